@@ -1,0 +1,107 @@
+/**
+ * Shingle sets, step 2 of the hash family: each shingle is FNV-1a 64 of its
+ * UTF-8 bytes, mod P, held as a (lo, hi) pair of 32-bit words.
+ *
+ * - word: windows of n consecutive tokens, each token followed by one space
+ *   byte; a document of 1 ≤ T < n tokens gives one shingle of all T tokens.
+ * - char: the tokens joined by single spaces (whitespace runs collapsed, ends
+ *   trimmed), windows of n consecutive code points, no trailing space; fewer
+ *   than n code points give one shingle of all of them.
+ * - auto: char shingles for a document of fewer than n tokens, or whose
+ *   letters are mostly in scripts written without spaces (Han, Hiragana,
+ *   Katakana, Thai, Lao, Khmer, Myanmar, Tibetan); word shingles otherwise.
+ */
+import { fnv1a64ModP } from './fnv1a.js';
+import { tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
+
+export type ShingleMode = 'word' | 'char' | 'auto';
+
+export interface ShingleOptions {
+  readonly mode: ShingleMode;
+  /** Window length: tokens in word mode, code points in char mode. */
+  readonly n: number;
+  readonly normalize: NormalizeOptions;
+}
+
+export const DEFAULT_SHINGLE: ShingleOptions = { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE };
+
+const encoder = new TextEncoder();
+const SPACELESS_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
+const LETTER = /\p{L}/gu;
+
+/** The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order. */
+export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
+  const tokens = tokenize(text, options.normalize);
+  if (tokens.length === 0) return new Uint32Array(0);
+  const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
+  const raw = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
+  return deduplicatePairs(raw);
+}
+
+/** Which mode `auto` picks for these tokens. */
+export function chooseMode(tokens: readonly string[], n: number): 'word' | 'char' {
+  if (tokens.length < n) return 'char';
+  const joined = tokens.join('');
+  const letters = joined.match(LETTER)?.length ?? 0;
+  const spaceless = joined.match(SPACELESS_SCRIPT)?.length ?? 0;
+  return letters > 0 && spaceless * 2 > letters ? 'char' : 'word';
+}
+
+function wordShingles(tokens: readonly string[], n: number): Uint32Array {
+  // "t1 t2 ... tT " : every token is followed by exactly one 0x20, so the
+  // bytes of a window of tokens i..i+n−1 are contiguous: [start_i, start_{i+n}).
+  // Tokens hold no White_Space, and UTF-8 never uses 0x20 inside a sequence.
+  const bytes = encoder.encode(tokens.join(' ') + ' ');
+  const starts = new Uint32Array(tokens.length + 1);
+  let t = 1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x20) starts[t++] = i + 1;
+  const windows = Math.max(1, tokens.length - n + 1);
+  const span = Math.min(n, tokens.length);
+  const out = new Uint32Array(2 * windows);
+  for (let w = 0; w < windows; w++) fnv1a64ModP(bytes, starts[w], starts[w + span], out, 2 * w);
+  return out;
+}
+
+function charShingles(tokens: readonly string[], n: number): Uint32Array {
+  const bytes = encoder.encode(tokens.join(' '));
+  // Code points start at every byte that is not a UTF-8 continuation byte.
+  const starts: number[] = [];
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) starts.push(i);
+  starts.push(bytes.length);
+  const codePoints = starts.length - 1;
+  const windows = Math.max(1, codePoints - n + 1);
+  const span = Math.min(n, codePoints);
+  const out = new Uint32Array(2 * windows);
+  for (let w = 0; w < windows; w++) fnv1a64ModP(bytes, starts[w], starts[w + span], out, 2 * w);
+  return out;
+}
+
+/** Removes repeated (lo, hi) pairs, keeping first occurrences in order (open addressing). */
+export function deduplicatePairs(pairs: Uint32Array): Uint32Array {
+  const count = pairs.length / 2;
+  if (count < 2) return pairs;
+  let capacity = 4;
+  while (capacity < count * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const slots = new Int32Array(capacity).fill(-1);
+  const out = new Uint32Array(pairs.length);
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const lo = pairs[2 * i];
+    const hi = pairs[2 * i + 1];
+    let slot = (Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;
+    for (;;) {
+      const j = slots[slot];
+      if (j < 0) {
+        slots[slot] = kept;
+        out[2 * kept] = lo;
+        out[2 * kept + 1] = hi;
+        kept++;
+        break;
+      }
+      if (out[2 * j] === lo && out[2 * j + 1] === hi) break;
+      slot = (slot + 1) & mask;
+    }
+  }
+  return kept === count ? out : out.slice(0, 2 * kept);
+}

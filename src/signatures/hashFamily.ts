@@ -1,0 +1,60 @@
+/**
+ * The hash family, step 4: h_i(x) = ((a_i·x) mod P + b_i) mod P for i < k, with
+ * a_i = splitmix64(seed + 2i) mod (P − 1) + 1 and b_i = splitmix64(seed + 2i + 1) mod P.
+ */
+import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
+import { P_HI, reduce64ModP } from '../math/mersenne61.js';
+
+export interface HashFamily {
+  readonly k: number;
+  readonly seed: U64;
+  /** a_i as (lo, hi) pairs: a[2i] = lo, a[2i + 1] = hi. */
+  readonly a: Uint32Array;
+  /** b_i as (lo, hi) pairs. */
+  readonly b: Uint32Array;
+}
+
+const GOLDEN = u64(0x9e3779b9, 0x7f4a7c15);
+const MIX1 = u64(0xbf58476d, 0x1ce4e5b9);
+const MIX2 = u64(0x94d049bb, 0x133111eb);
+
+export function splitmix64(state: U64): U64 {
+  let z = add64(state, GOLDEN);
+  z = mul64(xor64(z, shr64(z, 30)), MIX1);
+  z = mul64(xor64(z, shr64(z, 27)), MIX2);
+  return xor64(z, shr64(z, 31));
+}
+
+/** v mod (P − 1) for any 64-bit v: v = q·2^61 + r ≡ r + 2q (mod 2^61 − 2), below 2(P − 1). */
+function modPMinus1(v: U64): U64 {
+  const q = v.hi >>> 29;
+  let lo = v.lo + 2 * q;
+  let hi = (v.hi & P_HI) + (lo >= 4294967296 ? 1 : 0);
+  lo = lo >>> 0;
+  // P − 1 = 0x1fffffff_fffffffe
+  if (hi > P_HI || (hi === P_HI && lo >= 0xfffffffe)) {
+    lo = lo + 2;
+    hi = (hi + (lo >= 4294967296 ? 1 : 0)) & P_HI;
+    lo = lo >>> 0;
+  }
+  return { hi, lo };
+}
+
+export function makeHashFamily(k: number, seed: U64): HashFamily {
+  if (!Number.isInteger(k) || k < 1 || k > 1 << 20) throw new RangeError(`k must be an integer in [1, 2^20], got ${k}`);
+  const a = new Uint32Array(2 * k);
+  const b = new Uint32Array(2 * k);
+  const scratch = new Uint32Array(2);
+  for (let i = 0; i < k; i++) {
+    const even = add64(seed, { hi: 0, lo: 2 * i });
+    const odd = add64(even, { hi: 0, lo: 1 });
+    const ai = add64(modPMinus1(splitmix64(even)), { hi: 0, lo: 1 });
+    a[2 * i] = ai.lo;
+    a[2 * i + 1] = ai.hi;
+    const bi = splitmix64(odd);
+    reduce64ModP(bi.hi, bi.lo, scratch, 0);
+    b[2 * i] = scratch[0];
+    b[2 * i + 1] = scratch[1];
+  }
+  return { k, seed, a, b };
+}

@@ -1,0 +1,97 @@
+/**
+ * A slow, obviously-correct BigInt reference of the whole hash family, written
+ * straight from the specification. Tests only: the library never uses BigInt.
+ */
+import { tokenize, type NormalizeOptions } from '../../src/text/normalize.js';
+
+export const P = (1n << 61n) - 1n;
+const MASK64 = (1n << 64n) - 1n;
+
+export function splitmix64Ref(state: bigint): bigint {
+  let z = (state + 0x9e3779b97f4a7c15n) & MASK64;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+  return z ^ (z >> 31n);
+}
+
+export function familyRef(k: number, seed: bigint): { a: bigint[]; b: bigint[] } {
+  const a: bigint[] = [];
+  const b: bigint[] = [];
+  for (let i = 0; i < k; i++) {
+    a.push((splitmix64Ref((seed + 2n * BigInt(i)) & MASK64) % (P - 1n)) + 1n);
+    b.push(splitmix64Ref((seed + 2n * BigInt(i) + 1n) & MASK64) % P);
+  }
+  return { a, b };
+}
+
+export function fnv1aRef(bytes: Uint8Array): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of bytes) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & MASK64;
+  return h;
+}
+
+const utf8 = new TextEncoder();
+
+export function shinglesRef(
+  text: string,
+  mode: 'word' | 'char',
+  n: number,
+  normalize: NormalizeOptions = { nfkc: false, stripPunctuation: false },
+): Set<bigint> {
+  const tokens = tokenize(text, normalize);
+  const set = new Set<bigint>();
+  if (tokens.length === 0) return set;
+  if (mode === 'word') {
+    const windows = Math.max(1, tokens.length - n + 1);
+    for (let w = 0; w < windows; w++) {
+      const window = tokens.slice(w, w + n).map((t) => t + ' ').join('');
+      set.add(fnv1aRef(utf8.encode(window)) % P);
+    }
+  } else {
+    // Code points of the collapsed text; lone surrogates encode as U+FFFD like TextEncoder.
+    const points = Array.from(tokens.join(' '));
+    const windows = Math.max(1, points.length - n + 1);
+    for (let w = 0; w < windows; w++) set.add(fnv1aRef(utf8.encode(points.slice(w, w + n).join(''))) % P);
+  }
+  return set;
+}
+
+export function signatureRef(shingles: Iterable<bigint>, k: number, seed: bigint): bigint[] {
+  const { a, b } = familyRef(k, seed);
+  const sig = new Array<bigint>(k).fill(MASK64);
+  for (const x of shingles) {
+    for (let i = 0; i < k; i++) {
+      const h = (((a[i] * x) % P) + b[i]) % P;
+      if (h < sig[i]) sig[i] = h;
+    }
+  }
+  return sig;
+}
+
+/** (lo, hi) pairs → BigInts. */
+export function pairsToBigInts(pairs: Uint32Array): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0; i < pairs.length; i += 2) out.push((BigInt(pairs[i + 1]) << 32n) | BigInt(pairs[i]));
+  return out;
+}
+
+/** Deterministic PRNG for property tests (mulberry32), so failures reproduce. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomU32(next: () => number): number {
+  return Math.floor(next() * 4294967296) >>> 0;
+}
+
+export function randomBelow(next: () => number, bound: bigint): bigint {
+  const v = (BigInt(randomU32(next)) << 32n) | BigInt(randomU32(next));
+  return v % bound;
+}
