@@ -1,0 +1,42 @@
+/** What the readers yield: one input document with enough provenance to name it in errors and to write it back. */
+
+export interface InputDocument {
+  /** Position in the whole input, 0-based, across all files in order. */
+  readonly index: number;
+  /** The id field's value (as a string), else the file path (plain text) or `path:line` (JSONL without an id). */
+  readonly id: string;
+  readonly text: string;
+  /** Where it came from: the file path (`-` for standard input) and 1-based line (JSONL) or 0 (whole file). */
+  readonly source: { readonly path: string; readonly line: number };
+  /** For JSONL input: the original line, written back verbatim when the document is kept. */
+  readonly rawLine?: string;
+  /** For JSONL input: the parsed object, for fields such as a quality score. */
+  readonly record?: Record<string, unknown>;
+}
+
+export interface ReadOptions {
+  /** JSONL field holding the text. Default `text`. */
+  readonly textField: string;
+  /** JSONL field holding the id. Default `id`; documents without it are named by file and line. */
+  readonly idField: string;
+  /** Skip (and count) malformed lines instead of failing. Default false. */
+  readonly skipInvalid: boolean;
+  /** Called once per skipped line, with the same message an error would carry. */
+  readonly onInvalid?: (message: string) => void;
+  /** Called with the number of input bytes read so far (before decompression), for progress bars. */
+  readonly onBytes?: (bytes: number) => void;
+}
+
+export const DEFAULT_READ: ReadOptions = { textField: 'text', idField: 'id', skipInvalid: false };
+
+/** A malformed input line: the message names the file and line. */
+export class InputError extends Error {
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(line > 0 ? `${path}:${line}: ${reason}` : `${path}: ${reason}`);
+    this.name = 'InputError';
+  }
+}
