@@ -7,9 +7,10 @@
  * (hi, lo) with v = hi·2^32 + lo, hi < 2^29.
  *
  * mulAddModP(a, x, b) = ((a·x) mod P + b) mod P, for a, x, b < 2^61:
- *   1. Four 32×32 → 64-bit partial products, each from 16-bit limbs so that
- *      no intermediate exceeds 32 bits in WGSL (or 2^53 in a double):
+ *   1. Four 32×32 → 64-bit partial products, as (hi, lo) words:
  *        p00 = a.lo·x.lo, p01 = a.lo·x.hi, p10 = a.hi·x.lo, p11 = a.hi·x.hi
+ *      WGSL forms each from 16-bit limbs so no intermediate exceeds 32 bits;
+ *      TypeScript gets the same words faster from Math.imul and a double.
  *   2. Sum them into the 128-bit product w3:w2:w1:w0 (w = p00 + (p01+p10)·2^32
  *      + p11·2^64), propagating carries column by column.
  *   3. Fold at bit 61: since 2^61 ≡ 1 (mod P), a·x ≡ L + H with
@@ -33,31 +34,19 @@ export function mulAddModP(
   out: Uint32Array,
   at: number,
 ): void {
-  // Step 1: 16-bit limbs of both operands (the high limbs of hi words are < 2^13).
-  const a0 = aLo & 0xffff, a1 = aLo >>> 16, a2 = aHi & 0xffff, a3 = aHi >>> 16;
-  const x0 = xLo & 0xffff, x1 = xLo >>> 16, x2 = xHi & 0xffff, x3 = xHi >>> 16;
-
-  // Partial products pXY = (a word X)·(x word Y), each as (hi, lo) 32-bit words.
-  // mid terms stay below 2^33 and every sum below 2^53, so doubles are exact.
-  let mid = a0 * x1 + a1 * x0;
-  let low = a0 * x0 + (mid % 65536) * 65536;
-  const p00lo = low >>> 0;
-  const p00hi = a1 * x1 + Math.floor(mid / 65536) + (low - p00lo) / TWO_32;
-
-  mid = a0 * x3 + a1 * x2;
-  low = a0 * x2 + (mid % 65536) * 65536;
-  const p01lo = low >>> 0;
-  const p01hi = a1 * x3 + Math.floor(mid / 65536) + (low - p01lo) / TWO_32;
-
-  mid = a2 * x1 + a3 * x0;
-  low = a2 * x0 + (mid % 65536) * 65536;
-  const p10lo = low >>> 0;
-  const p10hi = a3 * x1 + Math.floor(mid / 65536) + (low - p10lo) / TWO_32;
-
-  mid = a2 * x3 + a3 * x2;
-  low = a2 * x2 + (mid % 65536) * 65536;
-  const p11lo = low >>> 0;
-  const p11hi = a3 * x3 + Math.floor(mid / 65536) + (low - p11lo) / TWO_32;
+  // Step 1. In a double, the low word comes exactly from Math.imul, and the high
+  // word from the rounded product: u·v is off by at most 2^11 near 2^64, far
+  // below half of 2^32, so rounding (u·v − lo) / 2^32 (+0.5, truncate) gives the
+  // exact high word.
+  // (WGSL, without doubles, builds the same words from 16-bit limbs.)
+  const p00lo = Math.imul(aLo, xLo) >>> 0;
+  const p00hi = ((aLo * xLo - p00lo) / TWO_32 + 0.5) >>> 0;
+  const p01lo = Math.imul(aLo, xHi) >>> 0;
+  const p01hi = ((aLo * xHi - p01lo) / TWO_32 + 0.5) >>> 0;
+  const p10lo = Math.imul(aHi, xLo) >>> 0;
+  const p10hi = ((aHi * xLo - p10lo) / TWO_32 + 0.5) >>> 0;
+  const p11lo = Math.imul(aHi, xHi) >>> 0;
+  const p11hi = ((aHi * xHi - p11lo) / TWO_32 + 0.5) >>> 0;
 
   // Step 2: the 128-bit product, column by column with carries.
   const w0 = p00lo;

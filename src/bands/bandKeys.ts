@@ -1,0 +1,55 @@
+/**
+ * Band keys: the r slot values of band j, hashed together with j into a 64-bit
+ * key held as two 32-bit words (no BigInt on this hot path). Two independent
+ * MurmurHash3-style lanes with different seeds give the two words, so distinct
+ * band contents collide with probability about 2^-64; a collision only adds a
+ * candidate pair, which verification then judges.
+ */
+import type { SignatureMatrix } from './signatureMatrix.js';
+
+const SEED_A = 0x243f6a88;
+const SEED_B = 0x85a308d3;
+
+function mixWord(h: number, w: number): number {
+  w = Math.imul(w, 0xcc9e2d51);
+  w = (w << 15) | (w >>> 17);
+  w = Math.imul(w, 0x1b873593);
+  h ^= w;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function finalize(h: number, length: number): number {
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * Writes the key of band `band` (slots band·r … band·r + r − 1) of document
+ * `doc` into out[at] (lo) and out[at + 1] (hi).
+ */
+export function bandKey(m: SignatureMatrix, doc: number, band: number, rows: number, out: Uint32Array, at: number): void {
+  const { words } = m;
+  const start = (doc * m.k + band * rows) * 2;
+  const end = start + rows * 2;
+  let a = mixWord(SEED_A, band);
+  let b = mixWord(SEED_B, Math.imul(band, 0x9e3779b1) ^ 0x5bd1e995);
+  if (m.slotBits === 64) {
+    for (let w = start; w < end; w++) {
+      a = mixWord(a, words[w]);
+      b = mixWord(b, words[w] ^ 0x7f4a7c15);
+    }
+  } else {
+    for (let w = start; w < end; w += 2) {
+      a = mixWord(a, words[w]);
+      b = mixWord(b, words[w] ^ 0x7f4a7c15);
+    }
+  }
+  out[at] = finalize(a, rows);
+  out[at + 1] = finalize(b, rows ^ 0x3c6ef372);
+}

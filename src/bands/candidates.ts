@@ -1,0 +1,111 @@
+/**
+ * Candidate pairs from LSH banding: documents that share a bucket in any band.
+ *
+ * The big-bucket rule keeps pair counts linear: a bucket of up to
+ * `maxAllPairs` members yields all its pairs; a larger one (boilerplate, a
+ * template copied thousands of times) pairs each member with the bucket's
+ * first member and with its successor in input order. Union-find joins
+ * transitively, so the star connects every member that verifies against the
+ * first, and the chain still connects the others when the first member is an
+ * outlier that verifies against nobody. Per band this gives at most
+ * max((maxAllPairs − 1)/2, 2) pairs per document.
+ */
+import { BucketTable } from './bucketTable.js';
+import { checkParams, type LshParams } from './lshParams.js';
+import { PairSet, type PairList } from './pairSet.js';
+import { isEmptySignature, type SignatureMatrix } from './signatureMatrix.js';
+
+export const DEFAULT_MAX_ALL_PAIRS = 16;
+
+export interface CandidateOptions extends LshParams {
+  /** Buckets up to this size give all pairs; larger ones a star around their first member. */
+  readonly maxAllPairs?: number;
+  /**
+   * Decontamination: documents flagged 1 are the reference set. Only pairs of a
+   * reference and a non-reference document are made; in a big bucket each
+   * non-reference member pairs with the bucket's first reference member.
+   */
+  readonly reference?: Uint8Array;
+  /** Only documents flagged 1 take part (empty signatures never do). */
+  readonly include?: Uint8Array;
+  /** Called after each band, for progress bars. */
+  readonly onBand?: (bandsDone: number) => void;
+}
+
+export interface CandidateStats {
+  /** Buckets of two or more members, summed over bands. */
+  readonly buckets: number;
+  /** Buckets larger than maxAllPairs, summed over bands. */
+  readonly bigBuckets: number;
+  /** Largest bucket seen. */
+  readonly largestBucket: number;
+}
+
+export interface Candidates extends PairList {
+  readonly stats: CandidateStats;
+}
+
+/** Flags the documents that take part in banding: every non-empty signature. */
+export function nonEmptyMask(m: SignatureMatrix): Uint8Array {
+  const mask = new Uint8Array(m.count);
+  for (let d = 0; d < m.count; d++) mask[d] = isEmptySignature(m, d) ? 0 : 1;
+  return mask;
+}
+
+export function findCandidates(m: SignatureMatrix, options: CandidateOptions): Candidates {
+  checkParams(options, m.k);
+  const maxAllPairs = options.maxAllPairs ?? DEFAULT_MAX_ALL_PAIRS;
+  if (!Number.isInteger(maxAllPairs) || maxAllPairs < 2) throw new RangeError(`maxAllPairs must be an integer ≥ 2, got ${maxAllPairs}`);
+  const include = nonEmptyMask(m);
+  if (options.include !== undefined) for (let d = 0; d < m.count; d++) include[d] &= options.include[d];
+  const table = new BucketTable(m.count);
+  const pairs = new PairSet(m.count);
+  const reference = options.reference;
+  let buckets = 0;
+  let bigBuckets = 0;
+  let largestBucket = 0;
+  const emit = (x: number, y: number): void => {
+    pairs.add(x, y);
+  };
+  for (let band = 0; band < options.bands; band++) {
+    table.forEachBucket(m, band, options.rows, include, (members, size) => {
+      buckets++;
+      if (size > maxAllPairs) bigBuckets++;
+      if (size > largestBucket) largestBucket = size;
+      if (reference === undefined) pairsInBucket(members, size, maxAllPairs, emit);
+      else crossPairsInBucket(members, size, maxAllPairs, reference, emit);
+    });
+    options.onBand?.(band + 1);
+  }
+  return { ...pairs.toSortedList(), stats: { buckets, bigBuckets, largestBucket } };
+}
+
+/** All pairs of a small bucket, or a star around its first (earliest) member plus a chain of neighbours. */
+export function pairsInBucket(members: Uint32Array, size: number, maxAllPairs: number, emit: (a: number, b: number) => void): void {
+  if (size <= maxAllPairs) {
+    for (let i = 0; i < size; i++) for (let j = i + 1; j < size; j++) emit(members[i], members[j]);
+  } else {
+    for (let j = 1; j < size; j++) emit(members[0], members[j]);
+    for (let j = 2; j < size; j++) emit(members[j - 1], members[j]);
+  }
+}
+
+/** Reference × corpus pairs of a bucket: all of them when small, else each corpus member with the first reference member. */
+export function crossPairsInBucket(
+  members: Uint32Array,
+  size: number,
+  maxAllPairs: number,
+  reference: Uint8Array,
+  emit: (a: number, b: number) => void,
+): void {
+  if (size <= maxAllPairs) {
+    for (let i = 0; i < size; i++) {
+      for (let j = i + 1; j < size; j++) if (reference[members[i]] !== reference[members[j]]) emit(members[i], members[j]);
+    }
+    return;
+  }
+  let anchor = -1;
+  for (let i = 0; i < size && anchor < 0; i++) if (reference[members[i]] === 1) anchor = members[i];
+  if (anchor < 0) return;
+  for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
+}

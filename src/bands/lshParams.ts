@@ -1,0 +1,115 @@
+/**
+ * LSH parameters: the S-curve of banded MinHash and the choice of bands b and
+ * rows r for a similarity threshold.
+ *
+ * Two documents of Jaccard similarity s agree on one MinHash slot with
+ * probability s, on all r slots of a band with probability s^r, and so share a
+ * bucket in at least one of b bands with probability P(s) = 1 − (1 − s^r)^b.
+ *
+ * The optimizer is datasketch's `_optimal_param`: over every (b, r) with
+ * b·r ≤ k, minimize w_fp·∫₀ᵗ P(s) ds + w_fn·∫ₜ¹ (1 − P(s)) ds, i.e. the weighted
+ * areas of false positives below the threshold and false negatives above it.
+ * Ties keep the first (b, r) met with b outer and r inner, as datasketch does.
+ */
+
+export interface LshParams {
+  readonly bands: number;
+  readonly rows: number;
+}
+
+export interface OptimizerWeights {
+  readonly falsePositive: number;
+  readonly falseNegative: number;
+}
+
+export const DEFAULT_WEIGHTS: OptimizerWeights = { falsePositive: 0.5, falseNegative: 0.5 };
+
+export interface OptimalParams extends LshParams {
+  /** ∫₀ᵗ P(s) ds. */
+  readonly falsePositiveArea: number;
+  /** ∫ₜ¹ (1 − P(s)) ds. */
+  readonly falseNegativeArea: number;
+  /** The weighted sum that was minimized. */
+  readonly error: number;
+}
+
+/** P(s) = 1 − (1 − s^r)^b: the probability that a pair of similarity s becomes a candidate. */
+export function candidateProbability(s: number, bands: number, rows: number): number {
+  // log1p/expm1 keep precision where s^r is tiny (P ≈ b·s^r) and where it is near 1.
+  const sr = Math.pow(s, rows);
+  if (sr >= 1) return 1;
+  return -Math.expm1(bands * Math.log1p(-sr));
+}
+
+/** The similarity where the S-curve is steepest, roughly: (1/b)^(1/r). */
+export function approximateThreshold(bands: number, rows: number): number {
+  return Math.pow(1 / bands, 1 / rows);
+}
+
+// 8-point Gauss–Legendre nodes and weights on [−1, 1].
+const GL_NODES = [
+  -0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498, 0.1834346424956498,
+  0.525532409916329, 0.7966664774136267, 0.9602898564975363,
+];
+const GL_WEIGHTS = [
+  0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783378362, 0.362683783378362,
+  0.3137066458778873, 0.2223810344533745, 0.1012285362903763,
+];
+const PANELS = 64;
+
+/** Composite 8-point Gauss–Legendre on 64 panels: exact for polynomials of degree < 16 per panel, ~1e-12 here. */
+export function integrate(f: (x: number) => number, from: number, to: number): number {
+  if (to <= from) return 0;
+  const width = (to - from) / PANELS;
+  let sum = 0;
+  for (let p = 0; p < PANELS; p++) {
+    const mid = from + (p + 0.5) * width;
+    let panel = 0;
+    for (let i = 0; i < GL_NODES.length; i++) panel += GL_WEIGHTS[i] * f(mid + 0.5 * width * GL_NODES[i]);
+    sum += panel * 0.5 * width;
+  }
+  return sum;
+}
+
+export function falsePositiveArea(threshold: number, bands: number, rows: number): number {
+  return integrate((s) => candidateProbability(s, bands, rows), 0, threshold);
+}
+
+export function falseNegativeArea(threshold: number, bands: number, rows: number): number {
+  return integrate((s) => 1 - candidateProbability(s, bands, rows), threshold, 1);
+}
+
+export function optimalParams(threshold: number, k: number, weights: OptimizerWeights = DEFAULT_WEIGHTS): OptimalParams {
+  checkThreshold(threshold);
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
+  const { falsePositive: wfp, falseNegative: wfn } = weights;
+  if (!(wfp >= 0 && wfn >= 0 && wfp + wfn > 0)) {
+    throw new RangeError(`optimizer weights must be non-negative and not both zero, got fp=${wfp} fn=${wfn}`);
+  }
+  let best: OptimalParams | undefined;
+  for (let bands = 1; bands <= k; bands++) {
+    for (let rows = 1; rows * bands <= k; rows++) {
+      const fp = falsePositiveArea(threshold, bands, rows);
+      const fn = falseNegativeArea(threshold, bands, rows);
+      const error = wfp * fp + wfn * fn;
+      if (best === undefined || error < best.error) {
+        best = { bands, rows, falsePositiveArea: fp, falseNegativeArea: fn, error };
+      }
+    }
+  }
+  return best!;
+}
+
+export function checkThreshold(threshold: number): void {
+  if (!(threshold > 0 && threshold < 1)) throw new RangeError(`threshold must be in (0, 1), got ${threshold}`);
+}
+
+/** Refuses bands/rows that are not positive integers or that need more than k slots. */
+export function checkParams(params: LshParams, k: number): void {
+  const { bands, rows } = params;
+  if (!Number.isInteger(bands) || bands < 1) throw new RangeError(`bands must be a positive integer, got ${bands}`);
+  if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
+  if (bands * rows > k) {
+    throw new RangeError(`bands × rows = ${bands} × ${rows} = ${bands * rows} exceeds the signature length k = ${k}`);
+  }
+}

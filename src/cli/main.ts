@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/** The `gpudedup` command line. Each command lives in its own module. */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { InputError } from '../io/documents.js';
+import { registerSignCommand } from './sign.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command()
+  .name('gpudedup')
+  .description('Near-duplicate detection for text corpora with MinHash LSH, signed on WebGPU or the CPU')
+  .version(version)
+  .showHelpAfterError();
+
+registerSignCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  const message = error instanceof InputError || error instanceof RangeError ? error.message : String((error as Error).stack ?? error);
+  process.stderr.write(`gpudedup: ${message}\n`);
+  process.exitCode = 1;
+}

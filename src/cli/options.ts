@@ -1,0 +1,65 @@
+/** Command-line options shared by the commands that read and sign documents. */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ReadOptions } from '../io/documents.js';
+import { makeParams, type SignatureParams } from '../signatures/params.js';
+import type { BackendChoice } from '../signatures/resolveBackend.js';
+
+export interface InputCliOptions {
+  textField: string;
+  idField: string;
+  skipInvalid: boolean;
+  quiet: boolean;
+}
+
+export interface SignatureCliOptions {
+  k: number;
+  seed: string;
+  shingle: 'word' | 'char' | 'auto';
+  ngram: number;
+  nfkc: boolean;
+  stripPunctuation: boolean;
+  slotBits: 32 | 64;
+  backend: BackendChoice;
+}
+
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+export function addInputOptions(command: Command): Command {
+  return command
+    .option('--text-field <name>', 'JSONL field holding the text', 'text')
+    .option('--id-field <name>', 'JSONL field holding the id (else the line number)', 'id')
+    .option('--skip-invalid', 'skip malformed lines (counted in the summary) instead of failing', false)
+    .option('-q, --quiet', 'no progress bar or notes on standard error', false);
+}
+
+export function addSignatureOptions(command: Command): Command {
+  return command
+    .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
+    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
+    .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
+    .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
+    .option('--nfkc', 'apply Unicode NFKC normalization first', false)
+    .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
+    .addOption(new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory)').choices(['32', '64']).default(64).argParser((v) => Number(v) as 32 | 64))
+    .addOption(new Option('--backend <name>', 'signing backend; auto = a hardware WebGPU adapter if there is one, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'));
+}
+
+export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {
+  return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, onInvalid };
+}
+
+export function signatureParamsFrom(options: SignatureCliOptions): SignatureParams {
+  return makeParams({
+    k: options.k,
+    seed: options.seed,
+    shingle: options.shingle,
+    n: options.ngram,
+    nfkc: options.nfkc,
+    stripPunctuation: options.stripPunctuation,
+    slotBits: options.slotBits,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Decontamination: which corpus documents are near-duplicates of a reference
+ * document (an evaluation set), and of which one. Corpus and reference are
+ * banded together, but only corpus × reference pairs are made and verified, so
+ * the reference set is never deduplicated against itself and corpus documents
+ * are not compared with each other here.
+ */
+import { findCandidates, type CandidateStats } from '../bands/candidates.js';
+import type { LshParams } from '../bands/lshParams.js';
+import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { verifyPairs, type ExactSimilarity, type VerifyMode } from './verification.js';
+
+export interface ContaminationOptions extends LshParams {
+  readonly threshold: number;
+  readonly verify: VerifyMode;
+  /**
+   * For exact verification, in the combined numbering: corpus document i is i,
+   * reference document j is corpus.count + j.
+   */
+  readonly exactSimilarity?: ExactSimilarity;
+  readonly maxAllPairs?: number;
+}
+
+export interface Contamination {
+  /** For each corpus document, the best-matching reference document, or −1. */
+  readonly match: Int32Array;
+  /** Its similarity: exact Jaccard when verified exactly, else the signature estimate. */
+  readonly similarity: Float64Array;
+  readonly estimate: Float64Array;
+  readonly candidates: number;
+  readonly candidateStats: CandidateStats;
+}
+
+/** The corpus × reference candidate pairs, in the combined numbering, for callers that load shingle sets first. */
+export function contaminationCandidates(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions) {
+  const combined = concatMatrices(corpus, reference);
+  const isReference = new Uint8Array(combined.count);
+  isReference.fill(1, corpus.count);
+  return { combined, candidates: findCandidates(combined, { ...options, reference: isReference }) };
+}
+
+export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): Contamination {
+  const { combined, candidates } = contaminationCandidates(corpus, reference, options);
+  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity);
+  const match = new Int32Array(corpus.count).fill(-1);
+  const similarity = new Float64Array(corpus.count);
+  const estimate = new Float64Array(corpus.count);
+  // Pairs come sorted by (a, b) and a < b, so a is the corpus document and b the reference:
+  // keeping strictly better matches leaves the earliest reference document on ties.
+  for (let i = 0; i < verified.a.length; i++) {
+    const doc = verified.a[i];
+    const ref = verified.b[i] - corpus.count;
+    const score = verified.exact?.[i] ?? verified.estimate[i];
+    if (match[doc] < 0 || score > similarity[doc]) {
+      match[doc] = ref;
+      similarity[doc] = score;
+      estimate[doc] = verified.estimate[i];
+    }
+  }
+  return { match, similarity, estimate, candidates: candidates.a.length, candidateStats: candidates.stats };
+}

@@ -1,0 +1,82 @@
+/**
+ * The exact pre-pass: documents whose normalized texts are identical (same
+ * tokens after the shingling normalization, so whitespace and, by default,
+ * case do not matter) have identical shingle sets and signatures. They are
+ * grouped by a 128-bit hash (truncated SHA-256) of that text before signing,
+ * and only the first of each group is signed.
+ *
+ * The table holds 20 bytes per distinct text in typed arrays (no strings), so a
+ * million distinct texts take about 40 MB at its maximum load.
+ */
+import { createHash } from 'node:crypto';
+import { tokenize, type NormalizeOptions } from '../text/normalize.js';
+
+/** The text the exact pre-pass compares: the tokens joined by single spaces; '' for an empty document. */
+export function normalizedForExactMatch(text: string, normalize: NormalizeOptions): string {
+  return tokenize(text, normalize).join(' ');
+}
+
+export class ExactDuplicateIndex {
+  private capacity = 1024;
+  private words = new Uint32Array(this.capacity * 4);
+  private group = new Int32Array(this.capacity).fill(-1);
+  private groups = 0;
+
+  /** Number of distinct texts seen. */
+  get size(): number {
+    return this.groups;
+  }
+
+  /**
+   * The group of this normalized text: groups are numbered 0, 1, … in order of
+   * first appearance. `isNew` is true for the first document of a group.
+   */
+  add(normalized: string): { group: number; isNew: boolean } {
+    const digest = createHash('sha256').update(normalized, 'utf8').digest();
+    const h0 = digest.readUInt32LE(0);
+    const h1 = digest.readUInt32LE(4);
+    const h2 = digest.readUInt32LE(8);
+    const h3 = digest.readUInt32LE(12);
+    if ((this.groups + 1) * 2 > this.capacity) this.grow();
+    const found = this.lookup(h0, h1, h2, h3);
+    if (found >= 0) return { group: found, isNew: false };
+    const group = this.groups++;
+    this.place(h0, h1, h2, h3, group);
+    return { group, isNew: true };
+  }
+
+  private lookup(h0: number, h1: number, h2: number, h3: number): number {
+    const mask = this.capacity - 1;
+    const { words, group } = this;
+    for (let slot = h0 & mask; ; slot = (slot + 1) & mask) {
+      if (group[slot] < 0) return -1;
+      const w = slot * 4;
+      if (words[w] === h0 && words[w + 1] === h1 && words[w + 2] === h2 && words[w + 3] === h3) return group[slot];
+    }
+  }
+
+  private place(h0: number, h1: number, h2: number, h3: number, id: number): void {
+    const mask = this.capacity - 1;
+    let slot = h0 & mask;
+    while (this.group[slot] >= 0) slot = (slot + 1) & mask;
+    const w = slot * 4;
+    this.words[w] = h0;
+    this.words[w + 1] = h1;
+    this.words[w + 2] = h2;
+    this.words[w + 3] = h3;
+    this.group[slot] = id;
+  }
+
+  private grow(): void {
+    const oldWords = this.words;
+    const oldGroup = this.group;
+    this.capacity *= 2;
+    this.words = new Uint32Array(this.capacity * 4);
+    this.group = new Int32Array(this.capacity).fill(-1);
+    for (let slot = 0; slot < oldGroup.length; slot++) {
+      if (oldGroup[slot] < 0) continue;
+      const w = slot * 4;
+      this.place(oldWords[w], oldWords[w + 1], oldWords[w + 2], oldWords[w + 3], oldGroup[slot]);
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Streams documents from JSONL files, plain-text files, directories of them and
+ * standard input (`-`), gzip or not. Memory stays at one line (or one plain-text
+ * file) at a time.
+ *
+ * - `*.jsonl`, `*.ndjson`, `*.json` (optionally `.gz`) and `-` are JSON Lines:
+ *   one object per line, text in `textField`, id in `idField`. Blank lines are
+ *   ignored. Without an id the document is named by its line number (with one
+ *   input) or `path:line` (with several).
+ * - Any other file is one plain-text document whose id is its path.
+ * - A directory is walked recursively in sorted order; dot-files are skipped.
+ * - gzip is recognized by its magic bytes, whatever the file is called.
+ */
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
+
+const JSONL_NAME = /\.(jsonl|ndjson|json)(\.gz)?$/i;
+
+export interface InputFile {
+  readonly path: string;
+  readonly format: 'jsonl' | 'text';
+  /** Bytes on disk, or undefined for standard input. */
+  readonly size?: number;
+}
+
+/** Expands the command line's paths into the files to read, in order. */
+export async function listInputFiles(paths: readonly string[]): Promise<InputFile[]> {
+  const files: InputFile[] = [];
+  for (const path of paths) {
+    if (path === '-') {
+      files.push({ path, format: 'jsonl' });
+      continue;
+    }
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      throw new InputError(path, 0, error.code === 'ENOENT' ? 'no such file or directory' : error.message);
+    });
+    if (info.isDirectory()) {
+      for (const file of await walk(path)) files.push(await describeFile(file));
+    } else {
+      files.push({ path, format: JSONL_NAME.test(path) ? 'jsonl' : 'text', size: info.size });
+    }
+  }
+  return files;
+}
+
+async function describeFile(path: string): Promise<InputFile> {
+  const info = await stat(path);
+  return { path, format: JSONL_NAME.test(path) ? 'jsonl' : 'text', size: info.size };
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(path)));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+/** All documents of all inputs, in order, with a running index. */
+export async function* readDocuments(
+  files: readonly InputFile[],
+  options: ReadOptions = DEFAULT_READ,
+): AsyncGenerator<InputDocument> {
+  let index = 0;
+  let bytes = 0;
+  const countBytes = (n: number): void => {
+    bytes += n;
+    options.onBytes?.(bytes);
+  };
+  for (const file of files) {
+    const stream = await openDecompressed(file.path, countBytes);
+    if (file.format === 'text') {
+      yield { index: index++, id: file.path, text: await readAll(stream), source: { path: file.path, line: 0 } };
+      continue;
+    }
+    for await (const doc of parseJsonLines(stream, file.path, files.length > 1, options)) {
+      yield { ...doc, index: index++ };
+    }
+  }
+}
+
+async function* parseJsonLines(
+  stream: Readable,
+  path: string,
+  qualifyIds: boolean,
+  options: ReadOptions,
+): AsyncGenerator<Omit<InputDocument, 'index'>> {
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (let line of lines) {
+    lineNumber++;
+    if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (line.trim() === '') continue;
+    const parsed = parseRecord(line, path, lineNumber, qualifyIds, options);
+    if (parsed instanceof InputError) {
+      if (!options.skipInvalid) throw parsed;
+      options.onInvalid?.(parsed.message);
+      continue;
+    }
+    yield parsed;
+  }
+}
+
+function parseRecord(
+  line: string,
+  path: string,
+  lineNumber: number,
+  qualifyIds: boolean,
+  options: ReadOptions,
+): Omit<InputDocument, 'index'> | InputError {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch (error) {
+    return new InputError(path, lineNumber, `malformed JSON (${(error as Error).message})`);
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return new InputError(path, lineNumber, 'expected a JSON object');
+  }
+  const fields = record as Record<string, unknown>;
+  const text = fields[options.textField];
+  if (text === undefined) return new InputError(path, lineNumber, `missing text field "${options.textField}"`);
+  if (typeof text !== 'string') {
+    return new InputError(path, lineNumber, `text field "${options.textField}" is ${describeType(text)}, not a string`);
+  }
+  const rawId = fields[options.idField];
+  let id: string;
+  if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
+  else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
+  else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
+  return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Opens a file (or stdin for `-`), counting raw bytes, and gunzips it when it starts with the gzip magic. */
+async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
+  const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
+  const chunks = raw[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  const head: Buffer = first.done ? Buffer.alloc(0) : (first.value as Buffer);
+  countBytes(head.length);
+  const rest = Readable.from(
+    (async function* () {
+      if (head.length > 0) yield head;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        countBytes((next.value as Buffer).length);
+        yield next.value as Buffer;
+      }
+    })(),
+    { objectMode: false },
+  );
+  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return rest;
+  const gunzip = createGunzip();
+  rest.on('error', (error) => gunzip.destroy(error));
+  gunzip.on('error', (error) => {
+    error.message = `${path}: not a valid gzip stream (${error.message})`;
+  });
+  return rest.pipe(gunzip);
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,98 @@
+/**
+ * NumPy .npy files (format version 1.0) of unsigned integers, shape (rows, cols),
+ * written as a stream: the row count is unknown until the end, so the header is
+ * written with room to spare and rewritten in place when the file is committed.
+ * https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
+ */
+import { readFile } from 'node:fs/promises';
+import { AtomicFile } from './atomicFile.js';
+
+export type NpyDtype = '<u4' | '<u8';
+
+const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
+/** Magic + version + header length + header text: a multiple of 64 with space for any shape. */
+const HEADER_BYTES = 128;
+
+function header(dtype: NpyDtype, rows: number, cols: number): Uint8Array {
+  const dict = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
+  const textLength = HEADER_BYTES - 10;
+  const text = dict.padEnd(textLength - 1, ' ') + '\n';
+  const out = new Uint8Array(HEADER_BYTES);
+  out.set(MAGIC, 0);
+  out[6] = 1; // version 1.0
+  out[7] = 0;
+  out[8] = textLength & 0xff;
+  out[9] = textLength >> 8;
+  out.set(new TextEncoder().encode(text), 10);
+  return out;
+}
+
+export class NpyWriter {
+  private rows = 0;
+
+  private constructor(
+    private readonly file: AtomicFile,
+    readonly dtype: NpyDtype,
+    readonly cols: number,
+  ) {}
+
+  static async create(path: string, dtype: NpyDtype, cols: number): Promise<NpyWriter> {
+    const file = await AtomicFile.create(path);
+    await file.write(header(dtype, 0, cols));
+    return new NpyWriter(file, dtype, cols);
+  }
+
+  /** Appends whole rows; `words` holds little-endian 32-bit words (two per `<u8` element). */
+  async appendRows(words: Uint32Array): Promise<void> {
+    const wordsPerRow = this.cols * (this.dtype === '<u8' ? 2 : 1);
+    if (words.length % wordsPerRow !== 0) throw new Error(`npy: ${words.length} words is not a whole number of rows`);
+    this.rows += words.length / wordsPerRow;
+    await this.file.write(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
+  }
+
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  async commit(): Promise<void> {
+    await this.file.writeAt(header(this.dtype, this.rows, this.cols), 0);
+    await this.file.commit();
+  }
+
+  async abort(): Promise<void> {
+    await this.file.abort();
+  }
+}
+
+export interface NpyArray {
+  readonly dtype: NpyDtype;
+  readonly rows: number;
+  readonly cols: number;
+  /** Little-endian 32-bit words: two per element for `<u8`. */
+  readonly words: Uint32Array;
+}
+
+/** Reads a 2-D `<u4`/`<u8` C-order .npy file (written by us or by NumPy). */
+export async function readNpy(path: string): Promise<NpyArray> {
+  const bytes = await readFile(path);
+  if (bytes.length < 10 || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error(`${path}: not a .npy file`);
+  const major = bytes[6];
+  const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
+  const dataStart = (major === 1 ? 10 : 12) + headerLength;
+  const text = bytes.subarray(major === 1 ? 10 : 12, dataStart).toString('latin1');
+  const dtype = /'descr':\s*'([^']+)'/.exec(text)?.[1];
+  const shape = /'shape':\s*\((\d+),\s*(\d+)\)/.exec(text);
+  if (dtype !== '<u4' && dtype !== '<u8') throw new Error(`${path}: expected dtype <u4 or <u8, found ${dtype}`);
+  if (!shape) throw new Error(`${path}: expected a 2-D array`);
+  if (/'fortran_order':\s*True/.test(text)) throw new Error(`${path}: Fortran-ordered arrays are not supported`);
+  const rows = Number(shape[1]);
+  const cols = Number(shape[2]);
+  const byteLength = rows * cols * (dtype === '<u8' ? 8 : 4);
+  if (bytes.length - dataStart < byteLength) {
+    throw new Error(`${path}: truncated (header says ${rows}×${cols}, file holds ${bytes.length - dataStart} data bytes)`);
+  }
+  // Copy so the words are 4-byte aligned whatever the header length.
+  const words = new Uint32Array(byteLength / 4);
+  new Uint8Array(words.buffer).set(bytes.subarray(dataStart, dataStart + byteLength));
+  return { dtype, rows, cols, words };
+}

@@ -1,0 +1,85 @@
+/**
+ * Node: GPU devices from Dawn through the npm `webgpu` package. Only Node
+ * entry points (resolveBackend.ts, the CLI, tests, benchmarks) import this
+ * file, so a browser bundle never pulls in the native module.
+ *
+ * Dawn keeps the process alive while the object from create() is referenced,
+ * and a live device busy-waits about one core: release() destroys the device
+ * and drops the instance.
+ */
+import { create, globals } from 'webgpu';
+import { NoAdapterError, requestSigningDevice, summarizeAdapter, type AcquiredDevice } from './adapter.js';
+
+/** WebGPU's constant namespaces (GPUBufferUsage, GPUMapMode, ...) are globals in browsers. */
+Object.assign(globalThis, globals);
+
+export interface DawnAdapterEntry {
+  readonly backend: string;
+  readonly name: string;
+}
+
+/**
+ * Every adapter Dawn can see. Dawn has no API for this; asked for an adapter
+ * name that does not exist it throws a message listing them, one per line as
+ * ` * backend: 'vulkan', name: 'llvmpipe (LLVM 15.0.6, 256 bits)'`.
+ */
+export async function listDawnAdapters(): Promise<DawnAdapterEntry[]> {
+  let gpu: GPU | undefined;
+  try {
+    gpu = create(['adapter=\u0001gpudedup: list adapters']);
+    await gpu.requestAdapter();
+    return [];
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [...message.matchAll(/\* backend: '([^']*)', name: '([^']*)'/g)].map((m) => ({ backend: m[1], name: m[2] }));
+  } finally {
+    gpu = undefined;
+  }
+}
+
+/** Letters and digits only, lower case: Dawn's adapter name and info.device spell the same words differently. */
+const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function backendOf(adapter: GPUAdapter, listed: readonly DawnAdapterEntry[]): string {
+  const device = squash(adapter.info.device);
+  const named = listed.find((entry) => device !== '' && squash(entry.name) === device);
+  if (named) return named.backend;
+  const backends = new Set(listed.map((entry) => entry.backend));
+  return backends.size === 1 ? [...backends][0] : 'unknown (Dawn does not say)';
+}
+
+export interface NodeDeviceOptions {
+  /** A specific adapter from listDawnAdapters(); by default Dawn's own first choice. */
+  readonly adapter?: DawnAdapterEntry;
+  readonly label?: string;
+}
+
+export async function acquireNodeDevice(options: NodeDeviceOptions = {}): Promise<AcquiredDevice> {
+  const listed = await listDawnAdapters();
+  const flags = options.adapter ? [`backend=${options.adapter.backend}`, `adapter=${options.adapter.name}`] : [];
+  let gpu: GPU | undefined = create(flags);
+  try {
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter) {
+      throw new NoAdapterError(
+        listed.length === 0
+          ? 'no adapter (Dawn returned null and lists none; on Debian 12 without a GPU run scripts/install-lavapipe.sh as root)'
+          : `no adapter (Dawn returned null although it lists ${listed.map((e) => `${e.backend} ${e.name}`).join(', ')})`,
+      );
+    }
+    const device = await requestSigningDevice(adapter, options.label ?? 'gpudedup signer');
+    const summary = summarizeAdapter(adapter, options.adapter?.backend ?? backendOf(adapter, listed));
+    return {
+      device,
+      adapter: summary,
+      adapterLimits: adapter.limits,
+      release() {
+        device.destroy();
+        gpu = undefined;
+      },
+    };
+  } catch (error) {
+    gpu = undefined;
+    throw error;
+  }
+}
