@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approximateThreshold,
+  candidateProbability,
+  checkParams,
+  falseNegativeArea,
+  falsePositiveArea,
+  optimalParams,
+} from '../../src/bands/lshParams.js';
+
+/** ∫₀ᵗ 1 − (1 − s^r)^b ds by the binomial expansion: t − Σ_j C(b,j)(−1)^j t^(rj+1)/(rj+1). Exact for small b. */
+function fpClosedForm(t: number, b: number, r: number): number {
+  let sum = 0;
+  let binom = 1;
+  for (let j = 0; j <= b; j++) {
+    sum += (j % 2 === 0 ? 1 : -1) * binom * Math.pow(t, r * j + 1) / (r * j + 1);
+    binom = (binom * (b - j)) / (j + 1);
+  }
+  return t - sum;
+}
+const fnClosedForm = (t: number, b: number, r: number): number => 1 - t - (fpClosedForm(1, b, r) - fpClosedForm(t, b, r));
+
+describe('S-curve', () => {
+  it('matches the hand-computed values for b=20, r=5', () => {
+    // 1 − (1 − 0.5^5)^20 = 1 − (31/32)^20 = 0.4701; 1 − (1 − 0.7^5)^20 = 1 − 0.83193^20 = 0.9748
+    expect(candidateProbability(0.5, 20, 5)).toBeCloseTo(0.47, 3);
+    expect(candidateProbability(0.7, 20, 5)).toBeCloseTo(0.975, 3);
+    expect(candidateProbability(0.5, 20, 5)).toBeCloseTo(1 - Math.pow(31 / 32, 20), 12);
+  });
+
+  it('is 0 at s=0, 1 at s=1, increasing in between', () => {
+    expect(candidateProbability(0, 9, 13)).toBe(0);
+    expect(candidateProbability(1, 9, 13)).toBe(1);
+    let last = 0;
+    for (let s = 0.01; s < 1; s += 0.01) {
+      const p = candidateProbability(s, 9, 13);
+      expect(p).toBeGreaterThanOrEqual(last);
+      last = p;
+    }
+  });
+
+  it('approximate threshold (1/b)^(1/r)', () => {
+    expect(approximateThreshold(20, 5)).toBeCloseTo(Math.pow(0.05, 0.2), 12);
+    expect(approximateThreshold(1, 7)).toBe(1);
+  });
+
+  it('false-positive and false-negative areas agree with the closed form', () => {
+    for (const [t, b, r] of [
+      [0.5, 20, 5],
+      [0.8, 9, 13],
+      [0.3, 2, 3],
+      [0.9, 16, 8],
+      [0.75, 1, 1],
+    ]) {
+      expect(falsePositiveArea(t, b, r)).toBeCloseTo(fpClosedForm(t, b, r), 9);
+      expect(falseNegativeArea(t, b, r)).toBeCloseTo(fnClosedForm(t, b, r), 9);
+    }
+  });
+});
+
+describe('optimalParams', () => {
+  it('picks the hand-computed optimum for k=2, t=0.8', () => {
+    // (1,1): fp 0.32, fn 0.02 → 0.17; (1,2): fp 0.512/3, fn 0.2 − 0.488/3 → 0.1040; (2,1): fp 0.4693, fn 0.0027 → 0.2360
+    const best = optimalParams(0.8, 2);
+    expect([best.bands, best.rows]).toEqual([1, 2]);
+    expect(best.error).toBeCloseTo(0.5 * (0.512 / 3) + 0.5 * (0.2 - 0.488 / 3), 10);
+  });
+
+  it('minimizes the weighted error over every b·r ≤ k (checked by the closed form)', () => {
+    for (const [t, k, wfp, wfn] of [
+      [0.5, 24, 0.5, 0.5],
+      [0.8, 30, 0.5, 0.5],
+      [0.8, 30, 0.1, 0.9],
+      [0.6, 16, 0.9, 0.1],
+    ]) {
+      const best = optimalParams(t, k, { falsePositive: wfp, falseNegative: wfn });
+      expect(best.bands * best.rows).toBeLessThanOrEqual(k);
+      let minError = Infinity;
+      for (let b = 1; b <= k; b++) {
+        for (let r = 1; b * r <= k; r++) minError = Math.min(minError, wfp * fpClosedForm(t, b, r) + wfn * fnClosedForm(t, b, r));
+      }
+      expect(best.error).toBeCloseTo(minError, 8);
+    }
+  });
+
+  it('weighting false negatives more lowers the curve (higher recall at the threshold)', () => {
+    const balanced = optimalParams(0.8, 128);
+    const recallFirst = optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 });
+    expect(candidateProbability(0.8, recallFirst.bands, recallFirst.rows)).toBeGreaterThan(
+      candidateProbability(0.8, balanced.bands, balanced.rows),
+    );
+  });
+
+  it('refuses bad thresholds, weights and parameters', () => {
+    expect(() => optimalParams(0, 128)).toThrow(/threshold/);
+    expect(() => optimalParams(1, 128)).toThrow(/threshold/);
+    expect(() => optimalParams(0.8, 128, { falsePositive: 0, falseNegative: 0 })).toThrow(/weights/);
+    expect(() => checkParams({ bands: 20, rows: 7 }, 128)).toThrow(/exceeds/);
+    expect(() => checkParams({ bands: 0, rows: 7 }, 128)).toThrow(/bands/);
+    expect(() => checkParams({ bands: 2, rows: 1.5 }, 128)).toThrow(/rows/);
+    expect(() => checkParams({ bands: 16, rows: 8 }, 128)).not.toThrow();
+  });
+});
