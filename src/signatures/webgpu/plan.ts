@@ -79,7 +79,7 @@ export interface Chunk {
   readonly firstShingle: number;
   readonly endShingle: number;
   /** segments + 1 offsets, relative to firstShingle: segment s is [starts[s], starts[s + 1]). */
-  readonly segmentStarts: Uint32Array;
+  readonly segmentStarts: Uint32Array<ArrayBuffer>;
   /** The batch-local document of each segment. */
   readonly segmentDocs: Uint32Array;
 }
