@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readNpy } from '../../src/output/npy.js';
+import { readSignatureFile } from '../../src/output/signatureFile.js';
+import { makeParams } from '../../src/signatures/params.js';
+import { makeHashFamily } from '../../src/signatures/hashFamily.js';
+import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
+import { shingleDocument } from '../../src/shingles/shingles.js';
+import { u64 } from '../../src/math/u64.js';
+import { CLI, runCli, tempDir } from '../support/cli.js';
+
+const SAMPLE = 'data/sample.jsonl.gz';
+const sampleLines = gunzipSync(readFileSync(SAMPLE)).toString('utf8').split('\n').filter(Boolean);
+// A small real slice keeps these tests fast; the full corpus runs in the benchmark.
+const slice = sampleLines.slice(0, 40).join('\n') + '\n';
+
+describe('gpudedup sign on real files', () => {
+  it('writes a .npy and sidecar equal to the library signatures, one row per document in input order', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), slice);
+    const out = join(dir, 'sigs.npy');
+    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--backend', 'cpu', '-k', '16', '-q']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/signed 40 documents/);
+    const file = await readSignatureFile(out, makeParams({ k: 16 }));
+    const records = slice.trim().split('\n').map((l) => JSON.parse(l) as { id: string; text: string });
+    expect(file.ids).toEqual(records.map((r) => r.id));
+    const family = makeHashFamily(16, u64(0, 42));
+    records.forEach((record, d) => {
+      const set = shingleDocument(record.text);
+      const want = signBatchOnCpu(family, { shingles: set, offsets: Uint32Array.of(0, set.length / 2) });
+      expect(file.words.subarray(d * 32, (d + 1) * 32)).toEqual(want);
+    });
+    expect(readdirSync(dir).sort()).toEqual(['in.jsonl', 'sigs.npy', 'sigs.npy.json']);
+  });
+
+  it('reads gzip, standard input and plain JSONL identically', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'plain.jsonl'), slice);
+    writeFileSync(join(dir, 'packed.data'), gzipSync(slice)); // gzip found by its magic bytes, not its name
+    const common = ['--backend', 'cpu', '-k', '8', '-q'];
+    await runCli(['sign', join(dir, 'plain.jsonl'), '-o', join(dir, 'a.npy'), ...common]);
+    await runCli(['sign', '-', '-o', join(dir, 'b.npy'), ...common], gzipSync(slice));
+    await runCli(['sign', '-', '-o', join(dir, 'c.npy'), ...common], slice);
+    const a = readFileSync(join(dir, 'a.npy'));
+    expect(readFileSync(join(dir, 'b.npy'))).toEqual(a);
+    expect(readFileSync(join(dir, 'c.npy'))).toEqual(a);
+  });
+
+  it('signs a directory of plain-text files, one document per file, in sorted order', async () => {
+    const dir = tempDir();
+    const docs = join(dir, 'docs');
+    mkdirSync(join(docs, 'sub'), { recursive: true });
+    writeFileSync(join(docs, 'b.txt'), 'the second document has a few words in it');
+    writeFileSync(join(docs, 'a.txt'), gzipSync('the first document is gzip compressed on disk'));
+    writeFileSync(join(docs, 'sub', 'c.md'), '');
+    writeFileSync(join(docs, '.hidden'), 'skipped');
+    const out = join(dir, 's.npy');
+    const result = await runCli(['sign', docs, '-o', out, '--backend', 'cpu', '-k', '4', '-q']);
+    expect(result.code).toBe(0);
+    const file = await readSignatureFile(out);
+    expect(file.ids).toEqual([join(docs, 'a.txt'), join(docs, 'b.txt'), join(docs, 'sub', 'c.md')]);
+    expect(file.empty).toEqual([2]);
+    expect(Array.from(file.words.subarray(16, 24)).every((w) => w === 0xffffffff)).toBe(true);
+    expect(result.stdout).toMatch(/empty\s+1/);
+  });
+
+  it('keeps the low 32 bits with --slot-bits 32', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), slice);
+    await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'w.npy'), '--backend', 'cpu', '-k', '8', '-q']);
+    await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'h.npy'), '--backend', 'cpu', '-k', '8', '--slot-bits', '32', '-q']);
+    const wide = await readNpy(join(dir, 'w.npy'));
+    const half = await readNpy(join(dir, 'h.npy'));
+    expect([half.dtype, half.rows, half.cols]).toEqual(['<u4', 40, 8]);
+    expect(Array.from(half.words)).toEqual(Array.from(wide.words).filter((_, i) => i % 2 === 0));
+  });
+
+  it('refuses to read signatures back with different parameters, naming each difference', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), slice);
+    const out = join(dir, 's.npy');
+    await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--backend', 'cpu', '-k', '8', '--seed', '7', '-q']);
+    await expect(readSignatureFile(out, makeParams({ k: 8, seed: 7 }))).resolves.toBeDefined();
+    await expect(readSignatureFile(out, makeParams({ k: 16, seed: 8 }))).rejects.toThrow(/seed: 7 vs 8; k: 8 vs 16/);
+    await expect(readSignatureFile(out, makeParams({ k: 8, seed: 7, shingle: 'char' }))).rejects.toThrow(/shingle: word vs char/);
+  });
+});
+
+describe('gpudedup sign on bad input', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['malformed JSON', '{"id": 1, "text": "ok"}\n{"id": 2, "text": \n', /bad\.jsonl:2: malformed JSON/],
+    ['a missing text field', '{"id": 1, "text": "ok"}\n\n{"id": 3, "body": "x"}\n', /bad\.jsonl:3: missing text field "text"/],
+    ['a text that is not a string', '{"id": 1, "text": ["a"]}\n', /bad\.jsonl:1: text field "text" is an array, not a string/],
+    ['a line that is not an object', '[1, 2]\n', /bad\.jsonl:1: expected a JSON object/],
+  ];
+  for (const [label, content, message] of cases) {
+    it(`fails on ${label}, naming file and line, and leaves no output`, async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'bad.jsonl'), content);
+      const result = await runCli(['sign', join(dir, 'bad.jsonl'), '-o', join(dir, 'out.npy'), '--backend', 'cpu', '-q']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(readdirSync(dir)).toEqual(['bad.jsonl']);
+    });
+  }
+
+  it('skips and counts invalid lines with --skip-invalid', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bad.jsonl'), '{"id":"a","text":"one two"}\nnot json\n{"id":"b"}\n{"id":"c","text":"three four"}\n');
+    const out = join(dir, 'out.npy');
+    const result = await runCli(['sign', join(dir, 'bad.jsonl'), '-o', out, '--backend', 'cpu', '-k', '4', '--skip-invalid']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/skipped\s+2 invalid lines/);
+    expect(result.stderr).toMatch(/bad\.jsonl:2: malformed JSON/);
+    expect((await readSignatureFile(out)).ids).toEqual(['a', 'c']);
+  });
+
+  it('names a missing input file', async () => {
+    const dir = tempDir();
+    const result = await runCli(['sign', join(dir, 'nope.jsonl'), '-o', join(dir, 'o.npy'), '-q']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/nope\.jsonl: no such file or directory/);
+  });
+
+  it('leaves no complete-looking file when killed mid-run', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'partial.npy');
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-q'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.write(slice); // standard input stays open: the run cannot finish
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.json`)).toBe(false);
+  });
+});
