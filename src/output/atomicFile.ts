@@ -5,7 +5,8 @@
  * a truncated file under the real name.
  */
 import { unlinkSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 const pending = new Set<string>();
@@ -38,6 +39,7 @@ export class AtomicFile {
 
   static async create(path: string): Promise<AtomicFile> {
     installCleanup();
+    await mkdir(dirname(path), { recursive: true });
     const tempPath = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     const handle = await open(tempPath, 'wx');
     pending.add(tempPath);
