@@ -1,0 +1,20 @@
+/**
+ * gpudedup as a library (Node). Stages, in order: text → shingles → signatures
+ * → bands → clusters → output. Browser code imports the browser-safe modules
+ * directly (see web/), never this file's Node-only backend resolution.
+ */
+export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';
+export { shingleDocument, chooseMode, DEFAULT_SHINGLE, type ShingleMode, type ShingleOptions } from './shingles/shingles.js';
+export { mulAddModP, reduce64ModP } from './math/mersenne61.js';
+export { parseU64, toHex64, toDecimal64, type U64 } from './math/u64.js';
+export { makeHashFamily, splitmix64, type HashFamily } from './signatures/hashFamily.js';
+export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, SCHEME, type SignatureParams, type SignatureOptions } from './signatures/params.js';
+export { EMPTY_SLOT_WORD, type ShingleBatch, type SignerBackend, type BackendKind } from './signatures/backend.js';
+export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
+export { FallbackSigner } from './signatures/fallbackSigner.js';
+export { resolveBackend, type BackendChoice, type ResolvedBackend } from './signatures/resolveBackend.js';
+export { signDocuments, pack, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/pipeline.js';
+export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
+export { InputError, type InputDocument, type ReadOptions } from './io/documents.js';
+export { SignatureWriter, readSignatureFile, sidecarPath, type SignatureFile } from './output/signatureFile.js';
+export { readNpy, NpyWriter, type NpyArray } from './output/npy.js';
