@@ -35,20 +35,14 @@ function finalize(h: number, length: number): number {
  */
 export function bandKey(m: SignatureMatrix, doc: number, band: number, rows: number, out: Uint32Array, at: number): void {
   const { words } = m;
-  const start = (doc * m.k + band * rows) * 2;
-  const end = start + rows * 2;
+  const wordsPerSlot = m.slotBits === 64 ? 2 : 1;
+  const start = (doc * m.k + band * rows) * wordsPerSlot;
+  const end = start + rows * wordsPerSlot;
   let a = mixWord(SEED_A, band);
   let b = mixWord(SEED_B, Math.imul(band, 0x9e3779b1) ^ 0x5bd1e995);
-  if (m.slotBits === 64) {
-    for (let w = start; w < end; w++) {
-      a = mixWord(a, words[w]);
-      b = mixWord(b, words[w] ^ 0x7f4a7c15);
-    }
-  } else {
-    for (let w = start; w < end; w += 2) {
-      a = mixWord(a, words[w]);
-      b = mixWord(b, words[w] ^ 0x7f4a7c15);
-    }
+  for (let w = start; w < end; w++) {
+    a = mixWord(a, words[w]);
+    b = mixWord(b, words[w] ^ 0x7f4a7c15);
   }
   out[at] = finalize(a, rows);
   out[at + 1] = finalize(b, rows ^ 0x3c6ef372);

@@ -1,8 +1,9 @@
 /**
- * A read-only view of many signatures in the in-memory layout of the signers:
- * slot i of document d is the (lo, hi) word pair at [(d·k + i)·2]. With 32-bit
- * slots (a `.npy` of uint32) only the lo word carries information, so every
- * comparison here looks at the hi word only when slotBits is 64.
+ * A read-only view of many signatures, one row of k slots per document, in the
+ * layout of a signature `.npy`: with 64-bit slots, slot i of document d is the
+ * (lo, hi) word pair at [(d·k + i)·2] (as the signers return it); with 32-bit
+ * slots it is the single word at [d·k + i], the low word of the 64-bit slot.
+ * Keeping 32-bit rows compact halves the memory that dedup holds.
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 
@@ -16,12 +17,29 @@ export interface SignatureMatrix {
   readonly count: number;
 }
 
+/** Words per row: 2k for 64-bit slots, k for 32-bit slots. */
+export function rowWords(k: number, slotBits: SlotBits): number {
+  return slotBits === 64 ? 2 * k : k;
+}
+
 export function signatureMatrix(words: Uint32Array, k: number, slotBits: SlotBits = 64): SignatureMatrix {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
-  if (words.length % (2 * k) !== 0) {
-    throw new RangeError(`signature words (${words.length}) are not a whole number of rows of k = ${k} slots`);
+  const row = rowWords(k, slotBits);
+  if (words.length % row !== 0) {
+    throw new RangeError(`signature words (${words.length}) are not a whole number of rows of k = ${k} ${slotBits}-bit slots`);
   }
-  return { words, k, slotBits, count: words.length / (2 * k) };
+  return { words, k, slotBits, count: words.length / row };
+}
+
+/**
+ * Signer output ((lo, hi) per slot) in the layout of `slotBits`: unchanged for
+ * 64-bit slots, the low words only for 32-bit slots.
+ */
+export function fromSignerWords(pairs: Uint32Array, slotBits: SlotBits): Uint32Array {
+  if (slotBits === 64) return pairs;
+  const out = new Uint32Array(pairs.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = pairs[2 * i];
+  return out;
 }
 
 /**
@@ -30,24 +48,25 @@ export function signatureMatrix(words: Uint32Array, k: number, slotBits: SlotBit
  * is never all-ones; with 32-bit slots one lo word may be by chance, never all k.
  */
 export function isEmptySignature(m: SignatureMatrix, doc: number): boolean {
-  const base = doc * m.k * 2;
-  const step = m.slotBits === 64 ? 1 : 2;
-  for (let w = base; w < base + m.k * 2; w += step) if (m.words[w] !== EMPTY_SLOT_WORD) return false;
+  const row = rowWords(m.k, m.slotBits);
+  for (let w = doc * row; w < (doc + 1) * row; w++) if (m.words[w] !== EMPTY_SLOT_WORD) return false;
   return true;
 }
 
 /** Fraction of the k slots on which two documents agree: the MinHash estimate of their Jaccard similarity. */
 export function signatureAgreement(m: SignatureMatrix, a: number, b: number): number {
   const { words, k } = m;
-  const baseA = a * k * 2;
-  const baseB = b * k * 2;
   let equal = 0;
   if (m.slotBits === 64) {
+    const baseA = a * k * 2;
+    const baseB = b * k * 2;
     for (let i = 0; i < 2 * k; i += 2) {
       if (words[baseA + i] === words[baseB + i] && words[baseA + i + 1] === words[baseB + i + 1]) equal++;
     }
   } else {
-    for (let i = 0; i < 2 * k; i += 2) if (words[baseA + i] === words[baseB + i]) equal++;
+    const baseA = a * k;
+    const baseB = b * k;
+    for (let i = 0; i < k; i++) if (words[baseA + i] === words[baseB + i]) equal++;
   }
   return equal / k;
 }

@@ -3,16 +3,16 @@ import { bandKey } from '../../src/bands/bandKeys.js';
 import { BucketTable } from '../../src/bands/bucketTable.js';
 import { crossPairsInBucket, findCandidates, pairsInBucket } from '../../src/bands/candidates.js';
 import { PairSet } from '../../src/bands/pairSet.js';
-import { isEmptySignature, signatureAgreement, signatureMatrix } from '../../src/bands/signatureMatrix.js';
+import { fromSignerWords, isEmptySignature, signatureAgreement, signatureMatrix } from '../../src/bands/signatureMatrix.js';
 import { randomU32, rng } from '../support/reference.js';
 
 const K = 12;
 
-function randomMatrix(docs: number, seed: number, slotBits: 32 | 64 = 64) {
+function randomMatrix(docs: number, seed: number) {
   const next = rng(seed);
   const words = new Uint32Array(docs * K * 2);
   for (let i = 0; i < words.length; i++) words[i] = i % 2 === 1 ? randomU32(next) & 0x1fffffff : randomU32(next);
-  return signatureMatrix(words, K, slotBits);
+  return signatureMatrix(words, K);
 }
 
 function keyOf(m: ReturnType<typeof randomMatrix>, doc: number, band: number, rows: number): string {
@@ -45,15 +45,21 @@ describe('band keys', () => {
     expect(keyOf(m, 3, 0, 3)).not.toBe(keyOf(m, 2, 1, 3));
   });
 
-  it('with 32-bit slots the hi words are ignored', () => {
-    const m = randomMatrix(2, 2, 32);
+  it('32-bit slots: the low words of the 64-bit slots, compact, and they band and compare alike', () => {
+    const m = randomMatrix(2, 2);
     copySlots(m, 0, 1, 0, K);
-    for (let i = 0; i < K; i++) m.words[(1 * K + i) * 2 + 1] = 12345;
-    expect(keyOf(m, 0, 2, 4)).toBe(keyOf(m, 1, 2, 4));
-    expect(signatureAgreement(m, 0, 1)).toBe(1);
-    const m64 = signatureMatrix(m.words, K, 64);
-    expect(keyOf(m64, 0, 2, 4)).not.toBe(keyOf(m64, 1, 2, 4));
-    expect(signatureAgreement(m64, 0, 1)).toBe(0);
+    for (let i = 0; i < K; i++) m.words[(1 * K + i) * 2 + 1] = 12345; // doc 1 differs from doc 0 in hi words only
+    expect(keyOf(m, 0, 2, 4)).not.toBe(keyOf(m, 1, 2, 4));
+    expect(signatureAgreement(m, 0, 1)).toBe(0);
+    const low = signatureMatrix(fromSignerWords(m.words, 32), K, 32);
+    expect(low.count).toBe(2);
+    expect(low.words.length).toBe(2 * K);
+    expect(keyOf(low, 0, 2, 4)).toBe(keyOf(low, 1, 2, 4));
+    expect(signatureAgreement(low, 0, 1)).toBe(1);
+    low.words[K + 5] ^= 1;
+    expect(signatureAgreement(low, 0, 1)).toBeCloseTo((K - 1) / K, 12);
+    expect(keyOf(low, 0, 1, 4)).not.toBe(keyOf(low, 1, 1, 4));
+    expect(isEmptySignature(signatureMatrix(new Uint32Array(K).fill(0xffffffff), K, 32), 0)).toBe(true);
   });
 
   it('keys spread: 2000 random bands give 2000 distinct keys', () => {
