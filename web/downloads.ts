@@ -1,0 +1,47 @@
+/** The run's outputs as files made in the tab (Blob + object URL): nothing is sent anywhere. */
+import type { DedupResult, WebDocument } from './dedup.js';
+
+/** Kept documents, one JSON object a line: JSONL input verbatim, plain-text files as {"id", "text"}. */
+export function keptJsonl(documents: readonly WebDocument[], result: DedupResult): string {
+  const lines: string[] = [];
+  documents.forEach((doc, d) => {
+    if (result.kept[d] === 1) lines.push(doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text }));
+  });
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** One row per input document: its cluster, the cluster's size and whether it is kept. */
+export function clustersCsv(documents: readonly WebDocument[], result: DedupResult): string {
+  const sizes = clusterSizes(result.cluster, result.counts.clusters);
+  const rows = ['index,id,cluster,cluster_size,kept'];
+  documents.forEach((doc, d) => {
+    const c = result.cluster[d];
+    rows.push(`${d},${csvField(doc.id)},${c},${sizes[c]},${result.kept[d]}`);
+  });
+  return `${rows.join('\n')}\n`;
+}
+
+export function clusterSizes(cluster: Uint32Array, clusters: number): Uint32Array {
+  const sizes = new Uint32Array(clusters);
+  for (const c of cluster) sizes[c]++;
+  return sizes;
+}
+
+/** RFC 4180: quote a field holding a comma, quote, or line break, doubling its quotes. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Points a download link at new content, releasing the object URL it pointed at before. */
+export function setDownload(link: HTMLAnchorElement, content: string, type: string, bytesLabel: HTMLElement): void {
+  if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+  const blob = new Blob([content], { type });
+  link.href = URL.createObjectURL(blob);
+  bytesLabel.textContent = formatBytes(blob.size);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
