@@ -1,5 +1,6 @@
 /** `gpudedup sign`: documents in, a .npy of signatures plus its sidecar out. */
 import { Command } from 'commander';
+import type { InputDocument } from '../io/documents.js';
 import { listInputFiles, readDocuments } from '../io/readDocuments.js';
 import { SignatureWriter, sidecarPath } from '../output/signatureFile.js';
 import { FallbackSigner } from '../signatures/fallbackSigner.js';
@@ -9,6 +10,7 @@ import { resolveBackend } from '../signatures/resolveBackend.js';
 import {
   addInputOptions,
   addSignatureOptions,
+  positiveInteger,
   readOptionsFrom,
   signatureParamsFrom,
   type InputCliOptions,
@@ -16,7 +18,7 @@ import {
 } from './options.js';
 import { startProgress } from './progress.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string };
+type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string; resume: boolean; batchSize: number };
 
 export interface SignSummary {
   readonly documents: number;
@@ -30,6 +32,8 @@ export interface SignSummary {
   readonly timings: PipelineTimings;
   readonly backend: string;
   readonly fellBack: boolean;
+  /** Documents taken over from an interrupted run. */
+  readonly resumed: number;
 }
 
 export function registerSignCommand(program: Command): void {
@@ -37,7 +41,9 @@ export function registerSignCommand(program: Command): void {
     .command('sign')
     .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar)')
     .argument('<inputs...>', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
-    .requiredOption('-o, --out <file.npy>', 'signatures to write (NumPy .npy, shape documents × k)');
+    .requiredOption('-o, --out <file.npy>', 'signatures to write (NumPy .npy, shape documents × k)')
+    .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
+    .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
   addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
     const summary = await runSign(inputs, options);
     printSummary(options, summary);
@@ -69,14 +75,25 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     }),
     onBytes: (n: number) => (bytes = n),
   };
-  const writer = await SignatureWriter.create(options.out, params);
+  const writer = options.resume
+    ? await SignatureWriter.resume(options.out, params)
+    : await SignatureWriter.create(options.out, params);
+  const resumed = writer.documentCount;
+  if (resumed > 0) note(`resuming after ${resumed} documents already signed`);
+  const onInterrupt = (): void => {
+    process.stderr.write(`\ninterrupted after ${writer.documentCount} documents; run again with --resume to continue\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
   const progress = startProgress('signing', totalBytes, options.quiet);
   const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
   const started = performance.now();
   let shingles = 0;
   let textBytes = 0;
   try {
-    const batches = signDocuments(readDocuments(files, readOptions), backend, { shingle: shingleOptionsOf(params) }, timings);
+    const documents = skipResumed(readDocuments(files, readOptions), writer.resumedIds);
+    const pipeline = { shingle: shingleOptionsOf(params), batchDocuments: options.batchSize };
+    const batches = signDocuments(documents, backend, pipeline, timings);
     for await (const batch of batches) {
       await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.empty);
       shingles += batch.shingles;
@@ -85,9 +102,12 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     }
     await writer.commit({ backend: backend.description });
   } catch (error) {
-    await writer.abort();
+    // Keep what an interrupted run could resume from; drop a run that wrote nothing.
+    if (writer.documentCount === 0) await writer.abort();
+    else note(`partial output kept (${writer.documentCount} documents): fix the cause and rerun with --resume, or delete ${options.out}.partial`);
     throw error;
   } finally {
+    process.off('SIGINT', onInterrupt);
     progress.stop();
     backend.destroy();
   }
@@ -102,7 +122,29 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     timings,
     backend: backend.description,
     fellBack: backend.fallbackReason !== undefined,
+    resumed,
   };
+}
+
+/** Skips the documents an interrupted run already signed, checking they are the same ones. */
+async function* skipResumed(documents: AsyncIterable<InputDocument>, resumedIds: readonly string[]): AsyncGenerator<InputDocument> {
+  let seen = 0;
+  for await (const document of documents) {
+    if (seen < resumedIds.length) {
+      if (document.id !== resumedIds[seen]) {
+        throw new Error(
+          `cannot resume: input document ${seen + 1} has id ${JSON.stringify(document.id)} but the interrupted run signed ` +
+            `${JSON.stringify(resumedIds[seen])} there; the input changed (run without --resume to start over)`,
+        );
+      }
+      seen++;
+      continue;
+    }
+    yield document;
+  }
+  if (seen < resumedIds.length) {
+    throw new Error(`cannot resume: the input has ${seen} documents, fewer than the ${resumedIds.length} the interrupted run signed`);
+  }
 }
 
 function printSummary(options: SignCliOptions, s: SignSummary): void {
@@ -111,13 +153,13 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
   const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
   const lines = [
-    `signed ${int(s.documents)} documents → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
+    `signed ${int(s.documents)} documents${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
     `  skipped    ${int(s.invalidSkipped)} invalid lines`,
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,
     `  backend    ${s.backend}`,
     `  time       ${s.seconds.toFixed(2)} s (shingling ${(s.timings.shingleMs / 1000).toFixed(2)} s, signing ${(s.timings.signMs / 1000).toFixed(2)} s not overlapped)`,
-    `  throughput ${perSecond(s.documents)} docs/s, ${(s.textBytes / 1e6 / Math.max(s.seconds, 1e-9)).toFixed(2)} MB/s of text, ${perSecond(evaluations)} hash evaluations/s`,
+    `  throughput ${perSecond(s.documents - s.resumed)} docs/s, ${(s.textBytes / 1e6 / Math.max(s.seconds, 1e-9)).toFixed(2)} MB/s of text, ${perSecond(evaluations)} hash evaluations/s`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

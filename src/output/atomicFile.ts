@@ -1,54 +1,45 @@
 /**
- * Files that appear complete or not at all: written under a temporary name in
- * the same directory, flushed to disk, then renamed over the final name. A run
- * that crashes or is interrupted leaves at most a `*.tmp-*` file behind, never
- * a truncated file under the real name.
+ * Files that appear complete or not at all: written as `NAME.partial` in the
+ * same directory, flushed to disk, then renamed over `NAME`. A run that crashes
+ * or is interrupted leaves at most a `.partial` file behind, never a truncated
+ * file under the real name. `gpudedup sign --resume` continues from the
+ * `.partial` files of an interrupted run (see signatureFile.ts).
  */
-import { unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
-const pending = new Set<string>();
-let cleanupInstalled = false;
-
-/** On Ctrl-C or SIGTERM, remove unfinished temporary files before exiting. */
-function installCleanup(): void {
-  if (cleanupInstalled) return;
-  cleanupInstalled = true;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      for (const path of pending) {
-        try {
-          unlinkSync(path); // synchronous: the process is about to exit
-        } catch {
-          // already gone
-        }
-      }
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    });
-  }
+export function partialPath(path: string): string {
+  return `${path}.partial`;
 }
 
 export class AtomicFile {
   private constructor(
     readonly path: string,
     readonly tempPath: string,
-    readonly handle: FileHandle,
+    private readonly handle: FileHandle,
+    private position: number,
   ) {}
 
+  /** Starts the file afresh (a stale `.partial` from an earlier run is overwritten). */
   static async create(path: string): Promise<AtomicFile> {
-    installCleanup();
     await mkdir(dirname(path), { recursive: true });
-    const tempPath = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const handle = await open(tempPath, 'wx');
-    pending.add(tempPath);
-    return new AtomicFile(path, tempPath, handle);
+    const tempPath = partialPath(path);
+    return new AtomicFile(path, tempPath, await open(tempPath, 'w'), 0);
+  }
+
+  /** Reopens the `.partial` of an interrupted run, cut to its first `length` bytes, to append after them. */
+  static async reopen(path: string, length: number): Promise<AtomicFile> {
+    const tempPath = partialPath(path);
+    const handle = await open(tempPath, 'r+');
+    await handle.truncate(length);
+    return new AtomicFile(path, tempPath, handle, length);
   }
 
   /** Appends at the end of what was written so far. */
   async write(data: Uint8Array | string): Promise<void> {
-    await (typeof data === 'string' ? this.handle.write(data) : this.handle.write(data));
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await this.handle.write(bytes, 0, bytes.length, this.position);
+    this.position += bytes.length;
   }
 
   /** Overwrites bytes at a fixed position (for headers whose content is known only at the end). */
@@ -61,13 +52,11 @@ export class AtomicFile {
     await this.handle.datasync();
     await this.handle.close();
     await rename(this.tempPath, this.path);
-    pending.delete(this.tempPath);
   }
 
-  /** Closes and deletes the temporary file; the final name is left untouched. */
+  /** Closes and deletes the `.partial` file; the final name is left untouched. */
   async abort(): Promise<void> {
     await this.handle.close().catch(() => undefined);
     await unlink(this.tempPath).catch(() => undefined);
-    pending.delete(this.tempPath);
   }
 }

@@ -4,8 +4,8 @@
  * written with room to spare and rewritten in place when the file is committed.
  * https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
-import { readFile } from 'node:fs/promises';
-import { AtomicFile } from './atomicFile.js';
+import { open, readFile, stat } from 'node:fs/promises';
+import { AtomicFile, partialPath } from './atomicFile.js';
 
 export type NpyDtype = '<u4' | '<u8';
 
@@ -27,6 +27,10 @@ function header(dtype: NpyDtype, rows: number, cols: number): Uint8Array {
   return out;
 }
 
+function rowBytes(dtype: NpyDtype, cols: number): number {
+  return cols * (dtype === '<u8' ? 8 : 4);
+}
+
 export class NpyWriter {
   private rows = 0;
 
@@ -40,6 +44,38 @@ export class NpyWriter {
     const file = await AtomicFile.create(path);
     await file.write(header(dtype, 0, cols));
     return new NpyWriter(file, dtype, cols);
+  }
+
+  /** Rows wholly written to the `.partial` of an interrupted run (0 if there is none). */
+  static async partialRows(path: string, dtype: NpyDtype, cols: number): Promise<number> {
+    const info = await stat(partialPath(path)).catch(() => undefined);
+    if (!info) return 0;
+    return Math.max(0, Math.floor((info.size - HEADER_BYTES) / rowBytes(dtype, cols)));
+  }
+
+  /** Continues an interrupted run's `.partial` after its first `rows` rows (anything later is cut). */
+  static async resume(path: string, dtype: NpyDtype, cols: number, rows: number): Promise<NpyWriter> {
+    const file = await AtomicFile.reopen(path, HEADER_BYTES + rows * rowBytes(dtype, cols));
+    const writer = new NpyWriter(file, dtype, cols);
+    writer.rows = rows;
+    return writer;
+  }
+
+  /** Reads rows [0, rows) of an interrupted run's `.partial`, in chunks, as little-endian words. */
+  static async *readPartialRows(path: string, dtype: NpyDtype, cols: number, rows: number): AsyncGenerator<Uint32Array> {
+    const handle = await open(partialPath(path), 'r');
+    try {
+      const bytesPerRow = rowBytes(dtype, cols);
+      const chunkRows = Math.max(1, Math.floor((1 << 22) / bytesPerRow));
+      for (let row = 0; row < rows; row += chunkRows) {
+        const count = Math.min(chunkRows, rows - row);
+        const words = new Uint32Array((count * bytesPerRow) / 4);
+        await handle.read(new Uint8Array(words.buffer), 0, count * bytesPerRow, HEADER_BYTES + row * bytesPerRow);
+        yield words;
+      }
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Appends whole rows; `words` holds little-endian 32-bit words (two per `<u8` element). */

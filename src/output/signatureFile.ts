@@ -3,12 +3,12 @@
  * one row per input document in input order) and the sidecar `NAME.npy.json`
  * holding the parameters, the ids and which documents were empty.
  *
- * The sidecar is written as a stream (ids go out batch by batch) but is one
- * plain JSON object at the end, so `json.load` reads it in Python.
+ * The sidecar is written as a stream (one id per line, batch by batch) but is
+ * one plain JSON object at the end, so `json.load` reads it in Python.
  */
 import { readFile } from 'node:fs/promises';
-import { AtomicFile } from './atomicFile.js';
-import { NpyWriter, readNpy } from './npy.js';
+import { AtomicFile, partialPath } from './atomicFile.js';
+import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
 
 export const SIDECAR_FORMAT = 'gpudedup-signatures';
@@ -27,23 +27,54 @@ export interface SignatureFile {
   readonly words: Uint32Array;
 }
 
-/** Streams signature rows and ids out; nothing appears under the final names until commit(). */
+/**
+ * Streams signature rows and ids out; nothing appears under the final names
+ * until commit(). The sidecar puts one id per line, so the `.partial` files of
+ * an interrupted run can be cut back to the last whole document and resumed.
+ */
 export class SignatureWriter {
-  private documents = 0;
-  private readonly empty: number[] = [];
-
   private constructor(
     readonly params: SignatureParams,
     private readonly npy: NpyWriter,
     private readonly sidecar: AtomicFile,
+    private documents: number,
+    private readonly empty: number[],
+    /** Ids already written by the interrupted run this writer resumes (empty for a fresh run). */
+    readonly resumedIds: readonly string[],
   ) {}
 
   static async create(npyPath: string, params: SignatureParams): Promise<SignatureWriter> {
-    const npy = await NpyWriter.create(npyPath, params.slotBits === 64 ? '<u8' : '<u4', params.k);
+    const npy = await NpyWriter.create(npyPath, dtypeOf(params), params.k);
     const sidecar = await AtomicFile.create(sidecarPath(npyPath));
-    const head = { format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params };
-    await sidecar.write(JSON.stringify(head).slice(0, -1) + ',"ids":[');
-    return new SignatureWriter(params, npy, sidecar);
+    await sidecar.write(sidecarHead(params));
+    return new SignatureWriter(params, npy, sidecar, 0, [], []);
+  }
+
+  /**
+   * Continues the `.partial` files of an interrupted run writing to `npyPath`,
+   * after the last document both files hold wholly. Refuses a run made with
+   * other parameters. Without partial files, starts afresh.
+   */
+  static async resume(npyPath: string, params: SignatureParams): Promise<SignatureWriter> {
+    const text = await readFile(partialPath(sidecarPath(npyPath)), 'utf8').catch(() => undefined);
+    if (text === undefined) return SignatureWriter.create(npyPath, params);
+    const lines = text.split('\n');
+    const head = sidecarHead(params).slice(0, -1);
+    if (lines[0] !== head) {
+      const found = parseHeadParams(lines[0]);
+      const differences = found ? paramDifferences(found, params) : ['the sidecar header is unreadable'];
+      throw new Error(`${npyPath}: cannot resume, the interrupted run used different parameters: ${differences.join('; ')}`);
+    }
+    // Lines after the head: one id each; the last element follows the final newline (empty or torn).
+    const idLines = lines.slice(1, -1);
+    const rows = await NpyWriter.partialRows(npyPath, dtypeOf(params), params.k);
+    const documents = Math.min(idLines.length, rows);
+    const ids = idLines.slice(0, documents).map((line) => JSON.parse(line.startsWith(',') ? line.slice(1) : line) as string);
+    const keptBytes = Buffer.byteLength(head + '\n') + idLines.slice(0, documents).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    const empty = await emptyRows(npyPath, params, documents);
+    const npy = await NpyWriter.resume(npyPath, dtypeOf(params), params.k, documents);
+    const sidecar = await AtomicFile.reopen(sidecarPath(npyPath), keptBytes);
+    return new SignatureWriter(params, npy, sidecar, documents, empty, ids);
   }
 
   /**
@@ -55,8 +86,8 @@ export class SignatureWriter {
     if (signatures.length !== ids.length * k * 2) throw new Error('signature batch does not match its ids');
     emptyFlags.forEach((isEmpty, i) => isEmpty && this.empty.push(this.documents + i));
     await this.npy.appendRows(this.params.slotBits === 64 ? signatures : lowWords(signatures));
-    const prefix = this.documents === 0 ? '' : ',';
-    if (ids.length > 0) await this.sidecar.write(prefix + ids.map((id) => JSON.stringify(id)).join(','));
+    const lines = ids.map((id, i) => (this.documents + i === 0 ? '' : ',') + JSON.stringify(id) + '\n');
+    if (lines.length > 0) await this.sidecar.write(lines.join(''));
     this.documents += ids.length;
   }
 
@@ -79,6 +110,39 @@ export class SignatureWriter {
   async abort(): Promise<void> {
     await Promise.all([this.npy.abort(), this.sidecar.abort()]);
   }
+}
+
+function dtypeOf(params: SignatureParams): NpyDtype {
+  return params.slotBits === 64 ? '<u8' : '<u4';
+}
+
+/** The sidecar's first line: the object up to the opening of its `ids` array. */
+function sidecarHead(params: SignatureParams): string {
+  return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params }).slice(0, -1) + ',"ids":[\n';
+}
+
+function parseHeadParams(line: string): SignatureParams | undefined {
+  try {
+    return (JSON.parse(line + ']}') as { params?: SignatureParams }).params;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rows of an interrupted run that are all-ones: its empty documents. A real
+ * 64-bit slot is below P; k real 32-bit slots all at 2^32 − 1 has odds 2^−32k.
+ */
+async function emptyRows(npyPath: string, params: SignatureParams, rows: number): Promise<number[]> {
+  const wordsPerRow = params.k * (params.slotBits === 64 ? 2 : 1);
+  const empty: number[] = [];
+  let row = 0;
+  for await (const words of NpyWriter.readPartialRows(npyPath, dtypeOf(params), params.k, rows)) {
+    for (let start = 0; start < words.length; start += wordsPerRow, row++) {
+      if (words.subarray(start, start + wordsPerRow).every((w) => w === 0xffffffff)) empty.push(row);
+    }
+  }
+  return empty;
 }
 
 function lowWords(pairs: Uint32Array): Uint32Array {

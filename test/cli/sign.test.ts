@@ -139,3 +139,59 @@ describe('gpudedup sign on bad input', () => {
     expect(existsSync(`${out}.json`)).toBe(false);
   });
 });
+
+describe('gpudedup sign --resume', () => {
+  const common = ['--backend', 'cpu', '-k', '8', '--batch-size', '4', '-q'];
+
+  /** Starts a run on standard input, feeds it `lines`, and kills it once `batches` batches are on disk. */
+  async function interruptedRun(out: string, lines: string, batches: number): Promise<void> {
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, ...common], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.write(lines); // standard input stays open: the run cannot finish by itself
+    const partial = `${out}.json.partial`;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const written = existsSync(partial) ? readFileSync(partial, 'utf8').split('\n').length - 2 : 0;
+      if (written >= 4 * batches) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+  }
+
+  it('continues an interrupted run and ends with the same files as an uninterrupted one', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), slice);
+    await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'full.npy'), ...common]);
+
+    const out = join(dir, 'resumed.npy');
+    await interruptedRun(out, sampleLines.slice(0, 20).join('\n') + '\n', 3);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(true);
+
+    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, ...common.filter((a) => a !== '-q'), '--resume']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/resuming after (1[2-9]|20) documents/);
+    expect(readFileSync(out)).toEqual(readFileSync(join(dir, 'full.npy')));
+    const full = JSON.parse(readFileSync(join(dir, 'full.npy.json'), 'utf8'));
+    const resumed = JSON.parse(readFileSync(`${out}.json`, 'utf8'));
+    expect({ ...resumed, backend: undefined }).toEqual({ ...full, backend: undefined });
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it('refuses to resume with other parameters or changed input, and keeps the partial files', async () => {
+    const dir = tempDir();
+    const out = join(dir, 's.npy');
+    await interruptedRun(out, slice, 2);
+    const otherK = await runCli(['sign', '-', '-o', out, ...common, '-k', '16', '--resume'], slice);
+    expect(otherK.code).toBe(1);
+    expect(otherK.stderr).toMatch(/cannot resume, the interrupted run used different parameters: k: 8 vs 16/);
+    const changed = sampleLines.slice(1, 41).join('\n') + '\n';
+    const otherInput = await runCli(['sign', '-', '-o', out, ...common, '--resume'], changed);
+    expect(otherInput.code).toBe(1);
+    expect(otherInput.stderr).toMatch(/cannot resume: input document 1 has id .* the input changed/);
+    expect(existsSync(`${out}.partial`)).toBe(true);
+    const ok = await runCli(['sign', '-', '-o', out, ...common, '--resume'], slice);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await readSignatureFile(out)).ids).toHaveLength(40);
+  });
+});

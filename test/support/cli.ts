@@ -21,6 +21,7 @@ export function runCli(args: readonly string[], stdin?: string | Buffer): Promis
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined); // a CLI that fails early closes its input: EPIPE is expected
     child.stdin.end(stdin ?? '');
   });
 }
