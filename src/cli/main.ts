@@ -4,6 +4,8 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../io/documents.js';
 import { registerSignCommand } from './sign.js';
+import { registerDedupCommand } from './dedup.js';
+import { registerParamsCommand } from './params.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,6 +16,8 @@ const program = new Command()
   .showHelpAfterError();
 
 registerSignCommand(program);
+registerDedupCommand(program);
+registerParamsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,7 +8,7 @@
 import { findCandidates, type CandidateStats } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { verifyPairs, type ExactSimilarity, type VerifyMode } from './verification.js';
+import { verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
 
 export interface ContaminationOptions extends LshParams {
   readonly threshold: number;
@@ -42,20 +42,24 @@ export function contaminationCandidates(corpus: SignatureMatrix, reference: Sign
 export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): Contamination {
   const { combined, candidates } = contaminationCandidates(corpus, reference, options);
   const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity);
-  const match = new Int32Array(corpus.count).fill(-1);
-  const similarity = new Float64Array(corpus.count);
-  const estimate = new Float64Array(corpus.count);
+  return { ...bestReferenceMatches(verified, corpus.count), candidates: candidates.a.length, candidateStats: candidates.stats };
+}
+
+/** For each corpus document, its best verified reference match (combined numbering: references follow the corpus). */
+export function bestReferenceMatches(verified: VerifiedPairs, corpusCount: number) {
+  const match = new Int32Array(corpusCount).fill(-1);
+  const similarity = new Float64Array(corpusCount);
+  const estimate = new Float64Array(corpusCount);
   // Pairs come sorted by (a, b) and a < b, so a is the corpus document and b the reference:
   // keeping strictly better matches leaves the earliest reference document on ties.
   for (let i = 0; i < verified.a.length; i++) {
     const doc = verified.a[i];
-    const ref = verified.b[i] - corpus.count;
     const score = verified.exact?.[i] ?? verified.estimate[i];
     if (match[doc] < 0 || score > similarity[doc]) {
-      match[doc] = ref;
+      match[doc] = verified.b[i] - corpusCount;
       similarity[doc] = score;
       estimate[doc] = verified.estimate[i];
     }
   }
-  return { match, similarity, estimate, candidates: candidates.a.length, candidateStats: candidates.stats };
+  return { match, similarity, estimate };
 }

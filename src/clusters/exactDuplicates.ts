@@ -28,11 +28,12 @@ export class ExactDuplicateIndex {
   }
 
   /**
-   * The group of this normalized text: groups are numbered 0, 1, … in order of
+   * The group of this normalized text (or of these bytes, e.g. a signature row
+   * when only signatures are at hand): groups are numbered 0, 1, … in order of
    * first appearance. `isNew` is true for the first document of a group.
    */
-  add(normalized: string): { group: number; isNew: boolean } {
-    const digest = createHash('sha256').update(normalized, 'utf8').digest();
+  add(normalized: string | Uint8Array): { group: number; isNew: boolean } {
+    const digest = (typeof normalized === 'string' ? createHash('sha256').update(normalized, 'utf8') : createHash('sha256').update(normalized)).digest();
     const h0 = digest.readUInt32LE(0);
     const h1 = digest.readUInt32LE(4);
     const h2 = digest.readUInt32LE(8);

@@ -1,0 +1,151 @@
+/** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
+import { Command, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { readFile } from 'node:fs/promises';
+import { parseKeepPolicy } from '../clusters/keepPolicy.js';
+import { runDedup, type DedupConfig, type DedupHooks, type StageProgress } from '../clusters/dedupPipeline.js';
+import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
+import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
+import { buildReport, formatSummary, writeReport } from '../output/dedupReport.js';
+import { writeDedupOutputs } from '../output/dedupWriters.js';
+import { sidecarPath } from '../output/signatureFile.js';
+import { makeParams, type SignatureParams } from '../signatures/params.js';
+import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
+import { startProgress } from './progress.js';
+
+type DedupCliOptions = InputCliOptions &
+  SignatureCliOptions &
+  LshCliOptions & {
+    out?: string;
+    verify: VerifyMode;
+    clusterCheck: ClusterCheck;
+    keep: string;
+    against?: string[];
+    clusters?: string;
+    pairs?: string;
+    contamination?: string;
+    report?: string;
+    signatures?: string;
+    dryRun: boolean;
+    maxBucketPairs: number;
+  };
+
+export function registerDedupCommand(program: Command): void {
+  const command = program
+    .command('dedup')
+    .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
+    .argument('[inputs...]', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
+    .option('-o, --out <file.jsonl>', 'kept documents as JSONL, in input order, lines verbatim')
+    .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
+    .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
+    .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
+    .option('--against <files...>', 'reference set (e.g. an eval set): remove corpus documents that are near-duplicates of any of it')
+    .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if the name ends in .jsonl)')
+    .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
+    .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
+    .option('--report <file.json>', 'write the summary as JSON')
+    .option('--signatures <file.npy>', 'use signatures from `gpudedup sign` of the same inputs instead of signing')
+    .option('--dry-run', 'compute everything, write only the report', false)
+    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
+  addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
+    const config = await configFrom(inputs, options, cmd);
+    await runDedupCommand(config, options);
+  });
+}
+
+async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
+  const keep = parseKeepPolicy(options.keep);
+  let params = signatureParamsFrom(options);
+  if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
+  if (inputs.length === 0) {
+    if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
+    if (options.out !== undefined) throw new RangeError('-o needs the corpus as input: the kept documents are copied from it');
+    if (options.verify === 'exact') throw new RangeError('--verify exact needs the corpus as input: shingle sets are recomputed from the text');
+    if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
+  }
+  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report].every((p) => p === undefined)) {
+    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination or --report (or --dry-run)');
+  }
+  if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
+  return {
+    inputs,
+    read: readOptionsFrom(options, () => undefined),
+    params,
+    backend: options.backend,
+    threshold: options.threshold,
+    lsh: lshParamsFrom(options, params.k),
+    verify: options.verify,
+    clusterCheck: options.clusterCheck,
+    keep,
+    against: options.against ?? [],
+    signatures: options.signatures,
+    maxAllPairs: options.maxBucketPairs,
+  };
+}
+
+/**
+ * The parameters of a signature file, with any signature option given
+ * explicitly on the command line checked against it (readSignatureFile refuses
+ * differences, naming them).
+ */
+async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
+  let file: { params?: SignatureParams };
+  try {
+    file = JSON.parse(await readFile(sidecarPath(path), 'utf8'));
+  } catch (error) {
+    throw new RangeError(`${sidecarPath(path)}: cannot read the signature sidecar (${(error as Error).message})`);
+  }
+  if (file.params === undefined) throw new RangeError(`${sidecarPath(path)}: no parameters in the sidecar`);
+  const p = file.params;
+  const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
+  return makeParams({
+    k: given('k') ? options.k : p.k,
+    seed: given('seed') ? options.seed : p.seed,
+    shingle: given('shingle') ? options.shingle : p.shingle,
+    n: given('ngram') ? options.ngram : p.n,
+    nfkc: given('nfkc') ? options.nfkc : p.normalize.nfkc,
+    stripPunctuation: given('stripPunctuation') ? options.stripPunctuation : p.normalize.stripPunctuation,
+    slotBits: given('slotBits') ? options.slotBits : p.slotBits,
+  });
+}
+
+async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): Promise<void> {
+  const hooks: DedupHooks = {
+    note: (message) => {
+      if (!options.quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+    },
+    stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
+  };
+  const outcome = await runDedup(config, hooks);
+  const timings = { ...outcome.timings };
+  if (!options.dryRun) {
+    const writeStarted = performance.now();
+    const totalBytes = outcome.files.every((f) => f.size !== undefined) ? outcome.files.reduce((s, f) => s + (f.size ?? 0), 0) : undefined;
+    await writeDedupOutputs(
+      outcome,
+      { out: options.out, clusters: options.clusters, pairs: options.pairs, contamination: options.contamination },
+      config.read,
+      stageBar('writing', totalBytes, 'bytes', options.quiet),
+    );
+    timings.writing = performance.now() - writeStarted;
+  }
+  const report = buildReport(config, outcome, timings);
+  if (options.report !== undefined) await writeReport(options.report, report);
+  const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.report ?? '');
+  process.stdout.write(formatSummary(report, destination));
+}
+
+function stageBar(label: string, total: number | undefined, unit: 'bytes' | 'items', quiet: boolean): StageProgress {
+  if (unit === 'bytes') {
+    const progress = startProgress(label.padEnd(9), total, quiet);
+    return { update: (docs, bytes) => progress.update(docs, bytes ?? 0), stop: () => progress.stop() };
+  }
+  if (quiet || !process.stderr.isTTY || total === undefined || total === 0) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label.padEnd(9)} |{bar}| {percentage}% | {value}/{total}`, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { update: (done) => bar.update(Math.min(done, total)), stop: () => bar.stop() };
+}

@@ -1,0 +1,103 @@
+/** `gpudedup params`: which bands and rows a threshold gets, and what that means for recall. */
+import { Command, InvalidArgumentError } from 'commander';
+import {
+  approximateThreshold,
+  candidateProbability,
+  checkParams,
+  checkThreshold,
+  falseNegativeArea,
+  falsePositiveArea,
+  optimalParams,
+  type LshParams,
+  type OptimizerWeights,
+} from '../bands/lshParams.js';
+import { positiveInteger } from './options.js';
+
+export function unitInterval(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number strictly between 0 and 1');
+  return n;
+}
+
+export function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a non-negative number');
+  return n;
+}
+
+export interface LshCliOptions {
+  threshold: number;
+  bands?: number;
+  rows?: number;
+  fpWeight: number;
+  fnWeight: number;
+}
+
+export function addLshOptions(command: Command): Command {
+  return command
+    .option('-t, --threshold <t>', 'Jaccard similarity from which documents are near-duplicates', unitInterval, 0.8)
+    .option('--bands <b>', 'LSH bands (with --rows; default: optimized for the threshold)', positiveInteger)
+    .option('--rows <r>', 'rows (slots) per band (with --bands)', positiveInteger)
+    .option('--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold', nonNegative, 0.5)
+    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, 0.5);
+}
+
+/** --bands/--rows when given (both), else the optimizer's choice for the threshold and k. */
+export function lshParamsFrom(options: LshCliOptions, k: number): LshParams {
+  checkThreshold(options.threshold);
+  if ((options.bands === undefined) !== (options.rows === undefined)) throw new RangeError('--bands and --rows go together: give both or neither');
+  if (options.bands !== undefined && options.rows !== undefined) {
+    const params = { bands: options.bands, rows: options.rows };
+    checkParams(params, k);
+    return params;
+  }
+  const weights: OptimizerWeights = { falsePositive: options.fpWeight, falseNegative: options.fnWeight };
+  const best = optimalParams(options.threshold, k, weights);
+  return { bands: best.bands, rows: best.rows };
+}
+
+type ParamsCliOptions = LshCliOptions & { k: number; json: boolean };
+
+const TABLE = [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
+
+export function registerParamsCommand(program: Command): void {
+  const command = program
+    .command('params')
+    .description('show the LSH bands and rows for a threshold, and the candidate probability at a table of similarities')
+    .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
+    .option('--json', 'print JSON instead of text', false);
+  addLshOptions(command).action((options: ParamsCliOptions) => {
+    const { bands, rows } = lshParamsFrom(options, options.k);
+    const t = options.threshold;
+    const similarities = [...new Set([...TABLE, t])].sort((a, b) => a - b);
+    const result = {
+      k: options.k,
+      threshold: t,
+      bands,
+      rows,
+      slotsUsed: bands * rows,
+      approximateThreshold: approximateThreshold(bands, rows),
+      falseNegativeRateAtThreshold: 1 - candidateProbability(t, bands, rows),
+      falsePositiveArea: falsePositiveArea(t, bands, rows),
+      falseNegativeArea: falseNegativeArea(t, bands, rows),
+      weights: { falsePositive: options.fpWeight, falseNegative: options.fnWeight },
+      candidateProbability: similarities.map((s) => ({ similarity: s, probability: candidateProbability(s, bands, rows) })),
+    };
+    if (options.json) {
+      process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+      return;
+    }
+    const given = options.bands !== undefined;
+    const lines = [
+      `k = ${options.k}, threshold = ${t}: ${bands} bands × ${rows} rows (${bands * rows} of ${options.k} slots)` +
+        (given ? ' (as given)' : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight})`),
+      `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
+      `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,
+      `false-positive area ∫₀ᵗ P = ${result.falsePositiveArea.toFixed(5)}, false-negative area ∫ₜ¹ (1 − P) = ${result.falseNegativeArea.toFixed(5)}`,
+      '',
+      'similarity  P(candidate) = 1 − (1 − s^r)^b',
+      ...result.candidateProbability.map(({ similarity, probability }) => `${similarity.toFixed(2).padStart(10)}  ${probability.toFixed(4)}`),
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The first pass over the corpus: every document is read once, grouped with
+ * earlier identical normalized texts (the exact pre-pass), given its keep
+ * score, and — the first of its group only, and only if it has text — signed.
+ * Signatures come back in group order, so row g of the matrix is group g.
+ */
+import type { InputDocument } from '../io/documents.js';
+import { readDocuments, type InputFile } from '../io/readDocuments.js';
+import type { ReadOptions } from '../io/documents.js';
+import { fromSignerWords, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { SignerBackend } from '../signatures/backend.js';
+import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
+import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
+import { DocumentTable } from './documentTable.js';
+import { ExactDuplicateIndex, normalizedForExactMatch } from './exactDuplicates.js';
+import { keepScore, type KeepPolicy } from './keepPolicy.js';
+
+export interface CorpusPassResult {
+  readonly table: DocumentTable;
+  /** One row per exact group; empty documents have no group and no row. */
+  readonly signatures: SignatureMatrix;
+  /** Documents whose keep field was missing or not a number (field:NAME only). */
+  readonly missingKeepField: number;
+  readonly timings: PipelineTimings;
+}
+
+export interface CorpusPassOptions {
+  readonly params: SignatureParams;
+  readonly keep: KeepPolicy;
+  readonly read: ReadOptions;
+  /** Signs the groups' texts; omit to take rows from `presigned` instead. */
+  readonly backend?: SignerBackend;
+  /** Signatures of every input document (from `gpudedup sign`), used instead of signing. */
+  readonly presigned?: { readonly ids: readonly string[]; readonly rows: SignatureMatrix };
+  readonly onDocument?: (documents: number) => void;
+}
+
+export async function corpusPass(files: readonly InputFile[], options: CorpusPassOptions): Promise<CorpusPassResult> {
+  const { params, keep } = options;
+  const table = new DocumentTable();
+  const exact = new ExactDuplicateIndex();
+  const store = new RowStore(params.k, params.slotBits);
+  const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
+  let missingKeepField = 0;
+
+  // Records every document; passes on those that start a new non-empty group.
+  async function* firstOfEachGroup(): AsyncGenerator<InputDocument> {
+    for await (const doc of readDocuments(files, options.read)) {
+      const score = keepScore(keep, doc.text, doc.record);
+      if (score.missing) missingKeepField++;
+      const normalized = normalizedForExactMatch(doc.text, params.normalize);
+      if (options.presigned !== undefined) checkPresignedId(options.presigned.ids, doc);
+      if (normalized === '') {
+        table.add(-1, score.score);
+      } else {
+        const { group, isNew } = exact.add(normalized);
+        table.add(group, score.score);
+        if (isNew) yield doc;
+      }
+      options.onDocument?.(table.documents);
+    }
+  }
+
+  if (options.presigned !== undefined) {
+    const { rows } = options.presigned;
+    const row = rowWords(rows.k, rows.slotBits);
+    for await (const doc of firstOfEachGroup()) store.append(rows.words.subarray(doc.index * row, (doc.index + 1) * row));
+    if (table.documents !== options.presigned.ids.length) {
+      throw new Error(
+        `the signatures cover ${options.presigned.ids.length} documents but the input has ${table.documents}: not the corpus that was signed`,
+      );
+    }
+  } else {
+    if (options.backend === undefined) throw new Error('corpusPass needs a backend or presigned signatures');
+    const batches = signDocuments(firstOfEachGroup(), options.backend, { shingle: shingleOptionsOf(params) }, timings);
+    for await (const batch of batches) store.append(fromSignerWords(batch.signatures, params.slotBits));
+  }
+  return { table, signatures: store.finish(), missingKeepField, timings };
+}
+
+function checkPresignedId(ids: readonly string[], doc: InputDocument): void {
+  const where = doc.source.line > 0 ? `${doc.source.path}:${doc.source.line}` : doc.source.path;
+  if (doc.index >= ids.length) {
+    throw new Error(`${where}: the input has more documents than the signatures (${ids.length}): not the corpus that was signed`);
+  }
+  if (ids[doc.index] !== doc.id) {
+    throw new Error(`${where}: document ${doc.index} is "${doc.id}" but the signatures have "${ids[doc.index]}" there: not the corpus that was signed`);
+  }
+}
+
+/** Signature rows appended batch by batch, joined once at the end (peak: twice the rows, briefly). */
+export class RowStore {
+  private chunks: Uint32Array[] = [];
+  private words = 0;
+
+  constructor(
+    readonly k: number,
+    readonly slotBits: 32 | 64,
+  ) {}
+
+  append(rows: Uint32Array): void {
+    this.chunks.push(rows.slice());
+    this.words += rows.length;
+  }
+
+  finish(): SignatureMatrix {
+    const all = new Uint32Array(this.words);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      all.set(chunk, at);
+      at += chunk.length;
+    }
+    this.chunks = [];
+    return signatureMatrix(all, this.k, this.slotBits);
+  }
+}

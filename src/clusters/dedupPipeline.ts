@@ -1,0 +1,356 @@
+/**
+ * `gpudedup dedup` without its command line: read and sign the corpus (or take
+ * signatures from `gpudedup sign`), decontaminate against a reference set,
+ * band, verify, cluster and decide what is kept. Writing the outputs is a
+ * separate second pass (src/output/dedupWriters.ts).
+ *
+ * Passes over the corpus: one to sign; one more, only with `--verify exact`,
+ * to load the shingle sets of the documents that are candidates; and the
+ * writing pass. Memory: the signatures of the distinct texts, 12 bytes per
+ * document, one band's bucket table and the candidate pairs.
+ */
+import { findCandidates, type CandidateStats } from '../bands/candidates.js';
+import type { LshParams } from '../bands/lshParams.js';
+import type { PairList } from '../bands/pairSet.js';
+import { concatMatrices, fromSignerWords, isEmptySignature, rowWords, signatureAgreement, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { ReadOptions } from '../io/documents.js';
+import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';
+import { readSignatureFile } from '../output/signatureFile.js';
+import { shingleDocument } from '../shingles/shingles.js';
+import { FallbackSigner } from '../signatures/fallbackSigner.js';
+import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
+import { signDocuments } from '../signatures/pipeline.js';
+import { resolveBackend, type BackendChoice } from '../signatures/resolveBackend.js';
+import { assignClusters, type Assignment } from './assignment.js';
+import { clusterPairs, type ClusterCheck } from './clustering.js';
+import { corpusPass, RowStore } from './corpusPass.js';
+import { DocumentTable } from './documentTable.js';
+import { ExactDuplicateIndex } from './exactDuplicates.js';
+import type { KeepPolicy } from './keepPolicy.js';
+import { candidateDocuments } from './nearDuplicates.js';
+import { bestReferenceMatches } from './decontaminate.js';
+import { exactJaccard, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
+
+export interface DedupConfig {
+  /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */
+  readonly inputs: readonly string[];
+  readonly read: ReadOptions;
+  /** Signature parameters; with `signatures`, those of the file. */
+  readonly params: SignatureParams;
+  readonly backend: BackendChoice;
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
+  readonly keep: KeepPolicy;
+  /** Reference files for decontamination. */
+  readonly against: readonly string[];
+  /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
+  readonly signatures?: string;
+  readonly maxAllPairs?: number;
+}
+
+export interface StageProgress {
+  update(done: number, bytes?: number): void;
+  stop(): void;
+}
+
+export interface DedupHooks {
+  note(message: string): void;
+  /** A progress bar for a stage: total in bytes for reading stages, in items otherwise. */
+  stage(label: string, total: number | undefined, unit: 'bytes' | 'items'): StageProgress;
+}
+
+export const SILENT_HOOKS: DedupHooks = {
+  note: () => undefined,
+  stage: () => ({ update: () => undefined, stop: () => undefined }),
+};
+
+export interface Contamination {
+  readonly referenceIds: string[];
+  /** Per exact group: index of the best-matching reference document, or −1. */
+  readonly match: Int32Array;
+  readonly similarity: Float64Array;
+  readonly estimate: Float64Array;
+  readonly candidates: number;
+}
+
+export interface DedupOutcome {
+  readonly files: readonly InputFile[];
+  readonly table: DocumentTable;
+  readonly signatures: SignatureMatrix;
+  readonly assignment: Assignment;
+  /** Verified near-duplicate pairs, over exact groups. */
+  readonly verified: VerifiedPairs;
+  readonly candidateStats: CandidateStats;
+  readonly splitOff: number;
+  readonly contamination?: Contamination;
+  /** From the signature file when the run had no corpus inputs. */
+  readonly presignedIds?: readonly string[];
+  readonly missingKeepField: number;
+  readonly backend: string;
+  /** Milliseconds per stage, in order. */
+  readonly timings: Record<string, number>;
+}
+
+export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[name] = (timings[name] ?? 0) + performance.now() - started;
+    }
+  };
+  const files = await listInputFiles(config.inputs);
+  const totalBytes = files.every((f) => f.size !== undefined) ? files.reduce((s, f) => s + (f.size ?? 0), 0) : undefined;
+
+  // 1. Read, group exact duplicates, sign.
+  let table: DocumentTable;
+  let signatures: SignatureMatrix;
+  let missingKeepField = 0;
+  let backendDescription: string;
+  let presignedIds: string[] | undefined;
+  const reading = { bytes: 0 };
+  if (config.signatures !== undefined) {
+    const file = await timed('load signatures', () => readSignatureFile(config.signatures!, config.params));
+    const rows = signatureMatrix(file.words, file.params.k, file.params.slotBits);
+    backendDescription = `signatures from ${config.signatures}`;
+    if (files.length > 0) {
+      const result = await timed('read', () =>
+        withProgress(hooks, 'reading', totalBytes, 'bytes', (progress) =>
+          corpusPass(files, {
+            params: config.params,
+            keep: config.keep,
+            read: { ...config.read, onBytes: (b) => (reading.bytes = b) },
+            presigned: { ids: file.ids, rows },
+            onDocument: (n) => progress.update(n, reading.bytes),
+          }),
+        ),
+      );
+      ({ table, signatures, missingKeepField } = result);
+    } else {
+      ({ table, signatures } = groupIdenticalRows(rows));
+      presignedIds = file.ids;
+    }
+  } else {
+    const family = hashFamilyOf(config.params);
+    const resolved = await resolveBackend(config.backend, family);
+    for (const line of resolved.notes) hooks.note(`backend ${line}`);
+    const backend = new FallbackSigner(resolved.backend, family, (error) =>
+      hooks.note(`warning: ${resolved.backend.kind} backend failed (${error.message}); finishing on the CPU`),
+    );
+    try {
+      const result = await timed('read + sign', () =>
+        withProgress(hooks, 'signing', totalBytes, 'bytes', (progress) =>
+          corpusPass(files, {
+            params: config.params,
+            keep: config.keep,
+            read: { ...config.read, onBytes: (b) => (reading.bytes = b) },
+            backend,
+            onDocument: (n) => progress.update(n, reading.bytes),
+          }),
+        ),
+      );
+      ({ table, signatures, missingKeepField } = result);
+      // The GPU may have fallen back to the CPU partway: describe what actually signed.
+      backendDescription = backend.description;
+    } finally {
+      backend.destroy();
+    }
+  }
+
+  // 2. Reference set: signed like the corpus (same parameters), never deduplicated.
+  let reference: { ids: string[]; rows: SignatureMatrix; sets?: Uint32Array[] } | undefined;
+  if (config.against.length > 0) {
+    reference = await timed('reference', () => signReference(config, hooks));
+  }
+
+  // 3. Candidates: near-duplicates among the corpus, and corpus × reference.
+  const referenceCandidates =
+    reference === undefined
+      ? undefined
+      : await timed('banding', () => {
+          const combined = concatMatrices(signatures, reference!.rows);
+          const isReference = new Uint8Array(combined.count).fill(1, signatures.count);
+          return { combined, pairs: findCandidates(combined, { ...config.lsh, maxAllPairs: config.maxAllPairs, reference: isReference }) };
+        });
+  const candidates = await timed('banding', () =>
+    withProgress(hooks, 'banding', config.lsh.bands, 'items', (progress) =>
+      findCandidates(signatures, { ...config.lsh, maxAllPairs: config.maxAllPairs, onBand: (n) => progress.update(n) }),
+    ),
+  );
+
+  // 4. Exact verification needs the shingle sets of every candidate document.
+  let sets: (Uint32Array | undefined)[] = [];
+  if (config.verify === 'exact') {
+    const needed = candidateDocuments(signatures.count, candidates);
+    if (referenceCandidates) {
+      for (let i = 0; i < referenceCandidates.pairs.a.length; i++) needed[referenceCandidates.pairs.a[i]] = 1;
+    }
+    sets = await timed('load shingles', () =>
+      withProgress(hooks, 'shingles', totalBytes, 'bytes', (progress) => loadShingleSets(files, config, table, needed, progress)),
+    );
+  }
+  const exactOf = (g: number): Uint32Array => {
+    const set = sets[g];
+    if (set === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
+    return set;
+  };
+
+  // 5. Decontamination, then near-duplicates among what is left.
+  let contamination: Contamination | undefined;
+  let contaminated: Uint8Array | undefined;
+  if (reference !== undefined && referenceCandidates !== undefined) {
+    const corpusCount = signatures.count;
+    const exact = (a: number, b: number): number =>
+      exactJaccard(a < corpusCount ? exactOf(a) : reference!.sets![a - corpusCount], b < corpusCount ? exactOf(b) : reference!.sets![b - corpusCount]);
+    contamination = await timed('verification', () =>
+      matchReference(referenceCandidates.pairs, referenceCandidates.combined, corpusCount, reference!.ids, config, exact),
+    );
+    contaminated = new Uint8Array(corpusCount);
+    for (let g = 0; g < corpusCount; g++) if (contamination.match[g] >= 0) contaminated[g] = 1;
+  }
+  const kept = contaminated === undefined ? candidates : dropPairsTouching(candidates, contaminated);
+  const exactSimilarity = (a: number, b: number): number => exactJaccard(exactOf(a), exactOf(b));
+  const verified = await timed('verification', () =>
+    withProgress(hooks, 'verifying', kept.a.length, 'items', (progress) =>
+      verifyPairs(kept, config.verify, config.threshold, signatures, exactSimilarity, (n) => progress.update(n)),
+    ),
+  );
+
+  // 6. Clusters, then which document of each is kept.
+  const { clustering, assignment } = await timed('clustering', () => {
+    const similarity = config.verify === 'exact' ? exactSimilarity : (a: number, b: number) => signatureAgreement(signatures, a, b);
+    const clustering = clusterPairs(signatures.count, verified, {
+      check: config.clusterCheck,
+      compare: table.groupComparator(),
+      similarity,
+      threshold: config.threshold,
+    });
+    return { clustering, assignment: assignClusters(table, clustering.representative, contaminated) };
+  });
+
+  return {
+    files,
+    table,
+    signatures,
+    assignment,
+    verified,
+    candidateStats: candidates.stats,
+    splitOff: clustering.splitOff,
+    contamination,
+    presignedIds,
+    missingKeepField,
+    backend: backendDescription,
+    timings,
+  };
+}
+
+async function withProgress<T>(
+  hooks: DedupHooks,
+  label: string,
+  total: number | undefined,
+  unit: 'bytes' | 'items',
+  work: (progress: StageProgress) => Promise<T> | T,
+): Promise<T> {
+  const progress = hooks.stage(label, total, unit);
+  try {
+    return await work(progress);
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Without the corpus, the exact pre-pass groups identical signature rows (identical shingle sets). */
+function groupIdenticalRows(rows: SignatureMatrix): { table: DocumentTable; signatures: SignatureMatrix } {
+  const table = new DocumentTable();
+  const index = new ExactDuplicateIndex();
+  const store = new RowStore(rows.k, rows.slotBits);
+  const width = rowWords(rows.k, rows.slotBits);
+  for (let d = 0; d < rows.count; d++) {
+    if (isEmptySignature(rows, d)) {
+      table.add(-1, 0);
+      continue;
+    }
+    const row = rows.words.subarray(d * width, (d + 1) * width);
+    const { group, isNew } = index.add(new Uint8Array(row.buffer, row.byteOffset, row.byteLength));
+    table.add(group, 0);
+    if (isNew) store.append(row);
+  }
+  return { table, signatures: store.finish() };
+}
+
+async function signReference(config: DedupConfig, hooks: DedupHooks) {
+  const files = await listInputFiles(config.against);
+  const family = hashFamilyOf(config.params);
+  const resolved = await resolveBackend(config.backend, family);
+  const backend = new FallbackSigner(resolved.backend, family);
+  const ids: string[] = [];
+  const sets: Uint32Array[] = [];
+  const store = new RowStore(config.params.k, config.params.slotBits);
+  const shingle = shingleOptionsOf(config.params);
+  const keepSets = config.verify === 'exact';
+  async function* documents() {
+    for await (const doc of readDocuments(files, config.read)) {
+      ids.push(doc.id);
+      if (keepSets) sets.push(shingleDocument(doc.text, shingle));
+      yield doc;
+    }
+  }
+  const progress = hooks.stage('reference', undefined, 'items');
+  try {
+    for await (const batch of signDocuments(documents(), backend, { shingle })) {
+      store.append(fromSignerWords(batch.signatures, config.params.slotBits));
+      progress.update(ids.length);
+    }
+  } finally {
+    progress.stop();
+    backend.destroy();
+  }
+  return { ids, rows: store.finish(), sets: keepSets ? sets : undefined };
+}
+
+/** The second, optional pass: shingle sets of the flagged groups, from each group's first document. */
+async function loadShingleSets(
+  files: readonly InputFile[],
+  config: DedupConfig,
+  table: DocumentTable,
+  needed: Uint8Array,
+  progress: StageProgress,
+): Promise<(Uint32Array | undefined)[]> {
+  if (files.length === 0) throw new Error('--verify exact needs the corpus: the shingle sets are recomputed from the text');
+  const sets: (Uint32Array | undefined)[] = new Array(needed.length);
+  const shingle = shingleOptionsOf(config.params);
+  let bytes = 0;
+  for await (const doc of readDocuments(files, { ...config.read, onBytes: (b) => (bytes = b) })) {
+    const g = table.group(doc.index);
+    if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(doc.text, shingle);
+    if ((doc.index & 255) === 0) progress.update(doc.index, bytes);
+  }
+  return sets;
+}
+
+function matchReference(
+  pairs: PairList,
+  combined: SignatureMatrix,
+  corpusCount: number,
+  referenceIds: string[],
+  config: DedupConfig,
+  exact: (a: number, b: number) => number,
+): Contamination {
+  const verified = verifyPairs(pairs, config.verify, config.threshold, combined, exact);
+  return { referenceIds, ...bestReferenceMatches(verified, corpusCount), candidates: pairs.a.length };
+}
+
+function dropPairsTouching(pairs: PairList, flagged: Uint8Array): PairList {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < pairs.a.length; i++) {
+    if (flagged[pairs.a[i]] === 1 || flagged[pairs.b[i]] === 1) continue;
+    a.push(pairs.a[i]);
+    b.push(pairs.b[i]);
+  }
+  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+}

@@ -1,0 +1,92 @@
+/** The dedup summary: a JSON report (`--report`) and the lines printed at the end of a run. */
+import { approximateThreshold, candidateProbability } from '../bands/lshParams.js';
+import type { DedupConfig, DedupOutcome } from '../clusters/dedupPipeline.js';
+import { describeKeepPolicy } from '../clusters/keepPolicy.js';
+import { AtomicFile } from './atomicFile.js';
+
+export const REPORT_FORMAT = 'gpudedup-dedup-report';
+
+export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings: Record<string, number>) {
+  const { counts } = outcome.assignment;
+  const { bands, rows } = config.lsh;
+  return {
+    format: REPORT_FORMAT,
+    version: 1,
+    inputs: config.inputs,
+    signatures: config.signatures ?? null,
+    against: config.against,
+    documents: counts.documents,
+    empty: counts.empty,
+    exactDuplicates: counts.exactDuplicates,
+    distinctTexts: outcome.signatures.count,
+    clusters: counts.clusters,
+    nearDuplicateClusters: counts.nearDuplicateClusters,
+    contaminated: counts.contaminated,
+    removed: counts.removed,
+    kept: counts.kept,
+    parameters: {
+      threshold: config.threshold,
+      bands,
+      rows,
+      approximateThreshold: approximateThreshold(bands, rows),
+      candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
+      verify: config.verify,
+      clusterCheck: config.clusterCheck,
+      keep: describeKeepPolicy(config.keep),
+      signature: config.params,
+    },
+    candidates: {
+      pairs: outcome.verified.candidates,
+      verified: outcome.verified.a.length,
+      buckets: outcome.candidateStats.buckets,
+      bigBuckets: outcome.candidateStats.bigBuckets,
+      largestBucket: outcome.candidateStats.largestBucket,
+      splitByRepresentativeCheck: outcome.splitOff,
+      referenceCandidates: outcome.contamination?.candidates ?? 0,
+    },
+    missingKeepField: outcome.missingKeepField,
+    backend: outcome.backend,
+    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))])),
+  };
+}
+
+export type DedupReport = ReturnType<typeof buildReport>;
+
+export async function writeReport(path: string, report: DedupReport): Promise<void> {
+  const file = await AtomicFile.create(path);
+  try {
+    await file.write(JSON.stringify(report, null, 2) + '\n');
+    await file.commit();
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+}
+
+export function formatSummary(report: DedupReport, destination: string): string {
+  const int = (n: number): string => n.toLocaleString('en-US');
+  const p = report.parameters;
+  const c = report.candidates;
+  const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
+  const stages = Object.entries(report.seconds)
+    .map(([stage, s]) => `${stage} ${s.toFixed(2)}`)
+    .join(', ');
+  const lines = [
+    `deduplicated ${int(report.documents)} documents → ${destination}`,
+    `  documents in        ${int(report.documents)}`,
+    `  empty               ${int(report.empty)} (kept, never clustered)`,
+    `  exact duplicates    ${int(report.exactDuplicates)} (${int(report.distinctTexts)} distinct non-empty texts signed)`,
+    `  near-dup clusters   ${int(report.nearDuplicateClusters)} (clusters of two or more distinct texts)`,
+    ...(report.against.length > 0 ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`] : []),
+    `  removed             ${int(report.removed)}`,
+    `  kept                ${int(report.kept)}`,
+    `  parameters          threshold ${p.threshold}, ${p.bands} bands × ${p.rows} rows (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
+      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}, keep ${p.keep}`,
+    `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
+      (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
+    ...(report.missingKeepField > 0 ? [`  warning             ${int(report.missingKeepField)} documents had no numeric value for --keep ${p.keep} (ranked last)`] : []),
+    `  backend             ${report.backend}`,
+    `  time                ${total.toFixed(2)} s (${stages})`,
+  ];
+  return lines.join('\n') + '\n';
+}
