@@ -11,7 +11,7 @@
  */
 import { findCandidates } from '../src/bands/candidates.js';
 import { optimalParams, type LshParams } from '../src/bands/lshParams.js';
-import { signatureMatrix, type SlotBits } from '../src/bands/signatureMatrix.js';
+import { fromSignerWords, signatureMatrix, type SlotBits } from '../src/bands/signatureMatrix.js';
 import { assignClusters, type AssignmentCounts } from '../src/clusters/assignment.js';
 import { DocumentTable } from '../src/clusters/documentTable.js';
 import { keepScore, type KeepPolicy } from '../src/clusters/keepPolicy.js';
@@ -102,7 +102,7 @@ export async function dedupDocuments(
   });
 
   const words = await timed('sign', () => signInBatches(sets, backend));
-  const m = signatureMatrix(words, backend.k, settings.slotBits);
+  const m = signatureMatrix(fromSignerWords(words, settings.slotBits), backend.k, settings.slotBits);
   const lsh = optimalParams(settings.threshold, backend.k);
   const candidates = await timed('band', () => findCandidates(m, lsh));
   const near = await timed('verify + cluster', () =>

@@ -1,0 +1,125 @@
+/**
+ * Real-browser test support: build the app with Vite (plus the test-only
+ * parity page), serve it on 127.0.0.1, and drive Debian's Chromium, whose
+ * SwiftShader gives a WebGPU adapter without a GPU. Playwright never downloads
+ * a browser here; scripts/install-chromium.sh installs the system one.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+export const CHROMIUM = '/usr/bin/chromium';
+export const ENABLE_HINT = `To run the browser tests, install Debian's Chromium as root: scripts/install-chromium.sh`;
+
+export const underCi = (): boolean => !['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase());
+
+/** Builds web/ (index.html and the test-only parity.html) into a fresh temporary folder. */
+export async function buildApp(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'gpudedup-web-'));
+  const { build } = await import('vite');
+  await build({
+    configFile: join(REPO, 'web/vite.config.ts'),
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      rolldownOptions: { input: { index: join(REPO, 'web/index.html'), parity: join(REPO, 'web/parity.html') } },
+    },
+  });
+  return outDir;
+}
+
+export interface StaticServer {
+  readonly origin: string;
+  /** Paths the server was asked for, in order. */
+  readonly served: string[];
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/** A minimal static server for the built files on a random port of 127.0.0.1 (a secure context, so WebGPU is exposed). */
+export async function serve(root: string): Promise<StaticServer> {
+  const served: string[] = [];
+  const server: Server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    served.push(path);
+    const file = normalize(join(root, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(root)) {
+      response.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => response.writeHead(404).end('not found'),
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    served,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+export interface Browser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with WebGPU enabled, in a fresh profile that is deleted on close. */
+export async function launchChromium(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'gpudedup-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: [
+      '--enable-unsafe-webgpu',
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function chromiumMissing(): string | undefined {
+  return existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing`;
+}
+
+export interface CorpusDocument {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** data/sample.jsonl.gz: SPDX licence texts, in file order. */
+export async function loadCorpus(): Promise<CorpusDocument[]> {
+  const text = gunzipSync(await readFile(join(REPO, 'data/sample.jsonl.gz'))).toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const record = JSON.parse(line) as { id: string; text: string };
+      return { id: record.id, text: record.text };
+    });
+}
