@@ -5,10 +5,11 @@
  *   npm run bench
  */
 import { Bench } from 'tinybench';
-import { cpus } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
+import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
 import { pack } from '../src/signatures/pipeline.js';
 import { u64 } from '../src/math/u64.js';
 import { pairsToBigInts, signatureRef } from '../test/support/reference.js';
@@ -26,27 +27,38 @@ const sliceDocs = 40;
 const sliceSets = sets.slice(0, sliceDocs).map((s) => pairsToBigInts(s));
 const sliceShingles = sliceSets.reduce((n, s) => n + s.length, 0);
 
+const threads = availableParallelism();
+const parallel = new ParallelCpuSigner(family, threads);
+
+const SINGLE = `sign CPU, 32-bit lanes, k=${K}, 1 thread`;
+const PARALLEL = `sign CPU, 32-bit lanes, k=${K}, ${threads} worker threads`;
+
 const bench = new Bench({ iterations: 3, warmupIterations: 1, time: 0 });
 bench
   .add('shingle (word 5-grams, FNV-1a mod P)', () => {
     for (const d of documents) shingleDocument(d.text);
   })
-  .add(`sign CPU, 32-bit lanes, k=${K}`, () => {
+  .add(SINGLE, () => {
     signBatchOnCpu(family, batch);
+  })
+  .add(PARALLEL, async () => {
+    await parallel.sign(batch);
   })
   .add(`baseline: BigInt reference, k=${K}, first ${sliceDocs} docs`, () => {
     for (const s of sliceSets) signatureRef(s, K, 42n);
   });
 
 await bench.run();
+parallel.destroy();
 
 const mean = (name: string): number => {
-  const result = bench.tasks.find((t) => t.name.startsWith(name))?.result;
+  const result = bench.tasks.find((t) => t.name === name || t.name.startsWith(name))?.result;
   if (!result || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
   return result.latency.mean / 1000; // seconds
 };
 const shingleS = mean('shingle');
-const signS = mean('sign CPU');
+const signS = mean(SINGLE);
+const parallelS = mean(PARALLEL);
 const baselineS = mean('baseline');
 const evals = shingles * K;
 const laneRate = evals / signS;
@@ -57,5 +69,6 @@ console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node
 console.log(`corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB of UTF-8 text, ${fmt(shingles)} shingles, k=${K}`);
 console.log(`shingling: ${fmt(shingleS, 3)} s → ${fmt(documents.length / shingleS)} docs/s, ${fmt(bytes / 1e6 / shingleS, 1)} MB/s, ${fmt(shingles / shingleS)} shingles/s`);
 console.log(`signing:   ${fmt(signS, 3)} s → ${fmt(documents.length / signS)} docs/s, ${fmt(bytes / 1e6 / signS, 2)} MB/s, ${fmt(laneRate / 1e6, 1)} M hash evaluations/s`);
+console.log(`signing, ${threads} threads: ${fmt(parallelS, 3)} s → ${fmt(documents.length / parallelS)} docs/s, ${fmt(evals / parallelS / 1e6, 1)} M hash evaluations/s (${fmt(signS / parallelS, 2)}× one thread)`);
 console.log(`end to end (shingle + sign): ${fmt(documents.length / (shingleS + signS))} docs/s, ${fmt(bytes / 1e6 / (shingleS + signS), 2)} MB/s`);
 console.log(`baseline BigInt reference: ${fmt(bigintRate / 1e6, 2)} M hash evaluations/s → lanes are ${fmt(laneRate / bigintRate, 1)}× faster`);
