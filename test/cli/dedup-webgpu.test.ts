@@ -1,0 +1,28 @@
+// Done-when of the dedup issue: the same outputs, byte for byte, whether the corpus is signed on WebGPU or the CPU.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { noGpu, tryAcquireTestDevice } from '../support/gpu.js';
+
+it('gpudedup dedup on the bundled corpus: WebGPU and CPU outputs are identical', async (context) => {
+  const probe = await tryAcquireTestDevice('dedup cli probe');
+  if ('missing' in probe) noGpu(probe.missing, (note) => context.skip(note));
+  else probe.gpu.release();
+  const dir = tempDir();
+  const outputs = (backend: string) => ['-o', join(dir, `${backend}.jsonl`), '--clusters', join(dir, `${backend}.csv`), '--pairs', join(dir, `${backend}-pairs.csv`), '--backend', backend, '-k', '64', '-q'];
+  const gpu = await runCli(['dedup', 'data/sample.jsonl.gz', ...outputs('webgpu')]);
+  expect(gpu.code).toBe(0);
+  expect(gpu.stdout).toMatch(/backend\s+WebGPU/);
+  const cpu = await runCli(['dedup', 'data/sample.jsonl.gz', ...outputs('cpu')]);
+  expect(cpu.code).toBe(0);
+  for (const [a, b] of [
+    ['webgpu.jsonl', 'cpu.jsonl'],
+    ['webgpu.csv', 'cpu.csv'],
+    ['webgpu-pairs.csv', 'cpu-pairs.csv'],
+  ]) {
+    expect(readFileSync(join(dir, a)).equals(readFileSync(join(dir, b)))).toBe(true);
+  }
+  // Not trivially equal: the sample has exact and near duplicates to remove.
+  expect(readFileSync(join(dir, 'cpu.jsonl'), 'utf8').trim().split('\n').length).toBeLessThan(727);
+});

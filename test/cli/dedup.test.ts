@@ -1,0 +1,212 @@
+// `gpudedup dedup` and `gpudedup params` run as a user would, on real licence texts plus planted duplicates.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+
+interface Record_ {
+  id: string;
+  text: string;
+  [key: string]: unknown;
+}
+
+const sample = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as Record_);
+const byId = new Map(sample.map((r) => [r.id, r]));
+const pick = (id: string): Record_ => byId.get(id)!;
+
+// Real near-duplicate pairs (Jaccard 0.86–0.97 per data/README.md), unrelated licences, and planted cases.
+const mit = pick('MIT');
+const words = mit.text.split(' ');
+const records: Record_[] = [
+  pick('0BSD'),
+  mit,
+  pick('Apache-2.0'),
+  pick('JSON'), // MIT + one sentence (0.857)
+  pick('CC-BY-1.0'),
+  pick('CC-BY-SA-1.0'), // 0.968 to CC-BY-1.0
+  { id: 'empty-1', text: '   ' },
+  pick('ISC'),
+  { id: 'mit-exact', text: mit.text.replace(/ /g, '  ').toUpperCase() }, // identical after normalization
+  { id: 'empty-2', text: '' },
+  { id: 'mit-edited', text: [...words.slice(0, 40), 'PLANTED', ...words.slice(41)].join(' ') }, // one word replaced
+  pick('Zlib'),
+];
+const corpus = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const lines = corpus.trim().split('\n');
+
+function setup(): { dir: string; input: string } {
+  const dir = tempDir();
+  const input = join(dir, 'corpus.jsonl');
+  writeFileSync(input, corpus);
+  return { dir, input };
+}
+
+const parseCsv = (text: string): string[][] => text.trim().split('\n').map((l) => l.split(','));
+
+describe('gpudedup dedup', () => {
+  it('writes kept lines verbatim in input order, a cluster row per document, pairs and a report', async () => {
+    const { dir, input } = setup();
+    const out = join(dir, 'out.jsonl');
+    const result = await runCli([
+      'dedup', input, '-o', out, '--clusters', join(dir, 'clusters.csv'), '--pairs', join(dir, 'pairs.csv'),
+      '--report', join(dir, 'report.json'), '--backend', 'cpu', '-q',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const clusters = parseCsv(readFileSync(join(dir, 'clusters.csv'), 'utf8'));
+    expect(clusters[0]).toEqual(['id', 'cluster', 'kept']);
+    expect(clusters.slice(1).map((r) => r[0])).toEqual(records.map((r) => r.id));
+    const row = new Map(clusters.slice(1).map((r) => [r[0], { cluster: r[1], kept: r[2] === 'true' }]));
+    // The exact duplicate and the one-word edit join MIT's cluster; MIT (first) is kept.
+    expect(row.get('mit-exact')!.cluster).toBe(row.get('MIT')!.cluster);
+    expect(row.get('mit-edited')!.cluster).toBe(row.get('MIT')!.cluster);
+    expect(row.get('MIT')!.kept).toBe(true);
+    expect(row.get('mit-exact')!.kept).toBe(false);
+    expect(row.get('mit-edited')!.kept).toBe(false);
+    // Empty documents: kept, each alone.
+    expect(row.get('empty-1')!.kept).toBe(true);
+    expect(row.get('empty-2')!.kept).toBe(true);
+    expect(row.get('empty-1')!.cluster).not.toBe(row.get('empty-2')!.cluster);
+    // Unrelated licences stay apart.
+    expect(new Set(['0BSD', 'Apache-2.0', 'ISC', 'Zlib', 'MIT'].map((id) => row.get(id)!.cluster)).size).toBe(5);
+    // Clusters are numbered by first appearance.
+    const firstSeen = [...new Set(clusters.slice(1).map((r) => Number(r[1])))];
+    expect(firstSeen).toEqual(firstSeen.map((_, i) => i));
+    // Output: exactly the kept lines, verbatim, in input order.
+    const kept = records.map((r, i) => (row.get(r.id)!.kept ? lines[i] : undefined)).filter((l) => l !== undefined);
+    expect(readFileSync(out, 'utf8')).toBe(kept.join('\n') + '\n');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ documents: 12, empty: 2, exactDuplicates: 1, kept: kept.length, removed: 12 - kept.length });
+    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 9, rows: 13, verify: 'estimate' });
+    expect(report.backend).toMatch(/CPU/);
+    const pairs = parseCsv(readFileSync(join(dir, 'pairs.csv'), 'utf8'));
+    expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate']);
+    expect(pairs.slice(1)).toContainEqual(['MIT', 'mit-edited', expect.any(String)]);
+    for (const p of pairs.slice(1)) expect(Number(p[2])).toBeGreaterThanOrEqual(0.8);
+    expect(result.stdout).toMatch(/documents in\s+12/);
+    expect(result.stdout).toMatch(/exact duplicates\s+1/);
+  });
+
+  it('--verify exact reports exact Jaccard, never below the threshold; --keep longest and field:NAME choose the kept one', async () => {
+    const { dir, input } = setup();
+    await runCli(['dedup', input, '--clusters', join(dir, 'c.jsonl'), '--pairs', join(dir, 'p.csv'), '--verify', 'exact', '--keep', 'longest', '--backend', 'cpu', '-q']);
+    const pairs = parseCsv(readFileSync(join(dir, 'p.csv'), 'utf8'));
+    expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate', 'exact']);
+    for (const p of pairs.slice(1)) expect(Number(p[3])).toBeGreaterThanOrEqual(0.8);
+    const rows = readFileSync(join(dir, 'c.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const kept = (id: string): boolean => rows.find((r) => r.id === id).kept;
+    // "mit-exact" doubles every space: the longest member of MIT's cluster.
+    expect(kept('mit-exact')).toBe(true);
+    expect(kept('MIT')).toBe(false);
+
+    const scored = records.map((r) => ({ ...r, quality: r.id === 'mit-edited' ? 0.9 : 0.1 }));
+    writeFileSync(join(dir, 'scored.jsonl'), scored.map((r) => JSON.stringify(r)).join('\n'));
+    await runCli(['dedup', join(dir, 'scored.jsonl'), '--clusters', join(dir, 'c2.csv'), '--keep', 'field:quality', '--backend', 'cpu', '-q']);
+    const c2 = new Map(parseCsv(readFileSync(join(dir, 'c2.csv'), 'utf8')).map((r) => [r[0], r[2]]));
+    expect(c2.get('mit-edited')).toBe('true');
+    expect(c2.get('MIT')).toBe('false');
+  });
+
+  it('--dry-run writes only the report', async () => {
+    const { dir, input } = setup();
+    const result = await runCli(['dedup', input, '-o', join(dir, 'out.jsonl'), '--clusters', join(dir, 'c.csv'), '--report', join(dir, 'r.json'), '--dry-run', '--backend', 'cpu', '-q']);
+    expect(result.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['corpus.jsonl', 'r.json']);
+    expect(result.stdout).toMatch(/dry run/);
+  });
+
+  it('--signatures from gpudedup sign gives the same outputs, and refuses other parameters or another corpus', async () => {
+    const { dir, input } = setup();
+    const npy = join(dir, 'sigs.npy');
+    expect((await runCli(['sign', input, '-o', npy, '--backend', 'cpu', '-q'])).code).toBe(0);
+    await runCli(['dedup', input, '-o', join(dir, 'a.jsonl'), '--clusters', join(dir, 'a.csv'), '--backend', 'cpu', '-q']);
+    const viaFile = await runCli(['dedup', input, '-o', join(dir, 'b.jsonl'), '--clusters', join(dir, 'b.csv'), '--signatures', npy, '-q']);
+    expect(viaFile.code).toBe(0);
+    expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
+    expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
+    // Without the corpus: clusters from the signatures alone (exact duplicates found as identical rows).
+    const alone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'c.csv'), '-q']);
+    expect(alone.code).toBe(0);
+    expect(readFileSync(join(dir, 'c.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
+
+    const otherK = await runCli(['dedup', input, '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-k', '64', '-q']);
+    expect(otherK.code).toBe(1);
+    expect(otherK.stderr).toMatch(/different parameters.*k: 128 vs 64/);
+    writeFileSync(join(dir, 'other.jsonl'), lines.slice(1).join('\n'));
+    const otherCorpus = await runCli(['dedup', join(dir, 'other.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    expect(otherCorpus.code).toBe(1);
+    expect(otherCorpus.stderr).toMatch(/not the corpus that was signed/);
+    expect(existsSync(join(dir, 'x.csv'))).toBe(false);
+  });
+
+  it('--against removes corpus documents near the reference set and names the match', async () => {
+    const { dir, input } = setup();
+    const reference = join(dir, 'eval.jsonl');
+    const isc = pick('ISC').text.split(' ');
+    writeFileSync(
+      reference,
+      [
+        { id: 'eval-isc', text: [...isc.slice(0, 20), 'CHANGED', ...isc.slice(21)].join(' ') },
+        { id: 'eval-isc-copy', text: pick('ISC').text }, // the reference itself holds duplicates: never deduplicated
+        { id: 'eval-other', text: 'an unrelated evaluation question about prime numbers and their gaps' },
+      ].map((r) => JSON.stringify(r)).join('\n'),
+    );
+    const result = await runCli([
+      'dedup', input, '-o', join(dir, 'out.jsonl'), '--against', reference, '--contamination', join(dir, 'cont.csv'),
+      '--clusters', join(dir, 'c.csv'), '--verify', 'exact', '--backend', 'cpu', '-q',
+    ]);
+    expect(result.stderr).toBe('');
+    const cont = parseCsv(readFileSync(join(dir, 'cont.csv'), 'utf8'));
+    expect(cont[0]).toEqual(['id', 'reference', 'similarity', 'estimate']);
+    expect(cont.slice(1).map((r) => [r[0], r[1]])).toEqual([['ISC', 'eval-isc-copy']]);
+    expect(Number(cont[1][2])).toBe(1);
+    const out = readFileSync(join(dir, 'out.jsonl'), 'utf8');
+    expect(out).not.toContain('"id":"ISC"');
+    expect(out).toContain('"id":"MIT"');
+    expect(result.stdout).toMatch(/contaminated\s+1/);
+  });
+
+  it('gives clear errors for bad input and bad parameters', async () => {
+    const { dir, input } = setup();
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, lines[0] + '\n{"id": "x", "text": \n');
+    const malformed = await runCli(['dedup', bad, '-o', join(dir, 'o.jsonl'), '--backend', 'cpu', '-q']);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain(`${bad}:2: malformed JSON`);
+    expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);
+    const half = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20']);
+    expect(half.stderr).toMatch(/--bands and --rows go together/);
+    const tooMany = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20', '--rows', '7']);
+    expect(tooMany.stderr).toMatch(/exceeds the signature length k = 128/);
+    const keep = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'shortest']);
+    expect(keep.stderr).toMatch(/--keep must be first, longest or field:NAME/);
+    const nothing = await runCli(['dedup', input]);
+    expect(nothing.stderr).toMatch(/nothing to write/);
+    const threshold = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--threshold', '1.5']);
+    expect(threshold.code).not.toBe(0);
+    expect(threshold.stderr).toMatch(/between 0 and 1/);
+  });
+});
+
+describe('gpudedup params', () => {
+  it('prints the optimized bands and rows with the S-curve table', async () => {
+    const result = await runCli(['params', '--threshold', '0.8']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/9 bands × 13 rows/);
+    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.8445/);
+  });
+
+  it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {
+    const result = await runCli(['params', '--bands', '20', '--rows', '5', '--threshold', '0.7', '--json']);
+    const json = JSON.parse(result.stdout);
+    const at = (s: number): number => json.candidateProbability.find((p: { similarity: number }) => p.similarity === s).probability;
+    expect(at(0.5)).toBeCloseTo(0.47, 3);
+    expect(at(0.7)).toBeCloseTo(0.975, 3);
+    expect(json.falseNegativeRateAtThreshold).toBeCloseTo(1 - 0.9748, 3);
+  });
+});
