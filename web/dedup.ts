@@ -13,6 +13,7 @@ import { findCandidates } from '../src/bands/candidates.js';
 import { optimalParams, type LshParams } from '../src/bands/lshParams.js';
 import { fromSignerWords, signatureMatrix, type SlotBits } from '../src/bands/signatureMatrix.js';
 import { assignClusters, type AssignmentCounts } from '../src/clusters/assignment.js';
+import type { ClusterCheck } from '../src/clusters/clustering.js';
 import { DocumentTable } from '../src/clusters/documentTable.js';
 import { keepScore, type KeepPolicy } from '../src/clusters/keepPolicy.js';
 import { verifyAndCluster } from '../src/clusters/nearDuplicates.js';
@@ -35,6 +36,7 @@ export interface DedupSettings {
   readonly shingle: ShingleOptions;
   readonly slotBits: SlotBits;
   readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
   readonly keep: KeepPolicy;
 }
 
@@ -110,7 +112,7 @@ export async function dedupDocuments(
       ...lsh,
       threshold: settings.threshold,
       verify: settings.verify,
-      clusterCheck: 'representative',
+      clusterCheck: settings.clusterCheck,
       compare: table.groupComparator(),
       exactSimilarity: (a, b) => exactJaccard(sets[a], sets[b]),
     }),

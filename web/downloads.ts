@@ -10,14 +10,10 @@ export function keptJsonl(documents: readonly WebDocument[], result: DedupResult
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-/** One row per input document: its cluster, the cluster's size and whether it is kept. */
+/** One row per input document, as `gpudedup dedup --clusters` writes it: id, cluster number, kept (true/false). */
 export function clustersCsv(documents: readonly WebDocument[], result: DedupResult): string {
-  const sizes = clusterSizes(result.cluster, result.counts.clusters);
-  const rows = ['index,id,cluster,cluster_size,kept'];
-  documents.forEach((doc, d) => {
-    const c = result.cluster[d];
-    rows.push(`${d},${csvField(doc.id)},${c},${sizes[c]},${result.kept[d]}`);
-  });
+  const rows = ['id,cluster,kept'];
+  documents.forEach((doc, d) => rows.push(`${csvField(doc.id)},${result.cluster[d]},${result.kept[d] === 1}`));
   return `${rows.join('\n')}\n`;
 }
 
@@ -27,7 +23,7 @@ export function clusterSizes(cluster: Uint32Array, clusters: number): Uint32Arra
   return sizes;
 }
 
-/** RFC 4180: quote a field holding a comma, quote, or line break, doubling its quotes. */
+/** RFC 4180, like src/output/tableWriter.ts (not importable here: it writes files with node:fs): quote a field holding a comma, quote, or line break, doubling its quotes. */
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }

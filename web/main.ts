@@ -2,6 +2,7 @@
  * The page: files in, one dedup run per click, results and downloads out.
  * Everything happens in this tab; the only network traffic is loading the page.
  */
+import type { ClusterCheck } from '../src/clusters/clustering.js';
 import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
@@ -67,6 +68,7 @@ interface FormSettings {
   readonly shingle: ShingleMode;
   readonly n: number;
   readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
   readonly keep: KeepPolicy;
   readonly backend: 'auto' | 'cpu';
   readonly textField: string;
@@ -83,6 +85,7 @@ function readForm(): FormSettings {
     shingle: value('shingle') as ShingleMode,
     n: Number(value('n')),
     verify: value('verify') as VerifyMode,
+    clusterCheck: value('cluster-check') as ClusterCheck,
     keep: { kind: value('keep') as 'first' | 'longest' },
     backend: value('backend-choice') as 'auto' | 'cpu',
     textField: value('text-field') || 'text',
@@ -124,7 +127,7 @@ async function run(): Promise<void> {
 
     const result = await dedupDocuments(
       documents,
-      { threshold: settings.threshold, shingle: shingleOptionsOf(params), slotBits: params.slotBits, verify: settings.verify, keep: settings.keep },
+      { threshold: settings.threshold, shingle: shingleOptionsOf(params), slotBits: params.slotBits, verify: settings.verify, clusterCheck: settings.clusterCheck, keep: settings.keep },
       backend,
       (stage) => showStatus(stageMessage(stage, backend!)),
     );

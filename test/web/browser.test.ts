@@ -22,7 +22,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished }
 import { optimalParams } from '../../src/bands/lshParams.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
 import type { AssignmentCounts } from '../../src/clusters/assignment.js';
+import type { ClusterCheck } from '../../src/clusters/clustering.js';
 import { runDedup } from '../../src/clusters/dedupPipeline.js';
+import type { VerifyMode } from '../../src/clusters/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { shingleDocument, type ShingleMode } from '../../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
@@ -223,14 +225,18 @@ interface PlantedInput {
 
 /**
  * 20 licence texts of 250–600 words; near-duplicates of six of them (two
- * words edited); an exact duplicate modulo case and whitespace; two empty
- * documents; and, in a separate plain-text file, a near-duplicate of a seventh.
+ * words edited); a looser copy of another; an exact duplicate modulo case and
+ * whitespace; two empty documents; and, in a separate plain-text file, a
+ * near-duplicate of one more.
  */
 function writePlantedInput(dir: string): PlantedInput {
   const words = (text: string): number => text.split(/\s+/).length;
   const chosen = corpus.filter((doc) => words(doc.text) >= 250 && words(doc.text) <= 600).filter((_, i) => i % 7 === 0).slice(0, 20);
   const records: { id: string; text: string }[] = chosen.map((doc) => ({ id: doc.id, text: doc.text }));
   for (let i = 0; i < 6; i++) records.push({ id: `${chosen[i].id}-edited`, text: editWords(chosen[i].text, 2, 100 + i) });
+  // About 8% of the words replaced: Jaccard near 0.5, a duplicate only at a low threshold.
+  const rewritten = chosen[8].text.split(' ').length;
+  records.push({ id: `${chosen[8].id}-rewritten`, text: editWords(chosen[8].text, Math.round(rewritten * 0.08), 300) });
   records.push({ id: `${chosen[6].id}-shouted`, text: `  ${chosen[6].text.toUpperCase().replace(/ /g, '   ')}\n` });
   records.push({ id: 'empty', text: '' });
   records.push({ id: 'blank', text: ' \n\t ' });
@@ -243,66 +249,108 @@ function writePlantedInput(dir: string): PlantedInput {
 
 const STATS: (keyof AssignmentCounts)[] = ['documents', 'empty', 'exactDuplicates', 'nearDuplicateClusters', 'removed', 'kept'];
 
+/** A run through the page's form, and the same settings for runDedup. */
+interface AppRun {
+  readonly name: string;
+  readonly threshold: number;
+  readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
+  readonly keep: 'first' | 'longest';
+  /** Form controls to change from the page's defaults, by id. */
+  readonly form: Record<string, string>;
+  /** Near-duplicate clusters planted for these settings: the six edited copies, near.txt, and at 0.4 the looser copy. */
+  readonly planted: number;
+}
+
+const APP_RUNS: AppRun[] = [
+  // The page's defaults, which are the CLI's: threshold 0.8, k 128, word 5-grams, estimate, no cluster check, keep the first.
+  { name: 'defaults', threshold: 0.8, verify: 'estimate', clusterCheck: 'none', keep: 'first', form: {}, planted: 7 },
+  {
+    name: 'threshold 0.4, exact verification, representative check, keep the longest',
+    threshold: 0.4,
+    verify: 'exact',
+    clusterCheck: 'representative',
+    keep: 'longest',
+    form: { threshold: '0.4', verify: 'exact', 'cluster-check': 'representative', keep: 'longest' },
+    planted: 8,
+  },
+];
+
+async function download(page: Page, link: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
+  return readFile(await file.path(), 'utf8');
+}
+
 describe('the app, end to end in Chromium', () => {
   it('dedups picked files on WebGPU like the Node library, without network requests', async () => {
     const inputDir = mkdtempSync(join(tmpdir(), 'gpudedup-web-input-'));
     onTestFinished(() => rmSync(inputDir, { recursive: true, force: true }));
     const input = writePlantedInput(inputDir);
-    const threshold = 0.8;
     const params = makeParams({ k: 128 });
-    const expected = await runDedup({
-      inputs: [input.jsonlGz, input.text],
-      read: DEFAULT_READ,
-      params,
-      backend: 'cpu',
-      threshold,
-      lsh: optimalParams(threshold, params.k),
-      verify: 'exact',
-      clusterCheck: 'representative',
-      keep: { kind: 'first' },
-      against: [],
-    });
-    // The planted structure, so that equal numbers on both sides cannot both be trivially zero.
-    expect(expected.assignment.counts.documents).toBe(30);
-    expect(expected.assignment.counts.empty).toBe(2);
-    expect(expected.assignment.counts.exactDuplicates).toBeGreaterThanOrEqual(1);
-    expect(expected.assignment.counts.nearDuplicateClusters).toBeGreaterThanOrEqual(7);
 
     const { page, requests } = await openPage('/');
     try {
-      // Page defaults: threshold 0.8, k 128, word 5-grams, exact verification, keep the first.
-      await expect.poll(() => page.inputValue('#threshold')).toBe(String(threshold));
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
-      await page.getByRole('button', { name: 'Dedup' }).click();
-      await page.waitForSelector('#results:not([hidden])', { timeout: 45_000 });
+      for (const run of APP_RUNS) {
+        const expected = await runDedup({
+          inputs: [input.jsonlGz, input.text],
+          read: DEFAULT_READ,
+          params,
+          backend: 'cpu',
+          threshold: run.threshold,
+          lsh: optimalParams(run.threshold, params.k),
+          verify: run.verify,
+          clusterCheck: run.clusterCheck,
+          keep: { kind: run.keep },
+          against: [],
+        });
+        const counts = expected.assignment.counts;
+        // The planted structure, so that equal numbers on both sides cannot both be trivially zero.
+        expect(counts.documents, run.name).toBe(31);
+        expect(counts.empty, run.name).toBe(2);
+        expect(counts.exactDuplicates, run.name).toBeGreaterThanOrEqual(1);
+        expect(counts.nearDuplicateClusters, run.name).toBeGreaterThanOrEqual(run.planted);
 
-      const stats: Record<string, number> = {};
-      for (const key of STATS) stats[key] = Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''));
-      const want = Object.fromEntries(STATS.map((key) => [key, expected.assignment.counts[key]]));
-      expect(stats).toEqual(want);
+        // Like a user: open "More options" (a closed <details> hides its controls), then change them.
+        if (Object.keys(run.form).length > 0 && !(await page.locator('details').evaluate((el) => (el as HTMLDetailsElement).open))) {
+          await page.getByText('More options').click();
+        }
+        for (const [id, value] of Object.entries(run.form)) {
+          if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
+          else await page.fill(`#${id}`, value);
+        }
+        await page.evaluate(() => document.getElementById('results')!.setAttribute('hidden', ''));
+        await page.getByRole('button', { name: 'Dedup' }).click();
+        await page.waitForSelector('#results:not([hidden])', { timeout: 45_000 });
 
-      const backend = page.locator('#backend');
-      expect(await backend.getAttribute('data-backend-kind')).toBe('webgpu');
-      expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
-      expect(await page.locator('#backend-note').isHidden()).toBe(true);
+        const stats: Record<string, number> = {};
+        for (const key of STATS) stats[key] = Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''));
+        expect(stats, run.name).toEqual(Object.fromEntries(STATS.map((key) => [key, counts[key]])));
 
-      // The kept documents the page offers for download are the ones Node keeps.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-kept')]);
-      const keptIds = (await readFile(await download.path(), 'utf8'))
-        .trim()
-        .split('\n')
-        .map((line) => (JSON.parse(line) as { id: string }).id);
-      expect(keptIds).toEqual(input.ids.filter((_, d) => expected.assignment.kept[d] === 1));
+        const backend = page.locator('#backend');
+        expect(await backend.getAttribute('data-backend-kind')).toBe('webgpu');
+        expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
+        expect(await page.locator('#backend-note').isHidden()).toBe(true);
 
-      const nearRows = page.locator('#clusters tbody tr td:nth-child(2)', { hasText: /^near$/ });
-      expect(await nearRows.count()).toBe(expected.assignment.counts.nearDuplicateClusters);
+        // The downloads: the kept documents, and every document's cluster as the CLI's --clusters writes it.
+        const keptIds = (await download(page, '#download-kept'))
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { id: string }).id);
+        expect(keptIds, run.name).toEqual(input.ids.filter((_, d) => expected.assignment.kept[d] === 1));
+        const csv = input.ids.map((id, d) => `${id},${expected.assignment.cluster[d]},${expected.assignment.kept[d] === 1}`);
+        expect(await download(page, '#download-clusters'), run.name).toBe(['id,cluster,kept', ...csv].join('\n') + '\n');
 
-      // Only the page itself was loaded; the download is a blob: URL made in the tab.
+        const nearRows = page.locator('#clusters tbody tr td:nth-child(2)', { hasText: /^near$/ });
+        expect(await nearRows.count(), run.name).toBe(counts.nearDuplicateClusters);
+      }
+
+      // Only the page itself was loaded; downloads are blob: URLs made in the tab.
       const origin = server!.origin;
       const foreign = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith(`blob:${origin}/`));
       expect(foreign).toEqual([]);
       expect(requests.length).toBeGreaterThan(0);
-      console.info(`browser e2e on ${adapter}: ${await backend.textContent()}`);
+      console.info(`browser e2e on ${adapter}: ${await page.locator('#backend').textContent()}`);
     } finally {
       await page.close();
     }
