@@ -23,7 +23,7 @@ import { optimalParams } from '../../src/bands/lshParams.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
 import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
-import { runDedup } from '../../src/clusters/dedupPipeline.js';
+import { runDedup, type DedupOutcome } from '../../src/clusters/dedupPipeline.js';
 import type { VerifyMode } from '../../src/clusters/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { shingleDocument, type ShingleMode } from '../../src/shingles/shingles.js';
@@ -92,8 +92,10 @@ beforeEach((context) => {
   context.skip(message);
 });
 
-async function openPage(path: string): Promise<{ page: Page; requests: string[] }> {
+/** Opens a page of the app, recording every request it makes; `init` runs before the page's own scripts. */
+async function openPage(path: string, init?: () => void): Promise<{ page: Page; requests: string[] }> {
   const page = await browser!.context.newPage();
+  if (init !== undefined) await page.addInitScript(init);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
@@ -281,76 +283,106 @@ async function download(page: Page, link: string): Promise<string> {
   return readFile(await file.path(), 'utf8');
 }
 
+/** runDedup, the Node library's dedup, on the same files with the CPU backend. */
+async function expectedOutcome(input: PlantedInput, run: AppRun): Promise<DedupOutcome> {
+  const params = makeParams({ k: 128 });
+  const outcome = await runDedup({
+    inputs: [input.jsonlGz, input.text],
+    read: DEFAULT_READ,
+    params,
+    backend: 'cpu',
+    threshold: run.threshold,
+    lsh: optimalParams(run.threshold, params.k),
+    verify: run.verify,
+    clusterCheck: run.clusterCheck,
+    keep: { kind: run.keep },
+    against: [],
+  });
+  const counts = outcome.assignment.counts;
+  // The planted structure, so that equal numbers on both sides cannot both be trivially zero.
+  expect(counts.documents, run.name).toBe(31);
+  expect(counts.empty, run.name).toBe(2);
+  expect(counts.exactDuplicates, run.name).toBeGreaterThanOrEqual(1);
+  expect(counts.nearDuplicateClusters, run.name).toBeGreaterThanOrEqual(run.planted);
+  return outcome;
+}
+
+/** Sets the form like a user would, presses Dedup, and checks the page's numbers, table and downloads against `expected`. */
+async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expected: DedupOutcome): Promise<void> {
+  // A closed <details> hides its controls: open "More options" first.
+  if (Object.keys(run.form).length > 0 && !(await page.locator('details').evaluate((el) => (el as HTMLDetailsElement).open))) {
+    await page.getByText('More options').click();
+  }
+  for (const [id, value] of Object.entries(run.form)) {
+    if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
+    else await page.fill(`#${id}`, value);
+  }
+  await page.evaluate(() => document.getElementById('results')!.setAttribute('hidden', '')); // so the wait below sees this run
+  await page.getByRole('button', { name: 'Dedup' }).click();
+  await page.waitForSelector('#results:not([hidden])', { timeout: 45_000 });
+
+  const { counts, kept, cluster } = expected.assignment;
+  const stats: Record<string, number> = {};
+  for (const key of STATS) stats[key] = Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''));
+  expect(stats, run.name).toEqual(Object.fromEntries(STATS.map((key) => [key, counts[key]])));
+  const nearRows = page.locator('#clusters tbody tr td:nth-child(2)', { hasText: /^near$/ });
+  expect(await nearRows.count(), run.name).toBe(counts.nearDuplicateClusters);
+
+  // The downloads: the kept documents, and every document's cluster as the CLI's --clusters writes it.
+  const keptIds = (await download(page, '#download-kept'))
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { id: string }).id);
+  expect(keptIds, run.name).toEqual(input.ids.filter((_, d) => kept[d] === 1));
+  const csv = input.ids.map((id, d) => `${id},${cluster[d]},${kept[d] === 1}`);
+  expect(await download(page, '#download-clusters'), run.name).toBe(['id,cluster,kept', ...csv].join('\n') + '\n');
+}
+
+/** Only the page itself was loaded; downloads are blob: URLs made in the tab. */
+function expectOnlyLocalRequests(requests: string[]): void {
+  const origin = server!.origin;
+  expect(requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith(`blob:${origin}/`))).toEqual([]);
+  expect(requests.length).toBeGreaterThan(0);
+}
+
+function plantedInput(): PlantedInput {
+  const dir = mkdtempSync(join(tmpdir(), 'gpudedup-web-input-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return writePlantedInput(dir);
+}
+
 describe('the app, end to end in Chromium', () => {
   it('dedups picked files on WebGPU like the Node library, without network requests', async () => {
-    const inputDir = mkdtempSync(join(tmpdir(), 'gpudedup-web-input-'));
-    onTestFinished(() => rmSync(inputDir, { recursive: true, force: true }));
-    const input = writePlantedInput(inputDir);
-    const params = makeParams({ k: 128 });
-
+    const input = plantedInput();
     const { page, requests } = await openPage('/');
     try {
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       for (const run of APP_RUNS) {
-        const expected = await runDedup({
-          inputs: [input.jsonlGz, input.text],
-          read: DEFAULT_READ,
-          params,
-          backend: 'cpu',
-          threshold: run.threshold,
-          lsh: optimalParams(run.threshold, params.k),
-          verify: run.verify,
-          clusterCheck: run.clusterCheck,
-          keep: { kind: run.keep },
-          against: [],
-        });
-        const counts = expected.assignment.counts;
-        // The planted structure, so that equal numbers on both sides cannot both be trivially zero.
-        expect(counts.documents, run.name).toBe(31);
-        expect(counts.empty, run.name).toBe(2);
-        expect(counts.exactDuplicates, run.name).toBeGreaterThanOrEqual(1);
-        expect(counts.nearDuplicateClusters, run.name).toBeGreaterThanOrEqual(run.planted);
-
-        // Like a user: open "More options" (a closed <details> hides its controls), then change them.
-        if (Object.keys(run.form).length > 0 && !(await page.locator('details').evaluate((el) => (el as HTMLDetailsElement).open))) {
-          await page.getByText('More options').click();
-        }
-        for (const [id, value] of Object.entries(run.form)) {
-          if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
-          else await page.fill(`#${id}`, value);
-        }
-        await page.evaluate(() => document.getElementById('results')!.setAttribute('hidden', ''));
-        await page.getByRole('button', { name: 'Dedup' }).click();
-        await page.waitForSelector('#results:not([hidden])', { timeout: 45_000 });
-
-        const stats: Record<string, number> = {};
-        for (const key of STATS) stats[key] = Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''));
-        expect(stats, run.name).toEqual(Object.fromEntries(STATS.map((key) => [key, counts[key]])));
-
+        await dedupInPage(page, input, run, await expectedOutcome(input, run));
         const backend = page.locator('#backend');
         expect(await backend.getAttribute('data-backend-kind')).toBe('webgpu');
         expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
         expect(await page.locator('#backend-note').isHidden()).toBe(true);
-
-        // The downloads: the kept documents, and every document's cluster as the CLI's --clusters writes it.
-        const keptIds = (await download(page, '#download-kept'))
-          .trim()
-          .split('\n')
-          .map((line) => (JSON.parse(line) as { id: string }).id);
-        expect(keptIds, run.name).toEqual(input.ids.filter((_, d) => expected.assignment.kept[d] === 1));
-        const csv = input.ids.map((id, d) => `${id},${expected.assignment.cluster[d]},${expected.assignment.kept[d] === 1}`);
-        expect(await download(page, '#download-clusters'), run.name).toBe(['id,cluster,kept', ...csv].join('\n') + '\n');
-
-        const nearRows = page.locator('#clusters tbody tr td:nth-child(2)', { hasText: /^near$/ });
-        expect(await nearRows.count(), run.name).toBe(counts.nearDuplicateClusters);
       }
-
-      // Only the page itself was loaded; downloads are blob: URLs made in the tab.
-      const origin = server!.origin;
-      const foreign = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith(`blob:${origin}/`));
-      expect(foreign).toEqual([]);
-      expect(requests.length).toBeGreaterThan(0);
+      expectOnlyLocalRequests(requests);
       console.info(`browser e2e on ${adapter}: ${await page.locator('#backend').textContent()}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('falls back to the CPU, and says so, in a browser without WebGPU', async () => {
+    const input = plantedInput();
+    const { page, requests } = await openPage('/', () => {
+      // As in a browser without WebGPU: no navigator.gpu at all.
+      Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
+    });
+    try {
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
+      expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
+      expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(navigator\.gpu is missing/);
+      expectOnlyLocalRequests(requests);
     } finally {
       await page.close();
     }
