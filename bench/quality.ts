@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { candidateProbability, optimalParams } from '../src/bands/lshParams.js';
+import { DEDUP_WEIGHTS, DEFAULT_WEIGHTS, candidateProbability, optimalParams } from '../src/bands/lshParams.js';
 import { runDedup, type DedupConfig, type DedupOutcome } from '../src/clusters/dedupPipeline.js';
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
@@ -179,31 +179,29 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ['dist/src/cli/main.js', 'sign', CORPUS, '-o', npy, '-k', String(K), '--backend', 'cpu', '-q'], { stdio: 'ignore' });
   const signSeconds = (performance.now() - started) / 1000;
 
-  const balanced = optimalParams(THRESHOLD, K);
-  const recallFirst = optimalParams(THRESHOLD, K, { falsePositive: 0.1, falseNegative: 0.9 });
+  const balanced = optimalParams(THRESHOLD, K, DEFAULT_WEIGHTS);
+  const recallFirst = optimalParams(THRESHOLD, K, DEDUP_WEIGHTS);
   const base: DedupConfig = {
     inputs: [CORPUS],
     read: { textField: 'text', idField: 'id', skipInvalid: false },
     params: makeParams({ k: K }),
     backend: 'cpu',
     threshold: THRESHOLD,
-    lsh: { bands: balanced.bands, rows: balanced.rows },
+    lsh: { bands: recallFirst.bands, rows: recallFirst.rows },
     verify: 'estimate',
     clusterCheck: 'none',
     keep: { kind: 'first' },
     against: [],
     signatures: npy,
   };
+  const datasketch = { ...base, lsh: { bands: balanced.bands, rows: balanced.rows } };
   const configs: [string, DedupConfig][] = [
-    ['default (weights 0.5/0.5, verify estimate)', base],
-    ['default params, verify exact', { ...base, verify: 'exact' }],
-    ['default params, verify exact, representative check', { ...base, verify: 'exact', clusterCheck: 'representative' }],
-    ['weights fp 0.1 / fn 0.9, verify estimate', { ...base, lsh: { bands: recallFirst.bands, rows: recallFirst.rows } }],
-    ['weights fp 0.1 / fn 0.9, verify exact', { ...base, lsh: { bands: recallFirst.bands, rows: recallFirst.rows }, verify: 'exact' }],
-    [
-      'weights fp 0.1 / fn 0.9, verify exact, representative check',
-      { ...base, lsh: { bands: recallFirst.bands, rows: recallFirst.rows }, verify: 'exact', clusterCheck: 'representative' },
-    ],
+    ['defaults (weights fp 0.1 / fn 0.9, verify estimate)', base],
+    ['defaults, verify exact', { ...base, verify: 'exact' }],
+    ['defaults, verify exact, representative check', { ...base, verify: 'exact', clusterCheck: 'representative' }],
+    ["datasketch's weights 0.5 / 0.5, verify estimate", datasketch],
+    ["datasketch's weights, verify exact", { ...datasketch, verify: 'exact' }],
+    ["datasketch's weights, verify exact, representative check", { ...datasketch, verify: 'exact', clusterCheck: 'representative' }],
   ];
   const rows: Row[] = [];
   for (const [name, config] of configs) {

@@ -10,7 +10,7 @@
  * appearance like ExactDuplicateIndex.
  */
 import { findCandidates } from '../src/bands/candidates.js';
-import { optimalParams, type LshParams } from '../src/bands/lshParams.js';
+import { DEDUP_WEIGHTS, optimalParams, type LshParams } from '../src/bands/lshParams.js';
 import { fromSignerWords, signatureMatrix, type SlotBits } from '../src/bands/signatureMatrix.js';
 import { assignClusters, type AssignmentCounts } from '../src/clusters/assignment.js';
 import type { ClusterCheck } from '../src/clusters/clustering.js';
@@ -105,7 +105,7 @@ export async function dedupDocuments(
 
   const words = await timed('sign', () => signInBatches(sets, backend));
   const m = signatureMatrix(fromSignerWords(words, settings.slotBits), backend.k, settings.slotBits);
-  const lsh = optimalParams(settings.threshold, backend.k);
+  const lsh = optimalParams(settings.threshold, backend.k, DEDUP_WEIGHTS);
   const candidates = await timed('band', () => findCandidates(m, lsh));
   const near = await timed('verify + cluster', () =>
     verifyAndCluster(m, candidates, {

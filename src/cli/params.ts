@@ -9,6 +9,7 @@ import {
   falsePositiveArea,
   optimalParams,
   type LshParams,
+  DEDUP_WEIGHTS,
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { positiveInteger } from './options.js';
@@ -38,8 +39,8 @@ export function addLshOptions(command: Command): Command {
     .option('-t, --threshold <t>', 'Jaccard similarity from which documents are near-duplicates', unitInterval, 0.8)
     .option('--bands <b>', 'LSH bands (with --rows; default: optimized for the threshold)', positiveInteger)
     .option('--rows <r>', 'rows (slots) per band (with --bands)', positiveInteger)
-    .option('--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold', nonNegative, 0.5)
-    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, 0.5);
+    .option('--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold', nonNegative, DEDUP_WEIGHTS.falsePositive)
+    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, DEDUP_WEIGHTS.falseNegative);
 }
 
 /** --bands/--rows when given (both), else the optimizer's choice for the threshold and k. */

@@ -82,7 +82,7 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(out, 'utf8')).toBe(kept.join('\n') + '\n');
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ documents: 12, empty: 2, exactDuplicates: 1, kept: kept.length, removed: 12 - kept.length });
-    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 9, rows: 13, verify: 'estimate' });
+    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 14, rows: 9, verify: 'estimate' });
     expect(report.backend).toMatch(/CPU/);
     const pairs = parseCsv(readFileSync(join(dir, 'pairs.csv'), 'utf8'));
     expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate']);
@@ -197,8 +197,8 @@ describe('gpudedup params', () => {
   it('prints the optimized bands and rows with the S-curve table', async () => {
     const result = await runCli(['params', '--threshold', '0.8']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/9 bands × 13 rows/);
-    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.8445/);
+    expect(result.stdout).toMatch(/14 bands × 9 rows/);
+    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
   });
 
   it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {

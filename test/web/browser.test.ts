@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { optimalParams } from '../../src/bands/lshParams.js';
+import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
 import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
@@ -292,7 +292,7 @@ async function expectedOutcome(input: PlantedInput, run: AppRun): Promise<DedupO
     params,
     backend: 'cpu',
     threshold: run.threshold,
-    lsh: optimalParams(run.threshold, params.k),
+    lsh: optimalParams(run.threshold, params.k, DEDUP_WEIGHTS),
     verify: run.verify,
     clusterCheck: run.clusterCheck,
     keep: { kind: run.keep },
