@@ -7,6 +7,8 @@
  * The first failure sticks: every later sign() rejects at once with it.
  */
 
+const LOSS_GRACE_MS = 100;
+
 export class GpuFailure extends Error {
   override readonly name = 'GpuFailure';
 }
@@ -39,9 +41,18 @@ export class DeviceWatch {
     if (this.failure) throw this.failure;
   }
 
-  /** `promise`, or the device's failure if that comes first. */
+  /**
+   * `promise`, or the device's failure if that comes first. If `promise`
+   * itself rejects (a mapAsync aborted, say), that is a failure too; but a
+   * device loss often aborts pending work a moment before device.lost
+   * resolves, so the loss gets LOSS_GRACE_MS to be the reason reported.
+   */
   guard<T>(promise: Promise<T>): Promise<T> {
-    return Promise.race([promise, this.failed]);
+    const own = promise.catch(async (error: unknown) => {
+      await Promise.race([this.failed, new Promise((resolve) => setTimeout(resolve, LOSS_GRACE_MS))]).catch(() => {});
+      throw this.fail(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    });
+    return Promise.race([own, this.failed]);
   }
 
   /**

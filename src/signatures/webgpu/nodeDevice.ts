@@ -3,9 +3,13 @@
  * entry points (resolveBackend.ts, the CLI, tests, benchmarks) import this
  * file, so a browser bundle never pulls in the native module.
  *
- * Dawn keeps the process alive while the object from create() is referenced,
- * and a live device busy-waits about one core: release() destroys the device
- * and drops the instance.
+ * A live device busy-waits about one core and keeps the process alive, so
+ * release() destroys it. The Dawn instance (the object from create()) is kept
+ * for the life of the process, one per set of flags, like a browser's single
+ * navigator.gpu: letting it be garbage-collected while a destroyed device's
+ * last work is still running on lavapipe's threads aborts the process
+ * ("The futex facility returned an unexpected error code"). With no live
+ * device left, a held instance does not keep Node from exiting.
  */
 import { create, globals } from 'webgpu';
 import { NoAdapterError, requestSigningDevice, summarizeAdapter, type AcquiredDevice } from './adapter.js';
@@ -54,32 +58,34 @@ export interface NodeDeviceOptions {
   readonly label?: string;
 }
 
+const instances = new Map<string, GPU>();
+
+function dawnInstance(flags: string[]): GPU {
+  const key = flags.join('\n');
+  let gpu = instances.get(key);
+  if (!gpu) {
+    gpu = create(flags);
+    instances.set(key, gpu);
+  }
+  return gpu;
+}
+
 export async function acquireNodeDevice(options: NodeDeviceOptions = {}): Promise<AcquiredDevice> {
   const listed = await listDawnAdapters();
   const flags = options.adapter ? [`backend=${options.adapter.backend}`, `adapter=${options.adapter.name}`] : [];
-  let gpu: GPU | undefined = create(flags);
-  try {
-    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) {
-      throw new NoAdapterError(
-        listed.length === 0
-          ? 'no adapter (Dawn returned null and lists none; on Debian 12 without a GPU run scripts/install-lavapipe.sh as root)'
-          : `no adapter (Dawn returned null although it lists ${listed.map((e) => `${e.backend} ${e.name}`).join(', ')})`,
-      );
-    }
-    const device = await requestSigningDevice(adapter, options.label ?? 'gpudedup signer');
-    const summary = summarizeAdapter(adapter, options.adapter?.backend ?? backendOf(adapter, listed));
-    return {
-      device,
-      adapter: summary,
-      adapterLimits: adapter.limits,
-      release() {
-        device.destroy();
-        gpu = undefined;
-      },
-    };
-  } catch (error) {
-    gpu = undefined;
-    throw error;
+  const adapter = await dawnInstance(flags).requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) {
+    throw new NoAdapterError(
+      listed.length === 0
+        ? 'no adapter (Dawn returned null and lists none; on Debian 12 without a GPU run scripts/install-lavapipe.sh as root)'
+        : `no adapter (Dawn returned null although it lists ${listed.map((e) => `${e.backend} ${e.name}`).join(', ')})`,
+    );
   }
+  const device = await requestSigningDevice(adapter, options.label ?? 'gpudedup signer');
+  return {
+    device,
+    adapter: summarizeAdapter(adapter, options.adapter?.backend ?? backendOf(adapter, listed)),
+    adapterLimits: adapter.limits,
+    release: () => device.destroy(),
+  };
 }

@@ -1,0 +1,63 @@
+/**
+ * Backend choice, the same in Node and browsers: only how a device and the
+ * shader sources are obtained differs (resolveBackend.ts for Node,
+ * webgpu/browser.ts for browsers).
+ */
+import type { SignerBackend } from '../backend.js';
+import { CpuSigner } from '../cpuSigner.js';
+import type { HashFamily } from '../hashFamily.js';
+import { describeAdapter, type AcquiredDevice } from './adapter.js';
+import type { ShaderSources } from './shaderSources.js';
+import { WebGpuSigner, type WebGpuSignerOptions } from './webGpuSigner.js';
+
+export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
+
+export interface ResolvedBackend {
+  readonly backend: SignerBackend;
+  /** One line per candidate tried, in order, e.g. "webgpu: no adapter (…)" then "cpu: chosen". */
+  readonly notes: readonly string[];
+}
+
+export interface WebGpuEnvironment {
+  acquireDevice(): Promise<AcquiredDevice>;
+  shaderSources(): ShaderSources | Promise<ShaderSources>;
+}
+
+export type SignerTuning = Omit<WebGpuSignerOptions, 'description' | 'release'>;
+
+export async function selectBackend(
+  choice: BackendChoice,
+  family: HashFamily,
+  environment: WebGpuEnvironment,
+  tuning: SignerTuning = {},
+): Promise<ResolvedBackend> {
+  const notes: string[] = [];
+  if (choice === 'webgpu' || choice === 'auto') {
+    try {
+      const backend = await createWebGpuSigner(family, environment, tuning);
+      notes.push(`webgpu: chosen, ${backend.description}`);
+      return { backend, notes };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (choice === 'webgpu') throw new Error(`webgpu backend unavailable: ${reason}`, { cause: error });
+      notes.push(`webgpu: ${reason}`);
+    }
+  }
+  notes.push('cpu: chosen');
+  return { backend: new CpuSigner(family), notes };
+}
+
+async function createWebGpuSigner(family: HashFamily, environment: WebGpuEnvironment, tuning: SignerTuning): Promise<WebGpuSigner> {
+  const sources = await environment.shaderSources();
+  const acquired = await environment.acquireDevice();
+  try {
+    return await WebGpuSigner.create(acquired.device, family, sources, {
+      ...tuning,
+      description: describeAdapter(acquired.adapter),
+      release: () => acquired.release(),
+    });
+  } catch (error) {
+    acquired.release();
+    throw error;
+  }
+}

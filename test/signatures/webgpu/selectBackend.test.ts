@@ -1,0 +1,48 @@
+// Backend choice and its notes, with stand-in environments (no GPU needed).
+import { describe, expect, it } from 'vitest';
+import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
+import { resolveBackend } from '../../../src/signatures/resolveBackend.js';
+import { NoAdapterError } from '../../../src/signatures/webgpu/adapter.js';
+import { selectBackend, type WebGpuEnvironment } from '../../../src/signatures/webgpu/selectBackend.js';
+import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
+
+const family = makeHashFamily(4, { hi: 0, lo: 1 });
+const noAdapter: WebGpuEnvironment = {
+  acquireDevice: () => Promise.reject(new NoAdapterError('no adapter (Dawn returned null)')),
+  shaderSources: loadShaderSources,
+};
+
+describe('selectBackend', () => {
+  it('auto falls back to the CPU and says why', async () => {
+    const { backend, notes } = await selectBackend('auto', family, noAdapter);
+    expect(backend.kind).toBe('cpu');
+    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen']);
+  });
+
+  it('webgpu without an adapter is an error that says why', async () => {
+    await expect(selectBackend('webgpu', family, noAdapter)).rejects.toThrow('webgpu backend unavailable: no adapter (Dawn returned null)');
+  });
+
+  it('releases the device when the signer cannot be built', async () => {
+    let released = 0;
+    const broken: WebGpuEnvironment = {
+      acquireDevice: async () => ({
+        device: { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {} } as unknown as GPUDevice,
+        adapter: { vendor: 'v', architecture: 'a', device: 'd', description: '', backend: 'b', fallback: false },
+        adapterLimits: {} as GPUSupportedLimits,
+        release: () => void released++,
+      }),
+      shaderSources: loadShaderSources,
+    };
+    const { backend, notes } = await selectBackend('auto', family, broken);
+    expect(backend.kind).toBe('cpu');
+    expect(notes[0]).toMatch(/^webgpu: /);
+    expect(released).toBe(1);
+  });
+
+  it('cpu is chosen without touching WebGPU', async () => {
+    const { backend, notes } = await resolveBackend('cpu', family);
+    expect(backend.kind).toBe('cpu');
+    expect(notes).toEqual(['cpu: chosen']);
+  });
+});

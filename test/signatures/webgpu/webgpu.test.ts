@@ -1,0 +1,227 @@
+// The WebGPU backend on a real adapter (lavapipe on a machine without a GPU):
+// the WGSL multiply-mod against BigInt, signatures against the CPU backend,
+// batching past the device's limits, and failures turning into rejections.
+// All in one file so that vitest's two workers never run two Dawn devices at
+// once on two cores. Without an adapter these skip (fail under CI), see gpu.ts.
+import { create } from 'webgpu';
+import { describe, expect, it } from 'vitest';
+import { CpuSigner, signBatchOnCpu } from '../../../src/signatures/cpuSigner.js';
+import { FallbackSigner } from '../../../src/signatures/fallbackSigner.js';
+import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
+import { resolveBackend } from '../../../src/signatures/resolveBackend.js';
+import type { ShingleBatch } from '../../../src/signatures/backend.js';
+import { resolveBrowserBackend } from '../../../src/signatures/webgpu/browser.js';
+import { DeviceWatch, GpuFailure } from '../../../src/signatures/webgpu/deviceWatch.js';
+import { runMulAddModP } from '../../../src/signatures/webgpu/mulmodKernel.js';
+import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
+import { workgroupGrid } from '../../../src/signatures/webgpu/plan.js';
+import { WebGpuSigner, type WebGpuSignerOptions } from '../../../src/signatures/webgpu/webGpuSigner.js';
+import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.js';
+import { P } from '../../support/reference.js';
+import { corpusBatch, lowWords, mulAddCases, packOperands, randomBatch, randomSizes } from './cases.js';
+
+const SEED = { hi: 0x01234567, lo: 0x89abcdef };
+const sources = loadShaderSources();
+
+describeWithGpu('WebGPU backend', (gpu) => {
+  /** Signs on the GPU and on the CPU; both slot widths must agree. */
+  async function expectParity(batch: ShingleBatch, k: number, options: WebGpuSignerOptions = {}): Promise<WebGpuSigner> {
+    const family = makeHashFamily(k, SEED);
+    const signer = await WebGpuSigner.create(gpu().device, family, sources, { ...options, release: () => {} });
+    try {
+      const got = await signer.sign(batch);
+      const expected = signBatchOnCpu(family, batch);
+      expectSameWords(got, expected, `k=${k}, 64-bit slots`);
+      expectSameWords(lowWords(got), lowWords(expected), `k=${k}, 32-bit slots`);
+      return signer;
+    } finally {
+      signer.destroy();
+    }
+  }
+
+  describe('WGSL multiply-mod (shaders/mulmod_test.wgsl)', () => {
+    it('equals BigInt on every edge pair and on 100 000 random operands', async () => {
+      const cases = mulAddCases(100_000, 7);
+      const results = await runMulAddModP(gpu().device, sources, packOperands(cases));
+      const wrong: string[] = [];
+      cases.forEach(({ a, x, b }, i) => {
+        const got = (BigInt(results[2 * i + 1]) << 32n) | BigInt(results[2 * i]);
+        const want = ((a * x) % P + b) % P;
+        if (got !== want && wrong.length < 5) wrong.push(`a=${a} x=${x} b=${b}: got ${got}, want ${want}`);
+      });
+      expect(wrong).toEqual([]);
+    });
+  });
+
+  describe('signatures equal the CPU backend', () => {
+    // 0 and 1 shingle, a workgroup's size (64) and one either side, then random sizes.
+    const sizes = [0, 1, 63, 64, 65, 0, 1, 2, 127, 128, 129, ...randomSizes(60, 700, 3)];
+
+    for (const k of [1, 7, 128, 256]) {
+      it(`on random documents, k = ${k}`, async () => {
+        await expectParity(randomBatch(sizes, 100 + k), k);
+      });
+    }
+
+    it('when one document spans several batches and segments', async () => {
+      const batch = randomBatch([3, 4321, 0, 64, 1500, 1], 9);
+      for (const k of [7, 128]) {
+        const signer = await expectParity(batch, k, { maxChunkShingles: 1000, segmentCap: 100 });
+        expect(signer.stats.chunks).toBe(6); // 5889 shingles in chunks of at most 1000
+      }
+    });
+
+    it('over many chunks cycling through both buffer slots, growing them', async () => {
+      const batch = randomBatch(randomSizes(300, 300, 4), 10);
+      const signer = await expectParity(batch, 7, { maxChunkShingles: 2000, segmentCap: 64 });
+      expect(signer.stats.chunks).toBeGreaterThan(4);
+    });
+
+    it('when a dispatch needs more than 65 535 workgroups (2D fold)', async () => {
+      const documents = 16_400;
+      const k = 256;
+      const limit = gpu().device.limits.maxComputeWorkgroupsPerDimension;
+      expect(workgroupGrid(documents * k, 64, limit).y).toBeGreaterThan(1);
+      await expectParity(randomBatch(new Array<number>(documents).fill(1), 12), k);
+    });
+
+    it('for empty batches and batches of empty documents', async () => {
+      await expectParity({ shingles: new Uint32Array(0), offsets: Uint32Array.of(0) }, 7);
+      await expectParity({ shingles: new Uint32Array(0), offsets: new Uint32Array(5) }, 7);
+    });
+
+    it('for concurrent sign() calls, each getting its own result', async () => {
+      const family = makeHashFamily(7, SEED);
+      const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {}, maxChunkShingles: 500 });
+      try {
+        const batches = [1, 2, 3, 4].map((i) => randomBatch(randomSizes(20, 200, i), 50 + i));
+        const results = await Promise.all(batches.map((batch) => signer.sign(batch)));
+        results.forEach((result, i) => expect(result).toEqual(signBatchOnCpu(family, batches[i])));
+      } finally {
+        signer.destroy();
+      }
+    });
+
+    // The CPU signs 12.7M hash evaluations/s here: the full corpus (736k
+    // shingles) for k = 1 and 7, every fourth document for k = 128 and 256,
+    // keeps this under ten seconds.
+    const corpus = corpusBatch();
+    const everyFourth = subset(corpus.batch, (d) => d % 4 === 0);
+    for (const k of [1, 7, 128, 256]) {
+      it(`on the bundled corpus (data/sample.jsonl.gz), k = ${k}`, async () => {
+        await expectParity(k <= 7 ? corpus.batch : everyFourth, k);
+      });
+    }
+  });
+
+  describe('failures reject promptly, so the run can finish on the CPU', () => {
+    it('an error inside an error scope fails the watch with its message', async () => {
+      const watch = new DeviceWatch(gpu().device);
+      try {
+        const { errors } = watch.scoped('making a huge buffer', () =>
+          gpu().device.createBuffer({ label: 'test: too large', size: 2 ** 52, usage: GPUBufferUsage.STORAGE }),
+        );
+        await expect(errors).rejects.toThrow(/making a huge buffer failed: GPU(Validation|OutOfMemory)Error/);
+        expect(() => watch.throwIfFailed()).toThrow(GpuFailure);
+      } finally {
+        watch.dispose();
+      }
+    });
+
+    it('device loss mid-run rejects sign() and every later call; FallbackSigner loses no document', async (context) => {
+      const own = await tryAcquireTestDevice('test: device loss');
+      if (!('gpu' in own)) return noGpu(own.missing, (note) => context.skip(note));
+      const family = makeHashFamily(128, SEED);
+      const signer = await WebGpuSigner.create(own.gpu.device, family, sources, { release: () => own.gpu.release(), maxChunkShingles: 5000 });
+      const fallback = new FallbackSigner(signer, family);
+      try {
+        const batches = [30, 400, 30].map((documents, i) => randomBatch(randomSizes(documents, 1000, 20 + i), 30 + i));
+        const first = await fallback.sign(batches[0]);
+        const second = fallback.sign(batches[1]); // in flight when the device goes
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        own.gpu.device.destroy();
+        const started = performance.now();
+        await expect(signer.sign(batches[2])).rejects.toThrow(/device lost/);
+        expect(performance.now() - started).toBeLessThan(2000);
+        const results = [first, await second, await fallback.sign(batches[2])];
+        expect(fallback.kind).toBe('cpu');
+        expect(fallback.fallbackReason?.message).toMatch(/WebGPU: device lost/);
+        results.forEach((result, i) => expect(result).toEqual(signBatchOnCpu(family, batches[i])));
+      } finally {
+        fallback.destroy();
+        signer.destroy(); // FallbackSigner destroyed the primary already; this is then a no-op
+      }
+    });
+
+    it('an uncaptured error on the device fails the signer instead of trusting its results', async () => {
+      const family = makeHashFamily(7, SEED);
+      const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {} });
+      try {
+        gpu().device.createBuffer({ label: 'test: uncaptured', size: 2 ** 52, usage: GPUBufferUsage.STORAGE });
+        await expect(signer.sign(randomBatch([5, 6], 1))).rejects.toThrow(/uncaptured/);
+      } finally {
+        signer.destroy();
+      }
+    });
+  });
+});
+
+describe('backend resolution on a real adapter', () => {
+  it('auto chooses WebGPU and names the adapter (vendor, architecture, backend)', async (context) => {
+    const family = makeHashFamily(16, SEED);
+    const resolved = await resolveBackend('auto', family);
+    if (resolved.backend.kind !== 'webgpu') {
+      resolved.backend.destroy();
+      return noGpu(resolved.notes.join('; '), (note) => context.skip(note));
+    }
+    try {
+      expect(resolved.notes).toEqual([`webgpu: chosen, ${resolved.backend.description}`]);
+      expect(resolved.backend.description).toMatch(/^WebGPU on \S+ \S+.*, backend \S+/);
+      const batch = randomBatch([0, 1, 50], 2);
+      expect(await resolved.backend.sign(batch)).toEqual(await new CpuSigner(family).sign(batch));
+    } finally {
+      resolved.backend.destroy();
+    }
+  });
+
+  it('the browser entry (navigator.gpu, WGSL through ?raw) signs the same, here on Dawn', async (context) => {
+    const global = globalThis as { navigator?: unknown };
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true, writable: true });
+    try {
+      const family = makeHashFamily(7, SEED);
+      const { backend, notes } = await resolveBrowserBackend('auto', family);
+      try {
+        if (backend.kind !== 'webgpu') return noGpu(notes.join('; '), (note) => context.skip(note));
+        expect(backend.description).toMatch(/backend not exposed by the browser/);
+        const batch = randomBatch([3, 0, 64, 200], 3);
+        expect(await backend.sign(batch)).toEqual(signBatchOnCpu(family, batch));
+      } finally {
+        backend.destroy();
+      }
+    } finally {
+      if (saved) Object.defineProperty(globalThis, 'navigator', saved);
+      else delete global.navigator;
+    }
+  });
+});
+
+/** toEqual() on millions of words takes a minute; this says where the first difference is. */
+function expectSameWords(got: Uint32Array, expected: Uint32Array, what: string): void {
+  expect(got.length, what).toBe(expected.length);
+  const at = got.findIndex((word, i) => word !== expected[i]);
+  if (at >= 0) expect.fail(`${what}: word ${at} is ${got[at]}, the CPU has ${expected[at]}`);
+}
+
+/** The documents for which `keep(d)` holds, repacked. */
+function subset(batch: ShingleBatch, keep: (d: number) => boolean): ShingleBatch {
+  const parts: Uint32Array[] = [];
+  for (let d = 0; d + 1 < batch.offsets.length; d++) {
+    if (keep(d)) parts.push(batch.shingles.subarray(2 * batch.offsets[d], 2 * batch.offsets[d + 1]));
+  }
+  const offsets = new Uint32Array(parts.length + 1);
+  parts.forEach((part, i) => (offsets[i + 1] = offsets[i] + part.length / 2));
+  const shingles = new Uint32Array(2 * offsets[parts.length]);
+  parts.forEach((part, i) => shingles.set(part, 2 * offsets[i]));
+  return { shingles, offsets };
+}
