@@ -9,6 +9,7 @@ import { CpuSigner, signBatchOnCpu } from '../../../src/signatures/cpuSigner.js'
 import { FallbackSigner } from '../../../src/signatures/fallbackSigner.js';
 import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
 import { resolveBackend } from '../../../src/signatures/resolveBackend.js';
+import { runDoctor } from '../../../src/cli/doctor.js';
 import type { ShingleBatch } from '../../../src/signatures/backend.js';
 import { resolveBrowserBackend } from '../../../src/signatures/webgpu/browser.js';
 import { DeviceWatch, GpuFailure } from '../../../src/signatures/webgpu/deviceWatch.js';
@@ -182,6 +183,19 @@ describe('backend resolution on a real adapter', () => {
     } finally {
       resolved.backend.destroy();
     }
+  });
+
+  it('gpudedup doctor lists the adapter with its limits and passes its parity check', async (context) => {
+    const report = await runDoctor(16);
+    if (report.adapters.length === 0) return noGpu(report.auto, (note) => context.skip(note));
+    expect(report.auto).toMatch(/^webgpu, WebGPU on /);
+    for (const adapter of report.adapters) {
+      expect(adapter.error).toBeUndefined();
+      expect(adapter.limits?.maxStorageBufferBindingSize).toBeGreaterThan(0);
+      expect(adapter.check?.mulmodMismatches).toEqual([]);
+      expect(adapter.check?.signatureMismatches).toEqual([]);
+    }
+    expect(report.ok).toBe(true);
   });
 
   it('the browser entry (navigator.gpu, WGSL through ?raw) signs the same, here on Dawn', async (context) => {

@@ -1,0 +1,153 @@
+/**
+ * `gpudedup doctor`: which WebGPU adapters Dawn sees, the limits that size
+ * signing batches, and a small parity check of each against the CPU backend.
+ * Exit status 1 if any adapter signs differently from the CPU (or, with
+ * --require-gpu, if there is no adapter at all).
+ */
+import type { Command } from 'commander';
+import { describeAdapter, type AcquiredDevice } from '../signatures/webgpu/adapter.js';
+import type { DawnAdapterEntry } from '../signatures/webgpu/nodeDevice.js';
+import { chunkCapacity } from '../signatures/webgpu/plan.js';
+import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
+import { positiveInteger } from './options.js';
+
+interface DoctorOptions {
+  readonly k: number;
+  readonly json: boolean;
+  readonly requireGpu: boolean;
+}
+
+/** The limits batching depends on, then the ones that bound any compute work. */
+const LIMITS = [
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupsPerDimension',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxStorageBuffersPerShaderStage',
+] as const;
+
+interface AdapterReport {
+  readonly backend: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly limits?: Record<string, number>;
+  readonly capacity?: { shingles: number; segments: number };
+  readonly check?: SelfCheckResult;
+  readonly error?: string;
+}
+
+interface DoctorReport {
+  readonly adapters: AdapterReport[];
+  /** What `--backend auto` picks, or why it would use the CPU. */
+  readonly auto: string;
+  readonly ok: boolean;
+}
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('list WebGPU adapters and their limits, and check that each signs exactly like the CPU')
+    .option('--k <slots>', 'hash slots for the signature parity check', positiveInteger, 128)
+    .option('--json', 'print the report as JSON', false)
+    .option('--require-gpu', 'exit with status 1 when there is no WebGPU adapter', false)
+    .action(async (options: DoctorOptions) => {
+      const report = await runDoctor(options.k);
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.k));
+      const noGpu = report.adapters.every((a) => a.check === undefined);
+      if (!report.ok || (options.requireGpu && noGpu)) process.exitCode = 1;
+    });
+}
+
+export async function runDoctor(k: number): Promise<DoctorReport> {
+  let node: typeof import('../signatures/webgpu/nodeDevice.js');
+  try {
+    node = await import('../signatures/webgpu/nodeDevice.js');
+  } catch (error) {
+    const reason = `cannot load Dawn, the npm package \`webgpu\` (${message(error)})`;
+    return { adapters: [], auto: `cpu (${reason})`, ok: true };
+  }
+  const { loadShaderSources } = await import('../signatures/webgpu/nodeShaders.js');
+  const sources = loadShaderSources();
+
+  let auto: string;
+  let defaultAdapter: DawnAdapterEntry | undefined;
+  try {
+    const chosen = await node.acquireNodeDevice({ label: 'gpudedup doctor' });
+    auto = `webgpu, ${describeAdapter(chosen.adapter)}`;
+    defaultAdapter = { backend: chosen.adapter.backend, name: chosen.adapter.device };
+    chosen.release();
+  } catch (error) {
+    auto = `cpu (webgpu: ${message(error)})`;
+  }
+
+  // Should Dawn's adapter list not parse, still check the adapter `auto` uses.
+  const listed = await node.listDawnAdapters();
+  const entries = listed.length > 0 ? listed : defaultAdapter ? [defaultAdapter] : [];
+  const adapters: AdapterReport[] = [];
+  for (const entry of entries) {
+    let acquired: AcquiredDevice | undefined;
+    try {
+      const adapter = listed.length > 0 ? entry : undefined; // undefined: Dawn's default
+      acquired = await node.acquireNodeDevice({ adapter, label: `gpudedup doctor: ${entry.name}` });
+      // The adapter's own limits; batching uses the device's, raised to these where it matters.
+      const limits = Object.fromEntries(LIMITS.map((name) => [name, acquired!.adapterLimits[name]]));
+      const capacity = chunkCapacity(acquired.device.limits, k, 64);
+      const check = await runSelfCheck(acquired.device, sources, { k });
+      adapters.push({ ...entry, description: describeAdapter(acquired.adapter), limits, capacity, check });
+    } catch (error) {
+      adapters.push({ ...entry, error: message(error) });
+    } finally {
+      acquired?.release();
+    }
+  }
+  return { adapters, auto, ok: adapters.every((a) => a.check?.ok !== false) };
+}
+
+function formatReport(report: DoctorReport, k: number): string {
+  const lines: string[] = [];
+  const count = report.adapters.length;
+  lines.push(`WebGPU adapters (Dawn, npm package \`webgpu\`): ${count === 0 ? 'none' : count}`);
+  if (count === 0) {
+    lines.push('  On Debian 12 without a GPU, install Mesa lavapipe (software Vulkan) as root: scripts/install-lavapipe.sh');
+  }
+  report.adapters.forEach((a, i) => {
+    lines.push('', `[${i + 1}] ${a.name}, backend ${a.backend}`);
+    if (a.description) lines.push(`    ${a.description}`);
+    if (a.error) lines.push(`    unusable: ${a.error}`);
+    if (a.limits) {
+      lines.push('    limits');
+      for (const [name, value] of Object.entries(a.limits)) lines.push(`      ${name.padEnd(34)} ${formatLimit(name, value)}`);
+    }
+    if (a.capacity) {
+      lines.push(`    batches  at k=${k}: up to ${a.capacity.shingles.toLocaleString('en')} shingles and ${a.capacity.segments.toLocaleString('en')} segments per dispatch`);
+    }
+    if (a.check) lines.push(...formatCheck(a.check));
+  });
+  lines.push('', `--backend auto would use: ${report.auto}`);
+  lines.push(report.ok ? 'ok' : 'FAILED: an adapter signs differently from the CPU; use --backend cpu');
+  return `${lines.join('\n')}\n`;
+}
+
+function formatCheck(c: SelfCheckResult): string[] {
+  const verdict = (wrong: readonly string[]): string => (wrong.length === 0 ? 'equal to the CPU' : 'DIFFERENT from the CPU');
+  return [
+    `    parity   ${c.ok ? 'ok' : 'FAILED'} in ${Math.round(c.ms)} ms`,
+    `      multiply-mod on ${c.mulmodCases.toLocaleString('en')} edge and random operands: ${verdict(c.mulmodMismatches)}`,
+    ...c.mulmodMismatches.map((m) => `        ${m}`),
+    `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}: ${verdict(c.signatureMismatches)}`,
+    ...c.signatureMismatches.map((m) => `        ${m}`),
+  ];
+}
+
+const BYTE_LIMITS = new Set<string>(['maxStorageBufferBindingSize', 'maxBufferSize']);
+
+function formatLimit(name: string, value: number): string {
+  if (!BYTE_LIMITS.has(name)) return value.toLocaleString('en');
+  const mib = value / 2 ** 20;
+  return `${value.toLocaleString('en')} bytes (${mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib.toFixed(0)} MiB`})`;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
