@@ -6,6 +6,7 @@ import { InputError } from '../io/documents.js';
 import { registerSignCommand } from './sign.js';
 import { registerDedupCommand } from './dedup.js';
 import { registerParamsCommand } from './params.js';
+import { registerDoctorCommand } from './doctor.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -18,6 +19,7 @@ const program = new Command()
 registerSignCommand(program);
 registerDedupCommand(program);
 registerParamsCommand(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(process.argv);
