@@ -1,7 +1,7 @@
 /**
  * GPU buffers of one in-flight chunk. The signer keeps two such slots so that
  * chunk i + 1 uploads while chunk i still computes and reads back; a slot is
- * reused only after its previous chunk has been read back.
+ * reused only after its previous chunk has been read back (ChunkSlot.busy).
  */
 
 /** A buffer that is replaced by a larger one when a chunk needs more room. */

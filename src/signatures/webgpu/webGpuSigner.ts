@@ -5,9 +5,11 @@
  * mersenne61.wgsl mirrors src/math/mersenne61.ts).
  *
  * A batch is cut into chunks that fit the device (plan.ts). Two sets of
- * buffers alternate: while chunk i computes and is read back, chunk i + 1 is
- * already uploaded and queued. sign() calls run one after another; the caller
- * overlaps shingling its next batch with the sign() in flight.
+ * buffers (slots) take chunks in turn: while chunk i computes and is read
+ * back, chunk i + 1 is already uploaded and queued. The turn runs across
+ * sign() calls too, so when the caller submits its next batch while the
+ * current one is in flight (shingling it meanwhile), the next batch's first
+ * upload overlaps the current batch's last kernel and readback.
  */
 import { EMPTY_SLOT_WORD, documentCount, type ShingleBatch, type SignerBackend } from '../backend.js';
 import type { HashFamily } from '../hashFamily.js';
@@ -74,8 +76,9 @@ export class WebGpuSigner implements SignerBackend {
   readonly stats: SignerStats = {
     batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0,
   };
-  private readonly slots: [ChunkSlot, ChunkSlot];
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Two slots; one when profiling, so that no phase overlaps another. */
+  private readonly slots: ChunkSlot[];
+  private turn = 0;
   private destroyed = false;
 
   private constructor(
@@ -92,7 +95,8 @@ export class WebGpuSigner implements SignerBackend {
     const limits = device.limits;
     this.capacity = chunkCapacity(limits, this.k, workgroupSize, options.maxChunkShingles);
     const binding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
-    this.slots = [0, 1].map((i) => new ChunkSlot(device, `slot ${i}`, binding, limits.maxBufferSize)) as [ChunkSlot, ChunkSlot];
+    const slots = options.profile ? 1 : 2;
+    this.slots = Array.from({ length: slots }, (_, i) => new ChunkSlot(device, `slot ${i}`, binding, limits.maxBufferSize));
   }
 
   /** Compiles the kernel for this family's k and uploads its coefficients. */
@@ -118,10 +122,21 @@ export class WebGpuSigner implements SignerBackend {
     }
   }
 
-  sign(batch: ShingleBatch): Promise<Uint32Array> {
-    const result = this.queue.then(() => this.signNow(batch));
-    this.queue = result.catch(() => {});
-    return result;
+  async sign(batch: ShingleBatch): Promise<Uint32Array> {
+    this.watch.throwIfFailed();
+    const docs = documentCount(batch);
+    const out = new Uint32Array(docs * this.k * 2).fill(EMPTY_SLOT_WORD);
+    const shingles = batch.offsets[docs] - batch.offsets[0];
+    this.stats.batches++;
+    if (shingles === 0) return out;
+    const cap = this.options.segmentCap ?? segmentCapFor(Math.min(shingles, this.capacity.shingles), this.k);
+    const chunks = planChunks(batch.offsets, this.capacity, cap);
+    const run = this.options.profile ? this.runChunkProfiled : this.runChunk;
+    await Promise.all(chunks.map((chunk) => this.watch.guard(this.onNextSlot((slot) => run.call(this, slot, batch, chunk, out)))));
+    this.stats.chunks += chunks.length;
+    this.stats.shingles += shingles;
+    for (const chunk of chunks) this.stats.segments += segmentCount(chunk);
+    return out;
   }
 
   destroy(): void {
@@ -134,27 +149,13 @@ export class WebGpuSigner implements SignerBackend {
     (this.options.release ?? (() => this.device.destroy()))();
   }
 
-  private async signNow(batch: ShingleBatch): Promise<Uint32Array> {
-    this.watch.throwIfFailed();
-    const docs = documentCount(batch);
-    const out = new Uint32Array(docs * this.k * 2).fill(EMPTY_SLOT_WORD);
-    const shingles = batch.offsets[docs] - batch.offsets[0];
-    this.stats.batches++;
-    if (shingles === 0) return out;
-    const cap = this.options.segmentCap ?? segmentCapFor(Math.min(shingles, this.capacity.shingles), this.k);
-    const chunks = planChunks(batch.offsets, this.capacity, cap);
-    for (let i = 0; i < chunks.length; i++) {
-      const slot = this.slots[i % 2];
-      await this.watch.guard(slot.busy);
-      slot.busy = this.options.profile ? this.runChunkProfiled(slot, batch, chunks[i], out) : this.runChunk(slot, batch, chunks[i], out);
-      slot.busy.catch(() => {}); // awaited below or by the slot's next use
-      if (this.options.profile) await this.watch.guard(slot.busy);
-    }
-    await Promise.all(this.slots.map((slot) => this.watch.guard(slot.busy)));
-    this.stats.chunks += chunks.length;
-    this.stats.shingles += shingles;
-    for (const chunk of chunks) this.stats.segments += segmentCount(chunk);
-    return out;
+  /** Claims the next slot in turn and runs `work` on it once the slot's previous chunk is done. */
+  private onNextSlot(work: (slot: ChunkSlot) => Promise<void>): Promise<void> {
+    const slot = this.slots[this.turn++ % this.slots.length];
+    const run = this.watch.guard(slot.busy).then(() => work(slot));
+    slot.busy = run;
+    run.catch(() => {}); // awaited by sign(); a failure also fails the slot's later chunks
+    return run;
   }
 
   /** Queues upload, kernel and copy-out of one chunk, then reads it back into `out`. */
