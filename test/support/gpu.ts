@@ -23,7 +23,8 @@ export async function tryAcquireTestDevice(label: string): Promise<{ gpu: Acquir
 
 /** For a test that cannot run: fail under CI, skip with the hint otherwise. */
 export function noGpu(missing: string, skip: (note: string) => never): never {
-  const message = `no WebGPU adapter: ${missing}. ${ENABLE_HINT}`;
+  const hint = missing.includes('install-lavapipe') ? '' : ` ${ENABLE_HINT}`;
+  const message = `no WebGPU adapter: ${missing}.${hint}`;
   if (underCi()) throw new Error(`${message} (CI is set, so this fails instead of skipping)`);
   return skip(message);
 }
@@ -41,7 +42,7 @@ export function describeWithGpu(name: string, body: (gpu: () => AcquiredDevice) 
       if ('gpu' in result) acquired = result.gpu;
       else {
         missing = result.missing;
-        if (!underCi()) console.warn(`skipping WebGPU tests "${name}": ${missing}. ${ENABLE_HINT}`);
+        if (!underCi()) console.warn(`skipping WebGPU tests "${name}": ${missing}`);
       }
     });
     afterAll(() => acquired?.release());

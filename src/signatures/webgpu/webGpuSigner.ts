@@ -131,8 +131,9 @@ export class WebGpuSigner implements SignerBackend {
     if (shingles === 0) return out;
     const cap = this.options.segmentCap ?? segmentCapFor(Math.min(shingles, this.capacity.shingles), this.k);
     const chunks = planChunks(batch.offsets, this.capacity, cap);
-    const run = this.options.profile ? this.runChunkProfiled : this.runChunk;
-    await Promise.all(chunks.map((chunk) => this.watch.guard(this.onNextSlot((slot) => run.call(this, slot, batch, chunk, out)))));
+    const run = (slot: ChunkSlot, chunk: Chunk): Promise<void> =>
+      this.options.profile ? this.runChunkProfiled(slot, batch, chunk, out) : this.runChunk(slot, batch, chunk, out);
+    await Promise.all(chunks.map((chunk) => this.watch.guard(this.onNextSlot((slot) => run(slot, chunk)))));
     this.stats.chunks += chunks.length;
     this.stats.shingles += shingles;
     for (const chunk of chunks) this.stats.segments += segmentCount(chunk);

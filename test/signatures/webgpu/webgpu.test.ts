@@ -3,7 +3,6 @@
 // batching past the device's limits, and failures turning into rejections.
 // All in one file so that vitest's two workers never run two Dawn devices at
 // once on two cores. Without an adapter these skip (fail under CI), see gpu.ts.
-import { create } from 'webgpu';
 import { describe, expect, it } from 'vitest';
 import { CpuSigner, signBatchOnCpu } from '../../../src/signatures/cpuSigner.js';
 import { FallbackSigner } from '../../../src/signatures/fallbackSigner.js';
@@ -201,6 +200,7 @@ describe('backend resolution on a real adapter', () => {
   it('the browser entry (navigator.gpu, WGSL through ?raw) signs the same, here on Dawn', async (context) => {
     const global = globalThis as { navigator?: unknown };
     const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    const { create } = await import('webgpu'); // Dawn's navigator.gpu stands in for a browser's
     Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true, writable: true });
     try {
       const family = makeHashFamily(7, SEED);
