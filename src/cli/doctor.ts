@@ -53,9 +53,9 @@ export function registerDoctorCommand(program: Command): void {
     .option('--require-gpu', 'exit with status 1 when there is no WebGPU adapter', false)
     .action(async (options: DoctorOptions) => {
       const report = await runDoctor(options.k);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.k));
-      const noGpu = report.adapters.every((a) => a.check === undefined);
-      if (!report.ok || (options.requireGpu && noGpu)) process.exitCode = 1;
+      const missing = options.requireGpu && report.adapters.every((a) => a.check === undefined);
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.k, missing));
+      if (!report.ok || missing) process.exitCode = 1;
     });
 }
 
@@ -104,7 +104,7 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
   return { adapters, auto, ok: adapters.every((a) => a.check?.ok !== false) };
 }
 
-function formatReport(report: DoctorReport, k: number): string {
+function formatReport(report: DoctorReport, k: number, missingRequiredGpu: boolean): string {
   const lines: string[] = [];
   const count = report.adapters.length;
   lines.push(`WebGPU adapters (Dawn, npm package \`webgpu\`): ${count === 0 ? 'none' : count}`);
@@ -125,7 +125,8 @@ function formatReport(report: DoctorReport, k: number): string {
     if (a.check) lines.push(...formatCheck(a.check));
   });
   lines.push('', `--backend auto would use: ${report.auto}`);
-  lines.push(report.ok ? 'ok' : 'FAILED: an adapter signs differently from the CPU; use --backend cpu');
+  if (!report.ok) lines.push('FAILED: an adapter signs differently from the CPU; use --backend cpu');
+  else lines.push(missingRequiredGpu ? 'FAILED: no usable WebGPU adapter (--require-gpu)' : 'ok');
   return `${lines.join('\n')}\n`;
 }
 
