@@ -1,7 +1,7 @@
 /**
  * Arithmetic modulo the Mersenne prime P = 2^61 − 1 on 32-bit lanes.
  *
- * This is the one multiply-mod algorithm of gpudedup. `shaders/minhash.wgsl`
+ * This is the one multiply-mod algorithm of gpudedup. `shaders/mersenne61.wgsl`
  * mirrors it step for step (WGSL has only 32-bit integers), so the CPU and
  * GPU backends produce identical signatures. A value v < 2^61 is held as
  * (hi, lo) with v = hi·2^32 + lo, hi < 2^29.
