@@ -73,6 +73,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     read: readOptionsFrom(options, () => undefined),
     params,
     backend: options.backend,
+    cpuThreads: options.threads,
     threshold: options.threshold,
     lsh: lshParamsFrom(options, params.k),
     verify: options.verify,

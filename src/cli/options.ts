@@ -20,6 +20,7 @@ export interface SignatureCliOptions {
   stripPunctuation: boolean;
   slotBits: 32 | 64;
   backend: BackendChoice;
+  threads?: number;
 }
 
 export function positiveInteger(value: string): number {
@@ -45,7 +46,8 @@ export function addSignatureOptions(command: Command): Command {
     .option('--nfkc', 'apply Unicode NFKC normalization first', false)
     .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
     .addOption(new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory)').choices(['32', '64']).default(64).argParser((v) => Number(v) as 32 | 64))
-    .addOption(new Option('--backend <name>', 'signing backend; auto = a hardware WebGPU adapter if there is one, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'));
+    .addOption(new Option('--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'))
+    .option('--threads <n>', 'worker threads of the CPU backend (default: one per core)', positiveInteger);
 }
 
 export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {

@@ -3,10 +3,9 @@ import { Command } from 'commander';
 import type { InputDocument } from '../io/documents.js';
 import { listInputFiles, readDocuments } from '../io/readDocuments.js';
 import { SignatureWriter, sidecarPath } from '../output/signatureFile.js';
-import { FallbackSigner } from '../signatures/fallbackSigner.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
-import { resolveBackend } from '../signatures/resolveBackend.js';
+import { openSigner } from '../signatures/resolveBackend.js';
 import {
   addInputOptions,
   addSignatureOptions,
@@ -60,11 +59,11 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     if (!options.quiet) process.stderr.write(`${message}\n`);
   };
 
-  const resolved = await resolveBackend(options.backend, family);
-  for (const line of resolved.notes) note(`backend ${line}`);
-  const backend = new FallbackSigner(resolved.backend, family, (error) =>
-    process.stderr.write(`warning: ${resolved.backend.kind} backend failed (${error.message}); finishing on the CPU\n`),
-  );
+  const { signer: backend, notes } = await openSigner(options.backend, family, {
+    cpuThreads: options.threads,
+    onFallback: (error) => process.stderr.write(`warning: the GPU backend failed (${error.message}); finishing on the CPU\n`),
+  });
+  for (const line of notes) note(`backend ${line}`);
 
   let invalidSkipped = 0;
   let bytes = 0;

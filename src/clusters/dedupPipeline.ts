@@ -17,10 +17,9 @@ import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../output/signatureFile.js';
 import { shingleDocument } from '../shingles/shingles.js';
-import { FallbackSigner } from '../signatures/fallbackSigner.js';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { signDocuments } from '../signatures/pipeline.js';
-import { resolveBackend, type BackendChoice } from '../signatures/resolveBackend.js';
+import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 import { assignClusters, type Assignment } from './assignment.js';
 import { clusterPairs, type ClusterCheck } from './clustering.js';
 import { corpusPass, RowStore } from './corpusPass.js';
@@ -38,6 +37,8 @@ export interface DedupConfig {
   /** Signature parameters; with `signatures`, those of the file. */
   readonly params: SignatureParams;
   readonly backend: BackendChoice;
+  /** Worker threads of the CPU backend; default one per core. */
+  readonly cpuThreads?: number;
   readonly threshold: number;
   readonly lsh: LshParams;
   readonly verify: VerifyMode;
@@ -136,11 +137,11 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     }
   } else {
     const family = hashFamilyOf(config.params);
-    const resolved = await resolveBackend(config.backend, family);
-    for (const line of resolved.notes) hooks.note(`backend ${line}`);
-    const backend = new FallbackSigner(resolved.backend, family, (error) =>
-      hooks.note(`warning: ${resolved.backend.kind} backend failed (${error.message}); finishing on the CPU`),
-    );
+    const { signer: backend, notes } = await openSigner(config.backend, family, {
+      cpuThreads: config.cpuThreads,
+      onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
+    });
+    for (const line of notes) hooks.note(`backend ${line}`);
     try {
       const result = await timed('read + sign', () =>
         withProgress(hooks, 'signing', totalBytes, 'bytes', (progress) =>
@@ -285,8 +286,7 @@ function groupIdenticalRows(rows: SignatureMatrix): { table: DocumentTable; sign
 async function signReference(config: DedupConfig, hooks: DedupHooks) {
   const files = await listInputFiles(config.against);
   const family = hashFamilyOf(config.params);
-  const resolved = await resolveBackend(config.backend, family);
-  const backend = new FallbackSigner(resolved.backend, family);
+  const { signer: backend } = await openSigner(config.backend, family, { cpuThreads: config.cpuThreads });
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
   const store = new RowStore(config.params.k, config.params.slotBits);

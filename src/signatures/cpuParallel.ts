@@ -32,8 +32,9 @@ export class ParallelCpuSigner implements SignerBackend {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
     this.k = family.k;
     this.description = `CPU (TypeScript, 32-bit lanes, ${threads} thread${threads === 1 ? '' : 's'})`;
-    const script = workerScript();
-    this.workers = Array.from({ length: threads }, () => {
+    // One thread signs inline: no worker to start.
+    const script = threads > 1 ? workerScript() : '';
+    this.workers = Array.from({ length: threads > 1 ? threads : 0 }, () => {
       const worker = new Worker(script);
       worker.on('message', (response: CpuWorkerResponse) => this.settle(response));
       worker.on('error', (error) => this.failAll(error));

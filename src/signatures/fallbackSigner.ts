@@ -9,16 +9,17 @@ import type { HashFamily } from './hashFamily.js';
 
 export class FallbackSigner implements SignerBackend {
   readonly k: number;
-  private readonly cpu: CpuSigner;
+  private cpu: SignerBackend | undefined;
   private failure: Error | undefined;
 
+  /** `createCpu` makes the CPU backend on the first failure (Node passes a multi-threaded one). */
   constructor(
     private readonly primary: SignerBackend,
-    family: HashFamily,
+    private readonly family: HashFamily,
     private readonly onFallback: (error: Error) => void = () => undefined,
+    private readonly createCpu: (family: HashFamily) => SignerBackend = (f) => new CpuSigner(f),
   ) {
     this.k = family.k;
-    this.cpu = new CpuSigner(family);
   }
 
   get kind(): SignerBackend['kind'] {
@@ -52,10 +53,12 @@ export class FallbackSigner implements SignerBackend {
         }
       }
     }
+    this.cpu ??= this.createCpu(this.family);
     return this.cpu.sign(batch);
   }
 
   destroy(): void {
     if (!this.failure) this.primary.destroy();
+    this.cpu?.destroy();
   }
 }

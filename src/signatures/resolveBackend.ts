@@ -1,18 +1,30 @@
 /**
  * Picks the signing backend in Node: `cpu`, `webgpu`, or `auto` (WebGPU when
  * an adapter is there, else CPU). Every candidate tried leaves a note saying
- * why it was taken or why it failed, so the CLI can tell the user.
+ * why it was taken or why it failed, so the CLI can tell the user. In Node the
+ * CPU backend runs on worker threads, one per core unless told otherwise.
  *
  * Dawn (the npm `webgpu` package) and the WGSL files are imported only when
  * WebGPU is asked for: a CPU run never loads the native module, and browser
  * code uses webgpu/browser.ts instead of this file.
  */
+import { availableParallelism } from 'node:os';
+import { ParallelCpuSigner } from './cpuParallel.js';
+import { FallbackSigner } from './fallbackSigner.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './webgpu/selectBackend.js';
 
 export type { BackendChoice, ResolvedBackend } from './webgpu/selectBackend.js';
 
-export async function resolveBackend(choice: BackendChoice, family: HashFamily, tuning: SignerTuning = {}): Promise<ResolvedBackend> {
+export interface NodeBackendOptions {
+  /** WebGPU batch sizing (tests and benchmarks). */
+  readonly tuning?: SignerTuning;
+  /** Worker threads of the CPU backend; default one per core. */
+  readonly cpuThreads?: number;
+}
+
+export async function resolveBackend(choice: BackendChoice, family: HashFamily, options: NodeBackendOptions = {}): Promise<ResolvedBackend> {
+  const threads = options.cpuThreads ?? availableParallelism();
   return selectBackend(
     choice,
     family,
@@ -27,7 +39,23 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
         return nodeDevice.acquireNodeDevice();
       },
       shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
+      createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
     },
-    tuning,
+    options.tuning,
   );
+}
+
+/**
+ * The backend a Node run signs with: the resolved one, wrapped so that a GPU
+ * failure hands the remaining batches to the (multi-threaded) CPU backend.
+ */
+export async function openSigner(
+  choice: BackendChoice,
+  family: HashFamily,
+  options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
+): Promise<{ signer: FallbackSigner; notes: readonly string[] }> {
+  const resolved = await resolveBackend(choice, family, options);
+  const threads = options.cpuThreads ?? availableParallelism();
+  const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
+  return { signer, notes: resolved.notes };
 }

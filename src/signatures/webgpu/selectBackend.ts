@@ -14,13 +14,15 @@ export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
 
 export interface ResolvedBackend {
   readonly backend: SignerBackend;
-  /** One line per candidate tried, in order, e.g. "webgpu: no adapter (…)" then "cpu: chosen". */
+  /** One line per candidate tried, in order, e.g. "webgpu: no adapter (…)" then "cpu: chosen, CPU (…)". */
   readonly notes: readonly string[];
 }
 
 export interface WebGpuEnvironment {
   acquireDevice(): Promise<AcquiredDevice>;
   shaderSources(): ShaderSources | Promise<ShaderSources>;
+  /** The CPU backend when WebGPU is not used; default one thread (CpuSigner). */
+  createCpuSigner?(family: HashFamily): SignerBackend;
 }
 
 export type SignerTuning = Omit<WebGpuSignerOptions, 'description' | 'release'>;
@@ -43,8 +45,9 @@ export async function selectBackend(
       notes.push(`webgpu: ${reason}`);
     }
   }
-  notes.push('cpu: chosen');
-  return { backend: new CpuSigner(family), notes };
+  const backend = environment.createCpuSigner?.(family) ?? new CpuSigner(family);
+  notes.push(`cpu: chosen, ${backend.description}`);
+  return { backend, notes };
 }
 
 async function createWebGpuSigner(family: HashFamily, environment: WebGpuEnvironment, tuning: SignerTuning): Promise<WebGpuSigner> {

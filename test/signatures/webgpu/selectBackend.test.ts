@@ -16,7 +16,7 @@ describe('selectBackend', () => {
   it('auto falls back to the CPU and says why', async () => {
     const { backend, notes } = await selectBackend('auto', family, noAdapter);
     expect(backend.kind).toBe('cpu');
-    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen']);
+    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen, CPU (TypeScript, 32-bit lanes)']);
   });
 
   it('webgpu without an adapter is an error that says why', async () => {
@@ -40,9 +40,13 @@ describe('selectBackend', () => {
     expect(released).toBe(1);
   });
 
-  it('cpu is chosen without touching WebGPU', async () => {
-    const { backend, notes } = await resolveBackend('cpu', family);
-    expect(backend.kind).toBe('cpu');
-    expect(notes).toEqual(['cpu: chosen']);
+  it('cpu is chosen without touching WebGPU, on worker threads in Node', async () => {
+    const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: 3 });
+    try {
+      expect(backend.kind).toBe('cpu');
+      expect(notes).toEqual(['cpu: chosen, CPU (TypeScript, 32-bit lanes, 3 threads)']);
+    } finally {
+      backend.destroy();
+    }
   });
 });
