@@ -142,9 +142,8 @@ describeWithGpu('WebGPU backend', (gpu) => {
         const second = fallback.sign(batches[1]); // in flight when the device goes
         await new Promise((resolve) => setTimeout(resolve, 30));
         own.gpu.device.destroy();
-        const started = performance.now();
+        // Must reject, not hang: a hang fails this test by its timeout (a wall-clock bound would flake on a loaded machine).
         await expect(signer.sign(batches[2])).rejects.toThrow(/device lost/);
-        expect(performance.now() - started).toBeLessThan(2000);
         const results = [first, await second, await fallback.sign(batches[2])];
         expect(fallback.kind).toBe('cpu');
         expect(fallback.fallbackReason?.message).toMatch(/WebGPU: device lost/);
@@ -153,7 +152,7 @@ describeWithGpu('WebGPU backend', (gpu) => {
         fallback.destroy();
         signer.destroy(); // FallbackSigner destroyed the primary already; this is then a no-op
       }
-    });
+    }, 30_000);
 
     it('an uncaptured error on the device fails the signer instead of trusting its results', async () => {
       const family = makeHashFamily(7, SEED);
