@@ -18,15 +18,14 @@ export function startProgress(label: string, totalBytes: number | undefined, qui
     {
       stream: process.stderr,
       format: totalBytes
-        ? `${label} |{bar}| {percentage}% | {docs} docs | {mbps} MB/s | ETA {eta_formatted}`
+        ? `${label} |{bar}| {percentage}% | {docs} docs | {mbps} MB/s | ETA {remaining}`
         : `${label} | {docs} docs | {mb} MB | {mbps} MB/s`,
       hideCursor: true,
       clearOnComplete: false,
-      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(totalBytes ?? 1, 0, { docs: 0, mb: '0.0', mbps: '0.0' });
+  bar.start(totalBytes ?? 1, 0, { docs: 0, mb: '0.0', mbps: '0.0', remaining: '…' });
   return {
     update(documents, bytes) {
       const seconds = (performance.now() - started) / 1000;
@@ -34,6 +33,8 @@ export function startProgress(label: string, totalBytes: number | undefined, qui
         docs: documents,
         mb: (bytes / 1e6).toFixed(1),
         mbps: (bytes / 1e6 / Math.max(seconds, 1e-3)).toFixed(1),
+        // From the input read so far; cli-progress's own ETA misbehaves on bursty updates.
+        remaining: totalBytes && bytes > 0 ? `${Math.ceil((seconds * Math.max(totalBytes - bytes, 0)) / bytes)}s` : '…',
       });
     },
     stop() {
