@@ -12,9 +12,13 @@ export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, SCHEME, t
 export { EMPTY_SLOT_WORD, type ShingleBatch, type SignerBackend, type BackendKind } from './signatures/backend.js';
 export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';
-export { resolveBackend, type BackendChoice, type ResolvedBackend } from './signatures/resolveBackend.js';
+export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './signatures/resolveBackend.js';
+export { ParallelCpuSigner } from './signatures/cpuParallel.js';
 export { signDocuments, pack, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/pipeline.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
 export { InputError, type InputDocument, type ReadOptions } from './io/documents.js';
 export { SignatureWriter, readSignatureFile, sidecarPath, type SignatureFile } from './output/signatureFile.js';
 export { readNpy, NpyWriter, type NpyArray } from './output/npy.js';
+export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
+export { runDedup, type DedupConfig, type DedupOutcome, type DedupHooks } from './clusters/dedupPipeline.js';
+export type { KeepPolicy } from './clusters/keepPolicy.js';
