@@ -23,6 +23,8 @@ export class ParallelCpuSigner implements SignerBackend {
   readonly k: number;
   private readonly workers: Worker[];
   private readonly waiting = new Map<number, { resolve: (words: Uint32Array) => void; reject: (error: Error) => void }>();
+  /** Requests outstanding per worker: ref() and unref() are a flag, not a count, and sign() calls overlap. */
+  private readonly busy: number[];
   private nextId = 0;
 
   constructor(
@@ -41,6 +43,7 @@ export class ParallelCpuSigner implements SignerBackend {
       worker.unref(); // idle workers must not keep the process alive
       return worker;
     });
+    this.busy = this.workers.map(() => 0);
   }
 
   async sign(batch: ShingleBatch): Promise<Uint32Array> {
@@ -69,9 +72,11 @@ export class ParallelCpuSigner implements SignerBackend {
     };
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
-      this.workers[worker].ref(); // busy: keep the process alive until the answer
+      if (this.busy[worker]++ === 0) this.workers[worker].ref(); // busy: keep the process alive until the answers
       this.workers[worker].postMessage(request, [request.shingles.buffer as ArrayBuffer, request.offsets.buffer as ArrayBuffer]);
-    }).finally(() => this.workers[worker].unref()) as Promise<Uint32Array>;
+    }).finally(() => {
+      if (--this.busy[worker] === 0) this.workers[worker].unref();
+    }) as Promise<Uint32Array>;
   }
 
   private settle(response: CpuWorkerResponse): void {

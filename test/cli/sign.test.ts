@@ -80,6 +80,23 @@ describe('gpudedup sign on real files', () => {
     expect(Array.from(half.words)).toEqual(Array.from(wide.words).filter((_, i) => i % 2 === 0));
   });
 
+  it('finishes a multi-batch run on CPU worker threads (no exit while the last batch is on a worker)', async () => {
+    // Batches big enough to go to the workers (shingles·k ≥ 2^20): the pipeline has two in flight at once.
+    const dir = tempDir();
+    const lines = Array.from({ length: 480 }, (_, d) => {
+      const words = Array.from({ length: 60 }, (_, j) => `w${(d * 7 + j * 13) % 3000}`);
+      return JSON.stringify({ id: `d${d}`, text: words.join(' ') });
+    });
+    writeFileSync(join(dir, 'in.jsonl'), lines.join('\n') + '\n');
+    const out = join(dir, 'sigs.npy');
+    const args = ['sign', join(dir, 'in.jsonl'), '-o', out, '--backend', 'cpu', '-q', '--batch-size', '160'];
+    const result = await runCli([...args, '--threads', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/signed 480 documents/);
+    await runCli([...args, '--threads', '1', '-o', join(dir, 'one.npy')]);
+    expect(readFileSync(out)).toEqual(readFileSync(join(dir, 'one.npy')));
+  });
+
   it('refuses to read signatures back with different parameters, naming each difference', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), slice);
