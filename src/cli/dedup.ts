@@ -68,6 +68,14 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination or --report (or --dry-run)');
   }
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
+  // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
+  const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
+  if (inputs.includes('-') && (writes || options.verify === 'exact')) {
+    throw new RangeError(
+      'standard input (-) can be read only once, but dedup reads the corpus again to write -o, --clusters, --pairs or ' +
+        '--contamination and for --verify exact: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
+    );
+  }
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
@@ -120,12 +128,14 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
   };
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
-  if (!options.dryRun) {
+  const paths = { out: options.out, clusters: options.clusters, pairs: options.pairs, contamination: options.contamination };
+  // A report-only run has nothing to write from the corpus: no second pass.
+  if (!options.dryRun && Object.values(paths).some((p) => p !== undefined)) {
     const writeStarted = performance.now();
     const totalBytes = outcome.files.every((f) => f.size !== undefined) ? outcome.files.reduce((s, f) => s + (f.size ?? 0), 0) : undefined;
     await writeDedupOutputs(
       outcome,
-      { out: options.out, clusters: options.clusters, pairs: options.pairs, contamination: options.contamination },
+      paths,
       config.read,
       stageBar('writing', totalBytes, 'bytes', options.quiet),
     );

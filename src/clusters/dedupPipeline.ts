@@ -324,10 +324,19 @@ async function loadShingleSets(
   const sets: (Uint32Array | undefined)[] = new Array(needed.length);
   const shingle = shingleOptionsOf(config.params);
   let bytes = 0;
+  let documents = 0;
   for await (const doc of readDocuments(files, { ...config.read, onBytes: (b) => (bytes = b) })) {
+    if (doc.index >= table.documents) {
+      documents++; // one more than the first pass saw
+      break;
+    }
     const g = table.group(doc.index);
     if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(doc.text, shingle);
+    documents++;
     if ((doc.index & 255) === 0) progress.update(doc.index, bytes);
+  }
+  if (documents !== table.documents) {
+    throw new Error(`the input changed between passes: ${table.documents} documents were signed, ${documents < table.documents ? `only ${documents}` : 'more'} read again for --verify exact`);
   }
   return sets;
 }

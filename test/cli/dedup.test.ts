@@ -171,6 +171,20 @@ describe('gpudedup dedup', () => {
     expect(result.stdout).toMatch(/contaminated\s+1/);
   });
 
+  it('refuses standard input when an output needs a second pass over the corpus; a report-only run reads it once', async () => {
+    const { dir } = setup();
+    const refused = await runCli(['dedup', '-', '--clusters', join(dir, 'c.csv'), '--backend', 'cpu', '-q'], corpus);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/standard input/);
+    expect(existsSync(join(dir, 'c.csv'))).toBe(false);
+    const exact = await runCli(['dedup', '-', '--report', join(dir, 'r.json'), '--verify', 'exact', '--backend', 'cpu', '-q'], corpus);
+    expect(exact.code).toBe(1);
+    expect(exact.stderr).toMatch(/standard input/);
+    const reportOnly = await runCli(['dedup', '-', '--report', join(dir, 'r.json'), '--backend', 'cpu', '-q'], corpus);
+    expect(reportOnly.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ documents: 12, exactDuplicates: 1 });
+  });
+
   it('gives clear errors for bad input and bad parameters', async () => {
     const { dir, input } = setup();
     const bad = join(dir, 'bad.jsonl');
