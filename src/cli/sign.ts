@@ -74,9 +74,13 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     }),
     onBytes: (n: number) => (bytes = n),
   };
-  const writer = options.resume
-    ? await SignatureWriter.resume(options.out, params)
-    : await SignatureWriter.create(options.out, params);
+  let writer: SignatureWriter;
+  try {
+    writer = options.resume ? await SignatureWriter.resume(options.out, params) : await SignatureWriter.create(options.out, params);
+  } catch (error) {
+    backend.destroy(); // a live GPU device busy-waits a core until destroyed
+    throw error;
+  }
   const resumed = writer.documentCount;
   if (resumed > 0) note(`resuming after ${resumed} documents already signed`);
   const onInterrupt = (): void => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readNpy } from '../../src/output/npy.js';
 import { readSignatureFile } from '../../src/output/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
@@ -210,5 +210,29 @@ describe('gpudedup sign --resume', () => {
     const ok = await runCli(['sign', '-', '-o', out, ...common, '--resume'], slice);
     expect(ok.code, ok.stderr).toBe(0);
     expect((await readSignatureFile(out)).ids).toHaveLength(40);
+  });
+});
+
+describe('runSign', () => {
+  it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
+    const destroy = vi.fn();
+    vi.doMock('../../src/signatures/resolveBackend.js', () => ({
+      openSigner: async () => ({ signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) }, notes: [] }),
+    }));
+    try {
+      const { runSign } = await import('../../src/cli/sign.js');
+      const dir = tempDir();
+      writeFileSync(join(dir, 'in.jsonl'), slice);
+      const out = join(dir, 's.npy');
+      writeFileSync(`${out}.json.partial`, 'not a sidecar\n');
+      const options = {
+        out, resume: true, batchSize: 4, textField: 'text', idField: 'id', skipInvalid: false, quiet: true,
+        k: 8, seed: '42', shingle: 'word' as const, ngram: 5, nfkc: false, stripPunctuation: false, slotBits: 64 as const, backend: 'cpu' as const,
+      };
+      await expect(runSign([join(dir, 'in.jsonl')], options)).rejects.toThrow(/cannot resume/);
+      expect(destroy).toHaveBeenCalledOnce();
+    } finally {
+      vi.doUnmock('../../src/signatures/resolveBackend.js');
+    }
   });
 });
