@@ -177,11 +177,13 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
           const isReference = new Uint8Array(combined.count).fill(1, signatures.count);
           return { combined, pairs: findCandidates(combined, { ...config.lsh, maxAllPairs: config.maxAllPairs, reference: isReference }) };
         });
-  const candidates = await timed('banding', () =>
-    withProgress(hooks, 'banding', config.lsh.bands, 'items', (progress) =>
-      findCandidates(signatures, { ...config.lsh, maxAllPairs: config.maxAllPairs, onBand: (n) => progress.update(n) }),
-    ),
-  );
+  const bandCorpus = (include?: Uint8Array) =>
+    timed('banding', () =>
+      withProgress(hooks, 'banding', config.lsh.bands, 'items', (progress) =>
+        findCandidates(signatures, { ...config.lsh, maxAllPairs: config.maxAllPairs, include, onBand: (n) => progress.update(n) }),
+      ),
+    );
+  let candidates = await bandCorpus();
 
   // 4. Exact verification needs the shingle sets of every candidate document.
   let sets: (Uint32Array | undefined)[] = [];
@@ -211,13 +213,26 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
       matchReference(referenceCandidates.pairs, referenceCandidates.combined, corpusCount, reference!.ids, config, exact),
     );
     contaminated = new Uint8Array(corpusCount);
-    for (let g = 0; g < corpusCount; g++) if (contamination.match[g] >= 0) contaminated[g] = 1;
+    let removed = 0;
+    for (let g = 0; g < corpusCount; g++) {
+      if (contamination.match[g] >= 0) {
+        contaminated[g] = 1;
+        removed++;
+      }
+    }
+    // Band again without them: merely dropping their pairs would also drop the star and chain pairs of a big
+    // bucket that run through them, leaving its other members unpaired. Every document of the new pairs was a
+    // candidate before (its bucket only lost members), so exact verification has its shingle set already.
+    if (removed > 0) {
+      const include = new Uint8Array(corpusCount);
+      for (let g = 0; g < corpusCount; g++) include[g] = 1 - contaminated[g];
+      candidates = await bandCorpus(include);
+    }
   }
-  const kept = contaminated === undefined ? candidates : dropPairsTouching(candidates, contaminated);
   const exactSimilarity = (a: number, b: number): number => exactJaccard(exactOf(a), exactOf(b));
   const verified = await timed('verification', () =>
-    withProgress(hooks, 'verifying', kept.a.length, 'items', (progress) =>
-      verifyPairs(kept, config.verify, config.threshold, signatures, exactSimilarity, (n) => progress.update(n)),
+    withProgress(hooks, 'verifying', candidates.a.length, 'items', (progress) =>
+      verifyPairs(candidates, config.verify, config.threshold, signatures, exactSimilarity, (n) => progress.update(n)),
     ),
   );
 
@@ -351,15 +366,4 @@ function matchReference(
 ): Contamination {
   const verified = verifyPairs(pairs, config.verify, config.threshold, combined, exact);
   return { referenceIds, ...bestReferenceMatches(verified, corpusCount), candidates: pairs.a.length };
-}
-
-function dropPairsTouching(pairs: PairList, flagged: Uint8Array): PairList {
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < pairs.a.length; i++) {
-    if (flagged[pairs.a[i]] === 1 || flagged[pairs.b[i]] === 1) continue;
-    a.push(pairs.a[i]);
-    b.push(pairs.b[i]);
-  }
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
 }

@@ -171,6 +171,37 @@ describe('gpudedup dedup', () => {
     expect(result.stdout).toMatch(/contaminated\s+1/);
   });
 
+  it('--against: documents left after decontamination still pair in a big bucket that held the removed ones', async () => {
+    const { dir } = setup();
+    let state = 7;
+    const randomWords = (n: number): string =>
+      Array.from({ length: n }, () => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return `w${(state % 100000).toString(36)}`;
+      }).join(' ');
+    const base = randomWords(200);
+    const extra = randomWords(200);
+    // c0 and c1 match the reference; x1 and x2 (Jaccard ≈ 0.99) do not (≈ 0.5). With one band of one row and
+    // --max-bucket-pairs 2, all four share one big bucket [c0, x1, c1, x2]: every pair of x1 and x2 runs through c0 or c1.
+    const docs = [
+      { id: 'c0', text: `${base} ${randomWords(3)}` },
+      { id: 'x1', text: `${base} ${extra} ${randomWords(3)}` },
+      { id: 'c1', text: `${base} ${randomWords(3)}` },
+      { id: 'x2', text: `${base} ${extra} ${randomWords(3)}` },
+    ];
+    writeFileSync(join(dir, 'big.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    writeFileSync(join(dir, 'ref.jsonl'), JSON.stringify({ id: 'r', text: base }) + '\n');
+    const result = await runCli([
+      'dedup', join(dir, 'big.jsonl'), '--against', join(dir, 'ref.jsonl'), '--clusters', join(dir, 'c.csv'), '--report', join(dir, 'r.json'),
+      '--threshold', '0.7', '--bands', '1', '--rows', '1', '--max-bucket-pairs', '2', '--seed', '1', '--backend', 'cpu', '-q',
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(report.contaminated).toBe(2);
+    const kept = new Map(parseCsv(readFileSync(join(dir, 'c.csv'), 'utf8')).slice(1).map((r) => [r[0], r[2]]));
+    expect([...kept]).toEqual([['c0', 'false'], ['x1', 'true'], ['c1', 'false'], ['x2', 'false']]);
+  });
+
   it('refuses standard input when an output needs a second pass over the corpus; a report-only run reads it once', async () => {
     const { dir } = setup();
     const refused = await runCli(['dedup', '-', '--clusters', join(dir, 'c.csv'), '--backend', 'cpu', '-q'], corpus);
