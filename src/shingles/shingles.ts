@@ -26,7 +26,8 @@ export interface ShingleOptions {
 export const DEFAULT_SHINGLE: ShingleOptions = { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE };
 
 const encoder = new TextEncoder();
-const SPACELESS_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
+// Letters only (the lookahead): these scripts' marks, digits and symbols are not counted.
+const SPACELESS_LETTER = /(?=\p{L})[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
 const LETTER = /\p{L}/gu;
 
 /** The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order. */
@@ -43,7 +44,7 @@ export function chooseMode(tokens: readonly string[], n: number): 'word' | 'char
   if (tokens.length < n) return 'char';
   const joined = tokens.join('');
   const letters = joined.match(LETTER)?.length ?? 0;
-  const spaceless = joined.match(SPACELESS_SCRIPT)?.length ?? 0;
+  const spaceless = joined.match(SPACELESS_LETTER)?.length ?? 0;
   return letters > 0 && spaceless * 2 > letters ? 'char' : 'word';
 }
 

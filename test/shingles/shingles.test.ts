@@ -93,6 +93,14 @@ describe('auto mode', () => {
     const text = 'ภาษาไทยไม่มีช่องว่างระหว่างคำ';
     expectSameSet(shingleDocument(text, { mode: 'auto', n: 5, normalize: NORMAL }), shinglesRef(text, 'char', 5), 'thai');
   });
+
+  it('counts letters only: marks, digits and symbols of space-less scripts do not tip the balance', () => {
+    // 6 Thai letters (each with a combining vowel mark, Mn) against 10 Latin letters: mostly Latin.
+    expect(chooseMode(tokenize('กิ กิ กิ กิ กิ กิ abcdefghij'), 5)).toBe('word');
+    // Han-script symbols (Kangxi radicals, So) and Thai digits (Nd) are not letters.
+    expect(chooseMode(tokenize('⼀⼁⼂⼃⼄⼅⼆⼇⼈⼉ ๑๒๓๔๕ ab cd ef gh'), 5)).toBe('word');
+    expect(chooseMode(tokenize('กกกกกกกกกกกกกกกก abc def ghi jkl'), 5)).toBe('char');
+  });
 });
 
 describe('deduplicatePairs', () => {
