@@ -89,6 +89,8 @@ export interface DedupOutcome {
   /** From the signature file when the run had no corpus inputs. */
   readonly presignedIds?: readonly string[];
   readonly missingKeepField: number;
+  /** Malformed lines skipped under `skipInvalid`, in the corpus (first pass) and the reference set. */
+  readonly invalidSkipped: number;
   readonly backend: string;
   /** Milliseconds per stage, in order. */
   readonly timings: Record<string, number>;
@@ -114,6 +116,13 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   let backendDescription: string;
   let presignedIds: string[] | undefined;
   const reading = { bytes: 0 };
+  // Counted on the first pass only: later passes meet the same lines again.
+  let invalidSkipped = 0;
+  const countInvalid = (message: string): void => {
+    invalidSkipped++;
+    hooks.note(`skipped ${message}`);
+    config.read.onInvalid?.(message);
+  };
   if (config.signatures !== undefined) {
     const file = await timed('load signatures', () => readSignatureFile(config.signatures!, config.params));
     const rows = signatureMatrix(file.words, file.params.k, file.params.slotBits);
@@ -124,7 +133,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
           corpusPass(files, {
             params: config.params,
             keep: config.keep,
-            read: { ...config.read, onBytes: (b) => (reading.bytes = b) },
+            read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
             presigned: { ids: file.ids, rows },
             onDocument: (n) => progress.update(n, reading.bytes),
           }),
@@ -148,7 +157,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
           corpusPass(files, {
             params: config.params,
             keep: config.keep,
-            read: { ...config.read, onBytes: (b) => (reading.bytes = b) },
+            read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
             backend,
             onDocument: (n) => progress.update(n, reading.bytes),
           }),
@@ -165,7 +174,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   // 2. Reference set: signed like the corpus (same parameters), never deduplicated.
   let reference: { ids: string[]; rows: SignatureMatrix; sets?: Uint32Array[] } | undefined;
   if (config.against.length > 0) {
-    reference = await timed('reference', () => signReference(config, hooks));
+    reference = await timed('reference', () => signReference(config, hooks, countInvalid));
   }
 
   // 3. Candidates: near-duplicates among the corpus, and corpus × reference.
@@ -259,6 +268,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     contamination,
     presignedIds,
     missingKeepField,
+    invalidSkipped,
     backend: backendDescription,
     timings,
   };
@@ -298,7 +308,7 @@ function groupIdenticalRows(rows: SignatureMatrix): { table: DocumentTable; sign
   return { table, signatures: store.finish() };
 }
 
-async function signReference(config: DedupConfig, hooks: DedupHooks) {
+async function signReference(config: DedupConfig, hooks: DedupHooks, onInvalid: (message: string) => void) {
   const files = await listInputFiles(config.against);
   const family = hashFamilyOf(config.params);
   const { signer: backend } = await openSigner(config.backend, family, { cpuThreads: config.cpuThreads });
@@ -308,7 +318,7 @@ async function signReference(config: DedupConfig, hooks: DedupHooks) {
   const shingle = shingleOptionsOf(config.params);
   const keepSets = config.verify === 'exact';
   async function* documents() {
-    for await (const doc of readDocuments(files, config.read)) {
+    for await (const doc of readDocuments(files, { ...config.read, onInvalid })) {
       ids.push(doc.id);
       if (keepSets) sets.push(shingleDocument(doc.text, shingle));
       yield doc;

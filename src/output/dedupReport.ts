@@ -45,6 +45,7 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
       referenceCandidates: outcome.contamination?.candidates ?? 0,
     },
     missingKeepField: outcome.missingKeepField,
+    invalidSkipped: outcome.invalidSkipped,
     backend: outcome.backend,
     seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))])),
   };
@@ -84,6 +85,7 @@ export function formatSummary(report: DedupReport, destination: string): string 
       `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}, keep ${p.keep}`,
     `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
+    ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
     ...(report.missingKeepField > 0 ? [`  warning             ${int(report.missingKeepField)} documents had no numeric value for --keep ${p.keep} (ranked last)`] : []),
     `  backend             ${report.backend}`,
     `  time                ${total.toFixed(2)} s (${stages})`,

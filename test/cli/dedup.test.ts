@@ -202,6 +202,17 @@ describe('gpudedup dedup', () => {
     expect([...kept]).toEqual([['c0', 'false'], ['x1', 'true'], ['c1', 'false'], ['x2', 'false']]);
   });
 
+  it('--skip-invalid skips malformed lines and counts them in the summary and the report', async () => {
+    const { dir } = setup();
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, [lines[0], '{"id": "x", "text": ', lines[1], lines[1]].join('\n') + '\n');
+    const result = await runCli(['dedup', bad, '-o', join(dir, 'o.jsonl'), '--report', join(dir, 'r.json'), '--skip-invalid', '--backend', 'cpu', '-q']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/skipped\s+1 invalid line/);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ documents: 3, exactDuplicates: 1, invalidSkipped: 1 });
+    expect(readFileSync(join(dir, 'o.jsonl'), 'utf8')).toBe(`${lines[0]}\n${lines[1]}\n`);
+  });
+
   it('refuses standard input when an output needs a second pass over the corpus; a report-only run reads it once', async () => {
     const { dir } = setup();
     const refused = await runCli(['dedup', '-', '--clusters', join(dir, 'c.csv'), '--backend', 'cpu', '-q'], corpus);
