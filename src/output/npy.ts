@@ -4,7 +4,7 @@
  * written with room to spare and rewritten in place when the file is committed.
  * https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { AtomicFile, partialPath } from './atomicFile.js';
 
 export type NpyDtype = '<u4' | '<u8';
@@ -108,27 +108,49 @@ export interface NpyArray {
   readonly words: Uint32Array;
 }
 
-/** Reads a 2-D `<u4`/`<u8` C-order .npy file (written by us or by NumPy). */
+/** Bytes per read: one read(2) call takes at most 2 GiB − 1, and so does fs.readFile for a whole file. */
+const READ_CHUNK_BYTES = 1 << 30;
+
+/**
+ * Reads a 2-D `<u4`/`<u8` C-order .npy file (written by us or by NumPy). The
+ * data is read straight into the returned words, in chunks, so files of 2 GiB
+ * and more load too (fs.readFile refuses them) without a second copy.
+ */
 export async function readNpy(path: string): Promise<NpyArray> {
-  const bytes = await readFile(path);
-  if (bytes.length < 10 || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error(`${path}: not a .npy file`);
-  const major = bytes[6];
-  const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
-  const dataStart = (major === 1 ? 10 : 12) + headerLength;
-  const text = bytes.subarray(major === 1 ? 10 : 12, dataStart).toString('latin1');
-  const dtype = /'descr':\s*'([^']+)'/.exec(text)?.[1];
-  const shape = /'shape':\s*\((\d+),\s*(\d+)\)/.exec(text);
-  if (dtype !== '<u4' && dtype !== '<u8') throw new Error(`${path}: expected dtype <u4 or <u8, found ${dtype}`);
-  if (!shape) throw new Error(`${path}: expected a 2-D array`);
-  if (/'fortran_order':\s*True/.test(text)) throw new Error(`${path}: Fortran-ordered arrays are not supported`);
-  const rows = Number(shape[1]);
-  const cols = Number(shape[2]);
-  const byteLength = rows * cols * (dtype === '<u8' ? 8 : 4);
-  if (bytes.length - dataStart < byteLength) {
-    throw new Error(`${path}: truncated (header says ${rows}×${cols}, file holds ${bytes.length - dataStart} data bytes)`);
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const prefix = Buffer.alloc(12);
+    await handle.read(prefix, 0, 12, 0);
+    if (size < 10 || !MAGIC.every((b, i) => prefix[i] === b)) throw new Error(`${path}: not a .npy file`);
+    const major = prefix[6];
+    const headerStart = major === 1 ? 10 : 12;
+    const headerLength = major === 1 ? prefix.readUInt16LE(8) : prefix.readUInt32LE(8);
+    const dataStart = headerStart + headerLength;
+    const head = Buffer.alloc(headerLength);
+    await handle.read(head, 0, headerLength, headerStart);
+    const text = head.toString('latin1');
+    const dtype = /'descr':\s*'([^']+)'/.exec(text)?.[1];
+    const shape = /'shape':\s*\((\d+),\s*(\d+)\)/.exec(text);
+    if (dtype !== '<u4' && dtype !== '<u8') throw new Error(`${path}: expected dtype <u4 or <u8, found ${dtype}`);
+    if (!shape) throw new Error(`${path}: expected a 2-D array`);
+    if (/'fortran_order':\s*True/.test(text)) throw new Error(`${path}: Fortran-ordered arrays are not supported`);
+    const rows = Number(shape[1]);
+    const cols = Number(shape[2]);
+    const byteLength = rows * cols * (dtype === '<u8' ? 8 : 4);
+    const truncated = (): Error =>
+      new Error(`${path}: truncated (header says ${rows}×${cols}, file holds ${Math.max(0, size - dataStart)} data bytes)`);
+    if (size - dataStart < byteLength) throw truncated();
+    // A fresh buffer keeps the words 4-byte aligned whatever the header length.
+    const words = new Uint32Array(byteLength / 4);
+    const bytes = new Uint8Array(words.buffer);
+    for (let done = 0; done < byteLength; ) {
+      const { bytesRead } = await handle.read(bytes, done, Math.min(byteLength - done, READ_CHUNK_BYTES), dataStart + done);
+      if (bytesRead === 0) throw truncated();
+      done += bytesRead;
+    }
+    return { dtype, rows, cols, words };
+  } finally {
+    await handle.close();
   }
-  // Copy so the words are 4-byte aligned whatever the header length.
-  const words = new Uint32Array(byteLength / 4);
-  new Uint8Array(words.buffer).set(bytes.subarray(dataStart, dataStart + byteLength));
-  return { dtype, rows, cols, words };
 }
