@@ -6,7 +6,8 @@
  * The exact pre-pass groups documents by their normalized text in a Map
  * instead of src/clusters/exactDuplicates.ts, which hashes with node:crypto
  * and so cannot be bundled for a browser. The grouping is the same (the CLI's
- * 128-bit hash only stands in for the text itself), numbered in order of first
+ * 128-bit hash only stands in for the text's UTF-8, in which a lone surrogate
+ * becomes U+FFFD, as it does for the shingles), numbered in order of first
  * appearance like ExactDuplicateIndex.
  */
 import { findCandidates } from '../src/bands/candidates.js';
@@ -63,6 +64,8 @@ export interface DedupResult {
 /** Shingles per sign() call: bounds the packed batch in memory; the GPU signer chunks further itself. */
 const BATCH_SHINGLES = 1 << 20;
 
+const LONE_SURROGATE = /\p{Cs}/gu;
+
 /** Lets the page repaint between stages (the stages themselves run on the main thread). */
 const yieldToBrowser = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -88,7 +91,8 @@ export async function dedupDocuments(
     const groupOf = new Map<string, number>();
     const firstSets: Uint32Array[] = [];
     for (const doc of documents) {
-      const normalized = tokenize(doc.text, settings.shingle.normalize).join(' ');
+      // Lone surrogates to U+FFFD: the key is the text as UTF-8, which is what the CLI hashes.
+      const normalized = tokenize(doc.text, settings.shingle.normalize).join(' ').replace(LONE_SURROGATE, '\ufffd');
       let group = -1;
       if (normalized !== '') {
         group = groupOf.get(normalized) ?? -1;
