@@ -151,9 +151,14 @@ function describeType(value: unknown): string {
 async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
   const chunks = raw[Symbol.asyncIterator]();
-  const first = await chunks.next();
-  const head: Buffer = first.done ? Buffer.alloc(0) : (first.value as Buffer);
-  countBytes(head.length);
+  // The magic is two bytes; a pipe may deliver one at first.
+  let head = Buffer.alloc(0);
+  while (head.length < 2) {
+    const next = await chunks.next();
+    if (next.done) break;
+    countBytes((next.value as Buffer).length);
+    head = Buffer.concat([head, next.value as Buffer]);
+  }
   const rest = Readable.from(
     (async function* () {
       if (head.length > 0) yield head;

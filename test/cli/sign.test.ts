@@ -51,6 +51,21 @@ describe('gpudedup sign on real files', () => {
     expect(readFileSync(join(dir, 'c.npy'))).toEqual(a);
   });
 
+  it('recognizes gzip on standard input when the first chunk holds only one byte', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'g.npy');
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-k', '8', '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const packed = gzipSync(slice);
+    child.stdin.write(packed.subarray(0, 1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stdin.end(packed.subarray(1));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(0);
+    expect((await readSignatureFile(out)).ids).toHaveLength(40);
+  });
+
   it('signs a directory of plain-text files, one document per file, in sorted order', async () => {
     const dir = tempDir();
     const docs = join(dir, 'docs');
