@@ -7,7 +7,7 @@
 import type { InputDocument } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
 import type { ReadOptions } from '../io/documents.js';
-import { fromSignerWords, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
@@ -42,6 +42,7 @@ export async function corpusPass(files: readonly InputFile[], options: CorpusPas
   const store = new RowStore(params.k, params.slotBits);
   const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
   let missingKeepField = 0;
+  const presigned = options.presigned === undefined ? undefined : new PresignedCheck(options.presigned.ids, options.presigned.rows);
 
   // Records every document; passes on those that start a new non-empty group.
   async function* firstOfEachGroup(): AsyncGenerator<InputDocument> {
@@ -49,11 +50,13 @@ export async function corpusPass(files: readonly InputFile[], options: CorpusPas
       const score = keepScore(keep, doc.text, doc.record);
       if (score.missing) missingKeepField++;
       const normalized = normalizedForExactMatch(doc.text, params.normalize);
-      if (options.presigned !== undefined) checkPresignedId(options.presigned.ids, doc);
+      if (presigned !== undefined) checkPresignedId(presigned.ids, doc);
       if (normalized === '') {
+        presigned?.checkRow(doc, -1);
         table.add(-1, score.score);
       } else {
         const { group, isNew } = exact.add(normalized);
+        presigned?.checkRow(doc, group);
         table.add(group, score.score);
         if (isNew) yield doc;
       }
@@ -85,6 +88,49 @@ function checkPresignedId(ids: readonly string[], doc: InputDocument): void {
   }
   if (ids[doc.index] !== doc.id) {
     throw new Error(`${where}: document ${doc.index} is "${doc.id}" but the signatures have "${ids[doc.index]}" there: not the corpus that was signed`);
+  }
+}
+
+/**
+ * Beyond the ids: the text read must fit the row signed for it. An empty text
+ * needs an empty row and a non-empty one a real row, and exact duplicates (the
+ * same normalized text) need identical rows. A corpus edited since signing, or
+ * read with another --text-field, is refused when it breaks any of these.
+ */
+class PresignedCheck {
+  private readonly firstOfGroup: number[] = [];
+  private readonly width: number;
+
+  constructor(
+    readonly ids: readonly string[],
+    private readonly rows: SignatureMatrix,
+  ) {
+    this.width = rowWords(rows.k, rows.slotBits);
+  }
+
+  /** `group` is the document's exact group, −1 when its text is empty. */
+  checkRow(doc: InputDocument, group: number): void {
+    if (doc.index >= this.rows.count) return; // checkPresignedId refuses it
+    const fail = (reason: string): never => {
+      const where = doc.source.line > 0 ? `${doc.source.path}:${doc.source.line}` : doc.source.path;
+      throw new Error(`${where}: document "${doc.id}" ${reason}: not the corpus that was signed (or not the same --text-field)`);
+    };
+    const empty = isEmptySignature(this.rows, doc.index);
+    if (group < 0) {
+      if (!empty) fail('has no text but its signature is not empty');
+      return;
+    }
+    if (empty) fail('has text but its signature is empty');
+    if (group === this.firstOfGroup.length) {
+      this.firstOfGroup.push(doc.index);
+      return;
+    }
+    const { words } = this.rows;
+    const a = this.firstOfGroup[group] * this.width;
+    const b = doc.index * this.width;
+    for (let w = 0; w < this.width; w++) {
+      if (words[a + w] !== words[b + w]) fail(`repeats the text of document ${this.firstOfGroup[group]} but not its signature`);
+    }
   }
 }
 

@@ -141,6 +141,16 @@ describe('gpudedup dedup', () => {
     const otherCorpus = await runCli(['dedup', join(dir, 'other.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
     expect(otherCorpus.code).toBe(1);
     expect(otherCorpus.stderr).toMatch(/not the corpus that was signed/);
+    // The same ids with edited texts: an emptied document, and one turned into a copy of another.
+    const edited = (id: string, text: string): string => records.map((r) => JSON.stringify(r.id === id ? { ...r, text } : r)).join('\n');
+    writeFileSync(join(dir, 'emptied.jsonl'), edited('ISC', ''));
+    const emptied = await runCli(['dedup', join(dir, 'emptied.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    expect(emptied.code).toBe(1);
+    expect(emptied.stderr).toMatch(/"ISC" has no text but its signature is not empty: not the corpus that was signed/);
+    writeFileSync(join(dir, 'copied.jsonl'), edited('Zlib', pick('0BSD').text));
+    const copied = await runCli(['dedup', join(dir, 'copied.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    expect(copied.code).toBe(1);
+    expect(copied.stderr).toMatch(/"Zlib" repeats the text of document 0 but not its signature/);
     expect(existsSync(join(dir, 'x.csv'))).toBe(false);
   });
 
