@@ -178,8 +178,10 @@ async function openDecompressed(path: string, countBytes: (n: number) => void): 
   return rest.pipe(gunzip);
 }
 
+/** A whole plain-text file, without a leading byte order mark (as JSONL lines are read). */
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

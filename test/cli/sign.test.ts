@@ -84,6 +84,19 @@ describe('gpudedup sign on real files', () => {
     expect(result.stdout).toMatch(/empty\s+1/);
   });
 
+  it('drops a UTF-8 byte order mark at the start of a plain-text file, as it does for JSONL', async () => {
+    const dir = tempDir();
+    const docs = join(dir, 'docs');
+    mkdirSync(docs);
+    writeFileSync(join(docs, 'a.txt'), 'Byte order marks are not part of the text');
+    writeFileSync(join(docs, 'b.txt'), '\ufeffByte order marks are not part of the text');
+    const out = join(dir, 'bom.npy');
+    const result = await runCli(['sign', docs, '-o', out, '--backend', 'cpu', '-k', '4', '-q']);
+    expect(result.code, result.stderr).toBe(0);
+    const { words } = await readSignatureFile(out);
+    expect(words.subarray(8, 16)).toEqual(words.subarray(0, 8));
+  });
+
   it('keeps the low 32 bits with --slot-bits 32', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), slice);
