@@ -12,7 +12,7 @@
 import { findCandidates, type CandidateStats } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import type { PairList } from '../bands/pairSet.js';
-import { concatMatrices, fromSignerWords, isEmptySignature, rowWords, signatureAgreement, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { fromSignerWords, isEmptySignature, rowWords, signatureAgreement, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../output/signatureFile.js';
@@ -27,7 +27,7 @@ import { DocumentTable } from './documentTable.js';
 import { ExactDuplicateIndex } from './exactDuplicates.js';
 import type { KeepPolicy } from './keepPolicy.js';
 import { candidateDocuments } from './nearDuplicates.js';
-import { bestReferenceMatches } from './decontaminate.js';
+import { bestReferenceMatches, contaminationCandidates } from './decontaminate.js';
 import { exactJaccard, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
 
 export interface DedupConfig {
@@ -182,9 +182,13 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     reference === undefined
       ? undefined
       : await timed('banding', () => {
-          const combined = concatMatrices(signatures, reference!.rows);
-          const isReference = new Uint8Array(combined.count).fill(1, signatures.count);
-          return { combined, pairs: findCandidates(combined, { ...config.lsh, maxAllPairs: config.maxAllPairs, reference: isReference }) };
+          const { combined, candidates: pairs } = contaminationCandidates(signatures, reference!.rows, {
+            ...config.lsh,
+            threshold: config.threshold,
+            verify: config.verify,
+            maxAllPairs: config.maxAllPairs,
+          });
+          return { combined, pairs };
         });
   const bandCorpus = (include?: Uint8Array) =>
     timed('banding', () =>
