@@ -26,6 +26,8 @@ export class ParallelCpuSigner implements SignerBackend {
   /** Requests outstanding per worker: ref() and unref() are a flag, not a count, and sign() calls overlap. */
   private readonly busy: number[];
   private nextId = 0;
+  /** Why the signer cannot sign any more: a worker died, or destroy() was called. */
+  private broken: Error | undefined;
 
   constructor(
     private readonly family: HashFamily,
@@ -39,7 +41,9 @@ export class ParallelCpuSigner implements SignerBackend {
     this.workers = Array.from({ length: threads > 1 ? threads : 0 }, () => {
       const worker = new Worker(script);
       worker.on('message', (response: CpuWorkerResponse) => this.settle(response));
-      worker.on('error', (error) => this.failAll(error));
+      worker.on('error', (error) => this.breakDown(error));
+      // A dead worker never answers: fail what waits on it and everything after.
+      worker.on('exit', (code) => this.breakDown(new Error(`CPU worker exited (code ${code})`)));
       worker.unref(); // idle workers must not keep the process alive
       return worker;
     });
@@ -50,6 +54,7 @@ export class ParallelCpuSigner implements SignerBackend {
     const docs = documentCount(batch);
     const total = batch.offsets[docs];
     if (this.threads === 1 || total * this.k < INLINE_EVALUATIONS || docs < 2) return signBatchOnCpu(this.family, batch);
+    if (this.broken) throw this.broken;
     const ranges = splitByShingles(batch.offsets, this.threads);
     const parts = await Promise.all(ranges.map(([from, to], i) => this.post(i, batch, from, to)));
     const out = new Uint32Array(docs * this.k * 2);
@@ -58,8 +63,8 @@ export class ParallelCpuSigner implements SignerBackend {
   }
 
   destroy(): void {
+    this.breakDown(new Error('CPU signer destroyed'));
     for (const worker of this.workers) void worker.terminate();
-    this.failAll(new Error('CPU signer destroyed'));
   }
 
   private post(worker: number, batch: ShingleBatch, from: number, to: number): Promise<Uint32Array> {
@@ -87,8 +92,9 @@ export class ParallelCpuSigner implements SignerBackend {
     else waiter.reject(new Error(`CPU worker failed: ${response.error}`));
   }
 
-  private failAll(error: Error): void {
-    for (const waiter of this.waiting.values()) waiter.reject(error);
+  private breakDown(error: Error): void {
+    this.broken ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(this.broken);
     this.waiting.clear();
   }
 }

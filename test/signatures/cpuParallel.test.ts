@@ -34,6 +34,19 @@ describe('ParallelCpuSigner', () => {
     }
   });
 
+  it('rejects, instead of waiting forever, once a worker has died', async () => {
+    const family = makeHashFamily(64, u64(0, 42));
+    const signer = new ParallelCpuSigner(family, 2);
+    try {
+      const worker = (signer as unknown as { workers: import('node:worker_threads').Worker[] }).workers[0];
+      await worker.terminate();
+      const batch = pack(randomSets(150, 3));
+      await expect(signer.sign(batch)).rejects.toThrow(/CPU worker exited/);
+    } finally {
+      signer.destroy();
+    }
+  });
+
   it('splits documents into contiguous ranges that cover all of them', () => {
     const offsets = Uint32Array.of(0, 10, 10, 50, 51, 100, 100);
     for (const parts of [1, 2, 3, 4, 10]) {
