@@ -253,6 +253,10 @@ describe('gpudedup dedup', () => {
     expect(keep.stderr).toMatch(/--keep must be first, longest or field:NAME/);
     const nothing = await runCli(['dedup', input]);
     expect(nothing.stderr).toMatch(/nothing to write/);
+    const same = await runCli(['dedup', input, '--clusters', join(dir, 'same.csv'), '--pairs', join(dir, '.', 'same.csv'), '--backend', 'cpu', '-q']);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toMatch(/--clusters and --pairs both name .*same\.csv/);
+    expect(existsSync(join(dir, 'same.csv'))).toBe(false);
     const threshold = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--threshold', '1.5']);
     expect(threshold.code).not.toBe(0);
     expect(threshold.stderr).toMatch(/between 0 and 1/);
