@@ -159,7 +159,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
   }
   const report = buildReport(config, outcome, timings);
   if (options.report !== undefined) await writeReport(options.report, report);
-  const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.report ?? '');
+  const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
   process.stdout.write(formatSummary(report, destination));
 }
 
