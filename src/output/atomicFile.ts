@@ -38,13 +38,18 @@ export class AtomicFile {
   /** Appends at the end of what was written so far. */
   async write(data: Uint8Array | string): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await this.handle.write(bytes, 0, bytes.length, this.position);
+    await this.writeAt(bytes, this.position);
     this.position += bytes.length;
   }
 
   /** Overwrites bytes at a fixed position (for headers whose content is known only at the end). */
   async writeAt(data: Uint8Array, position: number): Promise<void> {
-    await this.handle.write(data, 0, data.length, position);
+    // pwrite may write less than asked (a full disk, a signal) without an error: write the rest.
+    for (let done = 0; done < data.length; ) {
+      const { bytesWritten } = await this.handle.write(data, done, data.length - done, position + done);
+      if (bytesWritten === 0) throw new Error(`${this.tempPath}: write made no progress`);
+      done += bytesWritten;
+    }
   }
 
   /** Flushes, closes and renames into place. */
