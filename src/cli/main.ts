@@ -2,7 +2,6 @@
 /** The `gpudedup` command line. Each command lives in its own module. */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { InputError } from '../io/documents.js';
 import { registerSignCommand } from './sign.js';
 import { registerDedupCommand } from './dedup.js';
 import { registerParamsCommand } from './params.js';
@@ -25,7 +24,10 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  const message = error instanceof InputError || error instanceof RangeError ? error.message : String((error as Error).stack ?? error);
+  // Errors reaching here are the user's to read (bad input, refused resume, no adapter...): one line.
+  // GPUDEDUP_DEBUG=1 shows the stack, for bug reports.
+  const debug = process.env.GPUDEDUP_DEBUG === '1';
+  const message = error instanceof Error ? (debug ? String(error.stack) : error.message) : String(error);
   process.stderr.write(`gpudedup: ${message}\n`);
   process.exitCode = 1;
 }

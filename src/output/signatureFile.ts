@@ -6,7 +6,7 @@
  * The sidecar is written as a stream (one id per line, batch by batch) but is
  * one plain JSON object at the end, so `json.load` reads it in Python.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
@@ -57,7 +57,9 @@ export class SignatureWriter {
    */
   static async resume(npyPath: string, params: SignatureParams): Promise<SignatureWriter> {
     const text = await readFile(partialPath(sidecarPath(npyPath)), 'utf8').catch(() => undefined);
-    if (text === undefined) return SignatureWriter.create(npyPath, params);
+    const npyPartial = await stat(partialPath(npyPath)).catch(() => undefined);
+    // Nothing to resume unless both halves of the interrupted run are there.
+    if (text === undefined || npyPartial === undefined) return SignatureWriter.create(npyPath, params);
     const lines = text.split('\n');
     const head = sidecarHead(params).slice(0, -1);
     if (lines[0] !== head) {

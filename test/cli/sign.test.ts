@@ -254,6 +254,7 @@ describe('runSign', () => {
       writeFileSync(join(dir, 'in.jsonl'), slice);
       const out = join(dir, 's.npy');
       writeFileSync(`${out}.json.partial`, 'not a sidecar\n');
+      writeFileSync(`${out}.partial`, ''); // both halves of an interrupted run are there
       const options = {
         out, resume: true, batchSize: 4, textField: 'text', idField: 'id', skipInvalid: false, quiet: true,
         k: 8, seed: '42', shingle: 'word' as const, ngram: 5, nfkc: false, stripPunctuation: false, slotBits: 64 as const, backend: 'cpu' as const,
