@@ -59,7 +59,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     if (!options.quiet) process.stderr.write(`${message}\n`);
   };
 
-  const { signer: backend, notes } = await openSigner(options.backend, family, {
+  const { signer: backend, shingler, notes } = await openSigner(options.backend, family, {
     cpuThreads: options.threads,
     onFallback: (error) => process.stderr.write(`warning: the GPU backend failed (${error.message}); finishing on the CPU\n`),
   });
@@ -79,6 +79,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     writer = options.resume ? await SignatureWriter.resume(options.out, params) : await SignatureWriter.create(options.out, params);
   } catch (error) {
     backend.destroy(); // a live GPU device busy-waits a core until destroyed
+    shingler.destroy();
     throw error;
   }
   const resumed = writer.documentCount;
@@ -95,7 +96,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
   let textBytes = 0;
   try {
     const documents = skipResumed(readDocuments(files, readOptions), writer.resumedIds);
-    const pipeline = { shingle: shingleOptionsOf(params), batchDocuments: options.batchSize };
+    const pipeline = { shingle: shingleOptionsOf(params), batchDocuments: options.batchSize, shingler };
     const batches = signDocuments(documents, backend, pipeline, timings);
     for await (const batch of batches) {
       await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.empty);
@@ -113,6 +114,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     process.off('SIGINT', onInterrupt);
     progress.stop();
     backend.destroy();
+    shingler.destroy();
   }
   return {
     documents: writer.documentCount,

@@ -11,6 +11,7 @@ import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type Sign
 import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
+import type { Shingler } from '../shingles/shingler.js';
 import { DocumentTable } from './documentTable.js';
 import { ExactDuplicateIndex, normalizedForExactMatch } from './exactDuplicates.js';
 import { keepScore, type KeepPolicy } from './keepPolicy.js';
@@ -30,6 +31,8 @@ export interface CorpusPassOptions {
   readonly read: ReadOptions;
   /** Signs the groups' texts; omit to take rows from `presigned` instead. */
   readonly backend?: SignerBackend;
+  /** Shingles them for it (default: this thread). */
+  readonly shingler?: Shingler;
   /** Signatures of every input document (from `gpudedup sign`), used instead of signing. */
   readonly presigned?: { readonly ids: readonly string[]; readonly rows: SignatureMatrix };
   readonly onDocument?: (documents: number) => void;
@@ -75,7 +78,8 @@ export async function corpusPass(files: readonly InputFile[], options: CorpusPas
     }
   } else {
     if (options.backend === undefined) throw new Error('corpusPass needs a backend or presigned signatures');
-    const batches = signDocuments(firstOfEachGroup(), options.backend, { shingle: shingleOptionsOf(params) }, timings);
+    const pipeline = { shingle: shingleOptionsOf(params), shingler: options.shingler };
+    const batches = signDocuments(firstOfEachGroup(), options.backend, pipeline, timings);
     for await (const batch of batches) store.append(fromSignerWords(batch.signatures, params.slotBits));
   }
   return { table, signatures: store.finish(), missingKeepField, timings };

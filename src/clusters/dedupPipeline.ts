@@ -146,7 +146,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     }
   } else {
     const family = hashFamilyOf(config.params);
-    const { signer: backend, notes } = await openSigner(config.backend, family, {
+    const { signer: backend, shingler, notes } = await openSigner(config.backend, family, {
       cpuThreads: config.cpuThreads,
       onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
     });
@@ -159,6 +159,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
             keep: config.keep,
             read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
             backend,
+            shingler,
             onDocument: (n) => progress.update(n, reading.bytes),
           }),
         ),
@@ -168,6 +169,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
       backendDescription = backend.description;
     } finally {
       backend.destroy();
+      shingler.destroy();
     }
   }
 
@@ -315,7 +317,7 @@ function groupIdenticalRows(rows: SignatureMatrix): { table: DocumentTable; sign
 async function signReference(config: DedupConfig, hooks: DedupHooks, onInvalid: (message: string) => void) {
   const files = await listInputFiles(config.against);
   const family = hashFamilyOf(config.params);
-  const { signer: backend } = await openSigner(config.backend, family, { cpuThreads: config.cpuThreads });
+  const { signer: backend, shingler } = await openSigner(config.backend, family, { cpuThreads: config.cpuThreads });
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
   const store = new RowStore(config.params.k, config.params.slotBits);
@@ -330,13 +332,14 @@ async function signReference(config: DedupConfig, hooks: DedupHooks, onInvalid: 
   }
   const progress = hooks.stage('reference', undefined, 'items');
   try {
-    for await (const batch of signDocuments(documents(), backend, { shingle })) {
+    for await (const batch of signDocuments(documents(), backend, { shingle, shingler })) {
       store.append(fromSignerWords(batch.signatures, config.params.slotBits));
       progress.update(ids.length);
     }
   } finally {
     progress.stop();
     backend.destroy();
+    shingler.destroy();
   }
   return { ids, rows: store.finish(), sets: keepSets ? sets : undefined };
 }

@@ -8,20 +8,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../workers/workerScript.js';
-import { shingleDocument, type ShingleOptions } from './shingles.js';
+import { INLINE_SHINGLER, type Shingler } from './shingler.js';
+import type { ShingleOptions } from './shingles.js';
 import type { ShingleWorkerRequest, ShingleWorkerResponse } from './shingleWorker.js';
-
-/** What the signing pipeline shingles a batch with. */
-export interface Shingler {
-  shingleAll(texts: readonly string[], options: ShingleOptions): Promise<Uint32Array[]>;
-  destroy(): void;
-}
-
-/** Shingles on the calling thread: the default, and the browser's. */
-export const INLINE_SHINGLER: Shingler = {
-  shingleAll: async (texts, options) => texts.map((text) => shingleDocument(text, options)),
-  destroy: () => undefined,
-};
 
 /** Below this many characters a batch is shingled inline: posting it would cost more. */
 const INLINE_CHARACTERS = 1 << 16;

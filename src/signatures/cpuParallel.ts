@@ -4,11 +4,9 @@
  * the same signBatchOnCpu, and joined back in order. Results are identical to
  * CpuSigner's; only the wall time changes.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../workers/workerScript.js';
 import { documentCount, type ShingleBatch, type SignerBackend } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
 import type { CpuWorkerRequest, CpuWorkerResponse } from './cpuWorker.js';
@@ -37,7 +35,7 @@ export class ParallelCpuSigner implements SignerBackend {
     this.k = family.k;
     this.description = `CPU (TypeScript, 32-bit lanes, ${threads} thread${threads === 1 ? '' : 's'})`;
     // One thread signs inline: no worker to start.
-    const script = threads > 1 ? workerScript() : '';
+    const script = threads > 1 ? workerScript(import.meta.url, 'signatures/cpuWorker.js') : '';
     this.workers = Array.from({ length: threads > 1 ? threads : 0 }, () => {
       const worker = new Worker(script);
       worker.on('message', (response: CpuWorkerResponse) => this.settle(response));
@@ -114,19 +112,4 @@ export function splitByShingles(offsets: Uint32Array, parts: number): Array<[num
     from = to;
   }
   return ranges;
-}
-
-/**
- * The compiled worker script. Compiled code finds it beside this file; the
- * tests run this file from src/ (TypeScript), so they use the build in dist/.
- */
-function workerScript(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const sibling = join(here, 'cpuWorker.js');
-  if (existsSync(sibling)) return sibling;
-  for (let dir = here; dirname(dir) !== dir; dir = dirname(dir)) {
-    const built = join(dir, 'dist', 'src', 'signatures', 'cpuWorker.js');
-    if (existsSync(join(dir, 'package.json')) && existsSync(built)) return built;
-  }
-  throw new Error('gpudedup: cpuWorker.js not found; run `npm run build`');
 }

@@ -2,11 +2,13 @@
  * Streams documents through shingling and a signing backend, in batches.
  *
  * While the backend signs batch i (on the GPU, asynchronously), the CPU shingles
- * batch i + 1: at most two batches are in flight, and batches come out in input
- * order. Wrap the backend in a FallbackSigner to survive a failing GPU.
+ * batch i + 1 (on worker threads with a ShinglePool): at most two batches are in
+ * flight, and batches come out in input order. Wrap the backend in a
+ * FallbackSigner to survive a failing GPU.
  */
 import type { InputDocument } from '../io/documents.js';
-import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
+import { INLINE_SHINGLER, type Shingler } from '../shingles/shingler.js';
+import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from './backend.js';
 
 export interface SignedBatch {
@@ -22,20 +24,17 @@ export interface PipelineOptions {
   readonly shingle: ShingleOptions;
   /** Most documents per batch. Default 2048. */
   readonly batchDocuments?: number;
-  /** A batch is closed once it holds this many shingles. Default 2^20. */
-  readonly batchShingles?: number;
+  /** A batch is closed once its texts hold this many UTF-16 code units. Default 2^23 (8 Mi, ~1.4 M shingles of prose). */
+  readonly batchCharacters?: number;
+  /** Who shingles each batch: the calling thread unless given (Node passes a ShinglePool). */
+  readonly shingler?: Shingler;
 }
 
 export interface PipelineTimings {
-  /** Milliseconds spent shingling on the CPU. */
+  /** Milliseconds spent waiting for a batch's shingles (on this thread or the pool's). */
   shingleMs: number;
   /** Milliseconds the CPU spent in the backend: submitting batches, then waiting for what did not overlap with shingling. */
   signMs: number;
-}
-
-interface PendingBatch {
-  readonly documents: InputDocument[];
-  readonly sets: Uint32Array[];
 }
 
 export async function* signDocuments(
@@ -45,20 +44,21 @@ export async function* signDocuments(
   timings: PipelineTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedBatch> {
   const maxDocuments = options.batchDocuments ?? 2048;
-  const maxShingles = options.batchShingles ?? 1 << 20;
+  const maxCharacters = options.batchCharacters ?? 1 << 23;
+  const shingler = options.shingler ?? INLINE_SHINGLER;
   let inFlight: Promise<SignedBatch> | undefined;
-  let pending: PendingBatch = { documents: [], sets: [] };
-  let pendingShingles = 0;
+  let pending: InputDocument[] = [];
+  let pendingCharacters = 0;
 
-  const submit = (batch: PendingBatch): Promise<SignedBatch> => {
-    const { shingles, offsets } = pack(batch.sets);
+  const submit = (batch: InputDocument[], sets: Uint32Array[]): Promise<SignedBatch> => {
+    const { shingles, offsets } = pack(sets);
     const started = performance.now();
     const signing = backend.sign({ shingles, offsets });
     timings.signMs += performance.now() - started;
     return signing.then((signatures) => ({
-      documents: batch.documents,
+      documents: batch,
       signatures,
-      empty: batch.sets.map((set) => set.length === 0),
+      empty: sets.map((set) => set.length === 0),
       shingles: offsets[offsets.length - 1],
     }));
   };
@@ -71,24 +71,25 @@ export async function* signDocuments(
   };
 
   async function* flush(): AsyncGenerator<SignedBatch> {
-    const next = submit(pending);
+    const batch = pending;
+    pending = [];
+    pendingCharacters = 0;
+    // The batch in flight keeps the backend busy while this one is shingled.
+    const started = performance.now();
+    const sets = await shingler.shingleAll(batch.map((d) => d.text), options.shingle);
+    timings.shingleMs += performance.now() - started;
+    const next = submit(batch, sets);
     next.catch(() => undefined); // awaited below; this only stops an early rejection counting as unhandled
-    pending = { documents: [], sets: [] };
-    pendingShingles = 0;
     if (inFlight) yield await awaitInFlight();
     inFlight = next;
   }
 
   for await (const document of documents) {
-    const started = performance.now();
-    const set = shingleDocument(document.text, options.shingle);
-    timings.shingleMs += performance.now() - started;
-    pending.documents.push(document);
-    pending.sets.push(set);
-    pendingShingles += set.length / 2;
-    if (pending.documents.length >= maxDocuments || pendingShingles >= maxShingles) yield* flush();
+    pending.push(document);
+    pendingCharacters += document.text.length;
+    if (pending.length >= maxDocuments || pendingCharacters >= maxCharacters) yield* flush();
   }
-  if (pending.documents.length > 0) yield* flush();
+  if (pending.length > 0) yield* flush();
   if (inFlight) yield await awaitInFlight();
 }
 

@@ -11,6 +11,7 @@
 import { availableParallelism } from 'node:os';
 import { ParallelCpuSigner } from './cpuParallel.js';
 import { FallbackSigner } from './fallbackSigner.js';
+import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './webgpu/selectBackend.js';
 
@@ -19,7 +20,7 @@ export type { BackendChoice, ResolvedBackend } from './webgpu/selectBackend.js';
 export interface NodeBackendOptions {
   /** WebGPU batch sizing (tests and benchmarks). */
   readonly tuning?: SignerTuning;
-  /** Worker threads of the CPU backend; default one per core. */
+  /** Worker threads of the CPU backend and of shingling; default one per core. */
   readonly cpuThreads?: number;
 }
 
@@ -47,15 +48,16 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
 
 /**
  * The backend a Node run signs with: the resolved one, wrapped so that a GPU
- * failure hands the remaining batches to the (multi-threaded) CPU backend.
+ * failure hands the remaining batches to the (multi-threaded) CPU backend; and
+ * the pool that shingles for it on as many threads. Destroy both when done.
  */
 export async function openSigner(
   choice: BackendChoice,
   family: HashFamily,
   options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
-): Promise<{ signer: FallbackSigner; notes: readonly string[] }> {
+): Promise<{ signer: FallbackSigner; shingler: ShinglePool; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
   const threads = options.cpuThreads ?? availableParallelism();
   const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
-  return { signer, notes: resolved.notes };
+  return { signer, shingler: new ShinglePool(threads), notes: resolved.notes };
 }

@@ -245,8 +245,13 @@ describe('gpudedup sign --resume', () => {
 describe('runSign', () => {
   it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
     const destroy = vi.fn();
+    const destroyShingler = vi.fn();
     vi.doMock('../../src/signatures/resolveBackend.js', () => ({
-      openSigner: async () => ({ signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) }, notes: [] }),
+      openSigner: async () => ({
+        signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) },
+        shingler: { shingleAll: async () => [], destroy: destroyShingler },
+        notes: [],
+      }),
     }));
     try {
       const { runSign } = await import('../../src/cli/sign.js');
@@ -261,6 +266,7 @@ describe('runSign', () => {
       };
       await expect(runSign([join(dir, 'in.jsonl')], options)).rejects.toThrow(/cannot resume/);
       expect(destroy).toHaveBeenCalledOnce();
+      expect(destroyShingler).toHaveBeenCalledOnce();
     } finally {
       vi.doUnmock('../../src/signatures/resolveBackend.js');
     }
