@@ -6,7 +6,7 @@
  * worker threads with the same shingleDocument, and returned in order.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import { INLINE_SHINGLER, type Shingler } from './shingler.js';
 import type { ShingleOptions } from './shingles.js';
@@ -16,29 +16,20 @@ import type { ShingleWorkerRequest, ShingleWorkerResponse } from './shingleWorke
 const INLINE_CHARACTERS = 1 << 16;
 
 export class ShinglePool implements Shingler {
-  private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (r: ShingleWorkerResponse) => void; reject: (e: Error) => void }>();
-  private nextId = 0;
+  /** None with one thread: it shingles inline. */
+  private readonly pool: WorkerPool<ShingleWorkerRequest, ShingleWorkerResponse> | undefined;
 
   constructor(readonly threads: number = availableParallelism()) {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
-    const script = threads > 1 ? workerScript(import.meta.url, 'shingles/shingleWorker.js') : '';
-    this.workers = Array.from({ length: threads > 1 ? threads : 0 }, () => {
-      const worker = new Worker(script);
-      worker.on('message', (response: ShingleWorkerResponse) => this.settle(response));
-      worker.on('error', (error) => this.failAll(error));
-      worker.unref(); // idle workers must not keep the process alive
-      return worker;
-    });
+    if (threads > 1) this.pool = new WorkerPool(workerScript(import.meta.url, 'shingles/shingleWorker.js'), threads, 'shingle pool');
   }
 
   async shingleAll(texts: readonly string[], options: ShingleOptions): Promise<Uint32Array[]> {
     const characters = texts.reduce((n, t) => n + t.length, 0);
-    if (this.workers.length === 0 || texts.length < 2 || characters < INLINE_CHARACTERS) {
-      return INLINE_SHINGLER.shingleAll(texts, options);
-    }
-    const runs = splitByLength(texts, this.workers.length, characters);
-    const parts = await Promise.all(runs.map(([from, to], w) => this.post(w, texts.slice(from, to), options)));
+    const pool = this.pool;
+    if (!pool || texts.length < 2 || characters < INLINE_CHARACTERS) return INLINE_SHINGLER.shingleAll(texts, options);
+    const runs = splitByLength(texts, pool.size, characters);
+    const parts = await Promise.all(runs.map(([from, to], w) => pool.request(w, { texts: texts.slice(from, to), options })));
     const sets: Uint32Array[] = [];
     for (const { shingles, offsets } of parts) {
       for (let i = 0; i + 1 < offsets!.length; i++) sets.push(shingles!.subarray(2 * offsets![i], 2 * offsets![i + 1]));
@@ -47,30 +38,7 @@ export class ShinglePool implements Shingler {
   }
 
   destroy(): void {
-    for (const worker of this.workers) void worker.terminate();
-    this.failAll(new Error('shingle pool destroyed'));
-  }
-
-  private post(worker: number, texts: string[], options: ShingleOptions): Promise<ShingleWorkerResponse> {
-    const request: ShingleWorkerRequest = { id: this.nextId++, texts, options };
-    return new Promise<ShingleWorkerResponse>((resolve, reject) => {
-      this.waiting.set(request.id, { resolve, reject });
-      this.workers[worker].ref(); // busy: keep the process alive until the answer
-      this.workers[worker].postMessage(request);
-    }).finally(() => this.workers[worker].unref());
-  }
-
-  private settle(response: ShingleWorkerResponse): void {
-    const waiter = this.waiting.get(response.id);
-    if (!waiter) return;
-    this.waiting.delete(response.id);
-    if (response.error === undefined) waiter.resolve(response);
-    else waiter.reject(new Error(`shingle worker failed: ${response.error}`));
-  }
-
-  private failAll(error: Error): void {
-    for (const waiter of this.waiting.values()) waiter.reject(error);
-    this.waiting.clear();
+    this.pool?.destroy();
   }
 }
 

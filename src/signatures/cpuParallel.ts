@@ -5,7 +5,7 @@
  * CpuSigner's; only the wall time changes.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import { documentCount, type ShingleBatch, type SignerBackend } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
@@ -19,13 +19,8 @@ export class ParallelCpuSigner implements SignerBackend {
   readonly kind = 'cpu' as const;
   readonly description: string;
   readonly k: number;
-  private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (words: Uint32Array) => void; reject: (error: Error) => void }>();
-  /** Requests outstanding per worker: ref() and unref() are a flag, not a count, and sign() calls overlap. */
-  private readonly busy: number[];
-  private nextId = 0;
-  /** Why the signer cannot sign any more: a worker died, or destroy() was called. */
-  private broken: Error | undefined;
+  /** None with one thread: it signs inline. */
+  private readonly pool: WorkerPool<CpuWorkerRequest, CpuWorkerResponse> | undefined;
 
   constructor(
     private readonly family: HashFamily,
@@ -34,66 +29,37 @@ export class ParallelCpuSigner implements SignerBackend {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
     this.k = family.k;
     this.description = `CPU (TypeScript, 32-bit lanes, ${threads} thread${threads === 1 ? '' : 's'})`;
-    // One thread signs inline: no worker to start.
-    const script = threads > 1 ? workerScript(import.meta.url, 'signatures/cpuWorker.js') : '';
-    this.workers = Array.from({ length: threads > 1 ? threads : 0 }, () => {
-      const worker = new Worker(script);
-      worker.on('message', (response: CpuWorkerResponse) => this.settle(response));
-      worker.on('error', (error) => this.breakDown(error));
-      // A dead worker never answers: fail what waits on it and everything after.
-      worker.on('exit', (code) => this.breakDown(new Error(`CPU worker exited (code ${code})`)));
-      worker.unref(); // idle workers must not keep the process alive
-      return worker;
-    });
-    this.busy = this.workers.map(() => 0);
+    if (threads > 1) this.pool = new WorkerPool(workerScript(import.meta.url, 'signatures/cpuWorker.js'), threads, 'CPU signer');
   }
 
   async sign(batch: ShingleBatch): Promise<Uint32Array> {
     const docs = documentCount(batch);
     const total = batch.offsets[docs];
-    if (this.threads === 1 || total * this.k < INLINE_EVALUATIONS || docs < 2) return signBatchOnCpu(this.family, batch);
-    if (this.broken) throw this.broken;
+    if (!this.pool || total * this.k < INLINE_EVALUATIONS || docs < 2) return signBatchOnCpu(this.family, batch);
     const ranges = splitByShingles(batch.offsets, this.threads);
-    const parts = await Promise.all(ranges.map(([from, to], i) => this.post(i, batch, from, to)));
+    const parts = await Promise.all(ranges.map(([from, to], i) => this.post(this.pool!, i, batch, from, to)));
     const out = new Uint32Array(docs * this.k * 2);
     ranges.forEach(([from], i) => out.set(parts[i], from * this.k * 2));
     return out;
   }
 
   destroy(): void {
-    this.breakDown(new Error('CPU signer destroyed'));
-    for (const worker of this.workers) void worker.terminate();
+    this.pool?.destroy();
   }
 
-  private post(worker: number, batch: ShingleBatch, from: number, to: number): Promise<Uint32Array> {
+  private async post(
+    pool: WorkerPool<CpuWorkerRequest, CpuWorkerResponse>,
+    worker: number,
+    batch: ShingleBatch,
+    from: number,
+    to: number,
+  ): Promise<Uint32Array> {
     const first = batch.offsets[from];
-    const request: CpuWorkerRequest = {
-      id: this.nextId++,
-      family: { k: this.family.k, a: this.family.a, b: this.family.b },
-      shingles: batch.shingles.slice(2 * first, 2 * batch.offsets[to]),
-      offsets: batch.offsets.slice(from, to + 1).map((o) => o - first),
-    };
-    return new Promise((resolve, reject) => {
-      this.waiting.set(request.id, { resolve, reject });
-      if (this.busy[worker]++ === 0) this.workers[worker].ref(); // busy: keep the process alive until the answers
-      this.workers[worker].postMessage(request, [request.shingles.buffer as ArrayBuffer, request.offsets.buffer as ArrayBuffer]);
-    }).finally(() => {
-      if (--this.busy[worker] === 0) this.workers[worker].unref();
-    }) as Promise<Uint32Array>;
-  }
-
-  private settle(response: CpuWorkerResponse): void {
-    const waiter = this.waiting.get(response.id);
-    if (!waiter) return;
-    this.waiting.delete(response.id);
-    if (response.signatures) waiter.resolve(response.signatures);
-    else waiter.reject(new Error(`CPU worker failed: ${response.error}`));
-  }
-
-  private breakDown(error: Error): void {
-    this.broken ??= error;
-    for (const waiter of this.waiting.values()) waiter.reject(this.broken);
-    this.waiting.clear();
+    const shingles = batch.shingles.slice(2 * first, 2 * batch.offsets[to]);
+    const offsets = batch.offsets.slice(from, to + 1).map((o) => o - first);
+    const family = { k: this.family.k, a: this.family.a, b: this.family.b };
+    const response = await pool.request(worker, { family, shingles, offsets }, [shingles.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer]);
+    return response.signatures!;
   }
 }
 
