@@ -27,6 +27,17 @@ describe('ShinglePool', () => {
     }
   });
 
+  it('rejects, instead of waiting forever, once a worker has died', async () => {
+    const pool = new ShinglePool(2);
+    try {
+      const worker = (pool as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool.workers[1];
+      await worker.terminate();
+      await expect(pool.shingleAll(texts, DEFAULT_SHINGLE)).rejects.toThrow(/shingle pool worker exited/);
+    } finally {
+      pool.destroy();
+    }
+  });
+
   it('cuts texts into contiguous runs that cover all of them', () => {
     const lengths = ['a', 'bbbbbbbbbb', '', 'cc', 'dddddddddddddddddddd', 'e'];
     const total = lengths.reduce((n, t) => n + t.length, 0);
