@@ -90,7 +90,13 @@ export function pairsInBucket(members: Uint32Array, size: number, maxAllPairs: n
   }
 }
 
-/** Reference × corpus pairs of a bucket: all of them when small, else each corpus member with the first reference member. */
+/**
+ * Reference × corpus pairs of a bucket: all of them when small; in a big one,
+ * each corpus member with the bucket's first few reference members (anchors),
+ * so one outlier reference first in the bucket cannot hide the others. There
+ * is no transitivity to lean on here (a match is a direct pair), hence more
+ * than one anchor; the count stays bounded, so pairs stay linear.
+ */
 export function crossPairsInBucket(
   members: Uint32Array,
   size: number,
@@ -104,8 +110,13 @@ export function crossPairsInBucket(
     }
     return;
   }
-  let anchor = -1;
-  for (let i = 0; i < size && anchor < 0; i++) if (reference[members[i]] === 1) anchor = members[i];
-  if (anchor < 0) return;
-  for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
+  const anchors: number[] = [];
+  const wanted = referenceAnchors(maxAllPairs);
+  for (let i = 0; i < size && anchors.length < wanted; i++) if (reference[members[i]] === 1) anchors.push(members[i]);
+  for (const anchor of anchors) for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
+}
+
+/** Reference members each corpus member of a big bucket is paired with: 4 with the default 16. */
+export function referenceAnchors(maxAllPairs: number): number {
+  return Math.max(2, Math.floor(maxAllPairs / 4));
 }

@@ -118,11 +118,27 @@ describe('pairs of a bucket', () => {
       '2-3',
       '3-4',
     ]);
+    // A big bucket (size > maxAllPairs): every corpus member with the first two reference members.
     expect(collect((emit) => crossPairsInBucket(Uint32Array.of(0, 1, 2, 3, 4), 5, 2, reference, emit))).toEqual([
       '2-0',
       '2-1',
       '2-3',
+      '4-0',
+      '4-1',
+      '4-3',
     ]);
+  });
+
+  it('a big bucket pairs each corpus member with several references, not only the first, and stays linear', () => {
+    // Members 0..99: references at 10, 20, 30, 40, 50; the rest corpus.
+    const reference = new Uint8Array(100);
+    for (const r of [10, 20, 30, 40, 50]) reference[r] = 1;
+    const members = Uint32Array.from({ length: 100 }, (_, i) => i);
+    const pairs = collect((emit) => crossPairsInBucket(members, 100, 16, reference, emit));
+    expect(pairs).toContain('20-7'); // the second reference is an anchor too
+    expect(pairs).toContain('40-99');
+    expect(pairs.some((p) => p.startsWith('50-'))).toBe(false); // 4 anchors with maxAllPairs 16
+    expect(pairs.length).toBe(4 * 95);
   });
 });
 
