@@ -6,6 +6,8 @@
  *   with requests outstanding is ref'd (counted: calls may overlap).
  * - A worker that errors or exits fails every waiting request and the pool for
  *   good: a dead worker would otherwise leave its caller waiting forever.
+ * - Workers start on the first request: short runs, whose batches are handled
+ *   inline, never pay for starting them.
  */
 import { Worker, type Transferable } from 'node:worker_threads';
 
@@ -20,9 +22,10 @@ export interface PoolResponse {
 }
 
 export class WorkerPool<Request extends PoolRequest, Response extends PoolResponse> {
-  private readonly workers: Worker[];
+  private workers: Worker[] = [];
   private readonly waiting = new Map<number, { resolve: (response: Response) => void; reject: (error: Error) => void }>();
   private readonly busy: number[];
+  private readonly script: string;
   private nextId = 0;
   /** Why the pool cannot work any more: a worker died, or destroy() was called. */
   private broken: Error | undefined;
@@ -33,20 +36,25 @@ export class WorkerPool<Request extends PoolRequest, Response extends PoolRespon
     readonly size: number,
     private readonly label: string,
   ) {
-    this.workers = Array.from({ length: size }, () => {
-      const worker = new Worker(script);
+    this.script = script;
+    this.busy = new Array<number>(size).fill(0);
+  }
+
+  private start(): void {
+    this.workers = Array.from({ length: this.size }, () => {
+      const worker = new Worker(this.script);
       worker.on('message', (response: Response) => this.settle(response));
       worker.on('error', (error) => this.breakDown(error));
-      worker.on('exit', (code) => this.breakDown(new Error(`${label} worker exited (code ${code})`)));
+      worker.on('exit', (code) => this.breakDown(new Error(`${this.label} worker exited (code ${code})`)));
       worker.unref();
       return worker;
     });
-    this.busy = this.workers.map(() => 0);
   }
 
   /** Sends `body` to worker `index` (transferring `transfer`) and resolves with its answer. */
   request(index: number, body: Omit<Request, 'id'>, transfer: readonly Transferable[] = []): Promise<Response> {
     if (this.broken) return Promise.reject(this.broken);
+    if (this.workers.length === 0) this.start();
     const request = { ...body, id: this.nextId++ } as Request;
     const worker = this.workers[index];
     return new Promise<Response>((resolve, reject) => {

@@ -30,6 +30,7 @@ describe('ShinglePool', () => {
   it('rejects, instead of waiting forever, once a worker has died', async () => {
     const pool = new ShinglePool(2);
     try {
+      await pool.shingleAll(texts, DEFAULT_SHINGLE); // starts the workers (they start on the first request)
       const worker = (pool as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool.workers[1];
       await worker.terminate();
       await expect(pool.shingleAll(texts, DEFAULT_SHINGLE)).rejects.toThrow(/shingle pool worker exited/);

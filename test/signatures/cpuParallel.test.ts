@@ -38,9 +38,10 @@ describe('ParallelCpuSigner', () => {
     const family = makeHashFamily(64, u64(0, 42));
     const signer = new ParallelCpuSigner(family, 2);
     try {
+      const batch = pack(randomSets(150, 3));
+      await signer.sign(batch); // starts the workers (they start on the first request)
       const worker = (signer as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool.workers[0];
       await worker.terminate();
-      const batch = pack(randomSets(150, 3));
       await expect(signer.sign(batch)).rejects.toThrow(/CPU signer worker exited/);
     } finally {
       signer.destroy();
