@@ -9,6 +9,7 @@ import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
 import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { buildReport, formatSummary, writeReport } from '../output/dedupReport.js';
 import { writeDedupOutputs } from '../output/dedupWriters.js';
+import { totalInputBytes } from '../io/readDocuments.js';
 import { sidecarPath } from '../output/signatureFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
@@ -148,12 +149,11 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
   // A report-only run has nothing to write from the corpus: no second pass.
   if (!options.dryRun && Object.values(paths).some((p) => p !== undefined)) {
     const writeStarted = performance.now();
-    const totalBytes = outcome.files.every((f) => f.size !== undefined) ? outcome.files.reduce((s, f) => s + (f.size ?? 0), 0) : undefined;
     await writeDedupOutputs(
       outcome,
       paths,
       config.read,
-      stageBar('writing', totalBytes, 'bytes', options.quiet),
+      stageBar('writing', totalInputBytes(outcome.files), 'bytes', options.quiet),
     );
     timings.writing = performance.now() - writeStarted;
   }

@@ -1,7 +1,7 @@
 /** `gpudedup sign`: documents in, a .npy of signatures plus its sidecar out. */
 import { Command } from 'commander';
 import type { InputDocument } from '../io/documents.js';
-import { listInputFiles, readDocuments } from '../io/readDocuments.js';
+import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
 import { SignatureWriter, sidecarPath } from '../output/signatureFile.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
@@ -53,8 +53,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
   const params = signatureParamsFrom(options);
   const family = hashFamilyOf(params);
   const files = await listInputFiles(inputs);
-  const knownSizes = files.every((f) => f.size !== undefined);
-  const totalBytes = knownSizes ? files.reduce((sum, f) => sum + (f.size ?? 0), 0) : undefined;
+  const totalBytes = totalInputBytes(files);
   const note = (message: string): void => {
     if (!options.quiet) process.stderr.write(`${message}\n`);
   };

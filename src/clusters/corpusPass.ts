@@ -4,9 +4,8 @@
  * score, and — the first of its group only, and only if it has text — signed.
  * Signatures come back in group order, so row g of the matrix is group g.
  */
-import type { InputDocument } from '../io/documents.js';
+import { locationOf, type InputDocument, type ReadOptions } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
-import type { ReadOptions } from '../io/documents.js';
 import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
@@ -86,7 +85,7 @@ export async function corpusPass(files: readonly InputFile[], options: CorpusPas
 }
 
 function checkPresignedId(ids: readonly string[], doc: InputDocument): void {
-  const where = doc.source.line > 0 ? `${doc.source.path}:${doc.source.line}` : doc.source.path;
+  const where = locationOf(doc);
   if (doc.index >= ids.length) {
     throw new Error(`${where}: the input has more documents than the signatures (${ids.length}): not the corpus that was signed`);
   }
@@ -116,7 +115,7 @@ class PresignedCheck {
   checkRow(doc: InputDocument, group: number): void {
     if (doc.index >= this.rows.count) return; // checkPresignedId refuses it
     const fail = (reason: string): never => {
-      const where = doc.source.line > 0 ? `${doc.source.path}:${doc.source.line}` : doc.source.path;
+      const where = locationOf(doc);
       throw new Error(`${where}: document "${doc.id}" ${reason}: not the corpus that was signed (or not the same --text-field)`);
     };
     const empty = isEmptySignature(this.rows, doc.index);

@@ -14,7 +14,7 @@ import type { LshParams } from '../bands/lshParams.js';
 import type { PairList } from '../bands/pairSet.js';
 import { fromSignerWords, isEmptySignature, rowWords, signatureAgreement, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { ReadOptions } from '../io/documents.js';
-import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';
+import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../output/signatureFile.js';
 import { shingleDocument } from '../shingles/shingles.js';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
@@ -107,7 +107,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     }
   };
   const files = await listInputFiles(config.inputs);
-  const totalBytes = files.every((f) => f.size !== undefined) ? files.reduce((s, f) => s + (f.size ?? 0), 0) : undefined;
+  const totalBytes = totalInputBytes(files);
 
   // 1. Read, group exact duplicates, sign.
   let table: DocumentTable;

@@ -29,6 +29,11 @@ export interface ReadOptions {
 
 export const DEFAULT_READ: ReadOptions = { textField: 'text', idField: 'id', skipInvalid: false };
 
+/** `path:line` for a JSONL document, the path for a whole-file one: how messages name a document. */
+export function locationOf(document: InputDocument): string {
+  return document.source.line > 0 ? `${document.source.path}:${document.source.line}` : document.source.path;
+}
+
 /** A malformed input line: the message names the file and line. */
 export class InputError extends Error {
   constructor(

@@ -28,6 +28,11 @@ export interface InputFile {
   readonly size?: number;
 }
 
+/** Bytes on disk of all the files, or undefined when one of them (standard input) has no known size. */
+export function totalInputBytes(files: readonly InputFile[]): number | undefined {
+  return files.every((f) => f.size !== undefined) ? files.reduce((sum, f) => sum + (f.size ?? 0), 0) : undefined;
+}
+
 /** Expands the command line's paths into the files to read, in order. */
 export async function listInputFiles(paths: readonly string[]): Promise<InputFile[]> {
   const files: InputFile[] = [];
