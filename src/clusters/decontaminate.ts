@@ -5,7 +5,7 @@
  * the reference set is never deduplicated against itself and corpus documents
  * are not compared with each other here.
  */
-import { findCandidates, type CandidateStats } from '../bands/candidates.js';
+import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
@@ -21,7 +21,7 @@ export interface ContaminationOptions extends LshParams {
   readonly maxAllPairs?: number;
 }
 
-export interface Contamination {
+export interface ReferenceMatches {
   /** For each corpus document, the best-matching reference document, or −1. */
   readonly match: Int32Array;
   /** Its similarity: exact Jaccard when verified exactly, else the signature estimate. */
@@ -39,10 +39,20 @@ export function contaminationCandidates(corpus: SignatureMatrix, reference: Sign
   return { combined, candidates: findCandidates(combined, { ...options, reference: isReference }) };
 }
 
-export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): Contamination {
+export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): ReferenceMatches {
   const { combined, candidates } = contaminationCandidates(corpus, reference, options);
+  return matchReferences(candidates, combined, corpus.count, options);
+}
+
+/** Verifies corpus × reference candidates (combined numbering) and keeps each corpus document's best match. */
+export function matchReferences(
+  candidates: Candidates,
+  combined: SignatureMatrix,
+  corpusCount: number,
+  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity'>,
+): ReferenceMatches {
   const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity);
-  return { ...bestReferenceMatches(verified, corpus.count), candidates: candidates.a.length, candidateStats: candidates.stats };
+  return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
 }
 
 /** For each corpus document, its best verified reference match (combined numbering: references follow the corpus). */

@@ -11,8 +11,7 @@
  */
 import { findCandidates, type CandidateStats } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
-import type { PairList } from '../bands/pairSet.js';
-import { fromSignerWords, isEmptySignature, rowWords, signatureAgreement, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../output/signatureFile.js';
@@ -21,13 +20,13 @@ import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatu
 import { signDocuments } from '../signatures/pipeline.js';
 import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 import { assignClusters, type Assignment } from './assignment.js';
-import { clusterPairs, type ClusterCheck } from './clustering.js';
+import type { ClusterCheck } from './clustering.js';
 import { corpusPass, RowStore } from './corpusPass.js';
 import { DocumentTable } from './documentTable.js';
 import { ExactDuplicateIndex } from './exactDuplicates.js';
 import type { KeepPolicy } from './keepPolicy.js';
-import { candidateDocuments } from './nearDuplicates.js';
-import { bestReferenceMatches, contaminationCandidates } from './decontaminate.js';
+import { candidateDocuments, clusterVerified } from './nearDuplicates.js';
+import { contaminationCandidates, matchReferences, type ReferenceMatches } from './decontaminate.js';
 import { exactJaccard, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
 
 export interface DedupConfig {
@@ -67,13 +66,9 @@ export const SILENT_HOOKS: DedupHooks = {
   stage: () => ({ update: () => undefined, stop: () => undefined }),
 };
 
-export interface Contamination {
+/** Decontamination's matches (per exact group: `match` is the index of the best reference document, or −1), with the reference ids. */
+export interface Contamination extends ReferenceMatches {
   readonly referenceIds: string[];
-  /** Per exact group: index of the best-matching reference document, or −1. */
-  readonly match: Int32Array;
-  readonly similarity: Float64Array;
-  readonly estimate: Float64Array;
-  readonly candidates: number;
 }
 
 export interface DedupOutcome {
@@ -225,7 +220,10 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     const exact = (a: number, b: number): number =>
       exactJaccard(a < corpusCount ? exactOf(a) : reference!.sets![a - corpusCount], b < corpusCount ? exactOf(b) : reference!.sets![b - corpusCount]);
     contamination = await timed('verification', () =>
-      matchReference(referenceCandidates.pairs, referenceCandidates.combined, corpusCount, reference!.ids, config, exact),
+      ({
+        referenceIds: reference!.ids,
+        ...matchReferences(referenceCandidates.pairs, referenceCandidates.combined, corpusCount, { ...config, exactSimilarity: exact }),
+      }),
     );
     contaminated = new Uint8Array(corpusCount);
     let removed = 0;
@@ -253,11 +251,11 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
 
   // 6. Clusters, then which document of each is kept.
   const { clustering, assignment } = await timed('clustering', () => {
-    const similarity = config.verify === 'exact' ? exactSimilarity : (a: number, b: number) => signatureAgreement(signatures, a, b);
-    const clustering = clusterPairs(signatures.count, verified, {
-      check: config.clusterCheck,
+    const clustering = clusterVerified(signatures, verified, {
+      verify: config.verify,
+      exactSimilarity,
+      clusterCheck: config.clusterCheck,
       compare: table.groupComparator(),
-      similarity,
       threshold: config.threshold,
     });
     return { clustering, assignment: assignClusters(table, clustering.representative, contaminated) };
@@ -371,16 +369,4 @@ async function loadShingleSets(
     throw new Error(`the input changed between passes: ${table.documents} documents were signed, ${documents < table.documents ? `only ${documents}` : 'more'} read again for --verify exact`);
   }
   return sets;
-}
-
-function matchReference(
-  pairs: PairList,
-  combined: SignatureMatrix,
-  corpusCount: number,
-  referenceIds: string[],
-  config: DedupConfig,
-  exact: (a: number, b: number) => number,
-): Contamination {
-  const verified = verifyPairs(pairs, config.verify, config.threshold, combined, exact);
-  return { referenceIds, ...bestReferenceMatches(verified, corpusCount), candidates: pairs.a.length };
 }

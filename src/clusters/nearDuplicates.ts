@@ -39,15 +39,23 @@ export function findNearDuplicates(m: SignatureMatrix, options: NearDuplicateOpt
 
 export function verifyAndCluster(m: SignatureMatrix, candidates: Candidates, options: NearDuplicateOptions): NearDuplicates {
   const verified = verifyPairs(candidates, options.verify, options.threshold, m, options.exactSimilarity, options.onVerified);
+  return { candidateStats: candidates.stats, verified, clustering: clusterVerified(m, verified, options) };
+}
+
+/** Clusters verified pairs; the representative check measures similarity the way the pairs were verified. */
+export function clusterVerified(
+  m: SignatureMatrix,
+  verified: PairList,
+  options: Pick<NearDuplicateOptions, 'verify' | 'exactSimilarity' | 'clusterCheck' | 'compare' | 'threshold'>,
+): Clustering {
   const similarity =
     options.verify === 'exact' ? options.exactSimilarity! : (a: number, b: number) => signatureAgreement(m, a, b);
-  const clustering = clusterPairs(m.count, verified, {
+  return clusterPairs(m.count, verified, {
     check: options.clusterCheck,
     compare: options.compare,
     similarity,
     threshold: options.threshold,
   });
-  return { candidateStats: candidates.stats, verified, clustering };
 }
 
 /** Flags the documents that appear in any pair: those whose shingle sets exact verification needs. */
