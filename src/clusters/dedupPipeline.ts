@@ -21,7 +21,7 @@ import { signDocuments } from '../signatures/pipeline.js';
 import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 import { assignClusters, type Assignment } from './assignment.js';
 import type { ClusterCheck } from './clustering.js';
-import { corpusPass, RowStore } from './corpusPass.js';
+import { corpusPass, RowStore, type CorpusPassOptions } from './corpusPass.js';
 import { DocumentTable } from './documentTable.js';
 import { ExactDuplicateIndex } from './exactDuplicates.js';
 import type { KeepPolicy } from './keepPolicy.js';
@@ -118,23 +118,25 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     hooks.note(`skipped ${message}`);
     config.read.onInvalid?.(message);
   };
+  // The first pass over the corpus: exact groups, keep scores, and the signatures (signed, or checked against presigned ones).
+  const firstPass = (stage: string, label: string, source: Pick<CorpusPassOptions, 'presigned' | 'backend' | 'shingler'>) =>
+    timed(stage, () =>
+      withProgress(hooks, label, totalBytes, 'bytes', (progress) =>
+        corpusPass(files, {
+          params: config.params,
+          keep: config.keep,
+          read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
+          onDocument: (n) => progress.update(n, reading.bytes),
+          ...source,
+        }),
+      ),
+    );
   if (config.signatures !== undefined) {
     const file = await timed('load signatures', () => readSignatureFile(config.signatures!, config.params));
     const rows = signatureMatrix(file.words, file.params.k, file.params.slotBits);
     backendDescription = `signatures from ${config.signatures}`;
     if (files.length > 0) {
-      const result = await timed('read', () =>
-        withProgress(hooks, 'reading', totalBytes, 'bytes', (progress) =>
-          corpusPass(files, {
-            params: config.params,
-            keep: config.keep,
-            read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
-            presigned: { ids: file.ids, rows },
-            onDocument: (n) => progress.update(n, reading.bytes),
-          }),
-        ),
-      );
-      ({ table, signatures, missingKeepField } = result);
+      ({ table, signatures, missingKeepField } = await firstPass('read', 'reading', { presigned: { ids: file.ids, rows } }));
     } else {
       ({ table, signatures } = groupIdenticalRows(rows));
       presignedIds = file.ids;
@@ -147,19 +149,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     });
     for (const line of notes) hooks.note(`backend ${line}`);
     try {
-      const result = await timed('read + sign', () =>
-        withProgress(hooks, 'signing', totalBytes, 'bytes', (progress) =>
-          corpusPass(files, {
-            params: config.params,
-            keep: config.keep,
-            read: { ...config.read, onBytes: (b) => (reading.bytes = b), onInvalid: countInvalid },
-            backend,
-            shingler,
-            onDocument: (n) => progress.update(n, reading.bytes),
-          }),
-        ),
-      );
-      ({ table, signatures, missingKeepField } = result);
+      ({ table, signatures, missingKeepField } = await firstPass('read + sign', 'signing', { backend, shingler }));
       // The GPU may have fallen back to the CPU partway: describe what actually signed.
       backendDescription = backend.description;
     } finally {
