@@ -314,7 +314,6 @@ async function signReference(config: DedupConfig, hooks: DedupHooks, onInvalid: 
   async function* documents() {
     for await (const doc of readDocuments(files, { ...config.read, onInvalid })) {
       ids.push(doc.id);
-      if (keepSets) sets.push(shingleDocument(doc.text, shingle));
       yield doc;
     }
   }
@@ -322,6 +321,7 @@ async function signReference(config: DedupConfig, hooks: DedupHooks, onInvalid: 
   try {
     for await (const batch of signDocuments(documents(), backend, { shingle, shingler })) {
       store.append(fromSignerWords(batch.signatures, config.params.slotBits));
+      if (keepSets) sets.push(...batch.sets); // the pipeline's own sets: no second shingling
       progress.update(ids.length);
     }
   } finally {

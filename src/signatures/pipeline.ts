@@ -17,6 +17,8 @@ export interface SignedBatch {
   readonly signatures: Uint32Array;
   /** Documents with no shingles. */
   readonly empty: boolean[];
+  /** The documents' shingle sets, (lo, hi) pairs, for callers that also need them (exact verification). */
+  readonly sets: Uint32Array[];
   readonly shingles: number;
 }
 
@@ -59,6 +61,7 @@ export async function* signDocuments(
       documents: batch,
       signatures,
       empty: sets.map((set) => set.length === 0),
+      sets,
       shingles: offsets[offsets.length - 1],
     }));
   };
