@@ -3,12 +3,10 @@
  * cluster → keep, composed from the library's browser-safe modules (the same
  * TypeScript the CLI runs in Node).
  *
- * The exact pre-pass groups documents by their normalized text in a Map
- * instead of src/clusters/exactDuplicates.ts, which hashes with node:crypto
- * and so cannot be bundled for a browser. The grouping is the same (the CLI's
- * 128-bit hash only stands in for the text's UTF-8, in which a lone surrogate
- * becomes U+FFFD, as it does for the shingles), numbered in order of first
- * appearance like ExactDuplicateIndex.
+ * The exact pre-pass groups documents by normalizedForExactMatch (the CLI's
+ * key) in a Map instead of src/clusters/exactDuplicates.ts, which hashes with
+ * node:crypto and so cannot be bundled for a browser. The groups are the same,
+ * numbered in order of first appearance like ExactDuplicateIndex.
  */
 import { findCandidates } from '../src/bands/candidates.js';
 import { DEDUP_WEIGHTS, optimalParams, type LshParams } from '../src/bands/lshParams.js';
@@ -22,7 +20,7 @@ import { exactJaccard, type VerifyMode } from '../src/clusters/verification.js';
 import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { pack } from '../src/signatures/pipeline.js';
-import { tokenize } from '../src/text/normalize.js';
+import { normalizedForExactMatch } from '../src/text/normalize.js';
 
 export interface WebDocument {
   readonly id: string;
@@ -64,8 +62,6 @@ export interface DedupResult {
 /** Shingles per sign() call: bounds the packed batch in memory; the GPU signer chunks further itself. */
 const BATCH_SHINGLES = 1 << 20;
 
-const LONE_SURROGATE = /\p{Cs}/gu;
-
 /** Lets the page repaint between stages (the stages themselves run on the main thread). */
 const yieldToBrowser = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -91,8 +87,7 @@ export async function dedupDocuments(
     const groupOf = new Map<string, number>();
     const firstSets: Uint32Array[] = [];
     for (const doc of documents) {
-      // Lone surrogates to U+FFFD: the key is the text as UTF-8, which is what the CLI hashes.
-      const normalized = tokenize(doc.text, settings.shingle.normalize).join(' ').replace(LONE_SURROGATE, '\ufffd');
+      const normalized = normalizedForExactMatch(doc.text, settings.shingle.normalize);
       let group = -1;
       if (normalized !== '') {
         group = groupOf.get(normalized) ?? -1;

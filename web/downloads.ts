@@ -1,4 +1,5 @@
 /** The run's outputs as files made in the tab (Blob + object URL): nothing is sent anywhere. */
+import { csvCell } from '../src/output/csv.js';
 import type { DedupResult, WebDocument } from './dedup.js';
 
 /** Kept documents, one JSON object a line: JSONL input verbatim, plain-text files as {"id", "text"}. */
@@ -13,7 +14,7 @@ export function keptJsonl(documents: readonly WebDocument[], result: DedupResult
 /** One row per input document, as `gpudedup dedup --clusters` writes it: id, cluster number, kept (true/false). */
 export function clustersCsv(documents: readonly WebDocument[], result: DedupResult): string {
   const rows = ['id,cluster,kept'];
-  documents.forEach((doc, d) => rows.push(`${csvField(doc.id)},${result.cluster[d]},${result.kept[d] === 1}`));
+  documents.forEach((doc, d) => rows.push([doc.id, result.cluster[d], result.kept[d] === 1].map(csvCell).join(',')));
   return `${rows.join('\n')}\n`;
 }
 
@@ -21,11 +22,6 @@ export function clusterSizes(cluster: Uint32Array, clusters: number): Uint32Arra
   const sizes = new Uint32Array(clusters);
   for (const c of cluster) sizes[c]++;
   return sizes;
-}
-
-/** RFC 4180, like src/output/tableWriter.ts (not importable here: it writes files with node:fs): quote a field holding a comma, quote, or line break, doubling its quotes. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /** Points a download link at new content, releasing the object URL it pointed at before. */

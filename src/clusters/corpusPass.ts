@@ -12,7 +12,8 @@ import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js'
 import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
 import type { Shingler } from '../shingles/shingler.js';
 import { DocumentTable } from './documentTable.js';
-import { ExactDuplicateIndex, normalizedForExactMatch } from './exactDuplicates.js';
+import { ExactDuplicateIndex } from './exactDuplicates.js';
+import { normalizedForExactMatch } from '../text/normalize.js';
 import { keepScore, type KeepPolicy } from './keepPolicy.js';
 
 export interface CorpusPassResult {

@@ -9,12 +9,6 @@
  * million distinct texts take about 40 MB at its maximum load.
  */
 import { createHash } from 'node:crypto';
-import { tokenize, type NormalizeOptions } from '../text/normalize.js';
-
-/** The text the exact pre-pass compares: the tokens joined by single spaces; '' for an empty document. */
-export function normalizedForExactMatch(text: string, normalize: NormalizeOptions): string {
-  return tokenize(text, normalize).join(' ');
-}
 
 export class ExactDuplicateIndex {
   private capacity = 1024;

@@ -3,6 +3,7 @@
  * Lines when the name ends in `.jsonl`. Written atomically and in large chunks.
  */
 import { AtomicFile } from './atomicFile.js';
+import { csvCell, type Cell } from './csv.js';
 
 const CHUNK = 1 << 20;
 
@@ -38,13 +39,6 @@ export class BufferedFile {
   }
 }
 
-export type Cell = string | number | boolean | null;
-
-export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export class TableWriter {
   private constructor(

@@ -32,3 +32,14 @@ export function tokenize(text: string, options: NormalizeOptions = DEFAULT_NORMA
     .split(WHITE_SPACE_RUN)
     .filter((token) => token.length > 0);
 }
+
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/**
+ * The text the exact pre-pass compares (CLI and browser alike): the tokens
+ * joined by single spaces, lone surrogates as U+FFFD as in its UTF-8 bytes;
+ * '' for an empty document.
+ */
+export function normalizedForExactMatch(text: string, options: NormalizeOptions = DEFAULT_NORMALIZE): string {
+  return tokenize(text, options).join(' ').replace(LONE_SURROGATE, '\ufffd');
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ExactDuplicateIndex, normalizedForExactMatch } from '../../src/clusters/exactDuplicates.js';
+import { ExactDuplicateIndex } from '../../src/clusters/exactDuplicates.js';
+import { normalizedForExactMatch } from '../../src/text/normalize.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 
 describe('exact pre-pass', () => {
