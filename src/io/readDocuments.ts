@@ -18,8 +18,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
-
-const JSONL_NAME = /\.(jsonl|ndjson|json)(\.gz)?$/i;
+import { isJsonLinesName, parseJsonLine } from './jsonLines.js';
 
 export interface InputFile {
   readonly path: string;
@@ -47,7 +46,7 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
     if (info.isDirectory()) {
       for (const file of await walk(path)) files.push(await describeFile(file));
     } else {
-      files.push({ path, format: JSONL_NAME.test(path) ? 'jsonl' : 'text', size: info.size });
+      files.push({ path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size: info.size });
     }
   }
   return files;
@@ -55,7 +54,7 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
 
 async function describeFile(path: string): Promise<InputFile> {
   const info = await stat(path);
-  return { path, format: JSONL_NAME.test(path) ? 'jsonl' : 'text', size: info.size };
+  return { path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size: info.size };
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -106,7 +105,7 @@ async function* parseJsonLines(
     lineNumber++;
     if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.trim() === '') continue;
-    const parsed = parseRecord(line, path, lineNumber, qualifyIds, options);
+    const parsed = parseJsonLine(line, path, lineNumber, qualifyIds, options);
     if (parsed instanceof InputError) {
       if (!options.skipInvalid) throw parsed;
       options.onInvalid?.(parsed.message);
@@ -114,42 +113,6 @@ async function* parseJsonLines(
     }
     yield parsed;
   }
-}
-
-function parseRecord(
-  line: string,
-  path: string,
-  lineNumber: number,
-  qualifyIds: boolean,
-  options: ReadOptions,
-): Omit<InputDocument, 'index'> | InputError {
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch (error) {
-    return new InputError(path, lineNumber, `malformed JSON (${(error as Error).message})`);
-  }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    return new InputError(path, lineNumber, 'expected a JSON object');
-  }
-  const fields = record as Record<string, unknown>;
-  const text = fields[options.textField];
-  if (text === undefined) return new InputError(path, lineNumber, `missing text field "${options.textField}"`);
-  if (typeof text !== 'string') {
-    return new InputError(path, lineNumber, `text field "${options.textField}" is ${describeType(text)}, not a string`);
-  }
-  const rawId = fields[options.idField];
-  let id: string;
-  if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
-  else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
-  else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
-  return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Opens a file (or stdin for `-`), counting raw bytes, and gunzips it when it starts with the gzip magic. */

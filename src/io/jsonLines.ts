@@ -1,0 +1,49 @@
+/**
+ * One JSON Lines record → a document, with the rules the CLI and the browser
+ * app share (no Node imports): an object per line, text in `textField` (a
+ * string), id in `idField` (string or number; else the line number, or
+ * `path:line` with several inputs). A bad line comes back as an InputError
+ * naming file and line, for the caller to throw or skip.
+ */
+import { InputError, type InputDocument, type ReadOptions } from './documents.js';
+
+/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz`: JSON Lines; any other name is one plain-text document. */
+export function isJsonLinesName(name: string): boolean {
+  return /\.(jsonl|ndjson|json)(\.gz)?$/i.test(name);
+}
+
+export function parseJsonLine(
+  line: string,
+  path: string,
+  lineNumber: number,
+  qualifyIds: boolean,
+  options: Pick<ReadOptions, 'textField' | 'idField'>,
+): Omit<InputDocument, 'index'> | InputError {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch (error) {
+    return new InputError(path, lineNumber, `malformed JSON (${(error as Error).message})`);
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return new InputError(path, lineNumber, 'expected a JSON object');
+  }
+  const fields = record as Record<string, unknown>;
+  const text = fields[options.textField];
+  if (text === undefined) return new InputError(path, lineNumber, `missing text field "${options.textField}"`);
+  if (typeof text !== 'string') {
+    return new InputError(path, lineNumber, `text field "${options.textField}" is ${describeType(text)}, not a string`);
+  }
+  const rawId = fields[options.idField];
+  let id: string;
+  if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
+  else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
+  else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
+  return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
