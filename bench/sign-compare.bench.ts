@@ -27,6 +27,7 @@ import { acquireNodeDevice } from '../src/signatures/webgpu/nodeDevice.js';
 import { findShaderDirectory, loadShaderSources } from '../src/signatures/webgpu/nodeShaders.js';
 import { WebGpuSigner, type SignerStats } from '../src/signatures/webgpu/webGpuSigner.js';
 import { loadSampleCorpus, utf8Bytes } from './corpus.js';
+import { meanSeconds } from './tinybench.js';
 
 /**
  * WGSL integer operations per hash evaluation of shaders/minhash.wgsl, counted
@@ -102,11 +103,7 @@ profiler.destroy();
 parallel.destroy();
 gpu.release();
 
-const seconds = (name: string): number => {
-  const result = bench.tasks.find((t) => t.name === name)?.result;
-  if (!result || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
-  return result.latency.mean / 1000;
-};
+const seconds = (name: string): number => meanSeconds(bench, name);
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rates = (s: number): string =>
   `${fmt(s, 3)} s | ${fmt(documents.length / s)} | ${fmt(shingles / s / 1e6, 2)} M | ${fmt(evaluations / s / 1e6, 1)} M`;

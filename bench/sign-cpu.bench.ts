@@ -16,6 +16,7 @@ import { pack } from '../src/signatures/pipeline.js';
 import { u64 } from '../src/math/u64.js';
 import { pairsToBigInts, signatureRef } from '../test/support/reference.js';
 import { loadSampleCorpus, utf8Bytes } from './corpus.js';
+import { meanSeconds } from './tinybench.js';
 
 const K = 128;
 const documents = loadSampleCorpus();
@@ -35,12 +36,14 @@ const pool = new ShinglePool(threads);
 const texts = documents.map((d) => d.text);
 const POOL = `shingle, ${threads} worker threads`;
 
+const SHINGLE = 'shingle (word 5-grams, FNV-1a mod P)';
+const BASELINE = `baseline: BigInt reference, k=${K}, first ${sliceDocs} docs`;
 const SINGLE = `sign CPU, 32-bit lanes, k=${K}, 1 thread`;
 const PARALLEL = `sign CPU, 32-bit lanes, k=${K}, ${threads} worker threads`;
 
 const bench = new Bench({ iterations: 5, warmupIterations: 2, time: 0 });
 bench
-  .add('shingle (word 5-grams, FNV-1a mod P)', () => {
+  .add(SHINGLE, () => {
     for (const d of documents) shingleDocument(d.text);
   })
   .add(POOL, async () => {
@@ -52,7 +55,7 @@ bench
   .add(PARALLEL, async () => {
     await parallel.sign(batch);
   })
-  .add(`baseline: BigInt reference, k=${K}, first ${sliceDocs} docs`, () => {
+  .add(BASELINE, () => {
     for (const s of sliceSets) signatureRef(s, K, 42n);
   });
 
@@ -60,16 +63,12 @@ await bench.run();
 parallel.destroy();
 pool.destroy();
 
-const mean = (name: string): number => {
-  const result = bench.tasks.find((t) => t.name === name || t.name.startsWith(name))?.result;
-  if (!result || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
-  return result.latency.mean / 1000; // seconds
-};
-const shingleS = mean('shingle (');
+const mean = (name: string): number => meanSeconds(bench, name);
+const shingleS = mean(SHINGLE);
 const poolS = mean(POOL);
 const signS = mean(SINGLE);
 const parallelS = mean(PARALLEL);
-const baselineS = mean('baseline');
+const baselineS = mean(BASELINE);
 const evals = shingles * K;
 const laneRate = evals / signS;
 const bigintRate = (sliceShingles * K) / baselineS;
