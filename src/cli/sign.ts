@@ -98,7 +98,7 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     const pipeline = { shingle: shingleOptionsOf(params), batchDocuments: options.batchSize, shingler };
     const batches = signDocuments(documents, backend, pipeline, timings);
     for await (const batch of batches) {
-      await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.empty);
+      await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.sets.map((set) => set.length === 0));
       shingles += batch.shingles;
       for (const d of batch.documents) textBytes += Buffer.byteLength(d.text);
       progress.update(writer.documentCount, bytes);

@@ -15,9 +15,7 @@ export interface SignedBatch {
   readonly documents: InputDocument[];
   /** documents·k·2 words: 64-bit slots as (lo, hi). */
   readonly signatures: Uint32Array;
-  /** Documents with no shingles. */
-  readonly empty: boolean[];
-  /** The documents' shingle sets, (lo, hi) pairs, for callers that also need them (exact verification). */
+  /** The documents' shingle sets, (lo, hi) pairs; an empty set is an empty document. */
   readonly sets: Uint32Array[];
   readonly shingles: number;
 }
@@ -60,7 +58,6 @@ export async function* signDocuments(
     return signing.then((signatures) => ({
       documents: batch,
       signatures,
-      empty: sets.map((set) => set.length === 0),
       sets,
       shingles: offsets[offsets.length - 1],
     }));
