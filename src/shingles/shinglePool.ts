@@ -6,6 +6,7 @@
  * worker threads with the same shingleDocument, and returned in order.
  */
 import { availableParallelism } from 'node:os';
+import { splitByWeight } from '../workers/splitByWeight.js';
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import { INLINE_SHINGLER, type Shingler } from './shingler.js';
@@ -28,7 +29,7 @@ export class ShinglePool implements Shingler {
     const characters = texts.reduce((n, t) => n + t.length, 0);
     const pool = this.pool;
     if (!pool || texts.length < 2 || characters < INLINE_CHARACTERS) return INLINE_SHINGLER.shingleAll(texts, options);
-    const runs = splitByLength(texts, pool.size, characters);
+    const runs = splitByLength(texts, pool.size);
     const parts = await Promise.all(runs.map(([from, to], w) => pool.request(w, { texts: texts.slice(from, to), options })));
     const sets: Uint32Array[] = [];
     for (const { shingles, offsets } of parts) {
@@ -43,16 +44,8 @@ export class ShinglePool implements Shingler {
 }
 
 /** Cuts texts into at most `parts` contiguous runs of about equal total length. */
-export function splitByLength(texts: readonly string[], parts: number, total: number): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  let from = 0;
-  let seen = 0;
-  for (let part = 1; part <= parts && from < texts.length; part++) {
-    const target = (total * part) / parts;
-    let to = from;
-    while (to < texts.length && (to === from || seen + texts[to].length <= target || part === parts)) seen += texts[to++].length;
-    runs.push([from, to]);
-    from = to;
-  }
-  return runs;
+export function splitByLength(texts: readonly string[], parts: number): Array<[number, number]> {
+  const cumulative = new Float64Array(texts.length + 1);
+  texts.forEach((text, i) => (cumulative[i + 1] = cumulative[i] + text.length));
+  return splitByWeight(cumulative, parts);
 }

@@ -5,6 +5,7 @@
  * CpuSigner's; only the wall time changes.
  */
 import { availableParallelism } from 'node:os';
+import { splitByWeight } from '../workers/splitByWeight.js';
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import { documentCount, type ShingleBatch, type SignerBackend } from './backend.js';
@@ -36,7 +37,7 @@ export class ParallelCpuSigner implements SignerBackend {
     const docs = documentCount(batch);
     const total = batch.offsets[docs];
     if (!this.pool || total * this.k < INLINE_EVALUATIONS || docs < 2) return signBatchOnCpu(this.family, batch);
-    const ranges = splitByShingles(batch.offsets, this.threads);
+    const ranges = splitByWeight(batch.offsets, this.threads);
     const parts = await Promise.all(ranges.map(([from, to], i) => this.post(this.pool!, i, batch, from, to)));
     const out = new Uint32Array(docs * this.k * 2);
     ranges.forEach(([from], i) => out.set(parts[i], from * this.k * 2));
@@ -61,21 +62,4 @@ export class ParallelCpuSigner implements SignerBackend {
     const response = await pool.request(worker, { family, shingles, offsets }, [shingles.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer]);
     return response.signatures!;
   }
-}
-
-/** Cuts documents [0, docs) into at most `parts` contiguous ranges of about equal shingle counts. */
-export function splitByShingles(offsets: Uint32Array, parts: number): Array<[number, number]> {
-  const docs = offsets.length - 1;
-  const total = offsets[docs];
-  const ranges: Array<[number, number]> = [];
-  let from = 0;
-  for (let part = 1; part <= parts && from < docs; part++) {
-    const target = (total * part) / parts;
-    let to = from + 1;
-    while (to < docs && offsets[to] < target) to++;
-    if (part === parts) to = docs;
-    ranges.push([from, to]);
-    from = to;
-  }
-  return ranges;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ParallelCpuSigner, splitByShingles } from '../../src/signatures/cpuParallel.js';
+import { ParallelCpuSigner } from '../../src/signatures/cpuParallel.js';
+import { splitByWeight } from '../../src/workers/splitByWeight.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { pack } from '../../src/signatures/pipeline.js';
@@ -51,7 +52,7 @@ describe('ParallelCpuSigner', () => {
   it('splits documents into contiguous ranges that cover all of them', () => {
     const offsets = Uint32Array.of(0, 10, 10, 50, 51, 100, 100);
     for (const parts of [1, 2, 3, 4, 10]) {
-      const ranges = splitByShingles(offsets, parts);
+      const ranges = splitByWeight(offsets, parts);
       expect(ranges[0][0]).toBe(0);
       expect(ranges[ranges.length - 1][1]).toBe(6);
       ranges.forEach(([from, to], i) => {
