@@ -9,6 +9,7 @@ import { describeAdapter, type AcquiredDevice } from '../signatures/webgpu/adapt
 import type { DawnAdapterEntry } from '../signatures/webgpu/nodeDevice.js';
 import { chunkCapacity } from '../signatures/webgpu/plan.js';
 import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
+import { importDawn } from '../signatures/resolveBackend.js';
 import { positiveInteger } from './options.js';
 
 interface DoctorOptions {
@@ -60,12 +61,11 @@ export function registerDoctorCommand(program: Command): void {
 }
 
 export async function runDoctor(k: number): Promise<DoctorReport> {
-  let node: typeof import('../signatures/webgpu/nodeDevice.js');
+  let node: Awaited<ReturnType<typeof importDawn>>;
   try {
-    node = await import('../signatures/webgpu/nodeDevice.js');
+    node = await importDawn();
   } catch (error) {
-    const reason = `cannot load Dawn, the npm package \`webgpu\` (${message(error)})`;
-    return { adapters: [], auto: `cpu (${reason})`, ok: true };
+    return { adapters: [], auto: `cpu (${message(error)})`, ok: true };
   }
   const { loadShaderSources } = await import('../signatures/webgpu/nodeShaders.js');
   const sources = loadShaderSources();

@@ -24,21 +24,22 @@ export interface NodeBackendOptions {
   readonly cpuThreads?: number;
 }
 
+/** The Node device module, loaded only when WebGPU is asked for; the error says why Dawn would not load. */
+export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.js')> {
+  try {
+    return await import('./webgpu/nodeDevice.js');
+  } catch (error) {
+    throw new Error(`cannot load Dawn, the npm package \`webgpu\` (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 export async function resolveBackend(choice: BackendChoice, family: HashFamily, options: NodeBackendOptions = {}): Promise<ResolvedBackend> {
   const threads = options.cpuThreads ?? availableParallelism();
   return selectBackend(
     choice,
     family,
     {
-      acquireDevice: async () => {
-        let nodeDevice: typeof import('./webgpu/nodeDevice.js');
-        try {
-          nodeDevice = await import('./webgpu/nodeDevice.js');
-        } catch (error) {
-          throw new Error(`cannot load Dawn, the npm package \`webgpu\` (${error instanceof Error ? error.message : String(error)})`);
-        }
-        return nodeDevice.acquireNodeDevice();
-      },
+      acquireDevice: async () => (await importDawn()).acquireNodeDevice(),
       shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
       createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
     },
