@@ -8,6 +8,7 @@
  * - none: every candidate passes (LSH alone, like text-dedup's default).
  */
 import type { PairList } from '../bands/pairSet.js';
+import { PairIndex } from '../shingles/pairIndex.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 
 export type VerifyMode = 'estimate' | 'exact' | 'none';
@@ -36,35 +37,11 @@ export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
   const smallCount = small.length / 2;
   const largeCount = large.length / 2;
   if (smallCount === 0) return 0;
-  let capacity = 4;
-  while (capacity < smallCount * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const slots = new Int32Array(capacity).fill(-1);
-  for (let i = 0; i < smallCount; i++) {
-    let slot = hashPair(small[2 * i], small[2 * i + 1]) & mask;
-    while (slots[slot] >= 0) slot = (slot + 1) & mask;
-    slots[slot] = i;
-  }
+  const index = new PairIndex(small, smallCount);
+  for (let i = 0; i < smallCount; i++) index.add(i);
   let common = 0;
-  for (let i = 0; i < largeCount; i++) {
-    const lo = large[2 * i];
-    const hi = large[2 * i + 1];
-    let slot = hashPair(lo, hi) & mask;
-    for (;;) {
-      const j = slots[slot];
-      if (j < 0) break;
-      if (small[2 * j] === lo && small[2 * j + 1] === hi) {
-        common++;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
+  for (let i = 0; i < largeCount; i++) if (index.find(large[2 * i], large[2 * i + 1]) >= 0) common++;
   return common / (smallCount + largeCount - common);
-}
-
-function hashPair(lo: number, hi: number): number {
-  return Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> 7;
 }
 
 /** Keeps the candidate pairs that pass `mode` at `threshold`, with their similarities. */

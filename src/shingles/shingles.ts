@@ -12,6 +12,7 @@
  *   Katakana, Thai, Lao, Khmer, Myanmar, Tibetan); word shingles otherwise.
  */
 import { fnv1a64ModP } from './fnv1a.js';
+import { PairIndex } from './pairIndex.js';
 import { tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
 
 export type ShingleMode = 'word' | 'char' | 'auto';
@@ -77,32 +78,17 @@ function charShingles(tokens: readonly string[], n: number): Uint32Array {
   return out;
 }
 
-/** Removes repeated (lo, hi) pairs, keeping first occurrences in order (open addressing). */
+/** Removes repeated (lo, hi) pairs, keeping first occurrences in order. */
 export function deduplicatePairs(pairs: Uint32Array): Uint32Array {
   const count = pairs.length / 2;
   if (count < 2) return pairs;
-  let capacity = 4;
-  while (capacity < count * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const slots = new Int32Array(capacity).fill(-1);
   const out = new Uint32Array(pairs.length);
+  const seen = new PairIndex(out, count);
   let kept = 0;
   for (let i = 0; i < count; i++) {
-    const lo = pairs[2 * i];
-    const hi = pairs[2 * i + 1];
-    let slot = (Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;
-    for (;;) {
-      const j = slots[slot];
-      if (j < 0) {
-        slots[slot] = kept;
-        out[2 * kept] = lo;
-        out[2 * kept + 1] = hi;
-        kept++;
-        break;
-      }
-      if (out[2 * j] === lo && out[2 * j + 1] === hi) break;
-      slot = (slot + 1) & mask;
-    }
+    out[2 * kept] = pairs[2 * i];
+    out[2 * kept + 1] = pairs[2 * i + 1];
+    if (seen.add(kept) < 0) kept++; // a repeat is overwritten by the next pair
   }
   return kept === count ? out : out.slice(0, 2 * kept);
 }
