@@ -7,6 +7,7 @@
  * one plain JSON object at the end, so `json.load` reads it in Python.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { fromSignerWords, isEmptySignature, signatureMatrix } from '../bands/signatureMatrix.js';
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
@@ -87,7 +88,7 @@ export class SignatureWriter {
     const k = this.params.k;
     if (signatures.length !== ids.length * k * 2) throw new Error('signature batch does not match its ids');
     emptyFlags.forEach((isEmpty, i) => isEmpty && this.empty.push(this.documents + i));
-    await this.npy.appendRows(this.params.slotBits === 64 ? signatures : lowWords(signatures));
+    await this.npy.appendRows(fromSignerWords(signatures, this.params.slotBits));
     const lines = ids.map((id, i) => (this.documents + i === 0 ? '' : ',') + JSON.stringify(id) + '\n');
     if (lines.length > 0) await this.sidecar.write(lines.join(''));
     this.documents += ids.length;
@@ -136,22 +137,16 @@ function parseHeadParams(line: string): SignatureParams | undefined {
  * 64-bit slot is below P; k real 32-bit slots all at 2^32 − 1 has odds 2^−32k.
  */
 async function emptyRows(npyPath: string, params: SignatureParams, rows: number): Promise<number[]> {
-  const wordsPerRow = params.k * (params.slotBits === 64 ? 2 : 1);
   const empty: number[] = [];
-  let row = 0;
+  let first = 0;
   for await (const words of NpyWriter.readPartialRows(npyPath, dtypeOf(params), params.k, rows)) {
-    for (let start = 0; start < words.length; start += wordsPerRow, row++) {
-      if (words.subarray(start, start + wordsPerRow).every((w) => w === 0xffffffff)) empty.push(row);
-    }
+    const chunk = signatureMatrix(words, params.k, params.slotBits);
+    for (let r = 0; r < chunk.count; r++) if (isEmptySignature(chunk, r)) empty.push(first + r);
+    first += chunk.count;
   }
   return empty;
 }
 
-function lowWords(pairs: Uint32Array): Uint32Array {
-  const out = new Uint32Array(pairs.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = pairs[2 * i];
-  return out;
-}
 
 /**
  * Reads a signature file back. With `expected`, refuses a file whose parameters
