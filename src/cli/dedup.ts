@@ -1,7 +1,6 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
 import { runDedup, type DedupConfig, type DedupHooks, type StageProgress } from '../clusters/dedupPipeline.js';
@@ -10,7 +9,7 @@ import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { buildReport, formatSummary, writeReport } from '../output/dedupReport.js';
 import { writeDedupOutputs } from '../output/dedupWriters.js';
 import { totalInputBytes } from '../io/readDocuments.js';
-import { sidecarPath } from '../output/signatureFile.js';
+import { readSignatureParams } from '../output/signatureFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
@@ -116,14 +115,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
  * differences, naming them).
  */
 async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
-  let file: { params?: SignatureParams };
-  try {
-    file = JSON.parse(await readFile(sidecarPath(path), 'utf8'));
-  } catch (error) {
-    throw new RangeError(`${sidecarPath(path)}: cannot read the signature sidecar (${(error as Error).message})`);
-  }
-  if (file.params === undefined) throw new RangeError(`${sidecarPath(path)}: no parameters in the sidecar`);
-  const p = file.params;
+  const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
   return makeParams({
     k: given('k') ? options.k : p.k,

@@ -6,7 +6,9 @@
  * The sidecar is written as a stream (one id per line, batch by batch) but is
  * one plain JSON object at the end, so `json.load` reads it in Python.
  */
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { fromSignerWords, isEmptySignature, signatureMatrix } from '../bands/signatureMatrix.js';
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
@@ -124,9 +126,11 @@ function sidecarHead(params: SignatureParams): string {
   return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params }).slice(0, -1) + ',"ids":[\n';
 }
 
+/** The parameters in a sidecar's first line, or undefined if it is not one of ours. */
 function parseHeadParams(line: string): SignatureParams | undefined {
   try {
-    return (JSON.parse(line + ']}') as { params?: SignatureParams }).params;
+    const head = JSON.parse(line + ']}') as { format?: string; version?: number; params?: SignatureParams };
+    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION ? head.params : undefined;
   } catch {
     return undefined;
   }
@@ -149,19 +153,33 @@ async function emptyRows(npyPath: string, params: SignatureParams, rows: number)
 
 
 /**
+ * The parameters of a signature file without reading its ids: from the
+ * sidecar's first line as written (the ids follow one per line), else from the
+ * whole sidecar (one rewritten by another tool).
+ */
+export async function readSignatureParams(npyPath: string): Promise<SignatureParams> {
+  const path = sidecarPath(npyPath);
+  let head: string | undefined;
+  try {
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      head = line;
+      break;
+    }
+    lines.close();
+  } catch (error) {
+    throw new Error(`${path}: cannot read the signature sidecar (${(error as Error).message})`);
+  }
+  const params = head === undefined ? undefined : parseHeadParams(head);
+  return params ?? (await readSidecar(npyPath)).params;
+}
+
+/**
  * Reads a signature file back. With `expected`, refuses a file whose parameters
  * differ, naming each difference.
  */
 export async function readSignatureFile(npyPath: string, expected?: SignatureParams): Promise<SignatureFile> {
-  let sidecar: { format?: string; version?: number; params?: SignatureParams; ids?: string[]; empty?: number[]; documents?: number };
-  try {
-    sidecar = JSON.parse(await readFile(sidecarPath(npyPath), 'utf8'));
-  } catch (error) {
-    throw new Error(`${sidecarPath(npyPath)}: cannot read the signature sidecar (${(error as Error).message})`);
-  }
-  if (sidecar.format !== SIDECAR_FORMAT || sidecar.version !== SIDECAR_VERSION || !sidecar.params || !sidecar.ids) {
-    throw new Error(`${sidecarPath(npyPath)}: not a ${SIDECAR_FORMAT} v${SIDECAR_VERSION} sidecar`);
-  }
+  const sidecar = await readSidecar(npyPath);
   const { params, ids } = sidecar;
   if (expected) {
     const differences = paramDifferences(params, expected);
@@ -180,4 +198,24 @@ export async function readSignatureFile(npyPath: string, expected?: SignaturePar
     );
   }
   return { params, ids, empty: sidecar.empty ?? [], words: array.words };
+}
+
+interface Sidecar {
+  readonly params: SignatureParams;
+  readonly ids: string[];
+  readonly empty?: number[];
+  readonly documents?: number;
+}
+
+async function readSidecar(npyPath: string): Promise<Sidecar> {
+  let sidecar: Partial<Sidecar> & { format?: string; version?: number };
+  try {
+    sidecar = JSON.parse(await readFile(sidecarPath(npyPath), 'utf8'));
+  } catch (error) {
+    throw new Error(`${sidecarPath(npyPath)}: cannot read the signature sidecar (${(error as Error).message})`);
+  }
+  if (sidecar.format !== SIDECAR_FORMAT || sidecar.version !== SIDECAR_VERSION || !sidecar.params || !sidecar.ids) {
+    throw new Error(`${sidecarPath(npyPath)}: not a ${SIDECAR_FORMAT} v${SIDECAR_VERSION} sidecar`);
+  }
+  return sidecar as Sidecar;
 }
