@@ -9,7 +9,7 @@
  * - Workers start on the first request: short runs, whose batches are handled
  *   inline, never pay for starting them.
  */
-import { Worker, type Transferable } from 'node:worker_threads';
+import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 
 export interface PoolRequest {
   readonly id: number;
@@ -84,4 +84,21 @@ export class WorkerPool<Request extends PoolRequest, Response extends PoolRespon
     for (const waiter of this.waiting.values()) waiter.reject(this.broken);
     this.waiting.clear();
   }
+}
+
+/**
+ * The worker side: answers each request with what `handle` returns (its
+ * buffers transferred, not copied), or with the error it threw.
+ */
+export function serveRequests<Request extends PoolRequest, Response extends PoolResponse>(
+  handle: (request: Request) => { readonly response: Omit<Response, 'id' | 'error'>; readonly transfer: readonly Transferable[] },
+): void {
+  parentPort?.on('message', (request: Request) => {
+    try {
+      const { response, transfer } = handle(request);
+      parentPort!.postMessage({ ...response, id: request.id }, transfer);
+    } catch (error) {
+      parentPort!.postMessage({ id: request.id, error: String(error) });
+    }
+  });
 }
