@@ -19,7 +19,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEDUP_WEIGHTS, DEFAULT_WEIGHTS, candidateProbability, optimalParams } from '../src/bands/lshParams.js';
-import { runDedup, type DedupConfig, type DedupOutcome } from '../src/clusters/dedupPipeline.js';
+import { runDedup, type DedupConfig, type DedupOutcome } from '../src/pipeline/dedup.js';
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
 import { loadSampleCorpus } from './corpus.js';

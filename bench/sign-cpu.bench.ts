@@ -12,7 +12,7 @@ import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
 import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
 import { ShinglePool } from '../src/shingles/shinglePool.js';
 import { DEFAULT_SHINGLE } from '../src/shingles/shingles.js';
-import { pack } from '../src/signatures/pipeline.js';
+import { pack } from '../src/shingles/shingleBatch.js';
 import { u64 } from '../src/math/u64.js';
 import { pairsToBigInts, signatureRef } from '../test/support/reference.js';
 import { loadSampleCorpus, utf8Bytes } from './corpus.js';

@@ -19,7 +19,7 @@ import { verifyAndCluster } from '../src/clusters/nearDuplicates.js';
 import { exactJaccard, type VerifyMode } from '../src/clusters/verification.js';
 import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
-import { pack } from '../src/signatures/pipeline.js';
+import { pack } from '../src/shingles/shingleBatch.js';
 import { normalizedForExactMatch } from '../src/text/normalize.js';
 
 export interface WebDocument {

@@ -1,5 +1,5 @@
 /** The run's outputs as files made in the tab (Blob + object URL): nothing is sent anywhere. */
-import { csvCell } from '../src/output/csv.js';
+import { csvCell } from '../src/formats/csv.js';
 import type { DedupResult, WebDocument } from './dedup.js';
 
 /** Kept documents, one JSON object a line: JSONL input verbatim, plain-text files as {"id", "text"}. */

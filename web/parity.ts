@@ -7,9 +7,9 @@
 import type { ShingleMode } from '../src/shingles/shingles.js';
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../src/signatures/params.js';
-import { pack } from '../src/signatures/pipeline.js';
+import { pack } from '../src/shingles/shingleBatch.js';
 import { resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
-import type { SignerTuning } from '../src/signatures/webgpu/selectBackend.js';
+import type { SignerTuning } from '../src/signatures/selectBackend.js';
 
 export interface ParityRequest {
   readonly texts: string[];

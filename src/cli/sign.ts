@@ -2,9 +2,9 @@
 import { Command } from 'commander';
 import type { InputDocument } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { SignatureWriter, sidecarPath } from '../output/signatureFile.js';
+import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
-import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
+import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
 import { openSigner } from '../signatures/resolveBackend.js';
 import {
   addInputOptions,

@@ -1,6 +1,6 @@
 /** Worker thread of ShinglePool: shingles the texts it is sent, in order. */
 import { shingleDocument, type ShingleOptions } from './shingles.js';
-import { pack } from '../signatures/pipeline.js';
+import { pack } from './shingleBatch.js';
 import { serveRequests, type PoolRequest, type PoolResponse } from '../workers/workerPool.js';
 
 export interface ShingleWorkerRequest extends PoolRequest {

@@ -1,18 +1,11 @@
 /**
- * The one small interface both signing backends implement.
- *
- * A batch is the shingle sets of many documents packed end to end (CSR form):
- * document d owns shingles [offsets[d], offsets[d + 1]) of `shingles`, each a
- * (lo, hi) pair of 32-bit words. A signature is k slots per document, each a
- * (lo, hi) pair: exactly the little-endian uint64 layout of a .npy row.
+ * The one small interface both signing backends implement: a ShingleBatch
+ * (src/shingles/shingleBatch.ts) in, k slots per document out, each a (lo, hi)
+ * pair: exactly the little-endian uint64 layout of a .npy row.
  */
+import type { ShingleBatch } from '../shingles/shingleBatch.js';
 
-export interface ShingleBatch {
-  /** (lo, hi) pairs of all documents, back to back. */
-  readonly shingles: Uint32Array;
-  /** documents + 1 offsets into `shingles`, counted in shingles (pairs), not words. */
-  readonly offsets: Uint32Array;
-}
+export { documentCount, type ShingleBatch } from '../shingles/shingleBatch.js';
 
 export type BackendKind = 'cpu' | 'webgpu';
 
@@ -32,7 +25,3 @@ export interface SignerBackend {
 
 /** The all-ones word that fills every slot of an empty document. */
 export const EMPTY_SLOT_WORD = 0xffffffff;
-
-export function documentCount(batch: ShingleBatch): number {
-  return batch.offsets.length - 1;
-}

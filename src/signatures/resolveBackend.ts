@@ -13,9 +13,9 @@ import { ParallelCpuSigner } from './cpuParallel.js';
 import { FallbackSigner } from './fallbackSigner.js';
 import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
-import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './webgpu/selectBackend.js';
+import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
 
-export type { BackendChoice, ResolvedBackend } from './webgpu/selectBackend.js';
+export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
 export interface NodeBackendOptions {
   /** WebGPU batch sizing (tests and benchmarks). */

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { readNpy } from '../../src/output/npy.js';
-import { AtomicFile } from '../../src/output/atomicFile.js';
-import { readSignatureFile } from '../../src/output/signatureFile.js';
+import { readNpy } from '../../src/formats/npy.js';
+import { AtomicFile } from '../../src/formats/atomicFile.js';
+import { readSignatureFile } from '../../src/formats/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';

@@ -3,7 +3,7 @@ import { ParallelCpuSigner } from '../../src/signatures/cpuParallel.js';
 import { splitByWeight } from '../../src/workers/splitByWeight.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
-import { pack } from '../../src/signatures/pipeline.js';
+import { pack } from '../../src/shingles/shingleBatch.js';
 import { u64 } from '../../src/math/u64.js';
 import { randomU32, rng } from '../support/reference.js';
 

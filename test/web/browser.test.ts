@@ -23,14 +23,14 @@ import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
 import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
-import { runDedup, type DedupOutcome } from '../../src/clusters/dedupPipeline.js';
+import { runDedup, type DedupOutcome } from '../../src/pipeline/dedup.js';
 import type { VerifyMode } from '../../src/clusters/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { shingleDocument, type ShingleMode } from '../../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
-import { pack } from '../../src/signatures/pipeline.js';
-import type { SignerTuning } from '../../src/signatures/webgpu/selectBackend.js';
+import { pack } from '../../src/shingles/shingleBatch.js';
+import type { SignerTuning } from '../../src/signatures/selectBackend.js';
 import type { ParityRequest, ParityResponse } from '../../web/parity.js';
 import { rng } from '../support/reference.js';
 import {

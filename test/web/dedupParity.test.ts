@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
-import { runDedup } from '../../src/clusters/dedupPipeline.js';
+import { runDedup } from '../../src/pipeline/dedup.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { CpuSigner } from '../../src/signatures/cpuSigner.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../../src/signatures/params.js';

@@ -5,7 +5,7 @@
 import type { HashFamily } from '../hashFamily.js';
 import { acquireBrowserDevice } from './browserDevice.js';
 import { browserShaderSources } from './browserShaders.js';
-import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
+import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from '../selectBackend.js';
 
 export { WebGpuSigner } from './webGpuSigner.js';
 export { browserShaderSources } from './browserShaders.js';

@@ -13,8 +13,8 @@
  */
 import type { ReadOptions } from '../io/documents.js';
 import { readDocuments } from '../io/readDocuments.js';
-import type { DedupOutcome, StageProgress } from '../clusters/dedupPipeline.js';
-import { BufferedFile, TableWriter } from './tableWriter.js';
+import type { DedupOutcome, StageProgress } from './dedup.js';
+import { BufferedFile, TableWriter } from '../formats/tableWriter.js';
 
 export interface DedupOutputPaths {
   readonly out?: string;

@@ -9,12 +9,12 @@ import { readDocuments, type InputFile } from '../io/readDocuments.js';
 import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { signDocuments, type PipelineTimings } from '../signatures/pipeline.js';
+import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
 import type { Shingler } from '../shingles/shingler.js';
-import { DocumentTable } from './documentTable.js';
-import { ExactDuplicateIndex } from './exactDuplicates.js';
+import { DocumentTable } from '../clusters/documentTable.js';
+import { ExactDuplicateIndex } from '../clusters/exactDuplicates.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
-import { keepScore, type KeepPolicy } from './keepPolicy.js';
+import { keepScore, type KeepPolicy } from '../clusters/keepPolicy.js';
 
 export interface CorpusPassResult {
   readonly table: DocumentTable;

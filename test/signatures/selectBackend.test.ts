@@ -1,10 +1,10 @@
 // Backend choice and its notes, with stand-in environments (no GPU needed).
 import { describe, expect, it } from 'vitest';
-import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
-import { resolveBackend } from '../../../src/signatures/resolveBackend.js';
-import { NoAdapterError } from '../../../src/signatures/webgpu/adapter.js';
-import { selectBackend, type WebGpuEnvironment } from '../../../src/signatures/webgpu/selectBackend.js';
-import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
+import { makeHashFamily } from '../../src/signatures/hashFamily.js';
+import { resolveBackend } from '../../src/signatures/resolveBackend.js';
+import { NoAdapterError } from '../../src/signatures/webgpu/adapter.js';
+import { selectBackend, type WebGpuEnvironment } from '../../src/signatures/selectBackend.js';
+import { loadShaderSources } from '../../src/signatures/webgpu/nodeShaders.js';
 
 const family = makeHashFamily(4, { hi: 0, lo: 1 });
 const noAdapter: WebGpuEnvironment = {

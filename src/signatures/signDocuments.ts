@@ -10,6 +10,7 @@ import type { InputDocument } from '../io/documents.js';
 import { INLINE_SHINGLER, type Shingler } from '../shingles/shingler.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from './backend.js';
+import { pack } from '../shingles/shingleBatch.js';
 
 export interface SignedBatch {
   readonly documents: InputDocument[];
@@ -91,13 +92,4 @@ export async function* signDocuments(
   }
   if (pending.length > 0) yield* flush();
   if (inFlight) yield await awaitInFlight();
-}
-
-/** Packs shingle sets end to end (CSR): offsets count shingles, not words. */
-export function pack(sets: readonly Uint32Array[]): { shingles: Uint32Array; offsets: Uint32Array } {
-  const offsets = new Uint32Array(sets.length + 1);
-  for (let i = 0; i < sets.length; i++) offsets[i + 1] = offsets[i] + sets[i].length / 2;
-  const shingles = new Uint32Array(offsets[sets.length] * 2);
-  for (let i = 0; i < sets.length; i++) shingles.set(sets[i], offsets[i] * 2);
-  return { shingles, offsets };
 }

@@ -3,12 +3,12 @@
  * shader sources are obtained differs (resolveBackend.ts for Node,
  * webgpu/browser.ts for browsers).
  */
-import type { SignerBackend } from '../backend.js';
-import { CpuSigner } from '../cpuSigner.js';
-import type { HashFamily } from '../hashFamily.js';
-import { describeAdapter, type AcquiredDevice } from './adapter.js';
-import type { ShaderSources } from './shaderSources.js';
-import { WebGpuSigner, type WebGpuSignerOptions } from './webGpuSigner.js';
+import type { SignerBackend } from './backend.js';
+import { CpuSigner } from './cpuSigner.js';
+import type { HashFamily } from './hashFamily.js';
+import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
+import type { ShaderSources } from './webgpu/shaderSources.js';
+import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
 
 export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
 

@@ -14,20 +14,20 @@ import type { LshParams } from '../bands/lshParams.js';
 import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../io/readDocuments.js';
-import { readSignatureFile } from '../output/signatureFile.js';
+import { readSignatureFile } from '../formats/signatureFile.js';
 import { shingleDocument } from '../shingles/shingles.js';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { signDocuments } from '../signatures/pipeline.js';
+import { signDocuments } from '../signatures/signDocuments.js';
 import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
-import { assignClusters, type Assignment } from './assignment.js';
-import type { ClusterCheck } from './clustering.js';
+import { assignClusters, type Assignment } from '../clusters/assignment.js';
+import type { ClusterCheck } from '../clusters/clustering.js';
 import { corpusPass, RowStore, type CorpusPassOptions } from './corpusPass.js';
-import { DocumentTable } from './documentTable.js';
-import { ExactDuplicateIndex } from './exactDuplicates.js';
-import type { KeepPolicy } from './keepPolicy.js';
-import { candidateDocuments, clusterVerified } from './nearDuplicates.js';
-import { contaminationCandidates, matchReferences, type ReferenceMatches } from './decontaminate.js';
-import { exactJaccard, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
+import { DocumentTable } from '../clusters/documentTable.js';
+import { ExactDuplicateIndex } from '../clusters/exactDuplicates.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import { candidateDocuments, clusterVerified } from '../clusters/nearDuplicates.js';
+import { contaminationCandidates, matchReferences, type ReferenceMatches } from '../clusters/decontaminate.js';
+import { exactJaccard, verifyPairs, type VerifiedPairs, type VerifyMode } from '../clusters/verification.js';
 
 export interface DedupConfig {
   /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */

@@ -1,8 +1,8 @@
 /** The dedup summary: a JSON report (`--report`) and the lines printed at the end of a run. */
 import { approximateThreshold, candidateProbability } from '../bands/lshParams.js';
-import type { DedupConfig, DedupOutcome } from '../clusters/dedupPipeline.js';
+import type { DedupConfig, DedupOutcome } from './dedup.js';
 import { describeKeepPolicy } from '../clusters/keepPolicy.js';
-import { AtomicFile } from './atomicFile.js';
+import { AtomicFile } from '../formats/atomicFile.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
