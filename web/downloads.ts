@@ -1,9 +1,10 @@
 /** The run's outputs as files made in the tab (Blob + object URL): nothing is sent anywhere. */
 import { csvCell } from '../src/formats/csv.js';
-import type { DedupResult, WebDocument } from './dedup.js';
+import type { Assignment } from '../src/clusters/assignment.js';
+import type { WebDocument } from './readFiles.js';
 
 /** Kept documents, one JSON object a line: JSONL input verbatim, plain-text files as {"id", "text"}. */
-export function keptJsonl(documents: readonly WebDocument[], result: DedupResult): string {
+export function keptJsonl(documents: readonly WebDocument[], result: Assignment): string {
   const lines: string[] = [];
   documents.forEach((doc, d) => {
     if (result.kept[d] === 1) lines.push(doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text }));
@@ -12,7 +13,7 @@ export function keptJsonl(documents: readonly WebDocument[], result: DedupResult
 }
 
 /** One row per input document, as `gpudedup dedup --clusters` writes it: id, cluster number, kept (true/false). */
-export function clustersCsv(documents: readonly WebDocument[], result: DedupResult): string {
+export function clustersCsv(documents: readonly WebDocument[], result: Assignment): string {
   const rows = ['id,cluster,kept'];
   documents.forEach((doc, d) => rows.push([doc.id, result.cluster[d], result.kept[d] === 1].map(csvCell).join(',')));
   return `${rows.join('\n')}\n`;

@@ -11,9 +11,10 @@ import { CpuSigner } from '../src/signatures/cpuSigner.js';
 import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../src/signatures/params.js';
 import { resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
-import { dedupDocuments, type DedupResult, type StageTime, type WebDocument } from './dedup.js';
+import { dedupDocuments, type DedupDocumentsResult, type StageTime } from '../src/clusters/dedupDocuments.js';
+import { DEDUP_WEIGHTS, optimalParams } from '../src/bands/lshParams.js';
 import { clusterSizes, clustersCsv, formatBytes, keptJsonl, setDownload } from './downloads.js';
-import { readFiles } from './readFiles.js';
+import { readFiles, type WebDocument } from './readFiles.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -125,12 +126,20 @@ async function run(): Promise<void> {
     backend = chosen.backend;
     timings.push({ stage: backend.kind === 'webgpu' ? 'WebGPU setup' : 'backend setup', ms: performance.now() - start });
 
-    const result = await dedupDocuments(
-      documents,
-      { threshold: settings.threshold, shingle: shingleOptionsOf(params), slotBits: params.slotBits, verify: settings.verify, clusterCheck: settings.clusterCheck, keep: settings.keep },
+    const result = await dedupDocuments(documents, {
       backend,
-      (stage) => showStatus(stageMessage(stage, backend!)),
-    );
+      threshold: settings.threshold,
+      lsh: optimalParams(settings.threshold, params.k, DEDUP_WEIGHTS),
+      shingle: shingleOptionsOf(params),
+      slotBits: params.slotBits,
+      verify: settings.verify,
+      clusterCheck: settings.clusterCheck,
+      keep: settings.keep,
+      onStage: (stage) => {
+        showStatus(stageMessage(stage, backend!));
+        return yieldToBrowser(); // lets the page repaint: the stages themselves run on the main thread
+      },
+    });
     const fellBack = backend instanceof FallbackSigner && backend.fallbackReason !== undefined;
     showResults(documents, result, [...timings, ...result.timings], backend, fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : chosen.note);
     const total = [...timings, ...result.timings].reduce((sum, t) => sum + t.ms, 0);
@@ -159,13 +168,14 @@ async function chooseBackend(choice: 'auto' | 'cpu', family: ReturnType<typeof h
   return { backend: new FallbackSigner(resolved.backend, family) };
 }
 
+/** Resolves after the browser had a chance to repaint. */
+const yieldToBrowser = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 function stageMessage(stage: string, backend: SignerBackend): string {
   switch (stage) {
-    case 'shingle':
-      return 'Finding exact duplicates and shingling…';
-    case 'sign':
-      return backend.kind === 'webgpu' ? 'Signing on the GPU…' : 'Signing on the CPU…';
-    case 'band':
+    case 'signing':
+      return `Finding exact duplicates, shingling and signing on the ${backend.kind === 'webgpu' ? 'GPU' : 'CPU'}…`;
+    case 'banding':
       return 'Banding signatures into buckets…';
     default:
       return `${stage[0].toUpperCase()}${stage.slice(1)}…`;
@@ -180,7 +190,7 @@ function showStatus(message: string, isError = false): void {
 
 // ---- results --------------------------------------------------------------
 
-function showResults(documents: readonly WebDocument[], result: DedupResult, timings: StageTime[], backend: SignerBackend, note?: string): void {
+function showResults(documents: readonly WebDocument[], result: DedupDocumentsResult, timings: StageTime[], backend: SignerBackend, note?: string): void {
   const backendLine = byId<HTMLParagraphElement>('backend');
   backendLine.textContent = `Signed with ${backend.description}.`;
   backendLine.dataset.backendKind = backend.kind; // for tests and styling
@@ -188,13 +198,15 @@ function showResults(documents: readonly WebDocument[], result: DedupResult, tim
   noteLine.hidden = note === undefined;
   noteLine.textContent = note ?? '';
 
+  const { counts } = result.assignment;
+  const { lsh } = result;
   for (const element of results.querySelectorAll<HTMLElement>('[data-stat]')) {
-    const key = element.dataset.stat as keyof DedupResult['counts'];
-    element.textContent = result.counts[key].toLocaleString('en');
+    const key = element.dataset.stat as keyof typeof counts;
+    element.textContent = counts[key].toLocaleString('en');
   }
   byId('run-details').textContent =
-    `${result.counts.clusters.toLocaleString('en')} clusters in all; LSH with ${result.lsh.bands} bands of ${result.lsh.rows} rows; ` +
-    `${result.candidatePairs.toLocaleString('en')} candidate pairs, ${result.verifiedPairs.toLocaleString('en')} verified; ` +
+    `${counts.clusters.toLocaleString('en')} clusters in all; LSH with ${lsh.bands} bands of ${lsh.rows} rows; ` +
+    `${result.verified.candidates.toLocaleString('en')} candidate pairs, ${result.verified.a.length.toLocaleString('en')} verified; ` +
     `${result.shingles.toLocaleString('en')} shingles signed.`;
 
   const timingRows = byId<HTMLTableElement>('timings').tBodies[0];
@@ -204,17 +216,18 @@ function showResults(documents: readonly WebDocument[], result: DedupResult, tim
   totalRow.classList.add('total');
   timingRows.append(totalRow);
 
-  setDownload(byId('download-kept'), keptJsonl(documents, result), 'application/x-ndjson', byId('kept-bytes'));
-  setDownload(byId('download-clusters'), clustersCsv(documents, result), 'text/csv', byId('clusters-bytes'));
+  setDownload(byId('download-kept'), keptJsonl(documents, result.assignment), 'application/x-ndjson', byId('kept-bytes'));
+  setDownload(byId('download-clusters'), clustersCsv(documents, result.assignment), 'text/csv', byId('clusters-bytes'));
 
   showClusters(documents, result);
   results.hidden = false;
 }
 
-function showClusters(documents: readonly WebDocument[], result: DedupResult): void {
-  const sizes = clusterSizes(result.cluster, result.counts.clusters);
-  const members: number[][] = Array.from({ length: result.counts.clusters }, () => []);
-  result.cluster.forEach((c, d) => {
+function showClusters(documents: readonly WebDocument[], result: DedupDocumentsResult): void {
+  const { cluster, kept, counts } = result.assignment;
+  const sizes = clusterSizes(cluster, counts.clusters);
+  const members: number[][] = Array.from({ length: counts.clusters }, () => []);
+  cluster.forEach((c, d) => {
     if (sizes[c] > 1) members[c].push(d);
   });
   const shown = members
@@ -227,9 +240,9 @@ function showClusters(documents: readonly WebDocument[], result: DedupResult): v
       : `${shown.length.toLocaleString('en')} cluster${shown.length === 1 ? '' : 's'} of two or more documents, largest first` +
         (shown.length > MAX_CLUSTER_ROWS ? ` (the first ${MAX_CLUSTER_ROWS} shown; the CSV has all).` : '.');
   const rows = shown.slice(0, MAX_CLUSTER_ROWS).map(({ c, docs }) => {
-    const keptDoc = docs.find((d) => result.kept[d] === 1) ?? docs[0];
+    const keptDoc = docs.find((d) => kept[d] === 1) ?? docs[0];
     const removed = docs.filter((d) => d !== keptDoc).map((d) => documents[d].id);
-    const distinctTexts = new Set(docs.map((d) => result.group[d])).size;
+    const distinctTexts = new Set(docs.map((d) => result.table.group(d))).size;
     const snippet = documents[keptDoc].text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS);
     return row(
       [

@@ -7,7 +7,12 @@
  */
 import { InputError } from '../src/io/documents.js';
 import { isJsonLinesName, parseJsonLine } from '../src/io/jsonLines.js';
-import type { WebDocument } from './dedup.js';
+import type { InMemoryDocument } from '../src/clusters/dedupDocuments.js';
+
+/** A document read in the tab; JSONL input keeps its line, written back verbatim when the document is kept. */
+export interface WebDocument extends InMemoryDocument {
+  readonly rawLine?: string;
+}
 
 export interface ReadSettings {
   readonly textField: string;

@@ -2,19 +2,23 @@
  * The exact pre-pass: documents whose normalized texts are identical (same
  * tokens after the shingling normalization, so whitespace and, by default,
  * case do not matter) have identical shingle sets and signatures. They are
- * grouped by a 128-bit hash (truncated SHA-256) of that text before signing,
- * and only the first of each group is signed.
+ * grouped by a 128-bit hash (MurmurHash3_x86_128 of its UTF-8, pure
+ * TypeScript, so the same code runs in a browser tab) before signing, and only
+ * the first of each group is signed.
  *
  * The table holds 20 bytes per distinct text in typed arrays (no strings), so a
  * million distinct texts take about 40 MB at its maximum load.
  */
-import { createHash } from 'node:crypto';
+import { murmur3x86_128 } from '../math/murmur3.js';
 
 export class ExactDuplicateIndex {
   private capacity = 1024;
   private words = new Uint32Array(this.capacity * 4);
   private group = new Int32Array(this.capacity).fill(-1);
   private groups = 0;
+  private readonly encoder = new TextEncoder();
+  private utf8 = new Uint8Array(1024);
+  private readonly digest = new Uint32Array(4);
 
   /** Number of distinct texts seen. */
   get size(): number {
@@ -27,17 +31,25 @@ export class ExactDuplicateIndex {
    * first appearance. `isNew` is true for the first document of a group.
    */
   add(normalized: string | Uint8Array): { group: number; isNew: boolean } {
-    const digest = (typeof normalized === 'string' ? createHash('sha256').update(normalized, 'utf8') : createHash('sha256').update(normalized)).digest();
-    const h0 = digest.readUInt32LE(0);
-    const h1 = digest.readUInt32LE(4);
-    const h2 = digest.readUInt32LE(8);
-    const h3 = digest.readUInt32LE(12);
+    const digest = typeof normalized === 'string' ? this.hashText(normalized) : murmur3x86_128(normalized, normalized.length, this.digest);
+    const h0 = digest[0];
+    const h1 = digest[1];
+    const h2 = digest[2];
+    const h3 = digest[3];
     if ((this.groups + 1) * 2 > this.capacity) this.grow();
     const found = this.lookup(h0, h1, h2, h3);
     if (found >= 0) return { group: found, isNew: false };
     const group = this.groups++;
     this.place(h0, h1, h2, h3, group);
     return { group, isNew: true };
+  }
+
+  /** UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them) into a reused buffer, then hashed. */
+  private hashText(text: string): Uint32Array {
+    // At most 3 bytes per UTF-16 code unit.
+    if (this.utf8.length < text.length * 3) this.utf8 = new Uint8Array(text.length * 3);
+    const { written } = this.encoder.encodeInto(text, this.utf8);
+    return murmur3x86_128(this.utf8, written, this.digest);
   }
 
   private lookup(h0: number, h1: number, h2: number, h3: number): number {

@@ -1,88 +1,83 @@
 /**
- * The first pass over the corpus: every document is read once, grouped with
- * earlier identical normalized texts (the exact pre-pass), given its keep
- * score, and — the first of its group only, and only if it has text — signed.
- * Signatures come back in group order, so row g of the matrix is group g.
+ * The first pass over the corpus: every document is read once and goes
+ * through the exact pre-pass (src/clusters/exactPrePass.ts: its group and keep
+ * score); the first of each non-empty group is signed, or, with presigned
+ * signatures, its row taken and checked. Row g of the matrix is group g.
  */
 import { locationOf, type InputDocument, type ReadOptions } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
-import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { RowStore } from '../bands/rowStore.js';
+import { fromSignerWords, isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { SignedCorpus } from '../clusters/dedupSigned.js';
+import { ExactPrePass } from '../clusters/exactPrePass.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
 import type { Shingler } from '../shingles/shingler.js';
-import { DocumentTable } from '../clusters/documentTable.js';
-import { ExactDuplicateIndex } from '../clusters/exactDuplicates.js';
-import { normalizedForExactMatch } from '../text/normalize.js';
-import { keepScore, type KeepPolicy } from '../clusters/keepPolicy.js';
 
-export interface CorpusPassResult {
-  readonly table: DocumentTable;
-  /** One row per exact group; empty documents have no group and no row. */
-  readonly signatures: SignatureMatrix;
+export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */
   readonly missingKeepField: number;
-  readonly timings: PipelineTimings;
 }
 
 export interface CorpusPassOptions {
   readonly params: SignatureParams;
   readonly keep: KeepPolicy;
   readonly read: ReadOptions;
-  /** Signs the groups' texts; omit to take rows from `presigned` instead. */
-  readonly backend?: SignerBackend;
-  /** Shingles them for it (default: this thread). */
-  readonly shingler?: Shingler;
-  /** Signatures of every input document (from `gpudedup sign`), used instead of signing. */
-  readonly presigned?: { readonly ids: readonly string[]; readonly rows: SignatureMatrix };
   readonly onDocument?: (documents: number) => void;
 }
 
-export async function corpusPass(files: readonly InputFile[], options: CorpusPassOptions): Promise<CorpusPassResult> {
-  const { params, keep } = options;
-  const table = new DocumentTable();
-  const exact = new ExactDuplicateIndex();
-  const store = new RowStore(params.k, params.slotBits);
-  const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
-  let missingKeepField = 0;
-  const presigned = options.presigned === undefined ? undefined : new PresignedCheck(options.presigned.ids, options.presigned.rows);
+/** Presigned rows of every input document (from `gpudedup sign`). */
+export interface Presigned {
+  readonly ids: readonly string[];
+  readonly rows: SignatureMatrix;
+}
 
-  // Records every document; passes on those that start a new non-empty group.
-  async function* firstOfEachGroup(): AsyncGenerator<InputDocument> {
-    for await (const doc of readDocuments(files, options.read)) {
-      const score = keepScore(keep, doc.text, doc.record);
-      if (score.missing) missingKeepField++;
-      const normalized = normalizedForExactMatch(doc.text, params.normalize);
-      if (presigned !== undefined) checkPresignedId(presigned.ids, doc);
-      if (normalized === '') {
-        presigned?.checkRow(doc, -1);
-        table.add(-1, score.score);
-      } else {
-        const { group, isNew } = exact.add(normalized);
-        presigned?.checkRow(doc, group);
-        table.add(group, score.score);
-        if (isNew) yield doc;
-      }
-      options.onDocument?.(table.documents);
-    }
-  }
+/** Signs the first document of each exact group with `backend` (shingled by `shingler`), adding to `timings`. */
+export async function signingPass(
+  files: readonly InputFile[],
+  options: CorpusPassOptions,
+  signer: { readonly backend: SignerBackend; readonly shingler?: Shingler },
+  timings: PipelineTimings,
+): Promise<CorpusPassResult> {
+  const prePass = new ExactPrePass(options.params.normalize, options.keep);
+  const store = new RowStore(options.params.k, options.params.slotBits);
+  const pipeline = { shingle: shingleOptionsOf(options.params), shingler: signer.shingler };
+  const batches = signDocuments(firstOfEachGroup(files, options, prePass), signer.backend, pipeline, timings);
+  for await (const batch of batches) store.append(fromSignerWords(batch.signatures, options.params.slotBits));
+  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField };
+}
 
-  if (options.presigned !== undefined) {
-    const { rows } = options.presigned;
-    const row = rowWords(rows.k, rows.slotBits);
-    for await (const doc of firstOfEachGroup()) store.append(rows.words.subarray(doc.index * row, (doc.index + 1) * row));
-    if (table.documents !== options.presigned.ids.length) {
-      throw new Error(
-        `the signatures cover ${options.presigned.ids.length} documents but the input has ${table.documents}: not the corpus that was signed`,
-      );
-    }
-  } else {
-    if (options.backend === undefined) throw new Error('corpusPass needs a backend or presigned signatures');
-    const pipeline = { shingle: shingleOptionsOf(params), shingler: options.shingler };
-    const batches = signDocuments(firstOfEachGroup(), options.backend, pipeline, timings);
-    for await (const batch of batches) store.append(fromSignerWords(batch.signatures, params.slotBits));
+/** Takes each group's row from presigned signatures, checking that they are this corpus's. */
+export async function presignedPass(files: readonly InputFile[], options: CorpusPassOptions, presigned: Presigned): Promise<CorpusPassResult> {
+  const prePass = new ExactPrePass(options.params.normalize, options.keep);
+  const store = new RowStore(options.params.k, options.params.slotBits);
+  const check = new PresignedCheck(presigned.ids, presigned.rows);
+  const width = rowWords(presigned.rows.k, presigned.rows.slotBits);
+  for await (const doc of firstOfEachGroup(files, options, prePass, check)) {
+    store.append(presigned.rows.words.subarray(doc.index * width, (doc.index + 1) * width));
   }
-  return { table, signatures: store.finish(), missingKeepField, timings };
+  if (prePass.table.documents !== presigned.ids.length) {
+    throw new Error(`the signatures cover ${presigned.ids.length} documents but the input has ${prePass.table.documents}: not the corpus that was signed`);
+  }
+  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField };
+}
+
+/** Records every document in the pre-pass; passes on those that start a new non-empty group. */
+async function* firstOfEachGroup(
+  files: readonly InputFile[],
+  options: CorpusPassOptions,
+  prePass: ExactPrePass,
+  check?: PresignedCheck,
+): AsyncGenerator<InputDocument> {
+  for await (const doc of readDocuments(files, options.read)) {
+    if (check !== undefined) checkPresignedId(check.ids, doc);
+    const { group, isNew } = prePass.add(doc.text, doc.record);
+    check?.checkRow(doc, group);
+    if (isNew) yield doc;
+    options.onDocument?.(prePass.table.documents);
+  }
 }
 
 function checkPresignedId(ids: readonly string[], doc: InputDocument): void {
@@ -135,32 +130,5 @@ class PresignedCheck {
     for (let w = 0; w < this.width; w++) {
       if (words[a + w] !== words[b + w]) fail(`repeats the text of document ${this.firstOfGroup[group]} but not its signature`);
     }
-  }
-}
-
-/** Signature rows appended batch by batch, joined once at the end (peak: twice the rows, briefly). */
-export class RowStore {
-  private chunks: Uint32Array[] = [];
-  private words = 0;
-
-  constructor(
-    readonly k: number,
-    readonly slotBits: 32 | 64,
-  ) {}
-
-  append(rows: Uint32Array): void {
-    this.chunks.push(rows.slice());
-    this.words += rows.length;
-  }
-
-  finish(): SignatureMatrix {
-    const all = new Uint32Array(this.words);
-    let at = 0;
-    for (const chunk of this.chunks) {
-      all.set(chunk, at);
-      at += chunk.length;
-    }
-    this.chunks = [];
-    return signatureMatrix(all, this.k, this.slotBits);
   }
 }

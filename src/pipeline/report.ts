@@ -41,15 +41,19 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
       buckets: outcome.candidateStats.buckets,
       bigBuckets: outcome.candidateStats.bigBuckets,
       largestBucket: outcome.candidateStats.largestBucket,
-      splitByRepresentativeCheck: outcome.splitOff,
+      splitByRepresentativeCheck: outcome.clustering.splitOff,
       referenceCandidates: outcome.contamination?.candidates ?? 0,
     },
     missingKeepField: outcome.missingKeepField,
     invalidSkipped: outcome.invalidSkipped,
     backend: outcome.backend,
-    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))])),
+    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
+    /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
+    signingSeconds: { shingling: seconds(outcome.signing.shingleMs), signing: seconds(outcome.signing.signMs) },
   };
 }
+
+const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
 
 export type DedupReport = ReturnType<typeof buildReport>;
 
@@ -69,8 +73,9 @@ export function formatSummary(report: DedupReport, destination: string): string 
   const p = report.parameters;
   const c = report.candidates;
   const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
+  const split = report.signingSeconds;
   const stages = Object.entries(report.seconds)
-    .map(([stage, s]) => `${stage} ${s.toFixed(2)}`)
+    .map(([stage, s]) => `${stage} ${s.toFixed(2)}` + (stage === 'read + sign' ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]` : ''))
     .join(', ');
   const lines = [
     `deduplicated ${int(report.documents)} documents → ${destination}`,

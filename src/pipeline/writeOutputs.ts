@@ -12,8 +12,9 @@
  *   corpus document removed because it matched the reference set.
  */
 import type { ReadOptions } from '../io/documents.js';
-import { readDocuments } from '../io/readDocuments.js';
-import type { DedupOutcome, StageProgress } from './dedup.js';
+import type { StageProgress } from './config.js';
+import type { DedupOutcome } from './dedup.js';
+import { rereadCorpus } from './reread.js';
 import { BufferedFile, TableWriter } from '../formats/tableWriter.js';
 
 export interface DedupOutputPaths {
@@ -60,17 +61,9 @@ export async function writeDedupOutputs(
     };
 
     if (outcome.files.length > 0) {
-      let bytes = 0;
-      let documents = 0;
-      // Standard input read a second time, or a file changed since the first pass: nothing trustworthy to write.
-      const changed = (detail: string): Error => new Error(`the input changed between passes: ${table.documents} documents were deduplicated, ${detail} read again to write the outputs`);
-      for await (const doc of readDocuments(outcome.files, { ...read, onBytes: (b) => (bytes = b) })) {
-        if (doc.index >= table.documents) throw changed('more');
+      for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) {
         await visit(doc.index, doc.id, () => doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text }));
-        documents++;
-        if ((doc.index & 255) === 0) progress.update(doc.index, bytes);
       }
-      if (documents !== table.documents) throw changed(`only ${documents}`);
     } else {
       const ids = outcome.presignedIds ?? [];
       if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');

@@ -6,14 +6,18 @@
  * flight, and batches come out in input order. Wrap the backend in a
  * FallbackSigner to survive a failing GPU.
  */
-import type { InputDocument } from '../io/documents.js';
 import { INLINE_SHINGLER, type Shingler } from '../shingles/shingler.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from './backend.js';
 import { pack } from '../shingles/shingleBatch.js';
 
-export interface SignedBatch {
-  readonly documents: InputDocument[];
+/** What signing needs of a document: its text (readers' InputDocument and the tab's documents both fit). */
+export interface TextDocument {
+  readonly text: string;
+}
+
+export interface SignedBatch<D extends TextDocument = TextDocument> {
+  readonly documents: D[];
   /** documents·k·2 words: 64-bit slots as (lo, hi). */
   readonly signatures: Uint32Array;
   /** The documents' shingle sets, (lo, hi) pairs; an empty set is an empty document. */
@@ -38,20 +42,20 @@ export interface PipelineTimings {
   signMs: number;
 }
 
-export async function* signDocuments(
-  documents: AsyncIterable<InputDocument>,
+export async function* signDocuments<D extends TextDocument>(
+  documents: AsyncIterable<D> | Iterable<D>,
   backend: SignerBackend,
   options: PipelineOptions,
   timings: PipelineTimings = { shingleMs: 0, signMs: 0 },
-): AsyncGenerator<SignedBatch> {
+): AsyncGenerator<SignedBatch<D>> {
   const maxDocuments = options.batchDocuments ?? 2048;
   const maxCharacters = options.batchCharacters ?? 1 << 23;
   const shingler = options.shingler ?? INLINE_SHINGLER;
-  let inFlight: Promise<SignedBatch> | undefined;
-  let pending: InputDocument[] = [];
+  let inFlight: Promise<SignedBatch<D>> | undefined;
+  let pending: D[] = [];
   let pendingCharacters = 0;
 
-  const submit = (batch: InputDocument[], sets: Uint32Array[]): Promise<SignedBatch> => {
+  const submit = (batch: D[], sets: Uint32Array[]): Promise<SignedBatch<D>> => {
     const { shingles, offsets } = pack(sets);
     const started = performance.now();
     const signing = backend.sign({ shingles, offsets });
@@ -64,14 +68,14 @@ export async function* signDocuments(
     }));
   };
 
-  const awaitInFlight = async (): Promise<SignedBatch> => {
+  const awaitInFlight = async (): Promise<SignedBatch<D>> => {
     const started = performance.now();
     const done = await inFlight!;
     timings.signMs += performance.now() - started;
     return done;
   };
 
-  async function* flush(): AsyncGenerator<SignedBatch> {
+  async function* flush(): AsyncGenerator<SignedBatch<D>> {
     const batch = pending;
     pending = [];
     pendingCharacters = 0;

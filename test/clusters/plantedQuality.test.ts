@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { candidateProbability, optimalParams } from '../../src/bands/lshParams.js';
-import { findNearDuplicates } from '../../src/clusters/nearDuplicates.js';
+import { clusterVerified } from '../../src/clusters/nearDuplicates.js';
 import { verifyPairs } from '../../src/clusters/verification.js';
 import { binomialTail, plantedCorpus, similarity } from './planted.js';
 
@@ -101,15 +101,16 @@ describe('planted near-duplicates', () => {
     const threshold = 0.7;
     const params = optimalParams(threshold, K, { falsePositive: 0.2, falseNegative: 0.8 });
     const exact = (a: number, b: number): number => similarity(corpus, a, b);
-    const result = findNearDuplicates(corpus.signatures, {
-      ...params,
+    const candidates = findCandidates(corpus.signatures, params);
+    const verified = verifyPairs(candidates, 'exact', threshold, corpus.signatures, exact);
+    const clustering = clusterVerified(corpus.signatures, verified, {
       threshold,
       verify: 'exact',
       exactSimilarity: exact,
       clusterCheck: 'representative',
       compare: (a, b) => a - b,
     });
-    const rep = result.clustering.representative;
+    const rep = clustering.representative;
     let clustered = 0;
     for (let d = 0; d < n; d++) {
       if (rep[d] === d) continue;

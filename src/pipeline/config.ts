@@ -1,0 +1,93 @@
+/**
+ * What a dedup run is given (DedupConfig) and how it talks back (DedupHooks):
+ * notes for the user and one progress display per stage. `stageRunner` times
+ * every stage under its name and shows its progress, for src/clusters'
+ * in-memory stages and the passes over files alike.
+ */
+import type { LshParams } from '../bands/lshParams.js';
+import type { ClusterCheck } from '../clusters/clustering.js';
+import type { StageRunner } from '../clusters/dedupSigned.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { VerifyMode } from '../clusters/verification.js';
+import type { ReadOptions } from '../io/documents.js';
+import type { SignatureParams } from '../signatures/params.js';
+import type { BackendChoice } from '../signatures/resolveBackend.js';
+
+export interface DedupConfig {
+  /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */
+  readonly inputs: readonly string[];
+  readonly read: ReadOptions;
+  /** Signature parameters; with `signatures`, those of the file. */
+  readonly params: SignatureParams;
+  readonly backend: BackendChoice;
+  /** Worker threads of the CPU backend; default one per core. */
+  readonly cpuThreads?: number;
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
+  readonly keep: KeepPolicy;
+  /** Reference files for decontamination. */
+  readonly against: readonly string[];
+  /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
+  readonly signatures?: string;
+  readonly maxAllPairs?: number;
+}
+
+export interface StageProgress {
+  update(done: number, bytes?: number): void;
+  stop(): void;
+}
+
+export interface DedupHooks {
+  note(message: string): void;
+  /** A progress display for a stage: total in bytes for passes over files, in items otherwise. */
+  stage(label: string, total: number | undefined, unit: 'bytes' | 'items'): StageProgress;
+}
+
+export const SILENT_HOOKS: DedupHooks = {
+  note: () => undefined,
+  stage: () => ({ update: () => undefined, stop: () => undefined }),
+};
+
+/** Runs `work` with a progress display that is stopped however it ends. */
+export async function withProgress<T>(
+  hooks: DedupHooks,
+  label: string,
+  total: number | undefined,
+  unit: 'bytes' | 'items',
+  work: (progress: StageProgress) => Promise<T> | T,
+): Promise<T> {
+  const progress = hooks.stage(label, total, unit);
+  try {
+    return await work(progress);
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A StageRunner that adds each stage's milliseconds to `timings` under its name and shows an item count when it has a total. */
+export function stageRunner(hooks: DedupHooks, timings: Record<string, number>): StageRunner {
+  return async (name, work, total) => {
+    const started = performance.now();
+    try {
+      if (total === undefined) return await work(() => undefined);
+      return await withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)));
+    } finally {
+      timings[name] = (timings[name] ?? 0) + performance.now() - started;
+    }
+  };
+}
+
+/** Counts the malformed lines skipped under --skip-invalid (first pass only: later passes meet them again) and notes each. */
+export function invalidLineCounter(hooks: DedupHooks, read: ReadOptions) {
+  const counter = {
+    skipped: 0,
+    onInvalid: (message: string): void => {
+      counter.skipped++;
+      hooks.note(`skipped ${message}`);
+      read.onInvalid?.(message);
+    },
+  };
+  return counter;
+}
