@@ -1,19 +1,17 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
-import cliProgress from 'cli-progress';
 import { resolve } from 'node:path';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
-import { runDedup, type DedupConfig, type DedupHooks, type StageProgress } from '../pipeline/dedup.js';
+import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
+import { dedupJob } from '../pipeline/dedupJob.js';
 import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
 import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
-import { buildReport, formatSummary, writeReport } from '../pipeline/report.js';
-import { writeDedupOutputs } from '../pipeline/writeOutputs.js';
-import { totalInputBytes } from '../io/readDocuments.js';
+import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
-import { startProgress } from './progress.js';
+import { stageBar } from './progress.js';
 
 type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
@@ -135,36 +133,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
-  const outcome = await runDedup(config, hooks);
-  const timings = { ...outcome.timings };
-  const paths = { out: options.out, clusters: options.clusters, pairs: options.pairs, contamination: options.contamination };
-  // A report-only run has nothing to write from the corpus: no second pass.
-  if (!options.dryRun && Object.values(paths).some((p) => p !== undefined)) {
-    const writeStarted = performance.now();
-    await writeDedupOutputs(
-      outcome,
-      paths,
-      config.read,
-      stageBar('writing', totalInputBytes(outcome.files), 'bytes', options.quiet),
-    );
-    timings.writing = performance.now() - writeStarted;
-  }
-  const report = buildReport(config, outcome, timings);
-  if (options.report !== undefined) await writeReport(options.report, report);
+  const { report } = await dedupJob(config, options, hooks);
   const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
   process.stdout.write(formatSummary(report, destination));
-}
-
-function stageBar(label: string, total: number | undefined, unit: 'bytes' | 'items', quiet: boolean): StageProgress {
-  if (unit === 'bytes') {
-    const progress = startProgress(label.padEnd(9), total, quiet);
-    return { update: (docs, bytes) => progress.update(docs, bytes ?? 0), stop: () => progress.stop() };
-  }
-  if (quiet || !process.stderr.isTTY || total === undefined || total === 0) return { update: () => undefined, stop: () => undefined };
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label.padEnd(9)} |{bar}| {percentage}% | {value}/{total}`, hideCursor: true },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0);
-  return { update: (done) => bar.update(Math.min(done, total)), stop: () => bar.stop() };
 }

@@ -1,18 +1,19 @@
 /**
- * Progress bars on standard error, only when it is a terminal and not --quiet.
- * Input size is known for files (bytes), not for standard input.
+ * Progress bars on standard error, only when it is a terminal and not --quiet:
+ * one per stage, over input bytes for passes over files (documents, MB/s and
+ * an ETA; the size is unknown for standard input) or over items otherwise.
  */
 import cliProgress from 'cli-progress';
+import type { StageProgress } from '../pipeline/config.js';
 
-export interface Progress {
-  update(documents: number, bytes: number): void;
-  stop(): void;
+const SILENT: StageProgress = { update: () => undefined, stop: () => undefined };
+
+export function stageBar(label: string, total: number | undefined, unit: 'bytes' | 'items', quiet: boolean): StageProgress {
+  if (quiet || !process.stderr.isTTY) return SILENT;
+  return unit === 'bytes' ? bytesBar(label.padEnd(9), total) : itemsBar(label.padEnd(9), total);
 }
 
-const SILENT: Progress = { update: () => undefined, stop: () => undefined };
-
-export function startProgress(label: string, totalBytes: number | undefined, quiet: boolean): Progress {
-  if (quiet || !process.stderr.isTTY) return SILENT;
+function bytesBar(label: string, totalBytes: number | undefined): StageProgress {
   const started = performance.now();
   const bar = new cliProgress.SingleBar(
     {
@@ -27,7 +28,7 @@ export function startProgress(label: string, totalBytes: number | undefined, qui
   );
   bar.start(totalBytes ?? 1, 0, { docs: 0, mb: '0.0', mbps: '0.0', remaining: '…' });
   return {
-    update(documents, bytes) {
+    update(documents, bytes = 0) {
       const seconds = (performance.now() - started) / 1000;
       bar.update(totalBytes ? Math.min(bytes, totalBytes) : 0, {
         docs: documents,
@@ -37,8 +38,16 @@ export function startProgress(label: string, totalBytes: number | undefined, qui
         remaining: totalBytes && bytes > 0 ? `${Math.ceil((seconds * Math.max(totalBytes - bytes, 0)) / bytes)}s` : '…',
       });
     },
-    stop() {
-      bar.stop();
-    },
+    stop: () => bar.stop(),
   };
+}
+
+function itemsBar(label: string, total: number | undefined): StageProgress {
+  if (total === undefined || total === 0) return SILENT;
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label} |{bar}| {percentage}% | {value}/{total}`, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { update: (done) => bar.update(Math.min(done, total)), stop: () => bar.stop() };
 }

@@ -1,11 +1,7 @@
-/** `gpudedup sign`: documents in, a .npy of signatures plus its sidecar out. */
+/** `gpudedup sign`: parses the command line, runs src/pipeline/sign.ts, prints the summary. */
 import { Command } from 'commander';
-import type { InputDocument } from '../io/documents.js';
-import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
-import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
-import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
-import { openSigner } from '../signatures/resolveBackend.js';
+import { sidecarPath } from '../formats/signatureFile.js';
+import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign.js';
 import {
   addInputOptions,
   addSignatureOptions,
@@ -15,25 +11,9 @@ import {
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
-import { startProgress } from './progress.js';
+import { stageBar } from './progress.js';
 
 type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string; resume: boolean; batchSize: number };
-
-export interface SignSummary {
-  readonly documents: number;
-  readonly empty: number;
-  readonly invalidSkipped: number;
-  readonly shingles: number;
-  readonly bytes: number;
-  /** UTF-8 bytes of the documents' texts. */
-  readonly textBytes: number;
-  readonly seconds: number;
-  readonly timings: PipelineTimings;
-  readonly backend: string;
-  readonly fellBack: boolean;
-  /** Documents taken over from an interrupted run. */
-  readonly resumed: number;
-}
 
 export function registerSignCommand(program: Command): void {
   const command = program
@@ -44,110 +24,44 @@ export function registerSignCommand(program: Command): void {
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
   addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
-    const summary = await runSign(inputs, options);
+    const summary = await signWithProgress(signConfigFrom(inputs, options), options.quiet);
     printSummary(options, summary);
   });
 }
 
-export async function runSign(inputs: string[], options: SignCliOptions): Promise<SignSummary> {
-  const params = signatureParamsFrom(options);
-  const family = hashFamilyOf(params);
-  const files = await listInputFiles(inputs);
-  const totalBytes = totalInputBytes(files);
-  const note = (message: string): void => {
-    if (!options.quiet) process.stderr.write(`${message}\n`);
-  };
-
-  const { signer: backend, shingler, notes } = await openSigner(options.backend, family, {
-    cpuThreads: options.threads,
-    onFallback: (error) => process.stderr.write(`warning: the GPU backend failed (${error.message}); finishing on the CPU\n`),
-  });
-  for (const line of notes) note(`backend ${line}`);
-
-  let invalidSkipped = 0;
-  let bytes = 0;
-  const readOptions = {
-    ...readOptionsFrom(options, (message: string) => {
-      invalidSkipped++;
-      note(`skipped ${message}`);
-    }),
-    onBytes: (n: number) => (bytes = n),
-  };
-  let writer: SignatureWriter;
-  try {
-    writer = options.resume ? await SignatureWriter.resume(options.out, params) : await SignatureWriter.create(options.out, params);
-  } catch (error) {
-    backend.destroy(); // a live GPU device busy-waits a core until destroyed
-    shingler.destroy();
-    throw error;
-  }
-  const resumed = writer.documentCount;
-  if (resumed > 0) note(`resuming after ${resumed} documents already signed`);
-  const onInterrupt = (): void => {
-    process.stderr.write(`\ninterrupted after ${writer.documentCount} documents; run again with --resume to continue\n`);
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
-  const progress = startProgress('signing', totalBytes, options.quiet);
-  const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
-  const started = performance.now();
-  let shingles = 0;
-  let textBytes = 0;
-  try {
-    const documents = skipResumed(readDocuments(files, readOptions), writer.resumedIds);
-    const pipeline = { shingle: shingleOptionsOf(params), batchDocuments: options.batchSize, shingler };
-    const batches = signDocuments(documents, backend, pipeline, timings);
-    for await (const batch of batches) {
-      await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.sets.map((set) => set.length === 0));
-      shingles += batch.shingles;
-      for (const d of batch.documents) textBytes += Buffer.byteLength(d.text);
-      progress.update(writer.documentCount, bytes);
-    }
-    await writer.commit({ backend: backend.description });
-  } catch (error) {
-    // Keep what an interrupted run could resume from; drop a run that wrote nothing.
-    if (writer.documentCount === 0) await writer.abort();
-    else note(`partial output kept (${writer.documentCount} documents): fix the cause and rerun with --resume, or delete ${options.out}.partial`);
-    throw error;
-  } finally {
-    process.off('SIGINT', onInterrupt);
-    progress.stop();
-    backend.destroy();
-    shingler.destroy();
-  }
+export function signConfigFrom(inputs: string[], options: SignCliOptions): SignConfig {
   return {
-    documents: writer.documentCount,
-    empty: writer.emptyCount,
-    invalidSkipped,
-    shingles,
-    bytes,
-    textBytes,
-    seconds: (performance.now() - started) / 1000,
-    timings,
-    backend: backend.description,
-    fellBack: backend.fallbackReason !== undefined,
-    resumed,
+    inputs,
+    read: readOptionsFrom(options, () => undefined),
+    params: signatureParamsFrom(options),
+    backend: options.backend,
+    cpuThreads: options.threads,
+    out: options.out,
+    resume: options.resume,
+    batchDocuments: options.batchSize,
   };
 }
 
-/** Skips the documents an interrupted run already signed, checking they are the same ones. */
-async function* skipResumed(documents: AsyncIterable<InputDocument>, resumedIds: readonly string[]): AsyncGenerator<InputDocument> {
-  let seen = 0;
-  for await (const document of documents) {
-    if (seen < resumedIds.length) {
-      if (document.id !== resumedIds[seen]) {
-        throw new Error(
-          `cannot resume: input document ${seen + 1} has id ${JSON.stringify(document.id)} but the interrupted run signed ` +
-            `${JSON.stringify(resumedIds[seen])} there; the input changed (run without --resume to start over)`,
-        );
-      }
-      seen++;
-      continue;
-    }
-    yield document;
-  }
-  if (seen < resumedIds.length) {
-    throw new Error(`cannot resume: the input has ${seen} documents, fewer than the ${resumedIds.length} the interrupted run signed`);
+/** Runs the sign pipeline with notes and a progress bar on standard error; Ctrl-C leaves the .partial files for --resume. */
+async function signWithProgress(config: SignConfig, quiet: boolean): Promise<SignSummary> {
+  let signed = 0;
+  const onInterrupt = (): void => {
+    process.stderr.write(`\ninterrupted after ${signed} documents; run again with --resume to continue\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await runSign(config, {
+      note: (message) => {
+        if (!quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+      },
+      stage: (label, total, unit) => {
+        const bar = stageBar(label, total, unit, quiet);
+        return { update: (done, bytes) => bar.update((signed = done), bytes), stop: () => bar.stop() };
+      },
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
 }
 

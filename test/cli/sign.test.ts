@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readNpy } from '../../src/formats/npy.js';
-import { AtomicFile } from '../../src/formats/atomicFile.js';
 import { readSignatureFile } from '../../src/formats/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
@@ -239,79 +238,5 @@ describe('gpudedup sign --resume', () => {
     const ok = await runCli(['sign', '-', '-o', out, ...common, '--resume'], slice);
     expect(ok.code, ok.stderr).toBe(0);
     expect((await readSignatureFile(out)).ids).toHaveLength(40);
-  });
-});
-
-describe('runSign', () => {
-  it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
-    const destroy = vi.fn();
-    const destroyShingler = vi.fn();
-    vi.doMock('../../src/signatures/resolveBackend.js', () => ({
-      openSigner: async () => ({
-        signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) },
-        shingler: { shingleAll: async () => [], destroy: destroyShingler },
-        notes: [],
-      }),
-    }));
-    try {
-      const { runSign } = await import('../../src/cli/sign.js');
-      const dir = tempDir();
-      writeFileSync(join(dir, 'in.jsonl'), slice);
-      const out = join(dir, 's.npy');
-      writeFileSync(`${out}.json.partial`, 'not a sidecar\n');
-      writeFileSync(`${out}.partial`, ''); // both halves of an interrupted run are there
-      const options = {
-        out, resume: true, batchSize: 4, textField: 'text', idField: 'id', skipInvalid: false, quiet: true,
-        k: 8, seed: '42', shingle: 'word' as const, ngram: 5, nfkc: false, stripPunctuation: false, slotBits: 64 as const, backend: 'cpu' as const,
-      };
-      await expect(runSign([join(dir, 'in.jsonl')], options)).rejects.toThrow(/cannot resume/);
-      expect(destroy).toHaveBeenCalledOnce();
-      expect(destroyShingler).toHaveBeenCalledOnce();
-    } finally {
-      vi.doUnmock('../../src/signatures/resolveBackend.js');
-    }
-  });
-});
-
-describe('readNpy', () => {
-  /** A .npy as NumPy may write it: any version, any header length (here deliberately not a multiple of 4). */
-  function npyFile(major: 1 | 2, header: string, data: Uint8Array): Buffer {
-    const text = Buffer.from(header + '\n', 'latin1');
-    const length = Buffer.alloc(major === 1 ? 2 : 4);
-    if (major === 1) length.writeUInt16LE(text.length);
-    else length.writeUInt32LE(text.length);
-    return Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, major, 0]), length, text, data]);
-  }
-
-  it('reads version 1 and 2 files with unaligned data, and names a truncated one', async () => {
-    const dir = tempDir();
-    const data = new Uint8Array(Uint32Array.of(1, 2, 3, 4, 5, 0xffffffff).buffer);
-    writeFileSync(join(dir, 'v1.npy'), npyFile(1, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), } ", data));
-    writeFileSync(join(dir, 'v2.npy'), npyFile(2, "{'descr': '<u8', 'fortran_order': False, 'shape': (3, 1), }", data));
-    writeFileSync(join(dir, 'cut.npy'), npyFile(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (4, 1), }", data));
-    const v1 = await readNpy(join(dir, 'v1.npy'));
-    expect([v1.dtype, v1.rows, v1.cols, Array.from(v1.words)]).toEqual(['<u4', 2, 3, [1, 2, 3, 4, 5, 0xffffffff]]);
-    const v2 = await readNpy(join(dir, 'v2.npy'));
-    expect([v2.dtype, v2.rows, v2.cols, Array.from(v2.words)]).toEqual(['<u8', 3, 1, [1, 2, 3, 4, 5, 0xffffffff]]);
-    await expect(readNpy(join(dir, 'cut.npy'))).rejects.toThrow(/cut\.npy: truncated \(header says 4×1, file holds 24 data bytes\)/);
-    writeFileSync(join(dir, 'short.npy'), 'NUMPY');
-    await expect(readNpy(join(dir, 'short.npy'))).rejects.toThrow(/short\.npy: not a \.npy file/);
-  });
-});
-
-describe('AtomicFile', () => {
-  it('writes the rest when the system writes only part of a buffer', async () => {
-    const dir = tempDir();
-    const file = await AtomicFile.create(join(dir, 'short.bin'));
-    const handle = (file as unknown as { handle: { write: (...args: unknown[]) => Promise<{ bytesWritten: number }> } }).handle;
-    const write = handle.write.bind(handle);
-    // At most 3 bytes per call, as pwrite may do on a full disk.
-    handle.write = (data: unknown, offset: unknown, length: unknown, position: unknown) =>
-      write(data, offset, Math.min(length as number, 3), position);
-    await file.write('0123456789');
-    await file.write(Uint8Array.of(65, 66, 67, 68, 69));
-    await file.writeAt(Uint8Array.of(97, 98, 99, 100), 2);
-    await file.commit();
-    expect(readFileSync(join(dir, 'short.bin'), 'latin1')).toBe('01abcd6789ABCDE');
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * The whole `gpudedup dedup` job: runDedup, then the writing pass (skipped
+ * when nothing but the report is written), then the report.
+ */
+import { totalInputBytes } from '../io/readDocuments.js';
+import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
+import { runDedup, type DedupOutcome } from './dedup.js';
+import { buildReport, writeReport, type DedupReport } from './report.js';
+import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
+
+export interface DedupOutputs extends DedupOutputPaths {
+  readonly report?: string;
+  /** Compute everything, write only the report. */
+  readonly dryRun?: boolean;
+}
+
+export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
+  const outcome = await runDedup(config, hooks);
+  const timings = { ...outcome.timings };
+  const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };
+  if (!outputs.dryRun && Object.values(paths).some((p) => p !== undefined)) {
+    const started = performance.now();
+    await writeDedupOutputs(outcome, paths, config.read, hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'));
+    timings.writing = performance.now() - started;
+  }
+  const report = buildReport(config, outcome, timings);
+  if (outputs.report !== undefined) await writeReport(outputs.report, report);
+  return { outcome, report };
+}
