@@ -15,6 +15,7 @@ import { dedupDocuments, type DedupDocumentsResult, type StageTime } from '../sr
 import { DEDUP_WEIGHTS, optimalParams } from '../src/bands/lshParams.js';
 import { clusterSizes, clustersCsv, formatBytes, keptJsonl, setDownload } from './downloads.js';
 import { readFiles, type WebDocument } from './readFiles.js';
+import { errorMessage } from '../src/errors.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -146,7 +147,7 @@ async function run(): Promise<void> {
     showStatus(`Done in ${formatMs(total)} ms.`);
   } catch (error) {
     console.error(error);
-    showStatus(error instanceof Error ? error.message : String(error), true);
+    showStatus(errorMessage(error), true);
   } finally {
     backend?.destroy();
     runButton.disabled = false;

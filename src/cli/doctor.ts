@@ -11,6 +11,7 @@ import { chunkCapacity } from '../signatures/webgpu/plan.js';
 import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
 import { importDawn } from '../signatures/resolveBackend.js';
 import { positiveInteger } from './options.js';
+import { errorMessage } from '../errors.js';
 
 interface DoctorOptions {
   readonly k: number;
@@ -65,7 +66,7 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
   try {
     node = await importDawn();
   } catch (error) {
-    return { adapters: [], auto: `cpu (${message(error)})`, ok: true };
+    return { adapters: [], auto: `cpu (${errorMessage(error)})`, ok: true };
   }
   const { loadShaderSources } = await import('../signatures/webgpu/nodeShaders.js');
   const sources = loadShaderSources();
@@ -78,7 +79,7 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
     defaultAdapter = { backend: chosen.adapter.backend, name: chosen.adapter.device };
     chosen.release();
   } catch (error) {
-    auto = `cpu (webgpu: ${message(error)})`;
+    auto = `cpu (webgpu: ${errorMessage(error)})`;
   }
 
   // Should Dawn's adapter list not parse, still check the adapter `auto` uses.
@@ -96,7 +97,7 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
       const check = await runSelfCheck(acquired.device, sources, { k });
       adapters.push({ ...entry, description: describeAdapter(acquired.adapter), limits, capacity, check });
     } catch (error) {
-      adapters.push({ ...entry, error: message(error) });
+      adapters.push({ ...entry, error: errorMessage(error) });
     } finally {
       acquired?.release();
     }
@@ -147,8 +148,4 @@ function formatLimit(name: string, value: number): string {
   if (!BYTE_LIMITS.has(name)) return value.toLocaleString('en');
   const mib = value / 2 ** 20;
   return `${value.toLocaleString('en')} bytes (${mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib.toFixed(0)} MiB`})`;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

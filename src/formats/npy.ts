@@ -86,10 +86,6 @@ export class NpyWriter {
     await this.file.write(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
   }
 
-  get rowCount(): number {
-    return this.rows;
-  }
-
   async commit(): Promise<void> {
     await this.file.writeAt(header(this.dtype, this.rows, this.cols), 0);
     await this.file.commit();

@@ -62,10 +62,6 @@ export function lessThan64(a: U64, b: U64): boolean {
   return a.hi < b.hi || (a.hi === b.hi && a.lo < b.lo);
 }
 
-export function equal64(a: U64, b: U64): boolean {
-  return a.hi === b.hi && a.lo === b.lo;
-}
-
 /** Lower-case hex with `0x` and 16 digits, the form used in specs and sidecars. */
 export function toHex64(a: U64): string {
   return '0x' + a.hi.toString(16).padStart(8, '0') + a.lo.toString(16).padStart(8, '0');

@@ -14,6 +14,7 @@ import { FallbackSigner } from './fallbackSigner.js';
 import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
+import { errorMessage } from '../errors.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -29,7 +30,7 @@ export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.j
   try {
     return await import('./webgpu/nodeDevice.js');
   } catch (error) {
-    throw new Error(`cannot load Dawn, the npm package \`webgpu\` (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(`cannot load Dawn, the npm package \`webgpu\` (${errorMessage(error)})`);
   }
 }
 

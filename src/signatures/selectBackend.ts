@@ -9,6 +9,7 @@ import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
+import { errorMessage } from '../errors.js';
 
 export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
 
@@ -40,7 +41,7 @@ export async function selectBackend(
       notes.push(`webgpu: chosen, ${backend.description}`);
       return { backend, notes };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       if (choice === 'webgpu') throw new Error(`webgpu backend unavailable: ${reason}`, { cause: error });
       notes.push(`webgpu: ${reason}`);
     }

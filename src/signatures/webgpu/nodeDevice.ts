@@ -13,6 +13,7 @@
  */
 import { create, globals } from 'webgpu';
 import { NoAdapterError, requestSigningDevice, summarizeAdapter, type AcquiredDevice } from './adapter.js';
+import { errorMessage } from '../../errors.js';
 
 /** WebGPU's constant namespaces (GPUBufferUsage, GPUMapMode, ...) are globals in browsers. */
 Object.assign(globalThis, globals);
@@ -34,7 +35,7 @@ export async function listDawnAdapters(): Promise<DawnAdapterEntry[]> {
     await gpu.requestAdapter();
     return [];
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return [...message.matchAll(/\* backend: '([^']*)', name: '([^']*)'/g)].map((m) => ({ backend: m[1], name: m[2] }));
   } finally {
     gpu = undefined;
