@@ -1,10 +1,16 @@
 /**
- * gpudedup as a library (Node). Stages, in order: text → shingles → signatures
- * → bands → clusters → output. Browser code imports the browser-safe modules
- * directly (see web/), never this file's Node-only backend resolution.
+ * gpudedup as a library (Node). The front door is src/api.ts: `minhash`,
+ * `createMinHasher` and `dedup`. The stages, in order — text → shingles →
+ * signatures → bands → clusters — and the passes over files (src/pipeline)
+ * are exported for callers that need one of them alone. Browser code imports
+ * the browser-safe modules directly (see web/), never this file's Node-only
+ * backend resolution.
  */
+export { minhash, createMinHasher, dedup, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult } from './api.js';
+
 export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';
 export { shingleDocument, chooseMode, DEFAULT_SHINGLE, type ShingleMode, type ShingleOptions } from './shingles/shingles.js';
+export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
 export { mulAddModP, reduce64ModP } from './math/mersenne61.js';
 export { parseU64, toHex64, toDecimal64, type U64 } from './math/u64.js';
 export { makeHashFamily, splitmix64, type HashFamily } from './signatures/hashFamily.js';
@@ -15,11 +21,15 @@ export { FallbackSigner } from './signatures/fallbackSigner.js';
 export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './signatures/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
 export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/signDocuments.js';
-export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
+export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
+export { dedupDocuments, type DedupDocumentsOptions, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
+export { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup } from './clusters/dedupSigned.js';
+export type { KeepPolicy } from './clusters/keepPolicy.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
 export { InputError, type InputDocument, type ReadOptions } from './io/documents.js';
 export { SignatureWriter, readSignatureFile, sidecarPath, type SignatureFile } from './formats/signatureFile.js';
 export { readNpy, NpyWriter, type NpyArray } from './formats/npy.js';
-export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
-export { runDedup, type DedupConfig, type DedupOutcome, type DedupHooks } from './pipeline/dedup.js';
-export type { KeepPolicy } from './clusters/keepPolicy.js';
+export { runDedup, type DedupOutcome } from './pipeline/dedup.js';
+export { dedupJob, type DedupOutputs } from './pipeline/dedupJob.js';
+export { runSign, type SignConfig, type SignSummary } from './pipeline/sign.js';
+export type { DedupConfig, DedupHooks } from './pipeline/config.js';

@@ -2,42 +2,57 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import {
-  DEDUP_WEIGHTS,
-  hashFamilyOf,
-  makeParams,
-  optimalParams,
-  pack,
-  resolveBackend,
-  runDedup,
-  shingleDocument,
-  shingleOptionsOf,
-  signBatchOnCpu,
-} from '../src/index.js';
+import { createMinHasher, dedup, makeParams, minhash, runDedup, optimalParams, DEDUP_WEIGHTS, signBatchOnCpu, hashFamilyOf, pack, shingleDocument, shingleOptionsOf } from '../src/index.js';
 import { tempDir } from './support/cli.js';
 
-it('signs texts in memory, as in the README', async () => {
-  const texts = ['the quick brown fox jumps over the lazy dog', 'the quick brown fox jumped over the lazy dog', ''];
-  // --- README example: signing ---
-  const params = makeParams({ k: 128 }); // seed 42, word 5-grams, 64-bit slots
-  const family = hashFamilyOf(params);
-  const sets = texts.map((text) => shingleDocument(text, shingleOptionsOf(params)));
-  const { backend, notes } = await resolveBackend('cpu', family); // or 'auto' / 'webgpu'
-  const words = await backend.sign(pack(sets)); // texts.length × k slots, (lo, hi) words per slot
-  backend.destroy();
+const texts = [
+  'the quick brown fox jumps over the lazy dog and runs far away into the woods',
+  'the quick brown fox jumps over the lazy dog and runs far away into the wood',
+  '',
+  'The quick brown fox jumps over the lazy dog and runs far away into the woods',
+  'an entirely different document, about nothing in particular at all',
+];
+
+it('signs and deduplicates in memory, as in the README', async () => {
+  // --- README example ---
+  // One shot: a BigUint64Array of texts.length × k slots (Uint32Array with slotBits: 32).
+  const { slots, k } = await minhash(texts, { k: 128 }); // seed 42, word 5-grams; backend 'auto' | 'cpu' | 'webgpu'
+
+  // Reusable: the same backend for every call, released by destroy().
+  const hasher = await createMinHasher({ k: 128, backend: 'cpu' });
+  try {
+    const batch = await hasher.sign(texts); // equal to minhash(texts) with the same options
+    console.log(hasher.backend, batch.rows);
+    expect(batch.slots).toEqual(slots);
+  } finally {
+    hasher.destroy(); // a Dawn device keeps a core busy until then
+  }
+
+  // In-memory dedup: strings or { id, text, record } objects.
+  const { assignment } = await dedup(texts, { threshold: 0.8 });
+  const kept = texts.filter((_, d) => assignment.kept[d] === 1); // one document per cluster, in input order
   // --- end ---
-  expect(notes[0]).toMatch(/^cpu: chosen/);
-  expect(words).toEqual(signBatchOnCpu(family, pack(sets)));
-  expect(words.length).toBe(3 * 128 * 2);
+
+  const params = makeParams({ k: 128 });
+  const sets = texts.map((text) => shingleDocument(text, shingleOptionsOf(params)));
+  expect(new Uint32Array(slots.buffer)).toEqual(signBatchOnCpu(hashFamilyOf(params), pack(sets)));
+  expect(k).toBe(128);
+  expect(slots[2 * k]).toBe(2n ** 64n - 1n); // the empty document: every slot all-ones
+  expect(kept).toEqual([texts[0], texts[2], texts[4]]); // 1 is a near-duplicate of 0, 3 an exact one
+  expect(assignment.counts.exactDuplicates).toBe(1);
 });
 
-it('deduplicates files, as in the README', async () => {
+it('minhash gives 32-bit slots as a Uint32Array, the low words of the 64-bit ones', async () => {
+  const wide = await minhash(texts, { k: 16, backend: 'cpu' });
+  const narrow = await minhash(texts, { k: 16, slotBits: 32, backend: 'cpu' });
+  expect(narrow.slots).toBeInstanceOf(Uint32Array);
+  expect(Array.from(narrow.slots as Uint32Array)).toEqual(Array.from(wide.slots as BigUint64Array, (x) => Number(x & 0xffffffffn)));
+});
+
+it('dedup in memory equals runDedup over the same documents in a file', async () => {
   const dir = tempDir();
   const file = join(dir, 'corpus.jsonl');
-  const base = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty';
-  writeFileSync(file, [base, base.replace('seven', 'SEVEN'), base + ' twentyone', 'something else entirely, not like the others at all']
-    .map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n') + '\n');
-  // --- README example: dedup ---
+  writeFileSync(file, texts.map((text, i) => JSON.stringify({ id: String(i), text })).join('\n') + '\n');
   const params = makeParams();
   const outcome = await runDedup({
     inputs: [file],
@@ -46,15 +61,12 @@ it('deduplicates files, as in the README', async () => {
     backend: 'cpu',
     threshold: 0.8,
     lsh: optimalParams(0.8, params.k, DEDUP_WEIGHTS),
-    verify: 'estimate',
-    clusterCheck: 'none',
-    keep: { kind: 'first' },
+    verify: 'exact',
+    clusterCheck: 'representative',
+    keep: { kind: 'longest' },
     against: [],
   });
-  const { cluster, kept, counts } = outcome.assignment; // per input document, in order
-  // --- end ---
-  expect(counts.exactDuplicates).toBe(1); // 'SEVEN' lowercases to the same text
-  expect(Array.from(kept)).toEqual([1, 0, 0, 1]);
-  expect(cluster[0]).toBe(cluster[2]);
-  expect(cluster[3]).not.toBe(cluster[0]);
+  const memory = await dedup(texts, { backend: 'cpu', verify: 'exact', clusterCheck: 'representative', keep: { kind: 'longest' } });
+  expect(Array.from(memory.assignment.kept)).toEqual(Array.from(outcome.assignment.kept));
+  expect(Array.from(memory.assignment.cluster)).toEqual(Array.from(outcome.assignment.cluster));
 });

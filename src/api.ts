@@ -1,0 +1,154 @@
+/**
+ * The library's front door (Node), in the style of hash-wasm: a one-shot
+ * function beside a reusable `create…` object. `minhash` / `createMinHasher`
+ * sign texts; `dedup` deduplicates documents held in memory. Everything below
+ * them (shingling, backends, banding, clustering) is exported from
+ * src/index.ts too, for callers that need one stage alone.
+ */
+import { DEDUP_WEIGHTS, optimalParams, type LshParams } from './bands/lshParams.js';
+import { fromSignerWords } from './bands/signatureMatrix.js';
+import type { ClusterCheck } from './clusters/clustering.js';
+import { dedupDocuments, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
+import type { KeepPolicy } from './clusters/keepPolicy.js';
+import type { VerifyMode } from './clusters/verification.js';
+import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
+import { openSigner, type BackendChoice } from './signatures/resolveBackend.js';
+import { signDocuments } from './signatures/signDocuments.js';
+
+export interface MinHashOptions extends SignatureOptions {
+  /** `auto` (default): WebGPU when Dawn finds an adapter, else the CPU; `cpu` and `webgpu` force one. */
+  readonly backend?: BackendChoice;
+  /** Worker threads for the CPU backend and shingling; default one per core. */
+  readonly threads?: number;
+}
+
+/**
+ * Signatures of `rows` documents, `k` slots each, row-major: `BigUint64Array`
+ * for 64-bit slots, `Uint32Array` for 32-bit ones (the rows of the `.npy`
+ * `gpudedup sign` writes). A document without shingles has every slot all-ones.
+ */
+export interface Signatures {
+  readonly rows: number;
+  readonly k: number;
+  readonly slots: BigUint64Array | Uint32Array;
+}
+
+export interface MinHasher {
+  readonly params: SignatureParams;
+  /** What signs, e.g. "CPU (TypeScript, 32-bit lanes, 2 threads)" or the GPU adapter. */
+  readonly backend: string;
+  /** Why this backend: one line per candidate tried. */
+  readonly notes: readonly string[];
+  sign(texts: readonly string[]): Promise<Signatures>;
+  /** Releases the GPU device and worker threads (a Dawn device keeps a core busy until then). */
+  destroy(): void;
+}
+
+/**
+ * A reusable signer: one backend (GPU device or CPU workers) for many calls.
+ *
+ * @example
+ * const hasher = await createMinHasher({ k: 128, backend: 'cpu' });
+ * try {
+ *   const { slots, k } = await hasher.sign(['the quick brown fox jumps over the lazy dog']);
+ *   console.log(slots[0], hasher.backend); // first slot of the first document
+ * } finally {
+ *   hasher.destroy();
+ * }
+ */
+export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
+  const params = makeParams(options);
+  const { signer, shingler, notes } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  const shingle = shingleOptionsOf(params);
+  return {
+    params,
+    notes,
+    get backend() {
+      return signer.description; // may change: a failing GPU hands over to the CPU
+    },
+    async sign(texts) {
+      const slots = params.slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
+      const words = new Uint32Array(slots.buffer); // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
+      let row = 0;
+      for await (const batch of signDocuments(texts.map((text) => ({ text })), signer, { shingle, shingler })) {
+        words.set(fromSignerWords(batch.signatures, params.slotBits), row * params.k * (params.slotBits / 32));
+        row += batch.documents.length;
+      }
+      return { rows: texts.length, k: params.k, slots };
+    },
+    destroy() {
+      signer.destroy();
+      shingler.destroy();
+    },
+  };
+}
+
+/**
+ * Signs texts once and releases the backend.
+ *
+ * @example
+ * const { slots, k } = await minhash(['first document text', 'second document text'], { k: 64, backend: 'cpu' });
+ * // slots.length === 2 * k; row d is slots.subarray(d * k, (d + 1) * k)
+ */
+export async function minhash(texts: readonly string[], options: MinHashOptions = {}): Promise<Signatures> {
+  const hasher = await createMinHasher(options);
+  try {
+    return await hasher.sign(texts);
+  } finally {
+    hasher.destroy();
+  }
+}
+
+export interface DedupOptions extends MinHashOptions {
+  /** Jaccard similarity at which two documents are near-duplicates (default 0.8). */
+  readonly threshold?: number;
+  /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
+  readonly lsh?: LshParams;
+  /** default 'estimate' */
+  readonly verify?: VerifyMode;
+  /** default 'none' */
+  readonly clusterCheck?: ClusterCheck;
+  /** default first */
+  readonly keep?: KeepPolicy;
+  /** Reference documents: corpus documents near-duplicate to one of them are removed. */
+  readonly against?: readonly (string | InMemoryDocument)[];
+}
+
+export interface DedupResult extends DedupDocumentsResult {
+  /** What signed. */
+  readonly backend: string;
+}
+
+/**
+ * Deduplicates documents in memory, exactly as `gpudedup dedup` would the
+ * same documents with the same options.
+ *
+ * @example
+ * const { assignment } = await dedup(['a b c d e f g', 'a b c d e f g', 'something else'], { backend: 'cpu' });
+ * assignment.kept;    // Uint8Array [1, 0, 1]: one flag per document, in order
+ * assignment.cluster; // Uint32Array [0, 0, 1]
+ */
+export async function dedup(documents: readonly (string | InMemoryDocument)[], options: DedupOptions = {}): Promise<DedupResult> {
+  const params = makeParams(options);
+  const threshold = options.threshold ?? 0.8;
+  const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
+  const { signer, shingler } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  try {
+    const result = await dedupDocuments(documents.map(asDocument), {
+      backend: signer,
+      shingler,
+      shingle: shingleOptionsOf(params),
+      slotBits: params.slotBits,
+      threshold,
+      lsh: options.lsh ?? optimalParams(threshold, params.k, DEDUP_WEIGHTS),
+      verify: options.verify ?? 'estimate',
+      clusterCheck: options.clusterCheck ?? 'none',
+      keep: options.keep ?? { kind: 'first' },
+      against: options.against?.map(asDocument),
+    });
+    return { ...result, backend: signer.description };
+  } finally {
+    signer.destroy();
+    shingler.destroy();
+  }
+}
