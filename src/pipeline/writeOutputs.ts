@@ -11,6 +11,7 @@
  * - contamination: `id, reference, similarity, estimate`, one row per
  *   corpus document removed because it matched the reference set.
  */
+import type { VerifiedPairs } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { StageProgress } from './config.js';
 import type { DedupOutcome } from './dedup.js';
@@ -70,21 +71,26 @@ export async function writeDedupOutputs(
       for (let d = 0; d < ids.length; d++) await visit(d, ids[d], () => '');
     }
 
-    if (paths.pairs !== undefined) {
-      const columns = verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact'];
-      const pairs = await open(() => TableWriter.create(paths.pairs!, columns));
-      for (let i = 0; i < verified.a.length; i++) {
-        const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
-        if (verified.exact !== undefined) row.push(round(verified.exact[i]));
-        await pairs.row(row);
-      }
-    }
+    if (paths.pairs !== undefined) await writePairs(await open(() => TableWriter.create(paths.pairs!, pairColumns(verified))), verified, groupIds);
     for (const writer of opened) await writer.commit();
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
     throw error;
   } finally {
     progress.stop();
+  }
+}
+
+function pairColumns(verified: VerifiedPairs): string[] {
+  return verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact'];
+}
+
+/** One row per verified pair, each text named by its first document. */
+async function writePairs(pairs: TableWriter, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
+  for (let i = 0; i < verified.a.length; i++) {
+    const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
+    if (verified.exact !== undefined) row.push(round(verified.exact[i]));
+    await pairs.row(row);
   }
 }
 
