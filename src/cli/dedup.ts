@@ -39,7 +39,7 @@ export function registerDedupCommand(program: Command): void {
     .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
     .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
-    .option('--against <files...>', 'reference set (e.g. an eval set): remove corpus documents that are near-duplicates of any of it')
+    .option('--against <file>', 'a reference file or directory (e.g. an eval set): remove corpus documents that are near-duplicates of it; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if the name ends in .jsonl)')
     .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')

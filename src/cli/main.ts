@@ -9,6 +9,14 @@ import { registerDoctorCommand } from './doctor.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
+// `gpudedup … | head` closes the pipe early: stop quietly, as other command-line tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const program = new Command()
   .name('gpudedup')
   .description('Near-duplicate detection for text corpora with MinHash LSH, signed on WebGPU or the CPU')

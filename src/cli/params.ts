@@ -1,4 +1,5 @@
 /** `gpudedup params`: which bands and rows a threshold gets, and what that means for recall. */
+import { counted } from '../format.js';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   approximateThreshold,
@@ -90,7 +91,7 @@ export function registerParamsCommand(program: Command): void {
     }
     const given = options.bands !== undefined;
     const lines = [
-      `k = ${options.k}, threshold = ${t}: ${bands} bands × ${rows} rows (${bands * rows} of ${options.k} slots)` +
+      `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} (${bands * rows} of ${options.k} slots)` +
         (given ? ' (as given)' : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight})`),
       `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
       `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,

@@ -1,6 +1,7 @@
 /** `gpudedup sign`: parses the command line, runs src/pipeline/sign.ts, prints the summary. */
 import { Command } from 'commander';
 import { sidecarPath } from '../formats/signatureFile.js';
+import { counted } from '../format.js';
 import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign.js';
 import {
   addInputOptions,
@@ -46,7 +47,7 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
 async function signWithProgress(config: SignConfig, quiet: boolean): Promise<SignSummary> {
   let signed = 0;
   const onInterrupt = (): void => {
-    process.stderr.write(`\ninterrupted after ${signed} documents; run again with --resume to continue\n`);
+    process.stderr.write(`\ninterrupted after ${counted(signed, 'document')}; run again with --resume to continue\n`);
     process.exit(130);
   };
   process.once('SIGINT', onInterrupt);
@@ -71,9 +72,9 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
   const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
   const lines = [
-    `signed ${int(s.documents)} documents${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
+    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
-    `  skipped    ${int(s.invalidSkipped)} invalid lines`,
+    `  skipped    ${counted(s.invalidSkipped, 'invalid line')}`,
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,
     `  backend    ${s.backend}`,
     `  time       ${s.seconds.toFixed(2)} s (shingling ${(s.timings.shingleMs / 1000).toFixed(2)} s, signing ${(s.timings.signMs / 1000).toFixed(2)} s not overlapped)`,

@@ -12,6 +12,38 @@ export function partialPath(path: string): string {
   return `${path}.partial`;
 }
 
+/**
+ * A failed write, rename or open of an output file: one line naming the file
+ * and the system's reason. Never a GPU failure, whatever was running then.
+ */
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`${path}: ${describeSystemError(cause)}`, { cause });
+  }
+}
+
+function describeSystemError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string') return error instanceof Error ? error.message : String(error);
+  // "ENOSPC: no space left on device, write" → "no space left on device (ENOSPC, write)"
+  const reason = e.message.replace(/^[A-Z]+: /, '').replace(/, (\w+).*$/, '');
+  return `${reason} (${e.code}${e.syscall ? `, ${e.syscall}` : ''})`;
+}
+
+/** Runs a file-system step of `path`, turning its error into an OutputError. */
+async function onOutput<T>(path: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw error instanceof OutputError ? error : new OutputError(path, error);
+  }
+}
+
 export class AtomicFile {
   private constructor(
     readonly path: string,
@@ -22,16 +54,16 @@ export class AtomicFile {
 
   /** Starts the file afresh (a stale `.partial` from an earlier run is overwritten). */
   static async create(path: string): Promise<AtomicFile> {
-    await mkdir(dirname(path), { recursive: true });
     const tempPath = partialPath(path);
-    return new AtomicFile(path, tempPath, await open(tempPath, 'w'), 0);
+    await onOutput(dirname(path), () => mkdir(dirname(path), { recursive: true }));
+    return new AtomicFile(path, tempPath, await onOutput(tempPath, () => open(tempPath, 'w')), 0);
   }
 
   /** Reopens the `.partial` of an interrupted run, cut to its first `length` bytes, to append after them. */
   static async reopen(path: string, length: number): Promise<AtomicFile> {
     const tempPath = partialPath(path);
-    const handle = await open(tempPath, 'r+');
-    await handle.truncate(length);
+    const handle = await onOutput(tempPath, () => open(tempPath, 'r+'));
+    await onOutput(tempPath, () => handle.truncate(length));
     return new AtomicFile(path, tempPath, handle, length);
   }
 
@@ -46,17 +78,17 @@ export class AtomicFile {
   async writeAt(data: Uint8Array, position: number): Promise<void> {
     // pwrite may write less than asked (a full disk, a signal) without an error: write the rest.
     for (let done = 0; done < data.length; ) {
-      const { bytesWritten } = await this.handle.write(data, done, data.length - done, position + done);
-      if (bytesWritten === 0) throw new Error(`${this.tempPath}: write made no progress`);
+      const { bytesWritten } = await onOutput(this.tempPath, () => this.handle.write(data, done, data.length - done, position + done));
+      if (bytesWritten === 0) throw new OutputError(this.tempPath, new Error('write made no progress'));
       done += bytesWritten;
     }
   }
 
   /** Flushes, closes and renames into place. */
   async commit(): Promise<void> {
-    await this.handle.datasync();
-    await this.handle.close();
-    await rename(this.tempPath, this.path);
+    await onOutput(this.tempPath, () => this.handle.datasync());
+    await onOutput(this.tempPath, () => this.handle.close());
+    await onOutput(this.path, () => rename(this.tempPath, this.path));
   }
 
   /** Closes and deletes the `.partial` file; the final name is left untouched. */

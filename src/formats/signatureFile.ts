@@ -21,8 +21,31 @@ export function sidecarPath(npyPath: string): string {
   return `${npyPath}.json`;
 }
 
+/**
+ * The read options that change which rows a corpus gives: recorded in the
+ * sidecar, and a resume or `dedup --signatures` with other ones is refused.
+ */
+export interface RowOptions {
+  readonly textField: string;
+  readonly idField: string;
+  readonly skipInvalid: boolean;
+}
+
+export function rowOptionsOf(read: RowOptions): RowOptions {
+  return { textField: read.textField, idField: read.idField, skipInvalid: read.skipInvalid };
+}
+
+/** "--text-field: text vs body" for each option that differs (file first). */
+export function rowOptionDifferences(file: RowOptions | undefined, run: RowOptions): string[] {
+  if (file === undefined) return []; // a sidecar from before they were recorded
+  const flags: [keyof RowOptions, string][] = [['textField', '--text-field'], ['idField', '--id-field'], ['skipInvalid', '--skip-invalid']];
+  return flags.filter(([key]) => file[key] !== run[key]).map(([key, flag]) => `${flag}: ${file[key]} vs ${run[key]}`);
+}
+
 export interface SignatureFile {
   readonly params: SignatureParams;
+  /** How the corpus was read (absent in sidecars written before it was recorded). */
+  readonly read?: RowOptions;
   readonly ids: string[];
   /** Indexes of documents that had no shingles (all slots all-ones, never clustered). */
   readonly empty: number[];
@@ -46,10 +69,10 @@ export class SignatureWriter {
     readonly resumedIds: readonly string[],
   ) {}
 
-  static async create(npyPath: string, params: SignatureParams): Promise<SignatureWriter> {
+  static async create(npyPath: string, params: SignatureParams, read: RowOptions): Promise<SignatureWriter> {
     const npy = await NpyWriter.create(npyPath, dtypeOf(params), params.k);
     const sidecar = await AtomicFile.create(sidecarPath(npyPath));
-    await sidecar.write(sidecarHead(params));
+    await sidecar.write(sidecarHead(params, read));
     return new SignatureWriter(params, npy, sidecar, 0, [], []);
   }
 
@@ -58,16 +81,17 @@ export class SignatureWriter {
    * after the last document both files hold wholly. Refuses a run made with
    * other parameters. Without partial files, starts afresh.
    */
-  static async resume(npyPath: string, params: SignatureParams): Promise<SignatureWriter> {
+  static async resume(npyPath: string, params: SignatureParams, read: RowOptions): Promise<SignatureWriter> {
     const text = await readFile(partialPath(sidecarPath(npyPath)), 'utf8').catch(() => undefined);
     const npyPartial = await stat(partialPath(npyPath)).catch(() => undefined);
     // Nothing to resume unless both halves of the interrupted run are there.
-    if (text === undefined || npyPartial === undefined) return SignatureWriter.create(npyPath, params);
+    if (text === undefined || npyPartial === undefined) return SignatureWriter.create(npyPath, params, read);
     const lines = text.split('\n');
-    const head = sidecarHead(params).slice(0, -1);
+    const head = sidecarHead(params, read).slice(0, -1);
     if (lines[0] !== head) {
-      const found = parseHeadParams(lines[0]);
-      const differences = found ? paramDifferences(found, params) : ['the sidecar header is unreadable'];
+      const found = parseHead(lines[0]);
+      const differences = found ? [...paramDifferences(found.params, params), ...rowOptionDifferences(found.read, read)] : [];
+      if (differences.length === 0) differences.push('the sidecar header is unreadable');
       throw new Error(`${npyPath}: cannot resume, the interrupted run used different parameters: ${differences.join('; ')}`);
     }
     // Lines after the head: one id each; the last element follows the final newline (empty or torn).
@@ -104,12 +128,15 @@ export class SignatureWriter {
     return this.empty.length;
   }
 
-  /** Writes the tails, then renames the sidecar and finally the .npy into place. */
+  /**
+   * Writes the tails, then renames the .npy and last the sidecar into place:
+   * a finished-looking sidecar is never beside an unfinished array.
+   */
   async commit(extra: Record<string, unknown> = {}): Promise<void> {
     const tail = { empty: this.empty, documents: this.documents, ...extra };
     await this.sidecar.write('],' + JSON.stringify(tail).slice(1) + '\n');
-    await this.sidecar.commit();
     await this.npy.commit();
+    await this.sidecar.commit();
   }
 
   async abort(): Promise<void> {
@@ -122,15 +149,15 @@ function dtypeOf(params: SignatureParams): NpyDtype {
 }
 
 /** The sidecar's first line: the object up to the opening of its `ids` array. */
-function sidecarHead(params: SignatureParams): string {
-  return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params }).slice(0, -1) + ',"ids":[\n';
+function sidecarHead(params: SignatureParams, read: RowOptions): string {
+  return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(0, -1) + ',"ids":[\n';
 }
 
-/** The parameters in a sidecar's first line, or undefined if it is not one of ours. */
-function parseHeadParams(line: string): SignatureParams | undefined {
+/** The parameters (and read options) in a sidecar's first line, or undefined if it is not one of ours. */
+function parseHead(line: string): { params: SignatureParams; read?: RowOptions } | undefined {
   try {
-    const head = JSON.parse(line + ']}') as { format?: string; version?: number; params?: SignatureParams };
-    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION ? head.params : undefined;
+    const head = JSON.parse(line + ']}') as { format?: string; version?: number; params?: SignatureParams; read?: RowOptions };
+    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION && head.params ? { params: head.params, read: head.read } : undefined;
   } catch {
     return undefined;
   }
@@ -170,19 +197,20 @@ export async function readSignatureParams(npyPath: string): Promise<SignaturePar
   } catch (error) {
     throw new Error(`${path}: cannot read the signature sidecar (${(error as Error).message})`);
   }
-  const params = head === undefined ? undefined : parseHeadParams(head);
+  const params = head === undefined ? undefined : parseHead(head)?.params;
   return params ?? (await readSidecar(npyPath)).params;
 }
 
 /**
  * Reads a signature file back. With `expected`, refuses a file whose parameters
- * differ, naming each difference.
+ * differ, naming each difference; with `read` too, one whose corpus was read
+ * with other row options.
  */
-export async function readSignatureFile(npyPath: string, expected?: SignatureParams): Promise<SignatureFile> {
+export async function readSignatureFile(npyPath: string, expected?: SignatureParams, read?: RowOptions): Promise<SignatureFile> {
   const sidecar = await readSidecar(npyPath);
   const { params, ids } = sidecar;
   if (expected) {
-    const differences = paramDifferences(params, expected);
+    const differences = [...paramDifferences(params, expected), ...(read ? rowOptionDifferences(sidecar.read, read) : [])];
     if (differences.length > 0) {
       throw new Error(
         `${npyPath}: signatures were made with different parameters (file vs this run): ${differences.join('; ')}`,
@@ -197,11 +225,12 @@ export async function readSignatureFile(npyPath: string, expected?: SignaturePar
         `sidecar ${dtype} ${ids.length}×${params.k})`,
     );
   }
-  return { params, ids, empty: sidecar.empty ?? [], words: array.words };
+  return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words: array.words };
 }
 
 interface Sidecar {
   readonly params: SignatureParams;
+  readonly read?: RowOptions;
   readonly ids: string[];
   readonly empty?: number[];
   readonly documents?: number;

@@ -47,3 +47,43 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/**
+ * A `.json` file holding one JSON array of objects (not one object per line):
+ * each element is a document, named in messages `path: element N` and, without
+ * an id, by its element number. The whole array is parsed at once.
+ */
+export function* parseJsonArray(
+  text: string,
+  path: string,
+  qualifyIds: boolean,
+  options: Pick<ReadOptions, 'textField' | 'idField' | 'skipInvalid' | 'onInvalid'>,
+): Generator<Omit<InputDocument, 'index'>> {
+  let elements: unknown;
+  try {
+    elements = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(path, 0, `malformed JSON array (${(error as Error).message}); JSON Lines files hold one object per line`);
+  }
+  if (!Array.isArray(elements)) throw new InputError(path, 0, 'expected a JSON array of objects, or one JSON object per line');
+  for (let i = 0; i < elements.length; i++) {
+    const parsed = parseJsonLine(JSON.stringify(elements[i]), path, i + 1, qualifyIds, options);
+    if (parsed instanceof InputError) {
+      const error = new InputError(path, 0, `element ${i + 1}: ${parsed.message.slice(`${path}:${i + 1}: `.length)}`);
+      if (!options.skipInvalid) throw error;
+      options.onInvalid?.(error.message);
+      continue;
+    }
+    yield { ...parsed, source: { path, line: 0 } };
+  }
+}
+
+/** `*.json` (optionally `.gz`): JSON Lines, or one JSON array of objects. */
+export function isJsonName(name: string): boolean {
+  return /\.json(\.gz)?$/i.test(name);
+}
+
+/** Whether a JSON file's first non-blank text opens an array rather than an object per line. */
+export function startsJsonArray(firstLine: string): boolean {
+  return firstLine.trimStart().startsWith('[');
+}

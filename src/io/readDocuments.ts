@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
-import { isJsonLinesName, parseJsonLine } from './jsonLines.js';
+import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 
 export interface InputFile {
   readonly path: string;
@@ -44,7 +44,9 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
       throw new InputError(path, 0, error.code === 'ENOENT' ? 'no such file or directory' : error.message);
     });
     if (info.isDirectory()) {
-      for (const file of await walk(path)) files.push(await describeFile(file));
+      const found = await walk(path);
+      if (found.length === 0) throw new InputError(path, 0, 'the directory holds no input files (dot-files are skipped)');
+      for (const file of found) files.push(await describeFile(file));
     } else {
       files.push({ path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size: info.size });
     }
@@ -101,10 +103,19 @@ async function* parseJsonLines(
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
+  let seenRecord = false;
   for await (let line of lines) {
     lineNumber++;
     if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.trim() === '') continue;
+    if (!seenRecord && isJsonName(path) && startsJsonArray(line)) {
+      // A JSON array (of objects), possibly over many lines: read it whole.
+      const rest: string[] = [line];
+      for await (const more of lines) rest.push(more);
+      yield* parseJsonArray(rest.join('\n'), path, qualifyIds, options);
+      return;
+    }
+    seenRecord = true;
     const parsed = parseJsonLine(line, path, lineNumber, qualifyIds, options);
     if (parsed instanceof InputError) {
       if (!options.skipInvalid) throw parsed;

@@ -71,6 +71,7 @@ async function signStages(run: Run) {
   const signer = needsSigner ? await openRunSigner(run) : undefined;
   try {
     const first = config.signatures === undefined ? await signCorpus(run, signer!) : await readPresigned(run, config.signatures);
+    checkKeepField(config, first);
     const reference = config.against.length > 0 ? await signReference(run, signer!) : undefined;
     // The GPU may have fallen back to the CPU partway: describe what actually signed.
     const backend = config.signatures === undefined ? signer!.signer.description : `signatures from ${config.signatures}`;
@@ -79,6 +80,12 @@ async function signStages(run: Run) {
     signer?.signer.destroy();
     signer?.shingler.destroy();
   }
+}
+
+/** `--keep field:NAME` that no document has is a mistyped name, not a ranking: refuse it. */
+function checkKeepField(config: DedupConfig, first: CorpusPassResult): void {
+  if (config.keep.kind !== 'field' || first.table.documents === 0 || first.missingKeepField < first.table.documents) return;
+  throw new Error(`--keep field:${config.keep.field}: no document has a numeric "${config.keep.field}" field (numbers or numeric strings)`);
 }
 
 async function openRunSigner(run: Run): Promise<Signer> {
@@ -99,7 +106,7 @@ function signCorpus(run: Run, signer: Signer): Promise<CorpusPassResult> {
 
 /** Stage: presigned rows from `gpudedup sign`, checked against the corpus (or, without one, grouped by identical rows). */
 async function readPresigned(run: Run, path: string): Promise<CorpusPassResult & { presignedIds?: readonly string[] }> {
-  const file = await timed(run, 'load signatures', () => readSignatureFile(path, run.config.params));
+  const file = await timed(run, 'load signatures', () => readSignatureFile(path, run.config.params, run.files.length > 0 ? run.config.read : undefined));
   const rows: SignatureMatrix = signatureMatrix(file.words, file.params.k, file.params.slotBits);
   if (run.files.length === 0) return { ...groupIdenticalRows(rows), missingKeepField: 0, presignedIds: file.ids };
   return timed(run, 'read', () => firstPassProgress(run, 'reading', (options) => presignedPass(run.files, options, { ids: file.ids, rows })));

@@ -2,7 +2,8 @@
  * The whole `gpudedup dedup` job: runDedup, then the writing pass (skipped
  * when nothing but the report is written), then the report.
  */
-import { totalInputBytes } from '../io/readDocuments.js';
+import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
+import { checkOutputs, type NamedOutput } from './outputChecks.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
@@ -15,6 +16,7 @@ export interface DedupOutputs extends DedupOutputPaths {
 }
 
 export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
+  await checkOutputs(namedOutputs(outputs), [...(await listInputFiles(config.inputs)), ...(await listInputFiles(config.against))]);
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
   const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };
@@ -26,4 +28,16 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
   return { outcome, report };
+}
+
+/** The outputs as the command line names them, for messages. */
+export function namedOutputs(outputs: DedupOutputs): NamedOutput[] {
+  const named: [string, string | undefined][] = [
+    ['-o', outputs.out],
+    ['--clusters', outputs.clusters],
+    ['--pairs', outputs.pairs],
+    ['--contamination', outputs.contamination],
+    ['--report', outputs.report],
+  ];
+  return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([flag, path]) => ({ flag, path }));
 }

@@ -3,6 +3,7 @@ import { approximateThreshold, candidateProbability } from '../bands/lshParams.j
 import type { DedupConfig, DedupOutcome } from './dedup.js';
 import { describeKeepPolicy } from '../clusters/keepPolicy.js';
 import { AtomicFile } from '../formats/atomicFile.js';
+import { counted } from '../format.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
@@ -78,7 +79,7 @@ export function formatSummary(report: DedupReport, destination: string): string 
     .map(([stage, s]) => `${stage} ${s.toFixed(2)}` + (stage === 'read + sign' ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]` : ''))
     .join(', ');
   const lines = [
-    `deduplicated ${int(report.documents)} documents → ${destination}`,
+    `deduplicated ${counted(report.documents, 'document')} → ${destination}`,
     `  documents in        ${int(report.documents)}`,
     `  empty               ${int(report.empty)} (kept, never clustered)`,
     `  exact duplicates    ${int(report.exactDuplicates)} (${int(report.distinctTexts)} distinct non-empty texts signed)`,
@@ -86,12 +87,12 @@ export function formatSummary(report: DedupReport, destination: string): string 
     ...(report.against.length > 0 ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`] : []),
     `  removed             ${int(report.removed)}`,
     `  kept                ${int(report.kept)}`,
-    `  parameters          threshold ${p.threshold}, ${p.bands} bands × ${p.rows} rows (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
+    `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
       `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}, keep ${p.keep}`,
     `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
     ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
-    ...(report.missingKeepField > 0 ? [`  warning             ${int(report.missingKeepField)} documents had no numeric value for --keep ${p.keep} (ranked last)`] : []),
+    ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),
     `  backend             ${report.backend}`,
     `  time                ${total.toFixed(2)} s (${stages})`,
   ];

@@ -6,7 +6,10 @@
  */
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { SignatureWriter } from '../formats/signatureFile.js';
+import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
+import { checkOutputs } from './outputChecks.js';
+import { partialPath } from '../formats/atomicFile.js';
+import { stat } from 'node:fs/promises';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
@@ -47,13 +50,17 @@ type Signer = Awaited<ReturnType<typeof openSigner>>;
 
 export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS): Promise<SignSummary> {
   const files = await listInputFiles(config.inputs);
+  await checkOutputs([{ flag: '-o', path: config.out }, { flag: '-o (its sidecar)', path: sidecarPath(config.out) }], files);
   const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
     cpuThreads: config.cpuThreads,
     onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
   });
   try {
     for (const line of signer.notes) hooks.note(`backend ${line}`);
-    const writer = config.resume ? await SignatureWriter.resume(config.out, config.params) : await SignatureWriter.create(config.out, config.params);
+    if (!config.resume && (await exists(partialPath(config.out)))) {
+      hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
+    }
+    const writer = config.resume ? await SignatureWriter.resume(config.out, config.params, config.read) : await SignatureWriter.create(config.out, config.params, config.read);
     if (writer.documentCount > 0) hooks.note(`resuming after ${writer.documentCount} documents already signed`);
     return await withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
   } finally {
@@ -128,4 +135,8 @@ async function* skipResumed(documents: AsyncIterable<InputDocument>, resumedIds:
   if (seen < resumedIds.length) {
     throw new Error(`cannot resume: the input has ${seen} documents, fewer than the ${resumedIds.length} the interrupted run signed`);
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
 }

@@ -11,6 +11,7 @@ export class FallbackSigner implements SignerBackend {
   readonly k: number;
   private cpu: SignerBackend | undefined;
   private failure: Error | undefined;
+  private destroyed = false;
 
   /** `createCpu` makes the CPU backend on the first failure (Node passes a multi-threaded one). */
   constructor(
@@ -42,6 +43,9 @@ export class FallbackSigner implements SignerBackend {
       try {
         return await this.primary.sign(batch);
       } catch (error) {
+        // A batch still in flight when the run stopped for another reason (an output error, Ctrl-C) fails
+        // because its signer was destroyed: that is not a GPU failure, and there is nothing left to sign.
+        if (this.destroyed) throw error;
         if (!this.failure) {
           this.failure = error instanceof Error ? error : new Error(String(error));
           this.onFallback(this.failure);
@@ -58,6 +62,7 @@ export class FallbackSigner implements SignerBackend {
   }
 
   destroy(): void {
+    this.destroyed = true;
     if (!this.failure) this.primary.destroy();
     this.cpu?.destroy();
   }

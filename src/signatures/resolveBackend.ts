@@ -34,8 +34,19 @@ export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.j
   }
 }
 
+/**
+ * Worker threads for `requested` (default one per core), at most one per
+ * core: more only add memory and contention for the same cores.
+ */
+export function cpuThreads(requested?: number): { threads: number; note?: string } {
+  const cores = availableParallelism();
+  if (requested === undefined) return { threads: cores };
+  if (requested <= cores) return { threads: requested };
+  return { threads: cores, note: `cpu: ${requested} threads requested, ${cores} used (one per core of this machine)` };
+}
+
 export async function resolveBackend(choice: BackendChoice, family: HashFamily, options: NodeBackendOptions = {}): Promise<ResolvedBackend> {
-  const threads = options.cpuThreads ?? availableParallelism();
+  const { threads } = cpuThreads(options.cpuThreads);
   return selectBackend(
     choice,
     family,
@@ -59,7 +70,7 @@ export async function openSigner(
   options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
 ): Promise<{ signer: FallbackSigner; shingler: ShinglePool; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
-  const threads = options.cpuThreads ?? availableParallelism();
+  const { threads, note } = cpuThreads(options.cpuThreads);
   const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
-  return { signer, shingler: new ShinglePool(threads), notes: resolved.notes };
+  return { signer, shingler: new ShinglePool(threads), notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
 }
