@@ -14,6 +14,7 @@ export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';
 export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './signatures/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
+export { WasmSigner } from './signatures/wasmSigner.js';
 export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/signDocuments.js';
 export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';

@@ -4,7 +4,7 @@
  * webgpu/browser.ts for browsers).
  */
 import type { SignerBackend } from './backend.js';
-import { CpuSigner } from './cpuSigner.js';
+import { WasmSigner } from './wasmSigner.js';
 import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
@@ -21,7 +21,7 @@ export interface ResolvedBackend {
 export interface WebGpuEnvironment {
   acquireDevice(): Promise<AcquiredDevice>;
   shaderSources(): ShaderSources | Promise<ShaderSources>;
-  /** The CPU backend when WebGPU is not used; default one thread (CpuSigner). */
+  /** The CPU backend when WebGPU is not used; default one thread (WasmSigner: the fastest CPU kernel that loads). */
   createCpuSigner?(family: HashFamily): SignerBackend;
 }
 
@@ -45,8 +45,9 @@ export async function selectBackend(
       notes.push(`webgpu: ${reason}`);
     }
   }
-  const backend = environment.createCpuSigner?.(family) ?? new CpuSigner(family);
+  const backend = environment.createCpuSigner?.(family) ?? new WasmSigner(family);
   notes.push(`cpu: chosen, ${backend.description}`);
+  for (const note of (backend as { notes?: readonly string[] }).notes ?? []) notes.push(`cpu: ${note}`);
   return { backend, notes };
 }
 

@@ -16,7 +16,7 @@ describe('selectBackend', () => {
   it('auto falls back to the CPU and says why', async () => {
     const { backend, notes } = await selectBackend('auto', family, noAdapter);
     expect(backend.kind).toBe('cpu');
-    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen, CPU (TypeScript, 32-bit lanes)']);
+    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen, CPU (wasm SIMD)']);
   });
 
   it('webgpu without an adapter is an error that says why', async () => {
@@ -44,7 +44,7 @@ describe('selectBackend', () => {
     const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: 3 });
     try {
       expect(backend.kind).toBe('cpu');
-      expect(notes).toEqual(['cpu: chosen, CPU (TypeScript, 32-bit lanes, 3 threads)']);
+      expect(notes).toEqual(['cpu: chosen, CPU (wasm SIMD, 3 threads)']);
     } finally {
       backend.destroy();
     }
