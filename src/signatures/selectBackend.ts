@@ -5,6 +5,7 @@
  */
 import type { SignerBackend } from './backend.js';
 import { WasmSigner } from './wasmSigner.js';
+import { reasonToPreferCpu } from './autoChoice.js';
 import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
@@ -21,6 +22,11 @@ export interface ResolvedBackend {
 export interface WebGpuEnvironment {
   acquireDevice(): Promise<AcquiredDevice>;
   shaderSources(): ShaderSources | Promise<ShaderSources>;
+  /**
+   * `auto` passes a software adapter over for the CPU (autoChoice.ts). Node does;
+   * the browser does not yet, its CPU path running on the page's own thread.
+   */
+  readonly preferCpuOverSoftwareAdapters?: boolean;
   /** The CPU backend when WebGPU is not used; default one thread (WasmSigner: the fastest CPU kernel that loads). */
   createCpuSigner?(family: HashFamily): SignerBackend;
 }
@@ -36,7 +42,7 @@ export async function selectBackend(
   const notes: string[] = [];
   if (choice === 'webgpu' || choice === 'auto') {
     try {
-      const backend = await createWebGpuSigner(family, environment, tuning);
+      const backend = await createWebGpuSigner(family, environment, tuning, choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true);
       notes.push(`webgpu: chosen, ${backend.description}`);
       return { backend, notes };
     } catch (error) {
@@ -51,9 +57,19 @@ export async function selectBackend(
   return { backend, notes };
 }
 
-async function createWebGpuSigner(family: HashFamily, environment: WebGpuEnvironment, tuning: SignerTuning): Promise<WebGpuSigner> {
+async function createWebGpuSigner(
+  family: HashFamily,
+  environment: WebGpuEnvironment,
+  tuning: SignerTuning,
+  passOverSoftware: boolean,
+): Promise<WebGpuSigner> {
   const sources = await environment.shaderSources();
   const acquired = await environment.acquireDevice();
+  const skip = passOverSoftware ? reasonToPreferCpu(acquired.adapter) : undefined;
+  if (skip) {
+    acquired.release();
+    throw new Error(`passed over ${describeAdapter(acquired.adapter)}: ${skip}`);
+  }
   try {
     return await WebGpuSigner.create(acquired.device, family, sources, {
       ...tuning,

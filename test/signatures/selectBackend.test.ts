@@ -40,6 +40,32 @@ describe('selectBackend', () => {
     expect(released).toBe(1);
   });
 
+  it('auto passes a software adapter over for the CPU where the environment asks, and releases it', async () => {
+    for (const [adapter, software] of [
+      [{ vendor: 'mesa', architecture: 'software', device: 'llvmpipe', description: 'llvmpipe (LLVM 15)', backend: 'vulkan', fallback: false }, true],
+      [{ vendor: 'google', architecture: 'swiftshader', device: '', description: '', backend: 'vulkan', fallback: false }, true],
+      [{ vendor: 'x', architecture: 'y', device: 'z', description: '', backend: 'vulkan', fallback: true }, true],
+      [{ vendor: 'nvidia', architecture: 'ampere', device: 'RTX', description: '', backend: 'vulkan', fallback: false }, false],
+    ] as const) {
+      let released = 0;
+      const environment: WebGpuEnvironment = {
+        acquireDevice: async () => ({
+          device: { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {} } as unknown as GPUDevice,
+          adapter,
+          adapterLimits: {} as GPUSupportedLimits,
+          release: () => void released++,
+        }),
+        shaderSources: loadShaderSources,
+        preferCpuOverSoftwareAdapters: true,
+      };
+      const { backend, notes } = await selectBackend('auto', family, environment);
+      expect(backend.kind).toBe('cpu'); // the stand-in device cannot sign either way
+      expect(released).toBe(1);
+      if (software) expect(notes[0]).toMatch(/^webgpu: passed over WebGPU on .*: software adapter on the same cores/);
+      else expect(notes[0]).not.toMatch(/passed over/);
+    }
+  });
+
   it('cpu is chosen without touching WebGPU, on worker threads in Node', async () => {
     const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: 3 });
     try {
