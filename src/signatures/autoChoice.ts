@@ -2,9 +2,10 @@
  * Whether `--backend auto` should pass a WebGPU adapter over for the wasm CPU
  * path. A software adapter (lavapipe/llvmpipe, SwiftShader, or one flagged as
  * a fallback) runs its shaders on the very cores the CPU path would use, and
- * measured slower than wasm SIMD there (bench/RESULTS.md: on the 2-core dev
- * machine lavapipe signs ≈ 0.35 G evaluations/s with both cores, wasm SIMD
- * ≈ 0.55 G per core, and the CPU path also skips the transfers).
+ * measured 9× slower than wasm SIMD on one core there (bench/RESULTS.md, `npm
+ * run bench:kernels` on the 2-core dev machine: lavapipe 64 M evaluations/s
+ * with both cores, wasm SIMD 584 M on one). Not measured per run: a race would
+ * cost every run a second of start-up.
  * `--backend webgpu` still uses such an adapter.
  */
 import type { AdapterSummary } from './webgpu/adapter.js';
