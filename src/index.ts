@@ -20,6 +20,7 @@ export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';
 export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './signatures/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
+export { WasmSigner } from './signatures/wasmSigner.js';
 export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/signDocuments.js';
 export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
 export { dedupDocuments, type DedupDocumentsOptions, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';

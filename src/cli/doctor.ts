@@ -10,6 +10,7 @@ import type { DawnAdapterEntry } from '../signatures/webgpu/nodeDevice.js';
 import { chunkCapacity } from '../signatures/webgpu/plan.js';
 import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
 import { importDawn } from '../signatures/resolveBackend.js';
+import { reasonToPreferCpu } from '../signatures/autoChoice.js';
 import { positiveInteger } from './options.js';
 import { errorMessage } from '../errors.js';
 
@@ -75,7 +76,8 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
   let defaultAdapter: DawnAdapterEntry | undefined;
   try {
     const chosen = await node.acquireNodeDevice({ label: 'gpudedup doctor' });
-    auto = `webgpu, ${describeAdapter(chosen.adapter)}`;
+    const skip = reasonToPreferCpu(chosen.adapter);
+    auto = skip ? `cpu (webgpu: passed over ${describeAdapter(chosen.adapter)}: ${skip})` : `webgpu, ${describeAdapter(chosen.adapter)}`;
     defaultAdapter = { backend: chosen.adapter.backend, name: chosen.adapter.device };
     chosen.release();
   } catch (error) {

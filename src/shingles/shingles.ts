@@ -13,7 +13,8 @@
  */
 import { fnv1a64ModP } from './fnv1a.js';
 import { PairIndex } from './pairIndex.js';
-import { tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
+import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
+import { wasmWindowHashes } from './wasm/shingleKernel.js';
 
 export type ShingleMode = 'word' | 'char' | 'auto';
 
@@ -31,8 +32,23 @@ const encoder = new TextEncoder();
 const SPACELESS_LETTER = /(?=\p{L})[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
 const LETTER = /\p{L}/gu;
 
-/** The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order. */
+/**
+ * The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order.
+ * Normalization stays in JavaScript; splitting and hashing run in the wasm kernel
+ * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
+ */
 export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
+  const normalized = normalizeText(text, options.normalize);
+  // Letters are never White_Space, so the script test on the whole text is the one on its tokens.
+  const mode = options.mode === 'auto' && mostlySpaceless(normalized) ? 'char' : options.mode;
+  let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n);
+  if (!result) return shingleDocumentReference(text, options);
+  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n)!;
+  return deduplicatePairs(result.hashes);
+}
+
+/** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */
+export function shingleDocumentReference(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
   const tokens = tokenize(text, options.normalize);
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
@@ -43,10 +59,14 @@ export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_
 /** Which mode `auto` picks for these tokens. */
 export function chooseMode(tokens: readonly string[], n: number): 'word' | 'char' {
   if (tokens.length < n) return 'char';
-  const joined = tokens.join('');
-  const letters = joined.match(LETTER)?.length ?? 0;
-  const spaceless = joined.match(SPACELESS_LETTER)?.length ?? 0;
-  return letters > 0 && spaceless * 2 > letters ? 'char' : 'word';
+  return mostlySpaceless(tokens.join('')) ? 'char' : 'word';
+}
+
+/** Whether most letters of the text are in scripts written without spaces. */
+function mostlySpaceless(text: string): boolean {
+  const letters = text.match(LETTER)?.length ?? 0;
+  const spaceless = text.match(SPACELESS_LETTER)?.length ?? 0;
+  return letters > 0 && spaceless * 2 > letters;
 }
 
 function wordShingles(tokens: readonly string[], n: number): Uint32Array {

@@ -1,10 +1,12 @@
 /** Worker thread of ParallelCpuSigner: signs the document ranges it is sent. */
-import { signBatchOnCpu } from './cpuSigner.js';
+import { openCpuKernel, type CpuKernelName } from './cpuKernel.js';
 import type { HashFamily } from './hashFamily.js';
 import { serveRequests, type PoolRequest, type PoolResponse } from '../workers/workerPool.js';
 
 export interface CpuWorkerRequest extends PoolRequest {
   readonly family: Pick<HashFamily, 'k' | 'a' | 'b'>;
+  /** The kernel the main thread loaded; a worker where it does not load falls back like openCpuKernel. */
+  readonly kernel: CpuKernelName;
   readonly shingles: Uint32Array;
   readonly offsets: Uint32Array;
 }
@@ -14,7 +16,6 @@ export interface CpuWorkerResponse extends PoolResponse {
 }
 
 serveRequests<CpuWorkerRequest, CpuWorkerResponse>((request) => {
-  const family = { ...request.family, seed: { hi: 0, lo: 0 } }; // the seed is not used by signing
-  const signatures = signBatchOnCpu(family, { shingles: request.shingles, offsets: request.offsets });
+  const signatures = openCpuKernel(request.kernel).kernel.sign(request.family, { shingles: request.shingles, offsets: request.offsets });
   return { response: { signatures }, transfer: [signatures.buffer as ArrayBuffer] };
 });

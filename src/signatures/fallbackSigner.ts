@@ -4,7 +4,7 @@
  * once, so documents are neither lost nor duplicated; results stay in call order.
  */
 import type { ShingleBatch, SignerBackend } from './backend.js';
-import { CpuSigner } from './cpuSigner.js';
+import { WasmSigner } from './wasmSigner.js';
 import type { HashFamily } from './hashFamily.js';
 
 export class FallbackSigner implements SignerBackend {
@@ -18,7 +18,7 @@ export class FallbackSigner implements SignerBackend {
     private readonly primary: SignerBackend,
     private readonly family: HashFamily,
     private readonly onFallback: (error: Error) => void = () => undefined,
-    private readonly createCpu: (family: HashFamily) => SignerBackend = (f) => new CpuSigner(f),
+    private readonly createCpu: (family: HashFamily) => SignerBackend = (f) => new WasmSigner(f),
   ) {
     this.k = family.k;
   }
@@ -29,7 +29,7 @@ export class FallbackSigner implements SignerBackend {
 
   get description(): string {
     return this.failure
-      ? `${this.primary.description}, then CPU after a failure (${this.failure.message})`
+      ? `${this.primary.description}, then ${this.cpu?.description ?? 'CPU'} after a failure (${this.failure.message})`
       : this.primary.description;
   }
 

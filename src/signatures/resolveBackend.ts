@@ -1,6 +1,7 @@
 /**
  * Picks the signing backend in Node: `cpu`, `webgpu`, or `auto` (WebGPU when
- * an adapter is there, else CPU). Every candidate tried leaves a note saying
+ * a hardware adapter is there, else CPU: a software adapter is slower than the
+ * wasm CPU path on the same cores, autoChoice.ts). Every candidate tried leaves a note saying
  * why it was taken or why it failed, so the CLI can tell the user. In Node the
  * CPU backend runs on worker threads, one per core unless told otherwise.
  *
@@ -54,6 +55,7 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
       acquireDevice: async () => (await importDawn()).acquireNodeDevice(),
       shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
       createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
+      preferCpuOverSoftwareAdapters: true,
     },
     options.tuning,
   );

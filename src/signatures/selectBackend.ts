@@ -4,7 +4,8 @@
  * webgpu/browser.ts for browsers).
  */
 import type { SignerBackend } from './backend.js';
-import { CpuSigner } from './cpuSigner.js';
+import { WasmSigner } from './wasmSigner.js';
+import { reasonToPreferCpu } from './autoChoice.js';
 import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
@@ -22,7 +23,12 @@ export interface ResolvedBackend {
 export interface WebGpuEnvironment {
   acquireDevice(): Promise<AcquiredDevice>;
   shaderSources(): ShaderSources | Promise<ShaderSources>;
-  /** The CPU backend when WebGPU is not used; default one thread (CpuSigner). */
+  /**
+   * `auto` passes a software adapter over for the CPU (autoChoice.ts). Node does;
+   * the browser does not yet, its CPU path running on the page's own thread.
+   */
+  readonly preferCpuOverSoftwareAdapters?: boolean;
+  /** The CPU backend when WebGPU is not used; default one thread (WasmSigner: the fastest CPU kernel that loads). */
   createCpuSigner?(family: HashFamily): SignerBackend;
 }
 
@@ -37,7 +43,7 @@ export async function selectBackend(
   const notes: string[] = [];
   if (choice === 'webgpu' || choice === 'auto') {
     try {
-      const backend = await createWebGpuSigner(family, environment, tuning);
+      const backend = await createWebGpuSigner(family, environment, tuning, choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true);
       notes.push(`webgpu: chosen, ${backend.description}`);
       return { backend, notes };
     } catch (error) {
@@ -46,14 +52,25 @@ export async function selectBackend(
       notes.push(`webgpu: ${reason}`);
     }
   }
-  const backend = environment.createCpuSigner?.(family) ?? new CpuSigner(family);
+  const backend = environment.createCpuSigner?.(family) ?? new WasmSigner(family);
   notes.push(`cpu: chosen, ${backend.description}`);
+  for (const note of (backend as { notes?: readonly string[] }).notes ?? []) notes.push(`cpu: ${note}`);
   return { backend, notes };
 }
 
-async function createWebGpuSigner(family: HashFamily, environment: WebGpuEnvironment, tuning: SignerTuning): Promise<WebGpuSigner> {
+async function createWebGpuSigner(
+  family: HashFamily,
+  environment: WebGpuEnvironment,
+  tuning: SignerTuning,
+  passOverSoftware: boolean,
+): Promise<WebGpuSigner> {
   const sources = await environment.shaderSources();
   const acquired = await environment.acquireDevice();
+  const skip = passOverSoftware ? reasonToPreferCpu(acquired.adapter) : undefined;
+  if (skip) {
+    acquired.release();
+    throw new Error(`passed over ${describeAdapter(acquired.adapter)}: ${skip}`);
+  }
   try {
     return await WebGpuSigner.create(acquired.device, family, sources, {
       ...tuning,

@@ -16,7 +16,7 @@ describe('selectBackend', () => {
   it('auto falls back to the CPU and says why', async () => {
     const { backend, notes } = await selectBackend('auto', family, noAdapter);
     expect(backend.kind).toBe('cpu');
-    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen, CPU (TypeScript, 32-bit lanes)']);
+    expect(notes).toEqual(['webgpu: no adapter (Dawn returned null)', 'cpu: chosen, CPU (wasm SIMD)']);
   });
 
   it('webgpu without an adapter is an error that says why', async () => {
@@ -40,11 +40,37 @@ describe('selectBackend', () => {
     expect(released).toBe(1);
   });
 
+  it('auto passes a software adapter over for the CPU where the environment asks, and releases it', async () => {
+    for (const [adapter, software] of [
+      [{ vendor: 'mesa', architecture: 'software', device: 'llvmpipe', description: 'llvmpipe (LLVM 15)', backend: 'vulkan', fallback: false }, true],
+      [{ vendor: 'google', architecture: 'swiftshader', device: '', description: '', backend: 'vulkan', fallback: false }, true],
+      [{ vendor: 'x', architecture: 'y', device: 'z', description: '', backend: 'vulkan', fallback: true }, true],
+      [{ vendor: 'nvidia', architecture: 'ampere', device: 'RTX', description: '', backend: 'vulkan', fallback: false }, false],
+    ] as const) {
+      let released = 0;
+      const environment: WebGpuEnvironment = {
+        acquireDevice: async () => ({
+          device: { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {} } as unknown as GPUDevice,
+          adapter,
+          adapterLimits: {} as GPUSupportedLimits,
+          release: () => void released++,
+        }),
+        shaderSources: loadShaderSources,
+        preferCpuOverSoftwareAdapters: true,
+      };
+      const { backend, notes } = await selectBackend('auto', family, environment);
+      expect(backend.kind).toBe('cpu'); // the stand-in device cannot sign either way
+      expect(released).toBe(1);
+      if (software) expect(notes[0]).toMatch(/^webgpu: passed over WebGPU on .*: software adapter on the same cores/);
+      else expect(notes[0]).not.toMatch(/passed over/);
+    }
+  });
+
   it('cpu is chosen without touching WebGPU, on worker threads in Node', async () => {
     const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: 3 });
     try {
       expect(backend.kind).toBe('cpu');
-      expect(notes).toEqual(['cpu: chosen, CPU (TypeScript, 32-bit lanes, 3 threads)']);
+      expect(notes).toEqual(['cpu: chosen, CPU (wasm SIMD, 3 threads)']);
     } finally {
       backend.destroy();
     }

@@ -1,0 +1,155 @@
+/**
+ * Every signing kernel side by side on the same documents, in one run, per stage:
+ * read + parse, shingle (TypeScript vs wasm, 1 thread and all threads), sign
+ * (native C reference, wasm SIMD, wasm scalar, TypeScript, wasm SIMD on all threads,
+ * WebGPU when an adapter is there). Every result is checked equal to wasm SIMD's.
+ *   npm run bench:kernels                    (the bundled sample, k = 128)
+ *   npm run bench:kernels -- CORPUS... [--k 256]
+ * The native reference (bench/native/minhash.c) is compiled with gcc -O2 -march=native when gcc
+ * is there, and skipped with a message otherwise. TypeScript signing runs on a prefix of the
+ * documents (its rate is per evaluation, so the prefix is enough).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listInputFiles, readDocuments } from '../src/io/readDocuments.js';
+import { u64 } from '../src/math/u64.js';
+import { pack, type ShingleBatch } from '../src/shingles/shingleBatch.js';
+import { ShinglePool } from '../src/shingles/shinglePool.js';
+import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../src/shingles/shingles.js';
+import { wasmWindowHashes } from '../src/shingles/wasm/shingleKernel.js';
+import { normalizeText } from '../src/text/normalize.js';
+import { openCpuKernel } from '../src/signatures/cpuKernel.js';
+import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
+import { makeHashFamily } from '../src/signatures/hashFamily.js';
+import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
+
+const args = process.argv.slice(2);
+const kAt = args.indexOf('--k');
+const K = kAt >= 0 ? Number(args[kAt + 1]) : 128;
+const inputs = args.filter((a, i) => !a.startsWith('--') && (kAt < 0 || i !== kAt + 1));
+const threads = availableParallelism();
+const REPS = 3;
+/** Evaluations the TypeScript signer is given (≈ 3 s at its rate). */
+const TS_EVALUATIONS = 1e8;
+
+interface Row { stage: string; name: string; seconds: number; docs: number; bytes: number; shingles: number; evaluations: number }
+const rows: Row[] = [];
+const best = async (f: () => unknown): Promise<number> => {
+  let b = Infinity;
+  for (let r = 0; r < REPS; r++) {
+    const t = performance.now();
+    await f();
+    b = Math.min(b, (performance.now() - t) / 1000);
+  }
+  return b;
+};
+
+// Read + parse.
+const t0 = performance.now();
+const files = await listInputFiles(inputs.length > 0 ? inputs : ['data/sample.jsonl.gz']);
+const texts: string[] = [];
+for await (const doc of readDocuments(files)) texts.push(doc.text);
+const readSeconds = (performance.now() - t0) / 1000;
+const bytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
+const docs = texts.length;
+
+// Shingle.
+const sets = texts.map((t) => shingleDocument(t));
+const batch = pack(sets);
+const distinct = batch.offsets[docs];
+let windows = 0;
+for (const t of texts) windows += wasmWindowHashes(normalizeText(t), 'word', 5)!.hashes.length / 2;
+rows.push({ stage: 'read + parse', name: 'readDocuments', seconds: readSeconds, docs, bytes, shingles: 0, evaluations: 0 });
+const shingleRow = (name: string, seconds: number) => rows.push({ stage: 'shingle', name, seconds, docs, bytes, shingles: windows, evaluations: 0 });
+shingleRow('TypeScript, 1 thread', await best(() => texts.forEach((t) => shingleDocumentReference(t))));
+shingleRow('wasm, 1 thread', await best(() => texts.forEach((t) => shingleDocument(t))));
+shingleRow('wasm without the per-document dedup', await best(() => texts.forEach((t) => wasmWindowHashes(normalizeText(t), 'word', 5))));
+const pool = new ShinglePool(threads);
+await pool.shingleAll(texts.slice(0, 64), DEFAULT_SHINGLE);
+shingleRow(`wasm, ${threads} threads`, await best(() => pool.shingleAll(texts, DEFAULT_SHINGLE)));
+pool.destroy();
+
+// Sign.
+const family = makeHashFamily(K, u64(0, 42));
+const evaluations = distinct * K;
+const signRow = (name: string, seconds: number, part = 1) =>
+  rows.push({ stage: 'sign', name, seconds: seconds / part, docs, bytes, shingles: distinct, evaluations });
+const simd = openCpuKernel('wasm-simd').kernel;
+const expected = simd.sign(family, batch);
+const check = (name: string, got: Uint32Array) => {
+  if (got.length !== expected.length || got.some((w, i) => w !== expected[i])) throw new Error(`${name}: signatures differ from wasm SIMD's`);
+};
+
+const native = nativeSeconds(batch);
+if (native !== undefined) signRow('native C (gcc -O2 -march=native, u128), 1 thread', native);
+signRow('wasm SIMD, 1 thread', await best(() => simd.sign(family, batch)));
+const scalar = openCpuKernel('wasm-scalar').kernel;
+check('wasm scalar', scalar.sign(family, batch));
+signRow('wasm scalar, 1 thread', await best(() => scalar.sign(family, batch)));
+const ts = openCpuKernel('typescript').kernel;
+let prefix = 1;
+while (prefix < docs && batch.offsets[prefix] * K < TS_EVALUATIONS) prefix++;
+const head = { shingles: batch.shingles.subarray(0, 2 * batch.offsets[prefix]), offsets: batch.offsets.subarray(0, prefix + 1) };
+const tsSeconds = await best(() => ts.sign(family, head));
+check('TypeScript', new Uint32Array([...ts.sign(family, head), ...expected.subarray(prefix * K * 2)]));
+signRow('TypeScript, 1 thread (prefix, scaled)', tsSeconds, batch.offsets[prefix] / distinct);
+const parallel = new ParallelCpuSigner(family, threads);
+check('wasm SIMD, all threads', await parallel.sign(batch));
+signRow(`wasm SIMD, ${threads} threads`, await best(() => parallel.sign(batch)));
+parallel.destroy();
+await webGpu(batch);
+
+// Report.
+const nativeRate = rows.find((r) => r.name.startsWith('native'))?.evaluations;
+const nativeSec = native;
+console.log(`${docs} documents, ${(bytes / 1e6).toFixed(1)} MB, ${windows} shingles (${distinct} distinct within their document), k = ${K}`);
+console.log(`${cpus()[0]?.model ?? 'unknown CPU'}, ${threads} threads, Node ${process.version}\n`);
+console.log('| stage | kernel | seconds | docs/s | MB/s | shingles/s | evaluations/s | time vs native |');
+console.log('| --- | --- | --: | --: | --: | --: | --: | --: |');
+const f = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
+for (const r of rows) {
+  const vs = r.stage === 'sign' && nativeRate && nativeSec ? `${(r.seconds / nativeSec).toFixed(2)}×` : '';
+  console.log(`| ${r.stage} | ${r.name} | ${r.seconds.toFixed(3)} | ${f(r.docs / r.seconds)} | ${(r.bytes / 1e6 / r.seconds).toFixed(1)} | ${r.shingles ? f(r.shingles / r.seconds) : ''} | ${r.evaluations ? f(r.evaluations / r.seconds) : ''} | ${vs} |`);
+}
+
+function nativeSeconds(b: ShingleBatch): number | undefined {
+  if (spawnSync('gcc', ['--version']).status !== 0) {
+    console.log('native reference skipped: no gcc on this machine');
+    return undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'gpudedup-native-'));
+  try {
+    const exe = join(dir, 'minhash');
+    execFileSync('gcc', ['-O2', '-march=native', '-o', exe, 'bench/native/minhash.c']);
+    const n = b.offsets.length - 1;
+    const head = Uint32Array.of(K, n);
+    const input = Buffer.concat([head, family.a, family.b, b.offsets, b.shingles].map((x) => Buffer.from(x.buffer, x.byteOffset, x.byteLength)));
+    writeFileSync(join(dir, 'in.bin'), input);
+    const seconds = Number(execFileSync(exe, [join(dir, 'in.bin'), join(dir, 'out.bin'), String(REPS)]).toString());
+    const out = readFileSync(join(dir, 'out.bin'));
+    check('native C', new Uint32Array(out.buffer, out.byteOffset, out.byteLength / 4));
+    return seconds;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function webGpu(b: ShingleBatch): Promise<void> {
+  try {
+    const { acquireNodeDevice } = await import('../src/signatures/webgpu/nodeDevice.js');
+    const { loadShaderSources } = await import('../src/signatures/webgpu/nodeShaders.js');
+    const { WebGpuSigner } = await import('../src/signatures/webgpu/webGpuSigner.js');
+    const gpu = await acquireNodeDevice({ label: 'gpudedup kernels bench' });
+    const signer = await WebGpuSigner.create(gpu.device, family, loadShaderSources(), { description: describeAdapter(gpu.adapter), release: () => gpu.release() });
+    try {
+      check('WebGPU', await signer.sign(b));
+      signRow(`WebGPU (${gpu.adapter.device || gpu.adapter.architecture})`, await best(() => signer.sign(b)));
+    } finally {
+      signer.destroy();
+    }
+  } catch (error) {
+    console.log(`WebGPU skipped: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The WebAssembly shingling kernel (shingle.wat): a normalized text in, its
+ * window hashes out, in window order with repeats. No Node imports: the bytes
+ * are embedded (kernels.generated.ts), so browsers and workers load it as Node does.
+ */
+import { SHINGLE_WASM } from './kernels.generated.js';
+
+const PAGE = 65536;
+/** Memory kept between documents; an instance grown past this by a huge document is dropped after it. */
+const KEEP_BYTES = 64 << 20;
+const encoder = new TextEncoder();
+
+interface Instance {
+  readonly memory: WebAssembly.Memory;
+  readonly shingle: (len: number, mode: number, n: number, out: number) => number;
+  readonly tokens: () => number;
+}
+
+let instance: Instance | undefined;
+let unavailable: Error | undefined;
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function load(): Instance | undefined {
+  if (instance || unavailable) return instance;
+  try {
+    const made = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(SHINGLE_WASM)), {});
+    const e = made.exports as Record<string, unknown>;
+    instance = { memory: e.memory as WebAssembly.Memory, shingle: e.shingle as Instance['shingle'], tokens: e.tokens as Instance['tokens'] };
+  } catch (error) {
+    unavailable = error instanceof Error ? error : new Error(String(error));
+  }
+  return instance;
+}
+
+/** Why the kernel did not load here (shingles.ts then uses its TypeScript path), if it did not. */
+export function wasmShinglerUnavailable(): Error | undefined {
+  load();
+  return unavailable;
+}
+
+function reserve(memory: WebAssembly.Memory, bytes: number): void {
+  const have = memory.buffer.byteLength;
+  if (bytes > have) memory.grow(Math.ceil((bytes - have) / PAGE));
+}
+
+/**
+ * The window hashes of a normalized text ((lo, hi) pairs, window order, repeats
+ * kept) and its token count; undefined when the kernel is unavailable.
+ */
+export function wasmWindowHashes(normalized: string, mode: 'word' | 'char', n: number): { hashes: Uint32Array; tokens: number } | undefined {
+  const kernel = load();
+  if (!kernel) return undefined;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; the windows at most one u64 per byte.
+  reserve(kernel.memory, 3 * normalized.length + 16);
+  const { written } = encoder.encodeInto(normalized, new Uint8Array(kernel.memory.buffer, 0, 3 * normalized.length));
+  const out = Math.ceil((written + 1) / 8) * 8;
+  reserve(kernel.memory, out + 8 * Math.max(1, written));
+  const windows = kernel.shingle(written, mode === 'word' ? 0 : 1, n, out);
+  const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows).slice();
+  const tokens = kernel.tokens();
+  if (kernel.memory.buffer.byteLength > KEEP_BYTES) instance = undefined;
+  return { hashes, tokens };
+}

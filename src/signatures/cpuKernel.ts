@@ -1,0 +1,60 @@
+/**
+ * The CPU signing kernels, fastest first: wasm SIMD, scalar wasm, and the
+ * TypeScript reference (signBatchOnCpu), which is also the last fallback.
+ * openCpuKernel takes the first that loads here and notes why any faster one
+ * did not. No Node imports: the browser and worker threads use it as is.
+ */
+import type { ShingleBatch } from './backend.js';
+import { signBatchOnCpu } from './cpuSigner.js';
+import type { HashFamily } from './hashFamily.js';
+import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
+
+export type CpuKernelName = 'wasm-simd' | 'wasm-scalar' | 'typescript';
+
+export const CPU_KERNELS: readonly CpuKernelName[] = ['wasm-simd', 'wasm-scalar', 'typescript'];
+
+/** How a kernel is named in backend descriptions, e.g. "CPU (wasm SIMD, 2 threads)". */
+export const CPU_KERNEL_LABELS: Readonly<Record<CpuKernelName, string>> = {
+  'wasm-simd': 'wasm SIMD',
+  'wasm-scalar': 'wasm scalar',
+  typescript: 'TypeScript, 32-bit lanes',
+};
+
+export interface CpuKernel {
+  readonly name: CpuKernelName;
+  /** Signatures of every document, documents·k·2 words; synchronous. */
+  sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array;
+}
+
+const typescriptKernel: CpuKernel = {
+  name: 'typescript',
+  sign: (family, batch) => signBatchOnCpu({ ...family, seed: { hi: 0, lo: 0 } }, batch), // the seed is not used by signing
+};
+
+/** One instance per kernel and thread: each wasm instance owns its memory. */
+const loaded = new Map<CpuKernelName, CpuKernel>();
+
+/**
+ * The fastest kernel at or after `preferred` in CPU_KERNELS that loads in this
+ * engine; `notes` says why each faster one was passed over (empty when none was).
+ */
+export function openCpuKernel(preferred: CpuKernelName = 'wasm-simd'): { kernel: CpuKernel; notes: string[] } {
+  const notes: string[] = [];
+  for (const name of CPU_KERNELS.slice(CPU_KERNELS.indexOf(preferred))) {
+    const cached = loaded.get(name);
+    if (cached) return { kernel: cached, notes };
+    if (name === 'typescript') {
+      loaded.set(name, typescriptKernel);
+      return { kernel: typescriptKernel, notes };
+    }
+    try {
+      if (name === 'wasm-simd' && !wasmSimdSupported()) throw new Error('this engine does not validate WebAssembly SIMD');
+      const kernel = loadWasmSignKernel(name);
+      loaded.set(name, kernel);
+      return { kernel, notes };
+    } catch (error) {
+      notes.push(`${CPU_KERNEL_LABELS[name]} unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new Error('unreachable: the TypeScript kernel always loads');
+}

@@ -1,0 +1,169 @@
+/**
+ * The WebAssembly signing kernels (signSimd.wat, signScalar.wat): loading, and
+ * moving a ShingleBatch through their linear memory. No Node imports: the
+ * module bytes are embedded (kernels.generated.ts, built by scripts/build-wasm.mjs),
+ * so browser bundles and worker threads load them exactly as Node does.
+ */
+import { documentCount, type ShingleBatch } from '../../shingles/shingleBatch.js';
+import type { HashFamily } from '../hashFamily.js';
+import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from './kernels.generated.js';
+
+export type WasmKernelName = 'wasm-simd' | 'wasm-scalar';
+
+/** Signs batches with one instance of a kernel; synchronous, one thread. */
+export interface WasmSignKernel {
+  readonly name: WasmKernelName;
+  sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array;
+}
+
+/** A chunk's shingles plus signatures stay below this in wasm memory (one huge document may exceed it). */
+const CHUNK_BYTES = 32 << 20;
+const PAGE = 65536;
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Whether this engine validates wasm SIMD (the SIMD module itself is the probe). */
+export function wasmSimdSupported(): boolean {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(decodeBase64(SIGN_SIMD_WASM));
+}
+
+/** Instantiates a kernel synchronously (the modules are far below browsers' 4 KB main-thread limit). */
+export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
+  const bytes = decodeBase64(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const run = instance.exports.sign as (...args: number[]) => void;
+  return name === 'wasm-simd' ? new SimdKernel(memory, run) : new ScalarKernel(memory, run);
+}
+
+abstract class KernelBase implements WasmSignKernel {
+  abstract readonly name: WasmKernelName;
+  /** Copies of the coefficients at the bottom of memory (compared by value: workers rebuild the family per request), and their size in bytes. */
+  private loadedA = new Uint32Array(0);
+  private loadedB = new Uint32Array(0);
+  protected familyBytes = 0;
+
+  constructor(
+    protected readonly memory: WebAssembly.Memory,
+    protected readonly run: (...args: number[]) => void,
+  ) {}
+
+  /** Writes the family's coefficients at address 0 in the kernel's layout; returns their byte size. */
+  protected abstract writeFamily(family: Pick<HashFamily, 'k' | 'a' | 'b'>): number;
+  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): void;
+
+  sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array {
+    if (!sameWords(this.loadedA, family.a) || !sameWords(this.loadedB, family.b)) {
+      this.reserve(this.familyBytesFor(family.k));
+      this.familyBytes = this.writeFamily(family);
+      this.loadedA = family.a.slice();
+      this.loadedB = family.b.slice();
+    }
+    const { k } = family;
+    const docs = documentCount(batch);
+    const out = new Uint32Array(docs * k * 2);
+    const rowBytes = k * 8;
+    for (let from = 0; from < docs; ) {
+      // Documents [from, to): as many as fit in CHUNK_BYTES, at least one.
+      let to = from + 1;
+      while (to < docs && (batch.offsets[to + 1] - batch.offsets[from]) * 8 + (to + 1 - from) * (rowBytes + 4) < CHUNK_BYTES) to++;
+      const first = batch.offsets[from];
+      const count = batch.offsets[to] - first;
+      const sh = align(this.familyBytes, 16);
+      const off = align(sh + count * 8, 16);
+      const outAt = align(off + (to - from + 1) * 4, 16);
+      this.reserve(outAt + (to - from) * rowBytes);
+      const buffer = this.memory.buffer;
+      new Uint32Array(buffer, sh, 2 * count).set(batch.shingles.subarray(2 * first, 2 * (first + count)));
+      const offsets = new Uint32Array(buffer, off, to - from + 1);
+      for (let d = from; d <= to; d++) offsets[d - from] = batch.offsets[d] - first;
+      this.call(k, sh, off, to - from, outAt);
+      out.set(new Uint32Array(buffer, outAt, (to - from) * k * 2), from * k * 2);
+      from = to;
+    }
+    return out;
+  }
+
+  protected abstract familyBytesFor(k: number): number;
+
+  private reserve(bytes: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+  }
+}
+
+/** Stores (hi·2^32 + lo) + 1 as (lo, hi) words at `at`. */
+function writePlusOne(words: Uint32Array, at: number, lo: number, hi: number): void {
+  words[at] = (lo + 1) >>> 0;
+  words[at + 1] = lo === 0xffffffff ? hi + 1 : hi;
+}
+
+function sameWords(x: Uint32Array, y: Uint32Array): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+function align(n: number, to: number): number {
+  return Math.ceil(n / to) * to;
+}
+
+/** signSimd.wat: U vectors, b vectors and one scratch row, each pairs·16 bytes, pairs = k rounded up to 8, halved. */
+class SimdKernel extends KernelBase {
+  readonly name = 'wasm-simd' as const;
+  private pairs = 0;
+
+  protected familyBytesFor(k: number): number {
+    return 3 * 16 * (Math.ceil(k / 8) * 4);
+  }
+
+  protected writeFamily({ k, a, b }: Pick<HashFamily, 'k' | 'a' | 'b'>): number {
+    this.pairs = Math.ceil(k / 8) * 4;
+    const words = new Uint32Array(this.memory.buffer, 0, 3 * 4 * this.pairs);
+    for (let p = 0; p < this.pairs; p++) {
+      const s = 2 * p;
+      const t = 2 * p + 1;
+      // Padding slots (≥ k) hash with a = 1, b = 0: computed, never copied out.
+      const u = 4 * p;
+      words[u] = s < k ? a[2 * s] : 1;
+      words[u + 1] = t < k ? a[2 * t] : 1;
+      words[u + 2] = s < k ? a[2 * s + 1] : 0;
+      words[u + 3] = t < k ? a[2 * t + 1] : 0;
+      // The kernel adds b + 1 (≤ P), see signSimd.wat.
+      const v = 4 * (this.pairs + p);
+      writePlusOne(words, v, s < k ? b[2 * s] : 0, s < k ? b[2 * s + 1] : 0);
+      writePlusOne(words, v + 2, t < k ? b[2 * t] : 0, t < k ? b[2 * t + 1] : 0);
+    }
+    return 3 * 16 * this.pairs;
+  }
+
+  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
+    this.run(0, 16 * this.pairs, this.pairs, k, sh, off, docs, out, 32 * this.pairs);
+  }
+}
+
+/** signScalar.wat: a then b, k u64 each. */
+class ScalarKernel extends KernelBase {
+  readonly name = 'wasm-scalar' as const;
+  private k = 0;
+
+  protected familyBytesFor(k: number): number {
+    return 16 * k;
+  }
+
+  protected writeFamily({ k, a, b }: Pick<HashFamily, 'k' | 'a' | 'b'>): number {
+    this.k = k;
+    new Uint32Array(this.memory.buffer, 0, 2 * k).set(a);
+    new Uint32Array(this.memory.buffer, 8 * k, 2 * k).set(b);
+    return 16 * k;
+  }
+
+  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
+    this.run(0, 8 * this.k, k, sh, off, docs, out);
+  }
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { signBatchOnCpu } from '../../../src/signatures/cpuSigner.js';
+import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
+import { loadWasmSignKernel, wasmSimdSupported, type WasmKernelName } from '../../../src/signatures/wasm/signKernel.js';
+import { pack } from '../../../src/shingles/shingleBatch.js';
+import { shingleDocument } from '../../../src/shingles/shingles.js';
+import { u64 } from '../../../src/math/u64.js';
+import { P, pairsToBigInts, randomBelow, randomU32, rng, signatureRef } from '../../support/reference.js';
+
+/** The first 150 sample documents, shingled and signed once by the TypeScript signer for both kernels. */
+let sample: { family: ReturnType<typeof makeHashFamily>; batch: ReturnType<typeof pack>; signatures: Uint32Array } | undefined;
+function sampleReference() {
+  if (!sample) {
+    const texts = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 150)
+      .map((line) => (JSON.parse(line) as { text: string }).text);
+    const family = makeHashFamily(128, u64(0, 42));
+    const batch = pack(texts.map((t) => shingleDocument(t)));
+    sample = { family, batch, signatures: signBatchOnCpu(family, batch) };
+  }
+  return sample;
+}
+
+const KERNELS: WasmKernelName[] = ['wasm-simd', 'wasm-scalar'];
+const MASK64 = (1n << 64n) - 1n;
+
+function words(values: readonly bigint[]): Uint32Array {
+  const out = new Uint32Array(2 * values.length);
+  values.forEach((v, i) => {
+    out[2 * i] = Number(v & 0xffffffffn);
+    out[2 * i + 1] = Number(v >> 32n);
+  });
+  return out;
+}
+
+/** Word-for-word equality without vitest's slow deep diff of big typed arrays: reports the first difference. */
+function expectSameWords(got: Uint32Array, want: Uint32Array): void {
+  expect(got.length).toBe(want.length);
+  const at = got.findIndex((w, i) => w !== want[i]);
+  expect(at === -1 ? 'equal' : `first difference at word ${at}: ${got[at]} vs ${want[at]}`).toBe('equal');
+}
+
+/** A hand-made family: the kernels take any a in [1, P − 1] and b in [0, P − 1]. */
+function familyOf(a: readonly bigint[], b: readonly bigint[]) {
+  return { k: a.length, a: words(a), b: words(b) };
+}
+
+function randomSets(count: number, seed: number): Uint32Array[] {
+  const next = rng(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const n = i % 13 === 0 ? 0 : Math.floor(next() * 120);
+    const set = new Uint32Array(2 * n);
+    for (let j = 0; j < n; j++) {
+      set[2 * j] = randomU32(next);
+      set[2 * j + 1] = randomU32(next) & 0x1fffffff;
+    }
+    return set;
+  });
+}
+
+// Edge values: 0, 1, P − 1, 2^61 − 2 (= P − 1), limbs at 0xFFFF and 0xFFFFFFFF, powers of two near the folds.
+const EDGES = [
+  0n, 1n, 2n, 7n, 8n, P - 1n, P - 2n, P - 8n, 0xffffn, 0xffff_ffffn, 0x1_0000_0000n, 0xffff_ffff_ffffn, 0xffff_0000_ffffn,
+  (1n << 32n) - 1n, 1n << 32n, (1n << 60n) - 1n, 1n << 60n, 0x1fff_ffff_0000_0000n, 0x1fff_ffff_ffff_0000n, 0x0000_ffff_ffff_ffffn,
+  0x1fff_ffff_0000_ffffn, 0x1234_5678_9abc_def0n % P,
+];
+
+describe.each(KERNELS)('%s signing kernel', (name) => {
+  it('loads in this engine', () => {
+    if (name === 'wasm-simd') expect(wasmSimdSupported()).toBe(true); // Node 20 validates wasm SIMD
+    expect(loadWasmSignKernel(name).name).toBe(name);
+  });
+
+  it('equals BigInt ((a·x) mod P + b) mod P at edge values of a, b and x', () => {
+    const aEdges = EDGES.filter((v) => v >= 1n && v <= P - 1n);
+    const kernel = loadWasmSignKernel(name);
+    // One slot per (a, b) combination, one document per x: each slot is then a single hash value.
+    const a: bigint[] = [];
+    const b: bigint[] = [];
+    for (const ai of aEdges) for (const bi of EDGES) if (bi < P) (a.push(ai), b.push(bi));
+    const family = familyOf(a, b);
+    const xs = EDGES.filter((v) => v < P);
+    const got = pairsToBigInts(kernel.sign(family, pack(xs.map((x) => words([x])))));
+    const want = xs.flatMap((x) => a.map((ai, i) => ((ai * x) % P + b[i]) % P));
+    expect(got).toEqual(want);
+  });
+
+  it('equals the BigInt minimum on random a, b, x, for k not a multiple of the SIMD width', () => {
+    const next = rng(7);
+    const kernel = loadWasmSignKernel(name);
+    for (const k of [1, 2, 3, 5, 7, 8, 9, 15, 17, 33]) {
+      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+      const b = Array.from({ length: k }, () => randomBelow(next, P));
+      const docs = Array.from({ length: 6 }, (_, d) => Array.from({ length: d * 3 }, () => randomBelow(next, P)));
+      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+      const want = docs.flatMap((xs) =>
+        a.map((ai, i) => (xs.length === 0 ? MASK64 : xs.reduce((m, x) => { const h = ((ai * x) % P + b[i]) % P; return h < m ? h : m; }, MASK64))),
+      );
+      expect(got).toEqual(want);
+    }
+  });
+
+  it('gives the signatures of the BigInt reference signer for the real family', () => {
+    const family = makeHashFamily(20, u64(0, 42));
+    const next = rng(11);
+    const docs = Array.from({ length: 5 }, (_, d) => Array.from({ length: d * 7 }, () => randomBelow(next, P)));
+    const got = pairsToBigInts(loadWasmSignKernel(name).sign(family, pack(docs.map(words))));
+    expect(got).toEqual(docs.flatMap((xs) => signatureRef(xs, 20, 42n)));
+  });
+
+  it('equals the TypeScript CPU signer on random batches, one kernel instance across families', () => {
+    const kernel = loadWasmSignKernel(name);
+    for (const [k, seed] of [[128, 42], [64, 7], [128, 42], [3, 1]] as const) {
+      const family = makeHashFamily(k, u64(0, seed));
+      const batch = pack(randomSets(60, k + seed));
+      expectSameWords(kernel.sign(family, batch), signBatchOnCpu(family, batch));
+    }
+  });
+
+  it('equals the TypeScript CPU signer across its memory chunks (a batch bigger than one chunk)', () => {
+    const family = makeHashFamily(128, u64(0, 42));
+    const next = rng(5);
+    // 40,000 documents · 1 KiB of signature each: more than the 32 MiB chunk.
+    const sets = Array.from({ length: 40_000 }, (_, i) => (i % 9 === 0 ? new Uint32Array(0) : Uint32Array.of(randomU32(next), randomU32(next) & 0x1fffffff)));
+    const batch = pack(sets);
+    expectSameWords(loadWasmSignKernel(name).sign(family, batch), signBatchOnCpu(family, batch));
+  });
+
+  it('equals the TypeScript CPU signer on the sample corpus', () => {
+    const { family, batch, signatures } = sampleReference();
+    expectSameWords(loadWasmSignKernel(name).sign(family, batch), signatures);
+  });
+});
