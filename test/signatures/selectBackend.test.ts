@@ -1,7 +1,8 @@
 // Backend choice and its notes, with stand-in environments (no GPU needed).
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
-import { resolveBackend } from '../../src/signatures/resolveBackend.js';
+import { cpuThreads, resolveBackend } from '../../src/signatures/resolveBackend.js';
 import { NoAdapterError } from '../../src/signatures/webgpu/adapter.js';
 import { selectBackend, type WebGpuEnvironment } from '../../src/signatures/selectBackend.js';
 import { loadShaderSources } from '../../src/signatures/webgpu/nodeShaders.js';
@@ -67,12 +68,20 @@ describe('selectBackend', () => {
   });
 
   it('cpu is chosen without touching WebGPU, on worker threads in Node', async () => {
-    const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: 3 });
+    const threads = availableParallelism();
+    const { backend, notes } = await resolveBackend('cpu', family, { cpuThreads: threads });
     try {
       expect(backend.kind).toBe('cpu');
-      expect(notes).toEqual(['cpu: chosen, CPU (wasm SIMD, 3 threads)']);
+      expect(notes).toEqual([`cpu: chosen, CPU (wasm SIMD, ${threads} thread${threads === 1 ? '' : 's'})`]);
     } finally {
       backend.destroy();
     }
+  });
+
+  it('caps CPU threads at one per core, with a note saying so', () => {
+    const cores = availableParallelism();
+    expect(cpuThreads(1000)).toEqual({ threads: cores, note: `cpu: 1000 threads requested, ${cores} used (one per core of this machine)` });
+    expect(cpuThreads(1)).toEqual({ threads: 1 });
+    expect(cpuThreads()).toEqual({ threads: cores });
   });
 });
