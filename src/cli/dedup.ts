@@ -129,11 +129,11 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
 async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): Promise<void> {
   const hooks: DedupHooks = {
     note: (message) => {
-      if (!options.quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+      if (!options.quiet) process.stderr.write(`${message}\n`);
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
   const { report } = await dedupJob(config, options, hooks);
   const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
-  process.stdout.write(formatSummary(report, destination));
+  if (!options.quiet) process.stdout.write(formatSummary(report, destination));
 }

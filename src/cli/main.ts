@@ -6,6 +6,7 @@ import { registerSignCommand } from './sign.js';
 import { registerDedupCommand } from './dedup.js';
 import { registerParamsCommand } from './params.js';
 import { registerDoctorCommand } from './doctor.js';
+import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -15,6 +16,19 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+}
+
+/** Commands that may open a GPU, whose native libraries print harmless warnings (see quietNative.ts). */
+function mayOpenGpu(argv: readonly string[]): boolean {
+  const command = argv[2];
+  const cpuOnly = argv.some((arg, i) => (arg === '--backend' && argv[i + 1] === 'cpu') || arg === '--backend=cpu');
+  return ['sign', 'dedup', 'doctor', 'bench'].includes(command) && !cpuOnly && !argv.includes('--help') && !argv.includes('-h');
+}
+
+if (isFilteredChild()) adoptParentTerminal();
+else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
+  process.exitCode = await runFiltered();
+  process.exit();
 }
 
 const program = new Command()

@@ -8,6 +8,7 @@ export interface InputCliOptions {
   textField: string;
   idField: string;
   skipInvalid: boolean;
+  strict: boolean;
   quiet: boolean;
 }
 
@@ -34,7 +35,8 @@ export function addInputOptions(command: Command): Command {
     .option('--text-field <name>', 'JSONL field holding the text', 'text')
     .option('--id-field <name>', 'JSONL field holding the id (else the line number)', 'id')
     .option('--skip-invalid', 'skip malformed lines (counted in the summary) instead of failing', false)
-    .option('-q, --quiet', 'no progress bar or notes on standard error', false);
+    .option('--strict', 'refuse binary files (NUL bytes, mostly invalid UTF-8) instead of skipping them', false)
+    .option('-q, --quiet', 'print errors only: no progress bar, notes, warnings or summary', false);
 }
 
 export function addSignatureOptions(command: Command): Command {
@@ -51,7 +53,7 @@ export function addSignatureOptions(command: Command): Command {
 }
 
 export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {
-  return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, onInvalid };
+  return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, strict: options.strict, onInvalid };
 }
 
 export function signatureParamsFrom(options: SignatureCliOptions): SignatureParams {

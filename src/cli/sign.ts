@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { sidecarPath } from '../formats/signatureFile.js';
 import { counted } from '../format.js';
+import { namesOf } from '../pipeline/report.js';
 import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign.js';
 import {
   addInputOptions,
@@ -26,7 +27,7 @@ export function registerSignCommand(program: Command): void {
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
   addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
     const summary = await signWithProgress(signConfigFrom(inputs, options), options.quiet);
-    printSummary(options, summary);
+    if (!options.quiet) printSummary(options, summary);
   });
 }
 
@@ -54,7 +55,7 @@ async function signWithProgress(config: SignConfig, quiet: boolean): Promise<Sig
   try {
     return await runSign(config, {
       note: (message) => {
-        if (!quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+        if (!quiet) process.stderr.write(`${message}\n`);
       },
       stage: (label, total, unit) => {
         const bar = stageBar(label, total, unit, quiet);
@@ -74,7 +75,7 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const lines = [
     `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
-    `  skipped    ${counted(s.invalidSkipped, 'invalid line')}`,
+    `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` + (s.binarySkipped.length > 0 ? `, ${counted(s.binarySkipped.length, 'binary file')} (${namesOf(s.binarySkipped)})` : ''),
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,
     `  backend    ${s.backend}`,
     `  time       ${s.seconds.toFixed(2)} s (shingling ${(s.timings.shingleMs / 1000).toFixed(2)} s, signing ${(s.timings.signMs / 1000).toFixed(2)} s not overlapped)`,

@@ -23,6 +23,10 @@ export interface ReadOptions {
   readonly skipInvalid: boolean;
   /** Called once per skipped line, with the same message an error would carry. */
   readonly onInvalid?: (message: string) => void;
+  /** Refuse a binary file (NUL bytes, mostly invalid UTF-8) instead of skipping it. Default false. */
+  readonly strict?: boolean;
+  /** Called once per binary file skipped (never a document). */
+  readonly onBinary?: (path: string) => void;
   /** Called with the number of input bytes read so far (before decompression), for progress bars. */
   readonly onBytes?: (bytes: number) => void;
 }

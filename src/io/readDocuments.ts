@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { looksBinary } from './binary.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 
@@ -86,7 +87,13 @@ export async function* readDocuments(
   for (const file of files) {
     const stream = await openDecompressed(file.path, countBytes);
     if (file.format === 'text') {
-      yield { index: index++, id: file.path, text: await readAll(stream), source: { path: file.path, line: 0 } };
+      const bytes = await readAll(stream);
+      if (looksBinary(bytes)) {
+        if (options.strict) throw new InputError(file.path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document');
+        options.onBinary?.(file.path);
+        continue;
+      }
+      yield { index: index++, id: file.path, text: textOf(bytes), source: { path: file.path, line: 0 } };
       continue;
     }
     for await (const doc of parseJsonLines(stream, file.path, files.length > 1, options)) {
@@ -157,10 +164,14 @@ async function openDecompressed(path: string, countBytes: (n: number) => void): 
   return rest.pipe(gunzip);
 }
 
-/** A whole plain-text file, without a leading byte order mark (as JSONL lines are read). */
-async function readAll(stream: Readable): Promise<string> {
+async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A whole plain-text file, without a leading byte order mark (as JSONL lines are read). */
+function textOf(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

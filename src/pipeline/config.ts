@@ -79,14 +79,23 @@ export function stageRunner(hooks: DedupHooks, timings: Record<string, number>):
   };
 }
 
-/** Counts the malformed lines skipped under --skip-invalid (first pass only: later passes meet them again) and notes each. */
-export function invalidLineCounter(hooks: DedupHooks, read: ReadOptions) {
+/**
+ * Counts what the first pass skipped (later passes meet the same again):
+ * malformed lines under --skip-invalid, and binary files; notes each.
+ */
+export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
   const counter = {
     skipped: 0,
+    binaryFiles: [] as string[],
     onInvalid: (message: string): void => {
       counter.skipped++;
       hooks.note(`skipped ${message}`);
       read.onInvalid?.(message);
+    },
+    onBinary: (path: string): void => {
+      counter.binaryFiles.push(path);
+      hooks.note(`skipped ${path}: a binary file`);
+      read.onBinary?.(path);
     },
   };
   return counter;

@@ -15,6 +15,7 @@ import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
 import type { Shingler } from '../shingles/shingler.js';
+import { requireUniqueIds } from './uniqueIds.js';
 
 export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */
@@ -71,7 +72,7 @@ async function* firstOfEachGroup(
   prePass: ExactPrePass,
   check?: PresignedCheck,
 ): AsyncGenerator<InputDocument> {
-  for await (const doc of readDocuments(files, options.read)) {
+  for await (const doc of requireUniqueIds(readDocuments(files, options.read))) {
     if (check !== undefined) checkPresignedId(check.ids, doc);
     const { group, isNew } = prePass.add(doc.text, doc.record);
     check?.checkRow(doc, group);

@@ -21,7 +21,7 @@ import { readSignatureFile } from '../formats/signatureFile.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
 import { openSigner } from '../signatures/resolveBackend.js';
 import type { PipelineTimings } from '../signatures/signDocuments.js';
-import { invalidLineCounter, SILENT_HOOKS, stageRunner, withProgress, type DedupConfig, type DedupHooks } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, type DedupConfig, type DedupHooks } from './config.js';
 import { presignedPass, signingPass, type CorpusPassResult } from './corpusPass.js';
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
@@ -35,6 +35,8 @@ export interface DedupOutcome extends SignedDedup, SignedCorpus {
   readonly missingKeepField: number;
   /** Malformed lines skipped under `skipInvalid`, in the corpus (first pass) and the reference set. */
   readonly invalidSkipped: number;
+  /** Binary files skipped (never documents), in the corpus and the reference set. */
+  readonly binarySkipped: readonly string[];
   readonly backend: string;
   /** Milliseconds per stage, in order. */
   readonly timings: Record<string, number>;
@@ -57,11 +59,11 @@ type Signer = Awaited<ReturnType<typeof openSigner>>;
 
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
   const files = await listInputFiles(config.inputs);
-  const invalid = invalidLineCounter(hooks, config.read);
-  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid }, timings: {}, signing: { shingleMs: 0, signMs: 0 } };
+  const invalid = skippedInputCounter(hooks, config.read);
+  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 } };
   const { first, reference, backend } = await signStages(run);
   const core = await dedupSigned(first, config, (needed) => exactSetsPass(run, first, needed), reference, stageRunner(hooks, run.timings));
-  return { ...core, ...first, files, backend, invalidSkipped: invalid.skipped, timings: run.timings, signing: run.signing };
+  return { ...core, ...first, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */

@@ -47,6 +47,7 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
     },
     missingKeepField: outcome.missingKeepField,
     invalidSkipped: outcome.invalidSkipped,
+    binarySkipped: outcome.binarySkipped,
     backend: outcome.backend,
     seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
     /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
@@ -67,6 +68,11 @@ export async function writeReport(path: string, report: DedupReport): Promise<vo
     await file.abort();
     throw error;
   }
+}
+
+/** The first few names of a list, and how many more. */
+export function namesOf(names: readonly string[], shown = 5): string {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? `, and ${names.length - shown} more` : '');
 }
 
 export function formatSummary(report: DedupReport, destination: string): string {
@@ -92,6 +98,7 @@ export function formatSummary(report: DedupReport, destination: string): string 
     `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
     ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
+    ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
     ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),
     `  backend             ${report.backend}`,
     `  time                ${total.toFixed(2)} s (${stages})`,

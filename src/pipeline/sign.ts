@@ -8,12 +8,13 @@ import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
 import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
 import { checkOutputs } from './outputChecks.js';
+import { requireUniqueIds } from './uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
-import { invalidLineCounter, SILENT_HOOKS, withProgress, type DedupHooks as RunHooks, type StageProgress } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, withProgress, type DedupHooks as RunHooks, type StageProgress } from './config.js';
 
 export interface SignConfig {
   readonly inputs: readonly string[];
@@ -34,6 +35,8 @@ export interface SignSummary {
   readonly documents: number;
   readonly empty: number;
   readonly invalidSkipped: number;
+  /** Binary files skipped (never documents). */
+  readonly binarySkipped: readonly string[];
   readonly shingles: number;
   readonly bytes: number;
   /** UTF-8 bytes of the documents' texts. */
@@ -79,14 +82,14 @@ async function signInto(
   progress: StageProgress,
 ): Promise<SignSummary> {
   const resumed = writer.documentCount;
-  const invalid = invalidLineCounter(hooks, config.read);
+  const invalid = skippedInputCounter(hooks, config.read);
   const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
   const started = performance.now();
   let bytes = 0;
   let shingles = 0;
   let textBytes = 0;
   try {
-    const documents = skipResumed(readDocuments(files, { ...config.read, onInvalid: invalid.onInvalid, onBytes: (n) => (bytes = n) }), writer.resumedIds);
+    const documents = skipResumed(requireUniqueIds(readDocuments(files, { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary, onBytes: (n) => (bytes = n) })), writer.resumedIds);
     const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchDocuments, shingler: signer.shingler };
     for await (const batch of signDocuments(documents, signer.signer, pipeline, timings)) {
       await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.sets.map((set) => set.length === 0));
@@ -105,6 +108,7 @@ async function signInto(
     documents: writer.documentCount,
     empty: writer.emptyCount,
     invalidSkipped: invalid.skipped,
+    binarySkipped: invalid.binaryFiles,
     shingles,
     bytes,
     textBytes,

@@ -16,10 +16,13 @@ it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical',
   const dir = tempDir();
   const input = join(dir, 'slice.jsonl');
   writeFileSync(input, slice);
-  const outputs = (backend: string) => ['-o', join(dir, `${backend}.jsonl`), '--clusters', join(dir, `${backend}.csv`), '--pairs', join(dir, `${backend}-pairs.csv`), '--backend', backend, '-k', '64', '-q'];
+  const outputs = (backend: string) => ['-o', join(dir, `${backend}.jsonl`), '--clusters', join(dir, `${backend}.csv`), '--pairs', join(dir, `${backend}-pairs.csv`), '--backend', backend, '-k', '64'];
   const gpu = await runCli(['dedup', input, ...outputs('webgpu')]);
   expect(gpu.code).toBe(0);
   expect(gpu.stdout).toMatch(/backend\s+WebGPU/);
+  expect(gpu.stderr).not.toMatch(/artificially reduced/); // Dawn's harmless native warnings are filtered
+  const quiet = await runCli(['dedup', input, '--clusters', join(dir, 'quiet.csv'), '--backend', 'webgpu', '-k', '64', '-q']);
+  expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']); // -q: errors only
   const cpu = await runCli(['dedup', input, ...outputs('cpu')]);
   expect(cpu.code).toBe(0);
   for (const [a, b] of [

@@ -1,0 +1,103 @@
+/**
+ * Dawn and the Vulkan loader print harmless warnings from native code straight
+ * to file descriptor 2, where no JavaScript can intercept them. So a command
+ * that may open a GPU runs as a child process whose standard error passes
+ * through a line filter here; GPUDEDUP_DEBUG=1 shows everything. Progress bars
+ * still draw: the child is told its standard error reaches a terminal.
+ */
+import { spawn } from 'node:child_process';
+
+/** Lines known to be harmless, matched from their start. */
+export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
+  /^Warning: maxDynamic(Uniform|Storage)BuffersPerPipelineLayout artificially reduced/,
+  /^WARNING: lavapipe is not a conformant vulkan implementation/,
+  /^MESA: error: XDG_RUNTIME_DIR/,
+  /^error: XDG_RUNTIME_DIR is invalid or not set/,
+];
+
+const CHILD = 'GPUDEDUP_FILTERED_CHILD';
+
+export function isFilteredChild(): boolean {
+  return process.env[CHILD] === '1';
+}
+
+/** In the child: behave as if standard error were the parent's terminal, and die with the parent. */
+export function adoptParentTerminal(): void {
+  if (process.env.GPUDEDUP_STDERR_TTY === '1') {
+    Object.defineProperty(process.stderr, 'isTTY', { value: true });
+    Object.defineProperty(process.stderr, 'columns', { value: Number(process.env.GPUDEDUP_STDERR_COLUMNS) || 80 });
+  }
+  // The parent killed (even by SIGKILL) closes this channel: stop at once, as the parent did.
+  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  process.channel?.unref();
+}
+
+/** Runs this same command line as a child with filtered standard error; resolves to its exit code. */
+export function runFiltered(): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+    env: {
+      ...process.env,
+      [CHILD]: '1',
+      GPUDEDUP_STDERR_TTY: process.stderr.isTTY ? '1' : '',
+      GPUDEDUP_STDERR_COLUMNS: String(process.stderr.columns ?? ''),
+    },
+  });
+  const filter = new LineFilter((text) => process.stderr.write(text));
+  child.stderr!.on('data', (chunk: Buffer) => filter.push(chunk.toString('utf8')));
+  // Ctrl-C reaches the child too (same process group): let it finish its own interrupt handling.
+  const ignore = (): void => undefined;
+  const forward = (signal: NodeJS.Signals) => (): void => void child.kill(signal);
+  const onTerm = forward('SIGTERM');
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', onTerm);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      filter.end();
+      process.off('SIGINT', ignore);
+      process.off('SIGTERM', onTerm);
+      if (signal !== null) process.kill(process.pid, signal); // end as the child did
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/**
+ * Drops harmless whole lines; passes everything else through at once, even a
+ * line still being written (a progress bar redraws without a newline), unless
+ * it may yet become a harmless line.
+ */
+export class LineFilter {
+  private pending = '';
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  push(text: string): void {
+    this.pending += text;
+    let newline: number;
+    while ((newline = this.pending.indexOf('\n')) >= 0) {
+      const line = this.pending.slice(0, newline + 1);
+      this.pending = this.pending.slice(newline + 1);
+      if (!isHarmless(line)) this.write(line);
+    }
+    if (this.pending !== '' && !mayBecomeHarmless(this.pending)) {
+      this.write(this.pending);
+      this.pending = '';
+    }
+  }
+
+  end(): void {
+    if (this.pending !== '' && !isHarmless(this.pending)) this.write(this.pending);
+    this.pending = '';
+  }
+}
+
+function isHarmless(line: string): boolean {
+  return HARMLESS_NATIVE_LINES.some((pattern) => pattern.test(line));
+}
+
+/** Whether `partial` is a prefix of some harmless line (their fixed prefixes are at least 8 characters). */
+function mayBecomeHarmless(partial: string): boolean {
+  const starts = ['Warning: maxDynamic', 'WARNING: lavapipe', 'MESA: error: XDG', 'error: XDG_RUNTIME_DIR'];
+  return starts.some((start) => start.startsWith(partial) || partial.startsWith(start));
+}
