@@ -7,9 +7,9 @@
  */
 import { InputError, type InputDocument, type ReadOptions } from './documents.js';
 
-/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz`: JSON Lines; any other name is one plain-text document. */
+/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz` or `.zst`: JSON Lines; any other name is one plain-text document. */
 export function isJsonLinesName(name: string): boolean {
-  return /\.(jsonl|ndjson|json)(\.gz)?$/i.test(name);
+  return /\.(jsonl|ndjson|json)(\.gz|\.zst|\.zstd)?$/i.test(name);
 }
 
 export function parseJsonLine(
