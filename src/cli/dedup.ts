@@ -10,6 +10,7 @@ import { buildReport, formatSummary, writeReport } from '../pipeline/report.js';
 import { writeDedupOutputs } from '../pipeline/writeOutputs.js';
 import { totalInputBytes } from '../io/readDocuments.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
@@ -30,6 +31,7 @@ type DedupCliOptions = InputCliOptions &
     signatures?: string;
     dryRun: boolean;
     maxBucketPairs: number;
+    compression: ParquetCompression;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -37,12 +39,13 @@ export function registerDedupCommand(program: Command): void {
     .command('dedup')
     .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
     .argument('[inputs...]', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
-    .option('-o, --out <file.jsonl>', 'kept documents as JSONL, in input order, lines verbatim')
+    .option('-o, --out <file>', 'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)')
     .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
     .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
     .option('--against <files...>', 'reference set (e.g. an eval set): remove corpus documents that are near-duplicates of any of it')
-    .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if the name ends in .jsonl)')
+    .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL or Parquet if the name ends in .jsonl or .parquet)')
+    .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'))
     .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
     .option('--report <file.json>', 'write the summary as JSON')
@@ -146,6 +149,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
       paths,
       config.read,
       stageBar('writing', totalInputBytes(outcome.files), 'bytes', options.quiet),
+      { parquetCompression: options.compression },
     );
     timings.writing = performance.now() - writeStarted;
   }

@@ -4,17 +4,21 @@
  * final name unless the whole run succeeds).
  *
  * - kept documents: JSONL, each kept line verbatim (all fields preserved);
- *   plain-text inputs become {"id", "text"} records.
+ *   plain-text inputs become {"id", "text"} records; or Parquet
+ *   (formats/keptDocuments.ts). Every output is compressed by its name.
+ * - tables below: CSV, JSONL or Parquet by the name (formats/openTable.ts).
  * - clusters: `id, cluster, kept`, one row per input document.
  * - pairs: `id_a, id_b, estimate[, exact]`, one row per verified pair of
  *   distinct texts, named by the first document of each text.
  * - contamination: `id, reference, similarity, estimate`, one row per
  *   corpus document removed because it matched the reference set.
  */
-import type { ReadOptions } from '../io/documents.js';
+import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { readDocuments } from '../io/readDocuments.js';
 import type { DedupOutcome, StageProgress } from './dedup.js';
-import { BufferedFile, TableWriter } from '../formats/tableWriter.js';
+import { openKeptDocuments } from '../formats/keptDocuments.js';
+import { openTable } from '../formats/openTable.js';
+import type { ParquetCompression } from '../formats/parquetFile.js';
 
 export interface DedupOutputPaths {
   readonly out?: string;
@@ -28,6 +32,7 @@ export async function writeDedupOutputs(
   paths: DedupOutputPaths,
   read: ReadOptions,
   progress: StageProgress,
+  formats: { readonly parquetCompression?: ParquetCompression } = {},
 ): Promise<void> {
   const { assignment, table, verified, contamination } = outcome;
   const opened: { commit(): Promise<void>; abort(): Promise<void> }[] = [];
@@ -37,21 +42,25 @@ export async function writeDedupOutputs(
     return writer;
   };
   try {
-    const out = paths.out === undefined ? undefined : await open(() => BufferedFile.create(paths.out!));
-    const clusters = paths.clusters === undefined ? undefined : await open(() => TableWriter.create(paths.clusters!, ['id', 'cluster', 'kept']));
+    const compression = formats.parquetCompression;
+    const out = paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
+    const clusters =
+      paths.clusters === undefined
+        ? undefined
+        : await open(() => openTable(paths.clusters!, [['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']], compression));
     const contaminationFile =
       paths.contamination === undefined
         ? undefined
-        : await open(() => TableWriter.create(paths.contamination!, ['id', 'reference', 'similarity', 'estimate']));
+        : await open(() => openTable(paths.contamination!, [['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']], compression));
     // Pairs are named by the first document of each text: remember just those ids.
     const pairGroups = new Set<number>();
     if (paths.pairs !== undefined) for (let i = 0; i < verified.a.length; i++) pairGroups.add(verified.a[i]).add(verified.b[i]);
     const groupIds = new Map<number, string>();
 
-    const visit = async (index: number, id: string, line: () => string): Promise<void> => {
+    const visit = async (index: number, id: string, doc?: InputDocument): Promise<void> => {
       const g = table.group(index);
       const isKept = assignment.kept[index] === 1;
-      if (out !== undefined && isKept) await out.write(line() + '\n');
+      if (out !== undefined && isKept && doc !== undefined) await out.write(doc);
       await clusters?.row([id, assignment.cluster[index], isKept]);
       if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
       if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
@@ -66,7 +75,7 @@ export async function writeDedupOutputs(
       const changed = (detail: string): Error => new Error(`the input changed between passes: ${table.documents} documents were deduplicated, ${detail} read again to write the outputs`);
       for await (const doc of readDocuments(outcome.files, { ...read, onBytes: (b) => (bytes = b) })) {
         if (doc.index >= table.documents) throw changed('more');
-        await visit(doc.index, doc.id, () => doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text }));
+        await visit(doc.index, doc.id, doc);
         documents++;
         if ((doc.index & 255) === 0) progress.update(doc.index, bytes);
       }
@@ -74,12 +83,13 @@ export async function writeDedupOutputs(
     } else {
       const ids = outcome.presignedIds ?? [];
       if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');
-      for (let d = 0; d < ids.length; d++) await visit(d, ids[d], () => '');
+      for (let d = 0; d < ids.length; d++) await visit(d, ids[d]);
     }
 
     if (paths.pairs !== undefined) {
-      const columns = verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact'];
-      const pairs = await open(() => TableWriter.create(paths.pairs!, columns));
+      const columns: [string, 'STRING' | 'DOUBLE'][] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
+      if (verified.exact !== undefined) columns.push(['exact', 'DOUBLE']);
+      const pairs = await open(() => openTable(paths.pairs!, columns, compression));
       for (let i = 0; i < verified.a.length; i++) {
         const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
         if (verified.exact !== undefined) row.push(round(verified.exact[i]));
