@@ -49,7 +49,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
     .option('--report <file.json>', 'write the summary as JSON')
-    .option('--signatures <file.npy>', 'use signatures from `gpudedup sign` of the same inputs instead of signing')
+    .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {

@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import type { InputDocument } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
+import { openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
+import { isParquetOutput } from '../formats/parquetFile.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
 import { openSigner } from '../signatures/resolveBackend.js';
@@ -40,7 +41,7 @@ export function registerSignCommand(program: Command): void {
     .command('sign')
     .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar)')
     .argument('<inputs...>', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
-    .requiredOption('-o, --out <file.npy>', 'signatures to write (NumPy .npy, shape documents × k)')
+    .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
   addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
@@ -73,9 +74,9 @@ export async function runSign(inputs: string[], options: SignCliOptions): Promis
     }),
     onBytes: (n: number) => (bytes = n),
   };
-  let writer: SignatureWriter;
+  let writer: SignatureOutput;
   try {
-    writer = options.resume ? await SignatureWriter.resume(options.out, params) : await SignatureWriter.create(options.out, params);
+    writer = await openSignatureOutput(options.out, params, options.resume);
   } catch (error) {
     backend.destroy(); // a live GPU device busy-waits a core until destroyed
     shingler.destroy();
@@ -157,7 +158,7 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
   const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
   const lines = [
-    `signed ${int(s.documents)} documents${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
+    `signed ${int(s.documents)} documents${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
     `  skipped    ${int(s.invalidSkipped)} invalid lines`,
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,

@@ -40,6 +40,10 @@ class FileByteWriter extends ByteWriter {
 export interface ColumnValues {
   readonly name: string;
   readonly data: unknown[];
+  /** PLAIN skips the dictionary attempt (random values such as signature slots). */
+  readonly encoding?: 'PLAIN';
+  /** Min/max statistics (default true). */
+  readonly statistics?: boolean;
 }
 
 export interface ParquetFileOptions {
@@ -74,7 +78,12 @@ export class ParquetFile {
   async writeRowGroup(columns: readonly ColumnValues[]): Promise<void> {
     const rows = columns[0]?.data.length ?? 0;
     if (rows === 0) return;
-    await this.writer.write({ columnData: columns.map((c) => ({ name: c.name, data: c.data as never })), rowGroupSize: rows });
+    await this.writer.write({ columnData: columns.map((c) => ({ name: c.name, data: c.data as never, encoding: c.encoding, statistics: c.statistics })), rowGroupSize: rows });
+  }
+
+  /** Key-value metadata written in the footer (replaces what create() was given). */
+  setMetadata(metadata: Readonly<Record<string, string>>): void {
+    this.writer.kvMetadata = Object.entries(metadata).map(([key, value]) => ({ key, value }));
   }
 
   async commit(): Promise<void> {

@@ -5,6 +5,9 @@
  *
  * The sidecar is written as a stream (one id per line, batch by batch) but is
  * one plain JSON object at the end, so `json.load` reads it in Python.
+ *
+ * A name ending in `.parquet` is a Parquet signature file instead (see
+ * signatureParquet.ts): the functions here dispatch on the name.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -13,9 +16,11 @@ import { fromSignerWords, isEmptySignature, signatureMatrix } from '../bands/sig
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
+import { isParquetOutput } from './parquetFile.js';
+import { SIDECAR_FORMAT, SIDECAR_VERSION } from './signatureFormat.js';
+import { ParquetSignatureWriter, readParquetSignatureParams, readParquetSignatures } from './signatureParquet.js';
 
-export const SIDECAR_FORMAT = 'gpudedup-signatures';
-export const SIDECAR_VERSION = 1;
+export { SIDECAR_FORMAT, SIDECAR_VERSION };
 
 export function sidecarPath(npyPath: string): string {
   return `${npyPath}.json`;
@@ -117,6 +122,15 @@ export class SignatureWriter {
   }
 }
 
+/** What `gpudedup sign` writes to: a .npy + sidecar, or a Parquet file. */
+export type SignatureOutput = Pick<SignatureWriter, 'append' | 'commit' | 'abort' | 'documentCount' | 'emptyCount' | 'resumedIds'>;
+
+export async function openSignatureOutput(path: string, params: SignatureParams, resume: boolean): Promise<SignatureOutput> {
+  if (!isParquetOutput(path)) return resume ? SignatureWriter.resume(path, params) : SignatureWriter.create(path, params);
+  if (resume) throw new Error(`${path}: --resume needs a .npy output; a Parquet signature file is written whole (its index is at the end)`);
+  return ParquetSignatureWriter.create(path, params);
+}
+
 function dtypeOf(params: SignatureParams): NpyDtype {
   return params.slotBits === 64 ? '<u8' : '<u4';
 }
@@ -158,6 +172,7 @@ async function emptyRows(npyPath: string, params: SignatureParams, rows: number)
  * whole sidecar (one rewritten by another tool).
  */
 export async function readSignatureParams(npyPath: string): Promise<SignatureParams> {
+  if (isParquetOutput(npyPath)) return readParquetSignatureParams(npyPath);
   const path = sidecarPath(npyPath);
   let head: string | undefined;
   try {
@@ -179,6 +194,7 @@ export async function readSignatureParams(npyPath: string): Promise<SignaturePar
  * differ, naming each difference.
  */
 export async function readSignatureFile(npyPath: string, expected?: SignatureParams): Promise<SignatureFile> {
+  if (isParquetOutput(npyPath)) return readParquetSignatures(npyPath, expected);
   const sidecar = await readSidecar(npyPath);
   const { params, ids } = sidecar;
   if (expected) {
