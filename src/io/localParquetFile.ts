@@ -1,4 +1,8 @@
-/** A local file as a hyparquet AsyncBuffer: one open handle, positioned reads, bytes counted for progress. */
+/**
+ * A local file as a hyparquet AsyncBuffer: one open handle, positioned reads,
+ * bytes counted for progress (capped at the file's size: the footer is read
+ * more than once).
+ */
 import { open } from 'node:fs/promises';
 import type { AsyncBuffer } from 'hyparquet';
 
@@ -8,6 +12,7 @@ export async function localParquetFile(
 ): Promise<{ file: AsyncBuffer; close(): Promise<void> }> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
+  let counted = 0;
   const file: AsyncBuffer = {
     byteLength: size,
     async slice(start: number, end: number = size): Promise<ArrayBuffer> {
@@ -17,7 +22,9 @@ export async function localParquetFile(
         if (bytesRead === 0) throw new Error(`${path}: file ended at byte ${start + done} (truncated while reading?)`);
         done += bytesRead;
       }
-      countBytes(bytes.length);
+      const next = Math.min(size, counted + bytes.length);
+      countBytes(next - counted);
+      counted = next;
       return bytes.buffer;
     },
   };
