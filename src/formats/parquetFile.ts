@@ -4,10 +4,10 @@
  * default; zstd (the zstd library as WebAssembly), gzip (zlib) or none.
  */
 import { gzipSync } from 'node:zlib';
-import { compress as zstdCompress, init as zstdInit } from '@bokuweb/zstd-wasm';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { CompressionCodec, KeyValue, SchemaElement } from 'hyparquet';
 import { AtomicFile } from './atomicFile.js';
+import { loadZstd } from './compression.js';
 
 export const PARQUET_COMPRESSIONS = ['snappy', 'zstd', 'gzip', 'none'] as const;
 export type ParquetCompression = (typeof PARQUET_COMPRESSIONS)[number];
@@ -17,7 +17,6 @@ export function isParquetOutput(path: string): boolean {
 }
 
 const CODECS: Record<ParquetCompression, CompressionCodec> = { snappy: 'SNAPPY', zstd: 'ZSTD', gzip: 'GZIP', none: 'UNCOMPRESSED' };
-let zstdReady: Promise<void> | undefined;
 
 /** hyparquet-writer's buffer, emptied into the file after each row group. */
 class FileByteWriter extends ByteWriter {
@@ -60,14 +59,14 @@ export class ParquetFile {
   /** `schema`: the full Parquet schema (root first), as in a file's metadata. */
   static async create(path: string, schema: SchemaElement[], options: ParquetFileOptions = {}): Promise<ParquetFile> {
     const compression = options.compression ?? 'snappy';
-    if (compression === 'zstd') await (zstdReady ??= zstdInit());
+    const zstd = compression === 'zstd' ? await loadZstd() : undefined;
     const file = await AtomicFile.create(path);
     const kvMetadata: KeyValue[] = Object.entries(options.metadata ?? {}).map(([key, value]) => ({ key, value }));
     const writer = new ParquetWriter({
       writer: new FileByteWriter(file),
       schema,
       codec: CODECS[compression],
-      compressors: { ZSTD: (bytes: Uint8Array) => zstdCompress(bytes, 3), GZIP: (bytes: Uint8Array) => gzipSync(bytes) },
+      compressors: { ...(zstd && { ZSTD: zstd }), GZIP: (bytes: Uint8Array) => gzipSync(bytes) },
       kvMetadata: kvMetadata.length > 0 ? kvMetadata : undefined,
       createdBy: 'gpudedup',
     });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BufferedFile } from '../../src/formats/tableWriter.js';
+import { flatSchema, ParquetFile } from '../../src/formats/parquetFile.js';
+import { listInputFiles, readDocuments } from '../../src/io/readDocuments.js';
 import { runCli, tempDir } from '../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../support/formatCorpus.js';
@@ -55,6 +57,29 @@ describe('compressed outputs', () => {
       for (const [name, csv] of [['kept.jsonl', false], ['clusters.csv', true], ['pairs.jsonl', false]] as const) {
         expect(await read(join(dir, `${name}.zst`), csv)).toEqual(await read(join(dir, name), csv));
       }
+    });
+  });
+
+  it('zstd JSON Lines and zstd Parquet written by one process both decode (one zstd instance, regression)', async () => {
+    // A second WebAssembly init() for the Parquet writer once made its later pages garbage.
+    const dir = tempDir('gpudedup-compressed-');
+    const records = formatCorpus();
+    const jsonl = await BufferedFile.create(join(dir, 'first.jsonl.zst'));
+    await jsonl.write(toJsonLines([...records, ...records, ...records]));
+    await jsonl.commit();
+    const path = join(dir, 'second.parquet');
+    const file = await ParquetFile.create(path, flatSchema([{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }]), { compression: 'zstd' });
+    for (let start = 0; start < records.length; start += 500) {
+      const group = records.slice(start, start + 500);
+      await file.writeRowGroup([{ name: 'id', data: group.map((r) => r.id) }, { name: 'text', data: group.map((r) => r.text) }]);
+    }
+    await file.commit();
+    const texts: string[] = [];
+    for await (const doc of readDocuments(await listInputFiles([path]))) texts.push(doc.text);
+    expect(texts).toEqual(records.map((r) => r.text));
+    await withDuckDB(async (db) => {
+      const back = await rows(db, `select text from ${sqlString(path)}`);
+      expect(back.map((r) => r.text)).toEqual(texts);
     });
   });
 });
