@@ -82,4 +82,16 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
       expect(keptIds).toEqual(order.filter((id) => keptIds.includes(id)));
     });
   });
+
+  it('from Parquet to JSON Lines: each kept row as a JSON object of its scalar and nested columns', async () => {
+    const out = path('typed-kept.jsonl');
+    const parquet = path('typed-kept-for-jsonl.parquet');
+    await Promise.all([dedup([typed, '-o', out]), dedup([typed, '-o', parquet])]);
+    await withDuckDB(async (db) => {
+      const fromJson = await rows(db, `select id, text, score, lang, even, tags, info.score as info_score from read_json(${sqlString(out)}, format = 'newline_delimited')`);
+      const fromParquet = await rows(db, `select id, text, score, lang, even, tags, info.score as info_score from ${sqlString(parquet)}`);
+      expect(fromJson.length).toBeGreaterThan(400);
+      expect(fromJson).toEqual(fromParquet);
+    });
+  });
 });

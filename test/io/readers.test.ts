@@ -6,6 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listInputFiles, readDocuments } from '../../src/io/readDocuments.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
+import { localParquetFile } from '../../src/io/localParquetFile.js';
+import { openParquet, readParquetDocuments } from '../../src/io/parquetDocuments.js';
 import { runCli, tempDir } from '../support/cli.js';
 import { PARQUET_CODECS, rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../support/formatCorpus.js';
@@ -72,6 +74,44 @@ describe('input formats read the documents an independent writer wrote', () => {
 
   it('a directory of Parquet shards, in sorted order', async () => {
     expect(await documentsOf(shards)).toEqual(expected);
+  });
+
+  it('Parquet is read one row group at a time: the first document needs no byte of a later row group', async () => {
+    const path = join(dir, 'three-groups.parquet');
+    // Hardly compressible text: row groups of ~0.5 MB (DuckDB cuts them by rows or by size).
+    await withDuckDB((db) =>
+      db.run(
+        `copy (select 'd' || i as id, (select string_agg(md5(i::varchar || '-' || j::varchar), ' ') from range(16) r(j)) as text ` +
+          `from range(6144) t(i)) to ${sqlString(path)} (format parquet, row_group_size 100)`,
+      ),
+    );
+    let fetched = 0;
+    const local = await localParquetFile(path, () => undefined);
+    const file = {
+      byteLength: local.file.byteLength,
+      slice: (start: number, end?: number) => {
+        fetched += (end ?? local.file.byteLength) - start;
+        return local.file.slice(start, end);
+      },
+    };
+    try {
+      const { metadata } = await openParquet(file, path);
+      const groups = metadata.row_groups.map((g) => Number(g.total_compressed_size ?? 0n));
+      expect(groups.length).toBeGreaterThanOrEqual(3);
+      expect(Math.min(groups[0], groups[1])).toBeGreaterThan(400_000);
+      fetched = 0;
+      const documents = readParquetDocuments(file, path, false, DEFAULT_READ);
+      const first = await documents.next();
+      expect(first.value?.id).toBe('d0');
+      // The footer (hyparquet fetches the last 512 KB) and row group 0, not the later row groups.
+      expect(fetched).toBeLessThanOrEqual(groups[0] + 512 * 1024 + 4096);
+      let count = 1;
+      for await (const _ of documents) count++;
+      expect(count).toBe(6144);
+      expect(fetched).toBeGreaterThan(groups.reduce((a, b) => a + b, 0));
+    } finally {
+      await local.close();
+    }
   });
 
   it('a Parquet file is detected by its content whatever its name', async () => {
