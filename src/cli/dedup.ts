@@ -38,7 +38,7 @@ export function registerDedupCommand(program: Command): void {
   const command = program
     .command('dedup')
     .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
-    .argument('[inputs...]', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
+    .argument('[inputs...]', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .option('-o, --out <file>', 'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)')
     .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
     .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))

@@ -39,8 +39,8 @@ export interface SignSummary {
 export function registerSignCommand(program: Command): void {
   const command = program
     .command('sign')
-    .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar)')
-    .argument('<inputs...>', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
+    .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar) or a .parquet file')
+    .argument('<inputs...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
