@@ -8,6 +8,7 @@ import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
 import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
@@ -28,23 +29,25 @@ type DedupCliOptions = InputCliOptions &
     signatures?: string;
     dryRun: boolean;
     maxBucketPairs: number;
+    compression: ParquetCompression;
   };
 
 export function registerDedupCommand(program: Command): void {
   const command = program
     .command('dedup')
     .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
-    .argument('[inputs...]', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
-    .option('-o, --out <file.jsonl>', 'kept documents as JSONL, in input order, lines verbatim')
+    .argument('[inputs...]', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
+    .option('-o, --out <file>', 'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)')
     .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
     .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
     .option('--against <file>', 'a reference file or directory (e.g. an eval set): remove corpus documents that are near-duplicates of it; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if the name ends in .jsonl)')
+    .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL or Parquet if the name ends in .jsonl or .parquet)')
+    .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'))
     .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
     .option('--report <file.json>', 'write the summary as JSON')
-    .option('--signatures <file.npy>', 'use signatures from `gpudedup sign` of the same inputs instead of signing')
+    .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
@@ -133,7 +136,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
-  const { report } = await dedupJob(config, options, hooks);
+  const { report } = await dedupJob(config, { ...options, parquetCompression: options.compression }, hooks);
   const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
   if (!options.quiet) process.stdout.write(formatSummary(report, destination));
 }

@@ -32,8 +32,8 @@ export function positiveInteger(value: string): number {
 
 export function addInputOptions(command: Command): Command {
   return command
-    .option('--text-field <name>', 'JSONL field holding the text', 'text')
-    .option('--id-field <name>', 'JSONL field holding the id (else the line number)', 'id')
+    .option('--text-field <name>', 'JSONL field or Parquet column holding the text', 'text')
+    .option('--id-field <name>', 'JSONL field or Parquet column holding the id (else the line or row number)', 'id')
     .option('--skip-invalid', 'skip malformed lines (counted in the summary) instead of failing', false)
     .option('--strict', 'refuse binary files (NUL bytes, mostly invalid UTF-8) instead of skipping them', false)
     .option('-q, --quiet', 'print errors only: no progress bar, notes, warnings or summary', false);

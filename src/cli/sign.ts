@@ -4,6 +4,7 @@ import { sidecarPath } from '../formats/signatureFile.js';
 import { counted } from '../format.js';
 import { namesOf } from '../pipeline/report.js';
 import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign.js';
+import { isParquetOutput } from '../formats/parquetFile.js';
 import {
   addInputOptions,
   addSignatureOptions,
@@ -20,9 +21,9 @@ type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string; res
 export function registerSignCommand(program: Command): void {
   const command = program
     .command('sign')
-    .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar)')
-    .argument('<inputs...>', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
-    .requiredOption('-o, --out <file.npy>', 'signatures to write (NumPy .npy, shape documents × k)')
+    .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar) or a .parquet file')
+    .argument('<inputs...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
+    .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
   addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
@@ -73,7 +74,7 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
   const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
   const lines = [
-    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
+    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
     `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` + (s.binarySkipped.length > 0 ? `, ${counted(s.binarySkipped.length, 'binary file')} (${namesOf(s.binarySkipped)})` : ''),
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,

@@ -42,6 +42,7 @@ export function keepScore(policy: KeepPolicy, text: string, record: Record<strin
 
 function numericValue(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'bigint') return Number(value); // Parquet INT64 columns
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
     return Number.isFinite(n) ? n : undefined;

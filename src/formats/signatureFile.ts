@@ -5,6 +5,9 @@
  *
  * The sidecar is written as a stream (one id per line, batch by batch) but is
  * one plain JSON object at the end, so `json.load` reads it in Python.
+ *
+ * A name ending in `.parquet` is a Parquet signature file instead (see
+ * signatureParquet.ts): the functions here dispatch on the name.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -13,33 +16,16 @@ import { fromSignerWords, isEmptySignature, signatureMatrix } from '../bands/sig
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
+import { isParquetOutput } from './parquetFile.js';
+import { rowOptionDifferences, rowOptionsOf, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
 
-export const SIDECAR_FORMAT = 'gpudedup-signatures';
-export const SIDECAR_VERSION = 1;
+export { rowOptionDifferences, type RowOptions } from './signatureFormat.js';
+import { ParquetSignatureWriter, readParquetSignatureParams, readParquetSignatures } from './signatureParquet.js';
+
+export { SIDECAR_FORMAT, SIDECAR_VERSION };
 
 export function sidecarPath(npyPath: string): string {
   return `${npyPath}.json`;
-}
-
-/**
- * The read options that change which rows a corpus gives: recorded in the
- * sidecar, and a resume or `dedup --signatures` with other ones is refused.
- */
-export interface RowOptions {
-  readonly textField: string;
-  readonly idField: string;
-  readonly skipInvalid: boolean;
-}
-
-export function rowOptionsOf(read: RowOptions): RowOptions {
-  return { textField: read.textField, idField: read.idField, skipInvalid: read.skipInvalid };
-}
-
-/** "--text-field: text vs body" for each option that differs (file first). */
-export function rowOptionDifferences(file: RowOptions | undefined, run: RowOptions): string[] {
-  if (file === undefined) return []; // a sidecar from before they were recorded
-  const flags: [keyof RowOptions, string][] = [['textField', '--text-field'], ['idField', '--id-field'], ['skipInvalid', '--skip-invalid']];
-  return flags.filter(([key]) => file[key] !== run[key]).map(([key, flag]) => `${flag}: ${file[key]} vs ${run[key]}`);
 }
 
 export interface SignatureFile {
@@ -144,6 +130,15 @@ export class SignatureWriter {
   }
 }
 
+/** What `gpudedup sign` writes to: a .npy + sidecar, or a Parquet file. */
+export type SignatureOutput = Pick<SignatureWriter, 'append' | 'commit' | 'abort' | 'documentCount' | 'emptyCount' | 'resumedIds'>;
+
+export async function openSignatureOutput(path: string, params: SignatureParams, read: RowOptions, resume: boolean): Promise<SignatureOutput> {
+  if (!isParquetOutput(path)) return resume ? SignatureWriter.resume(path, params, read) : SignatureWriter.create(path, params, read);
+  if (resume) throw new Error(`${path}: --resume needs a .npy output; a Parquet signature file is written whole (its index is at the end)`);
+  return ParquetSignatureWriter.create(path, params, read);
+}
+
 function dtypeOf(params: SignatureParams): NpyDtype {
   return params.slotBits === 64 ? '<u8' : '<u4';
 }
@@ -185,6 +180,7 @@ async function emptyRows(npyPath: string, params: SignatureParams, rows: number)
  * whole sidecar (one rewritten by another tool).
  */
 export async function readSignatureParams(npyPath: string): Promise<SignatureParams> {
+  if (isParquetOutput(npyPath)) return readParquetSignatureParams(npyPath);
   const path = sidecarPath(npyPath);
   let head: string | undefined;
   try {
@@ -207,6 +203,7 @@ export async function readSignatureParams(npyPath: string): Promise<SignaturePar
  * with other row options.
  */
 export async function readSignatureFile(npyPath: string, expected?: SignatureParams, read?: RowOptions): Promise<SignatureFile> {
+  if (isParquetOutput(npyPath)) return readParquetSignatures(npyPath, expected, read);
   const sidecar = await readSidecar(npyPath);
   const { params, ids } = sidecar;
   if (expected) {

@@ -1,8 +1,10 @@
 /**
  * Row-oriented output files: CSV with a header (RFC 4180 quoting), or JSON
- * Lines when the name ends in `.jsonl`. Written atomically and in large chunks.
+ * Lines when the name ends in `.jsonl`; gzip or zstd when it ends in `.gz` or
+ * `.zst` (`x.jsonl.gz`, `x.csv.zst`). Written atomically and in large chunks.
  */
 import { AtomicFile } from './atomicFile.js';
+import { makeEncoder, outputCompressionOf, withoutCompressionSuffix, type Encoder } from './compression.js';
 import { csvCell, type Cell } from './csv.js';
 
 const CHUNK = 1 << 20;
@@ -10,10 +12,15 @@ const CHUNK = 1 << 20;
 export class BufferedFile {
   private buffer = '';
 
-  private constructor(private readonly file: AtomicFile) {}
+  private constructor(
+    private readonly file: AtomicFile,
+    private readonly encoder: Encoder,
+  ) {}
 
+  /** Compressed as the name says (see compression.ts). */
   static async create(path: string): Promise<BufferedFile> {
-    return new BufferedFile(await AtomicFile.create(path));
+    const encoder = await makeEncoder(outputCompressionOf(path));
+    return new BufferedFile(await AtomicFile.create(path), encoder);
   }
 
   async write(text: string): Promise<void> {
@@ -25,11 +32,16 @@ export class BufferedFile {
     if (this.buffer.length === 0) return;
     const text = this.buffer;
     this.buffer = '';
-    await this.file.write(text);
+    await this.writeAll(await this.encoder.push(Buffer.from(text, 'utf8')));
+  }
+
+  private async writeAll(chunks: readonly Uint8Array[]): Promise<void> {
+    for (const chunk of chunks) await this.file.write(chunk);
   }
 
   async commit(): Promise<void> {
     await this.flush();
+    await this.writeAll(await this.encoder.finish());
     await this.file.commit();
   }
 
@@ -48,7 +60,7 @@ export class TableWriter {
   ) {}
 
   static async create(path: string, columns: readonly string[]): Promise<TableWriter> {
-    const jsonl = path.toLowerCase().endsWith('.jsonl');
+    const jsonl = withoutCompressionSuffix(path).toLowerCase().endsWith('.jsonl');
     const file = await BufferedFile.create(path);
     if (!jsonl) await file.write(columns.map(csvCell).join(',') + '\n');
     return new TableWriter(file, columns, jsonl);

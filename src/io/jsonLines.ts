@@ -7,9 +7,9 @@
  */
 import { InputError, type InputDocument, type ReadOptions } from './documents.js';
 
-/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz`: JSON Lines; any other name is one plain-text document. */
+/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz` or `.zst`: JSON Lines; any other name is one plain-text document. */
 export function isJsonLinesName(name: string): boolean {
-  return /\.(jsonl|ndjson|json)(\.gz)?$/i.test(name);
+  return /\.(jsonl|ndjson|json)(\.gz|\.zst|\.zstd)?$/i.test(name);
 }
 
 export function parseJsonLine(
@@ -78,9 +78,9 @@ export function* parseJsonArray(
   }
 }
 
-/** `*.json` (optionally `.gz`): JSON Lines, or one JSON array of objects. */
+/** `*.json` (optionally compressed): JSON Lines, or one JSON array of objects. */
 export function isJsonName(name: string): boolean {
-  return /\.json(\.gz)?$/i.test(name);
+  return /\.json(\.gz|\.zst|\.zstd)?$/i.test(name);
 }
 
 /** Whether a JSON file's first non-blank text opens an array rather than an object per line. */

@@ -1,18 +1,20 @@
 /**
- * Streams documents from JSONL files, plain-text files, directories of them and
- * standard input (`-`), gzip or not. Memory stays at one line (or one plain-text
- * file) at a time.
+ * Streams documents from JSONL files, Parquet files, plain-text files,
+ * directories of them and standard input (`-`), gzip, zstd or not. Memory stays
+ * at one line (one plain-text file, one Parquet row group) at a time.
  *
- * - `*.jsonl`, `*.ndjson`, `*.json` (optionally `.gz`) and `-` are JSON Lines:
+ * - `*.jsonl`, `*.ndjson`, `*.json` (optionally `.gz`, `.zst`) and `-` are JSON Lines:
  *   one object per line, text in `textField`, id in `idField`. Blank lines are
  *   ignored. Without an id the document is named by its line number (with one
  *   input) or `path:line` (with several).
+ * - A file starting with `PAR1` is Parquet (see parquetDocuments.ts); one
+ *   called `*.parquet` must be.
  * - Any other file is one plain-text document whose id is its path.
  * - A directory is walked recursively in sorted order; dot-files are skipped.
- * - gzip is recognized by its magic bytes, whatever the file is called.
+ * - gzip and zstd are recognized by their magic bytes, whatever the file is called.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -20,10 +22,14 @@ import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binary.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
+import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from './inputFormat.js';
+import { localParquetFile } from './localParquetFile.js';
+import { readParquetDocuments } from './parquetDocuments.js';
+import { zstdDecompressed } from './zstdChunks.js';
 
 export interface InputFile {
   readonly path: string;
-  readonly format: 'jsonl' | 'text';
+  readonly format: 'jsonl' | 'text' | 'parquet';
   /** Bytes on disk, or undefined for standard input. */
   readonly size?: number;
 }
@@ -49,15 +55,27 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
       if (found.length === 0) throw new InputError(path, 0, 'the directory holds no input files (dot-files are skipped)');
       for (const file of found) files.push(await describeFile(file));
     } else {
-      files.push({ path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size: info.size });
+      files.push(await describeFile(path));
     }
   }
   return files;
 }
 
+/** Parquet by its magic (or refused when named `.parquet` without it), else JSONL or text by name. */
 async function describeFile(path: string): Promise<InputFile> {
-  const info = await stat(path);
-  return { path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size: info.size };
+  const handle = await open(path, 'r');
+  let size: number;
+  const head = Buffer.alloc(MAGIC_BYTES);
+  let headLength: number;
+  try {
+    size = (await handle.stat()).size;
+    headLength = (await handle.read(head, 0, MAGIC_BYTES, 0)).bytesRead;
+  } finally {
+    await handle.close();
+  }
+  if (isParquetHead(head.subarray(0, headLength))) return { path, format: 'parquet', size };
+  if (isParquetName(path)) throw new InputError(path, 0, 'not a Parquet file (it does not start with PAR1)');
+  return { path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size };
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -85,6 +103,15 @@ export async function* readDocuments(
     options.onBytes?.(bytes);
   };
   for (const file of files) {
+    if (file.format === 'parquet') {
+      const parquet = await localParquetFile(file.path, countBytes);
+      try {
+        for await (const doc of readParquetDocuments(parquet.file, file.path, files.length > 1, options)) yield { ...doc, index: index++ };
+      } finally {
+        await parquet.close();
+      }
+      continue;
+    }
     const stream = await openDecompressed(file.path, countBytes);
     if (file.format === 'text') {
       const bytes = await readAll(stream);
@@ -133,13 +160,13 @@ async function* parseJsonLines(
   }
 }
 
-/** Opens a file (or stdin for `-`), counting raw bytes, and gunzips it when it starts with the gzip magic. */
+/** Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic. */
 async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
   const chunks = raw[Symbol.asyncIterator]();
-  // The magic is two bytes; a pipe may deliver one at first.
+  // A pipe may deliver fewer bytes than the magic at first.
   let head = Buffer.alloc(0);
-  while (head.length < 2) {
+  while (head.length < MAGIC_BYTES) {
     const next = await chunks.next();
     if (next.done) break;
     countBytes((next.value as Buffer).length);
@@ -155,7 +182,10 @@ async function openDecompressed(path: string, countBytes: (n: number) => void): 
     })(),
     { objectMode: false },
   );
-  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return rest;
+  const compression = compressionOf(head);
+  if (path === '-' && isParquetHead(head)) throw new InputError(path, 0, 'Parquet cannot be read from standard input (its index is at the end): give the file');
+  if (compression === 'zstd') return Readable.from(zstdDecompressed(rest, path), { objectMode: false });
+  if (compression === 'none') return rest;
   const gunzip = createGunzip();
   rest.on('error', (error) => gunzip.destroy(error));
   gunzip.on('error', (error) => {

@@ -2,6 +2,7 @@
  * The whole `gpudedup dedup` job: runDedup, then the writing pass (skipped
  * when nothing but the report is written), then the report.
  */
+import type { ParquetCompression } from '../formats/parquetFile.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { checkOutputs, type NamedOutput } from './outputChecks.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
@@ -13,6 +14,8 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly report?: string;
   /** Compute everything, write only the report. */
   readonly dryRun?: boolean;
+  /** Codec of Parquet outputs (default snappy). */
+  readonly parquetCompression?: ParquetCompression;
 }
 
 export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
@@ -22,7 +25,7 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };
   if (!outputs.dryRun && Object.values(paths).some((p) => p !== undefined)) {
     const started = performance.now();
-    await writeDedupOutputs(outcome, paths, config.read, hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'));
+    await writeDedupOutputs(outcome, paths, config.read, hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'), { parquetCompression: outputs.parquetCompression });
     timings.writing = performance.now() - started;
   }
   const report = buildReport(config, outcome, timings);

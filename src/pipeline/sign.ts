@@ -6,7 +6,7 @@
  */
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { SignatureWriter, sidecarPath } from '../formats/signatureFile.js';
+import { openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
 import { checkOutputs } from './outputChecks.js';
 import { requireUniqueIds } from './uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
@@ -63,7 +63,7 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
     }
-    const writer = config.resume ? await SignatureWriter.resume(config.out, config.params, config.read) : await SignatureWriter.create(config.out, config.params, config.read);
+    const writer = await openSignatureOutput(config.out, config.params, config.read, config.resume);
     if (writer.documentCount > 0) hooks.note(`resuming after ${writer.documentCount} documents already signed`);
     return await withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
   } finally {
@@ -74,7 +74,7 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
 
 /** Signs every document not yet in `writer`, batch by batch, and commits. */
 async function signInto(
-  writer: SignatureWriter,
+  writer: SignatureOutput,
   files: Awaited<ReturnType<typeof listInputFiles>>,
   config: SignConfig,
   signer: Signer,

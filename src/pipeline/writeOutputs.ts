@@ -4,7 +4,9 @@
  * final name unless the whole run succeeds).
  *
  * - kept documents: JSONL, each kept line verbatim (all fields preserved);
- *   plain-text inputs become {"id", "text"} records.
+ *   plain-text inputs become {"id", "text"} records; or Parquet
+ *   (formats/keptDocuments.ts). Every output is compressed by its name.
+ * - tables below: CSV, JSONL or Parquet by the name (formats/openTable.ts).
  * - clusters: `id, cluster, kept`, one row per input document.
  * - pairs: `id_a, id_b, estimate[, exact]`, one row per verified pair of
  *   distinct texts, named by the first document of each text.
@@ -12,11 +14,13 @@
  *   corpus document removed because it matched the reference set.
  */
 import type { VerifiedPairs } from '../clusters/verification.js';
-import type { ReadOptions } from '../io/documents.js';
+import type { InputDocument, ReadOptions } from '../io/documents.js';
+import { openKeptDocuments } from '../formats/keptDocuments.js';
+import { openTable, type RowTable, type TableColumn } from '../formats/openTable.js';
+import type { ParquetCompression } from '../formats/parquetFile.js';
 import type { StageProgress } from './config.js';
 import type { DedupOutcome } from './dedup.js';
 import { rereadCorpus } from './reread.js';
-import { BufferedFile, TableWriter } from '../formats/tableWriter.js';
 
 export interface DedupOutputPaths {
   readonly out?: string;
@@ -25,53 +29,29 @@ export interface DedupOutputPaths {
   readonly contamination?: string;
 }
 
+interface Committable {
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 export async function writeDedupOutputs(
   outcome: DedupOutcome,
   paths: DedupOutputPaths,
   read: ReadOptions,
   progress: StageProgress,
+  formats: { readonly parquetCompression?: ParquetCompression } = {},
 ): Promise<void> {
-  const { assignment, table, verified, contamination } = outcome;
-  const opened: { commit(): Promise<void>; abort(): Promise<void> }[] = [];
-  const open = async <T extends { commit(): Promise<void>; abort(): Promise<void> }>(make: () => Promise<T>): Promise<T> => {
+  const opened: Committable[] = [];
+  const open = async <T extends Committable>(make: () => Promise<T>): Promise<T> => {
     const writer = await make();
     opened.push(writer);
     return writer;
   };
   try {
-    const out = paths.out === undefined ? undefined : await open(() => BufferedFile.create(paths.out!));
-    const clusters = paths.clusters === undefined ? undefined : await open(() => TableWriter.create(paths.clusters!, ['id', 'cluster', 'kept']));
-    const contaminationFile =
-      paths.contamination === undefined
-        ? undefined
-        : await open(() => TableWriter.create(paths.contamination!, ['id', 'reference', 'similarity', 'estimate']));
-    // Pairs are named by the first document of each text: remember just those ids.
-    const pairGroups = new Set<number>();
-    if (paths.pairs !== undefined) for (let i = 0; i < verified.a.length; i++) pairGroups.add(verified.a[i]).add(verified.b[i]);
-    const groupIds = new Map<number, string>();
-
-    const visit = async (index: number, id: string, line: () => string): Promise<void> => {
-      const g = table.group(index);
-      const isKept = assignment.kept[index] === 1;
-      if (out !== undefined && isKept) await out.write(line() + '\n');
-      await clusters?.row([id, assignment.cluster[index], isKept]);
-      if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
-      if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
-        await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], round(contamination.similarity[g]), round(contamination.estimate[g])]);
-      }
-    };
-
-    if (outcome.files.length > 0) {
-      for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) {
-        await visit(doc.index, doc.id, () => doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text }));
-      }
-    } else {
-      const ids = outcome.presignedIds ?? [];
-      if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');
-      for (let d = 0; d < ids.length; d++) await visit(d, ids[d], () => '');
-    }
-
-    if (paths.pairs !== undefined) await writePairs(await open(() => TableWriter.create(paths.pairs!, pairColumns(verified))), verified, groupIds);
+    const compression = formats.parquetCompression;
+    const perDocument = await openPerDocument(outcome, paths, open, compression);
+    const groupIds = await visitCorpus(outcome, read, progress, perDocument);
+    if (paths.pairs !== undefined) await writePairs(await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)), outcome.verified, groupIds);
     for (const writer of opened) await writer.commit();
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
@@ -81,12 +61,63 @@ export async function writeDedupOutputs(
   }
 }
 
-function pairColumns(verified: VerifiedPairs): string[] {
-  return verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact'];
+/** The outputs with a row per document, and the groups whose first document names a pair. */
+async function openPerDocument(
+  outcome: DedupOutcome,
+  paths: DedupOutputPaths,
+  open: <T extends Committable>(make: () => Promise<T>) => Promise<T>,
+  compression: ParquetCompression | undefined,
+) {
+  const out = paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
+  const clusters =
+    paths.clusters === undefined ? undefined : await open(() => openTable(paths.clusters!, [['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']], compression));
+  const contamination =
+    paths.contamination === undefined
+      ? undefined
+      : await open(() => openTable(paths.contamination!, [['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']], compression));
+  // Pairs are named by the first document of each text: remember just those ids.
+  const pairGroups = new Set<number>();
+  if (paths.pairs !== undefined) for (let i = 0; i < outcome.verified.a.length; i++) pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
+  return { out, clusters, contamination, pairGroups };
+}
+
+/** Writes every document's rows, in input order; returns the id naming each group in a pair. */
+async function visitCorpus(
+  outcome: DedupOutcome,
+  read: ReadOptions,
+  progress: StageProgress,
+  { out, clusters, contamination: contaminationFile, pairGroups }: Awaited<ReturnType<typeof openPerDocument>>,
+): Promise<Map<number, string>> {
+  const { assignment, table, contamination } = outcome;
+  const groupIds = new Map<number, string>();
+  const visit = async (index: number, id: string, doc?: InputDocument): Promise<void> => {
+    const g = table.group(index);
+    const isKept = assignment.kept[index] === 1;
+    if (out !== undefined && isKept && doc !== undefined) await out.write(doc);
+    await clusters?.row([id, assignment.cluster[index], isKept]);
+    if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
+    if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
+      await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], round(contamination.similarity[g]), round(contamination.estimate[g])]);
+    }
+  };
+  if (outcome.files.length > 0) {
+    for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) await visit(doc.index, doc.id, doc);
+  } else {
+    const ids = outcome.presignedIds ?? [];
+    if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');
+    for (let d = 0; d < ids.length; d++) await visit(d, ids[d]);
+  }
+  return groupIds;
+}
+
+function pairColumns(verified: VerifiedPairs): TableColumn[] {
+  const columns: TableColumn[] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
+  if (verified.exact !== undefined) columns.push(['exact', 'DOUBLE']);
+  return columns;
 }
 
 /** One row per verified pair, each text named by its first document. */
-async function writePairs(pairs: TableWriter, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
+async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) {
     const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
     if (verified.exact !== undefined) row.push(round(verified.exact[i]));

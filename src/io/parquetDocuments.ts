@@ -1,0 +1,94 @@
+/**
+ * Documents from a Parquet file, one row group at a time: memory holds one
+ * row group (decompressed), never the whole file. No Node imports: the file
+ * is any hyparquet AsyncBuffer (a local file in the CLI, a `File` in a tab).
+ *
+ * `textField` names the text column (a string column at the top level);
+ * `idField` the id column (string or integer), if the file has one, else rows
+ * are named by their 1-based row number (`path:row` with several inputs).
+ * Every top-level column of a row is the document's `record` (for
+ * `--keep field:NAME` and for writing the row back).
+ */
+import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { InputError, type InputDocument, type ReadOptions } from './documents.js';
+
+export interface ParquetSource {
+  readonly metadata: FileMetaData;
+  /** Top-level columns, in file order. */
+  readonly columns: readonly SchemaTree[];
+}
+
+export async function openParquet(file: AsyncBuffer, path: string): Promise<ParquetSource> {
+  let metadata: FileMetaData;
+  try {
+    metadata = await parquetMetadataAsync(file);
+  } catch (error) {
+    throw new InputError(path, 0, `not a readable Parquet file (${(error as Error).message})`);
+  }
+  return { metadata, columns: parquetSchema(metadata).children };
+}
+
+/** Why a column cannot be the text (or id) column, or undefined when it can. */
+function unusableColumn(column: SchemaTree | undefined, role: 'text' | 'id'): string | undefined {
+  if (column === undefined) return undefined;
+  const { element } = column;
+  if (column.children.length > 0) return `is nested (${element.logical_type?.type ?? element.converted_type ?? 'a group'}), not a ${role === 'text' ? 'string' : 'scalar'}`;
+  if (element.repetition_type === 'REPEATED') return 'is a repeated field, not a scalar';
+  if (role === 'text' && element.type !== 'BYTE_ARRAY') return `has type ${element.type}, not a string (BYTE_ARRAY)`;
+  if (role === 'id' && !['BYTE_ARRAY', 'INT32', 'INT64', 'FIXED_LEN_BYTE_ARRAY'].includes(element.type ?? '')) return `has type ${element.type}, not a string or integer`;
+  return undefined;
+}
+
+export async function* readParquetDocuments(
+  file: AsyncBuffer,
+  path: string,
+  qualifyIds: boolean,
+  options: Pick<ReadOptions, 'textField' | 'idField' | 'skipInvalid' | 'onInvalid'>,
+): AsyncGenerator<Omit<InputDocument, 'index'>> {
+  const { metadata, columns } = await openParquet(file, path);
+  const byName = new Map(columns.map((c) => [c.element.name, c]));
+  const textColumn = byName.get(options.textField);
+  if (textColumn === undefined) {
+    throw new InputError(path, 0, `no text column "${options.textField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --text-field`);
+  }
+  const textProblem = unusableColumn(textColumn, 'text');
+  if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
+  const idColumn = byName.get(options.idField);
+  const idProblem = unusableColumn(idColumn, 'id');
+  if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
+
+  let rowStart = 0;
+  for (let group = 0; group < metadata.row_groups.length; group++) {
+    const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
+    } catch (error) {
+      throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const row = rowStart + i + 1;
+      const record = rows[i];
+      const text = record[options.textField];
+      let problem: string | undefined;
+      if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
+      const rawId = idColumn === undefined ? undefined : record[options.idField];
+      let id: string;
+      if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${row}` : String(row);
+      else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
+      else {
+        id = '';
+        problem ??= `id column "${options.idField}" is a ${typeof rawId}, not a string or integer`;
+      }
+      if (problem !== undefined) {
+        const error = new InputError(path, row, `row group ${group}: ${problem}`);
+        if (!options.skipInvalid) throw error;
+        options.onInvalid?.(error.message);
+        continue;
+      }
+      yield { id, text: text as string, source: { path, line: row }, record };
+    }
+    rowStart = rowEnd;
+  }
+}
