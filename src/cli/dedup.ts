@@ -1,6 +1,5 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
-import { resolve } from 'node:path';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
@@ -70,21 +69,6 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination or --report (or --dry-run)');
   }
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
-  // Two outputs under one name would share one .partial file and overwrite each other.
-  const named = new Map<string, string>();
-  const outputs: [string, string | undefined][] = [
-    ['-o', options.out],
-    ['--clusters', options.clusters],
-    ['--pairs', options.pairs],
-    ['--contamination', options.contamination],
-    ['--report', options.report],
-  ];
-  for (const [flag, path] of outputs) {
-    if (path === undefined) continue;
-    const other = named.get(resolve(path));
-    if (other !== undefined) throw new RangeError(`${other} and ${flag} both name ${path}: give each output its own file`);
-    named.set(resolve(path), flag);
-  }
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
   const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
   if (inputs.includes('-') && (writes || options.verify === 'exact')) {

@@ -5,6 +5,7 @@
  * file (compared by device and inode, so symlinks and hard links are caught).
  */
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { InputFile } from '../io/readDocuments.js';
 
 export interface NamedOutput {
@@ -14,6 +15,13 @@ export interface NamedOutput {
 }
 
 export async function checkOutputs(outputs: readonly NamedOutput[], inputs: readonly InputFile[]): Promise<void> {
+  // Two outputs under one name would share one .partial file and overwrite each other.
+  const named = new Map<string, string>();
+  for (const { flag, path } of outputs) {
+    const other = named.get(resolve(path));
+    if (other !== undefined) throw new OutputPathError(`${other} and ${flag} both name ${path}: give each output its own file`);
+    named.set(resolve(path), flag);
+  }
   const inputIds = new Map<string, string>();
   for (const input of inputs) {
     if (input.path === '-') continue;
