@@ -6,6 +6,7 @@ import { registerSignCommand } from './sign.js';
 import { registerDedupCommand } from './dedup.js';
 import { registerParamsCommand } from './params.js';
 import { registerDoctorCommand } from './doctor.js';
+import { registerClusterCommand } from './cluster.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,6 +20,7 @@ registerSignCommand(program);
 registerDedupCommand(program);
 registerParamsCommand(program);
 registerDoctorCommand(program);
+registerClusterCommand(program);
 
 try {
   await program.parseAsync(process.argv);
