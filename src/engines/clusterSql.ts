@@ -40,6 +40,12 @@ export interface SqlStep {
   /** The table the step's SELECT is materialized as. */
   readonly name: string;
   readonly sql: string;
+  /**
+   * Registered as a view, not materialized: a wide projection of the input
+   * that is cheaper to read again from Parquet than to copy (DuckDB buffers a
+   * 122,880-row group per thread when it writes a table, 140 MB at k = 128).
+   */
+  readonly view?: boolean;
 }
 
 export interface ClusterPlan {
@@ -76,8 +82,9 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
   const setup: SqlStep[] = [
     // Exact groups: identical normalized texts; a group is named by (and stands at) its first document's position.
     { name: 'exact_groups', sql: `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY exact_lo, exact_hi` },
-    { name: 'signed', sql: `SELECT g.node, ${[...bandColumns, ...slots].map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
-    { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM signed`).join('\nUNION ALL\n') },
+    // A group's band keys are its first document's; slots are read from the shards by position when verifying.
+    { name: 'group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
+    { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n') },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
       name: 'buckets',
@@ -99,7 +106,7 @@ WHERE size >= 2`,
   SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn = x.rn + 1 WHERE x.rn >= 2 AND x.size > ${maxAllPairs}
 ) p`,
     },
-    { name: 'verified', sql: `SELECT c.a, c.b FROM candidates c JOIN signed x ON x.node = c.a JOIN signed y ON y.node = c.b WHERE ${agreement} >= ${minAgreement}` },
+    { name: 'verified', sql: `SELECT c.a, c.b FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b WHERE ${agreement} >= ${minAgreement}` },
     // Edges point from the larger node to the smaller (src > dst), the orientation both star operations keep.
     { name: 'edges', sql: `SELECT b AS src, a AS dst FROM verified` },
   ];

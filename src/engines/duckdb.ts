@@ -3,6 +3,10 @@
  * dependency with prebuilt binaries): every step becomes a table, so DuckDB
  * works out of core under `memory_limit`, spilling to `temp_directory`.
  */
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { ClusterPlan, SqlStep } from './clusterSql.js';
 import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, type ClusterRow, type EngineOptions, type EngineRun } from './engine.js';
@@ -22,16 +26,38 @@ export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
+/**
+ * A DuckDB with the engine options applied, its database a scratch file in
+ * the temporary directory (deleted on close): tables of a file database leave
+ * memory for disk under memory_limit, where an in-memory one runs out.
+ */
+export async function openDuckDb(options: EngineOptions = {}): Promise<{ connection: DuckDBConnection; close: () => void }> {
   const duckdb = await loadDuckDb();
-  const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(':memory:');
+  if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
+  const scratch = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
+  const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(join(scratch, 'cluster.duckdb'));
   const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+    rmSync(scratch, { recursive: true, force: true });
+  };
   try {
     if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);
     if (options.tempDirectory !== undefined) await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
     // Row order is set by ORDER BY where it matters; without this DuckDB keeps insertion order at a memory cost.
     await connection.run('SET preserve_insertion_order = false');
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { connection, close };
+}
+
+export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
+  const { connection, close } = await openDuckDb(options);
+  try {
     await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
     const timings: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -52,23 +78,26 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
       writeParquet: async (path) => {
         await connection.run(`COPY (SELECT id, cluster, kept = 1 AS kept FROM clusters ORDER BY position) TO ${sqlString(path)} (FORMAT PARQUET)`);
       },
-      close: async () => {
-        connection.closeSync();
-        instance.closeSync();
-      },
+      close: async () => close(),
     };
   } catch (error) {
-    connection.closeSync();
-    instance.closeSync();
+    close();
     throw error;
   }
 }
 
-async function runSteps(connection: DuckDBConnection, steps: readonly SqlStep[]): Promise<void> {
-  for (const step of steps) await connection.run(`CREATE OR REPLACE TABLE ${step.name} AS ${step.sql}`);
+export async function runSteps(connection: DuckDBConnection, steps: readonly SqlStep[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
+    } catch (error) {
+      throw new Error(`DuckDB, step ${step.name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    }
+  }
 }
 
-async function converge(connection: DuckDBConnection, plan: ClusterPlan, options: EngineOptions): Promise<number> {
+/** Runs the plan's rounds on the `edges` table until no edge points at a non-root; returns the rounds taken. */
+export async function converge(connection: DuckDBConnection, plan: ClusterPlan, options: EngineOptions): Promise<number> {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; round <= maxRounds; round++) {
     await runSteps(connection, plan.round);

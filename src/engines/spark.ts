@@ -65,7 +65,10 @@ def main():
 
     def run(steps):
         for step in steps:
-            spark.sql(step["sql"]).localCheckpoint(eager=True).createOrReplaceTempView(step["name"])
+            frame = spark.sql(step["sql"])
+            if not step.get("view"):
+                frame = frame.localCheckpoint(eager=True)
+            frame.createOrReplaceTempView(step["name"])
 
     timings = {}
     t = time.time()

@@ -93,7 +93,7 @@ export class ShardWriter {
   }
 
   /** Opens `path.partial`; the metadata is completed by `commit`. */
-  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 65536): ShardWriter {
+  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192): ShardWriter {
     const writer = new ParquetWriter({ writer: fileWriter(partialPath(path)), schema: shardSchema(lsh, k), createdBy: 'gpudedup' });
     const shard = new ShardWriter(path, writer, lsh, k, rowGroup);
     shard.meta = meta;
