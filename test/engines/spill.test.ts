@@ -1,16 +1,14 @@
 /**
  * The cluster join under a 256 MB DuckDB memory limit on shards whose
  * signatures alone are 300 MB: DuckDB must spill to the temporary directory
- * and still give the planted clusters. The shard is generated in DuckDB (a
- * planted pair structure, not real text) with the metadata of a real shard.
+ * and still give the planted clusters (bench/syntheticShards.ts: planted
+ * pairs, not real text, with the metadata of real shards).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDuckDb, sqlString } from '../../src/engines/duckdb.js';
-import { SHARD_FORMAT, SHARD_META_KEY, type ShardMeta } from '../../src/formats/shardFile.js';
+import { writeSyntheticShard } from '../../bench/syntheticShards.js';
 import { runCluster } from '../../src/pipeline/cluster.js';
-import { makeParams } from '../../src/signatures/params.js';
 import { tempDir } from '../support/cli.js';
 
 const DOCS = 300_000;
@@ -18,52 +16,14 @@ const K = 128;
 const BANDS = 16;
 const ROWS = 8;
 
-/**
- * Pairs (2p, 2p+1) agree on slots 10…127 (118/128 = 0.92) and on bands 2…15;
- * slots 0…9 and bands 0, 1 are the document's own. In every fifth pair the
- * first member takes the previous pair's band 15 instead of its own, so it is
- * a candidate of both previous members, agreeing with them on no slot: pairs
- * that verification must drop.
- */
-async function writeSyntheticShard(path: string, shard: { index: number; count: number }): Promise<void> {
-  const { connection, close } = await openDuckDb({ memoryLimit: '256MB', threads: 2 });
-  try {
-    const slot = (s: number): string => (s < 10 ? `CAST(hash(i, ${s}) >> 2 AS BIGINT)` : `CAST(hash(i // 2, ${s}) >> 2 AS BIGINT)`);
-    const band = (j: number): string =>
-      j < 2 ? `CAST(hash(i, 1000 + ${j}) >> 1 AS BIGINT)` : j === 15 ? `CAST(hash(CASE WHEN i % 10 = 2 THEN i // 2 - 1 ELSE i // 2 END, 1015) >> 1 AS BIGINT)` : `CAST(hash(i // 2, 1000 + ${j}) >> 1 AS BIGINT)`;
-    const meta: ShardMeta = {
-      format: SHARD_FORMAT,
-      params: makeParams({ k: K }),
-      lsh: { bands: BANDS, rows: ROWS },
-      threshold: 0.8,
-      shard,
-      documents: DOCS / shard.count,
-      totalDocuments: DOCS,
-    };
-    const columns = [
-      `'doc-' || i AS id`,
-      'CAST(i AS BIGINT) AS position',
-      'CAST(i AS BIGINT) AS exact_lo',
-      'CAST(7 AS BIGINT) AS exact_hi',
-      'CAST(100 + i % 7 AS BIGINT) AS length',
-      ...Array.from({ length: BANDS }, (_, j) => `${band(j)} AS band_${j}`),
-      ...Array.from({ length: K }, (_, s) => `${slot(s)} AS slot_${s}`),
-    ];
-    await connection.run(
-      `COPY (SELECT ${columns.join(', ')} FROM range(${DOCS}) t(i) WHERE i % ${shard.count} = ${shard.index}) TO ${sqlString(path)} ` +
-        `(FORMAT PARQUET, ROW_GROUP_SIZE 8192, KV_METADATA {${sqlString(SHARD_META_KEY)}: ${sqlString(JSON.stringify(meta))}})`,
-    );
-  } finally {
-    close();
-  }
-}
+const write = (path: string, index: number): Promise<void> => writeSyntheticShard(path, { documents: DOCS, k: K, bands: BANDS, rows: ROWS, shard: { index, count: 2 } });
 
 describe('cluster on DuckDB under a memory limit', () => {
   it('spills under 256 MB and finds every planted pair', async () => {
     const dir = tempDir();
     const shards = [join(dir, 'a.parquet'), join(dir, 'b.parquet')];
-    await writeSyntheticShard(shards[0], { index: 0, count: 2 });
-    await writeSyntheticShard(shards[1], { index: 1, count: 2 });
+    await write(shards[0], 0);
+    await write(shards[1], 1);
     const spill = join(dir, 'spill');
     let spilled = 0;
     const summary = await runCluster({
