@@ -19,7 +19,9 @@
  * renamed when complete. Kept apart from the formats branch's Parquet writer on
  * purpose, so the two can be reconciled.
  */
+import { mkdirSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
 import type { LshParams } from '../bands/lshParams.js';
@@ -94,6 +96,7 @@ export class ShardWriter {
 
   /** Opens `path.partial`; the metadata is completed by `commit`. */
   static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192): ShardWriter {
+    mkdirSync(dirname(path), { recursive: true });
     const writer = new ParquetWriter({ writer: fileWriter(partialPath(path)), schema: shardSchema(lsh, k), createdBy: 'gpudedup' });
     const shard = new ShardWriter(path, writer, lsh, k, rowGroup);
     shard.meta = meta;
