@@ -12,6 +12,7 @@ import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
+import { applyClustersCommand } from './applyClusters.js';
 
 type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
@@ -29,6 +30,7 @@ type DedupCliOptions = InputCliOptions &
     dryRun: boolean;
     maxBucketPairs: number;
     compression: ParquetCompression;
+    clustersFrom?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -47,9 +49,11 @@ export function registerDedupCommand(program: Command): void {
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
+    .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
+    if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
     const config = await configFrom(inputs, options, cmd);
     await runDedupCommand(config, options);
   });

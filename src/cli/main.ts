@@ -7,6 +7,7 @@ import { registerDedupCommand } from './dedup.js';
 import { registerParamsCommand } from './params.js';
 import { registerDoctorCommand } from './doctor.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
+import { registerClusterCommand } from './cluster.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -41,6 +42,7 @@ registerSignCommand(program);
 registerDedupCommand(program);
 registerParamsCommand(program);
 registerDoctorCommand(program);
+registerClusterCommand(program);
 
 try {
   await program.parseAsync(process.argv);

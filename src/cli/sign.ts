@@ -14,9 +14,11 @@ import {
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
+import { addLshOptions, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
+import { signShardCommand, type ShardCliOptions } from './signShard.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string; resume: boolean; batchSize: number };
+type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string };
 
 export function registerSignCommand(program: Command): void {
   const command = program
@@ -25,8 +27,13 @@ export function registerSignCommand(program: Command): void {
     .argument('<inputs...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
-    .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
-  addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
+    .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048)
+    .option('--shard <I/N>', 'sign only the documents at positions ≡ I−1 (mod N) into a Parquet shard for `gpudedup cluster` (with the band options)');
+  addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
+    if (options.shard !== undefined) {
+      if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
+      return signShardCommand(inputs, options as ShardCliOptions);
+    }
     const summary = await signWithProgress(signConfigFrom(inputs, options), options.quiet);
     if (!options.quiet) printSummary(options, summary);
   });

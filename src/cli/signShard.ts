@@ -1,0 +1,40 @@
+/** `gpudedup sign --shard I/N -o shard.parquet`: the sign command's sharded mode, for `gpudedup cluster`. */
+import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/signShard.js';
+import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import { lshParamsFrom, type LshCliOptions } from './params.js';
+import { stageBar } from './progress.js';
+
+export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number };
+
+export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
+  if (!options.out.toLowerCase().endsWith('.parquet')) throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
+  const params = signatureParamsFrom(options);
+  const config: SignShardConfig = {
+    inputs,
+    read: readOptionsFrom(options, () => undefined),
+    params,
+    threshold: options.threshold,
+    lsh: lshParamsFrom(options, params.k),
+    shard: parseShardSlice(options.shard),
+    backend: options.backend,
+    cpuThreads: options.threads,
+    out: options.out,
+    batchDocuments: options.batchSize,
+  };
+  const s = await runSignShard(config, {
+    note: (message) => {
+      if (!options.quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+    },
+    stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
+  });
+  const int = (n: number): string => n.toLocaleString('en-US');
+  process.stdout.write(
+    [
+      `signed shard ${options.shard}: ${int(s.documents)} of ${int(s.totalDocuments)} documents → ${options.out}`,
+      `  empty      ${int(s.empty)}`,
+      `  bands      ${config.lsh.bands} × ${config.lsh.rows} (threshold ${config.threshold}), k ${params.k}`,
+      `  backend    ${s.backend}`,
+      `  time       ${s.seconds.toFixed(2)} s`,
+    ].join('\n') + '\n',
+  );
+}

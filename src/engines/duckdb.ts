@@ -1,0 +1,116 @@
+/**
+ * The cluster plan on DuckDB, embedded (`@duckdb/node-api`, an optional
+ * dependency with prebuilt binaries): every step becomes a table, so DuckDB
+ * works out of core under `memory_limit`, spilling to `temp_directory`.
+ */
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { ClusterPlan, SqlStep } from './clusterSql.js';
+import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, type ClusterRow, type EngineOptions, type EngineRun } from './engine.js';
+
+export const DUCKDB_INSTALL_HINT = 'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no compiler needed)';
+
+async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
+  try {
+    return await import('@duckdb/node-api');
+  } catch (error) {
+    throw new EngineUnavailableError(`--engine duckdb needs DuckDB, which did not load (${(error as Error).message.split('\n')[0]}): ${DUCKDB_INSTALL_HINT}`);
+  }
+}
+
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * A DuckDB with the engine options applied, its database a scratch file in
+ * the temporary directory (deleted on close): tables of a file database leave
+ * memory for disk under memory_limit, where an in-memory one runs out.
+ */
+export async function openDuckDb(options: EngineOptions = {}): Promise<{ connection: DuckDBConnection; close: () => void }> {
+  const duckdb = await loadDuckDb();
+  if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
+  const scratch = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
+  const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(join(scratch, 'cluster.duckdb'));
+  const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  try {
+    if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);
+    if (options.tempDirectory !== undefined) await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
+    if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
+    // Row order is set by ORDER BY where it matters; without this DuckDB keeps insertion order at a memory cost.
+    await connection.run('SET preserve_insertion_order = false');
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { connection, close };
+}
+
+export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
+  const { connection, close } = await openDuckDb(options);
+  try {
+    await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
+    const timings: Record<string, number> = {};
+    const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[name] = performance.now() - started;
+      }
+    };
+    await timed('setup', () => runSteps(connection, plan.setup));
+    const stats = (await (await connection.runAndReadAll(plan.stats)).getRowObjectsJS())[0];
+    const rounds = await timed('components', () => converge(connection, plan, options));
+    await timed('finish', () => runSteps(connection, plan.finish));
+    return {
+      stats: { candidates: Number(stats.candidates), verified: Number(stats.verified), largestBucket: Number(stats.largest_bucket), rounds, timings },
+      rows: () => streamRows(connection),
+      writeParquet: async (path) => {
+        await connection.run(`COPY (SELECT id, cluster, kept = 1 AS kept FROM clusters ORDER BY position) TO ${sqlString(path)} (FORMAT PARQUET)`);
+      },
+      close: async () => close(),
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+export async function runSteps(connection: DuckDBConnection, steps: readonly SqlStep[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
+    } catch (error) {
+      throw new Error(`DuckDB, step ${step.name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    }
+  }
+}
+
+/** Runs the plan's rounds on the `edges` table until no edge points at a non-root; returns the rounds taken. */
+export async function converge(connection: DuckDBConnection, plan: ClusterPlan, options: EngineOptions): Promise<number> {
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  for (let round = 1; round <= maxRounds; round++) {
+    await runSteps(connection, plan.round);
+    const remaining = Number((await (await connection.runAndReadAll(plan.converged)).getRowObjectsJS())[0].n);
+    options.onRound?.(round, remaining);
+    if (remaining === 0) return round;
+  }
+  throw new Error(`connected components did not converge in ${maxRounds} rounds`);
+}
+
+async function* streamRows(connection: DuckDBConnection): AsyncGenerator<readonly ClusterRow[]> {
+  const result = await connection.stream('SELECT id, cluster, kept FROM clusters ORDER BY position');
+  for await (const rows of result.yieldRowsJs()) {
+    yield rows.map(([id, cluster, kept]) => ({ id: String(id), cluster: Number(cluster), kept: Number(kept) === 1 }));
+  }
+}

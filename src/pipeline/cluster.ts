@@ -1,0 +1,104 @@
+/**
+ * `gpudedup cluster SHARD...`: joins the shards of `gpudedup sign --shard` on
+ * an engine (DuckDB in process, or Spark) and writes every document's cluster
+ * and a removal list. The clusters equal those of `gpudedup dedup --verify
+ * estimate --cluster-check none` with the same parameters, numbered the same
+ * way, so the files compare byte for byte.
+ */
+import { rename, unlink } from 'node:fs/promises';
+import { partialPath } from '../formats/atomicFile.js';
+import { checkShardSet, readShardMeta, type ShardMeta } from '../formats/shardFile.js';
+import { TableWriter } from '../formats/tableWriter.js';
+import { clusterPlan, minimumAgreement, type ClusterPlan } from '../engines/clusterSql.js';
+import { runDuckDb } from '../engines/duckdb.js';
+import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
+import { runSpark } from '../engines/spark.js';
+
+export type EngineName = 'duckdb' | 'spark';
+export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
+
+export interface ClusterConfig {
+  readonly shards: readonly string[];
+  readonly engine: EngineName;
+  /** Verification threshold; default the one the shards' bands were chosen for. */
+  readonly threshold?: number;
+  readonly maxAllPairs: number;
+  readonly keep: 'first' | 'longest';
+  /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
+  readonly clusters?: string;
+  /** The ids of the removed documents, in input order (CSV with header `id`, or JSONL). */
+  readonly removed?: string;
+  readonly engineOptions: EngineOptions;
+}
+
+export interface ClusterSummary {
+  readonly documents: number;
+  readonly clusters: number;
+  readonly removed: number;
+  readonly meta: ShardMeta;
+  readonly threshold: number;
+  readonly stats: EngineStats;
+  readonly seconds: number;
+}
+
+/** The checked shard set and the plan it gets. */
+export async function planFor(config: Pick<ClusterConfig, 'shards' | 'threshold' | 'maxAllPairs' | 'keep'>): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number }> {
+  const metas = await Promise.all(config.shards.map(readShardMeta));
+  const meta = checkShardSet(config.shards, metas);
+  const threshold = config.threshold ?? meta.threshold;
+  const plan = clusterPlan({
+    k: meta.params.k,
+    bands: meta.lsh.bands,
+    maxAllPairs: config.maxAllPairs,
+    minAgreement: minimumAgreement(threshold, meta.params.k),
+    keep: config.keep,
+  });
+  return { meta, plan, threshold };
+}
+
+export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
+  const started = performance.now();
+  const { meta, plan, threshold } = await planFor(config);
+  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, config.engineOptions) : await runSpark(plan, config.shards, config.engineOptions);
+  try {
+    const counts = await writeClusterOutputs(run, config, meta.totalDocuments);
+    return { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await run.close();
+  }
+}
+
+/** Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the end. */
+async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number): Promise<{ documents: number; clusters: number; removed: number }> {
+  const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
+  const tables: TableWriter[] = [];
+  const parquetTemp = parquet ? partialPath(config.clusters!) : undefined;
+  try {
+    const clusters = config.clusters !== undefined && !parquet ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept']) : undefined;
+    const removed = config.removed !== undefined ? await TableWriter.create(config.removed, ['id']) : undefined;
+    for (const t of [clusters, removed]) if (t !== undefined) tables.push(t);
+    let documents = 0;
+    let removedCount = 0;
+    let clusterCount = 0;
+    for await (const chunk of run.rows()) {
+      for (const row of chunk) {
+        documents++;
+        clusterCount = Math.max(clusterCount, row.cluster + 1);
+        await clusters?.row([row.id, row.cluster, row.kept]);
+        if (!row.kept) {
+          removedCount++;
+          await removed?.row([row.id]);
+        }
+      }
+    }
+    if (documents !== expected) throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
+    if (parquetTemp !== undefined) await run.writeParquet(parquetTemp);
+    for (const t of tables) await t.commit();
+    if (parquetTemp !== undefined) await rename(parquetTemp, config.clusters!);
+    return { documents, clusters: clusterCount, removed: removedCount };
+  } catch (error) {
+    await Promise.all(tables.map((t) => t.abort().catch(() => undefined)));
+    if (parquetTemp !== undefined) await unlink(parquetTemp).catch(() => undefined);
+    throw error;
+  }
+}
