@@ -8,8 +8,9 @@ export async function applyClustersCommand(inputs: string[], options: InputCliOp
   if (inputs.length === 0) throw new RangeError('--clusters-from needs the corpus as input: the kept documents are copied from it');
   const s = await runApplyClusters(
     { inputs, read: readOptionsFrom(options, () => undefined), clustersFrom: options.clustersFrom!, out: options.out },
-    { note: (message) => process.stderr.write(`${message}\n`), stage: (label, total, unit) => stageBar(label, total, unit, options.quiet) },
+    { note: (message) => void (options.quiet || process.stderr.write(`${message}\n`)), stage: (label, total, unit) => stageBar(label, total, unit, options.quiet) },
   );
+  if (options.quiet) return;
   const int = (n: number): string => n.toLocaleString('en-US');
   process.stdout.write(
     `applied ${options.clustersFrom} to ${int(s.documents)} documents → ${options.out}\n  clusters  ${int(s.clusters)}\n  kept      ${int(s.kept)}\n  removed   ${int(s.documents - s.kept)}\n  time      ${s.seconds.toFixed(2)} s\n`,

@@ -35,7 +35,7 @@ export function registerClusterCommand(program: Command): void {
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
     .option('--emit-script <job.py>', 'write the Spark SQL job for spark-submit instead of running anything')
-    .option('-q, --quiet', 'no notes on standard error', false)
+    .option('-q, --quiet', 'print errors only: no notes or summary', false)
     .action(async (shards: string[], options: ClusterCliOptions) => {
       if (options.emitScript !== undefined) return emitScript(shards, options);
       if (options.clusters === undefined && options.removed === undefined) throw new RangeError('nothing to write: give --clusters, --removed or --emit-script');
@@ -56,7 +56,8 @@ export function registerClusterCommand(program: Command): void {
           },
         },
       };
-      printSummary(await runCluster(config), options);
+      const summary = await runCluster(config);
+      if (!options.quiet) printSummary(summary, options);
     });
 }
 

@@ -2,6 +2,7 @@
 import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/signShard.js';
 import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { lshParamsFrom, type LshCliOptions } from './params.js';
+import { counted } from '../format.js';
 import { stageBar } from './progress.js';
 
 export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number };
@@ -23,14 +24,15 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
   };
   const s = await runSignShard(config, {
     note: (message) => {
-      if (!options.quiet || message.startsWith('warning')) process.stderr.write(`${message}\n`);
+      if (!options.quiet) process.stderr.write(`${message}\n`);
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   });
+  if (options.quiet) return;
   const int = (n: number): string => n.toLocaleString('en-US');
   process.stdout.write(
     [
-      `signed shard ${options.shard}: ${int(s.documents)} of ${int(s.totalDocuments)} documents → ${options.out}`,
+      `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
       `  empty      ${int(s.empty)}`,
       `  bands      ${config.lsh.bands} × ${config.lsh.rows} (threshold ${config.threshold}), k ${params.k}`,
       `  backend    ${s.backend}`,

@@ -44,7 +44,7 @@ const variants = [
 async function expected(keep: string, maxBucketPairs: string): Promise<{ clusters: string; kept: string; stdout: string }> {
   const clusters = join(dir, `dedup-${keep}-${maxBucketPairs}.csv`);
   const kept = join(dir, `dedup-${keep}-${maxBucketPairs}.jsonl`);
-  const stdout = await cli(['dedup', SAMPLE, '--signatures', sigs, '--verify', 'estimate', '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '-o', kept, '-q']);
+  const stdout = await cli(['dedup', SAMPLE, '--signatures', sigs, '--verify', 'estimate', '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '-o', kept]);
   return { clusters: readFileSync(clusters, 'utf8'), kept: readFileSync(kept, 'utf8'), stdout };
 }
 
@@ -56,7 +56,7 @@ describe.each(['duckdb', 'spark'])('gpudedup cluster --engine %s on two shards o
       const want = await expected(keep, maxBucketPairs);
       const clusters = join(dir, `${engine}-${keep}-${maxBucketPairs}.csv`);
       const removed = join(dir, `${engine}-${keep}-${maxBucketPairs}-removed.csv`);
-      const stdout = await cli(['cluster', ...shards, '--engine', engine, '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '--removed', removed, '-q']);
+      const stdout = await cli(['cluster', ...shards, '--engine', engine, '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '--removed', removed]);
       expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
       // The same candidate and verified counts as dedup's summary.
       const candidates = /candidates\s+(\d+) pairs, (\d+) verified; largest bucket (\d+)/;
