@@ -104,10 +104,16 @@ export interface DedupOptions extends MinHashOptions {
   readonly threshold?: number;
   /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
   readonly lsh?: LshParams;
-  /** default 'estimate' */
+  /** default 'hybrid' */
   readonly verify?: VerifyMode;
-  /** default 'none' */
+  /** default 'representative' (removed documents reach threshold − chainDelta against the kept one) */
   readonly clusterCheck?: ClusterCheck;
+  /** δ of the representative check (default 0.1; 0: the threshold itself). */
+  readonly chainDelta?: number;
+  /** Representatives a member is compared with before it is kept alone (default 8). */
+  readonly maxRepresentatives?: number;
+  /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
+  readonly estimateErrorRate?: number;
   /** default first */
   readonly keep?: KeepPolicy;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
@@ -141,8 +147,11 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       slotBits: params.slotBits,
       threshold,
       lsh: options.lsh ?? optimalParams(threshold, params.k, DEDUP_WEIGHTS),
-      verify: options.verify ?? 'estimate',
-      clusterCheck: options.clusterCheck ?? 'none',
+      verify: options.verify ?? 'hybrid',
+      clusterCheck: options.clusterCheck ?? 'representative',
+      chainDelta: options.chainDelta,
+      maxRepresentatives: options.maxRepresentatives,
+      estimateErrorRate: options.estimateErrorRate,
       keep: options.keep ?? { kind: 'first' },
       against: options.against?.map(asDocument),
     });

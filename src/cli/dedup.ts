@@ -4,13 +4,15 @@ import { resolve } from 'node:path';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
-import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
-import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
+import { CLUSTER_CHECKS, DEFAULT_MAX_REPRESENTATIVES, type ClusterCheck } from '../clusters/clustering.js';
+import { usesShingleSets, VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
-import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
+import { addLshOptions, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
+import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
+import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
 import { stageBar } from './progress.js';
 
 type DedupCliOptions = InputCliOptions &
@@ -19,6 +21,9 @@ type DedupCliOptions = InputCliOptions &
     out?: string;
     verify: VerifyMode;
     clusterCheck: ClusterCheck;
+    chainDelta: number;
+    maxRepresentatives: number;
+    estimateError: number;
     keep: string;
     against?: string[];
     clusters?: string;
@@ -36,8 +41,15 @@ export function registerDedupCommand(program: Command): void {
     .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
     .argument('[inputs...]', 'JSONL files, plain-text files, directories of them, or - for standard input (gzip is detected)')
     .option('-o, --out <file.jsonl>', 'kept documents as JSONL, in input order, lines verbatim')
-    .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
-    .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
+    .addOption(
+      new Option('--verify <mode>', 'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature agreement, exact Jaccard of the shingle sets, or none')
+        .choices(VERIFY_MODES)
+        .default('hybrid'),
+    )
+    .option('--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin', unitInterval, DEFAULT_ESTIMATE_ERROR)
+    .addOption(new Option('--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage').choices(CLUSTER_CHECKS).default('representative'))
+    .option('--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)', nonNegative, DEFAULT_CHAIN_DELTA)
+    .option('--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone', positiveInteger, DEFAULT_MAX_REPRESENTATIVES)
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
     .option('--against <files...>', 'reference set (e.g. an eval set): remove corpus documents that are near-duplicates of any of it')
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if the name ends in .jsonl)')
@@ -55,12 +67,14 @@ export function registerDedupCommand(program: Command): void {
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
   const keep = parseKeepPolicy(options.keep);
+  const verify = verifyModeFrom(inputs, options, cmd);
+  if (!(options.chainDelta < 1)) throw new RangeError(`--chain-delta must be below 1, got ${options.chainDelta}`);
   let params = signatureParamsFrom(options);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
     if (options.out !== undefined) throw new RangeError('-o needs the corpus as input: the kept documents are copied from it');
-    if (options.verify === 'exact') throw new RangeError('--verify exact needs the corpus as input: shingle sets are recomputed from the text');
+    if (usesShingleSets(verify)) throw new RangeError(`--verify ${verify} needs the corpus as input: shingle sets are recomputed from the text`);
     if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
   }
   if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report].every((p) => p === undefined)) {
@@ -84,10 +98,10 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   }
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
   const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
-  if (inputs.includes('-') && (writes || options.verify === 'exact')) {
+  if (inputs.includes('-') && (writes || usesShingleSets(verify))) {
     throw new RangeError(
       'standard input (-) can be read only once, but dedup reads the corpus again to write -o, --clusters, --pairs or ' +
-        '--contamination and for --verify exact: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
+        '--contamination and for --verify exact or hybrid: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
     );
   }
   return {
@@ -98,13 +112,27 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     cpuThreads: options.threads,
     threshold: options.threshold,
     lsh: lshParamsFrom(options, params.k),
-    verify: options.verify,
+    verify,
     clusterCheck: options.clusterCheck,
+    chainDelta: options.chainDelta,
+    maxRepresentatives: options.maxRepresentatives,
+    estimateErrorRate: options.estimateError,
     keep,
     against: options.against ?? [],
     signatures: options.signatures,
     maxAllPairs: options.maxBucketPairs,
   };
+}
+
+/**
+ * --verify, where hybrid (the default) falls back to estimate when the corpus
+ * cannot be read again for shingle sets: no corpus input (clustering from a
+ * signature file alone) or standard input. Given explicitly, it is refused later.
+ */
+function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command): VerifyMode {
+  const rereadable = inputs.length > 0 && !inputs.includes('-');
+  if (!rereadable && cmd.getOptionValueSource('verify') !== 'cli' && options.verify === 'hybrid') return 'estimate';
+  return options.verify;
 }
 
 /**

@@ -7,14 +7,16 @@
  *
  * One signer (GPU device and shingle pool) signs the corpus and the reference
  * set. Writing the outputs is a separate pass (writeOutputs.ts). Passes over
- * the corpus: one to sign; one more with `--verify exact`, to load the shingle
- * sets of the candidate documents; and the writing pass. Memory: the
+ * the corpus: one to sign; one more with `--verify exact` or `hybrid`, to load
+ * the shingle sets of the documents exact Jaccard needs (hybrid: rarely a
+ * second, for the cluster check); and the writing pass. Memory: the
  * signatures of the distinct texts, 12 bytes per document, one band's bucket
  * table and the candidate pairs.
  */
 import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
+import { usesShingleSets } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../formats/signatureFile.js';
@@ -110,12 +112,12 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   const { config } = run;
   return timed(run, 'reference', () =>
     withProgress(run.hooks, 'reference', undefined, 'items', (progress) =>
-      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, config.verify === 'exact', progress, { shingleMs: 0, signMs: 0 }),
+      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
     ),
   );
 }
 
-/** Exact verification's pass over the corpus for the shingle sets of the `needed` groups. */
+/** Exact Jaccard's pass over the corpus for the shingle sets of the `needed` groups (exact and hybrid verification). */
 function exactSetsPass(run: Run, first: SignedCorpus, needed: Uint8Array) {
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
