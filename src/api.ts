@@ -5,7 +5,8 @@
  * them (shingling, backends, banding, clustering) is exported from
  * src/index.ts too, for callers that need one stage alone.
  */
-import { DEDUP_WEIGHTS, optimalParams, type LshParams } from './bands/lshParams.js';
+import type { LshParams } from './bands/lshParams.js';
+import { defaultLshParams } from './clusters/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import type { ClusterCheck } from './clusters/clustering.js';
 import { dedupDocuments, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
@@ -146,7 +147,7 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       shingle: shingleOptionsOf(params),
       slotBits: params.slotBits,
       threshold,
-      lsh: options.lsh ?? optimalParams(threshold, params.k, DEDUP_WEIGHTS),
+      lsh: options.lsh ?? defaultLshParams(threshold, params.k, options.verify ?? 'hybrid'),
       verify: options.verify ?? 'hybrid',
       clusterCheck: options.clusterCheck ?? 'representative',
       chainDelta: options.chainDelta,

@@ -111,7 +111,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     backend: options.backend,
     cpuThreads: options.threads,
     threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k),
+    lsh: lshParamsFrom(options, params.k, usesShingleSets(verify)),
     verify,
     clusterCheck: options.clusterCheck,
     chainDelta: options.chainDelta,

@@ -13,7 +13,7 @@
  * from one more pass over the files in Node.
  */
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
-import type { LshParams } from '../bands/lshParams.js';
+import { DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
 import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { assignClusters, type Assignment } from './assignment.js';
@@ -40,6 +40,15 @@ export interface DedupSettings {
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateErrorRate?: number;
+}
+
+/**
+ * The banding `gpudedup dedup` chooses by default: the recall-first weights,
+ * and with exact Jaccard in verification (exact, hybrid) P ≥ 0.99 at the threshold.
+ */
+export function defaultLshParams(threshold: number, k: number, verify: VerifyMode): LshParams {
+  const { bands, rows } = optimalParams(threshold, k, DEDUP_WEIGHTS, usesShingleSets(verify) ? DEFAULT_RECALL_AT_THRESHOLD : 0);
+  return { bands, rows };
 }
 
 /** The exact pre-pass's table and one signature row per exact group. */

@@ -82,7 +82,7 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(out, 'utf8')).toBe(kept.join('\n') + '\n');
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ documents: 12, empty: 2, exactDuplicates: 1, kept: kept.length, removed: 12 - kept.length });
-    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 14, rows: 9, verify: 'hybrid', estimateErrorRate: 0.001, clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8 });
+    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 16, rows: 6, verify: 'hybrid', estimateErrorRate: 0.001, clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8 });
     expect(report.backend).toMatch(/CPU/);
     // Every candidate decided once, by the estimate or (inside the margin) by exact Jaccard.
     const v = report.verification;
@@ -286,8 +286,15 @@ describe('gpudedup params', () => {
   it('prints the optimized bands and rows with the S-curve table', async () => {
     const result = await runCli(['params', '--threshold', '0.8']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/14 bands × 9 rows/);
-    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
+    // dedup's default (hybrid verification) asks for P ≥ 0.99 at the threshold: 16 × 6 (P = 0.992).
+    expect(result.stdout).toMatch(/16 bands × 6 rows/);
+    expect(result.stdout).toMatch(/P ≥ 0\.99 at the threshold/);
+    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.6300/); // (1/16)^(1/6)
+    const unconstrained = await runCli(['params', '--threshold', '0.8', '--recall-at-threshold', '0']);
+    expect(unconstrained.stdout).toMatch(/14 bands × 9 rows/);
+    expect(unconstrained.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
+    const bad = await runCli(['params', '--recall-at-threshold', '1']);
+    expect(bad.code).not.toBe(0);
   });
 
   it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {
