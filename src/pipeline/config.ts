@@ -38,6 +38,8 @@ export interface DedupConfig {
   readonly maxRepresentatives?: number;
   /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateErrorRate?: number;
+  /** Exact and hybrid verification: the signing pass keeps shingle sets up to this many bytes instead of a later pass (default 256 MiB; 0: always the pass). */
+  readonly keepShingleSetsBytes?: number;
 }
 
 export interface StageProgress {

@@ -30,6 +30,9 @@ import { loadShingleSets } from './shingleSets.js';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from './config.js';
 
+/** Shingle sets the signing pass keeps for exact Jaccard (8 bytes a shingle): 256 MiB, about 33 M shingles. */
+export const DEFAULT_KEEP_SHINGLE_SETS_BYTES = 256 * 2 ** 20;
+
 export interface DedupOutcome extends SignedDedup, SignedCorpus {
   readonly files: readonly InputFile[];
   /** From the signature file when the run had no corpus inputs. */
@@ -117,8 +120,12 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   );
 }
 
-/** Exact Jaccard's pass over the corpus for the shingle sets of the `needed` groups (exact and hybrid verification). */
-function exactSetsPass(run: Run, first: SignedCorpus, needed: Uint8Array) {
+/**
+ * Exact Jaccard's shingle sets of the `needed` groups (exact and hybrid verification): those the signing pass
+ * kept when they fit its budget, else from one more pass over the corpus.
+ */
+async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array): Promise<readonly (Uint32Array | undefined)[]> {
+  if (first.sets !== undefined) return first.sets;
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
     loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress),
@@ -132,6 +139,7 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
     pass({
       params: run.config.params,
       keep: run.config.keep,
+      keepSetsBytes: usesShingleSets(run.config.verify) ? (run.config.keepShingleSetsBytes ?? DEFAULT_KEEP_SHINGLE_SETS_BYTES) : 0,
       read: { ...run.read, onBytes: (b) => (reading.bytes = b) },
       onDocument: (n) => progress.update(n, reading.bytes),
     }),

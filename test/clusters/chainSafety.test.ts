@@ -8,8 +8,8 @@ import { shingleDocument } from '../../src/shingles/shingles.js';
 import { rng } from '../support/reference.js';
 
 /** A chain of documents, each with `step` more words replaced (well apart) than the one before. */
-function chain(length: number, step: number, words = 200): string[] {
-  const next = rng(5);
+function chain(length: number, step: number, words = 200, seed = 5): string[] {
+  const next = rng(seed);
   const word = (): string => Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(next() * 26)]).join('');
   const base = Array.from({ length: words }, word);
   const out = [base.join(' ')];
@@ -103,5 +103,30 @@ describe('bounded representative check', () => {
     const result = clusterPairs(m, star, { check: 'representative', compare: (a, b) => a - b, passes: () => false, maxRepresentatives: 2 });
     for (let d = 0; d < m; d++) expect(result.representative[d]).toBe(d);
     expect(result.comparisons).toBe(m - 1); // after 0 rejects them all, the members are no longer connected
+  });
+});
+
+describe('chain safety on planted chains', () => {
+  // Six chains of eight documents, J ≈ 0.85 between neighbours and down to ≈ 0.3 between the ends.
+  const texts = Array.from({ length: 6 }, (_, f) => chain(8, 3, 200, 100 + f)).flat();
+  const jaccards = texts.map((t) => shingleDocument(t));
+  const removedFar = (kept: Uint8Array, cluster: Uint32Array, floor: number): number => {
+    let far = 0;
+    for (let d = 0; d < texts.length; d++) {
+      if (kept[d] === 1) continue;
+      const k = texts.findIndex((_, e) => kept[e] === 1 && cluster[e] === cluster[d]);
+      if (exactJaccard(jaccards[d], jaccards[k]) < floor) far++;
+    }
+    return far;
+  };
+
+  it('single linkage removes documents far below t − 0.1 from their kept one; the default check none', async () => {
+    const chained = await dedup(texts, { backend: 'cpu', verify: 'exact', clusterCheck: 'none' });
+    expect(removedFar(chained.assignment.kept, chained.assignment.cluster, 0.7)).toBeGreaterThan(12);
+    for (const verify of ['hybrid', 'exact'] as const) {
+      const safe = await dedup(texts, { backend: 'cpu', verify });
+      expect(removedFar(safe.assignment.kept, safe.assignment.cluster, 0.7)).toBe(0);
+      expect(safe.assignment.counts.removed).toBeGreaterThanOrEqual(6 * 4); // pieces of ≈ 3 per chain of 8
+    }
   });
 });
