@@ -298,22 +298,28 @@ async function endToEnd(label: string, path: string): Promise<string> {
   };
   const previous: DedupConfig = { ...base, lsh: lsh(0), verify: 'estimate', clusterCheck: 'none' };
   const current: DedupConfig = { ...base, lsh: lsh(DEFAULT_RECALL_AT_THRESHOLD), verify: 'hybrid', clusterCheck: 'representative' };
-  const best = [Infinity, Infinity];
+  // As if the corpus's shingle sets exceeded the budget: one more pass reads just the documents needed.
+  const overBudget: DedupConfig = { ...current, keepShingleSetsBytes: 0 };
+  const best = [Infinity, Infinity, Infinity];
+  const stages = ['', '', ''];
   let backend = '';
-  let stages = '';
   for (let round = 0; round < 3; round++) {
-    for (const [i, config] of [previous, current].entries()) {
+    for (const [i, config] of [previous, current, overBudget].entries()) {
       const t0 = performance.now();
       const outcome = await runDedup(config);
       const seconds = (performance.now() - t0) / 1000;
       if (seconds < best[i]) {
         best[i] = seconds;
-        if (i === 1) stages = Object.entries(outcome.timings).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+        stages[i] = Object.entries(outcome.timings).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
       }
       backend = outcome.backend;
     }
   }
-  return `| ${label} | ${best[0].toFixed(2)} s | ${best[1].toFixed(2)} s | ${(best[1] / best[0]).toFixed(2)}× | ${stages} | ${backend} |`;
+  const ratio = (x: number): string => `${(x / best[0]).toFixed(2)}×`;
+  return (
+    `| ${label} | ${best[0].toFixed(2)} s | ${best[1].toFixed(2)} s (${ratio(best[1])}) | ${best[2].toFixed(2)} s (${ratio(best[2])}) | ` +
+    `${stages[1]} | ${stages[2]} | ${backend} |`
+  );
 }
 
 async function main(): Promise<void> {
@@ -329,8 +335,8 @@ async function main(): Promise<void> {
     ...(await benchCorpus('Planted near-duplicates (120 families of 15: stars J 0.5–0.97, chains of 4; 300 unrelated)', plantedPath, planted, dir)),
     '### Whole runs, signing included (best of 3, interleaved)',
     '',
-    '| corpus | previous defaults | new defaults | ratio | new defaults\' stages (s) | backend |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| corpus | previous defaults | new defaults | new defaults, sets read again (over budget) | stages, new defaults (s) | stages, sets read again (s) | backend |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     await endToEnd('bundled', 'data/sample.jsonl.gz'),
     await endToEnd('planted', plantedPath),
   ];
