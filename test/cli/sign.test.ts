@@ -176,6 +176,7 @@ describe('gpudedup sign on bad input', () => {
     const dir = tempDir();
     const out = join(dir, 'partial.npy');
     const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-q'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.on('error', () => undefined); // killed before reading it all: EPIPE is expected
     child.stdin.write(slice); // standard input stays open: the run cannot finish
     await new Promise((resolve) => setTimeout(resolve, 1500));
     child.kill('SIGKILL');
@@ -191,6 +192,7 @@ describe('gpudedup sign --resume', () => {
   /** Starts a run on standard input, feeds it `lines`, and kills it once `batches` batches are on disk. */
   async function interruptedRun(out: string, lines: string, batches: number): Promise<void> {
     const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, ...common], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.on('error', () => undefined); // killed before reading it all: EPIPE is expected
     child.stdin.write(lines); // standard input stays open: the run cannot finish by itself
     const partial = `${out}.json.partial`;
     const deadline = Date.now() + 20_000;
