@@ -5,7 +5,8 @@
  * them (shingling, backends, banding, clustering) is exported from
  * src/index.ts too, for callers that need one stage alone.
  */
-import { DEDUP_WEIGHTS, optimalParams, type LshParams } from './bands/lshParams.js';
+import type { LshParams } from './bands/lshParams.js';
+import { defaultLshParams } from './clusters/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import type { ClusterCheck } from './clusters/clustering.js';
 import { dedupDocuments, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
@@ -104,10 +105,16 @@ export interface DedupOptions extends MinHashOptions {
   readonly threshold?: number;
   /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
   readonly lsh?: LshParams;
-  /** default 'estimate' */
+  /** default 'hybrid' */
   readonly verify?: VerifyMode;
-  /** default 'none' */
+  /** default 'representative' (removed documents reach threshold − chainDelta against the kept one) */
   readonly clusterCheck?: ClusterCheck;
+  /** δ of the representative check (default 0.1; 0: the threshold itself). */
+  readonly chainDelta?: number;
+  /** Representatives a member is compared with before it is kept alone (default 8). */
+  readonly maxRepresentatives?: number;
+  /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
+  readonly estimateErrorRate?: number;
   /** default first */
   readonly keep?: KeepPolicy;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
@@ -140,9 +147,12 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       shingle: shingleOptionsOf(params),
       slotBits: params.slotBits,
       threshold,
-      lsh: options.lsh ?? optimalParams(threshold, params.k, DEDUP_WEIGHTS),
-      verify: options.verify ?? 'estimate',
-      clusterCheck: options.clusterCheck ?? 'none',
+      lsh: options.lsh ?? defaultLshParams(threshold, params.k, options.verify ?? 'hybrid'),
+      verify: options.verify ?? 'hybrid',
+      clusterCheck: options.clusterCheck ?? 'representative',
+      chainDelta: options.chainDelta,
+      maxRepresentatives: options.maxRepresentatives,
+      estimateErrorRate: options.estimateErrorRate,
       keep: options.keep ?? { kind: 'first' },
       against: options.against?.map(asDocument),
     });

@@ -12,7 +12,7 @@ import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../src/signatures/params.js';
 import { resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
 import { dedupDocuments, type DedupDocumentsResult, type StageTime } from '../src/clusters/dedupDocuments.js';
-import { DEDUP_WEIGHTS, optimalParams } from '../src/bands/lshParams.js';
+import { defaultLshParams } from '../src/clusters/dedupSigned.js';
 import { clusterSizes, clustersCsv, formatBytes, keptJsonl, setDownload } from './downloads.js';
 import { readFiles, type WebDocument } from './readFiles.js';
 import { errorMessage } from '../src/errors.js';
@@ -130,7 +130,7 @@ async function run(): Promise<void> {
     const result = await dedupDocuments(documents, {
       backend,
       threshold: settings.threshold,
-      lsh: optimalParams(settings.threshold, params.k, DEDUP_WEIGHTS),
+      lsh: defaultLshParams(settings.threshold, params.k, settings.verify),
       shingle: shingleOptionsOf(params),
       slotBits: params.slotBits,
       verify: settings.verify,

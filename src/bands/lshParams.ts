@@ -88,8 +88,22 @@ export function falseNegativeArea(threshold: number, bands: number, rows: number
   return integrate((s) => 1 - candidateProbability(s, bands, rows), threshold, 1);
 }
 
-export function optimalParams(threshold: number, k: number, weights: OptimizerWeights = DEFAULT_WEIGHTS): OptimalParams {
+/**
+ * The candidate probability at the threshold that `gpudedup dedup` asks of the
+ * banding when verification is exact or hybrid: every candidate is then
+ * verified well, so the banding's misses at J = t are what is left to lose.
+ */
+export const DEFAULT_RECALL_AT_THRESHOLD = 0.99;
+
+/**
+ * The (b, r) with b·r ≤ k that minimizes the weighted error among those whose
+ * candidate probability at the threshold is at least `recallAtThreshold`
+ * (0: no constraint, datasketch's choice). The constraint can always be met
+ * for a target below 1 − (1 − t)^k (b = k, r = 1).
+ */
+export function optimalParams(threshold: number, k: number, weights: OptimizerWeights = DEFAULT_WEIGHTS, recallAtThreshold = 0): OptimalParams {
   checkThreshold(threshold);
+  if (!(recallAtThreshold >= 0 && recallAtThreshold < 1)) throw new RangeError(`the recall at the threshold must be in [0, 1), got ${recallAtThreshold}`);
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
   const { falsePositive: wfp, falseNegative: wfn } = weights;
   if (!(wfp >= 0 && wfn >= 0 && wfp + wfn > 0)) {
@@ -98,6 +112,7 @@ export function optimalParams(threshold: number, k: number, weights: OptimizerWe
   let best: OptimalParams | undefined;
   for (let bands = 1; bands <= k; bands++) {
     for (let rows = 1; rows * bands <= k; rows++) {
+      if (recallAtThreshold > 0 && candidateProbability(threshold, bands, rows) < recallAtThreshold) continue;
       const fp = falsePositiveArea(threshold, bands, rows);
       const fn = falseNegativeArea(threshold, bands, rows);
       const error = wfp * fp + wfn * fn;
@@ -106,7 +121,8 @@ export function optimalParams(threshold: number, k: number, weights: OptimizerWe
       }
     }
   }
-  return best!;
+  if (best === undefined) throw new RangeError(`no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold}`);
+  return best;
 }
 
 export function checkThreshold(threshold: number): void {

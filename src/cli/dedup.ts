@@ -3,14 +3,16 @@ import { Command, Option } from 'commander';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
-import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
-import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
+import { CLUSTER_CHECKS, DEFAULT_MAX_REPRESENTATIVES, type ClusterCheck } from '../clusters/clustering.js';
+import { usesShingleSets, VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
 import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
-import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
+import { addLshOptions, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
+import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
+import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
 import { stageBar } from './progress.js';
 import { applyClustersCommand } from './applyClusters.js';
 
@@ -20,6 +22,10 @@ type DedupCliOptions = InputCliOptions &
     out?: string;
     verify: VerifyMode;
     clusterCheck: ClusterCheck;
+    chainDelta: number;
+    maxRepresentatives: number;
+    estimateError: number;
+    shingleMemory: number;
     keep: string;
     against?: string[];
     clusters?: string;
@@ -39,8 +45,16 @@ export function registerDedupCommand(program: Command): void {
     .description('remove near-duplicate documents: MinHash LSH banding, verification, clustering, one document kept per cluster')
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .option('-o, --out <file>', 'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)')
-    .addOption(new Option('--verify <mode>', 'candidate verification: signature agreement, exact Jaccard of the shingle sets, or none').choices(VERIFY_MODES).default('estimate'))
-    .addOption(new Option('--cluster-check <check>', 'representative: every member must reach the threshold against the kept document').choices(CLUSTER_CHECKS).default('none'))
+    .addOption(
+      new Option('--verify <mode>', 'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature agreement, exact Jaccard of the shingle sets, or none')
+        .choices(VERIFY_MODES)
+        .default('hybrid'),
+    )
+    .option('--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin', unitInterval, DEFAULT_ESTIMATE_ERROR)
+    .addOption(new Option('--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage').choices(CLUSTER_CHECKS).default('representative'))
+    .option('--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)', nonNegative, DEFAULT_CHAIN_DELTA)
+    .option('--shingle-memory <MiB>', 'exact/hybrid: keep shingle sets from the signing pass up to this much, else read the corpus again for them (0: always)', nonNegative, 256)
+    .option('--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone', positiveInteger, DEFAULT_MAX_REPRESENTATIVES)
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
     .option('--against <file>', 'a reference file or directory (e.g. an eval set): remove corpus documents that are near-duplicates of it; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL or Parquet if the name ends in .jsonl or .parquet)')
@@ -61,12 +75,14 @@ export function registerDedupCommand(program: Command): void {
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
   const keep = parseKeepPolicy(options.keep);
+  const verify = verifyModeFrom(inputs, options, cmd);
+  if (!(options.chainDelta < 1)) throw new RangeError(`--chain-delta must be below 1, got ${options.chainDelta}`);
   let params = signatureParamsFrom(options);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
     if (options.out !== undefined) throw new RangeError('-o needs the corpus as input: the kept documents are copied from it');
-    if (options.verify === 'exact') throw new RangeError('--verify exact needs the corpus as input: shingle sets are recomputed from the text');
+    if (usesShingleSets(verify)) throw new RangeError(`--verify ${verify} needs the corpus as input: shingle sets are recomputed from the text`);
     if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
   }
   if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report].every((p) => p === undefined)) {
@@ -75,10 +91,10 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
   const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
-  if (inputs.includes('-') && (writes || options.verify === 'exact')) {
+  if (inputs.includes('-') && (writes || usesShingleSets(verify))) {
     throw new RangeError(
       'standard input (-) can be read only once, but dedup reads the corpus again to write -o, --clusters, --pairs or ' +
-        '--contamination and for --verify exact: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
+        '--contamination and for --verify exact or hybrid: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
     );
   }
   return {
@@ -88,14 +104,29 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     backend: options.backend,
     cpuThreads: options.threads,
     threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k),
-    verify: options.verify,
+    lsh: lshParamsFrom(options, params.k, usesShingleSets(verify)),
+    verify,
     clusterCheck: options.clusterCheck,
+    chainDelta: options.chainDelta,
+    maxRepresentatives: options.maxRepresentatives,
+    estimateErrorRate: options.estimateError,
+    keepShingleSetsBytes: Math.round(options.shingleMemory * 2 ** 20),
     keep,
     against: options.against ?? [],
     signatures: options.signatures,
     maxAllPairs: options.maxBucketPairs,
   };
+}
+
+/**
+ * --verify, where hybrid (the default) falls back to estimate when the corpus
+ * cannot be read again for shingle sets: no corpus input (clustering from a
+ * signature file alone) or standard input. Given explicitly, it is refused later.
+ */
+function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command): VerifyMode {
+  const rereadable = inputs.length > 0 && !inputs.includes('-');
+  if (!rereadable && cmd.getOptionValueSource('verify') !== 'cli' && options.verify === 'hybrid') return 'estimate';
+  return options.verify;
 }
 
 /**

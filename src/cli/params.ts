@@ -11,6 +11,7 @@ import {
   optimalParams,
   type LshParams,
   DEDUP_WEIGHTS,
+  DEFAULT_RECALL_AT_THRESHOLD,
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { positiveInteger } from './options.js';
@@ -33,6 +34,13 @@ export interface LshCliOptions {
   rows?: number;
   fpWeight: number;
   fnWeight: number;
+  recallAtThreshold?: number;
+}
+
+export function unitIntervalOrZero(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n < 1)) throw new InvalidArgumentError('expected a number from 0 up to (not including) 1');
+  return n;
 }
 
 export function addLshOptions(command: Command): Command {
@@ -41,11 +49,21 @@ export function addLshOptions(command: Command): Command {
     .option('--bands <b>', 'LSH bands (with --rows; default: optimized for the threshold)', positiveInteger)
     .option('--rows <r>', 'rows (slots) per band (with --bands)', positiveInteger)
     .option('--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold', nonNegative, DEDUP_WEIGHTS.falsePositive)
-    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, DEDUP_WEIGHTS.falseNegative);
+    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, DEDUP_WEIGHTS.falseNegative)
+    .option(
+      '--recall-at-threshold <p>',
+      `least candidate probability at the threshold the optimizer may choose (default ${DEFAULT_RECALL_AT_THRESHOLD} with --verify exact or hybrid, 0 otherwise)`,
+      unitIntervalOrZero,
+    );
 }
 
-/** --bands/--rows when given (both), else the optimizer's choice for the threshold and k. */
-export function lshParamsFrom(options: LshCliOptions, k: number): LshParams {
+/** The recall target at t: given, else 0.99 where verification computes exact Jaccard (hybrid, exact), else none. */
+export function recallTarget(options: LshCliOptions, exactVerification: boolean): number {
+  return options.recallAtThreshold ?? (exactVerification ? DEFAULT_RECALL_AT_THRESHOLD : 0);
+}
+
+/** --bands/--rows when given (both), else the optimizer's choice for the threshold and k (and the recall target). */
+export function lshParamsFrom(options: LshCliOptions, k: number, exactVerification = true): LshParams {
   checkThreshold(options.threshold);
   if ((options.bands === undefined) !== (options.rows === undefined)) throw new RangeError('--bands and --rows go together: give both or neither');
   if (options.bands !== undefined && options.rows !== undefined) {
@@ -54,7 +72,7 @@ export function lshParamsFrom(options: LshCliOptions, k: number): LshParams {
     return params;
   }
   const weights: OptimizerWeights = { falsePositive: options.fpWeight, falseNegative: options.fnWeight };
-  const best = optimalParams(options.threshold, k, weights);
+  const best = optimalParams(options.threshold, k, weights, recallTarget(options, exactVerification));
   return { bands: best.bands, rows: best.rows };
 }
 
@@ -83,6 +101,7 @@ export function registerParamsCommand(program: Command): void {
       falsePositiveArea: falsePositiveArea(t, bands, rows),
       falseNegativeArea: falseNegativeArea(t, bands, rows),
       weights: { falsePositive: options.fpWeight, falseNegative: options.fnWeight },
+      recallAtThreshold: recallTarget(options, true),
       candidateProbability: similarities.map((s) => ({ similarity: s, probability: candidateProbability(s, bands, rows) })),
     };
     if (options.json) {
@@ -92,7 +111,7 @@ export function registerParamsCommand(program: Command): void {
     const given = options.bands !== undefined;
     const lines = [
       `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} (${bands * rows} of ${options.k} slots)` +
-        (given ? ' (as given)' : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight})`),
+        (given ? ' (as given)' : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight}, P ≥ ${result.recallAtThreshold} at the threshold)`),
       `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
       `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,
       `false-positive area ∫₀ᵗ P = ${result.falsePositiveArea.toFixed(5)}, false-negative area ∫ₜ¹ (1 − P) = ${result.falseNegativeArea.toFixed(5)}`,

@@ -8,7 +8,7 @@
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
+import { verifiedSimilarity, verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
 
 export interface ContaminationOptions extends LshParams {
   readonly threshold: number;
@@ -19,12 +19,14 @@ export interface ContaminationOptions extends LshParams {
    */
   readonly exactSimilarity?: ExactSimilarity;
   readonly maxAllPairs?: number;
+  /** Hybrid verification: the estimate's error rate at the threshold. */
+  readonly estimateErrorRate?: number;
 }
 
 export interface ReferenceMatches {
   /** For each corpus document, the best-matching reference document, or −1. */
   readonly match: Int32Array;
-  /** Its similarity: exact Jaccard when verified exactly, else the signature estimate. */
+  /** Its similarity: exact Jaccard where it was computed, else the signature estimate. */
   readonly similarity: Float64Array;
   readonly estimate: Float64Array;
   readonly candidates: number;
@@ -49,9 +51,9 @@ export function matchReferences(
   candidates: Candidates,
   combined: SignatureMatrix,
   corpusCount: number,
-  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity'>,
+  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateErrorRate'>,
 ): ReferenceMatches {
-  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity);
+  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity, undefined, options.estimateErrorRate);
   return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
 }
 
@@ -64,7 +66,7 @@ export function bestReferenceMatches(verified: VerifiedPairs, corpusCount: numbe
   // keeping strictly better matches leaves the earliest reference document on ties.
   for (let i = 0; i < verified.a.length; i++) {
     const doc = verified.a[i];
-    const score = verified.exact?.[i] ?? verified.estimate[i];
+    const score = verifiedSimilarity(verified, i);
     if (match[doc] < 0 || score > similarity[doc]) {
       match[doc] = verified.b[i] - corpusCount;
       similarity[doc] = score;

@@ -3,22 +3,29 @@
  * `runDedup` (src/pipeline) and the browser app through `dedupDocuments`:
  *
  *   band the reference set → band the corpus → load shingle sets (exact
- *   verification only) → decontaminate → verify → cluster → assign.
+ *   and hybrid verification) → decontaminate → verify → cluster (with the
+ *   representative check; hybrid may load the sets it lacks once more) →
+ *   assign.
  *
  * Each stage is a named function of the previous stages' results, run through
  * a `StageRunner` that times it (and may show progress). Where exact
- * verification gets its shingle sets is the caller's: from memory in the tab,
+ * exact Jaccard gets its shingle sets is the caller's: from memory in the tab,
  * from one more pass over the files in Node.
  */
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
-import type { LshParams } from '../bands/lshParams.js';
+import { DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
+import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { assignClusters, type Assignment } from './assignment.js';
-import type { ClusterCheck, Clustering } from './clustering.js';
+import type { ClusterCheck } from './clustering.js';
 import { contaminationCandidates, matchReferences, type ReferenceMatches } from './decontaminate.js';
 import type { DocumentTable } from './documentTable.js';
-import { candidateDocuments, clusterVerified } from './nearDuplicates.js';
-import { exactJaccard, verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
+import { candidateDocuments, checkSetsLikelyNeeded, clusterVerified, type ClusterVerifiedOptions, type VerifiedClustering } from './nearDuplicates.js';
+import { PairJudge } from './pairJudge.js';
+import { ShingleSetStore, type LoadShingleSets } from './shingleSetStore.js';
+import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
+
+export type { LoadShingleSets } from './shingleSetStore.js';
 
 export interface DedupSettings {
   readonly threshold: number;
@@ -27,6 +34,21 @@ export interface DedupSettings {
   readonly clusterCheck: ClusterCheck;
   /** Buckets up to this size pair all their members (default 16). */
   readonly maxAllPairs?: number;
+  /** The representative check keeps a member with its representative from similarity t − δ (default 0.1). */
+  readonly chainDelta?: number;
+  /** Representatives a member is compared with before it is kept alone (default 8). */
+  readonly maxRepresentatives?: number;
+  /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
+  readonly estimateErrorRate?: number;
+}
+
+/**
+ * The banding `gpudedup dedup` chooses by default: the recall-first weights,
+ * and with exact Jaccard in verification (exact, hybrid) P ≥ 0.99 at the threshold.
+ */
+export function defaultLshParams(threshold: number, k: number, verify: VerifyMode): LshParams {
+  const { bands, rows } = optimalParams(threshold, k, DEDUP_WEIGHTS, usesShingleSets(verify) ? DEFAULT_RECALL_AT_THRESHOLD : 0);
+  return { bands, rows };
 }
 
 /** The exact pre-pass's table and one signature row per exact group. */
@@ -35,15 +57,12 @@ export interface SignedCorpus {
   readonly signatures: SignatureMatrix;
 }
 
-/** A reference set (decontamination), signed with the corpus's parameters; `sets` are needed for exact verification. */
+/** A reference set (decontamination), signed with the corpus's parameters; `sets` are needed for exact and hybrid verification. */
 export interface SignedReference {
   readonly ids: readonly string[];
   readonly rows: SignatureMatrix;
   readonly sets?: readonly Uint32Array[];
 }
-
-/** The shingle sets of the corpus groups flagged 1 in `needed` (the others may be left undefined). */
-export type LoadShingleSets = (needed: Uint8Array) => Promise<readonly (Uint32Array | undefined)[]>;
 
 /** Runs one named stage, `total` items long; `progress` reports items done. Times it, in the pipeline. */
 export type StageRunner = <T>(name: string, work: (progress: (done: number) => void) => T | Promise<T>, total?: number) => Promise<T>;
@@ -61,9 +80,11 @@ export interface SignedDedup {
   readonly candidateStats: CandidateStats;
   /** Verified near-duplicate pairs, over exact groups. */
   readonly verified: VerifiedPairs;
-  readonly clustering: Clustering;
+  readonly clustering: VerifiedClustering;
   readonly assignment: Assignment;
   readonly contamination?: Contamination;
+  /** Corpus groups whose shingle sets were loaded for exact Jaccard, and in how many loads (passes, in the pipeline). */
+  readonly shingleSets: { readonly loaded: number; readonly loads: number };
 }
 
 export async function dedupSigned(
@@ -74,30 +95,96 @@ export async function dedupSigned(
   stage: StageRunner = UNTIMED,
 ): Promise<SignedDedup> {
   const { signatures } = corpus;
+  const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets);
   const referencePairs = reference && (await stage('reference banding', () => bandAgainstReference(signatures, reference, settings)));
   let candidates = await stage('banding', (progress) => bandCorpus(signatures, settings, progress), settings.lsh.bands);
-  const sets = settings.verify === 'exact' ? await stage('load shingles', () => loadShingleSets(exactSetsNeeded(signatures.count, candidates, referencePairs))) : [];
-  const similarity = exactSimilarities(sets, reference?.sets, signatures.count);
+  if (usesShingleSets(settings.verify)) {
+    const needed = setsNeeded(corpus, candidates, settings, referencePairs);
+    await stage('load shingles', () => store.ensure(needed));
+  }
 
   let contamination: Contamination | undefined;
   if (reference !== undefined && referencePairs !== undefined) {
-    contamination = await stage('decontamination', () => decontaminate(referencePairs, reference, signatures.count, settings, similarity.combined));
+    contamination = await stage('decontamination', () => decontaminate(referencePairs, reference, signatures.count, settings, store));
     // Band again without them: merely dropping their pairs would also drop the star and chain pairs of a big
     // bucket that run through them, leaving its other members unpaired. Every document of the new pairs was a
-    // candidate before (its bucket only lost members), so exact verification has its shingle set already.
+    // candidate before (its bucket only lost members), so exact verification has its shingle set already;
+    // hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
     if (contamination.removedGroups > 0) {
       const include = contamination.flags.map((flag) => 1 - flag);
       candidates = await stage('banding without contaminated', (progress) => bandCorpus(signatures, settings, progress, include), settings.lsh.bands);
+      if (settings.verify === 'hybrid') await stage('load shingles', () => store.ensure(inMargin(signatures, candidates, settings)));
     }
   }
   const verified = await stage(
     'verification',
-    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, similarity.corpus, progress),
+    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateErrorRate),
     candidates.a.length,
   );
-  const clustering = await stage('clustering', () => clusterGroups(corpus, verified, settings, similarity.corpus));
+  const missing = new Uint8Array(signatures.count);
+  let clustering = await stage('clustering', () => clusterGroups(corpus, verified, settings, store, missing));
+  if (clustering.checkDecided.undecided > 0 && (await stage('load shingles (cluster check)', () => store.ensure(missing)))) {
+    // At most this one more load: comparisons the new run meets without sets fail (never remove unverified).
+    clustering = await stage('clustering', () => clusterGroups(corpus, verified, settings, store));
+  }
   const assignment = await stage('assignment', () => assignClusters(corpus.table, clustering.representative, contamination?.flags));
-  return { candidateStats: candidates.stats, verified, clustering, assignment, contamination };
+  return { candidateStats: candidates.stats, verified, clustering, assignment, contamination, shingleSets: { loaded: store.loaded, loads: store.loads } };
+}
+
+function clusterOptions(corpus: SignedCorpus, settings: DedupSettings, store?: ShingleSetStore): ClusterVerifiedOptions {
+  return {
+    verify: settings.verify,
+    exactSimilarity: store?.corpus,
+    known: store && ((a, b) => store.has(a) && store.has(b)),
+    clusterCheck: settings.clusterCheck,
+    compare: corpus.table.groupComparator(),
+    threshold: settings.threshold,
+    chainDelta: settings.chainDelta,
+    maxRepresentatives: settings.maxRepresentatives,
+    estimateErrorRate: settings.estimateErrorRate,
+  };
+}
+
+/**
+ * The corpus groups whose shingle sets exact Jaccard will need: with exact
+ * verification those of every candidate pair; with hybrid those of the pairs
+ * inside the margin, corpus and reference, and those the representative check
+ * will likely compare inside its own margin (checkSetsLikelyNeeded).
+ */
+function setsNeeded(corpus: SignedCorpus, candidates: Candidates, settings: DedupSettings, referencePairs?: ReferencePairs): Uint8Array {
+  const { signatures } = corpus;
+  if (settings.verify === 'exact') return exactSetsNeeded(signatures.count, candidates, referencePairs);
+  const needed = inMargin(signatures, candidates, settings);
+  if (referencePairs !== undefined) {
+    const inReferenceMargin = inMargin(referencePairs.combined, referencePairs.pairs, settings);
+    for (let g = 0; g < signatures.count; g++) needed[g] |= inReferenceMargin[g];
+  }
+  checkSetsLikelyNeeded(signatures, notRejected(signatures, candidates, settings), clusterOptions(corpus, settings), needed);
+  return needed;
+}
+
+/** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */
+function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupSettings): Uint8Array {
+  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 0, errorRate: settings.estimateErrorRate });
+  const needed = new Uint8Array(signatures.count);
+  for (let i = 0; i < pairs.a.length; i++) {
+    if (judge.needsExact(pairs.a[i], pairs.b[i])) needed[pairs.a[i]] = needed[pairs.b[i]] = 1;
+  }
+  return needed;
+}
+
+/** Hybrid: the candidate pairs the estimate does not reject (accepted, or inside the margin). */
+function notRejected(signatures: SignatureMatrix, candidates: PairList, settings: DedupSettings): PairList {
+  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 1, errorRate: settings.estimateErrorRate });
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < candidates.a.length; i++) {
+    if (judge.passes(candidates.a[i], candidates.b[i])) {
+      a.push(candidates.a[i]);
+      b.push(candidates.b[i]);
+    }
+  }
+  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
 }
 
 /** Corpus × reference candidate pairs, corpus and reference banded together (combined numbering). */
@@ -120,33 +207,15 @@ export function exactSetsNeeded(count: number, candidates: Candidates, reference
   return needed;
 }
 
-/** Exact Jaccard among corpus groups, and in the combined numbering (reference j is corpusCount + j). */
-function exactSimilarities(sets: readonly (Uint32Array | undefined)[], referenceSets: readonly Uint32Array[] | undefined, corpusCount: number) {
-  const corpusSet = (g: number): Uint32Array => {
-    const set = sets[g];
-    if (set === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
-    return set;
-  };
-  const combinedSet = (i: number): Uint32Array => {
-    if (i < corpusCount) return corpusSet(i);
-    const set = referenceSets?.[i - corpusCount];
-    if (set === undefined) throw new Error(`internal: shingle set of reference document ${i - corpusCount} was not kept`);
-    return set;
-  };
-  const corpus: ExactSimilarity = (a, b) => exactJaccard(corpusSet(a), corpusSet(b));
-  const combined: ExactSimilarity = (a, b) => exactJaccard(combinedSet(a), combinedSet(b));
-  return { corpus, combined };
-}
-
 /** Each corpus group's best verified reference match; matched groups are flagged for removal. */
 export function decontaminate(
   referencePairs: ReferencePairs,
   reference: SignedReference,
   corpusCount: number,
   settings: DedupSettings,
-  exactSimilarity: ExactSimilarity,
+  store?: ShingleSetStore,
 ): Contamination {
-  const matches = matchReferences(referencePairs.pairs, referencePairs.combined, corpusCount, { ...settings, exactSimilarity });
+  const matches = matchReferences(referencePairs.pairs, referencePairs.combined, corpusCount, { ...settings, exactSimilarity: store?.combined });
   const flags = new Uint8Array(corpusCount);
   let removedGroups = 0;
   for (let g = 0; g < corpusCount; g++) {
@@ -158,13 +227,17 @@ export function decontaminate(
   return { ...matches, referenceIds: reference.ids, flags, removedGroups };
 }
 
-/** Union-find over the verified pairs, with the cluster check measured the way the pairs were verified. */
-export function clusterGroups(corpus: SignedCorpus, verified: VerifiedPairs, settings: DedupSettings, exactSimilarity: ExactSimilarity): Clustering {
-  return clusterVerified(corpus.signatures, verified, {
-    verify: settings.verify,
-    exactSimilarity,
-    clusterCheck: settings.clusterCheck,
-    compare: corpus.table.groupComparator(),
-    threshold: settings.threshold,
+/**
+ * Union-find over the verified pairs, with the representative check measured the way the pairs were verified.
+ * Hybrid: a check comparison inside the margin whose shingle sets are not loaded fails, and its groups are
+ * flagged in `missing` (dedupSigned then loads them and clusters again).
+ */
+export function clusterGroups(corpus: SignedCorpus, verified: VerifiedPairs, settings: DedupSettings, store?: ShingleSetStore, missing?: Uint8Array): VerifiedClustering {
+  const options = clusterOptions(corpus, settings, store);
+  const known = store && ((a: number, b: number): boolean => {
+    if (store.has(a) && store.has(b)) return true;
+    if (missing !== undefined) missing[a] = missing[b] = 1;
+    return false;
   });
+  return clusterVerified(corpus.signatures, verified, { ...options, known });
 }

@@ -1,8 +1,12 @@
 /** Helpers of dedupSigned.ts between verification and clustering. */
 import type { PairList } from '../bands/pairSet.js';
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
+import { PairJudge, noDecisions, type DecisionCounts } from './pairJudge.js';
 import type { ExactSimilarity, VerifyMode } from './verification.js';
+
+/** δ: a removed document must reach t − δ against the document kept in its place. */
+export const DEFAULT_CHAIN_DELTA = 0.1;
 
 export interface ClusterVerifiedOptions {
   readonly threshold: number;
@@ -10,23 +14,67 @@ export interface ClusterVerifiedOptions {
   readonly clusterCheck: ClusterCheck;
   /** Preference order of documents (negative: a is kept over b), e.g. DocumentTable.groupComparator(). */
   readonly compare: (a: number, b: number) => number;
-  /** Required when verify is 'exact'. */
+  /** Required when verify is 'exact' or 'hybrid'. */
   readonly exactSimilarity?: ExactSimilarity;
+  /** Hybrid: whether both shingle sets are loaded; a pair inside the margin without them fails the check. */
+  readonly known?: (a: number, b: number) => boolean;
+  /** The representative check's threshold is threshold − chainDelta (default 0.1; 0 for the threshold itself). */
+  readonly chainDelta?: number;
+  /** Representatives a member is compared with at most (default 8). */
+  readonly maxRepresentatives?: number;
+  /** Hybrid: the estimate's error rate at the check's threshold. */
+  readonly estimateErrorRate?: number;
 }
 
-/** Clusters verified pairs; the representative check measures similarity the way the pairs were verified. */
-export function clusterVerified(
-  m: SignatureMatrix,
-  verified: PairList,
-  options: ClusterVerifiedOptions,
-): Clustering {
-  const similarity =
-    options.verify === 'exact' ? options.exactSimilarity! : (a: number, b: number) => signatureAgreement(m, a, b);
-  return clusterPairs(m.count, verified, {
-    check: options.clusterCheck,
+export interface VerifiedClustering extends Clustering {
+  /** How the representative check's comparisons were decided. */
+  readonly checkDecided: DecisionCounts;
+  /** The check's threshold, t − δ. */
+  readonly checkThreshold: number;
+}
+
+/** Clusters verified pairs; the representative check measures similarity the way the pairs were verified, at t − δ. */
+export function clusterVerified(m: SignatureMatrix, verified: PairList, options: ClusterVerifiedOptions): VerifiedClustering {
+  const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
+  if (options.clusterCheck === 'none' || checkThreshold <= 0) {
+    const clustering = clusterPairs(m.count, verified, { check: 'none', compare: options.compare });
+    return { ...clustering, checkDecided: noDecisions(), checkThreshold };
+  }
+  const judge = checkJudge(m, options, checkThreshold);
+  const clustering = clusterPairs(m.count, verified, {
+    check: 'representative',
     compare: options.compare,
-    similarity,
-    threshold: options.threshold,
+    passes: (rep, member) => judge.passes(rep, member),
+    maxRepresentatives: options.maxRepresentatives,
+  });
+  return { ...clustering, checkDecided: judge.counts, checkThreshold };
+}
+
+function checkJudge(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairJudge {
+  // With verify none the check still needs a measure: the estimate, as before.
+  const mode = options.verify === 'none' ? 'estimate' : options.verify;
+  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, errorRate: options.estimateErrorRate });
+}
+
+/**
+ * Hybrid: the groups whose shingle sets the representative check will likely
+ * need, found by running it on the pairs the estimate did not reject (accepted
+ * or inside the margin), with the estimate standing in for exact Jaccard.
+ * Loading them with verification's sets saves a second pass in most runs.
+ */
+export function checkSetsLikelyNeeded(m: SignatureMatrix, notRejected: PairList, options: ClusterVerifiedOptions, needed: Uint8Array): void {
+  const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
+  if (options.verify !== 'hybrid' || options.clusterCheck === 'none' || checkThreshold <= 0) return;
+  const judge = checkJudge(m, { ...options, exactSimilarity: () => Number.NaN }, checkThreshold); // needsExact only
+  const estimateOnly = new PairJudge({ mode: 'estimate', threshold: checkThreshold, signatures: m });
+  clusterPairs(m.count, notRejected, {
+    check: 'representative',
+    compare: options.compare,
+    passes: (rep, member) => {
+      if (judge.needsExact(rep, member)) needed[rep] = needed[member] = 1;
+      return estimateOnly.passes(rep, member);
+    },
+    maxRepresentatives: options.maxRepresentatives,
   });
 }
 

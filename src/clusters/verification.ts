@@ -5,15 +5,22 @@
  * - estimate: the fraction of MinHash slots on which the two signatures agree
  *   (unbiased for the Jaccard similarity, standard error √(J(1−J)/k)).
  * - exact: the Jaccard similarity of the two shingle sets.
+ * - hybrid: the estimate where it is sure, exact Jaccard only inside a margin
+ *   around the threshold (estimateBounds.ts: a pair at J = t is decided wrongly
+ *   by the estimate with probability ≤ the error rate, 0.001 by default).
  * - none: every candidate passes (LSH alone, like text-dedup's default).
  */
 import type { PairList } from '../bands/pairSet.js';
 import { PairIndex } from '../shingles/pairIndex.js';
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { SignatureMatrix } from '../bands/signatureMatrix.js';
+import { PairJudge, type DecisionCounts } from './pairJudge.js';
 
-export type VerifyMode = 'estimate' | 'exact' | 'none';
+export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
 
-export const VERIFY_MODES: readonly VerifyMode[] = ['estimate', 'exact', 'none'];
+export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact', 'none'];
+
+/** Modes that compute exact Jaccard (all candidates, or those inside the margin): they need shingle sets. */
+export const usesShingleSets = (mode: VerifyMode): boolean => mode === 'exact' || mode === 'hybrid';
 
 /** Exact Jaccard similarity of two signed documents, from their shingle sets. */
 export type ExactSimilarity = (a: number, b: number) => number;
@@ -21,10 +28,18 @@ export type ExactSimilarity = (a: number, b: number) => number;
 export interface VerifiedPairs extends PairList {
   /** Signature agreement of each verified pair. */
   readonly estimate: Float64Array;
-  /** Exact Jaccard of each verified pair, when verification was exact. */
+  /** Exact Jaccard of each verified pair, when verification was exact or hybrid (NaN where hybrid decided by the estimate). */
   readonly exact?: Float64Array;
   /** Candidate pairs examined. */
   readonly candidates: number;
+  /** How many candidates the estimate and exact Jaccard accepted and rejected. */
+  readonly decided: DecisionCounts;
+}
+
+/** The similarity a verified pair was judged by: exact Jaccard where computed, else the estimate. */
+export function verifiedSimilarity(verified: VerifiedPairs, i: number): number {
+  const exact = verified.exact?.[i];
+  return exact !== undefined && !Number.isNaN(exact) ? exact : verified.estimate[i];
 }
 
 /**
@@ -52,8 +67,10 @@ export function verifyPairs(
   signatures: SignatureMatrix,
   exactSimilarity?: ExactSimilarity,
   onProgress?: (done: number) => void,
+  /** Hybrid: the estimate's error rate at J = threshold. */
+  errorRate?: number,
 ): VerifiedPairs {
-  if (mode === 'exact' && exactSimilarity === undefined) throw new Error('exact verification needs the shingle sets');
+  const judge = new PairJudge({ mode, threshold, signatures, exactSimilarity, errorRate });
   const n = candidates.a.length;
   const keepA: number[] = [];
   const keepB: number[] = [];
@@ -62,19 +79,11 @@ export function verifyPairs(
   for (let i = 0; i < n; i++) {
     const a = candidates.a[i];
     const b = candidates.b[i];
-    const estimate = signatureAgreement(signatures, a, b);
-    let pass: boolean;
-    if (mode === 'exact') {
-      const exact = exactSimilarity!(a, b);
-      pass = exact >= threshold;
-      if (pass) exacts.push(exact);
-    } else {
-      pass = mode === 'none' || estimate >= threshold;
-    }
-    if (pass) {
+    if (judge.passes(a, b)) {
       keepA.push(a);
       keepB.push(b);
-      estimates.push(estimate);
+      estimates.push(judge.estimate);
+      exacts.push(judge.exact);
     }
     if (onProgress !== undefined && (i & 0xffff) === 0xffff) onProgress(i + 1);
   }
@@ -83,7 +92,8 @@ export function verifyPairs(
     a: Uint32Array.from(keepA),
     b: Uint32Array.from(keepB),
     estimate: Float64Array.from(estimates),
-    exact: mode === 'exact' ? Float64Array.from(exacts) : undefined,
+    exact: usesShingleSets(mode) ? Float64Array.from(exacts) : undefined,
     candidates: n,
+    decided: judge.counts,
   };
 }

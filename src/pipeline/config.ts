@@ -32,6 +32,14 @@ export interface DedupConfig {
   /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
   readonly signatures?: string;
   readonly maxAllPairs?: number;
+  /** Representative check: removed documents reach threshold − chainDelta against the kept one (default 0.1). */
+  readonly chainDelta?: number;
+  /** Representative check: representatives per member at most (default 8). */
+  readonly maxRepresentatives?: number;
+  /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
+  readonly estimateErrorRate?: number;
+  /** Exact and hybrid verification: the signing pass keeps shingle sets up to this many bytes instead of a later pass (default 256 MiB; 0: always the pass). */
+  readonly keepShingleSetsBytes?: number;
 }
 
 export interface StageProgress {

@@ -20,6 +20,8 @@ import { requireUniqueIds } from './uniqueIds.js';
 export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */
   readonly missingKeepField: number;
+  /** Every group's shingle set, when they were kept and fit in `keepSetsBytes`. */
+  readonly sets?: readonly Uint32Array[];
 }
 
 export interface CorpusPassOptions {
@@ -27,6 +29,8 @@ export interface CorpusPassOptions {
   readonly keep: KeepPolicy;
   readonly read: ReadOptions;
   readonly onDocument?: (documents: number) => void;
+  /** Keep the signed groups' shingle sets while they total at most this many bytes (exact Jaccard then needs no pass). */
+  readonly keepSetsBytes?: number;
 }
 
 /** Presigned rows of every input document (from `gpudedup sign`). */
@@ -46,8 +50,16 @@ export async function signingPass(
   const store = new RowStore(options.params.k, options.params.slotBits);
   const pipeline = { shingle: shingleOptionsOf(options.params), shingler: signer.shingler };
   const batches = signDocuments(firstOfEachGroup(files, options, prePass), signer.backend, pipeline, timings);
-  for await (const batch of batches) store.append(fromSignerWords(batch.signatures, options.params.slotBits));
-  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField };
+  let sets: Uint32Array[] | undefined = (options.keepSetsBytes ?? 0) > 0 ? [] : undefined;
+  let setBytes = 0;
+  for await (const batch of batches) {
+    store.append(fromSignerWords(batch.signatures, options.params.slotBits));
+    if (sets === undefined) continue;
+    for (const set of batch.sets) setBytes += set.byteLength;
+    if (setBytes > options.keepSetsBytes!) sets = undefined; // over budget: exact Jaccard reads the corpus again
+    else sets.push(...batch.sets);
+  }
+  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField, sets };
 }
 
 /** Takes each group's row from presigned signatures, checking that they are this corpus's. */

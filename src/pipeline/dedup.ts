@@ -7,14 +7,16 @@
  *
  * One signer (GPU device and shingle pool) signs the corpus and the reference
  * set. Writing the outputs is a separate pass (writeOutputs.ts). Passes over
- * the corpus: one to sign; one more with `--verify exact`, to load the shingle
- * sets of the candidate documents; and the writing pass. Memory: the
+ * the corpus: one to sign; one more with `--verify exact` or `hybrid`, to load
+ * the shingle sets of the documents exact Jaccard needs (hybrid: rarely a
+ * second, for the cluster check); and the writing pass. Memory: the
  * signatures of the distinct texts, 12 bytes per document, one band's bucket
  * table and the candidate pairs.
  */
 import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
+import { usesShingleSets } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../formats/signatureFile.js';
@@ -27,6 +29,9 @@ import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from './config.js';
+
+/** Shingle sets the signing pass keeps for exact Jaccard (8 bytes a shingle): 256 MiB, about 33 M shingles. */
+export const DEFAULT_KEEP_SHINGLE_SETS_BYTES = 256 * 2 ** 20;
 
 export interface DedupOutcome extends SignedDedup, SignedCorpus {
   readonly files: readonly InputFile[];
@@ -119,13 +124,17 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   const { config } = run;
   return timed(run, 'reference', () =>
     withProgress(run.hooks, 'reference', undefined, 'items', (progress) =>
-      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, config.verify === 'exact', progress, { shingleMs: 0, signMs: 0 }),
+      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
     ),
   );
 }
 
-/** Exact verification's pass over the corpus for the shingle sets of the `needed` groups. */
-function exactSetsPass(run: Run, first: SignedCorpus, needed: Uint8Array) {
+/**
+ * Exact Jaccard's shingle sets of the `needed` groups (exact and hybrid verification): those the signing pass
+ * kept when they fit its budget, else from one more pass over the corpus.
+ */
+async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array): Promise<readonly (Uint32Array | undefined)[]> {
+  if (first.sets !== undefined) return first.sets;
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
     loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress),
@@ -139,6 +148,7 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
     pass({
       params: run.config.params,
       keep: run.config.keep,
+      keepSetsBytes: usesShingleSets(run.config.verify) ? (run.config.keepShingleSetsBytes ?? DEFAULT_KEEP_SHINGLE_SETS_BYTES) : 0,
       read: { ...run.read, onBytes: (b) => (reading.bytes = b) },
       onDocument: (n) => progress.update(n, reading.bytes),
     }),

@@ -4,6 +4,10 @@ import type { DedupConfig, DedupOutcome } from './dedup.js';
 import { describeKeepPolicy } from '../clusters/keepPolicy.js';
 import { AtomicFile } from '../formats/atomicFile.js';
 import { counted } from '../format.js';
+import { DEFAULT_MAX_REPRESENTATIVES } from '../clusters/clustering.js';
+import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
+import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
+import type { DecisionCounts } from '../clusters/pairJudge.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
@@ -32,7 +36,10 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
       approximateThreshold: approximateThreshold(bands, rows),
       candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
       verify: config.verify,
+      estimateErrorRate: config.verify === 'hybrid' ? (config.estimateErrorRate ?? DEFAULT_ESTIMATE_ERROR) : null,
       clusterCheck: config.clusterCheck,
+      chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
+      maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
       keep: describeKeepPolicy(config.keep),
       signature: config.params,
     },
@@ -45,6 +52,17 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
       splitByRepresentativeCheck: outcome.clustering.splitOff,
       referenceCandidates: outcome.contamination?.candidates ?? 0,
     },
+    /** How candidate pairs were decided: by the signature estimate, by exact Jaccard (hybrid: only inside the margin). */
+    verification: decisions(outcome.verified.decided),
+    /** The representative check: comparisons with representatives at t − δ, and how they were decided. */
+    clusterCheck: {
+      threshold: config.clusterCheck === 'representative' ? outcome.clustering.checkThreshold : null,
+      comparisons: outcome.clustering.comparisons,
+      splitOff: outcome.clustering.splitOff,
+      keptAloneAfterMaxRepresentatives: outcome.clustering.exhausted,
+      ...decisions(outcome.clustering.checkDecided),
+    },
+    shingleSets: outcome.shingleSets,
     missingKeepField: outcome.missingKeepField,
     invalidSkipped: outcome.invalidSkipped,
     binarySkipped: outcome.binarySkipped,
@@ -52,6 +70,15 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
     seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
     /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
     signingSeconds: { shingling: seconds(outcome.signing.shingleMs), signing: seconds(outcome.signing.signMs) },
+  };
+}
+
+function decisions(d: DecisionCounts) {
+  return {
+    byEstimate: { accepted: d.estimateAccepted, rejected: d.estimateRejected },
+    byExact: { accepted: d.exactAccepted, rejected: d.exactRejected },
+    /** Hybrid check comparisons inside the margin without loaded shingle sets: failed, never removed unverified. */
+    undecided: d.undecided,
   };
 }
 
@@ -75,10 +102,21 @@ export function namesOf(names: readonly string[], shown = 5): string {
   return names.slice(0, shown).join(', ') + (names.length > shown ? `, and ${names.length - shown} more` : '');
 }
 
+function decidedLine(d: ReturnType<typeof decisions>, verify: string): string {
+  const int = (n: number): string => n.toLocaleString('en-US');
+  const byEstimate = `by estimate ${int(d.byEstimate.accepted)} accepted, ${int(d.byEstimate.rejected)} rejected`;
+  const byExact = `by exact Jaccard ${int(d.byExact.accepted)} accepted, ${int(d.byExact.rejected)} rejected`;
+  if (verify === 'exact') return byExact;
+  if (verify === 'hybrid') return `${byEstimate}; ${byExact}`;
+  return byEstimate;
+}
+
 export function formatSummary(report: DedupReport, destination: string): string {
   const int = (n: number): string => n.toLocaleString('en-US');
   const p = report.parameters;
   const c = report.candidates;
+  const v = report.verification;
+  const check = report.clusterCheck;
   const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
   const split = report.signingSeconds;
   const stages = Object.entries(report.seconds)
@@ -94,9 +132,14 @@ export function formatSummary(report: DedupReport, destination: string): string 
     `  removed             ${int(report.removed)}`,
     `  kept                ${int(report.kept)}`,
     `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
-      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}, keep ${p.keep}`,
+      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}` +
+      (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') + `, keep ${p.keep}`,
     `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
+    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify)}`]),
+    ...(check.comparisons > 0 ? [`  cluster check       ${int(check.comparisons)} comparisons (${decidedLine(check, p.verify)})` +
+      (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${p.maxRepresentatives} representatives` : '') +
+      (check.undecided > 0 ? `; ${int(check.undecided)} undecided, kept` : '')] : []),
     ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
     ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
     ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),

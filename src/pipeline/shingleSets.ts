@@ -1,4 +1,4 @@
-/** Exact verification's extra pass: the shingle sets of the flagged exact groups, from each group's first document. */
+/** Exact Jaccard's extra pass (--verify exact, hybrid): the shingle sets of the flagged exact groups, from each group's first document. */
 import type { DocumentTable } from '../clusters/documentTable.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { InputFile } from '../io/readDocuments.js';
@@ -14,11 +14,16 @@ export async function loadShingleSets(
   needed: Uint8Array,
   progress: StageProgress,
 ): Promise<(Uint32Array | undefined)[]> {
-  if (files.length === 0) throw new Error('--verify exact needs the corpus: the shingle sets are recomputed from the text');
+  if (files.length === 0) throw new Error('--verify exact and hybrid need the corpus: the shingle sets are recomputed from the text');
   const sets: (Uint32Array | undefined)[] = new Array(needed.length);
-  for await (const doc of rereadCorpus(files, read, table.documents, 'for --verify exact', progress)) {
+  let remaining = needed.reduce((sum, flag) => sum + flag, 0);
+  if (remaining === 0) return sets;
+  for await (const doc of rereadCorpus(files, read, table.documents, 'for exact Jaccard', progress)) {
     const g = table.group(doc.index);
-    if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(doc.text, shingle);
+    if (g >= 0 && needed[g] === 1 && sets[g] === undefined) {
+      sets[g] = shingleDocument(doc.text, shingle);
+      if (--remaining === 0) break; // the rest of the corpus holds none of them: the writing pass checks it again
+    }
   }
   return sets;
 }

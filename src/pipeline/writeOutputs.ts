@@ -120,7 +120,8 @@ function pairColumns(verified: VerifiedPairs): TableColumn[] {
 async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) {
     const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
-    if (verified.exact !== undefined) row.push(round(verified.exact[i]));
+    // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin, an empty cell for the others.
+    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? '' : round(verified.exact[i]));
     await pairs.row(row);
   }
 }

@@ -91,6 +91,29 @@ describe('optimalParams', () => {
     );
   });
 
+  it('a recall target at the threshold: the least error among the (b, r) that reach it', () => {
+    for (const [t, k, target] of [
+      [0.8, 128, 0.99],
+      [0.7, 128, 0.999],
+      [0.9, 64, 0.95],
+    ]) {
+      const best = optimalParams(t, k, { falsePositive: 0.1, falseNegative: 0.9 }, target);
+      expect(candidateProbability(t, best.bands, best.rows)).toBeGreaterThanOrEqual(target);
+      let minError = Infinity;
+      for (let b = 1; b <= k; b++) {
+        for (let r = 1; b * r <= k; r++) {
+          if (candidateProbability(t, b, r) < target) continue;
+          minError = Math.min(minError, 0.1 * falsePositiveArea(t, b, r) + 0.9 * falseNegativeArea(t, b, r));
+        }
+      }
+      expect(best.error).toBeCloseTo(minError, 12);
+    }
+    // Without a target, t = 0.8 gets 14 × 9 (P = 0.867); with 0.99, 16 × 6 (P = 0.992).
+    expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 })).toMatchObject({ bands: 14, rows: 9 });
+    expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({ bands: 16, rows: 6 });
+    expect(() => optimalParams(0.8, 128, undefined, 1)).toThrow(/recall/);
+  });
+
   it('refuses bad thresholds, weights and parameters', () => {
     expect(() => optimalParams(0, 128)).toThrow(/threshold/);
     expect(() => optimalParams(1, 128)).toThrow(/threshold/);

@@ -82,12 +82,26 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(out, 'utf8')).toBe(kept.join('\n') + '\n');
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ documents: 12, empty: 2, exactDuplicates: 1, kept: kept.length, removed: 12 - kept.length });
-    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 14, rows: 9, verify: 'estimate' });
+    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 16, rows: 6, verify: 'hybrid', estimateErrorRate: 0.001, clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8 });
     expect(report.backend).toMatch(/CPU/);
+    // Every candidate decided once, by the estimate or (inside the margin) by exact Jaccard.
+    const v = report.verification;
+    expect(v.byEstimate.accepted + v.byEstimate.rejected + v.byExact.accepted + v.byExact.rejected).toBe(report.candidates.pairs);
+    expect(v.byEstimate.accepted + v.byExact.accepted).toBe(report.candidates.verified);
+    expect(report.clusterCheck.threshold).toBeCloseTo(0.7, 12);
     const pairs = parseCsv(readFileSync(join(dir, 'pairs.csv'), 'utf8'));
-    expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate']);
-    expect(pairs.slice(1)).toContainEqual(['MIT', 'mit-edited', expect.any(String)]);
-    for (const p of pairs.slice(1)) expect(Number(p[2])).toBeGreaterThanOrEqual(0.8);
+    expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate', 'exact']);
+    expect(pairs.slice(1).map((p) => p.slice(0, 2))).toContainEqual(['MIT', 'mit-edited']);
+    // Hybrid: exact Jaccard where the estimate was inside its margin (then ≥ t), empty where the estimate was sure.
+    for (const p of pairs.slice(1)) expect(p[3] === '' ? Number(p[2]) : Number(p[3])).toBeGreaterThanOrEqual(0.8);
+    expect(pairs.length - 1).toBe(report.candidates.verified);
+    expect(result.stdout).toMatch(/decided\s+by estimate \d+ accepted, \d+ rejected; by exact Jaccard \d+ accepted, \d+ rejected/);
+    expect(result.stdout).toMatch(/verify hybrid, cluster check representative \(removed ≥ 0\.70 to the kept\)/);
+    const estimate = await runCli(['dedup', input, '--pairs', join(dir, 'pe.csv'), '--verify', 'estimate', '--cluster-check', 'none', '--backend', 'cpu', '-q']);
+    expect(estimate.code).toBe(0);
+    const estimatePairs = parseCsv(readFileSync(join(dir, 'pe.csv'), 'utf8'));
+    expect(estimatePairs[0]).toEqual(['id_a', 'id_b', 'estimate']);
+    for (const p of estimatePairs.slice(1)) expect(Number(p[2])).toBeGreaterThanOrEqual(0.8);
     expect(result.stdout).toMatch(/documents in\s+12/);
     expect(result.stdout).toMatch(/exact duplicates\s+1/);
   });
@@ -130,8 +144,13 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
     expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
     // Without the corpus: clusters from the signatures alone (exact duplicates found as identical rows).
+    // hybrid (the default) needs the text: it falls back to estimate, and refuses when asked for by name.
     const alone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'c.csv'), '-q']);
     expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/verify estimate/);
+    const hybridAlone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'h.csv'), '--verify', 'hybrid', '-q']);
+    expect(hybridAlone.code).toBe(1);
+    expect(hybridAlone.stderr).toMatch(/--verify hybrid needs the corpus as input/);
     expect(readFileSync(join(dir, 'c.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
 
     const otherK = await runCli(['dedup', input, '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-k', '64', '-q']);
@@ -268,8 +287,15 @@ describe('gpudedup params', () => {
   it('prints the optimized bands and rows with the S-curve table', async () => {
     const result = await runCli(['params', '--threshold', '0.8']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/14 bands × 9 rows/);
-    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
+    // dedup's default (hybrid verification) asks for P ≥ 0.99 at the threshold: 16 × 6 (P = 0.992).
+    expect(result.stdout).toMatch(/16 bands × 6 rows/);
+    expect(result.stdout).toMatch(/P ≥ 0\.99 at the threshold/);
+    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.6300/); // (1/16)^(1/6)
+    const unconstrained = await runCli(['params', '--threshold', '0.8', '--recall-at-threshold', '0']);
+    expect(unconstrained.stdout).toMatch(/14 bands × 9 rows/);
+    expect(unconstrained.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
+    const bad = await runCli(['params', '--recall-at-threshold', '1']);
+    expect(bad.code).not.toBe(0);
   });
 
   it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {

@@ -63,7 +63,7 @@ describe('dedupDocuments against runDedup', () => {
     expectSameResults(cli, memory);
   });
 
-  it.each(['estimate', 'exact'] as const)('agrees on the sample corpus with a reference set (--verify %s)', async (verify) => {
+  it.each(['estimate', 'exact', 'hybrid'] as const)('agrees on the sample corpus with a reference set (--verify %s)', async (verify) => {
     const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
     const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
     const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));

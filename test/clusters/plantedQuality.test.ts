@@ -109,6 +109,7 @@ describe('planted near-duplicates', () => {
       exactSimilarity: exact,
       clusterCheck: 'representative',
       compare: (a, b) => a - b,
+      chainDelta: 0,
     });
     const rep = clustering.representative;
     let clustered = 0;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
+import { defaultLshParams } from '../../src/clusters/dedupSigned.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
 import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
@@ -265,8 +265,8 @@ interface AppRun {
 }
 
 const APP_RUNS: AppRun[] = [
-  // The page's defaults, which are the CLI's: threshold 0.8, k 128, word 5-grams, estimate, no cluster check, keep the first.
-  { name: 'defaults', threshold: 0.8, verify: 'estimate', clusterCheck: 'none', keep: 'first', form: {}, planted: 7 },
+  // The page's defaults, which are the CLI's: threshold 0.8, k 128, word 5-grams, hybrid, representative check, keep the first.
+  { name: 'defaults', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', keep: 'first', form: {}, planted: 7 },
   {
     name: 'threshold 0.4, exact verification, representative check, keep the longest',
     threshold: 0.4,
@@ -292,7 +292,7 @@ async function expectedOutcome(input: PlantedInput, run: AppRun): Promise<DedupO
     params,
     backend: 'cpu',
     threshold: run.threshold,
-    lsh: optimalParams(run.threshold, params.k, DEDUP_WEIGHTS),
+    lsh: defaultLshParams(run.threshold, params.k, run.verify),
     verify: run.verify,
     clusterCheck: run.clusterCheck,
     keep: { kind: run.keep },

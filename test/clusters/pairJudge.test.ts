@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { signatureAgreement } from '../../src/bands/signatureMatrix.js';
+import { estimateBounds } from '../../src/clusters/estimateBounds.js';
+import { clusterVerified } from '../../src/clusters/nearDuplicates.js';
+import { PairJudge } from '../../src/clusters/pairJudge.js';
+import { plantedCorpus, similarity } from './planted.js';
+
+const corpus = plantedCorpus(31, 8, [1, 3, 6, 10, 15, 22, 30]);
+const n = corpus.texts.length;
+const exact = (a: number, b: number): number => similarity(corpus, a, b);
+
+describe('PairJudge', () => {
+  it('hybrid at t − δ: the estimate outside the margin, exact Jaccard inside; without sets inside, it fails and counts', () => {
+    const t = 0.7;
+    const bounds = estimateBounds(128, t, 0.001);
+    const hybrid = new PairJudge({ mode: 'hybrid', threshold: t, signatures: corpus.signatures, exactSimilarity: exact });
+    const blind = new PairJudge({ mode: 'hybrid', threshold: t, signatures: corpus.signatures, exactSimilarity: exact, known: () => false });
+    let inside = 0;
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        const x = Math.round(signatureAgreement(corpus.signatures, a, b) * 128);
+        const isInside = x > bounds.rejectUpTo && x < bounds.acceptFrom;
+        const expected = isInside ? exact(a, b) >= t : x >= bounds.acceptFrom;
+        expect(hybrid.passes(a, b)).toBe(expected);
+        expect(Number.isNaN(hybrid.exact)).toBe(!isInside);
+        expect(blind.passes(a, b)).toBe(isInside ? false : expected);
+        if (isInside) inside++;
+      }
+    }
+    expect(inside).toBeGreaterThan(20);
+    expect(blind.counts.undecided).toBe(inside);
+    expect(hybrid.counts.exactAccepted + hybrid.counts.exactRejected).toBe(inside);
+  });
+
+  it('the cluster check never removes a member it could not verify: missing sets keep it', () => {
+    const all = { a: [] as number[], b: [] as number[] };
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (exact(a, b) >= 0.5) (all.a.push(a), all.b.push(b));
+    const pairs = { a: Uint32Array.from(all.a), b: Uint32Array.from(all.b) };
+    const options = { threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', compare: (a: number, b: number) => a - b, exactSimilarity: exact } as const;
+    const blind = clusterVerified(corpus.signatures, pairs, { ...options, known: () => false });
+    const bounds = estimateBounds(128, 0.7, 0.001);
+    for (let d = 0; d < n; d++) {
+      const rep = blind.representative[d];
+      if (rep === d) continue;
+      // Removed without sets: only where the estimate alone was sure at t − δ.
+      expect(Math.round(signatureAgreement(corpus.signatures, rep, d) * 128)).toBeGreaterThanOrEqual(bounds.acceptFrom);
+    }
+    expect(blind.checkDecided.undecided).toBeGreaterThan(0);
+    const sighted = clusterVerified(corpus.signatures, pairs, options);
+    expect(sighted.checkDecided.undecided).toBe(0);
+    for (let d = 0; d < n; d++) if (sighted.representative[d] !== d) expect(exact(d, sighted.representative[d]) >= 0.7 || Math.round(signatureAgreement(corpus.signatures, sighted.representative[d], d) * 128) >= bounds.acceptFrom).toBe(true);
+  });
+});
