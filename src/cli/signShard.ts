@@ -15,7 +15,8 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     read: readOptionsFrom(options, () => undefined),
     params,
     threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k),
+    // The shards' band keys serve `gpudedup cluster`, which verifies by the signature estimate: no recall target.
+    lsh: lshParamsFrom(options, params.k, false),
     shard: parseShardSlice(options.shard),
     backend: options.backend,
     cpuThreads: options.threads,

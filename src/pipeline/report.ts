@@ -13,7 +13,6 @@ export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
 export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings: Record<string, number>) {
   const { counts } = outcome.assignment;
-  const { bands, rows } = config.lsh;
   return {
     format: REPORT_FORMAT,
     version: 1,
@@ -29,20 +28,7 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
     contaminated: counts.contaminated,
     removed: counts.removed,
     kept: counts.kept,
-    parameters: {
-      threshold: config.threshold,
-      bands,
-      rows,
-      approximateThreshold: approximateThreshold(bands, rows),
-      candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
-      verify: config.verify,
-      estimateErrorRate: config.verify === 'hybrid' ? (config.estimateErrorRate ?? DEFAULT_ESTIMATE_ERROR) : null,
-      clusterCheck: config.clusterCheck,
-      chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
-      maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
-      keep: describeKeepPolicy(config.keep),
-      signature: config.params,
-    },
+    parameters: reportParameters(config),
     candidates: {
       pairs: outcome.verified.candidates,
       verified: outcome.verified.a.length,
@@ -70,6 +56,25 @@ export function buildReport(config: DedupConfig, outcome: DedupOutcome, timings:
     seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
     /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
     signingSeconds: { shingling: seconds(outcome.signing.shingleMs), signing: seconds(outcome.signing.signMs) },
+  };
+}
+
+/** The parameters a run used, defaults filled in. */
+function reportParameters(config: DedupConfig) {
+  const { bands, rows } = config.lsh;
+  return {
+    threshold: config.threshold,
+    bands,
+    rows,
+    approximateThreshold: approximateThreshold(bands, rows),
+    candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
+    verify: config.verify,
+    estimateErrorRate: config.verify === 'hybrid' ? (config.estimateErrorRate ?? DEFAULT_ESTIMATE_ERROR) : null,
+    clusterCheck: config.clusterCheck,
+    chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
+    maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
+    keep: describeKeepPolicy(config.keep),
+    signature: config.params,
   };
 }
 

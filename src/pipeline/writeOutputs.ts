@@ -17,6 +17,7 @@ import type { VerifiedPairs } from '../clusters/verification.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { openKeptDocuments } from '../formats/keptDocuments.js';
 import { openTable, type RowTable, type TableColumn } from '../formats/openTable.js';
+import type { Cell } from '../formats/csv.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import type { StageProgress } from './config.js';
 import type { DedupOutcome } from './dedup.js';
@@ -119,9 +120,9 @@ function pairColumns(verified: VerifiedPairs): TableColumn[] {
 /** One row per verified pair, each text named by its first document. */
 async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) {
-    const row = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
-    // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin, an empty cell for the others.
-    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? '' : round(verified.exact[i]));
+    const row: Cell[] = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
+    // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in Parquet) for the others.
+    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i]));
     await pairs.row(row);
   }
 }

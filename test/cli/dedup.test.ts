@@ -145,7 +145,7 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
     // Without the corpus: clusters from the signatures alone (exact duplicates found as identical rows).
     // hybrid (the default) needs the text: it falls back to estimate, and refuses when asked for by name.
-    const alone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'c.csv'), '-q']);
+    const alone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'c.csv')]);
     expect(alone.code).toBe(0);
     expect(alone.stdout).toMatch(/verify estimate/);
     const hybridAlone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'h.csv'), '--verify', 'hybrid', '-q']);

@@ -51,12 +51,17 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
 
   it('clusters and pairs as Parquet: the rows of the CSV, typed', async () => {
     expect(await columnsOf(path('clusters.parquet'))).toEqual(['id VARCHAR', 'cluster BIGINT', 'kept BOOLEAN']);
-    expect(await columnsOf(path('pairs.parquet'))).toEqual(['id_a VARCHAR', 'id_b VARCHAR', 'estimate DOUBLE']);
+    expect(await columnsOf(path('pairs.parquet'))).toEqual(['id_a VARCHAR', 'id_b VARCHAR', 'estimate DOUBLE', 'exact DOUBLE']); // hybrid (the default): exact where computed, null where the estimate decided
     await withDuckDB(async (db) => {
       const parquet = await rows(db, `select * from ${sqlString(path('clusters.parquet'))}`);
       const csv = await rows(db, `select id, cluster::bigint as cluster, kept::boolean as kept from read_csv(${sqlString(path('clusters.csv'))}, header = true, all_varchar = true)`);
       expect(parquet.length).toBe(500);
       expect(parquet).toEqual(csv);
+      // The empty exact cells of the CSV (pairs the estimate decided) are nulls in Parquet, never 0.
+      const pairs = path('pairs.parquet');
+      const [zeros] = await rows(db, `select count(*) filter (where exact = 0) as zero, count(*) filter (where exact is null) as missing from ${sqlString(pairs)}`);
+      expect(Number(zeros.zero)).toBe(0);
+      expect(Number(zeros.missing)).toBeGreaterThan(0);
     });
   });
 
