@@ -8,7 +8,7 @@ import { CLUSTER_CHECKS, type ClusterCheck } from '../clusters/clustering.js';
 import { VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
-import { makeParams, type SignatureParams } from '../signatures/params.js';
+import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
@@ -116,6 +116,7 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
   return makeParams({
+    scheme: given('scheme') ? options.scheme : schemeOf(p),
     k: given('k') ? options.k : p.k,
     seed: given('seed') ? options.seed : p.seed,
     shingle: given('shingle') ? options.shingle : p.shingle,

@@ -1,7 +1,7 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { makeParams, type SignatureParams } from '../signatures/params.js';
+import { makeParams, type SchemeName, type SignatureParams } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
 
 export interface InputCliOptions {
@@ -12,6 +12,7 @@ export interface InputCliOptions {
 }
 
 export interface SignatureCliOptions {
+  scheme: SchemeName;
   k: number;
   seed: string;
   shingle: 'word' | 'char' | 'auto';
@@ -39,7 +40,8 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
+    .addOption(new Option('--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified').choices(['classic', 'oph']).default('classic'))
+    .option('-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)', positiveInteger, 128)
     .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
     .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
     .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
@@ -56,6 +58,7 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
 
 export function signatureParamsFrom(options: SignatureCliOptions): SignatureParams {
   return makeParams({
+    scheme: options.scheme,
     k: options.k,
     seed: options.seed,
     shingle: options.shingle,

@@ -67,7 +67,7 @@ async function signWithProgress(config: SignConfig, quiet: boolean): Promise<Sig
 
 function printSummary(options: SignCliOptions, s: SignSummary): void {
   const int = (n: number): string => n.toLocaleString('en-US');
-  const evaluations = s.shingles * options.k;
+  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k; // OPH: one per shingle, plus densification
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
   const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
   const lines = [

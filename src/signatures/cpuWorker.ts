@@ -4,7 +4,7 @@ import type { HashFamily } from './hashFamily.js';
 import { serveRequests, type PoolRequest, type PoolResponse } from '../workers/workerPool.js';
 
 export interface CpuWorkerRequest extends PoolRequest {
-  readonly family: Pick<HashFamily, 'k' | 'a' | 'b'>;
+  readonly family: Omit<HashFamily, 'seed'>;
   readonly shingles: Uint32Array;
   readonly offsets: Uint32Array;
 }

@@ -4,10 +4,42 @@
  */
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
-import { makeHashFamily, type HashFamily } from './hashFamily.js';
+import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
 
-/** Names the whole hash family of the specification; bump it if any step changes. */
-export const SCHEME = 'minhash-mersenne61-fnv1a64-splitmix64/v1';
+export type { SchemeName } from './hashFamily.js';
+
+/**
+ * The recorded name of each signing scheme of the specification (README, "The
+ * hash family"); bump the version if any step changes. `--scheme` takes the keys.
+ */
+export const SCHEMES: Readonly<Record<SchemeName, string>> = {
+  classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
+  oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
+};
+
+/** The classic scheme's recorded name (the default). */
+export const SCHEME = SCHEMES.classic;
+
+const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
+  classic: 'classic MinHash, k hash functions',
+  oph: 'one-permutation hashing with optimal densification',
+};
+
+/** The scheme a recorded name stands for; refuses one this version does not know. */
+export function schemeOf(params: Pick<SignatureParams, 'scheme'>): SchemeName {
+  const found = (Object.keys(SCHEMES) as SchemeName[]).find((name) => SCHEMES[name] === params.scheme);
+  if (!found) {
+    const known = Object.entries(SCHEMES).map(([name, id]) => `${name} = ${id}`).join(', ');
+    throw new RangeError(`unknown signature scheme ${JSON.stringify(params.scheme)} (this gpudedup signs ${known})`);
+  }
+  return found;
+}
+
+/** "oph (one-permutation hashing …)" for messages; the recorded name itself if unknown. */
+function describeScheme(recorded: string): string {
+  const name = (Object.keys(SCHEMES) as SchemeName[]).find((n) => SCHEMES[n] === recorded);
+  return name ? `${name} (${SCHEME_TITLES[name]})` : recorded;
+}
 
 export interface SignatureParams {
   readonly scheme: string;
@@ -21,6 +53,8 @@ export interface SignatureParams {
 }
 
 export interface SignatureOptions {
+  /** classic (default) or oph. */
+  readonly scheme?: SchemeName;
   readonly seed?: string | number;
   readonly k?: number;
   readonly shingle?: ShingleMode;
@@ -40,8 +74,10 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`n must be an integer from 1 to 1000, got ${n}`);
   if (!['word', 'char', 'auto'].includes(shingle)) throw new RangeError(`shingle mode must be word, char or auto, got ${shingle}`);
   if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`slot bits must be 32 or 64, got ${String(slotBits)}`);
+  const scheme = options.scheme ?? 'classic';
+  if (!Object.hasOwn(SCHEMES, scheme)) throw new RangeError(`scheme must be classic or oph, got ${String(scheme)}`);
   return {
-    scheme: SCHEME,
+    scheme: SCHEMES[scheme],
     seed: toDecimal64(parseU64(String(options.seed ?? 42))),
     k,
     shingle,
@@ -56,13 +92,13 @@ export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
 }
 
 export function hashFamilyOf(params: SignatureParams): HashFamily {
-  return makeHashFamily(params.k, parseU64(params.seed));
+  return makeHashFamily(params.k, parseU64(params.seed), schemeOf(params));
 }
 
 /** The settings in which two parameter sets differ, as "k: 64 vs 128"; empty when compatible. */
 export function paramDifferences(a: SignatureParams, b: SignatureParams): string[] {
   const flat = (p: SignatureParams): Record<string, unknown> => ({
-    scheme: p.scheme,
+    scheme: describeScheme(p.scheme),
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,
