@@ -55,7 +55,7 @@ export function registerDedupCommand(program: Command): void {
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
   const keep = parseKeepPolicy(options.keep);
-  let params = signatureParamsFrom(options);
+  let params = signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k) : undefined);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
@@ -97,7 +97,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     backend: options.backend,
     cpuThreads: options.threads,
     threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k),
+    lsh: params.bandKeys ?? lshParamsFrom(options, params.k), // b-bit signatures band from their stored keys
     verify: options.verify,
     clusterCheck: options.clusterCheck,
     keep,
@@ -115,6 +115,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
 async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
+  const slotBits = given('slotBits') ? options.slotBits : p.slotBits;
   return makeParams({
     scheme: given('scheme') ? options.scheme : schemeOf(p),
     k: given('k') ? options.k : p.k,
@@ -123,7 +124,9 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
     n: given('ngram') ? options.ngram : p.n,
     nfkc: given('nfkc') ? options.nfkc : p.normalize.nfkc,
     stripPunctuation: given('stripPunctuation') ? options.stripPunctuation : p.normalize.stripPunctuation,
-    slotBits: given('slotBits') ? options.slotBits : p.slotBits,
+    slotBits,
+    // The band layout of stored keys was fixed when signing; --bands/--rows given here must match it.
+    bandKeys: slotBits >= 32 ? undefined : given('bands') || given('rows') ? lshParamsFrom(options, p.k) : p.bandKeys,
   });
 }
 

@@ -1,7 +1,7 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { makeParams, type SchemeName, type SignatureParams } from '../signatures/params.js';
+import { makeParams, SLOT_BITS, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
 
 export interface InputCliOptions {
@@ -19,7 +19,7 @@ export interface SignatureCliOptions {
   ngram: number;
   nfkc: boolean;
   stripPunctuation: boolean;
-  slotBits: 32 | 64;
+  slotBits: ParamSlotBits;
   backend: BackendChoice;
   threads?: number;
 }
@@ -47,7 +47,12 @@ export function addSignatureOptions(command: Command): Command {
     .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
     .option('--nfkc', 'apply Unicode NFKC normalization first', false)
     .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
-    .addOption(new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory)').choices(['32', '64']).default(64).argParser((v) => Number(v) as 32 | 64))
+    .addOption(
+      new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)')
+        .choices(SLOT_BITS.map(String))
+        .default(64)
+        .argParser((v) => Number(v) as ParamSlotBits),
+    )
     .addOption(new Option('--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'))
     .option('--threads <n>', 'worker threads of the CPU backend (default: one per core)', positiveInteger);
 }
@@ -56,8 +61,10 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
   return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, onInvalid };
 }
 
-export function signatureParamsFrom(options: SignatureCliOptions): SignatureParams {
+/** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */
+export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: StoredBandLayout): SignatureParams {
   return makeParams({
+    bandKeys: options.slotBits < 32 ? bandKeys : undefined,
     scheme: options.scheme,
     k: options.k,
     seed: options.seed,

@@ -11,9 +11,10 @@ import {
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
+import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & { out: string; resume: boolean; batchSize: number };
+type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number };
 
 export function registerSignCommand(program: Command): void {
   const command = program
@@ -23,7 +24,8 @@ export function registerSignCommand(program: Command): void {
     .requiredOption('-o, --out <file.npy>', 'signatures to write (NumPy .npy, shape documents × k)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048);
-  addSignatureOptions(addInputOptions(command)).action(async (inputs: string[], options: SignCliOptions) => {
+  // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
+  addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
     const summary = await signWithProgress(signConfigFrom(inputs, options), options.quiet);
     printSummary(options, summary);
   });
@@ -33,7 +35,7 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    params: signatureParamsFrom(options),
+    params: signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k) : undefined),
     backend: options.backend,
     cpuThreads: options.threads,
     out: options.out,
@@ -69,7 +71,7 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   const int = (n: number): string => n.toLocaleString('en-US');
   const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k; // OPH: one per shingle, plus densification
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
+  const dtype = options.slotBits === 64 ? 'uint64' : options.slotBits === 32 ? 'uint32' : `uint32 words: band keys + ${options.slotBits}-bit slots`;
   const lines = [
     `signed ${int(s.documents)} documents${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k}) + ${sidecarPath(options.out)}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,

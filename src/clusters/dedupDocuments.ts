@@ -6,7 +6,7 @@
  * document for document.
  */
 import type { LshParams } from '../bands/lshParams.js';
-import { fromSignerWords, type SlotBits } from '../bands/signatureMatrix.js';
+import { fromSignerWords, type FullSlotBits } from '../bands/signatureMatrix.js';
 import { RowStore } from '../bands/rowStore.js';
 import type { Shingler } from '../shingles/shingler.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
@@ -27,7 +27,7 @@ export interface DedupDocumentsOptions extends DedupSettings {
   /** Signs the distinct texts; its k is the signature length. The caller destroys it. */
   readonly backend: SignerBackend;
   readonly shingle: ShingleOptions;
-  readonly slotBits: SlotBits;
+  readonly slotBits: FullSlotBits;
   readonly keep: KeepPolicy;
   /** A reference set: corpus documents that are near-duplicates of one of these are removed (decontamination). */
   readonly against?: readonly InMemoryDocument[];

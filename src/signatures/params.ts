@@ -41,6 +41,16 @@ function describeScheme(recorded: string): string {
   return name ? `${name} (${SCHEME_TITLES[name]})` : recorded;
 }
 
+/** Bits kept per stored slot: 32 and 64 everywhere, 1–16 (b-bit slots) for stored signatures only. */
+export type ParamSlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
+export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
+
+/** Bands × rows of the band keys a b-bit signature file stores beside its slots. */
+export interface StoredBandLayout {
+  readonly bands: number;
+  readonly rows: number;
+}
+
 export interface SignatureParams {
   readonly scheme: string;
   /** The 64-bit seed in decimal. */
@@ -49,7 +59,9 @@ export interface SignatureParams {
   readonly shingle: ShingleMode;
   readonly n: number;
   readonly normalize: { readonly lowercase: true; readonly nfkc: boolean; readonly stripPunctuation: boolean };
-  readonly slotBits: 32 | 64;
+  readonly slotBits: ParamSlotBits;
+  /** b-bit slots (slotBits < 32) only: the stored band keys' layout, fixed when signing. */
+  readonly bandKeys?: StoredBandLayout;
 }
 
 export interface SignatureOptions {
@@ -61,7 +73,9 @@ export interface SignatureOptions {
   readonly n?: number;
   readonly nfkc?: boolean;
   readonly stripPunctuation?: boolean;
-  readonly slotBits?: 32 | 64;
+  readonly slotBits?: ParamSlotBits;
+  /** Required with slotBits < 32, refused otherwise. */
+  readonly bandKeys?: StoredBandLayout;
 }
 
 /** Validated parameters with the defaults: k 128, seed 42, word 5-grams, 64-bit slots. */
@@ -73,7 +87,8 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   if (!Number.isInteger(k) || k < 1 || k > 4096) throw new RangeError(`k must be an integer from 1 to 4096, got ${k}`);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`n must be an integer from 1 to 1000, got ${n}`);
   if (!['word', 'char', 'auto'].includes(shingle)) throw new RangeError(`shingle mode must be word, char or auto, got ${shingle}`);
-  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`slot bits must be 32 or 64, got ${String(slotBits)}`);
+  if (!SLOT_BITS.includes(slotBits)) throw new RangeError(`slot bits must be one of ${SLOT_BITS.join(', ')}, got ${String(slotBits)}`);
+  const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
   const scheme = options.scheme ?? 'classic';
   if (!Object.hasOwn(SCHEMES, scheme)) throw new RangeError(`scheme must be classic or oph, got ${String(scheme)}`);
   return {
@@ -84,7 +99,29 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     n,
     normalize: { lowercase: true, nfkc: options.nfkc ?? false, stripPunctuation: options.stripPunctuation ?? false },
     slotBits,
+    ...(bandKeys ? { bandKeys } : {}),
   };
+}
+
+function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLayout | undefined): StoredBandLayout | undefined {
+  if (slotBits >= 32) {
+    if (layout) throw new RangeError(`stored band keys go with b-bit slots (slot bits below 32), not ${slotBits}`);
+    return undefined;
+  }
+  if (!layout) throw new RangeError(`${slotBits}-bit slots need the band layout (bands × rows) whose keys are stored beside them`);
+  const { bands, rows } = layout;
+  if (!Number.isInteger(bands) || !Number.isInteger(rows) || bands < 1 || rows < 1 || bands * rows > k) {
+    throw new RangeError(`stored band keys need positive integers bands × rows ≤ k = ${k}, got ${bands} × ${rows}`);
+  }
+  return { bands, rows };
+}
+
+/** The slot width of a run that signs and dedups in memory: b-bit slots are only stored. */
+export function fullSlotBits(params: SignatureParams): 32 | 64 {
+  if (params.slotBits === 32 || params.slotBits === 64) return params.slotBits;
+  throw new RangeError(
+    `--slot-bits ${params.slotBits} is for stored signatures (gpudedup sign, then dedup --signatures); signing in memory keeps 32 or 64`,
+  );
 }
 
 export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
@@ -106,6 +143,7 @@ export function paramDifferences(a: SignatureParams, b: SignatureParams): string
     nfkc: p.normalize.nfkc,
     stripPunctuation: p.normalize.stripPunctuation,
     slotBits: p.slotBits,
+    bandKeys: p.bandKeys ? `${p.bandKeys.bands} bands × ${p.bandKeys.rows} rows` : 'none',
   });
   const fa = flat(a);
   const fb = flat(b);
