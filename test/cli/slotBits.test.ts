@@ -1,6 +1,7 @@
 // --slot-bits 1–16 through the CLI: the stored layout, the band keys of the full
 // values (the same candidates as 64-bit slots), and mixing refused by name.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { readSignatureFile } from '../../src/formats/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { pairsToBigInts, signatureRef } from '../support/reference.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 120);
 
@@ -63,5 +64,30 @@ describe('gpudedup sign --slot-bits b < 32', () => {
       reports.push(JSON.parse(readFileSync(report, 'utf8')) as Report);
     }
     expect(reports[0].candidates.pairs).toBe(reports[1].candidates.pairs);
+  });
+
+  it('resumes an interrupted OPH b-bit run to the same files as an uninterrupted one', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), lines.slice(0, 40).join('\n') + '\n');
+    const common = ['--scheme', 'oph', '--slot-bits', '4', '--bands', '2', '--rows', '4', '--backend', 'cpu', '-k', '8', '--batch-size', '4', '-q'];
+    await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'full.npy'), ...common]);
+    const out = join(dir, 'resumed.npy');
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, ...common], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.write(lines.slice(0, 20).join('\n') + '\n'); // standard input stays open: the run cannot finish
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const partial = `${out}.json.partial`;
+      if (existsSync(partial) && readFileSync(partial, 'utf8').split('\n').length - 2 >= 12) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(existsSync(`${out}.partial`)).toBe(true);
+    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, ...common.filter((a) => a !== '-q'), '--resume']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/resuming after (1[2-9]|20) documents/);
+    expect(readFileSync(out)).toEqual(readFileSync(join(dir, 'full.npy')));
+    const strip = (path: string) => ({ ...JSON.parse(readFileSync(path, 'utf8')), backend: undefined });
+    expect(strip(`${out}.json`)).toEqual(strip(join(dir, 'full.npy.json')));
   });
 });
