@@ -19,8 +19,9 @@
  * document without shingles keeps every slot all-ones.
  *
  * Signing is two steps so that a faster kernel can replace the first: bin
- * minima (O(shingles), the WGSL kernel shaders/oph.wgsl computes the same per
- * segment) and densification (O(k) per document, always this TypeScript).
+ * minima (O(shingles)) and densification (O(k) per document). shaders/oph.wgsl
+ * does both for a document that is one segment, and the bin minima of each
+ * segment of a longer one, densified here after the segments are combined.
  */
 import { fmix32 } from '../math/murmur3.js';
 import { mulAddModP } from '../math/mersenne61.js';
@@ -83,9 +84,10 @@ export function probe(base: number, t: number, k: number): number {
  * Optimal densification of every row of `out` in place. A bin is empty when
  * its hi word is all-ones (a real value is below P, so its hi word is below 2^29).
  */
-export function densify(out: Uint32Array, documents: number, k: number, probeKey: number): void {
+export function densify(out: Uint32Array, documents: number, k: number, probeKey: number): number {
   const bases = probeBases(k, probeKey);
   const filled = new Uint8Array(k);
+  let densified = 0;
   for (let d = 0; d < documents; d++) {
     const base = d * k * 2;
     let nonEmpty = 0;
@@ -94,6 +96,7 @@ export function densify(out: Uint32Array, documents: number, k: number, probeKey
       nonEmpty += filled[j];
     }
     if (nonEmpty === 0 || nonEmpty === k) continue;
+    densified++;
     for (let j = 0; j < k; j++) {
       if (filled[j]) continue;
       let donor = probe(bases[j], 0, k);
@@ -102,6 +105,7 @@ export function densify(out: Uint32Array, documents: number, k: number, probeKey
       out[base + 2 * j + 1] = out[base + 2 * donor + 1];
     }
   }
+  return densified;
 }
 
 function ophProbeKey(family: HashFamily): number {
@@ -118,7 +122,7 @@ export function signBatchOph(family: HashFamily, batch: ShingleBatch, kernel: Op
   return out;
 }
 
-/** Densifies rows whose bin minima another backend (the WebGPU kernel) computed. */
-export function densifyBatch(family: HashFamily, out: Uint32Array): void {
-  densify(out, out.length / (2 * family.k), family.k, ophProbeKey(family));
+/** Densifies rows whose bin minima another backend computed (rows without empty bins are left alone); returns how many. */
+export function densifyBatch(family: HashFamily, out: Uint32Array): number {
+  return densify(out, out.length / (2 * family.k), family.k, ophProbeKey(family));
 }

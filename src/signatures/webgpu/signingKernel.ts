@@ -5,7 +5,7 @@
  */
 import type { HashFamily } from '../hashFamily.js';
 import { densifyBatch } from '../oph.js';
-import { segmentCapFor } from './plan.js';
+import { segmentCapFor, type Chunk } from './plan.js';
 import type { KernelName } from './shaderSources.js';
 
 export interface SigningKernel {
@@ -17,8 +17,10 @@ export interface SigningKernel {
   segmentCap(shingles: number, k: number): number;
   /** The coefficients buffer: vec4u (a.lo, a.hi, b.lo, b.hi) per hash function the kernel uses. */
   coefficients(family: HashFamily): Uint32Array<ArrayBuffer>;
-  /** After a batch's segments are combined: OPH densifies the empty bins. */
-  finish?(family: HashFamily, signatures: Uint32Array): void;
+  /** Per-segment words for binding 5 of the kernel, if it takes any. */
+  segmentData?(chunk: Chunk, offsets: Uint32Array): Uint32Array<ArrayBuffer>;
+  /** After a batch's segments are combined: OPH densifies the rows still holding empty bins; returns their count. */
+  finish?(family: HashFamily, signatures: Uint32Array): number;
 }
 
 function coefficientWords(family: HashFamily, count: number): Uint32Array<ArrayBuffer> {
@@ -45,9 +47,22 @@ export const OPH_KERNEL: SigningKernel = {
   entryPoint: 'oph_segments',
   invocationsPerSegment: () => 1,
   segmentCap: (shingles, k) => Math.max(OPH_MIN_SEGMENT_FACTOR * k, Math.ceil(shingles / OPH_TARGET_SEGMENTS)),
-  coefficients: (family) => coefficientWords(family, 1),
+  // (a_0, b_0), then (c, 0, 0, 0): the probe key of densification.
+  coefficients: (family) => Uint32Array.from([...coefficientWords(family, 1), family.probeKey ?? 0, 0, 0, 0]),
+  segmentData: wholeDocumentFlags,
   finish: densifyBatch,
 };
+
+/** 1 for a segment that is its document's every shingle: the kernel densifies those rows itself. */
+export function wholeDocumentFlags(chunk: Chunk, offsets: Uint32Array): Uint32Array<ArrayBuffer> {
+  const flags = new Uint32Array(chunk.segmentDocs.length);
+  for (let s = 0; s < flags.length; s++) {
+    const d = chunk.segmentDocs[s];
+    const length = chunk.segmentStarts[s + 1] - chunk.segmentStarts[s];
+    flags[s] = length === offsets[d + 1] - offsets[d] ? 1 : 0;
+  }
+  return flags;
+}
 
 /** The kernel of the family's scheme: the WebGPU backend's one dispatch on it. */
 export function kernelFor(family: HashFamily): SigningKernel {

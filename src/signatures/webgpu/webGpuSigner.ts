@@ -56,6 +56,8 @@ export interface SignerStats {
   kernelMs: number;
   readbackMs: number;
   combineMs: number;
+  /** OPH: documents whose empty bins the host filled (split across segments); the kernel densifies the others. */
+  hostDensified: number;
 }
 
 const DEFAULT_WORKGROUP_SIZE = 64;
@@ -65,6 +67,8 @@ interface ChunkBuffers {
   readonly params: GPUBuffer;
   readonly shingles: GPUBuffer;
   readonly segmentStarts: GPUBuffer;
+  /** The kernel's per-segment words (binding 5), if it has any. */
+  readonly segmentData?: GPUBuffer;
   readonly minima: GPUBuffer;
   readonly readback: GPUBuffer;
 }
@@ -75,7 +79,7 @@ export class WebGpuSigner implements SignerBackend {
   readonly description: string;
   readonly capacity: ChunkCapacity;
   readonly stats: SignerStats = {
-    batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0,
+    batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0, hostDensified: 0,
   };
   /** Two slots; one when profiling, so that no phase overlaps another. */
   private readonly slots: ChunkSlot[];
@@ -140,7 +144,7 @@ export class WebGpuSigner implements SignerBackend {
     this.stats.chunks += chunks.length;
     this.stats.shingles += shingles;
     for (const chunk of chunks) this.stats.segments += segmentCount(chunk);
-    this.kernel.finish?.(this.family, out);
+    this.stats.hostDensified += this.kernel.finish?.(this.family, out) ?? 0;
     return out;
   }
 
@@ -191,10 +195,12 @@ export class WebGpuSigner implements SignerBackend {
     const words = 2 * (chunk.endShingle - chunk.firstShingle);
     const segments = segmentCount(chunk);
     const bytes = this.minimaBytes(chunk);
+    const segmentData = this.kernel.segmentData?.(chunk, batch.offsets);
     const buffers: ChunkBuffers = {
       params: slot.params,
       shingles: slot.shingles.atLeast(4 * words),
       segmentStarts: slot.segmentStarts.atLeast(4 * (segments + 1)),
+      ...(segmentData ? { segmentData: slot.segmentData.atLeast(segmentData.byteLength) } : {}),
       minima: slot.minima.atLeast(bytes),
       readback: slot.readback.atLeast(bytes),
     };
@@ -203,6 +209,7 @@ export class WebGpuSigner implements SignerBackend {
     const shingles = batch.shingles as Uint32Array<ArrayBuffer>;
     queue.writeBuffer(buffers.shingles, 0, shingles, 2 * chunk.firstShingle, words);
     queue.writeBuffer(buffers.segmentStarts, 0, chunk.segmentStarts);
+    if (segmentData) queue.writeBuffer(buffers.segmentData!, 0, segmentData);
     queue.writeBuffer(buffers.params, 0, Uint32Array.of(segments, this.grid(chunk).x));
     return buffers;
   }
@@ -219,6 +226,7 @@ export class WebGpuSigner implements SignerBackend {
         { binding: 2, resource: { buffer: buffers.shingles, size: 8 * (chunk.endShingle - chunk.firstShingle) } },
         { binding: 3, resource: { buffer: buffers.segmentStarts, size: 4 * (segments + 1) } },
         { binding: 4, resource: { buffer: buffers.minima, size: bytes } },
+        ...(buffers.segmentData ? [{ binding: 5, resource: { buffer: buffers.segmentData, size: 4 * segments } }] : []),
       ],
     });
     const encoder = this.device.createCommandEncoder({ label: 'gpudedup minhash chunk' });

@@ -130,11 +130,13 @@ describeWithGpu('WebGPU backend', (gpu) => {
     }
     const seed = (BigInt(SEED.hi) << 32n) | BigInt(SEED.lo);
 
-    it('on empty, one-shingle, fewer-shingles-than-bins and random documents, against BigInt', async () => {
+    it('on empty, one-shingle, fewer-shingles-than-bins and random documents, against BigInt, densified on the GPU', async () => {
       const sizes = [0, 1, 2, 3, 0, 7, 60, 127, 128, 129, 400, ...randomSizes(30, 900, 8)];
       for (const k of [1, 7, 128, 256]) {
         const batch = randomBatch(sizes, 300 + k);
-        const { got } = await signOph(batch, k);
+        // One segment per document: the kernel densifies every row, the host none.
+        const { got, signer } = await signOph(batch, k, { segmentCap: 1 << 20 });
+        expect(signer.stats.hostDensified).toBe(0);
         const all = pairsToBigInts(batch.shingles);
         for (let d = 0; d < sizes.length; d++) {
           const want = ophSignatureRef(all.slice(batch.offsets[d], batch.offsets[d + 1]), k, seed);
@@ -144,8 +146,11 @@ describeWithGpu('WebGPU backend', (gpu) => {
     });
 
     it('when documents span chunks and segments, and for empty batches', async () => {
-      const { signer } = await signOph(randomBatch([3, 4321, 0, 64, 1500, 1], 9), 128, { maxChunkShingles: 1000, segmentCap: 100 });
+      // k = 1024: the split documents (4321 and 1500 shingles) still have empty bins after their segments are combined.
+      const { signer } = await signOph(randomBatch([3, 4321, 0, 64, 1500, 1, 20, 90], 9), 1024, { maxChunkShingles: 1000, segmentCap: 100 });
       expect(signer.stats.chunks).toBe(6);
+      // Split documents are densified by the host; those of one segment (3, 64, 1, 20, 90 shingles) by the kernel.
+      expect(signer.stats.hostDensified).toBe(2);
       await signOph({ shingles: new Uint32Array(0), offsets: new Uint32Array(5) }, 7);
     });
 
