@@ -18,7 +18,7 @@
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { bandKey } from './bandKeys.js';
-import type { SignatureMatrix } from './signatureMatrix.js';
+import { fromSignerWords, type SignatureMatrix } from './signatureMatrix.js';
 
 export type BBitSlotBits = 1 | 2 | 4 | 8 | 16;
 
@@ -128,8 +128,5 @@ export function toStoredRows(pairs: Uint32Array, k: number, slotBits: number, ba
     if (!bands) throw new RangeError(`${slotBits}-bit slots need their band layout`);
     return packBBitRows(pairs, k, slotBits, bands);
   }
-  if (slotBits === 64) return pairs;
-  const out = new Uint32Array(pairs.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = pairs[2 * i];
-  return out;
+  return fromSignerWords(pairs, slotBits === 64 ? 64 : 32);
 }

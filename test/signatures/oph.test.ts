@@ -66,7 +66,7 @@ describe('OPH building blocks', () => {
     const batch = randomBatch([0, 1, 3, 50, 128, 500], 9);
     for (const k of [1, 16, 128]) {
       const family = makeHashFamily(k, u64Of(42n), 'oph');
-      const out = new Uint32Array(batch.offsets.length * 0 + (batch.offsets.length - 1) * 2 * k).fill(EMPTY_SLOT_WORD);
+      const out = new Uint32Array((batch.offsets.length - 1) * 2 * k).fill(EMPTY_SLOT_WORD);
       binMinimaTs(family, batch, out);
       setsOf(batch).forEach((set, d) => expect(pairsToBigInts(out.subarray(2 * k * d, 2 * k * (d + 1)))).toEqual(ophBinMinimaRef(set, k, 42n)));
     }
