@@ -12,7 +12,7 @@ import type { ClusterCheck } from './clusters/clustering.js';
 import { dedupDocuments, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
 import type { KeepPolicy } from './clusters/keepPolicy.js';
 import type { VerifyMode } from './clusters/verification.js';
-import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
+import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
 import { openSigner, type BackendChoice } from './signatures/resolveBackend.js';
 import { signDocuments } from './signatures/signDocuments.js';
 
@@ -59,6 +59,7 @@ export interface MinHasher {
  */
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
   const params = makeParams(options);
+  const slotBits = fullSlotBits(params);
   const { signer, shingler, notes } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
   const shingle = shingleOptionsOf(params);
   return {
@@ -68,11 +69,11 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
       return signer.description; // may change: a failing GPU hands over to the CPU
     },
     async sign(texts) {
-      const slots = params.slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
+      const slots = slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
       const words = new Uint32Array(slots.buffer); // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
       let row = 0;
       for await (const batch of signDocuments(texts.map((text) => ({ text })), signer, { shingle, shingler })) {
-        words.set(fromSignerWords(batch.signatures, params.slotBits), row * params.k * (params.slotBits / 32));
+        words.set(fromSignerWords(batch.signatures, slotBits), row * params.k * (slotBits / 32));
         row += batch.documents.length;
       }
       return { rows: texts.length, k: params.k, slots };
@@ -145,7 +146,7 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       backend: signer,
       shingler,
       shingle: shingleOptionsOf(params),
-      slotBits: params.slotBits,
+      slotBits: fullSlotBits(params),
       threshold,
       lsh: options.lsh ?? defaultLshParams(threshold, params.k, options.verify ?? 'hybrid'),
       verify: options.verify ?? 'hybrid',

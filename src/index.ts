@@ -14,7 +14,7 @@ export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
 export { mulAddModP, reduce64ModP } from './math/mersenne61.js';
 export { parseU64, toHex64, toDecimal64, type U64 } from './math/u64.js';
 export { makeHashFamily, splitmix64, type HashFamily } from './signatures/hashFamily.js';
-export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, SCHEME, type SignatureParams, type SignatureOptions } from './signatures/params.js';
+export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, schemeOf, SCHEME, SCHEMES, type SchemeName, type SignatureParams, type SignatureOptions } from './signatures/params.js';
 export { EMPTY_SLOT_WORD, type SignerBackend, type BackendKind } from './signatures/backend.js';
 export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';

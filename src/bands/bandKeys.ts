@@ -5,7 +5,7 @@
  * band contents collide with probability about 2^-64; a collision only adds a
  * candidate pair, which verification then judges.
  */
-import type { SignatureMatrix } from './signatureMatrix.js';
+import { rowWords, type SignatureMatrix } from './signatureMatrix.js';
 
 const SEED_A = 0x243f6a88;
 const SEED_B = 0x85a308d3;
@@ -35,6 +35,16 @@ function finalize(h: number, length: number): number {
  */
 export function bandKey(m: SignatureMatrix, doc: number, band: number, rows: number, out: Uint32Array, at: number): void {
   const { words } = m;
+  if (m.bands) {
+    // b-bit rows carry the keys of their full values (bBitSlots.ts): banding only reads them.
+    if (rows !== m.bands.rows || band >= m.bands.bands) {
+      throw new RangeError(`these signatures store band keys for ${m.bands.bands} bands × ${m.bands.rows} rows, not band ${band} of ${rows} rows`);
+    }
+    const from = doc * rowWords(m.k, m.slotBits, m.bands) + 2 * band;
+    out[at] = words[from];
+    out[at + 1] = words[from + 1];
+    return;
+  }
   const wordsPerSlot = m.slotBits === 64 ? 2 : 1;
   const start = (doc * m.k + band * rows) * wordsPerSlot;
   const end = start + rows * wordsPerSlot;

@@ -1,4 +1,5 @@
 /** Signature rows appended batch by batch, joined once at the end (peak: twice the rows, briefly). */
+import type { BandLayout } from './bBitSlots.js';
 import { signatureMatrix, type SignatureMatrix, type SlotBits } from './signatureMatrix.js';
 
 export class RowStore {
@@ -8,6 +9,8 @@ export class RowStore {
   constructor(
     readonly k: number,
     readonly slotBits: SlotBits,
+    /** b-bit rows only: their stored band keys' layout. */
+    readonly bands?: BandLayout,
   ) {}
 
   append(rows: Uint32Array): void {
@@ -23,6 +26,6 @@ export class RowStore {
       at += chunk.length;
     }
     this.chunks = [];
-    return signatureMatrix(all, this.k, this.slotBits);
+    return signatureMatrix(all, this.k, this.slotBits, this.bands);
   }
 }

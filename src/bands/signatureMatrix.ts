@@ -3,11 +3,16 @@
  * layout of a signature `.npy`: with 64-bit slots, slot i of document d is the
  * (lo, hi) word pair at [(d·k + i)·2] (as the signers return it); with 32-bit
  * slots it is the single word at [d·k + i], the low word of the 64-bit slot.
- * Keeping 32-bit rows compact halves the memory that dedup holds.
+ * Keeping 32-bit rows compact halves the memory that dedup holds. With b-bit
+ * slots (b < 32, stored signatures only) a row is the band keys followed by the
+ * packed slots (bBitSlots.ts).
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
+import { bBitMatches, bBitRowWords, isBBit, liKonigEstimate, type BandLayout } from './bBitSlots.js';
 
-export type SlotBits = 32 | 64;
+export type SlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
+/** The slot widths signing and the in-memory pipeline use; narrower ones are for stored signatures. */
+export type FullSlotBits = 32 | 64;
 
 export interface SignatureMatrix {
   readonly words: Uint32Array;
@@ -15,27 +20,34 @@ export interface SignatureMatrix {
   readonly slotBits: SlotBits;
   /** Number of documents (rows). */
   readonly count: number;
+  /** b-bit slots only: the layout of the band keys stored at the start of each row. */
+  readonly bands?: BandLayout;
 }
 
-/** Words per row: 2k for 64-bit slots, k for 32-bit slots. */
-export function rowWords(k: number, slotBits: SlotBits): number {
+/** Words per row: 2k for 64-bit slots, k for 32-bit slots; band keys plus packed slots for b < 32. */
+export function rowWords(k: number, slotBits: SlotBits, bands?: BandLayout): number {
+  if (isBBit(slotBits)) {
+    if (!bands) throw new RangeError(`${slotBits}-bit slots need their stored band keys`);
+    return bBitRowWords(k, slotBits, bands);
+  }
   return slotBits === 64 ? 2 * k : k;
 }
 
-export function signatureMatrix(words: Uint32Array, k: number, slotBits: SlotBits = 64): SignatureMatrix {
+export function signatureMatrix(words: Uint32Array, k: number, slotBits: SlotBits = 64, bands?: BandLayout): SignatureMatrix {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
-  const row = rowWords(k, slotBits);
+  const row = rowWords(k, slotBits, bands);
   if (words.length % row !== 0) {
     throw new RangeError(`signature words (${words.length}) are not a whole number of rows of k = ${k} ${slotBits}-bit slots`);
   }
-  return { words, k, slotBits, count: words.length / row };
+  const m = { words, k, slotBits, count: words.length / row };
+  return isBBit(slotBits) ? { ...m, bands } : m;
 }
 
 /**
  * Signer output ((lo, hi) per slot) in the layout of `slotBits`: unchanged for
  * 64-bit slots, the low words only for 32-bit slots.
  */
-export function fromSignerWords(pairs: Uint32Array, slotBits: SlotBits): Uint32Array {
+export function fromSignerWords(pairs: Uint32Array, slotBits: FullSlotBits): Uint32Array {
   if (slotBits === 64) return pairs;
   const out = new Uint32Array(pairs.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = pairs[2 * i];
@@ -48,14 +60,25 @@ export function fromSignerWords(pairs: Uint32Array, slotBits: SlotBits): Uint32A
  * is never all-ones; with 32-bit slots one lo word may be by chance, never all k.
  */
 export function isEmptySignature(m: SignatureMatrix, doc: number): boolean {
-  const row = rowWords(m.k, m.slotBits);
+  const row = rowWords(m.k, m.slotBits, m.bands);
   for (let w = doc * row; w < (doc + 1) * row; w++) if (m.words[w] !== EMPTY_SLOT_WORD) return false;
   return true;
 }
 
-/** Fraction of the k slots on which two documents agree: the MinHash estimate of their Jaccard similarity. */
+/**
+ * Fraction of the k slots on which two documents agree: the MinHash estimate
+ * of their Jaccard similarity. With b-bit slots, Li and König's estimator of it
+ * from the fraction of equal b-bit slots (bBitSlots.ts).
+ */
 export function signatureAgreement(m: SignatureMatrix, a: number, b: number): number {
+  const equal = equalSlots(m, a, b);
+  return isBBit(m.slotBits) ? liKonigEstimate(equal / m.k, m.slotBits) : equal / m.k;
+}
+
+/** How many of the k stored slots of two documents are equal (b-bit slots compared as stored). */
+export function equalSlots(m: SignatureMatrix, a: number, b: number): number {
   const { words, k } = m;
+  if (isBBit(m.slotBits)) return bBitMatches(m, a, b);
   let equal = 0;
   if (m.slotBits === 64) {
     const baseA = a * k * 2;
@@ -68,12 +91,13 @@ export function signatureAgreement(m: SignatureMatrix, a: number, b: number): nu
     const baseB = b * k;
     for (let i = 0; i < k; i++) if (words[baseA + i] === words[baseB + i]) equal++;
   }
-  return equal / k;
+  return equal;
 }
 
 /** Rows of `first` followed by rows of `second`, e.g. a corpus and a reference set banded together. */
 export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix): SignatureMatrix {
-  if (first.k !== second.k || first.slotBits !== second.slotBits) {
+  const sameBands = first.bands?.bands === second.bands?.bands && first.bands?.rows === second.bands?.rows;
+  if (first.k !== second.k || first.slotBits !== second.slotBits || !sameBands) {
     throw new RangeError(
       `cannot combine signatures of k=${first.k}/${first.slotBits}-bit with k=${second.k}/${second.slotBits}-bit`,
     );
@@ -81,5 +105,5 @@ export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix):
   const words = new Uint32Array(first.words.length + second.words.length);
   words.set(first.words, 0);
   words.set(second.words, first.words.length);
-  return { words, k: first.k, slotBits: first.slotBits, count: first.count + second.count };
+  return { words, k: first.k, slotBits: first.slotBits, count: first.count + second.count, ...(first.bands ? { bands: first.bands } : {}) };
 }

@@ -8,7 +8,7 @@ import { usesShingleSets, VERIFY_MODES, type VerifyMode } from '../clusters/veri
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
-import { makeParams, type SignatureParams } from '../signatures/params.js';
+import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
@@ -77,7 +77,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   const keep = parseKeepPolicy(options.keep);
   const verify = verifyModeFrom(inputs, options, cmd);
   if (!(options.chainDelta < 1)) throw new RangeError(`--chain-delta must be below 1, got ${options.chainDelta}`);
-  let params = signatureParamsFrom(options);
+  let params = signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
@@ -104,7 +104,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     backend: options.backend,
     cpuThreads: options.threads,
     threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k, usesShingleSets(verify)),
+    lsh: params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)), // b-bit signatures band from their stored keys
     verify,
     clusterCheck: options.clusterCheck,
     chainDelta: options.chainDelta,
@@ -137,14 +137,18 @@ function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command
 async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
+  const slotBits = given('slotBits') ? options.slotBits : p.slotBits;
   return makeParams({
+    scheme: given('scheme') ? options.scheme : schemeOf(p),
     k: given('k') ? options.k : p.k,
     seed: given('seed') ? options.seed : p.seed,
     shingle: given('shingle') ? options.shingle : p.shingle,
     n: given('ngram') ? options.ngram : p.n,
     nfkc: given('nfkc') ? options.nfkc : p.normalize.nfkc,
     stripPunctuation: given('stripPunctuation') ? options.stripPunctuation : p.normalize.stripPunctuation,
-    slotBits: given('slotBits') ? options.slotBits : p.slotBits,
+    slotBits,
+    // The band layout of stored keys was fixed when signing; --bands/--rows given here must match it.
+    bandKeys: slotBits >= 32 ? undefined : given('bands') || given('rows') ? lshParamsFrom(options, p.k) : p.bandKeys,
   });
 }
 

@@ -139,7 +139,7 @@ function formatCheck(c: SelfCheckResult): string[] {
     `    parity   ${c.ok ? 'ok' : 'FAILED'} in ${Math.round(c.ms)} ms`,
     `      multiply-mod on ${c.mulmodCases.toLocaleString('en')} edge and random operands: ${verdict(c.mulmodMismatches)}`,
     ...c.mulmodMismatches.map((m) => `        ${m}`),
-    `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}: ${verdict(c.signatureMismatches)}`,
+    `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}, classic and OPH schemes: ${verdict(c.signatureMismatches)}`,
     ...c.signatureMismatches.map((m) => `        ${m}`),
   ];
 }

@@ -1,7 +1,7 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { makeParams, type SignatureParams } from '../signatures/params.js';
+import { makeParams, SLOT_BITS, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
 
 export interface InputCliOptions {
@@ -13,13 +13,14 @@ export interface InputCliOptions {
 }
 
 export interface SignatureCliOptions {
+  scheme: SchemeName;
   k: number;
   seed: string;
   shingle: 'word' | 'char' | 'auto';
   ngram: number;
   nfkc: boolean;
   stripPunctuation: boolean;
-  slotBits: 32 | 64;
+  slotBits: ParamSlotBits;
   backend: BackendChoice;
   threads?: number;
 }
@@ -41,13 +42,19 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
+    .addOption(new Option('--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified').choices(['classic', 'oph']).default('classic'))
+    .option('-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)', positiveInteger, 128)
     .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
     .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
     .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
     .option('--nfkc', 'apply Unicode NFKC normalization first', false)
     .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
-    .addOption(new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory)').choices(['32', '64']).default(64).argParser((v) => Number(v) as 32 | 64))
+    .addOption(
+      new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)')
+        .choices(SLOT_BITS.map(String))
+        .default(64)
+        .argParser((v) => Number(v) as ParamSlotBits),
+    )
     .addOption(new Option('--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'))
     .option('--threads <n>', 'worker threads of the CPU backend (default: one per core)', positiveInteger);
 }
@@ -56,8 +63,11 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
   return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, strict: options.strict, onInvalid };
 }
 
-export function signatureParamsFrom(options: SignatureCliOptions): SignatureParams {
+/** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */
+export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: StoredBandLayout): SignatureParams {
   return makeParams({
+    bandKeys: options.slotBits < 32 ? bandKeys : undefined,
+    scheme: options.scheme,
     k: options.k,
     seed: options.seed,
     shingle: options.shingle,

@@ -14,7 +14,7 @@ import {
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
-import { addLshOptions, type LshCliOptions } from './params.js';
+import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
 
@@ -29,6 +29,7 @@ export function registerSignCommand(program: Command): void {
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048)
     .option('--shard <I/N>', 'sign only the documents at positions ≡ I−1 (mod N) into a Parquet shard for `gpudedup cluster` (with the band options)');
+  // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
     if (options.shard !== undefined) {
       if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
@@ -43,7 +44,7 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    params: signatureParamsFrom(options),
+    params: signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k) : undefined),
     backend: options.backend,
     cpuThreads: options.threads,
     out: options.out,
@@ -77,9 +78,9 @@ async function signWithProgress(config: SignConfig, quiet: boolean): Promise<Sig
 
 function printSummary(options: SignCliOptions, s: SignSummary): void {
   const int = (n: number): string => n.toLocaleString('en-US');
-  const evaluations = s.shingles * options.k;
+  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k; // OPH: one per shingle, plus densification
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const dtype = options.slotBits === 64 ? 'uint64' : 'uint32';
+  const dtype = options.slotBits === 64 ? 'uint64' : options.slotBits === 32 ? 'uint32' : `uint32 words: band keys + ${options.slotBits}-bit slots`;
   const lines = [
     `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,

@@ -6,7 +6,8 @@
  * document for document.
  */
 import type { LshParams } from '../bands/lshParams.js';
-import { fromSignerWords, type SlotBits } from '../bands/signatureMatrix.js';
+import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
+import type { SlotBits } from '../bands/signatureMatrix.js';
 import { RowStore } from '../bands/rowStore.js';
 import type { Shingler } from '../shingles/shingler.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
@@ -27,6 +28,7 @@ export interface DedupDocumentsOptions extends DedupSettings {
   /** Signs the distinct texts; its k is the signature length. The caller destroys it. */
   readonly backend: SignerBackend;
   readonly shingle: ShingleOptions;
+  /** Below 32: b-bit rows, banded by the keys of `lsh`'s layout (bBitSlots.ts). */
   readonly slotBits: SlotBits;
   readonly keep: KeepPolicy;
   /** A reference set: corpus documents that are near-duplicates of one of these are removed (decontamination). */
@@ -94,11 +96,13 @@ async function signReference(documents: readonly InMemoryDocument[], options: De
 }
 
 async function signAll(documents: Iterable<InMemoryDocument>, options: DedupDocumentsOptions, timings: PipelineTimings) {
-  const store = new RowStore(options.backend.k, options.slotBits);
+  const { k } = options.backend;
+  const bands = isBBit(options.slotBits) ? options.lsh : undefined;
+  const store = new RowStore(k, options.slotBits, bands);
   const sets: Uint32Array[] = [];
   let shingles = 0;
   for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler }, timings)) {
-    store.append(fromSignerWords(batch.signatures, options.slotBits));
+    store.append(toStoredRows(batch.signatures, k, options.slotBits, bands));
     sets.push(...batch.sets);
     shingles += batch.shingles;
   }

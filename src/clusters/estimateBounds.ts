@@ -18,6 +18,7 @@
  * probability ≤ α. In normal terms the margin is about t ± z·√(t(1−t)/k) with
  * z = Φ⁻¹(1 − α): 3.09 for α = 0.001, ±0.11 at t = 0.8, k = 128.
  */
+import type { SlotBits } from '../bands/signatureMatrix.js';
 
 export interface EstimateBounds {
   /** Agreeing slots from which the estimate accepts (may be k + 1: never). */
@@ -50,9 +51,10 @@ function binomialPmf(k: number, p: number): Float64Array {
   return pmf;
 }
 
-export function estimateBounds(k: number, threshold: number, errorRate: number, slotBits: 32 | 64 = 64): EstimateBounds {
+export function estimateBounds(k: number, threshold: number, errorRate: number, slotBits: SlotBits = 64): EstimateBounds {
   if (!(errorRate > 0 && errorRate < 0.5)) throw new RangeError(`the estimate's error rate must be in (0, 0.5), got ${errorRate}`);
-  const p = slotBits === 32 ? threshold + (1 - threshold) * 2 ** -32 : threshold;
+  // Slots of b < 64 stored bits also agree by chance when the minima differ: P(equal) = J + (1 − J)·2^−b.
+  const p = slotBits === 64 ? threshold : threshold + (1 - threshold) * 2 ** -slotBits;
   const pmf = binomialPmf(k, p);
   let acceptFrom = k + 1;
   let upper = 0; // P(X ≥ acceptFrom)

@@ -43,8 +43,8 @@ export class ExactPrePass {
 export function groupIdenticalRows(rows: SignatureMatrix): SignedCorpus {
   const table = new DocumentTable();
   const index = new ExactDuplicateIndex();
-  const store = new RowStore(rows.k, rows.slotBits);
-  const width = rowWords(rows.k, rows.slotBits);
+  const store = new RowStore(rows.k, rows.slotBits, rows.bands);
+  const width = rowWords(rows.k, rows.slotBits, rows.bands);
   for (let d = 0; d < rows.count; d++) {
     if (isEmptySignature(rows, d)) {
       table.add(-1, 0);

@@ -5,7 +5,7 @@
  * verification and the chain check of clustering.ts both judge through it,
  * each at its own threshold, and it counts how each pair was decided.
  */
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { equalSlots, signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { DEFAULT_ESTIMATE_ERROR, decideByEstimate, estimateBounds, type EstimateBounds } from './estimateBounds.js';
 import type { ExactSimilarity, VerifyMode } from './verification.js';
 
@@ -56,7 +56,7 @@ export class PairJudge {
     this.estimate = signatureAgreement(signatures, a, b);
     this.exact = Number.NaN;
     if (mode === 'none') return true;
-    const byEstimate = mode === 'estimate' ? Number(this.estimate >= threshold) : mode === 'hybrid' ? decideByEstimate(Math.round(this.estimate * signatures.k), this.bounds!) : 2;
+    const byEstimate = mode === 'estimate' ? Number(this.estimate >= threshold) : mode === 'hybrid' ? decideByEstimate(equalSlots(signatures, a, b), this.bounds!) : 2;
     if (byEstimate !== 2) {
       if (byEstimate === 1) counts.estimateAccepted++;
       else counts.estimateRejected++;
@@ -78,6 +78,6 @@ export class PairJudge {
     const { mode, signatures } = this.options;
     if (mode === 'exact') return true;
     if (mode !== 'hybrid') return false;
-    return decideByEstimate(Math.round(signatureAgreement(signatures, a, b) * signatures.k), this.bounds!) === 2;
+    return decideByEstimate(equalSlots(signatures, a, b), this.bounds!) === 2;
   }
 }

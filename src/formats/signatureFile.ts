@@ -1,6 +1,7 @@
 /**
  * Signature files: `NAME.npy` (uint64 or uint32 per slot, shape (documents, k),
- * one row per input document in input order) and the sidecar `NAME.npy.json`
+ * one row per input document in input order; with b-bit slots uint32 rows of
+ * band keys and packed slots, src/bands/bBitSlots.ts) and the sidecar `NAME.npy.json`
  * holding the parameters, the ids and which documents were empty.
  *
  * The sidecar is written as a stream (one id per line, batch by batch) but is
@@ -12,7 +13,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { fromSignerWords, isEmptySignature, signatureMatrix } from '../bands/signatureMatrix.js';
+import { toStoredRows } from '../bands/bBitSlots.js';
+import { isEmptySignature, rowWords, signatureMatrix } from '../bands/signatureMatrix.js';
 import { AtomicFile, partialPath } from './atomicFile.js';
 import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
@@ -56,7 +58,7 @@ export class SignatureWriter {
   ) {}
 
   static async create(npyPath: string, params: SignatureParams, read: RowOptions): Promise<SignatureWriter> {
-    const npy = await NpyWriter.create(npyPath, dtypeOf(params), params.k);
+    const npy = await NpyWriter.create(npyPath, dtypeOf(params), npyColumns(params));
     const sidecar = await AtomicFile.create(sidecarPath(npyPath));
     await sidecar.write(sidecarHead(params, read));
     return new SignatureWriter(params, npy, sidecar, 0, [], []);
@@ -82,12 +84,12 @@ export class SignatureWriter {
     }
     // Lines after the head: one id each; the last element follows the final newline (empty or torn).
     const idLines = lines.slice(1, -1);
-    const rows = await NpyWriter.partialRows(npyPath, dtypeOf(params), params.k);
+    const rows = await NpyWriter.partialRows(npyPath, dtypeOf(params), npyColumns(params));
     const documents = Math.min(idLines.length, rows);
     const ids = idLines.slice(0, documents).map((line) => JSON.parse(line.startsWith(',') ? line.slice(1) : line) as string);
     const keptBytes = Buffer.byteLength(head + '\n') + idLines.slice(0, documents).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     const empty = await emptyRows(npyPath, params, documents);
-    const npy = await NpyWriter.resume(npyPath, dtypeOf(params), params.k, documents);
+    const npy = await NpyWriter.resume(npyPath, dtypeOf(params), npyColumns(params), documents);
     const sidecar = await AtomicFile.reopen(sidecarPath(npyPath), keptBytes);
     return new SignatureWriter(params, npy, sidecar, documents, empty, ids);
   }
@@ -100,7 +102,8 @@ export class SignatureWriter {
     const k = this.params.k;
     if (signatures.length !== ids.length * k * 2) throw new Error('signature batch does not match its ids');
     emptyFlags.forEach((isEmpty, i) => isEmpty && this.empty.push(this.documents + i));
-    await this.npy.appendRows(fromSignerWords(signatures, this.params.slotBits));
+    const { slotBits, bandKeys } = this.params;
+    await this.npy.appendRows(toStoredRows(signatures, k, slotBits, bandKeys));
     const lines = ids.map((id, i) => (this.documents + i === 0 ? '' : ',') + JSON.stringify(id) + '\n');
     if (lines.length > 0) await this.sidecar.write(lines.join(''));
     this.documents += ids.length;
@@ -143,6 +146,11 @@ function dtypeOf(params: SignatureParams): NpyDtype {
   return params.slotBits === 64 ? '<u8' : '<u4';
 }
 
+/** Columns of the .npy: k slots, or with b-bit slots the words of a packed row (band keys, then slots). */
+function npyColumns(params: SignatureParams): number {
+  return params.slotBits >= 32 ? params.k : rowWords(params.k, params.slotBits, params.bandKeys);
+}
+
 /** The sidecar's first line: the object up to the opening of its `ids` array. */
 function sidecarHead(params: SignatureParams, read: RowOptions): string {
   return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(0, -1) + ',"ids":[\n';
@@ -165,8 +173,8 @@ function parseHead(line: string): { params: SignatureParams; read?: RowOptions }
 async function emptyRows(npyPath: string, params: SignatureParams, rows: number): Promise<number[]> {
   const empty: number[] = [];
   let first = 0;
-  for await (const words of NpyWriter.readPartialRows(npyPath, dtypeOf(params), params.k, rows)) {
-    const chunk = signatureMatrix(words, params.k, params.slotBits);
+  for await (const words of NpyWriter.readPartialRows(npyPath, dtypeOf(params), npyColumns(params), rows)) {
+    const chunk = signatureMatrix(words, params.k, params.slotBits, params.bandKeys);
     for (let r = 0; r < chunk.count; r++) if (isEmptySignature(chunk, r)) empty.push(first + r);
     first += chunk.count;
   }
@@ -215,11 +223,11 @@ export async function readSignatureFile(npyPath: string, expected?: SignaturePar
     }
   }
   const array = await readNpy(npyPath);
-  const dtype = params.slotBits === 64 ? '<u8' : '<u4';
-  if (array.dtype !== dtype || array.cols !== params.k || array.rows !== ids.length || sidecar.documents !== ids.length) {
+  const dtype = dtypeOf(params);
+  if (array.dtype !== dtype || array.cols !== npyColumns(params) || array.rows !== ids.length || sidecar.documents !== ids.length) {
     throw new Error(
       `${npyPath}: does not match its sidecar (array ${array.dtype} ${array.rows}×${array.cols}, ` +
-        `sidecar ${dtype} ${ids.length}×${params.k})`,
+        `sidecar ${dtype} ${ids.length}×${npyColumns(params)})`,
     );
   }
   return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words: array.words };

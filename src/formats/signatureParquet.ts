@@ -14,7 +14,7 @@
  */
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { localParquetFile } from '../io/localParquetFile.js';
-import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix } from '../bands/signatureMatrix.js';
+import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type FullSlotBits } from '../bands/signatureMatrix.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
 import { ParquetFile, type ColumnValues } from './parquetFile.js';
 import { rowOptionDifferences, rowOptionsOf, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
@@ -53,14 +53,15 @@ export class ParquetSignatureWriter {
   readonly resumedIds: readonly string[] = [];
 
   private constructor(
-    readonly params: SignatureParams,
+    readonly params: SignatureParams & { readonly slotBits: FullSlotBits },
     private readonly read: RowOptions,
     private readonly path: string,
     private file: ParquetFile | undefined,
   ) {}
 
   static async create(path: string, params: SignatureParams, read: RowOptions): Promise<ParquetSignatureWriter> {
-    return new ParquetSignatureWriter(params, rowOptionsOf(read), path, undefined);
+    if (!isFullSlotBits(params.slotBits)) throw new RangeError(`${path}: Parquet signature files hold 32- or 64-bit slots; write --slot-bits ${params.slotBits} to a .npy`);
+    return new ParquetSignatureWriter({ ...params, slotBits: params.slotBits }, rowOptionsOf(read), path, undefined);
   }
 
   /** `signatures`: (lo, hi) words per slot, as backends return them. */
@@ -246,4 +247,8 @@ export function readParquetSignatures(
     for (let r = 0; r < rows; r++) if (isEmptySignature(matrix, r)) empty.push(r);
     return { params, read: head.read, ids, empty, words };
   });
+}
+
+function isFullSlotBits(bits: number): bits is FullSlotBits {
+  return bits === 32 || bits === 64;
 }

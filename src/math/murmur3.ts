@@ -13,7 +13,8 @@ const C4 = 0xa1e38b93;
 
 const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
 
-function fmix(h: number): number {
+/** MurmurHash3's 32-bit finalizer (a bijection of 32-bit words); also OPH's probing mix (src/signatures/oph.ts). */
+export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -64,10 +65,10 @@ export function murmur3x86_128(bytes: Uint8Array, length: number = bytes.length,
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;
   h4 = (h4 + h1) | 0;
-  h1 = fmix(h1);
-  h2 = fmix(h2);
-  h3 = fmix(h3);
-  h4 = fmix(h4);
+  h1 = fmix32(h1);
+  h2 = fmix32(h2);
+  h3 = fmix32(h3);
+  h4 = fmix32(h4);
   h1 = (h1 + h2 + h3 + h4) | 0;
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;

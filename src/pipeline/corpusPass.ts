@@ -7,7 +7,8 @@
 import { locationOf, type InputDocument, type ReadOptions } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
 import { RowStore } from '../bands/rowStore.js';
-import { fromSignerWords, isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { toStoredRows } from '../bands/bBitSlots.js';
+import { isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignedCorpus } from '../clusters/dedupSigned.js';
 import { ExactPrePass } from '../clusters/exactPrePass.js';
 import type { KeepPolicy } from '../clusters/keepPolicy.js';
@@ -47,13 +48,14 @@ export async function signingPass(
   timings: PipelineTimings,
 ): Promise<CorpusPassResult> {
   const prePass = new ExactPrePass(options.params.normalize, options.keep);
-  const store = new RowStore(options.params.k, options.params.slotBits);
+  const { k, slotBits, bandKeys } = options.params;
+  const store = new RowStore(k, slotBits, bandKeys);
   const pipeline = { shingle: shingleOptionsOf(options.params), shingler: signer.shingler };
   const batches = signDocuments(firstOfEachGroup(files, options, prePass), signer.backend, pipeline, timings);
   let sets: Uint32Array[] | undefined = (options.keepSetsBytes ?? 0) > 0 ? [] : undefined;
   let setBytes = 0;
   for await (const batch of batches) {
-    store.append(fromSignerWords(batch.signatures, options.params.slotBits));
+    store.append(toStoredRows(batch.signatures, k, slotBits, bandKeys));
     if (sets === undefined) continue;
     for (const set of batch.sets) setBytes += set.byteLength;
     if (setBytes > options.keepSetsBytes!) sets = undefined; // over budget: exact Jaccard reads the corpus again
@@ -65,9 +67,9 @@ export async function signingPass(
 /** Takes each group's row from presigned signatures, checking that they are this corpus's. */
 export async function presignedPass(files: readonly InputFile[], options: CorpusPassOptions, presigned: Presigned): Promise<CorpusPassResult> {
   const prePass = new ExactPrePass(options.params.normalize, options.keep);
-  const store = new RowStore(options.params.k, options.params.slotBits);
+  const store = new RowStore(presigned.rows.k, presigned.rows.slotBits, presigned.rows.bands);
   const check = new PresignedCheck(presigned.ids, presigned.rows);
-  const width = rowWords(presigned.rows.k, presigned.rows.slotBits);
+  const width = rowWords(presigned.rows.k, presigned.rows.slotBits, presigned.rows.bands);
   for await (const doc of firstOfEachGroup(files, options, prePass, check)) {
     store.append(presigned.rows.words.subarray(doc.index * width, (doc.index + 1) * width));
   }
@@ -117,7 +119,7 @@ class PresignedCheck {
     readonly ids: readonly string[],
     private readonly rows: SignatureMatrix,
   ) {
-    this.width = rowWords(rows.k, rows.slotBits);
+    this.width = rowWords(rows.k, rows.slotBits, rows.bands);
   }
 
   /** `group` is the document's exact group, −1 when its text is empty. */

@@ -114,7 +114,7 @@ function signCorpus(run: Run, signer: Signer): Promise<CorpusPassResult> {
 /** Stage: presigned rows from `gpudedup sign`, checked against the corpus (or, without one, grouped by identical rows). */
 async function readPresigned(run: Run, path: string): Promise<CorpusPassResult & { presignedIds?: readonly string[] }> {
   const file = await timed(run, 'load signatures', () => readSignatureFile(path, run.config.params, run.files.length > 0 ? run.config.read : undefined));
-  const rows: SignatureMatrix = signatureMatrix(file.words, file.params.k, file.params.slotBits);
+  const rows: SignatureMatrix = signatureMatrix(file.words, file.params.k, file.params.slotBits, file.params.bandKeys);
   if (run.files.length === 0) return { ...groupIdenticalRows(rows), missingKeepField: 0, presignedIds: file.ids };
   return timed(run, 'read', () => firstPassProgress(run, 'reading', (options) => presignedPass(run.files, options, { ids: file.ids, rows })));
 }

@@ -1,6 +1,6 @@
 /** The reference set of decontamination: every document signed with the corpus's signer and parameters, never deduplicated. */
 import { RowStore } from '../bands/rowStore.js';
-import { fromSignerWords } from '../bands/signatureMatrix.js';
+import { toStoredRows } from '../bands/bBitSlots.js';
 import type { SignedReference } from '../clusters/dedupSigned.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments } from '../io/readDocuments.js';
@@ -23,7 +23,7 @@ export async function signReferenceSet(
   const files = await listInputFiles(paths);
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
-  const store = new RowStore(params.k, params.slotBits);
+  const store = new RowStore(params.k, params.slotBits, params.bandKeys);
   async function* documents(): AsyncGenerator<InputDocument> {
     for await (const doc of readDocuments(files, read)) {
       ids.push(doc.id);
@@ -32,7 +32,7 @@ export async function signReferenceSet(
   }
   const pipeline = { shingle: shingleOptionsOf(params), shingler: signer.shingler };
   for await (const batch of signDocuments(documents(), signer.backend, pipeline, timings)) {
-    store.append(fromSignerWords(batch.signatures, params.slotBits));
+    store.append(toStoredRows(batch.signatures, params.k, params.slotBits, params.bandKeys));
     if (keepSets) sets.push(...batch.sets); // the pipeline's own sets: no second shingling
     progress.update(ids.length);
   }

@@ -11,7 +11,7 @@
  */
 import { bandKey } from '../bands/bandKeys.js';
 import type { LshParams } from '../bands/lshParams.js';
-import { fromSignerWords, signatureMatrix } from '../bands/signatureMatrix.js';
+import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../bands/signatureMatrix.js';
 import { exactKey, words64 } from '../clusters/exactKey.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
@@ -63,6 +63,8 @@ export function parseShardSlice(text: string): ShardSlice {
 }
 
 export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<SignShardSummary> {
+  const { slotBits } = config.params;
+  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
   const files = await listInputFiles(config.inputs);
   await checkOutputs([{ flag: '-o', path: config.out }], files);
   const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
@@ -115,7 +117,8 @@ async function* sliceOf(
 
 /** Rows of one signed batch; returns the number of empty documents in it. */
 function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
-  const { k, slotBits } = config.params;
+  const { k } = config.params;
+  const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
   const { bands, rows } = config.lsh;
   const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
   const key = new Uint32Array(2);

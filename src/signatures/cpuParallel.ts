@@ -72,7 +72,7 @@ export class ParallelCpuSigner implements SignerBackend {
     const first = batch.offsets[from];
     const shingles = batch.shingles.slice(2 * first, 2 * batch.offsets[to]);
     const offsets = batch.offsets.slice(from, to + 1).map((o) => o - first);
-    const family = { k: this.family.k, a: this.family.a, b: this.family.b };
+    const { seed: _seed, ...family } = this.family; // all but the seed, which signing does not use
     const response = await pool.request(worker, { family, kernel: this.kernel.name, shingles, offsets }, [shingles.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer]);
     return response.signatures!;
   }

@@ -4,7 +4,7 @@ import type { HashFamily } from './hashFamily.js';
 import { serveRequests, type PoolRequest, type PoolResponse } from '../workers/workerPool.js';
 
 export interface CpuWorkerRequest extends PoolRequest {
-  readonly family: Pick<HashFamily, 'k' | 'a' | 'b'>;
+  readonly family: Omit<HashFamily, 'seed'>;
   /** The kernel the main thread loaded; a worker where it does not load falls back like openCpuKernel. */
   readonly kernel: CpuKernelName;
   readonly shingles: Uint32Array;

@@ -1,12 +1,20 @@
 /**
  * The hash family, step 4: h_i(x) = ((a_i·x) mod P + b_i) mod P for i < k, with
  * a_i = splitmix64(seed + 2i) mod (P − 1) + 1 and b_i = splitmix64(seed + 2i + 1) mod P.
+ * The one-permutation scheme (oph.ts) uses h_0 only, plus a 32-bit probing key.
  */
 import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
 
+/** classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts). */
+export type SchemeName = 'classic' | 'oph';
+
 export interface HashFamily {
   readonly k: number;
+  /** Which signature the family's signers compute; classic when absent. */
+  readonly scheme?: SchemeName;
+  /** oph only: splitmix64(seed + 2) mod 2^32, the key of densification's probes. */
+  readonly probeKey?: number;
   readonly seed: U64;
   /** a_i as (lo, hi) pairs: a[2i] = lo, a[2i + 1] = hi. */
   readonly a: Uint32Array;
@@ -40,7 +48,7 @@ function modPMinus1(v: U64): U64 {
   return { hi, lo };
 }
 
-export function makeHashFamily(k: number, seed: U64): HashFamily {
+export function makeHashFamily(k: number, seed: U64, scheme: SchemeName = 'classic'): HashFamily {
   if (!Number.isInteger(k) || k < 1 || k > 1 << 20) throw new RangeError(`k must be an integer in [1, 2^20], got ${k}`);
   const a = new Uint32Array(2 * k);
   const b = new Uint32Array(2 * k);
@@ -56,5 +64,6 @@ export function makeHashFamily(k: number, seed: U64): HashFamily {
     b[2 * i] = scratch[0];
     b[2 * i + 1] = scratch[1];
   }
-  return { k, seed, a, b };
+  if (scheme === 'classic') return { k, seed, a, b };
+  return { k, seed, a, b, scheme, probeKey: splitmix64(add64(seed, { hi: 0, lo: 2 })).lo };
 }

@@ -4,10 +4,52 @@
  */
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
-import { makeHashFamily, type HashFamily } from './hashFamily.js';
+import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
 
-/** Names the whole hash family of the specification; bump it if any step changes. */
-export const SCHEME = 'minhash-mersenne61-fnv1a64-splitmix64/v1';
+export type { SchemeName } from './hashFamily.js';
+
+/**
+ * The recorded name of each signing scheme of the specification (README, "The
+ * hash family"); bump the version if any step changes. `--scheme` takes the keys.
+ */
+export const SCHEMES: Readonly<Record<SchemeName, string>> = {
+  classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
+  oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
+};
+
+/** The classic scheme's recorded name (the default). */
+export const SCHEME = SCHEMES.classic;
+
+const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
+  classic: 'classic MinHash, k hash functions',
+  oph: 'one-permutation hashing with optimal densification',
+};
+
+/** The scheme a recorded name stands for; refuses one this version does not know. */
+export function schemeOf(params: Pick<SignatureParams, 'scheme'>): SchemeName {
+  const found = (Object.keys(SCHEMES) as SchemeName[]).find((name) => SCHEMES[name] === params.scheme);
+  if (!found) {
+    const known = Object.entries(SCHEMES).map(([name, id]) => `${name} = ${id}`).join(', ');
+    throw new RangeError(`unknown signature scheme ${JSON.stringify(params.scheme)} (this gpudedup signs ${known})`);
+  }
+  return found;
+}
+
+/** "oph (one-permutation hashing …)" for messages; the recorded name itself if unknown. */
+function describeScheme(recorded: string): string {
+  const name = (Object.keys(SCHEMES) as SchemeName[]).find((n) => SCHEMES[n] === recorded);
+  return name ? `${name} (${SCHEME_TITLES[name]})` : recorded;
+}
+
+/** Bits kept per stored slot: 32 and 64 everywhere, 1–16 (b-bit slots) for stored signatures only. */
+export type ParamSlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
+export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
+
+/** Bands × rows of the band keys a b-bit signature file stores beside its slots. */
+export interface StoredBandLayout {
+  readonly bands: number;
+  readonly rows: number;
+}
 
 export interface SignatureParams {
   readonly scheme: string;
@@ -17,17 +59,23 @@ export interface SignatureParams {
   readonly shingle: ShingleMode;
   readonly n: number;
   readonly normalize: { readonly lowercase: true; readonly nfkc: boolean; readonly stripPunctuation: boolean };
-  readonly slotBits: 32 | 64;
+  readonly slotBits: ParamSlotBits;
+  /** b-bit slots (slotBits < 32) only: the stored band keys' layout, fixed when signing. */
+  readonly bandKeys?: StoredBandLayout;
 }
 
 export interface SignatureOptions {
+  /** classic (default) or oph. */
+  readonly scheme?: SchemeName;
   readonly seed?: string | number;
   readonly k?: number;
   readonly shingle?: ShingleMode;
   readonly n?: number;
   readonly nfkc?: boolean;
   readonly stripPunctuation?: boolean;
-  readonly slotBits?: 32 | 64;
+  readonly slotBits?: ParamSlotBits;
+  /** Required with slotBits < 32, refused otherwise. */
+  readonly bandKeys?: StoredBandLayout;
 }
 
 /** Validated parameters with the defaults: k 128, seed 42, word 5-grams, 64-bit slots. */
@@ -39,16 +87,41 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   if (!Number.isInteger(k) || k < 1 || k > 4096) throw new RangeError(`k must be an integer from 1 to 4096, got ${k}`);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`n must be an integer from 1 to 1000, got ${n}`);
   if (!['word', 'char', 'auto'].includes(shingle)) throw new RangeError(`shingle mode must be word, char or auto, got ${shingle}`);
-  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`slot bits must be 32 or 64, got ${String(slotBits)}`);
+  if (!SLOT_BITS.includes(slotBits)) throw new RangeError(`slot bits must be one of ${SLOT_BITS.join(', ')}, got ${String(slotBits)}`);
+  const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
+  const scheme = options.scheme ?? 'classic';
+  if (!Object.hasOwn(SCHEMES, scheme)) throw new RangeError(`scheme must be classic or oph, got ${String(scheme)}`);
   return {
-    scheme: SCHEME,
+    scheme: SCHEMES[scheme],
     seed: toDecimal64(parseU64(String(options.seed ?? 42))),
     k,
     shingle,
     n,
     normalize: { lowercase: true, nfkc: options.nfkc ?? false, stripPunctuation: options.stripPunctuation ?? false },
     slotBits,
+    ...(bandKeys ? { bandKeys } : {}),
   };
+}
+
+function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLayout | undefined): StoredBandLayout | undefined {
+  if (slotBits >= 32) {
+    if (layout) throw new RangeError(`stored band keys go with b-bit slots (slot bits below 32), not ${slotBits}`);
+    return undefined;
+  }
+  if (!layout) throw new RangeError(`${slotBits}-bit slots need the band layout (bands × rows) whose keys are stored beside them`);
+  const { bands, rows } = layout;
+  if (!Number.isInteger(bands) || !Number.isInteger(rows) || bands < 1 || rows < 1 || bands * rows > k) {
+    throw new RangeError(`stored band keys need positive integers bands × rows ≤ k = ${k}, got ${bands} × ${rows}`);
+  }
+  return { bands, rows };
+}
+
+/** The slot width of a run that signs and dedups in memory: b-bit slots are only stored. */
+export function fullSlotBits(params: SignatureParams): 32 | 64 {
+  if (params.slotBits === 32 || params.slotBits === 64) return params.slotBits;
+  throw new RangeError(
+    `--slot-bits ${params.slotBits} is for stored signatures (gpudedup sign, then dedup --signatures); signing in memory keeps 32 or 64`,
+  );
 }
 
 export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
@@ -56,13 +129,13 @@ export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
 }
 
 export function hashFamilyOf(params: SignatureParams): HashFamily {
-  return makeHashFamily(params.k, parseU64(params.seed));
+  return makeHashFamily(params.k, parseU64(params.seed), schemeOf(params));
 }
 
 /** The settings in which two parameter sets differ, as "k: 64 vs 128"; empty when compatible. */
 export function paramDifferences(a: SignatureParams, b: SignatureParams): string[] {
   const flat = (p: SignatureParams): Record<string, unknown> => ({
-    scheme: p.scheme,
+    scheme: describeScheme(p.scheme),
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,
@@ -70,6 +143,7 @@ export function paramDifferences(a: SignatureParams, b: SignatureParams): string
     nfkc: p.normalize.nfkc,
     stripPunctuation: p.normalize.stripPunctuation,
     slotBits: p.slotBits,
+    bandKeys: p.bandKeys ? `${p.bandKeys.bands} bands × ${p.bandKeys.rows} rows` : 'none',
   });
   const fa = flat(a);
   const fb = flat(b);

@@ -95,3 +95,43 @@ export function randomBelow(next: () => number, bound: bigint): bigint {
   const v = (BigInt(randomU32(next)) << 32n) | BigInt(randomU32(next));
   return v % bound;
 }
+
+const MASK32 = 0xffffffffn;
+
+/** MurmurHash3's fmix32, in BigInt. */
+export function fmix32Ref(h: bigint): bigint {
+  h ^= h >> 16n;
+  h = (h * 0x85ebca6bn) & MASK32;
+  h ^= h >> 13n;
+  h = (h * 0xc2b2ae35n) & MASK32;
+  return h ^ (h >> 16n);
+}
+
+/** The bin minima of one-permutation hashing, written from the README, before densification. */
+export function ophBinMinimaRef(shingles: Iterable<bigint>, k: number, seed: bigint): bigint[] {
+  const { a, b } = familyRef(1, seed);
+  const bins = new Array<bigint>(k).fill(MASK64);
+  for (const x of shingles) {
+    const h = (((a[0] * x) % P) + b[0]) % P;
+    const bin = Number(((h >> 29n) * BigInt(k)) >> 32n);
+    if (h < bins[bin]) bins[bin] = h;
+  }
+  return bins;
+}
+
+/** OPH with optimal densification (README, "The hash family"), in BigInt; an empty set stays all-ones. */
+export function ophSignatureRef(shingles: Iterable<bigint>, k: number, seed: bigint): bigint[] {
+  const bins = ophBinMinimaRef(shingles, k, seed);
+  const c = splitmix64Ref((seed + 2n) & MASK64) & MASK32;
+  const filled = bins.map((v) => v !== MASK64);
+  if (!filled.some(Boolean)) return bins;
+  return bins.map((v, j) => {
+    if (filled[j]) return v;
+    const start = fmix32Ref(c ^ BigInt(j));
+    for (let t = 0n; ; t++) {
+      const mixed = fmix32Ref((start + t * 0x9e3779b9n) & MASK32);
+      const donor = Number((mixed * BigInt(k)) >> 32n);
+      if (filled[donor]) return bins[donor];
+    }
+  });
+}

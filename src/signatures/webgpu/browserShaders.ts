@@ -4,7 +4,8 @@
  */
 import mersenne61 from '../../../shaders/mersenne61.wgsl?raw';
 import minhash from '../../../shaders/minhash.wgsl?raw';
+import oph from '../../../shaders/oph.wgsl?raw';
 import mulmodTest from '../../../shaders/mulmod_test.wgsl?raw';
 import type { ShaderSources } from './shaderSources.js';
 
-export const browserShaderSources: ShaderSources = { mersenne61, minhash, mulmodTest };
+export const browserShaderSources: ShaderSources = { mersenne61, minhash, oph, mulmodTest };

@@ -37,6 +37,8 @@ export class ChunkSlot {
   readonly params: GPUBuffer;
   readonly shingles: GrowableBuffer;
   readonly segmentStarts: GrowableBuffer;
+  /** Per-segment words some kernels take (OPH: whether the segment is its whole document). */
+  readonly segmentData: GrowableBuffer;
   readonly minima: GrowableBuffer;
   readonly readback: GrowableBuffer;
   /** Settles when this slot's last chunk has been read back and combined. */
@@ -48,6 +50,7 @@ export class ChunkSlot {
     const storage = GPUBufferUsage.STORAGE;
     this.shingles = new GrowableBuffer(device, label('shingles'), storage | GPUBufferUsage.COPY_DST, maxBinding);
     this.segmentStarts = new GrowableBuffer(device, label('segment starts'), storage | GPUBufferUsage.COPY_DST, maxBinding);
+    this.segmentData = new GrowableBuffer(device, label('segment data'), storage | GPUBufferUsage.COPY_DST, maxBinding);
     this.minima = new GrowableBuffer(device, label('minima'), storage | GPUBufferUsage.COPY_SRC, maxBinding);
     this.readback = new GrowableBuffer(device, label('readback'), GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, maxBuffer);
   }
@@ -56,6 +59,7 @@ export class ChunkSlot {
     this.params.destroy();
     this.shingles.destroy();
     this.segmentStarts.destroy();
+    this.segmentData.destroy();
     this.minima.destroy();
     this.readback.destroy();
   }

@@ -2,7 +2,8 @@
  * A quick parity check of one device against the CPU backend, for
  * `gpudedup doctor`: the WGSL multiply-mod on edge and random operands, and
  * whole signatures of random documents, once as one segment per document and
- * once cut into small segments and chunks (partial minima combined).
+ * once cut into small segments and chunks (partial minima combined), for
+ * both schemes (classic and OPH).
  * The CPU side (src/math/mersenne61.ts) is checked against BigInt by the tests.
  */
 import { mulAddModP } from '../../math/mersenne61.js';
@@ -54,21 +55,23 @@ export async function runSelfCheck(
   const next = randomWords(seed);
   const mulmodMismatches = await checkMulAdd(device, sources, next, randomOperands);
   const batch = randomBatch(next, documents);
-  const family = makeHashFamily(k, { hi: 0, lo: seed });
-  const expected = signBatchOnCpu(family, batch);
   const signatureMismatches: string[] = [];
   const layouts: [string, WebGpuSignerOptions][] = [
     ['whole documents', {}],
     ['split into 16-shingle segments, 500-shingle chunks', { segmentCap: 16, maxChunkShingles: 500 }],
   ];
-  for (const [layout, options] of layouts) {
-    const signer = await WebGpuSigner.create(device, family, sources, { ...options, release: () => {} });
-    try {
-      const got = await signer.sign(batch);
-      const wrong = differingDocuments(got, expected, 2 * k);
-      if (wrong.length > 0) signatureMismatches.push(`${layout}: documents ${wrong.slice(0, 5).join(', ')} differ`);
-    } finally {
-      signer.destroy();
+  for (const scheme of ['classic', 'oph'] as const) {
+    const family = makeHashFamily(k, { hi: 0, lo: seed }, scheme);
+    const expected = signBatchOnCpu(family, batch);
+    for (const [layout, options] of layouts) {
+      const signer = await WebGpuSigner.create(device, family, sources, { ...options, release: () => {} });
+      try {
+        const got = await signer.sign(batch);
+        const wrong = differingDocuments(got, expected, 2 * k);
+        if (wrong.length > 0) signatureMismatches.push(`${scheme}, ${layout}: documents ${wrong.slice(0, 5).join(', ')} differ`);
+      } finally {
+        signer.destroy();
+      }
     }
   }
   return {

@@ -9,6 +9,8 @@ export interface ShaderSources {
   readonly mersenne61: string;
   /** shaders/minhash.wgsl: the signing kernel. */
   readonly minhash: string;
+  /** shaders/oph.wgsl: the one-permutation hashing kernel (bin minima). */
+  readonly oph: string;
   /** shaders/mulmod_test.wgsl: multiply-mod over a buffer of operands, for tests and doctor. */
   readonly mulmodTest: string;
 }
@@ -17,10 +19,11 @@ export interface ShaderSources {
 export const SHADER_FILES: Readonly<Record<keyof ShaderSources, string>> = {
   mersenne61: 'mersenne61.wgsl',
   minhash: 'minhash.wgsl',
+  oph: 'oph.wgsl',
   mulmodTest: 'mulmod_test.wgsl',
 };
 
-export type KernelName = 'minhash' | 'mulmodTest';
+export type KernelName = 'minhash' | 'oph' | 'mulmodTest';
 
 /** A kernel's complete module: WGSL has no #include, so the shared functions go first. */
 export function kernelSource(sources: ShaderSources, kernel: KernelName): string {

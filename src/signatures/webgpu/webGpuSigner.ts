@@ -1,5 +1,6 @@
 /**
- * The WebGPU backend: signs batches with shaders/minhash.wgsl on any GPUDevice,
+ * The WebGPU backend: signs batches with shaders/minhash.wgsl (or oph.wgsl for
+ * the OPH scheme, see signingKernel.ts) on any GPUDevice,
  * from Dawn in Node or from navigator.gpu in a browser; this file is the same
  * for both. Signatures are bit-identical to the CPU backend's (same algorithm,
  * mersenne61.wgsl mirrors src/math/mersenne61.ts).
@@ -19,13 +20,13 @@ import {
   chunkCapacity,
   combineSegments,
   planChunks,
-  segmentCapFor,
   segmentCount,
   workgroupGrid,
   type Chunk,
   type ChunkCapacity,
 } from './plan.js';
 import { kernelSource, type ShaderSources } from './shaderSources.js';
+import { kernelFor, type SigningKernel } from './signingKernel.js';
 
 export interface WebGpuSignerOptions {
   /** For summaries, e.g. describeAdapter(...). */
@@ -55,6 +56,8 @@ export interface SignerStats {
   kernelMs: number;
   readbackMs: number;
   combineMs: number;
+  /** OPH: documents whose empty bins the host filled (split across segments); the kernel densifies the others. */
+  hostDensified: number;
 }
 
 const DEFAULT_WORKGROUP_SIZE = 64;
@@ -64,6 +67,8 @@ interface ChunkBuffers {
   readonly params: GPUBuffer;
   readonly shingles: GPUBuffer;
   readonly segmentStarts: GPUBuffer;
+  /** The kernel's per-segment words (binding 5), if it has any. */
+  readonly segmentData?: GPUBuffer;
   readonly minima: GPUBuffer;
   readonly readback: GPUBuffer;
 }
@@ -74,7 +79,7 @@ export class WebGpuSigner implements SignerBackend {
   readonly description: string;
   readonly capacity: ChunkCapacity;
   readonly stats: SignerStats = {
-    batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0,
+    batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0, hostDensified: 0,
   };
   /** Two slots; one when profiling, so that no phase overlaps another. */
   private readonly slots: ChunkSlot[];
@@ -87,7 +92,8 @@ export class WebGpuSigner implements SignerBackend {
     private readonly pipeline: GPUComputePipeline,
     private readonly coefficients: GPUBuffer,
     private readonly workgroupSize: number,
-    family: HashFamily,
+    private readonly family: HashFamily,
+    private readonly kernel: SigningKernel,
     private readonly options: WebGpuSignerOptions,
   ) {
     this.k = family.k;
@@ -113,9 +119,10 @@ export class WebGpuSigner implements SignerBackend {
         device.limits.maxComputeInvocationsPerWorkgroup,
         device.limits.maxComputeWorkgroupSizeX,
       );
-      const pipeline = await compileKernel(device, watch, sources, family.k, workgroupSize);
-      const coefficients = uploadCoefficients(device, watch, family);
-      return new WebGpuSigner(device, watch, pipeline, await coefficients, workgroupSize, family, options);
+      const kernel = kernelFor(family);
+      const pipeline = await compileKernel(device, watch, sources, kernel, family.k, workgroupSize);
+      const coefficients = uploadCoefficients(device, watch, family, kernel);
+      return new WebGpuSigner(device, watch, pipeline, await coefficients, workgroupSize, family, kernel, options);
     } catch (error) {
       watch.dispose();
       throw error;
@@ -129,7 +136,7 @@ export class WebGpuSigner implements SignerBackend {
     const shingles = batch.offsets[docs] - batch.offsets[0];
     this.stats.batches++;
     if (shingles === 0) return out;
-    const cap = this.options.segmentCap ?? segmentCapFor(Math.min(shingles, this.capacity.shingles), this.k);
+    const cap = this.options.segmentCap ?? this.kernel.segmentCap(Math.min(shingles, this.capacity.shingles), this.k);
     const chunks = planChunks(batch.offsets, this.capacity, cap);
     const run = (slot: ChunkSlot, chunk: Chunk): Promise<void> =>
       this.options.profile ? this.runChunkProfiled(slot, batch, chunk, out) : this.runChunk(slot, batch, chunk, out);
@@ -137,6 +144,7 @@ export class WebGpuSigner implements SignerBackend {
     this.stats.chunks += chunks.length;
     this.stats.shingles += shingles;
     for (const chunk of chunks) this.stats.segments += segmentCount(chunk);
+    this.stats.hostDensified += this.kernel.finish?.(this.family, out) ?? 0;
     return out;
   }
 
@@ -187,10 +195,12 @@ export class WebGpuSigner implements SignerBackend {
     const words = 2 * (chunk.endShingle - chunk.firstShingle);
     const segments = segmentCount(chunk);
     const bytes = this.minimaBytes(chunk);
+    const segmentData = this.kernel.segmentData?.(chunk, batch.offsets);
     const buffers: ChunkBuffers = {
       params: slot.params,
       shingles: slot.shingles.atLeast(4 * words),
       segmentStarts: slot.segmentStarts.atLeast(4 * (segments + 1)),
+      ...(segmentData ? { segmentData: slot.segmentData.atLeast(segmentData.byteLength) } : {}),
       minima: slot.minima.atLeast(bytes),
       readback: slot.readback.atLeast(bytes),
     };
@@ -199,6 +209,7 @@ export class WebGpuSigner implements SignerBackend {
     const shingles = batch.shingles as Uint32Array<ArrayBuffer>;
     queue.writeBuffer(buffers.shingles, 0, shingles, 2 * chunk.firstShingle, words);
     queue.writeBuffer(buffers.segmentStarts, 0, chunk.segmentStarts);
+    if (segmentData) queue.writeBuffer(buffers.segmentData!, 0, segmentData);
     queue.writeBuffer(buffers.params, 0, Uint32Array.of(segments, this.grid(chunk).x));
     return buffers;
   }
@@ -215,6 +226,7 @@ export class WebGpuSigner implements SignerBackend {
         { binding: 2, resource: { buffer: buffers.shingles, size: 8 * (chunk.endShingle - chunk.firstShingle) } },
         { binding: 3, resource: { buffer: buffers.segmentStarts, size: 4 * (segments + 1) } },
         { binding: 4, resource: { buffer: buffers.minima, size: bytes } },
+        ...(buffers.segmentData ? [{ binding: 5, resource: { buffer: buffers.segmentData, size: 4 * segments } }] : []),
       ],
     });
     const encoder = this.device.createCommandEncoder({ label: 'gpudedup minhash chunk' });
@@ -261,7 +273,7 @@ export class WebGpuSigner implements SignerBackend {
   }
 
   private grid(chunk: Chunk): { x: number; y: number } {
-    const invocations = segmentCount(chunk) * this.k;
+    const invocations = segmentCount(chunk) * this.kernel.invocationsPerSegment(this.k);
     return workgroupGrid(invocations, this.workgroupSize, this.device.limits.maxComputeWorkgroupsPerDimension);
   }
 }
@@ -270,29 +282,30 @@ async function compileKernel(
   device: GPUDevice,
   watch: DeviceWatch,
   sources: ShaderSources,
+  kernel: SigningKernel,
   k: number,
   workgroupSize: number,
 ): Promise<GPUComputePipeline> {
-  const module = device.createShaderModule({ label: 'gpudedup minhash.wgsl', code: kernelSource(sources, 'minhash') });
+  const file = `${kernel.name}.wgsl`;
+  const module = device.createShaderModule({ label: `gpudedup ${file}`, code: kernelSource(sources, kernel.name) });
   try {
     return await watch.guard(
       device.createComputePipelineAsync({
-        label: `gpudedup minhash k=${k}`,
+        label: `gpudedup ${kernel.name} k=${k}`,
         layout: 'auto',
-        compute: { module, entryPoint: 'sign_segments', constants: { WORKGROUP_SIZE: workgroupSize, K: k } },
+        compute: { module, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: workgroupSize, K: k } },
       }),
     );
   } catch (error) {
     const info = await module.getCompilationInfo();
     const messages = info.messages.map((m) => `${m.type} at ${m.lineNum}:${m.linePos}: ${m.message}`);
-    throw new Error(`minhash.wgsl did not compile: ${[String(error), ...messages].join('\n')}`);
+    throw new Error(`${file} did not compile: ${[String(error), ...messages].join('\n')}`);
   }
 }
 
-/** Per slot i: (a_i.lo, a_i.hi, b_i.lo, b_i.hi), the kernel's coefficients. */
-async function uploadCoefficients(device: GPUDevice, watch: DeviceWatch, family: HashFamily): Promise<GPUBuffer> {
-  const words = new Uint32Array(4 * family.k);
-  for (let i = 0; i < family.k; i++) words.set([family.a[2 * i], family.a[2 * i + 1], family.b[2 * i], family.b[2 * i + 1]], 4 * i);
+/** Per hash function i the kernel uses: (a_i.lo, a_i.hi, b_i.lo, b_i.hi). */
+async function uploadCoefficients(device: GPUDevice, watch: DeviceWatch, family: HashFamily, kernel: SigningKernel): Promise<GPUBuffer> {
+  const words = kernel.coefficients(family);
   const { value: buffer, errors } = watch.scoped('uploading coefficients', () => {
     const created = device.createBuffer({
       label: `gpudedup coefficients k=${family.k}`,

@@ -17,7 +17,7 @@ import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js
 import { workgroupGrid } from '../../../src/signatures/webgpu/plan.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from '../../../src/signatures/webgpu/webGpuSigner.js';
 import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.js';
-import { P } from '../../support/reference.js';
+import { ophSignatureRef, P, pairsToBigInts } from '../../support/reference.js';
 import { corpusBatch, lowWords, mulAddCases, packOperands, randomBatch, randomSizes } from './cases.js';
 
 const SEED = { hi: 0x01234567, lo: 0x89abcdef };
@@ -114,6 +114,51 @@ describeWithGpu('WebGPU backend', (gpu) => {
         await expectParity(k <= 7 ? corpus.batch : everyFourth, k);
       });
     }
+  });
+
+  describe('OPH signatures (shaders/oph.wgsl) equal the BigInt reference and the CPU', () => {
+    async function signOph(batch: ShingleBatch, k: number, options: WebGpuSignerOptions = {}): Promise<{ got: Uint32Array; signer: WebGpuSigner }> {
+      const family = makeHashFamily(k, SEED, 'oph');
+      const signer = await WebGpuSigner.create(gpu().device, family, sources, { ...options, release: () => {} });
+      try {
+        const got = await signer.sign(batch);
+        expectSameWords(got, signBatchOnCpu(family, batch), `OPH k=${k}`);
+        return { got, signer };
+      } finally {
+        signer.destroy();
+      }
+    }
+    const seed = (BigInt(SEED.hi) << 32n) | BigInt(SEED.lo);
+
+    it('on empty, one-shingle, fewer-shingles-than-bins and random documents, against BigInt, densified on the GPU', async () => {
+      const sizes = [0, 1, 2, 3, 0, 7, 60, 127, 128, 129, 400, ...randomSizes(30, 900, 8)];
+      for (const k of [1, 7, 128, 256]) {
+        const batch = randomBatch(sizes, 300 + k);
+        // One segment per document: the kernel densifies every row, the host none.
+        const { got, signer } = await signOph(batch, k, { segmentCap: 1 << 20 });
+        expect(signer.stats.hostDensified).toBe(0);
+        const all = pairsToBigInts(batch.shingles);
+        for (let d = 0; d < sizes.length; d++) {
+          const want = ophSignatureRef(all.slice(batch.offsets[d], batch.offsets[d + 1]), k, seed);
+          expect(pairsToBigInts(got.subarray(2 * k * d, 2 * k * (d + 1))), `k=${k} doc ${d}`).toEqual(want);
+        }
+      }
+    });
+
+    it('when documents span chunks and segments, and for empty batches', async () => {
+      // k = 1024: the split documents (4321 and 1500 shingles) still have empty bins after their segments are combined.
+      const { signer } = await signOph(randomBatch([3, 4321, 0, 64, 1500, 1, 20, 90], 9), 1024, { maxChunkShingles: 1000, segmentCap: 100 });
+      expect(signer.stats.chunks).toBe(6);
+      // Split documents are densified by the host; those of one segment (3, 64, 1, 20, 90 shingles) by the kernel.
+      expect(signer.stats.hostDensified).toBe(2);
+      await signOph({ shingles: new Uint32Array(0), offsets: new Uint32Array(5) }, 7);
+    });
+
+    it('on the bundled corpus (data/sample.jsonl.gz), k = 128 and 256', async () => {
+      const { batch } = corpusBatch();
+      await signOph(batch, 128);
+      await signOph(batch, 256);
+    });
   });
 
   describe('failures reject promptly, so the run can finish on the CPU', () => {
