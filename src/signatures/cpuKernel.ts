@@ -7,6 +7,7 @@
 import type { ShingleBatch } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
 import type { HashFamily } from './hashFamily.js';
+import { signBatchOph } from './oph.js';
 import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
 
 export type CpuKernelName = 'wasm-simd' | 'wasm-scalar' | 'typescript';
@@ -20,16 +21,32 @@ export const CPU_KERNEL_LABELS: Readonly<Record<CpuKernelName, string>> = {
   typescript: 'TypeScript, 32-bit lanes',
 };
 
+/** What signing reads of a family: all but the seed. */
+export type SigningFamily = Omit<HashFamily, 'seed'>;
+
 export interface CpuKernel {
   readonly name: CpuKernelName;
-  /** Signatures of every document, documents·k·2 words; synchronous. */
-  sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array;
+  /** Signatures of every document, documents·k·2 words, in the family's scheme; synchronous. */
+  sign(family: SigningFamily, batch: ShingleBatch): Uint32Array;
 }
+
+const NO_SEED = { hi: 0, lo: 0 }; // signing never reads it
 
 const typescriptKernel: CpuKernel = {
   name: 'typescript',
-  sign: (family, batch) => signBatchOnCpu({ ...family, seed: { hi: 0, lo: 0 } }, batch), // the seed is not used by signing
+  sign: (family, batch) => signBatchOnCpu({ ...family, seed: NO_SEED }, batch),
 };
+
+/**
+ * The wasm kernels compute the classic scheme; one-permutation hashing goes to
+ * its TypeScript signer (oph.ts), where a wasm bin-minima kernel would slot in.
+ */
+function classicOnly(kernel: CpuKernel): CpuKernel {
+  return {
+    name: kernel.name,
+    sign: (family, batch) => (family.scheme === 'oph' ? signBatchOph({ ...family, seed: NO_SEED }, batch) : kernel.sign(family, batch)),
+  };
+}
 
 /** One instance per kernel and thread: each wasm instance owns its memory. */
 const loaded = new Map<CpuKernelName, CpuKernel>();
@@ -49,7 +66,7 @@ export function openCpuKernel(preferred: CpuKernelName = 'wasm-simd'): { kernel:
     }
     try {
       if (name === 'wasm-simd' && !wasmSimdSupported()) throw new Error('this engine does not validate WebAssembly SIMD');
-      const kernel = loadWasmSignKernel(name);
+      const kernel = classicOnly(loadWasmSignKernel(name));
       loaded.set(name, kernel);
       return { kernel, notes };
     } catch (error) {
