@@ -12,6 +12,10 @@ import { makeParams, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
+import { join } from 'node:path';
+import { writeTextFile } from '../formats/textFile.js';
+import { similarityHistogramSvg } from '../plots/histogram.js';
+import { sCurveSvg } from '../plots/sCurve.js';
 
 type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
@@ -28,6 +32,7 @@ type DedupCliOptions = InputCliOptions &
     signatures?: string;
     dryRun: boolean;
     maxBucketPairs: number;
+    plots?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -46,6 +51,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--signatures <file.npy>', 'use signatures from `gpudedup sign` of the same inputs instead of signing')
     .option('--dry-run', 'compute everything, write only the report', false)
+    .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     const config = await configFrom(inputs, options, cmd);
@@ -63,8 +69,8 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     if (options.verify === 'exact') throw new RangeError('--verify exact needs the corpus as input: shingle sets are recomputed from the text');
     if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
   }
-  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report].every((p) => p === undefined)) {
-    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination or --report (or --dry-run)');
+  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report, options.plots].every((p) => p === undefined)) {
+    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report or --plots (or --dry-run)');
   }
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
   // Two outputs under one name would share one .partial file and overwrite each other.
@@ -133,7 +139,15 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
-  const { report } = await dedupJob(config, options, hooks);
-  const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
+  const { report, outcome } = await dedupJob(config, options, hooks);
+  if (options.plots !== undefined) {
+    const { verified } = outcome;
+    await writeTextFile(join(options.plots, 's-curve.svg'), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
+    const histogram = { similarities: verified.exact ?? verified.estimate, threshold: config.threshold, measure: verified.exact ? 'exact Jaccard' : 'estimate' };
+    await writeTextFile(join(options.plots, 'similarity-histogram.svg'), similarityHistogramSvg(histogram));
+  }
+  const destination = options.dryRun
+    ? '(dry run: nothing written but the report)'
+    : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? options.plots ?? '');
   process.stdout.write(formatSummary(report, destination));
 }
