@@ -9,12 +9,14 @@
 import { dedupDocumentStream, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { InputError } from '../src/io/documents.js';
 import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
-import { CpuSigner } from '../src/signatures/cpuSigner.js';
+import { CpuSignerPool } from './cpuSignerPool.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureParams } from '../src/signatures/params.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
 import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
 import { errorMessage } from '../src/errors.js';
+import { similarityHistogramSvg } from '../src/plots/histogram.js';
+import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
 import type { FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
 import { readDocuments, type ReadHooks, type WebDocument } from './readers.js';
@@ -124,6 +126,8 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
       verify: settings.verify,
       clusterCheck: settings.clusterCheck,
       keep: settings.keep,
+      // Smaller batches on the CPU: progress moves every second or two, and the pool shares each batch out.
+      batchCharacters: backend.kind === 'cpu' ? 1 << 21 : undefined,
       against:
         reference.length > 0
           ? readDocuments(reference, settings, { onBytes: (bytes) => report({ stage: 'reference set', done: bytes, total: referenceBytes, unit: 'bytes' }) })
@@ -167,8 +171,10 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
         backendKind: backend.kind === 'webgpu' ? 'webgpu' : 'cpu',
         backendNote,
         timings,
-        similarities: Float64Array.from(similarities),
-        measure: result.verified.exact ? 'exact Jaccard' : 'estimate',
+        plots: {
+          curve: sCurveSvg({ ...result.lsh, threshold: settings.threshold }),
+          histogram: similarityHistogramSvg({ similarities, threshold: settings.threshold, measure: result.verified.exact ? 'exact Jaccard' : 'estimate' }),
+        },
         inspector: inspector.sizes(outputs.textsDropped),
       },
       downloads: outputs.downloads,
@@ -185,11 +191,13 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
  */
 async function chooseBackend(choice: 'auto' | 'cpu', params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
   const family = hashFamilyOf(params);
-  if (choice === 'cpu') return { backend: new CpuSigner(family), note: 'CPU backend chosen in the settings.' };
+  const threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16));
+  if (choice === 'cpu') return { backend: new CpuSignerPool(family, threads), note: 'CPU backend chosen in the settings.' };
   const resolved = await resolveBrowserBackend('auto', family);
   if (resolved.backend.kind === 'cpu') {
+    resolved.backend.destroy(); // the single-threaded CpuSigner: the pool signs the same, on every core
     const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
-    return { backend: resolved.backend, note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
+    return { backend: new CpuSignerPool(family, threads), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
   }
   return { backend: new FallbackSigner(resolved.backend, family) };
 }

@@ -3,16 +3,15 @@
  * (dedupWorker.ts, which runs the library's dedupDocumentStream); progress,
  * results and the inspector's answers come back. Nothing leaves the tab.
  */
-import { approximateThreshold, candidateProbability, checkParams, DEDUP_WEIGHTS, optimalParams, type LshParams } from '../src/bands/lshParams.js';
+import { checkParams, type LshParams } from '../src/bands/lshParams.js';
 import type { ClusterCheck } from '../src/clusters/clustering.js';
 import { describeKeepPolicy, type KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
-import { similarityHistogramSvg } from '../src/plots/histogram.js';
-import { sCurveSvg } from '../src/plots/sCurve.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
 import { byId, formatBytes, formatSeconds, int, row, setDownload, showSvg } from './dom.js';
 import { InspectorView } from './inspectorView.js';
+import type { LshReply, LshRequest } from './paramsWorker.js';
 import type { BackendChoice, BackendProbe, Downloads, RunSettings, RunSummary, StageProgress } from './protocol.js';
 import { WorkerClient } from './workerClient.js';
 
@@ -78,7 +77,7 @@ function fieldCheck<T>(id: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new FieldError(byId(id), (error as Error).message.replace(/^[a-z]/, (c) => c.toUpperCase()));
+    throw new FieldError(byId(id), (error as Error).message);
   }
 }
 
@@ -94,23 +93,36 @@ function readK(): number {
   return fieldCheck('k', () => makeParams({ k: Number(value('k') || NaN) }).k);
 }
 
-/** bands × rows as given (both or neither), checked against k as the CLI does; else the optimizer's choice. */
-function readLsh(threshold: number, k: number): { lsh: LshParams; manual: boolean } {
+/** bands × rows as given (both or neither), checked against k as the CLI does; undefined for the optimizer's choice. */
+function readManualLsh(k: number): LshParams | undefined {
   const bands = value('bands');
   const rows = value('rows');
-  if (bands === '' && rows === '') {
-    const best = optimalParams(threshold, k, DEDUP_WEIGHTS);
-    return { lsh: { bands: best.bands, rows: best.rows }, manual: false };
-  }
+  if (bands === '' && rows === '') return undefined;
   const field = bands === '' ? byId('bands') : rows === '' ? byId('rows') : byId('bands');
   if (bands === '' || rows === '') throw new FieldError(field, 'Bands and rows go together: give both or neither.');
   const lsh = { bands: Number(bands), rows: Number(rows) };
   try {
     checkParams(lsh, k);
   } catch (error) {
-    throw new FieldError(byId('bands'), (error as Error).message.replace(/^[a-z]/, (c) => c.toUpperCase()));
+    throw new FieldError(byId('bands'), (error as Error).message);
   }
-  return { lsh, manual: true };
+  return lsh;
+}
+
+// The optimizer and the S-curve run in their own small worker (paramsWorker.ts): they take too long for this thread.
+const paramsWorker = new Worker(new URL('./paramsWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup params' });
+const paramsWaiting = new Map<number, (reply: LshReply) => void>();
+let paramsId = 0;
+paramsWorker.onmessage = (event: MessageEvent<LshReply>) => {
+  paramsWaiting.get(event.data.id)?.(event.data);
+  paramsWaiting.delete(event.data.id);
+};
+function chooseLsh(threshold: number, k: number, manual: LshParams | undefined): Promise<LshReply> {
+  const request: LshRequest = { id: ++paramsId, threshold, k, manual };
+  return new Promise((resolve) => {
+    paramsWaiting.set(request.id, resolve);
+    paramsWorker.postMessage(request);
+  });
 }
 
 function readKeep(): KeepPolicy {
@@ -121,18 +133,21 @@ function readKeep(): KeepPolicy {
   return { kind: 'field', field };
 }
 
-function readSettings(): RunSettings {
+async function readSettings(): Promise<RunSettings> {
   const threshold = readThreshold();
   const k = readK();
   const n = fieldCheck('n', () => makeParams({ n: Number(value('n') || NaN) }).n);
   const seed = fieldCheck('seed', () => makeParams({ seed: value('seed') || '42' }).seed);
-  const { lsh, manual } = readLsh(threshold, k);
+  const manual = readManualLsh(k);
+  const chosen = await chooseLsh(threshold, k, manual);
+  if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
+  const lsh = chosen.lsh;
   const textField = fieldCheck('text-field', () => nonEmpty(value('text-field'), 'the JSONL text field needs a name'));
   const idField = fieldCheck('id-field', () => nonEmpty(value('id-field'), 'the JSONL id field needs a name'));
   return {
     threshold,
     lsh,
-    manualLsh: manual,
+    manualLsh: manual !== undefined,
     k,
     seed,
     shingle: value('shingle') as ShingleMode,
@@ -184,22 +199,32 @@ for (const field of form.querySelectorAll<HTMLElement>('input, select')) {
 byId('keep').addEventListener('change', () => (byId('keep-field').hidden = value('keep') !== 'field'));
 
 /** The S-curve of the settings as they are now, redrawn on every change of threshold, k, bands or rows. */
-function drawSettingsCurve(): void {
-  try {
-    const threshold = Number(value('threshold'));
-    if (!(threshold > 0 && threshold < 1)) throw new Error('threshold');
-    const k = makeParams({ k: Number(value('k')) }).k;
-    const { lsh, manual } = readLsh(threshold, k);
-    showSvg(byId('s-curve'), sCurveSvg({ ...lsh, threshold }));
-    byId('lsh-summary').textContent =
-      `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a pair at the threshold becomes a candidate ` +
-      `with probability ${candidateProbability(threshold, lsh.bands, lsh.rows).toFixed(3)}; the curve's midpoint is ≈ ${approximateThreshold(lsh.bands, lsh.rows).toFixed(3)}.`;
-  } catch {
+async function drawSettingsCurve(): Promise<void> {
+  const invalid = (): void => {
     byId('lsh-summary').textContent = 'The S-curve shows once threshold, k, bands and rows are valid.';
+  };
+  let threshold: number, k: number, manual: LshParams | undefined;
+  try {
+    threshold = Number(value('threshold'));
+    if (!(threshold > 0 && threshold < 1)) throw new Error('threshold');
+    k = makeParams({ k: Number(value('k')) }).k;
+    manual = readManualLsh(k);
+  } catch {
+    return invalid();
   }
+  const request = paramsId + 1;
+  const reply = await chooseLsh(threshold, k, manual);
+  if (request !== paramsId) return; // a newer change is on its way
+  if ('error' in reply) return invalid();
+  const { lsh } = reply;
+  showSvg(byId('s-curve'), reply.svg);
+  byId('s-curve').dataset.lsh = `${lsh.bands}x${lsh.rows}`;
+  byId('lsh-summary').textContent =
+    `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a pair at the threshold becomes a candidate ` +
+    `with probability ${reply.atThreshold.toFixed(3)}; the curve's midpoint is ≈ ${reply.midpoint.toFixed(3)}.`;
 }
-for (const id of ['threshold', 'k', 'bands', 'rows']) byId(id).addEventListener('input', drawSettingsCurve);
-drawSettingsCurve();
+for (const id of ['threshold', 'k', 'bands', 'rows']) byId(id).addEventListener('input', () => void drawSettingsCurve());
+void drawSettingsCurve();
 
 // ---- which backend ------------------------------------------------------------
 
@@ -226,7 +251,7 @@ let running = false;
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  if (!running) start();
+  if (!running) void start();
 });
 
 cancelButton.addEventListener('click', () => {
@@ -234,15 +259,16 @@ cancelButton.addEventListener('click', () => {
   client.cancel(); // terminates the worker at once; files and settings stay as they are
   watchProbe();
   finish();
-  showStatus('Cancelled. Files and settings are unchanged; press Dedup to run again.');
+  showStatus('Cancelled. Files and settings are unchanged; press Dedup to run again.', false, true);
 });
 
-function start(): void {
+async function start(): Promise<void> {
   const files = Array.from(filesInput.files ?? []);
   let settings: RunSettings;
+  running = true; // no second start while the settings are checked
   try {
     if (files.length === 0) throw new FieldError(filesInput, 'Choose at least one file first.');
-    settings = readSettings();
+    settings = await readSettings();
   } catch (error) {
     if (error instanceof FieldError) {
       if (error.field === filesInput) {
@@ -251,13 +277,14 @@ function start(): void {
         filesInput.setAttribute('aria-invalid', 'true');
         filesInput.focus();
       } else showFieldError(error);
-      showStatus(error.message, true);
+      showStatus(error.message, true, true);
+      running = false;
       return;
     }
+    running = false;
     throw error;
   }
   clearResults();
-  running = true;
   runButton.disabled = true;
   cancelButton.hidden = false;
   progress.reset();
@@ -267,13 +294,16 @@ function start(): void {
     progress: (p) => progress.update(p),
     result: (summary, downloads) => {
       finish();
-      showResults(summary, downloads);
-      showStatus(`Done in ${formatSeconds(performance.now() - started)} s.`);
+      const seconds = formatSeconds(performance.now() - started);
+      showResults(summary, downloads).then(
+        () => showStatus(`Done in ${seconds} s.`, false, true),
+        (error: unknown) => showStatus(`The results could not be shown: ${(error as Error).message}`, true, true),
+      );
     },
     error: (message) => {
       finish();
       clearResults();
-      showStatus(message, true);
+      showStatus(message, true, true);
     },
   });
 }
@@ -285,7 +315,9 @@ function finish(): void {
   progress.stop();
 }
 
-function showStatus(message: string, isError = false): void {
+/** `settled` marks the end of a press of Dedup (done, failed, refused or cancelled): data-settled counts them, for tests. */
+function showStatus(message: string, isError = false, settled = false): void {
+  if (settled) status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1);
   status.textContent = message;
   status.classList.toggle('error', isError);
   status.setAttribute('role', isError ? 'alert' : 'status');
@@ -364,7 +396,7 @@ function clearResults(): void {
   inspector.clear();
 }
 
-function showResults(summary: RunSummary, downloads: Downloads): void {
+async function showResults(summary: RunSummary, downloads: Downloads): Promise<void> {
   const backendLine = byId('backend');
   backendLine.textContent = `Signed with ${summary.backend}.`;
   backendLine.dataset.backendKind = summary.backendKind; // for tests and styling
@@ -407,15 +439,14 @@ function showResults(summary: RunSummary, downloads: Downloads): void {
   setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
   setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
   setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
-  const curve = sCurveSvg({ ...summary.lsh, threshold: summary.settings.threshold });
-  const histogram = similarityHistogramSvg({ similarities: summary.similarities, threshold: summary.settings.threshold, measure: summary.measure });
+  const { curve, histogram } = summary.plots;
   showSvg(byId('run-s-curve'), curve);
   showSvg(byId('histogram'), histogram);
   setDownload(byId('download-s-curve'), new Blob([curve], { type: 'image/svg+xml' }));
   setDownload(byId('download-histogram'), new Blob([histogram], { type: 'image/svg+xml' }));
 
+  await inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
   results.hidden = false;
-  void inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
 }
 
 function describeSettings(summary: RunSummary): string {

@@ -77,9 +77,8 @@ export interface RunSummary {
   readonly backendKind: 'webgpu' | 'cpu';
   readonly backendNote?: string;
   readonly timings: { readonly stage: string; readonly ms: number }[];
-  /** Similarities of the verified pairs (exact Jaccard when verified exactly, else the estimate) for the histogram. */
-  readonly similarities: Float64Array;
-  readonly measure: 'estimate' | 'exact Jaccard';
+  /** The run's S-curve and the histogram of its verified pairs' similarities (exact when verified exactly), as SVG. */
+  readonly plots: { readonly curve: string; readonly histogram: string };
   readonly inspector: { readonly clusters: number; readonly contaminated: number; readonly textsKept: number; readonly textsDropped: number };
 }
 

@@ -34,6 +34,8 @@ export interface DedupDocumentsOptions extends DedupSettings {
   readonly against?: readonly InMemoryDocument[];
   /** Who shingles for the signer: this thread by default. */
   readonly shingler?: Shingler;
+  /** A signing batch closes at this many UTF-16 code units of text (signDocuments' default otherwise). */
+  readonly batchCharacters?: number;
   /** Awaited before each stage starts (the tab repaints there). */
   readonly onStage?: (stage: string) => void | Promise<void>;
 }
@@ -156,7 +158,7 @@ async function signAll(documents: DocumentStream, options: DedupStreamOptions, t
   const store = new RowStore(options.backend.k, options.slotBits);
   const sets: Uint32Array[] = [];
   let shingles = 0;
-  for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler }, timings)) {
+  for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler, batchCharacters: options.batchCharacters }, timings)) {
     store.append(fromSignerWords(batch.signatures, options.slotBits));
     if (retainSets) sets.push(...batch.sets);
     shingles += batch.shingles;

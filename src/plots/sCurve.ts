@@ -50,7 +50,7 @@ export function sCurveSvg({ bands, rows, threshold }: SCurveInput): string {
       'font-size': 13,
       'font-weight': 'bold',
     }),
-    legend(frame.width - frame.right - 190, frame.height - frame.bottom - 44, fp, fn),
+    legend(frame.left + 12, frame.top + 8, fp, fn), // top left: the curve is near 0 there for any useful banding
   ].join('');
   return svgDocument(
     frame,
