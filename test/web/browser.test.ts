@@ -444,6 +444,36 @@ describe('the app, end to end in Chromium', () => {
     }
   });
 
+  it('removes near-duplicates of a reference set and names the reference document each one matched, as --contamination does', async () => {
+    const dir = tempInputDir();
+    const input = writePlantedInput(dir);
+    // The reference set: edited copies of two corpus documents, and one unrelated text.
+    const picks = [input.documents[2], input.documents[11]];
+    const reference = join(dir, 'eval.jsonl');
+    const records = [...picks.map((d, i) => ({ id: `eval-${i}`, text: editWords(d.text, 1, 900 + i) })), { id: 'eval-other', text: corpus[500].text }];
+    writeFileSync(reference, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { page } = await openPage('/');
+    try {
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await page.getByText('More options').click();
+      await page.setInputFiles('#reference', [reference]);
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      const cliDir = tempInputDir();
+      const contamination = join(cliDir, 'contamination.csv');
+      const result = await runCli(['dedup', input.jsonlGz, input.text, '--against', reference, '--contamination', contamination, '--backend', 'cpu', '-q']);
+      expect(result.stderr).toBe('');
+      const expected = readFileSync(contamination, 'utf8');
+      expect(expected.trim().split('\n').length).toBeGreaterThanOrEqual(3); // header + both planted matches
+      expect(await download(page, '#download-contamination')).toBe(expected);
+      expect(Number(await page.textContent('[data-stat="contaminated"]'))).toBe(expected.trim().split('\n').length - 1);
+      const rows = await page.locator('#reference-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 2).map((td) => td.textContent)));
+      expect(rows).toEqual(expected.trim().split('\n').slice(1).map((line) => line.split(',').slice(0, 2)));
+      expect(await page.textContent('#settings-used')).toContain('against 3 reference documents');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('inspects a cluster: each removed document with its similarity to the kept one, and the two side by side', async () => {
     const input = plantedInput();
     const { page } = await openPage('/');
@@ -453,8 +483,14 @@ describe('the app, end to end in Chromium', () => {
       await page.selectOption('#verify', 'exact');
       expect(await clickDedup(page)).toMatch(/^Done in [\d.]+ s\.$/);
       await screenshot(page.locator('#results'), 'results.png');
-      await screenshot(page.locator('#s-curve'), 's-curve.png');
-      await screenshot(page.locator('#histogram'), 'histogram.png');
+      await screenshot(page.locator('#s-curve svg'), 's-curve.png');
+      await screenshot(page.locator('#histogram svg'), 'histogram.png');
+      // The settings' S-curve follows threshold and k live: the optimizer's choice, as in Node.
+      await page.fill('#threshold', '0.5');
+      await page.fill('#k', '64');
+      const live = optimalParams(0.5, 64, DEDUP_WEIGHTS);
+      await page.waitForSelector(`#s-curve[data-lsh="${live.bands}x${live.rows}"] [data-threshold="0.5"]`, { state: 'attached' });
+      expect(await page.textContent('#s-curve svg title')).toBe(`S-curve of ${live.bands} bands × ${live.rows} rows at threshold 0.5`);
 
       // From the keyboard: focus a near cluster's Inspect button and press Enter.
       const nearRow = page.locator('#clusters tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^near$/ }) }).first();
