@@ -9,7 +9,7 @@
 import { dedupDocumentStream, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { InputError } from '../src/io/documents.js';
 import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
-import { CpuSignerPool } from './cpuSignerPool.js';
+import { ComputePool } from './computePool.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureParams } from '../src/signatures/params.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
@@ -25,6 +25,9 @@ import { writeDownloads } from './workerOutputs.js';
 const post = (message: FromWorker, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(message, transfer);
 
 let inspector: Inspector | undefined;
+/** Shingling and CPU signing on every core; started with the first run, kept for the next. */
+let pool: ComputePool | undefined;
+const computePool = (): ComputePool => (pool ??= new ComputePool(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
@@ -126,6 +129,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
       verify: settings.verify,
       clusterCheck: settings.clusterCheck,
       keep: settings.keep,
+      shingler: computePool().shingler,
       // Smaller batches on the CPU: progress moves every second or two, and the pool shares each batch out.
       batchCharacters: backend.kind === 'cpu' ? 1 << 21 : undefined,
       against:
@@ -191,13 +195,12 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
  */
 async function chooseBackend(choice: 'auto' | 'cpu', params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
   const family = hashFamilyOf(params);
-  const threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16));
-  if (choice === 'cpu') return { backend: new CpuSignerPool(family, threads), note: 'CPU backend chosen in the settings.' };
+  if (choice === 'cpu') return { backend: computePool().signer(family), note: 'CPU backend chosen in the settings.' };
   const resolved = await resolveBrowserBackend('auto', family);
   if (resolved.backend.kind === 'cpu') {
     resolved.backend.destroy(); // the single-threaded CpuSigner: the pool signs the same, on every core
     const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
-    return { backend: new CpuSignerPool(family, threads), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
+    return { backend: computePool().signer(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
   }
   return { backend: new FallbackSigner(resolved.backend, family) };
 }
