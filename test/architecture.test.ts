@@ -52,8 +52,8 @@ describe('layout rules', () => {
     expect(allImports.filter((i) => inside('src/pipeline')(i.target) && !allowed(i.from)).map(describeImport)).toEqual([]);
   });
 
-  it('clusters, bands, text and math import no node: module', () => {
-    const pure = ['src/clusters', 'src/bands', 'src/text', 'src/math'].map(inside);
+  it('clusters, bands, text, math and plots import no node: module', () => {
+    const pure = ['src/clusters', 'src/bands', 'src/text', 'src/math', 'src/plots'].map(inside);
     expect(allImports.filter((i) => pure.some((p) => p(i.from)) && i.target.startsWith('node:')).map(describeImport)).toEqual([]);
   });
 
@@ -66,6 +66,14 @@ describe('layout rules', () => {
     const stages = ['src/clusters', 'src/bands'].map(inside);
     const bad = allImports.filter((i) => stages.some((s) => s(i.from)) && io.some((d) => d(i.target)) && !i.typeOnly);
     expect(bad.map(describeImport)).toEqual([]);
+  });
+
+  it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
+    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts'];
+    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/clusters/keepPolicy.js'];
+    const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
+    expect(bad.map(describeImport)).toEqual([]);
+    expect(allImports.filter((i) => i.from === 'web/main.ts').length).toBeGreaterThan(3); // the rule sees main.ts's imports
   });
 
   it('web/ runs the library core (dedupDocuments) and imports nothing from src/pipeline', () => {

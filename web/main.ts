@@ -1,50 +1,46 @@
 /**
- * The page: files in, one dedup run per click, results and downloads out.
- * Everything happens in this tab; the only network traffic is loading the page.
+ * The page: it only draws. Files and settings go to the dedup worker
+ * (dedupWorker.ts, which runs the library's dedupDocumentStream); progress,
+ * results and the inspector's answers come back. Nothing leaves the tab.
  */
+import { checkParams, type LshParams } from '../src/bands/lshParams.js';
 import type { ClusterCheck } from '../src/clusters/clustering.js';
-import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
+import { describeKeepPolicy, type KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
-import type { SignerBackend } from '../src/signatures/backend.js';
-import { CpuSigner } from '../src/signatures/cpuSigner.js';
-import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
-import { hashFamilyOf, makeParams, shingleOptionsOf } from '../src/signatures/params.js';
-import { resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
-import { dedupDocuments, type DedupDocumentsResult, type StageTime } from '../src/clusters/dedupDocuments.js';
-import { defaultLshParams } from '../src/clusters/dedupSigned.js';
-import { clusterSizes, clustersCsv, formatBytes, keptJsonl, setDownload } from './downloads.js';
-import { readFiles, type WebDocument } from './readFiles.js';
-import { errorMessage } from '../src/errors.js';
-
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`index.html lacks #${id}`);
-  return element as T;
-}
+import { makeParams } from '../src/signatures/params.js';
+import { byId, formatBytes, formatSeconds, int, row, setDownload, showSvg } from './dom.js';
+import { InspectorView } from './inspectorView.js';
+import type { LshReply, LshRequest } from './paramsWorker.js';
+import type { BackendChoice, BackendProbe, Downloads, RunSettings, RunSummary, StageProgress } from './protocol.js';
+import { WorkerClient } from './workerClient.js';
 
 const form = byId<HTMLFormElement>('dedup-form');
 const filesInput = byId<HTMLInputElement>('files');
+const referenceInput = byId<HTMLInputElement>('reference');
 const dropZone = byId<HTMLDivElement>('drop-zone');
-const fileSummary = byId<HTMLParagraphElement>('file-summary');
 const runButton = byId<HTMLButtonElement>('run');
+const cancelButton = byId<HTMLButtonElement>('cancel');
 const status = byId<HTMLParagraphElement>('status');
 const results = byId<HTMLElement>('results');
+const progressList = byId<HTMLOListElement>('progress');
 
-const MAX_CLUSTER_ROWS = 100;
-const SNIPPET_CHARS = 160;
+const client = new WorkerClient();
+const inspector = new InspectorView(client);
+let probe: BackendProbe | undefined;
 
 // ---- choosing files -------------------------------------------------------
 
 function describeFiles(): void {
   const files = Array.from(filesInput.files ?? []);
   if (files.length === 0) {
-    fileSummary.textContent = 'No files chosen.';
+    byId('file-summary').textContent = 'No files chosen.';
     return;
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const names = files.slice(0, 3).map((file) => file.name).join(', ') + (files.length > 3 ? ', …' : '');
-  fileSummary.textContent = `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): ${names}`;
+  byId('file-summary').textContent = `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): ${names}`;
+  clearFieldError(filesInput);
 }
 
 filesInput.addEventListener('change', describeFiles);
@@ -62,215 +58,407 @@ dropZone.addEventListener('drop', (event) => {
   }
 });
 
-// ---- one run --------------------------------------------------------------
+// ---- settings, validated field by field -----------------------------------
 
-interface FormSettings {
-  readonly threshold: number;
-  readonly k: number;
-  readonly shingle: ShingleMode;
-  readonly n: number;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
-  readonly backend: 'auto' | 'cpu';
-  readonly textField: string;
-  readonly idField: string;
+class FieldError extends Error {
+  constructor(
+    readonly field: HTMLElement,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-function readForm(): FormSettings {
-  const value = (id: string): string => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
-  const threshold = Number(value('threshold'));
-  if (!(threshold > 0 && threshold < 1)) throw new Error('The similarity threshold must be between 0 and 1, e.g. 0.8.');
+const value = (id: string): string => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
+const checked = (id: string): boolean => byId<HTMLInputElement>(id).checked;
+
+/** Runs a field's check; its error (makeParams' message, as the CLI's) marks that field. */
+function fieldCheck<T>(id: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new FieldError(byId(id), (error as Error).message);
+  }
+}
+
+function readThreshold(): number {
+  return fieldCheck('threshold', () => {
+    const t = Number(value('threshold'));
+    if (value('threshold') === '' || !(t > 0 && t < 1)) throw new Error('the similarity threshold must be a number strictly between 0 and 1, e.g. 0.8');
+    return t;
+  });
+}
+
+function readK(): number {
+  return fieldCheck('k', () => makeParams({ k: Number(value('k') || NaN) }).k);
+}
+
+/** bands × rows as given (both or neither), checked against k as the CLI does; undefined for the optimizer's choice. */
+function readManualLsh(k: number): LshParams | undefined {
+  const bands = value('bands');
+  const rows = value('rows');
+  if (bands === '' && rows === '') return undefined;
+  const field = bands === '' ? byId('bands') : rows === '' ? byId('rows') : byId('bands');
+  if (bands === '' || rows === '') throw new FieldError(field, 'Bands and rows go together: give both or neither.');
+  const lsh = { bands: Number(bands), rows: Number(rows) };
+  try {
+    checkParams(lsh, k);
+  } catch (error) {
+    throw new FieldError(byId('bands'), (error as Error).message);
+  }
+  return lsh;
+}
+
+// The optimizer and the S-curve run in their own small worker (paramsWorker.ts): they take too long for this thread.
+const paramsWorker = new Worker(new URL('./paramsWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup params' });
+const paramsWaiting = new Map<number, (reply: LshReply) => void>();
+let paramsId = 0;
+paramsWorker.onmessage = (event: MessageEvent<LshReply>) => {
+  paramsWaiting.get(event.data.id)?.(event.data);
+  paramsWaiting.delete(event.data.id);
+};
+function chooseLsh(threshold: number, k: number, manual: LshParams | undefined): Promise<LshReply> {
+  // The CLI's choice: with hybrid or exact verification it targets recall at the threshold (defaultLshParams).
+  const request: LshRequest = { id: ++paramsId, threshold, k, manual, verify: value('verify') as VerifyMode };
+  return new Promise((resolve) => {
+    paramsWaiting.set(request.id, resolve);
+    paramsWorker.postMessage(request);
+  });
+}
+
+function readKeep(): KeepPolicy {
+  const kind = value('keep');
+  if (kind !== 'field') return { kind: kind as 'first' | 'longest' };
+  const field = value('keep-field');
+  if (field === '') throw new FieldError(byId('keep-field'), 'Name the JSONL field whose highest value is kept, e.g. quality.');
+  return { kind: 'field', field };
+}
+
+async function readSettings(): Promise<RunSettings> {
+  const threshold = readThreshold();
+  const k = readK();
+  const n = fieldCheck('n', () => makeParams({ n: Number(value('n') || NaN) }).n);
+  const seed = fieldCheck('seed', () => makeParams({ seed: value('seed') || '42' }).seed);
+  const manual = readManualLsh(k);
+  const chosen = await chooseLsh(threshold, k, manual);
+  if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
+  const lsh = chosen.lsh;
+  const textField = fieldCheck('text-field', () => nonEmpty(value('text-field'), 'the JSONL text field needs a name'));
+  const idField = fieldCheck('id-field', () => nonEmpty(value('id-field'), 'the JSONL id field needs a name'));
   return {
     threshold,
-    k: Number(value('k')),
+    lsh,
+    manualLsh: manual !== undefined,
+    k,
+    seed,
     shingle: value('shingle') as ShingleMode,
-    n: Number(value('n')),
+    n,
+    nfkc: checked('nfkc'),
+    stripPunctuation: checked('strip-punctuation'),
     verify: value('verify') as VerifyMode,
     clusterCheck: value('cluster-check') as ClusterCheck,
-    keep: { kind: value('keep') as 'first' | 'longest' },
-    backend: value('backend-choice') as 'auto' | 'cpu',
-    textField: value('text-field') || 'text',
-    idField: value('id-field') || 'id',
+    keep: readKeep(),
+    backend: value('backend-choice') as BackendChoice,
+    textField,
+    idField,
+    skipInvalid: checked('skip-invalid'),
   };
 }
 
+function nonEmpty(text: string, message: string): string {
+  if (text === '') throw new Error(message);
+  return text;
+}
+
+function showFieldError(error: FieldError): void {
+  const field = error.field;
+  const message = byId(field.getAttribute('aria-describedby')!.split(' ').find((id) => id.endsWith('-error'))!);
+  message.textContent = error.message;
+  message.hidden = false;
+  field.setAttribute('aria-invalid', 'true');
+  const details = field.closest('details');
+  if (details) details.open = true;
+  field.focus();
+}
+
+function clearFieldError(field: HTMLElement): void {
+  if (field.getAttribute('aria-invalid') !== 'true') return;
+  field.removeAttribute('aria-invalid');
+  const id = field.getAttribute('aria-describedby')?.split(' ').find((x) => x.endsWith('-error'));
+  if (id) byId(id).hidden = true;
+}
+
+for (const field of form.querySelectorAll<HTMLElement>('input, select')) {
+  field.addEventListener('input', () => {
+    clearFieldError(field);
+    if (field.id === 'bands' || field.id === 'rows') {
+      clearFieldError(byId('bands'));
+      clearFieldError(byId('rows'));
+    }
+  });
+}
+byId('keep').addEventListener('change', () => (byId('keep-field').hidden = value('keep') !== 'field'));
+
+/** The S-curve of the settings as they are now, redrawn on every change of threshold, k, bands or rows. */
+async function drawSettingsCurve(): Promise<void> {
+  const invalid = (): void => {
+    byId('lsh-summary').textContent = 'The S-curve shows once threshold, k, bands and rows are valid.';
+  };
+  let threshold: number, k: number, manual: LshParams | undefined;
+  try {
+    threshold = Number(value('threshold'));
+    if (!(threshold > 0 && threshold < 1)) throw new Error('threshold');
+    k = makeParams({ k: Number(value('k')) }).k;
+    manual = readManualLsh(k);
+  } catch {
+    return invalid();
+  }
+  const request = paramsId + 1;
+  const reply = await chooseLsh(threshold, k, manual);
+  if (request !== paramsId) return; // a newer change is on its way
+  if ('error' in reply) return invalid();
+  const { lsh } = reply;
+  showSvg(byId('s-curve'), reply.svg);
+  byId('s-curve').dataset.lsh = `${lsh.bands}x${lsh.rows}`;
+  byId('lsh-summary').textContent =
+    `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a pair at the threshold becomes a candidate ` +
+    `with probability ${reply.atThreshold.toFixed(3)}; the curve's midpoint is ≈ ${reply.midpoint.toFixed(3)}.`;
+}
+for (const id of ['threshold', 'k', 'bands', 'rows', 'verify']) byId(id).addEventListener('input', () => void drawSettingsCurve());
+void drawSettingsCurve();
+
+// ---- which backend ------------------------------------------------------------
+
+function describePlan(): void {
+  const plan = byId('backend-plan');
+  if (value('backend-choice') === 'cpu') plan.textContent = 'Will sign on the CPU, as chosen.';
+  else if (probe === undefined) plan.textContent = 'Checking for WebGPU…';
+  else if (probe.webgpu) plan.textContent = `Will sign with ${probe.detail}.`;
+  else plan.textContent = `Will sign on the CPU: WebGPU is not available here (${probe.detail}). The signatures are the same, only slower.`;
+  plan.dataset.plan = value('backend-choice') === 'cpu' || (probe !== undefined && !probe.webgpu) ? 'cpu' : probe ? 'webgpu' : 'unknown';
+}
+byId('backend-choice').addEventListener('change', describePlan);
+function watchProbe(): void {
+  void client.probe.then((found) => {
+    probe = found;
+    describePlan();
+  });
+}
+watchProbe();
+
+// ---- one run ----------------------------------------------------------------
+
+let running = false;
+
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  void run();
+  if (!running) void start();
 });
 
-async function run(): Promise<void> {
+cancelButton.addEventListener('click', () => {
+  if (!running) return;
+  client.cancel(); // terminates the worker at once; files and settings stay as they are
+  watchProbe();
+  finish();
+  showStatus('Cancelled. Files and settings are unchanged; press Dedup to run again.', false, true);
+});
+
+async function start(): Promise<void> {
   const files = Array.from(filesInput.files ?? []);
-  if (files.length === 0) {
-    showStatus('Choose at least one file first.', true);
-    filesInput.focus();
-    return;
-  }
-  runButton.disabled = true;
-  let backend: SignerBackend | undefined;
+  let settings: RunSettings;
+  running = true; // no second start while the settings are checked
   try {
-    const settings = readForm();
-    // makeParams validates k and n with the same messages as the CLI.
-    const params = makeParams({ k: settings.k, shingle: settings.shingle, n: settings.n });
-    const family = hashFamilyOf(params);
-    const timings: StageTime[] = [];
-
-    showStatus('Reading files…');
-    let start = performance.now();
-    const documents = await readFiles(files, settings);
-    timings.push({ stage: 'read files', ms: performance.now() - start });
-
-    showStatus('Preparing the signing backend…');
-    start = performance.now();
-    const chosen = await chooseBackend(settings.backend, family);
-    backend = chosen.backend;
-    timings.push({ stage: backend.kind === 'webgpu' ? 'WebGPU setup' : 'backend setup', ms: performance.now() - start });
-
-    const result = await dedupDocuments(documents, {
-      backend,
-      threshold: settings.threshold,
-      lsh: defaultLshParams(settings.threshold, params.k, settings.verify),
-      shingle: shingleOptionsOf(params),
-      slotBits: params.slotBits,
-      verify: settings.verify,
-      clusterCheck: settings.clusterCheck,
-      keep: settings.keep,
-      onStage: (stage) => {
-        showStatus(stageMessage(stage, backend!));
-        return yieldToBrowser(); // lets the page repaint: the stages themselves run on the main thread
-      },
-    });
-    const fellBack = backend instanceof FallbackSigner && backend.fallbackReason !== undefined;
-    showResults(documents, result, [...timings, ...result.timings], backend, fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : chosen.note);
-    const total = [...timings, ...result.timings].reduce((sum, t) => sum + t.ms, 0);
-    showStatus(`Done in ${formatMs(total)} ms.`);
+    if (files.length === 0) throw new FieldError(filesInput, 'Choose at least one file first.');
+    settings = await readSettings();
   } catch (error) {
-    console.error(error);
-    showStatus(errorMessage(error), true);
-  } finally {
-    backend?.destroy();
-    runButton.disabled = false;
+    if (error instanceof FieldError) {
+      if (error.field === filesInput) {
+        byId('files-error').textContent = error.message;
+        byId('files-error').hidden = false;
+        filesInput.setAttribute('aria-invalid', 'true');
+        filesInput.focus();
+      } else showFieldError(error);
+      showStatus(error.message, true, true);
+      running = false;
+      return;
+    }
+    running = false;
+    throw error;
   }
+  clearResults();
+  runButton.disabled = true;
+  cancelButton.hidden = false;
+  progress.reset();
+  showStatus('Starting…');
+  const started = performance.now();
+  client.run(files, Array.from(referenceInput.files ?? []), settings, {
+    progress: (p) => progress.update(p),
+    result: (summary, downloads) => {
+      finish();
+      const seconds = formatSeconds(performance.now() - started);
+      showResults(summary, downloads).then(
+        () => showStatus(`Done in ${seconds} s.`, false, true),
+        (error: unknown) => showStatus(`The results could not be shown: ${(error as Error).message}`, true, true),
+      );
+    },
+    error: (message) => {
+      finish();
+      clearResults();
+      showStatus(message, true, true);
+    },
+  });
 }
 
-/**
- * WebGPU when the browser has an adapter, else the CPU backend (identical
- * signatures, slower) with a note saying why. A GPU that fails mid-run hands
- * the remaining batches to the CPU (FallbackSigner).
- */
-async function chooseBackend(choice: 'auto' | 'cpu', family: ReturnType<typeof hashFamilyOf>): Promise<{ backend: SignerBackend; note?: string }> {
-  if (choice === 'cpu') return { backend: new CpuSigner(family), note: 'CPU backend chosen in the settings.' };
-  const resolved = await resolveBrowserBackend('auto', family);
-  if (resolved.backend.kind === 'cpu') {
-    const reason = resolved.notes.find((note) => note.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
-    return { backend: resolved.backend, note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
-  }
-  return { backend: new FallbackSigner(resolved.backend, family) };
+function finish(): void {
+  running = false;
+  runButton.disabled = false;
+  cancelButton.hidden = true;
+  progress.stop();
 }
 
-/** Resolves after the browser had a chance to repaint. */
-const yieldToBrowser = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-function stageMessage(stage: string, backend: SignerBackend): string {
-  switch (stage) {
-    case 'signing':
-      return `Finding exact duplicates, shingling and signing on the ${backend.kind === 'webgpu' ? 'GPU' : 'CPU'}…`;
-    case 'banding':
-      return 'Banding signatures into buckets…';
-    default:
-      return `${stage[0].toUpperCase()}${stage.slice(1)}…`;
-  }
-}
-
-function showStatus(message: string, isError = false): void {
+/** `settled` marks the end of a press of Dedup (done, failed, refused or cancelled): data-settled counts them, for tests. */
+function showStatus(message: string, isError = false, settled = false): void {
+  if (settled) status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1);
   status.textContent = message;
   status.classList.toggle('error', isError);
   status.setAttribute('role', isError ? 'alert' : 'status');
 }
 
-// ---- results --------------------------------------------------------------
+// ---- progress with an ETA -------------------------------------------------------
 
-function showResults(documents: readonly WebDocument[], result: DedupDocumentsResult, timings: StageTime[], backend: SignerBackend, note?: string): void {
-  const backendLine = byId<HTMLParagraphElement>('backend');
-  backendLine.textContent = `Signed with ${backend.description}.`;
-  backendLine.dataset.backendKind = backend.kind; // for tests and styling
-  const noteLine = byId<HTMLParagraphElement>('backend-note');
-  noteLine.hidden = note === undefined;
-  noteLine.textContent = note ?? '';
+const STAGE_LABELS: Record<string, string> = {
+  'backend setup': 'Preparing the signing backend',
+  signing: 'Reading, exact pre-pass, shingling, signing',
+  'reference set': 'Reading and signing the reference set',
+  'reference banding': 'Banding the reference set',
+  banding: 'Banding signatures into buckets',
+  'load shingles': 'Re-reading for exact Jaccard',
+  decontamination: 'Matching the reference set',
+  'banding without contaminated': 'Banding again without matched documents',
+  verification: 'Verifying candidate pairs',
+  clustering: 'Clustering',
+  assignment: 'Choosing the kept documents',
+  writing: 'Making the downloads',
+};
 
-  const { counts } = result.assignment;
-  const { lsh } = result;
+const progress = {
+  items: new Map<string, { li: HTMLLIElement; bar: HTMLProgressElement; text: HTMLSpanElement; started: number }>(),
+  current: '',
+  reset(): void {
+    this.items.clear();
+    this.current = '';
+    progressList.replaceChildren();
+    progressList.hidden = false;
+  },
+  stop(): void {
+    for (const item of this.items.values()) item.li.classList.add('done');
+  },
+  update(p: StageProgress): void {
+    let item = this.items.get(p.stage);
+    if (item === undefined) {
+      const previous = this.items.get(this.current);
+      if (previous !== undefined) {
+        previous.li.classList.add('done');
+        previous.bar.value = previous.bar.max;
+        previous.text.textContent = `done in ${formatSeconds(performance.now() - previous.started)} s`;
+      }
+      const li = document.createElement('li');
+      const label = document.createElement('span');
+      label.textContent = STAGE_LABELS[p.stage] ?? p.stage;
+      const bar = document.createElement('progress');
+      bar.setAttribute('aria-label', label.textContent);
+      const text = document.createElement('span');
+      li.dataset.stage = p.stage;
+      li.append(label, bar, text);
+      progressList.append(li);
+      item = { li, bar, text, started: performance.now() };
+      this.items.set(p.stage, item);
+    }
+    this.current = p.stage;
+    const elapsed = performance.now() - item.started;
+    item.bar.max = Math.max(1, p.total);
+    item.bar.value = Math.min(p.done, p.total);
+    const fraction = p.total > 0 ? p.done / p.total : 0;
+    const amount = p.unit === 'bytes' ? `${formatBytes(p.done)} of ${formatBytes(p.total)}` : p.unit === 'steps' ? '' : `${int(p.done)} of ${int(p.total)} ${p.unit}`;
+    const eta = fraction > 0.02 && fraction < 1 && elapsed > 500 ? `, about ${formatSeconds((elapsed / fraction) * (1 - fraction))} s left` : '';
+    item.text.textContent = p.unit === 'steps' ? 'running…' : `${amount} (${Math.floor(fraction * 100)} %${eta})`;
+    showStatus(`${STAGE_LABELS[p.stage] ?? p.stage}…`);
+  },
+};
+
+// ---- results ----------------------------------------------------------------------
+
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'report', 's-curve', 'histogram'] as const;
+
+/** After an error or before a run: no results, no download links from an earlier run. */
+function clearResults(): void {
+  results.hidden = true;
+  for (const name of DOWNLOADS) setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
+  inspector.clear();
+}
+
+async function showResults(summary: RunSummary, downloads: Downloads): Promise<void> {
+  const backendLine = byId('backend');
+  backendLine.textContent = `Signed with ${summary.backend}.`;
+  backendLine.dataset.backendKind = summary.backendKind; // for tests and styling
+  const noteLine = byId('backend-note');
+  noteLine.hidden = summary.backendNote === undefined;
+  noteLine.textContent = summary.backendNote ?? '';
+  byId('settings-used').textContent = describeSettings(summary);
+
+  const { counts } = summary;
   for (const element of results.querySelectorAll<HTMLElement>('[data-stat]')) {
     const key = element.dataset.stat as keyof typeof counts;
-    element.textContent = counts[key].toLocaleString('en');
+    element.textContent = int(counts[key]);
   }
+  byId('contamination-item').hidden = downloads.contamination === undefined;
   byId('run-details').textContent =
-    `${counts.clusters.toLocaleString('en')} clusters in all; LSH with ${lsh.bands} bands of ${lsh.rows} rows; ` +
-    `${result.verified.candidates.toLocaleString('en')} candidate pairs, ${result.verified.a.length.toLocaleString('en')} verified; ` +
-    `${result.shingles.toLocaleString('en')} shingles signed.`;
+    `${int(counts.documents)} documents hold ${int(summary.distinctTexts)} distinct non-empty texts (the rest are exact duplicates or empty). ` +
+    `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters of exact duplicates only. ` +
+    `${int(summary.candidates)} candidate pairs from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
+    `${int(summary.shingles)} shingles signed.` +
+    (summary.splitOff > 0 ? ` The representative check split off ${int(summary.splitOff)} texts.` : '');
+  const skipped = byId('skipped');
+  const notes = [
+    ...summary.skippedFiles,
+    ...(summary.invalidSkipped > 0 ? [`${int(summary.invalidSkipped)} malformed line${summary.invalidSkipped === 1 ? '' : 's'} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
+    ...(summary.missingKeepField > 0 ? [`${int(summary.missingKeepField)} documents had no numeric value for the keep field (ranked last).`] : []),
+    ...(summary.inspector.textsDropped > 0 ? [`${int(summary.inspector.textsDropped)} clustered documents are listed without their text (the inspector's memory budget).`] : []),
+  ];
+  skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
+  skipped.hidden = notes.length === 0;
 
   const timingRows = byId<HTMLTableElement>('timings').tBodies[0];
-  timingRows.replaceChildren(...timings.map((t) => row([t.stage, formatMs(t.ms)], [false, true])));
-  const total = timings.reduce((sum, t) => sum + t.ms, 0);
-  const totalRow = row(['total', formatMs(total)], [false, true]);
-  totalRow.classList.add('total');
-  timingRows.append(totalRow);
+  const shown = summary.timings.map((t) => ({ ...t, stage: t.stage === 'exact pre-pass' ? 'reading + exact pre-pass' : t.stage }));
+  timingRows.replaceChildren(...shown.map((t) => row([t.stage, formatSeconds(t.ms)], ['Stage', 'Seconds'], [false, true])));
+  const total = row(['total', formatSeconds(summary.timings.reduce((sum, t) => sum + t.ms, 0))], ['Stage', 'Seconds'], [false, true]);
+  total.classList.add('total');
+  timingRows.append(total);
 
-  setDownload(byId('download-kept'), keptJsonl(documents, result.assignment), 'application/x-ndjson', byId('kept-bytes'));
-  setDownload(byId('download-clusters'), clustersCsv(documents, result.assignment), 'text/csv', byId('clusters-bytes'));
+  setDownload(byId('download-kept'), downloads.kept, byId('kept-bytes'));
+  setDownload(byId('download-clusters'), downloads.clusters, byId('clusters-bytes'));
+  setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
+  setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
+  setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
+  const { curve, histogram } = summary.plots;
+  showSvg(byId('run-s-curve'), curve);
+  showSvg(byId('histogram'), histogram);
+  setDownload(byId('download-s-curve'), new Blob([curve], { type: 'image/svg+xml' }));
+  setDownload(byId('download-histogram'), new Blob([histogram], { type: 'image/svg+xml' }));
 
-  showClusters(documents, result);
+  await inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
   results.hidden = false;
 }
 
-function showClusters(documents: readonly WebDocument[], result: DedupDocumentsResult): void {
-  const { cluster, kept, counts } = result.assignment;
-  const sizes = clusterSizes(cluster, counts.clusters);
-  const members: number[][] = Array.from({ length: counts.clusters }, () => []);
-  cluster.forEach((c, d) => {
-    if (sizes[c] > 1) members[c].push(d);
-  });
-  const shown = members
-    .map((docs, c) => ({ c, docs }))
-    .filter(({ docs }) => docs.length > 1)
-    .sort((x, y) => y.docs.length - x.docs.length || x.c - y.c);
-  byId('clusters-summary').textContent =
-    shown.length === 0
-      ? 'No duplicates found: every document is kept.'
-      : `${shown.length.toLocaleString('en')} cluster${shown.length === 1 ? '' : 's'} of two or more documents, largest first` +
-        (shown.length > MAX_CLUSTER_ROWS ? ` (the first ${MAX_CLUSTER_ROWS} shown; the CSV has all).` : '.');
-  const rows = shown.slice(0, MAX_CLUSTER_ROWS).map(({ c, docs }) => {
-    const keptDoc = docs.find((d) => kept[d] === 1) ?? docs[0];
-    const removed = docs.filter((d) => d !== keptDoc).map((d) => documents[d].id);
-    const distinctTexts = new Set(docs.map((d) => result.table.group(d))).size;
-    const snippet = documents[keptDoc].text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS);
-    return row(
-      [
-        String(c),
-        distinctTexts > 1 ? 'near' : 'exact',
-        String(docs.length),
-        documents[keptDoc].id,
-        removed.slice(0, 5).join(', ') + (removed.length > 5 ? ` +${removed.length - 5} more` : ''),
-        snippet + (snippet.length === SNIPPET_CHARS ? '…' : ''),
-      ],
-      [true, false, true, false, false, false],
-    );
-  });
-  byId<HTMLTableElement>('clusters').tBodies[0].replaceChildren(...rows);
-}
-
-function row(cells: string[], numeric: boolean[]): HTMLTableRowElement {
-  const tr = document.createElement('tr');
-  cells.forEach((text, i) => {
-    const td = document.createElement('td');
-    td.textContent = text; // never innerHTML: ids and texts come from the user's files
-    if (numeric[i]) td.className = 'num';
-    tr.append(td);
-  });
-  return tr;
-}
-
-function formatMs(ms: number): string {
-  return ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en');
+function describeSettings(summary: RunSummary): string {
+  const s = summary.settings;
+  const p = summary.params;
+  const normalization = [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : ''].filter(Boolean).join(', ') || 'lowercase only';
+  return (
+    `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
+    `k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
+    (summary.referenceDocuments > 0 ? `; against ${int(summary.referenceDocuments)} reference documents` : '') +
+    (s.skipInvalid ? '; malformed lines skipped' : '') +
+    '.'
+  );
 }

@@ -38,6 +38,8 @@ export default defineConfig({
   base: './',
   plugins: [contentSecurityPolicy()],
   server: { fs: { allow: [repoRoot] } },
+  // The dedup worker is a module worker (new Worker(new URL(...), { type: 'module' })), bundled with its imports.
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('../dist-web', import.meta.url)),
     emptyOutDir: true,

@@ -37,6 +37,7 @@ type DedupCliOptions = InputCliOptions &
     maxBucketPairs: number;
     compression: ParquetCompression;
     clustersFrom?: string;
+    plots?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -65,6 +66,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
     .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
     .option('--dry-run', 'compute everything, write only the report', false)
+    .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
@@ -85,8 +87,8 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     if (usesShingleSets(verify)) throw new RangeError(`--verify ${verify} needs the corpus as input: shingle sets are recomputed from the text`);
     if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
   }
-  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report].every((p) => p === undefined)) {
-    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination or --report (or --dry-run)');
+  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report, options.plots].every((p) => p === undefined)) {
+    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report or --plots (or --dry-run)');
   }
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
@@ -160,6 +162,8 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
   const { report } = await dedupJob(config, { ...options, parquetCompression: options.compression }, hooks);
-  const destination = options.dryRun ? '(dry run: nothing written but the report)' : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? '');
+  const destination = options.dryRun
+    ? '(dry run: nothing written but the report)'
+    : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? options.plots ?? '');
   if (!options.quiet) process.stdout.write(formatSummary(report, destination));
 }

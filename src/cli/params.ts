@@ -15,6 +15,8 @@ import {
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { positiveInteger } from './options.js';
+import { writeTextFile } from '../formats/textFile.js';
+import { sCurveSvg } from '../plots/sCurve.js';
 
 export function unitInterval(value: string): number {
   const n = Number(value);
@@ -76,7 +78,7 @@ export function lshParamsFrom(options: LshCliOptions, k: number, exactVerificati
   return { bands: best.bands, rows: best.rows };
 }
 
-type ParamsCliOptions = LshCliOptions & { k: number; json: boolean };
+type ParamsCliOptions = LshCliOptions & { k: number; json: boolean; plot?: string };
 
 const TABLE = [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 
@@ -85,8 +87,9 @@ export function registerParamsCommand(program: Command): void {
     .command('params')
     .description('show the LSH bands and rows for a threshold, and the candidate probability at a table of similarities')
     .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
-    .option('--json', 'print JSON instead of text', false);
-  addLshOptions(command).action((options: ParamsCliOptions) => {
+    .option('--json', 'print JSON instead of text', false)
+    .option('--plot <file.svg>', 'also write the S-curve with the threshold and the false-positive / false-negative areas as SVG');
+  addLshOptions(command).action(async (options: ParamsCliOptions) => {
     const { bands, rows } = lshParamsFrom(options, options.k);
     const t = options.threshold;
     const similarities = [...new Set([...TABLE, t])].sort((a, b) => a - b);
@@ -104,6 +107,7 @@ export function registerParamsCommand(program: Command): void {
       recallAtThreshold: recallTarget(options, true),
       candidateProbability: similarities.map((s) => ({ similarity: s, probability: candidateProbability(s, bands, rows) })),
     };
+    if (options.plot !== undefined) await writeTextFile(options.plot, sCurveSvg({ bands, rows, threshold: t }));
     if (options.json) {
       process.stdout.write(JSON.stringify(result, null, 2) + '\n');
       return;

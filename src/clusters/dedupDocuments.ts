@@ -10,12 +10,13 @@ import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
 import type { SlotBits } from '../bands/signatureMatrix.js';
 import { RowStore } from '../bands/rowStore.js';
 import type { Shingler } from '../shingles/shingler.js';
-import type { ShingleOptions } from '../shingles/shingles.js';
+import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
+import type { DocumentTable } from './documentTable.js';
 import { ExactPrePass } from './exactPrePass.js';
 import type { KeepPolicy } from './keepPolicy.js';
-import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
+import { dedupSigned, type DedupSettings, type LoadShingleSets, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
 
 export interface InMemoryDocument {
   readonly id: string;
@@ -35,6 +36,8 @@ export interface DedupDocumentsOptions extends DedupSettings {
   readonly against?: readonly InMemoryDocument[];
   /** Who shingles for the signer: this thread by default. */
   readonly shingler?: Shingler;
+  /** A signing batch closes at this many UTF-16 code units of text (signDocuments' default otherwise). */
+  readonly batchCharacters?: number;
   /** Awaited before each stage starts (the tab repaints there). */
   readonly onStage?: (stage: string) => void | Promise<void>;
 }
@@ -56,54 +59,112 @@ export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
 }
 
 export async function dedupDocuments(documents: readonly InMemoryDocument[], options: DedupDocumentsOptions): Promise<DedupDocumentsResult> {
+  return dedupDocumentStream(documents, options);
+}
+
+/** Documents one at a time, from memory or from a streaming reader. */
+export type DocumentStream = AsyncIterable<InMemoryDocument> | Iterable<InMemoryDocument>;
+
+export interface DedupStreamOptions extends Omit<DedupDocumentsOptions, 'against'> {
+  readonly against?: DocumentStream;
+  /**
+   * The same documents again, in the same order: exact verification then
+   * recomputes the shingle sets of its candidates from a second read, and
+   * signing keeps none. Without it, signing keeps every set (as `dedupDocuments`).
+   */
+  readonly reread?: () => DocumentStream;
+  /** Items done of a stage's total (bands, pairs), as the stage runs. */
+  readonly onProgress?: (stage: string, done: number, total: number) => void;
+}
+
+/**
+ * `dedupDocuments` over a stream: texts are not retained (only the exact
+ * pre-pass's table and the signatures), so the input may be larger than memory
+ * holds as strings. Same stages, same result.
+ */
+export async function dedupDocumentStream(documents: DocumentStream, options: DedupStreamOptions): Promise<DedupDocumentsResult> {
   const timings: StageTime[] = [];
-  const stage: StageRunner = async (name, work) => {
+  const stage: StageRunner = async (name, work, total) => {
     await options.onStage?.(name);
     const started = performance.now();
-    const value = await work(() => undefined);
+    const progress = (done: number): void => {
+      if (total !== undefined) options.onProgress?.(name, done, total);
+    };
+    const value = await work(progress);
     timings.push({ stage: name, ms: performance.now() - started });
     return value;
   };
   const signing: PipelineTimings = { shingleMs: 0, signMs: 0 };
   await options.onStage?.('signing');
   const started = performance.now();
-  const { corpus, sets, missingKeepField, shingles } = await signCorpus(documents, options, signing);
-  const reference = options.against && options.against.length > 0 ? await signReference(options.against, options, signing) : undefined;
+  const retainSets = options.reread === undefined && options.verify === 'exact';
+  const { corpus, sets, missingKeepField, shingles } = await signCorpus(documents, options, signing, retainSets);
+  const reference = options.against !== undefined ? await signReference(options.against, options, signing) : undefined;
   const signingMs = performance.now() - started;
   timings.push(
     { stage: 'exact pre-pass', ms: Math.max(0, signingMs - signing.shingleMs - signing.signMs) },
     { stage: 'shingling', ms: signing.shingleMs },
     { stage: 'signing', ms: signing.signMs },
   );
-  const core = await dedupSigned(corpus, options, async () => sets, reference, stage);
+  const { reread } = options;
+  const load: LoadShingleSets = reread ? (needed) => shingleSetsFromReread(reread(), corpus.table, needed, options.shingle) : async () => sets;
+  const core = await dedupSigned(corpus, options, load, reference?.rows.count ? reference : undefined, stage);
   return { ...core, ...corpus, lsh: options.lsh, missingKeepField, shingles, timings };
 }
 
-/** The exact pre-pass over the documents, signing the first of each group; row g and sets[g] are group g's. */
-async function signCorpus(documents: readonly InMemoryDocument[], options: DedupDocumentsOptions, timings: PipelineTimings) {
-  const prePass = new ExactPrePass(options.shingle.normalize, options.keep);
-  function* firstOfEachGroup(): Generator<InMemoryDocument> {
-    for (const doc of documents) if (prePass.add(doc.text, doc.record).isNew) yield doc;
+/**
+ * Exact verification's shingle sets from a second read of the same documents,
+ * in the same order: each needed group's set from its first document.
+ */
+export async function shingleSetsFromReread(
+  documents: DocumentStream,
+  table: DocumentTable,
+  needed: Uint8Array,
+  shingle: ShingleOptions,
+): Promise<(Uint32Array | undefined)[]> {
+  const sets: (Uint32Array | undefined)[] = new Array(needed.length);
+  let d = 0;
+  for await (const doc of documents) {
+    if (d >= table.documents) throw new Error(`the input changed since it was signed: more than ${table.documents} documents`);
+    const g = table.group(d++);
+    if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(doc.text, shingle);
   }
-  const { rows, sets, shingles } = await signAll(firstOfEachGroup(), options, timings);
+  if (d !== table.documents) throw new Error(`the input changed since it was signed: ${d} documents, not ${table.documents}`);
+  return sets;
+}
+
+/** The exact pre-pass over the documents, signing the first of each group; row g and sets[g] are group g's. */
+async function signCorpus(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings, retainSets: boolean) {
+  const prePass = new ExactPrePass(options.shingle.normalize, options.keep);
+  async function* firstOfEachGroup(): AsyncGenerator<InMemoryDocument> {
+    for await (const doc of documents) if (prePass.add(doc.text, doc.record).isNew) yield doc;
+  }
+  const { rows, sets, shingles } = await signAll(firstOfEachGroup(), options, timings, retainSets);
   return { corpus: { table: prePass.table, signatures: rows }, sets, missingKeepField: prePass.missingKeepField, shingles };
 }
 
 /** Every reference document signed (never deduplicated), with its shingle set for exact verification. */
-async function signReference(documents: readonly InMemoryDocument[], options: DedupDocumentsOptions, timings: PipelineTimings): Promise<SignedReference> {
-  const { rows, sets } = await signAll(documents, options, timings);
-  return { ids: documents.map((d) => d.id), rows, sets };
+async function signReference(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings): Promise<SignedReference> {
+  const ids: string[] = [];
+  async function* named(): AsyncGenerator<InMemoryDocument> {
+    for await (const doc of documents) {
+      ids.push(doc.id);
+      yield doc;
+    }
+  }
+  const { rows, sets } = await signAll(named(), options, timings, true);
+  return { ids, rows, sets };
 }
 
-async function signAll(documents: Iterable<InMemoryDocument>, options: DedupDocumentsOptions, timings: PipelineTimings) {
+async function signAll(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings, retainSets: boolean) {
   const { k } = options.backend;
   const bands = isBBit(options.slotBits) ? options.lsh : undefined;
   const store = new RowStore(k, options.slotBits, bands);
   const sets: Uint32Array[] = [];
   let shingles = 0;
-  for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler }, timings)) {
+  for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler, batchCharacters: options.batchCharacters }, timings)) {
     store.append(toStoredRows(batch.signatures, k, options.slotBits, bands));
-    sets.push(...batch.sets);
+    if (retainSets) sets.push(...batch.sets);
     shingles += batch.shingles;
   }
   return { rows: store.finish(), sets, shingles };

@@ -5,6 +5,10 @@
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { checkOutputs, type NamedOutput } from './outputChecks.js';
+import { join } from 'node:path';
+import { writeTextFile } from '../formats/textFile.js';
+import { similarityHistogramSvg } from '../plots/histogram.js';
+import { sCurveSvg } from '../plots/sCurve.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
@@ -14,6 +18,8 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly report?: string;
   /** Compute everything, write only the report. */
   readonly dryRun?: boolean;
+  /** A directory for the run's SVG plots: the S-curve of its banding and the histogram of its verified pairs' similarities. */
+  readonly plots?: string;
   /** Codec of Parquet outputs (default snappy). */
   readonly parquetCompression?: ParquetCompression;
 }
@@ -30,7 +36,17 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   }
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
+  if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
   return { outcome, report };
+}
+
+async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcome): Promise<void> {
+  const { verified } = outcome;
+  await writeTextFile(join(dir, 's-curve.svg'), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
+  // Hybrid leaves NaN where the estimate decided: the histogram shows exact Jaccard only where it is known for every pair.
+  const exactForAll = verified.exact !== undefined && verified.exact.every((x) => !Number.isNaN(x));
+  const histogram = { similarities: exactForAll ? verified.exact! : verified.estimate, threshold: config.threshold, measure: exactForAll ? 'exact Jaccard' : 'estimate' };
+  await writeTextFile(join(dir, 'similarity-histogram.svg'), similarityHistogramSvg(histogram));
 }
 
 /** The outputs as the command line names them, for messages. */

@@ -69,7 +69,7 @@ function mostlySpaceless(text: string): boolean {
   return letters > 0 && spaceless * 2 > letters;
 }
 
-function wordShingles(tokens: readonly string[], n: number): Uint32Array {
+export function wordShingles(tokens: readonly string[], n: number): Uint32Array {
   // "t1 t2 ... tT " : every token is followed by exactly one 0x20, so the
   // bytes of a window of tokens i..i+n−1 are contiguous: [start_i, start_{i+n}).
   // Tokens hold no White_Space, and UTF-8 never uses 0x20 inside a sequence.
@@ -84,7 +84,7 @@ function wordShingles(tokens: readonly string[], n: number): Uint32Array {
   return out;
 }
 
-function charShingles(tokens: readonly string[], n: number): Uint32Array {
+export function charShingles(tokens: readonly string[], n: number): Uint32Array {
   const bytes = encoder.encode(tokens.join(' '));
   // Code points start at every byte that is not a UTF-8 continuation byte.
   const starts: number[] = [];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
-import { dedupDocuments, type InMemoryDocument } from '../../src/clusters/dedupDocuments.js';
+import { dedupDocuments, dedupDocumentStream, type InMemoryDocument } from '../../src/clusters/dedupDocuments.js';
 import type { VerifyMode } from '../../src/clusters/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { runDedup } from '../../src/pipeline/dedup.js';
@@ -71,5 +71,43 @@ describe('dedupDocuments against runDedup', () => {
     expect(cli.contamination!.removedGroups).toBeGreaterThan(0);
     expect(cli.assignment.counts.nearDuplicateClusters).toBeGreaterThan(0);
     expectSameResults(cli, memory);
+  });
+});
+
+describe('dedupDocumentStream (the tab\'s streaming path)', () => {
+  async function* stream(documents: readonly InMemoryDocument[], reads: { count: number }): AsyncGenerator<InMemoryDocument> {
+    reads.count++;
+    for (const doc of documents) {
+      await Promise.resolve(); // a real reader yields between chunks
+      yield doc;
+    }
+  }
+
+  it.each(['estimate', 'exact'] as const)('gives dedupDocuments\' result from async iterables, re-reading for exact sets (--verify %s)', async (verify) => {
+    const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
+    const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
+    const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
+    const lsh = optimalParams(0.8, params.k, DEDUP_WEIGHTS);
+    const backend = new CpuSigner(hashFamilyOf(params));
+    const shingle = shingleOptionsOf(params);
+    const settings = { threshold: 0.8, verify, clusterCheck: 'representative', keep: { kind: 'longest' }, lsh, backend, shingle, slotBits: params.slotBits } as const;
+    try {
+      const memory = await dedupDocuments(documents, { ...settings, against });
+      const reads = { count: 0 };
+      const progress: string[] = [];
+      const streamed = await dedupDocumentStream(stream(documents, reads), {
+        ...settings,
+        against: stream(against, { count: 0 }),
+        reread: () => stream(documents, reads),
+        onProgress: (stage, done, total) => progress.push(`${stage} ${done}/${total}`),
+      });
+      expect(streamed.assignment).toEqual(memory.assignment);
+      expect(streamed.verified).toEqual(memory.verified);
+      expect(streamed.contamination?.match).toEqual(memory.contamination?.match);
+      expect(reads.count).toBe(verify === 'exact' ? 2 : 1);
+      expect(progress).toContain(`banding ${lsh.bands}/${lsh.bands}`);
+    } finally {
+      backend.destroy();
+    }
   });
 });

@@ -12,12 +12,12 @@
  * Without /usr/bin/chromium or a WebGPU adapter the tests skip with a hint, but
  * under CI (env CI set) they fail: a broken CI image must not pass by skipping.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultLshParams } from '../../src/clusters/dedupSigned.js';
 import { fromSignerWords } from '../../src/bands/signatureMatrix.js';
@@ -25,7 +25,11 @@ import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
 import { runDedup, type DedupOutcome } from '../../src/pipeline/dedup.js';
 import type { VerifyMode } from '../../src/clusters/verification.js';
-import { DEFAULT_READ } from '../../src/io/documents.js';
+import { DEFAULT_READ, InputError } from '../../src/io/documents.js';
+import { parseJsonLine } from '../../src/io/jsonLines.js';
+import { exactJaccard } from '../../src/clusters/verification.js';
+import { runCli } from '../support/cli.js';
+import { writeLargeCorpus } from './largeCorpus.js';
 import { shingleDocument, type ShingleMode } from '../../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
@@ -39,6 +43,7 @@ import {
   ENABLE_HINT,
   launchChromium,
   loadCorpus,
+  REPO,
   serve,
   underCi,
   type Browser,
@@ -223,6 +228,8 @@ interface PlantedInput {
   readonly text: string;
   /** Ids of every document in input order, as the page names them. */
   readonly ids: string[];
+  /** Every document, as the page names it. */
+  readonly documents: { id: string; text: string }[];
 }
 
 /**
@@ -246,7 +253,8 @@ function writePlantedInput(dir: string): PlantedInput {
   writeFileSync(jsonlGz, gzipSync(records.map((r) => JSON.stringify(r)).join('\n') + '\n'));
   const text = join(dir, 'near.txt');
   writeFileSync(text, editWords(chosen[7].text, 2, 200));
-  return { jsonlGz, text, ids: [...records.map((r) => r.id), 'near.txt'] };
+  const nearText = readFileSync(text, 'utf8');
+  return { jsonlGz, text, ids: [...records.map((r) => r.id), 'near.txt'], documents: [...records, { id: 'near.txt', text: nearText }] };
 }
 
 const STATS: (keyof AssignmentCounts)[] = ['documents', 'empty', 'exactDuplicates', 'nearDuplicateClusters', 'removed', 'kept'];
@@ -277,11 +285,6 @@ const APP_RUNS: AppRun[] = [
     planted: 8,
   },
 ];
-
-async function download(page: Page, link: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
-  return readFile(await file.path(), 'utf8');
-}
 
 /** runDedup, the Node library's dedup, on the same files with the CPU backend. */
 async function expectedOutcome(input: PlantedInput, run: AppRun): Promise<DedupOutcome> {
@@ -317,9 +320,7 @@ async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expecte
     if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
     else await page.fill(`#${id}`, value);
   }
-  await page.evaluate(() => document.getElementById('results')!.setAttribute('hidden', '')); // so the wait below sees this run
-  await page.getByRole('button', { name: 'Dedup' }).click();
-  await page.waitForSelector('#results:not([hidden])', { timeout: 45_000 });
+  await clickDedup(page);
 
   const { counts, kept, cluster } = expected.assignment;
   const stats: Record<string, number> = {};
@@ -329,6 +330,7 @@ async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expecte
   expect(await nearRows.count(), run.name).toBe(counts.nearDuplicateClusters);
 
   // The downloads: the kept documents, and every document's cluster as the CLI's --clusters writes it.
+  await page.waitForSelector('#clusters tbody tr');
   const keptIds = (await download(page, '#download-kept'))
     .trim()
     .split('\n')
@@ -338,6 +340,19 @@ async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expecte
   expect(await download(page, '#download-clusters'), run.name).toBe(['id,cluster,kept', ...csv].join('\n') + '\n');
 }
 
+/** Presses Dedup and waits for the results or an error; returns the status line. */
+async function clickDedup(page: Page, timeout = 60_000): Promise<string> {
+  const before = (await page.getAttribute('#status', 'data-settled')) ?? '0';
+  await page.getByRole('button', { name: 'Dedup' }).click();
+  await page.waitForFunction((n) => (document.getElementById('status')!.dataset.settled ?? '0') !== n, before, { timeout });
+  return (await page.textContent('#status')) ?? '';
+}
+
+async function download(page: Page, link: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
+  return readFile(await file.path(), 'utf8');
+}
+
 /** Only the page itself was loaded; downloads are blob: URLs made in the tab. */
 function expectOnlyLocalRequests(requests: string[]): void {
   const origin = server!.origin;
@@ -345,24 +360,64 @@ function expectOnlyLocalRequests(requests: string[]): void {
   expect(requests.length).toBeGreaterThan(0);
 }
 
-function plantedInput(): PlantedInput {
+function tempInputDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gpudedup-web-input-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return writePlantedInput(dir);
+  return dir;
+}
+
+const plantedInput = (): PlantedInput => writePlantedInput(tempInputDir());
+
+/** Screenshots for people to look at: test-artifacts/ (gitignored). */
+const ARTIFACTS = join(REPO, 'test-artifacts');
+async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await target.screenshot({ path: join(ARTIFACTS, name) });
+}
+
+/** The CLI's files for the same input and settings: kept JSONL, clusters, pairs, report. */
+async function cliOutputs(input: PlantedInput, run: AppRun) {
+  const dir = tempInputDir();
+  const path = (name: string): string => join(dir, name);
+  const args = ['dedup', input.jsonlGz, input.text, '-o', path('kept.jsonl'), '--clusters', path('clusters.csv'), '--pairs', path('pairs.csv')];
+  args.push('--report', path('report.json'), '--threshold', String(run.threshold), '--verify', run.verify, '--cluster-check', run.clusterCheck, '--keep', run.keep, '--backend', 'cpu', '-q');
+  const result = await runCli(args);
+  expect(result.stderr).toBe('');
+  // The CLI names a plain-text document by its path; a picked file has only its name.
+  const read = (name: string): string => readFileSync(path(name), 'utf8').replaceAll(`${dirname(input.text)}/`, '');
+  return { kept: read('kept.jsonl'), clusters: read('clusters.csv'), pairs: read('pairs.csv'), report: JSON.parse(read('report.json')) as Record<string, unknown> };
+}
+
+/** The report without what differs by nature: input paths vs file names, backend, timings. */
+function comparableReport(report: Record<string, unknown>): Record<string, unknown> {
+  const { inputs: _inputs, backend: _backend, seconds: _seconds, signingSeconds: _signing, ...rest } = report;
+  return rest;
 }
 
 describe('the app, end to end in Chromium', () => {
-  it('dedups picked files on WebGPU like the Node library, without network requests', async () => {
+  it('dedups picked files on WebGPU in a worker like the CLI, file for file, without network requests', async () => {
     const input = plantedInput();
     const { page, requests } = await openPage('/');
     try {
+      await page.waitForSelector('#backend-plan[data-plan="webgpu"]');
+      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign with WebGPU on /);
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       for (const run of APP_RUNS) {
-        await dedupInPage(page, input, run, await expectedOutcome(input, run));
+        const expected = await expectedOutcome(input, run);
+        await dedupInPage(page, input, run, expected);
         const backend = page.locator('#backend');
         expect(await backend.getAttribute('data-backend-kind')).toBe('webgpu');
         expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
         expect(await page.locator('#backend-note').isHidden()).toBe(true);
+        const lsh = defaultLshParams(run.threshold, 128, run.verify);
+        expect(await page.textContent('#settings-used')).toContain(`threshold ${run.threshold}; ${lsh.bands} bands × ${lsh.rows} rows (chosen for the threshold)`);
+        // Byte for byte the CLI's files: kept documents, clusters, pairs; the report's fields.
+        const cli = await cliOutputs(input, run);
+        expect(await download(page, '#download-kept'), run.name).toBe(cli.kept);
+        expect(await download(page, '#download-clusters'), run.name).toBe(cli.clusters);
+        expect(await download(page, '#download-pairs'), run.name).toBe(cli.pairs);
+        const report = JSON.parse(await download(page, '#download-report')) as Record<string, unknown>;
+        expect(comparableReport(report), run.name).toEqual(comparableReport(cli.report));
       }
       expectOnlyLocalRequests(requests);
       console.info(`browser e2e on ${adapter}: ${await page.locator('#backend').textContent()}`);
@@ -371,20 +426,254 @@ describe('the app, end to end in Chromium', () => {
     }
   });
 
-  it('falls back to the CPU, and says so, in a browser without WebGPU', async () => {
+  it('says before a run that it will sign on the CPU in a browser without WebGPU, and does', async () => {
     const input = plantedInput();
-    const { page, requests } = await openPage('/', () => {
-      // As in a browser without WebGPU: no navigator.gpu at all.
-      Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
-    });
+    const noGpu = await launchChromium({ webgpu: false });
+    const page = await noGpu.context.newPage();
     try {
+      await page.goto(`${server!.origin}/`);
+      await page.waitForSelector('#backend-plan[data-plan="cpu"]');
+      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign on the CPU: WebGPU is not available here \(no adapter/);
+      expect(await page.textContent('header')).not.toMatch(/on your GPU/);
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
-      expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(navigator\.gpu is missing/);
-      expectOnlyLocalRequests(requests);
+      expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(no adapter/);
+    } finally {
+      await noGpu.close();
+    }
+  });
+
+  it('removes near-duplicates of a reference set and names the reference document each one matched, as --contamination does', async () => {
+    const dir = tempInputDir();
+    const input = writePlantedInput(dir);
+    // The reference set: edited copies of two corpus documents, and one unrelated text.
+    const picks = [input.documents[2], input.documents[11]];
+    const reference = join(dir, 'eval.jsonl');
+    const records = [...picks.map((d, i) => ({ id: `eval-${i}`, text: editWords(d.text, 1, 900 + i) })), { id: 'eval-other', text: corpus[500].text }];
+    writeFileSync(reference, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { page } = await openPage('/');
+    try {
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await page.getByText('More options').click();
+      await page.setInputFiles('#reference', [reference]);
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      const cliDir = tempInputDir();
+      const contamination = join(cliDir, 'contamination.csv');
+      const result = await runCli(['dedup', input.jsonlGz, input.text, '--against', reference, '--contamination', contamination, '--backend', 'cpu', '-q']);
+      expect(result.stderr).toBe('');
+      const expected = readFileSync(contamination, 'utf8');
+      expect(expected.trim().split('\n').length).toBeGreaterThanOrEqual(3); // header + both planted matches
+      expect(await download(page, '#download-contamination')).toBe(expected);
+      expect(Number(await page.textContent('[data-stat="contaminated"]'))).toBe(expected.trim().split('\n').length - 1);
+      const rows = await page.locator('#reference-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 2).map((td) => td.textContent)));
+      expect(rows).toEqual(expected.trim().split('\n').slice(1).map((line) => line.split(',').slice(0, 2)));
+      expect(await page.textContent('#settings-used')).toContain('against 3 reference documents');
     } finally {
       await page.close();
     }
   });
+
+  it('inspects a cluster: each removed document with its similarity to the kept one, and the two side by side', async () => {
+    const input = plantedInput();
+    const { page } = await openPage('/');
+    try {
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await page.getByText('More options').click();
+      await page.selectOption('#verify', 'exact');
+      expect(await clickDedup(page)).toMatch(/^Done in [\d.]+ s\.$/);
+      await screenshot(page.locator('#results'), 'results.png');
+      await screenshot(page.locator('#s-curve svg'), 's-curve.png');
+      await screenshot(page.locator('#histogram svg'), 'histogram.png');
+      // The settings' S-curve follows threshold and k live: the optimizer's choice, as in Node.
+      await page.fill('#threshold', '0.5');
+      await page.fill('#k', '64');
+      const live = defaultLshParams(0.5, 64, 'hybrid'); // the page's default verification
+      await page.waitForSelector(`#s-curve[data-lsh="${live.bands}x${live.rows}"] [data-threshold="0.5"]`, { state: 'attached' });
+      expect(await page.textContent('#s-curve svg title')).toBe(`S-curve of ${live.bands} bands × ${live.rows} rows at threshold 0.5`);
+
+      // From the keyboard: focus a near cluster's Inspect button and press Enter.
+      const nearRow = page.locator('#clusters tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^near$/ }) }).first();
+      await nearRow.getByRole('button', { name: /^Inspect cluster/ }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#members:not([hidden])');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('members-heading');
+      const removedRow = page.locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^removed$/ }) }).first();
+      const keptId = (await page.locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^kept$/ }) }).locator('td').first().textContent())!;
+      const removedId = (await removedRow.locator('td').first().textContent())!;
+      const byName = new Map(input.documents.map((d) => [d.id, d.text]));
+      const [keptText, removedText] = [byName.get(keptId)!, byName.get(removedId)!];
+      // The similarities shown are the estimate (signature agreement, k = 128) and the exact Jaccard, computed here in Node.
+      const params = makeParams({ k: 128 });
+      const sets = [keptText, removedText].map((t) => shingleDocument(t, shingleOptionsOf(params)));
+      const words = signBatchOnCpu(hashFamilyOf(params), pack(sets));
+      let agree = 0;
+      for (let i = 0; i < 128; i++) if (words[2 * i] === words[256 + 2 * i] && words[2 * i + 1] === words[256 + 2 * i + 1]) agree++;
+      const exact = exactJaccard(sets[0], sets[1]);
+      expect(exact).toBeLessThan(1);
+      expect(await removedRow.locator('td:nth-child(3)').textContent()).toBe(`${exact.toFixed(3)} exact (estimate ${(agree / 128).toFixed(3)})`);
+
+      await removedRow.getByRole('button', { name: /^Compare/ }).click();
+      await page.waitForSelector('#compare:not([hidden])');
+      expect(await page.textContent('#compare-summary')).toContain(`Estimate ${(agree / 128).toFixed(3)} (signature agreement), exact Jaccard ${exact.toFixed(3)}`);
+      // The edited words are outside the highlighted (shared) runs, and both texts are shown in full.
+      const unshared = (await page.locator('#compare-removed span.unshared').allTextContents()).join(' ');
+      expect(unshared).toMatch(/edited\d/);
+      expect(await page.locator('#compare-removed mark').count()).toBeGreaterThan(0);
+      expect((await page.textContent('#compare-kept'))!.split(' ').length).toBe(keptText.split(/\s+/).filter(Boolean).length);
+      await screenshot(page.locator('#members'), 'inspector-members.png');
+      await screenshot(page.locator('#compare'), 'inspector-compare.png');
+
+      // At phone width the cluster table becomes cards: nothing wider than the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => {
+        const table = document.getElementById('clusters')!;
+        return table.scrollWidth - table.parentElement!.clientWidth;
+      });
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(page.locator('#clusters'), 'clusters-phone.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('gives the CLI\'s messages for bad input, skips binary and empty files, and clears earlier results on an error', async () => {
+    const dir = tempInputDir();
+    const input = writePlantedInput(dir);
+    const write = (name: string, content: string | Buffer): string => {
+      writeFileSync(join(dir, name), content);
+      return join(dir, name);
+    };
+    const good = readFileSync(input.jsonlGz);
+    const truncated = write('cut.jsonl.gz', good.subarray(0, Math.floor(good.length / 2)));
+    const array = write('array.json', JSON.stringify([{ id: 1, text: 'one' }, { id: 2, text: 'two' }], null, 2));
+    const badLine = '{"id": "b", "text": "unterminated}';
+    const bad = write('bad.jsonl', `{"id": "a", "text": "fine text here"}\n${badLine}\n{"id": "c", "text": "more fine text"}\n`);
+    const binary = write('blob.jsonl', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    const empty = write('empty.jsonl', '');
+    const { page } = await openPage('/');
+    try {
+      // A run with results and links first: the errors below must clear them.
+      await page.setInputFiles('#files', [input.jsonlGz]);
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      expect(await page.locator('#download-kept').getAttribute('href')).toMatch(/^blob:/);
+
+      await page.setInputFiles('#files', [truncated]);
+      expect(await clickDedup(page)).toMatch(/^cut\.jsonl\.gz: not a valid gzip stream \(/);
+      expect(await page.locator('#results').isHidden()).toBe(true);
+      expect(await page.locator('#download-kept').getAttribute('href')).toBeNull();
+
+      await page.setInputFiles('#files', [array]);
+      expect(await clickDedup(page)).toMatch(/^array\.json:1: malformed JSON \(.*\); this looks like a JSON array, but JSON Lines need one object per line/);
+
+      await page.setInputFiles('#files', [bad]);
+      // The CLI's message; only the JSON parser's own words may differ between Node's V8 and Chromium's.
+      const cliMessage = (parseJsonLine(badLine, 'bad.jsonl', 2, false, DEFAULT_READ) as InputError).message;
+      const sameMessage = new RegExp(`^${cliMessage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\)$/, '')}`);
+      expect(await clickDedup(page)).toMatch(sameMessage);
+
+      await page.setInputFiles('#files', [empty]);
+      expect(await clickDedup(page)).toBe('empty.jsonl: no documents to deduplicate (empty.jsonl: empty file, skipped)');
+
+      await page.getByText('More options').click();
+      await page.check('#skip-invalid');
+      await page.setInputFiles('#files', [bad, binary, empty]);
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      expect(await page.textContent('[data-stat="documents"]')).toBe('2');
+      const notes = await page.locator('#skipped li').allTextContents();
+      expect(notes).toEqual([
+        'blob.jsonl: looks binary (NUL bytes or mostly invalid UTF-8), skipped',
+        'empty.jsonl: empty file, skipped',
+      ].concat(notes.slice(2)));
+      expect(notes.length).toBe(3);
+      expect(notes[2].replace('1 malformed line skipped, e.g. ', '')).toMatch(sameMessage);
+      expect(await page.textContent('#settings-used')).toContain('malformed lines skipped');
+
+      // An invalid field is marked, described and focused; k allows what makeParams allows (4096), no more.
+      expect(await page.getAttribute('#k', 'max')).toBe('4096');
+      await page.fill('#k', '5000');
+      await clickDedup(page);
+      expect(await page.getAttribute('#k', 'aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('k');
+      expect(await page.textContent('#k-error')).toBe('k must be an integer from 1 to 4096, got 5000');
+      expect(await page.locator('#results').isHidden()).toBe(false); // a refused start leaves the last results alone
+      await page.fill('#k', '64');
+      expect(await page.getAttribute('#k', 'aria-invalid')).toBeNull();
+      await page.fill('#bands', '20');
+      await page.fill('#rows', '4');
+      await clickDedup(page);
+      expect(await page.getAttribute('#bands', 'aria-invalid')).toBe('true');
+      expect(await page.textContent('#bands-error')).toBe('bands × rows = 20 × 4 = 80 exceeds the signature length k = 64');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('a large file in the tab, on the CPU path', () => {
+  it('never blocks the main thread for 200 ms, cancels at once, and matches the CLI', async () => {
+    const dir = tempInputDir();
+    const path = join(dir, 'large.jsonl');
+    const corpus = await writeLargeCorpus(path, 50 * 1024 * 1024);
+    const { page } = await openPage('/', () => {
+      const w = window as unknown as { longTasks: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+      }).observe({ type: 'longtask' });
+    });
+    try {
+      await page.setInputFiles('#files', [path]);
+      await page.selectOption('#backend-choice', 'cpu');
+      await page.getByText('More options').click();
+      await page.fill('#k', '64');
+
+      // Cancel while signing: the worker is terminated at once, files and settings stay.
+      await page.getByRole('button', { name: 'Dedup' }).click();
+      await page.waitForFunction(() => {
+        const bar = document.querySelector<HTMLProgressElement>('#progress li[data-stage="signing"] progress');
+        return bar !== null && bar.value > 0;
+      });
+      const eta = page.locator('#progress li[data-stage="signing"] span').last();
+      await page.waitForFunction((el) => /s left\)$/.test(el!.textContent ?? ''), await eta.elementHandle(), { timeout: 30_000 });
+      const cancelled = Date.now();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Cancelled'));
+      expect(Date.now() - cancelled).toBeLessThan(1000);
+      expect(await page.locator('#results').isHidden()).toBe(true);
+      expect(await page.evaluate(() => (document.getElementById('files') as HTMLInputElement).files!.length)).toBe(1);
+      expect(await page.inputValue('#k')).toBe('64');
+      expect(await page.inputValue('#backend-choice')).toBe('cpu');
+
+      // The whole run, watched for long tasks.
+      await page.evaluate(() => ((window as unknown as { longTasks: number[] }).longTasks = []));
+      const started = Date.now();
+      expect(await clickDedup(page, 240_000)).toMatch(/^Done/);
+      const seconds = (Date.now() - started) / 1000;
+      const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+      console.info(`50 MB in the tab on the CPU: ${corpus.documents} documents in ${seconds.toFixed(1)} s (${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s); long tasks: ${longTasks.map((t) => t.toFixed(0)).join(', ') || 'none'}`);
+      expect(Math.max(0, ...longTasks)).toBeLessThan(200);
+
+      const params = makeParams({ k: 64 });
+      const expected = await runDedup({
+        inputs: [path],
+        read: DEFAULT_READ,
+        params,
+        backend: 'cpu',
+        threshold: 0.8,
+        lsh: defaultLshParams(0.8, 64, 'estimate'),
+        verify: 'estimate',
+        clusterCheck: 'none',
+        keep: { kind: 'first' },
+        against: [],
+      });
+      const counts = expected.assignment.counts;
+      expect(counts.documents).toBe(corpus.documents);
+      expect(counts.exactDuplicates).toBeGreaterThan(corpus.documents * 0.03);
+      expect(counts.nearDuplicateClusters).toBeGreaterThan(corpus.documents * 0.03);
+      for (const key of STATS) expect(Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, '')), key).toBe(counts[key]);
+    } finally {
+      await page.close();
+    }
+  }, 400_000);
 });

@@ -78,13 +78,18 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with WebGPU enabled, in a fresh profile that is deleted on close. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless Chromium with WebGPU enabled (SwiftShader), in a fresh profile that
+ * is deleted on close. Without `webgpu`, Chromium on Linux finds no adapter:
+ * a browser without WebGPU, in the page and in its workers alike.
+ */
+export async function launchChromium(options: { webgpu?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'gpudedup-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    acceptDownloads: true,
     args: [
-      '--enable-unsafe-webgpu',
+      ...(options.webgpu === false ? [] : ['--enable-unsafe-webgpu']),
       '--no-sandbox',
       '--headless',
       '--disable-gpu-sandbox',

@@ -1,0 +1,208 @@
+/**
+ * The dedup worker (a module worker bundled by Vite): reading and parsing,
+ * the exact pre-pass, shingling and signing (on WebGPU, navigator.gpu being
+ * there in dedicated workers, or on the CPU), banding to assignment through the
+ * library's dedupDocumentStream, then the writing pass that makes the
+ * downloads. It keeps what the inspector asks about afterwards. Cancel is the
+ * page terminating this worker.
+ */
+import { dedupDocumentStream, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import { InputError } from '../src/io/documents.js';
+import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
+import { ComputePool } from './computePool.js';
+import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureParams } from '../src/signatures/params.js';
+import type { SignerBackend } from '../src/signatures/backend.js';
+import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
+import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
+import { errorMessage } from '../src/errors.js';
+import { similarityHistogramSvg } from '../src/plots/histogram.js';
+import { sCurveSvg } from '../src/plots/sCurve.js';
+import { Inspector } from './inspector.js';
+import type { FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
+import { readDocuments, type ReadHooks, type WebDocument } from './readers.js';
+import { writeDownloads } from './workerOutputs.js';
+
+const post = (message: FromWorker, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(message, transfer);
+
+let inspector: Inspector | undefined;
+/** Shingling and CPU signing on every core; started with the first run, kept for the next. */
+let pool: ComputePool | undefined;
+const computePool = (): ComputePool => (pool ??= new ComputePool(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  const reply = (id: number, work: () => FromWorker): void => {
+    try {
+      post(work());
+    } catch (error) {
+      post({ type: 'reply-error', id, message: errorMessage(error) });
+    }
+  };
+  switch (message.type) {
+    case 'probe':
+      void probe();
+      break;
+    case 'run':
+      inspector = undefined;
+      run(message.files, message.reference, message.settings).catch((error: unknown) => {
+        console.error(error);
+        post({ type: 'error', message: errorMessage(error) });
+      });
+      break;
+    case 'page':
+      reply(message.id, () => ({ type: 'page', id: message.id, ...requireInspector().page(message.list, message.offset, message.count) }));
+      break;
+    case 'cluster':
+      reply(message.id, () => ({ type: 'cluster', id: message.id, members: requireInspector().members(message.cluster) }));
+      break;
+    case 'compare':
+      reply(message.id, () => ({ type: 'compare', id: message.id, comparison: requireInspector().compare(message.kept, message.removed) }));
+      break;
+  }
+};
+
+function requireInspector(): Inspector {
+  if (inspector === undefined) throw new Error('no results to inspect: run a dedup first');
+  return inspector;
+}
+
+/** Whether WebGPU would sign here: an adapter from this worker's navigator.gpu, released at once. */
+async function probe(): Promise<void> {
+  try {
+    const acquired = await acquireBrowserDevice();
+    const detail = describeAdapter(acquired.adapter);
+    acquired.release();
+    post({ type: 'probe', probe: { webgpu: true, detail } });
+  } catch (error) {
+    post({ type: 'probe', probe: { webgpu: false, detail: errorMessage(error) } });
+  }
+}
+
+/** Posts a stage's progress at most every 100 ms, and always when it completes. */
+function progressReporter(): (progress: StageProgress) => void {
+  let last = 0;
+  let lastStage = '';
+  return (progress) => {
+    const now = performance.now();
+    if (progress.stage === lastStage && progress.done < progress.total && now - last < 100) return;
+    last = now;
+    lastStage = progress.stage;
+    post({ type: 'progress', progress });
+  };
+}
+
+async function run(files: File[], reference: File[], settings: RunSettings): Promise<void> {
+  const report = progressReporter();
+  const params = makeParams({ k: settings.k, seed: settings.seed, shingle: settings.shingle, n: settings.n, nfkc: settings.nfkc, stripPunctuation: settings.stripPunctuation });
+  const started = performance.now();
+  report({ stage: 'backend setup', done: 0, total: 1, unit: 'steps' });
+  const { backend, note } = await chooseBackend(settings.backend, params);
+  const setupMs = performance.now() - started;
+  try {
+    const corpusBytes = files.reduce((sum, f) => sum + f.size, 0);
+    const referenceBytes = reference.reduce((sum, f) => sum + f.size, 0);
+    const ids: string[] = [];
+    const skippedFiles: string[] = [];
+    const invalid: string[] = [];
+    let invalidSkipped = 0;
+    const firstRead: ReadHooks = {
+      onBytes: (bytes) => report({ stage: 'signing', done: bytes, total: corpusBytes, unit: 'bytes' }),
+      onInvalid: (message) => {
+        invalidSkipped++;
+        if (invalid.length < 5) invalid.push(message);
+      },
+      onSkippedFile: (message) => skippedFiles.push(message),
+    };
+    async function* named(documents: AsyncIterable<WebDocument>): AsyncGenerator<WebDocument> {
+      for await (const doc of documents) {
+        ids.push(doc.id);
+        yield doc;
+      }
+    }
+    const reread = (stage: string) => readDocuments(files, settings, { onBytes: (bytes) => report({ stage, done: bytes, total: corpusBytes, unit: 'bytes' }) });
+    const result = await dedupDocumentStream(named(readDocuments(files, settings, firstRead)), {
+      backend,
+      threshold: settings.threshold,
+      lsh: settings.lsh,
+      shingle: shingleOptionsOf(params),
+      slotBits: params.slotBits,
+      verify: settings.verify,
+      clusterCheck: settings.clusterCheck,
+      keep: settings.keep,
+      shingler: computePool().shingler,
+      // Smaller batches on the CPU: progress moves every second or two, and the pool shares each batch out.
+      batchCharacters: backend.kind === 'cpu' ? 1 << 21 : undefined,
+      against:
+        reference.length > 0
+          ? readDocuments(reference, settings, { onBytes: (bytes) => report({ stage: 'reference set', done: bytes, total: referenceBytes, unit: 'bytes' }) })
+          : undefined,
+      reread: () => reread('load shingles'),
+      onStage: (stage) => report({ stage, done: 0, total: 1, unit: 'steps' }),
+      onProgress: (stage, done, total) => report({ stage, done, total, unit: stage === 'verification' ? 'pairs' : 'bands' }),
+    });
+    if (result.table.documents === 0) {
+      const why = skippedFiles.length > 0 ? ` (${skippedFiles.join('; ')})` : '';
+      throw new InputError(files.map((f) => f.name).join(', '), 0, `no documents to deduplicate${why}`);
+    }
+    const fellBack = backend instanceof FallbackSigner && backend.fallbackReason !== undefined;
+    const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
+    const writingStarted = performance.now();
+    const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
+    const outputs = await writeDownloads(reread('writing'), { files, reference, settings, params, result, ids, backend: backend.description, timings, invalidSkipped });
+    timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
+    const referenceIds = result.contamination?.referenceIds ?? [];
+    inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);
+    const similarities = result.verified.exact ?? result.verified.estimate;
+    post({
+      type: 'result',
+      summary: {
+        counts: result.assignment.counts,
+        params,
+        settings,
+        lsh: result.lsh,
+        distinctTexts: result.signatures.count,
+        shingles: result.shingles,
+        candidates: result.verified.candidates,
+        verified: result.verified.a.length,
+        largestBucket: result.candidateStats.largestBucket,
+        splitOff: result.clustering.splitOff,
+        referenceDocuments: referenceIds.length,
+        missingKeepField: result.missingKeepField,
+        invalidSkipped,
+        invalidExamples: invalid,
+        skippedFiles,
+        backend: backend.description,
+        backendKind: backend.kind === 'webgpu' ? 'webgpu' : 'cpu',
+        backendNote,
+        timings,
+        plots: {
+          curve: sCurveSvg({ ...result.lsh, threshold: settings.threshold }),
+          histogram: similarityHistogramSvg({ similarities, threshold: settings.threshold, measure: result.verified.exact ? 'exact Jaccard' : 'estimate' }),
+        },
+        inspector: inspector.sizes(outputs.textsDropped),
+      },
+      downloads: outputs.downloads,
+    });
+  } finally {
+    backend.destroy();
+  }
+}
+
+/**
+ * WebGPU when this worker has an adapter, else the CPU backend (identical
+ * signatures, slower) with a note saying why. A GPU that fails mid-run hands
+ * the remaining batches to the CPU (FallbackSigner).
+ */
+async function chooseBackend(choice: 'auto' | 'cpu', params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
+  const family = hashFamilyOf(params);
+  if (choice === 'cpu') return { backend: computePool().signer(family), note: 'CPU backend chosen in the settings.' };
+  const resolved = await resolveBrowserBackend('auto', family);
+  if (resolved.backend.kind === 'cpu') {
+    resolved.backend.destroy(); // the single-threaded CpuSigner: the pool signs the same, on every core
+    const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
+    return { backend: computePool().signer(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
+  }
+  return { backend: new FallbackSigner(resolved.backend, family) };
+}
+
+export type { DedupDocumentsResult };

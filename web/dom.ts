@@ -1,0 +1,62 @@
+/** Small DOM helpers for the page (main thread). Texts from the user's files only ever go in through textContent. */
+
+export function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`index.html lacks #${id}`);
+  return element as T;
+}
+
+/** A table row; `labels` name the cells for the phone-width card layout (td::before). */
+export function row(cells: (string | Node)[], labels: readonly string[], numeric: readonly boolean[] = []): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  cells.forEach((cell, i) => {
+    const td = document.createElement('td');
+    if (typeof cell === 'string') td.textContent = cell;
+    else td.append(cell);
+    if (numeric[i]) td.className = 'num';
+    if (labels[i]) td.dataset.label = labels[i];
+    tr.append(td);
+  });
+  return tr;
+}
+
+export function button(label: string, onClick: () => void, accessibleName?: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  if (accessibleName) b.setAttribute('aria-label', accessibleName);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** Parses an SVG string made by src/plots (no user text in it but numbers and escaped labels) into a container. */
+export function showSvg(container: HTMLElement, svg: string): void {
+  const parsed = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+  container.replaceChildren(document.importNode(parsed, true));
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return s < 10 ? s.toFixed(2) : s < 100 ? s.toFixed(1) : Math.round(s).toLocaleString('en');
+}
+
+export const int = (n: number): string => n.toLocaleString('en');
+
+/** Points a download link at a Blob, releasing the object URL it pointed at before. */
+export function setDownload(link: HTMLAnchorElement, blob: Blob | undefined, bytesLabel?: HTMLElement): void {
+  if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+  if (blob === undefined) {
+    link.removeAttribute('href');
+    if (bytesLabel) bytesLabel.textContent = '';
+    return;
+  }
+  link.href = URL.createObjectURL(blob);
+  if (bytesLabel) bytesLabel.textContent = formatBytes(blob.size);
+}
