@@ -15,7 +15,7 @@ import type { SignerBackend } from '../src/signatures/backend.js';
 import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
 import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
 import { errorMessage } from '../src/errors.js';
-import { similarityHistogramSvg } from '../src/plots/histogram.js';
+import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
 import type { FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
@@ -152,7 +152,6 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];
     inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);
-    const similarities = result.verified.exact ?? result.verified.estimate;
     post({
       type: 'result',
       summary: {
@@ -177,7 +176,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
         timings,
         plots: {
           curve: sCurveSvg({ ...result.lsh, threshold: settings.threshold }),
-          histogram: similarityHistogramSvg({ similarities, threshold: settings.threshold, measure: result.verified.exact ? 'exact Jaccard' : 'estimate' }),
+          histogram: similarityHistogramSvg(verifiedPairsHistogram(result.verified, settings.threshold)),
         },
         inspector: inspector.sizes(outputs.textsDropped),
       },

@@ -8,10 +8,9 @@
  * texts of the documents that are in a cluster of two or more or matched the
  * reference set, up to a budget.
  */
-import { approximateThreshold, candidateProbability } from '../src/bands/lshParams.js';
 import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
-import { describeKeepPolicy } from '../src/clusters/keepPolicy.js';
 import { csvCell, type Cell } from '../src/formats/csv.js';
+import { buildReport } from '../src/formats/dedupReport.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
 import type { WebDocument } from './readers.js';
@@ -108,7 +107,7 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
   pairs.row(verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact']);
   for (let i = 0; i < verified.a.length; i++) {
     const row: Cell[] = [ids[firstOf[verified.a[i]]], ids[firstOf[verified.b[i]]], round(verified.estimate[i])];
-    if (verified.exact !== undefined) row.push(round(verified.exact[i]));
+    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
     pairs.row(row);
   }
   const report = new Blob([JSON.stringify(buildWebReport(run), null, 2) + '\n'], { type: 'application/json' });
@@ -117,49 +116,10 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
 }
 
 /** The CLI's report fields (src/pipeline/report.ts: format gpudedup-dedup-report, version 1), from the tab. */
+/** The CLI's report (`--report`), from the app's run. */
 export function buildWebReport(run: RunRecord) {
   const { result, settings } = run;
-  const { counts } = result.assignment;
-  const { bands, rows } = result.lsh;
-  const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
-  return {
-    format: 'gpudedup-dedup-report',
-    version: 1,
-    inputs: run.files.map((f) => f.name),
-    signatures: null,
-    against: run.reference.map((f) => f.name),
-    documents: counts.documents,
-    empty: counts.empty,
-    exactDuplicates: counts.exactDuplicates,
-    distinctTexts: result.signatures.count,
-    clusters: counts.clusters,
-    nearDuplicateClusters: counts.nearDuplicateClusters,
-    contaminated: counts.contaminated,
-    removed: counts.removed,
-    kept: counts.kept,
-    parameters: {
-      threshold: settings.threshold,
-      bands,
-      rows,
-      approximateThreshold: approximateThreshold(bands, rows),
-      candidateProbabilityAtThreshold: candidateProbability(settings.threshold, bands, rows),
-      verify: settings.verify,
-      clusterCheck: settings.clusterCheck,
-      keep: describeKeepPolicy(settings.keep),
-      signature: run.params,
-    },
-    candidates: {
-      pairs: result.verified.candidates,
-      verified: result.verified.a.length,
-      buckets: result.candidateStats.buckets,
-      bigBuckets: result.candidateStats.bigBuckets,
-      largestBucket: result.candidateStats.largestBucket,
-      splitByRepresentativeCheck: result.clustering.splitOff,
-      referenceCandidates: result.contamination?.candidates ?? 0,
-    },
-    missingKeepField: result.missingKeepField,
-    invalidSkipped: run.invalidSkipped,
-    backend: run.backend,
-    seconds: Object.fromEntries(run.timings.map((t) => [t.stage, seconds(t.ms)])),
-  };
+  const config = { ...settings, inputs: run.files.map((f) => f.name), against: run.reference.map((f) => f.name), params: run.params, lsh: result.lsh };
+  const outcome = { ...result, invalidSkipped: run.invalidSkipped, binarySkipped: [], backend: run.backend };
+  return buildReport(config, outcome, Object.fromEntries(run.timings.map((t) => [t.stage, t.ms])));
 }

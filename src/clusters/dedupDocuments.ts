@@ -16,6 +16,7 @@ import { signDocuments, type PipelineTimings } from '../signatures/signDocuments
 import type { DocumentTable } from './documentTable.js';
 import { ExactPrePass } from './exactPrePass.js';
 import type { KeepPolicy } from './keepPolicy.js';
+import { usesShingleSets } from './verification.js';
 import { dedupSigned, type DedupSettings, type LoadShingleSets, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
 
 export interface InMemoryDocument {
@@ -97,7 +98,8 @@ export async function dedupDocumentStream(documents: DocumentStream, options: De
   const signing: PipelineTimings = { shingleMs: 0, signMs: 0 };
   await options.onStage?.('signing');
   const started = performance.now();
-  const retainSets = options.reread === undefined && options.verify === 'exact';
+  // Exact and hybrid verification need candidates' shingle sets: kept from signing unless they can be read again.
+  const retainSets = options.reread === undefined && usesShingleSets(options.verify);
   const { corpus, sets, missingKeepField, shingles } = await signCorpus(documents, options, signing, retainSets);
   const reference = options.against !== undefined ? await signReference(options.against, options, signing) : undefined;
   const signingMs = performance.now() - started;

@@ -7,7 +7,7 @@ import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { checkOutputs, type NamedOutput } from './outputChecks.js';
 import { join } from 'node:path';
 import { writeTextFile } from '../formats/textFile.js';
-import { similarityHistogramSvg } from '../plots/histogram.js';
+import { similarityHistogramSvg, verifiedPairsHistogram } from '../plots/histogram.js';
 import { sCurveSvg } from '../plots/sCurve.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
@@ -41,12 +41,8 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
 }
 
 async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcome): Promise<void> {
-  const { verified } = outcome;
   await writeTextFile(join(dir, 's-curve.svg'), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
-  // Hybrid leaves NaN where the estimate decided: the histogram shows exact Jaccard only where it is known for every pair.
-  const exactForAll = verified.exact !== undefined && verified.exact.every((x) => !Number.isNaN(x));
-  const histogram = { similarities: exactForAll ? verified.exact! : verified.estimate, threshold: config.threshold, measure: exactForAll ? 'exact Jaccard' : 'estimate' };
-  await writeTextFile(join(dir, 'similarity-histogram.svg'), similarityHistogramSvg(histogram));
+  await writeTextFile(join(dir, 'similarity-histogram.svg'), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
 }
 
 /** The outputs as the command line names them, for messages. */

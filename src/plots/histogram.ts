@@ -4,6 +4,7 @@
  * smallest value (or the threshold) up to 1.
  */
 import { axes, element, FRAME, svgDocument, text, xScale, yScale } from './svg.js';
+import type { VerifiedPairs } from '../clusters/verification.js';
 
 export interface HistogramInput {
   readonly similarities: ArrayLike<number>;
@@ -19,7 +20,8 @@ export interface Bins {
 }
 
 /** 0.01-wide bins from floor(min(values, threshold) · 20) / 20 to 1; value 1 goes in the last bin. */
-export function binSimilarities(values: ArrayLike<number>, threshold: number, width = 0.01): Bins {
+export function binSimilarities(all: ArrayLike<number>, threshold: number, width = 0.01): Bins {
+  const values = Array.from(all).filter((v) => !Number.isNaN(v)); // NaN: not measured (hybrid's exact where the estimate decided)
   let min = threshold;
   for (let i = 0; i < values.length; i++) min = Math.min(min, values[i]);
   const from = Math.max(0, Math.floor(min * 20) / 20);
@@ -27,6 +29,12 @@ export function binSimilarities(values: ArrayLike<number>, threshold: number, wi
   const counts = new Array<number>(bins).fill(0);
   for (let i = 0; i < values.length; i++) counts[Math.min(bins - 1, Math.max(0, Math.floor((values[i] - from) / width + 1e-9)))]++;
   return { from, width, counts };
+}
+
+/** The histogram of a run's verified pairs: exact Jaccard when it is known for every pair, else the signature estimate. */
+export function verifiedPairsHistogram(verified: Pick<VerifiedPairs, 'estimate' | 'exact'>, threshold: number): HistogramInput {
+  const exactForAll = verified.exact !== undefined && verified.exact.every((x) => !Number.isNaN(x));
+  return exactForAll ? { similarities: verified.exact!, threshold, measure: 'exact Jaccard' } : { similarities: verified.estimate, threshold, measure: 'estimate' };
 }
 
 export function similarityHistogramSvg({ similarities, threshold, measure }: HistogramInput): string {

@@ -1,0 +1,181 @@
+/**
+ * The dedup summary: the JSON report (`--report`, the app's report download)
+ * and the lines printed at the end of a run. Pure: the CLI's pipeline and the
+ * browser app build it from the same fields.
+ */
+import { approximateThreshold, candidateProbability } from '../bands/lshParams.js';
+import { describeKeepPolicy } from '../clusters/keepPolicy.js';
+import { counted } from '../format.js';
+import type { LshParams } from '../bands/lshParams.js';
+import type { SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { ClusterCheck } from '../clusters/clustering.js';
+import type { SignedDedup } from '../clusters/dedupSigned.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { VerifyMode } from '../clusters/verification.js';
+import type { SignatureParams } from '../signatures/params.js';
+import type { PipelineTimings } from '../signatures/signDocuments.js';
+import { DEFAULT_MAX_REPRESENTATIVES } from '../clusters/clustering.js';
+import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
+import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
+import type { DecisionCounts } from '../clusters/pairJudge.js';
+
+export const REPORT_FORMAT = 'gpudedup-dedup-report';
+
+/** What a run was asked to do (the pipeline's DedupConfig fits). */
+export interface ReportConfig {
+  readonly inputs: readonly string[];
+  readonly signatures?: string;
+  readonly against: readonly string[];
+  readonly params: SignatureParams;
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
+  readonly keep: KeepPolicy;
+  readonly estimateErrorRate?: number;
+  readonly chainDelta?: number;
+  readonly maxRepresentatives?: number;
+}
+
+/** What it found (the pipeline's DedupOutcome fits; the app gives the same fields). */
+export interface ReportOutcome extends SignedDedup {
+  readonly signatures: SignatureMatrix;
+  readonly missingKeepField: number;
+  readonly invalidSkipped: number;
+  readonly binarySkipped: readonly string[];
+  readonly backend: string;
+  readonly signing?: PipelineTimings;
+}
+
+export function buildReport(config: ReportConfig, outcome: ReportOutcome, timings: Record<string, number>) {
+  const { counts } = outcome.assignment;
+  return {
+    format: REPORT_FORMAT,
+    version: 1,
+    inputs: config.inputs,
+    signatures: config.signatures ?? null,
+    against: config.against,
+    documents: counts.documents,
+    empty: counts.empty,
+    exactDuplicates: counts.exactDuplicates,
+    distinctTexts: outcome.signatures.count,
+    clusters: counts.clusters,
+    nearDuplicateClusters: counts.nearDuplicateClusters,
+    contaminated: counts.contaminated,
+    removed: counts.removed,
+    kept: counts.kept,
+    parameters: reportParameters(config),
+    candidates: {
+      pairs: outcome.verified.candidates,
+      verified: outcome.verified.a.length,
+      buckets: outcome.candidateStats.buckets,
+      bigBuckets: outcome.candidateStats.bigBuckets,
+      largestBucket: outcome.candidateStats.largestBucket,
+      splitByRepresentativeCheck: outcome.clustering.splitOff,
+      referenceCandidates: outcome.contamination?.candidates ?? 0,
+    },
+    /** How candidate pairs were decided: by the signature estimate, by exact Jaccard (hybrid: only inside the margin). */
+    verification: decisions(outcome.verified.decided),
+    /** The representative check: comparisons with representatives at t − δ, and how they were decided. */
+    clusterCheck: {
+      threshold: config.clusterCheck === 'representative' ? outcome.clustering.checkThreshold : null,
+      comparisons: outcome.clustering.comparisons,
+      splitOff: outcome.clustering.splitOff,
+      keptAloneAfterMaxRepresentatives: outcome.clustering.exhausted,
+      ...decisions(outcome.clustering.checkDecided),
+    },
+    shingleSets: outcome.shingleSets,
+    missingKeepField: outcome.missingKeepField,
+    invalidSkipped: outcome.invalidSkipped,
+    binarySkipped: outcome.binarySkipped,
+    backend: outcome.backend,
+    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
+    /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
+    signingSeconds: { shingling: seconds(outcome.signing?.shingleMs ?? 0), signing: seconds(outcome.signing?.signMs ?? 0) },
+  };
+}
+
+/** The parameters a run used, defaults filled in. */
+function reportParameters(config: ReportConfig) {
+  const { bands, rows } = config.lsh;
+  return {
+    threshold: config.threshold,
+    bands,
+    rows,
+    approximateThreshold: approximateThreshold(bands, rows),
+    candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
+    verify: config.verify,
+    estimateErrorRate: config.verify === 'hybrid' ? (config.estimateErrorRate ?? DEFAULT_ESTIMATE_ERROR) : null,
+    clusterCheck: config.clusterCheck,
+    chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
+    maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
+    keep: describeKeepPolicy(config.keep),
+    signature: config.params,
+  };
+}
+
+function decisions(d: DecisionCounts) {
+  return {
+    byEstimate: { accepted: d.estimateAccepted, rejected: d.estimateRejected },
+    byExact: { accepted: d.exactAccepted, rejected: d.exactRejected },
+    /** Hybrid check comparisons inside the margin without loaded shingle sets: failed, never removed unverified. */
+    undecided: d.undecided,
+  };
+}
+
+const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
+
+export type DedupReport = ReturnType<typeof buildReport>;
+
+
+/** The first few names of a list, and how many more. */
+export function namesOf(names: readonly string[], shown = 5): string {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? `, and ${names.length - shown} more` : '');
+}
+
+function decidedLine(d: ReturnType<typeof decisions>, verify: string): string {
+  const int = (n: number): string => n.toLocaleString('en-US');
+  const byEstimate = `by estimate ${int(d.byEstimate.accepted)} accepted, ${int(d.byEstimate.rejected)} rejected`;
+  const byExact = `by exact Jaccard ${int(d.byExact.accepted)} accepted, ${int(d.byExact.rejected)} rejected`;
+  if (verify === 'exact') return byExact;
+  if (verify === 'hybrid') return `${byEstimate}; ${byExact}`;
+  return byEstimate;
+}
+
+export function formatSummary(report: DedupReport, destination: string): string {
+  const int = (n: number): string => n.toLocaleString('en-US');
+  const p = report.parameters;
+  const c = report.candidates;
+  const v = report.verification;
+  const check = report.clusterCheck;
+  const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
+  const split = report.signingSeconds;
+  const stages = Object.entries(report.seconds)
+    .map(([stage, s]) => `${stage} ${s.toFixed(2)}` + (stage === 'read + sign' ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]` : ''))
+    .join(', ');
+  const lines = [
+    `deduplicated ${counted(report.documents, 'document')} → ${destination}`,
+    `  documents in        ${int(report.documents)}`,
+    `  empty               ${int(report.empty)} (kept, never clustered)`,
+    `  exact duplicates    ${int(report.exactDuplicates)} (${int(report.distinctTexts)} distinct non-empty texts signed)`,
+    `  near-dup clusters   ${int(report.nearDuplicateClusters)} (clusters of two or more distinct texts)`,
+    ...(report.against.length > 0 ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`] : []),
+    `  removed             ${int(report.removed)}`,
+    `  kept                ${int(report.kept)}`,
+    `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
+      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}` +
+      (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') + `, keep ${p.keep}`,
+    `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
+      (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
+    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify)}`]),
+    ...(check.comparisons > 0 ? [`  cluster check       ${int(check.comparisons)} comparisons (${decidedLine(check, p.verify)})` +
+      (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${p.maxRepresentatives} representatives` : '') +
+      (check.undecided > 0 ? `; ${int(check.undecided)} undecided, kept` : '')] : []),
+    ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
+    ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
+    ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),
+    `  backend             ${report.backend}`,
+    `  time                ${total.toFixed(2)} s (${stages})`,
+  ];
+  return lines.join('\n') + '\n';
+}
