@@ -35,6 +35,7 @@ import { acquireNodeDevice } from '../src/signatures/webgpu/nodeDevice.js';
 import { loadShaderSources } from '../src/signatures/webgpu/nodeShaders.js';
 import { WebGpuSigner } from '../src/signatures/webgpu/webGpuSigner.js';
 import { loadSampleCorpus, utf8Bytes, type BenchDocument } from './corpus.js';
+import { denseSets, jaccard } from './bruteForceJaccard.js';
 
 const CORPUS = 'data/sample.jsonl.gz';
 const K = 128;
@@ -133,36 +134,8 @@ function wholeProcess(dir: string, input: string, label: string, docs: number, m
   print();
 }
 
-/** Sorted dense shingle ids per document, for brute-force exact Jaccard. */
-function denseSets(): Int32Array[] {
-  const ids = new Map<string, number>();
-  return sets.map((pairs) => {
-    const ids32 = new Int32Array(pairs.length / 2);
-    for (let i = 0; i < ids32.length; i++) {
-      const key = `${pairs[2 * i + 1]}:${pairs[2 * i]}`;
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      ids32[i] = id;
-    }
-    return ids32.sort();
-  });
-}
-
-function jaccard(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) (common++, i++, j++);
-    else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  const union = a.length + b.length - common;
-  return union === 0 ? 0 : common / union;
-}
-
 async function quality(): Promise<void> {
-  const dense = denseSets();
+  const dense = denseSets(sets);
   const n = documents.length;
   const truth = new Float32Array(n * n);
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) truth[a * n + b] = jaccard(dense[a], dense[b]);

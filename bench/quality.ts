@@ -27,41 +27,10 @@ import { runDedup, type DedupConfig, type DedupOutcome } from '../src/pipeline/d
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
 import { loadSampleCorpus, type BenchDocument } from './corpus.js';
+import { denseSets, jaccard } from './bruteForceJaccard.js';
 
 const THRESHOLD = 0.8;
 const K = 128;
-
-/** Shingle sets as sorted arrays of dense ids, so that a pair's intersection is one merge. */
-function denseSets(texts: readonly string[]): Int32Array[] {
-  const ids = new Map<string, number>();
-  return texts.map((text) => {
-    const pairs = shingleDocument(text);
-    const out = new Int32Array(pairs.length / 2);
-    for (let i = 0; i < out.length; i++) {
-      const key = `${pairs[2 * i + 1]}:${pairs[2 * i]}`;
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      out[i] = id;
-    }
-    return out.sort();
-  });
-}
-
-function jaccard(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  const union = a.length + b.length - common;
-  return union === 0 ? 0 : common / union;
-}
 
 interface Truth {
   readonly n: number;
@@ -70,7 +39,7 @@ interface Truth {
 }
 
 function bruteForce(texts: readonly string[]): Truth {
-  const sets = denseSets(texts);
+  const sets = denseSets(texts.map((text) => shingleDocument(text)));
   const n = texts.length;
   const j = new Float32Array(n * n);
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) j[a * n + b] = jaccard(sets[a], sets[b]);
