@@ -10,7 +10,7 @@
 import type { Shingler } from '../src/shingles/shingler.js';
 import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.js';
 import { documentCount, type ShingleBatch, type SignerBackend } from '../src/signatures/backend.js';
-import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
+import { CPU_KERNEL_LABELS, openCpuKernel } from '../src/signatures/cpuKernel.js';
 import type { HashFamily } from '../src/signatures/hashFamily.js';
 import { splitByWeight } from '../src/workers/splitByWeight.js';
 import type { ComputeRequest, ComputeResponse } from './computeWorker.js';
@@ -42,21 +42,23 @@ export class ComputePool {
   signer(family: HashFamily): SignerBackend {
     const pool = this;
     const k = family.k;
-    const compact = { k, a: family.a, b: family.b };
+    const { seed: _seed, ...compact } = family; // all but the seed, which signing does not use
+    // The fastest CPU kernel that loads here (wasm SIMD, scalar wasm, TypeScript); the workers load the same.
+    const { kernel } = openCpuKernel();
     return {
       kind: 'cpu',
       k,
-      description: `CPU (TypeScript, 32-bit lanes, ${this.threads} worker${this.threads === 1 ? '' : 's'})`,
+      description: `CPU (${CPU_KERNEL_LABELS[kernel.name]}, ${this.threads} worker${this.threads === 1 ? '' : 's'})`,
       async sign(batch: ShingleBatch): Promise<Uint32Array> {
         const docs = documentCount(batch);
-        if (pool.threads < 2 || batch.offsets[docs] * k < INLINE_EVALUATIONS || docs < 2) return signBatchOnCpu(family, batch);
+        if (pool.threads < 2 || batch.offsets[docs] * k < INLINE_EVALUATIONS || docs < 2) return kernel.sign(compact, batch);
         const ranges = splitByWeight(batch.offsets, pool.threads);
         const parts = await Promise.all(
           ranges.map(([from, to], i) => {
             const first = batch.offsets[from];
             const shingles = batch.shingles.slice(2 * first, 2 * batch.offsets[to]);
             const offsets = batch.offsets.slice(from, to + 1).map((o) => o - first);
-            return pool.post(i, (id) => ({ id, kind: 'sign', family: compact, shingles, offsets }), [shingles.buffer, offsets.buffer]);
+            return pool.post(i, (id) => ({ id, kind: 'sign', family: compact, kernel: kernel.name, shingles, offsets }), [shingles.buffer, offsets.buffer]);
           }),
         );
         const out = new Uint32Array(docs * k * 2);
