@@ -12,7 +12,10 @@
  */
 import type { InMemoryDocument } from '../src/clusters/dedupDocuments.js';
 import { looksBinary, BINARY_SNIFF_BYTES } from '../src/io/binaryText.js';
-import { InputError } from '../src/io/documents.js';
+import { documentAsJson, InputError } from '../src/io/documents.js';
+import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES, type Compression } from '../src/io/inputFormat.js';
+import { readParquetDocuments } from '../src/io/parquetDocuments.js';
+import { zstdDecompressed } from '../src/io/zstdChunks.js';
 import { isJsonLinesName, parseJsonLine } from '../src/io/jsonLines.js';
 
 /** A document read in the tab; JSONL input keeps its line, written back verbatim when the document is kept. */
@@ -60,7 +63,14 @@ export async function* readDocuments(files: readonly File[], settings: ReadSetti
       hooks.onSkippedFile?.(`${file.name}: empty file, skipped`);
       continue;
     }
-    const opened = await openFile(file, onBytes);
+    const magic = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+    if (isParquetHead(magic) || isParquetName(file.name)) {
+      yield* parquetDocuments(file, files.length > 1, settings, hooks);
+      before += file.size;
+      hooks.onBytes?.(before);
+      continue;
+    }
+    const opened = await openFile(file, onBytes, compressionOf(magic));
     if (looksBinary(opened.head)) {
       await opened.cancel();
       hooks.onSkippedFile?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`);
@@ -81,13 +91,21 @@ interface OpenedFile {
   cancel(): Promise<void>;
 }
 
-const isGzip = async (file: File): Promise<boolean> => {
-  const magic = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  return magic.length === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-};
+/**
+ * A Parquet file read as the CLI reads it (src/io/parquetDocuments.ts), a row
+ * group at a time through File.slice: the file is never read whole. A row
+ * kept is written back as the JSON object of its columns, as the CLI does.
+ */
+async function* parquetDocuments(file: File, qualifyIds: boolean, settings: ReadSettings, hooks: ReadHooks): AsyncGenerator<WebDocument> {
+  const buffer = { byteLength: file.size, slice: (start: number, end?: number) => file.slice(start, end).arrayBuffer() };
+  const options = { ...settings, onInvalid: (message: string) => hooks.onInvalid?.(message) };
+  for await (const doc of readParquetDocuments(buffer, file.name, qualifyIds, options)) {
+    yield { id: doc.id, text: doc.text, record: doc.record, rawLine: documentAsJson(doc) };
+  }
+}
 
-async function openFile(file: File, onBytes: (bytes: number) => void): Promise<OpenedFile> {
-  const gzip = await isGzip(file);
+async function openFile(file: File, onBytes: (bytes: number) => void, compression: Compression): Promise<OpenedFile> {
+  const gzip = compression === 'gzip';
   let read = 0;
   const counted = file.stream().pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -99,12 +117,14 @@ async function openFile(file: File, onBytes: (bytes: number) => void): Promise<O
     }),
   );
   const stream = gzip ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : counted;
-  const reader = stream.getReader();
+  // zstd has no DecompressionStream: the CLI's streaming fzstd decoder.
+  const reader = compression === 'zstd' ? iteratorReader(zstdDecompressed(streamChunks(stream), file.name)) : stream.getReader();
   const next = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
     try {
       return await reader.read();
     } catch (error) {
       const reason = (error as Error).message;
+      if (reason.startsWith(`${file.name}: `)) throw new InputError(file.name, 0, reason.slice(file.name.length + 2)); // the zstd decoder's own message
       throw new InputError(file.name, 0, gzip ? `not a valid gzip stream (${reason})` : `could not be read (${reason})`);
     }
   };
@@ -127,6 +147,22 @@ async function openFile(file: File, onBytes: (bytes: number) => void): Promise<O
     for (let result = await next(); !result.done; result = await next()) yield result.value;
   }
   return { head, chunks: chunks(), cancel: () => reader.cancel() };
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  for (let result = await reader.read(); !result.done; result = await reader.read()) yield result.value;
+}
+
+/** An async iterator behind the stream reader interface openFile uses. */
+function iteratorReader(chunks: AsyncGenerator<Uint8Array>): Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'> {
+  return {
+    read: async () => {
+      const next = await chunks.next();
+      return next.done ? { done: true, value: undefined } : { done: false, value: next.value };
+    },
+    cancel: async () => void (await chunks.return(undefined)),
+  };
 }
 
 function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {

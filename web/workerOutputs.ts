@@ -9,6 +9,7 @@
  * reference set, up to a budget.
  */
 import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/csv.js';
 import { buildReport } from '../src/formats/dedupReport.js';
 import type { SignatureParams } from '../src/signatures/params.js';
@@ -82,7 +83,7 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
   for await (const doc of documents) {
     if (d >= ids.length || doc.id !== ids[d]) throw new Error(`the files changed while they were deduplicated (document ${d + 1})`);
     const isKept = assignment.kept[d] === 1;
-    if (isKept) kept.add((doc.rawLine ?? JSON.stringify({ id: doc.id, text: doc.text })) + '\n');
+    if (isKept) kept.add(documentAsJson(doc) + '\n');
     clusters.row([doc.id, assignment.cluster[d], isKept]);
     const g = table.group(d);
     const isMatched = contamination !== undefined && g >= 0 && contamination.match[g] >= 0;

@@ -16,7 +16,7 @@ import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
-import type { InputDocument } from '../io/documents.js';
+import { documentAsJson, jsonValue, type InputDocument } from '../io/documents.js';
 import type { InputFile } from '../io/readDocuments.js';
 import { localParquetFile } from '../io/localParquetFile.js';
 import { openParquet } from '../io/parquetDocuments.js';
@@ -41,15 +41,6 @@ export async function openKeptDocuments(path: string, inputs: readonly InputFile
 }
 
 /** Scalars as JSON: bigint as a number when exact, else as a string. */
-function jsonValue(_key: string, value: unknown): unknown {
-  if (typeof value !== 'bigint') return value;
-  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-}
-
-export function documentAsJson(document: InputDocument): string {
-  return document.rawLine ?? JSON.stringify(document.record ?? { id: document.id, text: document.text }, jsonValue);
-}
-
 class JsonLinesKept implements KeptDocuments {
   constructor(private readonly file: BufferedFile) {}
   write(document: InputDocument): Promise<void> {

@@ -49,3 +49,14 @@ export class InputError extends Error {
     this.name = 'InputError';
   }
 }
+
+/** JSON for Parquet's 64-bit integers: a number where exact, else its decimal string. */
+export function jsonValue(_key: string, value: unknown): unknown {
+  if (typeof value !== 'bigint') return value;
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+}
+
+/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns, else {id, text}. */
+export function documentAsJson(document: Pick<InputDocument, 'id' | 'text' | 'rawLine' | 'record'>): string {
+  return document.rawLine ?? JSON.stringify(document.record ?? { id: document.id, text: document.text }, jsonValue);
+}

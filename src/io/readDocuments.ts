@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { looksBinary } from './binary.js';
+import { looksBinary } from './binaryText.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from './inputFormat.js';

@@ -199,3 +199,28 @@ describe('bad Parquet and zstd inputs are refused naming the file and the row gr
     expect(await fails([join(bad, 'truncated.jsonl.zst')])).toMatch(/truncated\.jsonl\.zst: not a valid zstd stream/);
   });
 });
+
+describe("the browser app's readers (web/readers.ts) on the same files", () => {
+  const webDocuments = async (path: string, name: string) => {
+    const { readDocuments: readInTab } = await import('../../web/readers.js');
+    const file = new File([readFileSync(path)], name);
+    const out: { id: string; text: string; rawLine?: string }[] = [];
+    for await (const doc of readInTab([file], { textField: 'text', idField: 'id', skipInvalid: false })) out.push({ id: doc.id, text: doc.text, rawLine: doc.rawLine });
+    return out;
+  };
+
+  it.each(['snappy', 'zstd'])('Parquet (%s), through File.slice, with the CLI\'s kept lines', async (codec) => {
+    const docs = await webDocuments(parquet(codec), `corpus-${codec}.parquet`);
+    expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
+    // A kept Parquet row is written back as the CLI writes it: the JSON object of its columns.
+    const { documentAsJson } = await import('../../src/io/documents.js');
+    const cli: string[] = [];
+    for await (const doc of readDocuments(await listInputFiles([parquet(codec)]), DEFAULT_READ)) cli.push(documentAsJson(doc));
+    expect(docs.map((d) => d.rawLine)).toEqual(cli);
+  });
+
+  it('zstd JSON Lines, streamed through the CLI\'s decoder', async () => {
+    const docs = await webDocuments(zst, 'corpus.jsonl.zst');
+    expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
+  });
+});
