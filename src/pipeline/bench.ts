@@ -21,10 +21,8 @@ import { errorMessage } from '../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
 import { requireUniqueIds } from './uniqueIds.js';
 
-export interface BenchConfig {
-  readonly inputs: readonly string[];
-  readonly read: ReadOptions;
-  readonly params: SignatureParams;
+/** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */
+export interface SigningBenchOptions {
   /** Timed runs per backend, after one warm-up run. */
   readonly runs: number;
   /** Threads of the all-threads row; default one per core. */
@@ -33,6 +31,22 @@ export interface BenchConfig {
   readonly typescriptEvaluations?: number;
   /** Try WebGPU (default true); skipped with a note when no adapter is found. */
   readonly webgpu?: boolean;
+}
+
+export interface BenchConfig extends SigningBenchOptions {
+  readonly inputs: readonly string[];
+  readonly read: ReadOptions;
+  readonly params: SignatureParams;
+}
+
+/** What the rates are per: the documents of the batch. */
+export interface CorpusSize {
+  readonly documents: number;
+  /** UTF-8 bytes of the documents' texts. */
+  readonly bytes: number;
+  /** Shingles signed: distinct within their document. */
+  readonly shingles: number;
+  readonly evaluations: number;
 }
 
 /** One backend's measurement; rates are for the whole corpus (a prefix's time scaled up). */
@@ -60,13 +74,7 @@ export interface BenchMachine {
   readonly adapter?: string;
 }
 
-export interface BenchSummary {
-  readonly documents: number;
-  /** UTF-8 bytes of the documents' texts. */
-  readonly bytes: number;
-  /** Shingles signed: distinct within their document. */
-  readonly shingles: number;
-  readonly evaluations: number;
+export interface BenchSummary extends CorpusSize {
   readonly k: number;
   readonly machine: BenchMachine;
   readonly rows: readonly BenchRow[];
@@ -85,31 +93,49 @@ interface Candidate {
 
 export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<BenchSummary> {
   const { texts, batch } = await readAndShingle(config);
-  const family = hashFamilyOf(config.params);
-  const evaluations = batch.offsets[texts.length] * config.params.k;
-  const corpus = { documents: texts.length, bytes: texts.reduce((s, t) => s + Buffer.byteLength(t), 0), shingles: batch.offsets[texts.length], evaluations };
+  const corpus: CorpusSize = {
+    documents: texts.length,
+    bytes: texts.reduce((s, t) => s + Buffer.byteLength(t), 0),
+    shingles: batch.offsets[texts.length],
+    evaluations: batch.offsets[texts.length] * config.params.k,
+  };
   if (corpus.documents === 0) throw new RangeError('bench: the inputs hold no documents');
   hooks.note(`${corpus.documents} documents, ${(corpus.bytes / 1e6).toFixed(2)} MB, ${corpus.shingles} shingles, k = ${config.params.k}`);
+  const { rows, adapter } = await benchSigning(batch, hashFamilyOf(config.params), corpus, config, hooks);
+  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows };
+}
+
+/**
+ * Times every backend on `batch` (classic scheme: evaluations = shingles · k);
+ * `reference` is the first backend's signatures, which every other one equalled.
+ */
+export async function benchSigning(
+  batch: ShingleBatch,
+  family: HashFamily,
+  corpus: CorpusSize,
+  options: SigningBenchOptions,
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<{ rows: BenchRow[]; adapter?: string; reference: Uint32Array }> {
   const measured: Omit<BenchRow, 'timeVsFastest'>[] = [];
-  let expected: Uint32Array | undefined;
+  let reference: Uint32Array | undefined;
   let adapter: string | undefined;
-  for await (const candidate of candidates(config, family, hooks)) {
+  for await (const candidate of candidates(options, family, hooks)) {
     try {
       if (candidate.gpu) adapter = candidate.backend;
-      const prefix = candidate.onPrefix ? prefixFor(batch, config.params.k, config.typescriptEvaluations ?? 5e7) : batch;
+      const prefix = candidate.onPrefix ? prefixFor(batch, family.k, options.typescriptEvaluations ?? 5e7) : batch;
       const share = prefix === batch ? 1 : prefix.offsets[prefix.offsets.length - 1] / Math.max(1, corpus.shingles);
       const backend = share < 1 ? `${candidate.backend} (prefix, scaled)` : candidate.backend;
       hooks.note(`timing ${backend}`);
-      const { signatures, seconds } = await timeRuns(candidate, prefix, config.runs);
-      expected ??= signatures;
-      checkEqual(backend, signatures, expected);
+      const { signatures, seconds } = await timeRuns(candidate, prefix, options.runs);
+      reference ??= signatures;
+      checkEqual(backend, signatures, reference);
       measured.push(rowOf(backend, seconds.map((s) => s / share), share, corpus));
     } finally {
       candidate.close?.();
     }
   }
   const fastest = Math.min(...measured.map((r) => r.seconds.median));
-  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows: measured.map((r) => ({ ...r, timeVsFastest: r.seconds.median / fastest })) };
+  return { rows: measured.map((r) => ({ ...r, timeVsFastest: r.seconds.median / fastest })), adapter, reference: reference! };
 }
 
 async function readAndShingle(config: BenchConfig): Promise<{ texts: string[]; batch: ShingleBatch }> {
@@ -121,7 +147,7 @@ async function readAndShingle(config: BenchConfig): Promise<{ texts: string[]; b
 }
 
 /** The backends in table order: the first is the reference the others must equal. */
-async function* candidates(config: BenchConfig, family: HashFamily, hooks: DedupHooks): AsyncGenerator<Candidate> {
+async function* candidates(config: SigningBenchOptions, family: HashFamily, hooks: DedupHooks): AsyncGenerator<Candidate> {
   for (const name of ['wasm-simd', 'wasm-scalar', 'typescript'] as CpuKernelName[]) {
     const { kernel, notes } = openCpuKernel(name);
     if (kernel.name !== name) {
@@ -173,7 +199,7 @@ export function checkEqual(backend: string, got: Uint32Array, expected: Uint32Ar
   }
 }
 
-function rowOf(backend: string, seconds: number[], share: number, corpus: { documents: number; bytes: number; shingles: number; evaluations: number }): Omit<BenchRow, 'timeVsFastest'> {
+function rowOf(backend: string, seconds: number[], share: number, corpus: CorpusSize): Omit<BenchRow, 'timeVsFastest'> {
   const sorted = [...seconds].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
