@@ -7,7 +7,8 @@
  *   npm run bench:kernels -- CORPUS... [--k 256]
  * The native reference (bench/native/minhash.c) is compiled with gcc -O2 -march=native when gcc
  * is there, and skipped with a message otherwise. TypeScript signing runs on a prefix of the
- * documents (its rate is per evaluation, so the prefix is enough).
+ * documents (its rate is per evaluation, so the prefix is enough). Read and shingle rows: best of 3;
+ * sign rows: gpudedup bench's (src/pipeline/bench.ts), median of 3 after a warm-up.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
