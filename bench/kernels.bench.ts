@@ -7,7 +7,8 @@
  *   npm run bench:kernels -- CORPUS... [--k 256]
  * The native reference (bench/native/minhash.c) is compiled with gcc -O2 -march=native when gcc
  * is there, and skipped with a message otherwise. TypeScript signing runs on a prefix of the
- * documents (its rate is per evaluation, so the prefix is enough).
+ * documents (its rate is per evaluation, so the prefix is enough). Read and shingle rows: best of 3;
+ * sign rows: gpudedup bench's (src/pipeline/bench.ts), median of 3 after a warm-up.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,10 +21,8 @@ import { ShinglePool } from '../src/shingles/shinglePool.js';
 import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../src/shingles/shingles.js';
 import { wasmWindowHashes } from '../src/shingles/wasm/shingleKernel.js';
 import { normalizeText } from '../src/text/normalize.js';
-import { openCpuKernel } from '../src/signatures/cpuKernel.js';
-import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
-import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
+import { benchSigning, checkEqual } from '../src/pipeline/bench.js';
 
 const args = process.argv.slice(2);
 const kAt = args.indexOf('--k');
@@ -74,32 +73,14 @@ pool.destroy();
 // Sign.
 const family = makeHashFamily(K, u64(0, 42));
 const evaluations = distinct * K;
-const signRow = (name: string, seconds: number, part = 1) =>
-  rows.push({ stage: 'sign', name, seconds: seconds / part, docs, bytes, shingles: distinct, evaluations });
-const simd = openCpuKernel('wasm-simd').kernel;
-const expected = simd.sign(family, batch);
-const check = (name: string, got: Uint32Array) => {
-  if (got.length !== expected.length || got.some((w, i) => w !== expected[i])) throw new Error(`${name}: signatures differ from wasm SIMD's`);
-};
-
+const signRow = (name: string, seconds: number) => rows.push({ stage: 'sign', name, seconds, docs, bytes, shingles: distinct, evaluations });
+// The signing rows are gpudedup bench's (src/pipeline/bench.ts): median of REPS timed runs after a warm-up,
+// every result equal to wasm SIMD's; the native reference is checked against the same signatures.
+const signing = await benchSigning(batch, family, { documents: docs, bytes, shingles: distinct, evaluations }, { runs: REPS, cpuThreads: threads, typescriptEvaluations: TS_EVALUATIONS }, { note: (m) => m.includes('skipped') && console.log(m), stage: () => ({ update: () => undefined, stop: () => undefined }) });
+const check = (name: string, got: Uint32Array) => checkEqual(name, got, signing.reference);
 const native = nativeSeconds(batch);
 if (native !== undefined) signRow('native C (gcc -O2 -march=native, u128), 1 thread', native);
-signRow('wasm SIMD, 1 thread', await best(() => simd.sign(family, batch)));
-const scalar = openCpuKernel('wasm-scalar').kernel;
-check('wasm scalar', scalar.sign(family, batch));
-signRow('wasm scalar, 1 thread', await best(() => scalar.sign(family, batch)));
-const ts = openCpuKernel('typescript').kernel;
-let prefix = 1;
-while (prefix < docs && batch.offsets[prefix] * K < TS_EVALUATIONS) prefix++;
-const head = { shingles: batch.shingles.subarray(0, 2 * batch.offsets[prefix]), offsets: batch.offsets.subarray(0, prefix + 1) };
-const tsSeconds = await best(() => ts.sign(family, head));
-check('TypeScript', new Uint32Array([...ts.sign(family, head), ...expected.subarray(prefix * K * 2)]));
-signRow('TypeScript, 1 thread (prefix, scaled)', tsSeconds, batch.offsets[prefix] / distinct);
-const parallel = new ParallelCpuSigner(family, threads);
-check('wasm SIMD, all threads', await parallel.sign(batch));
-signRow(`wasm SIMD, ${threads} threads`, await best(() => parallel.sign(batch)));
-parallel.destroy();
-await webGpu(batch);
+for (const r of signing.rows) signRow(r.backend, r.seconds.median);
 
 // Report.
 const nativeRate = rows.find((r) => r.name.startsWith('native'))?.evaluations;
@@ -133,23 +114,5 @@ function nativeSeconds(b: ShingleBatch): number | undefined {
     return seconds;
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function webGpu(b: ShingleBatch): Promise<void> {
-  try {
-    const { acquireNodeDevice } = await import('../src/signatures/webgpu/nodeDevice.js');
-    const { loadShaderSources } = await import('../src/signatures/webgpu/nodeShaders.js');
-    const { WebGpuSigner } = await import('../src/signatures/webgpu/webGpuSigner.js');
-    const gpu = await acquireNodeDevice({ label: 'gpudedup kernels bench' });
-    const signer = await WebGpuSigner.create(gpu.device, family, loadShaderSources(), { description: describeAdapter(gpu.adapter), release: () => gpu.release() });
-    try {
-      check('WebGPU', await signer.sign(b));
-      signRow(`WebGPU (${gpu.adapter.device || gpu.adapter.architecture})`, await best(() => signer.sign(b)));
-    } finally {
-      signer.destroy();
-    }
-  } catch (error) {
-    console.log(`WebGPU skipped: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -8,6 +8,7 @@ import { registerParamsCommand } from './params.js';
 import { registerDoctorCommand } from './doctor.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { registerClusterCommand } from './cluster.js';
+import { registerBenchCommand } from './bench.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -43,6 +44,7 @@ registerDedupCommand(program);
 registerParamsCommand(program);
 registerDoctorCommand(program);
 registerClusterCommand(program);
+registerBenchCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,86 @@
+/** `gpudedup bench`: parses the command line, runs src/pipeline/bench.ts, prints the table and writes --json / --plot. */
+import { Command, Option } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { writeTextFile } from '../formats/textFile.js';
+import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench.js';
+import { checkOutputs } from '../pipeline/outputChecks.js';
+import { listInputFiles } from '../io/readDocuments.js';
+import { makeParams } from '../signatures/params.js';
+import { shortNumber, throughputSvg } from '../plots/throughput.js';
+import { addInputOptions, positiveInteger, readOptionsFrom, type InputCliOptions } from './options.js';
+
+const SAMPLE = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
+
+type BenchCliOptions = InputCliOptions & {
+  k: number;
+  seed: string;
+  shingle: 'word' | 'char' | 'auto';
+  ngram: number;
+  runs: number;
+  threads?: number;
+  webgpu: boolean;
+  json?: string;
+  plot?: string;
+};
+
+export function registerBenchCommand(program: Command): void {
+  const command = program
+    .command('bench')
+    .description('time every signing backend side by side on this machine (wasm SIMD, wasm scalar, TypeScript, all threads, WebGPU)')
+    .argument('[corpus...]', 'JSONL, Parquet or plain-text files or directories (default: the bundled data/sample.jsonl.gz)')
+    .option('-k, --k <hashes>', 'slots per signature (hash functions)', positiveInteger, 128)
+    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
+    .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
+    .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
+    .option('--runs <n>', 'timed runs per backend, after one warm-up run', positiveInteger, 5)
+    .option('--threads <n>', 'threads of the all-threads row (default: one per core)', positiveInteger)
+    .option('--no-webgpu', 'skip WebGPU even when an adapter is there')
+    .option('--json <file>', 'write the machine and every row as JSON')
+    .option('--plot <file.svg>', 'write a bar chart of throughput per backend');
+  addInputOptions(command).action(async (corpus: string[], options: BenchCliOptions) => {
+    const config: BenchConfig = {
+      inputs: corpus.length > 0 ? corpus : [SAMPLE],
+      read: readOptionsFrom(options, () => undefined),
+      params: makeParams({ k: options.k, seed: options.seed, shingle: options.shingle, n: options.ngram }),
+      runs: options.runs,
+      cpuThreads: options.threads,
+      webgpu: options.webgpu,
+    };
+    const outputs = [options.json && { flag: '--json', path: options.json }, options.plot && { flag: '--plot', path: options.plot }].filter((o) => !!o);
+    await checkOutputs(outputs, await listInputFiles(config.inputs));
+    const summary = await runBench(config, { note: (m) => !options.quiet && process.stderr.write(`${m}\n`), stage: () => ({ update: () => undefined, stop: () => undefined }) });
+    if (options.json) await writeTextFile(options.json, JSON.stringify({ ...summary, runs: options.runs, seed: options.seed, shingle: options.shingle, ngram: options.ngram }, null, 2) + '\n');
+    if (options.plot) await writeTextFile(options.plot, plotOf(summary));
+    if (!options.quiet) process.stdout.write(tableOf(summary, options.runs));
+  });
+}
+
+function tableOf(s: BenchSummary, runs: number): string {
+  const m = s.machine;
+  const lines = [
+    `${s.documents.toLocaleString('en-US')} documents, ${(s.bytes / 1e6).toFixed(2)} MB, ${s.shingles.toLocaleString('en-US')} shingles, k = ${s.k}: ${s.evaluations.toLocaleString('en-US')} hash evaluations`,
+    `${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Node ${m.node}${m.adapter ? `, ${m.adapter}` : ', no WebGPU adapter'}`,
+    `median of ${runs} timed run${runs === 1 ? '' : 's'} after a warm-up; spread = fastest–slowest run; signatures equal to the first row's word for word`,
+    '',
+    '| backend | seconds (median) | spread | docs/s | MB/s | shingles/s | evaluations/s | time vs fastest |',
+    '| --- | --: | --: | --: | --: | --: | --: | --: |',
+  ];
+  for (const r of s.rows) {
+    lines.push(
+      `| ${r.backend} | ${r.seconds.median.toFixed(4)} | ${r.seconds.min.toFixed(4)}–${r.seconds.max.toFixed(4)} | ${shortNumber(r.docsPerSecond)} | ${r.mbPerSecond.toFixed(2)} | ${shortNumber(r.shinglesPerSecond)} | ${shortNumber(r.evaluationsPerSecond)} | ${r.timeVsFastest.toFixed(2)}× |`,
+    );
+  }
+  const scaled = s.rows.find((r) => r.measuredShare < 1);
+  if (scaled) lines.push('', `${scaled.backend}: signed ${(scaled.measuredShare * 100).toFixed(1)} % of the evaluations, its time scaled to the whole corpus`);
+  return lines.join('\n') + '\n';
+}
+
+function plotOf(s: BenchSummary): string {
+  const bars = s.rows.map((r) => ({
+    backend: r.backend,
+    perSecond: r.evaluationsPerSecond,
+    low: s.evaluations / r.seconds.max,
+    high: s.evaluations / r.seconds.min,
+  }));
+  return throughputSvg(bars, 'hash evaluations per second', `Signing throughput, k = ${s.k}, ${s.documents} documents (${s.machine.cpu})`);
+}
