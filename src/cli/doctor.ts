@@ -13,11 +13,16 @@ import { importDawn } from '../signatures/resolveBackend.js';
 import { reasonToPreferCpu } from '../signatures/autoChoice.js';
 import { positiveInteger } from './options.js';
 import { errorMessage } from '../errors.js';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_READ } from '../io/documents.js';
+import { runBench, type BenchRow } from '../pipeline/bench.js';
+import { makeParams } from '../signatures/params.js';
 
 interface DoctorOptions {
   readonly k: number;
   readonly json: boolean;
   readonly requireGpu: boolean;
+  readonly rates: boolean;
 }
 
 /** The limits batching depends on, then the ones that bound any compute work. */
@@ -54,12 +59,31 @@ export function registerDoctorCommand(program: Command): void {
     .option('--k <slots>', 'hash slots for the signature parity check', positiveInteger, 128)
     .option('--json', 'print the report as JSON', false)
     .option('--require-gpu', 'exit with status 1 when there is no WebGPU adapter', false)
+    .option('--no-rates', 'skip the brief signing-rate measurement of the CPU and WebGPU paths')
     .action(async (options: DoctorOptions) => {
       const report = await runDoctor(options.k);
+      const rates = options.rates ? await measureRates(options.k) : undefined;
       const missing = options.requireGpu && report.adapters.every((a) => a.check === undefined);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.k, missing));
+      process.stdout.write(options.json ? `${JSON.stringify({ ...report, rates }, null, 2)}\n` : formatReport(report, options.k, missing) + formatRates(rates));
       if (!report.ok || missing) process.exitCode = 1;
     });
+}
+
+/**
+ * The rates `--backend auto` weighs, measured briefly on a slice of the bundled
+ * corpus (one run after a warm-up; `gpudedup bench` measures properly).
+ */
+async function measureRates(k: number): Promise<BenchRow[]> {
+  const sample = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
+  const summary = await runBench({ inputs: [sample], read: DEFAULT_READ, params: makeParams({ k }), runs: 1, typescriptEvaluations: 1e7 });
+  return [...summary.rows];
+}
+
+function formatRates(rows: readonly BenchRow[] | undefined): string {
+  if (rows === undefined) return '';
+  const lines = ['Signing rates on the bundled corpus (one run; `gpudedup bench` for medians):'];
+  for (const row of rows) lines.push(`  ${row.backend}: ${(row.evaluationsPerSecond / 1e6).toFixed(0)} M hash evaluations/s`);
+  return lines.join('\n') + '\n';
 }
 
 export async function runDoctor(k: number): Promise<DoctorReport> {
