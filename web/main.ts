@@ -388,7 +388,7 @@ const progress = {
 
 // ---- results ----------------------------------------------------------------------
 
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'report', 's-curve', 'histogram'] as const;
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 's-curve', 'histogram'] as const;
 
 /** After an error or before a run: no results, no download links from an earlier run. */
 function clearResults(): void {
@@ -439,6 +439,7 @@ async function showResults(summary: RunSummary, downloads: Downloads): Promise<v
   setDownload(byId('download-clusters'), downloads.clusters, byId('clusters-bytes'));
   setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
   setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
+  for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
   setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
   const { curve, histogram } = summary.plots;
   showSvg(byId('run-s-curve'), curve);

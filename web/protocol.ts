@@ -88,6 +88,8 @@ export interface Downloads {
   readonly pairs: Blob;
   readonly report: Blob;
   readonly contamination?: Blob;
+  /** The same tables as snappy Parquet (kept documents: id, text and the other scalar fields, typed). */
+  readonly parquet: { readonly kept: Blob; readonly clusters: Blob; readonly pairs: Blob; readonly contamination?: Blob };
 }
 
 export interface ClusterRow {

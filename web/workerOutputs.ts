@@ -4,7 +4,10 @@
  * output never sits in the worker's heap as one string): kept documents as
  * `gpudedup dedup -o` writes them, every document's cluster (`--clusters`), the
  * verified pairs (`--pairs`), the reference matches (`--contamination`) and the
- * report (`--report`, same fields). The same pass keeps, for the inspector, the
+ * report (`--report`, same fields), and the same tables as snappy Parquet (the
+ * CLI's `*.parquet` outputs: parquetSchema.ts; kept documents with the columns
+ * inferred from the fields, staged as JSON lines in a Blob and read back once
+ * the columns are known). The same pass keeps, for the inspector, the
  * texts of the documents that are in a cluster of two or more or matched the
  * reference set, up to a budget.
  */
@@ -12,6 +15,8 @@ import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/csv.js';
 import { buildReport } from '../src/formats/dedupReport.js';
+import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
 import type { WebDocument } from './readers.js';
@@ -51,6 +56,53 @@ class BlobBuilder {
   }
 }
 
+const PARQUET = 'application/vnd.apache.parquet';
+
+/** A table written both as CSV and as Parquet (the CLI's `--clusters x.csv` / `x.parquet`). */
+class Table {
+  readonly csv = new BlobBuilder('text/csv');
+  private readonly parquet: ParquetTableBuffer;
+
+  constructor(columns: readonly (readonly [string, ScalarType])[]) {
+    this.csv.row(columns.map(([name]) => name));
+    this.parquet = new ParquetTableBuffer(columns, TABLE_ROW_GROUP);
+  }
+
+  row(cells: readonly Cell[]): void {
+    this.csv.row(cells);
+    this.parquet.row(cells);
+  }
+
+  parquetBlob(): Blob {
+    return new Blob(this.parquet.finish() as BlobPart[], { type: PARQUET });
+  }
+}
+
+/** The kept documents as Parquet: the staged JSON lines read back once their columns are known. */
+async function keptParquet(staged: Blob, inference: KeptSchemaInference): Promise<Blob> {
+  const columns = inference.columns();
+  const file = new ParquetBuffer(flatSchema(columns), KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT);
+  for await (const line of blobLines(staged)) {
+    const { values, textLength } = KeptSchemaInference.values(line, columns);
+    file.add(values, textLength);
+  }
+  return new Blob(file.finish() as BlobPart[], { type: PARQUET });
+}
+
+/** A Blob's lines (the staged lines are JSON: no newline inside one). */
+async function* blobLines(blob: Blob): AsyncGenerator<string> {
+  const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+  let rest = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const lines = (rest + value).split('\n');
+    rest = lines.pop()!;
+    yield* lines;
+  }
+  if (rest !== '') yield rest;
+}
+
 /** Six decimals, as the CLI writes similarities. */
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -70,10 +122,10 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
   const { result, ids } = run;
   const { assignment, table, verified, contamination } = result;
   const kept = new BlobBuilder('application/x-ndjson');
-  const clusters = new BlobBuilder('text/csv');
-  clusters.row(['id', 'cluster', 'kept']);
-  const matched = contamination === undefined ? undefined : new BlobBuilder('text/csv');
-  matched?.row(['id', 'reference', 'similarity', 'estimate']);
+  const keptColumns = new KeptSchemaInference();
+  const keptStaged = new BlobBuilder('application/x-ndjson');
+  const clusters = new Table([['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']]);
+  const matched = contamination === undefined ? undefined : new Table([['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']]);
   const sizes = new Uint32Array(assignment.counts.clusters);
   for (const c of assignment.cluster) sizes[c]++;
   const texts = new Map<number, string>();
@@ -83,7 +135,10 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
   for await (const doc of documents) {
     if (d >= ids.length || doc.id !== ids[d]) throw new Error(`the files changed while they were deduplicated (document ${d + 1})`);
     const isKept = assignment.kept[d] === 1;
-    if (isKept) kept.add(documentAsJson(doc) + '\n');
+    if (isKept) {
+      kept.add(documentAsJson(doc) + '\n');
+      keptStaged.add(keptColumns.stage(doc) + '\n');
+    }
     clusters.row([doc.id, assignment.cluster[d], isKept]);
     const g = table.group(d);
     const isMatched = contamination !== undefined && g >= 0 && contamination.match[g] >= 0;
@@ -104,15 +159,28 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
     const g = table.group(doc);
     if (g >= 0 && firstOf[g] < 0) firstOf[g] = doc;
   }
-  const pairs = new BlobBuilder('text/csv');
-  pairs.row(verified.exact === undefined ? ['id_a', 'id_b', 'estimate'] : ['id_a', 'id_b', 'estimate', 'exact']);
+  const pairColumns: [string, ScalarType][] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
+  if (verified.exact !== undefined) pairColumns.push(['exact', 'DOUBLE']);
+  const pairs = new Table(pairColumns);
   for (let i = 0; i < verified.a.length; i++) {
     const row: Cell[] = [ids[firstOf[verified.a[i]]], ids[firstOf[verified.b[i]]], round(verified.estimate[i])];
     if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
     pairs.row(row);
   }
   const report = new Blob([JSON.stringify(buildWebReport(run), null, 2) + '\n'], { type: 'application/json' });
-  const downloads: Downloads = { kept: kept.finish(), clusters: clusters.finish(), pairs: pairs.finish(), report, contamination: matched?.finish() };
+  const downloads: Downloads = {
+    kept: kept.finish(),
+    clusters: clusters.csv.finish(),
+    pairs: pairs.csv.finish(),
+    report,
+    contamination: matched?.csv.finish(),
+    parquet: {
+      kept: await keptParquet(keptStaged.finish(), keptColumns),
+      clusters: clusters.parquetBlob(),
+      pairs: pairs.parquetBlob(),
+      contamination: matched?.parquetBlob(),
+    },
+  };
   return { downloads, texts, textsDropped };
 }
 

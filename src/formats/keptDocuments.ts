@@ -16,11 +16,12 @@ import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
-import { documentAsJson, jsonValue, type InputDocument } from '../io/documents.js';
+import { documentAsJson, type InputDocument } from '../io/documents.js';
 import type { InputFile } from '../io/readDocuments.js';
 import { localParquetFile } from '../io/localParquetFile.js';
 import { openParquet } from '../io/parquetDocuments.js';
-import { flatSchema, isParquetOutput, ParquetFile, toColumnValue, type ParquetCompression, type ScalarType } from './parquetFile.js';
+import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquetSchema.js';
 import { BufferedFile } from './tableWriter.js';
 
 export interface KeptDocuments {
@@ -29,9 +30,6 @@ export interface KeptDocuments {
   abort(): Promise<void>;
 }
 
-/** A row group of kept documents: this many rows, or this much text, whichever comes first. */
-const ROW_GROUP_ROWS = 50_000;
-const ROW_GROUP_TEXT = 64 << 20;
 
 export async function openKeptDocuments(path: string, inputs: readonly InputFile[], compression?: ParquetCompression): Promise<KeptDocuments> {
   if (!isParquetOutput(path)) return new JsonLinesKept(await BufferedFile.create(path));
@@ -145,27 +143,8 @@ function stagingPath(path: string): string {
   return `${path}.rows.partial`;
 }
 
-type Kind = 'string' | 'integer' | 'float' | 'boolean' | 'nested';
-
-function kindOf(value: unknown): Kind | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'bigint') return 'integer';
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'float';
-  return 'nested';
-}
-
-function typeOf(kinds: Set<Kind>): ScalarType | undefined {
-  if (kinds.has('nested')) return undefined;
-  if (kinds.has('string')) return 'STRING';
-  if (kinds.has('boolean')) return kinds.size === 1 ? 'BOOLEAN' : 'STRING';
-  if (kinds.has('float')) return 'DOUBLE';
-  return kinds.has('integer') ? 'INT64' : 'STRING'; // a field that is always null: an all-null string column
-}
-
 class InferredSchemaKept implements KeptDocuments {
-  private readonly kinds = new Map<string, Set<Kind>>();
+  private readonly inference = new KeptSchemaInference();
 
   constructor(
     private readonly path: string,
@@ -173,34 +152,21 @@ class InferredSchemaKept implements KeptDocuments {
     private readonly compression: ParquetCompression | undefined,
   ) {}
 
-  async write(document: InputDocument): Promise<void> {
-    const row: Record<string, unknown> = { id: document.id, text: document.text };
-    for (const [name, value] of Object.entries(document.record ?? {})) {
-      if (name === 'id' || name === 'text') continue;
-      let kinds = this.kinds.get(name);
-      if (kinds === undefined) this.kinds.set(name, (kinds = new Set()));
-      const kind = kindOf(value);
-      if (kind !== undefined) kinds.add(kind);
-      if (kind !== 'nested') row[name] = value;
-    }
-    await this.staging.write(JSON.stringify(row, jsonValue) + '\n');
+  write(document: InputDocument): Promise<void> {
+    return this.staging.write(this.inference.stage(document) + '\n');
   }
 
   async commit(): Promise<void> {
     await this.staging.commit();
     const staged = stagingPath(this.path);
     try {
-      const columns: { name: string; type: ScalarType }[] = [{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }];
-      for (const [name, kinds] of this.kinds) {
-        const type = typeOf(kinds);
-        if (type !== undefined) columns.push({ name, type });
-      }
+      const columns = this.inference.columns();
       const file = await ParquetFile.create(this.path, flatSchema(columns), { compression: this.compression });
       try {
         const rows = new RowGroupBuffer(file, columns.map((c) => c.name));
         for await (const line of createInterface({ input: createReadStream(staged, 'utf8'), crlfDelay: Infinity })) {
-          const row = JSON.parse(line) as Record<string, unknown>;
-          await rows.add(columns.map(({ name, type }) => toColumnValue(row[name], type)), (row.text as string).length);
+          const { values, textLength } = KeptSchemaInference.values(line, columns);
+          await rows.add(values, textLength);
         }
         await rows.flush();
         await file.commit();

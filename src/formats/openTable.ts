@@ -3,7 +3,8 @@
  * else CSV or JSON Lines, compressed or not (tableWriter.ts).
  */
 import type { Cell } from './csv.js';
-import { flatSchema, isParquetOutput, ParquetFile, toColumnValue, type ParquetCompression, type ScalarType } from './parquetFile.js';
+import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
+import { flatSchema, TABLE_ROW_GROUP, toColumnValue, type ScalarType } from './parquetSchema.js';
 import { TableWriter } from './tableWriter.js';
 
 export type TableColumn = readonly [name: string, type: ScalarType];
@@ -14,8 +15,6 @@ export interface RowTable {
   abort(): Promise<void>;
 }
 
-/** Rows per Parquet row group of a table (a few MB: ids and numbers). */
-const TABLE_ROW_GROUP = 131_072;
 
 export async function openTable(path: string, columns: readonly TableColumn[], compression?: ParquetCompression): Promise<RowTable> {
   if (!isParquetOutput(path)) return TableWriter.create(path, columns.map(([name]) => name));

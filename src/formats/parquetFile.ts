@@ -95,30 +95,4 @@ export class ParquetFile {
   }
 }
 
-export type ScalarType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
-
-/** A flat schema of optional scalar columns. */
-export function flatSchema(columns: readonly { name: string; type: ScalarType }[]): SchemaElement[] {
-  return [
-    { name: 'root', num_children: columns.length },
-    ...columns.map(({ name, type }): SchemaElement => {
-      if (type === 'STRING') return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
-      return { name, type, repetition_type: 'OPTIONAL' };
-    }),
-  ];
-}
-
-/** A JS value as a column of that type holds it (null for missing). */
-export function toColumnValue(value: unknown, type: ScalarType): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'STRING':
-      return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
-    case 'INT64':
-      return typeof value === 'bigint' ? value : BigInt(value as number);
-    case 'DOUBLE':
-      return Number(value);
-    case 'BOOLEAN':
-      return Boolean(value);
-  }
-}
+export { flatSchema, toColumnValue, type ScalarType } from './parquetSchema.js';

@@ -37,6 +37,7 @@ import { pack } from '../../src/shingles/shingleBatch.js';
 import type { SignerTuning } from '../../src/signatures/selectBackend.js';
 import type { ParityRequest, ParityResponse } from '../../web/parity.js';
 import { rng } from '../support/reference.js';
+import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import {
   buildApp,
   chromiumMissing,
@@ -388,6 +389,32 @@ async function cliOutputs(input: PlantedInput, run: AppRun) {
   return { kept: read('kept.jsonl'), clusters: read('clusters.csv'), pairs: read('pairs.csv'), report: JSON.parse(read('report.json')) as Record<string, unknown> };
 }
 
+/** The app's Parquet downloads hold the CLI's `*.parquet` outputs' columns, types, rows and codec (snappy), read by DuckDB. */
+async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun): Promise<void> {
+  const dir = tempInputDir();
+  const path = (name: string): string => join(dir, name);
+  const args = ['dedup', input.jsonlGz, input.text, '-o', path('cli-kept.parquet'), '--clusters', path('cli-clusters.parquet'), '--pairs', path('cli-pairs.parquet')];
+  args.push('--threshold', String(run.threshold), '--verify', run.verify, '--cluster-check', run.clusterCheck, '--keep', run.keep, '--backend', 'cpu', '-q');
+  expect((await runCli(args)).stderr).toBe('');
+  const prefix = `${dirname(input.text)}/`; // the CLI names a plain-text document by its path
+  const local = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll(prefix, '') : value);
+  await withDuckDB(async (db) => {
+    for (const name of ['kept', 'clusters', 'pairs']) {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.click(`#download-${name}-parquet`)]);
+      expect(file.suggestedFilename()).toBe(`${name}.parquet`);
+      await file.saveAs(path(`app-${name}.parquet`));
+      const read = (who: string) => rows(db, `SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))})`);
+      const schema = (who: string) => rows(db, `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))}))`);
+      const app = await read('app');
+      expect(app.length, name).toBeGreaterThan(0);
+      expect(app, name).toEqual((await read('cli')).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, local(v)]))));
+      expect(await schema('app'), name).toEqual(await schema('cli'));
+      const codecs = await rows(db, `SELECT DISTINCT compression FROM parquet_metadata(${sqlString(path(`app-${name}.parquet`))})`);
+      expect(codecs.map((c) => c.compression), name).toEqual(['SNAPPY']);
+    }
+  });
+}
+
 /** The report without what differs by nature: input paths vs file names, backend, timings. */
 function comparableReport(report: Record<string, unknown>): Record<string, unknown> {
   const { inputs: _inputs, backend: _backend, seconds: _seconds, signingSeconds: _signing, ...rest } = report;
@@ -418,6 +445,7 @@ describe('the app, end to end in Chromium', () => {
         expect(await download(page, '#download-pairs'), run.name).toBe(cli.pairs);
         const report = JSON.parse(await download(page, '#download-report')) as Record<string, unknown>;
         expect(comparableReport(report), run.name).toEqual(comparableReport(cli.report));
+        if (run === APP_RUNS[0]) await expectParquetLikeCli(page, input, run);
       }
       expectOnlyLocalRequests(requests);
       console.info(`browser e2e on ${adapter}: ${await page.locator('#backend').textContent()}`);
