@@ -30,6 +30,8 @@ import { shingleDocument } from '../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
 import { makeHashFamily, type SchemeName } from '../src/signatures/hashFamily.js';
 import { makeParams } from '../src/signatures/params.js';
+import { signBatchOph } from '../src/signatures/oph.js';
+import { loadWasmOphBins } from '../src/signatures/wasm/ophKernel.js';
 import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
 import { acquireNodeDevice } from '../src/signatures/webgpu/nodeDevice.js';
 import { loadShaderSources } from '../src/signatures/webgpu/nodeShaders.js';
@@ -85,6 +87,8 @@ async function kernelSpeeds(): Promise<void> {
   const cpuOph = await best(5, () => signBatchOnCpu(families.oph, batch));
   row('CPU, TypeScript, 1 thread', 'classic', cpuClassic, cpuClassic);
   row('CPU, TypeScript, 1 thread', 'oph', cpuOph, cpuClassic);
+  const wasmBins = loadWasmOphBins();
+  row('CPU, wasm OPH bins (ophBins.wat), 1 thread', 'oph', await best(5, () => signBatchOph(families.oph, batch, wasmBins)), cpuClassic);
   const gpu = await acquireNodeDevice({ label: 'gpudedup bench oph' }).catch((error: Error) => {
     print(`| WebGPU | — | no adapter: ${error.message} | | | | |`);
     return undefined;

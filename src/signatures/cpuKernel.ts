@@ -7,7 +7,8 @@
 import type { ShingleBatch } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
 import type { HashFamily } from './hashFamily.js';
-import { signBatchOph } from './oph.js';
+import { binMinimaTs, signBatchOph, type OphBinKernel } from './oph.js';
+import { loadWasmOphBins } from './wasm/ophKernel.js';
 import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
 
 export type CpuKernelName = 'wasm-simd' | 'wasm-scalar' | 'typescript';
@@ -37,14 +38,30 @@ const typescriptKernel: CpuKernel = {
   sign: (family, batch) => signBatchOnCpu({ ...family, seed: NO_SEED }, batch),
 };
 
+let ophBins: OphBinKernel | undefined;
+
+/** This thread's wasm OPH bin-minima kernel (ophBins.wat), or binMinimaTs where it does not load. */
+export function wasmOphBins(): OphBinKernel {
+  if (!ophBins) {
+    try {
+      ophBins = loadWasmOphBins();
+    } catch {
+      ophBins = binMinimaTs; // same results, only slower
+    }
+  }
+  return ophBins;
+}
+
 /**
- * The wasm kernels compute the classic scheme; one-permutation hashing goes to
- * its TypeScript signer (oph.ts), where a wasm bin-minima kernel would slot in.
+ * The wasm signing kernels compute the classic scheme; one-permutation hashing
+ * goes to signBatchOph (oph.ts) with the wasm bin-minima kernel (ophBins.wat),
+ * which densifies afterwards.
  */
 function classicOnly(kernel: CpuKernel): CpuKernel {
   return {
     name: kernel.name,
-    sign: (family, batch) => (family.scheme === 'oph' ? signBatchOph({ ...family, seed: NO_SEED }, batch) : kernel.sign(family, batch)),
+    sign: (family, batch) =>
+      family.scheme === 'oph' ? signBatchOph({ ...family, seed: NO_SEED }, batch, wasmOphBins()) : kernel.sign(family, batch),
   };
 }
 
