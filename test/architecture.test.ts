@@ -52,8 +52,8 @@ describe('layout rules', () => {
     expect(allImports.filter((i) => inside('src/pipeline')(i.target) && !allowed(i.from)).map(describeImport)).toEqual([]);
   });
 
-  it('clusters, bands, text, math and plots import no node: module', () => {
-    const pure = ['src/clusters', 'src/bands', 'src/text', 'src/math', 'src/plots'].map(inside);
+  it('clusters, bands, text, math, plots and wasm import no node: module', () => {
+    const pure = ['src/clusters', 'src/bands', 'src/text', 'src/math', 'src/plots', 'src/wasm'].map(inside);
     expect(allImports.filter((i) => pure.some((p) => p(i.from)) && i.target.startsWith('node:')).map(describeImport)).toEqual([]);
   });
 

@@ -3,9 +3,9 @@
  * window hashes out, in window order with repeats. No Node imports: the bytes
  * are embedded (kernels.generated.ts), so browsers and workers load it as Node does.
  */
+import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { SHINGLE_WASM } from './kernels.generated.js';
 
-const PAGE = 65536;
 /** Memory kept between documents; an instance grown past this by a huge document is dropped after it. */
 const KEEP_BYTES = 64 << 20;
 const encoder = new TextEncoder();
@@ -19,17 +19,10 @@ interface Instance {
 let instance: Instance | undefined;
 let unavailable: Error | undefined;
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 function load(): Instance | undefined {
   if (instance || unavailable) return instance;
   try {
-    const made = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(SHINGLE_WASM)), {});
+    const made = instantiateEmbedded(SHINGLE_WASM);
     const e = made.exports as Record<string, unknown>;
     instance = { memory: e.memory as WebAssembly.Memory, shingle: e.shingle as Instance['shingle'], tokens: e.tokens as Instance['tokens'] };
   } catch (error) {
@@ -44,11 +37,6 @@ export function wasmShinglerUnavailable(): Error | undefined {
   return unavailable;
 }
 
-function reserve(memory: WebAssembly.Memory, bytes: number): void {
-  const have = memory.buffer.byteLength;
-  if (bytes > have) memory.grow(Math.ceil((bytes - have) / PAGE));
-}
-
 /**
  * The window hashes of a normalized text ((lo, hi) pairs, window order, repeats
  * kept) and its token count; undefined when the kernel is unavailable.
@@ -57,10 +45,10 @@ export function wasmWindowHashes(normalized: string, mode: 'word' | 'char', n: n
   const kernel = load();
   if (!kernel) return undefined;
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the windows at most one u64 per byte.
-  reserve(kernel.memory, 3 * normalized.length + 16);
+  reserveMemory(kernel.memory, 3 * normalized.length + 16);
   const { written } = encoder.encodeInto(normalized, new Uint8Array(kernel.memory.buffer, 0, 3 * normalized.length));
   const out = Math.ceil((written + 1) / 8) * 8;
-  reserve(kernel.memory, out + 8 * Math.max(1, written));
+  reserveMemory(kernel.memory, out + 8 * Math.max(1, written));
   const windows = kernel.shingle(written, mode === 'word' ? 0 : 1, n, out);
   const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows).slice();
   const tokens = kernel.tokens();

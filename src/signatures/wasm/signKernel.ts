@@ -6,6 +6,8 @@
  */
 import { documentCount, type ShingleBatch } from '../../shingles/shingleBatch.js';
 import type { HashFamily } from '../hashFamily.js';
+import { decodeBase64, instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
+import { align16, chunkShingleBytes, documentChunks, stageChunk } from './batchChunks.js';
 import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from './kernels.generated.js';
 
 export type WasmKernelName = 'wasm-simd' | 'wasm-scalar';
@@ -16,17 +18,6 @@ export interface WasmSignKernel {
   sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array;
 }
 
-/** A chunk's shingles plus signatures stay below this in wasm memory (one huge document may exceed it). */
-const CHUNK_BYTES = 32 << 20;
-const PAGE = 65536;
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** Whether this engine validates wasm SIMD (the SIMD module itself is the probe). */
 export function wasmSimdSupported(): boolean {
   return typeof WebAssembly === 'object' && WebAssembly.validate(decodeBase64(SIGN_SIMD_WASM));
@@ -34,8 +25,7 @@ export function wasmSimdSupported(): boolean {
 
 /** Instantiates a kernel synchronously (the modules are far below browsers' 4 KB main-thread limit). */
 export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
-  const bytes = decodeBase64(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  const instance = instantiateEmbedded(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
   const memory = instance.exports.memory as WebAssembly.Memory;
   const run = instance.exports.sign as (...args: number[]) => void;
   return name === 'wasm-simd' ? new SimdKernel(memory, run) : new ScalarKernel(memory, run);
@@ -59,7 +49,7 @@ abstract class KernelBase implements WasmSignKernel {
 
   sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array {
     if (!sameWords(this.loadedA, family.a) || !sameWords(this.loadedB, family.b)) {
-      this.reserve(this.familyBytesFor(family.k));
+      reserveMemory(this.memory, this.familyBytesFor(family.k));
       this.familyBytes = this.writeFamily(family);
       this.loadedA = family.a.slice();
       this.loadedB = family.b.slice();
@@ -68,33 +58,19 @@ abstract class KernelBase implements WasmSignKernel {
     const docs = documentCount(batch);
     const out = new Uint32Array(docs * k * 2);
     const rowBytes = k * 8;
-    for (let from = 0; from < docs; ) {
-      // Documents [from, to): as many as fit in CHUNK_BYTES, at least one.
-      let to = from + 1;
-      while (to < docs && (batch.offsets[to + 1] - batch.offsets[from]) * 8 + (to + 1 - from) * (rowBytes + 4) < CHUNK_BYTES) to++;
-      const first = batch.offsets[from];
-      const count = batch.offsets[to] - first;
-      const sh = align(this.familyBytes, 16);
-      const off = align(sh + count * 8, 16);
-      const outAt = align(off + (to - from + 1) * 4, 16);
-      this.reserve(outAt + (to - from) * rowBytes);
-      const buffer = this.memory.buffer;
-      new Uint32Array(buffer, sh, 2 * count).set(batch.shingles.subarray(2 * first, 2 * (first + count)));
-      const offsets = new Uint32Array(buffer, off, to - from + 1);
-      for (let d = from; d <= to; d++) offsets[d - from] = batch.offsets[d] - first;
+    for (const [from, to] of documentChunks(batch.offsets, docs, rowBytes)) {
+      const sh = align16(this.familyBytes);
+      const off = align16(sh + chunkShingleBytes(batch, from, to));
+      const outAt = align16(off + (to - from + 1) * 4);
+      reserveMemory(this.memory, outAt + (to - from) * rowBytes);
+      stageChunk(this.memory.buffer, batch, from, to, sh, off);
       this.call(k, sh, off, to - from, outAt);
-      out.set(new Uint32Array(buffer, outAt, (to - from) * k * 2), from * k * 2);
-      from = to;
+      out.set(new Uint32Array(this.memory.buffer, outAt, (to - from) * k * 2), from * k * 2);
     }
     return out;
   }
 
   protected abstract familyBytesFor(k: number): number;
-
-  private reserve(bytes: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
-  }
 }
 
 /** Stores (hi·2^32 + lo) + 1 as (lo, hi) words at `at`. */
@@ -107,10 +83,6 @@ function sameWords(x: Uint32Array, y: Uint32Array): boolean {
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
-}
-
-function align(n: number, to: number): number {
-  return Math.ceil(n / to) * to;
 }
 
 /** signSimd.wat: U vectors, b vectors and one scratch row, each pairs·16 bytes, pairs = k rounded up to 8, halved. */
