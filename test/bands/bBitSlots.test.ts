@@ -7,19 +7,12 @@ import { bandKey } from '../../src/bands/bandKeys.js';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { isEmptySignature, signatureAgreement, signatureMatrix } from '../../src/bands/signatureMatrix.js';
 import { EMPTY_SLOT_WORD } from '../../src/signatures/backend.js';
-import { ophSignatureRef, P, randomBelow, rng, signatureRef } from '../support/reference.js';
+import { ophSignatureRef, P, randomBelow, rng, signatureRef, bigIntsToPairs } from '../support/reference.js';
 
 const BITS: BBitSlotBits[] = [1, 2, 4, 8, 16];
 
 /** documents·k (lo, hi) pairs from BigInt slot values. */
-function pairsOf(rows: bigint[][]): Uint32Array {
-  const out = new Uint32Array(rows.length * rows[0].length * 2);
-  rows.flat().forEach((v, i) => {
-    out[2 * i] = Number(v & 0xffffffffn);
-    out[2 * i + 1] = Number(v >> 32n);
-  });
-  return out;
-}
+const pairsOf = (rows: bigint[][]): Uint32Array => bigIntsToPairs(rows.flat());
 
 /** Sets of `size` elements with Jaccard similarity `j` to a base set, plus the base. */
 function similarSets(next: () => number, size: number, j: number): [bigint[], bigint[]] {

@@ -75,6 +75,16 @@ export function pairsToBigInts(pairs: Uint32Array): bigint[] {
   return out;
 }
 
+/** BigInts (below 2^64) → (lo, hi) pairs: the inverse of pairsToBigInts. */
+export function bigIntsToPairs(values: readonly bigint[]): Uint32Array {
+  const out = new Uint32Array(2 * values.length);
+  values.forEach((v, i) => {
+    out[2 * i] = Number(v & 0xffffffffn);
+    out[2 * i + 1] = Number(v >> 32n);
+  });
+  return out;
+}
+
 /** Deterministic PRNG for property tests (mulberry32), so failures reproduce. */
 export function rng(seed: number): () => number {
   let s = seed >>> 0;

@@ -9,7 +9,7 @@ import { makeHashFamily, type HashFamily } from '../../../src/signatures/hashFam
 import { binMinimaTs, signBatchOph, type OphBinKernel } from '../../../src/signatures/oph.js';
 import { loadWasmOphBins } from '../../../src/signatures/wasm/ophKernel.js';
 import { pack } from '../../../src/shingles/shingleBatch.js';
-import { ophBinMinimaRef, ophSignatureRef, P, pairsToBigInts, randomBelow, randomU32, rng } from '../../support/reference.js';
+import { ophBinMinimaRef, ophSignatureRef, P, pairsToBigInts, randomBelow, randomU32, rng, bigIntsToPairs } from '../../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from '../webgpu/cases.js';
 
 const KS = [1, 2, 7, 64, 128, 256, 1000];
@@ -22,14 +22,7 @@ const wasm = loadWasmOphBins();
 const u64Of = (v: bigint) => ({ hi: Number(v >> 32n), lo: Number(v & 0xffffffffn) });
 const ophFamily = (k: number, seed: bigint) => makeHashFamily(k, u64Of(seed), 'oph');
 
-function words(values: readonly bigint[]): Uint32Array {
-  const out = new Uint32Array(2 * values.length);
-  values.forEach((v, i) => {
-    out[2 * i] = Number(v & 0xffffffffn);
-    out[2 * i + 1] = Number(v >> 32n);
-  });
-  return out;
-}
+const words = bigIntsToPairs;
 
 function batchOf(sets: readonly bigint[][]): ShingleBatch {
   return pack(sets.map(words));

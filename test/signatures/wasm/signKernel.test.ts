@@ -7,7 +7,7 @@ import { loadWasmSignKernel, wasmSimdSupported, type WasmKernelName } from '../.
 import { pack } from '../../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { u64 } from '../../../src/math/u64.js';
-import { P, pairsToBigInts, randomBelow, randomU32, rng, signatureRef } from '../../support/reference.js';
+import { P, pairsToBigInts, randomBelow, randomU32, rng, signatureRef, bigIntsToPairs } from '../../support/reference.js';
 
 /** The first 150 sample documents, shingled and signed once by the TypeScript signer for both kernels. */
 let sample: { family: ReturnType<typeof makeHashFamily>; batch: ReturnType<typeof pack>; signatures: Uint32Array } | undefined;
@@ -25,14 +25,7 @@ function sampleReference() {
 const KERNELS: WasmKernelName[] = ['wasm-simd', 'wasm-scalar'];
 const MASK64 = (1n << 64n) - 1n;
 
-function words(values: readonly bigint[]): Uint32Array {
-  const out = new Uint32Array(2 * values.length);
-  values.forEach((v, i) => {
-    out[2 * i] = Number(v & 0xffffffffn);
-    out[2 * i + 1] = Number(v >> 32n);
-  });
-  return out;
-}
+const words = bigIntsToPairs;
 
 /** Word-for-word equality without vitest's slow deep diff of big typed arrays: reports the first difference. */
 function expectSameWords(got: Uint32Array, want: Uint32Array): void {
