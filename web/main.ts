@@ -5,14 +5,16 @@
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
 import type { ClusterCheck } from '../src/clusters/clustering.js';
-import { describeKeepPolicy, type KeepPolicy } from '../src/clusters/keepPolicy.js';
+import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
-import { byId, formatBytes, formatSeconds, int, row, setDownload, showSvg } from './dom.js';
+import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
 import { InspectorView } from './inspectorView.js';
+import { ProgressView } from './progressView.js';
+import { ResultsView } from './resultsView.js';
 import type { LshReply, LshRequest } from './paramsWorker.js';
-import type { BackendChoice, BackendProbe, Downloads, RunSettings, RunSummary, StageProgress } from './protocol.js';
+import type { BackendChoice, BackendProbe, RunSettings } from './protocol.js';
 import { WorkerClient } from './workerClient.js';
 
 const form = byId<HTMLFormElement>('dedup-form');
@@ -27,6 +29,8 @@ const progressList = byId<HTMLOListElement>('progress');
 
 const client = new WorkerClient();
 const inspector = new InspectorView(client);
+const resultsView = new ResultsView(results, inspector);
+const progress = new ProgressView(progressList, (label) => showStatus(label));
 let probe: BackendProbe | undefined;
 
 // ---- choosing files -------------------------------------------------------
@@ -285,7 +289,7 @@ async function start(): Promise<void> {
     running = false;
     throw error;
   }
-  clearResults();
+  resultsView.clear();
   runButton.disabled = true;
   cancelButton.hidden = false;
   progress.reset();
@@ -296,14 +300,14 @@ async function start(): Promise<void> {
     result: (summary, downloads) => {
       finish();
       const seconds = formatSeconds(performance.now() - started);
-      showResults(summary, downloads).then(
+      resultsView.show(summary, downloads).then(
         () => showStatus(`Done in ${seconds} s.`, false, true),
         (error: unknown) => showStatus(`The results could not be shown: ${(error as Error).message}`, true, true),
       );
     },
     error: (message) => {
       finish();
-      clearResults();
+      resultsView.clear();
       showStatus(message, true, true);
     },
   });
@@ -322,144 +326,4 @@ function showStatus(message: string, isError = false, settled = false): void {
   status.textContent = message;
   status.classList.toggle('error', isError);
   status.setAttribute('role', isError ? 'alert' : 'status');
-}
-
-// ---- progress with an ETA -------------------------------------------------------
-
-const STAGE_LABELS: Record<string, string> = {
-  'backend setup': 'Preparing the signing backend',
-  signing: 'Reading, exact pre-pass, shingling, signing',
-  'reference set': 'Reading and signing the reference set',
-  'reference banding': 'Banding the reference set',
-  banding: 'Banding signatures into buckets',
-  'load shingles': 'Re-reading for exact Jaccard',
-  decontamination: 'Matching the reference set',
-  'banding without contaminated': 'Banding again without matched documents',
-  verification: 'Verifying candidate pairs',
-  clustering: 'Clustering',
-  assignment: 'Choosing the kept documents',
-  writing: 'Making the downloads',
-};
-
-const progress = {
-  items: new Map<string, { li: HTMLLIElement; bar: HTMLProgressElement; text: HTMLSpanElement; started: number }>(),
-  current: '',
-  reset(): void {
-    this.items.clear();
-    this.current = '';
-    progressList.replaceChildren();
-    progressList.hidden = false;
-  },
-  stop(): void {
-    for (const item of this.items.values()) item.li.classList.add('done');
-  },
-  update(p: StageProgress): void {
-    let item = this.items.get(p.stage);
-    if (item === undefined) {
-      const previous = this.items.get(this.current);
-      if (previous !== undefined) {
-        previous.li.classList.add('done');
-        previous.bar.value = previous.bar.max;
-        previous.text.textContent = `done in ${formatSeconds(performance.now() - previous.started)} s`;
-      }
-      const li = document.createElement('li');
-      const label = document.createElement('span');
-      label.textContent = STAGE_LABELS[p.stage] ?? p.stage;
-      const bar = document.createElement('progress');
-      bar.setAttribute('aria-label', label.textContent);
-      const text = document.createElement('span');
-      li.dataset.stage = p.stage;
-      li.append(label, bar, text);
-      progressList.append(li);
-      item = { li, bar, text, started: performance.now() };
-      this.items.set(p.stage, item);
-    }
-    this.current = p.stage;
-    const elapsed = performance.now() - item.started;
-    item.bar.max = Math.max(1, p.total);
-    item.bar.value = Math.min(p.done, p.total);
-    const fraction = p.total > 0 ? p.done / p.total : 0;
-    const amount = p.unit === 'bytes' ? `${formatBytes(p.done)} of ${formatBytes(p.total)}` : p.unit === 'steps' ? '' : `${int(p.done)} of ${int(p.total)} ${p.unit}`;
-    const eta = fraction > 0.02 && fraction < 1 && elapsed > 500 ? `, about ${formatSeconds((elapsed / fraction) * (1 - fraction))} s left` : '';
-    item.text.textContent = p.unit === 'steps' ? 'running…' : `${amount} (${Math.floor(fraction * 100)} %${eta})`;
-    showStatus(`${STAGE_LABELS[p.stage] ?? p.stage}…`);
-  },
-};
-
-// ---- results ----------------------------------------------------------------------
-
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 's-curve', 'histogram'] as const;
-
-/** After an error or before a run: no results, no download links from an earlier run. */
-function clearResults(): void {
-  results.hidden = true;
-  for (const name of DOWNLOADS) setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
-  inspector.clear();
-}
-
-async function showResults(summary: RunSummary, downloads: Downloads): Promise<void> {
-  const backendLine = byId('backend');
-  backendLine.textContent = `Signed with ${summary.backend}.`;
-  backendLine.dataset.backendKind = summary.backendKind; // for tests and styling
-  const noteLine = byId('backend-note');
-  noteLine.hidden = summary.backendNote === undefined;
-  noteLine.textContent = summary.backendNote ?? '';
-  byId('settings-used').textContent = describeSettings(summary);
-
-  const { counts } = summary;
-  for (const element of results.querySelectorAll<HTMLElement>('[data-stat]')) {
-    const key = element.dataset.stat as keyof typeof counts;
-    element.textContent = int(counts[key]);
-  }
-  byId('contamination-item').hidden = downloads.contamination === undefined;
-  byId('run-details').textContent =
-    `${int(counts.documents)} documents hold ${int(summary.distinctTexts)} distinct non-empty texts (the rest are exact duplicates or empty). ` +
-    `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters of exact duplicates only. ` +
-    `${int(summary.candidates)} candidate pairs from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
-    `${int(summary.shingles)} shingles signed.` +
-    (summary.splitOff > 0 ? ` The representative check split off ${int(summary.splitOff)} texts.` : '');
-  const skipped = byId('skipped');
-  const notes = [
-    ...summary.skippedFiles,
-    ...(summary.invalidSkipped > 0 ? [`${int(summary.invalidSkipped)} malformed line${summary.invalidSkipped === 1 ? '' : 's'} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
-    ...(summary.missingKeepField > 0 ? [`${int(summary.missingKeepField)} documents had no numeric value for the keep field (ranked last).`] : []),
-    ...(summary.inspector.textsDropped > 0 ? [`${int(summary.inspector.textsDropped)} clustered documents are listed without their text (the inspector's memory budget).`] : []),
-  ];
-  skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
-  skipped.hidden = notes.length === 0;
-
-  const timingRows = byId<HTMLTableElement>('timings').tBodies[0];
-  const shown = summary.timings.map((t) => ({ ...t, stage: t.stage === 'exact pre-pass' ? 'reading + exact pre-pass' : t.stage }));
-  timingRows.replaceChildren(...shown.map((t) => row([t.stage, formatSeconds(t.ms)], ['Stage', 'Seconds'], [false, true])));
-  const total = row(['total', formatSeconds(summary.timings.reduce((sum, t) => sum + t.ms, 0))], ['Stage', 'Seconds'], [false, true]);
-  total.classList.add('total');
-  timingRows.append(total);
-
-  setDownload(byId('download-kept'), downloads.kept, byId('kept-bytes'));
-  setDownload(byId('download-clusters'), downloads.clusters, byId('clusters-bytes'));
-  setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
-  setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
-  for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
-  setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
-  const { curve, histogram } = summary.plots;
-  showSvg(byId('run-s-curve'), curve);
-  showSvg(byId('histogram'), histogram);
-  setDownload(byId('download-s-curve'), new Blob([curve], { type: 'image/svg+xml' }));
-  setDownload(byId('download-histogram'), new Blob([histogram], { type: 'image/svg+xml' }));
-
-  await inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
-  results.hidden = false;
-}
-
-function describeSettings(summary: RunSummary): string {
-  const s = summary.settings;
-  const p = summary.params;
-  const normalization = [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : ''].filter(Boolean).join(', ') || 'lowercase only';
-  return (
-    `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
-    `k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
-    (summary.referenceDocuments > 0 ? `; against ${int(summary.referenceDocuments)} reference documents` : '') +
-    (s.skipInvalid ? '; malformed lines skipped' : '') +
-    '.'
-  );
 }

@@ -1,0 +1,88 @@
+/** The results of a run: the backend, the settings, counts, notes, times, downloads, plots and the inspector. */
+import { describeKeepPolicy } from '../src/clusters/keepPolicy.js';
+import { byId, formatSeconds, int, row, setDownload, showSvg } from './dom.js';
+import type { InspectorView } from './inspectorView.js';
+import type { Downloads, RunSummary } from './protocol.js';
+
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 's-curve', 'histogram'] as const;
+
+export class ResultsView {
+  constructor(
+    private readonly section: HTMLElement,
+    private readonly inspector: InspectorView,
+  ) {}
+
+  /** After an error or before a run: no results, no download links from an earlier run. */
+  clear(): void {
+    this.section.hidden = true;
+    for (const name of DOWNLOADS) setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
+    this.inspector.clear();
+  }
+
+  async show(summary: RunSummary, downloads: Downloads): Promise<void> {
+    const backendLine = byId('backend');
+    backendLine.textContent = `Signed with ${summary.backend}.`;
+    backendLine.dataset.backendKind = summary.backendKind; // for tests and styling
+    const noteLine = byId('backend-note');
+    noteLine.hidden = summary.backendNote === undefined;
+    noteLine.textContent = summary.backendNote ?? '';
+    byId('settings-used').textContent = describeSettings(summary);
+
+    const { counts } = summary;
+    for (const element of this.section.querySelectorAll<HTMLElement>('[data-stat]')) {
+      const key = element.dataset.stat as keyof typeof counts;
+      element.textContent = int(counts[key]);
+    }
+    byId('contamination-item').hidden = downloads.contamination === undefined;
+    byId('run-details').textContent =
+      `${int(counts.documents)} documents hold ${int(summary.distinctTexts)} distinct non-empty texts (the rest are exact duplicates or empty). ` +
+      `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters of exact duplicates only. ` +
+      `${int(summary.candidates)} candidate pairs from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
+      `${int(summary.shingles)} shingles signed.` +
+      (summary.splitOff > 0 ? ` The representative check split off ${int(summary.splitOff)} texts.` : '');
+    const skipped = byId('skipped');
+    const notes = [
+      ...summary.skippedFiles,
+      ...(summary.invalidSkipped > 0 ? [`${int(summary.invalidSkipped)} malformed line${summary.invalidSkipped === 1 ? '' : 's'} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
+      ...(summary.missingKeepField > 0 ? [`${int(summary.missingKeepField)} documents had no numeric value for the keep field (ranked last).`] : []),
+      ...(summary.inspector.textsDropped > 0 ? [`${int(summary.inspector.textsDropped)} clustered documents are listed without their text (the inspector's memory budget).`] : []),
+    ];
+    skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
+    skipped.hidden = notes.length === 0;
+
+    const timingRows = byId<HTMLTableElement>('timings').tBodies[0];
+    const shown = summary.timings.map((t) => ({ ...t, stage: t.stage === 'exact pre-pass' ? 'reading + exact pre-pass' : t.stage }));
+    timingRows.replaceChildren(...shown.map((t) => row([t.stage, formatSeconds(t.ms)], ['Stage', 'Seconds'], [false, true])));
+    const total = row(['total', formatSeconds(summary.timings.reduce((sum, t) => sum + t.ms, 0))], ['Stage', 'Seconds'], [false, true]);
+    total.classList.add('total');
+    timingRows.append(total);
+
+    setDownload(byId('download-kept'), downloads.kept, byId('kept-bytes'));
+    setDownload(byId('download-clusters'), downloads.clusters, byId('clusters-bytes'));
+    setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
+    setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
+    for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
+    setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
+    const { curve, histogram } = summary.plots;
+    showSvg(byId('run-s-curve'), curve);
+    showSvg(byId('histogram'), histogram);
+    setDownload(byId('download-s-curve'), new Blob([curve], { type: 'image/svg+xml' }));
+    setDownload(byId('download-histogram'), new Blob([histogram], { type: 'image/svg+xml' }));
+
+    await this.inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
+    this.section.hidden = false;
+  }
+}
+
+function describeSettings(summary: RunSummary): string {
+  const s = summary.settings;
+  const p = summary.params;
+  const normalization = [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : ''].filter(Boolean).join(', ') || 'lowercase only';
+  return (
+    `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
+    `k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
+    (summary.referenceDocuments > 0 ? `; against ${int(summary.referenceDocuments)} reference documents` : '') +
+    (s.skipInvalid ? '; malformed lines skipped' : '') +
+    '.'
+  );
+}
