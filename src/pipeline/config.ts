@@ -11,7 +11,8 @@ import type { KeepPolicy } from '../clusters/keepPolicy.js';
 import type { VerifyMode } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { SignatureParams } from '../signatures/params.js';
-import type { BackendChoice } from '../signatures/resolveBackend.js';
+import { hashFamilyOf } from '../signatures/params.js';
+import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
 
 export interface DedupConfig {
   /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */
@@ -107,4 +108,30 @@ export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
     },
   };
   return counter;
+}
+
+/** A run's signer (GPU with CPU fallback, or CPU) and the pool that shingles for it. */
+export type RunSigner = Awaited<ReturnType<typeof openSigner>>;
+
+/**
+ * Runs `work` with the run's signer: the backend choice and any GPU fallback
+ * are noted, and signer and shingle pool are always released (a live Dawn
+ * device busy-waits a core until destroyed).
+ */
+export async function withRunSigner<T>(
+  config: { readonly backend: BackendChoice; readonly params: SignatureParams; readonly cpuThreads?: number },
+  hooks: DedupHooks,
+  work: (signer: RunSigner) => Promise<T>,
+): Promise<T> {
+  const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
+    cpuThreads: config.cpuThreads,
+    onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
+  });
+  try {
+    for (const line of signer.notes) hooks.note(`backend ${line}`);
+    return await work(signer);
+  } finally {
+    signer.signer.destroy();
+    signer.shingler.destroy();
+  }
 }

@@ -20,10 +20,9 @@ import { usesShingleSets } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../formats/signatureFile.js';
-import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
-import { openSigner } from '../signatures/resolveBackend.js';
+import { shingleOptionsOf } from '../signatures/params.js';
 import type { PipelineTimings } from '../signatures/signDocuments.js';
-import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, type DedupConfig, type DedupHooks } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, withRunSigner, type DedupConfig, type DedupHooks, type RunSigner } from './config.js';
 import { presignedPass, signingPass, type CorpusPassResult } from './corpusPass.js';
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
@@ -60,7 +59,7 @@ interface Run {
   readonly signing: PipelineTimings;
 }
 
-type Signer = Awaited<ReturnType<typeof openSigner>>;
+type Signer = RunSigner;
 
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
   const files = await listInputFiles(config.inputs);
@@ -74,34 +73,22 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
 /** The stages that need a signer, which is opened once for them and always released. */
 async function signStages(run: Run) {
   const { config } = run;
-  const needsSigner = config.signatures === undefined || config.against.length > 0;
-  const signer = needsSigner ? await openRunSigner(run) : undefined;
-  try {
+  const stages = async (signer?: Signer) => {
     const first = config.signatures === undefined ? await signCorpus(run, signer!) : await readPresigned(run, config.signatures);
     checkKeepField(config, first);
     const reference = config.against.length > 0 ? await signReference(run, signer!) : undefined;
     // The GPU may have fallen back to the CPU partway: describe what actually signed.
     const backend = config.signatures === undefined ? signer!.signer.description : `signatures from ${config.signatures}`;
     return { first, reference, backend };
-  } finally {
-    signer?.signer.destroy();
-    signer?.shingler.destroy();
-  }
+  };
+  const needsSigner = config.signatures === undefined || config.against.length > 0;
+  return needsSigner ? withRunSigner(config, run.hooks, stages) : stages();
 }
 
 /** `--keep field:NAME` that no document has is a mistyped name, not a ranking: refuse it. */
 function checkKeepField(config: DedupConfig, first: CorpusPassResult): void {
   if (config.keep.kind !== 'field' || first.table.documents === 0 || first.missingKeepField < first.table.documents) return;
   throw new Error(`--keep field:${config.keep.field}: no document has a numeric "${config.keep.field}" field (numbers or numeric strings)`);
-}
-
-async function openRunSigner(run: Run): Promise<Signer> {
-  const signer = await openSigner(run.config.backend, hashFamilyOf(run.config.params), {
-    cpuThreads: run.config.cpuThreads,
-    onFallback: (error) => run.hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
-  });
-  for (const line of signer.notes) run.hooks.note(`backend ${line}`);
-  return signer;
 }
 
 /** Stage: the first pass, signing the first document of every exact group. */

@@ -11,10 +11,10 @@ import { checkOutputs } from './outputChecks.js';
 import { requireUniqueIds } from './uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
-import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
+import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
+import type { BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
-import { skippedInputCounter, SILENT_HOOKS, withProgress, type DedupHooks as RunHooks, type StageProgress } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from './config.js';
 
 export interface SignConfig {
   readonly inputs: readonly string[];
@@ -49,27 +49,19 @@ export interface SignSummary {
   readonly resumed: number;
 }
 
-type Signer = Awaited<ReturnType<typeof openSigner>>;
+type Signer = RunSigner;
 
 export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS): Promise<SignSummary> {
   const files = await listInputFiles(config.inputs);
   await checkOutputs([{ flag: '-o', path: config.out }, { flag: '-o (its sidecar)', path: sidecarPath(config.out) }], files);
-  const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
-    cpuThreads: config.cpuThreads,
-    onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
-  });
-  try {
-    for (const line of signer.notes) hooks.note(`backend ${line}`);
+  return withRunSigner(config, hooks, async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
     }
     const writer = await openSignatureOutput(config.out, config.params, config.read, config.resume);
     if (writer.documentCount > 0) hooks.note(`resuming after ${writer.documentCount} documents already signed`);
-    return await withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
-  } finally {
-    signer.signer.destroy(); // a live GPU device busy-waits a core until destroyed
-    signer.shingler.destroy();
-  }
+    return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
+  });
 }
 
 /** Signs every document not yet in `writer`, batch by batch, and commits. */

@@ -16,13 +16,13 @@ import { exactKey, words64 } from '../clusters/exactKey.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
-import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
+import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
+import type { BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../signatures/signDocuments.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
 import { checkOutputs } from './outputChecks.js';
 import { requireUniqueIds } from './uniqueIds.js';
-import { skippedInputCounter, SILENT_HOOKS, withProgress, type DedupHooks, type StageProgress } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks, type StageProgress } from './config.js';
 
 export interface ShardSlice {
   /** 0-based. */
@@ -67,12 +67,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
   const files = await listInputFiles(config.inputs);
   await checkOutputs([{ flag: '-o', path: config.out }], files);
-  const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
-    cpuThreads: config.cpuThreads,
-    onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
-  });
-  try {
-    for (const line of signer.notes) hooks.note(`backend ${line}`);
+  return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     const counts = { total: 0, empty: 0 };
     const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total));
@@ -91,10 +86,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
       throw error;
     }
     return { documents: writer.documents, totalDocuments: counts.total, empty: counts.empty, seconds: (performance.now() - started) / 1000, backend: signer.signer.description };
-  } finally {
-    signer.signer.destroy();
-    signer.shingler.destroy();
-  }
+  });
 }
 
 function shardMeta(config: SignShardConfig, documents: number, totalDocuments: number): ShardMeta {
