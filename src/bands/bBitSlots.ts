@@ -18,7 +18,7 @@
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { bandKey } from './bandKeys.js';
-import { fromSignerWords, type SignatureMatrix } from './signatureMatrix.js';
+import { fromSignerWords, rowStart, type SignatureMatrix } from './signatureMatrix.js';
 
 export type BBitSlotBits = 1 | 2 | 4 | 8 | 16;
 
@@ -75,7 +75,7 @@ function isAllOnes(words: Uint32Array, from: number, to: number): boolean {
 /** Slot i of row `doc` of a b-bit matrix. */
 export function bBitSlot(m: SignatureMatrix, doc: number, i: number): number {
   const b = m.slotBits as BBitSlotBits;
-  const at = doc * bBitRowWords(m.k, b, m.bands!) + 2 * m.bands!.bands + ((i * b) >>> 5);
+  const at = rowStart(m, doc, bBitRowWords(m.k, b, m.bands!)) + 2 * m.bands!.bands + ((i * b) >>> 5);
   return (m.words[at] >>> ((i * b) & 31)) & ((1 << b) - 1);
 }
 
@@ -85,12 +85,14 @@ export function bBitMatches(m: SignatureMatrix, a: number, c: number): number {
   const width = bBitRowWords(m.k, b, m.bands!);
   const start = 2 * m.bands!.bands;
   const { words, k } = m;
+  const rowA = rowStart(m, a, width) + start;
+  const rowC = rowStart(m, c, width) + start;
   let equal = 0;
   const perWord = 32 / b;
   const mask = (1 << b) - 1;
   for (let w = 0; w < packedSlotWords(k, b); w++) {
     // Equal slots are zero fields of the XOR; the last word's padding is 0 in both rows and skipped.
-    const x = words[a * width + start + w] ^ words[c * width + start + w];
+    const x = words[rowA + w] ^ words[rowC + w];
     const fields = Math.min(perWord, k - w * perWord);
     if (x === 0) {
       equal += fields;

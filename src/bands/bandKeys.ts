@@ -5,7 +5,7 @@
  * band contents collide with probability about 2^-64; a collision only adds a
  * candidate pair, which verification then judges.
  */
-import { rowWords, type SignatureMatrix } from './signatureMatrix.js';
+import { rowStart, rowWords, type SignatureMatrix } from './signatureMatrix.js';
 
 const SEED_A = 0x243f6a88;
 const SEED_B = 0x85a308d3;
@@ -40,13 +40,13 @@ export function bandKey(m: SignatureMatrix, doc: number, band: number, rows: num
     if (rows !== m.bands.rows || band >= m.bands.bands) {
       throw new RangeError(`these signatures store band keys for ${m.bands.bands} bands × ${m.bands.rows} rows, not band ${band} of ${rows} rows`);
     }
-    const from = doc * rowWords(m.k, m.slotBits, m.bands) + 2 * band;
+    const from = rowStart(m, doc, rowWords(m.k, m.slotBits, m.bands)) + 2 * band;
     out[at] = words[from];
     out[at + 1] = words[from + 1];
     return;
   }
   const wordsPerSlot = m.slotBits === 64 ? 2 : 1;
-  const start = (doc * m.k + band * rows) * wordsPerSlot;
+  const start = rowStart(m, doc, m.k * wordsPerSlot) + band * rows * wordsPerSlot;
   const end = start + rows * wordsPerSlot;
   let a = mixWord(SEED_A, band);
   let b = mixWord(SEED_B, Math.imul(band, 0x9e3779b1) ^ 0x5bd1e995);

@@ -7,8 +7,6 @@
  * Each bucket is a linked list of documents in ascending index order, so the
  * first member of a bucket is always its earliest document.
  */
-import { bandKey } from './bandKeys.js';
-import type { SignatureMatrix } from './signatureMatrix.js';
 
 export type BucketVisitor = (members: Uint32Array, size: number) => void;
 
@@ -20,7 +18,6 @@ export class BucketTable {
   private readonly tail: Int32Array;
   private readonly size: Int32Array;
   private readonly next: Int32Array;
-  private readonly key = new Uint32Array(2);
   private scratch = new Uint32Array(16);
 
   constructor(readonly documents: number) {
@@ -37,18 +34,18 @@ export class BucketTable {
 
   /**
    * Buckets the documents whose `include` flag is set (all when absent) by
-   * their key in `band`, then calls `visit` once per bucket of two or more.
-   * `members` is a scratch array, valid only during the call.
+   * their key in one band (document d's (lo, hi) at keys[2d], keys[2d + 1]),
+   * then calls `visit` once per bucket of two or more. `members` is a scratch
+   * array, valid only during the call.
    */
-  forEachBucket(m: SignatureMatrix, band: number, rows: number, include: Uint8Array | undefined, visit: BucketVisitor): void {
-    if (m.count > this.documents) throw new RangeError(`bucket table sized for ${this.documents} documents, got ${m.count}`);
-    const { keyLo, keyHi, head, tail, size, next, mask, key } = this;
+  forEachBucket(keys: Uint32Array, count: number, include: Uint8Array | undefined, visit: BucketVisitor): void {
+    if (count > this.documents) throw new RangeError(`bucket table sized for ${this.documents} documents, got ${count}`);
+    const { keyLo, keyHi, head, tail, size, next, mask } = this;
     head.fill(-1);
-    for (let doc = 0; doc < m.count; doc++) {
+    for (let doc = 0; doc < count; doc++) {
       if (include !== undefined && include[doc] === 0) continue;
-      bandKey(m, doc, band, rows, key, 0);
-      const lo = key[0];
-      const hi = key[1];
+      const lo = keys[2 * doc];
+      const hi = keys[2 * doc + 1];
       let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
       for (;;) {
         const first = head[slot];

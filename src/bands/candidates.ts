@@ -10,10 +10,11 @@
  * outlier that verifies against nobody. Per band this gives at most
  * max((maxAllPairs − 1)/2, 2) pairs per document.
  */
+import { matrixBandKeys, type BandKeySource } from './bandKeySource.js';
 import { BucketTable } from './bucketTable.js';
 import { checkParams, type LshParams } from './lshParams.js';
 import { PairSet, type PairList } from './pairSet.js';
-import { isEmptySignature, type SignatureMatrix } from './signatureMatrix.js';
+import type { SignatureMatrix } from './signatureMatrix.js';
 
 export const DEFAULT_MAX_ALL_PAIRS = 16;
 
@@ -45,21 +46,19 @@ export interface Candidates extends PairList {
   readonly stats: CandidateStats;
 }
 
-/** Flags the documents that take part in banding: every non-empty signature. */
-export function nonEmptyMask(m: SignatureMatrix): Uint8Array {
-  const mask = new Uint8Array(m.count);
-  for (let d = 0; d < m.count; d++) mask[d] = isEmptySignature(m, d) ? 0 : 1;
-  return mask;
-}
-
-export function findCandidates(m: SignatureMatrix, options: CandidateOptions): Candidates {
-  checkParams(options, m.k);
+/** Candidate pairs of the documents of a signature matrix, or of band keys computed before (spilled signatures). */
+export function findCandidates(source: SignatureMatrix | BandKeySource, options: CandidateOptions): Candidates {
+  checkParams(options, source.k);
+  const keys = 'words' in source ? matrixBandKeys(source, options) : source;
+  if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands) {
+    throw new RangeError(`band keys computed for ${keys.lsh.bands} × ${keys.lsh.rows}, asked for ${options.bands} × ${options.rows}`);
+  }
   const maxAllPairs = options.maxAllPairs ?? DEFAULT_MAX_ALL_PAIRS;
   if (!Number.isInteger(maxAllPairs) || maxAllPairs < 2) throw new RangeError(`maxAllPairs must be an integer ≥ 2, got ${maxAllPairs}`);
-  const include = nonEmptyMask(m);
-  if (options.include !== undefined) for (let d = 0; d < m.count; d++) include[d] &= options.include[d];
-  const table = new BucketTable(m.count);
-  const pairs = new PairSet(m.count);
+  const include = keys.nonEmpty.slice();
+  if (options.include !== undefined) for (let d = 0; d < keys.count; d++) include[d] &= options.include[d];
+  const table = new BucketTable(keys.count);
+  const pairs = new PairSet(keys.count);
   const reference = options.reference;
   let buckets = 0;
   let bigBuckets = 0;
@@ -68,7 +67,7 @@ export function findCandidates(m: SignatureMatrix, options: CandidateOptions): C
     pairs.add(x, y);
   };
   for (let band = 0; band < options.bands; band++) {
-    table.forEachBucket(m, band, options.rows, include, (members, size) => {
+    table.forEachBucket(keys.keysOf(band), keys.count, include, (members, size) => {
       buckets++;
       if (size > maxAllPairs) bigBuckets++;
       if (size > largestBucket) largestBucket = size;

@@ -6,6 +6,10 @@
  * Keeping 32-bit rows compact halves the memory that dedup holds. With b-bit
  * slots (b < 32, stored signatures only) a row is the band keys followed by the
  * packed slots (bBitSlots.ts).
+ *
+ * A sparse matrix (`rowAt`) holds the rows of some documents only: the
+ * candidates' rows, loaded after banding when the signatures were spilled to
+ * disk (src/pipeline/rowSpill.ts). Every reader goes through `rowStart`.
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { bBitMatches, bBitRowWords, isBBit, liKonigEstimate, type BandLayout } from './bBitSlots.js';
@@ -22,6 +26,22 @@ export interface SignatureMatrix {
   readonly count: number;
   /** b-bit slots only: the layout of the band keys stored at the start of each row. */
   readonly bands?: BandLayout;
+  /** Sparse matrices: document d's row is row rowAt[d] of `words`; −1 when it is not held. */
+  readonly rowAt?: Int32Array;
+}
+
+/** The word where document `doc`'s row starts in `m.words`. */
+export function rowStart(m: SignatureMatrix, doc: number, width: number): number {
+  if (m.rowAt === undefined) return doc * width;
+  const row = m.rowAt[doc];
+  if (row < 0) throw new RangeError(`the row of document ${doc} is not held (it was not a candidate)`);
+  return row * width;
+}
+
+/** A sparse matrix: `words` holds the rows of the documents d with rowAt[d] ≥ 0, of `count` documents in all. */
+export function sparseMatrix(dense: SignatureMatrix, rowAt: Int32Array): SignatureMatrix {
+  if (dense.rowAt !== undefined) throw new RangeError('a sparse matrix is built from dense rows');
+  return { ...dense, count: rowAt.length, rowAt };
 }
 
 /** Words per row: 2k for 64-bit slots, k for 32-bit slots; band keys plus packed slots for b < 32. */
@@ -60,8 +80,9 @@ export function fromSignerWords(pairs: Uint32Array, slotBits: FullSlotBits): Uin
  * is never all-ones; with 32-bit slots one lo word may be by chance, never all k.
  */
 export function isEmptySignature(m: SignatureMatrix, doc: number): boolean {
-  const row = rowWords(m.k, m.slotBits, m.bands);
-  for (let w = doc * row; w < (doc + 1) * row; w++) if (m.words[w] !== EMPTY_SLOT_WORD) return false;
+  const width = rowWords(m.k, m.slotBits, m.bands);
+  const start = rowStart(m, doc, width);
+  for (let w = start; w < start + width; w++) if (m.words[w] !== EMPTY_SLOT_WORD) return false;
   return true;
 }
 
@@ -81,20 +102,20 @@ export function equalSlots(m: SignatureMatrix, a: number, b: number): number {
   if (isBBit(m.slotBits)) return bBitMatches(m, a, b);
   let equal = 0;
   if (m.slotBits === 64) {
-    const baseA = a * k * 2;
-    const baseB = b * k * 2;
+    const baseA = rowStart(m, a, 2 * k);
+    const baseB = rowStart(m, b, 2 * k);
     for (let i = 0; i < 2 * k; i += 2) {
       if (words[baseA + i] === words[baseB + i] && words[baseA + i + 1] === words[baseB + i + 1]) equal++;
     }
   } else {
-    const baseA = a * k;
-    const baseB = b * k;
+    const baseA = rowStart(m, a, k);
+    const baseB = rowStart(m, b, k);
     for (let i = 0; i < k; i++) if (words[baseA + i] === words[baseB + i]) equal++;
   }
   return equal;
 }
 
-/** Rows of `first` followed by rows of `second`, e.g. a corpus and a reference set banded together. */
+/** Rows of `first` followed by rows of `second`, e.g. a corpus and a reference set banded together (sparse if either is). */
 export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix): SignatureMatrix {
   const sameBands = first.bands?.bands === second.bands?.bands && first.bands?.rows === second.bands?.rows;
   if (first.k !== second.k || first.slotBits !== second.slotBits || !sameBands) {
@@ -105,5 +126,13 @@ export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix):
   const words = new Uint32Array(first.words.length + second.words.length);
   words.set(first.words, 0);
   words.set(second.words, first.words.length);
-  return { words, k: first.k, slotBits: first.slotBits, count: first.count + second.count, ...(first.bands ? { bands: first.bands } : {}) };
+  const dense = signatureMatrix(words, first.k, first.slotBits, first.bands);
+  if (first.rowAt === undefined && second.rowAt === undefined) return dense;
+  const width = rowWords(first.k, first.slotBits, first.bands);
+  const rowAt = new Int32Array(first.count + second.count);
+  const held = (m: SignatureMatrix, d: number): number => (m.rowAt === undefined ? d : m.rowAt[d]);
+  for (let d = 0; d < first.count; d++) rowAt[d] = held(first, d);
+  const offset = first.words.length / width;
+  for (let d = 0; d < second.count; d++) rowAt[first.count + d] = held(second, d) < 0 ? -1 : offset + held(second, d);
+  return sparseMatrix(dense, rowAt);
 }

@@ -10,7 +10,7 @@ import { readSignatureParams } from '../formats/signatureFile.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
 import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
-import { addLshOptions, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
+import { addLshOptions, byteSize, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
 import { stageBar } from './progress.js';
@@ -38,6 +38,8 @@ type DedupCliOptions = InputCliOptions &
     compression: ParquetCompression;
     clustersFrom?: string;
     plots?: string;
+    memoryLimit?: number;
+    tempDir?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -67,7 +69,9 @@ export function registerDedupCommand(program: Command): void {
     .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
-    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16);
+    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16)
+    .option('--memory-limit <size>', 'memory for signatures and banding, e.g. 1.5GiB (default: a quarter of RAM); past their share, signatures spill to --temp-dir', byteSize)
+    .option('--temp-dir <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
     const config = await configFrom(inputs, options, cmd);
@@ -117,6 +121,8 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     against: options.against ?? [],
     signatures: options.signatures,
     maxAllPairs: options.maxBucketPairs,
+    memoryLimitBytes: options.memoryLimit,
+    tempDir: options.tempDir,
   };
 }
 

@@ -30,6 +30,18 @@ export function nonNegative(value: string): number {
   return n;
 }
 
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, k: 2 ** 10, kib: 2 ** 10, m: 2 ** 20, mib: 2 ** 20, g: 2 ** 30, gib: 2 ** 30, t: 2 ** 40, tib: 2 ** 40 };
+
+/** A size in bytes: 512MB, 6GiB, 1.5G (KB/MB/GB are powers of 1000, K/M/G and KiB/MiB/GiB of 1024). */
+export function byteSize(value: string): number {
+  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = match && SIZE_UNITS[match[2].toLowerCase()];
+  if (!match || unit === undefined || unit === null) throw new InvalidArgumentError('expected a size such as 512MB, 6GiB or 1.5G');
+  const bytes = Math.round(Number(match[1]) * unit);
+  if (bytes < 2 ** 20) throw new InvalidArgumentError('expected at least 1 MiB');
+  return bytes;
+}
+
 export interface LshCliOptions {
   threshold: number;
   bands?: number;

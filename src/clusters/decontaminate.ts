@@ -5,6 +5,7 @@
  * the reference set is never deduplicated against itself and corpus documents
  * are not compared with each other here.
  */
+import { concatBandKeys, matrixBandKeys, type BandKeySource } from '../bands/bandKeySource.js';
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
@@ -33,12 +34,17 @@ export interface ReferenceMatches {
   readonly candidateStats: CandidateStats;
 }
 
-/** The corpus × reference candidate pairs, in the combined numbering, for callers that load shingle sets first. */
-export function contaminationCandidates(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions) {
-  const combined = concatMatrices(corpus, reference);
-  const isReference = new Uint8Array(combined.count);
+/** The corpus × reference candidate pairs, in the combined numbering (reference j is corpus.count + j). */
+export function referenceCandidates(corpus: BandKeySource, reference: SignatureMatrix, options: ContaminationOptions): Candidates {
+  const keys = concatBandKeys(corpus, matrixBandKeys(reference, options));
+  const isReference = new Uint8Array(keys.count);
   isReference.fill(1, corpus.count);
-  return { combined, candidates: findCandidates(combined, { ...options, reference: isReference }) };
+  return findCandidates(keys, { ...options, reference: isReference });
+}
+
+/** The corpus × reference candidate pairs and the rows that verify them, for callers that load shingle sets first. */
+export function contaminationCandidates(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions) {
+  return { combined: concatMatrices(corpus, reference), candidates: referenceCandidates(matrixBandKeys(corpus, options), reference, options) };
 }
 
 export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): ReferenceMatches {

@@ -7,7 +7,7 @@
  */
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
-import type { SlotBits } from '../bands/signatureMatrix.js';
+import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
 import { RowStore } from '../bands/rowStore.js';
 import type { Shingler } from '../shingles/shingler.js';
 import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
@@ -49,6 +49,8 @@ export interface StageTime {
 }
 
 export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
+  /** Every distinct text's row: in memory here, never spilled. */
+  readonly signatures: SignatureMatrix;
   /** The banding used (the options'). */
   readonly lsh: LshParams;
   /** Documents whose keep field was missing or not a number (`field:NAME` only). */
@@ -169,5 +171,5 @@ async function signAll(documents: DocumentStream, options: DedupStreamOptions, t
     if (retainSets) sets.push(...batch.sets);
     shingles += batch.shingles;
   }
-  return { rows: store.finish(), sets, shingles };
+  return { rows: store.joined(), sets, shingles };
 }

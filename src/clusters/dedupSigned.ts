@@ -15,10 +15,12 @@
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import { DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
 import type { PairList } from '../bands/pairSet.js';
-import type { SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { BandKeySource } from '../bands/bandKeySource.js';
+import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { bandKeysOf, isSpilled, rowsFor, type CorpusSignatures } from '../bands/spilledSignatures.js';
 import { assignClusters, type Assignment } from './assignment.js';
 import type { ClusterCheck } from './clustering.js';
-import { contaminationCandidates, matchReferences, type ReferenceMatches } from './decontaminate.js';
+import { matchReferences, referenceCandidates, type ReferenceMatches } from './decontaminate.js';
 import type { DocumentTable } from './documentTable.js';
 import { candidateDocuments, checkSetsLikelyNeeded, clusterVerified, type ClusterVerifiedOptions, type VerifiedClustering } from './nearDuplicates.js';
 import { PairJudge } from './pairJudge.js';
@@ -54,7 +56,7 @@ export function defaultLshParams(threshold: number, k: number, verify: VerifyMod
 /** The exact pre-pass's table and one signature row per exact group. */
 export interface SignedCorpus {
   readonly table: DocumentTable;
-  readonly signatures: SignatureMatrix;
+  readonly signatures: CorpusSignatures;
 }
 
 /** A reference set (decontamination), signed with the corpus's parameters; `sets` are needed for exact and hybrid verification. */
@@ -94,12 +96,18 @@ export async function dedupSigned(
   reference?: SignedReference,
   stage: StageRunner = UNTIMED,
 ): Promise<SignedDedup> {
-  const { signatures } = corpus;
+  // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
+  const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
+  const keys = await spillStage('band keys', () => bandKeysOf(corpus.signatures, settings.lsh));
+  const referenceCandidates = reference && (await stage('reference banding', () => bandAgainstReference(keys, reference, settings)));
+  let candidates = await stage('banding', (progress) => bandCorpus(keys, settings, progress), settings.lsh.bands);
+  // Only candidates' rows are read from here on: spilled signatures load just those.
+  const signatures = await spillStage('load candidate rows', () => rowsFor(corpus.signatures, () => rowsNeeded(keys.count, candidates, referenceCandidates)));
+  const held: HeldCorpus = { table: corpus.table, signatures };
+  const referencePairs = reference && referenceCandidates && { combined: concatMatrices(signatures, reference.rows), pairs: referenceCandidates };
   const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets);
-  const referencePairs = reference && (await stage('reference banding', () => bandAgainstReference(signatures, reference, settings)));
-  let candidates = await stage('banding', (progress) => bandCorpus(signatures, settings, progress), settings.lsh.bands);
   if (usesShingleSets(settings.verify)) {
-    const needed = setsNeeded(corpus, candidates, settings, referencePairs);
+    const needed = setsNeeded(held, candidates, settings, referencePairs);
     await stage('load shingles', () => store.ensure(needed));
   }
 
@@ -108,11 +116,11 @@ export async function dedupSigned(
     contamination = await stage('decontamination', () => decontaminate(referencePairs, reference, signatures.count, settings, store));
     // Band again without them: merely dropping their pairs would also drop the star and chain pairs of a big
     // bucket that run through them, leaving its other members unpaired. Every document of the new pairs was a
-    // candidate before (its bucket only lost members), so exact verification has its shingle set already;
-    // hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
+    // candidate before (its bucket only lost members), so its row is held, and exact verification has its shingle
+    // set already; hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
     if (contamination.removedGroups > 0) {
       const include = contamination.flags.map((flag) => 1 - flag);
-      candidates = await stage('banding without contaminated', (progress) => bandCorpus(signatures, settings, progress, include), settings.lsh.bands);
+      candidates = await stage('banding without contaminated', (progress) => bandCorpus(keys, settings, progress, include), settings.lsh.bands);
       if (settings.verify === 'hybrid') await stage('load shingles', () => store.ensure(inMargin(signatures, candidates, settings)));
     }
   }
@@ -122,16 +130,29 @@ export async function dedupSigned(
     candidates.a.length,
   );
   const missing = new Uint8Array(signatures.count);
-  let clustering = await stage('clustering', () => clusterGroups(corpus, verified, settings, store, missing));
+  let clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store, missing));
   if (clustering.checkDecided.undecided > 0 && (await stage('load shingles (cluster check)', () => store.ensure(missing)))) {
     // At most this one more load: comparisons the new run meets without sets fail (never remove unverified).
-    clustering = await stage('clustering', () => clusterGroups(corpus, verified, settings, store));
+    clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store));
   }
   const assignment = await stage('assignment', () => assignClusters(corpus.table, clustering.representative, contamination?.flags));
   return { candidateStats: candidates.stats, verified, clustering, assignment, contamination, shingleSets: { loaded: store.loaded, loads: store.loads } };
 }
 
-function clusterOptions(corpus: SignedCorpus, settings: DedupSettings, store?: ShingleSetStore): ClusterVerifiedOptions {
+/** The corpus once banded: the rows verification and clustering read (all, or the candidates' when spilled). */
+interface HeldCorpus {
+  readonly table: DocumentTable;
+  readonly signatures: SignatureMatrix;
+}
+
+/** The corpus groups in a candidate pair, of the corpus or with the reference set: the rows read after banding. */
+function rowsNeeded(count: number, candidates: Candidates, referenceCandidates?: Candidates): Uint8Array {
+  const needed = candidateDocuments(count, candidates);
+  if (referenceCandidates !== undefined) for (let i = 0; i < referenceCandidates.a.length; i++) needed[referenceCandidates.a[i]] = 1;
+  return needed;
+}
+
+function clusterOptions(corpus: HeldCorpus, settings: DedupSettings, store?: ShingleSetStore): ClusterVerifiedOptions {
   return {
     verify: settings.verify,
     exactSimilarity: store?.corpus,
@@ -151,7 +172,7 @@ function clusterOptions(corpus: SignedCorpus, settings: DedupSettings, store?: S
  * inside the margin, corpus and reference, and those the representative check
  * will likely compare inside its own margin (checkSetsLikelyNeeded).
  */
-function setsNeeded(corpus: SignedCorpus, candidates: Candidates, settings: DedupSettings, referencePairs?: ReferencePairs): Uint8Array {
+function setsNeeded(corpus: HeldCorpus, candidates: Candidates, settings: DedupSettings, referencePairs?: ReferencePairs): Uint8Array {
   const { signatures } = corpus;
   if (settings.verify === 'exact') return exactSetsNeeded(signatures.count, candidates, referencePairs);
   const needed = inMargin(signatures, candidates, settings);
@@ -187,17 +208,20 @@ function notRejected(signatures: SignatureMatrix, candidates: PairList, settings
   return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
 }
 
-/** Corpus × reference candidate pairs, corpus and reference banded together (combined numbering). */
-export function bandAgainstReference(signatures: SignatureMatrix, reference: SignedReference, settings: DedupSettings) {
-  const { combined, candidates } = contaminationCandidates(signatures, reference.rows, { ...settings.lsh, ...settings });
-  return { combined, pairs: candidates };
+/** Corpus × reference candidate pairs, corpus and reference banded together (combined numbering: reference j is count + j). */
+export function bandAgainstReference(corpusKeys: BandKeySource, reference: SignedReference, settings: DedupSettings): Candidates {
+  return referenceCandidates(corpusKeys, reference.rows, { ...settings.lsh, ...settings });
 }
 
-export type ReferencePairs = ReturnType<typeof bandAgainstReference>;
+/** Corpus × reference candidates, and the rows that verify them, corpus first. */
+export interface ReferencePairs {
+  readonly combined: SignatureMatrix;
+  readonly pairs: Candidates;
+}
 
 /** Candidate pairs among the corpus groups flagged in `include` (all by default). */
-export function bandCorpus(signatures: SignatureMatrix, settings: DedupSettings, onBand?: (bands: number) => void, include?: Uint8Array): Candidates {
-  return findCandidates(signatures, { ...settings.lsh, maxAllPairs: settings.maxAllPairs, include, onBand });
+export function bandCorpus(keys: BandKeySource, settings: DedupSettings, onBand?: (bands: number) => void, include?: Uint8Array): Candidates {
+  return findCandidates(keys, { ...settings.lsh, maxAllPairs: settings.maxAllPairs, include, onBand });
 }
 
 /** The corpus groups whose shingle sets exact verification needs: those in a candidate pair. */
@@ -232,7 +256,7 @@ export function decontaminate(
  * Hybrid: a check comparison inside the margin whose shingle sets are not loaded fails, and its groups are
  * flagged in `missing` (dedupSigned then loads them and clusters again).
  */
-export function clusterGroups(corpus: SignedCorpus, verified: VerifiedPairs, settings: DedupSettings, store?: ShingleSetStore, missing?: Uint8Array): VerifiedClustering {
+export function clusterGroups(corpus: HeldCorpus, verified: VerifiedPairs, settings: DedupSettings, store?: ShingleSetStore, missing?: Uint8Array): VerifiedClustering {
   const options = clusterOptions(corpus, settings, store);
   const known = store && ((a: number, b: number): boolean => {
     if (store.has(a) && store.has(b)) return true;

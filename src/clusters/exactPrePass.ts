@@ -55,5 +55,5 @@ export function groupIdenticalRows(rows: SignatureMatrix): SignedCorpus {
     table.add(group, 0);
     if (isNew) store.append(row);
   }
-  return { table, signatures: store.finish() };
+  return { table, signatures: store.joined() };
 }

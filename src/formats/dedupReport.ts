@@ -7,7 +7,6 @@ import { approximateThreshold, candidateProbability } from '../bands/lshParams.j
 import { describeKeepPolicy } from '../clusters/keepPolicy.js';
 import { counted } from '../format.js';
 import type { LshParams } from '../bands/lshParams.js';
-import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
 import type { SignedDedup } from '../clusters/dedupSigned.js';
 import type { KeepPolicy } from '../clusters/keepPolicy.js';
@@ -39,7 +38,7 @@ export interface ReportConfig {
 
 /** What it found (the pipeline's DedupOutcome fits; the app gives the same fields). */
 export interface ReportOutcome extends SignedDedup {
-  readonly signatures: SignatureMatrix;
+  readonly signatures: { readonly count: number };
   readonly missingKeepField: number;
   readonly invalidSkipped: number;
   readonly binarySkipped: readonly string[];

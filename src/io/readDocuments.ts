@@ -16,10 +16,10 @@
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binaryText.js';
+import { splitLines } from './lines.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from './inputFormat.js';
@@ -135,7 +135,7 @@ async function* parseJsonLines(
   qualifyIds: boolean,
   options: ReadOptions,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const lines = splitLines(stream);
   let lineNumber = 0;
   let seenRecord = false;
   for await (let line of lines) {
@@ -160,9 +160,12 @@ async function* parseJsonLines(
   }
 }
 
+/** Bytes per read: lines of a few KB, so a chunk holds hundreds and the per-chunk costs vanish. */
+const READ_CHUNK_BYTES = 1 << 20;
+
 /** Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic. */
 async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
-  const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
+  const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   const chunks = raw[Symbol.asyncIterator]();
   // A pipe may deliver fewer bytes than the magic at first.
   let head = Buffer.alloc(0);

@@ -41,6 +41,10 @@ export interface DedupConfig {
   readonly estimateErrorRate?: number;
   /** Exact and hybrid verification: the signing pass keeps shingle sets up to this many bytes instead of a later pass (default 256 MiB; 0: always the pass). */
   readonly keepShingleSetsBytes?: number;
+  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures spill to `tempDir` (default: a quarter of RAM). */
+  readonly memoryLimitBytes?: number;
+  /** Where spilled signatures go (default: the system's temporary directory). */
+  readonly tempDir?: string;
 }
 
 export interface StageProgress {

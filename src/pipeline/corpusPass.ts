@@ -6,7 +6,7 @@
  */
 import { locationOf, type InputDocument, type ReadOptions } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
-import { RowStore } from '../bands/rowStore.js';
+import { RowStore, type RowSpill } from '../bands/rowStore.js';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import { isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignedCorpus } from '../clusters/dedupSigned.js';
@@ -32,6 +32,8 @@ export interface CorpusPassOptions {
   readonly onDocument?: (documents: number) => void;
   /** Keep the signed groups' shingle sets while they total at most this many bytes (exact Jaccard then needs no pass). */
   readonly keepSetsBytes?: number;
+  /** Spill the signed rows to disk past a size (the signing pass only: presigned rows are in memory already). */
+  readonly spill?: RowSpill;
 }
 
 /** Presigned rows of every input document (from `gpudedup sign`). */
@@ -49,7 +51,7 @@ export async function signingPass(
 ): Promise<CorpusPassResult> {
   const prePass = new ExactPrePass(options.params.normalize, options.keep);
   const { k, slotBits, bandKeys } = options.params;
-  const store = new RowStore(k, slotBits, bandKeys);
+  const store = new RowStore(k, slotBits, bandKeys, options.spill);
   const pipeline = { shingle: shingleOptionsOf(options.params), shingler: signer.shingler };
   const batches = signDocuments(firstOfEachGroup(files, options, prePass), signer.backend, pipeline, timings);
   let sets: Uint32Array[] | undefined = (options.keepSetsBytes ?? 0) > 0 ? [] : undefined;

@@ -13,6 +13,8 @@
  * signatures of the distinct texts, 12 bytes per document, one band's bucket
  * table and the candidate pairs.
  */
+import { tmpdir } from 'node:os';
+import type { RowSpill } from '../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
@@ -26,6 +28,7 @@ import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, withRunSi
 import { presignedPass, signingPass, type CorpusPassResult } from './corpusPass.js';
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
+import { defaultMemoryLimit, formatBytes, memoryPlan, releaseSpill, rowSpill } from './rowSpill.js';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from './config.js';
 
@@ -66,7 +69,12 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const invalid = skippedInputCounter(hooks, config.read);
   const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 } };
   const { first, reference, backend } = await signStages(run);
-  const core = await dedupSigned(first, config, (needed) => exactSetsPass(run, first, needed), reference, stageRunner(hooks, run.timings));
+  let core: SignedDedup;
+  try {
+    core = await dedupSigned(first, config, (needed) => exactSetsPass(run, first, needed), reference, stageRunner(hooks, run.timings));
+  } finally {
+    releaseSpill(first.signatures);
+  }
   return { ...core, ...first, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
 }
 
@@ -136,10 +144,26 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
       params: run.config.params,
       keep: run.config.keep,
       keepSetsBytes: usesShingleSets(run.config.verify) ? (run.config.keepShingleSetsBytes ?? DEFAULT_KEEP_SHINGLE_SETS_BYTES) : 0,
+      spill: signatureSpill(run),
       read: { ...run.read, onBytes: (b) => (reading.bytes = b) },
       onDocument: (n) => progress.update(n, reading.bytes),
     }),
   );
+}
+
+/** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
+function signatureSpill(run: Run): RowSpill {
+  const { config, hooks } = run;
+  const memoryLimitBytes = config.memoryLimitBytes ?? defaultMemoryLimit();
+  const dir = config.tempDir ?? tmpdir();
+  const { k, slotBits, bandKeys } = config.params;
+  return {
+    limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,
+    open: () => {
+      hooks.note(`signatures pass ${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)} (their share of --memory-limit ${formatBytes(memoryLimitBytes)}): spilling them to ${dir}`);
+      return rowSpill({ dir, memoryLimitBytes, note: (m) => hooks.note(m) }, k, slotBits, bandKeys);
+    },
+  };
 }
 
 async function timed<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {

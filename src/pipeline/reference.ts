@@ -36,5 +36,5 @@ export async function signReferenceSet(
     if (keepSets) sets.push(...batch.sets); // the pipeline's own sets: no second shingling
     progress.update(ids.length);
   }
-  return { ids, rows: store.finish(), sets: keepSets ? sets : undefined };
+  return { ids, rows: store.joined(), sets: keepSets ? sets : undefined };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bandKey } from '../../src/bands/bandKeys.js';
+import { matrixBandKeys } from '../../src/bands/bandKeySource.js';
 import { BucketTable } from '../../src/bands/bucketTable.js';
 import { crossPairsInBucket, findCandidates, pairsInBucket } from '../../src/bands/candidates.js';
 import { PairSet } from '../../src/bands/pairSet.js';
@@ -74,8 +75,9 @@ describe('bucket table', () => {
     for (const d of [7, 2, 9]) copySlots(m, 5, d, 0, 4);
     copySlots(m, 1, 3, 0, 4);
     const table = new BucketTable(m.count);
+    const keys = matrixBandKeys(m, { bands: 1, rows: 4 }).keysOf(0);
     const seen: number[][] = [];
-    table.forEachBucket(m, 0, 4, undefined, (members, size) => seen.push(Array.from(members.subarray(0, size))));
+    table.forEachBucket(keys, m.count, undefined, (members, size) => seen.push(Array.from(members.subarray(0, size))));
     expect(seen.sort((a, b) => a[0] - b[0])).toEqual([
       [1, 3],
       [2, 5, 7, 9],
@@ -84,7 +86,7 @@ describe('bucket table', () => {
     include[3] = 0;
     include[5] = 0;
     const seen2: number[][] = [];
-    table.forEachBucket(m, 0, 4, include, (members, size) => seen2.push(Array.from(members.subarray(0, size))));
+    table.forEachBucket(keys, m.count, include, (members, size) => seen2.push(Array.from(members.subarray(0, size))));
     expect(seen2).toEqual([[2, 7, 9]]);
   });
 });

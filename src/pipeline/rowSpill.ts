@@ -1,0 +1,222 @@
+/**
+ * Signature rows spilled to a temporary file once they pass their share of
+ * `--memory-limit` (memoryPlan below), then read back twice: once for every
+ * band's keys (kept in memory when they fit their share, else one file per
+ * band) and once for the rows of the candidate documents only. RSS then holds
+ * the band keys or one band of them, and the candidates' rows, instead of
+ * every row. The files live in `--temp-dir` and are removed at the end of the
+ * run, or at exit if it fails.
+ */
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { totalmem } from 'node:os';
+import { bandKey } from '../bands/bandKeys.js';
+import type { BandKeySource } from '../bands/bandKeySource.js';
+import type { BandLayout } from '../bands/bBitSlots.js';
+import type { LshParams } from '../bands/lshParams.js';
+import type { RowSink } from '../bands/rowStore.js';
+import { isEmptySignature, rowWords, signatureMatrix, sparseMatrix, type SignatureMatrix, type SlotBits } from '../bands/signatureMatrix.js';
+import type { SpilledSignatures } from '../bands/spilledSignatures.js';
+
+/** The default `--memory-limit`: a quarter of the machine's memory. */
+export function defaultMemoryLimit(): number {
+  return Math.floor(totalmem() / 4);
+}
+
+/**
+ * How the limit is shared: rows stay in memory while they total an eighth of
+ * it (joining them after signing briefly doubles that), band keys while they
+ * total a quarter; the rest is for the bucket table, the candidate pairs, the
+ * exact pre-pass and the candidates' rows.
+ */
+export function memoryPlan(limitBytes: number) {
+  return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4 };
+}
+
+const BLOCK_BYTES = 16 * 2 ** 20;
+
+/** 1.5 GiB, 768 MiB, 32 KiB: how the notes name sizes. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  return bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 2 ** 10)} KiB`;
+}
+const openFiles = new Set<string>();
+process.on('exit', () => {
+  for (const path of openFiles) removeQuietly(path);
+});
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+  openFiles.delete(path);
+}
+
+function tempPath(dir: string, what: string): string {
+  const path = join(dir, `gpudedup-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.${what}`);
+  openFiles.add(path);
+  return path;
+}
+
+/** An append-only temporary file of 32-bit words; I/O errors name it and the option that moves it. */
+class WordFile {
+  readonly path: string;
+  private readonly fd: number;
+
+  constructor(dir: string, what: string) {
+    this.path = tempPath(dir, what);
+    this.fd = this.io('create', () => openSync(this.path, 'w+', 0o600));
+  }
+
+  append(words: Uint32Array): void {
+    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+    let done = 0;
+    while (done < bytes.length) done += this.io('write', () => writeSync(this.fd, bytes, done, bytes.length - done));
+  }
+
+  /** Reads words [fromWord, fromWord + into.length) into `into`. */
+  read(into: Uint32Array, fromWord: number): void {
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = this.io('read', () => readSync(this.fd, bytes, done, bytes.length - done, fromWord * 4 + done));
+      if (n === 0) throw new Error(`${this.path}: the spilled signatures end early (the temporary file was changed)`);
+      done += n;
+    }
+  }
+
+  remove(): void {
+    closeSync(this.fd);
+    removeQuietly(this.path);
+  }
+
+  private io<T>(what: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw new Error(`cannot ${what} the temporary file ${this.path} for spilled signatures: ${(error as Error).message} (choose another place with --temp-dir)`);
+    }
+  }
+}
+
+export interface SpillOptions {
+  readonly dir: string;
+  readonly memoryLimitBytes: number;
+  /** Told when the band keys go to disk too. */
+  readonly note?: (message: string) => void;
+}
+
+/** A sink for RowStore: rows appended to a temporary file, then read back as SpilledSignatures. */
+export function rowSpill(options: SpillOptions, k: number, slotBits: SlotBits, bands?: BandLayout): RowSink {
+  const file = new WordFile(options.dir, 'rows');
+  const width = rowWords(k, slotBits, bands);
+  let words = 0;
+  return {
+    append(rows) {
+      file.append(rows);
+      words += rows.length;
+    },
+    finish: () => new SpilledRows(file, { k, slotBits, bands, width, count: words / width }, options),
+  };
+}
+
+interface RowShape {
+  readonly k: number;
+  readonly slotBits: SlotBits;
+  readonly bands?: BandLayout;
+  readonly width: number;
+  readonly count: number;
+}
+
+class SpilledRows implements SpilledSignatures {
+  readonly spilled = true;
+  readonly count: number;
+  readonly k: number;
+  readonly slotBits: SlotBits;
+  readonly bands?: BandLayout;
+  private readonly files: WordFile[];
+
+  constructor(
+    private readonly file: WordFile,
+    private readonly shape: RowShape,
+    private readonly options: SpillOptions,
+  ) {
+    this.files = [file];
+    this.count = shape.count;
+    this.k = shape.k;
+    this.slotBits = shape.slotBits;
+    if (shape.bands) this.bands = shape.bands;
+  }
+
+  /** Calls `visit` with consecutive blocks of rows as matrices, `first` the document of the block's first row. */
+  private forEachBlock(visit: (block: SignatureMatrix, first: number) => void): void {
+    const { width, count } = this.shape;
+    const rowsPerBlock = Math.max(1, Math.floor(BLOCK_BYTES / 4 / width));
+    const buffer = new Uint32Array(rowsPerBlock * width);
+    for (let first = 0; first < count; first += rowsPerBlock) {
+      const rows = Math.min(rowsPerBlock, count - first);
+      const words = buffer.subarray(0, rows * width);
+      this.file.read(words, first * width);
+      visit(signatureMatrix(words, this.k, this.slotBits, this.bands), first);
+    }
+  }
+
+  async bandKeys(lsh: LshParams): Promise<BandKeySource> {
+    const { count } = this;
+    const nonEmpty = new Uint8Array(count);
+    const keyBytes = lsh.bands * 8 * count;
+    const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
+    const inMemory = keyBytes <= share;
+    if (!inMemory) this.options.note?.(`band keys (${formatBytes(keyBytes)}) pass their share of the memory limit (${formatBytes(share)}): one file per band in ${this.options.dir}`);
+    const columns = Array.from({ length: lsh.bands }, () => new Uint32Array(inMemory ? 2 * count : 0));
+    const bandFiles = inMemory ? [] : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
+    this.files.push(...bandFiles);
+    this.forEachBlock((block, first) => {
+      const blockKeys = inMemory ? undefined : Array.from({ length: lsh.bands }, () => new Uint32Array(2 * block.count));
+      for (let d = 0; d < block.count; d++) {
+        nonEmpty[first + d] = isEmptySignature(block, d) ? 0 : 1;
+        if (nonEmpty[first + d] === 0) continue;
+        for (let band = 0; band < lsh.bands; band++) {
+          if (blockKeys) bandKey(block, d, band, lsh.rows, blockKeys[band], 2 * d);
+          else bandKey(block, d, band, lsh.rows, columns[band], 2 * (first + d));
+        }
+      }
+      blockKeys?.forEach((keys, band) => bandFiles[band].append(keys));
+    });
+    const reused = inMemory ? undefined : new Uint32Array(2 * count);
+    const keysOf = (band: number): Uint32Array => {
+      if (reused === undefined) return columns[band];
+      bandFiles[band].read(reused, 0);
+      return reused;
+    };
+    return { count, k: this.k, lsh, nonEmpty, keysOf };
+  }
+
+  async load(needed: Uint8Array): Promise<SignatureMatrix> {
+    const { width } = this.shape;
+    const rowAt = new Int32Array(this.count).fill(-1);
+    let held = 0;
+    for (let d = 0; d < this.count; d++) if (needed[d] === 1) rowAt[d] = held++;
+    const words = new Uint32Array(held * width);
+    this.forEachBlock((block, first) => {
+      for (let d = 0; d < block.count; d++) {
+        const at = rowAt[first + d];
+        if (at >= 0) words.set(block.words.subarray(d * width, (d + 1) * width), at * width);
+      }
+    });
+    return sparseMatrix(signatureMatrix(words, this.k, this.slotBits, this.bands), rowAt);
+  }
+
+  /** Removes the temporary files. */
+  release(): void {
+    for (const file of this.files) file.remove();
+    this.files.length = 0;
+  }
+}
+
+/** Removes a spill's files; a no-op for rows in memory. */
+export function releaseSpill(signatures: object): void {
+  if (signatures instanceof SpilledRows) signatures.release();
+}

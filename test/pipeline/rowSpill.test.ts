@@ -1,0 +1,82 @@
+// Signatures spilled past --memory-limit: band keys from one pass over the file (in memory or one file per
+// band), the candidates' rows loaded after banding; every output equals the run that held all rows.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_READ } from '../../src/io/documents.js';
+import { runDedup, type DedupConfig, type DedupOutcome } from '../../src/pipeline/dedup.js';
+import { makeParams } from '../../src/signatures/params.js';
+import { tempDir } from '../support/cli.js';
+
+const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean);
+const dir = tempDir();
+const corpus = join(dir, 'corpus.jsonl');
+writeFileSync(corpus, lines.join('\n') + '\n');
+// A reference set: every 25th licence, so decontamination removes some groups and banding runs again without them.
+const reference = join(dir, 'reference.jsonl');
+writeFileSync(reference, lines.filter((_, i) => i % 25 === 0).join('\n') + '\n');
+
+const base: DedupConfig = {
+  inputs: [corpus],
+  read: DEFAULT_READ,
+  params: makeParams({ k: 64 }),
+  backend: 'cpu',
+  threshold: 0.8,
+  lsh: { bands: 10, rows: 6 },
+  verify: 'hybrid',
+  clusterCheck: 'representative',
+  keep: { kind: 'first' },
+  against: [],
+};
+
+function expectSameResult(spilled: DedupOutcome, held: DedupOutcome): void {
+  expect([...spilled.assignment.cluster]).toEqual([...held.assignment.cluster]);
+  expect([...spilled.assignment.kept]).toEqual([...held.assignment.kept]);
+  expect([...spilled.verified.a]).toEqual([...held.verified.a]);
+  expect([...spilled.verified.b]).toEqual([...held.verified.b]);
+  expect([...spilled.verified.estimate]).toEqual([...held.verified.estimate]);
+  expect(spilled.verified.decided).toEqual(held.verified.decided);
+  expect(spilled.candidateStats).toEqual(held.candidateStats);
+  expect(spilled.contamination?.removedGroups).toEqual(held.contamination?.removedGroups);
+  expect([...(spilled.contamination?.match ?? [])]).toEqual([...(held.contamination?.match ?? [])]);
+}
+
+describe('dedup with signatures spilled to disk', () => {
+  const cases: Array<[string, Partial<DedupConfig>]> = [
+    ['hybrid verification, 64-bit slots', {}],
+    ['exact verification, with a reference set', { verify: 'exact', against: [reference] }],
+    ['estimate verification, 32-bit slots, with a reference set', { verify: 'estimate', params: makeParams({ k: 64, slotBits: 32 }), against: [reference] }],
+    ['8-bit slots with stored band keys', { verify: 'estimate', params: makeParams({ k: 64, slotBits: 8, bandKeys: { bands: 10, rows: 6 } }) }],
+  ];
+  for (const [index, [name, change]] of cases.entries()) {
+    it(`gives the results of the run that held every row: ${name}`, async () => {
+      const config = { ...base, ...change };
+      const held = await runDedup(config);
+      expect(held.timings['band keys']).toBeUndefined(); // the default limit holds the sample's rows
+      if (config.against.length > 0) expect(held.contamination!.removedGroups).toBeGreaterThan(0);
+      for (const [memoryLimitBytes, keysOnDisk] of [
+        [256 * 1024, false], // rows spill (32 KiB share), band keys fit (64 KiB share)
+        [16 * 1024, true], // band keys spill too, a file per band
+      ] as const) {
+        const spillDir = join(dir, `spill-${index}-${memoryLimitBytes}`);
+        mkdirSync(spillDir);
+        const seen: string[] = [];
+        const hooks = { note: (m: string) => seen.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
+        const spilled = await runDedup({ ...config, memoryLimitBytes, tempDir: spillDir }, hooks);
+        expect(spilled.timings['band keys']).toBeDefined();
+        expect(spilled.timings['load candidate rows']).toBeDefined();
+        expect(seen.some((m) => m.includes(`spilling them to ${spillDir}`))).toBe(true);
+        expect(seen.some((m) => m.includes('band keys'))).toBe(keysOnDisk);
+        expectSameResult(spilled, held);
+        expect(readdirSync(spillDir)).toEqual([]); // the temporary files are gone
+      }
+    });
+  }
+
+  it('names the temporary file and --temp-dir when the spill cannot be written', async () => {
+    await expect(runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDir: join(dir, 'no-such-dir') })).rejects.toThrow(
+      /cannot create the temporary file .*no-such-dir.*gpudedup-.*\.rows for spilled signatures: .*ENOENT.*--temp-dir/,
+    );
+  });
+});
