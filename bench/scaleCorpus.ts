@@ -20,6 +20,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { loadSampleCorpus } from './corpus.js';
 
 export interface ScaleCorpusStats {
@@ -55,7 +56,8 @@ const TEMPLATES = 32;
 
 /** The words of the bundled licences, in order. */
 export function licenceWords(): string[] {
-  return loadSampleCorpus()
+  // From dist/bench/ (compiled) the repository's data/ is two levels up: callable from any directory.
+  return loadSampleCorpus(fileURLToPath(new URL('../../data/sample.jsonl.gz', import.meta.url)))
     .map((d) => d.text)
     .join(' ')
     .split(/\s+/)

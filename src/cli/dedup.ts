@@ -39,7 +39,7 @@ type DedupCliOptions = InputCliOptions &
     clustersFrom?: string;
     plots?: string;
     memoryLimit?: number;
-    tempDir?: string;
+    tempDirectory?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -70,8 +70,8 @@ export function registerDedupCommand(program: Command): void {
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
     .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16)
-    .option('--memory-limit <size>', 'memory for signatures and banding, e.g. 1.5GiB (default: a quarter of RAM); past their share, signatures spill to --temp-dir', byteSize)
-    .option('--temp-dir <dir>', 'where spilled signatures go (default: the system temporary directory)');
+    .option('--memory-limit <size>', 'memory for signatures and banding, e.g. 1.5GiB (default: a quarter of RAM); past their share, signatures spill to --temp-directory', byteSize)
+    .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
     const config = await configFrom(inputs, options, cmd);
@@ -122,7 +122,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     signatures: options.signatures,
     maxAllPairs: options.maxBucketPairs,
     memoryLimitBytes: options.memoryLimit,
-    tempDir: options.tempDir,
+    tempDir: options.tempDirectory,
   };
 }
 

@@ -19,6 +19,8 @@ export interface ContaminationOptions extends LshParams {
    * reference document j is corpus.count + j.
    */
   readonly exactSimilarity?: ExactSimilarity;
+  /** Whether both sets are held (combined numbering); without them a pair is decided by the estimate. */
+  readonly known?: (a: number, b: number) => boolean;
   readonly maxAllPairs?: number;
   /** Hybrid verification: the estimate's error rate at the threshold. */
   readonly estimateErrorRate?: number;
@@ -57,9 +59,9 @@ export function matchReferences(
   candidates: Candidates,
   combined: SignatureMatrix,
   corpusCount: number,
-  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateErrorRate'>,
+  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateErrorRate' | 'known'>,
 ): ReferenceMatches {
-  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity, undefined, options.estimateErrorRate);
+  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity, undefined, options.estimateErrorRate, options.known);
   return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
 }
 

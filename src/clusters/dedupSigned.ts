@@ -42,6 +42,8 @@ export interface DedupSettings {
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateErrorRate?: number;
+  /** Exact and hybrid: most bytes of shingle sets held (default: no limit); past it, pairs are decided by the estimate. */
+  readonly shingleSetBytes?: number;
 }
 
 /**
@@ -86,7 +88,7 @@ export interface SignedDedup {
   readonly assignment: Assignment;
   readonly contamination?: Contamination;
   /** Corpus groups whose shingle sets were loaded for exact Jaccard, and in how many loads (passes, in the pipeline). */
-  readonly shingleSets: { readonly loaded: number; readonly loads: number };
+  readonly shingleSets: { readonly loaded: number; readonly loads: number; readonly overBudget: number };
 }
 
 export async function dedupSigned(
@@ -105,7 +107,7 @@ export async function dedupSigned(
   const signatures = await spillStage('load candidate rows', () => rowsFor(corpus.signatures, () => rowsNeeded(keys.count, candidates, referenceCandidates)));
   const held: HeldCorpus = { table: corpus.table, signatures };
   const referencePairs = reference && referenceCandidates && { combined: concatMatrices(signatures, reference.rows), pairs: referenceCandidates };
-  const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets);
+  const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets, settings.shingleSetBytes);
   if (usesShingleSets(settings.verify)) {
     const needed = setsNeeded(held, candidates, settings, referencePairs);
     await stage('load shingles', () => store.ensure(needed));
@@ -126,7 +128,7 @@ export async function dedupSigned(
   }
   const verified = await stage(
     'verification',
-    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateErrorRate),
+    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateErrorRate, store.known),
     candidates.a.length,
   );
   const missing = new Uint8Array(signatures.count);
@@ -136,7 +138,7 @@ export async function dedupSigned(
     clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store));
   }
   const assignment = await stage('assignment', () => assignClusters(corpus.table, clustering.representative, contamination?.flags));
-  return { candidateStats: candidates.stats, verified, clustering, assignment, contamination, shingleSets: { loaded: store.loaded, loads: store.loads } };
+  return { candidateStats: candidates.stats, verified, clustering, assignment, contamination, shingleSets: { loaded: store.loaded, loads: store.loads, overBudget: store.overBudget } };
 }
 
 /** The corpus once banded: the rows verification and clustering read (all, or the candidates' when spilled). */
@@ -239,7 +241,7 @@ export function decontaminate(
   settings: DedupSettings,
   store?: ShingleSetStore,
 ): Contamination {
-  const matches = matchReferences(referencePairs.pairs, referencePairs.combined, corpusCount, { ...settings, exactSimilarity: store?.combined });
+  const matches = matchReferences(referencePairs.pairs, referencePairs.combined, corpusCount, { ...settings, exactSimilarity: store?.combined, known: store?.known });
   const flags = new Uint8Array(corpusCount);
   let removedGroups = 0;
   for (let g = 0; g < corpusCount; g++) {

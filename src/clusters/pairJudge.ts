@@ -16,9 +16,11 @@ export interface DecisionCounts {
   exactRejected: number;
   /** Hybrid pairs inside the margin whose shingle sets were not loaded: rejected (see `known`). */
   undecided: number;
+  /** Of the estimate's decisions: pairs that needed exact Jaccard but whose sets passed the memory limit (`missingSets: 'estimate'`). */
+  estimatePastMemoryLimit: number;
 }
 
-export const noDecisions = (): DecisionCounts => ({ estimateAccepted: 0, estimateRejected: 0, exactAccepted: 0, exactRejected: 0, undecided: 0 });
+export const noDecisions = (): DecisionCounts => ({ estimateAccepted: 0, estimateRejected: 0, exactAccepted: 0, exactRejected: 0, undecided: 0, estimatePastMemoryLimit: 0 });
 
 export interface PairJudgeOptions {
   readonly mode: VerifyMode;
@@ -32,6 +34,13 @@ export interface PairJudgeOptions {
    * Without it, exactSimilarity is always called.
    */
   readonly known?: (a: number, b: number) => boolean;
+  /**
+   * A pair needing exact Jaccard without its sets: rejected and counted
+   * undecided (the default: the cluster check, which never removes unverified),
+   * or decided by the estimate at the threshold (candidate verification, when
+   * the sets did not fit the memory limit).
+   */
+  readonly missingSets?: 'reject' | 'estimate';
   /** Hybrid: the estimate's error rate at J = threshold (default 0.001). */
   readonly errorRate?: number;
 }
@@ -63,8 +72,15 @@ export class PairJudge {
       return byEstimate === 1;
     }
     if (known !== undefined && !known(a, b)) {
-      counts.undecided++;
-      return false;
+      if (this.options.missingSets !== 'estimate') {
+        counts.undecided++;
+        return false;
+      }
+      counts.estimatePastMemoryLimit++;
+      const pass = this.estimate >= threshold;
+      if (pass) counts.estimateAccepted++;
+      else counts.estimateRejected++;
+      return pass;
     }
     this.exact = this.options.exactSimilarity!(a, b);
     const pass = this.exact >= threshold;

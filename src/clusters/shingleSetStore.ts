@@ -6,8 +6,12 @@
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
 
-/** The shingle sets of the corpus groups flagged 1 in `needed` (the others may be left undefined). */
-export type LoadShingleSets = (needed: Uint8Array) => Promise<readonly (Uint32Array | undefined)[]>;
+/**
+ * The shingle sets of the corpus groups flagged 1 in `needed` (the others may
+ * be left undefined), holding at most `budgetBytes` of them: past it the rest
+ * stay undefined, and the pairs that needed them are decided by the estimate.
+ */
+export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
 
 export class ShingleSetStore {
   private readonly sets: (Uint32Array | undefined)[];
@@ -15,11 +19,17 @@ export class ShingleSetStore {
   loaded = 0;
   /** Calls of the loader that loaded something. */
   loads = 0;
+  /** Bytes of the sets held. */
+  bytes = 0;
+  /** Groups asked for that did not fit the budget. */
+  overBudget = 0;
 
   constructor(
     readonly count: number,
     private readonly load: LoadShingleSets,
     private readonly referenceSets?: readonly Uint32Array[],
+    /** Most bytes of corpus sets held at once (the pipeline's share of --memory-limit). */
+    private readonly budgetBytes = Number.POSITIVE_INFINITY,
   ) {
     this.sets = new Array<Uint32Array | undefined>(count);
   }
@@ -39,16 +49,30 @@ export class ShingleSetStore {
       }
     }
     if (!any) return false;
-    const got = await this.load(missing);
+    if (this.bytes >= this.budgetBytes) {
+      // Full: no pass that could load nothing. Their pairs are decided by the estimate (the cluster check keeps them apart).
+      this.overBudget = Math.max(this.overBudget, missing.reduce((sum, flag) => sum + flag, 0));
+      return false;
+    }
+    const got = await this.load(missing, this.budgetBytes - this.bytes);
+    let overBudget = 0;
     for (let g = 0; g < this.count; g++) {
-      if (missing[g] === 1 && got[g] !== undefined) {
-        this.sets[g] = got[g];
+      if (missing[g] !== 1) continue;
+      const set = got[g];
+      if (set === undefined) overBudget++;
+      else {
+        this.sets[g] = set;
+        this.bytes += set.byteLength;
         this.loaded++;
       }
     }
+    this.overBudget = Math.max(this.overBudget, overBudget);
     this.loads++;
     return true;
   }
+
+  /** Both sets at hand (combined numbering: reference j is count + j). */
+  readonly known = (a: number, b: number): boolean => this.has(a) && this.has(b);
 
   /** Exact Jaccard among corpus groups. */
   readonly corpus: ExactSimilarity = (a, b) => exactJaccard(this.corpusSet(a), this.corpusSet(b));

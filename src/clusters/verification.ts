@@ -69,8 +69,10 @@ export function verifyPairs(
   onProgress?: (done: number) => void,
   /** Hybrid: the estimate's error rate at J = threshold. */
   errorRate?: number,
+  /** Whether both shingle sets are held; a pair without them is decided by the estimate (they passed the memory limit). */
+  known?: (a: number, b: number) => boolean,
 ): VerifiedPairs {
-  const judge = new PairJudge({ mode, threshold, signatures, exactSimilarity, errorRate });
+  const judge = new PairJudge({ mode, threshold, signatures, exactSimilarity, errorRate, known, missingSets: 'estimate' });
   const n = candidates.a.length;
   const keepA: number[] = [];
   const keepB: number[] = [];

@@ -119,6 +119,8 @@ function decisions(d: DecisionCounts) {
     byExact: { accepted: d.exactAccepted, rejected: d.exactRejected },
     /** Hybrid check comparisons inside the margin without loaded shingle sets: failed, never removed unverified. */
     undecided: d.undecided,
+    /** Of byEstimate: pairs that needed exact Jaccard but whose shingle sets passed --memory-limit. */
+    byEstimatePastMemoryLimit: d.estimatePastMemoryLimit,
   };
 }
 
@@ -166,7 +168,8 @@ export function formatSummary(report: DedupReport, destination: string): string 
       (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') + `, keep ${p.keep}`,
     `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
-    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify)}`]),
+    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify)}` +
+      (v.byEstimatePastMemoryLimit > 0 ? `; ${int(v.byEstimatePastMemoryLimit)} of them by estimate because their shingle sets passed --memory-limit` : '')]),
     ...(check.comparisons > 0 ? [`  cluster check       ${int(check.comparisons)} comparisons (${decidedLine(check, p.verify)})` +
       (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${p.maxRepresentatives} representatives` : '') +
       (check.undecided > 0 ? `; ${int(check.undecided)} undecided, kept` : '')] : []),

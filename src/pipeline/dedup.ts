@@ -71,7 +71,9 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   try {
-    core = await dedupSigned(first, config, (needed) => exactSetsPass(run, first, needed), reference, stageRunner(hooks, run.timings));
+    const settings = { ...config, shingleSetBytes: memoryPlan(config.memoryLimitBytes ?? defaultMemoryLimit()).shingleSets };
+    core = await dedupSigned(first, settings, (needed, budget) => exactSetsPass(run, first, needed, budget), reference, stageRunner(hooks, run.timings));
+    if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
   } finally {
     releaseSpill(first.signatures);
   }
@@ -128,11 +130,11 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
  * Exact Jaccard's shingle sets of the `needed` groups (exact and hybrid verification): those the signing pass
  * kept when they fit its budget, else from one more pass over the corpus.
  */
-async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array): Promise<readonly (Uint32Array | undefined)[]> {
+async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array, budgetBytes: number): Promise<readonly (Uint32Array | undefined)[]> {
   if (first.sets !== undefined) return first.sets;
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
-    loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress),
+    loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress, budgetBytes),
   );
 }
 
@@ -151,6 +153,15 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
   );
 }
 
+function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
+  const { overBudget } = core.shingleSets;
+  return (
+    `warning: the shingle sets of ${overBudget.toLocaleString('en-US')} texts passed their share (${formatBytes(budgetBytes)}) of --memory-limit: ` +
+    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs were decided by the signature estimate instead of exact Jaccard ` +
+    '(raise --memory-limit for exact decisions, or choose --verify estimate)'
+  );
+}
+
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
 function signatureSpill(run: Run): RowSpill {
   const { config, hooks } = run;
@@ -160,7 +171,7 @@ function signatureSpill(run: Run): RowSpill {
   return {
     limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,
     open: () => {
-      hooks.note(`signatures pass ${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)} (their share of --memory-limit ${formatBytes(memoryLimitBytes)}): spilling them to ${dir}`);
+      hooks.note(`signatures passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)}): spilling them to ${dir}`);
       return rowSpill({ dir, memoryLimitBytes, note: (m) => hooks.note(m) }, k, slotBits, bandKeys);
     },
   };

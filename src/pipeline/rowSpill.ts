@@ -4,7 +4,7 @@
  * band's keys (kept in memory when they fit their share, else one file per
  * band) and once for the rows of the candidate documents only. RSS then holds
  * the band keys or one band of them, and the candidates' rows, instead of
- * every row. The files live in `--temp-dir` and are removed at the end of the
+ * every row. The files live in `--temp-directory` and are removed at the end of the
  * run, or at exit if it fails.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
@@ -26,11 +26,12 @@ export function defaultMemoryLimit(): number {
 /**
  * How the limit is shared: rows stay in memory while they total an eighth of
  * it (joining them after signing briefly doubles that), band keys while they
- * total a quarter; the rest is for the bucket table, the candidate pairs, the
- * exact pre-pass and the candidates' rows.
+ * total a quarter, exact Jaccard's shingle sets (exact and hybrid
+ * verification) a quarter; the rest is for the bucket table, the candidate
+ * pairs, the exact pre-pass and the candidates' rows.
  */
 export function memoryPlan(limitBytes: number) {
-  return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4 };
+  return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4, shingleSets: limitBytes / 4 };
 }
 
 const BLOCK_BYTES = 16 * 2 ** 20;
@@ -96,7 +97,7 @@ class WordFile {
     try {
       return work();
     } catch (error) {
-      throw new Error(`cannot ${what} the temporary file ${this.path} for spilled signatures: ${(error as Error).message} (choose another place with --temp-dir)`);
+      throw new Error(`cannot ${what} the temporary file ${this.path} for spilled signatures: ${(error as Error).message} (choose another place with --temp-directory)`);
     }
   }
 }
@@ -169,7 +170,7 @@ class SpilledRows implements SpilledSignatures {
     const keyBytes = lsh.bands * 8 * count;
     const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
     const inMemory = keyBytes <= share;
-    if (!inMemory) this.options.note?.(`band keys (${formatBytes(keyBytes)}) pass their share of the memory limit (${formatBytes(share)}): one file per band in ${this.options.dir}`);
+    if (!inMemory) this.options.note?.(`band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one file per band in ${this.options.dir}`);
     const columns = Array.from({ length: lsh.bands }, () => new Uint32Array(inMemory ? 2 * count : 0));
     const bandFiles = inMemory ? [] : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
     this.files.push(...bandFiles);

@@ -74,9 +74,30 @@ describe('dedup with signatures spilled to disk', () => {
     });
   }
 
-  it('names the temporary file and --temp-dir when the spill cannot be written', async () => {
+  it('names the temporary file and --temp-directory when the spill cannot be written', async () => {
     await expect(runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDir: join(dir, 'no-such-dir') })).rejects.toThrow(
-      /cannot create the temporary file .*no-such-dir.*gpudedup-.*\.rows for spilled signatures: .*ENOENT.*--temp-dir/,
+      /cannot create the temporary file .*no-such-dir.*gpudedup-.*\.rows for spilled signatures: .*ENOENT.*--temp-directory/,
     );
+  });
+});
+
+describe('dedup with shingle sets past their share of --memory-limit', () => {
+  it('decides the pairs whose sets did not fit by the estimate, says so, and counts them', async () => {
+    const config: DedupConfig = { ...base, keepShingleSetsBytes: 0 };
+    const unlimited = await runDedup(config);
+    expect(unlimited.shingleSets.overBudget).toBe(0);
+    expect(unlimited.verified.decided.estimatePastMemoryLimit).toBe(0);
+    const notes: string[] = [];
+    const hooks = { note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
+    // A 1 MiB limit: 256 KiB of sets, about 33,000 shingles, a fraction of what hybrid asks for here.
+    const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDir: dir }, hooks);
+    const d = limited.verified.decided;
+    expect(limited.shingleSets.overBudget).toBeGreaterThan(0);
+    expect(d.estimatePastMemoryLimit).toBeGreaterThan(0);
+    expect(d.exactAccepted + d.exactRejected).toBeGreaterThan(0); // the sets that fit still decide exactly
+    expect(d.estimateAccepted + d.estimateRejected + d.exactAccepted + d.exactRejected).toBe(limited.verified.candidates);
+    // Every pair the unlimited run decided exactly is now decided exactly or by the estimate: the same candidates.
+    expect(d.exactAccepted + d.exactRejected + d.estimatePastMemoryLimit).toBe(unlimited.verified.decided.exactAccepted + unlimited.verified.decided.exactRejected);
+    expect(notes.some((m) => /warning: the shingle sets of \d+ texts passed their share \(256 KiB\) of --memory-limit: \d+ candidate pairs were decided by the signature estimate/.test(m))).toBe(true);
   });
 });
