@@ -21,6 +21,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { rng } from '../test/support/reference.js';
 import { loadSampleCorpus } from './corpus.js';
 
 export interface ScaleCorpusStats {
@@ -31,23 +32,11 @@ export interface ScaleCorpusStats {
   readonly nearCopies: number;
 }
 
-/** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The random stream of document `index` (a murmur-style mix of seed and index). */
 function documentRandom(seed: number, index: number): () => number {
   let h = Math.imul(index ^ 0x9e3779b9, 0x85ebca6b) ^ seed;
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return prng((h ^ (h >>> 16)) >>> 0);
+  return rng((h ^ (h >>> 16)) >>> 0);
 }
 
 const BASE = 0.35;

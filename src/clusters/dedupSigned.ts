@@ -133,8 +133,9 @@ export async function dedupSigned(
   );
   const missing = new Uint8Array(signatures.count);
   let clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store, missing));
-  if (clustering.checkDecided.undecided > 0 && (await stage('load shingles (cluster check)', () => store.ensure(missing)))) {
-    // At most this one more load: comparisons the new run meets without sets fail (never remove unverified).
+  if (clustering.checkDecided.undecided > 0 && (await stage('load shingles (cluster check)', () => store.ensure(missing)) || store.overBudget > 0)) {
+    // At most this one more load: comparisons the new run meets without sets fail (never remove unverified),
+    // unless their sets passed the memory limit: then the estimate decides, as it did for verification.
     clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store));
   }
   const assignment = await stage('assignment', () => assignClusters(corpus.table, clustering.representative, contamination?.flags));
@@ -265,5 +266,5 @@ export function clusterGroups(corpus: HeldCorpus, verified: VerifiedPairs, setti
     if (missing !== undefined) missing[a] = missing[b] = 1;
     return false;
   });
-  return clusterVerified(corpus.signatures, verified, { ...options, known });
+  return clusterVerified(corpus.signatures, verified, { ...options, known, missingSets: store !== undefined && store.overBudget > 0 && missing === undefined ? 'estimate' : 'reject' });
 }

@@ -18,6 +18,8 @@ export interface ClusterVerifiedOptions {
   readonly exactSimilarity?: ExactSimilarity;
   /** Hybrid: whether both shingle sets are loaded; a pair inside the margin without them fails the check. */
   readonly known?: (a: number, b: number) => boolean;
+  /** A comparison without its sets fails (default), or is decided by the estimate: their sets passed the memory limit. */
+  readonly missingSets?: 'reject' | 'estimate';
   /** The representative check's threshold is threshold − chainDelta (default 0.1; 0 for the threshold itself). */
   readonly chainDelta?: number;
   /** Representatives a member is compared with at most (default 8). */
@@ -53,7 +55,7 @@ export function clusterVerified(m: SignatureMatrix, verified: PairList, options:
 function checkJudge(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairJudge {
   // With verify none the check still needs a measure: the estimate, as before.
   const mode = options.verify === 'none' ? 'estimate' : options.verify;
-  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, errorRate: options.estimateErrorRate });
+  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets, errorRate: options.estimateErrorRate });
 }
 
 /**

@@ -157,7 +157,8 @@ function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
   const { overBudget } = core.shingleSets;
   return (
     `warning: the shingle sets of ${overBudget.toLocaleString('en-US')} texts passed their share (${formatBytes(budgetBytes)}) of --memory-limit: ` +
-    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs were decided by the signature estimate instead of exact Jaccard ` +
+    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs and ${core.clustering.checkDecided.estimatePastMemoryLimit.toLocaleString('en-US')} ` +
+    'cluster-check comparisons were decided by the signature estimate instead of exact Jaccard ' +
     '(raise --memory-limit for exact decisions, or choose --verify estimate)'
   );
 }

@@ -1,0 +1,62 @@
+/**
+ * `node dist/bench/shardJoin.js CORPUS --dir DIR`: the issue's comparison at
+ * scale. The corpus is signed as two shards (`sign --shard 1/2`, `2/2`), the
+ * shards are joined by `cluster --engine duckdb` and by `--engine spark`
+ * (local[2]), and both clusters tables must equal, byte for byte, those of one
+ * `gpudedup dedup --verify estimate --cluster-check none` over the corpus, as
+ * must the kept documents `dedup --clusters-from` writes from each. Prints the
+ * wall time of every step (one process each, as a user runs them).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+async function step(name: string, args: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const code = await new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c ?? 1));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`${name} failed (exit ${code}): gpudedup ${args.join(' ')}`);
+  console.log(`| ${name} | ${seconds.toFixed(1)} |`);
+  return seconds;
+}
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+const [corpus, ...rest] = process.argv.slice(2);
+const dirAt = rest.indexOf('--dir');
+const dir = dirAt >= 0 ? rest[dirAt + 1] : 'bench-shard-join';
+if (corpus === undefined) {
+  console.error('usage: node dist/bench/shardJoin.js CORPUS [--dir DIR]');
+  process.exit(2);
+}
+mkdirSync(dir, { recursive: true });
+const at = (name: string): string => join(dir, name);
+const shards = [at('shard-1.parquet'), at('shard-2.parquet')];
+console.log('| step | seconds |\n| --- | --: |');
+for (const [i, shard] of shards.entries()) await step(`sign --shard ${i + 1}/2`, ['sign', corpus, '--shard', `${i + 1}/2`, '-o', shard, '-q']);
+await step('dedup --verify estimate --cluster-check none (signs itself)', ['dedup', corpus, '--verify', 'estimate', '--cluster-check', 'none', '--clusters', at('dedup.csv'), '-o', at('dedup.jsonl'), '-q']);
+const results: Record<string, { clusters: string; kept: string }> = {};
+for (const engine of ['duckdb', 'spark']) {
+  await step(`cluster --engine ${engine}`, ['cluster', ...shards, '--engine', engine, '--clusters', at(`${engine}.csv`), '--temp-directory', dir, '-q']);
+  await step(`dedup --clusters-from (${engine})`, ['dedup', corpus, '--clusters-from', at(`${engine}.csv`), '-o', at(`${engine}.jsonl`), '-q']);
+  results[engine] = { clusters: await sha256(at(`${engine}.csv`)), kept: await sha256(at(`${engine}.jsonl`)) };
+}
+const want = { clusters: await sha256(at('dedup.csv')), kept: await sha256(at('dedup.jsonl')) };
+for (const [engine, got] of Object.entries(results)) {
+  const same = got.clusters === want.clusters && got.kept === want.kept;
+  console.log(`${engine}: clusters ${got.clusters === want.clusters ? 'equal' : 'DIFFER'}, kept documents ${got.kept === want.kept ? 'equal' : 'DIFFER'} to dedup's`);
+  if (!same) process.exitCode = 1;
+}
+for (const name of ['dedup.jsonl', 'duckdb.jsonl', 'spark.jsonl']) rmSync(at(name), { force: true });
