@@ -10,8 +10,10 @@
  * the corpus: one to sign; one more with `--verify exact` or `hybrid`, to load
  * the shingle sets of the documents exact Jaccard needs (hybrid: rarely a
  * second, for the cluster check); and the writing pass. Memory: the
- * signatures of the distinct texts, 12 bytes per document, one band's bucket
- * table and the candidate pairs.
+ * signatures of the distinct texts (past their share of --memory-limit, spilled
+ * to a temporary file and read back as band keys, then the candidates' rows:
+ * rowSpill.ts), 12 bytes per document, one band's bucket table, the candidate
+ * pairs, and exact Jaccard's shingle sets up to their share of the limit.
  */
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../bands/rowStore.js';

@@ -4,27 +4,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READ } from '../../src/io/documents.js';
-import { runDedup, type DedupConfig } from '../../src/pipeline/dedup.js';
-import { makeParams } from '../../src/signatures/params.js';
+import { runDedup } from '../../src/pipeline/dedup.js';
 import { tempDir } from '../support/cli.js';
+import { testDedupConfig } from '../support/dedupConfig.js';
 
 describe('runDedup with hybrid verification', () => {
   const dir = tempDir();
   const path = join(dir, 'corpus.jsonl');
   writeFileSync(path, gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 200).join('\n') + '\n');
-  const config: DedupConfig = {
-    inputs: [path],
-    read: DEFAULT_READ,
-    params: makeParams({ k: 64 }),
-    backend: 'cpu',
-    threshold: 0.8,
-    lsh: { bands: 10, rows: 6 },
-    verify: 'hybrid',
-    clusterCheck: 'representative',
-    keep: { kind: 'first' },
-    against: [],
-  };
+  const config = testDedupConfig([path]);
 
   it('gives the same clusters from kept shingle sets as from a pass over the corpus, which loads only margin pairs', async () => {
     const kept = await runDedup(config);

@@ -4,10 +4,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READ } from '../../src/io/documents.js';
 import { runDedup, type DedupConfig, type DedupOutcome } from '../../src/pipeline/dedup.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { tempDir } from '../support/cli.js';
+import { testDedupConfig } from '../support/dedupConfig.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean);
 const dir = tempDir();
@@ -17,18 +17,7 @@ writeFileSync(corpus, lines.join('\n') + '\n');
 const reference = join(dir, 'reference.jsonl');
 writeFileSync(reference, lines.filter((_, i) => i % 25 === 0).join('\n') + '\n');
 
-const base: DedupConfig = {
-  inputs: [corpus],
-  read: DEFAULT_READ,
-  params: makeParams({ k: 64 }),
-  backend: 'cpu',
-  threshold: 0.8,
-  lsh: { bands: 10, rows: 6 },
-  verify: 'hybrid',
-  clusterCheck: 'representative',
-  keep: { kind: 'first' },
-  against: [],
-};
+const base = testDedupConfig([corpus]);
 
 function expectSameResult(spilled: DedupOutcome, held: DedupOutcome): void {
   expect([...spilled.assignment.cluster]).toEqual([...held.assignment.cluster]);
