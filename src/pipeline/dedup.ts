@@ -62,6 +62,8 @@ interface Run {
   readonly read: ReadOptions;
   readonly timings: Record<string, number>;
   readonly signing: PipelineTimings;
+  /** --memory-limit, or its default: shared out by rowSpill.ts's memoryPlan. */
+  readonly memoryLimitBytes: number;
 }
 
 type Signer = RunSigner;
@@ -69,11 +71,11 @@ type Signer = RunSigner;
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
   const files = await listInputFiles(config.inputs);
   const invalid = skippedInputCounter(hooks, config.read);
-  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 } };
+  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   try {
-    const settings = { ...config, shingleSetBytes: memoryPlan(config.memoryLimitBytes ?? defaultMemoryLimit()).shingleSets };
+    const settings = { ...config, shingleSetBytes: memoryPlan(run.memoryLimitBytes).shingleSets };
     core = await dedupSigned(first, settings, (needed, budget) => exactSetsPass(run, first, needed, budget), reference, stageRunner(hooks, run.timings));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
   } finally {
@@ -167,8 +169,7 @@ function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
 
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
 function signatureSpill(run: Run): RowSpill {
-  const { config, hooks } = run;
-  const memoryLimitBytes = config.memoryLimitBytes ?? defaultMemoryLimit();
+  const { config, hooks, memoryLimitBytes } = run;
   const dir = config.tempDir ?? tmpdir();
   const { k, slotBits, bandKeys } = config.params;
   return {
