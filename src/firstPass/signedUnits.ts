@@ -5,7 +5,7 @@
  * device, one batch in flight while the workers go on. Units come out in
  * input order either way, each with its selected documents' rows.
  */
-import type { SignerBackend } from '../signatures/backend.js';
+import { EMPTY_SLOT_WORD, type SignerBackend } from '../signatures/backend.js';
 import type { CpuKernelName } from '../signatures/cpuKernel.js';
 import type { HashFamily } from '../signatures/hashFamily.js';
 import { firstPass, type FirstPassOptions, type OrderedUnit } from './firstPass.js';
@@ -122,4 +122,21 @@ export function selectedSet(unit: OrderedUnit, i: number): Uint32Array | undefin
   const { shingles, offsets } = unit.result;
   if (shingles === undefined || offsets === undefined) return undefined;
   return shingles.subarray(2 * offsets[i], 2 * offsets[i + 1]);
+}
+
+/**
+ * Without a pre-pass every non-empty document is selected: this gives every
+ * document of the unit its row, an empty one all-ones (as signing an empty set gives).
+ */
+export function rowsOfEveryDocument(unit: SignedUnit, k: number): Uint32Array {
+  const { count, empty } = unit.documents;
+  if (unit.selected.length === count) return unit.signatures;
+  const rows = new Uint32Array(count * 2 * k).fill(EMPTY_SLOT_WORD);
+  let s = 0;
+  for (let d = 0; d < count; d++) {
+    if (empty[d] === 1) continue;
+    rows.set(unit.signatures.subarray(s * 2 * k, (s + 1) * 2 * k), d * 2 * k);
+    s++;
+  }
+  return rows;
 }

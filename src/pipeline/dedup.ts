@@ -127,7 +127,7 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   const { config } = run;
   return timed(run, 'reference', () =>
     withProgress(run.hooks, 'reference', undefined, 'items', (progress) =>
-      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
+      signReferenceSet(config.against, config.params, run.read, signer.firstPass, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
     ),
   );
 }
