@@ -104,7 +104,7 @@ function startRead(input: InputUnit, worker: number, options: FirstPassOptions):
     return r.documents;
   });
   read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
-  return { id, worker, path: input.kind === 'texts' ? 'input' : input.path, read };
+  return { id, worker, path: input.kind === 'texts' ? 'documents' : input.path, read };
 }
 
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */

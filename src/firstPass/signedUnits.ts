@@ -16,9 +16,8 @@ import type { InputUnit } from './protocol.js';
 export interface FirstPassSigner {
   readonly backend: SignerBackend;
   readonly workers: FirstPassWorkers;
-  readonly family: HashFamily;
-  /** The kernel the workers sign with when `backend` is the CPU; absent for a GPU. */
-  readonly cpuKernel?: CpuKernelName;
+  /** When `backend` is the CPU: the workers sign with this kernel and family. Absent: they shingle and `backend` signs. */
+  readonly cpu?: { readonly kernel: CpuKernelName; readonly family: HashFamily };
 }
 
 export interface SignedUnit extends OrderedUnit {
@@ -41,8 +40,7 @@ export async function* signedUnits(
   options: Omit<FirstPassOptions, 'workers' | 'finish'> & { readonly keepSets: boolean },
   timings: SignedPassTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedUnit> {
-  const { seed: _seed, ...family } = signer.family; // all but the seed, which signing does not use
-  const finish = signer.cpuKernel !== undefined && signer.backend.kind === 'cpu' ? { sign: true as const, family, kernel: signer.cpuKernel, keepSets: options.keepSets } : { sign: false as const };
+  const finish = signer.cpu !== undefined && signer.backend.kind === 'cpu' ? { sign: true as const, family: signingFamily(signer.cpu.family), kernel: signer.cpu.kernel, keepSets: options.keepSets } : { sign: false as const };
   const ordered = firstPass(units, { ...options, workers: signer.workers, finish });
   if (finish.sign) {
     for await (const unit of ordered) {
@@ -53,6 +51,12 @@ export async function* signedUnits(
     return;
   }
   yield* signOnDevice(ordered, signer.backend, timings);
+}
+
+/** All but the seed, which signing does not read. */
+function signingFamily(family: HashFamily): Omit<HashFamily, 'seed'> {
+  const { seed: _seed, ...rest } = family;
+  return rest;
 }
 
 /** Batches the units' shingles for the device, one batch in flight, and yields the units in order. */
