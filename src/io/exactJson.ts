@@ -10,7 +10,7 @@
  * Writing: the one mapping of gpudedup's values to JSON (the README's
  * "Parquet to JSON Lines"): bigint as its exact digits (a JSON number), a
  * byte array as a base64 string, a Date (a Parquet DATE) as `YYYY-MM-DD`, a
- * non-finite float as the string `NaN`, `Infinity` or `-Infinity`, -0 as `-0`,
+ * non-finite float as the string `NaN`, `Infinity` or `-Infinity`, -0 as `-0.0`,
  * a missing value as null; strings, booleans and other numbers as JSON.stringify
  * writes them.
  */
@@ -41,7 +41,7 @@ export function jsonText(value: unknown): string {
     case 'boolean':
       return JSON.stringify(value);
     case 'number':
-      if (Number.isFinite(value)) return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+      if (Number.isFinite(value)) return Object.is(value, -0) ? '-0.0' : JSON.stringify(value);
       return `"${String(value)}"`;
     case 'bigint':
       return value.toString();

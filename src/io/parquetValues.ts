@@ -145,7 +145,7 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b < 0n ? q - 1n : q;
 }
 
-/** `YYYY-MM-DDTHH:MM:SS.fff…` (every digit of the unit), `Z` when adjusted to UTC; any int64 (years beyond 0-9999 as ±YYYYYY). */
+/** `YYYY-MM-DDTHH:MM:SS.fff…` (every digit of the unit), `Z` when adjusted to UTC; any int64 (years beyond 0-9999 as ± and six or more digits). */
 export function timestampText(value: bigint, unit: TimeUnit, utc: boolean): string {
   const seconds = floorDiv(value, PER_SECOND[unit]);
   const fraction = (value - seconds * PER_SECOND[unit]).toString().padStart(FRACTION_DIGITS[unit], '0');
@@ -160,7 +160,7 @@ export function timestampText(value: bigint, unit: TimeUnit, utc: boolean): stri
 
 /** timestampText's inverse. */
 export function timestampValue(text: string, unit: TimeUnit): bigint {
-  const match = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z?$/.exec(text);
+  const match = /^([+-]\d{6,}|\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z?$/.exec(text);
   const fraction = match?.[7] ?? '';
   if (match === null || fraction.length > FRACTION_DIGITS[unit]) throw new RangeError(`"${text}" is not an ISO 8601 timestamp in ${unit.toLowerCase()}`);
   const days = daysFromCivil(Number(match[1]), Number(match[2]), Number(match[3]));
