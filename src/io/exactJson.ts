@@ -3,9 +3,13 @@
  * and worker threads share it).
  *
  * Reading: JSON.parse rounds integers beyond 2^53 (tweet and snowflake ids).
- * Only a text with a run of 16 or more digits can hold one, so every other
- * line takes JSON.parse as it is; those few are parsed again by lossless-json,
- * which gives such an integer as a bigint (every other number stays a number).
+ * Such a literal parses to an integral double beyond 2^53, so a parsed line
+ * that holds none (a walk over its few values, far cheaper than a scan of its
+ * text) is returned as it is. In the others, each such literal outside a
+ * string becomes a marker string (U+0000 and its digits) for JSON.parse,
+ * turned into a bigint after; a line whose text escapes U+0000 itself (so a
+ * marker could be mistaken) is parsed by lossless-json instead, which the
+ * tests also take as the reference. Every other number stays a number.
  *
  * Writing: the one mapping of gpudedup's values to JSON (the README's
  * "Parquet to JSON Lines"): bigint as its exact digits (a JSON number), a
@@ -16,22 +20,79 @@
  */
 import { isInteger, isSafeNumber, parse as losslessParse } from 'lossless-json';
 
-const LONG_DIGITS = /\d{16}/;
-
 function exactNumber(literal: string): number | bigint {
   return isInteger(literal) && !isSafeNumber(literal) ? BigInt(literal) : Number(literal);
 }
 
 /** JSON.parse, except that integers beyond 2^53 come back as bigints. Throws JSON.parse's SyntaxError. */
 export function parseJsonExact(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  const value: unknown = JSON.parse(text);
+  if (!holdsUnsafeInteger(value)) return value;
+  if (!text.includes('\\u0000')) return unmark(JSON.parse(markBigIntegers(text)));
   try {
     return losslessParse(text, undefined, exactNumber);
   } catch {
-    // Malformed: JSON.parse's message, as for every other line. Or duplicate keys, which lossless-json refuses
-    // and JSON.parse resolves to the last one: JSON.parse's reading.
-    return JSON.parse(text);
+    return value; // duplicate keys, which lossless-json refuses and JSON.parse resolves to the last one
   }
+}
+
+/** The text with each integer literal beyond 2^53 outside strings written as the string U+0000 and its digits. */
+function markBigIntegers(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+      const literal = text.slice(i, end);
+      if (end - i >= 16 && isInteger(literal) && !isSafeNumber(literal)) {
+        out += `${text.slice(copied, i)}"\\u0000${literal}"`;
+        copied = end;
+      }
+      i = end - 1;
+    }
+  }
+  return out + text.slice(copied);
+}
+
+/** Where the string opened at `open` closes (indexOf, not a loop over its characters: most of a line is its text). */
+function closingQuote(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  for (;;) {
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+/** markBigIntegers' markers, in a parsed value, as bigints. */
+function unmark(value: unknown): unknown {
+  if (typeof value === 'string') return value.charCodeAt(0) === 0 ? BigInt(value.slice(1)) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]);
+  } else {
+    const fields = value as Record<string, unknown>;
+    for (const key in fields) fields[key] = unmark(fields[key]);
+  }
+  return value;
+}
+
+function holdsUnsafeInteger(value: unknown): boolean {
+  if (typeof value === 'number') return Math.abs(value) > Number.MAX_SAFE_INTEGER && Number.isInteger(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsUnsafeInteger);
+  for (const key in value) if (holdsUnsafeInteger((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 /** A value as JSON text, by the mapping above. */

@@ -1,5 +1,6 @@
 // JSON without losing digits: parseJsonExact against BigInt of the literal and against JSON.parse, jsonText
 // against JSON.stringify and Node's base64; parseJsonLine's ids beyond 2^53.
+import { isInteger, isSafeNumber, parse as losslessParse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/io/documents.js';
 import { jsonText, parseJsonExact } from '../../src/io/exactJson.js';
@@ -30,12 +31,39 @@ describe('parseJsonExact', () => {
     }
   });
 
-  it('equals JSON.parse on lines without a 16-digit run, and on lines whose long runs are inside strings or fractions', () => {
-    for (const text of ['{"a":1,"b":[true,null,"x"],"c":{"d":-0.5}}', '{"hash":"12345678901234567890","n":3}', '{"pi":3.14159265358979323846}', '{"a":1,"a":12345678901234567890}']) {
-      const parsed = parseJsonExact(text);
-      if (text.includes('"a":1,"a"')) expect(parsed).toEqual(JSON.parse(text)); // duplicate keys: JSON.parse's reading
-      else expect(parsed).toStrictEqual(JSON.parse(text));
+  it('equals lossless-json on random lines: big integers in objects and arrays, digits and escapes in strings and keys', () => {
+    const next = rng(23);
+    const reference = (literal: string): number | bigint => (isInteger(literal) && !isSafeNumber(literal) ? BigInt(literal) : Number(literal));
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+    const scalar = (): string =>
+      pick([
+        () => (next() < 0.5 ? '-' : '') + digits(next, 1 + Math.floor(next() * 30)),
+        () => `${digits(next, 17)}.${digits(next, 3)}`,
+        () => `${digits(next, 17)}e${Math.floor(next() * 5)}`,
+        () => JSON.stringify(`id ${digits(next, 20)} "quoted" \\ back\\slash ${digits(next, 18)}`),
+        () => '"\\"12345678901234567890"',
+        () => pick(['true', 'false', 'null', '0', '-0', '1.5']),
+      ])();
+    const value = (depth: number): string => {
+      if (depth > 2 || next() < 0.5) return scalar();
+      if (next() < 0.5) return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(', ')}]`;
+      return `{${Array.from({ length: Math.floor(next() * 4) }, (_, i) => `${JSON.stringify(`k${i} ${digits(next, 17)}`)}: ${value(depth + 1)}`).join(',')}}`;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const text = `{"id": ${digits(next, 19)}, "text": "a", "v": ${value(0)}, "w": [${value(1)}]}`;
+      expect(parseJsonExact(text)).toStrictEqual(losslessParse(text, undefined, reference));
     }
+  });
+
+  it('reads a line whose text escapes U+0000 (where a marker could be mistaken) by lossless-json', () => {
+    expect(parseJsonExact('{"s": "\\u00001234", "n": 12345678901234567890}')).toStrictEqual({ s: '\u00001234', n: 12345678901234567890n });
+  });
+
+  it('equals JSON.parse on lines without big integers, and resolves duplicate keys as it does (the last), every digit kept', () => {
+    for (const text of ['{"a":1,"b":[true,null,"x"],"c":{"d":-0.5}}', '{"hash":"12345678901234567890","n":3}', '{"pi":3.14159265358979323846}']) {
+      expect(parseJsonExact(text)).toStrictEqual(JSON.parse(text));
+    }
+    expect(parseJsonExact('{"a":12345678901234567890,"a":12345678901234567891}')).toStrictEqual({ a: 12345678901234567891n });
   });
 
   it("fails as JSON.parse does on malformed text, with or without long digits", () => {
