@@ -13,6 +13,8 @@
  * - INTERVAL, BSON, GEOMETRY, GEOGRAPHY: their bytes; VARIANT: its
  *   `{metadata, value}` bytes; JSON: its text.
  *
+ * - ENUM: its text.
+ *
  * Other values are as hyparquet gives them: strings, numbers (INT32, FLOAT,
  * DOUBLE, FLOAT16), bigints (INT64), booleans, Uint8Arrays (binary), Dates
  * (DATE), UUID strings, arrays (LIST), objects (structs). The writer turns
@@ -112,6 +114,8 @@ function leafConverter(element: SchemaElement): Convert | undefined {
   const timestamp = timestampUnit(element);
   if (timestamp !== undefined) return (v) => (v == null ? null : timestampText(BigInt(v as bigint), timestamp.unit, timestamp.utc));
   if (element.type === 'INT96') return (v) => (v == null ? null : timestampText(v as bigint, 'NANOS', false));
+  // utf8: false leaves ENUM as bytes (hyparquet decodes only STRING); it is text.
+  if (element.converted_type === 'ENUM' || element.logical_type?.type === 'ENUM') return (v) => (v instanceof Uint8Array ? utf8.decode(v) : (v ?? null));
   return undefined;
 }
 
