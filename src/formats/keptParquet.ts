@@ -75,7 +75,9 @@ export function unwritableColumn(schema: SchemaElement[]): UnwritableColumn | un
 function unwritable(tree: SchemaTree, repeatable = false): string | undefined {
   const { element } = tree;
   if (element.type === 'INT96') return 'is an INT96 timestamp, which gpudedup cannot write to Parquet';
-  if (element.converted_type === 'LIST' && !isListGroup(tree)) return 'is a list in a legacy layout (not a repeated group of one element)';
+  if (element.converted_type === 'LIST' && (!isListGroup(tree) || tree.children[0].children.length === 0)) {
+    return 'is a list in a legacy layout (not a repeated group of one element)';
+  }
   if (isMapGroup(element) && (tree.children.length !== 1 || tree.children[0].children.length !== 2)) return 'is a map in a legacy layout (not a repeated group of key and value)';
   if (element.repetition_type === 'REPEATED' && !repeatable) return 'is a repeated field outside a LIST or MAP';
   const wrapper = isListGroup(tree) || isMapGroup(element);
