@@ -2,15 +2,17 @@
  * The kept documents (`dedup -o`), by the output's name:
  *
  * - JSON Lines (`.jsonl`, optionally `.gz` / `.zst`): each kept JSONL line
- *   verbatim; a Parquet row as a JSON object of its columns; a plain-text
+ *   verbatim; a Parquet row as a JSON object of its columns (the README's
+ *   mapping: io/exactJson.ts); a plain-text
  *   document as `{"id","text"}`.
  * - Parquet (`.parquet`): when every input is Parquet with one schema, that
  *   schema (and the inputs' `ARROW:schema`, when they share it), every value
  *   exactly as read (keptParquet.ts); a column that cannot be written so is
- *   refused before any work (checkKeptOutput). Otherwise columns `id` and `text`, then every other
- *   field whose values are all scalars (strings, numbers, booleans, nulls), in
- *   first-seen order, typed STRING, INT64, DOUBLE or BOOLEAN from the values (a
- *   field mixing strings and other scalars becomes STRING). As the columns are
+ *   refused before any work (checkKeptOutput). Otherwise columns `id` and
+ *   `text`, then every other field whose values are all scalars (strings,
+ *   numbers, booleans, nulls), in first-seen order, typed STRING, INT64,
+ *   DECIMAL(38,0), DOUBLE or BOOLEAN from the values (a field mixing strings
+ *   and other scalars becomes STRING). As the columns are
  *   known only after the last document, kept records go to a temporary JSON
  *   Lines file first, then into Parquet row groups.
  */
@@ -60,7 +62,7 @@ function refuseUnwritable(path: string, inputs: readonly InputFile[], schema: Sc
 /** pyarrow's own schema in the footer: with it the kept file reads back as the same Arrow types (durations, time zones, large strings). */
 const ARROW_SCHEMA = 'ARROW:schema';
 
-/** Scalars as JSON: bigint as a number when exact, else as a string. */
+/** JSONL lines verbatim; Parquet rows and plain-text documents by the one JSON mapping (io/exactJson.ts). */
 class JsonLinesKept implements KeptDocuments {
   constructor(private readonly file: BufferedFile) {}
   write(document: InputDocument): Promise<void> {
