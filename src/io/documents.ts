@@ -1,4 +1,5 @@
 /** What the readers yield: one input document with enough provenance to name it in errors and to write it back. */
+import { jsonText } from './exactJson.js';
 
 export interface InputDocument {
   /** Position in the whole input, 0-based, across all files in order. */
@@ -50,13 +51,7 @@ export class InputError extends Error {
   }
 }
 
-/** JSON for Parquet's 64-bit integers: a number where exact, else its decimal string. */
-export function jsonValue(_key: string, value: unknown): unknown {
-  if (typeof value !== 'bigint') return value;
-  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-}
-
-/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns, else {id, text}. */
+/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns (exactJson.ts's mapping), else {id, text}. */
 export function documentAsJson(document: Pick<InputDocument, 'id' | 'text' | 'rawLine' | 'record'>): string {
-  return document.rawLine ?? JSON.stringify(document.record ?? { id: document.id, text: document.text }, jsonValue);
+  return document.rawLine ?? jsonText(document.record ?? { id: document.id, text: document.text });
 }

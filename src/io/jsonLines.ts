@@ -2,10 +2,12 @@
  * One JSON Lines record → a document, with the rules the CLI and the browser
  * app share (no Node imports): an object per line, text in `textField` (a
  * string), id in `idField` (string or number; else the line number, or
- * `path:line` with several inputs). A bad line comes back as an InputError
+ * `path:line` with several inputs). Integers beyond 2^53 are read as bigints,
+ * every digit kept (exactJson.ts). A bad line comes back as an InputError
  * naming file and line, for the caller to throw or skip.
  */
 import { InputError, type InputDocument, type ReadOptions } from './documents.js';
+import { jsonText, parseJsonExact } from './exactJson.js';
 
 /** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz` or `.zst`: JSON Lines; any other name is one plain-text document. */
 export function isJsonLinesName(name: string): boolean {
@@ -21,7 +23,7 @@ export function parseJsonLine(
 ): Omit<InputDocument, 'index'> | InputError {
   let record: unknown;
   try {
-    record = JSON.parse(line);
+    record = parseJsonExact(line);
   } catch (error) {
     return new InputError(path, lineNumber, `malformed JSON (${(error as Error).message})`);
   }
@@ -37,7 +39,7 @@ export function parseJsonLine(
   const rawId = fields[options.idField];
   let id: string;
   if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
-  else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
+  else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
   else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
   return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
 }
@@ -61,13 +63,13 @@ export function* parseJsonArray(
 ): Generator<Omit<InputDocument, 'index'>> {
   let elements: unknown;
   try {
-    elements = JSON.parse(text);
+    elements = parseJsonExact(text);
   } catch (error) {
     throw new InputError(path, 0, `malformed JSON array (${(error as Error).message}); JSON Lines files hold one object per line`);
   }
   if (!Array.isArray(elements)) throw new InputError(path, 0, 'expected a JSON array of objects, or one JSON object per line');
   for (let i = 0; i < elements.length; i++) {
-    const parsed = parseJsonLine(JSON.stringify(elements[i]), path, i + 1, qualifyIds, options);
+    const parsed = parseJsonLine(jsonText(elements[i]), path, i + 1, qualifyIds, options);
     if (parsed instanceof InputError) {
       const error = new InputError(path, 0, `element ${i + 1}: ${parsed.message.slice(`${path}:${i + 1}: `.length)}`);
       if (!options.skipInvalid) throw error;
