@@ -26,7 +26,7 @@ export interface ApplyClustersSummary {
 
 export async function runApplyClusters(config: ApplyClustersConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<ApplyClustersSummary> {
   const started = performance.now();
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   const out = await BufferedFile.create(config.out);
   try {
     const counts = await withProgress(hooks, 'applying clusters', totalInputBytes(files), 'bytes', async (progress) => {
