@@ -5,6 +5,11 @@ export function thousands(n: number | bigint): string {
   return n.toLocaleString('en-US');
 }
 
+/** "1,234.5": a number with `digits` decimals and thousands separators. */
+export function fixed(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
 /** "1 document", "2,048 documents": a count with its noun, in the plural unless it is one. */
 export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${thousands(n)} ${n === 1 ? noun : plural}`;
