@@ -138,7 +138,7 @@ export type DedupReport = ReturnType<typeof buildReport>;
 function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided: string): string {
   const parts: string[] = [];
   if (verify !== 'exact' || d.byEstimate.accepted + d.byEstimate.rejected > 0) {
-    const pastLimit = d.byEstimatePastMemoryLimit > 0 ? ` (${thousands(d.byEstimatePastMemoryLimit)} of them because their shingle sets passed --memory-limit)` : '';
+    const pastLimit = d.byEstimatePastMemoryLimit > 0 ? `, ${thousands(d.byEstimatePastMemoryLimit)} of these because their shingle sets passed --memory-limit` : '';
     parts.push(`by estimate ${thousands(d.byEstimate.accepted)} accepted, ${thousands(d.byEstimate.rejected)} rejected${pastLimit}`);
   }
   if (verify === 'exact' || verify === 'hybrid' || d.byExact.accepted + d.byExact.rejected > 0) {

@@ -32,7 +32,7 @@ describe('the dedup summary', () => {
       const summary = formatSummary(report, 'out.jsonl');
       const decided = lineOf(summary, 'decided');
       expect(decisionsIn(decided)).toBe(report.candidates.pairs);
-      expect(decided).toContain(`${report.verification.byEstimatePastMemoryLimit.toLocaleString('en-US')} of them because their shingle sets passed --memory-limit`);
+      expect(decided).toContain(`rejected, ${report.verification.byEstimatePastMemoryLimit.toLocaleString('en-US')} of these because their shingle sets passed --memory-limit`);
       const check = lineOf(summary, 'cluster check');
       expect(check).toMatch(new RegExp(`^ +cluster check +${report.clusterCheck.comparisons.toLocaleString('en-US')} comparisons? \\(`));
       expect(decisionsIn(check)).toBe(report.clusterCheck.comparisons);
