@@ -18,7 +18,7 @@ export interface InputDocument {
 export interface ReadOptions {
   /** JSONL field holding the text. Default `text`. */
   readonly textField: string;
-  /** JSONL field holding the id. Default `id`; documents without it are named by file and line. */
+  /** JSONL field holding the id. Default `id`: documents without it are named by file and line; any other field must be in every document (idFieldRequired). */
   readonly idField: string;
   /** Skip (and count) malformed lines instead of failing. Default false. */
   readonly skipInvalid: boolean;
@@ -33,6 +33,15 @@ export interface ReadOptions {
 }
 
 export const DEFAULT_READ: ReadOptions = { textField: 'text', idField: 'id', skipInvalid: false };
+
+/**
+ * Whether a document without the id field is refused (as one without the text
+ * field is) rather than named by its line or row: for any field but the
+ * default `id`, which stays optional so that corpora without ids read as they are.
+ */
+export function idFieldRequired(idField: string): boolean {
+  return idField !== DEFAULT_READ.idField;
+}
 
 /** `path:line` for a JSONL document, the path for a whole-file one: how messages name a document. */
 export function locationOf(document: InputDocument): string {

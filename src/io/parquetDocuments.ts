@@ -5,14 +5,15 @@
  *
  * `textField` names the text column (a string column at the top level);
  * `idField` the id column (string or integer), if the file has one, else rows
- * are named by their 1-based row number (`path:row` with several inputs).
+ * are named by their 1-based row number (`path:row` with several inputs);
+ * only the default `id` may be missing (idFieldRequired).
  * Every top-level column of a row is the document's `record` (for
  * `--keep field:NAME` and for writing the row back), each value exactly as
  * stored (parquetValues.ts).
  */
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { InputError, type InputDocument, type ReadOptions } from './documents.js';
+import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { EXACT_PARSERS, exactConverter, readingSchema, type Convert } from './parquetValues.js';
 
 export interface ParquetSource {
@@ -70,6 +71,9 @@ export async function* readParquetRowGroup(
   const textProblem = unusableColumn(textColumn, 'text');
   if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
   const idColumn = byName.get(options.idField);
+  if (idColumn === undefined && idFieldRequired(options.idField)) {
+    throw new InputError(path, 0, `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`);
+  }
   const idProblem = unusableColumn(idColumn, 'id');
   if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
   const reading = { ...metadata, schema: readingSchema(metadata.schema) };
@@ -93,8 +97,10 @@ export async function* readParquetRowGroup(
     if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
     const rawId = idColumn === undefined ? undefined : record[options.idField];
     let id: string;
-    if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${row}` : String(row);
-    else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
+    if (rawId === undefined || rawId === null) {
+      id = qualifyIds ? `${path}:${row}` : String(row);
+      if (idColumn !== undefined && idFieldRequired(options.idField)) problem ??= `id column "${options.idField}" is null`;
+    } else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
     else {
       id = '';
       problem ??= `id column "${options.idField}" is a ${typeof rawId}, not a string or integer`;

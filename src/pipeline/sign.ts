@@ -4,6 +4,7 @@
  * `.partial` files, one batch at a time; on failure whatever was signed is kept
  * for `--resume` (or dropped when nothing was).
  */
+import { counted } from '../format.js';
 import type { ReadOptions } from '../io/documents.js';
 import { inputUnits } from '../io/inputUnits.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
@@ -56,14 +57,14 @@ export interface SignSummary {
 type Signer = RunSigner;
 
 export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS): Promise<SignSummary> {
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   await checkOutputs([{ flag: '-o', path: config.out }, { flag: '-o (its sidecar)', path: sidecarPath(config.out) }], files);
   return withRunSigner(config, hooks, async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
     }
     const writer = await openSignatureOutput(config.out, config.params, config.read, config.resume);
-    if (writer.documentCount > 0) hooks.note(`resuming after ${writer.documentCount} documents already signed`);
+    if (writer.documentCount > 0) hooks.note(`resuming after ${counted(writer.documentCount, 'document')} already signed`);
     return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
   });
 }
@@ -114,7 +115,7 @@ async function signInto(
   } catch (error) {
     // Keep what an interrupted run could resume from; drop a run that wrote nothing.
     if (writer.documentCount === 0) await writer.abort();
-    else hooks.note(`partial output kept (${writer.documentCount} documents): fix the cause and rerun with --resume, or delete ${config.out}.partial`);
+    else hooks.note(`partial output kept (${counted(writer.documentCount, 'document')}): fix the cause and rerun with --resume, or delete ${config.out}.partial`);
     throw error;
   }
   return {
