@@ -537,6 +537,12 @@ describe('the app, end to end in Chromium', () => {
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
       expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(no adapter/);
+      // WebGPU chosen where there is none: said before the run, and the run stops with the reason.
+      await page.selectOption('#backend-choice', 'webgpu');
+      expect(await page.getAttribute('#backend-plan', 'data-plan')).toBe('unavailable');
+      expect(await page.textContent('#backend-plan')).toMatch(/^WebGPU is not available here \(no adapter.*\): a run would stop\./);
+      expect(await clickDedup(page)).toMatch(/^webgpu backend unavailable: no adapter/);
+      await expectProgressEnded(page, 'failed');
     } finally {
       await noGpu.close();
     }
