@@ -621,6 +621,7 @@ describe('the app, end to end in Chromium', () => {
       await page.waitForSelector('#compare:not([hidden])');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('compare-heading');
       // The two panes scroll, so they are keyboard stops with names: Tab reaches each, PageDown scrolls it.
+      let scrolled = 0;
       for (const [pane, name] of [['compare-kept', `Kept: ${keptId}`], ['compare-removed', `Removed: ${removedId}`]]) {
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => document.activeElement?.id)).toBe(pane);
@@ -629,8 +630,10 @@ describe('the app, end to end in Chromium', () => {
         if (scrolls) {
           await page.keyboard.press('PageDown');
           await page.waitForFunction((id) => document.getElementById(id)!.scrollTop > 0, pane);
+          scrolled++;
         }
       }
+      expect(scrolled).toBeGreaterThan(0); // a licence text of 250+ words overflows its pane
       // The legend's colours are the panes' own.
       const colours = await page.evaluate(() => {
         const bg = (selector: string) => getComputedStyle(document.querySelector(selector)!).backgroundColor;
@@ -641,6 +644,9 @@ describe('the app, end to end in Chromium', () => {
       // No serious or critical accessibility problem with results, inspector, comparison and every option shown.
       await page.locator('#more-options').evaluate((el) => ((el as HTMLDetailsElement).open = true));
       expect(await seriousViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await seriousViolations(page), 'dark colour scheme').toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
       expect(await page.textContent('#compare-summary')).toContain(`Estimate ${(agree / 128).toFixed(3)} (signature agreement), exact Jaccard ${exact.toFixed(3)}`);
       // The edited words are outside the highlighted (shared) runs, and both texts are shown in full.
       const unshared = (await page.locator('#compare-removed span.unshared').allTextContents()).join(' ');
