@@ -189,8 +189,9 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
 }
 
 /**
- * WebGPU when this worker has an adapter, else the CPU backend (identical
- * signatures, slower) with a note saying why. A GPU that fails mid-run hands
+ * WebGPU when this worker has a hardware adapter (any adapter when 'webgpu'
+ * is chosen), else the CPU backend (identical signatures) with a note saying
+ * why: `auto` passes a software adapter over, as the CLI does. A GPU that fails mid-run hands
  * the remaining batches to the CPU (FallbackSigner).
  */
 async function chooseBackend(choice: BackendChoice, params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
