@@ -6,10 +6,15 @@
  * downloads. It keeps what the inspector asks about afterwards. Cancel is the
  * page terminating this worker.
  */
-import { dedupDocumentStream, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import { dedupUnits, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import type { FirstPassWorkers } from '../src/firstPass/ports.js';
+import type { FirstPassSigner } from '../src/firstPass/signedUnits.js';
+import { unitDocuments } from '../src/firstPass/unitDocuments.js';
+import { CPU_KERNEL_LABELS, openCpuKernel } from '../src/signatures/cpuKernel.js';
+import type { HashFamily } from '../src/signatures/hashFamily.js';
+import { WasmSigner } from '../src/signatures/wasmSigner.js';
 import { InputError } from '../src/io/documents.js';
 import { FallbackSigner } from '../src/signatures/fallbackSigner.js';
-import { ComputePool } from './computePool.js';
 import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureParams } from '../src/signatures/params.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
@@ -20,15 +25,15 @@ import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/his
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
 import type { BackendChoice, FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
-import { readDocuments, type ReadHooks, type WebDocument } from './readers.js';
 import { writeDownloads } from './workerOutputs.js';
+import { BROWSER_SOURCES, webFirstPassWorkers, webInputUnits } from './webSources.js';
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(message, transfer);
 
 let inspector: Inspector | undefined;
 /** Shingling and CPU signing on every core; started with the first run, kept for the next. */
-let pool: ComputePool | undefined;
-const computePool = (): ComputePool => (pool ??= new ComputePool(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
+let pool: FirstPassWorkers | undefined;
+const firstPassWorkers = (): FirstPassWorkers => (pool ??= webFirstPassWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
@@ -102,27 +107,15 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
   try {
     const corpusBytes = files.reduce((sum, f) => sum + f.size, 0);
     const referenceBytes = reference.reduce((sum, f) => sum + f.size, 0);
-    const ids: string[] = [];
     const skippedFiles: string[] = [];
     const invalid: string[] = [];
     let invalidSkipped = 0;
-    const firstRead: ReadHooks = {
-      onBytes: (bytes) => report({ stage: 'signing', done: bytes, total: corpusBytes, unit: 'bytes' }),
-      onInvalid: (message) => {
-        invalidSkipped++;
-        if (invalid.length < 5) invalid.push(message);
-      },
-      onSkippedFile: (message) => skippedFiles.push(message),
-    };
-    async function* named(documents: AsyncIterable<WebDocument>): AsyncGenerator<WebDocument> {
-      for await (const doc of documents) {
-        ids.push(doc.id);
-        yield doc;
-      }
-    }
-    const reread = (stage: string) => readDocuments(files, settings, { onBytes: (bytes) => report({ stage, done: bytes, total: corpusBytes, unit: 'bytes' }) });
-    const result = await dedupDocumentStream(named(readDocuments(files, settings, firstRead)), {
-      backend,
+    const read = { textField: settings.textField, idField: settings.idField, skipInvalid: settings.skipInvalid, strict: false };
+    const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
+    // The first pass runs in the pool's workers, from the files' bytes (src/firstPass); this worker orders it.
+    const result = await dedupUnits(webInputUnits(files, bytes('signing', corpusBytes)), {
+      signer: backend,
+      read,
       threshold: settings.threshold,
       lsh: settings.lsh,
       shingle: shingleOptionsOf(params),
@@ -130,26 +123,26 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
       verify: settings.verify,
       clusterCheck: settings.clusterCheck,
       keep: settings.keep,
-      shingler: computePool().shingler,
-      // Smaller batches on the CPU: progress moves every second or two, and the pool shares each batch out.
-      batchCharacters: backend.kind === 'cpu' ? 1 << 21 : undefined,
-      against:
-        reference.length > 0
-          ? readDocuments(reference, settings, { onBytes: (bytes) => report({ stage: 'reference set', done: bytes, total: referenceBytes, unit: 'bytes' }) })
-          : undefined,
-      reread: () => reread('load shingles'),
+      against: reference.length > 0 ? webInputUnits(reference, bytes('reference set', referenceBytes)) : undefined,
+      onInvalid: (message) => {
+        invalidSkipped++;
+        if (invalid.length < 5) invalid.push(message);
+      },
+      onBinary: (path) => skippedFiles.push(`${path}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`),
       onStage: (stage) => report({ stage, done: 0, total: 1, unit: 'steps' }),
       onProgress: (stage, done, total) => report({ stage, done, total, unit: stage === 'verification' ? 'pairs' : 'bands' }),
     });
+    const ids = Array.from({ length: result.records.documents }, (_, d) => result.records.id(d));
     if (result.table.documents === 0) {
       const why = skippedFiles.length > 0 ? ` (${skippedFiles.join('; ')})` : '';
       throw new InputError(files.map((f) => f.name).join(', '), 0, `no documents to deduplicate${why}`);
     }
-    const fellBack = backend instanceof FallbackSigner && backend.fallbackReason !== undefined;
+    const fellBack = backend.backend instanceof FallbackSigner && backend.backend.fallbackReason !== undefined;
     const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
-    const outputs = await writeDownloads(reread('writing'), { files, reference, settings, params, result, ids, backend: backend.description, timings, invalidSkipped });
+    const documents = unitDocuments(webInputUnits(files, bytes('writing', corpusBytes)), { ...read, skipInvalid: true }, BROWSER_SOURCES);
+    const outputs = await writeDownloads(documents, { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped });
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];
     inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);
@@ -171,8 +164,8 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
         invalidSkipped,
         invalidExamples: invalid,
         skippedFiles,
-        backend: backend.description,
-        backendKind: backend.kind === 'webgpu' ? 'webgpu' : 'cpu',
+        backend: backend.backend.description,
+        backendKind: backend.backend.kind === 'webgpu' ? 'webgpu' : 'cpu',
         backendNote,
         timings,
         plots: {
@@ -184,7 +177,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
       downloads: outputs.downloads,
     });
   } finally {
-    backend.destroy();
+    backend.backend.destroy();
   }
 }
 
@@ -194,24 +187,34 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
  * why: `auto` passes a software adapter over, as the CLI does. A GPU that fails mid-run hands
  * the remaining batches to the CPU (FallbackSigner).
  */
-async function chooseBackend(choice: BackendChoice, params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
+async function chooseBackend(choice: BackendChoice, params: SignatureParams): Promise<{ backend: FirstPassSigner; note?: string }> {
   const family = hashFamilyOf(params);
-  if (choice === 'cpu') return { backend: computePool().signer(family), note: 'CPU backend chosen in the settings.' };
+  if (choice === 'cpu') return { backend: cpuSigner(family), note: 'CPU backend chosen in the settings.' };
   const resolved = await resolveBrowserBackend(choice, family);
   if (resolved.backend.kind === 'cpu') {
-    resolved.backend.destroy(); // the single-threaded CpuSigner: the pool signs the same, on every core
+    resolved.backend.destroy(); // the single-threaded CpuSigner: the workers sign the same, on every core
     if (resolved.passedOver !== undefined) {
       return {
-        backend: computePool().signer(family),
+        backend: cpuSigner(family),
         note:
           `WebGPU here is a software adapter (${describeAdapter(resolved.passedOver)}), slower than this tab's CPU workers, ` +
           'so documents were signed on the CPU: same signatures. Choose “WebGPU, even a software adapter” as the signing backend to use it anyway.',
       };
     }
     const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
-    return { backend: computePool().signer(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
+    return { backend: cpuSigner(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
   }
-  return { backend: new FallbackSigner(resolved.backend, family) };
+  return { backend: { backend: new FallbackSigner(resolved.backend, family), workers: firstPassWorkers() } };
+}
+
+/** The CPU backend: the first-pass workers sign with the fastest kernel that loads here (the backend itself names it, and signs a GPU fallback's batches). */
+function cpuSigner(family: HashFamily): FirstPassSigner {
+  const inline = new WasmSigner(family);
+  const workers = firstPassWorkers();
+  const kernel = openCpuKernel().kernel;
+  const description = `CPU (${CPU_KERNEL_LABELS[kernel.name]}, ${workers.size} worker${workers.size === 1 ? '' : 's'})`;
+  const backend: SignerBackend = { kind: 'cpu', k: family.k, description, sign: (batch) => inline.sign(batch), destroy: () => inline.destroy() };
+  return { backend, workers, cpu: { kernel: kernel.name, family } };
 }
 
 export type { DedupDocumentsResult };

@@ -19,7 +19,7 @@ import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.
 import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
-import type { WebDocument } from './readers.js';
+import type { UnitDocument } from '../src/firstPass/unitDocuments.js';
 
 /** UTF-16 code units of texts the inspector may keep (≈ 512 MiB); beyond it, documents are listed without their text. */
 export const INSPECTOR_TEXT_BUDGET = 256 * 1024 * 1024;
@@ -28,7 +28,7 @@ const CHUNK = 4 * 1024 * 1024;
 /** Text accumulated into Blob parts of about CHUNK characters. */
 class BlobBuilder {
   private readonly parts: Blob[] = [];
-  private pending: string[] = [];
+  private pending: (string | Uint8Array)[] = [];
   private pendingLength = 0;
 
   constructor(private readonly type: string) {}
@@ -43,9 +43,17 @@ class BlobBuilder {
     this.add(cells.map(csvCell).join(',') + '\n');
   }
 
+  /** Bytes as they are; a line without its end gets one. */
+  addBytes(bytes: Uint8Array): void {
+    this.pending.push(bytes);
+    this.pendingLength += bytes.length;
+    if (bytes[bytes.length - 1] !== 0x0a) this.add('\n');
+    else if (this.pendingLength >= CHUNK) this.flush();
+  }
+
   private flush(): void {
     if (this.pending.length === 0) return;
-    this.parts.push(new Blob(this.pending));
+    this.parts.push(new Blob(this.pending as BlobPart[]));
     this.pending = [];
     this.pendingLength = 0;
   }
@@ -118,7 +126,7 @@ export interface RunRecord {
   readonly invalidSkipped: number;
 }
 
-export async function writeDownloads(documents: AsyncIterable<WebDocument>, run: RunRecord) {
+export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run: RunRecord) {
   const { result, ids } = run;
   const { assignment, table, verified, contamination } = result;
   const kept = new BlobBuilder('application/x-ndjson');
@@ -136,7 +144,9 @@ export async function writeDownloads(documents: AsyncIterable<WebDocument>, run:
     if (d >= ids.length || doc.id !== ids[d]) throw new Error(`the files changed while they were deduplicated (document ${d + 1})`);
     const isKept = assignment.kept[d] === 1;
     if (isKept) {
-      kept.add(documentAsJson(doc) + '\n');
+      // A kept JSON line as it came in (its bytes, invalid UTF-8 and CRLF included), as the CLI writes it.
+      if (doc.lineBytes !== undefined) kept.addBytes(doc.lineBytes);
+      else kept.add(documentAsJson(doc) + '\n');
       keptStaged.add(keptColumns.stage(doc) + '\n');
     }
     clusters.row([doc.id, assignment.cluster[d], isKept]);

@@ -31,7 +31,8 @@ export interface ParsedUnit {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const decoder = new TextDecoder('utf-8');
+// ignoreBOM keeps a byte order mark in the text, so that the first line's byte range can leave it out too.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export async function parseUnit(unit: InputUnit, read: UnitReadOptions, sources: FirstPassSources): Promise<ParsedUnit> {
   switch (unit.kind) {
@@ -39,7 +40,7 @@ export async function parseUnit(unit: InputUnit, read: UnitReadOptions, sources:
       return parseLines(unit, read);
     case 'json-array': {
       const options = withInvalid(read);
-      return collect(() => parseJsonArray(decoder.decode(unit.bytes), unit.path, unit.qualifyIds, options), options);
+      return collect(() => parseJsonArray(withoutBom(decoder.decode(unit.bytes)), unit.path, unit.qualifyIds, options), options);
     }
     case 'text-file':
       return parseTextFile(unit.path, await sources.readWhole(unit.source), read);
@@ -129,9 +130,11 @@ function parseTextFile(path: string, bytes: Uint8Array, read: UnitReadOptions): 
     if (read.strict) return { documents: [], invalid: [], error: new InputError(path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document').message };
     return { documents: [], invalid: [], binary: true };
   }
-  let text = decoder.decode(bytes);
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { documents: [{ id: path, text, line: 0, start: -1, end: -1 }], invalid: [] };
+  return { documents: [{ id: path, text: withoutBom(decoder.decode(bytes)), line: 0, start: -1, end: -1 }], invalid: [] };
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** The readers report skipped lines through onInvalid: collect them for the ordering thread. */

@@ -200,23 +200,24 @@ describe('bad Parquet and zstd inputs are refused naming the file and the row gr
   });
 });
 
-describe("the browser app's readers (web/readers.ts) on the same files", () => {
+describe("the browser app's units (web/webSources.ts) on the same files", () => {
   const webDocuments = async (path: string, name: string) => {
-    const { readDocuments: readInTab } = await import('../../web/readers.js');
+    const { webInputUnits, BROWSER_SOURCES } = await import('../../web/webSources.js');
+    const { unitDocuments } = await import('../../src/firstPass/unitDocuments.js');
     const file = new File([readFileSync(path)], name);
-    const out: { id: string; text: string; rawLine?: string }[] = [];
-    for await (const doc of readInTab([file], { textField: 'text', idField: 'id', skipInvalid: false })) out.push({ id: doc.id, text: doc.text, rawLine: doc.rawLine });
+    const out: { id: string; text: string; record?: Record<string, unknown> }[] = [];
+    for await (const doc of unitDocuments(webInputUnits([file]), { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, BROWSER_SOURCES)) out.push(doc);
     return out;
   };
 
-  it.each(['snappy', 'zstd'])('Parquet (%s), through File.slice, with the CLI\'s kept lines', async (codec) => {
+  it.each(['snappy', 'zstd'])('Parquet (%s), through File.slice, with the CLI\'s kept rows', async (codec) => {
     const docs = await webDocuments(parquet(codec), `corpus-${codec}.parquet`);
     expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
     // A kept Parquet row is written back as the CLI writes it: the JSON object of its columns.
     const { documentAsJson } = await import('../../src/io/documents.js');
     const cli: string[] = [];
     for await (const doc of readDocuments(await listInputFiles([parquet(codec)]), DEFAULT_READ)) cli.push(documentAsJson(doc));
-    expect(docs.map((d) => d.rawLine)).toEqual(cli);
+    expect(docs.map((d) => documentAsJson(d))).toEqual(cli);
   });
 
   it('zstd JSON Lines, streamed through the CLI\'s decoder', async () => {

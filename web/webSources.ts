@@ -1,0 +1,116 @@
+/**
+ * The tab's ports to the first pass (src/firstPass/ports.ts): how a worker
+ * opens a File it is handed (Blob methods, gzip through DecompressionStream,
+ * zstd through the CLI's fzstd decoder), the Web Workers it runs on (the
+ * library's one pool, src/workers/pool.ts), and the Files cut into units with
+ * the CLI's rules (lineUnits.ts).
+ */
+import { parquetMetadataAsync, type AsyncBuffer } from 'hyparquet';
+import type { FirstPassSources, FirstPassWorkers } from '../src/firstPass/ports.js';
+import type { FirstPassRequest, FirstPassResponse, InputUnit, SourceHandle } from '../src/firstPass/protocol.js';
+import { lineUnits } from '../src/firstPass/lineUnits.js';
+import { InputError } from '../src/io/documents.js';
+import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from '../src/io/inputFormat.js';
+import { isJsonLinesName } from '../src/io/jsonLines.js';
+import { zstdDecompressed } from '../src/io/zstdChunks.js';
+import { Pool, type PoolRequest, type PoolResponse } from '../src/workers/pool.js';
+
+function fileOf(source: SourceHandle): File {
+  if (typeof source === 'string') throw new TypeError('the tab opens files as File objects');
+  return source as File;
+}
+
+/** A File's bytes as chunks, decompressed by its magic; `onBytes` counts the bytes read from the file. */
+export async function* decompressedChunks(file: File, onBytes?: (n: number) => void): AsyncGenerator<Uint8Array> {
+  const compression = compressionOf(new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer()));
+  const counted = file.stream().pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        onBytes?.(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const stream = compression === 'gzip' ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : counted;
+  const chunks = streamChunks(stream, file.name, compression === 'gzip');
+  if (compression === 'zstd') yield* zstdDecompressed(chunks, file.name);
+  else yield* chunks;
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>, name: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  for (;;) {
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await reader.read();
+    } catch (error) {
+      throw new InputError(name, 0, gzip ? `not a valid gzip stream (${(error as Error).message})` : `could not be read (${(error as Error).message})`);
+    }
+    if (result.done) return;
+    yield result.value;
+  }
+}
+
+export const BROWSER_SOURCES: FirstPassSources = {
+  async readWhole(source) {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of decompressedChunks(fileOf(source))) parts.push(chunk);
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  },
+  async openParquet(source) {
+    const file = fileOf(source);
+    return { byteLength: file.size, slice: (start: number, end?: number) => file.slice(start, end).arrayBuffer() };
+  },
+};
+
+/** Files as first-pass units, in order, by the CLI's rules: Parquet by its magic, JSON Lines by name, else one text document. */
+export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: number) => void): AsyncGenerator<InputUnit> {
+  let before = 0;
+  const qualifyIds = files.length > 1;
+  for (const file of files) {
+    const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+    if (isParquetHead(head)) {
+      const buffer: AsyncBuffer = { byteLength: file.size, slice: (start, end) => file.slice(start, end).arrayBuffer() };
+      const metadata = await parquetMetadataAsync(buffer).catch((error: Error) => {
+        throw new InputError(file.name, 0, `not a readable Parquet file (${error.message})`);
+      });
+      for (let group = 0; group < metadata.row_groups.length; group++) {
+        yield { kind: 'parquet-group', path: file.name, source: file, group, qualifyIds };
+        onBytes?.((before += Number(metadata.row_groups[group].total_compressed_size ?? 0)));
+      }
+    } else if (isParquetName(file.name)) {
+      throw new InputError(file.name, 0, 'not a Parquet file (it does not start with PAR1)');
+    } else if (isJsonLinesName(file.name)) {
+      yield* lineUnits(file.name, decompressedChunks(file, (n) => onBytes?.((before += n))), qualifyIds);
+    } else {
+      yield { kind: 'text-file', path: file.name, source: file };
+      onBytes?.((before += file.size));
+    }
+  }
+}
+
+/** The first pass's Web Workers: one per core, started on the first unit. */
+export function webFirstPassWorkers(threads: number): FirstPassWorkers {
+  const pool = new Pool<FirstPassRequest & PoolRequest, FirstPassResponse & PoolResponse>(
+    () => {
+      const worker = new Worker(new URL('./firstPassWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup first pass' });
+      return {
+        postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
+        listen: (onMessage, onFailure) => {
+          worker.onmessage = (event: MessageEvent) => onMessage(event.data);
+          worker.onerror = (event) => onFailure(new Error(`failed: ${event.message}`));
+        },
+        terminate: () => worker.terminate(),
+      };
+    },
+    threads,
+    'first pass',
+  );
+  return { size: threads, request: (worker, request, transfer) => pool.request(worker, request, transfer), destroy: () => pool.destroy() };
+}
