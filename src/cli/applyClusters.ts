@@ -12,7 +12,7 @@ export async function applyClustersCommand(inputs: string[], options: InputCliOp
   );
   if (options.quiet) return;
   const int = (n: number): string => n.toLocaleString('en-US');
-  process.stdout.write(
+  (options.out === '-' ? process.stderr : process.stdout).write(
     `applied ${options.clustersFrom} to ${int(s.documents)} documents → ${options.out}\n  clusters  ${int(s.clusters)}\n  kept      ${int(s.kept)}\n  removed   ${int(s.documents - s.kept)}\n  time      ${s.seconds.toFixed(2)} s\n`,
   );
 }

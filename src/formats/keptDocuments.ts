@@ -13,7 +13,7 @@
  *   Lines file first, then into Parquet row groups.
  */
 import { createReadStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { removeTemporary, reserveTemporary } from './temporaries.js';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
 import { documentAsJson, type InputDocument } from '../io/documents.js';
@@ -35,7 +35,8 @@ export async function openKeptDocuments(path: string, inputs: readonly InputFile
   if (!isParquetOutput(path)) return new JsonLinesKept(await BufferedFile.create(path));
   const schema = await commonParquetSchema(inputs);
   if (schema !== undefined) return new SameSchemaKept(await ParquetFile.create(path, schema, { compression }), schema);
-  return new InferredSchemaKept(path, await BufferedFile.create(stagingPath(path)), compression);
+  const staged = reserveTemporary(path, 'rows');
+  return new InferredSchemaKept(path, staged, await BufferedFile.create(staged), compression);
 }
 
 /** Scalars as JSON: bigint as a number when exact, else as a string. */
@@ -138,16 +139,13 @@ function topLevelNames(schema: SchemaElement[]): string[] {
   return names;
 }
 
-/** The staged rows: a name that says it is not a finished output (it is deleted once the Parquet is written). */
-function stagingPath(path: string): string {
-  return `${path}.rows.partial`;
-}
-
 class InferredSchemaKept implements KeptDocuments {
   private readonly inference = new KeptSchemaInference();
 
   constructor(
     private readonly path: string,
+    /** The staged rows: a fresh temporary beside the output (temporaries.ts), deleted once the Parquet is written. */
+    private readonly staged: string,
     private readonly staging: BufferedFile,
     private readonly compression: ParquetCompression | undefined,
   ) {}
@@ -158,7 +156,7 @@ class InferredSchemaKept implements KeptDocuments {
 
   async commit(): Promise<void> {
     await this.staging.commit();
-    const staged = stagingPath(this.path);
+    const staged = this.staged;
     try {
       const columns = this.inference.columns();
       const file = await ParquetFile.create(this.path, flatSchema(columns), { compression: this.compression });
@@ -175,11 +173,12 @@ class InferredSchemaKept implements KeptDocuments {
         throw error;
       }
     } finally {
-      await unlink(staged).catch(() => undefined);
+      removeTemporary(staged);
     }
   }
 
-  abort(): Promise<void> {
-    return this.staging.abort();
+  async abort(): Promise<void> {
+    await this.staging.abort();
+    removeTemporary(this.staged);
   }
 }
