@@ -75,10 +75,10 @@ export function registerClusterCommand(program: Command): void {
 export function thresholdWarning(s: Pick<ClusterSummary, 'threshold' | 'meta'>): string | undefined {
   const { bands, rows } = s.meta.lsh;
   if (!(s.threshold < s.meta.threshold)) return undefined;
-  const chance = candidateProbability(s.threshold, bands, rows);
+  const percent = (t: number): string => `${(candidateProbability(t, bands, rows) * 100).toFixed(1)} %`;
   return (
-    `warning: the shards were banded for threshold ${s.meta.threshold} (${bands} bands × ${rows} rows); at -t ${s.threshold} a pair is a candidate ` +
-    `with probability ${(chance * 100).toFixed(1)} %, so most such pairs are missed: sign the shards again with -t ${s.threshold}`
+    `warning: the shards were banded for threshold ${s.meta.threshold} (${bands} bands × ${rows} rows): a pair at J = ${s.threshold} becomes a candidate ` +
+    `with probability ${percent(s.threshold)} (${percent(s.meta.threshold)} at ${s.meta.threshold}), so pairs between the two are missed: sign the shards again with -t ${s.threshold}`
   );
 }
 
