@@ -16,6 +16,7 @@ import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
 import { errorMessage } from '../errors.js';
+import { noGpuDeviceReason } from './gpuDevices.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -56,6 +57,7 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
       shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
       createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
       preferCpuOverSoftwareAdapters: true,
+      noHardwareReason: () => noGpuDeviceReason(),
     },
     options.tuning,
   );
