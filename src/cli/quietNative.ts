@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { removeTemporaries } from '../formats/temporaries.js';
 
 /** Lines known to be harmless, matched from their start. */
 export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
@@ -38,8 +39,11 @@ export function adoptParentTerminal(): void {
     Object.defineProperty(process.stderr, 'isTTY', { value: true });
     Object.defineProperty(process.stderr, 'columns', { value: Number(process.env.GPUDEDUP_STDERR_COLUMNS) || 80 });
   }
-  // The parent killed (even by SIGKILL) closes this channel: stop at once, as the parent did.
-  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  // The parent killed (even by SIGKILL) closes this channel: stop at once, as the parent did, leaving no temporary.
+  process.on('disconnect', () => {
+    removeTemporaries();
+    process.kill(process.pid, 'SIGKILL');
+  });
   process.channel?.unref();
 }
 

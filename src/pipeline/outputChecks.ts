@@ -93,13 +93,20 @@ async function checkWritable({ flag, path }: NamedOutput): Promise<void> {
     info = await stat(dir).catch(() => undefined);
   }
   if (info !== undefined && !info.isDirectory()) throw new OutputPathError(`${flag} ${path}: ${dir} is not a directory`);
+  const refused = await cannotCreateFilesIn(dir);
+  if (refused !== undefined) throw new OutputPathError(`${flag} ${path}: cannot create files in ${dir}: ${refused}`);
+}
+
+/** Why no file can be created in `dir` (tried with a probe file, removed at once), or undefined when one can. */
+export async function cannotCreateFilesIn(dir: string): Promise<string | undefined> {
   const probe = temporaryName(join(dir, 'gpudedup-probe'));
   try {
     await (await open(probe, 'wx')).close();
   } catch (error) {
-    throw new OutputPathError(`${flag} ${path}: cannot create files in ${dir}: ${reasonOf(error)}`);
+    return reasonOf(error);
   }
   await unlink(probe).catch(() => undefined);
+  return undefined;
 }
 
 function reasonOf(error: unknown): string {

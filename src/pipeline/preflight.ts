@@ -5,15 +5,14 @@
  * a corpus file given as its own reference, a `--temp-directory` that is not
  * there, and a `--keep field:NAME` that no document has.
  */
-import { open, stat, unlink } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keepScore } from '../clusters/keepPolicy.js';
 import { isParquetOutput } from '../formats/parquetFile.js';
 import { sidecarPath } from '../formats/signatureFile.js';
-import { temporaryName } from '../formats/temporaries.js';
 import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';
 import type { DedupConfig } from './config.js';
-import { checkOutputs, OutputPathError, type NamedOutput, type ReadFile } from './outputChecks.js';
+import { cannotCreateFilesIn, checkOutputs, OutputPathError, type NamedOutput, type ReadFile } from './outputChecks.js';
 
 /** The names of the plots `--plots DIR` writes. */
 export const PLOT_FILES = ['s-curve.svg', 'similarity-histogram.svg'] as const;
@@ -64,13 +63,8 @@ async function checkTempDirectory(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (info === undefined) throw new OutputPathError(`--temp-directory ${dir}: no such directory (create it, or choose another)`);
   if (!info.isDirectory()) throw new OutputPathError(`--temp-directory ${dir}: not a directory`);
-  const probe = temporaryName(join(dir, 'gpudedup-probe'));
-  try {
-    await (await open(probe, 'wx')).close();
-  } catch (error) {
-    throw new OutputPathError(`--temp-directory ${dir}: cannot create files there (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  await unlink(probe).catch(() => undefined);
+  const refused = await cannotCreateFilesIn(dir);
+  if (refused !== undefined) throw new OutputPathError(`--temp-directory ${dir}: cannot create files there: ${refused}`);
 }
 
 /**
