@@ -13,7 +13,6 @@
  *   Lines file first, then into Parquet row groups.
  */
 import { createReadStream } from 'node:fs';
-import { removeTemporary, reserveTemporary } from './temporaries.js';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
 import { documentAsJson, type InputDocument } from '../io/documents.js';
@@ -23,6 +22,7 @@ import { openParquet } from '../io/parquetDocuments.js';
 import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
 import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquetSchema.js';
 import { BufferedFile } from './tableWriter.js';
+import { removeTemporary, reserveTemporary } from './temporaries.js';
 
 export interface KeptDocuments {
   write(document: InputDocument): Promise<void>;

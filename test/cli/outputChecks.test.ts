@@ -132,13 +132,25 @@ describe('output problems are found before any work', () => {
     expect(existsSync(join(dir, 'k.jsonl'))).toBe(false);
   });
 
-  it.skipIf(process.getuid?.() === 0)('a read-only output directory (permissions do not bind root)', async () => {
+  it('a read-only output directory, found before any work', async () => {
     const { chmodSync } = await import('node:fs');
-    const locked = join(dir, 'locked');
+    const { spawnSync } = await import('node:child_process');
+    const { CLI } = await import('../support/cli.js');
+    const root = process.getuid?.() === 0;
+    // Permissions do not bind root: run the CLI as nobody there (setpriv, util-linux).
+    if (root && spawnSync('setpriv', ['--version']).status !== 0) return;
+    const sub = join(dir, 'ro');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'in.jsonl'), corpusText);
+    const locked = join(sub, 'locked');
     mkdirSync(locked);
-    chmodSync(locked, 0o555);
-    expectRefused(await runCli(['dedup', corpus, '-o', join(locked, 'kept.jsonl'), ...CPU]), /-o .*kept\.jsonl: cannot create files in .*locked: permission denied \(EACCES\)/);
+    for (const [path, mode] of [[dir, 0o755], [sub, 0o755], [join(sub, 'in.jsonl'), 0o644], [locked, 0o555]] as const) chmodSync(path, mode);
+    const args = [CLI, 'dedup', join(sub, 'in.jsonl'), '-o', join(locked, 'kept.jsonl'), ...CPU];
+    const run = root
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], { encoding: 'utf8' })
+      : spawnSync(process.execPath, args, { encoding: 'utf8' });
     chmodSync(locked, 0o755);
+    expectRefused({ code: run.status, stdout: run.stdout, stderr: run.stderr }, /-o .*kept\.jsonl: cannot create files in .*locked: permission denied \(EACCES\)/);
   });
 
   it('--keep field:NAME that no document has, before signing', async () => {
