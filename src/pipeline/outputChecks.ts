@@ -33,7 +33,7 @@ export interface ReadFile {
 export async function checkOutputs(outputs: readonly NamedOutput[], inputs: readonly ReadFile[]): Promise<void> {
   const files = outputs.filter((o) => o.path !== '-');
   const toStdout = outputs.filter((o) => o.path === '-');
-  if (toStdout.length > 1) throw new OutputPathError(`${toStdout.map((o) => o.flag).join(' and ')} all name - (standard output): give the others file names`);
+  if (toStdout.length > 1) throw new OutputPathError(`${toStdout.map((o) => o.flag).join(' and ')} ${toStdout.length === 2 ? 'both' : 'all'} name - (standard output): give all but one a file name`);
   const read = await identities(inputs);
   const named = new Map<string, string>();
   for (const output of files) {

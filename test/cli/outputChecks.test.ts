@@ -172,7 +172,12 @@ describe('the quieter failures of issue 19 item 15', () => {
     expect(piped.stdout).toBe(readFileSync(file, 'utf8'));
     expect(piped.stderr).toMatch(/kept/);
     expect(existsSync(join(sub, '-'))).toBe(false);
+    const report = spawnSync(process.execPath, [CLI, 'dedup', corpus, '--report', '-', ...CPU], { cwd: sub, encoding: 'utf8' });
+    expect(report.status, report.stderr).toBe(0);
+    expect((JSON.parse(report.stdout) as { documents: number }).documents).toBe(60);
+    expect(existsSync(join(sub, '-'))).toBe(false);
     expectRefused(await runCli(['sign', corpus, '-o', '-', ...CPU]), /sign -o -: .*give a file name/);
+    expectRefused(await runCli(['dedup', corpus, '-o', '-', '--clusters', '-', ...CPU]), /-o and --clusters both name - \(standard output\)/);
   });
 
   it('sign --resume over a finished output: complete with the same parameters, refused with others, never re-signed', async () => {
