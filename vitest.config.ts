@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Every test file's temporary directories are removed when it ends (test/support/tempDirs.ts).
+    setupFiles: ['test/support/cleanup.ts'],
     // Two cores: run files on at most two workers, and give WebGPU (lavapipe) and CLI tests room.
     maxWorkers: 2,
     testTimeout: 60_000,

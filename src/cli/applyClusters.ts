@@ -13,7 +13,7 @@ export async function applyClustersCommand(inputs: string[], options: InputCliOp
   );
   if (options.quiet) return;
   const int = thousands;
-  process.stdout.write(
+  (options.out === '-' ? process.stderr : process.stdout).write(
     `applied ${options.clustersFrom} to ${counted(s.documents, 'document')} → ${options.out}\n  clusters  ${int(s.clusters)}\n  kept      ${int(s.kept)}\n  removed   ${int(s.documents - s.kept)}\n  time      ${s.seconds.toFixed(2)} s\n`,
   );
 }

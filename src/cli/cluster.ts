@@ -1,6 +1,8 @@
 /** `gpudedup cluster SHARD...`: the band join and connected components of signed shards, on DuckDB or Spark. */
 import { Command, Option } from 'commander';
-import { writeFile } from 'node:fs/promises';
+import { candidateProbability } from '../bands/lshParams.js';
+import { writeTextFile } from '../formats/textFile.js';
+import { checkOutputs } from '../pipeline/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
 import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
 import { counted, thousands } from '../format.js';
@@ -57,18 +59,38 @@ export function registerClusterCommand(program: Command): void {
           },
         },
       };
+      // Before the join: the shards' footers say what they were banded for.
+      const warning = options.quiet ? undefined : thresholdWarning({ ...(await planFor(config)) });
+      if (warning !== undefined) process.stderr.write(`${warning}\n`);
       const summary = await runCluster(config);
-      if (!options.quiet) printSummary(summary, options);
+      if (options.quiet) return;
+      // With an output on standard output (`--clusters -`), the summary goes to standard error.
+      printSummary(summary, options, [options.clusters, options.removed].includes('-') ? process.stderr : process.stdout);
     });
 }
 
+/**
+ * `-t` below the threshold the shards were banded for: pairs between the two
+ * become candidates rarely, so most are missed; the S-curve says how rarely.
+ */
+export function thresholdWarning(s: Pick<ClusterSummary, 'threshold' | 'meta'>): string | undefined {
+  const { bands, rows } = s.meta.lsh;
+  if (!(s.threshold < s.meta.threshold)) return undefined;
+  const percent = (t: number): string => `${(candidateProbability(t, bands, rows) * 100).toFixed(1)} %`;
+  return (
+    `warning: the shards were banded for threshold ${s.meta.threshold} (${bands} bands × ${rows} rows): a pair at J = ${s.threshold} becomes a candidate ` +
+    `with probability ${percent(s.threshold)} (${percent(s.meta.threshold)} at ${s.meta.threshold}), so pairs between the two are missed: sign the shards again with -t ${s.threshold}`
+  );
+}
+
 async function emitScript(shards: string[], options: ClusterCliOptions): Promise<void> {
+  await checkOutputs([{ flag: '--emit-script', path: options.emitScript! }], shards.map((path) => ({ path, role: 'a shard' })));
   const { plan } = await planFor({ shards, threshold: options.threshold, maxAllPairs: options.maxBucketPairs, keep: options.keep });
-  await writeFile(options.emitScript!, sparkJobScript(plan));
+  await writeTextFile(options.emitScript!, sparkJobScript(plan));
   process.stdout.write(`wrote ${options.emitScript}: run it with\n  spark-submit ${options.emitScript} --out OUT_DIR ${shards.join(' ')}\n`);
 }
 
-function printSummary(s: ClusterSummary, options: ClusterCliOptions): void {
+function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: NodeJS.WriteStream): void {
   const int = thousands;
   const t = s.stats.timings;
   const sec = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(2);
@@ -82,5 +104,5 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions): void {
     `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star`,
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)})`,
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  stream.write(lines.join('\n') + '\n');
 }

@@ -73,6 +73,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
+    checkCompression(options, cmd);
     const config = await configFrom(inputs, options, cmd);
     await runDedupCommand(config, options);
   });
@@ -134,12 +135,27 @@ async function checkPlotsDirectory(path: string): Promise<void> {
 /**
  * --verify, where hybrid (the default) falls back to estimate when the corpus
  * cannot be read again for shingle sets: no corpus input (clustering from a
- * signature file alone) or standard input. Given explicitly, it is refused later.
+ * signature file alone) or standard input, with a note. Given explicitly, it is refused later.
  */
 function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command): VerifyMode {
   const rereadable = inputs.length > 0 && !inputs.includes('-');
-  if (!rereadable && cmd.getOptionValueSource('verify') !== 'cli' && options.verify === 'hybrid') return 'estimate';
+  if (!rereadable && cmd.getOptionValueSource('verify') !== 'cli' && options.verify === 'hybrid') {
+    const why = inputs.length === 0 ? 'without the corpus' : 'standard input (-) is read once, so';
+    if (!options.quiet) process.stderr.write(`note: ${why} shingle sets cannot be read for exact Jaccard: pairs are decided by the signature estimate (--verify estimate)\n`);
+    return 'estimate';
+  }
   return options.verify;
+}
+
+/** `--compression` sets the codec of Parquet outputs: given with none, it would do nothing, so it is refused. */
+function checkCompression(options: DedupCliOptions, cmd: Command): void {
+  if (cmd.getOptionValueSource('compression') !== 'cli') return;
+  const outputs = [options.out, options.clusters, options.pairs, options.contamination].filter((p): p is string => p !== undefined);
+  if (outputs.some((p) => p.toLowerCase().endsWith('.parquet'))) return;
+  const named = outputs.length === 0 ? 'there is no output' : `${outputs.join(', ')} ${outputs.length === 1 ? 'is' : 'are'} not Parquet`;
+  throw new RangeError(
+    `--compression ${options.compression} applies to Parquet outputs (.parquet), but ${named}: JSON Lines and CSV are compressed by their name (.jsonl.zst, .csv.gz)`,
+  );
 }
 
 /**
@@ -176,5 +192,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
   const destination = options.dryRun
     ? '(dry run: nothing written but the report)'
     : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? options.plots ?? '');
-  if (!options.quiet) process.stdout.write(formatSummary(report, destination));
+  // With an output on standard output (`-o -`), the summary goes to standard error.
+  const toStdout = [options.out, options.clusters, options.pairs, options.contamination, options.report].includes('-');
+  if (!options.quiet) (toStdout ? process.stderr : process.stdout).write(formatSummary(report, destination));
 }

@@ -9,6 +9,7 @@ import { registerDoctorCommand } from './doctor.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { registerClusterCommand } from './cluster.js';
 import { registerBenchCommand } from './bench.js';
+import { installSignalCleanup } from '../formats/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -32,6 +33,9 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
   process.exitCode = await runFiltered();
   process.exit();
 }
+
+// The process doing the work: SIGINT, SIGTERM and SIGHUP remove its temporaries, then end it with 130, 143 or 129.
+installSignalCleanup();
 
 const program = new Command()
   .name('gpudedup')

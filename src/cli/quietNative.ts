@@ -6,6 +6,8 @@
  * still draw: the child is told its standard error reaches a terminal.
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { removeTemporaries } from '../formats/temporaries.js';
 
 /** Lines known to be harmless, matched from their start. */
 export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
@@ -13,7 +15,17 @@ export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
   /^WARNING: lavapipe is not a conformant vulkan implementation/,
   /^MESA: error: XDG_RUNTIME_DIR/,
   /^error: XDG_RUNTIME_DIR is invalid or not set/,
+  // A Vulkan loader without any driver (the usual GPU-less server): Dawn finds no Vulkan adapter, and says so per instance.
+  /^Warning: vkCreateInstance: Found no drivers!/,
+  /^Warning: vkCreateInstance failed with VK_ERROR_INCOMPATIBLE_DRIVER/,
 ];
+
+/**
+ * Dawn follows some warnings with a source location and a blank line
+ * (`    at CheckVkSuccessImpl (…/VulkanError.cpp:106)`): after a harmless
+ * line, those go too.
+ */
+const LOCATION = /^[ \t]+at \S/;
 
 const CHILD = 'GPUDEDUP_FILTERED_CHILD';
 
@@ -27,8 +39,11 @@ export function adoptParentTerminal(): void {
     Object.defineProperty(process.stderr, 'isTTY', { value: true });
     Object.defineProperty(process.stderr, 'columns', { value: Number(process.env.GPUDEDUP_STDERR_COLUMNS) || 80 });
   }
-  // The parent killed (even by SIGKILL) closes this channel: stop at once, as the parent did.
-  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  // The parent killed (even by SIGKILL) closes this channel: stop at once, as the parent did, leaving no temporary.
+  process.on('disconnect', () => {
+    removeTemporaries();
+    process.kill(process.pid, 'SIGKILL');
+  });
   process.channel?.unref();
 }
 
@@ -45,19 +60,18 @@ export function runFiltered(): Promise<number> {
   });
   const filter = new LineFilter((text) => process.stderr.write(text));
   child.stderr!.on('data', (chunk: Buffer) => filter.push(chunk.toString('utf8')));
-  // Ctrl-C reaches the child too (same process group): let it finish its own interrupt handling.
-  const ignore = (): void => undefined;
+  // Signals go on to the child, which removes its temporaries and exits 128 + the signal's number. A Ctrl-C
+  // reaches the child twice (from the terminal's process group and from here); it acts on the first.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const forward = (signal: NodeJS.Signals) => (): void => void child.kill(signal);
-  const onTerm = forward('SIGTERM');
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', onTerm);
+  const handlers = signals.map((signal) => [signal, forward(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       filter.end();
-      process.off('SIGINT', ignore);
-      process.off('SIGTERM', onTerm);
-      if (signal !== null) process.kill(process.pid, signal); // end as the child did
-      resolve(code ?? 1);
+      for (const [name, handler] of handlers) process.off(name, handler);
+      // Ended by a signal it did not handle (SIGKILL): report it as a shell would, 128 + its number.
+      resolve(signal !== null ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
 }
@@ -69,6 +83,8 @@ export function runFiltered(): Promise<number> {
  */
 export class LineFilter {
   private pending = '';
+  /** After a harmless line ('warning'), a location line is dropped too; after that ('location'), one blank line. */
+  private after: 'other' | 'warning' | 'location' = 'other';
 
   constructor(private readonly write: (text: string) => void) {}
 
@@ -78,17 +94,32 @@ export class LineFilter {
     while ((newline = this.pending.indexOf('\n')) >= 0) {
       const line = this.pending.slice(0, newline + 1);
       this.pending = this.pending.slice(newline + 1);
-      if (!isHarmless(line)) this.write(line);
+      this.line(line);
     }
-    if (this.pending !== '' && !mayBecomeHarmless(this.pending)) {
+    // A partial line that may yet be a location line after a warning waits for its end too.
+    if (this.pending !== '' && !mayBecomeHarmless(this.pending) && !(this.after !== 'other' && /^[ \t]/.test(this.pending))) {
+      this.after = 'other';
       this.write(this.pending);
       this.pending = '';
     }
   }
 
   end(): void {
-    if (this.pending !== '' && !isHarmless(this.pending)) this.write(this.pending);
+    if (this.pending !== '' && !isHarmless(this.pending) && !(this.after !== 'other' && LOCATION.test(this.pending))) this.write(this.pending);
     this.pending = '';
+  }
+
+  private line(line: string): void {
+    if (this.after !== 'other' && LOCATION.test(line)) {
+      this.after = 'location';
+      return;
+    }
+    if (this.after === 'location' && /^\r?\n$/.test(line)) {
+      this.after = 'other';
+      return;
+    }
+    this.after = isHarmless(line) ? 'warning' : 'other';
+    if (this.after === 'other') this.write(line);
   }
 }
 
@@ -98,6 +129,6 @@ function isHarmless(line: string): boolean {
 
 /** Whether `partial` is a prefix of some harmless line (their fixed prefixes are at least 8 characters). */
 function mayBecomeHarmless(partial: string): boolean {
-  const starts = ['Warning: maxDynamic', 'WARNING: lavapipe', 'MESA: error: XDG', 'error: XDG_RUNTIME_DIR'];
+  const starts = ['Warning: maxDynamic', 'WARNING: lavapipe', 'MESA: error: XDG', 'error: XDG_RUNTIME_DIR', 'Warning: vkCreateInstance'];
   return starts.some((start) => start.startsWith(partial) || partial.startsWith(start));
 }

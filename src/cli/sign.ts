@@ -16,6 +16,7 @@ import {
 } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
+import { onInterrupt } from '../formats/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
 
 type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string };
@@ -56,11 +57,8 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
 /** Runs the sign pipeline with notes and a progress bar on standard error; Ctrl-C leaves the .partial files for --resume. */
 async function signWithProgress(config: SignConfig, quiet: boolean): Promise<SignSummary> {
   let signed = 0;
-  const onInterrupt = (): void => {
-    process.stderr.write(`\ninterrupted after ${counted(signed, 'document')}; run again with --resume to continue\n`);
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
+  // The signal handler (temporaries.ts) exits with 130 or 143; the checkpoint (.partial) stays for --resume.
+  const forget = onInterrupt(() => process.stderr.write(`\ninterrupted after ${counted(signed, 'document')}; run again with --resume to continue\n`));
   try {
     return await runSign(config, {
       note: (message) => {
@@ -72,11 +70,15 @@ async function signWithProgress(config: SignConfig, quiet: boolean): Promise<Sig
       },
     });
   } finally {
-    process.off('SIGINT', onInterrupt);
+    forget();
   }
 }
 
 function printSummary(options: SignCliOptions, s: SignSummary): void {
+  if (s.alreadyComplete) {
+    process.stdout.write(`${options.out} is complete (${counted(s.documents, 'document')}, signed with these parameters): nothing to resume; run without --resume to sign again\n`);
+    return;
+  }
   const int = (n: number): string => n.toLocaleString('en-US');
   const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k; // OPH: one per shingle, plus densification
   const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });

@@ -3,7 +3,7 @@
  * dependency with prebuilt binaries): every step becomes a table, so DuckDB
  * works out of core under `memory_limit`, spilling to `temp_directory`.
  */
-import { rmSync } from 'node:fs';
+import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,12 +35,13 @@ export async function openDuckDb(options: EngineOptions = {}): Promise<{ connect
   const duckdb = await loadDuckDb();
   if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
   const scratch = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
+  registerTemporary(scratch);
   const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(join(scratch, 'cluster.duckdb'));
   const connection = await instance.connect();
   const close = (): void => {
     connection.closeSync();
     instance.closeSync();
-    rmSync(scratch, { recursive: true, force: true });
+    removeTemporary(scratch);
   };
   try {
     if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);

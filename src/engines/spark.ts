@@ -11,7 +11,8 @@
  * writes the same job for `spark-submit` on a cluster.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
@@ -138,6 +139,7 @@ export async function checkPySpark(): Promise<void> {
 export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
   await checkPySpark();
   const dir = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-spark-'));
+  registerTemporary(dir);
   try {
     const job = join(dir, 'job.py');
     await writeFile(job, sparkJobScript(plan, options.maxRounds));
@@ -155,10 +157,10 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
       stats,
       rows: () => readParts(parts),
       writeParquet: (path) => writeRowsParquet(path, readParts(parts)),
-      close: () => rm(dir, { recursive: true, force: true }),
+      close: async () => removeTemporary(dir),
     };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    removeTemporary(dir);
     throw error;
   }
 }

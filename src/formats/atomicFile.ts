@@ -1,14 +1,22 @@
 /**
- * Files that appear complete or not at all: written as `NAME.partial` in the
- * same directory, flushed to disk, then renamed over `NAME`. A run that crashes
- * or is interrupted leaves at most a `.partial` file behind, never a truncated
- * file under the real name. `gpudedup sign --resume` continues from the
- * `.partial` files of an interrupted run (see signatureFile.ts).
+ * Files that appear complete or not at all: written under a temporary name in
+ * the same directory, flushed to disk, then renamed over `NAME`. The
+ * temporary is `.NAME.<pid>-<random>.partial`, created exclusively (it can
+ * never be an input, or any existing file) and removed on failure, at exit
+ * and on signals (temporaries.ts); a run killed outright (SIGKILL, power)
+ * leaves at most that hidden file, never a truncated file under the real name.
+ *
+ * `gpudedup sign` writes resumable files instead (createResumable): the fixed
+ * name `NAME.partial`, kept after a failure or an interrupt so that `--resume`
+ * continues from it (signatureFile.ts); the output checks refuse an input of
+ * that name up front (src/pipeline/outputChecks.ts).
  */
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { systemReason } from '../errors.js';
+import { forgetTemporary, registerTemporary, temporaryName } from './temporaries.js';
 
+/** The checkpoint name of a resumable output (`gpudedup sign`). */
 export function partialPath(path: string): string {
   return `${path}.partial`;
 }
@@ -45,8 +53,23 @@ export class AtomicFile {
     private position: number,
   ) {}
 
-  /** Starts the file afresh (a stale `.partial` from an earlier run is overwritten). */
+  /** A new file under a fresh temporary name (never an existing file), removed unless committed. */
   static async create(path: string): Promise<AtomicFile> {
+    await onOutput(dirname(path), () => mkdir(dirname(path), { recursive: true }));
+    for (;;) {
+      const tempPath = temporaryName(path);
+      try {
+        const handle = await open(tempPath, 'wx');
+        registerTemporary(tempPath);
+        return new AtomicFile(path, tempPath, handle, 0);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputError(tempPath, error);
+      }
+    }
+  }
+
+  /** A resumable file: written as `NAME.partial` (a stale one from an earlier run is overwritten), kept if not committed. */
+  static async createResumable(path: string): Promise<AtomicFile> {
     const tempPath = partialPath(path);
     await onOutput(dirname(path), () => mkdir(dirname(path), { recursive: true }));
     return new AtomicFile(path, tempPath, await onOutput(tempPath, () => open(tempPath, 'w')), 0);
@@ -82,11 +105,37 @@ export class AtomicFile {
     await onOutput(this.tempPath, () => this.handle.datasync());
     await onOutput(this.tempPath, () => this.handle.close());
     await onOutput(this.path, () => rename(this.tempPath, this.path));
+    forgetTemporary(this.tempPath);
   }
 
   /** Closes and deletes the `.partial` file; the final name is left untouched. */
   async abort(): Promise<void> {
     await this.handle.close().catch(() => undefined);
     await unlink(this.tempPath).catch(() => undefined);
+    forgetTemporary(this.tempPath);
   }
+}
+
+/**
+ * `-o -` and the like: standard output, written as it comes (a pipe cannot be
+ * renamed into place; a failed run is seen by its exit status).
+ */
+export class StandardOutput {
+  readonly path = '-';
+
+  async write(data: Uint8Array | string): Promise<void> {
+    if (process.stdout.write(data)) return;
+    await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+  }
+
+  async commit(): Promise<void> {}
+
+  async abort(): Promise<void> {}
+}
+
+/** What row and text writers write to: an AtomicFile, or standard output for `-`. */
+export type OutputFile = Pick<AtomicFile, 'path' | 'write' | 'commit' | 'abort'>;
+
+export function openOutput(path: string): Promise<OutputFile> {
+  return path === '-' ? Promise.resolve(new StandardOutput()) : AtomicFile.create(path);
 }

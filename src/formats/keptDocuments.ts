@@ -17,7 +17,6 @@
  *   Lines file first, then into Parquet row groups.
  */
 import { createReadStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
 import { documentAsJson, InputError, type InputDocument } from '../io/documents.js';
@@ -28,6 +27,7 @@ import { keptParquetPlan, unwritableColumn, type KeptParquetColumn } from './kep
 import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
 import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquetSchema.js';
 import { BufferedFile } from './tableWriter.js';
+import { removeTemporary, reserveTemporary } from './temporaries.js';
 
 export interface KeptDocuments {
   write(document: InputDocument): Promise<void>;
@@ -41,7 +41,10 @@ export interface KeptDocuments {
 export async function openKeptDocuments(path: string, inputs: readonly InputFile[], compression?: ParquetCompression): Promise<KeptDocuments> {
   if (!isParquetOutput(path)) return new JsonLinesKept(await BufferedFile.create(path));
   const common = await commonParquetSchema(inputs);
-  if (common === undefined) return new InferredSchemaKept(path, await BufferedFile.create(stagingPath(path)), compression);
+  if (common === undefined) {
+    const staged = reserveTemporary(path, 'rows');
+    return new InferredSchemaKept(path, staged, await BufferedFile.create(staged), compression);
+  }
   refuseUnwritable(path, inputs, common.schema);
   const plan = keptParquetPlan(common.schema);
   const metadata = common.arrowSchema === undefined ? undefined : { [ARROW_SCHEMA]: common.arrowSchema };
@@ -161,16 +164,13 @@ class SameSchemaKept implements KeptDocuments {
   }
 }
 
-/** The staged rows: a name that says it is not a finished output (it is deleted once the Parquet is written). */
-function stagingPath(path: string): string {
-  return `${path}.rows.partial`;
-}
-
 class InferredSchemaKept implements KeptDocuments {
   private readonly inference = new KeptSchemaInference();
 
   constructor(
     private readonly path: string,
+    /** The staged rows: a fresh temporary beside the output (temporaries.ts), deleted once the Parquet is written. */
+    private readonly staged: string,
     private readonly staging: BufferedFile,
     private readonly compression: ParquetCompression | undefined,
   ) {}
@@ -181,7 +181,7 @@ class InferredSchemaKept implements KeptDocuments {
 
   async commit(): Promise<void> {
     await this.staging.commit();
-    const staged = stagingPath(this.path);
+    const staged = this.staged;
     try {
       const columns = this.inference.columns();
       const file = await ParquetFile.create(this.path, flatSchema(columns), { compression: this.compression });
@@ -198,11 +198,12 @@ class InferredSchemaKept implements KeptDocuments {
         throw error;
       }
     } finally {
-      await unlink(staged).catch(() => undefined);
+      removeTemporary(staged);
     }
   }
 
-  abort(): Promise<void> {
-    return this.staging.abort();
+  async abort(): Promise<void> {
+    await this.staging.abort();
+    removeTemporary(this.staged);
   }
 }

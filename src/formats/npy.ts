@@ -41,7 +41,7 @@ export class NpyWriter {
   ) {}
 
   static async create(path: string, dtype: NpyDtype, cols: number): Promise<NpyWriter> {
-    const file = await AtomicFile.create(path);
+    const file = await AtomicFile.createResumable(path);
     await file.write(header(dtype, 0, cols));
     return new NpyWriter(file, dtype, cols);
   }

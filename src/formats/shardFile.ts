@@ -15,18 +15,18 @@
  * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots; all-ones when empty) |
  *
  * The parameters are in the key-value metadata under `gpudedup.shard` (JSON,
- * ShardMeta). Written with hyparquet-writer (pure JavaScript) to `NAME.partial`,
- * renamed when complete. Kept apart from the formats branch's Parquet writer on
+ * ShardMeta). Written with hyparquet-writer (pure JavaScript) to a fresh temporary
+ * (temporaries.ts), renamed when complete. Kept apart from the formats branch's Parquet writer on
  * purpose, so the two can be reconciled.
  */
 import { mkdirSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
 import type { LshParams } from '../bands/lshParams.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
-import { partialPath } from './atomicFile.js';
+import { forgetTemporary, removeTemporary, reserveTemporary } from './temporaries.js';
 
 export const SHARD_FORMAT = 'gpudedup-shard/v1';
 export const SHARD_META_KEY = 'gpudedup.shard';
@@ -86,6 +86,7 @@ export class ShardWriter {
 
   private constructor(
     readonly path: string,
+    private readonly temp: string,
     private readonly writer: ParquetWriter,
     private readonly lsh: LshParams,
     private readonly k: number,
@@ -94,11 +95,12 @@ export class ShardWriter {
     this.rows = emptyRows(lsh, k, rowGroup);
   }
 
-  /** Opens `path.partial`; the metadata is completed by `commit`. */
+  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. */
   static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
-    const writer = new ParquetWriter({ writer: fileWriter(partialPath(path)), schema: shardSchema(lsh, k), createdBy: 'gpudedup' });
-    const shard = new ShardWriter(path, writer, lsh, k, rowGroup);
+    const temp = reserveTemporary(path);
+    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k), createdBy: 'gpudedup' });
+    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup);
     shard.meta = meta;
     return shard;
   }
@@ -148,11 +150,12 @@ export class ShardWriter {
     this.flush();
     this.writer.kvMetadata = [{ key: SHARD_META_KEY, value: JSON.stringify(this.meta()) }];
     await this.writer.finish();
-    await rename(partialPath(this.path), this.path);
+    await rename(this.temp, this.path);
+    forgetTemporary(this.temp);
   }
 
   async abort(): Promise<void> {
-    await unlink(partialPath(this.path)).catch(() => undefined);
+    removeTemporary(this.temp);
   }
 }
 

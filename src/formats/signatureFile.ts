@@ -11,7 +11,7 @@
  * signatureParquet.ts): the functions here dispatch on the name.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import { isEmptySignature, rowWords, signatureMatrix } from '../bands/signatureMatrix.js';
@@ -59,7 +59,7 @@ export class SignatureWriter {
 
   static async create(npyPath: string, params: SignatureParams, read: RowOptions): Promise<SignatureWriter> {
     const npy = await NpyWriter.create(npyPath, dtypeOf(params), npyColumns(params));
-    const sidecar = await AtomicFile.create(sidecarPath(npyPath));
+    const sidecar = await AtomicFile.createResumable(sidecarPath(npyPath));
     await sidecar.write(sidecarHead(params, read));
     return new SignatureWriter(params, npy, sidecar, 0, [], []);
   }
@@ -188,7 +188,12 @@ async function emptyRows(npyPath: string, params: SignatureParams, rows: number)
  * whole sidecar (one rewritten by another tool).
  */
 export async function readSignatureParams(npyPath: string): Promise<SignatureParams> {
-  if (isParquetOutput(npyPath)) return readParquetSignatureParams(npyPath);
+  return (await readSignatureHead(npyPath)).params;
+}
+
+/** The parameters and read options of a .npy signature file, from its sidecar's first line where it can. */
+async function readSignatureHead(npyPath: string): Promise<{ params: SignatureParams; read?: RowOptions }> {
+  if (isParquetOutput(npyPath)) return { params: await readParquetSignatureParams(npyPath) };
   const path = sidecarPath(npyPath);
   let head: string | undefined;
   try {
@@ -201,8 +206,25 @@ export async function readSignatureParams(npyPath: string): Promise<SignaturePar
   } catch (error) {
     throw new Error(`${path}: cannot read the signature sidecar (${(error as Error).message})`);
   }
-  const params = head === undefined ? undefined : parseHead(head)?.params;
-  return params ?? (await readSidecar(npyPath)).params;
+  return (head === undefined ? undefined : parseHead(head)) ?? (await readSidecar(npyPath));
+}
+
+/**
+ * For `sign --resume` over a finished .npy (no checkpoint left): how its
+ * parameters and read options differ from this run's (empty: the same), and
+ * its row count from the .npy header.
+ */
+export async function finishedSignatureDifferences(npyPath: string, params: SignatureParams, read: RowOptions): Promise<{ differences: string[]; rows: number }> {
+  const found = await readSignatureHead(npyPath);
+  const handle = await open(npyPath, 'r');
+  const prefix = Buffer.alloc(256);
+  try {
+    await handle.read(prefix, 0, prefix.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const rows = Number(/'shape':\s*\((\d+),/.exec(prefix.toString('latin1'))?.[1] ?? NaN);
+  return { differences: [...paramDifferences(found.params, params), ...rowOptionDifferences(found.read, read)], rows };
 }
 
 /**

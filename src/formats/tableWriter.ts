@@ -1,9 +1,10 @@
 /**
  * Row-oriented output files: CSV with a header (RFC 4180 quoting), or JSON
  * Lines when the name ends in `.jsonl`; gzip or zstd when it ends in `.gz` or
- * `.zst` (`x.jsonl.gz`, `x.csv.zst`). Written atomically and in large chunks.
+ * `.zst` (`x.jsonl.gz`, `x.csv.zst`). Written atomically and in large chunks;
+ * `-` is standard output.
  */
-import { AtomicFile } from './atomicFile.js';
+import { openOutput, type OutputFile } from './atomicFile.js';
 import { makeEncoder, outputCompressionOf, withoutCompressionSuffix, type Encoder } from './compression.js';
 import { csvCell, type Cell } from './csv.js';
 
@@ -15,14 +16,14 @@ export class BufferedFile {
   private byteCount = 0;
 
   private constructor(
-    private readonly file: AtomicFile,
+    private readonly file: OutputFile,
     private readonly encoder: Encoder,
   ) {}
 
   /** Compressed as the name says (see compression.ts). */
   static async create(path: string): Promise<BufferedFile> {
     const encoder = await makeEncoder(outputCompressionOf(path));
-    return new BufferedFile(await AtomicFile.create(path), encoder);
+    return new BufferedFile(await openOutput(path), encoder);
   }
 
   async write(text: string): Promise<void> {

@@ -1,8 +1,8 @@
-/** A small text file (an SVG plot, a report) written whole through an AtomicFile: complete or absent. */
-import { AtomicFile } from './atomicFile.js';
+/** A small text file (an SVG plot, a report) written whole through an AtomicFile: complete or absent (`-`: standard output). */
+import { openOutput } from './atomicFile.js';
 
 export async function writeTextFile(path: string, text: string): Promise<void> {
-  const file = await AtomicFile.create(path);
+  const file = await openOutput(path);
   try {
     await file.write(text);
     await file.commit();

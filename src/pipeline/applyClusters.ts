@@ -10,6 +10,7 @@ import { BufferedFile } from '../formats/tableWriter.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
 import { SILENT_HOOKS, withProgress, type DedupHooks } from './config.js';
+import { checkOutputs } from './outputChecks.js';
 
 export interface ApplyClustersConfig {
   readonly inputs: readonly string[];
@@ -28,6 +29,7 @@ export interface ApplyClustersSummary {
 export async function runApplyClusters(config: ApplyClustersConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<ApplyClustersSummary> {
   const started = performance.now();
   const files = await listInputFiles(config.inputs, hooks.note);
+  await checkOutputs([{ flag: '-o', path: config.out }], [...files, { path: config.clustersFrom, role: '--clusters-from' }]);
   const out = await BufferedFile.create(config.out);
   try {
     const counts = await withProgress(hooks, 'applying clusters', totalInputBytes(files), 'bytes', async (progress) => {

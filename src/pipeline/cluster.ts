@@ -5,14 +5,15 @@
  * estimate --cluster-check none` with the same parameters, numbered the same
  * way, so the files compare byte for byte.
  */
-import { rename, unlink } from 'node:fs/promises';
-import { partialPath } from '../formats/atomicFile.js';
+import { rename } from 'node:fs/promises';
+import { forgetTemporary, removeTemporary, reserveTemporary } from '../formats/temporaries.js';
 import { checkShardSet, readShardMeta, type ShardMeta } from '../formats/shardFile.js';
 import { TableWriter } from '../formats/tableWriter.js';
 import { clusterPlan, minimumAgreement, type ClusterPlan } from '../engines/clusterSql.js';
 import { runDuckDb } from '../engines/duckdb.js';
 import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
 import { runSpark } from '../engines/spark.js';
+import { checkOutputs } from './outputChecks.js';
 
 export type EngineName = 'duckdb' | 'spark';
 export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
@@ -58,6 +59,10 @@ export async function planFor(config: Pick<ClusterConfig, 'shards' | 'threshold'
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
   const started = performance.now();
+  await checkOutputs(
+    [config.clusters && { flag: '--clusters', path: config.clusters }, config.removed && { flag: '--removed', path: config.removed }].filter((o) => !!o),
+    config.shards.map((path) => ({ path, role: 'a shard' })),
+  );
   const { meta, plan, threshold } = await planFor(config);
   const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, config.engineOptions) : await runSpark(plan, config.shards, config.engineOptions);
   try {
@@ -72,7 +77,7 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
 async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number): Promise<{ documents: number; clusters: number; removed: number }> {
   const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
   const tables: TableWriter[] = [];
-  const parquetTemp = parquet ? partialPath(config.clusters!) : undefined;
+  const parquetTemp = parquet ? reserveTemporary(config.clusters!) : undefined;
   try {
     const clusters = config.clusters !== undefined && !parquet ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept']) : undefined;
     const removed = config.removed !== undefined ? await TableWriter.create(config.removed, ['id']) : undefined;
@@ -94,11 +99,14 @@ async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expect
     if (documents !== expected) throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
     if (parquetTemp !== undefined) await run.writeParquet(parquetTemp);
     for (const t of tables) await t.commit();
-    if (parquetTemp !== undefined) await rename(parquetTemp, config.clusters!);
+    if (parquetTemp !== undefined) {
+      await rename(parquetTemp, config.clusters!);
+      forgetTemporary(parquetTemp);
+    }
     return { documents, clusters: clusterCount, removed: removedCount };
   } catch (error) {
     await Promise.all(tables.map((t) => t.abort().catch(() => undefined)));
-    if (parquetTemp !== undefined) await unlink(parquetTemp).catch(() => undefined);
+    if (parquetTemp !== undefined) removeTemporary(parquetTemp);
     throw error;
   }
 }

@@ -5,7 +5,8 @@
 import { checkKeptOutput } from '../formats/keptDocuments.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
-import { checkOutputs, type NamedOutput } from './outputChecks.js';
+import type { NamedOutput } from './outputChecks.js';
+import { dedupPreflight, PLOT_FILES } from './preflight.js';
 import { join } from 'node:path';
 import { writeTextFile } from '../formats/textFile.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../plots/histogram.js';
@@ -26,9 +27,8 @@ export interface DedupOutputs extends DedupOutputPaths {
 }
 
 export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
-  const inputs = await listInputFiles(config.inputs);
-  await checkOutputs(namedOutputs(outputs), [...inputs, ...(await listInputFiles(config.against))]);
-  if (outputs.out !== undefined) await checkKeptOutput(outputs.out, inputs);
+  await dedupPreflight(config, namedOutputs(outputs), outputs.dryRun ? undefined : outputs.plots);
+  if (outputs.out !== undefined) await checkKeptOutput(outputs.out, await listInputFiles(config.inputs));
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
   const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };
@@ -44,8 +44,9 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
 }
 
 async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcome): Promise<void> {
-  await writeTextFile(join(dir, 's-curve.svg'), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
-  await writeTextFile(join(dir, 'similarity-histogram.svg'), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
+  const [sCurve, histogram] = PLOT_FILES;
+  await writeTextFile(join(dir, sCurve), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
+  await writeTextFile(join(dir, histogram), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
 }
 
 /** The outputs as the command line names them, for messages. */

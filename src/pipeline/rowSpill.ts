@@ -5,10 +5,12 @@
  * band) and once for the rows of the candidate documents only. RSS then holds
  * the band keys or one band of them, and the candidates' rows, instead of
  * every row. The files live in `--temp-directory` and are removed at the end of the
- * run, or at exit if it fails.
+ * run, or at exit if it fails, signals included (formats/temporaries.ts).
  */
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { totalmem } from 'node:os';
 import { bandKey } from '../bands/bandKeys.js';
 import type { BandKeySource } from '../bands/bandKeySource.js';
@@ -41,24 +43,8 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   return bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 2 ** 10)} KiB`;
 }
-const openFiles = new Set<string>();
-process.on('exit', () => {
-  for (const path of openFiles) removeQuietly(path);
-});
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
-  openFiles.delete(path);
-}
-
 function tempPath(dir: string, what: string): string {
-  const path = join(dir, `gpudedup-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.${what}`);
-  openFiles.add(path);
-  return path;
+  return join(dir, `gpudedup-${process.pid}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.${what}`);
 }
 
 /** An append-only temporary file of 32-bit words; I/O errors name it and the option that moves it. */
@@ -72,7 +58,9 @@ export class WordFile {
     private readonly holding = 'spilled signatures',
   ) {
     this.path = tempPath(dir, what);
-    this.fd = this.io('create', () => openSync(this.path, 'w+', 0o600));
+    // wx+: a new file, never one already there; registered so that exit and signals remove it.
+    this.fd = this.io('create', () => openSync(this.path, 'wx+', 0o600));
+    registerTemporary(this.path);
   }
 
   append(words: Uint32Array): void {
@@ -94,7 +82,7 @@ export class WordFile {
 
   remove(): void {
     closeSync(this.fd);
-    removeQuietly(this.path);
+    removeTemporary(this.path);
   }
 
   private io<T>(what: string, work: () => T): T {

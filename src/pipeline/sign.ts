@@ -11,8 +11,9 @@ import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { signedUnits } from '../firstPass/signedUnits.js';
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { unitSetup } from './corpusPass.js';
-import { openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
-import { checkOutputs } from './outputChecks.js';
+import { finishedSignatureDifferences, openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
+import { isParquetOutput } from '../formats/parquetFile.js';
+import { checkOutputs, type NamedOutput } from './outputChecks.js';
 import { UniqueIds } from '../firstPass/uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
@@ -52,13 +53,19 @@ export interface SignSummary {
   readonly fellBack: boolean;
   /** Documents taken over from an interrupted run. */
   readonly resumed: number;
+  /** `--resume` found the output complete, made with the same parameters: nothing was signed. */
+  readonly alreadyComplete?: boolean;
 }
 
 type Signer = RunSigner;
 
 export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS): Promise<SignSummary> {
   const files = await listInputFiles(config.inputs, hooks.note);
-  await checkOutputs([{ flag: '-o', path: config.out }, { flag: '-o (its sidecar)', path: sidecarPath(config.out) }], files);
+  await checkOutputs(signOutputs(config.out), files);
+  if (config.resume) {
+    const complete = await completeOutput(config);
+    if (complete !== undefined) return complete;
+  }
   return withRunSigner(config, hooks, async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
@@ -67,6 +74,40 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
     if (writer.documentCount > 0) hooks.note(`resuming after ${counted(writer.documentCount, 'document')} already signed`);
     return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
   });
+}
+
+/**
+ * What `sign` writes: the .npy and its sidecar, and their checkpoints (fixed
+ * names, kept for --resume: an input of that name would be overwritten, so
+ * it is refused like the outputs themselves); a Parquet file alone.
+ */
+function signOutputs(out: string): NamedOutput[] {
+  if (out === '-') throw new RangeError('sign -o -: signatures are a .npy with a sidecar, or a Parquet file; give a file name');
+  if (isParquetOutput(out)) return [{ flag: '-o', path: out }];
+  const sidecar = sidecarPath(out);
+  return [
+    { flag: '-o', path: out },
+    { flag: '-o (its sidecar)', path: sidecar },
+    { flag: '-o (its checkpoint)', path: partialPath(out) },
+    { flag: '-o (its sidecar checkpoint)', path: partialPath(sidecar) },
+  ];
+}
+
+/**
+ * `--resume` over a finished output (no checkpoint left): nothing to sign
+ * when it was made with this run's parameters (the summary says so), refused
+ * naming the differences otherwise, never silently signed again.
+ */
+async function completeOutput(config: SignConfig): Promise<SignSummary | undefined> {
+  const { out } = config;
+  if (isParquetOutput(out) || (await exists(partialPath(out))) || (await exists(partialPath(sidecarPath(out))))) return undefined;
+  if (!(await exists(out)) || !(await exists(sidecarPath(out)))) return undefined;
+  const { differences, rows } = await finishedSignatureDifferences(out, config.params, config.read);
+  if (differences.length > 0) {
+    throw new Error(`${out}: --resume, but it is complete and was signed with other parameters (file vs this run): ${differences.join('; ')}; run without --resume to replace it`);
+  }
+  const none = { empty: 0, invalidSkipped: 0, binarySkipped: [], shingles: 0, bytes: 0, textBytes: 0, seconds: 0, timings: { shingleMs: 0, signMs: 0 } };
+  return { ...none, documents: rows, resumed: rows, backend: 'none (already complete)', fellBack: false, alreadyComplete: true };
 }
 
 /** Signs every document not yet in `writer`, batch by batch, and commits. */

@@ -66,6 +66,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   const { slotBits } = config.params;
   if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
   const files = await listInputFiles(config.inputs, hooks.note);
+  if (config.out === '-') throw new RangeError('sign --shard -o -: a shard is a Parquet file; give a file name');
   await checkOutputs([{ flag: '-o', path: config.out }], files);
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();

@@ -18,6 +18,7 @@ import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTun
 import { errorMessage } from '../errors.js';
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { nodeFirstPassWorkers } from '../workers/firstPassWorkers.js';
+import { noGpuDeviceReason } from './gpuDevices.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -58,6 +59,7 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
       shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
       createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
       preferCpuOverSoftwareAdapters: true,
+      noHardwareReason: () => noGpuDeviceReason(),
     },
     options.tuning,
   );

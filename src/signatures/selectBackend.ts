@@ -27,6 +27,12 @@ export interface WebGpuEnvironment {
   shaderSources(): ShaderSources | Promise<ShaderSources>;
   /** `auto` passes a software adapter over for the CPU (autoChoice.ts); Node and the browser both ask for it. */
   readonly preferCpuOverSoftwareAdapters?: boolean;
+  /**
+   * With preferCpuOverSoftwareAdapters: why no hardware adapter can exist
+   * here (gpuDevices.ts), so that `auto` goes to the CPU without starting
+   * WebGPU at all; undefined to ask for an adapter.
+   */
+  noHardwareReason?(): string | undefined;
   /** The CPU backend when WebGPU is not used; default one thread (WasmSigner: the fastest CPU kernel that loads). */
   createCpuSigner?(family: HashFamily): SignerBackend;
 }
@@ -41,7 +47,9 @@ export async function selectBackend(
 ): Promise<ResolvedBackend> {
   const notes: string[] = [];
   let passedOver: AdapterSummary | undefined;
-  if (choice === 'webgpu' || choice === 'auto') {
+  const skip = choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true ? environment.noHardwareReason?.() : undefined;
+  if (skip !== undefined) notes.push(`webgpu: ${skip}`);
+  else if (choice === 'webgpu' || choice === 'auto') {
     try {
       const backend = await createWebGpuSigner(family, environment, tuning, choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true);
       notes.push(`webgpu: chosen, ${backend.description}`);

@@ -6,6 +6,7 @@ import { cpuThreads, resolveBackend } from '../../src/signatures/resolveBackend.
 import { NoAdapterError } from '../../src/signatures/webgpu/adapter.js';
 import { selectBackend, type WebGpuEnvironment } from '../../src/signatures/selectBackend.js';
 import { loadShaderSources } from '../../src/signatures/webgpu/nodeShaders.js';
+import { noGpuDeviceReason } from '../../src/signatures/gpuDevices.js';
 
 const family = makeHashFamily(4, { hi: 0, lo: 1 });
 const noAdapter: WebGpuEnvironment = {
@@ -65,6 +66,31 @@ describe('selectBackend', () => {
       if (software) expect(notes[0]).toMatch(/^webgpu: passed over WebGPU on .*: software adapter on the same cores/);
       else expect(notes[0]).not.toMatch(/passed over/);
     }
+  });
+
+  it('auto does not start WebGPU where no hardware adapter can exist (no GPU device node); webgpu still asks', async () => {
+    let asked = 0;
+    const environment: WebGpuEnvironment = {
+      acquireDevice: () => (asked++, noAdapter.acquireDevice()),
+      shaderSources: loadShaderSources,
+      preferCpuOverSoftwareAdapters: true,
+      noHardwareReason: () => 'not started: no GPU device',
+    };
+    const { backend, notes } = await selectBackend('auto', family, environment);
+    expect(backend.kind).toBe('cpu');
+    expect(notes).toEqual(['webgpu: not started: no GPU device', 'cpu: chosen, CPU (wasm SIMD)']);
+    expect(asked).toBe(0);
+    await expect(selectBackend('webgpu', family, environment)).rejects.toThrow(/no adapter/);
+    expect(asked).toBe(1);
+  });
+
+  it('a GPU device node is looked for on Linux only: /dev/dri/renderD*, /dev/nvidia<n>, /dev/dxg', () => {
+    const machine = (files: Record<string, string[]>) => (dir: string) => files[dir] ?? [];
+    expect(noGpuDeviceReason('linux', machine({ '/dev': ['null', 'nvidiactl', 'tty0'] }))).toMatch(/^not started: no GPU device/);
+    expect(noGpuDeviceReason('linux', machine({ '/dev/dri': ['renderD128'] }))).toBeUndefined();
+    expect(noGpuDeviceReason('linux', machine({ '/dev': ['nvidia0', 'nvidiactl'] }))).toBeUndefined();
+    expect(noGpuDeviceReason('linux', machine({ '/dev': ['dxg'] }))).toBeUndefined();
+    expect(noGpuDeviceReason('darwin', machine({}))).toBeUndefined();
   });
 
   it('cpu is chosen without touching WebGPU, on worker threads in Node', async () => {

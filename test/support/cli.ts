@@ -1,10 +1,9 @@
 /** Runs the built CLI (`npm test` builds first) as a user would, on real files. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const CLI = join(process.cwd(), 'dist/src/cli/main.js');
+/** GPUDEDUP_TEST_CLI: another build to run the tests against (e.g. to see a new test fail on the old code). */
+export const CLI = process.env.GPUDEDUP_TEST_CLI ?? join(process.cwd(), 'dist/src/cli/main.js');
 
 export interface CliResult {
   readonly code: number | null;
@@ -26,6 +25,5 @@ export function runCli(args: readonly string[], stdin?: string | Buffer): Promis
   });
 }
 
-export function tempDir(prefix = 'gpudedup-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+/** Removed when the test file ends (tempDirs.ts). */
+export { tempDir } from './tempDirs.js';

@@ -1,6 +1,6 @@
 // The WGSL lives in shaders/ only, and Node finds it from src/ and dist/ alike.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../../support/tempDirs.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findShaderDirectory, loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
@@ -21,7 +21,7 @@ describe('shader sources', () => {
   });
 
   it('are found from a compiled layout (dist/src/signatures/webgpu) by walking up to package.json', () => {
-    const root = mkdtempSync(join(tmpdir(), 'gpudedup-shaders-'));
+    const root = tempDir('gpudedup-shaders-');
     writeFileSync(join(root, 'package.json'), '{}');
     mkdirSync(join(root, 'shaders'));
     writeFileSync(join(root, 'shaders', SHADER_FILES.minhash), '');
