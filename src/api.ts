@@ -115,7 +115,7 @@ export interface DedupOptions extends MinHashOptions {
   /** Representatives a member is compared with before it is kept alone (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
   /** default first */
   readonly keep?: KeepPolicy;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
@@ -153,7 +153,7 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       clusterCheck: options.clusterCheck ?? 'representative',
       chainDelta: options.chainDelta,
       maxRepresentatives: options.maxRepresentatives,
-      estimateErrorRate: options.estimateErrorRate,
+      estimateError: options.estimateError,
       keep: options.keep ?? { kind: 'first' },
       against: options.against?.map(asDocument),
     });

@@ -3,8 +3,7 @@ import { Command, Option } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { sparkJobScript } from '../engines/spark.js';
 import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
-import { positiveInteger } from './options.js';
-import { unitInterval } from './params.js';
+import { positiveInteger, tableOption } from './options.js';
 
 interface ClusterCliOptions {
   engine: EngineName;
@@ -28,8 +27,8 @@ export function registerClusterCommand(program: Command): void {
     .addOption(new Option('--engine <name>', 'where the SQL runs: DuckDB embedded, or a local Spark job (pyspark)').choices(ENGINES).default('duckdb'))
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if .jsonl; Parquet if .parquet)')
     .option('--removed <file>', 'write the ids of the removed documents, in input order (CSV with header id; JSONL if .jsonl)')
-    .option('-t, --threshold <t>', "verification threshold (default: the shards')", unitInterval)
-    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor', positiveInteger, 16)
+    .addOption(tableOption('threshold', '-t, --threshold <t>', "verification threshold (default: the shards')", { withDefault: false }))
+    .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor'))
     .addOption(new Option('--keep <policy>', 'document kept per cluster (ties to the earliest)').choices(['first', 'longest']).default('first'))
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
@@ -43,7 +42,7 @@ export function registerClusterCommand(program: Command): void {
         shards,
         engine: options.engine,
         threshold: options.threshold,
-        maxAllPairs: options.maxBucketPairs,
+        maxBucketPairs: options.maxBucketPairs,
         keep: options.keep,
         clusters: options.clusters,
         removed: options.removed,
@@ -62,7 +61,7 @@ export function registerClusterCommand(program: Command): void {
 }
 
 async function emitScript(shards: string[], options: ClusterCliOptions): Promise<void> {
-  const { plan } = await planFor({ shards, threshold: options.threshold, maxAllPairs: options.maxBucketPairs, keep: options.keep });
+  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep });
   await writeFile(options.emitScript!, sparkJobScript(plan));
   process.stdout.write(`wrote ${options.emitScript}: run it with\n  spark-submit ${options.emitScript} --out OUT_DIR ${shards.join(' ')}\n`);
 }

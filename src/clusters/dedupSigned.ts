@@ -35,13 +35,13 @@ export interface DedupSettings {
   readonly verify: VerifyMode;
   readonly clusterCheck: ClusterCheck;
   /** Buckets up to this size pair all their members (default 16). */
-  readonly maxAllPairs?: number;
+  readonly maxBucketPairs?: number;
   /** The representative check keeps a member with its representative from similarity t − δ (default 0.1). */
   readonly chainDelta?: number;
   /** Representatives a member is compared with before it is kept alone (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
   /** Exact and hybrid: most bytes of shingle sets held (default: no limit); past it, pairs are decided by the estimate. */
   readonly shingleSetBytes?: number;
 }
@@ -128,7 +128,7 @@ export async function dedupSigned(
   }
   const verified = await stage(
     'verification',
-    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateErrorRate, store.known),
+    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateError, store.known),
     candidates.a.length,
   );
   const missing = new Uint8Array(signatures.count);
@@ -165,7 +165,7 @@ function clusterOptions(corpus: HeldCorpus, settings: DedupSettings, store?: Shi
     threshold: settings.threshold,
     chainDelta: settings.chainDelta,
     maxRepresentatives: settings.maxRepresentatives,
-    estimateErrorRate: settings.estimateErrorRate,
+    estimateError: settings.estimateError,
   };
 }
 
@@ -189,7 +189,7 @@ function setsNeeded(corpus: HeldCorpus, candidates: Candidates, settings: DedupS
 
 /** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */
 function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupSettings): Uint8Array {
-  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 0, errorRate: settings.estimateErrorRate });
+  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 0, errorRate: settings.estimateError });
   const needed = new Uint8Array(signatures.count);
   for (let i = 0; i < pairs.a.length; i++) {
     if (judge.needsExact(pairs.a[i], pairs.b[i])) needed[pairs.a[i]] = needed[pairs.b[i]] = 1;
@@ -199,7 +199,7 @@ function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupS
 
 /** Hybrid: the candidate pairs the estimate does not reject (accepted, or inside the margin). */
 function notRejected(signatures: SignatureMatrix, candidates: PairList, settings: DedupSettings): PairList {
-  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 1, errorRate: settings.estimateErrorRate });
+  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 1, errorRate: settings.estimateError });
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < candidates.a.length; i++) {
@@ -224,7 +224,7 @@ export interface ReferencePairs {
 
 /** Candidate pairs among the corpus groups flagged in `include` (all by default). */
 export function bandCorpus(keys: BandKeySource, settings: DedupSettings, onBand?: (bands: number) => void, include?: Uint8Array): Candidates {
-  return findCandidates(keys, { ...settings.lsh, maxAllPairs: settings.maxAllPairs, include, onBand });
+  return findCandidates(keys, { ...settings.lsh, maxBucketPairs: settings.maxBucketPairs, include, onBand });
 }
 
 /** The corpus groups whose shingle sets exact verification needs: those in a candidate pair. */

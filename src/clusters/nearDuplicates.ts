@@ -1,12 +1,13 @@
 /** Helpers of dedupSigned.ts between verification and clustering. */
 import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
+import { defaultOf } from '../options.js';
 import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
 import { PairJudge, noDecisions, type DecisionCounts } from './pairJudge.js';
 import type { ExactSimilarity, VerifyMode } from './verification.js';
 
 /** δ: a removed document must reach t − δ against the document kept in its place. */
-export const DEFAULT_CHAIN_DELTA = 0.1;
+export const DEFAULT_CHAIN_DELTA = defaultOf('chainDelta');
 
 export interface ClusterVerifiedOptions {
   readonly threshold: number;
@@ -25,7 +26,7 @@ export interface ClusterVerifiedOptions {
   /** Representatives a member is compared with at most (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the check's threshold. */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
 }
 
 export interface VerifiedClustering extends Clustering {
@@ -55,7 +56,7 @@ export function clusterVerified(m: SignatureMatrix, verified: PairList, options:
 function checkJudge(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairJudge {
   // With verify none the check still needs a measure: the estimate, as before.
   const mode = options.verify === 'none' ? 'estimate' : options.verify;
-  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets, errorRate: options.estimateErrorRate });
+  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets, errorRate: options.estimateError });
 }
 
 /**

@@ -14,10 +14,9 @@ import type { PairList } from '../bands/pairSet.js';
 import { PairIndex } from '../shingles/pairIndex.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { PairJudge, type DecisionCounts } from './pairJudge.js';
+import type { VerifyMode } from '../options.js';
 
-export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
-
-export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact', 'none'];
+export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
 /** Modes that compute exact Jaccard (all candidates, or those inside the margin): they need shingle sets. */
 export const usesShingleSets = (mode: VerifyMode): boolean => mode === 'exact' || mode === 'hybrid';

@@ -170,7 +170,7 @@ function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
 function signatureSpill(run: Run): RowSpill {
   const { config, hooks, memoryLimitBytes } = run;
-  const dir = config.tempDir ?? tmpdir();
+  const dir = config.tempDirectory ?? tmpdir();
   const { k, slotBits, bandKeys } = config.params;
   return {
     limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,

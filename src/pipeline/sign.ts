@@ -22,13 +22,13 @@ export interface SignConfig {
   readonly params: SignatureParams;
   readonly backend: BackendChoice;
   /** Worker threads of the CPU backend; default one per core. */
-  readonly cpuThreads?: number;
+  readonly threads?: number;
   /** The .npy to write; its sidecar is `out + '.json'`. */
   readonly out: string;
   /** Continue an interrupted run from its .partial files. */
   readonly resume: boolean;
   /** Documents per signing batch: memory and checkpoint granularity (default 2048). */
-  readonly batchDocuments?: number;
+  readonly batchSize?: number;
 }
 
 export interface SignSummary {
@@ -82,7 +82,7 @@ async function signInto(
   let textBytes = 0;
   try {
     const documents = skipResumed(requireUniqueIds(readDocuments(files, { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary, onBytes: (n) => (bytes = n) })), writer.resumedIds);
-    const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchDocuments, shingler: signer.shingler };
+    const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, shingler: signer.shingler };
     for await (const batch of signDocuments(documents, signer.signer, pipeline, timings)) {
       await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.sets.map((set) => set.length === 0));
       shingles += batch.shingles;

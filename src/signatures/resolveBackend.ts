@@ -16,6 +16,7 @@ import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
 import { errorMessage } from '../errors.js';
+import { OPTIONS } from '../options.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -42,6 +43,7 @@ export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.j
 export function cpuThreads(requested?: number): { threads: number; note?: string } {
   const cores = availableParallelism();
   if (requested === undefined) return { threads: cores };
+  OPTIONS.threads.check(requested);
   if (requested <= cores) return { threads: requested };
   return { threads: cores, note: `cpu: ${requested} threads requested, ${cores} used (one per core of this machine)` };
 }
