@@ -1,5 +1,5 @@
 /** `gpudedup bench`: parses the command line, runs src/pipeline/bench.ts, prints the table and writes --json / --plot. */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { writeTextFile } from '../formats/textFile.js';
 import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench.js';

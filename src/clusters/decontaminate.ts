@@ -61,7 +61,8 @@ export function matchReferences(
   corpusCount: number,
   options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateError' | 'known'>,
 ): ReferenceMatches {
-  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity, undefined, options.estimateError, options.known);
+  const { verify, threshold, exactSimilarity, estimateError, known } = options; // only these: callers pass wider settings
+  const verified = verifyPairs(candidates, { verify, threshold, signatures: combined, exactSimilarity, estimateError, known });
   return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
 }
 

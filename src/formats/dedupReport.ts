@@ -16,7 +16,7 @@ import type { PipelineTimings } from '../signatures/signDocuments.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
-import type { DecisionCounts } from '../clusters/pairJudge.js';
+import type { DecisionCounts } from '../clusters/pairDecision.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
