@@ -1,8 +1,11 @@
-/** Runs the built CLI (`npm test` builds first) as a user would, on real files. */
+/** Runs the built CLI (`npm test` builds first) as a user would, on real files; never a build older than src/. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireFreshDist } from './freshDist.js';
+
+requireFreshDist(); // every test file that runs the CLI imports this module: a stale dist/ fails it before any test
 
 export const CLI = join(process.cwd(), 'dist/src/cli/main.js');
 
