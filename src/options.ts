@@ -10,13 +10,15 @@
  */
 import { parseKeepPolicy, type KeepPolicy } from './clusters/keepPolicy.js';
 import { parseU64 } from './math/u64.js';
-import type { ShingleMode } from './shingles/shingles.js';
-import type { SchemeName } from './signatures/hashFamily.js';
 
 /** How verification decides a candidate pair (verification.ts). */
 export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
 /** How clustering checks a member against the document kept in its place (clustering.ts). */
 export type ClusterCheck = 'none' | 'representative';
+/** The signing schemes (hashFamily.ts): classic MinHash, or one-permutation hashing. */
+export type SchemeName = 'classic' | 'oph';
+/** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
+export type ShingleMode = 'word' | 'char' | 'auto';
 /** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
 export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
 /** Bits kept per stored slot: 32 and 64 everywhere, 1–16 (b-bit slots) for stored signatures only. */
