@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createMinHasher, dedup, minhash } from '../src/api.js';
 import { checkDedupSettings } from '../src/clusters/dedupSigned.js';
 import { CLUSTER_CHECKS, OPTIONS, SLOT_BITS, VERIFY_MODES, type OptionName } from '../src/options.js';
+import { runDedup } from '../src/pipeline/dedup.js';
+import { testDedupConfig } from './support/dedupConfig.js';
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -65,6 +67,13 @@ describe('the options table', () => {
     expect(() => checkDedupSettings({ ...good, threshold: 1.5 }, 128)).toThrow('threshold must be a number strictly between 0 and 1, got 1.5');
     expect(() => checkDedupSettings({ ...good, verify: 'exactt' as 'exact' }, 128)).toThrow(/verify must be one of/);
     expect(() => checkDedupSettings({ ...good, lsh: { bands: 20, rows: 7 } }, 128)).toThrow(/exceeds the signature length k = 128/);
+  });
+
+  it('runDedup (the pipeline over files) checks them before reading any file: no ENOENT for a missing input', async () => {
+    const config = testDedupConfig(['no-such-input.jsonl']);
+    await expect(runDedup({ ...config, threshold: 1.5 })).rejects.toThrow('threshold must be a number strictly between 0 and 1, got 1.5');
+    await expect(runDedup({ ...config, maxBucketPairs: 0 })).rejects.toThrow('maxBucketPairs must be a positive integer, got 0');
+    await expect(runDedup(config)).rejects.toThrow(/no-such-input/);
   });
 });
 

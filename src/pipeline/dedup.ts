@@ -18,7 +18,7 @@
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
+import { checkDedupSettings, dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
 import { usesShingleSets } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
@@ -69,6 +69,7 @@ interface Run {
 type Signer = RunSigner;
 
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
+  checkDedupSettings(config, config.params.k); // the options table's checks, before any file is read
   const files = await listInputFiles(config.inputs);
   const invalid = skippedInputCounter(hooks, config.read);
   const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
