@@ -36,7 +36,7 @@ for (const documents of sizes.length > 0 ? sizes : [100_000]) {
     const s = await runCluster({
       shards,
       engine: 'duckdb',
-      maxAllPairs: 16,
+      maxBucketPairs: 16,
       keep: 'first',
       clusters: join(dir, 'clusters.csv'),
       engineOptions: { threads: 2, memoryLimit, tempDirectory: join(dir, 'spill') },

@@ -5,7 +5,7 @@
  * them (shingling, backends, banding, clustering) is exported from
  * src/index.ts too, for callers that need one stage alone.
  */
-import type { LshParams } from './bands/lshParams.js';
+import { checkParams, type LshParams } from './bands/lshParams.js';
 import { defaultLshParams } from './clusters/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import type { ClusterCheck } from './clusters/clustering.js';
@@ -15,6 +15,20 @@ import type { VerifyMode } from './clusters/verification.js';
 import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
 import { openSigner, type BackendChoice } from './signatures/resolveBackend.js';
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
+import { requireUniqueIdsInMemory } from './clusters/uniqueIds.js';
+import { checkKnownOptions, checkTableOptions, optionValue } from './options.js';
+
+/** The options each function takes: any other key (a misspelling) is refused. */
+const SIGNATURE_OPTIONS = ['scheme', 'seed', 'k', 'shingle', 'n', 'nfkc', 'stripPunctuation', 'slotBits', 'bandKeys'] as const;
+const MINHASH_OPTIONS = [...SIGNATURE_OPTIONS, 'backend', 'threads'] as const;
+const DEDUP_OPTIONS = [...MINHASH_OPTIONS, 'threshold', 'lsh', 'verify', 'clusterCheck', 'chainDelta', 'maxRepresentatives', 'estimateError', 'keep', 'maxBucketPairs', 'against'] as const;
+
+/** Every option checked by the table (src/options.ts) before any work, with the CLI's messages. */
+function checkedOptions<T extends object>(options: T, known: readonly string[], what: string): T {
+  checkKnownOptions(options, known, what);
+  checkTableOptions(options);
+  return options;
+}
 
 export interface MinHashOptions extends SignatureOptions {
   /** `auto` (default): WebGPU when Dawn finds an adapter, else the CPU; `cpu` and `webgpu` force one. */
@@ -58,9 +72,9 @@ export interface MinHasher {
  * }
  */
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
-  const params = makeParams(options);
+  const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
-  const { signer, shingler, firstPass, notes } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, shingler, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   const setup = { read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, shingle: shingleOptionsOf(params), keep: { kind: 'first' } as const };
   return {
     params,
@@ -117,9 +131,11 @@ export interface DedupOptions extends MinHashOptions {
   /** Representatives a member is compared with before it is kept alone (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateErrorRate?: number;
-  /** default first */
-  readonly keep?: KeepPolicy;
+  readonly estimateError?: number;
+  /** default first; the CLI's spellings ('longest', 'field:quality') too. */
+  readonly keep?: KeepPolicy | string;
+  /** Buckets up to this size pair all their members; larger ones pair each with the first (default 16). */
+  readonly maxBucketPairs?: number;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
   readonly against?: readonly (string | InMemoryDocument)[];
 }
@@ -139,24 +155,31 @@ export interface DedupResult extends DedupDocumentsResult {
  * assignment.cluster; // Uint32Array [0, 0, 1]
  */
 export async function dedup(documents: readonly (string | InMemoryDocument)[], options: DedupOptions = {}): Promise<DedupResult> {
-  const params = makeParams(options);
-  const threshold = options.threshold ?? 0.8;
+  const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
+  const slotBits = fullSlotBits(params);
+  const threshold = optionValue('threshold', options.threshold);
+  const verify = optionValue('verify', options.verify);
+  const lsh = options.lsh ?? defaultLshParams(threshold, params.k, verify);
+  checkParams(lsh, params.k);
   const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
-  const { signer, shingler, firstPass } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  const corpus = documents.map(asDocument);
+  requireUniqueIdsInMemory(corpus); // as the CLI's first pass refuses a repeated id
+  const { signer, shingler, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   try {
-    const result = await dedupDocuments(documents.map(asDocument), {
+    const result = await dedupDocuments(corpus, {
       backend: signer,
       signer: firstPass,
       shingle: shingleOptionsOf(params),
-      slotBits: fullSlotBits(params),
+      slotBits,
       threshold,
-      lsh: options.lsh ?? defaultLshParams(threshold, params.k, options.verify ?? 'hybrid'),
-      verify: options.verify ?? 'hybrid',
-      clusterCheck: options.clusterCheck ?? 'representative',
+      lsh,
+      verify,
+      clusterCheck: optionValue('clusterCheck', options.clusterCheck),
       chainDelta: options.chainDelta,
       maxRepresentatives: options.maxRepresentatives,
-      estimateErrorRate: options.estimateErrorRate,
-      keep: options.keep ?? { kind: 'first' },
+      estimateError: options.estimateError,
+      maxBucketPairs: options.maxBucketPairs,
+      keep: optionValue('keep', options.keep),
       against: options.against?.map(asDocument),
     });
     return { ...result, backend: signer.description };

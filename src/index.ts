@@ -1,3 +1,6 @@
+// The declarations name WebGPU's types (GPUDevice, GPUAdapter): a consumer gets them from the `webgpu`
+// dependency, which imports @webgpu/types itself, so compiling against ours needs no devDependency.
+/// <reference types="webgpu" preserve="true" />
 /**
  * gpudedup as a library (Node). The front door is src/api.ts: `minhash`,
  * `createMinHasher` and `dedup`. The stages, in order — text → shingles →
@@ -7,6 +10,7 @@
  * backend resolution.
  */
 export { minhash, createMinHasher, dedup, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult } from './api.js';
+export { OPTIONS, optionError, type OptionName, type OptionSpec }  from './options.js';
 
 export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';
 export { shingleDocument, chooseMode, DEFAULT_SHINGLE, type ShingleMode, type ShingleOptions } from './shingles/shingles.js';

@@ -43,6 +43,43 @@ function importsOf(file: string): Import[] {
 }
 
 const allImports = [...sourceFiles('src'), ...sourceFiles('web')].flatMap(importsOf);
+
+/** The source file an import's target names: `src/a.js` → `src/a.ts`; module names as they are. */
+const moduleFile = (target: string): string => target.replace(/\.js$/, '.ts');
+
+/**
+ * Every import cycle among the files of `imports`, each once, as "a → b → a"
+ * from its first file in sorted order (depth-first search over the sorted graph).
+ */
+function importCycles(imports: readonly Import[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const i of imports) {
+    const targets = graph.get(i.from) ?? [];
+    targets.push(moduleFile(i.target));
+    graph.set(i.from, targets);
+  }
+  const cycles = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of [...new Set(graph.get(file) ?? [])].sort()) {
+      if (state.get(next) === 'open') {
+        const loop = path.slice(path.indexOf(next));
+        const start = loop.indexOf([...loop].sort()[0]);
+        const rotated = [...loop.slice(start), ...loop.slice(0, start)];
+        cycles.add([...rotated, rotated[0]].join(' → '));
+      } else if (!state.has(next) && graph.has(next)) {
+        visit(next);
+      }
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  return [...cycles].sort();
+}
 const inside = (dir: string) => (path: string): boolean => path === dir || path.startsWith(`${dir}/`);
 const describeImport = (i: Import): string => `${i.from} imports ${i.target}`;
 
@@ -69,8 +106,8 @@ describe('layout rules', () => {
   });
 
   it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
-    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts'];
-    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/clusters/keepPolicy.js'];
+    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts'];
+    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/clusters/keepPolicy.js', 'src/options.js'];
     const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
     expect(bad.map(describeImport)).toEqual([]);
     expect(allImports.filter((i) => i.from === 'web/main.ts').length).toBeGreaterThan(3); // the rule sees main.ts's imports
@@ -80,6 +117,30 @@ describe('layout rules', () => {
     const web = allImports.filter((i) => inside('web')(i.from));
     expect(web.some((i) => i.target === 'src/clusters/dedupDocuments.js')).toBe(true);
     expect(web.filter((i) => inside('src/pipeline')(i.target)).map(describeImport)).toEqual([]);
+  });
+
+  it('src/ has no import cycle (type-only imports included: they tie modules together just the same)', () => {
+    expect(importCycles(allImports.filter((i) => inside('src')(i.from)))).toEqual([]);
+  });
+
+  it('the cycle check finds a cycle, a self-import and a cycle through a type-only import', () => {
+    const edge = (from: string, target: string, typeOnly = false): Import => ({ from: `src/${from}.ts`, target: `src/${target}.js`, typeOnly });
+    expect(importCycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd')])).toEqual(['src/a.ts → src/b.ts → src/c.ts → src/a.ts']);
+    expect(importCycles([edge('a', 'a')])).toEqual(['src/a.ts → src/a.ts']);
+    expect(importCycles([edge('x', 'y'), edge('y', 'x', true)])).toEqual(['src/x.ts → src/y.ts → src/x.ts']);
+    expect(importCycles([edge('a', 'b'), edge('b', 'c'), edge('a', 'c')])).toEqual([]);
+  });
+
+  it('the options table is browser-safe: src/options.ts imports no node: module, directly or through its imports', () => {
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
+    };
+    visit('src/options.ts');
+    expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
+    expect(reached.size).toBeGreaterThan(1);
   });
 
   it('no function in src/pipeline is longer than 60 lines', () => {

@@ -4,11 +4,11 @@
  * results and the inspector's answers come back. Nothing leaves the tab.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import type { ClusterCheck } from '../src/clusters/clustering.js';
 import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
-import type { ShingleMode } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
+import { OPTIONS } from '../src/options.js';
+import { applyOptionDefaults } from './formDefaults.js';
 import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
 import { InspectorView } from './inspectorView.js';
 import { forThisPage } from './messages.js';
@@ -27,6 +27,8 @@ const cancelButton = byId<HTMLButtonElement>('cancel');
 const status = byId<HTMLParagraphElement>('status');
 const results = byId<HTMLElement>('results');
 const progressList = byId<HTMLOListElement>('progress');
+
+applyOptionDefaults((id) => byId<HTMLInputElement | HTMLSelectElement>(id));
 
 const client = new WorkerClient();
 const inspector = new InspectorView(client);
@@ -77,7 +79,7 @@ class FieldError extends Error {
 const value = (id: string): string => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
 const checked = (id: string): boolean => byId<HTMLInputElement>(id).checked;
 
-/** Runs a field's check; its error (makeParams' message, as the CLI's) marks that field. */
+/** Runs a field's check; its error (the options table's message, as the CLI's and the library's) marks that field. */
 function fieldCheck<T>(id: string, read: () => T): T {
   try {
     return read();
@@ -87,15 +89,11 @@ function fieldCheck<T>(id: string, read: () => T): T {
 }
 
 function readThreshold(): number {
-  return fieldCheck('threshold', () => {
-    const t = Number(value('threshold'));
-    if (value('threshold') === '' || !(t > 0 && t < 1)) throw new Error('the similarity threshold must be a number strictly between 0 and 1, e.g. 0.8');
-    return t;
-  });
+  return fieldCheck('threshold', () => OPTIONS.threshold.parse(value('threshold')));
 }
 
 function readK(): number {
-  return fieldCheck('k', () => makeParams({ k: Number(value('k') || NaN) }).k);
+  return fieldCheck('k', () => OPTIONS.k.parse(value('k')));
 }
 
 /** bands × rows as given (both or neither), checked against k as the CLI does; undefined for the optimizer's choice. */
@@ -142,37 +140,32 @@ function readKeep(): KeepPolicy {
 async function readSettings(): Promise<RunSettings> {
   const threshold = readThreshold();
   const k = readK();
-  const n = fieldCheck('n', () => makeParams({ n: Number(value('n') || NaN) }).n);
-  const seed = fieldCheck('seed', () => makeParams({ seed: value('seed') || '42' }).seed);
+  const n = fieldCheck('n', () => OPTIONS.n.parse(value('n')));
+  const seed = fieldCheck('seed', () => makeParams({ seed: value('seed') || OPTIONS.seed.default }).seed);
   const manual = readManualLsh(k);
   const chosen = await chooseLsh(threshold, k, manual);
   if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
   const lsh = chosen.lsh;
-  const textField = fieldCheck('text-field', () => nonEmpty(value('text-field'), 'the text field needs a name (a JSON Lines key or a Parquet column)'));
-  const idField = fieldCheck('id-field', () => nonEmpty(value('id-field'), 'the id field needs a name (a JSON Lines key or a Parquet column)'));
+  const textField = fieldCheck('text-field', () => OPTIONS.textField.parse(value('text-field')));
+  const idField = fieldCheck('id-field', () => OPTIONS.idField.parse(value('id-field')));
   return {
     threshold,
     lsh,
     manualLsh: manual !== undefined,
     k,
     seed,
-    shingle: value('shingle') as ShingleMode,
+    shingle: OPTIONS.shingle.parse(value('shingle')),
     n,
     nfkc: checked('nfkc'),
     stripPunctuation: checked('strip-punctuation'),
-    verify: value('verify') as VerifyMode,
-    clusterCheck: value('cluster-check') as ClusterCheck,
+    verify: OPTIONS.verify.parse(value('verify')),
+    clusterCheck: OPTIONS.clusterCheck.parse(value('cluster-check')),
     keep: readKeep(),
-    backend: value('backend-choice') as BackendChoice,
+    backend: OPTIONS.backend.parse(value('backend-choice')) as BackendChoice, // the form offers auto and cpu
     textField,
     idField,
     skipInvalid: checked('skip-invalid'),
   };
-}
-
-function nonEmpty(text: string, message: string): string {
-  if (text === '') throw new Error(message);
-  return text;
 }
 
 function showFieldError(error: FieldError): void {
@@ -211,9 +204,8 @@ async function drawSettingsCurve(): Promise<void> {
   };
   let threshold: number, k: number, manual: LshParams | undefined;
   try {
-    threshold = Number(value('threshold'));
-    if (!(threshold > 0 && threshold < 1)) throw new Error('threshold');
-    k = makeParams({ k: Number(value('k')) }).k;
+    threshold = OPTIONS.threshold.parse(value('threshold'));
+    k = OPTIONS.k.parse(value('k'));
     manual = readManualLsh(k);
   } catch {
     return invalid();

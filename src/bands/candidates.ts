@@ -2,13 +2,13 @@
  * Candidate pairs from LSH banding: documents that share a bucket in any band.
  *
  * The big-bucket rule keeps pair counts linear: a bucket of up to
- * `maxAllPairs` members yields all its pairs; a larger one (boilerplate, a
+ * `maxBucketPairs` members yields all its pairs; a larger one (boilerplate, a
  * template copied thousands of times) pairs each member with the bucket's
  * first member and with its successor in input order. Union-find joins
  * transitively, so the star connects every member that verifies against the
  * first, and the chain still connects the others when the first member is an
  * outlier that verifies against nobody. Per band this gives at most
- * max((maxAllPairs − 1)/2, 2) pairs per document.
+ * max((maxBucketPairs − 1)/2, 2) pairs per document.
  */
 import { matrixBandKeys, type BandKeySource } from './bandKeySource.js';
 import { BucketTable } from './bucketTable.js';
@@ -20,7 +20,7 @@ export const DEFAULT_MAX_ALL_PAIRS = 16;
 
 export interface CandidateOptions extends LshParams {
   /** Buckets up to this size give all pairs; larger ones a star around their first member. */
-  readonly maxAllPairs?: number;
+  readonly maxBucketPairs?: number;
   /**
    * Decontamination: documents flagged 1 are the reference set. Only pairs of a
    * reference and a non-reference document are made; in a big bucket each
@@ -36,7 +36,7 @@ export interface CandidateOptions extends LshParams {
 export interface CandidateStats {
   /** Buckets of two or more members, summed over bands. */
   readonly buckets: number;
-  /** Buckets larger than maxAllPairs, summed over bands. */
+  /** Buckets larger than maxBucketPairs, summed over bands. */
   readonly bigBuckets: number;
   /** Largest bucket seen. */
   readonly largestBucket: number;
@@ -53,8 +53,8 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
   if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands) {
     throw new RangeError(`band keys computed for ${keys.lsh.bands} × ${keys.lsh.rows}, asked for ${options.bands} × ${options.rows}`);
   }
-  const maxAllPairs = options.maxAllPairs ?? DEFAULT_MAX_ALL_PAIRS;
-  if (!Number.isInteger(maxAllPairs) || maxAllPairs < 2) throw new RangeError(`maxAllPairs must be an integer ≥ 2, got ${maxAllPairs}`);
+  const maxBucketPairs = options.maxBucketPairs ?? DEFAULT_MAX_ALL_PAIRS;
+  if (!Number.isInteger(maxBucketPairs) || maxBucketPairs < 2) throw new RangeError(`maxBucketPairs must be an integer ≥ 2, got ${maxBucketPairs}`);
   const include = keys.nonEmpty.slice();
   if (options.include !== undefined) for (let d = 0; d < keys.count; d++) include[d] &= options.include[d];
   const table = new BucketTable(keys.count);
@@ -69,10 +69,10 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
   for (let band = 0; band < options.bands; band++) {
     table.forEachBucket(keys.keysOf(band), keys.count, include, (members, size) => {
       buckets++;
-      if (size > maxAllPairs) bigBuckets++;
+      if (size > maxBucketPairs) bigBuckets++;
       if (size > largestBucket) largestBucket = size;
-      if (reference === undefined) pairsInBucket(members, size, maxAllPairs, emit);
-      else crossPairsInBucket(members, size, maxAllPairs, reference, emit);
+      if (reference === undefined) pairsInBucket(members, size, maxBucketPairs, emit);
+      else crossPairsInBucket(members, size, maxBucketPairs, reference, emit);
     });
     options.onBand?.(band + 1);
   }
@@ -80,8 +80,8 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
 }
 
 /** All pairs of a small bucket, or a star around its first (earliest) member plus a chain of neighbours. */
-export function pairsInBucket(members: Uint32Array, size: number, maxAllPairs: number, emit: (a: number, b: number) => void): void {
-  if (size <= maxAllPairs) {
+export function pairsInBucket(members: Uint32Array, size: number, maxBucketPairs: number, emit: (a: number, b: number) => void): void {
+  if (size <= maxBucketPairs) {
     for (let i = 0; i < size; i++) for (let j = i + 1; j < size; j++) emit(members[i], members[j]);
   } else {
     for (let j = 1; j < size; j++) emit(members[0], members[j]);
@@ -99,23 +99,23 @@ export function pairsInBucket(members: Uint32Array, size: number, maxAllPairs: n
 export function crossPairsInBucket(
   members: Uint32Array,
   size: number,
-  maxAllPairs: number,
+  maxBucketPairs: number,
   reference: Uint8Array,
   emit: (a: number, b: number) => void,
 ): void {
-  if (size <= maxAllPairs) {
+  if (size <= maxBucketPairs) {
     for (let i = 0; i < size; i++) {
       for (let j = i + 1; j < size; j++) if (reference[members[i]] !== reference[members[j]]) emit(members[i], members[j]);
     }
     return;
   }
   const anchors: number[] = [];
-  const wanted = referenceAnchors(maxAllPairs);
+  const wanted = referenceAnchors(maxBucketPairs);
   for (let i = 0; i < size && anchors.length < wanted; i++) if (reference[members[i]] === 1) anchors.push(members[i]);
   for (const anchor of anchors) for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
 }
 
 /** Reference members each corpus member of a big bucket is paired with: 4 with the default 16. */
-export function referenceAnchors(maxAllPairs: number): number {
-  return Math.max(2, Math.floor(maxAllPairs / 4));
+export function referenceAnchors(maxBucketPairs: number): number {
+  return Math.max(2, Math.floor(maxBucketPairs / 4));
 }

@@ -12,6 +12,8 @@
  * Ties keep the first (b, r) met with b outer and r inner, as datasketch does.
  */
 
+import { defaultOf, OPTIONS } from '../options.js';
+
 export interface LshParams {
   readonly bands: number;
   readonly rows: number;
@@ -31,7 +33,7 @@ export const DEFAULT_WEIGHTS: OptimizerWeights = { falsePositive: 0.5, falseNega
  * while a false negative is a duplicate lost for good. With k = 128, t = 0.8
  * they give 14 × 9 instead of 9 × 13 (P = 0.98 instead of 0.69 at J = 0.85).
  */
-export const DEDUP_WEIGHTS: OptimizerWeights = { falsePositive: 0.1, falseNegative: 0.9 };
+export const DEDUP_WEIGHTS: OptimizerWeights = { falsePositive: defaultOf('fpWeight'), falseNegative: defaultOf('fnWeight') };
 
 export interface OptimalParams extends LshParams {
   /** ∫₀ᵗ P(s) ds. */
@@ -103,8 +105,8 @@ export const DEFAULT_RECALL_AT_THRESHOLD = 0.99;
  */
 export function optimalParams(threshold: number, k: number, weights: OptimizerWeights = DEFAULT_WEIGHTS, recallAtThreshold = 0): OptimalParams {
   checkThreshold(threshold);
-  if (!(recallAtThreshold >= 0 && recallAtThreshold < 1)) throw new RangeError(`the recall at the threshold must be in [0, 1), got ${recallAtThreshold}`);
-  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
+  OPTIONS.recallAtThreshold.check(recallAtThreshold);
+  OPTIONS.k.check(k);
   const { falsePositive: wfp, falseNegative: wfn } = weights;
   if (!(wfp >= 0 && wfn >= 0 && wfp + wfn > 0)) {
     throw new RangeError(`optimizer weights must be non-negative and not both zero, got fp=${wfp} fn=${wfn}`);
@@ -126,14 +128,14 @@ export function optimalParams(threshold: number, k: number, weights: OptimizerWe
 }
 
 export function checkThreshold(threshold: number): void {
-  if (!(threshold > 0 && threshold < 1)) throw new RangeError(`threshold must be in (0, 1), got ${threshold}`);
+  OPTIONS.threshold.check(threshold);
 }
 
 /** Refuses bands/rows that are not positive integers or that need more than k slots. */
 export function checkParams(params: LshParams, k: number): void {
   const { bands, rows } = params;
-  if (!Number.isInteger(bands) || bands < 1) throw new RangeError(`bands must be a positive integer, got ${bands}`);
-  if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be a positive integer, got ${rows}`);
+  OPTIONS.bands.check(bands);
+  OPTIONS.rows.check(rows);
   if (bands * rows > k) {
     throw new RangeError(`bands × rows = ${bands} × ${rows} = ${bands * rows} exceeds the signature length k = ${k}`);
   }

@@ -12,7 +12,7 @@
  * disk (src/pipeline/rowSpill.ts). Every reader goes through `rowStart`.
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
-import { bBitMatches, bBitRowWords, isBBit, liKonigEstimate, type BandLayout } from './bBitSlots.js';
+import { bBitRowWords, isBBit, liKonigEstimate, packedSlotWords, type BandLayout, type BBitSlotBits } from './bBitLayout.js';
 
 export type SlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
 /** The slot widths signing and the in-memory pipeline use; narrower ones are for stored signatures. */
@@ -135,4 +135,28 @@ export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix):
   const offset = first.words.length / width;
   for (let d = 0; d < second.count; d++) rowAt[first.count + d] = held(second, d) < 0 ? -1 : offset + held(second, d);
   return sparseMatrix(dense, rowAt);
+}
+
+/** Slots on which two rows of a b-bit matrix have equal low b bits. */
+export function bBitMatches(m: SignatureMatrix, a: number, c: number): number {
+  const b = m.slotBits as BBitSlotBits;
+  const width = bBitRowWords(m.k, b, m.bands!);
+  const start = 2 * m.bands!.bands;
+  const { words, k } = m;
+  const rowA = rowStart(m, a, width) + start;
+  const rowC = rowStart(m, c, width) + start;
+  let equal = 0;
+  const perWord = 32 / b;
+  const mask = (1 << b) - 1;
+  for (let w = 0; w < packedSlotWords(k, b); w++) {
+    // Equal slots are zero fields of the XOR; the last word's padding is 0 in both rows and skipped.
+    const x = words[rowA + w] ^ words[rowC + w];
+    const fields = Math.min(perWord, k - w * perWord);
+    if (x === 0) {
+      equal += fields;
+      continue;
+    }
+    for (let f = 0; f < fields; f++) if (((x >>> (f * b)) & mask) === 0) equal++;
+  }
+  return equal;
 }

@@ -1,5 +1,5 @@
 /** `gpudedup bench`: parses the command line, runs src/pipeline/bench.ts, prints the table and writes --json / --plot. */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { counted } from '../format.js';
 import { writeTextFile } from '../formats/textFile.js';
@@ -8,7 +8,7 @@ import { checkOutputs } from '../pipeline/outputChecks.js';
 import { listInputFiles } from '../io/readDocuments.js';
 import { makeParams } from '../signatures/params.js';
 import { shortNumber, throughputSvg } from '../plots/throughput.js';
-import { addInputOptions, positiveInteger, readOptionsFrom, type InputCliOptions } from './options.js';
+import { addInputOptions, positiveInteger, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
 
 const SAMPLE = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
 
@@ -29,12 +29,12 @@ export function registerBenchCommand(program: Command): void {
     .command('bench')
     .description('time every signing backend side by side on this machine (wasm SIMD, wasm scalar, TypeScript, all threads, WebGPU)')
     .argument('[corpus...]', 'JSONL, Parquet or plain-text files or directories (default: the bundled data/sample.jsonl.gz)')
-    .option('-k, --k <hashes>', 'slots per signature (hash functions)', positiveInteger, 128)
-    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
-    .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
-    .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
+    .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions)'))
+    .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)'))
+    .addOption(tableOption('shingle', '--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document'))
+    .addOption(tableOption('n', '-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)'))
     .option('--runs <n>', 'timed runs per backend, after one warm-up run', positiveInteger, 5)
-    .option('--threads <n>', 'threads of the all-threads row (default: one per core)', positiveInteger)
+    .addOption(tableOption('threads', '--threads <n>', 'threads of the all-threads row (default: one per core)'))
     .option('--no-webgpu', 'skip WebGPU even when an adapter is there')
     .option('--json <file>', 'write the machine and every row as JSON')
     .option('--plot <file.svg>', 'write a bar chart of throughput per backend');

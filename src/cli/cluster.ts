@@ -6,8 +6,7 @@ import { checkOutputs } from '../pipeline/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
 import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
 import { counted, thousands } from '../format.js';
-import { positiveInteger } from './options.js';
-import { unitInterval } from './params.js';
+import { positiveInteger, tableOption } from './options.js';
 
 interface ClusterCliOptions {
   engine: EngineName;
@@ -31,8 +30,8 @@ export function registerClusterCommand(program: Command): void {
     .addOption(new Option('--engine <name>', 'where the SQL runs: DuckDB embedded, or a local Spark job (pyspark)').choices(ENGINES).default('duckdb'))
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if .jsonl; Parquet if .parquet)')
     .option('--removed <file>', 'write the ids of the removed documents, in input order (CSV with header id; JSONL if .jsonl)')
-    .option('-t, --threshold <t>', "verification threshold (default: the shards')", unitInterval)
-    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor', positiveInteger, 16)
+    .addOption(tableOption('threshold', '-t, --threshold <t>', "verification threshold (default: the shards')", { withDefault: false }))
+    .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor'))
     .addOption(new Option('--keep <policy>', 'document kept per cluster (ties to the earliest)').choices(['first', 'longest']).default('first'))
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
@@ -46,7 +45,7 @@ export function registerClusterCommand(program: Command): void {
         shards,
         engine: options.engine,
         threshold: options.threshold,
-        maxAllPairs: options.maxBucketPairs,
+        maxBucketPairs: options.maxBucketPairs,
         keep: options.keep,
         clusters: options.clusters,
         removed: options.removed,
@@ -85,7 +84,7 @@ export function thresholdWarning(s: Pick<ClusterSummary, 'threshold' | 'meta'>):
 
 async function emitScript(shards: string[], options: ClusterCliOptions): Promise<void> {
   await checkOutputs([{ flag: '--emit-script', path: options.emitScript! }], shards.map((path) => ({ path, role: 'a shard' })));
-  const { plan } = await planFor({ shards, threshold: options.threshold, maxAllPairs: options.maxBucketPairs, keep: options.keep });
+  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep });
   await writeTextFile(options.emitScript!, sparkJobScript(plan));
   process.stdout.write(`wrote ${options.emitScript}: run it with\n  spark-submit ${options.emitScript} --out OUT_DIR ${shards.join(' ')}\n`);
 }

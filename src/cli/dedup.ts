@@ -1,19 +1,17 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
 import { stat } from 'node:fs/promises';
-import { parseKeepPolicy } from '../clusters/keepPolicy.js';
+import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
-import { CLUSTER_CHECKS, DEFAULT_MAX_REPRESENTATIVES, type ClusterCheck } from '../clusters/clustering.js';
-import { usesShingleSets, VERIFY_MODES, type VerifyMode } from '../clusters/verification.js';
+import type { ClusterCheck } from '../clusters/clustering.js';
+import { usesShingleSets, type VerifyMode } from '../clusters/verification.js';
 import { formatSummary } from '../pipeline/report.js';
 import { readSignatureParams } from '../formats/signatureFile.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
 import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
-import { addInputOptions, addSignatureOptions, positiveInteger, readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
-import { addLshOptions, byteSize, lshParamsFrom, nonNegative, unitInterval, type LshCliOptions } from './params.js';
-import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
-import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
+import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import { addLshOptions, byteSize, lshParamsFrom, nonNegative, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { applyClustersCommand } from './applyClusters.js';
 
@@ -26,7 +24,7 @@ type DedupCliOptions = InputCliOptions &
     chainDelta: number;
     maxRepresentatives: number;
     estimateError: number;
-    keep: string;
+    keep: KeepPolicy;
     against?: string[];
     clusters?: string;
     pairs?: string;
@@ -49,15 +47,13 @@ export function registerDedupCommand(program: Command): void {
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .option('-o, --out <file>', 'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)')
     .addOption(
-      new Option('--verify <mode>', 'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature agreement, exact Jaccard of the shingle sets, or none')
-        .choices(VERIFY_MODES)
-        .default('hybrid'),
+      tableOption('verify', '--verify <mode>', 'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature agreement, exact Jaccard of the shingle sets, or none'),
     )
-    .option('--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin', unitInterval, DEFAULT_ESTIMATE_ERROR)
-    .addOption(new Option('--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage').choices(CLUSTER_CHECKS).default('representative'))
-    .option('--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)', nonNegative, DEFAULT_CHAIN_DELTA)
-    .option('--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone', positiveInteger, DEFAULT_MAX_REPRESENTATIVES)
-    .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
+    .addOption(tableOption('estimateError', '--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin'))
+    .addOption(tableOption('clusterCheck', '--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage'))
+    .addOption(tableOption('chainDelta', '--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)'))
+    .addOption(tableOption('maxRepresentatives', '--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone'))
+    .addOption(tableOption('keep', '--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest'))
     .option('--against <file>', 'a reference file or directory (e.g. an eval set): remove corpus documents that are near-duplicates of it; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL or Parquet if the name ends in .jsonl or .parquet)')
     .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'))
@@ -68,7 +64,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
-    .option('--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member', positiveInteger, 16)
+    .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member'))
     .option('--memory-limit <size>', 'memory for signatures and banding, e.g. 1.5GiB (default: a quarter of RAM); past their share, signatures spill to --temp-directory', byteSize)
     .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
@@ -80,16 +76,15 @@ export function registerDedupCommand(program: Command): void {
 }
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
-  const keep = parseKeepPolicy(options.keep);
+  const keep = options.keep;
   const verify = verifyModeFrom(inputs, options, cmd);
-  if (!(options.chainDelta < 1)) throw new RangeError(`--chain-delta must be below 1, got ${options.chainDelta}`);
   let params = signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
     if (options.out !== undefined) throw new RangeError('-o needs the corpus as input: the kept documents are copied from it');
     if (usesShingleSets(verify)) throw new RangeError(`--verify ${verify} needs the corpus as input: shingle sets are recomputed from the text`);
-    if (keep.kind !== 'first') throw new RangeError(`--keep ${options.keep} needs the corpus as input`);
+    if (keep.kind !== 'first') throw new RangeError(`--keep ${describeKeepPolicy(keep)} needs the corpus as input`);
   }
   if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report, options.plots].every((p) => p === undefined)) {
     throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report or --plots (or --dry-run)');
@@ -109,20 +104,20 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     read: readOptionsFrom(options, () => undefined),
     params,
     backend: options.backend,
-    cpuThreads: options.threads,
+    threads: options.threads,
     threshold: options.threshold,
     lsh: params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)), // b-bit signatures band from their stored keys
     verify,
     clusterCheck: options.clusterCheck,
     chainDelta: options.chainDelta,
     maxRepresentatives: options.maxRepresentatives,
-    estimateErrorRate: options.estimateError,
+    estimateError: options.estimateError,
     keep,
     against: options.against ?? [],
     signatures: options.signatures,
-    maxAllPairs: options.maxBucketPairs,
+    maxBucketPairs: options.maxBucketPairs,
     memoryLimitBytes: options.memoryLimit,
-    tempDir: options.tempDirectory,
+    tempDirectory: options.tempDirectory,
   };
 }
 

@@ -11,7 +11,7 @@ import { chunkCapacity } from '../signatures/webgpu/plan.js';
 import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
 import { importDawn } from '../signatures/resolveBackend.js';
 import { reasonToPreferCpu } from '../signatures/autoChoice.js';
-import { positiveInteger } from './options.js';
+import { tableOption } from './options.js';
 import { errorMessage } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_READ } from '../io/documents.js';
@@ -56,7 +56,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description('list WebGPU adapters and their limits, and check that each signs exactly like the CPU')
-    .option('--k <slots>', 'hash slots for the signature parity check', positiveInteger, 128)
+    .addOption(tableOption('k', '--k <slots>', 'hash slots for the signature parity check'))
     .option('--json', 'print the report as JSON', false)
     .option('--require-gpu', 'exit with status 1 when there is no WebGPU adapter', false)
     .option('--no-rates', 'skip the brief signing-rate measurement of the CPU and WebGPU paths')

@@ -1,7 +1,8 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { makeParams, SLOT_BITS, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
+import { OPTIONS, type OptionName } from '../options.js';
+import { makeParams, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
 
 export interface InputCliOptions {
@@ -31,10 +32,34 @@ export function positiveInteger(value: string): number {
   return n;
 }
 
+/**
+ * A commander option of the options table (src/options.ts): its check parses
+ * the argument (so the CLI's message for a bad value is the library's and the
+ * tab's), its choices show in the help, and its default is the table's
+ * (`withDefault: false` where this command's default differs, e.g. cluster's threshold).
+ */
+export function tableOption(name: OptionName, flags: string, description: string, { withDefault = true } = {}): Option {
+  const spec = OPTIONS[name];
+  if (!flags.split(/[ ,]+/).includes(spec.flag)) throw new Error(`the flag of option ${name} is ${spec.flag}, not in "${flags}"`);
+  const option = new Option(flags, description);
+  if (spec.choices) option.choices(spec.choices); // for the help; the parser below replaces commander's check
+  if (flags.includes('<')) {
+    option.argParser((text: string) => {
+      try {
+        return spec.parse(text);
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message);
+      }
+    });
+  }
+  if (withDefault && spec.default !== undefined) option.default(spec.default, name === 'keep' ? 'first' : undefined);
+  return option;
+}
+
 export function addInputOptions(command: Command): Command {
   return command
-    .option('--text-field <name>', 'JSONL field or Parquet column holding the text', 'text')
-    .option('--id-field <name>', 'JSONL field or Parquet column holding the id (else the line or row number)', 'id')
+    .addOption(tableOption('textField', '--text-field <name>', 'JSONL field or Parquet column holding the text'))
+    .addOption(tableOption('idField', '--id-field <name>', 'JSONL field or Parquet column holding the id (else the line or row number)'))
     .option('--skip-invalid', 'skip malformed lines (counted in the summary) instead of failing', false)
     .option('--strict', 'refuse binary files (NUL bytes, mostly invalid UTF-8) instead of skipping them', false)
     .option('-q, --quiet', 'print errors only: no progress bar, notes, warnings or summary', false);
@@ -42,21 +67,16 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .addOption(new Option('--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified').choices(['classic', 'oph']).default('classic'))
-    .option('-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)', positiveInteger, 128)
-    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
-    .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
-    .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
-    .option('--nfkc', 'apply Unicode NFKC normalization first', false)
-    .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
-    .addOption(
-      new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)')
-        .choices(SLOT_BITS.map(String))
-        .default(64)
-        .argParser((v) => Number(v) as ParamSlotBits),
-    )
-    .addOption(new Option('--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'))
-    .option('--threads <n>', 'worker threads of the CPU backend (default: one per core)', positiveInteger);
+    .addOption(tableOption('scheme', '--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified'))
+    .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)'))
+    .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)'))
+    .addOption(tableOption('shingle', '--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document'))
+    .addOption(tableOption('n', '-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)'))
+    .addOption(tableOption('nfkc', '--nfkc', 'apply Unicode NFKC normalization first'))
+    .addOption(tableOption('stripPunctuation', '--strip-punctuation', 'turn Unicode punctuation and symbols into spaces'))
+    .addOption(tableOption('slotBits', '--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)'))
+    .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
+    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
 }
 
 export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {

@@ -10,11 +10,10 @@ import {
   falsePositiveArea,
   optimalParams,
   type LshParams,
-  DEDUP_WEIGHTS,
   DEFAULT_RECALL_AT_THRESHOLD,
   type OptimizerWeights,
 } from '../bands/lshParams.js';
-import { positiveInteger } from './options.js';
+import { tableOption } from './options.js';
 import { writeTextFile } from '../formats/textFile.js';
 import { checkOutputs } from '../pipeline/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
@@ -60,15 +59,17 @@ export function unitIntervalOrZero(value: string): number {
 
 export function addLshOptions(command: Command): Command {
   return command
-    .option('-t, --threshold <t>', 'Jaccard similarity from which documents are near-duplicates', unitInterval, 0.8)
-    .option('--bands <b>', 'LSH bands (with --rows; default: optimized for the threshold)', positiveInteger)
-    .option('--rows <r>', 'rows (slots) per band (with --bands)', positiveInteger)
-    .option('--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold', nonNegative, DEDUP_WEIGHTS.falsePositive)
-    .option('--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold', nonNegative, DEDUP_WEIGHTS.falseNegative)
-    .option(
-      '--recall-at-threshold <p>',
-      `least candidate probability at the threshold the optimizer may choose (default ${DEFAULT_RECALL_AT_THRESHOLD} with --verify exact or hybrid, 0 otherwise)`,
-      unitIntervalOrZero,
+    .addOption(tableOption('threshold', '-t, --threshold <t>', 'Jaccard similarity from which documents are near-duplicates'))
+    .addOption(tableOption('bands', '--bands <b>', 'LSH bands (with --rows; default: optimized for the threshold)'))
+    .addOption(tableOption('rows', '--rows <r>', 'rows (slots) per band (with --bands)'))
+    .addOption(tableOption('fpWeight', '--fp-weight <w>', 'optimizer weight of the false-positive area below the threshold'))
+    .addOption(tableOption('fnWeight', '--fn-weight <w>', 'optimizer weight of the false-negative area above the threshold'))
+    .addOption(
+      tableOption(
+        'recallAtThreshold',
+        '--recall-at-threshold <p>',
+        `least candidate probability at the threshold the optimizer may choose (default ${DEFAULT_RECALL_AT_THRESHOLD} with --verify exact or hybrid, 0 otherwise)`,
+      ),
     );
 }
 
@@ -99,7 +100,7 @@ export function registerParamsCommand(program: Command): void {
   const command = program
     .command('params')
     .description('show the LSH bands and rows for a threshold, and the candidate probability at a table of similarities')
-    .option('-k, --k <hashes>', 'hash functions per signature', positiveInteger, 128)
+    .addOption(tableOption('k', '-k, --k <hashes>', 'hash functions per signature'))
     .option('--json', 'print JSON instead of text', false)
     .option('--plot <file.svg>', 'also write the S-curve with the threshold and the false-positive / false-negative areas as SVG');
   addLshOptions(command).action(async (options: ParamsCliOptions) => {

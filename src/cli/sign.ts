@@ -8,9 +8,9 @@ import { isParquetOutput } from '../formats/parquetFile.js';
 import {
   addInputOptions,
   addSignatureOptions,
-  positiveInteger,
   readOptionsFrom,
   signatureParamsFrom,
+  tableOption,
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
@@ -28,7 +28,7 @@ export function registerSignCommand(program: Command): void {
     .argument('<inputs...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
     .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
-    .option('--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)', positiveInteger, 2048)
+    .addOption(tableOption('batchSize', '--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)'))
     .option('--shard <I/N>', 'sign only the documents at positions ≡ I−1 (mod N) into a Parquet shard for `gpudedup cluster` (with the band options)');
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
@@ -47,10 +47,10 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
     read: readOptionsFrom(options, () => undefined),
     params: signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k) : undefined),
     backend: options.backend,
-    cpuThreads: options.threads,
+    threads: options.threads,
     out: options.out,
     resume: options.resume,
-    batchDocuments: options.batchSize,
+    batchSize: options.batchSize,
   };
 }
 

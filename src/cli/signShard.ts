@@ -19,9 +19,9 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     lsh: lshParamsFrom(options, params.k, false),
     shard: parseShardSlice(options.shard),
     backend: options.backend,
-    cpuThreads: options.threads,
+    threads: options.threads,
     out: options.out,
-    batchDocuments: options.batchSize,
+    batchSize: options.batchSize,
   };
   const s = await runSignShard(config, {
     note: (message) => {

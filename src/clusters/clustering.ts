@@ -19,13 +19,12 @@
  */
 import type { PairList } from '../bands/pairSet.js';
 import { UnionFind } from './unionFind.js';
+import { defaultOf, type ClusterCheck } from '../options.js';
 
-export type ClusterCheck = 'none' | 'representative';
-
-export const CLUSTER_CHECKS: readonly ClusterCheck[] = ['representative', 'none'];
+export { CLUSTER_CHECKS, type ClusterCheck } from '../options.js';
 
 /** Representatives a member is compared with before it is kept on its own. */
-export const DEFAULT_MAX_REPRESENTATIVES = 8;
+export const DEFAULT_MAX_REPRESENTATIVES = defaultOf('maxRepresentatives');
 
 export interface ClusterOptions {
   readonly check: ClusterCheck;

@@ -21,9 +21,9 @@ export interface ContaminationOptions extends LshParams {
   readonly exactSimilarity?: ExactSimilarity;
   /** Whether both sets are held (combined numbering); without them a pair is decided by the estimate. */
   readonly known?: (a: number, b: number) => boolean;
-  readonly maxAllPairs?: number;
+  readonly maxBucketPairs?: number;
   /** Hybrid verification: the estimate's error rate at the threshold. */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
 }
 
 export interface ReferenceMatches {
@@ -59,9 +59,10 @@ export function matchReferences(
   candidates: Candidates,
   combined: SignatureMatrix,
   corpusCount: number,
-  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateErrorRate' | 'known'>,
+  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateError' | 'known'>,
 ): ReferenceMatches {
-  const verified = verifyPairs(candidates, options.verify, options.threshold, combined, options.exactSimilarity, undefined, options.estimateErrorRate, options.known);
+  const { verify, threshold, exactSimilarity, estimateError, known } = options; // only these: callers pass wider settings
+  const verified = verifyPairs(candidates, { verify, threshold, signatures: combined, exactSimilarity, estimateError, known });
   return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
 }
 

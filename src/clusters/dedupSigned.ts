@@ -13,7 +13,8 @@
  * from one more pass over the files in Node.
  */
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
-import { DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
+import { checkParams, DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
+import { checkTableOptions } from '../options.js';
 import type { PairList } from '../bands/pairSet.js';
 import type { BandKeySource } from '../bands/bandKeySource.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
@@ -23,7 +24,7 @@ import type { ClusterCheck } from './clustering.js';
 import { matchReferences, referenceCandidates, type ReferenceMatches } from './decontaminate.js';
 import type { DocumentTable } from './documentTable.js';
 import { candidateDocuments, checkSetsLikelyNeeded, clusterVerified, type ClusterVerifiedOptions, type VerifiedClustering } from './nearDuplicates.js';
-import { PairJudge } from './pairJudge.js';
+import { estimateVerdict, pairRule } from './pairDecision.js';
 import { ShingleSetStore, type LoadShingleSets } from './shingleSetStore.js';
 import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
 
@@ -35,13 +36,13 @@ export interface DedupSettings {
   readonly verify: VerifyMode;
   readonly clusterCheck: ClusterCheck;
   /** Buckets up to this size pair all their members (default 16). */
-  readonly maxAllPairs?: number;
+  readonly maxBucketPairs?: number;
   /** The representative check keeps a member with its representative from similarity t − δ (default 0.1). */
   readonly chainDelta?: number;
   /** Representatives a member is compared with before it is kept alone (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
   /** Exact and hybrid: most bytes of shingle sets held (default: no limit); past it, pairs are decided by the estimate. */
   readonly shingleSetBytes?: number;
 }
@@ -98,6 +99,7 @@ export async function dedupSigned(
   reference?: SignedReference,
   stage: StageRunner = UNTIMED,
 ): Promise<SignedDedup> {
+  checkDedupSettings(settings, corpus.signatures.k);
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
   const keys = await spillStage('band keys', () => bandKeysOf(corpus.signatures, settings.lsh));
@@ -128,7 +130,7 @@ export async function dedupSigned(
   }
   const verified = await stage(
     'verification',
-    (progress) => verifyPairs(candidates, settings.verify, settings.threshold, signatures, store.corpus, progress, settings.estimateErrorRate, store.known),
+    (progress) => verifyPairs(candidates, { ...verifySettings(settings), signatures, exactSimilarity: store.corpus, known: store.known, onProgress: progress }),
     candidates.a.length,
   );
   const missing = new Uint8Array(signatures.count);
@@ -140,6 +142,17 @@ export async function dedupSigned(
   }
   const assignment = await stage('assignment', () => assignClusters(corpus.table, clustering.representative, contamination?.flags));
   return { candidateStats: candidates.stats, verified, clustering, assignment, contamination, shingleSets: { loaded: store.loaded, loads: store.loads, overBudget: store.overBudget } };
+}
+
+/**
+ * Every path to a dedup (the CLI, the library, the tab) checks its settings up
+ * front with the options table's messages; this is the backstop for callers
+ * of the core itself, so a threshold of 1.5 never runs.
+ */
+export function checkDedupSettings(settings: DedupSettings, k: number): void {
+  const { threshold, verify, clusterCheck, maxBucketPairs, chainDelta, maxRepresentatives, estimateError } = settings;
+  checkTableOptions({ threshold, verify, clusterCheck, maxBucketPairs, chainDelta, maxRepresentatives, estimateError });
+  checkParams(settings.lsh, k);
 }
 
 /** The corpus once banded: the rows verification and clustering read (all, or the candidates' when spilled). */
@@ -165,7 +178,7 @@ function clusterOptions(corpus: HeldCorpus, settings: DedupSettings, store?: Shi
     threshold: settings.threshold,
     chainDelta: settings.chainDelta,
     maxRepresentatives: settings.maxRepresentatives,
-    estimateErrorRate: settings.estimateErrorRate,
+    estimateError: settings.estimateError,
   };
 }
 
@@ -187,23 +200,28 @@ function setsNeeded(corpus: HeldCorpus, candidates: Candidates, settings: DedupS
   return needed;
 }
 
+/** The settings verification reads (the threshold's, verify's and estimate-error's fields only). */
+function verifySettings(settings: DedupSettings) {
+  return { verify: settings.verify, threshold: settings.threshold, estimateError: settings.estimateError };
+}
+
 /** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */
 function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupSettings): Uint8Array {
-  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 0, errorRate: settings.estimateErrorRate });
+  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
   const needed = new Uint8Array(signatures.count);
   for (let i = 0; i < pairs.a.length; i++) {
-    if (judge.needsExact(pairs.a[i], pairs.b[i])) needed[pairs.a[i]] = needed[pairs.b[i]] = 1;
+    if (estimateVerdict(rule, signatures, pairs.a[i], pairs.b[i]) === 'exact') needed[pairs.a[i]] = needed[pairs.b[i]] = 1;
   }
   return needed;
 }
 
 /** Hybrid: the candidate pairs the estimate does not reject (accepted, or inside the margin). */
 function notRejected(signatures: SignatureMatrix, candidates: PairList, settings: DedupSettings): PairList {
-  const judge = new PairJudge({ mode: 'hybrid', threshold: settings.threshold, signatures, exactSimilarity: () => 1, errorRate: settings.estimateErrorRate });
+  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < candidates.a.length; i++) {
-    if (judge.passes(candidates.a[i], candidates.b[i])) {
+    if (estimateVerdict(rule, signatures, candidates.a[i], candidates.b[i]) !== 'reject') {
       a.push(candidates.a[i]);
       b.push(candidates.b[i]);
     }
@@ -224,7 +242,7 @@ export interface ReferencePairs {
 
 /** Candidate pairs among the corpus groups flagged in `include` (all by default). */
 export function bandCorpus(keys: BandKeySource, settings: DedupSettings, onBand?: (bands: number) => void, include?: Uint8Array): Candidates {
-  return findCandidates(keys, { ...settings.lsh, maxAllPairs: settings.maxAllPairs, include, onBand });
+  return findCandidates(keys, { ...settings.lsh, maxBucketPairs: settings.maxBucketPairs, include, onBand });
 }
 
 /** The corpus groups whose shingle sets exact verification needs: those in a candidate pair. */

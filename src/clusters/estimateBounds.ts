@@ -19,6 +19,7 @@
  * z = Φ⁻¹(1 − α): 3.09 for α = 0.001, ±0.11 at t = 0.8, k = 128.
  */
 import type { SlotBits } from '../bands/signatureMatrix.js';
+import { defaultOf } from '../options.js';
 
 export interface EstimateBounds {
   /** Agreeing slots from which the estimate accepts (may be k + 1: never). */
@@ -29,7 +30,7 @@ export interface EstimateBounds {
 }
 
 /** The default error rate of an estimate decision at J = t. */
-export const DEFAULT_ESTIMATE_ERROR = 0.001;
+export const DEFAULT_ESTIMATE_ERROR = defaultOf('estimateError');
 
 /** Binomial(k, p) probabilities P(X = x), x = 0 … k, summed in log space (no overflow for large k). */
 function binomialPmf(k: number, p: number): Float64Array {

@@ -14,7 +14,7 @@ export type KeepPolicy = { readonly kind: 'first' } | { readonly kind: 'longest'
 export function parseKeepPolicy(text: string): KeepPolicy {
   if (text === 'first' || text === 'longest') return { kind: text };
   if (text.startsWith('field:') && text.length > 'field:'.length) return { kind: 'field', field: text.slice('field:'.length) };
-  throw new Error(`--keep must be first, longest or field:NAME, got "${text}"`);
+  throw new RangeError(`keep must be first, longest or field:NAME, got ${JSON.stringify(text)}`); // the options table's message (src/options.ts)
 }
 
 export function describeKeepPolicy(policy: KeepPolicy): string {

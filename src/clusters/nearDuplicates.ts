@@ -1,12 +1,13 @@
 /** Helpers of dedupSigned.ts between verification and clustering. */
 import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
+import { defaultOf } from '../options.js';
 import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
-import { PairJudge, noDecisions, type DecisionCounts } from './pairJudge.js';
-import type { ExactSimilarity, VerifyMode } from './verification.js';
+import { countDecision, decidePair, estimateVerdict, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity, type PairRule } from './pairDecision.js';
+import type { VerifyMode } from '../options.js';
 
 /** δ: a removed document must reach t − δ against the document kept in its place. */
-export const DEFAULT_CHAIN_DELTA = 0.1;
+export const DEFAULT_CHAIN_DELTA = defaultOf('chainDelta');
 
 export interface ClusterVerifiedOptions {
   readonly threshold: number;
@@ -25,7 +26,7 @@ export interface ClusterVerifiedOptions {
   /** Representatives a member is compared with at most (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the check's threshold. */
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
 }
 
 export interface VerifiedClustering extends Clustering {
@@ -42,20 +43,26 @@ export function clusterVerified(m: SignatureMatrix, verified: PairList, options:
     const clustering = clusterPairs(m.count, verified, { check: 'none', compare: options.compare });
     return { ...clustering, checkDecided: noDecisions(), checkThreshold };
   }
-  const judge = checkJudge(m, options, checkThreshold);
+  const rule = checkRule(m, options, checkThreshold);
+  requireEvidence(rule.verify, options.exactSimilarity);
+  const evidence: ExactEvidence | undefined = options.exactSimilarity && { similarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets };
+  const counts = noDecisions();
   const clustering = clusterPairs(m.count, verified, {
     check: 'representative',
     compare: options.compare,
-    passes: (rep, member) => judge.passes(rep, member),
+    passes: (rep, member) => {
+      const decision = decidePair(rule, m, rep, member, evidence);
+      countDecision(counts, decision);
+      return isAccepted(decision);
+    },
     maxRepresentatives: options.maxRepresentatives,
   });
-  return { ...clustering, checkDecided: judge.counts, checkThreshold };
+  return { ...clustering, checkDecided: counts, checkThreshold };
 }
 
-function checkJudge(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairJudge {
-  // With verify none the check still needs a measure: the estimate, as before.
-  const mode = options.verify === 'none' ? 'estimate' : options.verify;
-  return new PairJudge({ mode, threshold, signatures: m, exactSimilarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets, errorRate: options.estimateErrorRate });
+/** The check decides as verification did, at t − δ; with verify none it still needs a measure: the estimate. */
+function checkRule(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairRule {
+  return pairRule(options.verify === 'none' ? 'estimate' : options.verify, threshold, m, options.estimateError);
 }
 
 /**
@@ -67,14 +74,14 @@ function checkJudge(m: SignatureMatrix, options: ClusterVerifiedOptions, thresho
 export function checkSetsLikelyNeeded(m: SignatureMatrix, notRejected: PairList, options: ClusterVerifiedOptions, needed: Uint8Array): void {
   const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
   if (options.verify !== 'hybrid' || options.clusterCheck === 'none' || checkThreshold <= 0) return;
-  const judge = checkJudge(m, { ...options, exactSimilarity: () => Number.NaN }, checkThreshold); // needsExact only
-  const estimateOnly = new PairJudge({ mode: 'estimate', threshold: checkThreshold, signatures: m });
+  const rule = checkRule(m, options, checkThreshold);
+  const estimateOnly = pairRule('estimate', checkThreshold, m);
   clusterPairs(m.count, notRejected, {
     check: 'representative',
     compare: options.compare,
     passes: (rep, member) => {
-      if (judge.needsExact(rep, member)) needed[rep] = needed[member] = 1;
-      return estimateOnly.passes(rep, member);
+      if (estimateVerdict(rule, m, rep, member) === 'exact') needed[rep] = needed[member] = 1;
+      return estimateVerdict(estimateOnly, m, rep, member) === 'accept';
     },
     maxRepresentatives: options.maxRepresentatives,
   });

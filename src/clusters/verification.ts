@@ -12,18 +12,16 @@
  */
 import type { PairList } from '../bands/pairSet.js';
 import { PairIndex } from '../shingles/pairIndex.js';
-import type { SignatureMatrix } from '../bands/signatureMatrix.js';
-import { PairJudge, type DecisionCounts } from './pairJudge.js';
+import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import type { VerifyMode } from '../options.js';
+import { countDecision, decidePair, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity } from './pairDecision.js';
 
-export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
-
-export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact', 'none'];
+export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
 /** Modes that compute exact Jaccard (all candidates, or those inside the margin): they need shingle sets. */
 export const usesShingleSets = (mode: VerifyMode): boolean => mode === 'exact' || mode === 'hybrid';
 
-/** Exact Jaccard similarity of two signed documents, from their shingle sets. */
-export type ExactSimilarity = (a: number, b: number) => number;
+export type { ExactSimilarity } from './pairDecision.js';
 
 export interface VerifiedPairs extends PairList {
   /** Signature agreement of each verified pair. */
@@ -59,20 +57,28 @@ export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
   return common / (smallCount + largeCount - common);
 }
 
-/** Keeps the candidate pairs that pass `mode` at `threshold`, with their similarities. */
-export function verifyPairs(
-  candidates: PairList,
-  mode: VerifyMode,
-  threshold: number,
-  signatures: SignatureMatrix,
-  exactSimilarity?: ExactSimilarity,
-  onProgress?: (done: number) => void,
-  /** Hybrid: the estimate's error rate at J = threshold. */
-  errorRate?: number,
+export interface VerifyPairsOptions {
+  readonly verify: VerifyMode;
+  readonly threshold: number;
+  readonly signatures: SignatureMatrix;
+  /** Needed for exact and hybrid. */
+  readonly exactSimilarity?: ExactSimilarity;
   /** Whether both shingle sets are held; a pair without them is decided by the estimate (they passed the memory limit). */
-  known?: (a: number, b: number) => boolean,
-): VerifiedPairs {
-  const judge = new PairJudge({ mode, threshold, signatures, exactSimilarity, errorRate, known, missingSets: 'estimate' });
+  readonly known?: (a: number, b: number) => boolean;
+  /** Hybrid: the estimate's error rate at J = threshold (default 0.001). */
+  readonly estimateError?: number;
+  /** Candidates examined so far, now and then. */
+  readonly onProgress?: (done: number) => void;
+}
+
+/** Keeps the candidate pairs that pass `verify` at `threshold`, with their similarities. */
+export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): VerifiedPairs {
+  const { verify, threshold, signatures, exactSimilarity, onProgress } = options;
+  requireEvidence(verify, exactSimilarity);
+  const rule = pairRule(verify, threshold, signatures, options.estimateError);
+  let exact = Number.NaN; // the last pair's exact Jaccard, where decidePair computed it
+  const evidence: ExactEvidence | undefined = exactSimilarity && { similarity: (a, b) => (exact = exactSimilarity(a, b)), known: options.known, missingSets: 'estimate' };
+  const counts = noDecisions();
   const n = candidates.a.length;
   const keepA: number[] = [];
   const keepB: number[] = [];
@@ -81,11 +87,15 @@ export function verifyPairs(
   for (let i = 0; i < n; i++) {
     const a = candidates.a[i];
     const b = candidates.b[i];
-    if (judge.passes(a, b)) {
+    const estimate = signatureAgreement(signatures, a, b);
+    exact = Number.NaN;
+    const decision = decidePair(rule, signatures, a, b, evidence, estimate);
+    countDecision(counts, decision);
+    if (isAccepted(decision)) {
       keepA.push(a);
       keepB.push(b);
-      estimates.push(judge.estimate);
-      exacts.push(judge.exact);
+      estimates.push(estimate);
+      exacts.push(exact);
     }
     if (onProgress !== undefined && (i & 0xffff) === 0xffff) onProgress(i + 1);
   }
@@ -94,8 +104,8 @@ export function verifyPairs(
     a: Uint32Array.from(keepA),
     b: Uint32Array.from(keepB),
     estimate: Float64Array.from(estimates),
-    exact: usesShingleSets(mode) ? Float64Array.from(exacts) : undefined,
+    exact: usesShingleSets(verify) ? Float64Array.from(exacts) : undefined,
     candidates: n,
-    decided: judge.counts,
+    decided: counts,
   };
 }

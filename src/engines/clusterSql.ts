@@ -29,7 +29,7 @@ export interface ClusterSqlOptions {
   readonly k: number;
   readonly bands: number;
   /** Buckets up to this size give all pairs; larger ones a star around the first member plus a chain. */
-  readonly maxAllPairs: number;
+  readonly maxBucketPairs: number;
   /** Verified pairs agree on at least this many of the k slots. */
   readonly minAgreement: number;
   /** `longest` ranks by the length column; `first` by position alone. */
@@ -70,8 +70,8 @@ export function minimumAgreement(threshold: number, k: number): number {
 }
 
 export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
-  const { k, bands, maxAllPairs, minAgreement } = options;
-  for (const [name, value] of Object.entries({ k, bands, maxAllPairs, minAgreement })) {
+  const { k, bands, maxBucketPairs, minAgreement } = options;
+  for (const [name, value] of Object.entries({ k, bands, maxBucketPairs, minAgreement })) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`internal: ${name} must be a non-negative integer, got ${value}`);
   }
   const slots = Array.from({ length: k }, (_, i) => `slot_${i}`);
@@ -99,11 +99,11 @@ WHERE size >= 2`,
     {
       name: 'candidates',
       sql: `SELECT DISTINCT a, b FROM (
-  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND x.rn < y.rn WHERE x.size <= ${maxAllPairs}
+  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND x.rn < y.rn WHERE x.size <= ${maxBucketPairs}
   UNION ALL
-  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn > 1 WHERE x.rn = 1 AND x.size > ${maxAllPairs}
+  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn > 1 WHERE x.rn = 1 AND x.size > ${maxBucketPairs}
   UNION ALL
-  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn = x.rn + 1 WHERE x.rn >= 2 AND x.size > ${maxAllPairs}
+  SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn = x.rn + 1 WHERE x.rn >= 2 AND x.size > ${maxBucketPairs}
 ) p`,
     },
     { name: 'verified', sql: `SELECT c.a, c.b FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b WHERE ${agreement} >= ${minAgreement}` },

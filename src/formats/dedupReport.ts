@@ -16,7 +16,7 @@ import type { PipelineTimings } from '../signatures/signDocuments.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
-import type { DecisionCounts } from '../clusters/pairJudge.js';
+import type { DecisionCounts } from '../clusters/pairDecision.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
@@ -31,7 +31,7 @@ export interface ReportConfig {
   readonly verify: VerifyMode;
   readonly clusterCheck: ClusterCheck;
   readonly keep: KeepPolicy;
-  readonly estimateErrorRate?: number;
+  readonly estimateError?: number;
   readonly chainDelta?: number;
   readonly maxRepresentatives?: number;
 }
@@ -104,7 +104,7 @@ function reportParameters(config: ReportConfig) {
     approximateThreshold: approximateThreshold(bands, rows),
     candidateProbabilityAtThreshold: candidateProbability(config.threshold, bands, rows),
     verify: config.verify,
-    estimateErrorRate: config.verify === 'hybrid' ? (config.estimateErrorRate ?? DEFAULT_ESTIMATE_ERROR) : null,
+    estimateErrorRate: config.verify === 'hybrid' ? (config.estimateError ?? DEFAULT_ESTIMATE_ERROR) : null,
     clusterCheck: config.clusterCheck,
     chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
     maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,

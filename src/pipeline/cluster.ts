@@ -23,7 +23,7 @@ export interface ClusterConfig {
   readonly engine: EngineName;
   /** Verification threshold; default the one the shards' bands were chosen for. */
   readonly threshold?: number;
-  readonly maxAllPairs: number;
+  readonly maxBucketPairs: number;
   readonly keep: 'first' | 'longest';
   /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
   readonly clusters?: string;
@@ -43,14 +43,14 @@ export interface ClusterSummary {
 }
 
 /** The checked shard set and the plan it gets. */
-export async function planFor(config: Pick<ClusterConfig, 'shards' | 'threshold' | 'maxAllPairs' | 'keep'>): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number }> {
+export async function planFor(config: Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep'>): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number }> {
   const metas = await Promise.all(config.shards.map(readShardMeta));
   const meta = checkShardSet(config.shards, metas);
   const threshold = config.threshold ?? meta.threshold;
   const plan = clusterPlan({
     k: meta.params.k,
     bands: meta.lsh.bands,
-    maxAllPairs: config.maxAllPairs,
+    maxBucketPairs: config.maxBucketPairs,
     minAgreement: minimumAgreement(threshold, meta.params.k),
     keep: config.keep,
   });

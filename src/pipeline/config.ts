@@ -22,7 +22,7 @@ export interface DedupConfig {
   readonly params: SignatureParams;
   readonly backend: BackendChoice;
   /** Worker threads of the CPU backend; default one per core. */
-  readonly cpuThreads?: number;
+  readonly threads?: number;
   readonly threshold: number;
   readonly lsh: LshParams;
   readonly verify: VerifyMode;
@@ -32,19 +32,19 @@ export interface DedupConfig {
   readonly against: readonly string[];
   /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
   readonly signatures?: string;
-  readonly maxAllPairs?: number;
+  readonly maxBucketPairs?: number;
   /** Representative check: removed documents reach threshold − chainDelta against the kept one (default 0.1). */
   readonly chainDelta?: number;
   /** Representative check: representatives per member at most (default 8). */
   readonly maxRepresentatives?: number;
   /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateErrorRate?: number;
-  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures spill to `tempDir` (default: a quarter of RAM). */
+  readonly estimateError?: number;
+  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures spill to `tempDirectory` (default: a quarter of RAM). */
   readonly memoryLimitBytes?: number;
   /** The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows alone). */
   readonly shingleSetBytes?: number;
   /** Where spilled signatures go (default: the system's temporary directory). */
-  readonly tempDir?: string;
+  readonly tempDirectory?: string;
 }
 
 export interface StageProgress {
@@ -123,12 +123,12 @@ export type RunSigner = Awaited<ReturnType<typeof openSigner>>;
  * device busy-waits a core until destroyed).
  */
 export async function withRunSigner<T>(
-  config: { readonly backend: BackendChoice; readonly params: SignatureParams; readonly cpuThreads?: number },
+  config: { readonly backend: BackendChoice; readonly params: SignatureParams; readonly threads?: number },
   hooks: DedupHooks,
   work: (signer: RunSigner) => Promise<T>,
 ): Promise<T> {
   const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
-    cpuThreads: config.cpuThreads,
+    cpuThreads: config.threads,
     onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
   });
   try {

@@ -18,7 +18,7 @@
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
+import { checkDedupSettings, dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
 import { usesShingleSets } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
@@ -70,6 +70,7 @@ interface Run {
 type Signer = RunSigner;
 
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
+  checkDedupSettings(config, config.params.k); // the options table's checks, before any file is read
   const files = await listInputFiles(config.inputs, hooks.note);
   const invalid = skippedInputCounter(hooks, config.read);
   const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
@@ -172,7 +173,7 @@ function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
 /** The signing pass keeps every group's shingle set: in memory up to their share of the limit, then in a temporary file (setSpill.ts). */
 function setSpool(run: Run): FileSetSpool {
   const { config, hooks, memoryLimitBytes } = run;
-  const dir = config.tempDir ?? tmpdir();
+  const dir = config.tempDirectory ?? tmpdir();
   const share = setShare(run);
   return new FileSetSpool(dir, share, () => hooks.note(`shingle sets passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(share)}): spilling them to ${dir}`));
 }
@@ -185,7 +186,7 @@ function setShare(run: Run): number {
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
 function signatureSpill(run: Run): RowSpill {
   const { config, hooks, memoryLimitBytes } = run;
-  const dir = config.tempDir ?? tmpdir();
+  const dir = config.tempDirectory ?? tmpdir();
   const { k, slotBits, bandKeys } = config.params;
   return {
     limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,

@@ -37,7 +37,7 @@ export async function dedupPreflight(config: DedupConfig, outputs: readonly Name
   const plotOutputs = plots === undefined ? [] : PLOT_FILES.map((name) => ({ flag: '--plots', path: join(plots, name) }));
   await checkOutputs([...outputs, ...plotOutputs], reads);
   await refuseSelfReference(corpus, reference);
-  if (config.tempDir !== undefined) await checkTempDirectory(config.tempDir);
+  if (config.tempDirectory !== undefined) await checkTempDirectory(config.tempDirectory);
   await checkKeepField(config, corpus);
 }
 

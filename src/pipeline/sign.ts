@@ -28,13 +28,13 @@ export interface SignConfig {
   readonly params: SignatureParams;
   readonly backend: BackendChoice;
   /** Worker threads of the CPU backend; default one per core. */
-  readonly cpuThreads?: number;
+  readonly threads?: number;
   /** The .npy to write; its sidecar is `out + '.json'`. */
   readonly out: string;
   /** Continue an interrupted run from its .partial files. */
   readonly resume: boolean;
   /** Documents per signing batch: memory and checkpoint granularity (default 2048). */
-  readonly batchDocuments?: number;
+  readonly batchSize?: number;
 }
 
 export interface SignSummary {
@@ -127,7 +127,7 @@ async function signInto(
   let shingles = 0;
   let textBytes = 0;
   try {
-    const checkpoint = config.batchDocuments ?? 2048;
+    const checkpoint = config.batchSize ?? 2048;
     const units = signedUnits(inputUnits(files, (n) => (bytes = n), { lines: checkpoint }), signer.firstPass, {
       setup: unitSetup(config.params, config.read, { kind: 'first' }),
       ids: new UniqueIds(),

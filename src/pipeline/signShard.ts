@@ -38,9 +38,9 @@ export interface SignShardConfig {
   readonly lsh: LshParams;
   readonly shard: ShardSlice;
   readonly backend: BackendChoice;
-  readonly cpuThreads?: number;
+  readonly threads?: number;
   readonly out: string;
-  readonly batchDocuments?: number;
+  readonly batchSize?: number;
 }
 
 export interface SignShardSummary {
@@ -78,7 +78,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
         const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
         // Every shard reads the whole input, so every shard checks that all ids are unique.
         const documents = sliceOf(requireUniqueIds(readDocuments(files, read)), config.shard, counts, progress);
-        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchDocuments, shingler: signer.shingler };
+        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, shingler: signer.shingler };
         for await (const batch of signDocuments(documents, signer.signer, pipeline)) counts.empty += appendBatch(writer, batch, config);
       });
       await writer.commit();

@@ -15,8 +15,9 @@ import { fnv1a64ModP } from './fnv1a.js';
 import { PairIndex } from './pairIndex.js';
 import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
 import { wasmWindowHashes } from './wasm/shingleKernel.js';
+import { defaultOf, type ShingleMode } from '../options.js';
 
-export type ShingleMode = 'word' | 'char' | 'auto';
+export type { ShingleMode } from '../options.js';
 
 export interface ShingleOptions {
   readonly mode: ShingleMode;
@@ -25,7 +26,7 @@ export interface ShingleOptions {
   readonly normalize: NormalizeOptions;
 }
 
-export const DEFAULT_SHINGLE: ShingleOptions = { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE };
+export const DEFAULT_SHINGLE: ShingleOptions = { mode: defaultOf('shingle'), n: defaultOf('n'), normalize: DEFAULT_NORMALIZE };
 
 const encoder = new TextEncoder();
 // Letters only (the lookahead): these scripts' marks, digits and symbols are not counted.

@@ -7,7 +7,9 @@ import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
 
 /** classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts). */
-export type SchemeName = 'classic' | 'oph';
+import type { SchemeName } from '../options.js';
+
+export type { SchemeName } from '../options.js';
 
 export interface HashFamily {
   readonly k: number;

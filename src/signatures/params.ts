@@ -5,6 +5,7 @@
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
+import { optionValue, type ParamSlotBits } from '../options.js';
 
 export type { SchemeName } from './hashFamily.js';
 
@@ -41,9 +42,7 @@ function describeScheme(recorded: string): string {
   return name ? `${name} (${SCHEME_TITLES[name]})` : recorded;
 }
 
-/** Bits kept per stored slot: 32 and 64 everywhere, 1–16 (b-bit slots) for stored signatures only. */
-export type ParamSlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
-export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
+export { SLOT_BITS, type ParamSlotBits } from '../options.js';
 
 /** Bands × rows of the band keys a b-bit signature file stores beside its slots. */
 export interface StoredBandLayout {
@@ -78,26 +77,21 @@ export interface SignatureOptions {
   readonly bandKeys?: StoredBandLayout;
 }
 
-/** Validated parameters with the defaults: k 128, seed 42, word 5-grams, 64-bit slots. */
+/** Validated parameters with the defaults of the options table (src/options.ts: k 128, seed 42, word 5-grams, 64-bit slots). */
 export function makeParams(options: SignatureOptions = {}): SignatureParams {
-  const k = options.k ?? 128;
-  const n = options.n ?? 5;
-  const shingle = options.shingle ?? 'word';
-  const slotBits = options.slotBits ?? 64;
-  if (!Number.isInteger(k) || k < 1 || k > 4096) throw new RangeError(`k must be an integer from 1 to 4096, got ${k}`);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`n must be an integer from 1 to 1000, got ${n}`);
-  if (!['word', 'char', 'auto'].includes(shingle)) throw new RangeError(`shingle mode must be word, char or auto, got ${shingle}`);
-  if (!SLOT_BITS.includes(slotBits)) throw new RangeError(`slot bits must be one of ${SLOT_BITS.join(', ')}, got ${String(slotBits)}`);
+  const k = optionValue('k', options.k);
+  const n = optionValue('n', options.n);
+  const shingle = optionValue('shingle', options.shingle);
+  const slotBits = optionValue('slotBits', options.slotBits);
   const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
-  const scheme = options.scheme ?? 'classic';
-  if (!Object.hasOwn(SCHEMES, scheme)) throw new RangeError(`scheme must be classic or oph, got ${String(scheme)}`);
+  const scheme = optionValue('scheme', options.scheme);
   return {
     scheme: SCHEMES[scheme],
-    seed: toDecimal64(parseU64(String(options.seed ?? 42))),
+    seed: toDecimal64(parseU64(String(optionValue('seed', options.seed)))),
     k,
     shingle,
     n,
-    normalize: { lowercase: true, nfkc: options.nfkc ?? false, stripPunctuation: options.stripPunctuation ?? false },
+    normalize: { lowercase: true, nfkc: optionValue('nfkc', options.nfkc), stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation) },
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
   };

@@ -19,6 +19,7 @@ import { errorMessage } from '../errors.js';
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { nodeFirstPassWorkers } from '../workers/firstPassWorkers.js';
 import { noGpuDeviceReason } from './gpuDevices.js';
+import { OPTIONS } from '../options.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -45,6 +46,7 @@ export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.j
 export function cpuThreads(requested?: number): { threads: number; note?: string } {
   const cores = availableParallelism();
   if (requested === undefined) return { threads: cores };
+  OPTIONS.threads.check(requested);
   if (requested <= cores) return { threads: requested };
   return { threads: cores, note: `cpu: ${requested} threads requested, ${cores} used (one per core of this machine)` };
 }

@@ -11,8 +11,9 @@ import { describeAdapter, type AcquiredDevice, type AdapterSummary } from './web
 import type { ShaderSources } from './webgpu/shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
 import { errorMessage } from '../errors.js';
+import { OPTIONS, type BackendChoice } from '../options.js';
 
-export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
+export type { BackendChoice } from '../options.js';
 
 export interface ResolvedBackend {
   readonly backend: SignerBackend;
@@ -45,6 +46,7 @@ export async function selectBackend(
   environment: WebGpuEnvironment,
   tuning: SignerTuning = {},
 ): Promise<ResolvedBackend> {
+  OPTIONS.backend.check(choice); // a misspelled choice ('gpu') is refused, never signed on the CPU without a word
   const notes: string[] = [];
   let passedOver: AdapterSummary | undefined;
   const skip = choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true ? environment.noHardwareReason?.() : undefined;

@@ -10,6 +10,7 @@ import { INLINE_SHINGLER, type Shingler } from '../shingles/shingler.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from './backend.js';
 import { pack } from '../shingles/shingleBatch.js';
+import { defaultOf } from '../options.js';
 
 /** What signing needs of a document: its text (readers' InputDocument and the tab's documents both fit). */
 export interface TextDocument {
@@ -48,7 +49,7 @@ export async function* signDocuments<D extends TextDocument>(
   options: PipelineOptions,
   timings: PipelineTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedBatch<D>> {
-  const maxDocuments = options.batchDocuments ?? 2048;
+  const maxDocuments = options.batchDocuments ?? defaultOf('batchSize');
   const maxCharacters = options.batchCharacters ?? 1 << 23;
   const shingler = options.shingler ?? INLINE_SHINGLER;
   let inFlight: Promise<SignedBatch<D>> | undefined;

@@ -120,7 +120,7 @@ describe('pairs of a bucket', () => {
       '2-3',
       '3-4',
     ]);
-    // A big bucket (size > maxAllPairs): every corpus member with the first two reference members.
+    // A big bucket (size > maxBucketPairs): every corpus member with the first two reference members.
     expect(collect((emit) => crossPairsInBucket(Uint32Array.of(0, 1, 2, 3, 4), 5, 2, reference, emit))).toEqual([
       '2-0',
       '2-1',
@@ -139,7 +139,7 @@ describe('pairs of a bucket', () => {
     const pairs = collect((emit) => crossPairsInBucket(members, 100, 16, reference, emit));
     expect(pairs).toContain('20-7'); // the second reference is an anchor too
     expect(pairs).toContain('40-99');
-    expect(pairs.some((p) => p.startsWith('50-'))).toBe(false); // 4 anchors with maxAllPairs 16
+    expect(pairs.some((p) => p.startsWith('50-'))).toBe(false); // 4 anchors with maxBucketPairs 16
     expect(pairs.length).toBe(4 * 95);
   });
 });
@@ -202,7 +202,7 @@ describe('findCandidates', () => {
       }
     }
     expect(truth.size).toBeGreaterThan(300);
-    const found = findCandidates(m, { bands, rows, maxAllPairs: 1000 });
+    const found = findCandidates(m, { bands, rows, maxBucketPairs: 1000 });
     expect(new Set(Array.from(found.a, (a, i) => `${a}-${found.b[i]}`))).toEqual(truth);
     expect(found.stats.bigBuckets).toBe(0);
   });

@@ -270,7 +270,7 @@ describe('gpudedup dedup', () => {
     const tooMany = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20', '--rows', '7']);
     expect(tooMany.stderr).toMatch(/exceeds the signature length k = 128/);
     const keep = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'shortest']);
-    expect(keep.stderr).toMatch(/--keep must be first, longest or field:NAME/);
+    expect(keep.stderr).toMatch(/--keep <policy>.*keep must be first, longest or field:NAME/);
     const nothing = await runCli(['dedup', input]);
     expect(nothing.stderr).toMatch(/nothing to write/);
     const same = await runCli(['dedup', input, '--clusters', join(dir, 'same.csv'), '--pairs', join(dir, '.', 'same.csv'), '--backend', 'cpu', '-q']);

@@ -41,8 +41,8 @@ describe('keep policy', () => {
     expect(parseKeepPolicy('first')).toEqual({ kind: 'first' });
     expect(parseKeepPolicy('longest')).toEqual({ kind: 'longest' });
     expect(parseKeepPolicy('field:quality')).toEqual({ kind: 'field', field: 'quality' });
-    expect(() => parseKeepPolicy('field:')).toThrow(/--keep/);
-    expect(() => parseKeepPolicy('shortest')).toThrow(/--keep/);
+    expect(() => parseKeepPolicy('field:')).toThrow(/keep must be first, longest or field:NAME/);
+    expect(() => parseKeepPolicy('shortest')).toThrow(/keep must be first, longest or field:NAME/);
   });
 
   it('scores: field values (numbers or numeric strings), missing ones lowest', () => {

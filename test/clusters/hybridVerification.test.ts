@@ -19,7 +19,7 @@ describe('hybrid verification', () => {
 
   it('equals exact verification inside the margin and estimate verification outside it', () => {
     let calls = 0;
-    const hybrid = verifyPairs(candidates, 'hybrid', threshold, corpus.signatures, (a, b) => (calls++, exact(a, b)));
+    const hybrid = verifyPairs(candidates, { verify: 'hybrid', threshold, signatures: corpus.signatures, exactSimilarity: (a, b) => (calls++, exact(a, b)) });
     const kept = new Set(Array.from(hybrid.a, (a, i) => asKey(a, hybrid.b[i])));
     let inside = 0;
     let outsideAccepted = 0;
@@ -49,10 +49,10 @@ describe('hybrid verification', () => {
   });
 
   it('disagrees with exact verification on far fewer pairs than the estimate does', () => {
-    const truth = verifyPairs(candidates, 'exact', threshold, corpus.signatures, exact);
+    const truth = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
     const truthKeys = new Set(Array.from(truth.a, (a, i) => asKey(a, truth.b[i])));
     const wrong = (mode: 'estimate' | 'hybrid'): number => {
-      const v = verifyPairs(candidates, mode, threshold, corpus.signatures, exact);
+      const v = verifyPairs(candidates, { verify: mode, threshold, signatures: corpus.signatures, exactSimilarity: exact });
       const keys = new Set(Array.from(v.a, (a, i) => asKey(a, v.b[i])));
       let n = 0;
       for (const key of keys) if (!truthKeys.has(key)) n++;
@@ -66,6 +66,6 @@ describe('hybrid verification', () => {
   });
 
   it('needs the shingle sets', () => {
-    expect(() => verifyPairs(candidates, 'hybrid', threshold, corpus.signatures)).toThrow(/shingle sets/);
+    expect(() => verifyPairs(candidates, { verify: 'hybrid', threshold, signatures: corpus.signatures })).toThrow(/shingle sets/);
   });
 });

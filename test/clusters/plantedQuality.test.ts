@@ -75,7 +75,7 @@ describe('planted near-duplicates', () => {
     const threshold = 0.8;
     const params = { bands: 32, rows: 4 }; // a low curve so nearly every related pair is a candidate
     const candidates = findCandidates(corpus.signatures, params);
-    const verified = verifyPairs(candidates, 'estimate', threshold, corpus.signatures);
+    const verified = verifyPairs(candidates, { verify: 'estimate', threshold, signatures: corpus.signatures });
     const need = Math.ceil(threshold * K - 1e-9);
     const bins = binsOf(keys(verified), (s) => candidateProbability(s, params.bands, params.rows) * binomialTail(K, s, need));
     // Candidate and agreement events come from the same signature, so the product is an approximation;
@@ -90,7 +90,7 @@ describe('planted near-duplicates', () => {
     const params = optimalParams(threshold, K);
     const candidates = findCandidates(corpus.signatures, params);
     const exact = (a: number, b: number): number => similarity(corpus, a, b);
-    const verified = verifyPairs(candidates, 'exact', threshold, corpus.signatures, exact);
+    const verified = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
     for (let i = 0; i < verified.a.length; i++) expect(exact(verified.a[i], verified.b[i])).toBeGreaterThanOrEqual(threshold);
     let aboveCandidates = 0;
     for (let i = 0; i < candidates.a.length; i++) if (exact(candidates.a[i], candidates.b[i]) >= threshold) aboveCandidates++;
@@ -102,7 +102,7 @@ describe('planted near-duplicates', () => {
     const params = optimalParams(threshold, K, { falsePositive: 0.2, falseNegative: 0.8 });
     const exact = (a: number, b: number): number => similarity(corpus, a, b);
     const candidates = findCandidates(corpus.signatures, params);
-    const verified = verifyPairs(candidates, 'exact', threshold, corpus.signatures, exact);
+    const verified = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
     const clustering = clusterVerified(corpus.signatures, verified, {
       threshold,
       verify: 'exact',

@@ -44,7 +44,7 @@ describe('verifyPairs', () => {
   const candidates = { a: Uint32Array.of(0, 0), b: Uint32Array.of(1, 2) };
 
   it('estimate keeps pairs whose agreement reaches the threshold', () => {
-    const v = verifyPairs(candidates, 'estimate', 0.75, m);
+    const v = verifyPairs(candidates, { verify: 'estimate', threshold: 0.75, signatures: m });
     expect(Array.from(v.b)).toEqual([1]);
     expect(Array.from(v.estimate)).toEqual([0.75]);
     expect(v.candidates).toBe(2);
@@ -52,11 +52,11 @@ describe('verifyPairs', () => {
   });
 
   it('none keeps every candidate; exact uses the given similarity', () => {
-    expect(Array.from(verifyPairs(candidates, 'none', 0.75, m).b)).toEqual([1, 2]);
-    const v = verifyPairs(candidates, 'exact', 0.5, m, (a, b) => (b === 2 ? 0.9 : 0.1));
+    expect(Array.from(verifyPairs(candidates, { verify: 'none', threshold: 0.75, signatures: m }).b)).toEqual([1, 2]);
+    const v = verifyPairs(candidates, { verify: 'exact', threshold: 0.5, signatures: m, exactSimilarity: (a, b) => (b === 2 ? 0.9 : 0.1) });
     expect(Array.from(v.b)).toEqual([2]);
     expect(Array.from(v.exact!)).toEqual([0.9]);
     expect(Array.from(v.estimate)).toEqual([0.25]);
-    expect(() => verifyPairs(candidates, 'exact', 0.5, m)).toThrow(/shingle/);
+    expect(() => verifyPairs(candidates, { verify: 'exact', threshold: 0.5, signatures: m })).toThrow(/shingle/);
   });
 });

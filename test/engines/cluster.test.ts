@@ -107,7 +107,7 @@ describe('gpudedup cluster outputs and refusals', () => {
     const text = readFileSync(job, 'utf8');
     const planText = /PLAN = json\.loads\(r'''([\s\S]*?)'''\)/.exec(text)![1];
     const { clusterPlan, minimumAgreement } = await import('../../src/engines/clusterSql.js');
-    expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(clusterPlan({ k: 128, bands: 14, maxAllPairs: 16, minAgreement: minimumAgreement(0.8, 128), keep: 'first' }))));
+    expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(clusterPlan({ k: 128, bands: 14, maxBucketPairs: 16, minAgreement: minimumAgreement(0.8, 128), keep: 'first' }))));
     execFileSync('python3', ['-m', 'py_compile', job]); // valid Python, without needing pyspark
   });
 });

@@ -20,13 +20,13 @@ describe('minimumAgreement', () => {
 
 describe('clusterPlan', () => {
   it('names every slot and band once and refuses non-integers', () => {
-    const plan = clusterPlan({ k: 4, bands: 2, maxAllPairs: 16, minAgreement: 3, keep: 'longest' });
+    const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, minAgreement: 3, keep: 'longest' });
     const verified = plan.setup.find((s) => s.name === 'verified')!.sql;
     for (let i = 0; i < 4; i++) expect(verified).toContain(`x.slot_${i} = y.slot_${i}`);
     expect(verified).not.toContain('slot_4');
     expect(plan.setup.find((s) => s.name === 'band_members')!.sql.match(/UNION ALL/g)).toHaveLength(1);
     expect(plan.finish.find((s) => s.name === 'documents')!.sql).toContain('s.length AS score');
-    expect(() => clusterPlan({ k: 4, bands: 2, maxAllPairs: 1.5, minAgreement: 3, keep: 'first' })).toThrow(/maxAllPairs/);
+    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 1.5, minAgreement: 3, keep: 'first' })).toThrow(/maxBucketPairs/);
   });
 });
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterPlan } from '../../src/engines/clusterSql.js';
 import { converge, openDuckDb } from '../../src/engines/duckdb.js';
 
-const plan = clusterPlan({ k: 4, bands: 2, maxAllPairs: 16, minAgreement: 3, keep: 'first' });
+const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, minAgreement: 3, keep: 'first' });
 
 /** Loads `edgesSql` (columns a, b; any orientation) as the edges table, converges, returns the rounds and the component of every node. */
 async function components(edgesSql: string): Promise<{ rounds: number; summary: Record<string, number> }> {

@@ -29,7 +29,7 @@ describe('cluster on DuckDB under a memory limit', () => {
     const summary = await runCluster({
       shards,
       engine: 'duckdb',
-      maxAllPairs: 16,
+      maxBucketPairs: 16,
       keep: 'first',
       clusters: join(dir, 'clusters.csv'),
       removed: join(dir, 'removed.csv'),

@@ -25,7 +25,7 @@ const lineOf = (summary: string, label: string): string => summary.split('\n').f
 describe('the dedup summary', () => {
   for (const verify of ['exact', 'hybrid'] as const) {
     it(`adds up with --verify ${verify} past --memory-limit`, async () => {
-      const config: DedupConfig = { ...testDedupConfig([corpus]), verify, memoryLimitBytes: 2 ** 20, tempDir: dir };
+      const config: DedupConfig = { ...testDedupConfig([corpus]), verify, memoryLimitBytes: 2 ** 20, tempDirectory: dir };
       const outcome = await runDedup(config);
       const report = buildReport(config, outcome, outcome.timings);
       expect(report.verification.byEstimatePastMemoryLimit).toBeGreaterThan(0); // the case of the issue

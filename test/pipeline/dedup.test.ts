@@ -15,8 +15,8 @@ describe('runDedup with hybrid verification', () => {
   const config = testDedupConfig([path]);
 
   it('keeps the first pass\'s shingle sets for exact Jaccard (no second pass), loading only what verification needs, on any number of threads', async () => {
-    const one = await runDedup({ ...config, cpuThreads: 1 });
-    const two = await runDedup({ ...config, cpuThreads: 2 });
+    const one = await runDedup({ ...config, threads: 1 });
+    const two = await runDedup({ ...config, threads: 2 });
     for (const run of [one, two]) {
       expect(run.timings['load shingles']).toBeDefined();
       expect(run.shingleSets.loads).toBe(1);

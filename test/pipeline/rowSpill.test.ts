@@ -53,7 +53,7 @@ describe('dedup with signatures spilled to disk', () => {
         const seen: string[] = [];
         const hooks = { note: (m: string) => seen.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
         // The sets keep the held run's room: this compares spilled rows alone (the next suite limits the sets).
-        const spilled = await runDedup({ ...config, memoryLimitBytes, shingleSetBytes: Number.POSITIVE_INFINITY, tempDir: spillDir }, hooks);
+        const spilled = await runDedup({ ...config, memoryLimitBytes, shingleSetBytes: Number.POSITIVE_INFINITY, tempDirectory: spillDir }, hooks);
         expect(spilled.timings['band keys']).toBeDefined();
         expect(spilled.timings['load candidate rows']).toBeDefined();
         expect(seen.some((m) => m.includes(`spilling them to ${spillDir}`))).toBe(true);
@@ -65,7 +65,7 @@ describe('dedup with signatures spilled to disk', () => {
   }
 
   it('names the temporary file and --temp-directory when the spill cannot be written', async () => {
-    await expect(runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDir: join(dir, 'no-such-dir') })).rejects.toThrow(
+    await expect(runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDirectory: join(dir, 'no-such-dir') })).rejects.toThrow(
       /cannot create the temporary file .*no-such-dir.*gpudedup-.*\.rows for spilled signatures: .*ENOENT.*--temp-directory/,
     );
   });
@@ -80,7 +80,7 @@ describe('dedup with shingle sets past their share of --memory-limit', () => {
     const notes: string[] = [];
     const hooks = { note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
     // A 1 MiB limit: 256 KiB of sets, about 33,000 shingles, a fraction of what hybrid asks for here.
-    const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDir: dir }, hooks);
+    const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDirectory: dir }, hooks);
     const d = limited.verified.decided;
     expect(limited.shingleSets.overBudget).toBeGreaterThan(0);
     expect(d.estimatePastMemoryLimit).toBeGreaterThan(0);

@@ -28,7 +28,7 @@ describe('runSign', () => {
       const out = join(dir, 's.npy');
       writeFileSync(`${out}.json.partial`, 'not a sidecar\n');
       writeFileSync(`${out}.partial`, ''); // both halves of an interrupted run are there
-      const config = { inputs: [join(dir, 'in.jsonl')], read: DEFAULT_READ, params: makeParams({ k: 8 }), backend: 'cpu' as const, out, resume: true, batchDocuments: 4 };
+      const config = { inputs: [join(dir, 'in.jsonl')], read: DEFAULT_READ, params: makeParams({ k: 8 }), backend: 'cpu' as const, out, resume: true, batchSize: 4 };
       await expect(runSign(config)).rejects.toThrow(/cannot resume/);
       expect(destroy).toHaveBeenCalledOnce();
       expect(destroyShingler).toHaveBeenCalledOnce();

@@ -1,6 +1,9 @@
-/** Runs the built CLI (`npm test` builds first) as a user would, on real files. */
+/** Runs the built CLI (`npm test` builds first) as a user would, on real files; never a build older than src/. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { requireFreshDist } from './freshDist.js';
+
+requireFreshDist(); // every test file that runs the CLI imports this module: a stale dist/ fails it before any test
 
 /** GPUDEDUP_TEST_CLI: another build to run the tests against (e.g. to see a new test fail on the old code). */
 export const CLI = process.env.GPUDEDUP_TEST_CLI ?? join(process.cwd(), 'dist/src/cli/main.js');

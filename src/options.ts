@@ -1,0 +1,201 @@
+/**
+ * The one table of the dedup and sign options: each option's name, flag,
+ * default, range and check, defined once. The library (src/api.ts), the CLI
+ * (src/cli: commander's defaults, choices and parsers come from here) and the
+ * tab (web/main.ts: its form's defaults and checks) all read it, so the same
+ * bad value gets the same message everywhere: "k must be an integer from 1 to
+ * 4096, got 100000". The code name of an option is its flag in camelCase.
+ *
+ * Browser-safe: no `node:` import, and nothing that imports this file back.
+ */
+import { parseKeepPolicy, type KeepPolicy } from './clusters/keepPolicy.js';
+import { parseU64 } from './math/u64.js';
+
+/** How verification decides a candidate pair (verification.ts). */
+export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
+/** How clustering checks a member against the document kept in its place (clustering.ts). */
+export type ClusterCheck = 'none' | 'representative';
+/** The signing schemes (hashFamily.ts): classic MinHash, or one-permutation hashing. */
+export type SchemeName = 'classic' | 'oph';
+/** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
+export type ShingleMode = 'word' | 'char' | 'auto';
+/** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
+export type BackendChoice = 'cpu' | 'webgpu' | 'auto';
+/** Bits kept per stored slot: 32 and 64 everywhere, 1–16 (b-bit slots) for stored signatures only. */
+export type ParamSlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
+
+export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact', 'none'];
+export const CLUSTER_CHECKS: readonly ClusterCheck[] = ['representative', 'none'];
+export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
+export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
+export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph'];
+export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
+
+export interface OptionSpec<T> {
+  /** The code name (library option, commander attribute, config field). */
+  readonly name: string;
+  /** The CLI flag, e.g. `--max-bucket-pairs`. */
+  readonly flag: string;
+  /** undefined: none (the option is optional, or its default depends on others; `note` says which). */
+  readonly default: T | undefined;
+  /** What a valid value is, as the messages say it: "an integer from 1 to 4096". */
+  readonly rule: string;
+  /** The accepted values, for options that are one of a list. */
+  readonly choices?: readonly string[];
+  /** The value, checked: throws a RangeError "NAME must be RULE, got VALUE". */
+  check(value: unknown): T;
+  /** A value given as text (a flag's argument, a form field), checked as `check` does. */
+  parse(text: string): T;
+}
+
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+
+/** The message every front end gives for a bad value. */
+export function optionError(name: string, rule: string, value: unknown): RangeError {
+  return new RangeError(`${name} must be ${rule}, got ${shown(value)}`);
+}
+
+/** A number from text: '' and whitespace are not 0. */
+const numberFrom = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+function spec<T>(name: string, flag: string, defaultValue: T | undefined, rule: string, valid: (value: unknown) => boolean, fromText: (text: string) => unknown, choices?: readonly string[]): OptionSpec<T> {
+  const check = (value: unknown): T => {
+    if (!valid(value)) throw optionError(name, rule, value);
+    return value as T;
+  };
+  return { name, flag, default: defaultValue, rule, choices, check, parse: (text) => check(fromText(text)) };
+}
+
+function integer(name: string, flag: string, defaultValue: number | undefined, min: number, max = Infinity): OptionSpec<number> {
+  const rule = max === Infinity ? (min === 1 ? 'a positive integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
+  return spec(name, flag, defaultValue, rule, (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max, numberFrom);
+}
+
+function real(name: string, flag: string, defaultValue: number | undefined, rule: string, valid: (v: number) => boolean): OptionSpec<number> {
+  return spec(name, flag, defaultValue, rule, (v) => typeof v === 'number' && Number.isFinite(v) && valid(v), numberFrom);
+}
+
+function oneOf<T extends string | number>(name: string, flag: string, defaultValue: T, choices: readonly T[]): OptionSpec<T> {
+  const words = choices.map(String);
+  const rule = `${words.length > 2 ? 'one of ' : ''}${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+  const fromText = typeof choices[0] === 'number' ? numberFrom : (text: string) => text;
+  return spec(name, flag, defaultValue, rule, (v) => (choices as readonly unknown[]).includes(v), fromText, words);
+}
+
+function flag(name: string, cliFlag: string): OptionSpec<boolean> {
+  return spec(name, cliFlag, false, 'true or false', (v) => typeof v === 'boolean', (text) => text === 'true' || (text === 'false' ? false : text));
+}
+
+function fieldName(name: string, cliFlag: string, defaultValue: string): OptionSpec<string> {
+  return spec(name, cliFlag, defaultValue, 'a field or column name', (v) => typeof v === 'string' && v !== '', (text) => text);
+}
+
+const isU64 = (v: unknown): boolean => {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0;
+  if (typeof v !== 'string') return false;
+  try {
+    parseU64(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const keepRule = 'first, longest or field:NAME';
+const keep: OptionSpec<KeepPolicy> = {
+  name: 'keep',
+  flag: '--keep',
+  default: { kind: 'first' },
+  rule: keepRule,
+  /** A policy object ({ kind: 'longest' }) or the CLI's spelling ('longest', 'field:quality'). */
+  check(value) {
+    if (typeof value === 'string') {
+      try {
+        return parseKeepPolicy(value);
+      } catch {
+        throw optionError('keep', keepRule, value);
+      }
+    }
+    const policy = value as Partial<{ kind: string; field: unknown }> | null;
+    if (policy?.kind === 'first' || policy?.kind === 'longest') return { kind: policy.kind };
+    if (policy?.kind === 'field' && typeof policy.field === 'string' && policy.field !== '') return { kind: 'field', field: policy.field };
+    throw optionError('keep', keepRule, typeof value === 'object' ? JSON.stringify(value) : value);
+  },
+  parse(text) {
+    return this.check(text);
+  },
+};
+
+/** The table. Keys are the code names; `OPTIONS.k.default` is the one place k's default is written. */
+export const OPTIONS = {
+  // What a signature is (recorded in every signature file).
+  scheme: oneOf<SchemeName>('scheme', '--scheme', 'classic', SCHEME_NAMES),
+  k: integer('k', '--k', 128, 1, 4096),
+  seed: spec<string | number>('seed', '--seed', '42', 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
+  shingle: oneOf<ShingleMode>('shingle', '--shingle', 'word', SHINGLE_MODES),
+  /** The shingle length: `n` in the library and in signature files (the short flag is -n). */
+  n: integer('n', '--ngram', 5, 1, 1000),
+  nfkc: flag('nfkc', '--nfkc'),
+  stripPunctuation: flag('stripPunctuation', '--strip-punctuation'),
+  slotBits: oneOf<ParamSlotBits>('slotBits', '--slot-bits', 64, SLOT_BITS),
+  // Who signs.
+  backend: oneOf<BackendChoice>('backend', '--backend', 'auto', BACKENDS),
+  /** Default: one per core. */
+  threads: integer('threads', '--threads', undefined, 1),
+  batchSize: integer('batchSize', '--batch-size', 2048, 1),
+  // Banding.
+  threshold: real('threshold', '--threshold', 0.8, 'a number strictly between 0 and 1', (t) => t > 0 && t < 1),
+  /** Default (with rows): the optimizer's choice for the threshold. */
+  bands: integer('bands', '--bands', undefined, 1),
+  rows: integer('rows', '--rows', undefined, 1),
+  /** The recall-first weights (lshParams.ts, DEDUP_WEIGHTS): every candidate is verified afterwards. */
+  fpWeight: real('fpWeight', '--fp-weight', 0.1, 'a non-negative number', (w) => w >= 0),
+  fnWeight: real('fnWeight', '--fn-weight', 0.9, 'a non-negative number', (w) => w >= 0),
+  /** Default: 0.99 with --verify exact or hybrid (DEFAULT_RECALL_AT_THRESHOLD), else 0. */
+  recallAtThreshold: real('recallAtThreshold', '--recall-at-threshold', undefined, 'a number from 0 up to (not including) 1', (p) => p >= 0 && p < 1),
+  maxBucketPairs: integer('maxBucketPairs', '--max-bucket-pairs', 16, 1),
+  // Verification and clustering.
+  verify: oneOf<VerifyMode>('verify', '--verify', 'hybrid', VERIFY_MODES),
+  estimateError: real('estimateError', '--estimate-error', 0.001, 'a number strictly between 0 and 1', (a) => a > 0 && a < 1),
+  clusterCheck: oneOf<ClusterCheck>('clusterCheck', '--cluster-check', 'representative', CLUSTER_CHECKS),
+  chainDelta: real('chainDelta', '--chain-delta', 0.1, 'a number from 0 up to (not including) 1', (d) => d >= 0 && d < 1),
+  maxRepresentatives: integer('maxRepresentatives', '--max-representatives', 8, 1),
+  keep,
+  // Reading.
+  textField: fieldName('textField', '--text-field', 'text'),
+  idField: fieldName('idField', '--id-field', 'id'),
+} as const;
+
+export type OptionName = keyof typeof OPTIONS;
+type ValueOf<N extends OptionName> = (typeof OPTIONS)[N] extends OptionSpec<infer T> ? T : never;
+
+/** The option's default; for options whose default is written in the table. */
+export function defaultOf<N extends OptionName>(name: N): ValueOf<N> {
+  const value = OPTIONS[name].default;
+  if (value === undefined) throw new Error(`${name} has no fixed default`);
+  return value as ValueOf<N>;
+}
+
+/** `value` checked by the table, or the default when undefined. */
+export function optionValue<N extends OptionName>(name: N, value: unknown): ValueOf<N> {
+  return (value === undefined ? OPTIONS[name].default : OPTIONS[name].check(value)) as ValueOf<N>;
+}
+
+/**
+ * Refuses an options object with a key the function does not take ("treshold"),
+ * naming the ones it does: a misspelled option is never ignored.
+ */
+export function checkKnownOptions(options: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(options)) {
+    if ((options as Record<string, unknown>)[key] !== undefined && !known.includes(key)) {
+      throw new RangeError(`${what} has no option ${JSON.stringify(key)}; its options are ${known.join(', ')}`);
+    }
+  }
+}
+
+/** Checks every option of `options` the table knows (others are the caller's). */
+export function checkTableOptions(options: object): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && Object.hasOwn(OPTIONS, key)) OPTIONS[key as OptionName].check(value);
+  }
+}
