@@ -73,6 +73,8 @@ function tableOf(s: BenchSummary, runs: number): string {
   }
   const scaled = s.rows.find((r) => r.measuredShare < 1);
   if (scaled) lines.push('', `${scaled.backend}: signed ${(scaled.measuredShare * 100).toFixed(1)} % of the evaluations, its time scaled to the whole corpus`);
+  lines.push('', 'host feed rate for a GPU (read, parse, exact pre-pass, shingle buffers ready to upload):', '', '| threads | seconds | MB/s of text | MB/s per core |', '| --: | --: | --: | --: |');
+  for (const f of s.feed) lines.push(`| ${f.threads} | ${f.seconds.toFixed(3)} | ${f.mbPerSecond.toFixed(1)} | ${f.mbPerSecondPerCore.toFixed(1)} |`);
   return lines.join('\n') + '\n';
 }
 

@@ -21,6 +21,7 @@ import { cpuThreads, resolveBackend } from '../signatures/resolveBackend.js';
 import { errorMessage } from '../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
 import { requireUniqueIds } from '../firstPass/uniqueIds.js';
+import { measureFeedRate, type FeedRate } from './feedRate.js';
 
 /** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */
 export interface SigningBenchOptions {
@@ -79,6 +80,8 @@ export interface BenchSummary extends CorpusSize {
   readonly k: number;
   readonly machine: BenchMachine;
   readonly rows: readonly BenchRow[];
+  /** The host's feed rate for a GPU (feedRate.ts): one thread, then every thread. */
+  readonly feed: readonly FeedRate[];
 }
 
 /** How a backend signs the batch, for the timing loop. */
@@ -103,7 +106,13 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
   if (corpus.documents === 0) throw new RangeError('bench: the inputs hold no documents');
   hooks.note(`${counted(corpus.documents, 'document')}, ${(corpus.bytes / 1e6).toFixed(2)} MB, ${counted(corpus.shingles, 'shingle')}, k = ${config.params.k}`);
   const { rows, adapter } = await benchSigning(batch, hashFamilyOf(config.params), corpus, config, hooks);
-  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows };
+  const files = await listInputFiles(config.inputs);
+  const feed: FeedRate[] = [];
+  for (const threads of [...new Set([1, cpuThreads(config.cpuThreads).threads])]) {
+    hooks.note(`timing the feed rate (read, parse, exact pre-pass, shingle buffers) on ${counted(threads, 'thread')}`);
+    feed.push(await measureFeedRate(files, config.params, config.read, threads));
+  }
+  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows, feed };
 }
 
 /**
