@@ -254,7 +254,8 @@ async function probe(c: Check): Promise<void> {
 /** nvidia-smi's name, driver, clocks and memory, and the SM count from PyTorch (or a table of known parts). */
 async function gpuInfo(c: Check): Promise<GpuInfo | undefined> {
   const smi = await c.run('nvidia-smi', c.box(30), 'nvidia-smi', ['--query-gpu=name,driver_version,clocks.max.sm,memory.total', '--format=csv,noheader,nounits']);
-  if (smi.status !== 'ok') return (c.record({ name: 'gpu info', status: 'skipped', seconds: smi.seconds, exitCode: smi.code, note: 'nvidia-smi did not answer: no NVIDIA GPU, no roofline' }), undefined);
+  if (smi.status === 'timeout') return (c.record({ name: 'gpu info', status: 'timeout', seconds: smi.seconds, note: 'nvidia-smi did not answer in time' }), undefined);
+  if (smi.status !== 'ok') return (c.record({ name: 'gpu info', status: 'skipped', seconds: smi.seconds, exitCode: smi.code, note: 'no nvidia-smi here: no NVIDIA GPU, no roofline' }), undefined);
   const [name, driver, clock, memory] = smi.stdout.split('\n')[0].split(',').map((s) => s.trim());
   const torch = await c.run('SM count (PyTorch)', c.box(60), 'python3', ['-c', 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)']);
   const fromTorch = torch.status === 'ok' ? Number(torch.stdout.trim().split('\n').pop()) : NaN;
