@@ -25,7 +25,6 @@ type DedupCliOptions = InputCliOptions &
     chainDelta: number;
     maxRepresentatives: number;
     estimateError: number;
-    shingleMemory: number;
     keep: string;
     against?: string[];
     clusters?: string;
@@ -56,7 +55,6 @@ export function registerDedupCommand(program: Command): void {
     .option('--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin', unitInterval, DEFAULT_ESTIMATE_ERROR)
     .addOption(new Option('--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage').choices(CLUSTER_CHECKS).default('representative'))
     .option('--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)', nonNegative, DEFAULT_CHAIN_DELTA)
-    .option('--shingle-memory <MiB>', 'exact/hybrid: keep shingle sets from the signing pass up to this much, else read the corpus again for them (0: always)', nonNegative, 256)
     .option('--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone', positiveInteger, DEFAULT_MAX_REPRESENTATIVES)
     .option('--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest', 'first')
     .option('--against <file>', 'a reference file or directory (e.g. an eval set): remove corpus documents that are near-duplicates of it; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
@@ -116,7 +114,6 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     chainDelta: options.chainDelta,
     maxRepresentatives: options.maxRepresentatives,
     estimateErrorRate: options.estimateError,
-    keepShingleSetsBytes: Math.round(options.shingleMemory * 2 ** 20),
     keep,
     against: options.against ?? [],
     signatures: options.signatures,

@@ -32,10 +32,15 @@ export class ExactDuplicateIndex {
    */
   add(normalized: string | Uint8Array): { group: number; isNew: boolean } {
     const digest = typeof normalized === 'string' ? this.hashText(normalized) : murmur3x86_128(normalized, normalized.length, this.digest);
-    const h0 = digest[0];
-    const h1 = digest[1];
-    const h2 = digest[2];
-    const h3 = digest[3];
+    return this.addKey(digest, 0);
+  }
+
+  /** The same for a text hashed elsewhere (a first-pass worker): its 128-bit key at words [at, at + 4). */
+  addKey(keys: Uint32Array, at: number): { group: number; isNew: boolean } {
+    const h0 = keys[at];
+    const h1 = keys[at + 1];
+    const h2 = keys[at + 2];
+    const h3 = keys[at + 3];
     if ((this.groups + 1) * 2 > this.capacity) this.grow();
     const found = this.lookup(h0, h1, h2, h3);
     if (found >= 0) return { group: found, isNew: false };

@@ -25,6 +25,16 @@ export class ExactPrePass {
     private readonly keep: KeepPolicy,
   ) {}
 
+  /**
+   * Records the next document from its key, hashed by a first-pass worker
+   * (words [at, at + 4) of `keys`), and its keep score; `empty` when it has no tokens.
+   */
+  addKeyed(keys: Uint32Array, at: number, empty: boolean, score: number): { group: number; isNew: boolean } {
+    const { group, isNew } = empty ? { group: -1, isNew: false } : this.index.addKey(keys, at);
+    this.table.add(group, score);
+    return { group, isNew };
+  }
+
   /** Records the next document; `isNew` is true when it is the first of a non-empty group (the one to sign). */
   add(text: string, record?: Record<string, unknown>): { group: number; isNew: boolean } {
     const score = keepScore(this.keep, text, record);

@@ -26,6 +26,8 @@ import { BufferedFile } from './tableWriter.js';
 
 export interface KeptDocuments {
   write(document: InputDocument): Promise<void>;
+  /** A kept JSON line's original bytes, its line end included; only where `copiesLines`. */
+  writeLine?(bytes: Uint8Array): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -41,6 +43,11 @@ export async function openKeptDocuments(path: string, inputs: readonly InputFile
 /** Scalars as JSON: bigint as a number when exact, else as a string. */
 class JsonLinesKept implements KeptDocuments {
   constructor(private readonly file: BufferedFile) {}
+
+  async writeLine(bytes: Uint8Array): Promise<void> {
+    await this.file.writeBytes(bytes);
+    if (bytes[bytes.length - 1] !== 0x0a) await this.file.write('\n'); // the file's last line had no end
+  }
   write(document: InputDocument): Promise<void> {
     return this.file.write(documentAsJson(document) + '\n');
   }

@@ -11,6 +11,8 @@ const CHUNK = 1 << 20;
 
 export class BufferedFile {
   private buffer = '';
+  private bytes: Uint8Array[] = [];
+  private byteCount = 0;
 
   private constructor(
     private readonly file: AtomicFile,
@@ -24,15 +26,33 @@ export class BufferedFile {
   }
 
   async write(text: string): Promise<void> {
+    if (this.bytes.length > 0) await this.flushBytes();
     this.buffer += text;
     if (this.buffer.length >= CHUNK) await this.flush();
   }
 
+  /** Bytes as they are (kept lines copied from the input), in order with the text written. */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    if (this.buffer.length > 0) await this.flush();
+    this.bytes.push(bytes);
+    this.byteCount += bytes.length;
+    if (this.byteCount >= CHUNK) await this.flushBytes();
+  }
+
   private async flush(): Promise<void> {
+    await this.flushBytes();
     if (this.buffer.length === 0) return;
     const text = this.buffer;
     this.buffer = '';
     await this.writeAll(await this.encoder.push(Buffer.from(text, 'utf8')));
+  }
+
+  private async flushBytes(): Promise<void> {
+    if (this.bytes.length === 0) return;
+    const joined = Buffer.concat(this.bytes, this.byteCount);
+    this.bytes = [];
+    this.byteCount = 0;
+    await this.writeAll(await this.encoder.push(joined));
   }
 
   private async writeAll(chunks: readonly Uint8Array[]): Promise<void> {
@@ -47,6 +67,7 @@ export class BufferedFile {
 
   async abort(): Promise<void> {
     this.buffer = '';
+    this.bytes = [];
     await this.file.abort();
   }
 }

@@ -46,7 +46,20 @@ export async function* readParquetDocuments(
   qualifyIds: boolean,
   options: Pick<ReadOptions, 'textField' | 'idField' | 'skipInvalid' | 'onInvalid'>,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  const { metadata, columns } = await openParquet(file, path);
+  const source = await openParquet(file, path);
+  for (let group = 0; group < source.metadata.row_groups.length; group++) yield* readParquetRowGroup(file, path, group, qualifyIds, options, source);
+}
+
+/** Row group `group` of the file (the first pass's workers read one each); `source` saves reading the footer again. */
+export async function* readParquetRowGroup(
+  file: AsyncBuffer,
+  path: string,
+  group: number,
+  qualifyIds: boolean,
+  options: Pick<ReadOptions, 'textField' | 'idField' | 'skipInvalid' | 'onInvalid'>,
+  source?: ParquetSource,
+): AsyncGenerator<Omit<InputDocument, 'index'>> {
+  const { metadata, columns } = source ?? (await openParquet(file, path));
   const byName = new Map(columns.map((c) => [c.element.name, c]));
   const textColumn = byName.get(options.textField);
   if (textColumn === undefined) {
@@ -57,38 +70,35 @@ export async function* readParquetDocuments(
   const idColumn = byName.get(options.idField);
   const idProblem = unusableColumn(idColumn, 'id');
   if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
-
   let rowStart = 0;
-  for (let group = 0; group < metadata.row_groups.length; group++) {
-    const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
-    } catch (error) {
-      throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
+  for (let g = 0; g < group; g++) rowStart += Number(metadata.row_groups[g].num_rows);
+  const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
+  } catch (error) {
+    throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
+  }
+  for (let i = 0; i < rows.length; i++) {
+    const row = rowStart + i + 1;
+    const record = rows[i];
+    const text = record[options.textField];
+    let problem: string | undefined;
+    if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
+    const rawId = idColumn === undefined ? undefined : record[options.idField];
+    let id: string;
+    if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${row}` : String(row);
+    else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
+    else {
+      id = '';
+      problem ??= `id column "${options.idField}" is a ${typeof rawId}, not a string or integer`;
     }
-    for (let i = 0; i < rows.length; i++) {
-      const row = rowStart + i + 1;
-      const record = rows[i];
-      const text = record[options.textField];
-      let problem: string | undefined;
-      if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
-      const rawId = idColumn === undefined ? undefined : record[options.idField];
-      let id: string;
-      if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${row}` : String(row);
-      else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
-      else {
-        id = '';
-        problem ??= `id column "${options.idField}" is a ${typeof rawId}, not a string or integer`;
-      }
-      if (problem !== undefined) {
-        const error = new InputError(path, row, `row group ${group}: ${problem}`);
-        if (!options.skipInvalid) throw error;
-        options.onInvalid?.(error.message);
-        continue;
-      }
-      yield { id, text: text as string, source: { path, line: row }, record };
+    if (problem !== undefined) {
+      const error = new InputError(path, row, `row group ${group}: ${problem}`);
+      if (!options.skipInvalid) throw error;
+      options.onInvalid?.(error.message);
+      continue;
     }
-    rowStart = rowEnd;
+    yield { id, text: text as string, source: { path, line: row }, record };
   }
 }

@@ -164,7 +164,7 @@ async function* parseJsonLines(
 const READ_CHUNK_BYTES = 1 << 20;
 
 /** Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic. */
-async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
+export async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   const chunks = raw[Symbol.asyncIterator]();
   // A pipe may deliver fewer bytes than the magic at first.

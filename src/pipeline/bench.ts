@@ -19,7 +19,7 @@ import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatu
 import { cpuThreads, resolveBackend } from '../signatures/resolveBackend.js';
 import { errorMessage } from '../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
-import { requireUniqueIds } from './uniqueIds.js';
+import { requireUniqueIds } from '../firstPass/uniqueIds.js';
 
 /** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */
 export interface SigningBenchOptions {

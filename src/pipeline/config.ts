@@ -39,10 +39,10 @@ export interface DedupConfig {
   readonly maxRepresentatives?: number;
   /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateErrorRate?: number;
-  /** Exact and hybrid verification: the signing pass keeps shingle sets up to this many bytes instead of a later pass (default 256 MiB; 0: always the pass). */
-  readonly keepShingleSetsBytes?: number;
   /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures spill to `tempDir` (default: a quarter of RAM). */
   readonly memoryLimitBytes?: number;
+  /** The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows alone). */
+  readonly shingleSetBytes?: number;
   /** Where spilled signatures go (default: the system's temporary directory). */
   readonly tempDir?: string;
 }
@@ -137,5 +137,6 @@ export async function withRunSigner<T>(
   } finally {
     signer.signer.destroy();
     signer.shingler.destroy();
+    signer.firstPass.workers.destroy();
   }
 }

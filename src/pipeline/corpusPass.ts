@@ -1,8 +1,9 @@
 /**
  * The first pass over the corpus: every document is read once and goes
  * through the exact pre-pass (src/clusters/exactPrePass.ts: its group and keep
- * score); the first of each non-empty group is signed, or, with presigned
- * signatures, its row taken and checked. Row g of the matrix is group g.
+ * score); the first of each non-empty group is signed (src/firstPass, in
+ * worker threads), or, with presigned signatures, its row taken and checked.
+ * Row g of the matrix is group g.
  */
 import { locationOf, type InputDocument, type ReadOptions } from '../io/documents.js';
 import { readDocuments, type InputFile } from '../io/readDocuments.js';
@@ -12,17 +13,23 @@ import { isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signa
 import type { SignedCorpus } from '../clusters/dedupSigned.js';
 import { ExactPrePass } from '../clusters/exactPrePass.js';
 import type { KeepPolicy } from '../clusters/keepPolicy.js';
-import type { SignerBackend } from '../signatures/backend.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
-import type { Shingler } from '../shingles/shingler.js';
-import { requireUniqueIds } from './uniqueIds.js';
+import type { PipelineTimings } from '../signatures/signDocuments.js';
+import { DocumentRecords } from '../firstPass/documentRecords.js';
+import type { ReadSetup } from '../firstPass/protocol.js';
+import type { SetSpool } from '../firstPass/setSpool.js';
+import { selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
+import { UniqueIds } from '../firstPass/uniqueIds.js';
+import { inputUnits } from '../io/inputUnits.js';
+import { requireUniqueIds } from '../firstPass/uniqueIds.js';
 
 export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */
   readonly missingKeepField: number;
-  /** Every group's shingle set, when they were kept and fit in `keepSetsBytes`. */
-  readonly sets?: readonly Uint32Array[];
+  /** Every group's shingle set from the signing pass, for exact Jaccard (when it was asked to keep them). */
+  readonly sets?: SetSpool;
+  /** Every document's id and byte range, for the writing pass (the signing pass only). */
+  readonly records?: DocumentRecords;
 }
 
 export interface CorpusPassOptions {
@@ -30,8 +37,8 @@ export interface CorpusPassOptions {
   readonly keep: KeepPolicy;
   readonly read: ReadOptions;
   readonly onDocument?: (documents: number) => void;
-  /** Keep the signed groups' shingle sets while they total at most this many bytes (exact Jaccard then needs no pass). */
-  readonly keepSetsBytes?: number;
+  /** Where to keep every signed group's shingle set (exact and hybrid verification); none: they are not kept. */
+  readonly sets?: SetSpool;
   /** Spill the signed rows to disk past a size (the signing pass only: presigned rows are in memory already). */
   readonly spill?: RowSpill;
 }
@@ -42,28 +49,40 @@ export interface Presigned {
   readonly rows: SignatureMatrix;
 }
 
-/** Signs the first document of each exact group with `backend` (shingled by `shingler`), adding to `timings`. */
-export async function signingPass(
-  files: readonly InputFile[],
-  options: CorpusPassOptions,
-  signer: { readonly backend: SignerBackend; readonly shingler?: Shingler },
-  timings: PipelineTimings,
-): Promise<CorpusPassResult> {
+/**
+ * The first pass (src/firstPass): the workers read, parse and key every
+ * document; the first of each exact group is shingled and signed (in the
+ * workers on the CPU, by `signer.backend` with a GPU), adding to `timings`.
+ */
+export async function signingPass(files: readonly InputFile[], options: CorpusPassOptions, signer: FirstPassSigner, timings: PipelineTimings): Promise<CorpusPassResult> {
   const prePass = new ExactPrePass(options.params.normalize, options.keep);
   const { k, slotBits, bandKeys } = options.params;
   const store = new RowStore(k, slotBits, bandKeys, options.spill);
-  const pipeline = { shingle: shingleOptionsOf(options.params), shingler: signer.shingler };
-  const batches = signDocuments(firstOfEachGroup(files, options, prePass), signer.backend, pipeline, timings);
-  let sets: Uint32Array[] | undefined = (options.keepSetsBytes ?? 0) > 0 ? [] : undefined;
-  let setBytes = 0;
-  for await (const batch of batches) {
-    store.append(toStoredRows(batch.signatures, k, slotBits, bandKeys));
-    if (sets === undefined) continue;
-    for (const set of batch.sets) setBytes += set.byteLength;
-    if (setBytes > options.keepSetsBytes!) sets = undefined; // over budget: exact Jaccard reads the corpus again
-    else sets.push(...batch.sets);
+  const records = new DocumentRecords();
+  const units = signedUnits(inputUnits(files, options.read.onBytes), signer, {
+    setup: unitSetup(options.params, options.read, options.keep),
+    prePass,
+    ids: new UniqueIds(),
+    onInvalid: options.read.onInvalid,
+    onBinary: options.read.onBinary,
+    keepSets: options.sets !== undefined,
+  }, timings);
+  for await (const unit of units) {
+    records.addUnit(unit);
+    store.append(toStoredRows(unit.signatures, k, slotBits, bandKeys));
+    if (options.sets !== undefined) for (let i = 0; i < unit.selected.length; i++) options.sets.append(selectedSet(unit, i)!);
+    options.onDocument?.(prePass.table.documents);
   }
-  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField, sets };
+  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField, sets: options.sets, records };
+}
+
+/** What every first-pass read of a run shares. */
+export function unitSetup(params: SignatureParams, read: ReadOptions, keep: KeepPolicy): ReadSetup {
+  return {
+    read: { textField: read.textField, idField: read.idField, skipInvalid: read.skipInvalid, strict: read.strict ?? false },
+    shingle: shingleOptionsOf(params),
+    keep,
+  };
 }
 
 /** Takes each group's row from presigned signatures, checking that they are this corpus's. */

@@ -31,16 +31,17 @@ import { presignedPass, signingPass, type CorpusPassResult } from './corpusPass.
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
 import { defaultMemoryLimit, formatBytes, memoryPlan, releaseSpill, rowSpill } from './rowSpill.js';
+import { FileSetSpool } from './setSpill.js';
+import type { DocumentRecords } from '../firstPass/documentRecords.js';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from './config.js';
-
-/** Shingle sets the signing pass keeps for exact Jaccard (8 bytes a shingle): 256 MiB, about 33 M shingles. */
-export const DEFAULT_KEEP_SHINGLE_SETS_BYTES = 256 * 2 ** 20;
 
 export interface DedupOutcome extends SignedDedup, SignedCorpus {
   readonly files: readonly InputFile[];
   /** From the signature file when the run had no corpus inputs. */
   readonly presignedIds?: readonly string[];
+  /** Every document's id and line, from the signing pass (the writing pass copies kept lines by them). */
+  readonly records?: DocumentRecords;
   readonly missingKeepField: number;
   /** Malformed lines skipped under `skipInvalid`, in the corpus (first pass) and the reference set. */
   readonly invalidSkipped: number;
@@ -75,11 +76,12 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   try {
-    const settings = { ...config, shingleSetBytes: memoryPlan(run.memoryLimitBytes).shingleSets };
+    const settings = { ...config, shingleSetBytes: setShare(run) };
     core = await dedupSigned(first, settings, (needed, budget) => exactSetsPass(run, first, needed, budget), reference, stageRunner(hooks, run.timings));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
   } finally {
     releaseSpill(first.signatures);
+    first.sets?.release();
   }
   return { ...core, ...first, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
 }
@@ -108,7 +110,7 @@ function checkKeepField(config: DedupConfig, first: CorpusPassResult): void {
 /** Stage: the first pass, signing the first document of every exact group. */
 function signCorpus(run: Run, signer: Signer): Promise<CorpusPassResult> {
   return timed(run, 'read + sign', () =>
-    firstPassProgress(run, 'signing', (options) => signingPass(run.files, options, { backend: signer.signer, shingler: signer.shingler }, run.signing)),
+    firstPassProgress(run, 'signing', (options) => signingPass(run.files, options, signer.firstPass, run.signing)),
   );
 }
 
@@ -135,7 +137,7 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
  * kept when they fit its budget, else from one more pass over the corpus.
  */
 async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array, budgetBytes: number): Promise<readonly (Uint32Array | undefined)[]> {
-  if (first.sets !== undefined) return first.sets;
+  if (first.sets !== undefined) return first.sets.load(needed, budgetBytes);
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
     loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress, budgetBytes),
@@ -149,7 +151,7 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
     pass({
       params: run.config.params,
       keep: run.config.keep,
-      keepSetsBytes: usesShingleSets(run.config.verify) ? (run.config.keepShingleSetsBytes ?? DEFAULT_KEEP_SHINGLE_SETS_BYTES) : 0,
+      sets: usesShingleSets(run.config.verify) ? setSpool(run) : undefined,
       spill: signatureSpill(run),
       read: { ...run.read, onBytes: (b) => (reading.bytes = b) },
       onDocument: (n) => progress.update(n, reading.bytes),
@@ -165,6 +167,19 @@ function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
     'cluster-check comparisons were decided by the signature estimate instead of exact Jaccard ' +
     '(raise --memory-limit for exact decisions, or choose --verify estimate)'
   );
+}
+
+/** The signing pass keeps every group's shingle set: in memory up to their share of the limit, then in a temporary file (setSpill.ts). */
+function setSpool(run: Run): FileSetSpool {
+  const { config, hooks, memoryLimitBytes } = run;
+  const dir = config.tempDir ?? tmpdir();
+  const share = setShare(run);
+  return new FileSetSpool(dir, share, () => hooks.note(`shingle sets passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(share)}): spilling them to ${dir}`));
+}
+
+/** The shingle sets' share of the limit (a test may give them more, to spill rows alone). */
+function setShare(run: Run): number {
+  return run.config.shingleSetBytes ?? memoryPlan(run.memoryLimitBytes).shingleSets;
 }
 
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */

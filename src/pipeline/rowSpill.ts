@@ -62,11 +62,15 @@ function tempPath(dir: string, what: string): string {
 }
 
 /** An append-only temporary file of 32-bit words; I/O errors name it and the option that moves it. */
-class WordFile {
+export class WordFile {
   readonly path: string;
   private readonly fd: number;
 
-  constructor(dir: string, what: string) {
+  constructor(
+    dir: string,
+    what: string,
+    private readonly holding = 'spilled signatures',
+  ) {
     this.path = tempPath(dir, what);
     this.fd = this.io('create', () => openSync(this.path, 'w+', 0o600));
   }
@@ -83,7 +87,7 @@ class WordFile {
     let done = 0;
     while (done < bytes.length) {
       const n = this.io('read', () => readSync(this.fd, bytes, done, bytes.length - done, fromWord * 4 + done));
-      if (n === 0) throw new Error(`${this.path}: the spilled signatures end early (the temporary file was changed)`);
+      if (n === 0) throw new Error(`${this.path}: the ${this.holding} end early (the temporary file was changed)`);
       done += n;
     }
   }
@@ -97,7 +101,7 @@ class WordFile {
     try {
       return work();
     } catch (error) {
-      throw new Error(`cannot ${what} the temporary file ${this.path} for spilled signatures: ${(error as Error).message} (choose another place with --temp-directory)`);
+      throw new Error(`cannot ${what} the temporary file ${this.path} for ${this.holding}: ${(error as Error).message} (choose another place with --temp-directory)`);
     }
   }
 }

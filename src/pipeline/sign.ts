@@ -8,7 +8,7 @@ import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
 import { openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
 import { checkOutputs } from './outputChecks.js';
-import { requireUniqueIds } from './uniqueIds.js';
+import { requireUniqueIds } from '../firstPass/uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';

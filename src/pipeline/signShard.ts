@@ -21,7 +21,7 @@ import type { BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../signatures/signDocuments.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
 import { checkOutputs } from './outputChecks.js';
-import { requireUniqueIds } from './uniqueIds.js';
+import { requireUniqueIds } from '../firstPass/uniqueIds.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks, type StageProgress } from './config.js';
 
 export interface ShardSlice {

@@ -14,7 +14,7 @@
  *   corpus document removed because it matched the reference set.
  */
 import type { VerifiedPairs } from '../clusters/verification.js';
-import type { InputDocument, ReadOptions } from '../io/documents.js';
+import type { ReadOptions } from '../io/documents.js';
 import { openKeptDocuments } from '../formats/keptDocuments.js';
 import { openTable, type RowTable, type TableColumn } from '../formats/openTable.js';
 import type { Cell } from '../formats/csv.js';
@@ -22,6 +22,7 @@ import type { ParquetCompression } from '../formats/parquetFile.js';
 import type { StageProgress } from './config.js';
 import type { DedupOutcome } from './dedup.js';
 import { rereadCorpus } from './reread.js';
+import { writeKept } from './writeKept.js';
 
 export interface DedupOutputPaths {
   readonly out?: string;
@@ -91,18 +92,25 @@ async function visitCorpus(
 ): Promise<Map<number, string>> {
   const { assignment, table, contamination } = outcome;
   const groupIds = new Map<number, string>();
-  const visit = async (index: number, id: string, doc?: InputDocument): Promise<void> => {
+  const visit = async (index: number, id: string): Promise<void> => {
     const g = table.group(index);
     const isKept = assignment.kept[index] === 1;
-    if (out !== undefined && isKept && doc !== undefined) await out.write(doc);
     await clusters?.row([id, assignment.cluster[index], isKept]);
     if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
     if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
       await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], round(contamination.similarity[g]), round(contamination.estimate[g])]);
     }
   };
-  if (outcome.files.length > 0) {
-    for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) await visit(doc.index, doc.id, doc);
+  const { records } = outcome;
+  if (records !== undefined) {
+    // The first pass recorded every id and line: the corpus is read again only to copy the kept documents.
+    if (out !== undefined) await writeKept(outcome, records, out, read, progress);
+    for (let d = 0; d < records.documents; d++) await visit(d, records.id(d));
+  } else if (outcome.files.length > 0) {
+    for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) {
+      if (out !== undefined && assignment.kept[doc.index] === 1) await out.write(doc);
+      await visit(doc.index, doc.id);
+    }
   } else {
     const ids = outcome.presignedIds ?? [];
     if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');

@@ -16,6 +16,8 @@ import { ShinglePool } from '../shingles/shinglePool.js';
 import type { HashFamily } from './hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
 import { errorMessage } from '../errors.js';
+import type { FirstPassSigner } from '../firstPass/signedUnits.js';
+import { nodeFirstPassWorkers } from '../workers/firstPassWorkers.js';
 
 export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
 
@@ -70,9 +72,12 @@ export async function openSigner(
   choice: BackendChoice,
   family: HashFamily,
   options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
-): Promise<{ signer: FallbackSigner; shingler: ShinglePool; notes: readonly string[] }> {
+): Promise<{ signer: FallbackSigner; shingler: ShinglePool; firstPass: FirstPassSigner; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
   const { threads, note } = cpuThreads(options.cpuThreads);
   const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
-  return { signer, shingler: new ShinglePool(threads), notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
+  // On the CPU the first pass's workers sign with the kernel the backend loaded; with a GPU they shingle for it.
+  const cpuKernel = resolved.backend instanceof ParallelCpuSigner ? resolved.backend.kernelName : undefined;
+  const firstPass: FirstPassSigner = { backend: signer, workers: nodeFirstPassWorkers(threads), family, cpuKernel };
+  return { signer, shingler: new ShinglePool(threads), firstPass, notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
 }

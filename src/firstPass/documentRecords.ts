@@ -1,0 +1,64 @@
+/**
+ * What the writing pass needs of every document, recorded by the first pass
+ * so that it neither parses nor even reads the corpus again except to copy
+ * kept bytes: its id (UTF-8, packed: about the id's length plus 8 bytes a
+ * document) and, for JSON Lines, its line's byte range in the decompressed
+ * file. Documents are in input order, so a file is a run of them.
+ */
+import type { OrderedUnit } from './firstPass.js';
+
+export class DocumentRecords {
+  private idBytes = new Uint8Array(1 << 16);
+  private idEnds = new Float64Array(1024);
+  private starts = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
+  private count = 0;
+  private used = 0;
+  /** Each input path in order with its first document. */
+  readonly files: { readonly path: string; readonly firstDocument: number }[] = [];
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  get documents(): number {
+    return this.count;
+  }
+
+  addUnit(unit: Pick<OrderedUnit, 'path' | 'documents'>): void {
+    const { documents } = unit;
+    if (this.files.at(-1)?.path !== unit.path) this.files.push({ path: unit.path, firstDocument: this.count });
+    for (let i = 0; i < documents.count; i++) this.add(documents.ids[i], documents.starts[i], documents.ends[i]);
+  }
+
+  id(d: number): string {
+    return this.decoder.decode(this.idBytes.subarray(d === 0 ? 0 : this.idEnds[d - 1], this.idEnds[d]));
+  }
+
+  /** The document's line in its decompressed file, its line end included; undefined for whole files and rows. */
+  byteRange(d: number): [number, number] | undefined {
+    const start = this.starts[d];
+    return start < 0 ? undefined : [start, start + this.lengths[d]];
+  }
+
+  private add(id: string, start: number, end: number): void {
+    if (this.count === this.idEnds.length) this.growDocuments();
+    if (this.idBytes.length - this.used < id.length * 3) this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length * 3));
+    this.used += this.encoder.encodeInto(id, this.idBytes.subarray(this.used)).written;
+    this.idEnds[this.count] = this.used;
+    this.starts[this.count] = start;
+    this.lengths[this.count] = start < 0 ? 0 : end - start;
+    this.count++;
+  }
+
+  private growDocuments(): void {
+    const n = this.idEnds.length * 2;
+    this.idEnds = grown(this.idEnds, n);
+    this.starts = grown(this.starts, n);
+    this.lengths = grown(this.lengths, n);
+  }
+}
+
+function grown<T extends Uint8Array | Float64Array | Uint32Array>(from: T, length: number): T {
+  const to = new (from.constructor as new (n: number) => T)(length);
+  to.set(from);
+  return to;
+}

@@ -1,0 +1,121 @@
+/**
+ * The first pass, ordered: units of input go out to the workers as fast as
+ * they can take them, and their answers are taken back strictly in input
+ * order. This thread does only what must see every document in order — the
+ * exact pre-pass (first in input order wins, whatever the chunking), the
+ * unique-id check — and hands each worker back the list of its documents to
+ * shingle and sign. No document's text comes here.
+ */
+import type { ExactPrePass } from '../clusters/exactPrePass.js';
+import type { FinishMode, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
+import type { FirstPassWorkers } from './ports.js';
+import type { UniqueIds } from './uniqueIds.js';
+
+export interface FirstPassOptions {
+  readonly setup: ReadSetup;
+  readonly workers: FirstPassWorkers;
+  /** Signed in the workers (CPU), or shingles back for a signer here (GPU). */
+  readonly finish: FinishMode;
+  /**
+   * With a pre-pass, only the first document of each new exact group is
+   * finished (dedup); without, every non-empty document is (sign, reference sets).
+   */
+  readonly prePass?: ExactPrePass;
+  /** Refuses a repeated id, naming both places. */
+  readonly ids?: UniqueIds;
+  readonly onInvalid?: (message: string) => void;
+  readonly onBinary?: (path: string) => void;
+  /** Units read ahead per worker (default 3). */
+  readonly readAhead?: number;
+}
+
+export interface OrderedUnit {
+  /** Where the unit came from (messages, writing). */
+  readonly path: string;
+  readonly documents: UnitDocuments;
+  /** Per document: its exact group with a pre-pass, else 0; −1 when empty. */
+  readonly groups: Int32Array;
+  /** The documents finished, as indexes into the unit, in order. */
+  readonly selected: Uint32Array;
+  readonly result: SelectedDocuments;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly worker: number;
+  readonly path: string;
+  readonly read: Promise<UnitDocuments>;
+}
+
+let nextUnitId = 1;
+
+export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: FirstPassOptions): AsyncGenerator<OrderedUnit> {
+  const { workers } = options;
+  const reading: Pending[] = [];
+  const finishing: Promise<OrderedUnit>[] = [];
+  const limit = workers.size * (options.readAhead ?? 3);
+  let sent = 0;
+  try {
+    for await (const input of units) {
+      reading.push(startRead(input, sent++ % workers.size, options));
+      if (reading.length >= limit) finishing.push((await order(reading.shift()!, options)).finished);
+      while (finishing.length > workers.size) yield await finishing.shift()!;
+    }
+    while (reading.length > 0) {
+      finishing.push((await order(reading.shift()!, options)).finished);
+      while (finishing.length > workers.size) yield await finishing.shift()!;
+    }
+    while (finishing.length > 0) yield await finishing.shift()!;
+  } finally {
+    // Stopped early (an error, or the consumer quit): let nothing reject unobserved, and free the workers' texts.
+    for (const pending of reading) {
+      pending.read.catch(() => undefined);
+      void workers.request(pending.worker, { type: 'drop', unit: pending.id }).catch(() => undefined);
+    }
+    for (const done of finishing) done.catch(() => undefined);
+  }
+}
+
+function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
+  const id = nextUnitId++;
+  const transfer = input.kind === 'lines' || input.kind === 'json-array' ? [input.bytes.buffer as ArrayBuffer] : [];
+  const read = options.workers.request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer).then((r) => {
+    if (!('documents' in r)) throw new Error('first pass: a worker answered a read with something else');
+    return r.documents;
+  });
+  read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
+  return { id, worker, path: input.kind === 'texts' ? 'input' : input.path, read };
+}
+
+/** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */
+async function order(pending: Pending, options: FirstPassOptions): Promise<{ finished: Promise<OrderedUnit> }> {
+  const documents = await pending.read;
+  const groups = new Int32Array(documents.count);
+  const selected: number[] = [];
+  for (let i = 0; i < documents.count; i++) {
+    options.ids?.add(documents.ids[i], pending.path, documents.lines[i], documents.idKeys, 4 * i);
+    const empty = documents.empty[i] === 1;
+    if (options.prePass === undefined) {
+      groups[i] = empty ? -1 : 0;
+      if (!empty) selected.push(i);
+      continue;
+    }
+    const { group, isNew } = options.prePass.addKeyed(documents.exactKeys, 4 * i, empty, documents.scores[i]);
+    groups[i] = group;
+    if (isNew) selected.push(i);
+  }
+  if (options.prePass !== undefined) options.prePass.missingKeepField += documents.missingKeep;
+  for (const message of documents.invalid) options.onInvalid?.(message);
+  if (documents.binary) options.onBinary?.(pending.path);
+  if (documents.error !== undefined) {
+    void options.workers.request(pending.worker, { type: 'drop', unit: pending.id }).catch(() => undefined);
+    throw new Error(documents.error);
+  }
+  const select = Uint32Array.from(selected);
+  const finished = options.workers.request(pending.worker, { type: 'finish', unit: pending.id, select, mode: options.finish }).then((r) => {
+    if (!('selected' in r)) throw new Error('first pass: a worker answered a finish with something else');
+    return { path: pending.path, documents, groups, selected: select, result: r.selected };
+  });
+  finished.catch(() => undefined);
+  return { finished };
+}

@@ -1,0 +1,105 @@
+/**
+ * The first pass's messages between the thread that orders documents and the
+ * workers that read, parse, shingle and sign them. No Node imports: Node's
+ * worker threads and the tab's Web Workers carry the same messages.
+ *
+ * A document's work happens in two requests, so that an exact duplicate is
+ * never shingled or signed and the pre-pass stays in input order:
+ *   1. `read` a unit (a chunk of JSON Lines cut at line ends, a whole text
+ *      file, a Parquet row group, or texts from memory): per document its id,
+ *      exact-duplicate key, keep score and byte range; the worker keeps the texts.
+ *   2. `finish` it: shingle (and on the CPU sign) the documents the ordering
+ *      thread selected — the first of each new exact group — and drop the rest.
+ */
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { ShingleOptions } from '../shingles/shingles.js';
+import type { CpuKernelName, SigningFamily } from '../signatures/cpuKernel.js';
+
+/** Read options a worker needs (the callbacks stay with the ordering thread). */
+export interface UnitReadOptions {
+  readonly textField: string;
+  readonly idField: string;
+  readonly skipInvalid: boolean;
+  readonly strict: boolean;
+}
+
+/** What every `read` of a run shares. */
+export interface ReadSetup {
+  readonly read: UnitReadOptions;
+  readonly shingle: ShingleOptions;
+  readonly keep: KeepPolicy;
+}
+
+/**
+ * A source a worker opens itself: a local path (Node) or a File (the tab).
+ * `FirstPassSources` (ports.ts) says how.
+ */
+export type SourceHandle = string | Blob;
+
+/** One piece of the input, cut by the ordering thread. */
+export type InputUnit =
+  /** JSON Lines: whole lines; `firstLine` is the 1-based number of its first line, `offset` its first byte in the (decompressed) file. */
+  | { readonly kind: 'lines'; readonly path: string; readonly bytes: Uint8Array; readonly firstLine: number; readonly offset: number; readonly qualifyIds: boolean; readonly stripBom: boolean }
+  /** A `.json` file holding one JSON array of objects, whole. */
+  | { readonly kind: 'json-array'; readonly path: string; readonly bytes: Uint8Array; readonly qualifyIds: boolean }
+  /** A plain-text file: one document whose id is its path. */
+  | { readonly kind: 'text-file'; readonly path: string; readonly source: SourceHandle }
+  /** One row group of a Parquet file; `firstRow` is its 0-based first row. */
+  | { readonly kind: 'parquet-group'; readonly path: string; readonly source: SourceHandle; readonly group: number; readonly qualifyIds: boolean }
+  /** Documents from memory (the library). */
+  | { readonly kind: 'texts'; readonly texts: readonly string[]; readonly ids: readonly string[]; readonly records?: readonly (Record<string, unknown> | undefined)[] };
+
+/** Per document of a unit, in order: what the ordering thread needs, never the text. */
+export interface UnitDocuments {
+  readonly count: number;
+  readonly ids: string[];
+  /** 4 words per document: MurmurHash3_x86_128 of the id (the unique-id check). */
+  readonly idKeys: Uint32Array;
+  /** 4 words per document: the exact pre-pass key of the normalized text (all zero when empty). */
+  readonly exactKeys: Uint32Array;
+  /** 1 where the document has no tokens. */
+  readonly empty: Uint8Array;
+  readonly scores: Float64Array;
+  /** Documents whose keep field was missing or not a number (field:NAME only). */
+  readonly missingKeep: number;
+  /** Line (JSON Lines), row (Parquet) or 0 (whole file): for messages. */
+  readonly lines: Int32Array;
+  /** Byte range of each JSON line in its decompressed file, its line end included; −1 for other units. */
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  /** UTF-8 bytes of the texts. */
+  readonly textBytes: number;
+  /** Lines skipped under skipInvalid, with their messages. */
+  readonly invalid: string[];
+  /** The first malformed line when not skipping: thrown once the documents before it are ordered. */
+  readonly error?: string;
+  /** A binary text file (never a document). */
+  readonly binary?: boolean;
+}
+
+/** How `finish` returns the selected documents. */
+export type FinishMode =
+  /** Signed here on the CPU kernel; sets too when `keepSets`. */
+  | { readonly sign: true; readonly family: SigningFamily; readonly kernel: CpuKernelName; readonly keepSets: boolean }
+  /** Shingles only, for a GPU signer on the ordering thread. */
+  | { readonly sign: false };
+
+export interface SelectedDocuments {
+  /** selected·k·2 words of 64-bit slots as (lo, hi); absent without signing. */
+  readonly signatures?: Uint32Array;
+  /** The selected documents' shingle sets packed end to end (CSR, counted in shingles); absent when not asked for. */
+  readonly shingles?: Uint32Array;
+  readonly offsets?: Uint32Array;
+  /** Shingles of the selected documents. */
+  readonly shingleCount: number;
+  /** The worker's milliseconds shingling and signing them. */
+  readonly shingleMs: number;
+  readonly signMs: number;
+}
+
+export type FirstPassRequest =
+  | { readonly type: 'read'; readonly unit: number; readonly input: InputUnit; readonly setup: ReadSetup }
+  | { readonly type: 'finish'; readonly unit: number; readonly select: Uint32Array; readonly mode: FinishMode }
+  | { readonly type: 'drop'; readonly unit: number };
+
+export type FirstPassResponse = { readonly documents: UnitDocuments } | { readonly selected: SelectedDocuments } | { readonly dropped: true };
