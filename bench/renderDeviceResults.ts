@@ -88,7 +88,7 @@ function dedupLines(s: DeviceSummary): string[] {
 function feedLine(s: DeviceSummary): string {
   const f = s.feedRate;
   if (!f) return 'Host feed rate: not measured.';
-  return `Host feed rate (${f.what}): ${mega(f.perCoreMBps)} MB/s on one core, **${mega(f.allCoresMBps)} MB/s on ${f.threads} threads**${f.readMBps ? `; reading and parsing the JSONL ${mega(f.readMBps)} MB/s on one thread` : ''}.`;
+  return `Host feed rate (${f.what}): ${mega(f.perCoreMBps)} MB/s on one core, **${mega(f.allCoresMBps)} MB/s on ${f.threads} threads**.`;
 }
 
 /** The section's Markdown (between the markers) for one summary. */

@@ -53,7 +53,7 @@ const h200: DeviceSummary = {
     cpuThreads: 16,
   },
   roofline: roofline(132, 1980, 192e9),
-  feedRate: { source: 'measured', what: 'text → packed batch', threads: 16, perCoreMBps: 40, allCoresMBps: 520, readMBps: 200 },
+  feedRate: { source: 'measured', what: 'text → packed batch', threads: 16, perCoreMBps: 40, allCoresMBps: 520 },
   dedup: {
     webgpu: { backend: 'WebGPU on NVIDIA H200, backend vulkan', seconds: 60, mbPerSecond: 17.3, documents: 520000, removed: 286000, stages: { 'read + sign': 40, writing: 8 } },
     cpu: { backend: 'CPU (wasm SIMD, 16 threads)', seconds: 70, mbPerSecond: 14.9, documents: 520000, removed: 286000, stages: { 'read + sign': 50, writing: 8 } },
