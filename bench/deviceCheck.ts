@@ -10,7 +10,7 @@
  * the whole check is stopped.
  *
  *   node dist/bench/deviceCheck.js --out DIR --work DIR [--docs N] [--runs N]
- *        [--budget SECONDS] [--started EPOCH_MS] [--allow-software] [--loader TEXT] [--manifest FILE]
+ *        [--budget SECONDS] [--started EPOCH_MS] [--allow-software] [--quick] [--loader TEXT] [--manifest FILE]
  *
  * Files under --out (at most 8): summary.json, check.log, doctor.json,
  * bench.json, bench.svg, dedup-webgpu.json, dedup-cpu.json.
@@ -97,6 +97,8 @@ interface Options {
   readonly budgetSeconds: number;
   readonly started: number;
   readonly allowSoftware: boolean;
+  /** doctor without its rates (prepare.sh's traced run: the rates load no module that bench does not). */
+  readonly quick: boolean;
   readonly loader?: string;
   readonly manifest?: string;
 }
@@ -274,7 +276,7 @@ async function gpuInfo(c: Check): Promise<GpuInfo | undefined> {
 async function doctor(c: Check): Promise<void> {
   const box = c.box(90);
   if (box === 0) return c.record({ name: 'doctor', status: 'timeout', seconds: 0, note: 'not started: no time left' });
-  const r = await c.run('doctor', box, process.execPath, [CLI, 'doctor', '--json'], join(c.options.out, 'doctor.json'));
+  const r = await c.run('doctor', box, process.execPath, [CLI, 'doctor', '--json', ...(c.options.quick ? ['--no-rates'] : [])], join(c.options.out, 'doctor.json'));
   c.record({ name: 'doctor', status: r.status, seconds: r.seconds, exitCode: r.code, note: r.code === 1 ? 'an adapter signed differently from the CPU (doctor.json)' : undefined });
 }
 
@@ -443,7 +445,7 @@ function parseArgs(argv: readonly string[]): Options {
   };
   const out = value('--out');
   const work = value('--work');
-  if (!out || !work) throw new RangeError('usage: node dist/bench/deviceCheck.js --out DIR --work DIR [--docs N] [--runs N] [--budget S] [--started MS] [--allow-software] [--loader TEXT] [--manifest FILE]');
+  if (!out || !work) throw new RangeError('usage: node dist/bench/deviceCheck.js --out DIR --work DIR [--docs N] [--runs N] [--budget S] [--started MS] [--allow-software] [--quick] [--loader TEXT] [--manifest FILE]');
   const positive = (name: string, fallback: number): number => {
     const n = Number(value(name) ?? fallback);
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got ${value(name)}`);
@@ -457,6 +459,7 @@ function parseArgs(argv: readonly string[]): Options {
     budgetSeconds: positive('--budget', 480),
     started: positive('--started', Date.now()),
     allowSoftware: argv.includes('--allow-software'),
+    quick: argv.includes('--quick'),
     loader: value('--loader'),
     manifest: value('--manifest'),
   };

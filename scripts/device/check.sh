@@ -73,7 +73,7 @@ for deb in "$carry"/vulkan/*.deb; do
     libglvnd0_*) lib='libGLdispatch\.so\.0 ' ;; # NVIDIA's Vulkan ICD (libGLX_nvidia.so.0) links it
     *) lib='^$' ;;
   esac
-  if [ "${GPUDEDUP_DEVICE_LOADER:-auto}" = carried ] || ! ldconfig -p 2>/dev/null | grep -q "$lib"; then
+  if [ "${GPUDEDUP_DEVICE_LOADER:-auto}" = carried ] || ! { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q "$lib"; then
     unpack_deb "$deb" "$work/vulkan" || die "could not unpack $deb"
     loader="carried ($(cd "$carry/vulkan" && ls -- *.deb | tr '\n' ' ' | sed 's/ $//'))"
   fi

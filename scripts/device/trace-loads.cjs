@@ -3,7 +3,7 @@
 //   NODE_OPTIONS="--require /abs/path/trace-loads.cjs" GPUDEDUP_TRACE_LOADS=/abs/list.txt
 // it appends one absolute path per line: ES modules as they resolve (a module.register hook, in
 // the loader thread), CommonJS files and native addons as they resolve, files opened for reading
-// through node:fs, and at exit every shared object mapped into the process (/proc/self/maps:
+// through node:fs or found by fs.existsSync, and at exit every shared object mapped into the process (/proc/self/maps:
 // dawn.node, libvulkan.so.1) and the Node binary itself. Worker threads inherit NODE_OPTIONS, so they are traced too.
 'use strict';
 const fs = require('node:fs');
@@ -48,6 +48,13 @@ if (list && path.isAbsolute(list)) {
   };
   for (const name of ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream']) wrap(fs, name);
   for (const name of ['readFile', 'open']) wrap(fs.promises, name);
+  // A file found by a probe is needed too: a worker pool checks that its script exists before any worker starts.
+  const existsSync = fs.existsSync;
+  fs.existsSync = function (file) {
+    const found = existsSync.call(this, file);
+    if (found) log(asPath(file));
+    return found;
+  };
   Module.syncBuiltinESMExports();
 
   process.on('exit', () => {
