@@ -249,8 +249,12 @@ async function probe(c: Check): Promise<void> {
     if (found.adapter) c.summary.vkDriverFiles = NVIDIA_ICD;
   }
   if (found.adapter) c.summary.adapter = found.adapter;
-  const why = found.adapter ? found.adapter.description : `no ${c.options.allowSoftware ? '' : 'hardware '}adapter: ${found.report?.auto ?? found.result.stdout.slice(0, 200)}`;
-  c.record({ name: 'probe', status: found.adapter ? 'ok' : 'failed', seconds: found.result.seconds, exitCode: found.result.code, note: [note, why].filter(Boolean).join('; ') });
+  const why = found.adapter
+    ? found.adapter.description
+    : found.result.status === 'timeout'
+      ? found.result.seconds === 0 ? 'not started: no time left' : 'doctor did not answer within its box'
+      : `no ${c.options.allowSoftware ? '' : 'hardware '}adapter: ${found.report?.auto ?? found.result.stdout.slice(0, 200)}`;
+  c.record({ name: 'probe', status: found.adapter ? 'ok' : found.result.status === 'timeout' ? 'timeout' : 'failed', seconds: found.result.seconds, exitCode: found.result.code, note: [note, why].filter(Boolean).join('; ') });
 }
 
 /** nvidia-smi's name, driver, clocks and memory, and the SM count from PyTorch (or a table of known parts). */
@@ -432,6 +436,8 @@ export async function runDeviceCheck(options: Options): Promise<DeviceSummary> {
     await dedup(c, dir, 'cpu');
   } else {
     c.summary.gpu = await gpu;
+    const status = c.summary.steps.find((s) => s.name === 'corpus')!.status;
+    for (const name of ['bench', 'dedup --backend webgpu', 'feed rate', 'dedup --backend cpu']) c.record({ name, status, seconds: 0, note: 'not started: no corpus' });
   }
   c.summary.finished = new Date().toISOString();
   c.write();
