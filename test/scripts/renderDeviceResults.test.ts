@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DeviceSummary } from '../../bench/deviceCheck.js';
+import { feedFromBench, type DeviceSummary } from '../../bench/deviceCheck.js';
 import { judgeTargets, knownSmCount, roofline } from '../../bench/deviceRoofline.js';
 import { HEADING, notMeasuredSection, renderDeviceSection, replaceSection, SECTION_END, SECTION_START } from '../../bench/renderDeviceResults.js';
 
@@ -62,6 +62,15 @@ const h200: DeviceSummary = {
   targets: [],
 };
 h200.targets = judgeTargets({ roofline: h200.roofline, gpuOverCpuSigning: 24, cpuThreads: 16, corpusBytes: 1.04e9, webgpuDedupMBps: 17.3, feedPerCoreMBps: 40, feedAllCoresMBps: 520 });
+
+describe('the feed rate from gpudedup bench --json', () => {
+  it('is taken from a field named like "feed" with per-core and all-cores figures, else measured by the check', () => {
+    expect(feedFromBench({ rows: [], feedRate: { perCoreMBps: 61, allCoresMBps: 905, threads: 16 } })).toEqual({ source: 'bench', what: 'gpudedup bench --json, field "feedRate"', threads: 16, perCoreMBps: 61, allCoresMBps: 905 });
+    expect(feedFromBench({ rows: [] })).toBeUndefined();
+    expect(feedFromBench({ feed: { perCoreMBps: 61 } })).toBeUndefined(); // no all-cores figure
+    expect(feedFromBench(undefined)).toBeUndefined();
+  });
+});
 
 describe("bench/RESULTS.md's H200 section", () => {
   it('says what ran where, every figure the check measured, and which targets were met', () => {
