@@ -361,7 +361,7 @@ export function feedFromBench(report: Record<string, unknown> | undefined): Feed
   const perCore = number(/per.?core/i);
   const all = number(/all/i);
   if (perCore === undefined || all === undefined) return undefined;
-  return { source: 'bench', what: `gpudedup bench --json, field "${key}"`, threads: number(/threads|cores/i) ?? availableParallelism(), perCoreMBps: perCore, allCoresMBps: all };
+  return { source: 'bench', what: `gpudedup bench --json, field "${key}"`, threads: number(/^(threads|cores)$/i) ?? availableParallelism(), perCoreMBps: perCore, allCoresMBps: all };
 }
 
 async function feedRate(c: Check, dir: string, report: BenchJson | undefined): Promise<void> {
