@@ -9,12 +9,12 @@ import type { LshParams } from './bands/lshParams.js';
 import { defaultLshParams } from './clusters/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import type { ClusterCheck } from './clusters/clustering.js';
-import { dedupDocuments, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
+import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
 import type { KeepPolicy } from './clusters/keepPolicy.js';
 import type { VerifyMode } from './clusters/verification.js';
 import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
 import { openSigner, type BackendChoice } from './signatures/resolveBackend.js';
-import { signDocuments } from './signatures/signDocuments.js';
+import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 
 export interface MinHashOptions extends SignatureOptions {
   /** `auto` (default): WebGPU when Dawn finds an adapter, else the CPU; `cpu` and `webgpu` force one. */
@@ -60,8 +60,8 @@ export interface MinHasher {
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
   const params = makeParams(options);
   const slotBits = fullSlotBits(params);
-  const { signer, shingler, notes } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
-  const shingle = shingleOptionsOf(params);
+  const { signer, shingler, firstPass, notes } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  const setup = { read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, shingle: shingleOptionsOf(params), keep: { kind: 'first' } as const };
   return {
     params,
     notes,
@@ -72,15 +72,17 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
       const slots = slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
       const words = new Uint32Array(slots.buffer); // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
       let row = 0;
-      for await (const batch of signDocuments(texts.map((text) => ({ text })), signer, { shingle, shingler })) {
-        words.set(fromSignerWords(batch.signatures, slotBits), row * params.k * (slotBits / 32));
-        row += batch.documents.length;
+      const units = textUnits(texts.map((text, i) => ({ id: String(i), text })));
+      for await (const unit of signedUnits(units, firstPass, { setup, keepSets: false })) {
+        words.set(fromSignerWords(rowsOfEveryDocument(unit, params.k), slotBits), row * params.k * (slotBits / 32));
+        row += unit.documents.count;
       }
       return { rows: texts.length, k: params.k, slots };
     },
     destroy() {
       signer.destroy();
       shingler.destroy();
+      firstPass.workers.destroy();
     },
   };
 }
@@ -140,11 +142,11 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   const params = makeParams(options);
   const threshold = options.threshold ?? 0.8;
   const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
-  const { signer, shingler } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, shingler, firstPass } = await openSigner(options.backend ?? 'auto', hashFamilyOf(params), { cpuThreads: options.threads });
   try {
     const result = await dedupDocuments(documents.map(asDocument), {
       backend: signer,
-      shingler,
+      signer: firstPass,
       shingle: shingleOptionsOf(params),
       slotBits: fullSlotBits(params),
       threshold,
@@ -161,5 +163,6 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   } finally {
     signer.destroy();
     shingler.destroy();
+    firstPass.workers.destroy();
   }
 }

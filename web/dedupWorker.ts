@@ -14,11 +14,12 @@ import { hashFamilyOf, makeParams, shingleOptionsOf, type SignatureParams } from
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { acquireBrowserDevice, resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
 import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
+import { isSoftwareAdapter } from '../src/signatures/autoChoice.js';
 import { errorMessage } from '../src/errors.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
-import type { FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
+import type { BackendChoice, FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
 import { readDocuments, type ReadHooks, type WebDocument } from './readers.js';
 import { writeDownloads } from './workerOutputs.js';
 
@@ -72,7 +73,7 @@ async function probe(): Promise<void> {
     const acquired = await acquireBrowserDevice();
     const detail = describeAdapter(acquired.adapter);
     acquired.release();
-    post({ type: 'probe', probe: { webgpu: true, detail } });
+    post({ type: 'probe', probe: { webgpu: true, detail, software: isSoftwareAdapter(acquired.adapter) } });
   } catch (error) {
     post({ type: 'probe', probe: { webgpu: false, detail: errorMessage(error) } });
   }
@@ -188,16 +189,25 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
 }
 
 /**
- * WebGPU when this worker has an adapter, else the CPU backend (identical
- * signatures, slower) with a note saying why. A GPU that fails mid-run hands
+ * WebGPU when this worker has a hardware adapter (any adapter when 'webgpu'
+ * is chosen), else the CPU backend (identical signatures) with a note saying
+ * why: `auto` passes a software adapter over, as the CLI does. A GPU that fails mid-run hands
  * the remaining batches to the CPU (FallbackSigner).
  */
-async function chooseBackend(choice: 'auto' | 'cpu', params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
+async function chooseBackend(choice: BackendChoice, params: SignatureParams): Promise<{ backend: SignerBackend; note?: string }> {
   const family = hashFamilyOf(params);
   if (choice === 'cpu') return { backend: computePool().signer(family), note: 'CPU backend chosen in the settings.' };
-  const resolved = await resolveBrowserBackend('auto', family);
+  const resolved = await resolveBrowserBackend(choice, family);
   if (resolved.backend.kind === 'cpu') {
     resolved.backend.destroy(); // the single-threaded CpuSigner: the pool signs the same, on every core
+    if (resolved.passedOver !== undefined) {
+      return {
+        backend: computePool().signer(family),
+        note:
+          `WebGPU here is a software adapter (${describeAdapter(resolved.passedOver)}), slower than this tab's CPU workers, ` +
+          'so documents were signed on the CPU: same signatures. Choose “WebGPU, even a software adapter” as the signing backend to use it anyway.',
+      };
+    }
     const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
     return { backend: computePool().signer(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
   }

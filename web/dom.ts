@@ -49,6 +49,11 @@ export function formatSeconds(ms: number): string {
 
 export const int = (n: number): string => n.toLocaleString('en');
 
+/** "1 pair", "2 pairs", "1,024 documents": a count with its noun, singular for one (`many` for irregular plurals). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${int(n)} ${n === 1 ? one : many}`;
+}
+
 /** Points a download link at a Blob, releasing the object URL it pointed at before. */
 export function setDownload(link: HTMLAnchorElement, blob: Blob | undefined, bytesLabel?: HTMLElement): void {
   if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);

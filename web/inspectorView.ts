@@ -6,7 +6,7 @@
  * buttons, so the whole table works from the keyboard.
  */
 import type { ClusterMember, ClusterRow, Comparison } from './protocol.js';
-import { button, byId, int, row } from './dom.js';
+import { button, byId, int, plural, row } from './dom.js';
 import type { WorkerClient } from './workerClient.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
 
@@ -46,7 +46,7 @@ export class InspectorView {
     byId('clusters-summary').textContent =
       clusters === 0
         ? 'No duplicates found: every document is kept.'
-        : `${int(clusters)} cluster${clusters === 1 ? '' : 's'} of two or more documents (near-duplicates, exact duplicates or both), largest first, ${PAGE_SIZE} a page. ` +
+        : `${plural(clusters, 'cluster')} of two or more documents (near-duplicates, exact duplicates or both), largest first, ${PAGE_SIZE} a page. ` +
           'Inspect one to see each removed document’s similarity to the kept one and the two texts side by side.';
     await this.showClusters(0);
     byId('reference-matches').hidden = contaminated === 0;
@@ -74,7 +74,7 @@ export class InspectorView {
     tr.classList.add('selected');
     const members = await this.client.members(r.cluster);
     const kept = members.find((m) => m.kept)!;
-    byId('members-heading').textContent = `Cluster ${r.cluster}: ${members.length} documents, “${kept.id}” kept`;
+    byId('members-heading').textContent = `Cluster ${r.cluster}: ${plural(members.length, 'document')}, “${kept.id}” kept`;
     const rows = members.map((m) => this.memberRow(m, kept));
     byId<HTMLTableElement>('members-table').tBodies[0].replaceChildren(...rows);
     byId('members').hidden = false;
@@ -96,7 +96,7 @@ export class InspectorView {
     byId('compare-heading').textContent = `“${c.removedId}” against the kept “${c.keptId}”`;
     byId('compare-summary').textContent =
       `Estimate ${c.estimate.toFixed(3)} (signature agreement), exact Jaccard ${c.exact.toFixed(3)}: ` +
-      `${int(c.sharedShingles)} shared shingles of ${int(c.keptShingles)} (kept) and ${int(c.removedShingles)} (removed).`;
+      `${plural(c.sharedShingles, 'shared shingle')} of ${int(c.keptShingles)} (kept) and ${int(c.removedShingles)} (removed).`;
     byId('compare-kept-title').textContent = `Kept: ${c.keptId}`;
     byId('compare-removed-title').textContent = `Removed: ${c.removedId}`;
     byId('compare-kept').replaceChildren(...segments(c.kept));
@@ -132,7 +132,7 @@ function pager(prefix: string, page: number, pages: number, total: number): void
 function segments(parts: readonly Segment[]): Node[] {
   return parts.map((part) => {
     const element = document.createElement(part.shared ? 'mark' : 'span');
-    if (!part.shared) element.className = 'unshared';
+    element.className = part.shared ? 'shared' : 'unshared'; // the legend's classes (style.css)
     element.textContent = part.text;
     return element;
   });

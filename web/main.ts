@@ -11,7 +11,8 @@ import type { ShingleMode } from '../src/shingles/shingles.js';
 import { makeParams } from '../src/signatures/params.js';
 import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
 import { InspectorView } from './inspectorView.js';
-import { ProgressView } from './progressView.js';
+import { forThisPage } from './messages.js';
+import { ProgressView, type RunEnd } from './progressView.js';
 import { ResultsView } from './resultsView.js';
 import type { LshReply, LshRequest } from './paramsWorker.js';
 import type { BackendChoice, BackendProbe, RunSettings } from './protocol.js';
@@ -134,7 +135,7 @@ function readKeep(): KeepPolicy {
   const kind = value('keep');
   if (kind !== 'field') return { kind: kind as 'first' | 'longest' };
   const field = value('keep-field');
-  if (field === '') throw new FieldError(byId('keep-field'), 'Name the JSONL field whose highest value is kept, e.g. quality.');
+  if (field === '') throw new FieldError(byId('keep-field'), 'Name the field whose highest value is kept, e.g. quality.');
   return { kind: 'field', field };
 }
 
@@ -147,8 +148,8 @@ async function readSettings(): Promise<RunSettings> {
   const chosen = await chooseLsh(threshold, k, manual);
   if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
   const lsh = chosen.lsh;
-  const textField = fieldCheck('text-field', () => nonEmpty(value('text-field'), 'the JSONL text field needs a name'));
-  const idField = fieldCheck('id-field', () => nonEmpty(value('id-field'), 'the JSONL id field needs a name'));
+  const textField = fieldCheck('text-field', () => nonEmpty(value('text-field'), 'the text field needs a name (a JSON Lines key or a Parquet column)'));
+  const idField = fieldCheck('id-field', () => nonEmpty(value('id-field'), 'the id field needs a name (a JSON Lines key or a Parquet column)'));
   return {
     threshold,
     lsh,
@@ -233,13 +234,26 @@ void drawSettingsCurve();
 
 // ---- which backend ------------------------------------------------------------
 
+/** What a run will sign with, as the worker's backend choice will decide it (dedupWorker.ts chooseBackend). */
 function describePlan(): void {
   const plan = byId('backend-plan');
-  if (value('backend-choice') === 'cpu') plan.textContent = 'Will sign on the CPU, as chosen.';
-  else if (probe === undefined) plan.textContent = 'Checking for WebGPU…';
-  else if (probe.webgpu) plan.textContent = `Will sign with ${probe.detail}.`;
-  else plan.textContent = `Will sign on the CPU: WebGPU is not available here (${probe.detail}). The signatures are the same, only slower.`;
-  plan.dataset.plan = value('backend-choice') === 'cpu' || (probe !== undefined && !probe.webgpu) ? 'cpu' : probe ? 'webgpu' : 'unknown';
+  const choice = value('backend-choice') as BackendChoice;
+  const [kind, text] = planFor(choice, probe);
+  plan.textContent = text;
+  plan.dataset.plan = kind;
+}
+
+function planFor(choice: BackendChoice, found: BackendProbe | undefined): ['cpu' | 'webgpu' | 'unknown' | 'unavailable', string] {
+  if (choice === 'cpu') return ['cpu', 'Will sign on the CPU, as chosen.'];
+  if (found === undefined) return ['unknown', 'Checking for WebGPU…'];
+  if (!found.webgpu) {
+    if (choice === 'webgpu') return ['unavailable', `WebGPU is not available here (${found.detail}): a run would stop. Choose the CPU, or the default.`];
+    return ['cpu', `Will sign on the CPU: WebGPU is not available here (${found.detail}). The signatures are the same, only slower.`];
+  }
+  if (!found.software) return ['webgpu', `Will sign with ${found.detail}.`];
+  // A software adapter shares the CPU path's cores and was 3–4× slower than it (src/signatures/webgpu/browser.ts).
+  if (choice === 'webgpu') return ['webgpu', `Will sign with ${found.detail}, as chosen (a software adapter: slower than the CPU here).`];
+  return ['cpu', `Will sign on the CPU: the only WebGPU here is a software adapter (${found.detail}), slower than this tab's CPU workers. Same signatures; “WebGPU, even a software adapter” uses it anyway.`];
 }
 byId('backend-choice').addEventListener('change', describePlan);
 function watchProbe(): void {
@@ -263,8 +277,16 @@ cancelButton.addEventListener('click', () => {
   if (!running) return;
   client.cancel(); // terminates the worker at once; files and settings stay as they are
   watchProbe();
-  finish();
+  finish('cancelled');
   showStatus('Cancelled. Files and settings are unchanged; press Dedup to run again.', false, true);
+  status.focus(); // the Cancel button just hid itself: focus would fall to the page
+});
+
+// Leaving or reloading the page mid-run loses the run: the browser asks first.
+window.addEventListener('beforeunload', (event) => {
+  if (!running || cancelButton.hidden) return; // not while only the settings are checked
+  event.preventDefault();
+  event.returnValue = ''; // older Chromium asks only with returnValue set
 });
 
 async function start(): Promise<void> {
@@ -298,26 +320,33 @@ async function start(): Promise<void> {
   client.run(files, Array.from(referenceInput.files ?? []), settings, {
     progress: (p) => progress.update(p),
     result: (summary, downloads) => {
-      finish();
+      finish('done');
       const seconds = formatSeconds(performance.now() - started);
       resultsView.show(summary, downloads).then(
-        () => showStatus(`Done in ${seconds} s.`, false, true),
-        (error: unknown) => showStatus(`The results could not be shown: ${(error as Error).message}`, true, true),
+        () => {
+          showStatus(`Done in ${seconds} s.`, false, true);
+          byId('results-heading').focus(); // Dedup was disabled during the run: focus goes to what it made
+        },
+        (error: unknown) => {
+          showStatus(`The results could not be shown: ${(error as Error).message}`, true, true);
+          status.focus();
+        },
       );
     },
     error: (message) => {
-      finish();
+      finish('failed');
       resultsView.clear();
-      showStatus(message, true, true);
+      showStatus(forThisPage(message), true, true);
+      status.focus();
     },
   });
 }
 
-function finish(): void {
+function finish(end: RunEnd): void {
   running = false;
   runButton.disabled = false;
   cancelButton.hidden = true;
-  progress.stop();
+  progress.stop(end);
 }
 
 /** `settled` marks the end of a press of Dedup (done, failed, refused or cancelled): data-settled counts them, for tests. */

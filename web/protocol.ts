@@ -12,7 +12,8 @@ import type { Segment } from '../src/shingles/sharedShingles.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 
-export type BackendChoice = 'auto' | 'cpu';
+/** 'auto' passes a software adapter over for the CPU, as the CLI does; 'webgpu' signs on whatever adapter there is. */
+export type BackendChoice = 'auto' | 'cpu' | 'webgpu';
 
 export interface RunSettings {
   readonly threshold: number;
@@ -48,6 +49,8 @@ export interface BackendProbe {
   readonly webgpu: boolean;
   /** The adapter, or why WebGPU is not available. */
   readonly detail: string;
+  /** A software adapter (SwiftShader, lavapipe, fallback), which 'auto' passes over for the CPU. */
+  readonly software?: boolean;
 }
 
 export interface StageProgress {

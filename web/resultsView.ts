@@ -1,6 +1,7 @@
 /** The results of a run: the backend, the settings, counts, notes, times, downloads, plots and the inspector. */
 import { describeKeepPolicy } from '../src/clusters/keepPolicy.js';
-import { byId, formatSeconds, int, row, setDownload, showSvg } from './dom.js';
+import { byId, formatSeconds, int, plural, row, setDownload, showSvg } from './dom.js';
+import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';
 import type { Downloads, RunSummary } from './protocol.js';
 
@@ -25,7 +26,7 @@ export class ResultsView {
     backendLine.dataset.backendKind = summary.backendKind; // for tests and styling
     const noteLine = byId('backend-note');
     noteLine.hidden = summary.backendNote === undefined;
-    noteLine.textContent = summary.backendNote ?? '';
+    noteLine.textContent = forThisPage(summary.backendNote ?? '');
     byId('settings-used').textContent = describeSettings(summary);
 
     const { counts } = summary;
@@ -35,18 +36,19 @@ export class ResultsView {
     }
     byId('contamination-item').hidden = downloads.contamination === undefined;
     byId('run-details').textContent =
-      `${int(counts.documents)} documents hold ${int(summary.distinctTexts)} distinct non-empty texts (the rest are exact duplicates or empty). ` +
+      `${plural(counts.documents, 'document')} ${counts.documents === 1 ? 'holds' : 'hold'} ${plural(summary.distinctTexts, 'distinct non-empty text')} (the rest are exact duplicates or empty). ` +
       `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters of exact duplicates only. ` +
-      `${int(summary.candidates)} candidate pairs from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
-      `${int(summary.shingles)} shingles signed.` +
-      (summary.splitOff > 0 ? ` The representative check split off ${int(summary.splitOff)} texts.` : '');
+      `${plural(summary.candidates, 'candidate pair')} from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
+      `${plural(summary.shingles, 'shingle')} signed.` +
+      (summary.splitOff > 0 ? ` The representative check split off ${plural(summary.splitOff, 'text')}.` : '');
     const skipped = byId('skipped');
+    const dropped = summary.inspector.textsDropped;
     const notes = [
       ...summary.skippedFiles,
-      ...(summary.invalidSkipped > 0 ? [`${int(summary.invalidSkipped)} malformed line${summary.invalidSkipped === 1 ? '' : 's'} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
-      ...(summary.missingKeepField > 0 ? [`${int(summary.missingKeepField)} documents had no numeric value for the keep field (ranked last).`] : []),
-      ...(summary.inspector.textsDropped > 0 ? [`${int(summary.inspector.textsDropped)} clustered documents are listed without their text (the inspector's memory budget).`] : []),
-    ];
+      ...(summary.invalidSkipped > 0 ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
+      ...(summary.missingKeepField > 0 ? [`${plural(summary.missingKeepField, 'document')} had no numeric value for the keep field (ranked last).`] : []),
+      ...(dropped > 0 ? [`${plural(dropped, 'clustered document')} ${dropped === 1 ? 'is' : 'are'} listed without ${dropped === 1 ? 'its' : 'their'} text (the inspector's memory budget).`] : []),
+    ].map(forThisPage);
     skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
     skipped.hidden = notes.length === 0;
 
@@ -81,7 +83,7 @@ function describeSettings(summary: RunSummary): string {
   return (
     `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
     `k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
-    (summary.referenceDocuments > 0 ? `; against ${int(summary.referenceDocuments)} reference documents` : '') +
+    (summary.referenceDocuments > 0 ? `; against ${plural(summary.referenceDocuments, 'reference document')}` : '') +
     (s.skipInvalid ? '; malformed lines skipped' : '') +
     '.'
   );

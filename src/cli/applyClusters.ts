@@ -1,4 +1,5 @@
 /** `gpudedup dedup CORPUS --clusters-from FILE -o kept.jsonl`: the dedup command's mode that applies a clusters table. */
+import { counted, thousands } from '../format.js';
 import { runApplyClusters } from '../pipeline/applyClusters.js';
 import { readOptionsFrom, type InputCliOptions } from './options.js';
 import { stageBar } from './progress.js';
@@ -11,8 +12,8 @@ export async function applyClustersCommand(inputs: string[], options: InputCliOp
     { note: (message) => void (options.quiet || process.stderr.write(`${message}\n`)), stage: (label, total, unit) => stageBar(label, total, unit, options.quiet) },
   );
   if (options.quiet) return;
-  const int = (n: number): string => n.toLocaleString('en-US');
+  const int = thousands;
   process.stdout.write(
-    `applied ${options.clustersFrom} to ${int(s.documents)} documents → ${options.out}\n  clusters  ${int(s.clusters)}\n  kept      ${int(s.kept)}\n  removed   ${int(s.documents - s.kept)}\n  time      ${s.seconds.toFixed(2)} s\n`,
+    `applied ${options.clustersFrom} to ${counted(s.documents, 'document')} → ${options.out}\n  clusters  ${int(s.clusters)}\n  kept      ${int(s.kept)}\n  removed   ${int(s.documents - s.kept)}\n  time      ${s.seconds.toFixed(2)} s\n`,
   );
 }

@@ -1,6 +1,7 @@
 /** `gpudedup bench`: parses the command line, runs src/pipeline/bench.ts, prints the table and writes --json / --plot. */
 import { Command, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
+import { counted } from '../format.js';
 import { writeTextFile } from '../formats/textFile.js';
 import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench.js';
 import { checkOutputs } from '../pipeline/outputChecks.js';
@@ -54,14 +55,14 @@ export function registerBenchCommand(program: Command): void {
     const summary = await runBench(config, { note: (m) => !options.quiet && process.stderr.write(`${m}\n`), stage: () => ({ update: () => undefined, stop: () => undefined }) });
     if (options.json) await writeTextFile(options.json, JSON.stringify({ ...summary, runs: options.runs, seed: options.seed, shingle: options.shingle, ngram: options.ngram }, null, 2) + '\n');
     if (options.plot) await writeTextFile(options.plot, plotOf(summary));
-    if (!options.quiet) process.stdout.write(tableOf(summary, options.runs));
+    process.stdout.write(tableOf(summary, options.runs)); // the table is the result: -q silences only the notes
   });
 }
 
 function tableOf(s: BenchSummary, runs: number): string {
   const m = s.machine;
   const lines = [
-    `${s.documents.toLocaleString('en-US')} documents, ${(s.bytes / 1e6).toFixed(2)} MB, ${s.shingles.toLocaleString('en-US')} shingles, k = ${s.k}: ${s.evaluations.toLocaleString('en-US')} hash evaluations`,
+    `${counted(s.documents, 'document')}, ${(s.bytes / 1e6).toFixed(2)} MB, ${counted(s.shingles, 'shingle')}, k = ${s.k}: ${counted(s.evaluations, 'hash evaluation')}`,
     `${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Node ${m.node}${m.adapter ? `, ${m.adapter}` : ', no WebGPU adapter'}`,
     `median of ${runs} timed run${runs === 1 ? '' : 's'} after a warm-up; spread = fastest–slowest run; signatures equal to the first row's word for word`,
     '',
@@ -85,5 +86,5 @@ function plotOf(s: BenchSummary): string {
     low: s.evaluations / r.seconds.max,
     high: s.evaluations / r.seconds.min,
   }));
-  return throughputSvg(bars, 'hash evaluations per second', `Signing throughput, k = ${s.k}, ${s.documents} documents (${s.machine.cpu})`);
+  return throughputSvg(bars, 'hash evaluations per second', `Signing throughput, k = ${s.k}, ${counted(s.documents, 'document')} (${s.machine.cpu})`);
 }

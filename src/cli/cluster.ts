@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { sparkJobScript } from '../engines/spark.js';
 import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
+import { counted, thousands } from '../format.js';
 import { positiveInteger } from './options.js';
 import { unitInterval } from './params.js';
 
@@ -52,7 +53,7 @@ export function registerClusterCommand(program: Command): void {
           tempDirectory: options.tempDirectory,
           threads: options.threads,
           onRound: (round, remaining) => {
-            if (!options.quiet) process.stderr.write(`components round ${round}: ${remaining} edges still point at a non-root\n`);
+            if (!options.quiet) process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
           },
         },
       };
@@ -68,17 +69,17 @@ async function emitScript(shards: string[], options: ClusterCliOptions): Promise
 }
 
 function printSummary(s: ClusterSummary, options: ClusterCliOptions): void {
-  const int = (n: number): string => n.toLocaleString('en-US');
+  const int = thousands;
   const t = s.stats.timings;
   const sec = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(2);
   const lines = [
-    `clustered ${int(s.documents)} documents from ${s.meta.shard.count} shard(s) on ${options.engine} → ${options.clusters ?? options.removed}`,
+    `clustered ${counted(s.documents, 'document')} from ${counted(s.meta.shard.count, 'shard')} on ${options.engine} → ${options.clusters ?? options.removed}`,
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
-    `  parameters   threshold ${s.threshold}, ${s.meta.lsh.bands} bands × ${s.meta.lsh.rows} rows, k ${s.meta.params.k}, verify estimate, keep ${options.keep}`,
-    `  candidates   ${int(s.stats.candidates)} pairs, ${int(s.stats.verified)} verified; largest bucket ${int(s.stats.largestBucket)}`,
-    `  components   ${s.stats.rounds} rounds of large-star + small-star`,
+    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify estimate, keep ${options.keep}`,
+    `  candidates   ${counted(s.stats.candidates, 'pair')}, ${int(s.stats.verified)} verified; largest bucket ${int(s.stats.largestBucket)}`,
+    `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star`,
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');

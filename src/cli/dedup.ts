@@ -1,5 +1,6 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
+import { stat } from 'node:fs/promises';
 import { parseKeepPolicy } from '../clusters/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
@@ -93,6 +94,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report or --plots (or --dry-run)');
   }
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
+  if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
   const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
   if (inputs.includes('-') && (writes || usesShingleSets(verify))) {
@@ -121,6 +123,12 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     memoryLimitBytes: options.memoryLimit,
     tempDir: options.tempDirectory,
   };
+}
+
+/** --plots names a directory, created when missing: a file there is refused before any work. */
+async function checkPlotsDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory()) throw new RangeError(`--plots ${path}: is a file; give a directory (it is created if missing)`);
 }
 
 /**

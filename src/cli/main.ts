@@ -36,8 +36,7 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 const program = new Command()
   .name('gpudedup')
   .description('Near-duplicate detection for text corpora with MinHash LSH, signed on WebGPU or the CPU')
-  .version(version)
-  .showHelpAfterError();
+  .version(version);
 
 registerSignCommand(program);
 registerDedupCommand(program);
@@ -45,6 +44,9 @@ registerParamsCommand(program);
 registerDoctorCommand(program);
 registerClusterCommand(program);
 registerBenchCommand(program);
+// A mistyped option gets its one-line error and where to look, not the whole help.
+program.showHelpAfterError("(see 'gpudedup --help')");
+for (const command of program.commands) command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);
 
 try {
   await program.parseAsync(process.argv);

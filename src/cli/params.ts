@@ -1,5 +1,5 @@
 /** `gpudedup params`: which bands and rows a threshold gets, and what that means for recall. */
-import { counted } from '../format.js';
+import { counted, thousands } from '../format.js';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   approximateThreshold,
@@ -16,6 +16,7 @@ import {
 } from '../bands/lshParams.js';
 import { positiveInteger } from './options.js';
 import { writeTextFile } from '../formats/textFile.js';
+import { checkOutputs } from '../pipeline/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
 
 export function unitInterval(value: string): number {
@@ -102,6 +103,7 @@ export function registerParamsCommand(program: Command): void {
     .option('--json', 'print JSON instead of text', false)
     .option('--plot <file.svg>', 'also write the S-curve with the threshold and the false-positive / false-negative areas as SVG');
   addLshOptions(command).action(async (options: ParamsCliOptions) => {
+    if (options.plot !== undefined) await checkOutputs([{ flag: '--plot', path: options.plot }], []);
     const { bands, rows } = lshParamsFrom(options, options.k);
     const t = options.threshold;
     const similarities = [...new Set([...TABLE, t])].sort((a, b) => a - b);
@@ -126,7 +128,7 @@ export function registerParamsCommand(program: Command): void {
     }
     const given = options.bands !== undefined;
     const lines = [
-      `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} (${bands * rows} of ${options.k} slots)` +
+      `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} (${thousands(bands * rows)} of ${counted(options.k, 'slot')})` +
         (given ? ' (as given)' : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight}, P ≥ ${result.recallAtThreshold} at the threshold)`),
       `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
       `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,

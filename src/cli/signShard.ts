@@ -35,7 +35,7 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     [
       `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
       `  empty      ${int(s.empty)}`,
-      `  bands      ${config.lsh.bands} × ${config.lsh.rows} (threshold ${config.threshold}), k ${params.k}`,
+      `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ${config.threshold}), k ${params.k}`,
       `  backend    ${s.backend}`,
       `  time       ${s.seconds.toFixed(2)} s`,
     ].join('\n') + '\n',

@@ -1,23 +1,28 @@
 /**
- * Dedup of documents held in memory: the exact pre-pass, shingling and
- * signing of the distinct texts, then `dedupSigned`. The browser app runs
- * exactly this; `runDedup` (src/pipeline) streams files through the same
- * exact pre-pass and signer and shares `dedupSigned`, so the two agree
- * document for document.
+ * Dedup without files: the first pass (src/firstPass: the exact pre-pass,
+ * shingling and signing of the distinct texts, in workers) over units of
+ * input, then `dedupSigned`. The browser app hands it its files' units, the
+ * library `dedup()` its documents as text units; `runDedup` (src/pipeline)
+ * runs the same first pass over the CLI's files and shares `dedupSigned`, so
+ * all three agree document for document.
  */
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
 import { RowStore } from '../bands/rowStore.js';
-import type { Shingler } from '../shingles/shingler.js';
-import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
+import { DocumentRecords } from '../firstPass/documentRecords.js';
+import { firstPassHandler } from '../firstPass/handler.js';
+import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
+import type { InputUnit, ReadSetup, UnitReadOptions } from '../firstPass/protocol.js';
+import { MemorySetSpool } from '../firstPass/setSpool.js';
+import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings } from '../firstPass/signedUnits.js';
+import { UniqueIds } from '../firstPass/uniqueIds.js';
+import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from '../signatures/backend.js';
-import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
-import type { DocumentTable } from './documentTable.js';
 import { ExactPrePass } from './exactPrePass.js';
 import type { KeepPolicy } from './keepPolicy.js';
 import { usesShingleSets } from './verification.js';
-import { dedupSigned, type DedupSettings, type LoadShingleSets, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
+import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
 
 export interface InMemoryDocument {
   readonly id: string;
@@ -26,21 +31,22 @@ export interface InMemoryDocument {
   readonly record?: Record<string, unknown>;
 }
 
-export interface DedupDocumentsOptions extends DedupSettings {
-  /** Signs the distinct texts; its k is the signature length. The caller destroys it. */
-  readonly backend: SignerBackend;
+export interface DedupUnitsOptions extends DedupSettings {
+  /** Who signs: workers (on the CPU) or a device here, as the caller opened them. The caller destroys it. */
+  readonly signer: FirstPassSigner;
   readonly shingle: ShingleOptions;
   /** Below 32: b-bit rows, banded by the keys of `lsh`'s layout (bBitSlots.ts). */
   readonly slotBits: SlotBits;
   readonly keep: KeepPolicy;
+  readonly read?: UnitReadOptions;
   /** A reference set: corpus documents that are near-duplicates of one of these are removed (decontamination). */
-  readonly against?: readonly InMemoryDocument[];
-  /** Who shingles for the signer: this thread by default. */
-  readonly shingler?: Shingler;
-  /** A signing batch closes at this many UTF-16 code units of text (signDocuments' default otherwise). */
-  readonly batchCharacters?: number;
+  readonly against?: AsyncIterable<InputUnit> | Iterable<InputUnit>;
   /** Awaited before each stage starts (the tab repaints there). */
   readonly onStage?: (stage: string) => void | Promise<void>;
+  /** Items done of a stage's total (bands, pairs), as the stage runs. */
+  readonly onProgress?: (stage: string, done: number, total: number) => void;
+  readonly onInvalid?: (message: string) => void;
+  readonly onBinary?: (path: string) => void;
 }
 
 export interface StageTime {
@@ -57,119 +63,132 @@ export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
   readonly missingKeepField: number;
   /** Shingles of the distinct texts signed. */
   readonly shingles: number;
+  /** Every document's id and place, in input order. */
+  readonly records: DocumentRecords;
   /** Milliseconds per stage, in order. */
   readonly timings: readonly StageTime[];
 }
 
-export async function dedupDocuments(documents: readonly InMemoryDocument[], options: DedupDocumentsOptions): Promise<DedupDocumentsResult> {
-  return dedupDocumentStream(documents, options);
-}
+const MEMORY_READ: UnitReadOptions = { textField: 'text', idField: 'id', skipInvalid: false, strict: false };
 
-/** Documents one at a time, from memory or from a streaming reader. */
-export type DocumentStream = AsyncIterable<InMemoryDocument> | Iterable<InMemoryDocument>;
-
-export interface DedupStreamOptions extends Omit<DedupDocumentsOptions, 'against'> {
-  readonly against?: DocumentStream;
-  /**
-   * The same documents again, in the same order: exact verification then
-   * recomputes the shingle sets of its candidates from a second read, and
-   * signing keeps none. Without it, signing keeps every set (as `dedupDocuments`).
-   */
-  readonly reread?: () => DocumentStream;
-  /** Items done of a stage's total (bands, pairs), as the stage runs. */
-  readonly onProgress?: (stage: string, done: number, total: number) => void;
-}
-
-/**
- * `dedupDocuments` over a stream: texts are not retained (only the exact
- * pre-pass's table and the signatures), so the input may be larger than memory
- * holds as strings. Same stages, same result.
- */
-export async function dedupDocumentStream(documents: DocumentStream, options: DedupStreamOptions): Promise<DedupDocumentsResult> {
+/** The first pass over `units`, then every stage after signing. */
+export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions): Promise<DedupDocumentsResult> {
   const timings: StageTime[] = [];
   const stage: StageRunner = async (name, work, total) => {
     await options.onStage?.(name);
     const started = performance.now();
-    const progress = (done: number): void => {
+    const value = await work((done) => {
       if (total !== undefined) options.onProgress?.(name, done, total);
-    };
-    const value = await work(progress);
+    });
     timings.push({ stage: name, ms: performance.now() - started });
     return value;
   };
-  const signing: PipelineTimings = { shingleMs: 0, signMs: 0 };
+  const signing: SignedPassTimings = { shingleMs: 0, signMs: 0 };
   await options.onStage?.('signing');
   const started = performance.now();
-  // Exact and hybrid verification need candidates' shingle sets: kept from signing unless they can be read again.
-  const retainSets = options.reread === undefined && usesShingleSets(options.verify);
-  const { corpus, sets, missingKeepField, shingles } = await signCorpus(documents, options, signing, retainSets);
-  const reference = options.against !== undefined ? await signReference(options.against, options, signing) : undefined;
+  const setup: ReadSetup = { read: options.read ?? MEMORY_READ, shingle: options.shingle, keep: options.keep };
+  const sets = usesShingleSets(options.verify) ? new MemorySetSpool() : undefined;
+  const corpus = await signCorpus(units, options, setup, signing, sets);
+  const reference = options.against !== undefined ? await signReference(options.against, options, setup, signing) : undefined;
   const signingMs = performance.now() - started;
   timings.push(
-    { stage: 'exact pre-pass', ms: Math.max(0, signingMs - signing.shingleMs - signing.signMs) },
+    // Shingling and signing overlap reading in the workers: their milliseconds are the workers', summed.
+    { stage: 'read + sign', ms: signingMs },
     { stage: 'shingling', ms: signing.shingleMs },
     { stage: 'signing', ms: signing.signMs },
   );
-  const { reread } = options;
-  const load: LoadShingleSets = reread ? (needed) => shingleSetsFromReread(reread(), corpus.table, needed, options.shingle) : async () => sets;
-  const core = await dedupSigned(corpus, options, load, reference?.rows.count ? reference : undefined, stage);
-  return { ...core, ...corpus, lsh: options.lsh, missingKeepField, shingles, timings };
+  const core = await dedupSigned(corpus, options, sets?.load ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
+  return { ...core, ...corpus, lsh: options.lsh, timings };
 }
 
-/**
- * Exact verification's shingle sets from a second read of the same documents,
- * in the same order: each needed group's set from its first document.
- */
-export async function shingleSetsFromReread(
-  documents: DocumentStream,
-  table: DocumentTable,
-  needed: Uint8Array,
-  shingle: ShingleOptions,
-): Promise<(Uint32Array | undefined)[]> {
-  const sets: (Uint32Array | undefined)[] = new Array(needed.length);
-  let d = 0;
-  for await (const doc of documents) {
-    if (d >= table.documents) throw new Error(`the input changed since it was signed: more than ${table.documents} documents`);
-    const g = table.group(d++);
-    if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(doc.text, shingle);
-  }
-  if (d !== table.documents) throw new Error(`the input changed since it was signed: ${d} documents, not ${table.documents}`);
-  return sets;
-}
-
-/** The exact pre-pass over the documents, signing the first of each group; row g and sets[g] are group g's. */
-async function signCorpus(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings, retainSets: boolean) {
+/** The exact pre-pass over the documents, signing the first of each group; row g and set g are group g's. */
+async function signCorpus(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions, setup: ReadSetup, timings: SignedPassTimings, sets: MemorySetSpool | undefined) {
   const prePass = new ExactPrePass(options.shingle.normalize, options.keep);
-  async function* firstOfEachGroup(): AsyncGenerator<InMemoryDocument> {
-    for await (const doc of documents) if (prePass.add(doc.text, doc.record).isNew) yield doc;
+  const { k } = options.signer.backend;
+  const bands = isBBit(options.slotBits) ? options.lsh : undefined;
+  const store = new RowStore(k, options.slotBits, bands);
+  const records = new DocumentRecords();
+  let shingles = 0;
+  const signed = signedUnits(units, options.signer, { setup, prePass, ids: new UniqueIds(), onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets: sets !== undefined }, timings);
+  for await (const unit of signed) {
+    records.addUnit(unit);
+    store.append(toStoredRows(unit.signatures, k, options.slotBits, bands));
+    if (sets !== undefined) for (let i = 0; i < unit.selected.length; i++) sets.append(selectedSet(unit, i)!);
+    shingles += unit.result.shingleCount;
   }
-  const { rows, sets, shingles } = await signAll(firstOfEachGroup(), options, timings, retainSets);
-  return { corpus: { table: prePass.table, signatures: rows }, sets, missingKeepField: prePass.missingKeepField, shingles };
+  return { table: prePass.table, signatures: store.joined(), missingKeepField: prePass.missingKeepField, shingles, records };
 }
 
 /** Every reference document signed (never deduplicated), with its shingle set for exact verification. */
-async function signReference(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings): Promise<SignedReference> {
-  const ids: string[] = [];
-  async function* named(): AsyncGenerator<InMemoryDocument> {
-    for await (const doc of documents) {
-      ids.push(doc.id);
-      yield doc;
-    }
-  }
-  const { rows, sets } = await signAll(named(), options, timings, true);
-  return { ids, rows, sets };
-}
-
-async function signAll(documents: DocumentStream, options: DedupStreamOptions, timings: PipelineTimings, retainSets: boolean) {
-  const { k } = options.backend;
+async function signReference(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions, setup: ReadSetup, timings: SignedPassTimings): Promise<SignedReference> {
+  const { k } = options.signer.backend;
   const bands = isBBit(options.slotBits) ? options.lsh : undefined;
   const store = new RowStore(k, options.slotBits, bands);
+  const ids: string[] = [];
   const sets: Uint32Array[] = [];
-  let shingles = 0;
-  for await (const batch of signDocuments(documents, options.backend, { shingle: options.shingle, shingler: options.shingler, batchCharacters: options.batchCharacters }, timings)) {
-    store.append(toStoredRows(batch.signatures, k, options.slotBits, bands));
-    if (retainSets) sets.push(...batch.sets);
-    shingles += batch.shingles;
+  for await (const unit of signedUnits(units, options.signer, { setup, keepSets: true }, timings)) {
+    ids.push(...unit.documents.ids);
+    store.append(toStoredRows(rowsOfEveryDocument(unit, k), k, options.slotBits, bands));
+    let s = 0;
+    for (let d = 0; d < unit.documents.count; d++) sets.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);
   }
-  return { rows: store.joined(), sets, shingles };
+  return { ids, rows: store.joined(), sets };
 }
+
+/** Documents one at a time, from memory or from a stream. */
+export type DocumentStream = AsyncIterable<InMemoryDocument> | Iterable<InMemoryDocument>;
+
+/** Characters of text a `texts` unit gathers before it goes to a worker. */
+const TEXT_UNIT_CHARACTERS = 1 << 19;
+
+/** Documents from memory as first-pass units of about half a million characters. */
+export async function* textUnits(documents: DocumentStream): AsyncGenerator<InputUnit> {
+  let texts: string[] = [];
+  let ids: string[] = [];
+  let records: (Record<string, unknown> | undefined)[] = [];
+  let characters = 0;
+  let first = 1;
+  const unit = (): InputUnit => {
+    const out: InputUnit = { kind: 'texts', texts, ids, first, records: records.some((r) => r !== undefined) ? records : undefined };
+    first += texts.length;
+    texts = [];
+    ids = [];
+    records = [];
+    characters = 0;
+    return out;
+  };
+  for await (const doc of documents) {
+    texts.push(doc.text);
+    ids.push(doc.id);
+    records.push(doc.record);
+    characters += doc.text.length;
+    if (characters >= TEXT_UNIT_CHARACTERS) yield unit();
+  }
+  if (texts.length > 0) yield unit();
+}
+
+/** A signer on this thread alone: `backend` signs what the inline "worker" shingles. */
+export function inlineSigner(backend: SignerBackend): FirstPassSigner {
+  const noFiles: FirstPassSources = {
+    readWhole: () => Promise.reject(new Error('no files here: documents come from memory')),
+    openParquet: () => Promise.reject(new Error('no files here: documents come from memory')),
+  };
+  return { backend, workers: new InlineWorkers(firstPassHandler(noFiles)) };
+}
+
+export interface DedupDocumentsOptions extends Omit<DedupUnitsOptions, 'signer' | 'against'> {
+  /** Signs the distinct texts (on this thread's shingles) unless `signer` is given; its k is the signature length. The caller destroys it. */
+  readonly backend: SignerBackend;
+  readonly signer?: FirstPassSigner;
+  readonly against?: DocumentStream;
+}
+
+/** Dedup of documents in memory or streamed: ids must be unique (a repeat is refused, naming both). */
+export async function dedupDocuments(documents: DocumentStream, options: DedupDocumentsOptions): Promise<DedupDocumentsResult> {
+  const signer = options.signer ?? inlineSigner(options.backend);
+  const against = options.against === undefined ? undefined : textUnits(options.against);
+  return dedupUnits(textUnits(documents), { ...options, signer, against });
+}
+
+/** The same as dedupDocuments: documents from any (async) iterable are read once. */
+export const dedupDocumentStream = dedupDocuments;

@@ -27,6 +27,8 @@ export interface FirstPassOptions {
   readonly onBinary?: (path: string) => void;
   /** Units read ahead per worker (default 3). */
   readonly readAhead?: number;
+  /** Documents (by input position) not to finish: an interrupted run's, which `sign --resume` checks and skips. */
+  readonly skip?: (position: number, id: string) => boolean;
 }
 
 export interface OrderedUnit {
@@ -51,23 +53,35 @@ let nextUnitId = 1;
 
 export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: FirstPassOptions): AsyncGenerator<OrderedUnit> {
   const { workers } = options;
+  const position = { next: 0 };
   const reading: Pending[] = [];
   const finishing: Promise<OrderedUnit>[] = [];
   const limit = workers.size * (options.readAhead ?? 3);
+  const input = Symbol.asyncIterator in units ? units[Symbol.asyncIterator]() : (units as Iterable<InputUnit>)[Symbol.iterator]();
+  let nextInput: Promise<IteratorResult<InputUnit>> | undefined = Promise.resolve(input.next());
   let sent = 0;
   try {
-    for await (const input of units) {
-      reading.push(startRead(input, sent++ % workers.size, options));
-      if (reading.length >= limit) finishing.push((await order(reading.shift()!, options)).finished);
-      while (finishing.length > workers.size) yield await finishing.shift()!;
+    // Whatever is ready first: a finished unit to hand on, a read to order, or more input while there is room.
+    // A slow input (a pipe that pauses) never holds back the units already read.
+    while (nextInput !== undefined || reading.length > 0 || finishing.length > 0) {
+      const ready: Promise<Step>[] = [];
+      if (finishing.length > 0) ready.push(finishing[0].then(FINISHED, FINISHED));
+      if (reading.length > 0) ready.push(reading[0].read.then(READ, READ));
+      if (nextInput !== undefined && reading.length + finishing.length < limit) ready.push(nextInput.then((result) => ({ result })));
+      const step = await Promise.race(ready);
+      if (step === FINISHED_STEP) yield await finishing.shift()!;
+      else if (step === READ_STEP) finishing.push((await order(reading.shift()!, options, position)).finished);
+      else if ('result' in step) {
+        if (step.result.done) nextInput = undefined;
+        else {
+          reading.push(startRead(step.result.value, sent++ % workers.size, options));
+          nextInput = Promise.resolve(input.next());
+        }
+      }
     }
-    while (reading.length > 0) {
-      finishing.push((await order(reading.shift()!, options)).finished);
-      while (finishing.length > workers.size) yield await finishing.shift()!;
-    }
-    while (finishing.length > 0) yield await finishing.shift()!;
   } finally {
-    // Stopped early (an error, or the consumer quit): let nothing reject unobserved, and free the workers' texts.
+    // Stopped early (an error, or the consumer quit): stop reading, let nothing reject unobserved, free the workers' texts.
+    if (nextInput !== undefined) void Promise.resolve(input.return?.()).catch(() => undefined);
     for (const pending of reading) {
       pending.read.catch(() => undefined);
       void workers.request(pending.worker, { type: 'drop', unit: pending.id }).catch(() => undefined);
@@ -75,6 +89,12 @@ export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<Inpu
     for (const done of finishing) done.catch(() => undefined);
   }
 }
+
+type Step = typeof FINISHED_STEP | typeof READ_STEP | { readonly result: IteratorResult<InputUnit> };
+const FINISHED_STEP = Symbol('finished');
+const READ_STEP = Symbol('read');
+const FINISHED = (): typeof FINISHED_STEP => FINISHED_STEP;
+const READ = (): typeof READ_STEP => READ_STEP;
 
 function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
   const id = nextUnitId++;
@@ -84,20 +104,21 @@ function startRead(input: InputUnit, worker: number, options: FirstPassOptions):
     return r.documents;
   });
   read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
-  return { id, worker, path: input.kind === 'texts' ? 'input' : input.path, read };
+  return { id, worker, path: input.kind === 'texts' ? 'documents' : input.path, read };
 }
 
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */
-async function order(pending: Pending, options: FirstPassOptions): Promise<{ finished: Promise<OrderedUnit> }> {
+async function order(pending: Pending, options: FirstPassOptions, position: { next: number }): Promise<{ finished: Promise<OrderedUnit> }> {
   const documents = await pending.read;
   const groups = new Int32Array(documents.count);
   const selected: number[] = [];
   for (let i = 0; i < documents.count; i++) {
     options.ids?.add(documents.ids[i], pending.path, documents.lines[i], documents.idKeys, 4 * i);
     const empty = documents.empty[i] === 1;
+    const skipped = options.skip?.(position.next++, documents.ids[i]) ?? false;
     if (options.prePass === undefined) {
       groups[i] = empty ? -1 : 0;
-      if (!empty) selected.push(i);
+      if (!empty && !skipped) selected.push(i);
       continue;
     }
     const { group, isNew } = options.prePass.addKeyed(documents.exactKeys, 4 * i, empty, documents.scores[i]);

@@ -13,7 +13,8 @@ const CR = 0x0d;
 /** Half a MiB: hundreds of documents a unit, and enough units to keep every worker busy on a few MB. */
 export const UNIT_BYTES = 1 << 19;
 
-export async function* lineUnits(path: string, chunks: AsyncIterable<Uint8Array>, qualifyIds: boolean, unitBytes = UNIT_BYTES): AsyncGenerator<InputUnit> {
+/** `unitLines`: also cut after this many lines (a checkpoint of `sign --batch-size`, or a slow pipe's lines as they come). */
+export async function* lineUnits(path: string, chunks: AsyncIterable<Uint8Array>, qualifyIds: boolean, unitBytes = UNIT_BYTES, unitLines = Infinity): AsyncGenerator<InputUnit> {
   let parts: Uint8Array[] = [];
   let held = 0;
   let firstLine = 1;
@@ -38,19 +39,33 @@ export async function* lineUnits(path: string, chunks: AsyncIterable<Uint8Array>
       }
     }
     opened = true;
-    if (held < unitBytes) continue;
-    const joined = concat(parts, held);
-    const cut = joined.lastIndexOf(LF) + 1;
-    if (cut === 0) {
-      parts = [joined]; // one line longer than a unit: keep reading
-      continue;
+    for (;;) {
+      const joined = concat(parts, held);
+      const cut = cutAfter(joined, unitBytes, unitLines);
+      if (cut === 0) {
+        parts = [joined];
+        break;
+      }
+      yield unit(copy(joined.subarray(0, cut)), false);
+      const rest = joined.subarray(cut);
+      parts = rest.length > 0 ? [rest] : [];
+      held = rest.length;
     }
-    yield unit(copy(joined.subarray(0, cut)), false);
-    const rest = joined.subarray(cut);
-    parts = rest.length > 0 ? [rest] : [];
-    held = rest.length;
   }
   if (held > 0) yield unit(copy(concat(parts, held)), true);
+}
+
+/** Where to cut held bytes: after the `lines`-th \n, else after the last \n once `bytes` are held; 0: not yet. */
+function cutAfter(held: Uint8Array, bytes: number, lines: number): number {
+  if (lines !== Infinity) {
+    let at = -1;
+    for (let n = 0; n < lines; n++) {
+      at = held.indexOf(LF, at + 1);
+      if (at < 0) break;
+      if (n === lines - 1) return at + 1;
+    }
+  }
+  return held.length >= bytes ? held.lastIndexOf(LF) + 1 : 0;
 }
 
 /**

@@ -46,8 +46,8 @@ export type InputUnit =
   | { readonly kind: 'text-file'; readonly path: string; readonly source: SourceHandle }
   /** One row group of a Parquet file; `firstRow` is its 0-based first row. */
   | { readonly kind: 'parquet-group'; readonly path: string; readonly source: SourceHandle; readonly group: number; readonly qualifyIds: boolean }
-  /** Documents from memory (the library). */
-  | { readonly kind: 'texts'; readonly texts: readonly string[]; readonly ids: readonly string[]; readonly records?: readonly (Record<string, unknown> | undefined)[] };
+  /** Documents from memory (the library); `first` is the 1-based position of its first, which messages name (`documents:N`). */
+  | { readonly kind: 'texts'; readonly texts: readonly string[]; readonly ids: readonly string[]; readonly first: number; readonly records?: readonly (Record<string, unknown> | undefined)[] };
 
 /** Per document of a unit, in order: what the ordering thread needs, never the text. */
 export interface UnitDocuments {

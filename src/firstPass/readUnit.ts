@@ -54,7 +54,7 @@ export async function parseUnit(unit: InputUnit, read: UnitReadOptions, sources:
     }
     case 'texts':
       return {
-        documents: unit.texts.map((text, i) => ({ id: unit.ids[i], text, record: unit.records?.[i], line: 0, start: -1, end: -1 })),
+        documents: unit.texts.map((text, i) => ({ id: unit.ids[i], text, record: unit.records?.[i], line: unit.first + i, start: -1, end: -1 })),
         invalid: [],
       };
   }

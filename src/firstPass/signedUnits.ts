@@ -5,7 +5,7 @@
  * device, one batch in flight while the workers go on. Units come out in
  * input order either way, each with its selected documents' rows.
  */
-import type { SignerBackend } from '../signatures/backend.js';
+import { EMPTY_SLOT_WORD, type SignerBackend } from '../signatures/backend.js';
 import type { CpuKernelName } from '../signatures/cpuKernel.js';
 import type { HashFamily } from '../signatures/hashFamily.js';
 import { firstPass, type FirstPassOptions, type OrderedUnit } from './firstPass.js';
@@ -16,9 +16,8 @@ import type { InputUnit } from './protocol.js';
 export interface FirstPassSigner {
   readonly backend: SignerBackend;
   readonly workers: FirstPassWorkers;
-  readonly family: HashFamily;
-  /** The kernel the workers sign with when `backend` is the CPU; absent for a GPU. */
-  readonly cpuKernel?: CpuKernelName;
+  /** When `backend` is the CPU: the workers sign with this kernel and family. Absent: they shingle and `backend` signs. */
+  readonly cpu?: { readonly kernel: CpuKernelName; readonly family: HashFamily };
 }
 
 export interface SignedUnit extends OrderedUnit {
@@ -41,8 +40,7 @@ export async function* signedUnits(
   options: Omit<FirstPassOptions, 'workers' | 'finish'> & { readonly keepSets: boolean },
   timings: SignedPassTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedUnit> {
-  const { seed: _seed, ...family } = signer.family; // all but the seed, which signing does not use
-  const finish = signer.cpuKernel !== undefined && signer.backend.kind === 'cpu' ? { sign: true as const, family, kernel: signer.cpuKernel, keepSets: options.keepSets } : { sign: false as const };
+  const finish = signer.cpu !== undefined && signer.backend.kind === 'cpu' ? { sign: true as const, family: signingFamily(signer.cpu.family), kernel: signer.cpu.kernel, keepSets: options.keepSets } : { sign: false as const };
   const ordered = firstPass(units, { ...options, workers: signer.workers, finish });
   if (finish.sign) {
     for await (const unit of ordered) {
@@ -53,6 +51,12 @@ export async function* signedUnits(
     return;
   }
   yield* signOnDevice(ordered, signer.backend, timings);
+}
+
+/** All but the seed, which signing does not read. */
+function signingFamily(family: HashFamily): Omit<HashFamily, 'seed'> {
+  const { seed: _seed, ...rest } = family;
+  return rest;
 }
 
 /** Batches the units' shingles for the device, one batch in flight, and yields the units in order. */
@@ -122,4 +126,21 @@ export function selectedSet(unit: OrderedUnit, i: number): Uint32Array | undefin
   const { shingles, offsets } = unit.result;
   if (shingles === undefined || offsets === undefined) return undefined;
   return shingles.subarray(2 * offsets[i], 2 * offsets[i + 1]);
+}
+
+/**
+ * Without a pre-pass every non-empty document is selected: this gives every
+ * document of the unit its row, an empty one all-ones (as signing an empty set gives).
+ */
+export function rowsOfEveryDocument(unit: SignedUnit, k: number): Uint32Array {
+  const { count, empty } = unit.documents;
+  if (unit.selected.length === count) return unit.signatures;
+  const rows = new Uint32Array(count * 2 * k).fill(EMPTY_SLOT_WORD);
+  let s = 0;
+  for (let d = 0; d < count; d++) {
+    if (empty[d] === 1) continue;
+    rows.set(unit.signatures.subarray(s * 2 * k, (s + 1) * 2 * k), d * 2 * k);
+    s++;
+  }
+  return rows;
 }

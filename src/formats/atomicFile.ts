@@ -7,6 +7,7 @@
  */
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { systemReason } from '../errors.js';
 
 export function partialPath(path: string): string {
   return `${path}.partial`;
@@ -23,16 +24,8 @@ export class OutputError extends Error {
     readonly path: string,
     cause: unknown,
   ) {
-    super(`${path}: ${describeSystemError(cause)}`, { cause });
+    super(`${path}: ${systemReason(cause)}`, { cause });
   }
-}
-
-function describeSystemError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (typeof e?.code !== 'string') return error instanceof Error ? error.message : String(error);
-  // "ENOSPC: no space left on device, write" → "no space left on device (ENOSPC, write)"
-  const reason = e.message.replace(/^[A-Z]+: /, '').replace(/, (\w+).*$/, '');
-  return `${reason} (${e.code}${e.syscall ? `, ${e.syscall}` : ''})`;
 }
 
 /** Runs a file-system step of `path`, turning its error into an OutputError. */

@@ -5,7 +5,7 @@
  */
 import { approximateThreshold, candidateProbability } from '../bands/lshParams.js';
 import { describeKeepPolicy } from '../clusters/keepPolicy.js';
-import { counted } from '../format.js';
+import { counted, namesOf, thousands } from '../format.js';
 import type { LshParams } from '../bands/lshParams.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
 import type { SignedDedup } from '../clusters/dedupSigned.js';
@@ -129,22 +129,29 @@ const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
 export type DedupReport = ReturnType<typeof buildReport>;
 
 
-/** The first few names of a list, and how many more. */
-export function namesOf(names: readonly string[], shown = 5): string {
-  return names.slice(0, shown).join(', ') + (names.length > shown ? `, and ${names.length - shown} more` : '');
+/**
+ * Every count of how comparisons were decided, so the parts add up to them:
+ * the estimate's and exact Jaccard's (each shown where the mode uses it or it
+ * decided any), those decided by the estimate past --memory-limit among the
+ * estimate's, and the undecided (which `undecided` says what became of).
+ */
+function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided: string): string {
+  const parts: string[] = [];
+  if (verify !== 'exact' || d.byEstimate.accepted + d.byEstimate.rejected > 0) {
+    const pastLimit = d.byEstimatePastMemoryLimit > 0 ? `, ${thousands(d.byEstimatePastMemoryLimit)} of these because their shingle sets passed --memory-limit` : '';
+    parts.push(`by estimate ${thousands(d.byEstimate.accepted)} accepted, ${thousands(d.byEstimate.rejected)} rejected${pastLimit}`);
+  }
+  if (verify === 'exact' || verify === 'hybrid' || d.byExact.accepted + d.byExact.rejected > 0) {
+    parts.push(`by exact Jaccard ${thousands(d.byExact.accepted)} accepted, ${thousands(d.byExact.rejected)} rejected`);
+  }
+  if (d.undecided > 0) parts.push(`${thousands(d.undecided)} undecided, ${undecided}`);
+  return parts.join('; ');
 }
 
-function decidedLine(d: ReturnType<typeof decisions>, verify: string): string {
-  const int = (n: number): string => n.toLocaleString('en-US');
-  const byEstimate = `by estimate ${int(d.byEstimate.accepted)} accepted, ${int(d.byEstimate.rejected)} rejected`;
-  const byExact = `by exact Jaccard ${int(d.byExact.accepted)} accepted, ${int(d.byExact.rejected)} rejected`;
-  if (verify === 'exact') return byExact;
-  if (verify === 'hybrid') return `${byEstimate}; ${byExact}`;
-  return byEstimate;
-}
+export { namesOf };
 
 export function formatSummary(report: DedupReport, destination: string): string {
-  const int = (n: number): string => n.toLocaleString('en-US');
+  const int = thousands;
   const p = report.parameters;
   const c = report.candidates;
   const v = report.verification;
@@ -158,7 +165,7 @@ export function formatSummary(report: DedupReport, destination: string): string 
     `deduplicated ${counted(report.documents, 'document')} → ${destination}`,
     `  documents in        ${int(report.documents)}`,
     `  empty               ${int(report.empty)} (kept, never clustered)`,
-    `  exact duplicates    ${int(report.exactDuplicates)} (${int(report.distinctTexts)} distinct non-empty texts signed)`,
+    `  exact duplicates    ${int(report.exactDuplicates)} (${counted(report.distinctTexts, 'distinct non-empty text')} signed)`,
     `  near-dup clusters   ${int(report.nearDuplicateClusters)} (clusters of two or more distinct texts)`,
     ...(report.against.length > 0 ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`] : []),
     `  removed             ${int(report.removed)}`,
@@ -166,14 +173,12 @@ export function formatSummary(report: DedupReport, destination: string): string 
     `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
       `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}` +
       (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') + `, keep ${p.keep}`,
-    `  candidates          ${int(c.pairs)} pairs, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
+    `  candidates          ${counted(c.pairs, 'pair')}, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
       (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
-    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify)}` +
-      (v.byEstimatePastMemoryLimit > 0 ? `; ${int(v.byEstimatePastMemoryLimit)} of them by estimate because their shingle sets passed --memory-limit` : '')]),
-    ...(check.comparisons > 0 ? [`  cluster check       ${int(check.comparisons)} comparisons (${decidedLine(check, p.verify)})` +
-      (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${p.maxRepresentatives} representatives` : '') +
-      (check.undecided > 0 ? `; ${int(check.undecided)} undecided, kept` : '')] : []),
-    ...(report.invalidSkipped > 0 ? [`  skipped             ${int(report.invalidSkipped)} invalid line${report.invalidSkipped === 1 ? '' : 's'} (--skip-invalid)`] : []),
+    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify, 'rejected')}`]),
+    ...(check.comparisons > 0 ? [`  cluster check       ${counted(check.comparisons, 'comparison')} (${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept')})` +
+      (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${counted(p.maxRepresentatives ?? 0, 'representative')}` : '')] : []),
+    ...(report.invalidSkipped > 0 ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`] : []),
     ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
     ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),
     `  backend             ${report.backend}`,

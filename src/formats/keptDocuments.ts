@@ -2,13 +2,17 @@
  * The kept documents (`dedup -o`), by the output's name:
  *
  * - JSON Lines (`.jsonl`, optionally `.gz` / `.zst`): each kept JSONL line
- *   verbatim; a Parquet row as a JSON object of its columns; a plain-text
+ *   verbatim; a Parquet row as a JSON object of its columns (the README's
+ *   mapping: io/exactJson.ts); a plain-text
  *   document as `{"id","text"}`.
  * - Parquet (`.parquet`): when every input is Parquet with one schema, that
- *   schema, rows as read. Otherwise columns `id` and `text`, then every other
- *   field whose values are all scalars (strings, numbers, booleans, nulls), in
- *   first-seen order, typed STRING, INT64, DOUBLE or BOOLEAN from the values (a
- *   field mixing strings and other scalars becomes STRING). As the columns are
+ *   schema (and the inputs' `ARROW:schema`, when they share it), every value
+ *   exactly as read (keptParquet.ts); a column that cannot be written so is
+ *   refused before any work (checkKeptOutput). Otherwise columns `id` and
+ *   `text`, then every other field whose values are all scalars (strings,
+ *   numbers, booleans, nulls), in first-seen order, typed STRING, INT64,
+ *   DECIMAL(38,0), DOUBLE or BOOLEAN from the values (a field mixing strings
+ *   and other scalars becomes STRING). As the columns are
  *   known only after the last document, kept records go to a temporary JSON
  *   Lines file first, then into Parquet row groups.
  */
@@ -16,10 +20,11 @@ import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { SchemaElement } from 'hyparquet';
-import { documentAsJson, type InputDocument } from '../io/documents.js';
+import { documentAsJson, InputError, type InputDocument } from '../io/documents.js';
 import type { InputFile } from '../io/readDocuments.js';
 import { localParquetFile } from '../io/localParquetFile.js';
 import { openParquet } from '../io/parquetDocuments.js';
+import { keptParquetPlan, unwritableColumn, type KeptParquetColumn } from './keptParquet.js';
 import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
 import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquetSchema.js';
 import { BufferedFile } from './tableWriter.js';
@@ -35,12 +40,31 @@ export interface KeptDocuments {
 
 export async function openKeptDocuments(path: string, inputs: readonly InputFile[], compression?: ParquetCompression): Promise<KeptDocuments> {
   if (!isParquetOutput(path)) return new JsonLinesKept(await BufferedFile.create(path));
-  const schema = await commonParquetSchema(inputs);
-  if (schema !== undefined) return new SameSchemaKept(await ParquetFile.create(path, schema, { compression }), schema);
-  return new InferredSchemaKept(path, await BufferedFile.create(stagingPath(path)), compression);
+  const common = await commonParquetSchema(inputs);
+  if (common === undefined) return new InferredSchemaKept(path, await BufferedFile.create(stagingPath(path)), compression);
+  refuseUnwritable(path, inputs, common.schema);
+  const plan = keptParquetPlan(common.schema);
+  const metadata = common.arrowSchema === undefined ? undefined : { [ARROW_SCHEMA]: common.arrowSchema };
+  return new SameSchemaKept(await ParquetFile.create(path, plan.writeSchema, { compression, metadata, footerSchema: plan.footerSchema }), plan.columns);
 }
 
-/** Scalars as JSON: bigint as a number when exact, else as a string. */
+/** Refuses, before any work, a Parquet `-o` that would have to change a column of the inputs' schema. */
+export async function checkKeptOutput(path: string, inputs: readonly InputFile[]): Promise<void> {
+  if (!isParquetOutput(path)) return;
+  const common = await commonParquetSchema(inputs);
+  if (common !== undefined) refuseUnwritable(path, inputs, common.schema);
+}
+
+function refuseUnwritable(path: string, inputs: readonly InputFile[], schema: SchemaElement[]): void {
+  const unwritable = unwritableColumn(schema);
+  if (unwritable === undefined) return;
+  throw new InputError(inputs[0].path, 0, `column "${unwritable.column}" ${unwritable.reason}; -o ${path} would not keep it exactly (write JSON Lines instead)`);
+}
+
+/** pyarrow's own schema in the footer: with it the kept file reads back as the same Arrow types (durations, time zones, large strings). */
+const ARROW_SCHEMA = 'ARROW:schema';
+
+/** JSONL lines verbatim; Parquet rows and plain-text documents by the one JSON mapping (io/exactJson.ts). */
 class JsonLinesKept implements KeptDocuments {
   constructor(private readonly file: BufferedFile) {}
 
@@ -59,22 +83,24 @@ class JsonLinesKept implements KeptDocuments {
   }
 }
 
-/** The schema all inputs share when they are all Parquet, else undefined. */
-async function commonParquetSchema(inputs: readonly InputFile[]): Promise<SchemaElement[] | undefined> {
+/** The schema all inputs share when they are all Parquet (and their ARROW:schema, when all have the same), else undefined. */
+async function commonParquetSchema(inputs: readonly InputFile[]): Promise<{ schema: SchemaElement[]; arrowSchema?: string } | undefined> {
   if (inputs.length === 0 || inputs.some((f) => f.format !== 'parquet')) return undefined;
-  let first: { schema: SchemaElement[]; key: string } | undefined;
+  let first: { schema: SchemaElement[]; key: string; arrowSchema?: string } | undefined;
   for (const input of inputs) {
     const parquet = await localParquetFile(input.path, () => undefined);
     try {
       const { metadata } = await openParquet(parquet.file, input.path);
       const key = JSON.stringify(metadata.schema.map(({ field_id: _, ...element }) => element));
-      if (first === undefined) first = { schema: metadata.schema, key };
+      const arrowSchema = metadata.key_value_metadata?.find((kv) => kv.key === ARROW_SCHEMA)?.value;
+      if (first === undefined) first = { schema: metadata.schema, key, arrowSchema };
       else if (key !== first.key) return undefined;
+      else if (arrowSchema !== first.arrowSchema) first.arrowSchema = undefined;
     } finally {
       await parquet.close();
     }
   }
-  return first?.schema;
+  return first;
 }
 
 /** Buffers rows by column and writes a row group when it is full. */
@@ -85,6 +111,7 @@ class RowGroupBuffer {
   constructor(
     private readonly file: ParquetFile,
     private readonly names: readonly string[],
+    private readonly statistics?: readonly boolean[],
   ) {
     this.data = names.map(() => []);
   }
@@ -99,25 +126,29 @@ class RowGroupBuffer {
     const data = this.data;
     this.data = this.names.map(() => []);
     this.textLength = 0;
-    await this.file.writeRowGroup(this.names.map((name, i) => ({ name, data: data[i] })));
+    await this.file.writeRowGroup(this.names.map((name, i) => ({ name, data: data[i], statistics: this.statistics?.[i] })));
   }
 }
 
 class SameSchemaKept implements KeptDocuments {
   private readonly rows: RowGroupBuffer;
-  private readonly names: string[];
 
   constructor(
     private readonly file: ParquetFile,
-    schema: SchemaElement[],
+    private readonly columns: readonly KeptParquetColumn[],
   ) {
-    this.names = topLevelNames(schema);
-    this.rows = new RowGroupBuffer(file, this.names);
+    this.rows = new RowGroupBuffer(file, columns.map((c) => c.name), columns.map((c) => c.statistics));
   }
 
   write(document: InputDocument): Promise<void> {
     const record = document.record ?? {};
-    return this.rows.add(this.names.map((name) => record[name] ?? null), document.text.length);
+    return this.rows.add(
+      this.columns.map(({ name, convert }) => {
+        const value = record[name] ?? null;
+        return convert === undefined || value === null ? value : convert(value);
+      }),
+      document.text.length,
+    );
   }
 
   async commit(): Promise<void> {
@@ -128,21 +159,6 @@ class SameSchemaKept implements KeptDocuments {
   abort(): Promise<void> {
     return this.file.abort();
   }
-}
-
-/** Names of the root's children in a flattened Parquet schema. */
-function topLevelNames(schema: SchemaElement[]): string[] {
-  const names: string[] = [];
-  let i = 1;
-  const skip = (): void => {
-    const element = schema[i++];
-    for (let c = 0; c < (element.num_children ?? 0); c++) skip();
-  };
-  while (i < schema.length) {
-    names.push(schema[i].name);
-    skip();
-  }
-  return names;
 }
 
 /** The staged rows: a name that says it is not a finished output (it is deleted once the Parquet is written). */

@@ -48,12 +48,15 @@ export interface ColumnValues {
 export interface ParquetFileOptions {
   readonly compression?: ParquetCompression;
   readonly metadata?: Readonly<Record<string, string>>;
+  /** The schema the footer gives, when columns are written by another (keptParquet.ts: annotations written as bytes). */
+  readonly footerSchema?: SchemaElement[];
 }
 
 export class ParquetFile {
   private constructor(
     private readonly file: AtomicFile,
     private readonly writer: ParquetWriter,
+    private readonly footerSchema?: SchemaElement[],
   ) {}
 
   /** `schema`: the full Parquet schema (root first), as in a file's metadata. */
@@ -70,7 +73,7 @@ export class ParquetFile {
       kvMetadata: kvMetadata.length > 0 ? kvMetadata : undefined,
       createdBy: 'gpudedup',
     });
-    return new ParquetFile(file, writer);
+    return new ParquetFile(file, writer, options.footerSchema);
   }
 
   /** Writes one row group (all columns the same length; none at all is skipped). */
@@ -86,6 +89,8 @@ export class ParquetFile {
   }
 
   async commit(): Promise<void> {
+    // hyparquet-writer reads `schema` when it encodes a row group and when it writes the footer.
+    if (this.footerSchema !== undefined) this.writer.schema = this.footerSchema;
     await this.writer.finish();
     await this.file.commit();
   }

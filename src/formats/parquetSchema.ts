@@ -5,7 +5,7 @@
  * columns inferred from the documents' fields (keptDocuments.ts).
  */
 import type { SchemaElement } from 'hyparquet';
-import { jsonValue } from '../io/documents.js';
+import { jsonText, parseJsonExact } from '../io/exactJson.js';
 
 /** Rows per row group of a table (a few MB: ids and numbers). */
 export const TABLE_ROW_GROUP = 131_072;
@@ -13,7 +13,8 @@ export const TABLE_ROW_GROUP = 131_072;
 export const KEPT_ROW_GROUP_ROWS = 50_000;
 export const KEPT_ROW_GROUP_TEXT = 64 << 20;
 
-export type ScalarType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
+/** DECIMAL: decimal(38, 0), for integers beyond INT64. */
+export type ScalarType = 'STRING' | 'INT64' | 'DECIMAL' | 'DOUBLE' | 'BOOLEAN';
 
 /** A flat schema of optional scalar columns. */
 export function flatSchema(columns: readonly { name: string; type: ScalarType }[]): SchemaElement[] {
@@ -21,6 +22,9 @@ export function flatSchema(columns: readonly { name: string; type: ScalarType }[
     { name: 'root', num_children: columns.length },
     ...columns.map(({ name, type }): SchemaElement => {
       if (type === 'STRING') return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
+      if (type === 'DECIMAL') {
+        return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale: 0, logical_type: { type: 'DECIMAL', precision: 38, scale: 0 }, repetition_type: 'OPTIONAL' };
+      }
       return { name, type, repetition_type: 'OPTIONAL' };
     }),
   ];
@@ -33,6 +37,7 @@ export function toColumnValue(value: unknown, type: ScalarType): unknown {
     case 'STRING':
       return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
     case 'INT64':
+    case 'DECIMAL':
       return typeof value === 'bigint' ? value : BigInt(value as number);
     case 'DOUBLE':
       return Number(value);
@@ -41,22 +46,31 @@ export function toColumnValue(value: unknown, type: ScalarType): unknown {
   }
 }
 
-type Kind = 'string' | 'integer' | 'float' | 'boolean' | 'nested';
+/** `wide`: an integer beyond INT64 within decimal(38, 0); `huge`: beyond that. */
+type Kind = 'string' | 'integer' | 'wide' | 'huge' | 'float' | 'boolean' | 'nested';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const DECIMAL38 = 10n ** 38n;
 
 function kindOf(value: unknown): Kind | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'bigint') return 'integer';
+  if (typeof value === 'bigint') {
+    if (value >= INT64_MIN && value <= INT64_MAX) return 'integer';
+    return value > -DECIMAL38 && value < DECIMAL38 ? 'wide' : 'huge';
+  }
   if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'float';
   return 'nested';
 }
 
 function typeOf(kinds: Set<Kind>): ScalarType | undefined {
   if (kinds.has('nested')) return undefined;
-  if (kinds.has('string')) return 'STRING';
+  if (kinds.has('string') || kinds.has('huge')) return 'STRING';
   if (kinds.has('boolean')) return kinds.size === 1 ? 'BOOLEAN' : 'STRING';
   if (kinds.has('float')) return 'DOUBLE';
+  if (kinds.has('wide')) return 'DECIMAL';
   return kinds.has('integer') ? 'INT64' : 'STRING'; // a field that is always null: an all-null string column
 }
 
@@ -86,7 +100,7 @@ export class KeptSchemaInference {
       if (kind !== undefined) kinds.add(kind);
       if (kind !== 'nested') row[name] = value;
     }
-    return JSON.stringify(row, jsonValue);
+    return jsonText(row);
   }
 
   columns(): KeptColumn[] {
@@ -100,7 +114,7 @@ export class KeptSchemaInference {
 
   /** A staged line's values, in columns() order. */
   static values(line: string, columns: readonly KeptColumn[]): { values: unknown[]; textLength: number } {
-    const row = JSON.parse(line) as Record<string, unknown>;
+    const row = parseJsonExact(line) as Record<string, unknown>;
     return { values: columns.map(({ name, type }) => toColumnValue(row[name], type)), textLength: (row.text as string).length };
   }
 }

@@ -1,4 +1,5 @@
 /** What the readers yield: one input document with enough provenance to name it in errors and to write it back. */
+import { jsonText } from './exactJson.js';
 
 export interface InputDocument {
   /** Position in the whole input, 0-based, across all files in order. */
@@ -17,7 +18,7 @@ export interface InputDocument {
 export interface ReadOptions {
   /** JSONL field holding the text. Default `text`. */
   readonly textField: string;
-  /** JSONL field holding the id. Default `id`; documents without it are named by file and line. */
+  /** JSONL field holding the id. Default `id`: documents without it are named by file and line; any other field must be in every document (idFieldRequired). */
   readonly idField: string;
   /** Skip (and count) malformed lines instead of failing. Default false. */
   readonly skipInvalid: boolean;
@@ -32,6 +33,15 @@ export interface ReadOptions {
 }
 
 export const DEFAULT_READ: ReadOptions = { textField: 'text', idField: 'id', skipInvalid: false };
+
+/**
+ * Whether a document without the id field is refused (as one without the text
+ * field is) rather than named by its line or row: for any field but the
+ * default `id`, which stays optional so that corpora without ids read as they are.
+ */
+export function idFieldRequired(idField: string): boolean {
+  return idField !== DEFAULT_READ.idField;
+}
 
 /** `path:line` for a JSONL document, the path for a whole-file one: how messages name a document. */
 export function locationOf(document: InputDocument): string {
@@ -50,13 +60,7 @@ export class InputError extends Error {
   }
 }
 
-/** JSON for Parquet's 64-bit integers: a number where exact, else its decimal string. */
-export function jsonValue(_key: string, value: unknown): unknown {
-  if (typeof value !== 'bigint') return value;
-  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-}
-
-/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns, else {id, text}. */
+/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns (exactJson.ts's mapping), else {id, text}. */
 export function documentAsJson(document: Pick<InputDocument, 'id' | 'text' | 'rawLine' | 'record'>): string {
-  return document.rawLine ?? JSON.stringify(document.record ?? { id: document.id, text: document.text }, jsonValue);
+  return document.rawLine ?? jsonText(document.record ?? { id: document.id, text: document.text });
 }

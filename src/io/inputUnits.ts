@@ -10,13 +10,13 @@ import { openParquet } from './parquetDocuments.js';
 import { openDecompressed, type InputFile } from './readDocuments.js';
 
 /** `onBytes` gets the input bytes read so far (before decompression; whole files and row groups as they are handed out). */
-export async function* inputUnits(files: readonly InputFile[], onBytes?: (bytes: number) => void, unitBytes?: number): AsyncGenerator<InputUnit> {
+export async function* inputUnits(files: readonly InputFile[], onBytes?: (bytes: number) => void, cut: { bytes?: number; lines?: number } = {}): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
   for (const file of files) {
     if (file.format === 'jsonl') {
       const stream = await openDecompressed(file.path, (n) => onBytes?.((before += n)));
-      yield* lineUnits(file.path, stream as AsyncIterable<Uint8Array>, qualifyIds, unitBytes);
+      yield* lineUnits(file.path, stream as AsyncIterable<Uint8Array>, qualifyIds, cut.bytes, cut.lines);
     } else if (file.format === 'text') {
       yield { kind: 'text-file', path: file.path, source: file.path };
       onBytes?.((before += file.size ?? 0));

@@ -5,13 +5,16 @@
  *
  * `textField` names the text column (a string column at the top level);
  * `idField` the id column (string or integer), if the file has one, else rows
- * are named by their 1-based row number (`path:row` with several inputs).
+ * are named by their 1-based row number (`path:row` with several inputs);
+ * only the default `id` may be missing (idFieldRequired).
  * Every top-level column of a row is the document's `record` (for
- * `--keep field:NAME` and for writing the row back).
+ * `--keep field:NAME` and for writing the row back), each value exactly as
+ * stored (parquetValues.ts).
  */
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { InputError, type InputDocument, type ReadOptions } from './documents.js';
+import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
+import { EXACT_PARSERS, exactConverter, readingSchema, type Convert } from './parquetValues.js';
 
 export interface ParquetSource {
   readonly metadata: FileMetaData;
@@ -68,27 +71,36 @@ export async function* readParquetRowGroup(
   const textProblem = unusableColumn(textColumn, 'text');
   if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
   const idColumn = byName.get(options.idField);
+  if (idColumn === undefined && idFieldRequired(options.idField)) {
+    throw new InputError(path, 0, `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`);
+  }
   const idProblem = unusableColumn(idColumn, 'id');
   if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
+  const reading = { ...metadata, schema: readingSchema(metadata.schema) };
+  const converters = recordConverters(columns, [textColumn, idColumn]);
   let rowStart = 0;
   for (let g = 0; g < group; g++) rowStart += Number(metadata.row_groups[g].num_rows);
   const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
   let rows: Record<string, unknown>[];
   try {
-    rows = await parquetReadObjects({ file, metadata, rowStart, rowEnd, compressors });
+    // utf8: false keeps binary columns as bytes (a string column is still read as text).
+    rows = await parquetReadObjects({ file, metadata: reading, rowStart, rowEnd, compressors, utf8: false, parsers: EXACT_PARSERS });
   } catch (error) {
     throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
   }
   for (let i = 0; i < rows.length; i++) {
     const row = rowStart + i + 1;
     const record = rows[i];
+    for (const [name, convert] of converters) record[name] = convert(record[name]);
     const text = record[options.textField];
     let problem: string | undefined;
     if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
     const rawId = idColumn === undefined ? undefined : record[options.idField];
     let id: string;
-    if (rawId === undefined || rawId === null) id = qualifyIds ? `${path}:${row}` : String(row);
-    else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
+    if (rawId === undefined || rawId === null) {
+      id = qualifyIds ? `${path}:${row}` : String(row);
+      if (idColumn !== undefined && idFieldRequired(options.idField)) problem ??= `id column "${options.idField}" is null`;
+    } else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
     else {
       id = '';
       problem ??= `id column "${options.idField}" is a ${typeof rawId}, not a string or integer`;
@@ -101,4 +113,22 @@ export async function* readParquetRowGroup(
     }
     yield { id, text: text as string, source: { path, line: row }, record };
   }
+}
+
+const utf8 = new TextDecoder();
+
+/** Each column's conversion to its exact value (parquetValues.ts); the text and id columns, when bytes without a string annotation, as text. */
+function recordConverters(columns: readonly SchemaTree[], textual: readonly (SchemaTree | undefined)[]): [string, Convert][] {
+  const converters: [string, Convert][] = [];
+  for (const column of columns) {
+    const { type, converted_type, logical_type } = column.element;
+    const plainBytes = type === 'BYTE_ARRAY' && converted_type === undefined && logical_type === undefined;
+    const convert = plainBytes && textual.includes(column) ? asText : exactConverter(column);
+    if (convert !== undefined) converters.push([column.element.name, convert]);
+  }
+  return converters;
+}
+
+function asText(value: unknown): unknown {
+  return value instanceof Uint8Array ? utf8.decode(value) : value;
 }

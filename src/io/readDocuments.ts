@@ -10,86 +10,23 @@
  * - A file starting with `PAR1` is Parquet (see parquetDocuments.ts); one
  *   called `*.parquet` must be.
  * - Any other file is one plain-text document whose id is its path.
- * - A directory is walked recursively in sorted order; dot-files are skipped.
+ * - A directory is walked recursively in sorted order, links followed (inputFiles.ts).
  * - gzip and zstd are recognized by their magic bytes, whatever the file is called.
  */
 import { createReadStream } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binaryText.js';
 import { splitLines } from './lines.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
-import { isJsonLinesName, isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
-import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from './inputFormat.js';
+import { isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
+import { compressionOf, isParquetHead, MAGIC_BYTES } from './inputFormat.js';
+import type { InputFile } from './inputFiles.js';
 import { localParquetFile } from './localParquetFile.js';
 import { readParquetDocuments } from './parquetDocuments.js';
 import { zstdDecompressed } from './zstdChunks.js';
 
-export interface InputFile {
-  readonly path: string;
-  readonly format: 'jsonl' | 'text' | 'parquet';
-  /** Bytes on disk, or undefined for standard input. */
-  readonly size?: number;
-}
-
-/** Bytes on disk of all the files, or undefined when one of them (standard input) has no known size. */
-export function totalInputBytes(files: readonly InputFile[]): number | undefined {
-  return files.every((f) => f.size !== undefined) ? files.reduce((sum, f) => sum + (f.size ?? 0), 0) : undefined;
-}
-
-/** Expands the command line's paths into the files to read, in order. */
-export async function listInputFiles(paths: readonly string[]): Promise<InputFile[]> {
-  const files: InputFile[] = [];
-  for (const path of paths) {
-    if (path === '-') {
-      files.push({ path, format: 'jsonl' });
-      continue;
-    }
-    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-      throw new InputError(path, 0, error.code === 'ENOENT' ? 'no such file or directory' : error.message);
-    });
-    if (info.isDirectory()) {
-      const found = await walk(path);
-      if (found.length === 0) throw new InputError(path, 0, 'the directory holds no input files (dot-files are skipped)');
-      for (const file of found) files.push(await describeFile(file));
-    } else {
-      files.push(await describeFile(path));
-    }
-  }
-  return files;
-}
-
-/** Parquet by its magic (or refused when named `.parquet` without it), else JSONL or text by name. */
-async function describeFile(path: string): Promise<InputFile> {
-  const handle = await open(path, 'r');
-  let size: number;
-  const head = Buffer.alloc(MAGIC_BYTES);
-  let headLength: number;
-  try {
-    size = (await handle.stat()).size;
-    headLength = (await handle.read(head, 0, MAGIC_BYTES, 0)).bytesRead;
-  } finally {
-    await handle.close();
-  }
-  if (isParquetHead(head.subarray(0, headLength))) return { path, format: 'parquet', size };
-  if (isParquetName(path)) throw new InputError(path, 0, 'not a Parquet file (it does not start with PAR1)');
-  return { path, format: isJsonLinesName(path) ? 'jsonl' : 'text', size };
-}
-
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const out: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await walk(path)));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
+export { listInputFiles, totalInputBytes, type InputFile } from './inputFiles.js';
 
 /** All documents of all inputs, in order, with a running index. */
 export async function* readDocuments(

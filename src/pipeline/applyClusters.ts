@@ -4,6 +4,7 @@
  * --clusters`) in one streaming pass: the i-th document of the corpus must be
  * the table's i-th row (same id), and is written when that row says kept.
  */
+import { counted } from '../format.js';
 import { readClusterTable } from '../formats/clusterTable.js';
 import { BufferedFile } from '../formats/tableWriter.js';
 import type { ReadOptions } from '../io/documents.js';
@@ -26,7 +27,7 @@ export interface ApplyClustersSummary {
 
 export async function runApplyClusters(config: ApplyClustersConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<ApplyClustersSummary> {
   const started = performance.now();
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   const out = await BufferedFile.create(config.out);
   try {
     const counts = await withProgress(hooks, 'applying clusters', totalInputBytes(files), 'bytes', async (progress) => {
@@ -36,7 +37,7 @@ export async function runApplyClusters(config: ApplyClustersConfig, hooks: Dedup
       let clusters = 0;
       for await (const doc of readDocuments(files, { ...config.read, onBytes: (b) => progress.update(documents, b) })) {
         const next = await rows.next();
-        if (next.done) throw new Error(`${config.clustersFrom} ends after ${documents} rows, but the corpus has more documents (${doc.id} is next): not this corpus's clusters`);
+        if (next.done) throw new Error(`${config.clustersFrom} ends after ${counted(documents, 'row')}, but the corpus has more documents (${doc.id} is next): not this corpus's clusters`);
         const row = next.value;
         if (row.id !== doc.id) {
           throw new Error(`${config.clustersFrom}:${row.line}: id ${JSON.stringify(row.id)}, but corpus document ${documents + 1} has id ${JSON.stringify(doc.id)}: not this corpus's clusters (or not in its order)`);

@@ -7,6 +7,7 @@
  * prefix of the documents, its time scaled by evaluations (its rate per
  * evaluation does not depend on the document count).
  */
+import { counted } from '../format.js';
 import { cpus, totalmem } from 'node:os';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments } from '../io/readDocuments.js';
@@ -102,7 +103,7 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     evaluations: batch.offsets[texts.length] * config.params.k,
   };
   if (corpus.documents === 0) throw new RangeError('bench: the inputs hold no documents');
-  hooks.note(`${corpus.documents} documents, ${(corpus.bytes / 1e6).toFixed(2)} MB, ${corpus.shingles} shingles, k = ${config.params.k}`);
+  hooks.note(`${counted(corpus.documents, 'document')}, ${(corpus.bytes / 1e6).toFixed(2)} MB, ${counted(corpus.shingles, 'shingle')}, k = ${config.params.k}`);
   const { rows, adapter } = await benchSigning(batch, hashFamilyOf(config.params), corpus, config, hooks);
   return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows };
 }

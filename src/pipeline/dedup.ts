@@ -70,7 +70,7 @@ interface Run {
 type Signer = RunSigner;
 
 export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<DedupOutcome> {
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   const invalid = skippedInputCounter(hooks, config.read);
   const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
   const { first, reference, backend } = await signStages(run);
@@ -127,7 +127,7 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   const { config } = run;
   return timed(run, 'reference', () =>
     withProgress(run.hooks, 'reference', undefined, 'items', (progress) =>
-      signReferenceSet(config.against, config.params, run.read, { backend: signer.signer, shingler: signer.shingler }, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
+      signReferenceSet(config.against, config.params, run.read, signer.firstPass, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
     ),
   );
 }

@@ -2,6 +2,7 @@
  * The whole `gpudedup dedup` job: runDedup, then the writing pass (skipped
  * when nothing but the report is written), then the report.
  */
+import { checkKeptOutput } from '../formats/keptDocuments.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { checkOutputs, type NamedOutput } from './outputChecks.js';
@@ -25,7 +26,9 @@ export interface DedupOutputs extends DedupOutputPaths {
 }
 
 export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
-  await checkOutputs(namedOutputs(outputs), [...(await listInputFiles(config.inputs)), ...(await listInputFiles(config.against))]);
+  const inputs = await listInputFiles(config.inputs);
+  await checkOutputs(namedOutputs(outputs), [...inputs, ...(await listInputFiles(config.against))]);
+  if (outputs.out !== undefined) await checkKeptOutput(outputs.out, inputs);
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
   const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };

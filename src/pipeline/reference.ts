@@ -2,19 +2,20 @@
 import { RowStore } from '../bands/rowStore.js';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import type { SignedReference } from '../clusters/dedupSigned.js';
-import type { InputDocument, ReadOptions } from '../io/documents.js';
-import { listInputFiles, readDocuments } from '../io/readDocuments.js';
-import type { Shingler } from '../shingles/shingler.js';
-import type { SignerBackend } from '../signatures/backend.js';
-import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
+import type { ReadOptions } from '../io/documents.js';
+import { inputUnits } from '../io/inputUnits.js';
+import { listInputFiles } from '../io/readDocuments.js';
+import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
+import type { SignatureParams } from '../signatures/params.js';
+import type { PipelineTimings } from '../signatures/signDocuments.js';
 import type { StageProgress } from './config.js';
+import { unitSetup } from './corpusPass.js';
 
 export async function signReferenceSet(
   paths: readonly string[],
   params: SignatureParams,
   read: ReadOptions,
-  signer: { readonly backend: SignerBackend; readonly shingler?: Shingler },
+  signer: FirstPassSigner,
   /** Keep the shingle sets (exact verification compares them). */
   keepSets: boolean,
   progress: StageProgress,
@@ -24,17 +25,18 @@ export async function signReferenceSet(
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
   const store = new RowStore(params.k, params.slotBits, params.bandKeys);
-  async function* documents(): AsyncGenerator<InputDocument> {
-    for await (const doc of readDocuments(files, read)) {
-      ids.push(doc.id);
-      yield doc;
-    }
-  }
-  const pipeline = { shingle: shingleOptionsOf(params), shingler: signer.shingler };
-  for await (const batch of signDocuments(documents(), signer.backend, pipeline, timings)) {
-    store.append(toStoredRows(batch.signatures, params.k, params.slotBits, params.bandKeys));
-    if (keepSets) sets.push(...batch.sets); // the pipeline's own sets: no second shingling
+  const units = signedUnits(inputUnits(files), signer, { setup: unitSetup(params, read, { kind: 'first' }), onInvalid: read.onInvalid, onBinary: read.onBinary, keepSets }, timings);
+  for await (const unit of units) {
+    ids.push(...unit.documents.ids);
+    store.append(toStoredRows(rowsOfEveryDocument(unit, params.k), params.k, params.slotBits, params.bandKeys));
+    if (keepSets) everySet(unit, sets); // the first pass's own sets: no second shingling
     progress.update(ids.length);
   }
   return { ids, rows: store.joined(), sets: keepSets ? sets : undefined };
+}
+
+/** The unit's sets in document order, an empty document's empty. */
+function everySet(unit: Parameters<typeof rowsOfEveryDocument>[0], into: Uint32Array[]): void {
+  let s = 0;
+  for (let d = 0; d < unit.documents.count; d++) into.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);
 }

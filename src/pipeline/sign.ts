@@ -4,16 +4,21 @@
  * `.partial` files, one batch at a time; on failure whatever was signed is kept
  * for `--resume` (or dropped when nothing was).
  */
-import type { InputDocument, ReadOptions } from '../io/documents.js';
-import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
+import { counted } from '../format.js';
+import type { ReadOptions } from '../io/documents.js';
+import { inputUnits } from '../io/inputUnits.js';
+import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
+import { signedUnits } from '../firstPass/signedUnits.js';
+import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
+import { unitSetup } from './corpusPass.js';
 import { openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
 import { checkOutputs } from './outputChecks.js';
-import { requireUniqueIds } from '../firstPass/uniqueIds.js';
+import { UniqueIds } from '../firstPass/uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
-import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
+import type { SignatureParams } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
-import { signDocuments, type PipelineTimings } from '../signatures/signDocuments.js';
+import type { PipelineTimings } from '../signatures/signDocuments.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from './config.js';
 
 export interface SignConfig {
@@ -52,14 +57,14 @@ export interface SignSummary {
 type Signer = RunSigner;
 
 export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS): Promise<SignSummary> {
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   await checkOutputs([{ flag: '-o', path: config.out }, { flag: '-o (its sidecar)', path: sidecarPath(config.out) }], files);
   return withRunSigner(config, hooks, async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
     }
     const writer = await openSignatureOutput(config.out, config.params, config.read, config.resume);
-    if (writer.documentCount > 0) hooks.note(`resuming after ${writer.documentCount} documents already signed`);
+    if (writer.documentCount > 0) hooks.note(`resuming after ${counted(writer.documentCount, 'document')} already signed`);
     return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
   });
 }
@@ -81,19 +86,36 @@ async function signInto(
   let shingles = 0;
   let textBytes = 0;
   try {
-    const documents = skipResumed(requireUniqueIds(readDocuments(files, { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary, onBytes: (n) => (bytes = n) })), writer.resumedIds);
-    const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchDocuments, shingler: signer.shingler };
-    for await (const batch of signDocuments(documents, signer.signer, pipeline, timings)) {
-      await writer.append(batch.documents.map((d) => d.id), batch.signatures, batch.sets.map((set) => set.length === 0));
-      shingles += batch.shingles;
-      for (const d of batch.documents) textBytes += Buffer.byteLength(d.text);
-      progress.update(writer.documentCount, bytes);
+    const checkpoint = config.batchDocuments ?? 2048;
+    const units = signedUnits(inputUnits(files, (n) => (bytes = n), { lines: checkpoint }), signer.firstPass, {
+      setup: unitSetup(config.params, config.read, { kind: 'first' }),
+      ids: new UniqueIds(),
+      onInvalid: invalid.onInvalid,
+      onBinary: invalid.onBinary,
+      keepSets: false,
+      skip: resumeCheck(writer.resumedIds),
+    }, timings);
+    const batch = new SignedBatch(config.params.k);
+    let position = 0;
+    for await (const unit of units) {
+      let s = 0;
+      for (let d = 0; d < unit.documents.count; d++, position++) {
+        const empty = unit.documents.empty[d] === 1;
+        if (position < resumed) continue; // signed by the interrupted run (resumeCheck compared the ids)
+        batch.add(unit.documents.ids[d], empty ? undefined : unit.signatures.subarray(s * 2 * config.params.k, ++s * 2 * config.params.k));
+        if (batch.size >= checkpoint) await batch.flushTo(writer);
+      }
+      shingles += unit.result.shingleCount;
+      textBytes += unit.documents.textBytes;
+      progress.update(writer.documentCount + batch.size, bytes);
     }
+    if (position < resumed) throw new Error(`cannot resume: the input has ${position} documents, fewer than the ${resumed} the interrupted run signed`);
+    await batch.flushTo(writer);
     await writer.commit({ backend: signer.signer.description });
   } catch (error) {
     // Keep what an interrupted run could resume from; drop a run that wrote nothing.
     if (writer.documentCount === 0) await writer.abort();
-    else hooks.note(`partial output kept (${writer.documentCount} documents): fix the cause and rerun with --resume, or delete ${config.out}.partial`);
+    else hooks.note(`partial output kept (${counted(writer.documentCount, 'document')}): fix the cause and rerun with --resume, or delete ${config.out}.partial`);
     throw error;
   }
   return {
@@ -112,24 +134,50 @@ async function signInto(
   };
 }
 
-/** Skips the documents an interrupted run already signed, checking they are the same ones. */
-async function* skipResumed(documents: AsyncIterable<InputDocument>, resumedIds: readonly string[]): AsyncGenerator<InputDocument> {
-  let seen = 0;
-  for await (const document of documents) {
-    if (seen < resumedIds.length) {
-      if (document.id !== resumedIds[seen]) {
-        throw new Error(
-          `cannot resume: input document ${seen + 1} has id ${JSON.stringify(document.id)} but the interrupted run signed ` +
-            `${JSON.stringify(resumedIds[seen])} there; the input changed (run without --resume to start over)`,
-        );
-      }
-      seen++;
-      continue;
+/** The documents an interrupted run already signed, in order: not signed again, and checked to be the same ones. */
+function resumeCheck(resumedIds: readonly string[]): (position: number, id: string) => boolean {
+  return (position, id) => {
+    if (position >= resumedIds.length) return false;
+    if (id !== resumedIds[position]) {
+      throw new Error(
+        `cannot resume: input document ${position + 1} has id ${JSON.stringify(id)} but the interrupted run signed ` +
+          `${JSON.stringify(resumedIds[position])} there; the input changed (run without --resume to start over)`,
+      );
     }
-    yield document;
+    return true;
+  };
+}
+
+/** Rows gathered for the .npy, appended a checkpoint (--batch-size documents) at a time. */
+class SignedBatch {
+  private ids: string[] = [];
+  private rows: Uint32Array[] = [];
+  private empty: boolean[] = [];
+  private readonly emptyRow: Uint32Array;
+
+  constructor(k: number) {
+    this.emptyRow = new Uint32Array(2 * k).fill(EMPTY_SLOT_WORD);
   }
-  if (seen < resumedIds.length) {
-    throw new Error(`cannot resume: the input has ${seen} documents, fewer than the ${resumedIds.length} the interrupted run signed`);
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** `row` undefined: an empty document, all ones. */
+  add(id: string, row: Uint32Array | undefined): void {
+    this.ids.push(id);
+    this.rows.push(row ?? this.emptyRow);
+    this.empty.push(row === undefined);
+  }
+
+  async flushTo(writer: SignatureOutput): Promise<void> {
+    if (this.ids.length === 0) return;
+    const words = new Uint32Array(this.rows.length * this.emptyRow.length);
+    this.rows.forEach((row, i) => words.set(row, i * this.emptyRow.length));
+    await writer.append(this.ids, words, this.empty);
+    this.ids = [];
+    this.rows = [];
+    this.empty = [];
   }
 }
 

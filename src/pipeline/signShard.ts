@@ -65,7 +65,7 @@ export function parseShardSlice(text: string): ShardSlice {
 export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<SignShardSummary> {
   const { slotBits } = config.params;
   if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
-  const files = await listInputFiles(config.inputs);
+  const files = await listInputFiles(config.inputs, hooks.note);
   await checkOutputs([{ flag: '-o', path: config.out }], files);
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();

@@ -77,7 +77,7 @@ export async function openSigner(
   const { threads, note } = cpuThreads(options.cpuThreads);
   const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
   // On the CPU the first pass's workers sign with the kernel the backend loaded; with a GPU they shingle for it.
-  const cpuKernel = resolved.backend instanceof ParallelCpuSigner ? resolved.backend.kernelName : undefined;
-  const firstPass: FirstPassSigner = { backend: signer, workers: nodeFirstPassWorkers(threads), family, cpuKernel };
+  const cpu = resolved.backend instanceof ParallelCpuSigner ? { kernel: resolved.backend.kernelName, family } : undefined;
+  const firstPass: FirstPassSigner = { backend: signer, workers: nodeFirstPassWorkers(threads), cpu };
   return { signer, shingler: new ShinglePool(threads), firstPass, notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
 }

@@ -7,7 +7,7 @@ import type { SignerBackend } from './backend.js';
 import { WasmSigner } from './wasmSigner.js';
 import { reasonToPreferCpu } from './autoChoice.js';
 import type { HashFamily } from './hashFamily.js';
-import { describeAdapter, type AcquiredDevice } from './webgpu/adapter.js';
+import { describeAdapter, type AcquiredDevice, type AdapterSummary } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
 import { errorMessage } from '../errors.js';
@@ -18,15 +18,14 @@ export interface ResolvedBackend {
   readonly backend: SignerBackend;
   /** One line per candidate tried, in order, e.g. "webgpu: no adapter (…)" then "cpu: chosen, CPU (…)". */
   readonly notes: readonly string[];
+  /** The software adapter `auto` passed over for the CPU, if it did (for a caller's own wording of why). */
+  readonly passedOver?: AdapterSummary;
 }
 
 export interface WebGpuEnvironment {
   acquireDevice(): Promise<AcquiredDevice>;
   shaderSources(): ShaderSources | Promise<ShaderSources>;
-  /**
-   * `auto` passes a software adapter over for the CPU (autoChoice.ts). Node does;
-   * the browser does not yet, its CPU path running on the page's own thread.
-   */
+  /** `auto` passes a software adapter over for the CPU (autoChoice.ts); Node and the browser both ask for it. */
   readonly preferCpuOverSoftwareAdapters?: boolean;
   /** The CPU backend when WebGPU is not used; default one thread (WasmSigner: the fastest CPU kernel that loads). */
   createCpuSigner?(family: HashFamily): SignerBackend;
@@ -41,6 +40,7 @@ export async function selectBackend(
   tuning: SignerTuning = {},
 ): Promise<ResolvedBackend> {
   const notes: string[] = [];
+  let passedOver: AdapterSummary | undefined;
   if (choice === 'webgpu' || choice === 'auto') {
     try {
       const backend = await createWebGpuSigner(family, environment, tuning, choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true);
@@ -50,12 +50,22 @@ export async function selectBackend(
       const reason = errorMessage(error);
       if (choice === 'webgpu') throw new Error(`webgpu backend unavailable: ${reason}`, { cause: error });
       notes.push(`webgpu: ${reason}`);
+      if (error instanceof PassedOver) passedOver = error.adapter;
     }
   }
   const backend = environment.createCpuSigner?.(family) ?? new WasmSigner(family);
   notes.push(`cpu: chosen, ${backend.description}`);
   for (const note of (backend as { notes?: readonly string[] }).notes ?? []) notes.push(`cpu: ${note}`);
-  return { backend, notes };
+  return { backend, notes, ...(passedOver ? { passedOver } : {}) };
+}
+
+class PassedOver extends Error {
+  constructor(
+    readonly adapter: AdapterSummary,
+    reason: string,
+  ) {
+    super(`passed over ${describeAdapter(adapter)}: ${reason}`);
+  }
 }
 
 async function createWebGpuSigner(
@@ -69,7 +79,7 @@ async function createWebGpuSigner(
   const skip = passOverSoftware ? reasonToPreferCpu(acquired.adapter) : undefined;
   if (skip) {
     acquired.release();
-    throw new Error(`passed over ${describeAdapter(acquired.adapter)}: ${skip}`);
+    throw new PassedOver(acquired.adapter, skip);
   }
   try {
     return await WebGpuSigner.create(acquired.device, family, sources, {

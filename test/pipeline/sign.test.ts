@@ -12,10 +12,12 @@ describe('runSign', () => {
   it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
     const destroy = vi.fn();
     const destroyShingler = vi.fn();
+    const destroyWorkers = vi.fn();
     vi.doMock('../../src/signatures/resolveBackend.js', () => ({
       openSigner: async () => ({
         signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) },
         shingler: { shingleAll: async () => [], destroy: destroyShingler },
+        firstPass: { workers: { size: 1, request: async () => ({}), destroy: destroyWorkers } },
         notes: [],
       }),
     }));
@@ -30,6 +32,7 @@ describe('runSign', () => {
       await expect(runSign(config)).rejects.toThrow(/cannot resume/);
       expect(destroy).toHaveBeenCalledOnce();
       expect(destroyShingler).toHaveBeenCalledOnce();
+      expect(destroyWorkers).toHaveBeenCalledOnce();
     } finally {
       vi.doUnmock('../../src/signatures/resolveBackend.js');
     }

@@ -13,10 +13,12 @@
  * under CI (env CI set) they fail: a broken CI image must not pass by skipping.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultLshParams } from '../../src/clusters/dedupSigned.js';
@@ -321,7 +323,9 @@ async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expecte
     if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
     else await page.fill(`#${id}`, value);
   }
-  await clickDedup(page);
+  expect(await clickDedup(page), run.name).toMatch(/^Done/);
+  // Dedup was disabled while it ran: focus goes to the results, not to the page's body.
+  expect(await page.evaluate(() => document.activeElement?.id), run.name).toBe('results-heading');
 
   const { counts, kept, cluster } = expected.assignment;
   const stats: Record<string, number> = {};
@@ -349,6 +353,27 @@ async function clickDedup(page: Page, timeout = 60_000): Promise<string> {
   return (await page.textContent('#status')) ?? '';
 }
 
+/**
+ * After a run, no stage may still say "running…" or a time left: done, every
+ * stage is done; failed or cancelled, the stage that was running says so and
+ * the ones before it are done.
+ */
+async function expectProgressEnded(page: Page, end: 'done' | 'failed' | 'cancelled'): Promise<void> {
+  const stages = await page.locator('#progress li').evaluateAll((lis) =>
+    lis.map((li) => ({ stage: (li as HTMLElement).dataset.stage, state: (li as HTMLElement).dataset.state, text: li.lastElementChild!.textContent ?? '' })),
+  );
+  expect(stages.length, end).toBeGreaterThan(0);
+  for (const s of stages) expect(s.text, `${s.stage}: ${s.text}`).not.toMatch(/running|left/);
+  const last = stages[stages.length - 1];
+  for (const s of stages.slice(0, -1)) expect(s.state, `${s.stage}: ${s.text}`).toBe('done');
+  expect(last.state, `${last.stage}: ${last.text}`).toBe(end);
+  expect(last.text).toMatch(end === 'done' ? /^done in [\d.,]+ s$/ : new RegExp(`^${end} after [\\d.,]+ s$`));
+  if (end === 'done') {
+    const bars = await page.locator('#progress progress').evaluateAll((ps) => ps.map((p) => (p as HTMLProgressElement).position));
+    expect(bars.every((position) => position === 1)).toBe(true);
+  }
+}
+
 async function download(page: Page, link: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
   return readFile(await file.path(), 'utf8');
@@ -374,6 +399,24 @@ const ARTIFACTS = join(REPO, 'test-artifacts');
 async function screenshot(target: Page | Locator, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await target.screenshot({ path: join(ARTIFACTS, name) });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA and best practices), one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document));
+  expect(results.passes.length).toBeGreaterThan(10); // axe ran and checked things
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Nothing wider than the window: the page never scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(scroll, `${what}: page ${scroll} px wide in a ${client} px window`).toBeLessThanOrEqual(client);
 }
 
 /** The CLI's files for the same input and settings: kept JSONL, clusters, pairs, report. */
@@ -422,16 +465,47 @@ function comparableReport(report: Record<string, unknown>): Record<string, unkno
 }
 
 describe('the app, end to end in Chromium', () => {
+  it('passes SwiftShader over for its CPU workers by default, as the CLI does, and signs on it when WebGPU is chosen', async () => {
+    const input = plantedInput();
+    const { page } = await openPage('/');
+    try {
+      if (!/swiftshader/i.test(adapter)) {
+        // A browser with a hardware adapter: auto signs on it (the software case is this machine's, and CI's).
+        await page.waitForSelector('#backend-plan[data-plan="webgpu"]');
+        return;
+      }
+      await page.waitForSelector('#backend-plan[data-plan="cpu"]');
+      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign on the CPU: the only WebGPU here is a software adapter \(WebGPU on google swiftshader.*“WebGPU, even a software adapter” uses it anyway\.$/);
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
+      expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
+      expect(await page.textContent('#backend')).toMatch(/^Signed with CPU/);
+      expect(await page.textContent('#backend-note')).toMatch(/^WebGPU here is a software adapter \(WebGPU on google swiftshader.*signed on the CPU: same signatures\./);
+      await expectProgressEnded(page, 'done');
+
+      await page.selectOption('#backend-choice', 'webgpu');
+      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign with WebGPU on google swiftshader.*, as chosen \(a software adapter: slower than the CPU here\)\.$/);
+      expect(await page.getAttribute('#backend-plan', 'data-plan')).toBe('webgpu');
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('webgpu');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('dedups picked files on WebGPU in a worker like the CLI, file for file, without network requests', async () => {
     const input = plantedInput();
     const { page, requests } = await openPage('/');
     try {
+      // SwiftShader is what this browser has: chosen explicitly, as auto passes it over (test above).
+      await page.selectOption('#backend-choice', 'webgpu');
       await page.waitForSelector('#backend-plan[data-plan="webgpu"]');
       expect(await page.textContent('#backend-plan')).toMatch(/^Will sign with WebGPU on /);
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       for (const run of APP_RUNS) {
         const expected = await expectedOutcome(input, run);
         await dedupInPage(page, input, run, expected);
+        await expectProgressEnded(page, 'done');
         const backend = page.locator('#backend');
         expect(await backend.getAttribute('data-backend-kind')).toBe('webgpu');
         expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
@@ -467,6 +541,12 @@ describe('the app, end to end in Chromium', () => {
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
       expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(no adapter/);
+      // WebGPU chosen where there is none: said before the run, and the run stops with the reason.
+      await page.selectOption('#backend-choice', 'webgpu');
+      expect(await page.getAttribute('#backend-plan', 'data-plan')).toBe('unavailable');
+      expect(await page.textContent('#backend-plan')).toMatch(/^WebGPU is not available here \(no adapter.*\): a run would stop\./);
+      expect(await clickDedup(page)).toMatch(/^webgpu backend unavailable: no adapter/);
+      await expectProgressEnded(page, 'failed');
     } finally {
       await noGpu.close();
     }
@@ -543,6 +623,34 @@ describe('the app, end to end in Chromium', () => {
 
       await removedRow.getByRole('button', { name: /^Compare/ }).click();
       await page.waitForSelector('#compare:not([hidden])');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('compare-heading');
+      // The two panes scroll, so they are keyboard stops with names: Tab reaches each, PageDown scrolls it.
+      let scrolled = 0;
+      for (const [pane, name] of [['compare-kept', `Kept: ${keptId}`], ['compare-removed', `Removed: ${removedId}`]]) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe(pane);
+        expect(await page.getByRole('region', { name, exact: true }).getAttribute('id')).toBe(pane);
+        const scrolls = await page.locator(`#${pane}`).evaluate((el) => el.scrollHeight > el.clientHeight);
+        if (scrolls) {
+          await page.keyboard.press('PageDown');
+          await page.waitForFunction((id) => document.getElementById(id)!.scrollTop > 0, pane);
+          scrolled++;
+        }
+      }
+      expect(scrolled).toBeGreaterThan(0); // a licence text of 250+ words overflows its pane
+      // The legend's colours are the panes' own.
+      const colours = await page.evaluate(() => {
+        const bg = (selector: string) => getComputedStyle(document.querySelector(selector)!).backgroundColor;
+        return { legend: [bg('#compare-legend mark'), bg('#compare-legend .unshared')], pane: [bg('#compare-removed mark'), bg('#compare-removed .unshared')] };
+      });
+      expect(colours.legend).toEqual(colours.pane);
+      expect(colours.pane[0]).not.toBe(colours.pane[1]);
+      // No serious or critical accessibility problem with results, inspector, comparison and every option shown.
+      await page.locator('#more-options').evaluate((el) => ((el as HTMLDetailsElement).open = true));
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await seriousViolations(page), 'dark colour scheme').toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
       expect(await page.textContent('#compare-summary')).toContain(`Estimate ${(agree / 128).toFixed(3)} (signature agreement), exact Jaccard ${exact.toFixed(3)}`);
       // The edited words are outside the highlighted (shared) runs, and both texts are shown in full.
       const unshared = (await page.locator('#compare-removed span.unshared').allTextContents()).join(' ');
@@ -552,14 +660,101 @@ describe('the app, end to end in Chromium', () => {
       await screenshot(page.locator('#members'), 'inspector-members.png');
       await screenshot(page.locator('#compare'), 'inspector-compare.png');
 
+      // A checkbox and its words stay on one line, wide and at phone width.
+      const checkboxBesideWords = () =>
+        page.locator('label.check').evaluateAll((labels) =>
+          labels.map((label) => {
+            const box = label.querySelector('input')!.getBoundingClientRect();
+            const words = label.querySelector('span')!.getClientRects()[0];
+            return { id: label.querySelector('input')!.id, beside: words.left >= box.right && words.top < box.bottom && words.bottom > box.top };
+          }),
+        );
+      expect(await checkboxBesideWords()).toEqual(['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })));
+
       // At phone width the cluster table becomes cards: nothing wider than the screen.
       await page.setViewportSize({ width: 390, height: 844 });
+      expect(await checkboxBesideWords()).toEqual(['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })));
       const overflow = await page.evaluate(() => {
         const table = document.getElementById('clusters')!;
         return table.scrollWidth - table.parentElement!.clientWidth;
       });
       expect(overflow).toBeLessThanOrEqual(1);
       await screenshot(page.locator('#clusters'), 'clusters-phone.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('fits 1280 × 800: Dedup above the fold, long unbroken ids and texts wrap, Inspect buttons on screen', async () => {
+    const dir = tempInputDir();
+    // Ids and texts without a break: a URL, base64, a run of one letter (and its exact duplicate, so they are clustered).
+    const url = `https://example.org/${'a1b2c3d4'.repeat(40)}`;
+    const base64 = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'.repeat(80);
+    const records = [
+      { id: url, text: base64 },
+      { id: `${url}-copy`, text: base64 },
+      { id: 'x'.repeat(300), text: `${corpus[40].text} ${'z'.repeat(1500)}` },
+      { id: 'y'.repeat(300), text: `${editWords(corpus[40].text, 2, 7)} ${'z'.repeat(1500)}` },
+      ...corpus.slice(100, 110).map((d) => ({ id: d.id, text: d.text })),
+    ];
+    const path = join(dir, 'long.jsonl');
+    writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const { page } = await openPage('/');
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.setInputFiles('#files', [path]);
+      const dedup = await page.getByRole('button', { name: 'Dedup' }).boundingBox();
+      expect(dedup!.y + dedup!.height, 'Dedup button below the fold').toBeLessThanOrEqual(800);
+      await screenshot(page, 'page-1280x800.png');
+
+      expect(await clickDedup(page)).toMatch(/^Done/);
+      await expectNoSidewaysScroll(page, 'results');
+      const inspect = page.getByRole('button', { name: /^Inspect cluster/ });
+      expect(await inspect.count()).toBeGreaterThanOrEqual(1);
+      const offScreen = await inspect.evaluateAll((buttons) =>
+        buttons
+          .map((b) => ({ button: b.getBoundingClientRect(), box: b.closest('.table-scroll')!.getBoundingClientRect(), label: b.getAttribute('aria-label') }))
+          .filter(({ button, box }) => button.right > Math.min(box.right, window.innerWidth) || button.left < box.left)
+          .map(({ label }) => label),
+      );
+      expect(offScreen).toEqual([]);
+      expect(await page.locator('#clusters').evaluate((table) => table.scrollWidth - table.parentElement!.clientWidth)).toBeLessThanOrEqual(1);
+
+      await inspect.first().click();
+      await page.waitForSelector('#members:not([hidden])');
+      await page.getByRole('button', { name: /^Compare/ }).first().click();
+      await page.waitForSelector('#compare:not([hidden])');
+      await expectNoSidewaysScroll(page, 'members and comparison');
+      await screenshot(page.locator('#results'), 'long-strings-1280.png');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('reads Parquet and zstd as the file hint says, and names the page\'s settings, not CLI flags, in messages', async () => {
+    const input = plantedInput();
+    const dir = tempInputDir();
+    const parquet = join(dir, 'kept.parquet');
+    const zst = join(dir, 'kept.jsonl.zst');
+    for (const out of [parquet, zst]) expect((await runCli(['dedup', input.jsonlGz, input.text, '-o', out, '--backend', 'cpu', '-q'])).stderr).toBe('');
+    const kept = (await expectedOutcome(input, APP_RUNS[0])).assignment.counts.kept;
+    const { page } = await openPage('/');
+    try {
+      const hint = (await page.textContent('#files-hint'))!;
+      for (const word of ['JSON Lines', 'Parquet', 'plain text', 'gzip', 'zstd', '.zst']) expect(hint).toContain(word);
+      await page.getByText('More options').click();
+      expect(await page.getByLabel('Text field (JSON Lines key or Parquet column)').inputValue()).toBe('text');
+      expect(await page.getByLabel('Id field (JSON Lines key or Parquet column)').inputValue()).toBe('id');
+      for (const file of [parquet, zst]) {
+        await page.setInputFiles('#files', [file]);
+        expect(await clickDedup(page), file).toMatch(/^Done/);
+        expect(await page.textContent('[data-stat="documents"]'), file).toBe(String(kept));
+      }
+      await page.setInputFiles('#files', [parquet]);
+      await page.fill('#text-field', 'body');
+      const message = await clickDedup(page);
+      expect(message).toMatch(/^kept\.parquet: no text column "body" \(columns: .*\); choose one with the setting “Text field”$/);
+      expect(message).not.toMatch(/--/);
     } finally {
       await page.close();
     }
@@ -588,6 +783,8 @@ describe('the app, end to end in Chromium', () => {
 
       await page.setInputFiles('#files', [truncated]);
       expect(await clickDedup(page)).toMatch(/^cut\.jsonl\.gz: not a valid gzip stream \(/);
+      await expectProgressEnded(page, 'failed');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('status');
       expect(await page.locator('#results').isHidden()).toBe(true);
       expect(await page.locator('#download-kept').getAttribute('href')).toBeNull();
 
@@ -666,10 +863,19 @@ describe('a large file in the tab, on the CPU path', () => {
       });
       const eta = page.locator('#progress li[data-stage="signing"] span').last();
       await page.waitForFunction((el) => /s left\)$/.test(el!.textContent ?? ''), await eta.elementHandle(), { timeout: 30_000 });
+      // Leaving mid-run asks first (beforeunload); staying keeps the run going.
+      const asked = page.waitForEvent('dialog', { timeout: 10_000 });
+      await page.close({ runBeforeUnload: true });
+      const dialog = await asked;
+      expect(dialog.type()).toBe('beforeunload');
+      await dialog.dismiss();
+      expect(page.isClosed()).toBe(false);
       const cancelled = Date.now();
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Cancelled'));
       expect(Date.now() - cancelled).toBeLessThan(1000);
+      await expectProgressEnded(page, 'cancelled');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('status');
       expect(await page.locator('#results').isHidden()).toBe(true);
       expect(await page.evaluate(() => (document.getElementById('files') as HTMLInputElement).files!.length)).toBe(1);
       expect(await page.inputValue('#k')).toBe('64');
@@ -683,6 +889,9 @@ describe('a large file in the tab, on the CPU path', () => {
       const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
       console.info(`50 MB in the tab on the CPU: ${corpus.documents} documents in ${seconds.toFixed(1)} s (${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s); long tasks: ${longTasks.map((t) => t.toFixed(0)).join(', ') || 'none'}`);
       expect(Math.max(0, ...longTasks)).toBeLessThan(200);
+      await expectProgressEnded(page, 'done');
+      // After the run, leaving asks nothing.
+      expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
 
       const params = makeParams({ k: 64 });
       const expected = await runDedup({

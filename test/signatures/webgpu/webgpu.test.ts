@@ -256,21 +256,36 @@ describe('backend resolution on a real adapter', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('the browser entry (navigator.gpu, WGSL through ?raw) signs the same, here on Dawn', async (context) => {
+  it('the browser entry (navigator.gpu, WGSL through ?raw) signs the same, here on Dawn, and auto passes a software adapter over', async (context) => {
     const global = globalThis as { navigator?: unknown };
     const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
     const { create } = await import('webgpu'); // Dawn's navigator.gpu stands in for a browser's
     Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true, writable: true });
     try {
       const family = makeHashFamily(7, SEED);
-      const { backend, notes } = await resolveBrowserBackend('auto', family);
+      // 'webgpu': the signing itself, on whatever adapter Dawn has (lavapipe here, which 'auto' passes over).
+      let resolved;
       try {
-        if (backend.kind !== 'webgpu') return noGpu(notes.join('; '), (note) => context.skip(note));
+        resolved = await resolveBrowserBackend('webgpu', family);
+      } catch (error) {
+        return noGpu((error as Error).message, (note) => context.skip(note));
+      }
+      const { backend } = resolved;
+      const software = /software|swiftshader|llvmpipe|lavapipe/i.test(backend.description);
+      try {
         expect(backend.description).toMatch(/backend not exposed by the browser/);
         const batch = randomBatch([3, 0, 64, 200], 3);
         expect(await backend.sign(batch)).toEqual(signBatchOnCpu(family, batch));
       } finally {
         backend.destroy();
+      }
+      // 'auto' on the same adapter: the CPU when it is a software one, as in Node.
+      const auto = await resolveBrowserBackend('auto', family);
+      try {
+        expect(auto.backend.kind).toBe(software ? 'cpu' : 'webgpu');
+        if (software) expect(auto.notes[0]).toMatch(/^webgpu: passed over WebGPU on .*software adapter on the same cores/);
+      } finally {
+        auto.backend.destroy();
       }
     } finally {
       if (saved) Object.defineProperty(globalThis, 'navigator', saved);
