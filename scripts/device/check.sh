@@ -64,7 +64,7 @@ mkdir -p "$work/app"
 unxz_to_stdout "$carry/app.tar.xz" | tar -x -C "$work/app" || die "could not unpack $carry/app.tar.xz"
 "$work/node" --version >/dev/null || die "the carried Node does not run here ($(uname -m), $(ldd --version 2>&1 | head -1))"
 
-loader=system
+unpacked=()
 libdir="$work/vulkan/usr/lib/x86_64-linux-gnu"
 for deb in "$carry"/vulkan/*.deb; do
   [ -f "$deb" ] || continue
@@ -75,10 +75,14 @@ for deb in "$carry"/vulkan/*.deb; do
   esac
   if [ "${GPUDEDUP_DEVICE_LOADER:-auto}" = carried ] || ! { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q "$lib"; then
     unpack_deb "$deb" "$work/vulkan" || die "could not unpack $deb"
-    loader="carried ($(cd "$carry/vulkan" && ls -- *.deb | tr '\n' ' ' | sed 's/ $//'))"
+    unpacked+=("$(basename "$deb")")
   fi
 done
-if [ "$loader" != system ]; then export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
+loader=system
+if [ "${#unpacked[@]}" -gt 0 ]; then
+  loader="carried (${unpacked[*]})"
+  export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then export XDG_RUNTIME_DIR="$work/xdg"; mkdir -p -m 700 "$XDG_RUNTIME_DIR"; fi
 say "unpacked in $((SECONDS - t0)) s; Vulkan loader: $loader; results in $OUT"
 
