@@ -20,6 +20,7 @@ type BenchCliOptions = InputCliOptions & {
   runs: number;
   threads?: number;
   webgpu: boolean;
+  singleThread: boolean;
   json?: string;
   plot?: string;
 };
@@ -36,6 +37,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--runs <n>', 'timed runs per backend, after one warm-up run', positiveInteger, 5)
     .addOption(tableOption('threads', '--threads <n>', 'threads of the all-threads row (default: one per core)'))
     .option('--no-webgpu', 'skip WebGPU even when an adapter is there')
+    .option('--no-single-thread', 'skip the one-thread rows (all threads against WebGPU on a large corpus)')
     .option('--json <file>', 'write the machine and every row as JSON')
     .option('--plot <file.svg>', 'write a bar chart of throughput per backend');
   addInputOptions(command).action(async (corpus: string[], options: BenchCliOptions) => {
@@ -46,6 +48,7 @@ export function registerBenchCommand(program: Command): void {
       runs: options.runs,
       cpuThreads: options.threads,
       webgpu: options.webgpu,
+      singleThread: options.singleThread,
     };
     const outputs = [options.json && { flag: '--json', path: options.json }, options.plot && { flag: '--plot', path: options.plot }].filter((o) => !!o);
     await checkOutputs(outputs, await listInputFiles(config.inputs));

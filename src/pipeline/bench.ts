@@ -33,6 +33,8 @@ export interface SigningBenchOptions {
   readonly typescriptEvaluations?: number;
   /** Try WebGPU (default true); skipped with a note when no adapter is found. */
   readonly webgpu?: boolean;
+  /** Time the one-thread rows (default true); without them the all-threads row is the reference. */
+  readonly singleThread?: boolean;
 }
 
 export interface BenchConfig extends SigningBenchOptions {
@@ -158,7 +160,7 @@ async function readAndShingle(config: BenchConfig): Promise<{ texts: string[]; b
 
 /** The backends in table order: the first is the reference the others must equal. */
 async function* candidates(config: SigningBenchOptions, family: HashFamily, hooks: DedupHooks): AsyncGenerator<Candidate> {
-  for (const name of ['wasm-simd', 'wasm-scalar', 'typescript'] as CpuKernelName[]) {
+  for (const name of (config.singleThread === false ? [] : ['wasm-simd', 'wasm-scalar', 'typescript']) as CpuKernelName[]) {
     const { kernel, notes } = openCpuKernel(name);
     if (kernel.name !== name) {
       hooks.note(`${name} skipped: ${notes.join('; ')}`);
