@@ -349,19 +349,24 @@ async function bench(c: Check, dir: string, gpu: Promise<GpuInfo | undefined>): 
   return report;
 }
 
-/** A feed figure `gpudedup bench --json` reports itself (any top-level field named like "feed"), else undefined. */
+/**
+ * The feed rate `gpudedup bench --json` reports itself: its `feed` rows (src/pipeline/feedRate.ts), one per
+ * thread count; per core from the one-thread row when there is one, else the all-threads row's share.
+ */
 export function feedFromBench(report: Record<string, unknown> | undefined): FeedRate | undefined {
-  const key = report && Object.keys(report).find((k) => /feed/i.test(k));
-  const value = key === undefined ? undefined : (report![key] as Record<string, unknown>);
-  if (!value || typeof value !== 'object') return undefined;
-  const number = (pattern: RegExp): number | undefined => {
-    const k = Object.keys(value).find((name) => pattern.test(name) && typeof value[name] === 'number');
-    return k === undefined ? undefined : (value[k] as number);
+  const rows = report?.feed;
+  if (!Array.isArray(rows) || rows.length === 0) return undefined;
+  const feed = rows as { threads: number; mbPerSecond: number; mbPerSecondPerCore: number; shingles?: number }[];
+  const all = feed.reduce((a, b) => (b.threads > a.threads ? b : a));
+  const one = feed.find((r) => r.threads === 1);
+  return {
+    source: 'bench',
+    what: 'gpudedup bench --json, field "feed"',
+    threads: all.threads,
+    perCoreMBps: one?.mbPerSecond ?? all.mbPerSecondPerCore,
+    allCoresMBps: all.mbPerSecond,
+    shingles: all.shingles,
   };
-  const perCore = number(/per.?core/i);
-  const all = number(/all/i);
-  if (perCore === undefined || all === undefined) return undefined;
-  return { source: 'bench', what: `gpudedup bench --json, field "${key}"`, threads: number(/^(threads|cores)$/i) ?? availableParallelism(), perCoreMBps: perCore, allCoresMBps: all };
 }
 
 async function feedRate(c: Check, dir: string, report: BenchJson | undefined): Promise<void> {

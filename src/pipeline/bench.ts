@@ -110,7 +110,8 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
   const { rows, adapter } = await benchSigning(batch, hashFamilyOf(config.params), corpus, config, hooks);
   const files = await listInputFiles(config.inputs);
   const feed: FeedRate[] = [];
-  for (const threads of [...new Set([1, cpuThreads(config.cpuThreads).threads])]) {
+  const all = cpuThreads(config.cpuThreads).threads;
+  for (const threads of [...new Set(config.singleThread === false ? [all] : [1, all])]) {
     hooks.note(`timing the feed rate (read, parse, exact pre-pass, shingle buffers) on ${counted(threads, 'thread')}`);
     feed.push(await measureFeedRate(files, config.params, config.read, threads));
   }

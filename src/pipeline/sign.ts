@@ -123,35 +123,9 @@ async function signInto(
   const invalid = skippedInputCounter(hooks, config.read);
   const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
   const started = performance.now();
-  let bytes = 0;
-  let shingles = 0;
-  let textBytes = 0;
+  const counts = { bytes: 0, shingles: 0, textBytes: 0 };
   try {
-    const checkpoint = config.batchSize ?? 2048;
-    const units = signedUnits(inputUnits(files, (n) => (bytes = n), { lines: checkpoint }), signer.firstPass, {
-      setup: unitSetup(config.params, config.read, { kind: 'first' }),
-      ids: new UniqueIds(),
-      onInvalid: invalid.onInvalid,
-      onBinary: invalid.onBinary,
-      keepSets: false,
-      skip: resumeCheck(writer.resumedIds),
-    }, timings);
-    const batch = new SignedBatch(config.params.k);
-    let position = 0;
-    for await (const unit of units) {
-      let s = 0;
-      for (let d = 0; d < unit.documents.count; d++, position++) {
-        const empty = unit.documents.empty[d] === 1;
-        if (position < resumed) continue; // signed by the interrupted run (resumeCheck compared the ids)
-        batch.add(unit.documents.ids[d], empty ? undefined : unit.signatures.subarray(s * 2 * config.params.k, ++s * 2 * config.params.k));
-        if (batch.size >= checkpoint) await batch.flushTo(writer);
-      }
-      shingles += unit.result.shingleCount;
-      textBytes += unit.documents.textBytes;
-      progress.update(writer.documentCount + batch.size, bytes);
-    }
-    if (position < resumed) throw new Error(`cannot resume: the input has ${position} documents, fewer than the ${resumed} the interrupted run signed`);
-    await batch.flushTo(writer);
+    await appendSigned(writer, files, config, signer, invalid, timings, counts, progress);
     await writer.commit({ backend: signer.signer.description });
   } catch (error) {
     // Keep what an interrupted run could resume from; drop a run that wrote nothing.
@@ -164,15 +138,52 @@ async function signInto(
     empty: writer.emptyCount,
     invalidSkipped: invalid.skipped,
     binarySkipped: invalid.binaryFiles,
-    shingles,
-    bytes,
-    textBytes,
+    ...counts,
     seconds: (performance.now() - started) / 1000,
     timings,
     backend: signer.signer.description,
     fellBack: signer.signer.fallbackReason !== undefined,
     resumed,
   };
+}
+
+/** The first pass's rows appended to `writer` a checkpoint at a time, past the documents an interrupted run signed. */
+async function appendSigned(
+  writer: SignatureOutput,
+  files: Awaited<ReturnType<typeof listInputFiles>>,
+  config: SignConfig,
+  signer: Signer,
+  invalid: ReturnType<typeof skippedInputCounter>,
+  timings: PipelineTimings,
+  counts: { bytes: number; shingles: number; textBytes: number },
+  progress: StageProgress,
+): Promise<void> {
+  const resumed = writer.documentCount;
+  const checkpoint = config.batchSize ?? 2048;
+  const units = signedUnits(inputUnits(files, (n) => (counts.bytes = n), { lines: checkpoint }), signer.firstPass, {
+    setup: unitSetup(config.params, config.read, { kind: 'first' }),
+    ids: new UniqueIds(),
+    onInvalid: invalid.onInvalid,
+    onBinary: invalid.onBinary,
+    keepSets: false,
+    skip: resumeCheck(writer.resumedIds),
+  }, timings);
+  const batch = new SignedBatch(config.params.k);
+  const width = 2 * config.params.k;
+  let position = 0;
+  for await (const unit of units) {
+    let s = 0;
+    for (let d = 0; d < unit.documents.count; d++, position++) {
+      if (position < resumed) continue; // signed by the interrupted run (resumeCheck compared the ids)
+      batch.add(unit.documents.ids[d], unit.documents.empty[d] === 1 ? undefined : unit.signatures.subarray(s * width, ++s * width));
+      if (batch.size >= checkpoint) await batch.flushTo(writer);
+    }
+    counts.shingles += unit.result.shingleCount;
+    counts.textBytes += unit.documents.textBytes;
+    progress.update(writer.documentCount + batch.size, counts.bytes);
+  }
+  if (position < resumed) throw new Error(`cannot resume: the input has ${position} documents, fewer than the ${resumed} the interrupted run signed`);
+  await batch.flushTo(writer);
 }
 
 /** The documents an interrupted run already signed, in order: not signed again, and checked to be the same ones. */

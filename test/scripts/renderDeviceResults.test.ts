@@ -64,10 +64,16 @@ const h200: DeviceSummary = {
 h200.targets = judgeTargets({ roofline: h200.roofline, gpuOverCpuSigning: 24, cpuThreads: 16, corpusBytes: 1.04e9, webgpuDedupMBps: 17.3, feedPerCoreMBps: 40, feedAllCoresMBps: 520 });
 
 describe('the feed rate from gpudedup bench --json', () => {
-  it('is taken from a field named like "feed" with per-core and all-cores figures, else measured by the check', () => {
-    expect(feedFromBench({ rows: [], feedRate: { perCoreMBps: 61, allCoresMBps: 905, threads: 16 } })).toEqual({ source: 'bench', what: 'gpudedup bench --json, field "feedRate"', threads: 16, perCoreMBps: 61, allCoresMBps: 905 });
+  it('is taken from its feed rows (one thread, all threads), else measured by the check', () => {
+    const rows = [
+      { threads: 1, seconds: 10, mbPerSecond: 61, mbPerSecondPerCore: 61, shingles: 5 },
+      { threads: 16, seconds: 1, mbPerSecond: 905, mbPerSecondPerCore: 56.6, shingles: 5 },
+    ];
+    expect(feedFromBench({ rows: [], feed: rows })).toEqual({ source: 'bench', what: 'gpudedup bench --json, field "feed"', threads: 16, perCoreMBps: 61, allCoresMBps: 905, shingles: 5 });
+    // Without the one-thread row (--no-single-thread): per core is the all-threads row's share.
+    expect(feedFromBench({ feed: [rows[1]] })?.perCoreMBps).toBe(56.6);
     expect(feedFromBench({ rows: [] })).toBeUndefined();
-    expect(feedFromBench({ feed: { perCoreMBps: 61 } })).toBeUndefined(); // no all-cores figure
+    expect(feedFromBench({ feed: [] })).toBeUndefined();
     expect(feedFromBench(undefined)).toBeUndefined();
   });
 });
