@@ -15,7 +15,8 @@ export class WorkerPool<Request extends PoolRequest, Response extends PoolRespon
 }
 
 function threadWorker<Response>(script: string): PoolWorker<Response> {
-  const worker = new Worker(script);
+  // A worker inherits node's flags; --input-type (a script given with -e) is refused by a worker's file.
+  const worker = new Worker(script, { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--input-type')) });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
     listen: (onMessage, onFailure) => {

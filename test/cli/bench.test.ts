@@ -24,7 +24,12 @@ describe('gpudedup bench', () => {
     expect(result.stderr).not.toMatch(/gpudedup:|error/i);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^60 documents, .*k = 64/);
-    const table = result.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| backend') && !l.startsWith('| ---'));
+    const [signing, feed] = result.stdout.split('host feed rate for a GPU');
+    const table = signing.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| backend') && !l.startsWith('| ---'));
+    // The feed rate: one thread, then every thread, each a positive MB/s.
+    const feedRows = feed.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(feedRows.length).toBeGreaterThanOrEqual(1);
+    for (const row of feedRows) expect(Number(row.split(' | ')[2])).toBeGreaterThan(0);
     const names = table.map((l) => l.split(' | ')[0].slice(2));
     expect(names.slice(0, 4)).toEqual(['wasm SIMD, 1 thread', 'wasm scalar, 1 thread', 'TypeScript, 1 thread', expect.stringMatching(/^wasm SIMD, \d+ threads? \(all threads\)$/)]);
     for (const line of table) {

@@ -127,7 +127,7 @@ describe('an input named like a temporary is never destroyed', () => {
 describe('output problems are found before any work', () => {
   it('an output under a file (not a directory), --plots naming a file, a missing --temp-directory', async () => {
     expectRefused(await runCli(['dedup', corpus, '-o', join(corpus, 'kept.jsonl'), ...CPU]), /-o .*corpus\.jsonl\/kept\.jsonl: .*corpus\.jsonl is not a directory/);
-    expectRefused(await runCli(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]), /--plots .*corpus\.jsonl\/s-curve\.svg: .*corpus\.jsonl is not a directory/);
+    expectRefused(await runCli(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]), /--plots .*corpus\.jsonl: is a file; give a directory/);
     expectRefused(await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--temp-directory', join(dir, 'no-such-dir'), ...CPU]), /--temp-directory .*no-such-dir: no such directory/);
     expect(existsSync(join(dir, 'k.jsonl'))).toBe(false);
   });

@@ -788,8 +788,9 @@ describe('the app, end to end in Chromium', () => {
       expect(await page.locator('#results').isHidden()).toBe(true);
       expect(await page.locator('#download-kept').getAttribute('href')).toBeNull();
 
+      // A .json file holding one array of objects reads as the CLI reads it (the same first pass).
       await page.setInputFiles('#files', [array]);
-      expect(await clickDedup(page)).toMatch(/^array\.json:1: malformed JSON \(.*\); this looks like a JSON array, but JSON Lines need one object per line/);
+      expect(await clickDedup(page)).toMatch(/^Done/);
 
       await page.setInputFiles('#files', [bad]);
       // The CLI's message; only the JSON parser's own words may differ between Node's V8 and Chromium's.
