@@ -15,6 +15,9 @@ import { fnv1a64ModP } from './fnv1a.js';
 import { PairIndex } from './pairIndex.js';
 import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
 import { wasmWindowHashes } from './wasm/shingleKernel.js';
+import { sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
+
+export type { ShingleHash } from './sha1Shingles.js';
 
 export type ShingleMode = 'word' | 'char' | 'auto';
 
@@ -23,6 +26,8 @@ export interface ShingleOptions {
   /** Window length: tokens in word mode, code points in char mode. */
   readonly n: number;
   readonly normalize: NormalizeOptions;
+  /** The value of each shingle: FNV-1a 64 mod P when absent; SHA-1 for the datasketch schemes (sha1Shingles.ts). */
+  readonly hash?: ShingleHash;
 }
 
 export const DEFAULT_SHINGLE: ShingleOptions = { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE };
@@ -38,6 +43,7 @@ const LETTER = /\p{L}/gu;
  * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
  */
 export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
+  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash, false);
   const normalized = normalizeText(text, options.normalize);
   // Letters are never White_Space, so the script test on the whole text is the one on its tokens.
   const mode = options.mode === 'auto' && mostlySpaceless(normalized) ? 'char' : options.mode;
@@ -49,11 +55,19 @@ export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_
 
 /** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */
 export function shingleDocumentReference(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
+  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash, true);
   const tokens = tokenize(text, options.normalize);
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
   const raw = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
   return deduplicatePairs(raw);
+}
+
+/** The datasketch schemes' set: SHA-1 of each shingle string (sha1Shingles.ts), in wasm unless `reference`. */
+function sha1ShingleSet(text: string, options: ShingleOptions, hash: 'sha1-32' | 'sha1-64', reference: boolean): Uint32Array {
+  const tokens = tokenize(text, options.normalize);
+  const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
+  return deduplicatePairs(sha1WindowHashes(tokens, { mode, n: options.n, hash }, reference));
 }
 
 /** Which mode `auto` picks for these tokens. */
