@@ -83,7 +83,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   const keep = parseKeepPolicy(options.keep);
   const verify = verifyModeFrom(inputs, options, cmd);
   if (!(options.chainDelta < 1)) throw new RangeError(`--chain-delta must be below 1, got ${options.chainDelta}`);
-  let params = signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
+  let params = signatureParamsFrom(options, (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
@@ -145,7 +145,7 @@ function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command
 async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
-  const slotBits = given('slotBits') ? options.slotBits : p.slotBits;
+  const slotBits = (given('slotBits') && options.slotBits) || p.slotBits;
   return makeParams({
     scheme: given('scheme') ? options.scheme : schemeOf(p),
     k: given('k') ? options.k : p.k,

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
 import { makeParams, SLOT_BITS, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
+import { DATASKETCH_SCHEMES } from '../signatures/datasketchFamily.js';
 
 export interface InputCliOptions {
   textField: string;
@@ -15,12 +16,14 @@ export interface InputCliOptions {
 export interface SignatureCliOptions {
   scheme: SchemeName;
   k: number;
-  seed: string;
+  /** Absent: the scheme's default (makeParams). */
+  seed?: string;
   shingle: 'word' | 'char' | 'auto';
   ngram: number;
   nfkc: boolean;
   stripPunctuation: boolean;
-  slotBits: ParamSlotBits;
+  /** Absent: the scheme's default (makeParams). */
+  slotBits?: ParamSlotBits;
   backend: BackendChoice;
   threads?: number;
 }
@@ -42,17 +45,20 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .addOption(new Option('--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified').choices(['classic', 'oph']).default('classic'))
+    .addOption(
+      new Option('--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified; datasketch-*: datasketch 2.0 MinHash, bit for bit')
+        .choices(['classic', 'oph', ...DATASKETCH_SCHEMES])
+        .default('classic'),
+    )
     .option('-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)', positiveInteger, 128)
-    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)', '42')
+    .option('--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex; default 42, for datasketch-* 1, its MinHash seed)')
     .addOption(new Option('--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document').choices(['word', 'char', 'auto']).default('word'))
     .option('-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)', positiveInteger, 5)
     .option('--nfkc', 'apply Unicode NFKC normalization first', false)
     .option('--strip-punctuation', 'turn Unicode punctuation and symbols into spaces', false)
     .addOption(
-      new Option('--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)')
+      new Option('--slot-bits <bits>', 'bits kept per slot (default 64; 32 halves memory; 1–16: b-bit slots with band keys of the full values; datasketch-*: its dtype)')
         .choices(SLOT_BITS.map(String))
-        .default(64)
         .argParser((v) => Number(v) as ParamSlotBits),
     )
     .addOption(new Option('--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU').choices(['cpu', 'webgpu', 'auto']).default('auto'))
@@ -66,7 +72,7 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
 /** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */
 export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: StoredBandLayout): SignatureParams {
   return makeParams({
-    bandKeys: options.slotBits < 32 ? bandKeys : undefined,
+    bandKeys: (options.slotBits ?? 64) < 32 ? bandKeys : undefined,
     scheme: options.scheme,
     k: options.k,
     seed: options.seed,

@@ -39,3 +39,21 @@ export function describeWithDatasketch(name: string, body: () => void): void {
     body();
   });
 }
+
+/** Each document's datasketch hash values after update_batch of its shingle strings, UTF-8 encoded, as decimal strings. */
+export function datasketchRows(scheme: string, seed: number, k: number, shingles: readonly (readonly string[])[]): string[][] {
+  const program = `
+import json, sys
+from datasketch import MinHash
+job = json.load(sys.stdin)
+base = MinHash(num_perm=job["k"], seed=job["seed"], scheme=job["scheme"])
+rows = []
+for doc in job["docs"]:
+    m = base.copy()
+    m.update_batch([s.encode("utf-8") for s in doc])
+    rows.append(" ".join(str(int(v)) for v in m.hashvalues))
+print("\\n".join(rows))
+`;
+  const output = runPython(program, JSON.stringify({ scheme, seed, k, docs: shingles }));
+  return output.split('\n').slice(0, shingles.length).map((line) => line.split(' '));
+}
