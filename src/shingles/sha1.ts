@@ -1,6 +1,6 @@
 /**
  * SHA-1 (FIPS 180-4) of byte windows in TypeScript: the reference for the
- * wasm kernel (wasm/sha1.wat) and its fallback where WebAssembly is missing.
+ * wasm shingle kernel (wasm/shingle.wat, flag bit 2) and its fallback where WebAssembly is missing.
  * Each window's value is datasketch's sha1_hash32 (the digest's first 4 bytes
  * read little-endian) or, `wide`, sha1_hash64 (the first 8), as a (lo, hi) pair.
  */

@@ -1,5 +1,6 @@
 /**
- * Shingle sets for the datasketch schemes: each shingle's value is SHA-1 of its
+ * Shingle sets for the datasketch schemes (the TypeScript reference; shingleDocument
+ * computes the same in the wasm shingle kernel): each shingle's value is SHA-1 of its
  * UTF-8 bytes, as datasketch's default hashfunc computes it after a user's
  * `update_batch([s.encode("utf-8") for s in shingles])`: sha1_hash32 (the digest's
  * first 4 bytes, little-endian; (value, 0) pairs) or sha1_hash64 (the first 8).
@@ -14,7 +15,6 @@
  */
 import { tokenize, type NormalizeOptions } from '../text/normalize.js';
 import { sha1WindowsReference } from './sha1.js';
-import { wasmSha1Windows } from './wasm/sha1Kernel.js';
 
 /** The per-shingle hash: FNV-1a 64 mod P (our schemes, the default) or SHA-1 for datasketch's. */
 export type ShingleHash = 'fnv1a64' | 'sha1-32' | 'sha1-64';
@@ -68,12 +68,15 @@ export interface Sha1ShingleOptions {
   readonly hash: 'sha1-32' | 'sha1-64';
 }
 
-/** SHA-1 values of every window of the tokens, in window order with repeats: wasm (unless `reference`), else TypeScript. */
-export function sha1WindowHashes(tokens: readonly string[], options: Sha1ShingleOptions, reference = false): Uint32Array {
+/**
+ * SHA-1 values of every window of the tokens, in window order with repeats, in
+ * TypeScript: the reference of the wasm shingle kernel, which hashes the same
+ * windows of its compacted text (wasm/shingle.wat, flag bits 2 and 4).
+ */
+export function sha1WindowHashes(tokens: readonly string[], options: Sha1ShingleOptions): Uint32Array {
   if (tokens.length === 0) return new Uint32Array(0);
   const { bytes, windows } = options.mode === 'word' ? wordWindows(tokens, options.n) : charWindows(tokens, options.n);
-  const wide = options.hash === 'sha1-64';
-  return (reference ? undefined : wasmSha1Windows(bytes, windows, wide)) ?? sha1WindowsReference(bytes, windows, wide);
+  return sha1WindowsReference(bytes, windows, options.hash === 'sha1-64');
 }
 
 /**

@@ -41,21 +41,22 @@ const LETTER = /\p{L}/gu;
  * The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order.
  * Normalization stays in JavaScript; splitting and hashing run in the wasm kernel
  * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
+ * With `options.hash` SHA-1 (the datasketch schemes) the kernel hashes each shingle string with SHA-1.
  */
 export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
-  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash, false);
   const normalized = normalizeText(text, options.normalize);
   // Letters are never White_Space, so the script test on the whole text is the one on its tokens.
   const mode = options.mode === 'auto' && mostlySpaceless(normalized) ? 'char' : options.mode;
-  let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n);
+  const hash = options.hash ?? 'fnv1a64';
+  let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n, hash);
   if (!result) return shingleDocumentReference(text, options);
-  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n)!;
+  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
   return deduplicatePairs(result.hashes);
 }
 
 /** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */
 export function shingleDocumentReference(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
-  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash, true);
+  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash);
   const tokens = tokenize(text, options.normalize);
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
@@ -63,11 +64,11 @@ export function shingleDocumentReference(text: string, options: ShingleOptions =
   return deduplicatePairs(raw);
 }
 
-/** The datasketch schemes' set: SHA-1 of each shingle string (sha1Shingles.ts), in wasm unless `reference`. */
-function sha1ShingleSet(text: string, options: ShingleOptions, hash: 'sha1-32' | 'sha1-64', reference: boolean): Uint32Array {
+/** The datasketch schemes' set in TypeScript: SHA-1 of each shingle string (sha1Shingles.ts). */
+function sha1ShingleSet(text: string, options: ShingleOptions, hash: 'sha1-32' | 'sha1-64'): Uint32Array {
   const tokens = tokenize(text, options.normalize);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
-  return deduplicatePairs(sha1WindowHashes(tokens, { mode, n: options.n, hash }, reference));
+  return deduplicatePairs(sha1WindowHashes(tokens, { mode, n: options.n, hash }));
 }
 
 /** Which mode `auto` picks for these tokens. */

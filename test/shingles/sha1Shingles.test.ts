@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha1WindowsReference } from '../../src/shingles/sha1.js';
 import { charWindows, shingleStrings, wordWindows } from '../../src/shingles/sha1Shingles.js';
-import { shingleDocument, shingleDocumentReference, type ShingleOptions } from '../../src/shingles/shingles.js';
-import { wasmSha1Unavailable, wasmSha1Windows } from '../../src/shingles/wasm/sha1Kernel.js';
+import { shingleDocument, shingleDocumentReference } from '../../src/shingles/shingles.js';
+import { wasmShinglerUnavailable, wasmWindowHashes } from '../../src/shingles/wasm/shingleKernel.js';
 import { DEFAULT_NORMALIZE, tokenize } from '../../src/text/normalize.js';
 import { mulberry32, randomUnicodeText } from '../support/unicodeText.js';
 
@@ -25,16 +25,34 @@ describe('SHA-1 of byte windows', () => {
     return [start, start + length];
   }));
 
-  it('loads the wasm kernel', () => expect(wasmSha1Unavailable()).toBeUndefined());
-
   for (const wide of [false, true]) {
-    it(`equals node:crypto's first ${wide ? 8 : 4} digest bytes, little-endian (wasm and TypeScript)`, () => {
+    it(`the TypeScript reference equals node:crypto's first ${wide ? 8 : 4} digest bytes, little-endian`, () => {
       const expected = new Uint32Array(windows.length);
       for (let i = 0; i < windows.length; i += 2) expected.set(nodeSha1(bytes.subarray(windows[i], windows[i + 1]), wide), i);
-      expect(Array.from(wasmSha1Windows(bytes, windows, wide)!)).toEqual(Array.from(expected));
       expect(Array.from(sha1WindowsReference(bytes, windows, wide))).toEqual(Array.from(expected));
     });
   }
+
+  it('the wasm shingle kernel hashes shingles of every length 1..300 bytes as node:crypto does', () => {
+    expect(wasmShinglerUnavailable()).toBeUndefined();
+    // One token of 300 code points of 1–4 UTF-8 bytes: char n-grams for n = 1..120 cover every byte length.
+    const pool = Array.from('aé漢😀');
+    const text = Array.from({ length: 300 }, () => pool[Math.floor(random() * pool.length)]).join('');
+    const encoder = new TextEncoder();
+    const lengthsSeen = new Set<number>();
+    for (const hash of ['sha1-32', 'sha1-64'] as const) {
+      for (let n = 1; n <= 120; n += hash === 'sha1-32' ? 1 : 7) {
+        const got = wasmWindowHashes(text, 'char', n, hash)!.hashes;
+        const strings = shingleStrings(text, { mode: 'char', n, normalize: DEFAULT_NORMALIZE });
+        const expected = strings.flatMap((s) => {
+          lengthsSeen.add(encoder.encode(s).length);
+          return nodeSha1(encoder.encode(s), hash === 'sha1-64');
+        });
+        expect(Array.from(got), `${hash} n=${n}`).toEqual(expected);
+      }
+    }
+    for (let length = 1; length <= 130; length++) expect(lengthsSeen.has(length), `a shingle of ${length} bytes`).toBe(true);
+  });
 });
 
 describe('datasketch shingle strings', () => {
@@ -68,7 +86,7 @@ describe('datasketch shingle strings', () => {
     for (const text of texts) {
       for (const hash of ['sha1-32', 'sha1-64'] as const) {
         for (const mode of ['word', 'char'] as const) {
-          const options: ShingleOptions = { mode, n: 3, normalize: DEFAULT_NORMALIZE, hash };
+          const options = { mode, n: 3, normalize: DEFAULT_NORMALIZE, hash };
           const seen = new Set<string>();
           const expected: number[] = [];
           for (const s of shingleStrings(text, options)) {
