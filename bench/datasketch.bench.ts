@@ -16,7 +16,7 @@
  * Needs python3 with datasketch 2.0.0 (scripts/install-datasketch.sh).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,27 +53,41 @@ print(json.dumps({"documents": len(texts), "shingles": sum(map(len, shingled)), 
 
 const dir = mkdtempSync(join(tmpdir(), 'gpudedup-bench-datasketch-'));
 const npy = join(dir, 'sigs.npy');
-const t0 = performance.now();
-execFileSync(process.execPath, ['dist/src/cli/main.js', 'sign', input, '-o', npy, '--scheme', 'datasketch-affine32', '-k', String(K), '--backend', backend, '--threads', threads, '-q'], {
-  stdio: 'inherit',
-});
-const ours = (performance.now() - t0) / 1000;
-const t1 = performance.now();
-const python = JSON.parse(execFileSync('python3', ['-c', PYTHON, input, npy], { encoding: 'utf8', maxBuffer: 1 << 28 })) as {
+const TIME = '/usr/bin/time';
+
+/** Runs a command; its wall seconds, CPU seconds (user + system, from /usr/bin/time where there is one) and stdout. */
+function timed(command: string, commandArgs: string[]): { wall: number; cpu?: number; stdout: string } {
+  const log = join(dir, 'time.log');
+  const withTime = existsSync(TIME);
+  const started = performance.now();
+  const stdout = withTime
+    ? execFileSync(TIME, ['-f', '%U %S', '-o', log, command, ...commandArgs], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wall = (performance.now() - started) / 1000;
+  if (!withTime) return { wall, stdout };
+  const [user, system] = readFileSync(log, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+  return { wall, cpu: user + system, stdout };
+}
+
+const gpudedup = timed(process.execPath, ['dist/src/cli/main.js', 'sign', input, '-o', npy, '--scheme', 'datasketch-affine32', '-k', String(K), '--backend', backend, '--threads', threads, '-q']);
+const ours = gpudedup.wall;
+const reference = timed('python3', ['-c', PYTHON, input, npy]);
+const python = JSON.parse(reference.stdout) as {
   documents: number;
   shingles: number;
   shingle_s: number;
   bulk_s: number;
   equal_rows: number;
 };
-const theirs = (performance.now() - t1) / 1000;
+const theirs = reference.wall;
+const cpu = (run: { cpu?: number }): string => (run.cpu === undefined ? 'n/a' : `${fmt(run.cpu)} s`);
 const mb = statSync(input).size / 1e6;
 const fmt = (x: number, digits = 2): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 console.log(`### gpudedup sign --scheme datasketch-affine32 vs datasketch 2.0.0 MinHash.bulk (k = ${K}, word 5-grams)`);
 console.log();
 console.log(`${input}: ${python.documents.toLocaleString('en-US')} documents, ${python.shingles.toLocaleString('en-US')} shingles, ${fmt(mb, 1)} MB on disk; rows equal: ${python.equal_rows} of ${python.documents}`);
 console.log();
-console.log('| | wall, whole process | of which |');
-console.log('| --- | --- | --- |');
-console.log(`| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | reading + shingling ${fmt(python.shingle_s)} s, MinHash.bulk ${fmt(python.bulk_s)} s |`);
-console.log(`| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${fmt(theirs / ours, 1)}× faster (bulk alone: ${fmt(python.bulk_s / ours, 1)}×) |`);
+console.log('| | wall, whole process | CPU (user + sys) | of which |');
+console.log('| --- | --- | --- | --- |');
+console.log(`| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | ${cpu(reference)} | reading + shingling ${fmt(python.shingle_s)} s, MinHash.bulk ${fmt(python.bulk_s)} s (wall) |`);
+console.log(`| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${cpu(gpudedup)} | wall ${fmt(theirs / ours, 1)}× faster (than bulk alone: ${fmt(python.bulk_s / ours, 1)}×) |`);

@@ -15,7 +15,7 @@ import { fnv1a64ModP } from './fnv1a.js';
 import { PairIndex } from './pairIndex.js';
 import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
 import { wasmWindowHashes } from './wasm/shingleKernel.js';
-import { sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
+import { charWindows, sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
 
 export type { ShingleHash } from './sha1Shingles.js';
 
@@ -100,16 +100,9 @@ export function wordShingles(tokens: readonly string[], n: number): Uint32Array 
 }
 
 export function charShingles(tokens: readonly string[], n: number): Uint32Array {
-  const bytes = encoder.encode(tokens.join(' '));
-  // Code points start at every byte that is not a UTF-8 continuation byte.
-  const starts: number[] = [];
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) starts.push(i);
-  starts.push(bytes.length);
-  const codePoints = starts.length - 1;
-  const windows = Math.max(1, codePoints - n + 1);
-  const span = Math.min(n, codePoints);
-  const out = new Uint32Array(2 * windows);
-  for (let w = 0; w < windows; w++) fnv1a64ModP(bytes, starts[w], starts[w + span], out, 2 * w);
+  const { bytes, windows } = charWindows(tokens, n);
+  const out = new Uint32Array(windows.length);
+  for (let w = 0; w < windows.length; w += 2) fnv1a64ModP(bytes, windows[w], windows[w + 1], out, w);
   return out;
 }
 

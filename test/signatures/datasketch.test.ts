@@ -99,7 +99,7 @@ describeWithDatasketch('datasketch schemes equal datasketch 2.0.0', () => {
           expectRows(storedRows(kernel.sign(hashFamilyOf(full.params), full.batch), full.params), full.expected, 'wasm SIMD');
           const some = caseOf(corpus, scheme, seed, SLOW_LIMIT);
           expectRows(storedRows(signBatchDatasketch(hashFamilyOf(some.params), some.batch), some.params), some.expected, 'TypeScript');
-        });
+        }, 240_000); // datasketch in Python on the whole corpus
       }
     }
   }
@@ -121,7 +121,7 @@ describe('datasketch schemes on WebGPU', () => {
                 signer.destroy();
               }
             }
-          });
+          }, 240_000);
         }
       }
     });

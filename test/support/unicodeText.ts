@@ -1,15 +1,7 @@
 /** Seeded random Unicode text for the datasketch tests. */
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' deterministic PRNG (mulberry32). */
+export { rng as mulberry32 } from './reference.js';
 
 /** Random Unicode: ASCII words, accented Latin, CJK, emoji (astral), odd spaces. */
 export function randomUnicodeText(random: () => number, words: number): string {
