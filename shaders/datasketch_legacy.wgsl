@@ -39,10 +39,10 @@ fn datasketch_legacy(
   let end = segment_starts[segment + 1u];
   var best = 0xffffffffu;
   for (var s = segment_starts[segment]; s < end; s++) {
-    let x = shingles[s].x; // sha1_hash32: the high word is 0
-    // x·a mod 2^64 (a < 2^61), + b mod 2^64
-    let low = mul_wide(c.x, x);
-    let product = vec2u(low.x, low.y + c.y * x);
+    // x·a mod 2^64, + b mod 2^64 (sha1_hash32 leaves x.y = 0; any 64-bit x is taken whole, as numpy would)
+    let x = shingles[s];
+    let low = mul_wide(c.x, x.x);
+    let product = vec2u(low.x, low.y + c.y * x.x + c.x * x.y);
     let lo = product.x + c.z;
     let hi = product.y + c.w + carry_of(lo, product.x);
     // mod P: (v & P) + (v >> 61) < 2P, then reduce_once
