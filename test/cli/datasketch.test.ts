@@ -10,7 +10,8 @@ import { makeParams } from '../../src/signatures/params.js';
 import { shingleStrings } from '../../src/shingles/sha1Shingles.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 import { runCli, tempDir } from '../support/cli.js';
-import { describeWithDatasketch, runPython } from '../support/datasketch.js';
+import { createMinHasher } from '../../src/api.js';
+import { datasketchRows, describeWithDatasketch, runPython } from '../support/datasketch.js';
 
 const corpus = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean);
 const docs = corpus.map((line) => JSON.parse(line) as { id: string; text: string });
@@ -87,6 +88,20 @@ describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', (
     expect(output[0].startsWith(`${docs[0].id} [`)).toBe(true);
     expect(output[0]).toContain(`'${docs[0].id}'`);
     expect(output[1]).toContain("'MIT'");
+  });
+
+  it('the library: createMinHasher({ scheme }) gives datasketch rows, uint64 for affine64', async () => {
+    const texts = docs.slice(0, 25).map((d) => d.text);
+    const hasher = await createMinHasher({ scheme: 'datasketch-affine64', k: 16, backend: 'cpu', threads: 1 });
+    try {
+      const { slots } = await hasher.sign(texts);
+      expect(slots).toBeInstanceOf(BigUint64Array);
+      const strings = texts.map((text) => shingleStrings(text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }));
+      const expected = datasketchRows('affine64', 1, 16, strings);
+      texts.forEach((_, d) => expect(Array.from(slots.subarray(16 * d, 16 * (d + 1)), String)).toEqual(expected[d]));
+    } finally {
+      hasher.destroy();
+    }
   });
 
   it('dedup bands, verifies and clusters them; another scheme is refused, naming both', async () => {
