@@ -42,7 +42,8 @@ import { denseSets, jaccard } from './bruteForceJaccard.js';
 const CORPUS = 'data/sample.jsonl.gz';
 const K = 128;
 const THRESHOLD = 0.8;
-const SCHEMES: SchemeName[] = ['classic', 'oph'];
+type BenchScheme = 'classic' | 'oph';
+const SCHEMES: BenchScheme[] = ['classic', 'oph'];
 const largeMb = Number(process.argv[process.argv.indexOf('--large') + 1] || 0) * (process.argv.includes('--large') ? 1 : 0);
 
 const out: string[] = [];
@@ -96,7 +97,7 @@ async function kernelSpeeds(): Promise<void> {
   if (!gpu) return;
   try {
     const sources = loadShaderSources();
-    const times: Record<SchemeName, number> = { classic: 0, oph: 0 };
+    const times: Record<BenchScheme, number> = { classic: 0, oph: 0 };
     for (const scheme of SCHEMES) {
       const signer = await WebGpuSigner.create(gpu.device, families[scheme], sources, { release: () => {} });
       try {

@@ -15,8 +15,8 @@ import { parseU64 } from './math/u64.js';
 export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
 /** How clustering checks a member against the document kept in its place (clustering.ts). */
 export type ClusterCheck = 'none' | 'representative';
-/** The signing schemes (hashFamily.ts): classic MinHash, or one-permutation hashing. */
-export type SchemeName = 'classic' | 'oph';
+/** The signing schemes (hashFamily.ts): classic MinHash, one-permutation hashing, or datasketch 2.0's (datasketchFamily.ts). */
+export type SchemeName = 'classic' | 'oph' | 'datasketch-affine32' | 'datasketch-affine64' | 'datasketch-legacy';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
 export type ShingleMode = 'word' | 'char' | 'auto';
 /** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
@@ -28,7 +28,7 @@ export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact
 export const CLUSTER_CHECKS: readonly ClusterCheck[] = ['representative', 'none'];
 export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
-export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph'];
+export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph', 'datasketch-affine32', 'datasketch-affine64', 'datasketch-legacy'];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
 
 export interface OptionSpec<T> {

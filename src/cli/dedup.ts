@@ -78,7 +78,7 @@ export function registerDedupCommand(program: Command): void {
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
   const keep = options.keep;
   const verify = verifyModeFrom(inputs, options, cmd);
-  let params = signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
+  let params = signatureParamsFrom(options, (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined);
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) {
     if (options.signatures === undefined) throw new RangeError('no input: give corpus files (or - for standard input), or --signatures');
@@ -161,7 +161,7 @@ function checkCompression(options: DedupCliOptions, cmd: Command): void {
 async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
-  const slotBits = given('slotBits') ? options.slotBits : p.slotBits;
+  const slotBits = (given('slotBits') && options.slotBits) || p.slotBits;
   return makeParams({
     scheme: given('scheme') ? options.scheme : schemeOf(p),
     k: given('k') ? options.k : p.k,

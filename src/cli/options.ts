@@ -4,6 +4,7 @@ import type { ReadOptions } from '../io/documents.js';
 import { OPTIONS, type OptionName } from '../options.js';
 import { makeParams, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
+import { DATASKETCH_SCHEMES } from '../signatures/datasketchFamily.js';
 
 export interface InputCliOptions {
   textField: string;
@@ -16,12 +17,14 @@ export interface InputCliOptions {
 export interface SignatureCliOptions {
   scheme: SchemeName;
   k: number;
-  seed: string;
+  /** Absent: the scheme's default (makeParams). */
+  seed?: string;
   shingle: 'word' | 'char' | 'auto';
   ngram: number;
   nfkc: boolean;
   stripPunctuation: boolean;
-  slotBits: ParamSlotBits;
+  /** Absent: the scheme's default (makeParams). */
+  slotBits?: ParamSlotBits;
   backend: BackendChoice;
   threads?: number;
 }
@@ -67,14 +70,14 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .addOption(tableOption('scheme', '--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified'))
+    .addOption(tableOption('scheme', '--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified; datasketch-*: datasketch 2.0 MinHash, bit for bit'))
     .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)'))
-    .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)'))
+    .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex; default 42, for datasketch-* 1, its MinHash seed)', { withDefault: false }))
     .addOption(tableOption('shingle', '--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document'))
     .addOption(tableOption('n', '-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)'))
     .addOption(tableOption('nfkc', '--nfkc', 'apply Unicode NFKC normalization first'))
     .addOption(tableOption('stripPunctuation', '--strip-punctuation', 'turn Unicode punctuation and symbols into spaces'))
-    .addOption(tableOption('slotBits', '--slot-bits <bits>', 'bits kept per slot (32 halves memory; 1–16: b-bit slots with band keys of the full values)'))
+    .addOption(tableOption('slotBits', '--slot-bits <bits>', 'bits kept per slot (default 64; 32 halves memory; 1–16: b-bit slots with band keys of the full values; datasketch-*: its dtype)', { withDefault: false }))
     .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
 }
@@ -86,7 +89,7 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
 /** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */
 export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: StoredBandLayout): SignatureParams {
   return makeParams({
-    bandKeys: options.slotBits < 32 ? bandKeys : undefined,
+    bandKeys: (options.slotBits ?? 64) < 32 ? bandKeys : undefined,
     scheme: options.scheme,
     k: options.k,
     seed: options.seed,

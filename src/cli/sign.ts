@@ -36,8 +36,9 @@ export function registerSignCommand(program: Command): void {
       if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
       return signShardCommand(inputs, options as ShardCliOptions);
     }
-    const summary = await signWithProgress(signConfigFrom(inputs, options), options.quiet);
-    if (!options.quiet) printSummary(options, summary);
+    const config = signConfigFrom(inputs, options);
+    const summary = await signWithProgress(config, options.quiet);
+    if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
   });
 }
 
@@ -45,7 +46,7 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    params: signatureParamsFrom(options, options.slotBits < 32 ? lshParamsFrom(options, options.k) : undefined),
+    params: signatureParamsFrom(options, (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k) : undefined),
     backend: options.backend,
     threads: options.threads,
     out: options.out,

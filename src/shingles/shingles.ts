@@ -16,6 +16,9 @@ import { PairIndex } from './pairIndex.js';
 import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
 import { wasmWindowHashes } from './wasm/shingleKernel.js';
 import { defaultOf, type ShingleMode } from '../options.js';
+import { charWindows, sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
+
+export type { ShingleHash } from './sha1Shingles.js';
 
 export type { ShingleMode } from '../options.js';
 
@@ -24,6 +27,8 @@ export interface ShingleOptions {
   /** Window length: tokens in word mode, code points in char mode. */
   readonly n: number;
   readonly normalize: NormalizeOptions;
+  /** The value of each shingle: FNV-1a 64 mod P when absent; SHA-1 for the datasketch schemes (sha1Shingles.ts). */
+  readonly hash?: ShingleHash;
 }
 
 export const DEFAULT_SHINGLE: ShingleOptions = { mode: defaultOf('shingle'), n: defaultOf('n'), normalize: DEFAULT_NORMALIZE };
@@ -37,24 +42,34 @@ const LETTER = /\p{L}/gu;
  * The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order.
  * Normalization stays in JavaScript; splitting and hashing run in the wasm kernel
  * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
+ * With `options.hash` SHA-1 (the datasketch schemes) the kernel hashes each shingle string with SHA-1.
  */
 export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
   const normalized = normalizeText(text, options.normalize);
   // Letters are never White_Space, so the script test on the whole text is the one on its tokens.
   const mode = options.mode === 'auto' && mostlySpaceless(normalized) ? 'char' : options.mode;
-  let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n);
+  const hash = options.hash ?? 'fnv1a64';
+  let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n, hash);
   if (!result) return shingleDocumentReference(text, options);
-  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n)!;
+  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
   return deduplicatePairs(result.hashes);
 }
 
 /** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */
 export function shingleDocumentReference(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
+  if (options.hash === 'sha1-32' || options.hash === 'sha1-64') return sha1ShingleSet(text, options, options.hash);
   const tokens = tokenize(text, options.normalize);
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
   const raw = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
   return deduplicatePairs(raw);
+}
+
+/** The datasketch schemes' set in TypeScript: SHA-1 of each shingle string (sha1Shingles.ts). */
+function sha1ShingleSet(text: string, options: ShingleOptions, hash: 'sha1-32' | 'sha1-64'): Uint32Array {
+  const tokens = tokenize(text, options.normalize);
+  const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
+  return deduplicatePairs(sha1WindowHashes(tokens, { mode, n: options.n, hash }));
 }
 
 /** Which mode `auto` picks for these tokens. */
@@ -86,16 +101,9 @@ export function wordShingles(tokens: readonly string[], n: number): Uint32Array 
 }
 
 export function charShingles(tokens: readonly string[], n: number): Uint32Array {
-  const bytes = encoder.encode(tokens.join(' '));
-  // Code points start at every byte that is not a UTF-8 continuation byte.
-  const starts: number[] = [];
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) !== 0x80) starts.push(i);
-  starts.push(bytes.length);
-  const codePoints = starts.length - 1;
-  const windows = Math.max(1, codePoints - n + 1);
-  const span = Math.min(n, codePoints);
-  const out = new Uint32Array(2 * windows);
-  for (let w = 0; w < windows; w++) fnv1a64ModP(bytes, starts[w], starts[w + span], out, 2 * w);
+  const { bytes, windows } = charWindows(tokens, n);
+  const out = new Uint32Array(windows.length);
+  for (let w = 0; w < windows.length; w += 2) fnv1a64ModP(bytes, windows[w], windows[w + 1], out, w);
   return out;
 }
 

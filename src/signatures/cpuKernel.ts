@@ -10,6 +10,9 @@ import type { HashFamily } from './hashFamily.js';
 import { binMinimaTs, signBatchOph, type OphBinKernel } from './oph.js';
 import { loadWasmOphBins } from './wasm/ophKernel.js';
 import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
+import { isDatasketchScheme } from './datasketchFamily.js';
+import { signBatchDatasketch } from './datasketchSigner.js';
+import { DatasketchWasmKernel } from './wasm/datasketchKernel.js';
 
 export type CpuKernelName = 'wasm-simd' | 'wasm-scalar' | 'typescript';
 
@@ -52,16 +55,28 @@ export function wasmOphBins(): OphBinKernel {
   return ophBins;
 }
 
+let datasketchKernel: DatasketchWasmKernel | undefined;
+
+/** The datasketch schemes: their own SIMD kernel (datasketch.wat); without SIMD, the TypeScript reference. */
+function signDatasketch(name: CpuKernelName, family: SigningFamily, batch: ShingleBatch): Uint32Array {
+  if (name !== 'wasm-simd') return signBatchDatasketch({ ...family, seed: NO_SEED }, batch);
+  datasketchKernel ??= new DatasketchWasmKernel();
+  return datasketchKernel.sign(family, batch);
+}
+
 /**
  * The wasm signing kernels compute the classic scheme; one-permutation hashing
  * goes to signBatchOph (oph.ts) with the wasm bin-minima kernel (ophBins.wat),
- * which densifies afterwards.
+ * which densifies afterwards; the datasketch schemes to signDatasketch.
  */
 function classicOnly(kernel: CpuKernel): CpuKernel {
   return {
     name: kernel.name,
-    sign: (family, batch) =>
-      family.scheme === 'oph' ? signBatchOph({ ...family, seed: NO_SEED }, batch, wasmOphBins()) : kernel.sign(family, batch),
+    sign: (family, batch) => {
+      if (family.scheme === 'oph') return signBatchOph({ ...family, seed: NO_SEED }, batch, wasmOphBins());
+      if (isDatasketchScheme(family.scheme)) return signDatasketch(kernel.name, family, batch);
+      return kernel.sign(family, batch);
+    },
   };
 }
 

@@ -3,6 +3,8 @@ import { mulAddModP } from '../math/mersenne61.js';
 import { EMPTY_SLOT_WORD, documentCount, type ShingleBatch, type SignerBackend } from './backend.js';
 import type { HashFamily } from './hashFamily.js';
 import { signBatchOph } from './oph.js';
+import { isDatasketchScheme } from './datasketchFamily.js';
+import { signBatchDatasketch } from './datasketchSigner.js';
 
 export class CpuSigner implements SignerBackend {
   readonly kind = 'cpu' as const;
@@ -22,7 +24,9 @@ export class CpuSigner implements SignerBackend {
 
 /** Synchronous core of the CPU backend, also used to finish a run when a GPU fails. */
 export function signBatchOnCpu(family: HashFamily, batch: ShingleBatch): Uint32Array {
-  if (family.scheme === 'oph') return signBatchOph(family, batch); // the one dispatch on the scheme for CPU signing
+  // the one dispatch on the scheme for CPU signing
+  if (family.scheme === 'oph') return signBatchOph(family, batch);
+  if (isDatasketchScheme(family.scheme)) return signBatchDatasketch(family, batch);
   const { k, a, b } = family;
   const { shingles, offsets } = batch;
   const docs = documentCount(batch);

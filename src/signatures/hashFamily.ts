@@ -5,8 +5,12 @@
  */
 import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
+import { isDatasketchScheme, makeDatasketchFamily, type DatasketchScheme } from './datasketchFamily.js';
 
-/** classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts). */
+/**
+ * classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts);
+ * datasketch-*: datasketch 2.0.0's MinHash schemes, bit for bit (datasketchFamily.ts).
+ */
 import type { SchemeName } from '../options.js';
 
 export type { SchemeName } from '../options.js';
@@ -52,6 +56,7 @@ function modPMinus1(v: U64): U64 {
 
 export function makeHashFamily(k: number, seed: U64, scheme: SchemeName = 'classic'): HashFamily {
   if (!Number.isInteger(k) || k < 1 || k > 1 << 20) throw new RangeError(`k must be an integer in [1, 2^20], got ${k}`);
+  if (isDatasketchScheme(scheme)) return makeDatasketchFamily(k, seed, scheme);
   const a = new Uint32Array(2 * k);
   const b = new Uint32Array(2 * k);
   const scratch = new Uint32Array(2);

@@ -6,6 +6,7 @@ import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
 import { optionValue, type ParamSlotBits } from '../options.js';
+import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from './datasketchFamily.js';
 
 export type { SchemeName } from './hashFamily.js';
 
@@ -16,6 +17,10 @@ export type { SchemeName } from './hashFamily.js';
 export const SCHEMES: Readonly<Record<SchemeName, string>> = {
   classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
   oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
+  // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (README, "Signing for datasketch").
+  'datasketch-affine32': 'datasketch-2.0.0-affine32-sha1/v1',
+  'datasketch-affine64': 'datasketch-2.0.0-affine64-sha1/v1',
+  'datasketch-legacy': 'datasketch-2.0.0-legacy-sha1/v1',
 };
 
 /** The classic scheme's recorded name (the default). */
@@ -24,6 +29,9 @@ export const SCHEME = SCHEMES.classic;
 const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
   classic: 'classic MinHash, k hash functions',
   oph: 'one-permutation hashing with optimal densification',
+  'datasketch-affine32': "datasketch's MinHash, scheme affine32",
+  'datasketch-affine64': "datasketch's MinHash, scheme affine64",
+  'datasketch-legacy': "datasketch's MinHash, scheme legacy (before 2.0)",
 };
 
 /** The scheme a recorded name stands for; refuses one this version does not know. */
@@ -64,7 +72,7 @@ export interface SignatureParams {
 }
 
 export interface SignatureOptions {
-  /** classic (default) or oph. */
+  /** classic (default), oph, or one of datasketch's (datasketch-affine32, -affine64, -legacy). */
   readonly scheme?: SchemeName;
   readonly seed?: string | number;
   readonly k?: number;
@@ -77,17 +85,21 @@ export interface SignatureOptions {
   readonly bandKeys?: StoredBandLayout;
 }
 
-/** Validated parameters with the defaults of the options table (src/options.ts: k 128, seed 42, word 5-grams, 64-bit slots). */
+/**
+ * Validated parameters with the defaults of the options table (src/options.ts: k 128, seed 42, word 5-grams,
+ * 64-bit slots); for the datasketch schemes seed 1 (datasketch's) and their own slot width.
+ */
 export function makeParams(options: SignatureOptions = {}): SignatureParams {
   const k = optionValue('k', options.k);
   const n = optionValue('n', options.n);
   const shingle = optionValue('shingle', options.shingle);
-  const slotBits = optionValue('slotBits', options.slotBits);
-  const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
   const scheme = optionValue('scheme', options.scheme);
+  const datasketch = isDatasketchScheme(scheme) ? checkDatasketch(scheme, options) : undefined;
+  const slotBits = options.slotBits === undefined ? (datasketch?.slotBits ?? optionValue('slotBits', undefined)) : optionValue('slotBits', options.slotBits);
+  const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
   return {
     scheme: SCHEMES[scheme],
-    seed: toDecimal64(parseU64(String(optionValue('seed', options.seed)))),
+    seed: toDecimal64(parseU64(String(options.seed === undefined ? (datasketch?.seed ?? optionValue('seed', undefined)) : optionValue('seed', options.seed)))),
     k,
     shingle,
     n,
@@ -95,6 +107,18 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
   };
+}
+
+/** A datasketch scheme stores its own dtype (uint32, or uint64 for affine64) and takes numpy's 32-bit seeds. */
+function checkDatasketch(scheme: SchemeName & `datasketch-${string}`, options: SignatureOptions): { slotBits: 32 | 64; seed: number } {
+  const slotBits = datasketchSlotBits(scheme);
+  if (options.slotBits !== undefined && options.slotBits !== slotBits) {
+    throw new RangeError(`--scheme ${scheme} keeps ${slotBits}-bit slots (datasketch's hash values), not --slot-bits ${options.slotBits}`);
+  }
+  if (options.seed !== undefined && parseU64(String(options.seed)).hi !== 0) {
+    throw new RangeError(`--scheme ${scheme} takes datasketch's seed, an integer from 0 to 4294967295 (numpy.random.RandomState), got ${String(options.seed)}`);
+  }
+  return { slotBits, seed: DATASKETCH_DEFAULT_SEED };
 }
 
 function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLayout | undefined): StoredBandLayout | undefined {
@@ -119,7 +143,11 @@ export function fullSlotBits(params: SignatureParams): 32 | 64 {
 }
 
 export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
-  return { mode: params.shingle, n: params.n, normalize: params.normalize };
+  const scheme = schemeOf(params);
+  const options = { mode: params.shingle, n: params.n, normalize: params.normalize };
+  // datasketch hashes each shingle with SHA-1 (sha1_hash64 for affine64, else sha1_hash32).
+  if (!isDatasketchScheme(scheme)) return options;
+  return { ...options, hash: datasketchSlotBits(scheme) === 64 ? 'sha1-64' : 'sha1-32' };
 }
 
 export function hashFamilyOf(params: SignatureParams): HashFamily {

@@ -22,7 +22,7 @@ describe('the signing scheme as a parameter', () => {
       'scheme: oph (one-permutation hashing with optimal densification) vs classic (classic MinHash, k hash functions)',
     ]);
     expect(() => schemeOf({ scheme: 'minhash/v0' })).toThrow(/unknown signature scheme "minhash\/v0"/);
-    expect(() => makeParams({ scheme: 'bogus' as 'oph' })).toThrow(/scheme must be classic or oph/);
+    expect(() => makeParams({ scheme: 'bogus' as 'oph' })).toThrow(/scheme must be one of classic, oph, datasketch-affine32/);
   });
 
   it('sign --scheme oph writes OPH signatures (the BigInt reference) and records the scheme', async () => {

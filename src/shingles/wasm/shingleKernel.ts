@@ -5,6 +5,7 @@
  */
 import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { SHINGLE_WASM } from './kernels.generated.js';
+import type { ShingleHash } from '../sha1Shingles.js';
 
 /** Memory kept between documents; an instance grown past this by a huge document is dropped after it. */
 const KEEP_BYTES = 64 << 20;
@@ -12,7 +13,7 @@ const encoder = new TextEncoder();
 
 interface Instance {
   readonly memory: WebAssembly.Memory;
-  readonly shingle: (len: number, mode: number, n: number, out: number) => number;
+  readonly shingle: (len: number, flags: number, n: number, out: number) => number;
   readonly tokens: () => number;
 }
 
@@ -37,19 +38,33 @@ export function wasmShinglerUnavailable(): Error | undefined {
   return unavailable;
 }
 
+/** SHA-1's padded tail, after the window values (shingle.wat). */
+const SHA1_SCRATCH = 128;
+
+/** shingle.wat's flags: bit 0 char mode, bit 1 SHA-1 (datasketch's sha1_hash32), bit 2 its 64-bit form. */
+function flagsOf(mode: 'word' | 'char', hash: ShingleHash): number {
+  return (mode === 'char' ? 1 : 0) | (hash === 'fnv1a64' ? 0 : 2) | (hash === 'sha1-64' ? 4 : 0);
+}
+
 /**
  * The window hashes of a normalized text ((lo, hi) pairs, window order, repeats
- * kept) and its token count; undefined when the kernel is unavailable.
+ * kept) and its token count; undefined when the kernel is unavailable. `hash`:
+ * FNV-1a 64 mod P (ours) or SHA-1 of each shingle string (the datasketch schemes).
  */
-export function wasmWindowHashes(normalized: string, mode: 'word' | 'char', n: number): { hashes: Uint32Array; tokens: number } | undefined {
+export function wasmWindowHashes(
+  normalized: string,
+  mode: 'word' | 'char',
+  n: number,
+  hash: ShingleHash = 'fnv1a64',
+): { hashes: Uint32Array; tokens: number } | undefined {
   const kernel = load();
   if (!kernel) return undefined;
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the windows at most one u64 per byte.
   reserveMemory(kernel.memory, 3 * normalized.length + 16);
   const { written } = encoder.encodeInto(normalized, new Uint8Array(kernel.memory.buffer, 0, 3 * normalized.length));
   const out = Math.ceil((written + 1) / 8) * 8;
-  reserveMemory(kernel.memory, out + 8 * Math.max(1, written));
-  const windows = kernel.shingle(written, mode === 'word' ? 0 : 1, n, out);
+  reserveMemory(kernel.memory, out + 8 * Math.max(1, written) + SHA1_SCRATCH);
+  const windows = kernel.shingle(written, flagsOf(mode, hash), n, out);
   const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows).slice();
   const tokens = kernel.tokens();
   if (kernel.memory.buffer.byteLength > KEEP_BYTES) instance = undefined;

@@ -23,6 +23,14 @@ export function loadShaderSources(): ShaderSources {
   if (cached) return cached;
   const dir = findShaderDirectory();
   const read = (key: keyof ShaderSources): string => readFileSync(join(dir, SHADER_FILES[key]), 'utf8');
-  cached = { mersenne61: read('mersenne61'), minhash: read('minhash'), oph: read('oph'), mulmodTest: read('mulmodTest') };
+  cached = {
+    mersenne61: read('mersenne61'),
+    minhash: read('minhash'),
+    oph: read('oph'),
+    mulmodTest: read('mulmodTest'),
+    datasketchAffine32: read('datasketchAffine32'),
+    datasketchAffine64: read('datasketchAffine64'),
+    datasketchLegacy: read('datasketchLegacy'),
+  };
   return cached;
 }

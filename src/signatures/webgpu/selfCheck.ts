@@ -3,9 +3,10 @@
  * `gpudedup doctor`: the WGSL multiply-mod on edge and random operands, and
  * whole signatures of random documents, once as one segment per document and
  * once cut into small segments and chunks (partial minima combined), for
- * both schemes (classic and OPH).
+ * every scheme (classic, OPH and the three datasketch schemes).
  * The CPU side (src/math/mersenne61.ts) is checked against BigInt by the tests.
  */
+import { DATASKETCH_SCHEMES } from '../datasketchFamily.js';
 import { mulAddModP } from '../../math/mersenne61.js';
 import { signBatchOnCpu } from '../cpuSigner.js';
 import type { ShingleBatch } from '../backend.js';
@@ -60,7 +61,7 @@ export async function runSelfCheck(
     ['whole documents', {}],
     ['split into 16-shingle segments, 500-shingle chunks', { segmentCap: 16, maxChunkShingles: 500 }],
   ];
-  for (const scheme of ['classic', 'oph'] as const) {
+  for (const scheme of ['classic', 'oph', ...DATASKETCH_SCHEMES] as const) {
     const family = makeHashFamily(k, { hi: 0, lo: seed }, scheme);
     const expected = signBatchOnCpu(family, batch);
     for (const [layout, options] of layouts) {

@@ -13,6 +13,10 @@ export interface ShaderSources {
   readonly oph: string;
   /** shaders/mulmod_test.wgsl: multiply-mod over a buffer of operands, for tests and doctor. */
   readonly mulmodTest: string;
+  /** shaders/datasketch_*.wgsl: datasketch 2.0.0's schemes, one kernel each. */
+  readonly datasketchAffine32: string;
+  readonly datasketchAffine64: string;
+  readonly datasketchLegacy: string;
 }
 
 /** File name of each source under `shaders/`. */
@@ -21,9 +25,12 @@ export const SHADER_FILES: Readonly<Record<keyof ShaderSources, string>> = {
   minhash: 'minhash.wgsl',
   oph: 'oph.wgsl',
   mulmodTest: 'mulmod_test.wgsl',
+  datasketchAffine32: 'datasketch_affine32.wgsl',
+  datasketchAffine64: 'datasketch_affine64.wgsl',
+  datasketchLegacy: 'datasketch_legacy.wgsl',
 };
 
-export type KernelName = 'minhash' | 'oph' | 'mulmodTest';
+export type KernelName = 'minhash' | 'oph' | 'mulmodTest' | 'datasketchAffine32' | 'datasketchAffine64' | 'datasketchLegacy';
 
 /** A kernel's complete module: WGSL has no #include, so the shared functions go first. */
 export function kernelSource(sources: ShaderSources, kernel: KernelName): string {

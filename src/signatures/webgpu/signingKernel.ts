@@ -7,6 +7,8 @@ import type { HashFamily } from '../hashFamily.js';
 import { densifyBatch } from '../oph.js';
 import { segmentCapFor, type Chunk } from './plan.js';
 import type { KernelName } from './shaderSources.js';
+import { isDatasketchScheme } from '../datasketchFamily.js';
+import { DATASKETCH_KERNELS } from './datasketchKernels.js';
 
 export interface SigningKernel {
   readonly name: KernelName;
@@ -66,5 +68,6 @@ export function wholeDocumentFlags(chunk: Chunk, offsets: Uint32Array): Uint32Ar
 
 /** The kernel of the family's scheme: the WebGPU backend's one dispatch on it. */
 export function kernelFor(family: HashFamily): SigningKernel {
+  if (isDatasketchScheme(family.scheme)) return DATASKETCH_KERNELS[family.scheme];
   return family.scheme === 'oph' ? OPH_KERNEL : CLASSIC_KERNEL;
 }
