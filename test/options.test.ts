@@ -42,7 +42,7 @@ describe('the options table', () => {
       ['threshold', 0, 'threshold must be a number strictly between 0 and 1, got 0'],
       ['backend', 'gpu', 'backend must be one of auto, cpu or webgpu, got "gpu"'],
       ['verify', 'exactt', 'verify must be one of hybrid, estimate, exact or none, got "exactt"'],
-      ['scheme', 'minhash', 'scheme must be classic or oph, got "minhash"'],
+      ['scheme', 'minhash', 'scheme must be one of classic, oph, datasketch-affine32, datasketch-affine64 or datasketch-legacy, got "minhash"'],
       ['slotBits', 3, 'slotBits must be one of 1, 2, 4, 8, 16, 32 or 64, got 3'],
       ['chainDelta', 1, 'chainDelta must be a number from 0 up to (not including) 1, got 1'],
       ['maxBucketPairs', 0, 'maxBucketPairs must be a positive integer, got 0'],

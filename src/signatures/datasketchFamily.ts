@@ -14,7 +14,7 @@
  */
 import { boundedUint32, boundedUint64, MersenneTwister } from '../math/mt19937.js';
 import type { U64 } from '../math/u64.js';
-import type { HashFamily } from './hashFamily.js';
+import type { HashFamily } from './hashFamilyShape.js';
 
 export const DATASKETCH_SCHEMES = ['datasketch-affine32', 'datasketch-affine64', 'datasketch-legacy'] as const;
 export type DatasketchScheme = (typeof DATASKETCH_SCHEMES)[number];

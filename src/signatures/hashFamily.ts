@@ -12,21 +12,11 @@ import { isDatasketchScheme, makeDatasketchFamily, type DatasketchScheme } from 
  * datasketch-*: datasketch 2.0.0's MinHash schemes, bit for bit (datasketchFamily.ts).
  */
 import type { SchemeName } from '../options.js';
+import type { HashFamily } from './hashFamilyShape.js';
 
 export type { SchemeName } from '../options.js';
 
-export interface HashFamily {
-  readonly k: number;
-  /** Which signature the family's signers compute; classic when absent. */
-  readonly scheme?: SchemeName;
-  /** oph only: splitmix64(seed + 2) mod 2^32, the key of densification's probes. */
-  readonly probeKey?: number;
-  readonly seed: U64;
-  /** a_i as (lo, hi) pairs: a[2i] = lo, a[2i + 1] = hi. */
-  readonly a: Uint32Array;
-  /** b_i as (lo, hi) pairs. */
-  readonly b: Uint32Array;
-}
+export type { HashFamily } from './hashFamilyShape.js';
 
 const GOLDEN = u64(0x9e3779b9, 0x7f4a7c15);
 const MIX1 = u64(0xbf58476d, 0x1ce4e5b9);

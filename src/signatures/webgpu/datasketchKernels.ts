@@ -6,7 +6,7 @@
 import type { DatasketchScheme } from '../datasketchFamily.js';
 import type { HashFamily } from '../hashFamily.js';
 import { segmentCapFor } from './plan.js';
-import type { SigningKernel } from './signingKernel.js';
+import type { SigningKernel } from './kernelShape.js';
 
 /** vec4u (a.lo, a.hi, b.lo, b.hi) per slot, as the classic kernel's. */
 function slotCoefficients(family: HashFamily): Uint32Array<ArrayBuffer> {
