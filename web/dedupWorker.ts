@@ -113,7 +113,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const read = { textField: settings.textField, idField: settings.idField, skipInvalid: settings.skipInvalid, strict: false };
     const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
     // The first pass runs in the pool's workers, from the files' bytes (src/firstPass); this worker orders it.
-    const result = await dedupUnits(webInputUnits(files, bytes('signing', corpusBytes)), {
+    const result = await dedupUnits(webInputUnits(files, bytes('signing', corpusBytes), (message) => skippedFiles.push(message)), {
       signer: backend,
       read,
       threshold: settings.threshold,
@@ -141,7 +141,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
-    const documents = unitDocuments(webInputUnits(files, bytes('writing', corpusBytes)), { ...read, skipInvalid: true }, BROWSER_SOURCES);
+    const documents = unitDocuments(webInputUnits(files, bytes('writing', corpusBytes), () => undefined), { ...read, skipInvalid: true }, BROWSER_SOURCES);
     const outputs = await writeDownloads(documents, { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped });
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];

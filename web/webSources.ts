@@ -9,6 +9,7 @@ import { parquetMetadataAsync, type AsyncBuffer } from 'hyparquet';
 import type { FirstPassSources, FirstPassWorkers } from '../src/firstPass/ports.js';
 import type { FirstPassRequest, FirstPassResponse, InputUnit, SourceHandle } from '../src/firstPass/protocol.js';
 import { lineUnits } from '../src/firstPass/lineUnits.js';
+import { BINARY_SNIFF_BYTES, looksBinary } from '../src/io/binaryText.js';
 import { InputError } from '../src/io/documents.js';
 import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from '../src/io/inputFormat.js';
 import { isJsonLinesName } from '../src/io/jsonLines.js';
@@ -70,11 +71,21 @@ export const BROWSER_SOURCES: FirstPassSources = {
 };
 
 /** Files as first-pass units, in order, by the CLI's rules: Parquet by its magic, JSON Lines by name, else one text document. */
-export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: number) => void): AsyncGenerator<InputUnit> {
+export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: number) => void, onSkipped?: (message: string) => void): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
   for (const file of files) {
+    // What only a picked file can be: empty, or a binary file picked by mistake. Both are skipped and named.
+    if (file.size === 0) {
+      onSkipped?.(`${file.name}: empty file, skipped`);
+      continue;
+    }
     const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+    if (compressionOf(head) === 'none' && !isParquetHead(head) && looksBinary(new Uint8Array(await file.slice(0, BINARY_SNIFF_BYTES).arrayBuffer()))) {
+      onSkipped?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`);
+      onBytes?.((before += file.size));
+      continue;
+    }
     if (isParquetHead(head)) {
       const buffer: AsyncBuffer = { byteLength: file.size, slice: (start, end) => file.slice(start, end).arrayBuffer() };
       const metadata = await parquetMetadataAsync(buffer).catch((error: Error) => {
