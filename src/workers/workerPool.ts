@@ -15,8 +15,11 @@ export class WorkerPool<Request extends PoolRequest, Response extends PoolRespon
 }
 
 function threadWorker<Response>(script: string): PoolWorker<Response> {
-  // A worker inherits node's flags; --input-type (a script given with -e) is refused by a worker's file.
-  const worker = new Worker(script, { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--input-type')) });
+  // A worker inherits node's flags, but --input-type (a script given with -e) is refused for a worker's file:
+  // only then pass the flags, without it (and without heap sizes, which a worker's execArgv may not carry).
+  const refused = process.execArgv.some((flag) => flag.startsWith('--input-type'));
+  const execArgv = refused ? process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--max-old-space-size')) : undefined;
+  const worker = new Worker(script, execArgv === undefined ? {} : { execArgv });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
     listen: (onMessage, onFailure) => {
