@@ -7,28 +7,30 @@
 import { keepScore } from '../clusters/keepPolicy.js';
 import { murmur3x86_128 } from '../math/murmur3.js';
 import { pack } from '../shingles/shingleBatch.js';
-import { shingleDocument } from '../shingles/shingles.js';
+import { shingleNormalized } from '../shingles/shingles.js';
 import { openCpuKernel } from '../signatures/cpuKernel.js';
-import { normalizedForExactMatch } from '../text/normalize.js';
+import { exactMatchUtf8, normalizeText } from '../text/normalize.js';
 import type { FirstPassRequest, FirstPassResponse, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassHandler, FirstPassSources } from './ports.js';
 import { parseUnit, type ParsedDocument } from './readUnit.js';
 
 export function firstPassHandler(sources: FirstPassSources): FirstPassHandler {
-  const held = new Map<number, { documents: ParsedDocument[]; setup: ReadSetup }>();
+  // Each text is normalized once, for its exact key and again for its shingles.
+  const held = new Map<number, { documents: ParsedDocument[]; normalized: string[]; setup: ReadSetup }>();
   return async (request: FirstPassRequest) => {
     switch (request.type) {
       case 'read': {
         const parsed = await parseUnit(request.input, request.setup.read, sources);
-        held.set(request.unit, { documents: parsed.documents, setup: request.setup });
-        const documents = describe(parsed.documents, request.setup, parsed);
+        const normalized = parsed.documents.map((d) => normalizeText(d.text, request.setup.shingle.normalize));
+        held.set(request.unit, { documents: parsed.documents, normalized, setup: request.setup });
+        const documents = describe(parsed.documents, normalized, request.setup, parsed);
         return { response: { documents }, transfer: transfersOf(documents) };
       }
       case 'finish': {
         const unit = held.get(request.unit);
         held.delete(request.unit);
         if (unit === undefined) throw new Error(`first pass: unit ${request.unit} was never read here`);
-        const selected = finish(unit.documents, request.select, unit.setup, request.mode);
+        const selected = finish(unit.documents, unit.normalized, request.select, unit.setup, request.mode);
         const transfer = [selected.signatures, selected.shingles, selected.offsets].filter((a) => a !== undefined).map((a) => a.buffer as ArrayBuffer);
         return { response: { selected }, transfer };
       }
@@ -42,7 +44,7 @@ export function firstPassHandler(sources: FirstPassSources): FirstPassHandler {
 const encoder = new TextEncoder();
 
 /** What the ordering thread needs of each document: keys, scores, places. */
-function describe(documents: readonly ParsedDocument[], setup: ReadSetup, parsed: { invalid: string[]; error?: string; binary?: boolean }): UnitDocuments {
+function describe(documents: readonly ParsedDocument[], normalizedTexts: readonly string[], setup: ReadSetup, parsed: { invalid: string[]; error?: string; binary?: boolean }): UnitDocuments {
   const count = documents.length;
   const out = {
     count,
@@ -73,9 +75,11 @@ function describe(documents: readonly ParsedDocument[], setup: ReadSetup, parsed
     const score = keepScore(setup.keep, doc.text, doc.record);
     out.scores[i] = score.score;
     if (score.missing) out.missingKeep++;
-    const normalized = normalizedForExactMatch(doc.text, setup.shingle.normalize);
-    if (normalized === '') out.empty[i] = 1;
-    else hashInto(normalized, out.exactKeys, 4 * i);
+    const normalized = normalizedTexts[i];
+    if (buffer.length < normalized.length * 3) buffer = new Uint8Array(normalized.length * 3);
+    const exactBytes = exactMatchUtf8(normalized, buffer);
+    if (exactBytes === 0) out.empty[i] = 1;
+    else out.exactKeys.set(murmur3x86_128(buffer, exactBytes), 4 * i);
     out.lines[i] = doc.line;
     out.starts[i] = doc.start;
     out.ends[i] = doc.end;
@@ -98,9 +102,9 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-function finish(documents: readonly ParsedDocument[], select: Uint32Array, setup: ReadSetup, mode: Extract<FirstPassRequest, { type: 'finish' }>['mode']): SelectedDocuments {
+function finish(documents: readonly ParsedDocument[], normalized: readonly string[], select: Uint32Array, setup: ReadSetup, mode: Extract<FirstPassRequest, { type: 'finish' }>['mode']): SelectedDocuments {
   const started = performance.now();
-  const batch = pack(Array.from(select, (i) => shingleDocument(documents[i].text, setup.shingle)));
+  const batch = pack(Array.from(select, (i) => shingleNormalized(documents[i].text, normalized[i], setup.shingle)));
   const shingleCount = batch.offsets[select.length];
   const shingled = performance.now();
   const timing = { shingleCount, shingleMs: shingled - started, signMs: 0 };

@@ -45,7 +45,11 @@ const LETTER = /\p{L}/gu;
  * With `options.hash` SHA-1 (the datasketch schemes) the kernel hashes each shingle string with SHA-1.
  */
 export function shingleDocument(text: string, options: ShingleOptions = DEFAULT_SHINGLE): Uint32Array {
-  const normalized = normalizeText(text, options.normalize);
+  return shingleNormalized(text, normalizeText(text, options.normalize), options);
+}
+
+/** shingleDocument for a caller that already holds `normalizeText(text, options.normalize)`. */
+export function shingleNormalized(text: string, normalized: string, options: ShingleOptions): Uint32Array {
   // Letters are never White_Space, so the script test on the whole text is the one on its tokens.
   const mode = options.mode === 'auto' && mostlySpaceless(normalized) ? 'char' : options.mode;
   const hash = options.hash ?? 'fnv1a64';

@@ -43,3 +43,55 @@ const LONE_SURROGATE = /\p{Cs}/gu;
 export function normalizedForExactMatch(text: string, options: NormalizeOptions = DEFAULT_NORMALIZE): string {
   return tokenize(text, options).join(' ').replace(LONE_SURROGATE, '\ufffd');
 }
+
+/** Unicode White_Space (PropList.txt): 25 code points, all in the BMP. */
+export function isWhiteSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0x85) return false;
+  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/**
+ * The UTF-8 bytes of normalizedForExactMatch for already normalized text —
+ * tokens joined by single spaces, lone surrogates as U+FFFD — written into
+ * `out` (at least 3 bytes per UTF-16 unit) in one loop, with no string or
+ * token list built: the exact pre-pass hashes these for every document.
+ */
+export function exactMatchUtf8(normalized: string, out: Uint8Array): number {
+  let at = 0;
+  let space = false;
+  for (let i = 0; i < normalized.length; i++) {
+    let c = normalized.charCodeAt(i);
+    if (isWhiteSpace(c)) {
+      space = at > 0;
+      continue;
+    }
+    if (space) {
+      out[at++] = 0x20;
+      space = false;
+    }
+    if (c < 0x80) out[at++] = c;
+    else if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const next = normalized.charCodeAt(i + 1);
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          out[at++] = 0xf0 | (c >> 18);
+          out[at++] = 0x80 | ((c >> 12) & 0x3f);
+          out[at++] = 0x80 | ((c >> 6) & 0x3f);
+          out[at++] = 0x80 | (c & 0x3f);
+          continue;
+        }
+        c = 0xfffd;
+      }
+      out[at++] = 0xe0 | (c >> 12);
+      out[at++] = 0x80 | ((c >> 6) & 0x3f);
+      out[at++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return at;
+}

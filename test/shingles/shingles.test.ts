@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chooseMode, deduplicatePairs, shingleDocument, type ShingleOptions } from '../../src/shingles/shingles.js';
-import { tokenize } from '../../src/text/normalize.js';
+import { exactMatchUtf8, isWhiteSpace, normalizeText, normalizedForExactMatch, tokenize } from '../../src/text/normalize.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { u64 } from '../../src/math/u64.js';
@@ -81,6 +81,24 @@ describe('shingle sets against the BigInt reference', () => {
   it('agree on the first 60 documents of the bundled corpus', () => {
     for (const text of sampleCorpus().slice(0, 60)) {
       expectSameSet(shingleDocument(text), shinglesRef(text, 'word', 5), text.slice(0, 30));
+    }
+  });
+});
+
+describe('exactMatchUtf8 (the exact key\'s bytes, without the token list)', () => {
+  it('isWhiteSpace is the regex property \\p{White_Space} on every BMP code unit', () => {
+    for (let c = 0; c <= 0xffff; c++) expect(isWhiteSpace(c), c.toString(16)).toBe(/\p{White_Space}/u.test(String.fromCharCode(c)));
+  });
+
+  it('equals the UTF-8 of normalizedForExactMatch on special, random and real texts, with and without NFKC', () => {
+    const next = rng(21);
+    const encoder = new TextEncoder();
+    const texts = [...SPECIAL_TEXTS, '\u2003 lead and trail \u00a0', '\n\n', 'end \ud83d', '\udc00 start', ...Array.from({ length: 300 }, () => randomText(next)), ...sampleCorpus().slice(0, 60)];
+    for (const normalize of [NORMAL, { nfkc: true, stripPunctuation: true }]) for (const text of texts) {
+      const normalized = normalizeText(text, normalize);
+      const out = new Uint8Array(3 * normalized.length);
+      const written = exactMatchUtf8(normalized, out);
+      expect(Array.from(out.subarray(0, written)), JSON.stringify(text.slice(0, 30))).toEqual(Array.from(encoder.encode(normalizedForExactMatch(text, normalize))));
     }
   });
 });
