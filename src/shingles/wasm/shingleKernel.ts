@@ -38,8 +38,8 @@ export function wasmShinglerUnavailable(): Error | undefined {
   return unavailable;
 }
 
-/** SHA-1's padded tail, after the window values (shingle.wat). */
-const SHA1_SCRATCH = 128;
+/** SHA-1's padded tails, after the window values (shingle.wat: four one-block messages side by side). */
+const SHA1_SCRATCH = 256;
 
 /** shingle.wat's flags: bit 0 char mode, bit 1 SHA-1 (datasketch's sha1_hash32), bit 2 its 64-bit form. */
 function flagsOf(mode: 'word' | 'char', hash: ShingleHash): number {
