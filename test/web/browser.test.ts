@@ -876,6 +876,7 @@ describe('the datasketch schemes in the tab', () => {
     const { page, requests } = await openPage('/');
     try {
       await page.getByText('More options').click();
+      expect(await seriousViolations(page), 'the form with the scheme picker open').toEqual([]);
       expect(await page.inputValue('#scheme')).toBe('classic');
       expect(await page.inputValue('#seed')).toBe('42');
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
