@@ -38,12 +38,13 @@ for (let t = 0; t < 80; t++) {
   emit(`(local.set $${b} ${rotl(get(b), 30)})`);
   [a, b, c, d, e] = [e, a, b, c, d];
 }
-emit(`(local.set $h0 (i32x4.add ${get(a)} ${splat(IV[0])}))`);
-emit(`(local.set $h1 (i32x4.add ${get(b)} ${splat(IV[1])}))`);
+// The digests' first words, byte-swapped in the vector (digest bytes are big-endian, the result little-endian).
+emit(`(local.set $h0 (i8x16.swizzle (i32x4.add ${get(a)} ${splat(IV[0])}) ${bswap}))`);
+emit(`(local.set $h1 (i8x16.swizzle (i32x4.add ${get(b)} ${splat(IV[1])}) ${bswap}))`);
 for (let lane = 0; lane < 4; lane++) {
   emit(`(i64.store offset=${8 * lane} (local.get $dst) (i64.or`);
-  emit(`  (i64.extend_i32_u (call $bswap (i32x4.extract_lane ${lane} (local.get $h0))))`);
-  emit(`  (select (i64.shl (i64.extend_i32_u (call $bswap (i32x4.extract_lane ${lane} (local.get $h1)))) (i64.const 32)) (i64.const 0) (local.get $wide))))`);
+  emit(`  (i64.extend_i32_u (i32x4.extract_lane ${lane} (local.get $h0)))`);
+  emit(`  (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane ${lane} (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide))))`);
 }
 out[out.length - 1] += ')';
 console.log(out.join('\n'));

@@ -643,20 +643,20 @@
     (local.set $w15 (v128.or (i32x4.shl (v128.xor (v128.xor (local.get $w12) (local.get $w7)) (v128.xor (local.get $w1) (local.get $w15))) (i32.const 1)) (i32x4.shr_u (v128.xor (v128.xor (local.get $w12) (local.get $w7)) (v128.xor (local.get $w1) (local.get $w15))) (i32.const 31))))
     (local.set $a (i32x4.add (i32x4.add (i32x4.add (i32x4.add (v128.or (i32x4.shl (local.get $b) (i32.const 5)) (i32x4.shr_u (local.get $b) (i32.const 27))) (v128.xor (v128.xor (local.get $c) (local.get $d)) (local.get $e))) (local.get $a)) (v128.const i32x4 0xca62c1d6 0xca62c1d6 0xca62c1d6 0xca62c1d6)) (local.get $w15)))
     (local.set $c (v128.or (i32x4.shl (local.get $c) (i32.const 30)) (i32x4.shr_u (local.get $c) (i32.const 2))))
-    (local.set $h0 (i32x4.add (local.get $a) (v128.const i32x4 0x67452301 0x67452301 0x67452301 0x67452301)))
-    (local.set $h1 (i32x4.add (local.get $b) (v128.const i32x4 0xefcdab89 0xefcdab89 0xefcdab89 0xefcdab89)))
+    (local.set $h0 (i8x16.swizzle (i32x4.add (local.get $a) (v128.const i32x4 0x67452301 0x67452301 0x67452301 0x67452301)) (v128.const i8x16 3 2 1 0 7 6 5 4 11 10 9 8 15 14 13 12)))
+    (local.set $h1 (i8x16.swizzle (i32x4.add (local.get $b) (v128.const i32x4 0xefcdab89 0xefcdab89 0xefcdab89 0xefcdab89)) (v128.const i8x16 3 2 1 0 7 6 5 4 11 10 9 8 15 14 13 12)))
     (i64.store offset=0 (local.get $dst) (i64.or
-      (i64.extend_i32_u (call $bswap (i32x4.extract_lane 0 (local.get $h0))))
-      (select (i64.shl (i64.extend_i32_u (call $bswap (i32x4.extract_lane 0 (local.get $h1)))) (i64.const 32)) (i64.const 0) (local.get $wide))))
+      (i64.extend_i32_u (i32x4.extract_lane 0 (local.get $h0)))
+      (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane 0 (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide))))
     (i64.store offset=8 (local.get $dst) (i64.or
-      (i64.extend_i32_u (call $bswap (i32x4.extract_lane 1 (local.get $h0))))
-      (select (i64.shl (i64.extend_i32_u (call $bswap (i32x4.extract_lane 1 (local.get $h1)))) (i64.const 32)) (i64.const 0) (local.get $wide))))
+      (i64.extend_i32_u (i32x4.extract_lane 1 (local.get $h0)))
+      (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane 1 (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide))))
     (i64.store offset=16 (local.get $dst) (i64.or
-      (i64.extend_i32_u (call $bswap (i32x4.extract_lane 2 (local.get $h0))))
-      (select (i64.shl (i64.extend_i32_u (call $bswap (i32x4.extract_lane 2 (local.get $h1)))) (i64.const 32)) (i64.const 0) (local.get $wide))))
+      (i64.extend_i32_u (i32x4.extract_lane 2 (local.get $h0)))
+      (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane 2 (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide))))
     (i64.store offset=24 (local.get $dst) (i64.or
-      (i64.extend_i32_u (call $bswap (i32x4.extract_lane 3 (local.get $h0))))
-      (select (i64.shl (i64.extend_i32_u (call $bswap (i32x4.extract_lane 3 (local.get $h1)))) (i64.const 32)) (i64.const 0) (local.get $wide)))))
+      (i64.extend_i32_u (i32x4.extract_lane 3 (local.get $h0)))
+      (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane 3 (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide)))))
 
   (func (export "shingle") (param $len i32) (param $flags i32) (param $n i32) (param $out i32) (result i32)
     (local $i i32) (local $w i32) (local $s i32) (local $inToken i32) (local $t i32)
@@ -668,7 +668,11 @@
     (block $compacted
       (loop $scan
         (br_if $compacted (i32.ge_u (local.get $i) (local.get $len)))
-        (local.set $s (call $space (local.get $i) (local.get $len)))
+        ;; Printable ASCII (21–7F) is never White_Space: no call for most bytes.
+        (local.set $s
+          (if (result i32) (i32.lt_u (i32.sub (i32.load8_u (local.get $i)) (i32.const 0x21)) (i32.const 0x5f))
+            (then (i32.const 0))
+            (else (call $space (local.get $i) (local.get $len)))))
         (if (local.get $s)
           (then
             (local.set $inToken (i32.const 0))
