@@ -862,12 +862,13 @@ async function downloadBytes(page: Page, link: string): Promise<Buffer> {
 describe('the datasketch schemes in the tab', () => {
   // One run per scheme; the seed left at the scheme's default (1) or edited; the CPU workers and WebGPU.
   const RUNS = [
+    { scheme: 'oph', seed: undefined, backend: 'cpu' },
     { scheme: 'datasketch-affine32', seed: undefined, backend: 'cpu' },
     { scheme: 'datasketch-affine64', seed: undefined, backend: 'webgpu' },
     { scheme: 'datasketch-legacy', seed: '42', backend: 'webgpu' },
   ] as const;
 
-  it("signs as gpudedup sign and as datasketch 2.0.0's MinHash: the signatures download, byte for byte, and the CLI's pairs", async () => {
+  it("signs as gpudedup sign (oph too) and as datasketch 2.0.0's MinHash: the signatures download, byte for byte, and the CLI's pairs", async () => {
     const missingDatasketch = datasketchMissing();
     if (missingDatasketch !== undefined && !underCi()) {
       console.warn(`datasketch rows not compared: ${missingDatasketch}; ${DATASKETCH_HINT}`);
@@ -882,13 +883,14 @@ describe('the datasketch schemes in the tab', () => {
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       for (const run of RUNS) {
         await page.selectOption('#scheme', run.scheme);
-        // As an absent --seed: the scheme's default, datasketch's 1, until the field is edited.
-        expect(await page.inputValue('#seed'), run.scheme).toBe('1');
+        // As an absent --seed: the scheme's default (datasketch's 1, else 42), until the field is edited.
+        const datasketch = run.scheme.startsWith('datasketch-');
+        expect(await page.inputValue('#seed'), run.scheme).toBe(datasketch ? '1' : '42');
         if (run.seed !== undefined) await page.fill('#seed', run.seed);
         await page.selectOption('#backend-choice', run.backend);
         expect(await clickDedup(page), run.scheme).toMatch(/^Done/);
         expect(await page.locator('#backend').getAttribute('data-backend-kind'), run.scheme).toBe(run.backend);
-        const seed = run.seed ?? '1';
+        const seed = run.seed ?? (datasketch ? '1' : '42');
         expect(await page.textContent('#settings-used'), run.scheme).toContain(`scheme ${run.scheme}, k 128, seed ${seed}`);
 
         const dir = tempInputDir();
@@ -899,8 +901,8 @@ describe('the datasketch schemes in the tab', () => {
         const app = await downloadBytes(page, '#download-signatures');
         expect(app.equals(readFileSync(npy)), `${run.scheme}: the tab's signatures.npy is gpudedup sign's`).toBe(true);
         const { header, rows: appRows } = npyRows(app);
-        expect(header, run.scheme).toContain(`'descr': '${run.scheme === 'datasketch-affine64' ? '<u8' : '<u4'}', 'fortran_order': False, 'shape': (31, 128)`);
-        if (missingDatasketch === undefined) {
+        expect(header, run.scheme).toContain(`'descr': '${['datasketch-affine64', 'oph'].includes(run.scheme) ? '<u8' : '<u4'}', 'fortran_order': False, 'shape': (31, 128)`);
+        if (missingDatasketch === undefined && datasketch) {
           const shingles = input.documents.map((d) => shingleStrings(d.text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }));
           expect(shingles.filter((s) => s.length === 0).length).toBe(2); // the two empty documents: datasketch's empty MinHash
           expect(appRows, run.scheme).toEqual(datasketchRows(run.scheme.slice('datasketch-'.length), Number(seed), 128, shingles));
