@@ -81,10 +81,13 @@ export function planShards(files: readonly PlannedFile[], count: number): Piece[
         if (end > start) shards[i].push({ kind: 'bytes', file, start, end });
       }
     } else if (split.kind === 'groups' && split.sizes.length > 0) {
-      let groupAt = at;
+      // Groups spread over the whole file (its footer too), in proportion to their bytes.
+      const groupBytes = split.sizes.reduce((a, b) => a + b, 0);
+      const scale = groupBytes > 0 ? f.size / groupBytes : 0;
+      let before = 0;
       split.sizes.forEach((size, group) => {
-        const owner = ownerOf(groupAt + Math.floor(size / 2), total, count);
-        groupAt += size;
+        const owner = ownerOf(at + Math.floor((before + size / 2) * scale), total, count);
+        before += size;
         const last = shards[owner].at(-1);
         if (last?.kind === 'groups' && last.file === file && last.end === group) shards[owner][shards[owner].length - 1] = { ...last, end: group + 1 };
         else shards[owner].push({ kind: 'groups', file, first: group, end: group + 1 });
