@@ -1,7 +1,7 @@
 /**
  * The input of `sign --shard I/N` as pieces (shardPlan.ts): what each file
  * allows (its first bytes, a Parquet footer: read only for files big enough
- * to be split), and a shard's pieces read as documents, every byte read from
+ * to be split and that a cut falls in), and a shard's pieces read as documents, every byte read from
  * disk counted, so that a run can say how much of the corpus it read.
  *
  * A JSON Lines piece [start, end) holds the lines whose first byte lies in it:
@@ -36,8 +36,8 @@ export interface DescribedInput {
   readonly notes: string[];
 }
 
-/** Footer bytes asked for at first: hyparquet's default (512 KiB) would read all of a small file. */
-const FOOTER_FETCH = 1 << 14;
+/** Footer bytes asked for at first: the length and magic, then exactly the footer (hyparquet's default 512 KiB would read all of a small file). */
+const FOOTER_FETCH = 8;
 /** Enough for a first JSON line; a file whose first line is longer is read whole by one shard. */
 const HEAD_LIMIT = 1 << 20;
 /** Bytes per read of a piece; its last line is finished in reads of TAIL_CHUNK. */
@@ -49,16 +49,19 @@ const LF = 0x0a;
 export async function describeForShards(files: readonly InputFile[], read: ReadOptions, count: number, countBytes: CountBytes): Promise<DescribedInput> {
   const total = files.reduce((sum, f) => sum + (f.size ?? 0), 0);
   const described: DescribedInput = { planned: [], footers: [], notes: [] };
+  let at = 0;
   for (const file of files) {
     const size = file.size ?? 0;
+    const candidate = mayBeSplit(at, size, total, count);
+    at += size;
     let footer: ParquetSource | undefined;
     let split: PlannedFile['split'] = { kind: 'whole' };
-    if (mayBeSplit(size, total, count) && file.format === 'parquet') {
+    if (candidate && file.format === 'parquet') {
       footer = await parquetFooter(file.path, countBytes);
       const groups = footer.metadata.row_groups.map((g) => Number(g.total_compressed_size ?? g.total_byte_size));
       if (groups.length > 1) split = { kind: 'groups', sizes: groups };
       else described.notes.push(`${file.path}: one row group, so read whole by one shard`);
-    } else if (mayBeSplit(size, total, count) && file.format === 'jsonl') {
+    } else if (candidate && file.format === 'jsonl') {
       const why = await whyWhole(file.path, read, countBytes);
       if (why === undefined) split = { kind: 'bytes' };
       else described.notes.push(`${file.path}: read whole by one shard (${why})`);

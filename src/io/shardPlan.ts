@@ -42,13 +42,20 @@ export type Piece =
 /**
  * Files at most this fraction of a shard's share are never split (nor their
  * first bytes read to see whether they could be): the plan's imbalance is at
- * most one such file per cut, and small files cost no look-ahead reads.
+ * most one such file per cut.
  */
 export const WHOLE_FILE_SHARE = 1 / 8;
 
-/** Whether a file of `size` bytes is worth looking into for a split, in an input of `total` bytes cut `count` ways. */
-export function mayBeSplit(size: number, total: number, count: number): boolean {
-  return count > 1 && size > (total / count) * WHOLE_FILE_SHARE;
+/**
+ * Whether the file at bytes [at, at + size) of the line is worth looking into
+ * for a split: big enough, and a cut falls inside it (else it is one shard's
+ * anyway). At most N − 1 files are, so each shard reads at most N − 1 heads or
+ * footers of files not its own.
+ */
+export function mayBeSplit(at: number, size: number, total: number, count: number): boolean {
+  if (count <= 1 || size <= (total / count) * WHOLE_FILE_SHARE) return false;
+  const next = ownerOf(at, total, count) + 1;
+  return next < count && cut(next, total, count) < at + size;
 }
 
 /** Shard i's first byte on the line: ⌊i·T/N⌋, exact in BigInt arithmetic (i·T can pass 2^53). */

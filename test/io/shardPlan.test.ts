@@ -85,9 +85,12 @@ describe('planShards', () => {
     expect(planShards([], 3)).toEqual([[], [], []]);
   });
 
-  it('looks into a file only when it is more than an eighth of a shard', () => {
-    expect(mayBeSplit(200, 1600, 1)).toBe(false);
-    expect(mayBeSplit(50, 1600, 4)).toBe(false);
-    expect(mayBeSplit(51, 1600, 4)).toBe(true);
+  it('looks into a file only when it is more than an eighth of a shard and a cut falls inside it', () => {
+    expect(mayBeSplit(0, 200, 1600, 1)).toBe(false);
+    expect(mayBeSplit(0, 50, 1600, 4)).toBe(false); // small
+    expect(mayBeSplit(380, 51, 1600, 4)).toBe(true); // holds the cut at 400
+    expect(mayBeSplit(300, 100, 1600, 4)).toBe(false); // ends at the cut
+    expect(mayBeSplit(400, 300, 1600, 4)).toBe(false); // starts at it, ends before the next
+    expect(mayBeSplit(1500, 100, 1600, 4)).toBe(false); // in the last shard
   });
 });
