@@ -27,6 +27,7 @@ import { boundedUint32, MersenneTwister } from '../math/mt19937.js';
 import { parseU64 } from '../math/u64.js';
 import type { Assignment } from './assignment.js';
 import type { DocumentTable } from './documentTable.js';
+import { exactJaccard } from './verification.js';
 
 /** Lower edges of the similarity bins; the last bin is [0.9, 1.0], 1.0 included. */
 export const AUDIT_BIN_EDGES: readonly number[] = [0, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -238,4 +239,27 @@ export function stratifiedPrecision(bins: readonly AuditBinResult[]) {
   const effectiveSample = 1 / inverse;
   const { low, high } = wilsonInterval(share * effectiveSample, effectiveSample);
   return { share, low, high, sampled, pairs, effectiveSample };
+}
+
+/** The shingle sets of the groups flagged in `needed` (any loader: memory, the first pass's spool, a pass over the files). */
+export type LoadAuditSets = (needed: Uint8Array) => Promise<readonly (Uint32Array | undefined)[]>;
+
+export interface AuditSettings {
+  /** Pairs per bin, and removed documents, sampled. */
+  readonly perBin: number;
+  readonly seed: string | number;
+  readonly threshold: number;
+  readonly chainDelta: number;
+}
+
+/** Draws the sample, loads just its shingle sets, and measures it. */
+export async function auditDedup(input: AuditInput, settings: AuditSettings, load: LoadAuditSets): Promise<AuditResult> {
+  const sample = drawAuditSample(input, settings.perBin, settings.seed);
+  const sets = await load(auditGroups(sample, input.table.groups));
+  const setOf = (g: number): Uint32Array => {
+    const set = sets[g];
+    if (set === undefined) throw new Error(`internal: the audit's shingle set of group ${g} was not loaded`);
+    return set;
+  };
+  return measureAudit(sample, (a, b) => exactJaccard(setOf(a), setOf(b)), settings);
 }

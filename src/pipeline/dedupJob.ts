@@ -14,6 +14,7 @@ import { sCurveSvg } from '../plots/sCurve.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
+import { writeAuditFile } from './writeAudit.js';
 import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
 
 export interface DedupOutputs extends DedupOutputPaths {
@@ -22,6 +23,10 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly dryRun?: boolean;
   /** A directory for the run's SVG plots: the S-curve of its banding and the histogram of its verified pairs' similarities. */
   readonly plots?: string;
+  /** `--audit-file`: the audit's sample with exact Jaccard (CSV, JSONL or Parquet by the name); needs config.audit. */
+  readonly auditFile?: string;
+  /** `--report-html`: one self-contained HTML page (formats/htmlReport.ts). */
+  readonly reportHtml?: string;
   /** Codec of Parquet outputs (default snappy). */
   readonly parquetCompression?: ParquetCompression;
 }
@@ -39,6 +44,7 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   }
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
+  if (outputs.auditFile !== undefined && outcome.audit !== undefined) await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, documentIds(outcome), outputs.parquetCompression);
   if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
   return { outcome, report };
 }
@@ -49,6 +55,12 @@ async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcom
   await writeTextFile(join(dir, histogram), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
 }
 
+/** Each document's id: recorded by the first pass, or from the signature file. */
+export function documentIds(outcome: DedupOutcome): (doc: number) => string {
+  const { records, presignedIds } = outcome;
+  return (d) => records?.id(d) ?? presignedIds?.[d] ?? String(d);
+}
+
 /** The outputs as the command line names them, for messages. */
 export function namedOutputs(outputs: DedupOutputs): NamedOutput[] {
   const named: [string, string | undefined][] = [
@@ -57,6 +69,8 @@ export function namedOutputs(outputs: DedupOutputs): NamedOutput[] {
     ['--pairs', outputs.pairs],
     ['--contamination', outputs.contamination],
     ['--report', outputs.report],
+    ['--audit-file', outputs.auditFile],
+    ['--report-html', outputs.reportHtml],
   ];
   return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([flag, path]) => ({ flag, path }));
 }
