@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assignClusters } from '../../src/clusters/assignment.js';
 import { auditBin, auditGenerator, auditGroups, drawAuditSample, measureAudit, sampleRanks, stratifiedPrecision, wilsonInterval, type AuditInput } from '../../src/clusters/audit.js';
 import { DocumentTable } from '../../src/clusters/documentTable.js';
+import { dedup } from '../../src/api.js';
+import { plantedCorpus, similarity } from './planted.js';
 
 describe('wilsonInterval', () => {
   // Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3 (Wilson score, no continuity correction).
@@ -139,4 +141,24 @@ describe('stratifiedPrecision', () => {
     expect(p.low).toBeCloseTo(wilsonInterval(45, 50).low, 12);
     expect(p.high).toBeCloseTo(wilsonInterval(45, 50).high, 12);
   });
+});
+
+describe('dedup({ audit }) on a planted corpus', () => {
+  it('measures the precision the planted Jaccard gives, and every removed document against its kept one', async () => {
+    // Families of a base text and variants with 5…60 of 200 words replaced: pairs from J ≈ 0.2 to 0.95.
+    const planted = plantedCorpus(11, 12, [5, 15, 25, 40, 60]);
+    const threshold = 0.6;
+    // verify none: every candidate is accepted, so the precision is well below 1 and known from the planted Jaccard.
+    const result = await dedup(planted.texts, { backend: 'cpu', threshold, verify: 'none', clusterCheck: 'none', audit: 100_000, k: 64 });
+    const { verified, audit } = result;
+    let correct = 0;
+    for (let i = 0; i < verified.a.length; i++) if (similarity(planted, verified.a[i], verified.b[i]) >= threshold) correct++;
+    expect(verified.a.length).toBeGreaterThan(20);
+    expect(correct).toBeLessThan(verified.a.length); // the corpus has false candidates to find
+    expect(audit!.precision.sampled).toBe(verified.a.length); // every pair sampled
+    expect(audit!.precision.share).toBeCloseTo(correct / verified.a.length, 12);
+    for (const p of audit!.pairs) expect(p.exact).toBeCloseTo(similarity(planted, p.a, p.b), 12);
+    for (const r of audit!.removals) expect(r.exact).toBeCloseTo(similarity(planted, r.removed, r.kept), 12);
+    expect(audit!.removed.population).toBe(result.assignment.counts.removed);
+  }, 60_000);
 });
