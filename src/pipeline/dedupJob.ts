@@ -15,6 +15,7 @@ import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
 import { writeAuditFile } from './writeAudit.js';
+import { writeHtmlReport } from './htmlReport.js';
 import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
 
 export interface DedupOutputs extends DedupOutputPaths {
@@ -46,6 +47,7 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
   if (outputs.auditFile !== undefined && outcome.audit !== undefined) await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, documentIds(outcome), outputs.parquetCompression);
   if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
+  if (outputs.reportHtml !== undefined && !outputs.dryRun) await writeHtmlReport(outputs.reportHtml, config, outcome, report, hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'));
   return { outcome, report };
 }
 
