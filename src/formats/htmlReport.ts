@@ -11,26 +11,13 @@
  * value), so a test, or a reader's tool, checks the page against the report.
  * Pure and browser-safe: the tab builds the same page.
  */
-import type { TextComparison } from '../clusters/compareTexts.js';
+import type { ShownCluster, ShownMember } from '../clusters/largestClusters.js';
 import type { Segment } from '../shingles/sharedShingles.js';
 import type { AuditReport } from './auditReport.js';
 import type { DedupReport } from './dedupReport.js';
 
-export interface HtmlClusterMember {
-  readonly id: string;
-  /** Same normalized text as the kept document. */
-  readonly exactDuplicate: boolean;
-  /** The diff against the kept document (absent for exact duplicates). */
-  readonly comparison?: TextComparison;
-}
-
-export interface HtmlCluster {
-  readonly cluster: number;
-  readonly size: number;
-  readonly keptId: string;
-  /** The removed members shown (the first ones, in input order). */
-  readonly members: readonly HtmlClusterMember[];
-}
+export type HtmlCluster = ShownCluster;
+export type HtmlClusterMember = ShownMember;
 
 export interface HtmlReportInput {
   readonly report: DedupReport;
@@ -128,7 +115,8 @@ function segmentsHtml(segments: readonly Segment[]): string {
 }
 
 function member(m: HtmlClusterMember, keptId: string): string {
-  if (m.comparison === undefined) return `<li>${escapeHtml(m.id)}: exact duplicate of the kept text</li>`;
+  if (m.exactDuplicate) return `<li>${escapeHtml(m.id)}: exact duplicate of the kept text</li>`;
+  if (m.comparison === undefined) return `<li>${escapeHtml(m.id)}: text not at hand</li>`;
   const c = m.comparison;
   return (
     `<li><details><summary>${escapeHtml(m.id)}: exact Jaccard ${c.exact.toFixed(3)} ` +
