@@ -14,7 +14,8 @@ import { sCurveSvg } from '../plots/sCurve.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
-import { writeAuditFile } from './writeAudit.js';
+import { auditDocuments, writeAuditFile } from './writeAudit.js';
+import { rereadCorpus } from './reread.js';
 import { writeHtmlReport } from './htmlReport.js';
 import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
 
@@ -45,7 +46,10 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   }
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
-  if (outputs.auditFile !== undefined && outcome.audit !== undefined) await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, documentIds(outcome), outputs.parquetCompression);
+  if (outputs.auditFile !== undefined && outcome.audit !== undefined) {
+    const ids = await documentIds(outcome, config, auditDocuments(outcome.audit, outcome.table), hooks);
+    await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, ids, outputs.parquetCompression);
+  }
   if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
   if (outputs.reportHtml !== undefined && !outputs.dryRun) await writeHtmlReport(outputs.reportHtml, config, outcome, report, hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'));
   return { outcome, report };
@@ -57,10 +61,22 @@ async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcom
   await writeTextFile(join(dir, histogram), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
 }
 
-/** Each document's id: recorded by the first pass, or from the signature file. */
-export function documentIds(outcome: DedupOutcome): (doc: number) => string {
+/**
+ * The ids of `docs`: recorded by the first pass, or from a signature file alone; with `--signatures` and the
+ * corpus (no records), from one more pass that keeps only theirs.
+ */
+async function documentIds(outcome: DedupOutcome, config: DedupConfig, docs: ReadonlySet<number>, hooks: DedupHooks): Promise<(doc: number) => string> {
   const { records, presignedIds } = outcome;
-  return (d) => records?.id(d) ?? presignedIds?.[d] ?? String(d);
+  if (records !== undefined) return (d) => records.id(d);
+  if (presignedIds !== undefined || outcome.files.length === 0) return (d) => presignedIds?.[d] ?? String(d);
+  const found = new Map<number, string>();
+  const progress = hooks.stage('audit ids', totalInputBytes(outcome.files), 'bytes');
+  try {
+    for await (const doc of rereadCorpus(outcome.files, config.read, outcome.table.documents, "to name the audit's documents", progress)) if (docs.has(doc.index)) found.set(doc.index, doc.id);
+  } finally {
+    progress.stop();
+  }
+  return (d) => found.get(d)!;
 }
 
 /** The outputs as the command line names them, for messages. */

@@ -36,6 +36,12 @@ function firstDocuments(table: DocumentTable, groups: ReadonlySet<number>): Map<
   return first;
 }
 
+/** The documents the audit file names: each pair's first documents, each removed document and its kept one. */
+export function auditDocuments(audit: AuditResult, table: DocumentTable): Set<number> {
+  const first = firstDocuments(table, new Set(audit.pairs.flatMap((p) => [p.a, p.b])));
+  return new Set([...first.values(), ...audit.removals.flatMap((r) => [r.removed, r.kept])]);
+}
+
 export async function writeAuditFile(path: string, audit: AuditResult, table: DocumentTable, idOf: (doc: number) => string, compression?: ParquetCompression): Promise<void> {
   const first = firstDocuments(table, new Set(audit.pairs.flatMap((p) => [p.a, p.b])));
   const rows: Cell[][] = [

@@ -86,6 +86,15 @@ describe('dedup --audit', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n').length).toBe(report.audit.precision.sampled + 25 + 1);
   }, 120_000);
 
+  it('names the same documents from --signatures and the corpus as when it signs itself', async () => {
+    const npy = join(dir, 'sigs.npy');
+    expect((await runCli(['sign', SAMPLE, '-o', npy, '--backend', 'cpu', '-q'])).code).toBe(0);
+    const signed = await audited(dir, 'signed.csv');
+    const presigned = await audited(dir, 'presigned.csv', ['--signatures', npy]);
+    expect(readFileSync(presigned.file, 'utf8')).toBe(readFileSync(signed.file, 'utf8'));
+    expect(presigned.report.audit).toEqual(signed.report.audit);
+  }, 120_000);
+
   it('refuses what it cannot do, before any work', async () => {
     const out = join(dir, 'x.json');
     const cases: [string[], string][] = [
