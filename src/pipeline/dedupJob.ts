@@ -46,7 +46,7 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   }
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
-  if (outputs.auditFile !== undefined && outcome.audit !== undefined) {
+  if (outputs.auditFile !== undefined && outcome.audit !== undefined && !outputs.dryRun) {
     const ids = await documentIds(outcome, config, auditDocuments(outcome.audit, outcome.table), hooks);
     await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, ids, outputs.parquetCompression);
   }
