@@ -2,7 +2,8 @@
  * `sign --shard` through the built CLI on the uncompressed sample, which the
  * shards split by byte ranges: `cluster` (DuckDB) on 2 and on 4 such shards
  * equals `dedup --verify estimate --cluster-check none` byte for byte, and
- * `--clusters-from` applies its table in one pass; each shard says how much of
+ * `--clusters-from` applies its table in one pass (and Spark, on 4 shards,
+ * where cluster.test.ts runs Spark); each shard says how much of
  * the input it read. Standard input cannot be split: every shard streams it
  * and keeps every N-th document, and those shards join to the same clusters.
  */
@@ -25,6 +26,13 @@ async function cli(args: string[], stdin?: string): Promise<string> {
 }
 
 const signArgs = ['--backend', 'cpu', '--threads', '1'];
+
+/** As in test/engines/cluster.test.ts: Spark runs in CI and with GPUDEDUP_SPARK=1. */
+function sparkWanted(): boolean {
+  if (process.env.GPUDEDUP_SPARK !== '1' && !process.env.CI) return false;
+  execFileSync('python3', ['-c', 'import pyspark']);
+  return true;
+}
 
 beforeAll(async () => {
   execFileSync('bash', ['-c', `gzip -dc data/sample.jsonl.gz > ${corpus}`]);
@@ -51,7 +59,12 @@ describe('sign --shard on a file split by byte ranges', () => {
     const kept = join(dir, `kept-${count}.jsonl`);
     await cli(['dedup', corpus, '--clusters-from', clusters, '-o', kept, '-q']);
     expect(readFileSync(kept, 'utf8')).toBe(want.kept);
-  }, 240_000);
+    if (count === 4 && sparkWanted()) {
+      const spark = join(dir, 'cluster-spark.csv');
+      await cli(['cluster', ...shards, '--engine', 'spark', '--clusters', spark, '-q']);
+      expect(readFileSync(spark, 'utf8')).toBe(want.clusters);
+    }
+  }, 600_000);
 });
 
 describe('sign - --shard (standard input)', () => {
