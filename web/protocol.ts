@@ -93,6 +93,8 @@ export interface Downloads {
   readonly clusters: Blob;
   readonly pairs: Blob;
   readonly report: Blob;
+  /** The report as one self-contained HTML page (`--report-html`). */
+  readonly reportHtml: Blob;
   /** Every document's signature, as `gpudedup sign` writes its .npy (signaturesNpy.ts). */
   readonly signatures: Blob;
   readonly contamination?: Blob;
