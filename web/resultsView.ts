@@ -66,6 +66,7 @@ export class ResultsView {
     for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
     setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
     setDownload(byId('download-report-html'), downloads.reportHtml, byId('report-html-bytes'));
+    setDownload(byId('download-signatures'), downloads.signatures, byId('signatures-bytes'));
     const { curve, histogram } = summary.plots;
     showSvg(byId('run-s-curve'), curve);
     showSvg(byId('histogram'), histogram);
