@@ -2,7 +2,11 @@
  * `gpudedup sign --scheme datasketch-affine32` against datasketch 2.0.0's own
  * `MinHash.bulk`, from the same text in the same run (issue 22):
  *
- *   npm run build && node dist/bench/datasketch.bench.js [corpus.jsonl[.gz]] [--threads 2] [--backend cpu]
+ *   npm run build && node dist/bench/datasketch.bench.js [corpus.jsonl[.gz]] [--threads 2] [--backend cpu] [--repeat N] [--baseline DIR]
+ *
+ * --repeat runs the contenders N times, interleaved (this build, datasketch, the baseline, …), and reports
+ * medians: the machine may be shared. --baseline DIR: another build's checkout (its dist/ built), timed
+ * with the same flags in the same rounds, its .npy checked equal to this build's.
  *
  * - gpudedup: the whole process as a user runs it (Node start, reading,
  *   shingling, SHA-1, signing, writing the .npy), wall time;
@@ -27,6 +31,8 @@ const option = (name: string, fallback: string): string => {
 };
 const threads = option('--threads', '2');
 const backend = option('--backend', 'cpu');
+const repeat = Number(option('--repeat', '1'));
+const baseline = ((value) => (value === '' ? undefined : value))(option('--baseline', ''));
 const input = args[0] ?? 'data/sample.jsonl.gz';
 const K = 128;
 
@@ -69,25 +75,51 @@ function timed(command: string, commandArgs: string[]): { wall: number; cpu?: nu
   return { wall, cpu: user + system, stdout };
 }
 
-const gpudedup = timed(process.execPath, ['dist/src/cli/main.js', 'sign', input, '-o', npy, '--scheme', 'datasketch-affine32', '-k', String(K), '--backend', backend, '--threads', threads, '-q']);
-const ours = gpudedup.wall;
-const reference = timed('python3', ['-c', PYTHON, input, npy]);
-const python = JSON.parse(reference.stdout) as {
+interface Python {
   documents: number;
   shingles: number;
   shingle_s: number;
   bulk_s: number;
   equal_rows: number;
-};
-const theirs = reference.wall;
-const cpu = (run: { cpu?: number }): string => (run.cpu === undefined ? 'n/a' : `${fmt(run.cpu)} s`);
+}
+interface Run {
+  wall: number;
+  cpu?: number;
+}
+const signArgs = (root: string, out: string): string[] => [join(root, 'dist/src/cli/main.js'), 'sign', input, '-o', out, '--scheme', 'datasketch-affine32', '-k', String(K), '--backend', backend, '--threads', threads, '-q'];
+// Interleaved, so that a neighbour's load falls on every contender alike: this build, datasketch, the baseline, then again.
+const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadBefore = load();
+const runs: { python: Python & Run; ours: Run; base?: Run }[] = [];
+for (let r = 0; r < repeat; r++) {
+  const ours = timed(process.execPath, signArgs('.', npy));
+  const reference = timed('python3', ['-c', PYTHON, input, npy]); // compares its rows with ours
+  const base = baseline === undefined ? undefined : timed(process.execPath, signArgs(baseline, join(dir, 'base.npy')));
+  if (base !== undefined && !readFileSync(npy).equals(readFileSync(join(dir, 'base.npy')))) throw new Error('this build and the baseline wrote different .npy files');
+  runs.push({ python: { ...(JSON.parse(reference.stdout) as Python), wall: reference.wall, cpu: reference.cpu }, ours, base });
+}
+const loadAfter = load();
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const best = (xs: number[]): number => Math.min(...xs);
+const python = runs[0].python;
+const theirs = median(runs.map((r) => r.python.wall));
+const bulk = median(runs.map((r) => r.python.bulk_s));
+const shingle = median(runs.map((r) => r.python.shingle_s));
+const ours = median(runs.map((r) => r.ours.wall));
+const cpu = (xs: (number | undefined)[]): string => (xs.some((x) => x === undefined) ? 'n/a' : `${fmt(median(xs as number[]))} s`);
 const mb = statSync(input).size / 1e6;
 const fmt = (x: number, digits = 2): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const walls = (xs: number[]): string => xs.map((x) => fmt(x)).join(' / ');
 console.log(`### gpudedup sign --scheme datasketch-affine32 vs datasketch 2.0.0 MinHash.bulk (k = ${K}, word 5-grams)`);
 console.log();
 console.log(`${input}: ${python.documents.toLocaleString('en-US')} documents, ${python.shingles.toLocaleString('en-US')} shingles, ${fmt(mb, 1)} MB on disk; rows equal: ${python.equal_rows} of ${python.documents}`);
+console.log(`${repeat} interleaved round${repeat === 1 ? '' : 's'}, medians (each round's wall in the last column); load average before ${loadBefore}, after ${loadAfter}`);
 console.log();
-console.log('| | wall, whole process | CPU (user + sys) | of which |');
-console.log('| --- | --- | --- | --- |');
-console.log(`| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | ${cpu(reference)} | reading + shingling ${fmt(python.shingle_s)} s, MinHash.bulk ${fmt(python.bulk_s)} s (wall) |`);
-console.log(`| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${cpu(gpudedup)} | wall ${fmt(theirs / ours, 1)}× faster (than bulk alone: ${fmt(python.bulk_s / ours, 1)}×) |`);
+console.log('| | wall, whole process (median) | CPU (user + sys) | of which / against datasketch | walls |');
+console.log('| --- | --- | --- | --- | --- |');
+console.log(`| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | ${cpu(runs.map((r) => r.python.cpu))} | reading + shingling ${fmt(shingle)} s, MinHash.bulk ${fmt(bulk)} s (wall) | ${walls(runs.map((r) => r.python.wall))} |`);
+console.log(`| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${cpu(runs.map((r) => r.ours.cpu))} | whole process ${fmt(theirs / ours, 1)}×, bulk alone ${fmt(bulk / ours, 1)}× (best round: ${fmt(bulk / best(runs.map((r) => r.ours.wall)), 1)}×) | ${walls(runs.map((r) => r.ours.wall))} |`);
+if (baseline !== undefined) {
+  const base = median(runs.map((r) => r.base!.wall));
+  console.log(`| baseline (${baseline}), same flags | ${fmt(base)} s | ${cpu(runs.map((r) => r.base!.cpu))} | whole process ${fmt(theirs / base, 1)}×, bulk alone ${fmt(bulk / base, 1)}×; this build ${fmt(base / ours, 2)}× the baseline's speed, same .npy | ${walls(runs.map((r) => r.base!.wall))} |`);
+}

@@ -99,7 +99,7 @@ function progressReporter(): (progress: StageProgress) => void {
 
 async function run(files: File[], reference: File[], settings: RunSettings): Promise<void> {
   const report = progressReporter();
-  const params = makeParams({ k: settings.k, seed: settings.seed, shingle: settings.shingle, n: settings.n, nfkc: settings.nfkc, stripPunctuation: settings.stripPunctuation });
+  const params = makeParams({ scheme: settings.scheme, k: settings.k, seed: settings.seed, shingle: settings.shingle, n: settings.n, nfkc: settings.nfkc, stripPunctuation: settings.stripPunctuation });
   const started = performance.now();
   report({ stage: 'backend setup', done: 0, total: 1, unit: 'steps' });
   const { backend, note } = await chooseBackend(settings.backend, params);

@@ -8,6 +8,7 @@ import { OPTIONS, type OptionName } from '../src/options.js';
 /** Form field id → the option it sets. */
 export const FORM_FIELDS: Readonly<Record<string, OptionName>> = {
   threshold: 'threshold',
+  scheme: 'scheme',
   k: 'k',
   seed: 'seed',
   shingle: 'shingle',

@@ -6,7 +6,7 @@
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
 import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
-import { makeParams } from '../src/signatures/params.js';
+import { defaultSeedOf, makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';
 import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
@@ -84,7 +84,7 @@ function fieldCheck<T>(id: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new FieldError(byId(id), (error as Error).message);
+    throw new FieldError(byId(id), forThisPage((error as Error).message));
   }
 }
 
@@ -141,7 +141,9 @@ async function readSettings(): Promise<RunSettings> {
   const threshold = readThreshold();
   const k = readK();
   const n = fieldCheck('n', () => OPTIONS.n.parse(value('n')));
-  const seed = fieldCheck('seed', () => makeParams({ seed: value('seed') || OPTIONS.seed.default }).seed);
+  const scheme = fieldCheck('scheme', () => OPTIONS.scheme.parse(value('scheme')));
+  // An empty seed is the scheme's default, as an absent --seed is (makeParams: datasketch's 1, else 42).
+  const seed = fieldCheck('seed', () => makeParams({ scheme, seed: value('seed') === '' ? undefined : value('seed') }).seed);
   const manual = readManualLsh(k);
   const chosen = await chooseLsh(threshold, k, manual);
   if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
@@ -152,6 +154,7 @@ async function readSettings(): Promise<RunSettings> {
     threshold,
     lsh,
     manualLsh: manual !== undefined,
+    scheme,
     k,
     seed,
     shingle: OPTIONS.shingle.parse(value('shingle')),
@@ -195,6 +198,14 @@ for (const field of form.querySelectorAll<HTMLElement>('input, select')) {
     }
   });
 }
+// The seed follows the scheme's default until it is edited, as --seed does on the CLI (datasketch-*: 1, its MinHash seed).
+let seedDefault = defaultSeedOf(OPTIONS.scheme.parse(value('scheme')));
+byId('scheme').addEventListener('change', () => {
+  const next = defaultSeedOf(OPTIONS.scheme.parse(value('scheme')));
+  if (value('seed') === seedDefault || value('seed') === '') byId<HTMLInputElement>('seed').value = next;
+  seedDefault = next;
+  clearFieldError(byId('seed'));
+});
 byId('keep').addEventListener('change', () => (byId('keep-field').hidden = value('keep') !== 'field'));
 
 /** The S-curve of the settings as they are now, redrawn on every change of threshold, k, bands or rows. */

@@ -20,6 +20,7 @@ const SETTINGS: readonly (readonly [string, string])[] = [
   ['--rows', 'the setting “LSH bands × rows”'],
   ['--shingle', 'the setting “Shingles”'],
   ['--seed', 'the setting “Seed”'],
+  ['--scheme', 'the signing scheme'],
 ];
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -10,6 +10,7 @@ import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
+import type { SchemeName } from '../src/options.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 
 /** 'auto' passes a software adapter over for the CPU, as the CLI does; 'webgpu' signs on whatever adapter there is. */
@@ -20,7 +21,9 @@ export interface RunSettings {
   readonly lsh: LshParams;
   /** Whether bands × rows were given by hand (else the optimizer's choice). */
   readonly manualLsh: boolean;
+  readonly scheme: SchemeName;
   readonly k: number;
+  /** The seed as given, decimal; the scheme's default (datasketch's 1, else 42) when the field was left at it. */
   readonly seed: string;
   readonly shingle: ShingleMode;
   readonly n: number;
@@ -92,6 +95,8 @@ export interface Downloads {
   readonly report: Blob;
   /** The report as one self-contained HTML page (`--report-html`). */
   readonly reportHtml: Blob;
+  /** Every document's signature, as `gpudedup sign` writes its .npy (signaturesNpy.ts). */
+  readonly signatures: Blob;
   readonly contamination?: Blob;
   /** The same tables as snappy Parquet (kept documents: id, text and the other scalar fields, typed). */
   readonly parquet: { readonly kept: Blob; readonly clusters: Blob; readonly pairs: Blob; readonly contamination?: Blob };

@@ -5,7 +5,7 @@ import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';
 import type { Downloads, RunSummary } from './protocol.js';
 
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 'report-html', 's-curve', 'histogram'] as const;
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 'report-html', 'signatures', 's-curve', 'histogram'] as const;
 
 export class ResultsView {
   constructor(
@@ -66,6 +66,7 @@ export class ResultsView {
     for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
     setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
     setDownload(byId('download-report-html'), downloads.reportHtml, byId('report-html-bytes'));
+    setDownload(byId('download-signatures'), downloads.signatures, byId('signatures-bytes'));
     const { curve, histogram } = summary.plots;
     showSvg(byId('run-s-curve'), curve);
     showSvg(byId('histogram'), histogram);
@@ -83,7 +84,7 @@ function describeSettings(summary: RunSummary): string {
   const normalization = [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : ''].filter(Boolean).join(', ') || 'lowercase only';
   return (
     `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
-    `k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
+    `scheme ${s.scheme}, k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
     (summary.referenceDocuments > 0 ? `; against ${plural(summary.referenceDocuments, 'reference document')}` : '') +
     (s.skipInvalid ? '; malformed lines skipped' : '') +
     '.'

@@ -4,7 +4,7 @@
  * output never sits in the worker's heap as one string): kept documents as
  * `gpudedup dedup -o` writes them, every document's cluster (`--clusters`), the
  * verified pairs (`--pairs`), the reference matches (`--contamination`) and the
- * report (`--report`, same fields) and its page (`--report-html`), and the same tables as snappy Parquet (the
+ * report (`--report`, same fields) and its page (`--report-html`), the signatures (`gpudedup sign`'s .npy), and the same tables as snappy Parquet (the
  * CLI's `*.parquet` outputs: parquetSchema.ts; kept documents with the columns
  * inferred from the fields, staged as JSON lines in a Blob and read back once
  * the columns are known). The same pass keeps, for the inspector, the
@@ -24,6 +24,7 @@ import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.
 import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
+import { signaturesNpy } from './signaturesNpy.js';
 import type { UnitDocument } from '../src/firstPass/unitDocuments.js';
 
 /** UTF-16 code units of texts the inspector may keep (≈ 512 MiB); beyond it, documents are listed without their text. */
@@ -195,6 +196,7 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
     pairs: pairs.csv.finish(),
     report,
     reportHtml,
+    signatures: signaturesNpy(table, result.signatures, run.params),
     contamination: matched?.csv.finish(),
     parquet: {
       kept: await keptParquet(keptStaged.finish(), keptColumns),

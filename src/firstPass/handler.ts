@@ -9,7 +9,7 @@ import { murmur3x86_128 } from '../math/murmur3.js';
 import { pack } from '../shingles/shingleBatch.js';
 import { shingleNormalized } from '../shingles/shingles.js';
 import { openCpuKernel } from '../signatures/cpuKernel.js';
-import { exactMatchUtf8, normalizeText } from '../text/normalize.js';
+import { exactMatchUtf8, hasToken, normalizeText } from '../text/normalize.js';
 import type { FirstPassRequest, FirstPassResponse, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassHandler, FirstPassSources } from './ports.js';
 import { parseUnit, type ParsedDocument } from './readUnit.js';
@@ -76,10 +76,15 @@ function describe(documents: readonly ParsedDocument[], normalizedTexts: readonl
     out.scores[i] = score.score;
     if (score.missing) out.missingKeep++;
     const normalized = normalizedTexts[i];
-    if (buffer.length < normalized.length * 3) buffer = new Uint8Array(normalized.length * 3);
-    const exactBytes = exactMatchUtf8(normalized, buffer);
-    if (exactBytes === 0) out.empty[i] = 1;
-    else out.exactKeys.set(murmur3x86_128(buffer, exactBytes), 4 * i);
+    if (setup.exactKeys === false) {
+      // sign: no pre-pass, so no key to hash; empty is "no token" (what a zero-length exact key means).
+      if (!hasToken(normalized)) out.empty[i] = 1;
+    } else {
+      if (buffer.length < normalized.length * 3) buffer = new Uint8Array(normalized.length * 3);
+      const exactBytes = exactMatchUtf8(normalized, buffer);
+      if (exactBytes === 0) out.empty[i] = 1;
+      else out.exactKeys.set(murmur3x86_128(buffer, exactBytes), 4 * i);
+    }
     out.lines[i] = doc.line;
     out.starts[i] = doc.start;
     out.ends[i] = doc.end;

@@ -28,6 +28,11 @@ export interface ReadSetup {
   readonly read: UnitReadOptions;
   readonly shingle: ShingleOptions;
   readonly keep: KeepPolicy;
+  /**
+   * false: no exact-duplicate keys (all zero), for a pass without the exact
+   * pre-pass (`sign` signs every document): a text's emptiness is still found.
+   */
+  readonly exactKeys?: boolean;
 }
 
 /**

@@ -6,26 +6,9 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { AtomicFile, partialPath } from './atomicFile.js';
+import { NPY_HEADER_BYTES, NPY_MAGIC, npyHeader, type NpyDtype } from './npyHeader.js';
 
-export type NpyDtype = '<u4' | '<u8';
-
-const MAGIC = Uint8Array.of(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59); // \x93NUMPY
-/** Magic + version + header length + header text: a multiple of 64 with space for any shape. */
-const HEADER_BYTES = 128;
-
-function header(dtype: NpyDtype, rows: number, cols: number): Uint8Array {
-  const dict = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  const textLength = HEADER_BYTES - 10;
-  const text = dict.padEnd(textLength - 1, ' ') + '\n';
-  const out = new Uint8Array(HEADER_BYTES);
-  out.set(MAGIC, 0);
-  out[6] = 1; // version 1.0
-  out[7] = 0;
-  out[8] = textLength & 0xff;
-  out[9] = textLength >> 8;
-  out.set(new TextEncoder().encode(text), 10);
-  return out;
-}
+export type { NpyDtype } from './npyHeader.js';
 
 function rowBytes(dtype: NpyDtype, cols: number): number {
   return cols * (dtype === '<u8' ? 8 : 4);
@@ -42,7 +25,7 @@ export class NpyWriter {
 
   static async create(path: string, dtype: NpyDtype, cols: number): Promise<NpyWriter> {
     const file = await AtomicFile.createResumable(path);
-    await file.write(header(dtype, 0, cols));
+    await file.write(npyHeader(dtype, 0, cols));
     return new NpyWriter(file, dtype, cols);
   }
 
@@ -50,12 +33,12 @@ export class NpyWriter {
   static async partialRows(path: string, dtype: NpyDtype, cols: number): Promise<number> {
     const info = await stat(partialPath(path)).catch(() => undefined);
     if (!info) return 0;
-    return Math.max(0, Math.floor((info.size - HEADER_BYTES) / rowBytes(dtype, cols)));
+    return Math.max(0, Math.floor((info.size - NPY_HEADER_BYTES) / rowBytes(dtype, cols)));
   }
 
   /** Continues an interrupted run's `.partial` after its first `rows` rows (anything later is cut). */
   static async resume(path: string, dtype: NpyDtype, cols: number, rows: number): Promise<NpyWriter> {
-    const file = await AtomicFile.reopen(path, HEADER_BYTES + rows * rowBytes(dtype, cols));
+    const file = await AtomicFile.reopen(path, NPY_HEADER_BYTES + rows * rowBytes(dtype, cols));
     const writer = new NpyWriter(file, dtype, cols);
     writer.rows = rows;
     return writer;
@@ -70,7 +53,7 @@ export class NpyWriter {
       for (let row = 0; row < rows; row += chunkRows) {
         const count = Math.min(chunkRows, rows - row);
         const words = new Uint32Array((count * bytesPerRow) / 4);
-        await handle.read(new Uint8Array(words.buffer), 0, count * bytesPerRow, HEADER_BYTES + row * bytesPerRow);
+        await handle.read(new Uint8Array(words.buffer), 0, count * bytesPerRow, NPY_HEADER_BYTES + row * bytesPerRow);
         yield words;
       }
     } finally {
@@ -87,7 +70,7 @@ export class NpyWriter {
   }
 
   async commit(): Promise<void> {
-    await this.file.writeAt(header(this.dtype, this.rows, this.cols), 0);
+    await this.file.writeAt(npyHeader(this.dtype, this.rows, this.cols), 0);
     await this.file.commit();
   }
 
@@ -118,7 +101,7 @@ export async function readNpy(path: string): Promise<NpyArray> {
     const size = (await handle.stat()).size;
     const prefix = Buffer.alloc(12);
     await handle.read(prefix, 0, 12, 0);
-    if (size < 10 || !MAGIC.every((b, i) => prefix[i] === b)) throw new Error(`${path}: not a .npy file`);
+    if (size < 10 || !NPY_MAGIC.every((b, i) => prefix[i] === b)) throw new Error(`${path}: not a .npy file`);
     const major = prefix[6];
     const headerStart = major === 1 ? 10 : 12;
     const headerLength = major === 1 ? prefix.readUInt16LE(8) : prefix.readUInt32LE(8);

@@ -16,7 +16,8 @@ import { createInterface } from 'node:readline';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import { isEmptySignature, rowWords, signatureMatrix } from '../bands/signatureMatrix.js';
 import { AtomicFile, partialPath } from './atomicFile.js';
-import { NpyWriter, readNpy, type NpyDtype } from './npy.js';
+import { NpyWriter, readNpy } from './npy.js';
+import { signatureColumns, signatureDtype } from './npyHeader.js';
 import { paramDifferences, type SignatureParams } from '../signatures/params.js';
 import { isParquetOutput } from './parquetFile.js';
 import { rowOptionDifferences, rowOptionsOf, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
@@ -58,7 +59,7 @@ export class SignatureWriter {
   ) {}
 
   static async create(npyPath: string, params: SignatureParams, read: RowOptions): Promise<SignatureWriter> {
-    const npy = await NpyWriter.create(npyPath, dtypeOf(params), npyColumns(params));
+    const npy = await NpyWriter.create(npyPath, signatureDtype(params), signatureColumns(params));
     const sidecar = await AtomicFile.createResumable(sidecarPath(npyPath));
     await sidecar.write(sidecarHead(params, read));
     return new SignatureWriter(params, npy, sidecar, 0, [], []);
@@ -84,12 +85,12 @@ export class SignatureWriter {
     }
     // Lines after the head: one id each; the last element follows the final newline (empty or torn).
     const idLines = lines.slice(1, -1);
-    const rows = await NpyWriter.partialRows(npyPath, dtypeOf(params), npyColumns(params));
+    const rows = await NpyWriter.partialRows(npyPath, signatureDtype(params), signatureColumns(params));
     const documents = Math.min(idLines.length, rows);
     const ids = idLines.slice(0, documents).map((line) => JSON.parse(line.startsWith(',') ? line.slice(1) : line) as string);
     const keptBytes = Buffer.byteLength(head + '\n') + idLines.slice(0, documents).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     const empty = await emptyRows(npyPath, params, documents);
-    const npy = await NpyWriter.resume(npyPath, dtypeOf(params), npyColumns(params), documents);
+    const npy = await NpyWriter.resume(npyPath, signatureDtype(params), signatureColumns(params), documents);
     const sidecar = await AtomicFile.reopen(sidecarPath(npyPath), keptBytes);
     return new SignatureWriter(params, npy, sidecar, documents, empty, ids);
   }
@@ -142,15 +143,6 @@ export async function openSignatureOutput(path: string, params: SignatureParams,
   return ParquetSignatureWriter.create(path, params, read);
 }
 
-function dtypeOf(params: SignatureParams): NpyDtype {
-  return params.slotBits === 64 ? '<u8' : '<u4';
-}
-
-/** Columns of the .npy: k slots, or with b-bit slots the words of a packed row (band keys, then slots). */
-function npyColumns(params: SignatureParams): number {
-  return params.slotBits >= 32 ? params.k : rowWords(params.k, params.slotBits, params.bandKeys);
-}
-
 /** The sidecar's first line: the object up to the opening of its `ids` array. */
 function sidecarHead(params: SignatureParams, read: RowOptions): string {
   return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(0, -1) + ',"ids":[\n';
@@ -173,7 +165,7 @@ function parseHead(line: string): { params: SignatureParams; read?: RowOptions }
 async function emptyRows(npyPath: string, params: SignatureParams, rows: number): Promise<number[]> {
   const empty: number[] = [];
   let first = 0;
-  for await (const words of NpyWriter.readPartialRows(npyPath, dtypeOf(params), npyColumns(params), rows)) {
+  for await (const words of NpyWriter.readPartialRows(npyPath, signatureDtype(params), signatureColumns(params), rows)) {
     const chunk = signatureMatrix(words, params.k, params.slotBits, params.bandKeys);
     for (let r = 0; r < chunk.count; r++) if (isEmptySignature(chunk, r)) empty.push(first + r);
     first += chunk.count;
@@ -245,11 +237,11 @@ export async function readSignatureFile(npyPath: string, expected?: SignaturePar
     }
   }
   const array = await readNpy(npyPath);
-  const dtype = dtypeOf(params);
-  if (array.dtype !== dtype || array.cols !== npyColumns(params) || array.rows !== ids.length || sidecar.documents !== ids.length) {
+  const dtype = signatureDtype(params);
+  if (array.dtype !== dtype || array.cols !== signatureColumns(params) || array.rows !== ids.length || sidecar.documents !== ids.length) {
     throw new Error(
       `${npyPath}: does not match its sidecar (array ${array.dtype} ${array.rows}×${array.cols}, ` +
-        `sidecar ${dtype} ${ids.length}×${npyColumns(params)})`,
+        `sidecar ${dtype} ${ids.length}×${signatureColumns(params)})`,
     );
   }
   return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words: array.words };

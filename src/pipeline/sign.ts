@@ -161,14 +161,14 @@ async function appendSigned(
   const resumed = writer.documentCount;
   const checkpoint = config.batchSize ?? 2048;
   const units = signedUnits(inputUnits(files, (n) => (counts.bytes = n), { lines: checkpoint }), signer.firstPass, {
-    setup: unitSetup(config.params, config.read, { kind: 'first' }),
+    setup: { ...unitSetup(config.params, config.read, { kind: 'first' }), exactKeys: false }, // every document is signed: no pre-pass keys
     ids: new UniqueIds(),
     onInvalid: invalid.onInvalid,
     onBinary: invalid.onBinary,
     keepSets: false,
     skip: resumeCheck(writer.resumedIds),
   }, timings);
-  const batch = new SignedBatch(config.params.k);
+  const batch = new SignedBatch(config.params.k, checkpoint);
   const width = 2 * config.params.k;
   let position = 0;
   for await (const unit of units) {
@@ -200,15 +200,19 @@ function resumeCheck(resumedIds: readonly string[]): (position: number, id: stri
   };
 }
 
-/** Rows gathered for the .npy, appended a checkpoint (--batch-size documents) at a time. */
+/**
+ * Rows gathered for the output, appended a checkpoint (--batch-size documents) at a time: copied once, into
+ * the checkpoint's buffer (a new one each time: the Parquet writer holds on to what it is given).
+ */
 class SignedBatch {
   private ids: string[] = [];
-  private rows: Uint32Array[] = [];
   private empty: boolean[] = [];
-  private readonly emptyRow: Uint32Array;
+  private words: Uint32Array;
+  private readonly width: number;
 
-  constructor(k: number) {
-    this.emptyRow = new Uint32Array(2 * k).fill(EMPTY_SLOT_WORD);
+  constructor(k: number, rows: number) {
+    this.width = 2 * k;
+    this.words = new Uint32Array(rows * this.width);
   }
 
   get size(): number {
@@ -217,18 +221,24 @@ class SignedBatch {
 
   /** `row` undefined: an empty document, all ones. */
   add(id: string, row: Uint32Array | undefined): void {
+    const at = this.ids.length * this.width;
+    if (at === this.words.length) {
+      const grown = new Uint32Array(2 * this.words.length + this.width);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    if (row === undefined) this.words.fill(EMPTY_SLOT_WORD, at, at + this.width);
+    else this.words.set(row, at);
     this.ids.push(id);
-    this.rows.push(row ?? this.emptyRow);
     this.empty.push(row === undefined);
   }
 
   async flushTo(writer: SignatureOutput): Promise<void> {
     if (this.ids.length === 0) return;
-    const words = new Uint32Array(this.rows.length * this.emptyRow.length);
-    this.rows.forEach((row, i) => words.set(row, i * this.emptyRow.length));
-    await writer.append(this.ids, words, this.empty);
+    const rows = this.ids.length;
+    await writer.append(this.ids, this.words.subarray(0, rows * this.width), this.empty);
+    this.words = new Uint32Array(this.words.length);
     this.ids = [];
-    this.rows = [];
     this.empty = [];
   }
 }

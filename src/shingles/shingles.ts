@@ -56,7 +56,8 @@ export function shingleNormalized(text: string, normalized: string, options: Shi
   let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n, hash);
   if (!result) return shingleDocumentReference(text, options);
   if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
-  return deduplicatePairs(result.hashes);
+  const set = deduplicatePairs(result.hashes);
+  return set === result.hashes ? set.slice() : set; // fewer than two windows: copied off the kernel's memory
 }
 
 /** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */

@@ -99,7 +99,7 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
   return {
     scheme: SCHEMES[scheme],
-    seed: toDecimal64(parseU64(String(options.seed === undefined ? (datasketch?.seed ?? optionValue('seed', undefined)) : optionValue('seed', options.seed)))),
+    seed: options.seed === undefined ? defaultSeedOf(scheme) : toDecimal64(parseU64(String(optionValue('seed', options.seed)))),
     k,
     shingle,
     n,
@@ -109,8 +109,13 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   };
 }
 
+/** The seed a scheme signs with when none is given, in decimal: datasketch's 1 for its schemes, else the table's 42. */
+export function defaultSeedOf(scheme: SchemeName): string {
+  return toDecimal64(parseU64(String(isDatasketchScheme(scheme) ? DATASKETCH_DEFAULT_SEED : optionValue('seed', undefined))));
+}
+
 /** A datasketch scheme stores its own dtype (uint32, or uint64 for affine64) and takes numpy's 32-bit seeds. */
-function checkDatasketch(scheme: SchemeName & `datasketch-${string}`, options: SignatureOptions): { slotBits: 32 | 64; seed: number } {
+function checkDatasketch(scheme: SchemeName & `datasketch-${string}`, options: SignatureOptions): { slotBits: 32 | 64 } {
   const slotBits = datasketchSlotBits(scheme);
   if (options.slotBits !== undefined && options.slotBits !== slotBits) {
     throw new RangeError(`--scheme ${scheme} keeps ${slotBits}-bit slots (datasketch's hash values), not --slot-bits ${options.slotBits}`);
@@ -118,7 +123,7 @@ function checkDatasketch(scheme: SchemeName & `datasketch-${string}`, options: S
   if (options.seed !== undefined && parseU64(String(options.seed)).hi !== 0) {
     throw new RangeError(`--scheme ${scheme} takes datasketch's seed, an integer from 0 to 4294967295 (numpy.random.RandomState), got ${String(options.seed)}`);
   }
-  return { slotBits, seed: DATASKETCH_DEFAULT_SEED };
+  return { slotBits };
 }
 
 function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLayout | undefined): StoredBandLayout | undefined {

@@ -51,6 +51,12 @@ export function isWhiteSpace(c: number): boolean {
   return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
+/** Whether normalized text has a token (a code unit that is not White_Space): exactMatchUtf8 writes no byte otherwise. */
+export function hasToken(normalized: string): boolean {
+  for (let i = 0; i < normalized.length; i++) if (!isWhiteSpace(normalized.charCodeAt(i))) return true;
+  return false;
+}
+
 /**
  * The UTF-8 bytes of normalizedForExactMatch for already normalized text —
  * tokens joined by single spaces, lone surrogates as U+FFFD — written into

@@ -53,6 +53,24 @@ describe('SHA-1 of byte windows', () => {
     }
     for (let length = 1; length <= 130; length++) expect(lengthsSeen.has(length), `a shingle of ${length} bytes`).toBe(true);
   });
+
+  it('hashes word windows four at a time (SIMD lanes) and one by one alike: every window count mod 4, short and long windows mixed', () => {
+    const encoder = new TextEncoder();
+    const words = ['a', 'de', 'fox', 'über', '漢字', '😀x', 'supercalifragilistic', 'ab'.repeat(30)];
+    let mixed = 0;
+    for (let tokens = 1; tokens <= 40; tokens++) {
+      const text = Array.from({ length: tokens }, () => words[Math.floor(random() * words.length)]).join(' ');
+      for (const n of [1, 2, 5]) {
+        for (const hash of ['sha1-32', 'sha1-64'] as const) {
+          const strings = shingleStrings(text, { mode: 'word', n, normalize: DEFAULT_NORMALIZE });
+          if (strings.some((s) => encoder.encode(s).length > 55) && strings.some((s) => encoder.encode(s).length <= 55)) mixed++;
+          const expected = strings.flatMap((s) => nodeSha1(encoder.encode(s), hash === 'sha1-64'));
+          expect(Array.from(wasmWindowHashes(text, 'word', n, hash)!.hashes), `${hash} n=${n}: ${text}`).toEqual(expected);
+        }
+      }
+    }
+    expect(mixed).toBeGreaterThan(10);
+  });
 });
 
 describe('datasketch shingle strings', () => {

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPTIONS } from '../../src/options.js';
+import { OPTIONS, SCHEME_NAMES } from '../../src/options.js';
+import { defaultSeedOf, makeParams } from '../../src/signatures/params.js';
 import { applyOptionDefaults, FORM_FIELDS } from '../../web/formDefaults.js';
 
 const html = readFileSync(join(import.meta.dirname, '../../web/index.html'), 'utf8');
@@ -13,6 +14,7 @@ describe('the form defaults', () => {
     applyOptionDefaults((id) => fields.get(id)!);
     expect(Object.fromEntries([...fields].map(([id, f]) => [id, f.value]))).toEqual({
       threshold: String(OPTIONS.threshold.default),
+      scheme: OPTIONS.scheme.default,
       k: String(OPTIONS.k.default),
       seed: String(OPTIONS.seed.default),
       shingle: OPTIONS.shingle.default,
@@ -40,5 +42,13 @@ describe('the form defaults', () => {
         }
       }
     }
+  });
+
+  it('offers every scheme of the table, and a seed left at its default follows the scheme as --seed does (datasketch-*: 1)', () => {
+    const select = html.slice(html.indexOf('<select id="scheme"'), html.indexOf('</select>', html.indexOf('<select id="scheme"')));
+    expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual([...SCHEME_NAMES]);
+    expect(defaultSeedOf('classic')).toBe(String(OPTIONS.seed.default));
+    for (const scheme of SCHEME_NAMES) expect(defaultSeedOf(scheme), scheme).toBe(makeParams({ scheme }).seed);
+    expect(SCHEME_NAMES.filter((s) => s.startsWith('datasketch-')).map(defaultSeedOf)).toEqual(['1', '1', '1']);
   });
 });

@@ -38,8 +38,8 @@ export function wasmShinglerUnavailable(): Error | undefined {
   return unavailable;
 }
 
-/** SHA-1's padded tail, after the window values (shingle.wat). */
-const SHA1_SCRATCH = 128;
+/** SHA-1's padded tails, after the window values (shingle.wat: four one-block messages side by side). */
+const SHA1_SCRATCH = 256;
 
 /** shingle.wat's flags: bit 0 char mode, bit 1 SHA-1 (datasketch's sha1_hash32), bit 2 its 64-bit form. */
 function flagsOf(mode: 'word' | 'char', hash: ShingleHash): number {
@@ -48,7 +48,8 @@ function flagsOf(mode: 'word' | 'char', hash: ShingleHash): number {
 
 /**
  * The window hashes of a normalized text ((lo, hi) pairs, window order, repeats
- * kept) and its token count; undefined when the kernel is unavailable. `hash`:
+ * kept) and its token count; undefined when the kernel is unavailable. `hashes`
+ * views the kernel's memory: read or copy it before the next call. `hash`:
  * FNV-1a 64 mod P (ours) or SHA-1 of each shingle string (the datasketch schemes).
  */
 export function wasmWindowHashes(
@@ -65,7 +66,7 @@ export function wasmWindowHashes(
   const out = Math.ceil((written + 1) / 8) * 8;
   reserveMemory(kernel.memory, out + 8 * Math.max(1, written) + SHA1_SCRATCH);
   const windows = kernel.shingle(written, flagsOf(mode, hash), n, out);
-  const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows).slice();
+  const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows); // a view: no copy per document
   const tokens = kernel.tokens();
   if (kernel.memory.buffer.byteLength > KEEP_BYTES) instance = undefined;
   return { hashes, tokens };
