@@ -109,7 +109,10 @@ export function signatureParamsOf(p: IndexParameters): SignatureParams {
  * with no options never differs. Signature settings go through paramDifferences.
  */
 export function parameterDifferences(index: IndexParameters, given: IndexOptions): string[] {
-  const other = resolveParameters({ ...optionsOf(index), ...given });
+  const base = optionsOf(index);
+  // Another k, threshold or verify mode without its own banding: the banding dedup would choose for it.
+  const rebanded = given.lsh === undefined && (['k', 'threshold', 'verify'] as const).some((key) => given[key] !== undefined && given[key] !== index[key]);
+  const other = resolveParameters({ ...base, ...(rebanded ? { lsh: undefined } : {}), ...given });
   const signature = paramDifferences(signatureParamsOf(index), signatureParamsOf(other)).map((d) => d.replace(/^(\w+): (.*) vs (.*)$/, '$1: $2 (index) vs $3'));
   const rest = (['threshold', 'bands', 'rows', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const)
     .filter((key) => index[key] !== other[key])
