@@ -73,7 +73,7 @@ describe('checksums', () => {
     writeFileSync(path, bytes);
   };
 
-  for (const file of ['sig', 'bands', 'ids', 'sets'] as const) {
+  for (const file of ['sig', 'bands', 'ids', 'sets', 'sig.crc']) {
     it(`a corrupt .${file} file is detected by its checksum and named`, async () => {
       const dir = await built();
       const path = join(dir, `seg-000001.${file}`);
@@ -84,13 +84,19 @@ describe('checksums', () => {
     });
   }
 
-  it('lazy checksums: the signature file is checked on the first read of its segment', async () => {
+  it('lazy checksums: a signature block is checked on the first read that touches it, and named', async () => {
     const dir = await built();
     const path = join(dir, 'seg-000001.sig');
     flipByte(path, 8);
     const index = await openIndex(dir, { readOnly: true, checksums: 'lazy' });
-    await expect(index.query(probes)).rejects.toThrow(/seg-000001\.sig: checksum mismatch/);
+    await expect(index.query(probes)).rejects.toThrow(/seg-000001\.sig: checksum mismatch in bytes 0–\d+ /);
     await index.close();
+    const healthy = await built();
+    const reader = await openIndex(healthy, { readOnly: true, checksums: 'lazy' });
+    const eager = await openIndex(healthy, { readOnly: true, checksums: 'open' });
+    expect(await reader.query(probes)).toEqual(await eager.query(probes));
+    await reader.close();
+    await eager.close();
   });
 
   it('a truncated segment file and a corrupt manifest are named', async () => {
