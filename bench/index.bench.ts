@@ -23,6 +23,10 @@ import { createIndex, openIndex } from '../src/lshIndex/diskIndex.js';
 import { acquireLock } from '../src/lshIndex/lock.js';
 import { readManifest, segmentName, writeManifest } from '../src/lshIndex/manifest.js';
 import { SegmentWriter } from '../src/lshIndex/segmentFiles.js';
+import { parametersFromRecord, signatureParamsOf } from '../src/lshIndex/options.js';
+import { inlineIndexSigner, signTexts } from '../src/lshIndex/signing.js';
+import { hashFamilyOf } from '../src/signatures/params.js';
+import { openSigner } from '../src/signatures/resolveBackend.js';
 import { Generator, licenceWords } from './scaleCorpus.js';
 
 const argv = process.argv.slice(2);
@@ -121,6 +125,23 @@ async function serve(): Promise<void> {
   }
   const memory = process.memoryUsage();
   console.log(`memory while serving: rss ${mib(memory.rss)}, heap ${mib(memory.heapUsed)}, array buffers ${mib(memory.arrayBuffers)}`);
+  // Signing one query text: on this thread (what query does) against a round trip to the worker pool.
+  const parameters = parametersFromRecord(reader.parameters as Record<string, unknown>);
+  const inline = inlineIndexSigner(parameters);
+  const pool = await openSigner('cpu', hashFamilyOf(signatureParamsOf(parameters)), { cpuThreads: 2 });
+  for (const [name, signer] of [['this thread (wasm)', inline], ['worker pool', pool.firstPass]] as const) {
+    const times: number[] = [];
+    for (const probe of probes.slice(0, 300)) {
+      const t = performance.now();
+      await signTexts([probe], signer, parameters, parameters.storeSets);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`signing one query text on ${name} (${signer.backend.description}): p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`);
+  }
+  pool.signer.destroy();
+  pool.shingler.destroy();
+  pool.firstPass.workers.destroy();
   await reader.close();
   console.log(`load average after: ${load()}`);
 }
