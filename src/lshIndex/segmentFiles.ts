@@ -349,10 +349,11 @@ class CheckedFile {
 }
 
 /**
- * A committed segment, opened for reading: band tables, ids and set offsets
- * in memory (their files checked whole as they are read); signature rows and
- * shingle sets read by position when a candidate needs them, their blocks
- * checked before open returns (`open`) or on first read (`lazy`).
+ * A committed segment, opened for reading: the band tables' block index, ids
+ * and set offsets in memory (their files checked whole as they are read);
+ * band blocks, signature rows and shingle sets read by position when a
+ * lookup or a candidate needs them, their blocks checked before open
+ * returns (`open`) or on first read (`lazy`).
  */
 export class DiskSegment {
   private readonly bandsFd: number;
