@@ -9,14 +9,15 @@
  * The outputs come after the commit (they need its decisions): a run killed
  * between the two has added its documents without writing them.
  */
-import { checkKeptOutput, openKeptDocuments } from '../formats/keptDocuments.js';
+import { checkKeptOutput, openKeptDocuments, type KeptDocuments } from '../formats/keptDocuments.js';
 import { openTable, type RowTable } from '../formats/openTable.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import { buildIndexAddReport, type IndexAddReport } from '../formats/indexAddReport.js';
-import type { ReadOptions } from '../io/documents.js';
+import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, type InputFile } from '../io/readDocuments.js';
 import type { AddResult, DedupIndex } from '../lshIndex/types.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
+import { copyLines, type WantedLine } from './copyLines.js';
 import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 import type { NamedOutput } from './outputChecks.js';
@@ -91,8 +92,7 @@ async function writeAddOutputs(input: IndexInput, result: AddResult, corpus: rea
     if (outputs.out !== undefined) {
       const out = await openKeptDocuments(outputs.out, corpus, outputs.parquetCompression);
       opened.push(out);
-      const read = input.read!;
-      for (let i = 0; i < read.length; i++) if (result.decisions[i].added) await out.write(read[i]);
+      await writeAdded(input.read!, result, out);
     }
     if (outputs.matches !== undefined) {
       const table = await openTable(outputs.matches, MATCH_COLUMNS, outputs.parquetCompression);
@@ -103,6 +103,28 @@ async function writeAddOutputs(input: IndexInput, result: AddResult, corpus: rea
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
     throw error;
+  }
+}
+
+/**
+ * The added documents in input order: JSON lines of a file copied as bytes
+ * (copyLines.ts), file by file; standard input's lines, Parquet rows and
+ * plain-text files written from what was read (keptDocuments.ts).
+ */
+async function writeAdded(read: readonly InputDocument[], result: AddResult, out: KeptDocuments): Promise<void> {
+  for (let i = 0; i < read.length; ) {
+    const path = read[i].source.path;
+    let end = i;
+    while (end < read.length && read[end].source.path === path) end++;
+    const copied = out.writeLine !== undefined && path !== '-' && read[i].rawLine !== undefined;
+    const wanted: WantedLine[] = [];
+    for (let d = i; d < end; d++) {
+      if (!result.decisions[d].added) continue;
+      if (copied) wanted.push({ line: read[d].source.line, rawLine: read[d].rawLine! });
+      else await out.write(read[d]);
+    }
+    if (wanted.length > 0) await copyLines(path, wanted, { writeLine: (bytes) => out.writeLine!(bytes) });
+    i = end;
   }
 }
 
