@@ -54,6 +54,7 @@ function registerAdd(index: Command): void {
     const config = addConfig(dir, corpus, options);
     const files = await indexAddPreflight(config);
     const opened = await openIndex(dir, openOptionsFrom(options));
+    noteLock(opened, options.quiet);
     await withIndex(opened, async () => printAdd(await indexAdd(opened, config, files, cliHooks(options.quiet)), options));
   });
 }
@@ -67,6 +68,11 @@ function printAdd(report: IndexAddReport, options: AddCliOptions): void {
   const destination = options.out ?? options.matches ?? options.report ?? '';
   const toStdout = [options.out, options.matches, options.report].includes('-');
   (toStdout ? process.stderr : process.stdout).write(formatIndexAddSummary(report, destination));
+}
+
+/** A writer's lock left by a dead process was taken over: say so (stderr), once. */
+export function noteLock(index: DiskIndex, quiet: boolean): void {
+  if (index.lockNote !== undefined && !quiet) process.stderr.write(`note: ${index.lockNote}\n`);
 }
 
 /** Runs `work` on an open index and closes it (releasing the writer's lock) however it ends. */
@@ -128,11 +134,11 @@ function registerCompact(index: Command): void {
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { quiet: boolean }) => {
       const opened = await openIndex(dir, { backend: 'cpu' });
-      const before = await opened.stats();
+      noteLock(opened, options.quiet);
       const result = await withIndex(opened, () => opened.compact());
       if (!options.quiet) {
         process.stdout.write(
-          `compacted ${dir}: ${counted(before.segments, 'segment')} → ${counted(result.segments, 'segment')}, ${counted(result.documents, 'document')}, ${counted(result.removed, 'removed document')} dropped\n`,
+          `compacted ${dir}: ${counted(result.segmentsBefore, 'segment')} → ${result.documents > 0 ? 1 : 0}, ${counted(result.documents, 'document')}, ${counted(result.dropped, 'removed document')} dropped\n`,
         );
       }
     });
