@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import { counted, thousands } from '../format.js';
 import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../formats/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
-import { indexAdd, indexAddPreflight, type IndexAddConfig } from '../pipeline/indexAdd.js';
+import { resolveParameters } from '../lshIndex/options.js';
+import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/indexAdd.js';
 import { removeFromIndex } from '../pipeline/indexRemove.js';
 import {
   addAddOptions,
@@ -34,11 +35,14 @@ function registerCreate(index: Command): void {
     .argument('[corpus...]', 'documents to add: JSONL, Parquet or plain-text files, directories, or - for standard input');
   addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
     const parameters = indexOptionsFrom(options);
+    resolveParameters(parameters); // the index's own checks, before any work
     const config = addConfig(dir, corpus, options);
     const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
+    // The corpus is read (and refused, naming file and line) before the directory becomes an index.
+    const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
     const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
     await withIndex(created, async () => {
-      if (files !== undefined) return printAdd(await indexAdd(created, config, files, cliHooks(options.quiet)), options);
+      if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
       if (!options.quiet) process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
     });
   });

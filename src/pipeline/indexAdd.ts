@@ -59,7 +59,24 @@ export async function indexAddPreflight(config: IndexAddConfig): Promise<InputFi
 }
 
 export async function indexAdd(index: DedupIndex, config: IndexAddConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<IndexAddReport> {
-  const timings: Record<string, number> = {};
+  return addInput(index, config, corpus, await readAddInput(config, corpus, hooks));
+}
+
+export interface ReadInput {
+  readonly input: IndexInput;
+  readonly readingMs: number;
+}
+
+/** The whole corpus read and checked (malformed lines, repeated ids), before the index is touched. */
+export async function readAddInput(config: IndexAddConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<ReadInput> {
+  const started = performance.now();
+  const input = await readIndexInput(corpus, config.read, config.outputs.out !== undefined, hooks);
+  return { input, readingMs: performance.now() - started };
+}
+
+/** One add (one commit), then the outputs and the report. */
+export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus: readonly InputFile[], { input, readingMs }: ReadInput): Promise<IndexAddReport> {
+  const timings: Record<string, number> = { reading: readingMs };
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
@@ -68,7 +85,6 @@ export async function indexAdd(index: DedupIndex, config: IndexAddConfig, corpus
       timings[stage] = performance.now() - started;
     }
   };
-  const input = await timed('reading', () => readIndexInput(corpus, config.read, config.outputs.out !== undefined, hooks));
   const result = await timed('adding', () => index.add(input.documents, { all: config.all }));
   await timed('writing', () => writeAddOutputs(input, result, corpus, config.outputs));
   const report = buildIndexAddReport({

@@ -8,7 +8,7 @@
  * index changes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli, tempDir, type CliResult } from '../support/cli.js';
@@ -205,6 +205,47 @@ describe('SIGKILL in the middle of index add', () => {
   }, 300_000);
 });
 
+describe('SIGTERM in the middle of index add', () => {
+  it('exits 143 leaving no temporary beside the outputs, and an index in the previous or the new state', async () => {
+    const dir = tempDir();
+    const index = join(dir, 'index');
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 100, 11)));
+    writeFileSync(join(dir, 'b.jsonl'), jsonl(documents('b', 3000, 12)));
+    ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
+    const run = started(['index', 'add', index, join(dir, 'b.jsonl'), '-o', join(out, 'kept.jsonl'), '--matches', join(out, 'm.csv'), ...CPU]);
+    await new Promise((r) => setTimeout(r, 1200));
+    run.child.kill('SIGTERM');
+    const ended = await run.done;
+    if (ended.code === 0) return; // finished before the signal on a fast machine: nothing to check
+    expect(ended.code).toBe(143);
+    expect(readdirSync(out)).toEqual([]);
+    expect([100, 3100]).toContain((await statsOf(index)).documents);
+    ok(await runCli(['index', 'remove', index, '--ids', '-'], 'a0\n'));
+  });
+
+  it('while it reads (standard input held open): exits 143, the index unchanged and open to the next writer', async () => {
+    const dir = tempDir();
+    const index = join(dir, 'index');
+    writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 30, 13)));
+    ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
+    const run = started(['index', 'add', index, '-', '-o', join(dir, 'kept.jsonl'), ...CPU]);
+    run.child.stdin!.write(jsonl(documents('b', 10, 14)));
+    // The writer holds the lock once it reads: wait for a second writer to be refused, then interrupt.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if ((await runCli(['index', 'compact', index])).code !== 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    run.child.kill('SIGTERM');
+    expect((await run.done).code).toBe(143);
+    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'index']);
+    expect(await statsOf(index)).toMatchObject({ documents: 30 });
+    ok(await runCli(['index', 'remove', index, '--ids', '-'], 'a0\n'));
+    expect(await statsOf(index)).toMatchObject({ documents: 29 });
+  });
+});
+
 describe('damage and bad input', () => {
   it('a corrupt segment is detected and named', async () => {
     const dir = tempDir();
@@ -233,6 +274,10 @@ describe('damage and bad input', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^gpudedup: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: `));
     expect(await statsOf(index)).toMatchObject({ documents: 20 });
+    const fresh = join(dir, 'fresh');
+    const create = await runCli(['index', 'create', fresh, bad, ...CPU]);
+    expect(create.stderr).toContain(`${bad}:3: `);
+    expect(existsSync(fresh)).toBe(false); // read before the directory becomes an index
     const missing = await runCli(['index', 'add', index, join(dir, 'nope.jsonl'), ...CPU]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('nope.jsonl');
