@@ -124,7 +124,11 @@ describe('index add A then B keeps a set as clean as dedup of A followed by B (r
     const pairs = csvRows(readFileSync(join(dir, 'pairs.csv'), 'utf8'));
     const pairsBelowT = pairs.filter((p) => sim(position.get(p.id_a)!, position.get(p.id_b)!) < T).length;
 
+    // Documents only the index kept: how close each is to what dedup kept (dedup's representative check removes down to t − 0.1).
+    const dedupKept = keptDedup.map((id) => position.get(id)!);
+    const onlyIndex = keptIndex.filter((id) => !keptDedup.includes(id)).map((id) => Math.max(...dedupKept.map((e) => sim(e, position.get(id)!))));
     const pp = (x: number): string => (100 * x).toFixed(2);
+    console.log(`kept by the index, not by dedup: ${onlyIndex.length}, their best J to dedup's kept documents: ${onlyIndex.map((j) => j.toFixed(3)).sort().join(' ')}`);
     console.log(
       `quality (t = ${T}, ${docs.length} documents, ${withPartner} with a partner at J ≥ t): ` +
         `dedup kept ${keptDedup.length}, residual ${pp(rDedup)} %, ${pairs.length} pairs (${pairsBelowT} below t); ` +
