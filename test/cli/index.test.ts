@@ -125,6 +125,20 @@ function started(args: readonly string[]): { child: ChildProcess; done: Promise<
   return { child, done };
 }
 
+/**
+ * Waits until `writer` holds the index's lock (its writer.lock file, README:
+ * on-disk format). Polling with a second writer instead would race: one
+ * holding the lock for a moment refuses the first.
+ */
+async function lockTaken(index: string, writer: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if (writer.exitCode !== null) throw new Error(`the writer ended (${writer.exitCode}) before it took the lock`);
+    if (existsSync(join(index, 'writer.lock')) && statSync(join(index, 'writer.lock')).size > 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the writer did not take the lock within 30 s');
+}
+
 describe('one writer at a time', () => {
   it('a second writer is refused, naming the pid that holds the lock, while readers are served', async () => {
     const dir = tempDir();
@@ -135,12 +149,8 @@ describe('one writer at a time', () => {
     writeFileSync(join(dir, 'none.txt'), '');
     // The first writer takes the lock before it reads its input: standard input held open keeps it there.
     const first = started(['index', 'add', index, '-', ...CPU]);
-    let refused: CliResult | undefined;
-    for (let attempt = 0; attempt < 100 && refused === undefined; attempt++) {
-      const second = await runCli(['index', 'remove', index, '--ids', join(dir, 'none.txt')]);
-      if (second.code !== 0) refused = second;
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    await lockTaken(index, first.child);
+    const refused = await runCli(['index', 'remove', index, '--ids', join(dir, 'none.txt')]);
     expect(refused?.code).toBe(1);
     expect(refused?.stderr).toContain(`pid ${first.child.pid}`);
     expect(refused?.stderr.trim().split('\n')).toHaveLength(1);
@@ -232,11 +242,7 @@ describe('SIGTERM in the middle of index add', () => {
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
     const run = started(['index', 'add', index, '-', '-o', join(dir, 'kept.jsonl'), ...CPU]);
     run.child.stdin!.write(jsonl(documents('b', 10, 14)));
-    // The writer holds the lock once it reads: wait for a second writer to be refused, then interrupt.
-    for (let attempt = 0; attempt < 100; attempt++) {
-      if ((await runCli(['index', 'compact', index])).code !== 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await lockTaken(index, run.child);
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(143);
     expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'index']);
