@@ -85,7 +85,7 @@ export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus
       timings[stage] = performance.now() - started;
     }
   };
-  const result = await timed('adding', () => index.add(input.documents, { all: config.all }));
+  const result = await timed('adding', () => index.add(input.documents, { all: config.all }).catch((error: unknown) => Promise.reject(located(error, input))));
   await timed('writing', () => writeAddOutputs(input, result, corpus, config.outputs));
   const report = buildIndexAddReport({
     index: config.dir,
@@ -99,6 +99,16 @@ export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus
   });
   if (config.outputs.report !== undefined) await writeTextFile(config.outputs.report, JSON.stringify(report, null, 2) + '\n');
   return report;
+}
+
+/** The index names a refused document by its place in the add ("document 7 of the add"): the CLI names its file and line. */
+function located(error: unknown, input: IndexInput): unknown {
+  if (!(error instanceof Error)) return error;
+  const match = /document (\d+) of the add/.exec(error.message);
+  const i = match === null ? -1 : Number(match[1]) - 1;
+  if (i < 0 || i >= input.documents.length) return error;
+  error.message = `${input.locate(i)}: ${error.message.replace(/^document \d+ of the add/, 'the document').replace(/ \(document \d+ of the add\)/, '')}`;
+  return error;
 }
 
 /** -o and --matches, both or neither committed. */

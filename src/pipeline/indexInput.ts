@@ -22,6 +22,8 @@ export interface IndexInput extends ReadCounts {
   readonly documents: IndexDocument[];
   /** The documents as read (raw line, record), kept only when they are written back (`-o`). */
   readonly read?: InputDocument[];
+  /** Where document i came from, `path:line` (or the path of a whole-file document), for messages. */
+  locate(i: number): string;
 }
 
 /** Reading options that count what they skip (and notes it once per binary file). */
@@ -42,6 +44,9 @@ export async function readIndexInput(corpus: readonly InputFile[], read: ReadOpt
   const documents: IndexDocument[] = [];
   const kept: InputDocument[] | undefined = keepRead ? [] : undefined;
   const seen = new Map<string, string>();
+  const paths: string[] = [];
+  const fileOf: number[] = [];
+  const lineOf: number[] = [];
   await withProgress(hooks, 'reading', totalInputBytes(corpus), 'bytes', async (progress) => {
     let bytes = 0;
     const options = { ...countingRead(read, counts, hooks), onBytes: (n: number) => (bytes = n) };
@@ -50,12 +55,16 @@ export async function readIndexInput(corpus: readonly InputFile[], read: ReadOpt
       if (earlier !== undefined) throw new InputError(doc.source.path, doc.source.line, `id ${JSON.stringify(doc.id)} is also the id of ${earlier}: ids must be unique in an index`);
       seen.set(doc.id, locationOf(doc));
       documents.push({ id: doc.id, text: doc.text });
+      if (paths.at(-1) !== doc.source.path) paths.push(doc.source.path);
+      fileOf.push(paths.length - 1);
+      lineOf.push(doc.source.line);
       kept?.push(doc);
       if ((documents.length & 1023) === 0) progress.update(documents.length, bytes);
     }
     progress.update(documents.length, bytes);
   });
-  return { ...counts, documents, read: kept };
+  const locate = (i: number): string => (lineOf[i] > 0 ? `${paths[fileOf[i]]}:${lineOf[i]}` : paths[fileOf[i]]);
+  return { ...counts, documents, read: kept, locate };
 }
 
 /** The corpus in batches of `size` documents, for queries (streamed: memory stays at one batch). */

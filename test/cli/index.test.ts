@@ -280,6 +280,12 @@ describe('damage and bad input', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^gpudedup: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: `));
     expect(await statsOf(index)).toMatchObject({ documents: 20 });
+    const again = join(dir, 'again.jsonl');
+    writeFileSync(again, jsonl([{ id: 'new0', text: 'a new text' }, documents('a', 20, 9)[7]]));
+    const twice = await runCli(['index', 'add', index, again, ...CPU]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.startsWith(`gpudedup: ${again}:2: id "a7" is already in the index`), twice.stderr).toBe(true);
+    expect(twice.stderr).not.toMatch(/of the add/);
     const fresh = join(dir, 'fresh');
     const create = await runCli(['index', 'create', fresh, bad, ...CPU]);
     expect(create.stderr).toContain(`${bad}:3: `);
