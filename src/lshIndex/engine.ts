@@ -108,17 +108,18 @@ export class IndexEngine {
   /**
    * Each document in input order against the index's live documents and the
    * batch's documents added before it (the last segment, `pending`): added
-   * when nothing matched (or `all`).
+   * when nothing matched (or `all`). Documents [from, to), called in order.
    */
-  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean): AddDecision[] {
+  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean, from = 0, to = documents.length): AddDecision[] {
     const searched = [...segments, pending];
     const decisions: AddDecision[] = [];
-    for (let d = 0; d < documents.length; d++) {
+    for (let d = from; d < to; d++) {
       const at = d * this.width;
       const empty = signed.empty[d] === 1;
       const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at), signed.words, at, signed.sets?.[d]);
       const added = all || matches.length === 0;
-      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d]);
+      // candidates() left this row's band keys in this.keys.
+      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d], empty ? undefined : this.keys);
       decisions.push({ id: documents[d].id, added, matches });
     }
     return decisions;
