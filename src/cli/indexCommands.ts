@@ -6,6 +6,7 @@ import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js
 import { resolveParameters } from '../lshIndex/options.js';
 import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/indexAdd.js';
 import { removeFromIndex } from '../pipeline/indexRemove.js';
+import { checkNewIndexDirectory } from '../pipeline/indexOutputs.js';
 import {
   addAddOptions,
   addIndexParameterOptions,
@@ -36,7 +37,9 @@ function registerCreate(index: Command): void {
   addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
     const parameters = indexOptionsFrom(options);
     resolveParameters(parameters); // the index's own checks, before any work
+    await checkNewIndexDirectory(dir);
     const config = addConfig(dir, corpus, options);
+    if (corpus.length === 0 && (options.out ?? options.matches ?? options.report) !== undefined) throw new RangeError('-o, --matches and --report write what an add did: give corpus files to add');
     const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
     // The corpus is read (and refused, naming file and line) before the directory becomes an index.
     const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));

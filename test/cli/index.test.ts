@@ -303,7 +303,12 @@ describe('damage and bad input', () => {
     ok(await runCli(['index', 'create', index, ...CPU]));
     const again = await runCli(['index', 'create', index, '-k', '64', ...CPU]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^gpudedup: /);
+    expect(again.stderr).toBe(`gpudedup: ${index} is already an index: add to it with gpudedup index add, or choose a new directory\n`);
+    writeFileSync(join(dir, 'c.jsonl'), jsonl(documents('c', 5, 15)));
+    const withCorpus = await runCli(['index', 'create', index, join(dir, 'c.jsonl'), ...CPU]);
+    expect(withCorpus.stderr).toMatch(/is already an index/);
+    const noCorpus = await runCli(['index', 'create', join(dir, 'x'), '-o', join(dir, 'k.jsonl'), ...CPU]);
+    expect(noCorpus.stderr).toMatch(/give corpus files to add/);
     const slots = await runCli(['index', 'create', join(dir, 'other'), '--slot-bits', '8', ...CPU]);
     expect(slots.stderr).toMatch(/--slot-bits 8/);
   });
