@@ -20,7 +20,7 @@ export function registerQueryCommand(program: Command): void {
     .description('for each document, the indexed documents at or above the index threshold (or the --top K most similar), with ids and similarities, as JSON Lines')
     .argument('<dir>', 'the index directory')
     .argument('<docs...>', 'documents to look up: JSONL, Parquet or plain-text files, directories, or - for standard input (JSON Lines)')
-    .option('--top <k>', 'the K most similar indexed documents by estimated Jaccard, threshold or not', topK)
+    .option('--top <k>', 'the K most similar indexed documents by estimated Jaccard among the band candidates, threshold or not', topK)
     .option('-o, --out <file>', 'write the JSON Lines here (atomically) instead of standard output', '-')
     .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
