@@ -9,6 +9,8 @@ import { registerDoctorCommand } from './doctor.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { registerClusterCommand } from './cluster.js';
 import { registerBenchCommand } from './bench.js';
+import { registerIndexCommand } from './indexCommands.js';
+import { registerQueryCommand } from './query.js';
 import { installSignalCleanup } from '../formats/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,7 +27,9 @@ for (const stream of [process.stdout, process.stderr]) {
 function mayOpenGpu(argv: readonly string[]): boolean {
   const command = argv[2];
   const cpuOnly = argv.some((arg, i) => (arg === '--backend' && argv[i + 1] === 'cpu') || arg === '--backend=cpu');
-  return ['sign', 'dedup', 'doctor', 'bench'].includes(command) && !cpuOnly && !argv.includes('--help') && !argv.includes('-h');
+  // `index create|add` and `query` sign documents; `index stats|remove|compact` never do.
+  const signs = ['sign', 'dedup', 'doctor', 'bench', 'query'].includes(command) || (command === 'index' && ['create', 'add'].includes(argv[3]));
+  return signs && !cpuOnly && !argv.includes('--help') && !argv.includes('-h');
 }
 
 if (isFilteredChild()) adoptParentTerminal();
@@ -48,9 +52,14 @@ registerParamsCommand(program);
 registerDoctorCommand(program);
 registerClusterCommand(program);
 registerBenchCommand(program);
+registerIndexCommand(program);
+registerQueryCommand(program);
 // A mistyped option gets its one-line error and where to look, not the whole help.
 program.showHelpAfterError("(see 'gpudedup --help')");
-for (const command of program.commands) command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);
+for (const command of program.commands) {
+  command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);
+  for (const sub of command.commands) sub.showHelpAfterError(`(see 'gpudedup ${command.name()} ${sub.name()} --help')`);
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -77,7 +77,7 @@ async function* readCsvTable(path: string): AsyncGenerator<ClusterTableRow> {
   }
 }
 
-async function* csvRecords(path: string): AsyncGenerator<{ cells: string[]; line: number }> {
+export async function* csvRecords(path: string): AsyncGenerator<{ cells: string[]; line: number }> {
   let cells: string[] = [];
   let cell = '';
   let quoted = false;

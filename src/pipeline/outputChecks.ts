@@ -15,7 +15,7 @@
  * output may be `-`.
  */
 import { realpath, stat, unlink, open } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { temporaryName } from '../formats/temporaries.js';
 
 export interface NamedOutput {
@@ -118,4 +118,17 @@ function reasonOf(error: unknown): string {
 /** An output path refused before any work. */
 export class OutputPathError extends Error {
   override readonly name = 'OutputPathError';
+}
+
+/**
+ * No output may go inside `dir` (an index directory, which the command reads
+ * and writes by its own rules): refused naming the output and the directory.
+ */
+export async function refuseInsideDirectory(outputs: readonly NamedOutput[], dir: string, role: string): Promise<void> {
+  const root = await canonicalPath(dir);
+  for (const { flag, path } of outputs) {
+    if (path === '-') continue;
+    const real = await canonicalPath(path);
+    if (real === root || real.startsWith(root + sep)) throw new OutputPathError(`${flag} ${path}: is inside ${role} ${dir}; writing it there would change the index (give a path outside it)`);
+  }
 }

@@ -1,0 +1,40 @@
+/** `gpudedup query DIR DOCS…`: the indexed documents similar to each document, as JSON Lines (src/pipeline/indexQuery.ts). */
+import { Command, InvalidArgumentError } from 'commander';
+import { counted } from '../format.js';
+import { openIndex } from '../lshIndex/diskIndex.js';
+import { queryDocuments, queryPreflight } from '../pipeline/indexQuery.js';
+import { cliHooks, openOptionsFrom, readFrom } from './indexOptions.js';
+import { addInputOptions, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
+
+type QueryCliOptions = InputCliOptions & Pick<SignatureCliOptions, 'backend' | 'threads'> & { top?: number; out: string };
+
+function topK(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new InvalidArgumentError('expected an integer from 1 to 10000');
+  return n;
+}
+
+export function registerQueryCommand(program: Command): void {
+  const command = program
+    .command('query')
+    .description('for each document, the indexed documents at or above the index threshold (or the --top K most similar), with ids and similarities, as JSON Lines')
+    .argument('<dir>', 'the index directory')
+    .argument('<docs...>', 'documents to look up: JSONL, Parquet or plain-text files, directories, or - for standard input (JSON Lines)')
+    .option('--top <k>', 'the K most similar indexed documents by estimated Jaccard among the band candidates, threshold or not', topK)
+    .option('-o, --out <file>', 'write the JSON Lines here (atomically) instead of standard output', '-')
+    .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
+    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
+  addInputOptions(command).action(async (dir: string, docs: string[], options: QueryCliOptions) => {
+    const config = { dir, inputs: docs, read: readFrom(options), top: options.top, out: options.out };
+    const corpus = await queryPreflight(config);
+    const index = await openIndex(dir, openOptionsFrom(options, true));
+    try {
+      const summary = await queryDocuments(index, config, corpus, cliHooks(options.quiet));
+      if (!options.quiet) {
+        process.stderr.write(`queried ${counted(summary.documents, 'document')}: ${counted(summary.matched, 'with a match', 'with matches')}, ${counted(summary.matches, 'match', 'matches')} in ${summary.seconds.toFixed(2)} s\n`);
+      }
+    } finally {
+      await index.close();
+    }
+  });
+}
