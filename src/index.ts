@@ -38,3 +38,8 @@ export { runDedup, type DedupOutcome } from './pipeline/dedup.js';
 export { dedupJob, type DedupOutputs } from './pipeline/dedupJob.js';
 export { runSign, type SignConfig, type SignSummary } from './pipeline/sign.js';
 export type { DedupConfig, DedupHooks } from './pipeline/config.js';
+export { createIndex, openIndex, type DiskIndex, type IndexOptions, type OpenOptions } from './lshIndex/diskIndex.js';
+export { createMemoryIndex, type MemoryIndex, type MemoryIndexOptions } from './lshIndex/memoryIndex.js';
+export { IndexLockedError } from './lshIndex/lock.js';
+export { CorruptIndexError, IndexParameterError } from './lshIndex/errors.js';
+export type { DedupIndex, IndexDocument, IndexMatch, QueryResult, QueryOptions, AddOptions, AddDecision, AddResult, RemoveResult, IndexStats } from './lshIndex/types.js';
