@@ -9,6 +9,7 @@ import { registerDoctorCommand } from './doctor.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { registerClusterCommand } from './cluster.js';
 import { registerBenchCommand } from './bench.js';
+import { registerServeCommand } from './serve.js';
 import { installSignalCleanup } from '../formats/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -35,7 +36,8 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 }
 
 // The process doing the work: SIGINT, SIGTERM and SIGHUP remove its temporaries, then end it with 130, 143 or 129.
-installSignalCleanup();
+// `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
+if (process.argv[2] !== 'serve') installSignalCleanup();
 
 const program = new Command()
   .name('gpudedup')
@@ -48,6 +50,7 @@ registerParamsCommand(program);
 registerDoctorCommand(program);
 registerClusterCommand(program);
 registerBenchCommand(program);
+registerServeCommand(program);
 // A mistyped option gets its one-line error and where to look, not the whole help.
 program.showHelpAfterError("(see 'gpudedup --help')");
 for (const command of program.commands) command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);

@@ -1,0 +1,61 @@
+/**
+ * `gpudedup serve`'s life: open the index (the one writer), serve it until
+ * SIGTERM, SIGINT or SIGHUP, then stop accepting, let the write in flight
+ * finish (its commit, or its own rollback if it fails), close the index and
+ * resolve, so the process exits 0. A second signal while stopping does not
+ * wait: the temporaries go and the process ends at once (128 + the signal);
+ * the index keeps its last committed state, as after any crash.
+ */
+import { constants } from 'node:os';
+import { openIndex } from '../lshIndex/diskIndex.js';
+import type { BackendChoice } from '../options.js';
+import type { IndexStats } from '../lshIndex/types.js';
+import { removeTemporaries } from '../formats/temporaries.js';
+import { startServer, type RunningServer, type ServerOptions } from './http.js';
+
+export interface ServeConfig extends ServerOptions {
+  readonly dir: string;
+  readonly backend: BackendChoice;
+  readonly threads?: number;
+}
+
+export interface ServeHooks {
+  /** The server listens (the index is open): its address and what it serves. */
+  onListening(server: RunningServer, stats: IndexStats): void;
+  /** A signal arrived: stopping (one line to say so). */
+  onStopping(signal: NodeJS.Signals): void;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Serves `dir` until a signal; resolves once the index is closed. */
+export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promise<void> {
+  const index = await openIndex(config.dir, { backend: config.backend, threads: config.threads });
+  let server: RunningServer;
+  try {
+    server = await startServer({ reader: index, writer: index }, config);
+  } catch (error) {
+    await index.close();
+    throw error;
+  }
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    let stopping = false;
+    for (const signal of SIGNALS) {
+      process.on(signal, () => {
+        if (stopping) {
+          removeTemporaries();
+          process.exit(128 + constants.signals[signal]);
+        }
+        stopping = true;
+        resolve(signal);
+      });
+    }
+  });
+  hooks.onListening(server, await index.stats());
+  hooks.onStopping(await stopped);
+  try {
+    await server.stop();
+  } finally {
+    await index.close();
+  }
+}
