@@ -12,6 +12,7 @@ import type { BackendChoice } from '../options.js';
 import type { IndexStats } from '../lshIndex/types.js';
 import { removeTemporaries } from '../formats/temporaries.js';
 import { startServer, type RunningServer, type ServerOptions } from './http.js';
+import { checkExposure } from './auth.js';
 
 export interface ServeConfig extends ServerOptions {
   readonly dir: string;
@@ -30,6 +31,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Serves `dir` until a signal; resolves once the index is closed. */
 export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promise<void> {
+  checkExposure(config.host, config.token); // before the index is opened (and locked)
   const index = await openIndex(config.dir, { backend: config.backend, threads: config.threads });
   let server: RunningServer;
   try {

@@ -1,0 +1,162 @@
+/**
+ * `gpudedup serve` under load: autocannon (16 connections, keep-alive, a
+ * bounded duration) posting `POST /query` of one ~3 KB document at a time
+ * to the CLI's server on 127.0.0.1, against an index of N generated
+ * documents (bench/scaleCorpus.ts: 1–3 KB cut from real licence text, with
+ * planted exact and near duplicates). The query documents are the
+ * generator's next ones, past N: copies of indexed documents (they match)
+ * and new ones (they do not), 2.5–3.5 KB each.
+ *
+ *   node dist/bench/serve.bench.js [--documents 100000] [--dir /tmp/serve-bench]
+ *                                  [--duration 10] [--connections 16] [--threads N]
+ *
+ * The index is built once into DIR/index-N (library: createIndex, add with
+ * all: true in batches) and reused. autocannon is loaded with require(), so
+ * NODE_PATH can point at a copy installed outside the project.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createIndex } from '../src/lshIndex/diskIndex.js';
+import type { IndexDocument } from '../src/lshIndex/types.js';
+import { writeScaleCorpus } from './scaleCorpus.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+interface AutocannonResult {
+  readonly requests: { readonly average: number; readonly total: number };
+  readonly latency: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly average: number };
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly non2xx: number;
+  readonly duration: number;
+  readonly '2xx': number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : fallback;
+}
+
+async function* jsonLines(path: string): AsyncGenerator<IndexDocument> {
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (line.length > 0) yield JSON.parse(line) as IndexDocument;
+  }
+}
+
+/** DIR/index-N, built once: N generated documents, every one appended (all: true), 5,000 per commit. */
+async function buildIndex(dir: string, documents: number, threads?: number): Promise<string> {
+  const path = join(dir, `index-${documents}`);
+  if (existsSync(join(dir, `index-${documents}.done`))) return path;
+  rmSync(path, { recursive: true, force: true });
+  const corpus = join(dir, `corpus-${documents}.jsonl`);
+  await writeScaleCorpus(corpus, 0, documents);
+  const started = performance.now();
+  const index = await createIndex(path, { backend: 'cpu', threads });
+  let batch: IndexDocument[] = [];
+  let done = 0;
+  for await (const doc of jsonLines(corpus)) {
+    batch.push(doc);
+    if (batch.length === 5_000) {
+      await index.add(batch, { all: true });
+      done += batch.length;
+      batch = [];
+      process.stderr.write(`\rindexed ${done} / ${documents} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  }
+  if (batch.length > 0) await index.add(batch, { all: true });
+  await index.close();
+  process.stderr.write(`\nbuilt ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  rmSync(corpus);
+  mkdirSync(join(dir, `index-${documents}.done`), { recursive: true });
+  return path;
+}
+
+/** The generator's documents past the index, 2.5–3.5 KB, as query bodies. */
+async function queryBodies(dir: string, from: number, count: number): Promise<string[]> {
+  const path = join(dir, 'queries.jsonl');
+  await writeScaleCorpus(path, from, from + count * 20);
+  const bodies: string[] = [];
+  for await (const doc of jsonLines(path)) {
+    const bytes = Buffer.byteLength(doc.text);
+    if (bytes >= 2500 && bytes <= 3500 && bodies.length < count) bodies.push(JSON.stringify({ texts: [doc.text] }));
+  }
+  rmSync(path);
+  if (bodies.length === 0) throw new Error('no query document of 2.5–3.5 KB was generated');
+  return bodies;
+}
+
+/** Starts `gpudedup serve` on a free loopback port; resolves with its URL from the line it prints. */
+function startServe(index: string, threads?: number): Promise<{ child: ChildProcess; url: string }> {
+  const args = [CLI, 'serve', index, '--port', '0', '--backend', 'cpu', ...(threads ? ['--threads', String(threads)] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
+
+const documents = Number(option('--documents', '100000'));
+const dir = option('--dir', '/tmp/serve-bench');
+const duration = Number(option('--duration', '10'));
+const connections = Number(option('--connections', '16'));
+const threadsOption = option('--threads', '');
+const threads = threadsOption === '' ? undefined : Number(threadsOption);
+mkdirSync(dir, { recursive: true });
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const index = await buildIndex(dir, documents, threads);
+const bodies = await queryBodies(dir, documents, 64);
+const { child, url } = await startServe(index, threads);
+/** The server's peak resident memory (Linux: VmHWM), read before it stops. */
+const serverPeakRss = (): number => {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+};
+try {
+  // A short warm-up (JIT, first page-ins), then the measured run.
+  await autocannon({ url: `${url}/query`, connections, duration: 2, requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })) });
+  const loadBefore = loadavg();
+  const result = await autocannon({
+    url: `${url}/query`,
+    connections,
+    duration,
+    requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })),
+  });
+  const loadAfter = loadavg();
+  const row = {
+    documents,
+    connections,
+    seconds: result.duration,
+    queriesPerSecond: Number(result.requests.average.toFixed(1)),
+    total: result.requests.total,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    queryBytes: Math.round(bodies.reduce((s, b) => s + b.length, 0) / bodies.length),
+    serverPeakRssBytes: serverPeakRss(),
+    loadAverage: { before: loadBefore.map((l) => Number(l.toFixed(2))), after: loadAfter.map((l) => Number(l.toFixed(2))) },
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`,
+  };
+  console.log(JSON.stringify(row, null, 2));
+} finally {
+  child.kill('SIGTERM');
+}
