@@ -1,9 +1,15 @@
-/** The options that define an index and how it is opened (the contract's IndexOptions/OpenOptions). */
-import type { LshParams } from '../bands/lshParams.js';
-import type { VerifyMode } from '../options.js';
-import type { BackendChoice } from '../signatures/selectBackend.js';
-import type { SchemeName } from '../signatures/params.js';
+/**
+ * The options that define an index (the contract's IndexOptions), how it is
+ * opened (OpenOptions), and the resolved parameters a manifest records.
+ * Browser-safe: the in-memory index reads them too.
+ */
+import { checkParams, type LshParams } from '../bands/lshParams.js';
+import { defaultLshParams } from '../clusters/dedupSigned.js';
+import { usesShingleSets } from '../clusters/verification.js';
+import { checkKnownOptions, checkTableOptions, optionValue, type VerifyMode } from '../options.js';
 import type { ShingleMode } from '../shingles/shingles.js';
+import type { BackendChoice } from '../signatures/selectBackend.js';
+import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureParams } from '../signatures/params.js';
 
 /** The dedup options that define an index, names from src/options.ts. */
 export interface IndexOptions {
@@ -29,4 +35,96 @@ export interface OpenOptions {
   readonly threads?: number;
   /** No writer lock: add/remove/compact refused. */
   readonly readOnly?: boolean;
+  /** Parameters the caller expects (e.g. the CLI's flags): any that differs from the index's refuses the open, naming each. */
+  readonly expect?: IndexOptions;
+  /**
+   * When segment checksums are verified: `open` (default: every file, before
+   * open returns) or `lazy` (the files read whole at open — band tables, ids,
+   * removed — at open; a segment's signature and shingle-set files on the
+   * first read of that segment).
+   */
+  readonly checksums?: 'open' | 'lazy';
+}
+
+export const INDEX_OPTIONS = ['scheme', 'seed', 'k', 'shingle', 'n', 'nfkc', 'stripPunctuation', 'slotBits', 'threshold', 'lsh', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const;
+
+/** Every parameter of an index, resolved (defaults filled in): what manifest.json records. */
+export interface IndexParameters {
+  readonly scheme: SchemeName;
+  /** The 64-bit seed in decimal. */
+  readonly seed: string;
+  readonly k: number;
+  readonly shingle: ShingleMode;
+  readonly n: number;
+  readonly nfkc: boolean;
+  readonly stripPunctuation: boolean;
+  readonly slotBits: 32 | 64;
+  readonly threshold: number;
+  readonly bands: number;
+  readonly rows: number;
+  readonly verify: VerifyMode;
+  readonly estimateError: number;
+  readonly maxBucketPairs: number;
+  readonly storeSets: boolean;
+}
+
+/** The options, checked by the options table, with every default filled in. */
+export function resolveParameters(options: IndexOptions): IndexParameters {
+  checkKnownOptions(options, INDEX_OPTIONS, 'index');
+  const { storeSets, lsh: givenLsh, ...table } = options;
+  checkTableOptions(table);
+  const signature = makeParams(options);
+  const slotBits = fullSlotBits(signature);
+  const threshold = optionValue('threshold', options.threshold);
+  const verify = optionValue('verify', options.verify);
+  const lsh = givenLsh ?? defaultLshParams(threshold, signature.k, verify);
+  checkParams(lsh, signature.k);
+  return {
+    scheme: schemeOf(signature),
+    seed: signature.seed,
+    k: signature.k,
+    shingle: signature.shingle,
+    n: signature.n,
+    nfkc: signature.normalize.nfkc,
+    stripPunctuation: signature.normalize.stripPunctuation,
+    slotBits,
+    threshold,
+    bands: lsh.bands,
+    rows: lsh.rows,
+    verify,
+    estimateError: optionValue('estimateError', options.estimateError),
+    maxBucketPairs: optionValue('maxBucketPairs', options.maxBucketPairs),
+    storeSets: storeSets ?? usesShingleSets(verify),
+  };
+}
+
+/** The signature parameters of an index's (for signing and paramDifferences). */
+export function signatureParamsOf(p: IndexParameters): SignatureParams {
+  return makeParams({ scheme: p.scheme, seed: p.seed, k: p.k, shingle: p.shingle, n: p.n, nfkc: p.nfkc, stripPunctuation: p.stripPunctuation, slotBits: p.slotBits });
+}
+
+/**
+ * Each setting in which `given` differs from the index's, as "k: 128 (index) vs 64";
+ * empty when they agree. Only the options given are compared, so an open
+ * with no options never differs. Signature settings go through paramDifferences.
+ */
+export function parameterDifferences(index: IndexParameters, given: IndexOptions): string[] {
+  const other = resolveParameters({ ...optionsOf(index), ...given });
+  const signature = paramDifferences(signatureParamsOf(index), signatureParamsOf(other)).map((d) => d.replace(/^(\w+): (.*) vs (.*)$/, '$1: $2 (index) vs $3'));
+  const rest = (['threshold', 'bands', 'rows', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const)
+    .filter((key) => index[key] !== other[key])
+    .map((key) => `${key}: ${String(index[key])} (index) vs ${String(other[key])}`);
+  return [...signature, ...rest];
+}
+
+/** The options that recreate these parameters. */
+export function optionsOf(p: IndexParameters): IndexOptions {
+  const { bands, rows, ...rest } = p;
+  return { ...rest, lsh: { bands, rows } };
+}
+
+/** Parameters read back from a manifest: the same checks as options, so a hand-edited manifest cannot run. */
+export function parametersFromRecord(record: Record<string, unknown>): IndexParameters {
+  const { bands, rows, ...rest } = record as unknown as IndexParameters;
+  return resolveParameters({ ...rest, lsh: { bands, rows } } as IndexOptions);
 }

@@ -1,0 +1,148 @@
+/**
+ * The index's decisions, the same for the in-memory and the on-disk index:
+ * LSH candidates from every segment's band tables, each pair decided as
+ * dedup decides it (pairDecision.ts: the estimate, exact Jaccard, or hybrid —
+ * the estimate where it is sure, exact Jaccard inside the margin), at the
+ * index's threshold. Browser-safe.
+ *
+ * Exact duplicates need no table of their own: equal normalized texts have
+ * equal shingle sets, hence equal signatures, so they meet in every band and
+ * are accepted at estimate 1 (and exact 1 where sets are compared), whatever
+ * the verify mode — the decision dedup's exact pre-pass makes.
+ */
+import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../clusters/pairDecision.js';
+import { exactJaccard } from '../clusters/verification.js';
+import type { IndexParameters } from './options.js';
+import { bandKeysOfRow, MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
+import type { SignedTexts } from './signing.js';
+import type { AddDecision, IndexDocument, IndexMatch, QueryResult } from './types.js';
+
+/** A document of the index: segment index (in the list the engine was given) and row. */
+export interface Located {
+  readonly segment: number;
+  readonly row: number;
+}
+
+interface Candidate extends Located {
+  readonly source: IndexSegment;
+}
+
+export class IndexEngine {
+  private readonly rule: PairRule;
+  private readonly width: number;
+  private readonly keys: Uint32Array;
+  private readonly pair: Uint32Array;
+  private readonly pairMatrix: SignatureMatrix;
+
+  constructor(readonly parameters: IndexParameters) {
+    this.width = rowWidthOf(parameters);
+    this.rule = pairRule(parameters.verify, parameters.threshold, { k: parameters.k, slotBits: parameters.slotBits }, parameters.estimateError);
+    this.keys = new Uint32Array(2 * parameters.bands);
+    this.pair = new Uint32Array(2 * this.width);
+    this.pairMatrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
+  }
+
+  /** Live documents sharing at least one band key with row `at` of `words`, each once, in (segment, row) order. */
+  candidates(segments: readonly IndexSegment[], words: Uint32Array, at: number): Candidate[] {
+    bandKeysOfRow(this.parameters, words, at, this.keys);
+    const found: Candidate[] = [];
+    const rows: number[] = [];
+    segments.forEach((source, segment) => {
+      rows.length = 0;
+      for (let b = 0; b < this.parameters.bands; b++) source.lookup(b, this.keys[2 * b], this.keys[2 * b + 1], rows);
+      const distinct = [...new Set(rows)].sort((x, y) => x - y);
+      for (const row of distinct) if (!source.isRemoved(row)) found.push({ segment, row, source });
+    });
+    return found;
+  }
+
+  /** The candidates that pass verification at the threshold, most similar first. */
+  verified(candidates: readonly Candidate[], words: Uint32Array, at: number, set: Uint32Array | undefined): IndexMatch[] {
+    const matches: IndexMatch[] = [];
+    this.pair.set(words.subarray(at, at + this.width), 0);
+    for (const c of candidates) {
+      c.source.readRow(c.row, this.pair, this.width);
+      const estimate = signatureAgreement(this.pairMatrix, 0, 1);
+      let exact: number | undefined;
+      let other: Uint32Array | undefined;
+      const evidence: ExactEvidence = {
+        // Without both sets (an index that does not store them), the estimate decides at the threshold.
+        known: () => set !== undefined && (other = c.source.readSet(c.row)) !== undefined,
+        similarity: () => (exact = exactJaccard(set!, other!)),
+        missingSets: 'estimate',
+      };
+      const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
+      if (isAccepted(decision)) matches.push(exact === undefined ? { id: c.source.id(c.row), similarity: estimate } : { id: c.source.id(c.row), similarity: estimate, exact });
+    }
+    return sortMatches(matches);
+  }
+
+  /** The `top` candidates by estimated Jaccard, threshold or not. */
+  top(candidates: readonly Candidate[], words: Uint32Array, at: number, top: number): IndexMatch[] {
+    this.pair.set(words.subarray(at, at + this.width), 0);
+    const scored = candidates.map((c) => {
+      c.source.readRow(c.row, this.pair, this.width);
+      return { c, similarity: signatureAgreement(this.pairMatrix, 0, 1) };
+    });
+    return sortMatches(scored.map(({ c, similarity }) => ({ id: c.source.id(c.row), similarity }))).slice(0, top);
+  }
+
+  /** One result per signed text, in order. */
+  query(segments: readonly IndexSegment[], signed: SignedTexts, top?: number): QueryResult[] {
+    const results: QueryResult[] = [];
+    for (let d = 0; d < signed.count; d++) {
+      if (signed.empty[d] === 1) {
+        results.push({ matches: [] }); // no tokens: never a duplicate of anything
+        continue;
+      }
+      const candidates = this.candidates(segments, signed.words, d * this.width);
+      const matches = top === undefined ? this.verified(candidates, signed.words, d * this.width, signed.sets?.[d]) : this.top(candidates, signed.words, d * this.width, top);
+      results.push({ matches });
+    }
+    return results;
+  }
+
+  /**
+   * Each document in input order against the index's live documents and the
+   * batch's documents added before it (the last segment, `pending`): added
+   * when nothing matched (or `all`).
+   */
+  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean): AddDecision[] {
+    const searched = [...segments, pending];
+    const decisions: AddDecision[] = [];
+    for (let d = 0; d < documents.length; d++) {
+      const at = d * this.width;
+      const empty = signed.empty[d] === 1;
+      const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at), signed.words, at, signed.sets?.[d]);
+      const added = all || matches.length === 0;
+      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d]);
+      decisions.push({ id: documents[d].id, added, matches });
+    }
+    return decisions;
+  }
+}
+
+/** Most similar first (exact Jaccard where known, then the estimate); ties keep index order. */
+function sortMatches(matches: IndexMatch[]): IndexMatch[] {
+  const key = (m: IndexMatch): number => m.exact ?? m.similarity;
+  return matches.map((m, i) => ({ m, i })).sort((x, y) => key(y.m) - key(x.m) || y.m.similarity - x.m.similarity || x.i - y.i).map(({ m }) => m);
+}
+
+/**
+ * Refuses a batch before any work: ids must be non-empty strings, distinct
+ * within the batch and not already live in the index.
+ */
+export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: string) => boolean): void {
+  const seen = new Map<string, number>();
+  documents.forEach((doc, i) => {
+    if (doc === null || typeof doc !== 'object' || typeof doc.id !== 'string' || typeof doc.text !== 'string') {
+      throw new TypeError(`document ${i + 1} of the add: expected { id: string, text: string }`);
+    }
+    if (doc.id === '') throw new RangeError(`document ${i + 1} of the add has an empty id`);
+    const earlier = seen.get(doc.id);
+    if (earlier !== undefined) throw new RangeError(`id "${doc.id}" appears twice in this add (documents ${earlier + 1} and ${i + 1}): ids are unique in an index`);
+    seen.set(doc.id, i);
+    if (isLive(doc.id)) throw new RangeError(`id "${doc.id}" is already in the index (document ${i + 1} of the add): ids are unique in an index; remove it first to replace it`);
+  });
+}

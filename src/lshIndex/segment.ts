@@ -1,0 +1,131 @@
+/**
+ * A segment: documents added together, each with its id, signature row,
+ * per-band keys and (optionally) shingle set. On disk segments are immutable
+ * files (diskSegment.ts); here is the face the engine reads and the
+ * in-memory segment that the in-memory index, and an add in flight, build.
+ * Browser-safe.
+ */
+import { signatureMatrix } from '../bands/signatureMatrix.js';
+import { bandKey as keyOfBand } from '../bands/bandKeys.js';
+import type { IndexParameters } from './options.js';
+
+export interface IndexSegment {
+  readonly name: string;
+  /** Rows, removed ones included. */
+  readonly count: number;
+  readonly hasSets: boolean;
+  /** Appends to `out` the rows whose key of band `band` is (lo, hi). */
+  lookup(band: number, lo: number, hi: number, out: number[]): void;
+  /** Whether the row was removed (a tombstone). */
+  isRemoved(row: number): boolean;
+  id(row: number): string;
+  /** Copies the row's signature words to out[at …]. */
+  readRow(row: number, out: Uint32Array, at: number): void;
+  /** The row's shingle set as (lo, hi) pairs; undefined when sets are not stored. */
+  readSet(row: number): Uint32Array | undefined;
+}
+
+/** Words of one signature row. */
+export const rowWidthOf = (p: Pick<IndexParameters, 'k' | 'slotBits'>): number => (p.slotBits === 64 ? 2 * p.k : p.k);
+
+/** The `bands` keys of row `doc` of `words`, as (lo, hi) at out[2b], out[2b + 1]. */
+export function bandKeysOfRow(p: IndexParameters, words: Uint32Array, at: number, out: Uint32Array): void {
+  const width = rowWidthOf(p);
+  const m = signatureMatrix(words.subarray(at, at + width), p.k, p.slotBits);
+  for (let b = 0; b < p.bands; b++) keyOfBand(m, 0, b, p.rows, out, 2 * b);
+}
+
+/**
+ * A growing segment in memory. Band tables are maps from a key's hi word to
+ * its entries' (lo, row) pairs: exact 64-bit keys, as the disk's sorted tables.
+ */
+export class MemorySegment implements IndexSegment {
+  readonly ids: string[] = [];
+  readonly lengths: number[] = [];
+  private words: Uint32Array;
+  private exact: Uint32Array;
+  readonly empty: number[] = [];
+  readonly sets: Uint32Array[] = [];
+  readonly removed: number[] = [];
+  private readonly tables: Map<number, number[]>[];
+  private readonly width: number;
+  private readonly keys: Uint32Array;
+
+  constructor(
+    readonly name: string,
+    readonly parameters: IndexParameters,
+    readonly hasSets: boolean,
+  ) {
+    this.width = rowWidthOf(parameters);
+    this.words = new Uint32Array(16 * this.width);
+    this.exact = new Uint32Array(16 * 4);
+    this.tables = Array.from({ length: parameters.bands }, () => new Map());
+    this.keys = new Uint32Array(2 * parameters.bands);
+  }
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  /** Appends a document: its row is words[at, at + width); an empty one is never banded (never a candidate). */
+  append(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, keyAt: number, empty: boolean, set: Uint32Array | undefined): number {
+    const row = this.ids.length;
+    if ((row + 1) * this.width > this.words.length) {
+      const grown = new Uint32Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
+      const exact = new Uint32Array(this.exact.length * 2);
+      exact.set(this.exact);
+      this.exact = exact;
+    }
+    this.words.set(words.subarray(at, at + this.width), row * this.width);
+    this.exact.set(exactKey.subarray(keyAt, keyAt + 4), row * 4);
+    this.ids.push(id);
+    this.lengths.push(length);
+    this.empty.push(empty ? 1 : 0);
+    this.removed.push(0);
+    if (this.hasSets) this.sets.push(set ?? new Uint32Array(0));
+    if (!empty) {
+      bandKeysOfRow(this.parameters, words, at, this.keys);
+      for (let b = 0; b < this.parameters.bands; b++) {
+        const lo = this.keys[2 * b];
+        const hi = this.keys[2 * b + 1];
+        const entries = this.tables[b].get(hi);
+        if (entries === undefined) this.tables[b].set(hi, [lo, row]);
+        else entries.push(lo, row);
+      }
+    }
+    return row;
+  }
+
+  lookup(band: number, lo: number, hi: number, out: number[]): void {
+    const entries = this.tables[band].get(hi);
+    if (entries === undefined) return;
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] === lo) out.push(entries[i + 1]);
+  }
+
+  isRemoved(row: number): boolean {
+    return this.removed[row] === 1;
+  }
+
+  id(row: number): string {
+    return this.ids[row];
+  }
+
+  readRow(row: number, out: Uint32Array, at: number): void {
+    out.set(this.words.subarray(row * this.width, (row + 1) * this.width), at);
+  }
+
+  readSet(row: number): Uint32Array | undefined {
+    return this.hasSets ? this.sets[row] : undefined;
+  }
+
+  /** Every row's words, row-major (for writing). */
+  rowWords(): Uint32Array {
+    return this.words.subarray(0, this.count * this.width);
+  }
+
+  exactKey(row: number): Uint32Array {
+    return this.exact.subarray(row * 4, row * 4 + 4);
+  }
+}
