@@ -44,7 +44,7 @@ export class FakeIndex implements DedupIndex {
     if (this.closed) throw new Error('the index is closed');
     const next = new Map(this.live);
     const decisions = documents.map((doc) => {
-      if (next.has(doc.id)) throw new Error(`id ${JSON.stringify(doc.id)} is already in the index`);
+      if (next.has(doc.id)) throw new RangeError(`id ${JSON.stringify(doc.id)} is already in the index`);
       const set = words(doc.text);
       const matches = this.matchesOf(set, next);
       const added = options?.all === true || matches.length === 0;

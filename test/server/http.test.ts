@@ -87,12 +87,13 @@ describe('serve: routes', () => {
     expect(index.adds).toBe(0);
   });
 
-  it("an index's own refusal (an id already indexed) is a 500 with its message, and the server goes on", async () => {
-    const { server } = await serve();
+  it("an index's refusal of an id already indexed is a 409 with its message; an index failure a 500; the server goes on", async () => {
+    const { server, index } = await serve();
     await call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
     const again = await call(server, 'POST', '/add', { documents: [{ id: 'a', text: B }] });
-    expect(again.status).toBeGreaterThanOrEqual(400);
-    expect(again.body.error).toMatch(/"a"/);
+    expect(again).toMatchObject({ status: 409, body: { error: 'id "a" is already in the index' } });
+    await index.close();
+    expect(await call(server, 'POST', '/query', { texts: [A] })).toMatchObject({ status: 500, body: { error: 'the index is closed' } });
     expect((await call(server, 'GET', '/health')).status).toBe(200);
   });
 });
