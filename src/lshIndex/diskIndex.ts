@@ -1,29 +1,289 @@
 /**
  * The persistent index (Node): a directory of immutable segments and a
- * manifest replaced by atomic rename (README: "A persistent index: on-disk format").
+ * manifest replaced by atomic rename (README: "A persistent index: on-disk
+ * format"). One writer (writer.lock), any number of readers; each reader
+ * sees the manifest it opened until refresh(). A commit writes the new
+ * files, fsyncs them, then renames the new manifest into place: a crash
+ * before the rename leaves the previous state (plus files the next writer
+ * removes), after it the new one.
  */
-import type { DedupIndex } from './types.js';
-import type { IndexOptions, OpenOptions } from './options.js';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { usesShingleSets } from '../clusters/verification.js';
+import type { FirstPassSigner } from '../firstPass/signedUnits.js';
+import { hashFamilyOf } from '../signatures/params.js';
+import { openSigner } from '../signatures/resolveBackend.js';
+import { compactSegments } from './compaction.js';
+import { closeDropped, openState, writeRemoved, type IndexState } from './diskState.js';
+import { checkBatchIds, IndexEngine, type Located } from './engine.js';
+import { IndexParameterError } from './errors.js';
+import { acquireLock, type WriterLock } from './lock.js';
+import { FORMAT, FORMAT_VERSION, MANIFEST, readManifest, removedName, removeUnreferenced, segmentName, writeManifest, type Manifest } from './manifest.js';
+import { checkQuery, WriteQueue } from './memoryIndex.js';
+import { parameterDifferences, resolveParameters, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
+import { MemorySegment } from './segment.js';
+import { SegmentWriter } from './segmentFiles.js';
+import { inlineIndexSigner, signTexts } from './signing.js';
+import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
 
 export type { IndexOptions, OpenOptions } from './options.js';
 export { IndexLockedError } from './lock.js';
 export { CorruptIndexError, IndexParameterError } from './errors.js';
 
+export interface CompactResult {
+  readonly segmentsBefore: number;
+  readonly documents: number;
+  /** Removed documents dropped from the segments. */
+  readonly dropped: number;
+}
+
 export interface DiskIndex extends DedupIndex {
   readonly dir: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** A stale lock taken over at open (its writer had died), as a note; undefined otherwise. */
+  readonly lockNote?: string;
   /** Readers: pick up the newest manifest (a writer's commit). */
   refresh(): Promise<void>;
-  /** Merges the live segments into one and drops removed documents. */
-  compact(): Promise<{ segments: number; documents: number; removed: number }>;
+  /** Merges the live segments into one and drops removed documents (one commit). */
+  compact(): Promise<CompactResult>;
 }
+
+/** Texts up to this many characters are signed on this thread (no worker round trip); more go to the worker pool. */
+const INLINE_CHARACTERS = 1 << 18;
 
 /** Creates an index in `dir` (missing or empty); refuses an existing index. */
-export async function createIndex(_dir: string, _options: IndexOptions & OpenOptions = {}): Promise<DiskIndex> {
-  throw new Error('not yet');
+export async function createIndex(dir: string, options: IndexOptions & OpenOptions = {}): Promise<DiskIndex> {
+  const { backend, threads, readOnly, expect: _expect, checksums, ...indexOptions } = options;
+  if (readOnly) throw new RangeError('createIndex: an index is created by its writer (readOnly is for openIndex)');
+  const parameters = resolveParameters(indexOptions);
+  mkdirSync(dir, { recursive: true });
+  if (existsSync(`${dir}/${MANIFEST}`)) throw new Error(`${dir} is already an index (it has ${MANIFEST}): open it with openIndex, or choose an empty directory`);
+  const lock = acquireLock(dir);
+  try {
+    const others = readdirSync(dir).filter((name) => name !== 'writer.lock');
+    if (others.length > 0) throw new Error(`${dir} is not empty (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}): an index is created in a new or empty directory`);
+    writeManifest(dir, { format: FORMAT, version: FORMAT_VERSION, generation: 0, parameters, segments: [], documents: 0, removedDocuments: 0 });
+    return new PersistentIndex(dir, openState(dir, readManifest(dir), checksums ?? 'open'), { backend, threads, checksums }, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
-/** Opens an existing index; `readOnly` takes no writer lock. */
-export async function openIndex(_dir: string, _options: OpenOptions = {}): Promise<DiskIndex> {
-  throw new Error('not yet');
+/** Opens an existing index: a writer (takes the lock) unless `readOnly`. */
+export async function openIndex(dir: string, options: OpenOptions = {}): Promise<DiskIndex> {
+  const lock = options.readOnly ? undefined : acquireLock(dir);
+  try {
+    const manifest = readManifest(dir);
+    if (options.expect !== undefined) {
+      const differences = parameterDifferences(manifest.parameters, options.expect);
+      if (differences.length > 0) throw new IndexParameterError(differences, `${dir} was created with other parameters`);
+    }
+    if (lock !== undefined) removeUnreferenced(dir, manifest); // what an interrupted writer left
+    return new PersistentIndex(dir, openWithRetry(dir, manifest, options.checksums ?? 'open'), options, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+/** A reader may meet files a writer removed right after its next commit: then it reads the newer manifest. */
+function openWithRetry(dir: string, manifest: Manifest, checksums: 'open' | 'lazy', previous?: IndexState): IndexState {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return openState(dir, manifest, checksums, previous);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
+      manifest = readManifest(dir);
+    }
+  }
+}
+
+class PersistentIndex implements DiskIndex {
+  private readonly engine: IndexEngine;
+  private readonly settings: IndexParameters;
+  private readonly writes = new WriteQueue();
+  private inline?: FirstPassSigner;
+  private pool?: Awaited<ReturnType<typeof openSigner>>;
+  /** Live id → place, built on the first add or remove (readers never need it). */
+  private live?: Map<string, Located>;
+  private closed = false;
+
+  constructor(
+    readonly dir: string,
+    private state: IndexState,
+    private readonly options: OpenOptions,
+    private readonly lock?: WriterLock,
+  ) {
+    this.settings = state.manifest.parameters;
+    this.engine = new IndexEngine(this.settings);
+  }
+
+  get parameters(): Readonly<Record<string, unknown>> {
+    return { ...this.settings };
+  }
+
+  get lockNote(): string | undefined {
+    return this.lock?.note;
+  }
+
+  async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
+    this.ensureOpen();
+    checkQuery(texts, options);
+    const exact = options.top === undefined && this.settings.storeSets && usesShingleSets(this.settings.verify);
+    const signed = await this.sign(texts, exact);
+    return this.engine.query(this.state.views, signed, options.top); // synchronous: one state from here on
+  }
+
+  add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
+    return this.writes.run(async () => {
+      const live = this.writer('add');
+      checkBatchIds(documents, (id) => live.has(id));
+      const signed = await this.sign(documents.map((d) => d.text), this.settings.storeSets || usesShingleSets(this.settings.verify));
+      const { manifest } = this.state;
+      const name = segmentName(manifest.generation + 1);
+      const pending = new MemorySegment(name, this.settings, this.settings.storeSets);
+      const decisions = this.engine.decide(this.state.views, documents, signed, pending, options.all === true);
+      if (pending.count > 0) {
+        this.commit(() => {
+          const writer = new SegmentWriter(this.dir, name, this.settings, this.settings.storeSets);
+          try {
+            const words = pending.rowWords();
+            const width = words.length / pending.count;
+            for (let row = 0; row < pending.count; row++) {
+              writer.add(pending.ids[row], pending.lengths[row], words, row * width, pending.exactKey(row), pending.empty[row] === 1, pending.readSet(row));
+            }
+          } catch (error) {
+            writer.abandon();
+            throw error;
+          }
+          const record = writer.finish();
+          return { ...manifest, generation: manifest.generation + 1, segments: [...manifest.segments, record], documents: manifest.documents + pending.count };
+        });
+        const segment = this.state.manifest.segments.length - 1;
+        pending.ids.forEach((id, row) => live.set(id, { segment, row }));
+      }
+      return { decisions, added: pending.count, matched: decisions.filter((d) => d.matches.length > 0).length };
+    });
+  }
+
+  remove(ids: readonly string[]): Promise<RemoveResult> {
+    return this.writes.run(async () => {
+      const live = this.writer('remove');
+      const { manifest } = this.state;
+      const removed = new Map([...this.state.removed].map(([name, rows]) => [name, [...rows]]));
+      let count = 0;
+      for (const id of new Set(ids)) {
+        const at = live.get(id);
+        if (at === undefined) continue;
+        const name = manifest.segments[at.segment].name;
+        const rows = removed.get(name);
+        if (rows === undefined) removed.set(name, [at.row]);
+        else rows.push(at.row);
+        count++;
+      }
+      if (count === 0) return { removed: 0 };
+      this.commit(() => {
+        const generation = manifest.generation + 1;
+        const entry = writeRemoved(this.dir, removedName(generation), removed);
+        return { ...manifest, generation, removed: entry, documents: manifest.documents - count, removedDocuments: manifest.removedDocuments + count };
+      });
+      for (const id of ids) live.delete(id);
+      return { removed: count };
+    });
+  }
+
+  compact(): Promise<CompactResult> {
+    return this.writes.run(async () => {
+      this.writer('compact');
+      const { manifest } = this.state;
+      const result: CompactResult = { segmentsBefore: manifest.segments.length, documents: manifest.documents, dropped: manifest.removedDocuments };
+      if (manifest.segments.length <= 1 && manifest.removedDocuments === 0) return result;
+      const generation = manifest.generation + 1;
+      const record = await compactSegments(this.dir, segmentName(generation), this.settings, this.state);
+      this.commit(() => ({ ...manifest, generation, segments: record.count > 0 ? [record] : [], removed: undefined, removedDocuments: 0 }));
+      this.live = undefined; // every place changed
+      return result;
+    });
+  }
+
+  async refresh(): Promise<void> {
+    this.ensureOpen();
+    const manifest = readManifest(this.dir);
+    if (manifest.generation === this.state.manifest.generation) return;
+    this.swap(openWithRetry(this.dir, manifest, this.options.checksums ?? 'open', this.state));
+  }
+
+  async stats(): Promise<IndexStats> {
+    this.ensureOpen();
+    const { manifest } = this.state;
+    let bytesOnDisk = 0;
+    for (const s of manifest.segments) for (const f of Object.values(s.files)) bytesOnDisk += f?.bytes ?? 0;
+    bytesOnDisk += manifest.removed?.bytes ?? 0;
+    return { documents: manifest.documents, removed: manifest.removedDocuments, segments: manifest.segments.length, bytesOnDisk, parameters: this.parameters };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.writes.run(async () => undefined); // the write in flight finishes first
+    this.closed = true;
+    closeDropped(this.state, undefined);
+    this.pool?.signer.destroy();
+    this.pool?.shingler.destroy();
+    this.pool?.firstPass.workers.destroy();
+    this.lock?.release();
+  }
+
+  /** Writes the next manifest (built by `write`, which writes its new files first), then opens its state. */
+  private commit(write: () => Manifest): void {
+    const before = this.state.manifest;
+    let next: Manifest | undefined;
+    try {
+      next = write();
+      writeManifest(this.dir, next);
+    } catch (error) {
+      // Before the rename the previous manifest stands: remove what was written. After it, the new one does.
+      const current = readManifest(this.dir);
+      if (current.generation === before.generation) removeUnreferenced(this.dir, before);
+      else this.swap(openState(this.dir, current, 'lazy', this.state));
+      throw error;
+    }
+    this.swap(openState(this.dir, next, 'lazy', this.state)); // files just written and checksummed here
+    removeUnreferenced(this.dir, next); // superseded files (a compaction's, an older removed list)
+  }
+
+  private swap(next: IndexState): void {
+    const old = this.state;
+    this.state = next;
+    closeDropped(old, next);
+    if (old.manifest.generation !== next.manifest.generation && this.lock === undefined) this.live = undefined;
+  }
+
+  /** The writer's id map, refusing a read-only or closed index. */
+  private writer(what: string): Map<string, Located> {
+    this.ensureOpen();
+    if (this.lock === undefined) throw new Error(`${this.dir}: opened read-only, cannot ${what}; open it without readOnly (one writer at a time)`);
+    if (this.live === undefined) {
+      const live = new Map<string, Located>();
+      this.state.views.forEach((view, segment) => {
+        for (let row = 0; row < view.count; row++) if (!view.isRemoved(row)) live.set(view.id(row), { segment, row });
+      });
+      this.live = live;
+    }
+    return this.live;
+  }
+
+  private async sign(texts: readonly string[], keepSets: boolean) {
+    let characters = 0;
+    for (const t of texts) characters += t.length;
+    if (characters <= INLINE_CHARACTERS) {
+      this.inline ??= inlineIndexSigner(this.settings);
+      return signTexts(texts, this.inline, this.settings, keepSets);
+    }
+    this.pool ??= await openSigner(this.options.backend ?? 'cpu', hashFamilyOf(signatureParamsOf(this.settings)), { cpuThreads: this.options.threads });
+    return signTexts(texts, this.pool.firstPass, this.settings, keepSets);
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new Error(`${this.dir}: the index is closed`);
+  }
 }

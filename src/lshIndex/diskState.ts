@@ -1,0 +1,78 @@
+/**
+ * What a reader sees: one manifest's segments, opened, with that
+ * generation's removed rows. A state is never changed, only replaced (a
+ * commit, or refresh() after another process's), so a query always runs on
+ * one consistent generation.
+ */
+import { join } from 'node:path';
+import { CorruptIndexError } from './errors.js';
+import { writeWhole, type FileEntry } from './files.js';
+import type { Manifest } from './manifest.js';
+import { DiskSegment, readChecked } from './segmentFiles.js';
+import type { IndexSegment } from './segment.js';
+
+export interface IndexState {
+  readonly manifest: Manifest;
+  /** The live segments in manifest order, each seen with this generation's removed rows. */
+  readonly views: readonly IndexSegment[];
+  readonly segments: readonly DiskSegment[];
+  /** Per segment name, its removed rows. */
+  readonly removed: ReadonlyMap<string, readonly number[]>;
+}
+
+/** removed-GEN.json: { "segments": { "seg-000003": [rows…] } }. */
+export function readRemoved(dir: string, entry: FileEntry | undefined): Map<string, number[]> {
+  const removed = new Map<string, number[]>();
+  if (entry === undefined) return removed;
+  const path = join(dir, entry.name);
+  const bytes = readChecked(dir, entry);
+  let parsed: { segments?: Record<string, number[]> };
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new CorruptIndexError(path, `not JSON (${(error as Error).message})`);
+  }
+  for (const [name, rows] of Object.entries(parsed.segments ?? {})) removed.set(name, rows);
+  return removed;
+}
+
+export function writeRemoved(dir: string, name: string, removed: ReadonlyMap<string, readonly number[]>): FileEntry {
+  const segments = Object.fromEntries([...removed].filter(([, rows]) => rows.length > 0).map(([n, rows]) => [n, [...rows].sort((a, b) => a - b)]));
+  return writeWhole(join(dir, name), name, [new TextEncoder().encode(`${JSON.stringify({ segments })}\n`)]);
+}
+
+/** Opens a manifest's state, reusing the already open segments of `previous` (segments never change). */
+export function openState(dir: string, manifest: Manifest, checksums: 'open' | 'lazy', previous?: IndexState): IndexState {
+  const reuse = new Map((previous?.segments ?? []).map((s) => [s.name, s]));
+  const opened: DiskSegment[] = [];
+  try {
+    const segments = manifest.segments.map((record) => {
+      const existing = reuse.get(record.name);
+      if (existing !== undefined) return existing;
+      const segment = DiskSegment.open(dir, record, manifest.parameters, checksums);
+      opened.push(segment);
+      return segment;
+    });
+    const removed = readRemoved(dir, manifest.removed);
+    const views = segments.map((s) => {
+      const rows = removed.get(s.name);
+      if (rows === undefined) return s.view(undefined);
+      const flags = new Uint8Array(s.record.count);
+      for (const row of rows) {
+        if (!(Number.isInteger(row) && row >= 0 && row < s.record.count)) throw new CorruptIndexError(join(dir, manifest.removed!.name), `row ${row} is not a row of ${s.name} (${s.record.count} rows)`);
+        flags[row] = 1;
+      }
+      return s.view(flags);
+    });
+    return { manifest, views, segments, removed };
+  } catch (error) {
+    for (const s of opened) s.close();
+    throw error;
+  }
+}
+
+/** Closes the segments of `old` that `current` no longer uses. */
+export function closeDropped(old: IndexState, current: IndexState | undefined): void {
+  const kept = new Set(current?.segments ?? []);
+  for (const s of old.segments) if (!kept.has(s)) s.close();
+}

@@ -1,0 +1,97 @@
+/**
+ * manifest.json: the one file that says what the index is — its parameters
+ * and its live segments and removed rows, each file with its byte length and
+ * CRC-32. It carries its own CRC-32 over the rest of its text, and is only
+ * ever replaced whole (write temporary, fsync, rename, fsync directory).
+ */
+import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptIndexError } from './errors.js';
+import { crcOf, faultPoint, replaceAtomically, type FileEntry } from './files.js';
+import { parametersFromRecord, type IndexParameters } from './options.js';
+import type { SegmentRecord } from './segmentFiles.js';
+
+export const MANIFEST = 'manifest.json';
+export const FORMAT = 'gpudedup-index';
+export const FORMAT_VERSION = 1;
+
+export interface Manifest {
+  readonly format: typeof FORMAT;
+  readonly version: number;
+  /** Grows by one with every commit (add, remove, compact). */
+  readonly generation: number;
+  readonly parameters: IndexParameters;
+  readonly segments: readonly SegmentRecord[];
+  /** The removed rows of the live segments (removed-GEN.json), when any. */
+  readonly removed?: FileEntry;
+  /** Live documents, and removed ones still in segments. */
+  readonly documents: number;
+  readonly removedDocuments: number;
+}
+
+const body = (m: Manifest): string => JSON.stringify(m, null, 1);
+
+export function manifestText(m: Manifest): string {
+  const text = body(m);
+  return `${JSON.stringify({ ...m, checksum: { crc32: crcOf(new TextEncoder().encode(text)) } }, null, 1)}\n`;
+}
+
+export function writeManifest(dir: string, m: Manifest): void {
+  replaceAtomically(dir, join(dir, MANIFEST), manifestText(m));
+}
+
+/** The manifest, its checksum and parameters checked; CorruptIndexError names what failed. */
+export function readManifest(dir: string): Manifest {
+  const path = join(dir, MANIFEST);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${dir} is not an index (no ${MANIFEST}): create one with createIndex / gpudedup index create`);
+    throw error;
+  }
+  let parsed: Manifest & { checksum?: { crc32?: number } };
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptIndexError(path, `not JSON (${(error as Error).message})`);
+  }
+  if (parsed.format !== FORMAT) throw new CorruptIndexError(path, `not a gpudedup index manifest (format ${JSON.stringify(parsed.format)})`);
+  if (parsed.version !== FORMAT_VERSION) throw new Error(`${path}: index format version ${parsed.version}; this gpudedup reads version ${FORMAT_VERSION}`);
+  const { checksum, ...rest } = parsed;
+  const actual = crcOf(new TextEncoder().encode(body(rest)));
+  if (checksum?.crc32 !== actual) throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
+  return { ...rest, parameters: parametersFromRecord(rest.parameters as unknown as Record<string, unknown>) };
+}
+
+/** Every file the manifest names. */
+export function referencedFiles(m: Manifest): Set<string> {
+  const names = new Set<string>([MANIFEST]);
+  for (const s of m.segments) for (const f of Object.values(s.files)) if (f) names.add(f.name);
+  if (m.removed) names.add(m.removed.name);
+  return names;
+}
+
+/** The index's own file names (segments, removed rows, manifest temporaries): only these are ever cleaned. */
+const INDEX_FILE = /^(seg-\d+\.(ids|sig|bands|sets|docs\.parquet)|removed-\d+\.json|manifest\.json\.tmp-\d+)$/;
+
+/** Removes the index's files that the manifest does not name: an interrupted writer's, or superseded ones. */
+export function removeUnreferenced(dir: string, m: Manifest): string[] {
+  const keep = referencedFiles(m);
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!INDEX_FILE.test(name) || keep.has(name)) continue;
+    faultPoint(`clean ${name}`);
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      // already gone
+    }
+  }
+  return removed;
+}
+
+/** seg-000012 style names: the generation that wrote it. */
+export const segmentName = (generation: number): string => `seg-${String(generation).padStart(6, '0')}`;
+export const removedName = (generation: number): string => `removed-${String(generation).padStart(6, '0')}.json`;

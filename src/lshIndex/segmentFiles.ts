@@ -1,0 +1,394 @@
+/**
+ * A segment's files (Node), written once and never modified:
+ *
+ *   NAME.ids      (count + 1) uint32 byte offsets, then the ids' UTF-8
+ *   NAME.sig      count rows of k slots (uint32 or uint64, little-endian)
+ *   NAME.bands    per band, its `banded` entries (key lo, key hi, row) as
+ *                 uint32 triples sorted by the 64-bit key (hi, lo): binary search
+ *   NAME.sets     (optional) shingle sets as (lo, hi) uint32 pairs end to end,
+ *                 then (count + 1) float64 offsets in shingles
+ *   NAME.docs.parquet  the document table: id, row, length, exact_key, empty
+ *
+ * Empty documents (no tokens) have a row but no band entries: never candidates.
+ */
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { ParquetTableBuffer } from '../formats/parquetBuffer.js';
+import { CorruptIndexError } from './errors.js';
+import { bytesOf, checkCrc, crcOfFile, faultPoint, readFully, writeWhole, type FileEntry } from './files.js';
+import type { IndexParameters } from './options.js';
+import { bandKeysOfRow, rowWidthOf, type IndexSegment } from './segment.js';
+
+/** A segment as the manifest records it. */
+export interface SegmentRecord {
+  readonly name: string;
+  readonly count: number;
+  /** Rows with band entries (the non-empty documents). */
+  readonly banded: number;
+  readonly files: {
+    readonly ids: FileEntry;
+    readonly signatures: FileEntry;
+    readonly bands: FileEntry;
+    readonly sets?: FileEntry;
+    readonly documents: FileEntry;
+  };
+}
+
+const WRITE_BUFFER = 1 << 22;
+
+/** A file written front to back through a buffer, its CRC-32 kept as it goes. */
+class AppendFile {
+  private readonly fd: number;
+  private readonly buffer = new Uint8Array(WRITE_BUFFER);
+  private used = 0;
+  private crc = 0;
+  bytes = 0;
+
+  constructor(
+    private readonly path: string,
+    readonly name: string,
+  ) {
+    this.fd = openSync(path, 'w');
+  }
+
+  append(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buffer.length) this.flush();
+    if (bytes.length > this.buffer.length) this.write(bytes);
+    else {
+      this.buffer.set(bytes, this.used);
+      this.used += bytes.length;
+    }
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.write(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private write(bytes: Uint8Array): void {
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    this.crc = crc32(bytes, this.crc);
+    this.bytes += bytes.length;
+    faultPoint(`write ${this.name} @${this.bytes}`);
+  }
+
+  finish(): FileEntry {
+    try {
+      this.flush();
+      faultPoint(`fsync ${this.name}`);
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
+    return { name: this.name, bytes: this.bytes, crc32: this.crc >>> 0 };
+  }
+
+  abandon(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+/** The exact key (4 words, as the first pass gives them) as 32 hex digits, high word first. */
+export const exactKeyHex = (key: Uint32Array): string => hex32(key[3]) + hex32(key[2]) + hex32(key[1]) + hex32(key[0]);
+
+/** Writes one segment, document by document; `finish` sorts the band tables and writes the rest. */
+export class SegmentWriter {
+  private readonly signatures: AppendFile;
+  private readonly sets?: AppendFile;
+  private readonly setOffsets: number[] = [0];
+  private readonly ids: Uint8Array[] = [];
+  private readonly table = new ParquetTableBuffer([['id', 'STRING'], ['row', 'INT64'], ['length', 'INT64'], ['exact_key', 'STRING'], ['empty', 'BOOLEAN']], 65_536);
+  private keysLo: Uint32Array;
+  private keysHi: Uint32Array;
+  private keyRows: Uint32Array;
+  private banded = 0;
+  private count = 0;
+  private readonly keys: Uint32Array;
+  private readonly width: number;
+
+  constructor(
+    private readonly dir: string,
+    readonly name: string,
+    private readonly parameters: IndexParameters,
+    readonly hasSets: boolean,
+  ) {
+    this.width = rowWidthOf(parameters);
+    this.keys = new Uint32Array(2 * parameters.bands);
+    const capacity = 1024 * parameters.bands;
+    this.keysLo = new Uint32Array(capacity);
+    this.keysHi = new Uint32Array(capacity);
+    this.keyRows = new Uint32Array(capacity);
+    this.signatures = new AppendFile(join(dir, `${name}.sig`), `${name}.sig`);
+    if (hasSets) this.sets = new AppendFile(join(dir, `${name}.sets`), `${name}.sets`);
+  }
+
+  add(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, empty: boolean, set: Uint32Array | undefined): void {
+    const row = this.count++;
+    this.signatures.append(bytesOf(words.subarray(at, at + this.width)));
+    this.ids.push(encoder.encode(id));
+    if (this.sets !== undefined) {
+      const s = set ?? new Uint32Array(0);
+      this.sets.append(bytesOf(s));
+      this.setOffsets.push(this.setOffsets[this.setOffsets.length - 1] + s.length / 2);
+    }
+    this.table.row([id, row, length, exactKeyHex(exactKey), empty]);
+    if (empty) return;
+    bandKeysOfRow(this.parameters, words, at, this.keys);
+    const { bands } = this.parameters;
+    if ((this.banded + 1) * bands > this.keysLo.length) this.grow();
+    for (let b = 0; b < bands; b++) {
+      // Band-major after sorting; here row-major, band b of entry e at e·bands + b.
+      const e = this.banded * bands + b;
+      this.keysLo[e] = this.keys[2 * b];
+      this.keysHi[e] = this.keys[2 * b + 1];
+      this.keyRows[e] = row;
+    }
+    this.banded++;
+  }
+
+  private grow(): void {
+    const grow = (a: Uint32Array): Uint32Array => {
+      const b = new Uint32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.keysLo = grow(this.keysLo);
+    this.keysHi = grow(this.keysHi);
+    this.keyRows = grow(this.keyRows);
+  }
+
+  finish(): SegmentRecord {
+    try {
+      return this.finishFiles();
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  private finishFiles(): SegmentRecord {
+    const { name, dir } = this;
+    const signatures = this.signatures.finish();
+    let sets: FileEntry | undefined;
+    if (this.sets !== undefined) {
+      this.sets.append(bytesOf(Float64Array.from(this.setOffsets)));
+      sets = this.sets.finish();
+    }
+    const offsets = new Uint32Array(this.count + 1);
+    this.ids.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
+    const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
+    const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(this.sortedBands())]);
+    const documents = writeWhole(join(dir, `${name}.docs.parquet`), `${name}.docs.parquet`, this.table.finish());
+    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, ...(sets ? { sets } : {}), documents } };
+  }
+
+  /** Band tables, band-major, each sorted by key (radix sort: stable, so equal keys stay in row order). */
+  private sortedBands(): Uint32Array {
+    const { bands } = this.parameters;
+    const n = this.banded;
+    const out = new Uint32Array(bands * n * 3);
+    const lo = new Uint32Array(n);
+    const hi = new Uint32Array(n);
+    const rows = new Uint32Array(n);
+    for (let b = 0; b < bands; b++) {
+      for (let e = 0; e < n; e++) {
+        lo[e] = this.keysLo[e * bands + b];
+        hi[e] = this.keysHi[e * bands + b];
+        rows[e] = this.keyRows[e * bands + b];
+      }
+      radixSortByKey(lo, hi, rows);
+      const base = b * n * 3;
+      for (let e = 0; e < n; e++) {
+        out[base + 3 * e] = lo[e];
+        out[base + 3 * e + 1] = hi[e];
+        out[base + 3 * e + 2] = rows[e];
+      }
+    }
+    return out;
+  }
+
+  /** Closes the files of a segment that will not be committed (the caller removes them). */
+  abandon(): void {
+    this.signatures.abandon();
+    this.sets?.abandon();
+  }
+}
+
+/** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
+export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
+  const n = lo.length;
+  let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
+  let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
+  const counts = new Uint32Array(65_537);
+  for (let pass = 0; pass < 4; pass++) {
+    const source = pass < 2 ? sLo : sHi;
+    const shift = (pass & 1) * 16;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[((source[i] >>> shift) & 0xffff) + 1]++;
+    for (let d = 0; d < 65_536; d++) counts[d + 1] += counts[d];
+    const key = pass < 2 ? sLo : sHi;
+    for (let i = 0; i < n; i++) {
+      const to = counts[(key[i] >>> shift) & 0xffff]++;
+      tLo[to] = sLo[i];
+      tHi[to] = sHi[i];
+      tRows[to] = sRows[i];
+    }
+    [sLo, tLo] = [tLo, sLo];
+    [sHi, tHi] = [tHi, sHi];
+    [sRows, tRows] = [tRows, sRows];
+  }
+  // Four passes: the sorted triples are back in the caller's arrays.
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A committed segment, opened for reading: band tables, ids and set offsets
+ * in memory; signature rows and shingle sets read by position when a
+ * candidate needs them. Checksums: the files read whole are checked as they
+ * are read; the signature and set files before open returns (`open`) or on
+ * this segment's first row or set read (`lazy`).
+ */
+export class DiskSegment {
+  private readonly bands: Uint32Array;
+  private readonly idOffsets: Uint32Array;
+  private readonly idBytes: Uint8Array;
+  private readonly setOffsets?: Float64Array;
+  private readonly signatureFd: number;
+  private readonly setsFd?: number;
+  private verified: boolean;
+  private readonly rowBytes: number;
+
+  private constructor(
+    private readonly dir: string,
+    readonly record: SegmentRecord,
+    private readonly parameters: IndexParameters,
+    checksums: 'open' | 'lazy',
+  ) {
+    const { files, count } = record;
+    this.rowBytes = rowWidthOf(parameters) * 4;
+    expectSize(dir, files.signatures, count * this.rowBytes);
+    expectSize(dir, files.bands, record.banded * parameters.bands * 12);
+    this.bands = new Uint32Array(readChecked(dir, files.bands).buffer);
+    const ids = readChecked(dir, files.ids);
+    this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
+    this.idBytes = ids.subarray(4 * (count + 1));
+    this.signatureFd = openSync(join(dir, files.signatures.name), 'r');
+    if (files.sets !== undefined) {
+      this.setsFd = openSync(join(dir, files.sets.name), 'r');
+      const offsets = new Float64Array(count + 1);
+      const at = files.sets.bytes - offsets.byteLength;
+      if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
+      readFully(this.setsFd, bytesOf(offsets), at, join(dir, files.sets.name));
+      this.setOffsets = offsets;
+    }
+    this.verified = false;
+    if (checksums === 'open') this.verify();
+  }
+
+  static open(dir: string, record: SegmentRecord, parameters: IndexParameters, checksums: 'open' | 'lazy'): DiskSegment {
+    return new DiskSegment(dir, record, parameters, checksums);
+  }
+
+  get name(): string {
+    return this.record.name;
+  }
+
+  /** Checks the signature and set files' CRC-32 (once). */
+  verify(): void {
+    if (this.verified) return;
+    const { signatures, sets } = this.record.files;
+    checkCrc(signatures, crcOfFile(this.signatureFd, signatures.bytes, join(this.dir, signatures.name)), join(this.dir, signatures.name));
+    if (sets !== undefined && this.setsFd !== undefined) checkCrc(sets, crcOfFile(this.setsFd, sets.bytes, join(this.dir, sets.name)), join(this.dir, sets.name));
+    this.verified = true;
+  }
+
+  lookup(band: number, lo: number, hi: number, out: number[]): void {
+    const n = this.record.banded;
+    const t = this.bands;
+    const base = band * n;
+    let left = 0;
+    let right = n;
+    while (left < right) {
+      const mid = (left + right) >>> 1;
+      const e = 3 * (base + mid);
+      const h = t[e + 1];
+      if (h < hi || (h === hi && t[e] < lo)) left = mid + 1;
+      else right = mid;
+    }
+    for (let i = left; i < n; i++) {
+      const e = 3 * (base + i);
+      if (t[e + 1] !== hi || t[e] !== lo) break;
+      out.push(t[e + 2]);
+    }
+  }
+
+  id(row: number): string {
+    return decoder.decode(this.idBytes.subarray(this.idOffsets[row], this.idOffsets[row + 1]));
+  }
+
+  readRow(row: number, out: Uint32Array, at: number): void {
+    if (!this.verified) this.verify();
+    readFully(this.signatureFd, new Uint8Array(out.buffer, out.byteOffset + at * 4, this.rowBytes), row * this.rowBytes, join(this.dir, this.record.files.signatures.name));
+  }
+
+  readSet(row: number): Uint32Array | undefined {
+    if (this.setsFd === undefined || this.setOffsets === undefined) return undefined;
+    if (!this.verified) this.verify();
+    const from = this.setOffsets[row];
+    const to = this.setOffsets[row + 1];
+    const set = new Uint32Array(2 * (to - from));
+    readFully(this.setsFd, bytesOf(set), from * 8, join(this.dir, this.record.files.sets!.name));
+    return set;
+  }
+
+  /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
+  view(removed: Uint8Array | undefined): IndexSegment {
+    const self = this;
+    return {
+      name: this.name,
+      count: this.record.count,
+      hasSets: this.setsFd !== undefined,
+      lookup: (band, lo, hi, out) => self.lookup(band, lo, hi, out),
+      isRemoved: (row) => removed !== undefined && removed[row] === 1,
+      id: (row) => self.id(row),
+      readRow: (row, out, at) => self.readRow(row, out, at),
+      readSet: (row) => self.readSet(row),
+    };
+  }
+
+  close(): void {
+    closeSync(this.signatureFd);
+    if (this.setsFd !== undefined) closeSync(this.setsFd);
+  }
+}
+
+function expectSize(dir: string, entry: FileEntry, bytes: number): void {
+  if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);
+}
+
+/** A whole file, its size and CRC-32 checked against the manifest's entry, in a fresh (aligned) buffer. */
+export function readChecked(dir: string, entry: FileEntry): Uint8Array {
+  const path = join(dir, entry.name);
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = new Uint8Array(new ArrayBuffer(entry.bytes));
+    readFully(fd, bytes, 0, path);
+    const extra = new Uint8Array(1);
+    if (readSyncSafe(fd, extra, entry.bytes) > 0) throw new CorruptIndexError(path, `longer than the ${entry.bytes} bytes the manifest records`);
+    checkCrc(entry, crc32(bytes) >>> 0, path);
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const readSyncSafe = (fd: number, into: Uint8Array, position: number): number => readSync(fd, into, 0, into.length, position);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
+import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
+import { resolveParameters } from '../../src/lshIndex/options.js';
+import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
+import { plantedCorpus } from '../clusters/planted.js';
+import { tempDir } from '../support/tempDirs.js';
+
+const corpus = plantedCorpus(11, 10, [3, 10, 40, 120]);
+const docs = corpus.texts.map((text, i) => ({ id: `d${i}`, text }));
+
+describe('on-disk index', () => {
+  it('adds, persists, queries and removes like the in-memory index', async () => {
+    const dir = join(tempDir(), 'idx');
+    const index = await createIndex(dir, { threshold: 0.7 });
+    const memory = createMemoryIndex({ threshold: 0.7, signer: inlineIndexSigner(resolveParameters({ threshold: 0.7 })) });
+    const first = await index.add(docs.slice(0, 25));
+    expect(first).toEqual(await memory.add(docs.slice(0, 25)));
+    const second = await index.add(docs.slice(25));
+    expect(second).toEqual(await memory.add(docs.slice(25)));
+    await index.close();
+
+    const reader = await openIndex(dir, { readOnly: true });
+    const texts = corpus.texts.slice(0, 10);
+    expect(await reader.query(texts)).toEqual(await memory.query(texts));
+    expect(await reader.query(texts, { top: 3 })).toEqual(await memory.query(texts, { top: 3 }));
+    const stats = await reader.stats();
+    expect(stats.documents).toBe(first.added + second.added);
+    expect(stats.segments).toBe(2);
+
+    const writer = await openIndex(dir);
+    const keptIds = [...first.decisions, ...second.decisions].filter((d) => d.added).map((d) => d.id);
+    expect(await writer.remove([keptIds[0], keptIds[1], 'nope'])).toEqual({ removed: 2 });
+    await memory.remove([keptIds[0], keptIds[1]]);
+    expect(await writer.query(texts)).toEqual(await memory.query(texts));
+    await reader.refresh();
+    expect(await reader.query(texts)).toEqual(await memory.query(texts));
+    const compacted = await writer.compact();
+    expect(compacted.dropped).toBe(2);
+    expect(await writer.query(texts)).toEqual(await memory.query(texts));
+    expect((await writer.stats()).segments).toBe(1);
+    await writer.close();
+    await reader.close();
+  });
+});
