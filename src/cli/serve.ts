@@ -53,6 +53,7 @@ export function registerServeCommand(program: Command): void {
           // Tests and scripts read this line for the address (--port 0).
           onListening: (server, stats) => say(`gpudedup serve: ${dir} (${counted(stats.documents, 'document')}) on ${server.url}`),
           onStopping: (signal) => say(`gpudedup serve: ${signal}: stopping (the write in progress finishes; a second signal ends it at once)`),
+          onNote: (line) => process.stderr.write(`gpudedup serve: ${line}\n`),
         },
       );
       say('gpudedup serve: stopped, index closed');

@@ -1,7 +1,7 @@
 /**
  * `gpudedup serve` on `node:http`: reads a request (its body bounded by
- * `maxBody`: a declared length over it is refused before a byte is read, a
- * streamed one as soon as it passes it), checks the bearer token, calls the
+ * `maxBody`: a declared length over it is refused before a byte is kept, a
+ * streamed one as soon as it passes it; the rest is dropped, not kept), checks the bearer token, calls the
  * route (routes.ts) and writes its JSON reply. `stop()` stops accepting,
  * refuses the writes still waiting, lets the write running and the requests
  * in progress finish, and closes every connection; the caller closes the index.
@@ -37,8 +37,11 @@ export interface RunningServer {
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8080, maxBody: 16 * 2 ** 20, queue: 64 } as const;
 
 function tooLarge(maxBody: number): RequestError {
-  return new RequestError(`the body is over the limit of ${maxBody} bytes (--max-body)`, 413, { Connection: 'close' });
+  return new RequestError(`the body is over the limit of ${maxBody} bytes (--max-body)`, 413);
 }
+
+/** How long the rest of a refused body is read (and dropped) so that its client, still sending, reads the 413. */
+const DRAIN_MS = 1000;
 
 /** The body's bytes, refused (413) as soon as they pass `maxBody`; what is past the limit is never kept. */
 function readBody(request: IncomingMessage, maxBody: number): Promise<Buffer> {
@@ -113,14 +116,15 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
       if (--inProgress === 0) idle?.();
     });
     void answer(request, context, options, authorized).then((reply) => {
-      // 413: the rest of the body is not read; the connection closes after the reply.
-      send(response, reply, request.method === 'HEAD', context.stopping || reply.status === 413);
-      if (reply.status === 413) response.once('finish', () => setTimeout(() => request.socket.destroy(), 1000).unref());
+      send(response, reply, request.method === 'HEAD', context.stopping);
+      // A refused body is not kept: node drops what still comes, for at most DRAIN_MS (a client that writes
+      // its whole body before reading would otherwise meet a reset instead of the 413), then the connection goes.
+      if (!request.complete) response.once('finish', () => setTimeout(() => request.complete || request.socket.destroy(), DRAIN_MS).unref());
     });
   });
   // A client that asks before sending its body (Expect: 100-continue, as curl does for large ones) is refused before it sends.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (Number(request.headers['content-length']) > options.maxBody) send(response, errorReply(tooLarge(options.maxBody)), false, true);
+    if (Number(request.headers['content-length']) > options.maxBody) send(response, errorReply(tooLarge(options.maxBody)), false, true); // nothing sent yet: close
     else {
       response.writeContinue();
       server.emit('request', request, response);

@@ -119,15 +119,15 @@ describe('gpudedup serve (real processes)', () => {
 
   it('400, 404, 405, 413 and 503 (with Retry-After), each naming the problem', async () => {
     const dir = await emptyIndex();
-    const serving = await serve(dir, ['--max-body', '1MiB', '--queue', '0']);
+    const serving = await serve(dir, ['--max-body', '4MiB', '--queue', '0']);
     try {
       expect(await post(`${serving.url}/query`, { texts: ['a', 'b', 3] })).toMatchObject({ status: 400, body: { error: 'texts[2] must be a string' } });
       expect((await post(`${serving.url}/add`, '{"documents": [')).body.error).toMatch(/^the body is not valid JSON/);
       expect((await post(`${serving.url}/add`, { documents: [{ id: 'x' }] })).body.error).toBe('documents[0].text is missing');
       expect((await fetch(`${serving.url}/nothing`)).status).toBe(404);
       expect((await fetch(`${serving.url}/add`)).status).toBe(405);
-      const large = await post(`${serving.url}/query`, { texts: ['x'.repeat(2 ** 20)] });
-      expect(large).toMatchObject({ status: 413, body: { error: `the body is over the limit of ${2 ** 20} bytes (--max-body)` } });
+      const large = await post(`${serving.url}/query`, { texts: ['x'.repeat(5 * 2 ** 20)] });
+      expect(large).toMatchObject({ status: 413, body: { error: `the body is over the limit of ${4 * 2 ** 20} bytes (--max-body)` } });
       // --queue 0: a write while another runs is refused. The first add is large enough to be running when the second comes.
       const big = post(`${serving.url}/add`, { documents: documents(5, 3000, 'big') });
       let refused: Awaited<ReturnType<typeof post>> | undefined;
@@ -164,21 +164,30 @@ describe('gpudedup serve (real processes)', () => {
   it('SIGTERM during an add: exit 0, and the index holds the state before the add or after it', async () => {
     const dir = await emptyIndex();
     const before = documents(1, 100, 'old');
-    const incoming = documents(2, 4000, 'new');
     for (const seed of [1, 2, 3]) {
       const serving = await serve(dir);
       if (seed === 1) expect((await post(`${serving.url}/add`, { documents: before })).body.added).toBe(100);
       const count = await (await fetch(`${serving.url}/stats`)).json();
-      const batch = incoming.map((d) => ({ id: `${d.id}-${seed}`, text: `${d.text} s${seed}` }));
+      const batch = documents(10 + seed, 3000, `new${seed}-`);
       const adding = post(`${serving.url}/add`, { documents: batch }).catch((error: Error) => error);
-      await new Promise((resolve) => setTimeout(resolve, 50 + 150 * seed));
+      // The signal lands while the add runs (reads answer meanwhile: the writer has its own thread), at three depths into it.
+      let running = false;
+      for (let i = 0; i < 500 && !running; i++) {
+        running = (await (await fetch(`${serving.url}/stats`)).json()).server.writesRunning === 1;
+        if (!running) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(running, 'the add was seen running').toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, [0, 150, 400][seed - 1]));
       serving.child.kill('SIGTERM');
       const answer = await adding;
       expect(await serving.exited, serving.output()).toBe(0);
       expect(serving.output()).toMatch(/SIGTERM: stopping/);
       const after = await documentsIn(dir);
       expect([count.documents, count.documents + batch.length]).toContain(after);
-      if (!(answer instanceof Error) && answer.status === 200) expect(after).toBe(count.documents + batch.length);
+      if (!(answer instanceof Error) && answer.status === 200) {
+        expect(answer.body.added).toBe(batch.length);
+        expect(after).toBe(count.documents + batch.length);
+      }
       expect(readdirSync(dir).filter((name) => name.startsWith('.')), 'no temporary left').toEqual([]);
     }
   });

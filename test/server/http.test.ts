@@ -99,11 +99,28 @@ describe('serve: routes', () => {
 });
 
 describe('serve: limits', () => {
-  it('413 for a declared body over --max-body, before it is sent', async () => {
+  it('413 for a declared body over --max-body (the client, still sending, reads it); the server goes on', async () => {
     const { server } = await serve(undefined, { maxBody: 2 ** 20 });
-    const answer = await call(server, 'POST', '/query', JSON.stringify({ texts: ['x'.repeat(2 ** 20)] }));
-    expect(answer.status).toBe(413);
-    expect(answer.body.error).toBe(`the body is over the limit of ${2 ** 20} bytes (--max-body)`);
+    for (const size of [2 ** 20, 6 * 2 ** 20]) {
+      const answer = await call(server, 'POST', '/query', JSON.stringify({ texts: ['x'.repeat(size)] }));
+      expect(answer.status).toBe(413);
+      expect(answer.body.error).toBe(`the body is over the limit of ${2 ** 20} bytes (--max-body)`);
+    }
+    expect((await call(server, 'POST', '/query', { texts: ['x'] })).status).toBe(200);
+  });
+
+  it('413 before the body is sent to a client that asks first (Expect: 100-continue, as curl does)', async () => {
+    const { server } = await serve(undefined, { maxBody: 2 ** 20 });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { Expect: '100-continue', 'Content-Length': String(2 ** 21) } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      req.on('continue', () => reject(new Error('the server asked for the body')));
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
   });
 
   it('413 for a streamed (chunked) body as soon as it passes the limit: the server stops reading', async () => {
