@@ -53,7 +53,7 @@ export function licenceWords(): string[] {
     .filter((w) => w.length > 0);
 }
 
-class Generator {
+export class Generator {
   constructor(
     private readonly words: readonly string[],
     private readonly seed: number,

@@ -143,6 +143,18 @@ describe('layout rules', () => {
     expect(reached.size).toBeGreaterThan(1);
   });
 
+  it("the in-memory index is browser-safe: src/lshIndex/memoryIndex.ts imports no node: module, directly or through its imports", () => {
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
+    };
+    visit('src/lshIndex/memoryIndex.ts');
+    expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
+    expect(reached.has('src/lshIndex/engine.ts')).toBe(true); // the rule sees its imports
+  });
+
   it('no function in src/pipeline is longer than 60 lines', () => {
     const long: string[] = [];
     for (const file of sourceFiles('src/pipeline')) {

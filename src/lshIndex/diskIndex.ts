@@ -62,7 +62,7 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
     const others = readdirSync(dir).filter((name) => name !== 'writer.lock');
     if (others.length > 0) throw new Error(`${dir} is not empty (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}): an index is created in a new or empty directory`);
     writeManifest(dir, { format: FORMAT, version: FORMAT_VERSION, generation: 0, parameters, segments: [], documents: 0, removedDocuments: 0 });
-    return new PersistentIndex(dir, openState(dir, readManifest(dir), checksums ?? 'open'), { backend, threads, checksums }, lock);
+    return new PersistentIndex(dir, openState(dir, readManifest(dir), 'open'), { backend, threads, checksums }, lock);
   } catch (error) {
     lock.release();
     throw error;
@@ -79,7 +79,7 @@ export async function openIndex(dir: string, options: OpenOptions = {}): Promise
       if (differences.length > 0) throw new IndexParameterError(differences, `${dir} was created with other parameters`);
     }
     if (lock !== undefined) removeUnreferenced(dir, manifest); // what an interrupted writer left
-    return new PersistentIndex(dir, openWithRetry(dir, manifest, options.checksums ?? 'open'), options, lock);
+    return new PersistentIndex(dir, openWithRetry(dir, manifest, options.checksums), options, lock);
   } catch (error) {
     lock?.release();
     throw error;
@@ -87,15 +87,25 @@ export async function openIndex(dir: string, options: OpenOptions = {}): Promise
 }
 
 /** A reader may meet files a writer removed right after its next commit: then it reads the newer manifest. */
-function openWithRetry(dir: string, manifest: Manifest, checksums: 'open' | 'lazy', previous?: IndexState): IndexState {
+function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
   for (let attempt = 0; ; attempt++) {
     try {
-      return openState(dir, manifest, checksums, previous);
+      return openState(dir, manifest, checksumMode(manifest, checksums), previous);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
       manifest = readManifest(dir);
     }
   }
+}
+
+/** Signature and set bytes up to which `auto` checks every block at open. */
+const OPEN_CHECK_BYTES = 256 * 2 ** 20;
+
+function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'auto'): 'open' | 'lazy' {
+  if (option !== 'auto') return option;
+  let bytes = 0;
+  for (const s of manifest.segments) bytes += s.files.signatures.bytes + (s.files.sets?.bytes ?? 0);
+  return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
 }
 
 class PersistentIndex implements DiskIndex {
@@ -210,7 +220,7 @@ class PersistentIndex implements DiskIndex {
     this.ensureOpen();
     const manifest = readManifest(this.dir);
     if (manifest.generation === this.state.manifest.generation) return;
-    this.swap(openWithRetry(this.dir, manifest, this.options.checksums ?? 'open', this.state));
+    this.swap(openWithRetry(this.dir, manifest, this.options.checksums, this.state));
   }
 
   async stats(): Promise<IndexStats> {

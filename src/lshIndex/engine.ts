@@ -73,6 +73,8 @@ export class IndexEngine {
         missingSets: 'estimate',
       };
       const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
+      // Every slot equal (an exact duplicate, as a rule): confirmed by its sets where they are at hand, for the report.
+      if (estimate === 1 && exact === undefined && evidence.known!(0, 1)) evidence.similarity(0, 1);
       if (isAccepted(decision)) matches.push(exact === undefined ? { id: c.source.id(c.row), similarity: estimate } : { id: c.source.id(c.row), similarity: estimate, exact });
     }
     return sortMatches(matches);

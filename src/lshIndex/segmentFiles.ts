@@ -8,6 +8,8 @@
  *   NAME.sets     (optional) shingle sets as (lo, hi) uint32 pairs end to end,
  *                 then (count + 1) float64 offsets in shingles
  *   NAME.docs.parquet  the document table: id, row, length, exact_key, empty
+ *   NAME.sig.crc, NAME.sets.crc  CRC-32 of each 64 KiB block of .sig and .sets
+ *                 (uint32 each), so a read can check just the blocks it touches
  *
  * Empty documents (no tokens) have a row but no band entries: never candidates.
  */
@@ -32,8 +34,14 @@ export interface SegmentRecord {
     readonly bands: FileEntry;
     readonly sets?: FileEntry;
     readonly documents: FileEntry;
+    /** CRC-32 of each BLOCK bytes of .sig and .sets. */
+    readonly signatureBlocks: FileEntry;
+    readonly setBlocks?: FileEntry;
   };
 }
+
+/** Bytes per checksummed block of the signature and set files. */
+export const BLOCK = 1 << 16;
 
 const WRITE_BUFFER = 1 << 22;
 
@@ -43,6 +51,9 @@ class AppendFile {
   private readonly buffer = new Uint8Array(WRITE_BUFFER);
   private used = 0;
   private crc = 0;
+  private blockCrc = 0;
+  /** CRC-32 of each completed BLOCK bytes. */
+  readonly blocks: number[] = [];
   bytes = 0;
 
   constructor(
@@ -70,6 +81,15 @@ class AppendFile {
   private write(bytes: Uint8Array): void {
     for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
     this.crc = crc32(bytes, this.crc);
+    for (let at = 0; at < bytes.length; ) {
+      const take = Math.min(bytes.length - at, BLOCK - ((this.bytes + at) % BLOCK));
+      this.blockCrc = crc32(bytes.subarray(at, at + take), this.blockCrc);
+      at += take;
+      if ((this.bytes + at) % BLOCK === 0) {
+        this.blocks.push(this.blockCrc >>> 0);
+        this.blockCrc = 0;
+      }
+    }
     this.bytes += bytes.length;
     faultPoint(`write ${this.name} @${this.bytes}`);
   }
@@ -77,6 +97,7 @@ class AppendFile {
   finish(): FileEntry {
     try {
       this.flush();
+      if (this.bytes % BLOCK !== 0) this.blocks.push(this.blockCrc >>> 0);
       faultPoint(`fsync ${this.name}`);
       fsyncSync(this.fd);
     } finally {
@@ -187,7 +208,9 @@ export class SegmentWriter {
     const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
     const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(this.sortedBands())]);
     const documents = writeWhole(join(dir, `${name}.docs.parquet`), `${name}.docs.parquet`, this.table.finish());
-    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, ...(sets ? { sets } : {}), documents } };
+    const signatureBlocks = writeWhole(join(dir, `${name}.sig.crc`), `${name}.sig.crc`, [bytesOf(Uint32Array.from(this.signatures.blocks))]);
+    const setBlocks = this.sets && writeWhole(join(dir, `${name}.sets.crc`), `${name}.sets.crc`, [bytesOf(Uint32Array.from(this.sets.blocks))]);
+    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, ...(sets ? { sets } : {}), documents, signatureBlocks, ...(setBlocks ? { setBlocks } : {}) } };
   }
 
   /** Band tables, band-major, each sorted by key (radix sort: stable, so equal keys stay in row order). */
@@ -251,26 +274,72 @@ export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Arr
 const decoder = new TextDecoder();
 
 /**
+ * A signature or set file read by position. Its blocks' CRC-32 are checked
+ * once each: all before the segment opens (`open`), or each block on the
+ * first read that touches it (`lazy`).
+ */
+class CheckedFile {
+  private readonly fd: number;
+  private readonly checked: Uint8Array;
+  private readonly block = new Uint8Array(BLOCK);
+
+  constructor(
+    private readonly path: string,
+    private readonly entry: FileEntry,
+    private readonly blocks: Uint32Array,
+  ) {
+    if (blocks.length !== Math.ceil(entry.bytes / BLOCK)) throw new CorruptIndexError(path, `${blocks.length} block checksums for ${entry.bytes} bytes`);
+    this.fd = openSync(path, 'r');
+    this.checked = new Uint8Array(blocks.length);
+  }
+
+  /** The whole file's CRC-32, streamed; every block counts as checked after it. */
+  verifyAll(): void {
+    checkCrc(this.entry, crcOfFile(this.fd, this.entry.bytes, this.path), this.path);
+    this.checked.fill(1);
+  }
+
+  read(into: Uint8Array, position: number): void {
+    if (position + into.length > this.entry.bytes) throw new CorruptIndexError(this.path, `a read of bytes ${position}–${position + into.length} past its ${this.entry.bytes} bytes`);
+    const last = Math.floor((position + into.length - 1) / BLOCK);
+    for (let b = Math.floor(position / BLOCK); b <= last; b++) if (this.checked[b] === 0) this.checkBlock(b);
+    readFully(this.fd, into, position, this.path);
+  }
+
+  private checkBlock(b: number): void {
+    const view = this.block.subarray(0, Math.min(BLOCK, this.entry.bytes - b * BLOCK));
+    readFully(this.fd, view, b * BLOCK, this.path);
+    const actual = crc32(view) >>> 0;
+    if (actual !== this.blocks[b]) {
+      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${actual.toString(16)}, recorded ${this.blocks[b].toString(16)}): the file changed after it was written`);
+    }
+    this.checked[b] = 1;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
  * A committed segment, opened for reading: band tables, ids and set offsets
- * in memory; signature rows and shingle sets read by position when a
- * candidate needs them. Checksums: the files read whole are checked as they
- * are read; the signature and set files before open returns (`open`) or on
- * this segment's first row or set read (`lazy`).
+ * in memory (their files checked whole as they are read); signature rows and
+ * shingle sets read by position when a candidate needs them, their blocks
+ * checked before open returns (`open`) or on first read (`lazy`).
  */
 export class DiskSegment {
   private readonly bands: Uint32Array;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
   private readonly setOffsets?: Float64Array;
-  private readonly signatureFd: number;
-  private readonly setsFd?: number;
-  private verified: boolean;
+  private readonly signatures: CheckedFile;
+  private readonly sets?: CheckedFile;
   private readonly rowBytes: number;
 
   private constructor(
-    private readonly dir: string,
+    dir: string,
     readonly record: SegmentRecord,
-    private readonly parameters: IndexParameters,
+    parameters: IndexParameters,
     checksums: 'open' | 'lazy',
   ) {
     const { files, count } = record;
@@ -281,17 +350,25 @@ export class DiskSegment {
     const ids = readChecked(dir, files.ids);
     this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
     this.idBytes = ids.subarray(4 * (count + 1));
-    this.signatureFd = openSync(join(dir, files.signatures.name), 'r');
-    if (files.sets !== undefined) {
-      this.setsFd = openSync(join(dir, files.sets.name), 'r');
-      const offsets = new Float64Array(count + 1);
-      const at = files.sets.bytes - offsets.byteLength;
-      if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
-      readFully(this.setsFd, bytesOf(offsets), at, join(dir, files.sets.name));
-      this.setOffsets = offsets;
+    this.signatures = new CheckedFile(join(dir, files.signatures.name), files.signatures, new Uint32Array(readChecked(dir, files.signatureBlocks).buffer));
+    try {
+      if (files.sets !== undefined) {
+        if (files.setBlocks === undefined) throw new CorruptIndexError(join(dir, MANIFEST_NAME), `${record.name} has sets without their block checksums`);
+        this.sets = new CheckedFile(join(dir, files.sets.name), files.sets, new Uint32Array(readChecked(dir, files.setBlocks).buffer));
+        const offsets = new Float64Array(count + 1);
+        const at = files.sets.bytes - offsets.byteLength;
+        if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
+        this.sets.read(bytesOf(offsets), at);
+        this.setOffsets = offsets;
+      }
+      if (checksums === 'open') {
+        this.signatures.verifyAll();
+        this.sets?.verifyAll();
+      }
+    } catch (error) {
+      this.close();
+      throw error;
     }
-    this.verified = false;
-    if (checksums === 'open') this.verify();
   }
 
   static open(dir: string, record: SegmentRecord, parameters: IndexParameters, checksums: 'open' | 'lazy'): DiskSegment {
@@ -300,15 +377,6 @@ export class DiskSegment {
 
   get name(): string {
     return this.record.name;
-  }
-
-  /** Checks the signature and set files' CRC-32 (once). */
-  verify(): void {
-    if (this.verified) return;
-    const { signatures, sets } = this.record.files;
-    checkCrc(signatures, crcOfFile(this.signatureFd, signatures.bytes, join(this.dir, signatures.name)), join(this.dir, signatures.name));
-    if (sets !== undefined && this.setsFd !== undefined) checkCrc(sets, crcOfFile(this.setsFd, sets.bytes, join(this.dir, sets.name)), join(this.dir, sets.name));
-    this.verified = true;
   }
 
   lookup(band: number, lo: number, hi: number, out: number[]): void {
@@ -336,40 +404,39 @@ export class DiskSegment {
   }
 
   readRow(row: number, out: Uint32Array, at: number): void {
-    if (!this.verified) this.verify();
-    readFully(this.signatureFd, new Uint8Array(out.buffer, out.byteOffset + at * 4, this.rowBytes), row * this.rowBytes, join(this.dir, this.record.files.signatures.name));
+    this.signatures.read(new Uint8Array(out.buffer, out.byteOffset + at * 4, this.rowBytes), row * this.rowBytes);
   }
 
   readSet(row: number): Uint32Array | undefined {
-    if (this.setsFd === undefined || this.setOffsets === undefined) return undefined;
-    if (!this.verified) this.verify();
+    if (this.sets === undefined || this.setOffsets === undefined) return undefined;
     const from = this.setOffsets[row];
     const to = this.setOffsets[row + 1];
     const set = new Uint32Array(2 * (to - from));
-    readFully(this.setsFd, bytesOf(set), from * 8, join(this.dir, this.record.files.sets!.name));
+    if (set.length > 0) this.sets.read(bytesOf(set), from * 8);
     return set;
   }
 
   /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
   view(removed: Uint8Array | undefined): IndexSegment {
-    const self = this;
     return {
       name: this.name,
       count: this.record.count,
-      hasSets: this.setsFd !== undefined,
-      lookup: (band, lo, hi, out) => self.lookup(band, lo, hi, out),
+      hasSets: this.sets !== undefined,
+      lookup: (band, lo, hi, out) => this.lookup(band, lo, hi, out),
       isRemoved: (row) => removed !== undefined && removed[row] === 1,
-      id: (row) => self.id(row),
-      readRow: (row, out, at) => self.readRow(row, out, at),
-      readSet: (row) => self.readSet(row),
+      id: (row) => this.id(row),
+      readRow: (row, out, at) => this.readRow(row, out, at),
+      readSet: (row) => this.readSet(row),
     };
   }
 
   close(): void {
-    closeSync(this.signatureFd);
-    if (this.setsFd !== undefined) closeSync(this.setsFd);
+    this.signatures?.close();
+    this.sets?.close();
   }
 }
+
+const MANIFEST_NAME = 'manifest.json';
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);
