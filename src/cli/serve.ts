@@ -13,6 +13,7 @@ interface ServeCliOptions {
   maxBody: number;
   token?: string;
   queue: number;
+  readOnly: boolean;
   backend?: BackendChoice;
   threads?: number;
   quiet: boolean;
@@ -40,6 +41,7 @@ export function registerServeCommand(program: Command): void {
     .option('--max-body <size>', 'largest request body, e.g. 16MiB (at least 1 MiB); past it, 413', byteSize, SERVE_DEFAULTS.maxBody)
     .addOption(new Option('--token <token>', 'bearer token every route but /health needs ("Authorization: Bearer TOKEN")').env('GPUDEDUP_TOKEN'))
     .option('--queue <n>', 'writes that may wait behind the running one, and queries in progress at once; past it, 503 with Retry-After', nonNegativeInteger, SERVE_DEFAULTS.queue)
+    .option('--read-only', 'no writer (no lock): /add and /remove answer 403, queries follow the commits of the index\'s writer (another process) within a second', false)
     .addOption(tableOption('backend', '--backend <name>', 'signing backend (default cpu: a request of a few documents signs faster on the CPU than through a GPU)', { withDefault: false }))
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'))
     .option('-q, --quiet', 'print errors only (not the line on start and stop)', false)
@@ -48,10 +50,10 @@ export function registerServeCommand(program: Command): void {
         if (!options.quiet) process.stdout.write(`${line}\n`);
       };
       await serveIndex(
-        { dir, host: options.host, port: options.port, maxBody: options.maxBody, token: options.token, queue: options.queue, backend: options.backend ?? 'cpu', threads: options.threads },
+        { dir, host: options.host, port: options.port, maxBody: options.maxBody, token: options.token, queue: options.queue, readOnly: options.readOnly, backend: options.backend ?? 'cpu', threads: options.threads },
         {
           // Tests and scripts read this line for the address (--port 0).
-          onListening: (server, stats) => say(`gpudedup serve: ${dir} (${counted(stats.documents, 'document')}) on ${server.url}`),
+          onListening: (server, stats) => say(`gpudedup serve: ${dir} (${counted(stats.documents, 'document')}${options.readOnly ? ', read-only' : ''}) on ${server.url}`),
           onStopping: (signal) => say(`gpudedup serve: ${signal}: stopping (the write in progress finishes; a second signal ends it at once)`),
           onNote: (line) => process.stderr.write(`gpudedup serve: ${line}\n`),
         },

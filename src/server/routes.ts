@@ -17,8 +17,8 @@ import { RETRY_AFTER_SECONDS, type WriteQueue } from './writeQueue.js';
 export interface ServedIndex {
   /** Answers queries and stats. */
   readonly reader: DedupIndex;
-  /** Takes adds and removes, one at a time. */
-  readonly writer: DedupIndex;
+  /** Takes adds and removes, one at a time; none: the server is read-only (403). */
+  readonly writer?: DedupIndex;
   /** After each write has committed: e.g. a separate reader picks up the new state. */
   afterWrite?(): Promise<void>;
 }
@@ -69,8 +69,10 @@ async function query(context: RouteContext, body: unknown): Promise<Reply> {
 /** A write through the queue; the reader is brought up to date before the reply, so a client reads its own write. */
 async function write<T>(context: RouteContext, task: (writer: DedupIndex) => Promise<T>): Promise<T> {
   const { index } = context;
+  const writer = index.writer;
+  if (writer === undefined) throw new RequestError('this server is read-only (--read-only): add and remove through the index\'s writer', 403);
   return context.writes.run(async () => {
-    const result = await task(index.writer);
+    const result = await task(writer);
     await index.afterWrite?.();
     return result;
   });

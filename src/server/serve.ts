@@ -1,7 +1,8 @@
 /**
  * `gpudedup serve`'s life: open the index — its one writer on a thread of its
  * own (writerThread.ts), and a read-only view here for queries, moved to
- * each commit before the write is answered — serve it until
+ * each commit before the write is answered; with `readOnly`, no writer, and
+ * the view follows another process's commits — serve it until
  * SIGTERM, SIGINT or SIGHUP, then stop accepting, let the write in flight
  * finish (its commit, or its own rollback if it fails), close the index and
  * resolve, so the process exits 0. A second signal while stopping does not
@@ -19,6 +20,8 @@ import { WriterThread } from './writerThread.js';
 
 export interface ServeConfig extends ServerOptions {
   readonly dir: string;
+  /** No writer (no lock): /add and /remove answer 403; the view follows another writer's commits. */
+  readonly readOnly?: boolean;
   readonly backend: BackendChoice;
   readonly threads?: number;
 }
@@ -33,6 +36,9 @@ export interface ServeHooks {
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** How often a read-only server looks for another writer's commit. */
+export const REFRESH_MS = 1000;
 
 /** Serves `dir` until a signal; resolves once the index is closed. */
 export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promise<void> {
@@ -51,8 +57,9 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
       });
     }
   });
-  const { writer, lockNote } = await WriterThread.open({ dir: config.dir, backend: config.backend, threads: config.threads });
-  if (lockNote !== undefined) hooks.onNote(lockNote);
+  const opened = config.readOnly ? undefined : await WriterThread.open({ dir: config.dir, backend: config.backend, threads: config.threads });
+  const writer = opened?.writer;
+  if (opened?.lockNote !== undefined) hooks.onNote(opened.lockNote);
   let reader: DiskIndex | undefined;
   let server: RunningServer;
   try {
@@ -61,15 +68,39 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
     server = await startServer({ reader: view, writer, afterWrite: () => view.refresh() }, config);
   } catch (error) {
     await reader?.close();
-    await writer.close();
+    await writer?.close();
     throw error;
   }
+  const follow = config.readOnly ? followCommits(reader, hooks) : undefined;
   hooks.onListening(server, await reader.stats());
   hooks.onStopping(await stopped);
+  if (follow) clearInterval(follow);
   try {
     await server.stop();
   } finally {
-    await writer.close();
+    await writer?.close();
     await reader.close();
   }
+}
+
+/** A read-only server's view moves to another writer's newest commit, checked every REFRESH_MS; a failure keeps the view and is told once. */
+function followCommits(reader: DiskIndex, hooks: ServeHooks): NodeJS.Timeout {
+  let failing = false;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    reader.refresh().then(
+      () => {
+        busy = false;
+        failing = false;
+      },
+      (error: unknown) => {
+        busy = false;
+        if (!failing) hooks.onNote(`cannot follow the index's newest commit, still serving the one before: ${(error as Error).message}`);
+        failing = true;
+      },
+    );
+  }, REFRESH_MS);
+  return timer.unref();
 }

@@ -161,6 +161,30 @@ describe('gpudedup serve (real processes)', () => {
     }
   });
 
+  it('--read-only: takes no lock (another process writes), follows its commits, answers 403 to writes', async () => {
+    const dir = await emptyIndex();
+    const serving = await serve(dir, ['--read-only']);
+    try {
+      expect(serving.output()).toMatch(/\(0 documents, read-only\) on /);
+      const docs = documents(7, 30, 'w');
+      const writer = await openIndex(dir, { backend: 'cpu', threads: 1 }); // the lock is free
+      try {
+        expect((await writer.add(docs)).added).toBe(30);
+      } finally {
+        await writer.close();
+      }
+      let seen = 0;
+      for (let i = 0; i < 100 && seen === 0; i++) {
+        seen = (await post(`${serving.url}/query`, { texts: [docs[29].text] })).body.results[0].matches.length;
+        if (seen === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen, 'the commit was seen within 10 s').toBe(1);
+      expect((await post(`${serving.url}/add`, { documents: documents(8, 1, 'x') })).status).toBe(403);
+    } finally {
+      expect(await stop(serving)).toBe(0);
+    }
+  });
+
   it('SIGTERM during an add: exit 0, and the index holds the state before the add or after it', async () => {
     const dir = await emptyIndex();
     const before = documents(1, 100, 'old');

@@ -98,6 +98,21 @@ describe('serve: routes', () => {
   });
 });
 
+describe('serve: read-only', () => {
+  it('without a writer, /add and /remove answer 403 and queries answer', async () => {
+    const index = new FakeIndex();
+    const server = await startServer({ reader: index }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 });
+    running.push(server);
+    for (const [path, body] of [['/add', { documents: [{ id: 'a', text: A }] }], ['/remove', { ids: ['a'] }]] as const) {
+      const answer = await call(server, 'POST', path, body);
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toMatch(/^this server is read-only \(--read-only\)/);
+    }
+    expect((await call(server, 'POST', '/query', { texts: [A] })).body).toEqual({ results: [{ matches: [] }] });
+    expect(index.adds).toBe(0);
+  });
+});
+
 describe('serve: limits', () => {
   it('413 for a declared body over --max-body (the client, still sending, reads it); the server goes on', async () => {
     const { server } = await serve(undefined, { maxBody: 2 ** 20 });
