@@ -9,6 +9,8 @@
  *
  *   node dist/bench/serve.bench.js [--documents 100000] [--dir /tmp/serve-bench]
  *                                  [--duration 10] [--connections 16] [--threads N]
+ *   node dist/bench/serve.bench.js --index DIR [--writable] ...   (an existing index, served --read-only unless --writable)
+ *   ... --adds 500   (meanwhile, one more client posts adds of 500 new documents, one after another)
  *
  * The index is built once into DIR/index-N (library: createIndex, add with
  * all: true in batches of 5,000, then compact) and reused. autocannon is loaded with require(), so
@@ -92,37 +94,60 @@ async function queryBodies(dir: string, from: number, count: number): Promise<st
   return bodies;
 }
 
+/** Posts adds of `size` new generated documents, one after another, while `going()`: their count and durations. */
+async function addWhile(url: string, from: number, size: number, going: () => boolean): Promise<{ size: number; count: number; documents: number; msEach: number[] }> {
+  const msEach: number[] = [];
+  let documents = 0;
+  for (let next = from + 1_000_000; going(); next += size) {
+    const path = join(dir, 'adds.jsonl');
+    await writeScaleCorpus(path, next, next + size);
+    const batch: IndexDocument[] = [];
+    for await (const doc of jsonLines(path)) batch.push({ id: `add-${doc.id}`, text: doc.text });
+    const t = performance.now();
+    const response = await fetch(`${url}/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documents: batch, all: true }) });
+    if (response.status !== 200) throw new Error(`add answered ${response.status}: ${await response.text()}`);
+    documents += ((await response.json()) as { added: number }).added;
+    msEach.push(Math.round(performance.now() - t));
+  }
+  return { size, count: msEach.length, documents, msEach };
+}
+
 /** Starts `gpudedup serve` on a free loopback port; resolves with its URL from the line it prints. */
-function startServe(index: string, threads?: number): Promise<{ child: ChildProcess; url: string }> {
-  const args = [CLI, 'serve', index, '--port', '0', '--backend', 'cpu', ...(threads ? ['--threads', String(threads)] : [])];
+function startServe(index: string, threads: number | undefined, readOnly: boolean): Promise<{ child: ChildProcess; url: string }> {
+  const args = [CLI, 'serve', index, '--port', '0', '--backend', 'cpu', ...(threads ? ['--threads', String(threads)] : []), ...(readOnly ? ['--read-only'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start in 120 s: ${out}`)), 120_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /on (http:\/\/\S+)/.exec(out);
+      const match = /\(([\d,]+) documents?.*\) on (http:\/\/\S+)/.exec(out);
       if (match) {
+        served = Number(match[1].replaceAll(',', ''));
         clearTimeout(timer);
-        resolve({ child, url: match[1] });
+        resolve({ child, url: match[2] });
       }
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
 }
 
+let served = 0;
+const existing = option('--index', '');
 const documents = Number(option('--documents', '100000'));
 const dir = option('--dir', '/tmp/serve-bench');
 const duration = Number(option('--duration', '10'));
 const connections = Number(option('--connections', '16'));
+const writable = process.argv.includes('--writable');
+const addSize = Number(option('--adds', '0'));
 const threadsOption = option('--threads', '');
 const threads = threadsOption === '' ? undefined : Number(threadsOption);
 mkdirSync(dir, { recursive: true });
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-const index = await buildIndex(dir, documents, threads);
-const bodies = await queryBodies(dir, documents, 64);
-const { child, url } = await startServe(index, threads);
+const index = existing !== '' ? existing : await buildIndex(dir, documents, threads);
+const { child, url } = await startServe(index, threads, existing !== '' && !writable);
+const bodies = await queryBodies(dir, served, 64);
 /** The server's peak resident memory (Linux: VmHWM), read before it stops. */
 const serverPeakRss = (): number => {
   try {
@@ -135,15 +160,18 @@ try {
   // A short warm-up (JIT, first page-ins), then the measured run.
   await autocannon({ url: `${url}/query`, connections, duration: 2, requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })) });
   const loadBefore = loadavg();
+  const started = performance.now();
+  const adding = addSize > 0 ? addWhile(url, served, addSize, () => performance.now() - started < duration * 1000) : Promise.resolve(undefined);
   const result = await autocannon({
     url: `${url}/query`,
     connections,
     duration,
     requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })),
   });
+  const adds = await adding;
   const loadAfter = loadavg();
   const row = {
-    documents,
+    documents: served,
     connections,
     seconds: result.duration,
     queriesPerSecond: Number(result.requests.average.toFixed(1)),
@@ -153,6 +181,7 @@ try {
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     queryBytes: Math.round(bodies.reduce((s, b) => s + b.length, 0) / bodies.length),
+    adds,
     serverPeakRssBytes: serverPeakRss(),
     loadAverage: { before: loadBefore.map((l) => Number(l.toFixed(2))), after: loadAfter.map((l) => Number(l.toFixed(2))) },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`,
