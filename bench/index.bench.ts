@@ -6,6 +6,9 @@
  *
  *   node dist/bench/index.bench.js DOCUMENTS [--dir DIR] [--batch 50000] [--queries 1000] [--keep]
  *   node dist/bench/index.bench.js --serve DIR DOCUMENTS [--queries 1000]   (the measuring half alone)
+ *   … --synthetic TOTAL   then fills the index up to TOTAL documents with a segment of random signatures
+ *                         (no candidates; empty shingle sets), for open time, memory and lookups at a scale
+ *                         this machine cannot sign in the time (the DOCUMENTS real ones stay the queries' matches)
  *
  * The open/query/memory half runs in a fresh process (as `gpudedup serve`
  * would), so that building does not count in its memory.
@@ -15,7 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createIndex, openIndex } from '../src/lshIndex/diskIndex.js';
+import { acquireLock } from '../src/lshIndex/lock.js';
+import { readManifest, segmentName, writeManifest } from '../src/lshIndex/manifest.js';
+import { SegmentWriter } from '../src/lshIndex/segmentFiles.js';
+import { parametersFromRecord, signatureParamsOf } from '../src/lshIndex/options.js';
+import { inlineIndexSigner, signTexts } from '../src/lshIndex/signing.js';
+import { hashFamilyOf } from '../src/signatures/params.js';
+import { openSigner } from '../src/signatures/resolveBackend.js';
 import { Generator, licenceWords } from './scaleCorpus.js';
 
 const argv = process.argv.slice(2);
@@ -114,13 +125,63 @@ async function serve(): Promise<void> {
   }
   const memory = process.memoryUsage();
   console.log(`memory while serving: rss ${mib(memory.rss)}, heap ${mib(memory.heapUsed)}, array buffers ${mib(memory.arrayBuffers)}`);
+  // Signing one query text: on this thread (what query does) against a round trip to the worker pool.
+  const parameters = parametersFromRecord(reader.parameters as Record<string, unknown>);
+  const inline = inlineIndexSigner(parameters);
+  const pool = await openSigner('cpu', hashFamilyOf(signatureParamsOf(parameters)), { cpuThreads: 2 });
+  for (const [name, signer] of [['this thread (wasm)', inline], ['worker pool', pool.firstPass]] as const) {
+    const times: number[] = [];
+    for (const probe of probes.slice(0, 300)) {
+      const t = performance.now();
+      await signTexts([probe], signer, parameters, parameters.storeSets);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`signing one query text on ${name} (${signer.backend.description}): p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`);
+  }
+  pool.signer.destroy();
+  pool.shingler.destroy();
+  pool.firstPass.workers.destroy();
   await reader.close();
   console.log(`load average after: ${load()}`);
 }
 
+/** A segment of `count` random signatures (ids syn-N), committed as the index's next generation. */
+function synthetic(count: number): void {
+  const started = performance.now();
+  const lock = acquireLock(dir);
+  try {
+    const manifest = readManifest(dir);
+    const p = manifest.parameters;
+    const writer = new SegmentWriter(dir, segmentName(manifest.generation + 1), p, p.storeSets);
+    const row = new Uint32Array(p.slotBits === 64 ? 2 * p.k : p.k);
+    const key = new Uint32Array(4);
+    let x = 0x9e3779b9;
+    const next = (): number => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
+    for (let i = 0; i < count; i++) {
+      for (let w = 0; w < row.length; w++) row[w] = next();
+      for (let w = 0; w < 4; w++) key[w] = next();
+      writer.add(`syn-${i}`, 2000, row, 0, key, false, new Uint32Array(0));
+    }
+    const record = writer.finish();
+    writeManifest(dir, { ...manifest, generation: manifest.generation + 1, segments: [...manifest.segments, record], documents: manifest.documents + count });
+  } finally {
+    lock.release();
+  }
+  console.log(`synthetic: ${count} random signatures added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 if (serving) await serve();
 else {
-  await build();
+  if (argv.includes('--reuse') && existsSync(join(dir, 'manifest.json'))) console.log(`reusing the index in ${dir}`);
+  else await build();
+  const total = Number(option('--synthetic', '0'));
+  if (total > documents) synthetic(total - documents);
   // The measuring half in a fresh process: its memory is the serving index's alone.
   execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--serve', dir, String(documents), '--queries', String(queries)], { stdio: 'inherit' });
   if (!argv.includes('--keep') && !argv.includes('--dir')) rmSync(join(dir, '..'), { recursive: true, force: true });

@@ -118,7 +118,8 @@ export class IndexEngine {
       const empty = signed.empty[d] === 1;
       const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at), signed.words, at, signed.sets?.[d]);
       const added = all || matches.length === 0;
-      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d]);
+      // candidates() left this row's band keys in this.keys.
+      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d], empty ? undefined : this.keys);
       decisions.push({ id: documents[d].id, added, matches });
     }
     return decisions;

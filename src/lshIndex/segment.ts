@@ -68,7 +68,7 @@ export class MemorySegment implements IndexSegment {
   }
 
   /** Appends a document: its row is words[at, at + width); an empty one is never banded (never a candidate). */
-  append(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, keyAt: number, empty: boolean, set: Uint32Array | undefined): number {
+  append(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, keyAt: number, empty: boolean, set: Uint32Array | undefined, bandKeys?: Uint32Array): number {
     const row = this.ids.length;
     if ((row + 1) * this.width > this.words.length) {
       const grown = new Uint32Array(this.words.length * 2);
@@ -86,10 +86,11 @@ export class MemorySegment implements IndexSegment {
     this.removed.push(0);
     if (this.hasSets) this.sets.push(set ?? new Uint32Array(0));
     if (!empty) {
-      bandKeysOfRow(this.parameters, words, at, this.keys);
+      const keys = bandKeys ?? this.keys;
+      if (bandKeys === undefined) bandKeysOfRow(this.parameters, words, at, keys);
       for (let b = 0; b < this.parameters.bands; b++) {
-        const lo = this.keys[2 * b];
-        const hi = this.keys[2 * b + 1];
+        const lo = keys[2 * b];
+        const hi = keys[2 * b + 1];
         const entries = this.tables[b].get(hi);
         if (entries === undefined) this.tables[b].set(hi, [lo, row]);
         else entries.push(lo, row);

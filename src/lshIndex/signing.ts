@@ -1,14 +1,17 @@
 /**
  * Signing for the index: the project's first pass (src/firstPass) over texts
- * held in memory, without the exact pre-pass, so every non-empty text gets
- * its row, its exact key and (when asked) its shingle set. The signer is the
+ * held in memory, with its exact pre-pass: every non-empty text gets its
+ * row, its exact key and (when asked) its shingle set, each distinct text
+ * shingled and signed once. The signer is the
  * caller's: Web Workers or this thread in the tab, worker threads or this
  * thread in Node. Browser-safe.
  */
 import { fromSignerWords } from '../bands/signatureMatrix.js';
 import { textUnits } from '../clusters/dedupDocuments.js';
 import type { ReadSetup } from '../firstPass/protocol.js';
-import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
+import { ExactPrePass } from '../clusters/exactPrePass.js';
+import { selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
+import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { firstPassHandler } from '../firstPass/handler.js';
 import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
 import { hashFamilyOf, shingleOptionsOf } from '../signatures/params.js';
@@ -33,21 +36,40 @@ const MEMORY_READ = { textField: 'text', idField: 'id', skipInvalid: false, stri
 export async function signTexts(texts: readonly string[], signer: FirstPassSigner, parameters: IndexParameters, keepSets: boolean): Promise<SignedTexts> {
   const { k, slotBits } = parameters;
   const rowWidth = slotBits === 64 ? 2 * k : k;
-  const setup: ReadSetup = { read: MEMORY_READ, shingle: shingleOptionsOf(signatureParamsOf(parameters)), keep: { kind: 'first' } };
+  const shingle = shingleOptionsOf(signatureParamsOf(parameters));
+  const setup: ReadSetup = { read: MEMORY_READ, shingle, keep: { kind: 'first' } };
   const words = new Uint32Array(texts.length * rowWidth);
   const exactKeys = new Uint32Array(texts.length * 4);
   const empty = new Uint8Array(texts.length);
   const sets: Uint32Array[] = [];
+  // The exact pre-pass: a text equal (normalized) to an earlier one of the call is neither shingled nor
+  // signed again; it gets that one's row and set.
+  const prePass = new ExactPrePass(shingle.normalize, { kind: 'first' });
+  const firstOf: number[] = []; // group → the text that holds its row
+  const noSet = new Uint32Array(0);
   let at = 0;
   const units = textUnits(texts.map((text, i) => ({ id: String(i), text })));
-  for await (const unit of signedUnits(units, signer, { setup, keepSets })) {
+  for await (const unit of signedUnits(units, signer, { setup, prePass, keepSets })) {
     const { count } = unit.documents;
-    words.set(fromSignerWords(rowsOfEveryDocument(unit, k), slotBits), at * rowWidth);
     exactKeys.set(unit.documents.exactKeys.subarray(0, 4 * count), at * 4);
     empty.set(unit.documents.empty.subarray(0, count), at);
-    if (keepSets) {
-      let s = 0;
-      for (let d = 0; d < count; d++) sets.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!.slice());
+    let s = 0;
+    for (let d = 0; d < count; d++) {
+      const doc = at + d;
+      const group = unit.groups[d];
+      if (group < 0) {
+        words.fill(EMPTY_SLOT_WORD, doc * rowWidth, (doc + 1) * rowWidth); // no tokens: every slot all-ones, as signing gives
+        if (keepSets) sets.push(noSet);
+      } else if (s < unit.selected.length && unit.selected[s] === d) {
+        words.set(fromSignerWords(unit.signatures.subarray(s * 2 * k, (s + 1) * 2 * k), slotBits), doc * rowWidth);
+        if (keepSets) sets.push(selectedSet(unit, s)!.slice());
+        firstOf[group] = doc;
+        s++;
+      } else {
+        const first = firstOf[group];
+        words.copyWithin(doc * rowWidth, first * rowWidth, (first + 1) * rowWidth);
+        if (keepSets) sets.push(sets[first]);
+      }
     }
     at += count;
   }
