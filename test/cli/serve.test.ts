@@ -40,8 +40,8 @@ function serve(dir: string, args: readonly string[] = []): Promise<Serving> {
   });
 }
 
-async function stop(serving: Serving): Promise<number | null> {
-  serving.child.kill('SIGTERM');
+async function stop(serving: Serving, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  serving.child.kill(signal);
   return serving.exited;
 }
 
@@ -63,8 +63,8 @@ async function emptyIndex(): Promise<string> {
   return dir;
 }
 
-async function documentsIn(dir: string): Promise<number> {
-  const index = await openIndex(dir, { readOnly: true, backend: 'cpu', threads: 1 });
+async function documentsIn(dir: string, { writer = false } = {}): Promise<number> {
+  const index = await openIndex(dir, { readOnly: !writer, backend: 'cpu', threads: 1 });
   try {
     return (await index.stats()).documents;
   } finally {
@@ -181,7 +181,7 @@ describe('gpudedup serve (real processes)', () => {
       expect(seen, 'the commit was seen within 10 s').toBe(1);
       expect((await post(`${serving.url}/add`, { documents: documents(8, 1, 'x') })).status).toBe(403);
     } finally {
-      expect(await stop(serving)).toBe(0);
+      expect(await stop(serving, 'SIGINT')).toBe(0);
     }
   });
 
@@ -214,5 +214,24 @@ describe('gpudedup serve (real processes)', () => {
       }
       expect(readdirSync(dir).filter((name) => name.startsWith('.')), 'no temporary left').toEqual([]);
     }
+  });
+
+  it('a second SIGTERM during the add ends the process at once (143); the index holds the state before the add or after it', async () => {
+    const dir = await emptyIndex();
+    const serving = await serve(dir);
+    const batch = documents(42, 3000, 'k');
+    const adding = post(`${serving.url}/add`, { documents: batch }).catch((error: Error) => error);
+    let running = false;
+    for (let i = 0; i < 500 && !running; i++) {
+      running = (await (await fetch(`${serving.url}/stats`)).json()).server.writesRunning === 1;
+      if (!running) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(running, 'the add was seen running').toBe(true);
+    serving.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    serving.child.kill('SIGTERM');
+    expect(await serving.exited, serving.output()).toBe(143);
+    await adding;
+    expect([0, batch.length]).toContain(await documentsIn(dir, { writer: true })); // a writer takes the dead one's lock over
   });
 });
