@@ -38,7 +38,7 @@ export function registerServeCommand(program: Command): void {
     .argument('<dir>', 'the index directory (from `gpudedup index create`)')
     .option('--host <address>', 'address to listen on; beyond loopback (127.0.0.1, ::1) it needs --token', SERVE_DEFAULTS.host)
     .option('--port <n>', 'port to listen on (0: any free port, printed on start)', port, SERVE_DEFAULTS.port)
-    .option('--max-body <size>', 'largest request body, e.g. 16MiB (at least 1 MiB); past it, 413', byteSize, SERVE_DEFAULTS.maxBody)
+    .addOption(new Option('--max-body <size>', 'largest request body, e.g. 4MiB (at least 1 MiB); past it, 413').argParser(byteSize).default(SERVE_DEFAULTS.maxBody, '16MiB'))
     .addOption(new Option('--token <token>', 'bearer token every route but /health needs ("Authorization: Bearer TOKEN")').env('GPUDEDUP_TOKEN'))
     .option('--queue <n>', 'writes that may wait behind the running one, and queries in progress at once; past it, 503 with Retry-After', nonNegativeInteger, SERVE_DEFAULTS.queue)
     .option('--read-only', 'no writer (no lock): /add and /remove answer 403, queries follow the commits of the index\'s writer (another process) within a second', false)

@@ -145,6 +145,18 @@ describe('gpudedup serve (real processes)', () => {
     }
   });
 
+  it('a second writer is refused: serve on an index another writer holds exits 1 naming the lock', async () => {
+    const dir = await emptyIndex();
+    const holder = await openIndex(dir, { backend: 'cpu', threads: 1 });
+    try {
+      const refused = await runCli(['serve', dir, '--port', '0']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^gpudedup: index is locked by another writer: pid \d+/);
+    } finally {
+      await holder.close();
+    }
+  });
+
   it('beyond loopback without --token: refused before the index is opened; with --token: 401 without it, 200 with it', async () => {
     const dir = await emptyIndex();
     const refused = await runCli(['serve', dir, '--host', '0.0.0.0', '--port', '0']);
