@@ -63,6 +63,8 @@ function readBody(request: IncomingMessage, maxBody: number): Promise<Buffer> {
     request.on('data', onData);
     request.once('end', () => resolve(Buffer.concat(chunks, length)));
     request.once('error', reject);
+    // A client gone before its body ended: settle, so nothing waits for a body that will not come.
+    request.once('close', () => request.complete || reject(new RequestError('the client closed the connection before the body ended')));
   });
 }
 

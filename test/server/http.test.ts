@@ -164,6 +164,21 @@ describe('serve: limits', () => {
     expect(result.sent).toBeLessThan(8 * 2 ** 20);
   });
 
+  it('a client that leaves in the middle of its body: the server goes on, and stops without waiting for it', async () => {
+    const { server } = await serve();
+    running.splice(0);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { 'Content-Length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"documents": [', () => setTimeout(() => req.destroy(), 50));
+      req.on('close', () => resolve());
+    });
+    expect((await call(server, 'GET', '/health')).status).toBe(200);
+    const started = performance.now();
+    await server.stop(10_000);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('503 with Retry-After once --queue writes wait behind the one running', async () => {
     const { server, index } = await serve(undefined, { queue: 1 });
     let release!: () => void;
