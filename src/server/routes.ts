@@ -21,6 +21,8 @@ export interface ServedIndex {
   readonly writer?: DedupIndex;
   /** After each write has committed: e.g. a separate reader picks up the new state. */
   afterWrite?(): Promise<void>;
+  /** What keeps the index from working (its writer's thread gone), for /health; undefined when all is well. */
+  problem?(): string | undefined;
 }
 
 export interface RouteContext {
@@ -95,7 +97,9 @@ async function stats(context: RouteContext): Promise<Reply> {
 }
 
 async function health(context: RouteContext): Promise<Reply> {
-  return context.stopping ? { status: 503, body: { status: 'stopping' } } : ok({ status: 'ok' });
+  if (context.stopping) return { status: 503, body: { status: 'stopping' } };
+  const problem = context.index.problem?.();
+  return problem === undefined ? ok({ status: 'ok' }) : { status: 503, body: { status: 'failing', error: problem } };
 }
 
 const ROUTES: Readonly<Record<string, Route>> = {

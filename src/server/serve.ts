@@ -65,7 +65,7 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
   try {
     reader = await openIndex(config.dir, { readOnly: true, backend: config.backend, threads: config.threads });
     const view = reader;
-    server = await startServer({ reader: view, writer, afterWrite: () => view.refresh() }, config);
+    server = await startServer({ reader: view, writer, afterWrite: () => view.refresh(), problem: () => writer?.failure }, config);
   } catch (error) {
     await reader?.close();
     await writer?.close();

@@ -40,6 +40,12 @@ export class WriterThread implements DedupIndex {
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   /** Set when the thread is gone: every later call fails with it. */
   private gone: Error | undefined;
+  private closing = false;
+
+  /** Why the writer cannot write (its thread failed or ended unasked); undefined while it can. */
+  get failure(): string | undefined {
+    return this.closing ? undefined : this.gone?.message;
+  }
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: WriterReply) => {
@@ -102,6 +108,7 @@ export class WriterThread implements DedupIndex {
 
   /** Closes the index (after the write in flight) and ends the thread. */
   async close(): Promise<void> {
+    this.closing = true;
     if (this.gone) return;
     await this.call({ op: 'close' });
     await new Promise<void>((resolve) => {

@@ -98,6 +98,18 @@ describe('serve: routes', () => {
   });
 });
 
+describe('serve: health', () => {
+  it("503 'failing' with the reason when the index cannot work (its writer gone)", async () => {
+    const index = new FakeIndex();
+    let problem: string | undefined;
+    const server = await startServer({ reader: index, writer: index, problem: () => problem }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 });
+    running.push(server);
+    expect((await call(server, 'GET', '/health')).body).toEqual({ status: 'ok' });
+    problem = 'the index writer stopped (exit code 1)';
+    expect(await call(server, 'GET', '/health')).toMatchObject({ status: 503, body: { status: 'failing', error: problem } });
+  });
+});
+
 describe('serve: read-only', () => {
   it('without a writer, /add and /remove answer 403 and queries answer', async () => {
     const index = new FakeIndex();

@@ -46,5 +46,16 @@ describe('WriterThread', () => {
     expect((await again.stats()).documents).toBe(1);
     await again.close();
     await expect(writer.add([{ id: 'c', text: text(4) }])).rejects.toThrow(/the index writer stopped/);
+    expect(writer.failure, 'closed on purpose: not a failure').toBeUndefined();
+  });
+
+  it('a writer thread that ends unasked is a failure (health says so) and every write after it fails', async () => {
+    const dir = join(tempDir(), 'index');
+    await (await createIndex(dir, { backend: 'cpu', threads: 1 })).close();
+    const { writer } = await WriterThread.open({ dir, backend: 'cpu', threads: 1 });
+    expect(writer.failure).toBeUndefined();
+    await (writer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    expect(writer.failure).toMatch(/the index writer stopped \(exit code 1\)/);
+    await expect(writer.remove(['a'])).rejects.toThrow(/the index writer stopped/);
   });
 });
