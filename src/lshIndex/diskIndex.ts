@@ -22,8 +22,8 @@ import { checkQuery, WriteQueue } from './memoryIndex.js';
 import { parameterDifferences, resolveParameters, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
 import { MemorySegment } from './segment.js';
 import { SegmentWriter } from './segmentFiles.js';
-import { inlineIndexSigner, signTexts } from './signing.js';
-import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
+import { inlineIndexSigner, signTexts, type SignedTexts } from './signing.js';
+import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
 
 export type { IndexOptions, OpenOptions } from './options.js';
 export { IndexLockedError } from './lock.js';
@@ -148,11 +148,14 @@ class PersistentIndex implements DiskIndex {
     return this.writes.run(async () => {
       const live = this.writer('add');
       checkBatchIds(documents, (id) => live.has(id));
-      const signed = await this.sign(documents.map((d) => d.text), this.settings.storeSets || usesShingleSets(this.settings.verify));
-      const { manifest } = this.state;
+      const { manifest, views } = this.state;
       const name = segmentName(manifest.generation + 1);
       const pending = new MemorySegment(name, this.settings, this.settings.storeSets);
-      const decisions = this.engine.decide(this.state.views, documents, signed, pending, options.all === true);
+      const decisions: AddDecision[] = [];
+      // Each run of documents is decided as soon as it is signed, while the workers sign the next.
+      await this.sign(documents.map((d) => d.text), this.settings.storeSets || usesShingleSets(this.settings.verify), (signed, from, to) => {
+        decisions.push(...this.engine.decide(views, documents, signed, pending, options.all === true, from, to));
+      });
       if (pending.count > 0) {
         this.commit(() => {
           const writer = new SegmentWriter(this.dir, name, this.settings, this.settings.storeSets);
@@ -282,15 +285,15 @@ class PersistentIndex implements DiskIndex {
     return this.live;
   }
 
-  private async sign(texts: readonly string[], keepSets: boolean) {
+  private async sign(texts: readonly string[], keepSets: boolean, onSigned?: (signed: SignedTexts, from: number, to: number) => void): Promise<SignedTexts> {
     let characters = 0;
     for (const t of texts) characters += t.length;
     if (characters <= INLINE_CHARACTERS) {
       this.inline ??= inlineIndexSigner(this.settings);
-      return signTexts(texts, this.inline, this.settings, keepSets);
+      return signTexts(texts, this.inline, this.settings, keepSets, onSigned);
     }
     this.pool ??= await openSigner(this.options.backend ?? 'cpu', hashFamilyOf(signatureParamsOf(this.settings)), { cpuThreads: this.options.threads });
-    return signTexts(texts, this.pool.firstPass, this.settings, keepSets);
+    return signTexts(texts, this.pool.firstPass, this.settings, keepSets, onSigned);
   }
 
   private ensureOpen(): void {

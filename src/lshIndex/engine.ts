@@ -108,12 +108,12 @@ export class IndexEngine {
   /**
    * Each document in input order against the index's live documents and the
    * batch's documents added before it (the last segment, `pending`): added
-   * when nothing matched (or `all`).
+   * when nothing matched (or `all`). Documents [from, to), called in order.
    */
-  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean): AddDecision[] {
+  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean, from = 0, to = documents.length): AddDecision[] {
     const searched = [...segments, pending];
     const decisions: AddDecision[] = [];
-    for (let d = 0; d < documents.length; d++) {
+    for (let d = from; d < to; d++) {
       const at = d * this.width;
       const empty = signed.empty[d] === 1;
       const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at), signed.words, at, signed.sets?.[d]);

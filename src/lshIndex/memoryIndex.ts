@@ -11,7 +11,7 @@ import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { resolveParameters, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
-import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
+import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
 
 export type { IndexOptions } from './options.js';
 
@@ -65,9 +65,12 @@ class InMemoryIndex implements MemoryIndex {
     return this.writes.run(async () => {
       this.open();
       checkBatchIds(documents, (id) => this.live.has(id));
-      const signed = await signTexts(documents.map((d) => d.text), this.signer, this.settings, this.settings.storeSets || usesShingleSets(this.settings.verify));
       const pending = new MemorySegment(`memory-${this.segments.length + 1}`, this.settings, this.settings.storeSets);
-      const decisions = this.engine.decide(this.segments, documents, signed, pending, options.all === true);
+      const decisions: AddDecision[] = [];
+      // Each run of documents is decided as soon as it is signed, while the next is signed.
+      await signTexts(documents.map((d) => d.text), this.signer, this.settings, this.settings.storeSets || usesShingleSets(this.settings.verify), (signed, from, to) => {
+        decisions.push(...this.engine.decide(this.segments, documents, signed, pending, options.all === true, from, to));
+      });
       if (pending.count > 0) {
         const segment = this.segments.length;
         this.segments.push(pending);

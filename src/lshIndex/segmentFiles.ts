@@ -8,6 +8,9 @@
  *   NAME.sets     (optional) shingle sets as (lo, hi) uint32 pairs end to end,
  *                 then (count + 1) float64 offsets in shingles
  *   NAME.docs.parquet  the document table: id, row, length, exact_key, empty
+ *   NAME.bands.idx  per band, per block of 256 entries of .bands: the block's
+ *                 first key (lo, hi) and its CRC-32, as uint32 triples: a lookup
+ *                 searches this in memory, then reads (and checks) one block
  *   NAME.sig.crc, NAME.sets.crc  CRC-32 of each 64 KiB block of .sig and .sets
  *                 (uint32 each), so a read can check just the blocks it touches
  *
@@ -32,6 +35,8 @@ export interface SegmentRecord {
     readonly ids: FileEntry;
     readonly signatures: FileEntry;
     readonly bands: FileEntry;
+    /** The first key and CRC-32 of each block of BAND_BLOCK entries of .bands. */
+    readonly bandIndex: FileEntry;
     readonly sets?: FileEntry;
     readonly documents: FileEntry;
     /** CRC-32 of each BLOCK bytes of .sig and .sets. */
@@ -42,6 +47,9 @@ export interface SegmentRecord {
 
 /** Bytes per checksummed block of the signature and set files. */
 export const BLOCK = 1 << 16;
+
+/** Entries per block of a band table (3 KiB): one read per band per lookup. */
+export const BAND_BLOCK = 256;
 
 const WRITE_BUFFER = 1 << 22;
 
@@ -206,11 +214,13 @@ export class SegmentWriter {
     const offsets = new Uint32Array(this.count + 1);
     this.ids.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
     const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
-    const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(this.sortedBands())]);
+    const sorted = this.sortedBands();
+    const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(sorted)]);
+    const bandIndex = writeWhole(join(dir, `${name}.bands.idx`), `${name}.bands.idx`, [bytesOf(bandFence(sorted, this.parameters.bands, this.banded))]);
     const documents = writeWhole(join(dir, `${name}.docs.parquet`), `${name}.docs.parquet`, this.table.finish());
     const signatureBlocks = writeWhole(join(dir, `${name}.sig.crc`), `${name}.sig.crc`, [bytesOf(Uint32Array.from(this.signatures.blocks))]);
     const setBlocks = this.sets && writeWhole(join(dir, `${name}.sets.crc`), `${name}.sets.crc`, [bytesOf(Uint32Array.from(this.sets.blocks))]);
-    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, ...(sets ? { sets } : {}), documents, signatureBlocks, ...(setBlocks ? { setBlocks } : {}) } };
+    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, bandIndex, ...(sets ? { sets } : {}), documents, signatureBlocks, ...(setBlocks ? { setBlocks } : {}) } };
   }
 
   /** Band tables, band-major, each sorted by key (radix sort: stable, so equal keys stay in row order). */
@@ -243,6 +253,23 @@ export class SegmentWriter {
     this.signatures.abandon();
     this.sets?.abandon();
   }
+}
+
+/** Per band, per block of BAND_BLOCK entries: its first key (lo, hi) and CRC-32. */
+function bandFence(sorted: Uint32Array, bands: number, n: number): Uint32Array {
+  const blocks = Math.ceil(n / BAND_BLOCK);
+  const fence = new Uint32Array(bands * blocks * 3);
+  for (let b = 0; b < bands; b++) {
+    for (let i = 0; i < blocks; i++) {
+      const first = 3 * (b * n + i * BAND_BLOCK);
+      const end = 3 * (b * n + Math.min(n, (i + 1) * BAND_BLOCK));
+      const f = 3 * (b * blocks + i);
+      fence[f] = sorted[first];
+      fence[f + 1] = sorted[first + 1];
+      fence[f + 2] = crc32(bytesOf(sorted.subarray(first, end))) >>> 0;
+    }
+  }
+  return fence;
 }
 
 /** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
@@ -322,13 +349,19 @@ class CheckedFile {
 }
 
 /**
- * A committed segment, opened for reading: band tables, ids and set offsets
- * in memory (their files checked whole as they are read); signature rows and
- * shingle sets read by position when a candidate needs them, their blocks
- * checked before open returns (`open`) or on first read (`lazy`).
+ * A committed segment, opened for reading: the band tables' block index, ids
+ * and set offsets in memory (their files checked whole as they are read);
+ * band blocks, signature rows and shingle sets read by position when a
+ * lookup or a candidate needs them, their blocks checked before open
+ * returns (`open`) or on first read (`lazy`).
  */
 export class DiskSegment {
-  private readonly bands: Uint32Array;
+  private readonly bandsFd: number;
+  private readonly fence: Uint32Array;
+  private readonly blocks: number;
+  private readonly bandChecked: Uint8Array;
+  private readonly block = new Uint32Array(3 * BAND_BLOCK);
+  private readonly bandsPath: string;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
   private readonly setOffsets?: Float64Array;
@@ -346,10 +379,15 @@ export class DiskSegment {
     this.rowBytes = rowWidthOf(parameters) * 4;
     expectSize(dir, files.signatures, count * this.rowBytes);
     expectSize(dir, files.bands, record.banded * parameters.bands * 12);
-    this.bands = new Uint32Array(readChecked(dir, files.bands).buffer);
+    this.blocks = Math.ceil(record.banded / BAND_BLOCK);
+    this.fence = new Uint32Array(readChecked(dir, files.bandIndex).buffer);
+    if (this.fence.length !== parameters.bands * this.blocks * 3) throw new CorruptIndexError(join(dir, files.bandIndex.name), `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`);
+    this.bandChecked = new Uint8Array(parameters.bands * this.blocks);
+    this.bandsPath = join(dir, files.bands.name);
     const ids = readChecked(dir, files.ids);
     this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
     this.idBytes = ids.subarray(4 * (count + 1));
+    this.bandsFd = openSync(this.bandsPath, 'r');
     this.signatures = new CheckedFile(join(dir, files.signatures.name), files.signatures, new Uint32Array(readChecked(dir, files.signatureBlocks).buffer));
     try {
       if (files.sets !== undefined) {
@@ -362,6 +400,8 @@ export class DiskSegment {
         this.setOffsets = offsets;
       }
       if (checksums === 'open') {
+        checkCrc(files.bands, crcOfFile(this.bandsFd, files.bands.bytes, this.bandsPath), this.bandsPath);
+        this.bandChecked.fill(1); // the whole file matches, hence each block its recorded CRC
         this.signatures.verifyAll();
         this.sets?.verifyAll();
       }
@@ -379,24 +419,55 @@ export class DiskSegment {
     return this.record.name;
   }
 
+  /**
+   * The rows whose key of `band` is (lo, hi): the first block whose first key
+   * is ≥ the key is found in the in-memory fence; a run of equal keys may
+   * start in the block before it, and may go on into the blocks after.
+   */
   lookup(band: number, lo: number, hi: number, out: number[]): void {
-    const n = this.record.banded;
-    const t = this.bands;
-    const base = band * n;
+    const { fence, blocks } = this;
+    const base = band * blocks;
     let left = 0;
-    let right = n;
+    let right = blocks;
     while (left < right) {
       const mid = (left + right) >>> 1;
-      const e = 3 * (base + mid);
-      const h = t[e + 1];
-      if (h < hi || (h === hi && t[e] < lo)) left = mid + 1;
+      const f = 3 * (base + mid);
+      const h = fence[f + 1];
+      if (h < hi || (h === hi && fence[f] < lo)) left = mid + 1;
       else right = mid;
     }
-    for (let i = left; i < n; i++) {
-      const e = 3 * (base + i);
-      if (t[e + 1] !== hi || t[e] !== lo) break;
-      out.push(t[e + 2]);
+    for (let i = Math.max(0, left - 1); i < blocks; i++) {
+      // From block `left` on, a block holds the key only if it starts with it (blocks are sorted).
+      if (i >= left && (fence[3 * (base + i) + 1] !== hi || fence[3 * (base + i)] !== lo)) break;
+      const entries = this.readBandBlock(band, i);
+      let past = false;
+      for (let e = 0; e < entries; e++) {
+        const h = this.block[3 * e + 1];
+        const l = this.block[3 * e];
+        if (h === hi && l === lo) out.push(this.block[3 * e + 2]);
+        else if (h > hi || (h === hi && l > lo)) {
+          past = true;
+          break;
+        }
+      }
+      if (past) break;
     }
+  }
+
+  /** Block i of band `band` into this.block, its CRC-32 checked on first read; returns its entries. */
+  private readBandBlock(band: number, i: number): number {
+    const n = this.record.banded;
+    const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
+    const view = new Uint8Array(this.block.buffer, 0, entries * 12);
+    readFully(this.bandsFd, view, 12 * (band * n + i * BAND_BLOCK), this.bandsPath);
+    const at = band * this.blocks + i;
+    if (this.bandChecked[at] === 0) {
+      const actual = crc32(view) >>> 0;
+      const recorded = this.fence[3 * at + 2];
+      if (actual !== recorded) throw new CorruptIndexError(this.bandsPath, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${actual.toString(16)}, recorded ${recorded.toString(16)}): the file changed after it was written`);
+      this.bandChecked[at] = 1;
+    }
+    return entries;
   }
 
   id(row: number): string {
@@ -431,6 +502,7 @@ export class DiskSegment {
   }
 
   close(): void {
+    closeSync(this.bandsFd);
     this.signatures?.close();
     this.sets?.close();
   }

@@ -33,7 +33,18 @@ export interface SignedTexts {
 
 const MEMORY_READ = { textField: 'text', idField: 'id', skipInvalid: false, strict: false } as const;
 
-export async function signTexts(texts: readonly string[], signer: FirstPassSigner, parameters: IndexParameters, keepSets: boolean): Promise<SignedTexts> {
+/**
+ * Signs `texts`; `onSigned(signed, from, to)` is called as each run of them
+ * is ready (texts [from, to) filled in), while the workers sign the next, so
+ * that deciding overlaps signing.
+ */
+export async function signTexts(
+  texts: readonly string[],
+  signer: FirstPassSigner,
+  parameters: IndexParameters,
+  keepSets: boolean,
+  onSigned?: (signed: SignedTexts, from: number, to: number) => void,
+): Promise<SignedTexts> {
   const { k, slotBits } = parameters;
   const rowWidth = slotBits === 64 ? 2 * k : k;
   const shingle = shingleOptionsOf(signatureParamsOf(parameters));
@@ -42,6 +53,7 @@ export async function signTexts(texts: readonly string[], signer: FirstPassSigne
   const exactKeys = new Uint32Array(texts.length * 4);
   const empty = new Uint8Array(texts.length);
   const sets: Uint32Array[] = [];
+  const signed: SignedTexts = { count: texts.length, words, exactKeys, empty, sets: keepSets ? sets : undefined };
   // The exact pre-pass: a text equal (normalized) to an earlier one of the call is neither shingled nor
   // signed again; it gets that one's row and set.
   const prePass = new ExactPrePass(shingle.normalize, { kind: 'first' });
@@ -71,10 +83,11 @@ export async function signTexts(texts: readonly string[], signer: FirstPassSigne
         if (keepSets) sets.push(sets[first]);
       }
     }
+    onSigned?.(signed, at, at + count);
     at += count;
   }
   if (at !== texts.length) throw new Error(`index signing: ${texts.length} texts in, ${at} signed`);
-  return { count: texts.length, words, exactKeys, empty, sets: keepSets ? sets : undefined };
+  return signed;
 }
 
 /**

@@ -44,3 +44,24 @@ describe('on-disk index', () => {
     await reader.close();
   });
 });
+
+describe('band tables on disk', () => {
+  it('finds runs of equal keys across blocks of 256 entries, as the in-memory index does', async () => {
+    const many = plantedCorpus(13, 60, [5, 40]).texts;
+    const copies = Array.from({ length: 700 }, (_, i) => ({ id: `copy${i}`, text: `${many[i % 3]}${i % 2 ? ' ' : ''}` }));
+    const batch = [...many.map((text, i) => ({ id: `m${i}`, text })), ...copies];
+    const dir = join(tempDir(), 'idx');
+    const index = await createIndex(dir);
+    const memory = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
+    expect(await index.add(batch, { all: true })).toEqual(await memory.add(batch, { all: true }));
+    const probes = [...many.slice(0, 12), 'nothing like anything indexed here at all, just words'];
+    const onDisk = await index.query(probes);
+    expect(onDisk).toEqual(await memory.query(probes));
+    expect(onDisk[0].matches.length).toBeGreaterThan(230); // m0 and its copies: a run of equal keys over two blocks
+    expect(await index.query(probes, { top: 400 })).toEqual(await memory.query(probes, { top: 400 }));
+    await index.close();
+    const reader = await openIndex(dir, { readOnly: true, checksums: 'lazy' });
+    expect(await reader.query(probes)).toEqual(onDisk);
+    await reader.close();
+  });
+});

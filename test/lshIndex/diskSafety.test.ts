@@ -73,7 +73,7 @@ describe('checksums', () => {
     writeFileSync(path, bytes);
   };
 
-  for (const file of ['sig', 'bands', 'ids', 'sets', 'sig.crc']) {
+  for (const file of ['sig', 'bands', 'bands.idx', 'ids', 'sets', 'sig.crc']) {
     it(`a corrupt .${file} file is detected by its checksum and named`, async () => {
       const dir = await built();
       const path = join(dir, `seg-000001.${file}`);
@@ -91,6 +91,11 @@ describe('checksums', () => {
     const index = await openIndex(dir, { readOnly: true, checksums: 'lazy' });
     await expect(index.query(probes)).rejects.toThrow(/seg-000001\.sig: checksum mismatch in bytes 0–\d+ /);
     await index.close();
+    const bands = await built();
+    flipByte(join(bands, 'seg-000001.bands'), 20);
+    const lazy = await openIndex(bands, { readOnly: true, checksums: 'lazy' });
+    await expect(lazy.query(corpus.texts)).rejects.toThrow(/seg-000001\.bands: checksum mismatch in band 0, block 0/);
+    await lazy.close();
     const healthy = await built();
     const reader = await openIndex(healthy, { readOnly: true, checksums: 'lazy' });
     const eager = await openIndex(healthy, { readOnly: true, checksums: 'open' });
