@@ -65,3 +65,32 @@ describe('band tables on disk', () => {
     await reader.close();
   });
 });
+
+describe('readers during a commit', () => {
+  it('queries running while an add is in flight see the state before it or after it, never between', async () => {
+    const planted = plantedCorpus(17, 60, [3, 20]);
+    const documents = planted.texts.map((text, i) => ({ id: `p${i}`, text }));
+    const dir = join(tempDir(), 'idx');
+    const writer = await createIndex(dir, { threshold: 0.7 });
+    await writer.add(documents.slice(0, 60));
+    const probes = planted.texts.filter((_, i) => i % 3 === 0);
+    const before = JSON.stringify(await writer.query(probes));
+    const reader = await openIndex(dir, { readOnly: true });
+    const seen: string[] = [];
+    let adding = true;
+    const add = writer.add(documents.slice(60)).finally(() => (adding = false));
+    while (adding) {
+      seen.push(JSON.stringify(await writer.query(probes))); // the writer's own queries
+      await reader.refresh();
+      seen.push(JSON.stringify(await reader.query(probes))); // another handle's, through refresh()
+    }
+    await add;
+    await reader.refresh();
+    const after = JSON.stringify(await reader.query(probes));
+    expect(after).not.toBe(before);
+    expect(seen.length).toBeGreaterThan(1);
+    for (const state of seen) expect([before, after]).toContain(state);
+    await reader.close();
+    await writer.close();
+  });
+});
