@@ -41,6 +41,7 @@ export type { DedupConfig, DedupHooks } from './pipeline/config.js';
 export { createIndex, openIndex, type DiskIndex, type CompactResult, type IndexOptions, type OpenOptions } from './lshIndex/diskIndex.js';
 export { createMemoryIndex, type MemoryIndex, type MemoryIndexOptions } from './lshIndex/memoryIndex.js';
 export { inlineIndexSigner } from './lshIndex/signing.js';
+export { openIndexSnapshot, type ReadIndexFile } from './lshIndex/snapshot.js';
 export { resolveParameters as resolveIndexParameters, parameterDifferences as indexParameterDifferences, type IndexParameters } from './lshIndex/options.js';
 export { IndexLockedError } from './lshIndex/lock.js';
 export { CorruptIndexError, IndexParameterError } from './lshIndex/errors.js';

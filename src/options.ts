@@ -161,6 +161,11 @@ export const OPTIONS = {
   chainDelta: real('chainDelta', '--chain-delta', 0.1, 'a number from 0 up to (not including) 1', (d) => d >= 0 && d < 1),
   maxRepresentatives: integer('maxRepresentatives', '--max-representatives', 8, 1),
   keep,
+  // The audit (audit.ts): exact Jaccard of a seeded sample of the decisions.
+  /** Pairs sampled per similarity bin, and removed documents sampled; default: no audit. */
+  audit: integer('audit', '--audit', undefined, 1),
+  /** Default: the signature seed (--seed). */
+  auditSeed: spec<string | number>('auditSeed', '--audit-seed', undefined, 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
   // Reading.
   textField: fieldName('textField', '--text-field', 'text'),
   idField: fieldName('idField', '--id-field', 'id'),

@@ -143,7 +143,7 @@ describe('layout rules', () => {
     expect(reached.size).toBeGreaterThan(1);
   });
 
-  it("the in-memory index is browser-safe: src/lshIndex/memoryIndex.ts imports no node: module, directly or through its imports", () => {
+  it("the in-memory index and the saved-index reader are browser-safe: src/lshIndex/memoryIndex.ts and snapshot.ts import no node: module, directly or through their imports", () => {
     const reached = new Set<string>();
     const visit = (file: string): void => {
       if (reached.has(file)) return;
@@ -151,6 +151,7 @@ describe('layout rules', () => {
       for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
     };
     visit('src/lshIndex/memoryIndex.ts');
+    visit('src/lshIndex/snapshot.ts');
     expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
     expect(reached.has('src/lshIndex/engine.ts')).toBe(true); // the rule sees its imports
   });

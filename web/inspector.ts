@@ -7,7 +7,7 @@
 import { signatureAgreement } from '../src/bands/signatureMatrix.js';
 import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { exactJaccard } from '../src/clusters/verification.js';
-import { sharedShingleView } from '../src/shingles/sharedShingles.js';
+import { compareTexts } from '../src/clusters/compareTexts.js';
 import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.js';
 import type { ClusterMember, ClusterRow, Comparison, InspectorList } from './protocol.js';
 
@@ -118,23 +118,14 @@ export class Inspector {
     const keptText = this.texts.get(keptDoc);
     const removedText = this.texts.get(removedDoc);
     if (keptText === undefined || removedText === undefined) throw new Error(NO_TEXT);
-    const keptSet = shingleDocument(keptText, this.shingle);
-    const removedSet = shingleDocument(removedText, this.shingle);
-    const left = sharedShingleView(keptText, removedSet, this.shingle);
-    const right = sharedShingleView(removedText, keptSet, this.shingle);
     const { table, signatures } = this.result;
     const ga = table.group(keptDoc);
     const gb = table.group(removedDoc);
     return {
       keptId: this.ids[keptDoc],
       removedId: this.ids[removedDoc],
-      kept: left.segments,
-      removed: right.segments,
+      ...compareTexts(keptText, removedText, this.shingle),
       estimate: ga === gb ? 1 : signatureAgreement(signatures, ga, gb),
-      exact: exactJaccard(keptSet, removedSet),
-      sharedShingles: left.sharedShingles,
-      keptShingles: left.shingles,
-      removedShingles: right.shingles,
     };
   }
 

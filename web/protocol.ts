@@ -90,6 +90,8 @@ export interface Downloads {
   readonly clusters: Blob;
   readonly pairs: Blob;
   readonly report: Blob;
+  /** The report as one self-contained HTML page (`--report-html`). */
+  readonly reportHtml: Blob;
   readonly contamination?: Blob;
   /** The same tables as snappy Parquet (kept documents: id, text and the other scalar fields, typed). */
   readonly parquet: { readonly kept: Blob; readonly clusters: Blob; readonly pairs: Blob; readonly contamination?: Blob };

@@ -5,7 +5,7 @@ import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';
 import type { Downloads, RunSummary } from './protocol.js';
 
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 's-curve', 'histogram'] as const;
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 'report-html', 's-curve', 'histogram'] as const;
 
 export class ResultsView {
   constructor(
@@ -65,6 +65,7 @@ export class ResultsView {
     setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
     for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
     setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
+    setDownload(byId('download-report-html'), downloads.reportHtml, byId('report-html-bytes'));
     const { curve, histogram } = summary.plots;
     showSvg(byId('run-s-curve'), curve);
     showSvg(byId('histogram'), histogram);

@@ -4,7 +4,7 @@
  * output never sits in the worker's heap as one string): kept documents as
  * `gpudedup dedup -o` writes them, every document's cluster (`--clusters`), the
  * verified pairs (`--pairs`), the reference matches (`--contamination`) and the
- * report (`--report`, same fields), and the same tables as snappy Parquet (the
+ * report (`--report`, same fields) and its page (`--report-html`), and the same tables as snappy Parquet (the
  * CLI's `*.parquet` outputs: parquetSchema.ts; kept documents with the columns
  * inferred from the fields, staged as JSON lines in a Blob and read back once
  * the columns are known). The same pass keeps, for the inspector, the
@@ -15,6 +15,11 @@ import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/csv.js';
 import { buildReport } from '../src/formats/dedupReport.js';
+import { htmlReport } from '../src/formats/htmlReport.js';
+import { largestClusters, showClusters } from '../src/clusters/largestClusters.js';
+import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
+import { sCurveSvg } from '../src/plots/sCurve.js';
+import { shingleOptionsOf } from '../src/signatures/params.js';
 import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.js';
 import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
@@ -177,12 +182,19 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
     if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
     pairs.row(row);
   }
-  const report = new Blob([JSON.stringify(buildWebReport(run), null, 2) + '\n'], { type: 'application/json' });
+  const reportFields = buildWebReport(run);
+  const report = new Blob([JSON.stringify(reportFields, null, 2) + '\n'], { type: 'application/json' });
+  // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without a diff).
+  const shown = showClusters(largestClusters(assignment, table), table, (doc) => ids[doc], (doc) => texts.get(doc), shingleOptionsOf(run.params));
+  const histogram = similarityHistogramSvg(verifiedPairsHistogram(verified, run.settings.threshold));
+  const page = htmlReport({ report: reportFields, sCurveSvg: sCurveSvg({ ...result.lsh, threshold: run.settings.threshold }), histogramSvg: histogram, clusters: shown });
+  const reportHtml = new Blob([page], { type: 'text/html' });
   const downloads: Downloads = {
     kept: kept.finish(),
     clusters: clusters.csv.finish(),
     pairs: pairs.csv.finish(),
     report,
+    reportHtml,
     contamination: matched?.csv.finish(),
     parquet: {
       kept: await keptParquet(keptStaged.finish(), keptColumns),

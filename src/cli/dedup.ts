@@ -38,6 +38,10 @@ type DedupCliOptions = InputCliOptions &
     plots?: string;
     memoryLimit?: number;
     tempDirectory?: string;
+    audit?: number;
+    auditSeed?: string;
+    auditFile?: string;
+    reportHtml?: string;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -62,6 +66,10 @@ export function registerDedupCommand(program: Command): void {
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
     .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
+    .addOption(tableOption('audit', '--audit <n>', 'measure exact Jaccard on a seeded sample: n accepted pairs per similarity bin and n removed documents; the report gives the precision with 95 % intervals'))
+    .addOption(tableOption('auditSeed', '--audit-seed <u64>', 'seed of the audit\'s sample (default: --seed)'))
+    .option('--audit-file <file>', 'with --audit: write the sampled pairs and removed documents with their exact Jaccard (CSV; JSONL or Parquet by the name)')
+    .option('--report-html <file.html>', 'write one self-contained HTML page: the summary, the S-curve, the similarity histogram, the audit and the largest clusters with their diffs')
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
     .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member'))
@@ -86,9 +94,10 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     if (usesShingleSets(verify)) throw new RangeError(`--verify ${verify} needs the corpus as input: shingle sets are recomputed from the text`);
     if (keep.kind !== 'first') throw new RangeError(`--keep ${describeKeepPolicy(keep)} needs the corpus as input`);
   }
-  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report, options.plots].every((p) => p === undefined)) {
-    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report or --plots (or --dry-run)');
+  if (!options.dryRun && [options.out, options.clusters, options.pairs, options.contamination, options.report, options.plots, options.auditFile, options.reportHtml].every((p) => p === undefined)) {
+    throw new RangeError('nothing to write: give -o, --clusters, --pairs, --contamination, --report, --plots, --audit-file or --report-html (or --dry-run)');
   }
+  checkAuditOptions(inputs, options);
   if (options.contamination !== undefined && options.against === undefined) throw new RangeError('--contamination needs --against');
   if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
@@ -118,7 +127,19 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     maxBucketPairs: options.maxBucketPairs,
     memoryLimitBytes: options.memoryLimit,
     tempDirectory: options.tempDirectory,
+    audit: options.audit,
+    auditSeed: options.auditSeed,
   };
+}
+
+/** The audit measures exact Jaccard on texts: it needs the corpus, readable again; its file needs it asked for. */
+function checkAuditOptions(inputs: string[], options: DedupCliOptions): void {
+  if (options.auditFile !== undefined && options.audit === undefined) throw new RangeError('--audit-file needs --audit N (the sample size)');
+  if (options.auditSeed !== undefined && options.audit === undefined) throw new RangeError('--audit-seed needs --audit N (the sample size)');
+  if (options.audit === undefined && options.reportHtml === undefined) return;
+  const flag = options.audit !== undefined ? '--audit' : '--report-html';
+  if (inputs.length === 0) throw new RangeError(`${flag} needs the corpus as input: it reads the texts again`);
+  if (inputs.includes('-')) throw new RangeError(`${flag} reads the corpus again, and standard input (-) can be read only once: save it to a file`);
 }
 
 /** --plots names a directory, created when missing: a file there is refused before any work. */
@@ -186,7 +207,7 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
   const { report } = await dedupJob(config, { ...options, parquetCompression: options.compression }, hooks);
   const destination = options.dryRun
     ? '(dry run: nothing written but the report)'
-    : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? options.plots ?? '');
+    : (options.out ?? options.clusters ?? options.pairs ?? options.contamination ?? options.report ?? options.plots ?? options.auditFile ?? options.reportHtml ?? '');
   // With an output on standard output (`-o -`), the summary goes to standard error.
   const toStdout = [options.out, options.clusters, options.pairs, options.contamination, options.report].includes('-');
   if (!options.quiet) (toStdout ? process.stderr : process.stdout).write(formatSummary(report, destination));

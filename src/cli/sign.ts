@@ -29,7 +29,7 @@ export function registerSignCommand(program: Command): void {
     .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .addOption(tableOption('batchSize', '--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)'))
-    .option('--shard <I/N>', 'sign only the documents at positions ≡ I−1 (mod N) into a Parquet shard for `gpudedup cluster` (with the band options)');
+    .option('--shard <I/N>', 'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a Parquet shard for `gpudedup cluster` (with the band options)');
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
     if (options.shard !== undefined) {

@@ -33,8 +33,9 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
   const int = (n: number): string => n.toLocaleString('en-US');
   process.stdout.write(
     [
-      `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
+      s.totalDocuments === s.documents ? `signed shard ${options.shard}: ${counted(s.documents, 'document')} → ${options.out}` : `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
       `  empty      ${int(s.empty)}`,
+      `  read       ${int(s.bytesRead)} bytes${s.inputBytes ? ` of the input's ${int(s.inputBytes)} (${((100 * s.bytesRead) / s.inputBytes).toFixed(1)} %)` : ''}`,
       `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ${config.threshold}), k ${params.k}`,
       `  backend    ${s.backend}`,
       `  time       ${s.seconds.toFixed(2)} s`,

@@ -17,6 +17,8 @@ import { DEFAULT_MAX_REPRESENTATIVES } from '../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../clusters/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
 import type { DecisionCounts } from '../clusters/pairDecision.js';
+import type { AuditResult } from '../clusters/audit.js';
+import { auditReport, auditSummaryLines } from './auditReport.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
@@ -44,6 +46,8 @@ export interface ReportOutcome extends SignedDedup {
   readonly binarySkipped: readonly string[];
   readonly backend: string;
   readonly signing?: PipelineTimings;
+  /** `--audit N`: the sample measured by exact Jaccard. */
+  readonly audit?: AuditResult;
 }
 
 export function buildReport(config: ReportConfig, outcome: ReportOutcome, timings: Record<string, number>) {
@@ -84,6 +88,8 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
       ...decisions(outcome.clustering.checkDecided),
     },
     shingleSets: outcome.shingleSets,
+    /** `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit). */
+    audit: auditReport(outcome.audit),
     missingKeepField: outcome.missingKeepField,
     invalidSkipped: outcome.invalidSkipped,
     binarySkipped: outcome.binarySkipped,
@@ -178,6 +184,7 @@ export function formatSummary(report: DedupReport, destination: string): string 
     ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify, 'rejected')}`]),
     ...(check.comparisons > 0 ? [`  cluster check       ${counted(check.comparisons, 'comparison')} (${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept')})` +
       (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${counted(p.maxRepresentatives ?? 0, 'representative')}` : '')] : []),
+    ...auditSummaryLines(report.audit),
     ...(report.invalidSkipped > 0 ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`] : []),
     ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
     ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),

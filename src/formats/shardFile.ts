@@ -37,12 +37,63 @@ export interface ShardMeta {
   readonly lsh: LshParams;
   /** The threshold the bands were chosen for; `cluster` verifies at it unless told otherwise. */
   readonly threshold: number;
-  /** This shard is documents with position ≡ index (mod count). */
+  /** Shard index (0-based) of count: documents with position ≡ index (mod count), or with `ranges`, the index-th run of the input. */
   readonly shard: { readonly index: number; readonly count: number };
   /** Documents in this shard. */
   readonly documents: number;
-  /** Documents in the whole input (every shard reads all of it). */
+  /**
+   * Documents in the whole input when this shard read all of it (no `ranges`);
+   * with `ranges`, this shard's own (checkShardSet returns the sum).
+   */
   readonly totalDocuments: number;
+  /** Bytes this shard read from disk (absent in shards written before it was counted). */
+  readonly bytesRead?: number;
+  /** Present when the shard read only its own pieces of the input (src/io/shardPlan.ts). */
+  readonly ranges?: ShardRanges;
+}
+
+/**
+ * A shard that read only its pieces: shard i holds the i-th contiguous run of
+ * the input, so positions are `i × 2^32 + ordinal in the shard` (rangePosition):
+ * they order documents as the whole input does, which is all the join needs,
+ * and a document's global 0-based position is its shard's offset (the
+ * documents of the shards before it, rangeOffsets) plus its ordinal.
+ */
+export interface ShardRanges {
+  /** SHA-256 of the whole plan (files, sizes, shard count, every shard's pieces): shards of one plan agree on it. */
+  readonly plan: string;
+  /** The input's bytes on disk. */
+  readonly inputBytes: number;
+  /** This shard's pieces in order: the file, what of it (`whole`, `groups A-B` for row groups [A, B), `bytes A-B`), its documents. */
+  readonly pieces: readonly { readonly path: string; readonly part: string; readonly documents: number }[];
+}
+
+/** Ordinals of a ranges shard stay below this (2^32); shard indexes below 2^21, so positions stay exact doubles. */
+export const RANGE_POSITION_STRIDE = 2 ** 32;
+
+/** The position column of a ranges shard's `ordinal`-th document (0-based). */
+export function rangePosition(shardIndex: number, ordinal: number): number {
+  if (ordinal >= RANGE_POSITION_STRIDE) throw new RangeError(`a shard holds at most ${RANGE_POSITION_STRIDE} documents: use more shards`);
+  return shardIndex * RANGE_POSITION_STRIDE + ordinal;
+}
+
+/** Each ranges shard's global offset, by shard index: the documents of the shards before it. */
+export function rangeOffsets(metas: readonly ShardMeta[]): number[] {
+  const counts = new Array<number>(metas[0]?.shard.count ?? 0).fill(0);
+  for (const m of metas) counts[m.shard.index] = m.documents;
+  let at = 0;
+  return counts.map((n) => {
+    const offset = at;
+    at += n;
+    return offset;
+  });
+}
+
+/** The global 0-based position of a shard row's `position` (for ranges shards: offset + ordinal). */
+export function globalPosition(position: number, offsets: readonly number[] | undefined): number {
+  if (offsets === undefined) return position;
+  const shard = Math.floor(position / RANGE_POSITION_STRIDE);
+  return offsets[shard] + (position - shard * RANGE_POSITION_STRIDE);
 }
 
 /** One buffered row group's worth of columns. */
@@ -200,7 +251,7 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
       ...paramDifferences(first.params, m.params),
       ...(['bands', 'rows'] as const).filter((key) => first.lsh[key] !== m.lsh[key]).map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
       ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
-      ...(first.totalDocuments !== m.totalDocuments ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`] : []),
+      ...inputDifferences(first, m),
     ];
     if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
     const twice = seen.get(m.shard.index);
@@ -211,5 +262,14 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
   if (missing.length > 0) {
     throw new RangeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i + 1}/${first.shard.count}`).join(', ')}: every shard is needed for the clusters`);
   }
-  return first;
+  return first.ranges === undefined ? first : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
+}
+
+/** Shards of different inputs: modulo shards each counted the whole input; ranges shards share one plan. */
+function inputDifferences(first: ShardMeta, m: ShardMeta): string[] {
+  if ((first.ranges === undefined) !== (m.ranges === undefined)) return ['slicing: one read its own pieces, the other all of the input (standard input; or an older gpudedup)'];
+  if (first.ranges !== undefined && m.ranges !== undefined) {
+    return first.ranges.plan === m.ranges.plan ? [] : ['input plan: the files, their sizes or the shard count differ (not the same input)'];
+  }
+  return first.totalDocuments !== m.totalDocuments ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`] : [];
 }

@@ -22,10 +22,11 @@ export interface ParquetSource {
   readonly columns: readonly SchemaTree[];
 }
 
-export async function openParquet(file: AsyncBuffer, path: string): Promise<ParquetSource> {
+/** `initialFetchSize`: bytes read from the end at first (hyparquet's default 512 KiB reads all of a small file). */
+export async function openParquet(file: AsyncBuffer, path: string, initialFetchSize?: number): Promise<ParquetSource> {
   let metadata: FileMetaData;
   try {
-    metadata = await parquetMetadataAsync(file);
+    metadata = await parquetMetadataAsync(file, initialFetchSize === undefined ? undefined : { initialFetchSize });
   } catch (error) {
     throw new InputError(path, 0, `not a readable Parquet file (${(error as Error).message})`);
   }

@@ -28,10 +28,11 @@ import { zstdDecompressed } from './zstdChunks.js';
 
 export { listInputFiles, totalInputBytes, type InputFile } from './inputFiles.js';
 
-/** All documents of all inputs, in order, with a running index. */
+/** All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a shard reading some of several files passes true). */
 export async function* readDocuments(
   files: readonly InputFile[],
   options: ReadOptions = DEFAULT_READ,
+  qualifyIds = files.length > 1,
 ): AsyncGenerator<InputDocument> {
   let index = 0;
   let bytes = 0;
@@ -43,7 +44,7 @@ export async function* readDocuments(
     if (file.format === 'parquet') {
       const parquet = await localParquetFile(file.path, countBytes);
       try {
-        for await (const doc of readParquetDocuments(parquet.file, file.path, files.length > 1, options)) yield { ...doc, index: index++ };
+        for await (const doc of readParquetDocuments(parquet.file, file.path, qualifyIds, options)) yield { ...doc, index: index++ };
       } finally {
         await parquet.close();
       }
@@ -60,7 +61,7 @@ export async function* readDocuments(
       yield { index: index++, id: file.path, text: textOf(bytes), source: { path: file.path, line: 0 } };
       continue;
     }
-    for await (const doc of parseJsonLines(stream, file.path, files.length > 1, options)) {
+    for await (const doc of parseJsonLines(stream, file.path, qualifyIds, options)) {
       yield { ...doc, index: index++ };
     }
   }

@@ -45,6 +45,10 @@ export interface DedupConfig {
   readonly shingleSetBytes?: number;
   /** Where spilled signatures go (default: the system's temporary directory). */
   readonly tempDirectory?: string;
+  /** Audit (src/clusters/audit.ts): pairs sampled per similarity bin and removed documents sampled; undefined: none. */
+  readonly audit?: number;
+  /** The audit's sampling seed (default: the signature seed). */
+  readonly auditSeed?: string | number;
 }
 
 export interface StageProgress {

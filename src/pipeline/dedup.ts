@@ -21,6 +21,8 @@ import { signatureMatrix, type SignatureMatrix } from '../bands/signatureMatrix.
 import { checkDedupSettings, dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../clusters/dedupSigned.js';
 import { groupIdenticalRows } from '../clusters/exactPrePass.js';
 import { usesShingleSets } from '../clusters/verification.js';
+import { auditDedup, type AuditResult } from '../clusters/audit.js';
+import { DEFAULT_CHAIN_DELTA } from '../clusters/nearDuplicates.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { readSignatureFile } from '../formats/signatureFile.js';
@@ -37,6 +39,8 @@ import type { DocumentRecords } from '../firstPass/documentRecords.js';
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from './config.js';
 
 export interface DedupOutcome extends SignedDedup, SignedCorpus {
+  /** `--audit N`: the sample's exact Jaccard and the measured precision (src/clusters/audit.ts). */
+  readonly audit?: AuditResult;
   readonly files: readonly InputFile[];
   /** From the signature file when the run had no corpus inputs. */
   readonly presignedIds?: readonly string[];
@@ -76,15 +80,17 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
+  let audit: AuditResult | undefined;
   try {
     const settings = { ...config, shingleSetBytes: setShare(run) };
     core = await dedupSigned(first, settings, (needed, budget) => exactSetsPass(run, first, needed, budget), reference, stageRunner(hooks, run.timings));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
+    if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
     releaseSpill(first.signatures);
     first.sets?.release();
   }
-  return { ...core, ...first, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
+  return { ...core, ...first, audit, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */
@@ -143,6 +149,18 @@ async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Arr
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
     loadShingleSets(run.files, run.config.read, shingle, first.table, needed, progress, budgetBytes),
   );
+}
+
+/**
+ * Stage: the audit's sample measured by exact Jaccard. Its few shingle sets come from the first pass's spool,
+ * or (--verify estimate or none, which keep none) from one more pass over the files that loads only them.
+ */
+function auditRun(run: Run, first: CorpusPassResult, core: SignedDedup): Promise<AuditResult> {
+  const { config } = run;
+  if (run.files.length === 0) throw new RangeError('--audit needs the corpus as input: exact Jaccard is measured on the shingle sets of the texts');
+  const settings = { perBin: config.audit!, seed: config.auditSeed ?? config.params.seed, threshold: config.threshold, chainDelta: config.chainDelta ?? DEFAULT_CHAIN_DELTA };
+  const input = { verified: core.verified, assignment: core.assignment, table: first.table, contaminated: core.contamination?.flags };
+  return auditDedup(input, settings, (needed) => exactSetsPass(run, first, needed, Number.POSITIVE_INFINITY));
 }
 
 /** Runs a first pass with a progress bar over the input's bytes. */

@@ -14,6 +14,9 @@ import { sCurveSvg } from '../plots/sCurve.js';
 import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from './config.js';
 import { runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from './report.js';
+import { auditDocuments, writeAuditFile } from './writeAudit.js';
+import { rereadCorpus } from './reread.js';
+import { writeHtmlReport } from './htmlReport.js';
 import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
 
 export interface DedupOutputs extends DedupOutputPaths {
@@ -22,6 +25,10 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly dryRun?: boolean;
   /** A directory for the run's SVG plots: the S-curve of its banding and the histogram of its verified pairs' similarities. */
   readonly plots?: string;
+  /** `--audit-file`: the audit's sample with exact Jaccard (CSV, JSONL or Parquet by the name); needs config.audit. */
+  readonly auditFile?: string;
+  /** `--report-html`: one self-contained HTML page (formats/htmlReport.ts). */
+  readonly reportHtml?: string;
   /** Codec of Parquet outputs (default snappy). */
   readonly parquetCompression?: ParquetCompression;
 }
@@ -39,7 +46,12 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
   }
   const report = buildReport(config, outcome, timings);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
+  if (outputs.auditFile !== undefined && outcome.audit !== undefined && !outputs.dryRun) {
+    const ids = await documentIds(outcome, config, auditDocuments(outcome.audit, outcome.table), hooks);
+    await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, ids, outputs.parquetCompression);
+  }
   if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
+  if (outputs.reportHtml !== undefined && !outputs.dryRun) await writeHtmlReport(outputs.reportHtml, config, outcome, report, hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'));
   return { outcome, report };
 }
 
@@ -47,6 +59,24 @@ async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcom
   const [sCurve, histogram] = PLOT_FILES;
   await writeTextFile(join(dir, sCurve), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
   await writeTextFile(join(dir, histogram), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
+}
+
+/**
+ * The ids of `docs`: recorded by the first pass, or from a signature file alone; with `--signatures` and the
+ * corpus (no records), from one more pass that keeps only theirs.
+ */
+async function documentIds(outcome: DedupOutcome, config: DedupConfig, docs: ReadonlySet<number>, hooks: DedupHooks): Promise<(doc: number) => string> {
+  const { records, presignedIds } = outcome;
+  if (records !== undefined) return (d) => records.id(d);
+  if (presignedIds !== undefined || outcome.files.length === 0) return (d) => presignedIds?.[d] ?? String(d);
+  const found = new Map<number, string>();
+  const progress = hooks.stage('audit ids', totalInputBytes(outcome.files), 'bytes');
+  try {
+    for await (const doc of rereadCorpus(outcome.files, config.read, outcome.table.documents, "to name the audit's documents", progress)) if (docs.has(doc.index)) found.set(doc.index, doc.id);
+  } finally {
+    progress.stop();
+  }
+  return (d) => found.get(d)!;
 }
 
 /** The outputs as the command line names them, for messages. */
@@ -57,6 +87,8 @@ export function namedOutputs(outputs: DedupOutputs): NamedOutput[] {
     ['--pairs', outputs.pairs],
     ['--contamination', outputs.contamination],
     ['--report', outputs.report],
+    ['--audit-file', outputs.auditFile],
+    ['--report-html', outputs.reportHtml],
   ];
   return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([flag, path]) => ({ flag, path }));
 }

@@ -2,12 +2,12 @@
  * `gpudedup sign --shard I/N -o shard.parquet`: signs one slice of the input
  * for `gpudedup cluster`.
  *
- * Slicing is by global document position modulo N: shard I (1-based) holds the
- * documents at positions p with p mod N = I − 1. Each shard therefore streams
- * the whole input (reading and parsing is cheap next to shingling and
- * signing) but shingles and signs only its own documents, and knows each one's
- * global position exactly — without first counting the documents of earlier
- * files, which contiguous ranges would need, and for standard input too.
+ * With files, shard I reads only its pieces of the input (whole files, Parquet
+ * row groups, byte ranges of JSON Lines cut at line ends: src/io/shardPlan.ts),
+ * so N shards read the corpus about once in total; standard input, which
+ * cannot be split, is streamed whole by every shard, which keeps the documents
+ * at positions p mod N = I − 1 (shardSources.ts). Either way every document's
+ * position orders it as in the whole input, and the metadata says how.
  */
 import { bandKey } from '../bands/bandKeys.js';
 import type { LshParams } from '../bands/lshParams.js';
@@ -15,14 +15,15 @@ import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../bands/si
 import { exactKey, words64 } from '../clusters/exactKey.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
-import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
+import { listInputFiles } from '../io/readDocuments.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import type { BackendChoice } from '../signatures/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../signatures/signDocuments.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
 import { checkOutputs } from './outputChecks.js';
 import { requireUniqueIds } from '../firstPass/uniqueIds.js';
-import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks, type StageProgress } from './config.js';
+import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks } from './config.js';
+import { shardSource, type ShardSource } from './shardSources.js';
 
 export interface ShardSlice {
   /** 0-based. */
@@ -49,6 +50,9 @@ export interface SignShardSummary {
   readonly empty: number;
   readonly seconds: number;
   readonly backend: string;
+  /** Bytes read from disk, and the input's bytes (undefined for standard input). */
+  readonly bytesRead: number;
+  readonly inputBytes: number | undefined;
 }
 
 /** Parses `I/N` (1 ≤ I ≤ N) into a 0-based slice. */
@@ -68,44 +72,34 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   const files = await listInputFiles(config.inputs, hooks.note);
   if (config.out === '-') throw new RangeError('sign --shard -o -: a shard is a Parquet file; give a file name');
   await checkOutputs([{ flag: '-o', path: config.out }], files);
+  const source = await shardSource(files, config.shard, config.read, hooks.note);
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
-    const counts = { total: 0, empty: 0 };
-    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total));
+    let empty = 0;
+    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, source));
     try {
-      await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, totalInputBytes(files), 'bytes', async (progress) => {
+      await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, source.bytes, 'bytes', async (progress) => {
         const skipped = skippedInputCounter(hooks, config.read);
         const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
-        // Every shard reads the whole input, so every shard checks that all ids are unique.
-        const documents = sliceOf(requireUniqueIds(readDocuments(files, read)), config.shard, counts, progress);
+        // Ids are checked unique among the documents this shard reads (all of them, on standard input).
+        const documents = requireUniqueIds(source.documents(read, progress));
         const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, shingler: signer.shingler };
-        for await (const batch of signDocuments(documents, signer.signer, pipeline)) counts.empty += appendBatch(writer, batch, config);
+        for await (const batch of signDocuments(documents, signer.signer, pipeline)) empty += appendBatch(writer, batch, config);
       });
       await writer.commit();
     } catch (error) {
       await writer.abort();
       throw error;
     }
-    return { documents: writer.documents, totalDocuments: counts.total, empty: counts.empty, seconds: (performance.now() - started) / 1000, backend: signer.signer.description };
+    const meta = source.meta();
+    const seconds = (performance.now() - started) / 1000;
+    const inputBytes = meta.ranges?.inputBytes ?? source.bytes;
+    return { documents: writer.documents, totalDocuments: meta.totalDocuments, empty, seconds, backend: signer.signer.description, bytesRead: meta.bytesRead ?? 0, inputBytes };
   });
 }
 
-function shardMeta(config: SignShardConfig, documents: number, totalDocuments: number): ShardMeta {
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, totalDocuments };
-}
-
-/** The shard's documents, counting every document of the input on the way. */
-async function* sliceOf(
-  documents: AsyncIterable<InputDocument>,
-  shard: ShardSlice,
-  counts: { total: number },
-  progress: StageProgress,
-): AsyncGenerator<InputDocument> {
-  for await (const doc of documents) {
-    counts.total = doc.index + 1;
-    if ((doc.index & 1023) === 0) progress.update(doc.index);
-    if (doc.index % shard.count === shard.index) yield doc;
-  }
+function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta() };
 }
 
 /** Rows of one signed batch; returns the number of empty documents in it. */

@@ -94,3 +94,21 @@ describe('readers during a commit', () => {
     await writer.close();
   });
 });
+
+describe('other parameters', () => {
+  const settings = [{ slotBits: 32 as const }, { scheme: 'oph' as const, k: 64 }, { verify: 'exact' as const, storeSets: false }, { verify: 'estimate' as const, threshold: 0.6 }, { shingle: 'char' as const, n: 4, nfkc: true }];
+  for (const options of settings) {
+    it(`${JSON.stringify(options)}: the on-disk index answers as the in-memory one, and records the parameters`, async () => {
+      const dir = join(tempDir(), 'idx');
+      const index = await createIndex(dir, options);
+      const memory = createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
+      expect(await index.add(docs)).toEqual(await memory.add(docs));
+      await index.close();
+      const reader = await openIndex(dir, { readOnly: true, expect: options });
+      expect(reader.parameters).toEqual(resolveParameters(options));
+      expect(await reader.query(corpus.texts)).toEqual(await memory.query(corpus.texts));
+      expect(await reader.query(corpus.texts, { top: 2 })).toEqual(await memory.query(corpus.texts, { top: 2 }));
+      await reader.close();
+    });
+  }
+});

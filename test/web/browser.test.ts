@@ -479,6 +479,13 @@ describe('the app, end to end in Chromium', () => {
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
+      // The report as a page (as --report-html writes it): every number it tags is the JSON report's.
+      const report = JSON.parse(await download(page, '#download-report')) as Record<string, unknown>;
+      const html = await download(page, '#download-report-html');
+      const tagged = [...html.matchAll(/data-field="([^"]+)" data-value="([^"]*)"/g)];
+      expect(tagged.length).toBeGreaterThan(10);
+      for (const [, path, value] of tagged) expect(String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)), path).toBe(value);
+      expect(html).toContain('<mark class="shared">');
       expect(await page.textContent('#backend')).toMatch(/^Signed with CPU/);
       expect(await page.textContent('#backend-note')).toMatch(/^WebGPU here is a software adapter \(WebGPU on google swiftshader.*signed on the CPU: same signatures\./);
       await expectProgressEnded(page, 'done');
@@ -540,6 +547,13 @@ describe('the app, end to end in Chromium', () => {
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
+      // The report as a page (as --report-html writes it): every number it tags is the JSON report's.
+      const report = JSON.parse(await download(page, '#download-report')) as Record<string, unknown>;
+      const html = await download(page, '#download-report-html');
+      const tagged = [...html.matchAll(/data-field="([^"]+)" data-value="([^"]*)"/g)];
+      expect(tagged.length).toBeGreaterThan(10);
+      for (const [, path, value] of tagged) expect(String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)), path).toBe(value);
+      expect(html).toContain('<mark class="shared">');
       expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(no adapter/);
       // WebGPU chosen where there is none: said before the run, and the run stops with the reason.
       await page.selectOption('#backend-choice', 'webgpu');

@@ -1,0 +1,246 @@
+/**
+ * A committed segment opened for reading (segmentFiles.ts: the format), its
+ * files checked against the manifest's CRC-32 — whole, or block by block.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { CorruptIndexError } from './errors.js';
+import { bytesOf, checkCrc, crcOfFile, readFully, type FileEntry } from './files.js';
+import type { IndexParameters } from './options.js';
+import { rowWidthOf, type IndexSegment } from './segment.js';
+import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+
+const decoder = new TextDecoder();
+
+/**
+ * A signature or set file read by position. Its blocks' CRC-32 are checked
+ * once each: all before the segment opens (`open`), or each block on the
+ * first read that touches it (`lazy`).
+ */
+class CheckedFile {
+  private readonly fd: number;
+  private readonly checked: Uint8Array;
+  private readonly block = new Uint8Array(BLOCK);
+
+  constructor(
+    private readonly path: string,
+    private readonly entry: FileEntry,
+    private readonly blocks: Uint32Array,
+  ) {
+    if (blocks.length !== Math.ceil(entry.bytes / BLOCK)) throw new CorruptIndexError(path, `${blocks.length} block checksums for ${entry.bytes} bytes`);
+    this.fd = openSync(path, 'r');
+    this.checked = new Uint8Array(blocks.length);
+  }
+
+  /** The whole file's CRC-32, streamed; every block counts as checked after it. */
+  verifyAll(): void {
+    checkCrc(this.entry, crcOfFile(this.fd, this.entry.bytes, this.path), this.path);
+    this.checked.fill(1);
+  }
+
+  read(into: Uint8Array, position: number): void {
+    if (position + into.length > this.entry.bytes) throw new CorruptIndexError(this.path, `a read of bytes ${position}–${position + into.length} past its ${this.entry.bytes} bytes`);
+    const last = Math.floor((position + into.length - 1) / BLOCK);
+    for (let b = Math.floor(position / BLOCK); b <= last; b++) if (this.checked[b] === 0) this.checkBlock(b);
+    readFully(this.fd, into, position, this.path);
+  }
+
+  private checkBlock(b: number): void {
+    const view = this.block.subarray(0, Math.min(BLOCK, this.entry.bytes - b * BLOCK));
+    readFully(this.fd, view, b * BLOCK, this.path);
+    const actual = crc32(view) >>> 0;
+    if (actual !== this.blocks[b]) {
+      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${actual.toString(16)}, recorded ${this.blocks[b].toString(16)}): the file changed after it was written`);
+    }
+    this.checked[b] = 1;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * A committed segment, opened for reading: the band tables' block index, ids
+ * and set offsets in memory (their files checked whole as they are read);
+ * band blocks, signature rows and shingle sets read by position when a
+ * lookup or a candidate needs them, their blocks checked before open
+ * returns (`open`) or on first read (`lazy`).
+ */
+export class DiskSegment {
+  private readonly bandsFd: number;
+  private readonly fence: Uint32Array;
+  private readonly blocks: number;
+  private readonly bandChecked: Uint8Array;
+  private readonly block = new Uint32Array(3 * BAND_BLOCK);
+  private readonly bandsPath: string;
+  private readonly idOffsets: Uint32Array;
+  private readonly idBytes: Uint8Array;
+  private readonly setOffsets?: Float64Array;
+  private readonly signatures: CheckedFile;
+  private readonly sets?: CheckedFile;
+  private readonly rowBytes: number;
+
+  private constructor(
+    dir: string,
+    readonly record: SegmentRecord,
+    parameters: IndexParameters,
+    checksums: 'open' | 'lazy',
+  ) {
+    const { files, count } = record;
+    this.rowBytes = rowWidthOf(parameters) * 4;
+    expectSize(dir, files.signatures, count * this.rowBytes);
+    expectSize(dir, files.bands, record.banded * parameters.bands * 12);
+    this.blocks = Math.ceil(record.banded / BAND_BLOCK);
+    this.fence = new Uint32Array(readChecked(dir, files.bandIndex).buffer);
+    if (this.fence.length !== parameters.bands * this.blocks * 3) throw new CorruptIndexError(join(dir, files.bandIndex.name), `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`);
+    this.bandChecked = new Uint8Array(parameters.bands * this.blocks);
+    this.bandsPath = join(dir, files.bands.name);
+    const ids = readChecked(dir, files.ids);
+    this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
+    this.idBytes = ids.subarray(4 * (count + 1));
+    this.bandsFd = openSync(this.bandsPath, 'r');
+    this.signatures = new CheckedFile(join(dir, files.signatures.name), files.signatures, new Uint32Array(readChecked(dir, files.signatureBlocks).buffer));
+    try {
+      if (files.sets !== undefined) {
+        if (files.setBlocks === undefined) throw new CorruptIndexError(join(dir, MANIFEST_NAME), `${record.name} has sets without their block checksums`);
+        this.sets = new CheckedFile(join(dir, files.sets.name), files.sets, new Uint32Array(readChecked(dir, files.setBlocks).buffer));
+        const offsets = new Float64Array(count + 1);
+        const at = files.sets.bytes - offsets.byteLength;
+        if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
+        this.sets.read(bytesOf(offsets), at);
+        this.setOffsets = offsets;
+      }
+      if (checksums === 'open') {
+        checkCrc(files.bands, crcOfFile(this.bandsFd, files.bands.bytes, this.bandsPath), this.bandsPath);
+        this.bandChecked.fill(1); // the whole file matches, hence each block its recorded CRC
+        this.signatures.verifyAll();
+        this.sets?.verifyAll();
+      }
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+  }
+
+  static open(dir: string, record: SegmentRecord, parameters: IndexParameters, checksums: 'open' | 'lazy'): DiskSegment {
+    return new DiskSegment(dir, record, parameters, checksums);
+  }
+
+  get name(): string {
+    return this.record.name;
+  }
+
+  /**
+   * The rows whose key of `band` is (lo, hi): the first block whose first key
+   * is ≥ the key is found in the in-memory fence; a run of equal keys may
+   * start in the block before it, and may go on into the blocks after.
+   */
+  lookup(band: number, lo: number, hi: number, out: number[]): void {
+    const { fence, blocks } = this;
+    const base = band * blocks;
+    let left = 0;
+    let right = blocks;
+    while (left < right) {
+      const mid = (left + right) >>> 1;
+      const f = 3 * (base + mid);
+      const h = fence[f + 1];
+      if (h < hi || (h === hi && fence[f] < lo)) left = mid + 1;
+      else right = mid;
+    }
+    for (let i = Math.max(0, left - 1); i < blocks; i++) {
+      // From block `left` on, a block holds the key only if it starts with it (blocks are sorted).
+      if (i >= left && (fence[3 * (base + i) + 1] !== hi || fence[3 * (base + i)] !== lo)) break;
+      const entries = this.readBandBlock(band, i);
+      let past = false;
+      for (let e = 0; e < entries; e++) {
+        const h = this.block[3 * e + 1];
+        const l = this.block[3 * e];
+        if (h === hi && l === lo) out.push(this.block[3 * e + 2]);
+        else if (h > hi || (h === hi && l > lo)) {
+          past = true;
+          break;
+        }
+      }
+      if (past) break;
+    }
+  }
+
+  /** Block i of band `band` into this.block, its CRC-32 checked on first read; returns its entries. */
+  private readBandBlock(band: number, i: number): number {
+    const n = this.record.banded;
+    const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
+    const view = new Uint8Array(this.block.buffer, 0, entries * 12);
+    readFully(this.bandsFd, view, 12 * (band * n + i * BAND_BLOCK), this.bandsPath);
+    const at = band * this.blocks + i;
+    if (this.bandChecked[at] === 0) {
+      const actual = crc32(view) >>> 0;
+      const recorded = this.fence[3 * at + 2];
+      if (actual !== recorded) throw new CorruptIndexError(this.bandsPath, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${actual.toString(16)}, recorded ${recorded.toString(16)}): the file changed after it was written`);
+      this.bandChecked[at] = 1;
+    }
+    return entries;
+  }
+
+  id(row: number): string {
+    return decoder.decode(this.idBytes.subarray(this.idOffsets[row], this.idOffsets[row + 1]));
+  }
+
+  readRow(row: number, out: Uint32Array, at: number): void {
+    this.signatures.read(new Uint8Array(out.buffer, out.byteOffset + at * 4, this.rowBytes), row * this.rowBytes);
+  }
+
+  readSet(row: number): Uint32Array | undefined {
+    if (this.sets === undefined || this.setOffsets === undefined) return undefined;
+    const from = this.setOffsets[row];
+    const to = this.setOffsets[row + 1];
+    const set = new Uint32Array(2 * (to - from));
+    if (set.length > 0) this.sets.read(bytesOf(set), from * 8);
+    return set;
+  }
+
+  /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
+  view(removed: Uint8Array | undefined): IndexSegment {
+    return {
+      name: this.name,
+      count: this.record.count,
+      hasSets: this.sets !== undefined,
+      lookup: (band, lo, hi, out) => this.lookup(band, lo, hi, out),
+      isRemoved: (row) => removed !== undefined && removed[row] === 1,
+      id: (row) => this.id(row),
+      readRow: (row, out, at) => this.readRow(row, out, at),
+      readSet: (row) => this.readSet(row),
+    };
+  }
+
+  close(): void {
+    closeSync(this.bandsFd);
+    this.signatures?.close();
+    this.sets?.close();
+  }
+}
+
+const MANIFEST_NAME = 'manifest.json';
+
+function expectSize(dir: string, entry: FileEntry, bytes: number): void {
+  if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);
+}
+
+/** A whole file, its size and CRC-32 checked against the manifest's entry, in a fresh (aligned) buffer. */
+export function readChecked(dir: string, entry: FileEntry): Uint8Array {
+  const path = join(dir, entry.name);
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = new Uint8Array(new ArrayBuffer(entry.bytes));
+    readFully(fd, bytes, 0, path);
+    const extra = new Uint8Array(1);
+    if (readSyncSafe(fd, extra, entry.bytes) > 0) throw new CorruptIndexError(path, `longer than the ${entry.bytes} bytes the manifest records`);
+    checkCrc(entry, crc32(bytes) >>> 0, path);
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const readSyncSafe = (fd: number, into: Uint8Array, position: number): number => readSync(fd, into, 0, into.length, position);

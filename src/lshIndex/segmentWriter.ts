@@ -1,0 +1,261 @@
+/**
+ * Writes a segment's files (segmentFiles.ts: the format), document by
+ * document: signature rows and sets stream to their files with their CRC-32
+ * (whole and per block); ids, band entries and the document table are held
+ * until finish(), which sorts the band tables (radix) and writes the rest.
+ */
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { ParquetTableBuffer } from '../formats/parquetBuffer.js';
+import { bytesOf, faultPoint, writeWhole, type FileEntry } from './files.js';
+import type { IndexParameters } from './options.js';
+import { bandKeysOfRow, rowWidthOf } from './segment.js';
+import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+
+const WRITE_BUFFER = 1 << 22;
+
+/** A file written front to back through a buffer, its CRC-32 kept as it goes. */
+class AppendFile {
+  private readonly fd: number;
+  private readonly buffer = new Uint8Array(WRITE_BUFFER);
+  private used = 0;
+  private crc = 0;
+  private blockCrc = 0;
+  /** CRC-32 of each completed BLOCK bytes. */
+  readonly blocks: number[] = [];
+  bytes = 0;
+
+  constructor(
+    private readonly path: string,
+    readonly name: string,
+  ) {
+    this.fd = openSync(path, 'w');
+  }
+
+  append(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buffer.length) this.flush();
+    if (bytes.length > this.buffer.length) this.write(bytes);
+    else {
+      this.buffer.set(bytes, this.used);
+      this.used += bytes.length;
+    }
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.write(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private write(bytes: Uint8Array): void {
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    this.crc = crc32(bytes, this.crc);
+    for (let at = 0; at < bytes.length; ) {
+      const take = Math.min(bytes.length - at, BLOCK - ((this.bytes + at) % BLOCK));
+      this.blockCrc = crc32(bytes.subarray(at, at + take), this.blockCrc);
+      at += take;
+      if ((this.bytes + at) % BLOCK === 0) {
+        this.blocks.push(this.blockCrc >>> 0);
+        this.blockCrc = 0;
+      }
+    }
+    this.bytes += bytes.length;
+    faultPoint(`write ${this.name} @${this.bytes}`);
+  }
+
+  finish(): FileEntry {
+    try {
+      this.flush();
+      if (this.bytes % BLOCK !== 0) this.blocks.push(this.blockCrc >>> 0);
+      faultPoint(`fsync ${this.name}`);
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
+    return { name: this.name, bytes: this.bytes, crc32: this.crc >>> 0 };
+  }
+
+  abandon(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+/** The exact key (4 words, as the first pass gives them) as 32 hex digits, high word first. */
+export const exactKeyHex = (key: Uint32Array): string => hex32(key[3]) + hex32(key[2]) + hex32(key[1]) + hex32(key[0]);
+
+/** Writes one segment, document by document; `finish` sorts the band tables and writes the rest. */
+export class SegmentWriter {
+  private readonly signatures: AppendFile;
+  private readonly sets?: AppendFile;
+  private readonly setOffsets: number[] = [0];
+  private readonly ids: Uint8Array[] = [];
+  private readonly table = new ParquetTableBuffer([['id', 'STRING'], ['row', 'INT64'], ['length', 'INT64'], ['exact_key', 'STRING'], ['empty', 'BOOLEAN']], 65_536);
+  private keysLo: Uint32Array;
+  private keysHi: Uint32Array;
+  private keyRows: Uint32Array;
+  private banded = 0;
+  private count = 0;
+  private readonly keys: Uint32Array;
+  private readonly width: number;
+
+  constructor(
+    private readonly dir: string,
+    readonly name: string,
+    private readonly parameters: IndexParameters,
+    readonly hasSets: boolean,
+  ) {
+    this.width = rowWidthOf(parameters);
+    this.keys = new Uint32Array(2 * parameters.bands);
+    const capacity = 1024 * parameters.bands;
+    this.keysLo = new Uint32Array(capacity);
+    this.keysHi = new Uint32Array(capacity);
+    this.keyRows = new Uint32Array(capacity);
+    this.signatures = new AppendFile(join(dir, `${name}.sig`), `${name}.sig`);
+    if (hasSets) this.sets = new AppendFile(join(dir, `${name}.sets`), `${name}.sets`);
+  }
+
+  add(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, empty: boolean, set: Uint32Array | undefined): void {
+    const row = this.count++;
+    this.signatures.append(bytesOf(words.subarray(at, at + this.width)));
+    this.ids.push(encoder.encode(id));
+    if (this.sets !== undefined) {
+      const s = set ?? new Uint32Array(0);
+      this.sets.append(bytesOf(s));
+      this.setOffsets.push(this.setOffsets[this.setOffsets.length - 1] + s.length / 2);
+    }
+    this.table.row([id, row, length, exactKeyHex(exactKey), empty]);
+    if (empty) return;
+    bandKeysOfRow(this.parameters, words, at, this.keys);
+    const { bands } = this.parameters;
+    if ((this.banded + 1) * bands > this.keysLo.length) this.grow();
+    for (let b = 0; b < bands; b++) {
+      // Band-major after sorting; here row-major, band b of entry e at e·bands + b.
+      const e = this.banded * bands + b;
+      this.keysLo[e] = this.keys[2 * b];
+      this.keysHi[e] = this.keys[2 * b + 1];
+      this.keyRows[e] = row;
+    }
+    this.banded++;
+  }
+
+  private grow(): void {
+    const grow = (a: Uint32Array): Uint32Array => {
+      const b = new Uint32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.keysLo = grow(this.keysLo);
+    this.keysHi = grow(this.keysHi);
+    this.keyRows = grow(this.keyRows);
+  }
+
+  finish(): SegmentRecord {
+    try {
+      return this.finishFiles();
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  private finishFiles(): SegmentRecord {
+    const { name, dir } = this;
+    const signatures = this.signatures.finish();
+    let sets: FileEntry | undefined;
+    if (this.sets !== undefined) {
+      this.sets.append(bytesOf(Float64Array.from(this.setOffsets)));
+      sets = this.sets.finish();
+    }
+    const offsets = new Uint32Array(this.count + 1);
+    this.ids.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
+    const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
+    const sorted = this.sortedBands();
+    const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(sorted)]);
+    const bandIndex = writeWhole(join(dir, `${name}.bands.idx`), `${name}.bands.idx`, [bytesOf(bandFence(sorted, this.parameters.bands, this.banded))]);
+    const documents = writeWhole(join(dir, `${name}.docs.parquet`), `${name}.docs.parquet`, this.table.finish());
+    const signatureBlocks = writeWhole(join(dir, `${name}.sig.crc`), `${name}.sig.crc`, [bytesOf(Uint32Array.from(this.signatures.blocks))]);
+    const setBlocks = this.sets && writeWhole(join(dir, `${name}.sets.crc`), `${name}.sets.crc`, [bytesOf(Uint32Array.from(this.sets.blocks))]);
+    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, bandIndex, ...(sets ? { sets } : {}), documents, signatureBlocks, ...(setBlocks ? { setBlocks } : {}) } };
+  }
+
+  /** Band tables, band-major, each sorted by key (radix sort: stable, so equal keys stay in row order). */
+  private sortedBands(): Uint32Array {
+    const { bands } = this.parameters;
+    const n = this.banded;
+    const out = new Uint32Array(bands * n * 3);
+    const lo = new Uint32Array(n);
+    const hi = new Uint32Array(n);
+    const rows = new Uint32Array(n);
+    for (let b = 0; b < bands; b++) {
+      for (let e = 0; e < n; e++) {
+        lo[e] = this.keysLo[e * bands + b];
+        hi[e] = this.keysHi[e * bands + b];
+        rows[e] = this.keyRows[e * bands + b];
+      }
+      radixSortByKey(lo, hi, rows);
+      const base = b * n * 3;
+      for (let e = 0; e < n; e++) {
+        out[base + 3 * e] = lo[e];
+        out[base + 3 * e + 1] = hi[e];
+        out[base + 3 * e + 2] = rows[e];
+      }
+    }
+    return out;
+  }
+
+  /** Closes the files of a segment that will not be committed (the caller removes them). */
+  abandon(): void {
+    this.signatures.abandon();
+    this.sets?.abandon();
+  }
+}
+
+/** Per band, per block of BAND_BLOCK entries: its first key (lo, hi) and CRC-32. */
+function bandFence(sorted: Uint32Array, bands: number, n: number): Uint32Array {
+  const blocks = Math.ceil(n / BAND_BLOCK);
+  const fence = new Uint32Array(bands * blocks * 3);
+  for (let b = 0; b < bands; b++) {
+    for (let i = 0; i < blocks; i++) {
+      const first = 3 * (b * n + i * BAND_BLOCK);
+      const end = 3 * (b * n + Math.min(n, (i + 1) * BAND_BLOCK));
+      const f = 3 * (b * blocks + i);
+      fence[f] = sorted[first];
+      fence[f + 1] = sorted[first + 1];
+      fence[f + 2] = crc32(bytesOf(sorted.subarray(first, end))) >>> 0;
+    }
+  }
+  return fence;
+}
+
+/** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
+export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
+  const n = lo.length;
+  let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
+  let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
+  const counts = new Uint32Array(65_537);
+  for (let pass = 0; pass < 4; pass++) {
+    const source = pass < 2 ? sLo : sHi;
+    const shift = (pass & 1) * 16;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[((source[i] >>> shift) & 0xffff) + 1]++;
+    for (let d = 0; d < 65_536; d++) counts[d + 1] += counts[d];
+    const key = pass < 2 ? sLo : sHi;
+    for (let i = 0; i < n; i++) {
+      const to = counts[(key[i] >>> shift) & 0xffff]++;
+      tLo[to] = sLo[i];
+      tHi[to] = sHi[i];
+      tRows[to] = sRows[i];
+    }
+    [sLo, tLo] = [tLo, sLo];
+    [sHi, tHi] = [tHi, sHi];
+    [sRows, tRows] = [tRows, sRows];
+  }
+  // Four passes: the sorted triples are back in the caller's arrays.
+}
