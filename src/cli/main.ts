@@ -11,6 +11,7 @@ import { registerClusterCommand } from './cluster.js';
 import { registerBenchCommand } from './bench.js';
 import { registerIndexCommand } from './indexCommands.js';
 import { registerQueryCommand } from './query.js';
+import { registerServeCommand } from './serve.js';
 import { installSignalCleanup } from '../formats/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -39,7 +40,8 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 }
 
 // The process doing the work: SIGINT, SIGTERM and SIGHUP remove its temporaries, then end it with 130, 143 or 129.
-installSignalCleanup();
+// `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
+if (process.argv[2] !== 'serve') installSignalCleanup();
 
 const program = new Command()
   .name('gpudedup')
@@ -54,6 +56,7 @@ registerClusterCommand(program);
 registerBenchCommand(program);
 registerIndexCommand(program);
 registerQueryCommand(program);
+registerServeCommand(program);
 // A mistyped option gets its one-line error and where to look, not the whole help.
 program.showHelpAfterError("(see 'gpudedup --help')");
 for (const command of program.commands) {

@@ -1,0 +1,119 @@
+/**
+ * The server's writer: the on-disk index opened as its one writer on a
+ * worker thread (writerWorker.ts), behind the index's face. An add's
+ * signing, decisions and segment writing run there; the server's thread
+ * keeps answering queries from a read-only view that `refresh()` moves to
+ * each new commit. Errors come back with their class (RangeError,
+ * IndexParameterError…) so the server answers them as it would in process.
+ */
+import { Worker } from 'node:worker_threads';
+import type { BackendChoice } from '../options.js';
+import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryResult, RemoveResult } from '../lshIndex/types.js';
+import { workerScript } from '../workers/workerScript.js';
+
+export interface WriterSetup {
+  readonly dir: string;
+  readonly backend: BackendChoice;
+  readonly threads?: number;
+}
+
+export type WriterOp =
+  | { readonly op: 'add'; readonly documents: readonly IndexDocument[]; readonly all: boolean }
+  | { readonly op: 'remove'; readonly ids: readonly string[] }
+  | { readonly op: 'stats' }
+  | { readonly op: 'close' };
+
+/** A request to the writer's thread; its reply has the same id (0: the reply to opening the index). */
+export type WriterRequest = { readonly id: number } & WriterOp;
+
+export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } });
+
+/** The error as thrown on the writer's thread: RangeError and TypeError as such, others by name. */
+function rebuilt(error: { name: string; message: string }): Error {
+  const made = error.name === 'RangeError' ? new RangeError(error.message) : error.name === 'TypeError' ? new TypeError(error.message) : new Error(error.message);
+  made.name = error.name;
+  return made;
+}
+
+export class WriterThread implements DedupIndex {
+  private next = 1;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** Set when the thread is gone: every later call fails with it. */
+  private gone: Error | undefined;
+  private closing = false;
+
+  /** Why the writer cannot write (its thread failed or ended unasked); undefined while it can. */
+  get failure(): string | undefined {
+    return this.closing ? undefined : this.gone?.message;
+  }
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: WriterReply) => {
+      const entry = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (reply.ok) entry?.resolve(reply.value);
+      else entry?.reject(rebuilt(reply.error));
+    });
+    const end = (error: Error): void => {
+      this.gone ??= error;
+      for (const entry of this.waiting.values()) entry.reject(this.gone);
+      this.waiting.clear();
+    };
+    worker.on('error', (error) => end(new Error(`the index writer failed: ${error.message}`)));
+    worker.on('exit', (code) => end(new Error(`the index writer stopped (exit code ${code})`)));
+  }
+
+  /** Starts the thread and opens the index there (its writer lock taken); rejects as openIndex would. */
+  static async open(setup: WriterSetup): Promise<{ writer: WriterThread; lockNote?: string }> {
+    const worker = new Worker(workerScript(import.meta.url, 'server/writerWorker.js'), { workerData: setup });
+    const writer = new WriterThread(worker);
+    try {
+      const note = (await writer.reply(0)) as string | null;
+      return { writer, lockNote: note ?? undefined };
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+  }
+
+  /** The reply with this id, when it comes. */
+  private reply(id: number): Promise<unknown> {
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+  }
+
+  private call(op: WriterOp): Promise<unknown> {
+    const id = this.next++;
+    const reply = this.reply(id);
+    if (!this.gone) this.worker.postMessage({ ...op, id } satisfies WriterRequest);
+    return reply;
+  }
+
+  async add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
+    return (await this.call({ op: 'add', documents, all: options.all === true })) as AddResult;
+  }
+
+  async remove(ids: readonly string[]): Promise<RemoveResult> {
+    return (await this.call({ op: 'remove', ids })) as RemoveResult;
+  }
+
+  async stats(): Promise<IndexStats> {
+    return (await this.call({ op: 'stats' })) as IndexStats;
+  }
+
+  /** The server queries its read-only view, never the writer. */
+  async query(): Promise<readonly QueryResult[]> {
+    throw new Error('the writer thread does not answer queries: query the read-only view');
+  }
+
+  /** Closes the index (after the write in flight) and ends the thread. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.gone) return;
+    await this.call({ op: 'close' });
+    await new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      setTimeout(() => void this.worker.terminate(), 5000).unref();
+    });
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The index's writer on its own thread (writerThread.ts starts it): opens
+ * the index as its one writer and runs each add, remove and stats it is
+ * sent, so signing, deciding and writing a segment never hold up the server's
+ * thread, where queries run on a read-only view of the same index.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openIndex } from '../lshIndex/diskIndex.js';
+import type { WriterReply, WriterRequest, WriterSetup } from './writerThread.js';
+
+const port = parentPort!;
+const setup = workerData as WriterSetup;
+
+/** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
+const failure = (error: unknown) => ({ name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) });
+
+try {
+  const index = await openIndex(setup.dir, { backend: setup.backend, threads: setup.threads });
+  port.postMessage({ id: 0, ok: true, value: index.lockNote ?? null } satisfies WriterReply);
+  port.on('message', (request: WriterRequest) => {
+    const run = async (): Promise<unknown> => {
+      switch (request.op) {
+        case 'add':
+          return index.add(request.documents, { all: request.all });
+        case 'remove':
+          return index.remove(request.ids);
+        case 'stats':
+          return index.stats();
+        case 'close':
+          return index.close();
+      }
+    };
+    run().then(
+      (value) => {
+        port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
+        if (request.op === 'close') port.close();
+      },
+      (error: unknown) => port.postMessage({ id: request.id, ok: false, error: failure(error) } satisfies WriterReply),
+    );
+  });
+} catch (error) {
+  port.postMessage({ id: 0, ok: false, error: failure(error) } satisfies WriterReply);
+  port.close();
+}

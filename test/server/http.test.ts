@@ -1,0 +1,269 @@
+/**
+ * The server in this process, against the test double (fakeIndex.ts): every
+ * route, every refusal (400, 401, 404, 405, 413, 503), reads during a write
+ * (the state before or after it, never an error), and stop() during a write.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/http.js';
+import { FakeIndex } from './fakeIndex.js';
+
+const running: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop(1000)));
+});
+
+async function serve(index = new FakeIndex(), options: Partial<ServerOptions> = {}): Promise<{ server: RunningServer; index: FakeIndex }> {
+  const server = await startServer({ reader: index, writer: index }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4, ...options });
+  running.push(server);
+  return { server, index };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Record<string, unknown>;
+}
+
+async function call(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+const A = 'the quick brown fox jumps over the lazy dog';
+const A2 = 'the quick brown fox jumps over the lazy cat';
+const B = 'lorem ipsum dolor sit amet consectetur adipiscing elit';
+
+describe('serve: routes', () => {
+  it('adds, queries (texts and documents, top), removes, and reports stats and health', async () => {
+    const { server } = await serve();
+    expect((await call(server, 'GET', '/health')).body).toEqual({ status: 'ok' });
+    const added = await call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }, { id: 'a2', text: A2 }, { id: 'b', text: B }] });
+    expect(added.status).toBe(200);
+    expect(added.body.added).toBe(2);
+    expect(added.body.matched).toBe(1);
+    expect(added.body.decisions).toEqual([
+      { id: 'a', added: true, matches: [] },
+      { id: 'a2', added: false, matches: [{ id: 'a', similarity: 7 / 9 }] },
+      { id: 'b', added: true, matches: [] },
+    ]);
+    const queried = await call(server, 'POST', '/query', { texts: [A2, 'nothing like it', B] });
+    expect(queried.status).toBe(200);
+    expect(queried.body).toEqual({ results: [{ matches: [{ id: 'a', similarity: 7 / 9 }] }, { matches: [] }, { matches: [{ id: 'b', similarity: 1 }] }] });
+    const byDocument = await call(server, 'POST', '/query', { documents: [{ id: 'q1', text: B }], top: 2 });
+    expect(byDocument.body).toEqual({ results: [{ id: 'q1', matches: [{ id: 'b', similarity: 1 }, { id: 'a', similarity: 0 }] }] });
+    const all = await call(server, 'POST', '/add', { documents: [{ id: 'b2', text: B }], all: true });
+    expect(all.body).toMatchObject({ added: 1, matched: 1 });
+    expect((await call(server, 'POST', '/remove', { ids: ['b', 'b2', 'unknown'] })).body).toEqual({ removed: 2 });
+    const stats = await call(server, 'GET', '/stats');
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ documents: 1, parameters: { threshold: 0.5, seed: '42' }, server: { writesQueued: 0, queriesInProgress: 0 } });
+    expect(stats.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('404 for an unknown route, 405 (with Allow) for a wrong method', async () => {
+    const { server } = await serve();
+    const missing = await call(server, 'GET', '/nothing');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatch(/^no route GET \/nothing \(routes: POST \/query, POST \/add, POST \/remove, GET \/stats, GET \/health\)/);
+    const wrong = await call(server, 'GET', '/query');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.body.error).toBe('/query takes POST, not GET');
+    expect((await call(server, 'DELETE', '/stats')).headers.get('allow')).toBe('GET, HEAD');
+    expect((await call(server, 'HEAD', '/health')).status).toBe(200);
+  });
+
+  it('400 naming the problem: bad JSON, an empty body, a wrong type; the index untouched', async () => {
+    const { server, index } = await serve();
+    const bad = await call(server, 'POST', '/query', '{"texts": [');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^the body is not valid JSON: /);
+    expect((await call(server, 'POST', '/add', '')).body.error).toBe('the body is empty: send a JSON object');
+    const wrongType = await call(server, 'POST', '/query', { texts: ['a', 'b', 3] });
+    expect(wrongType).toMatchObject({ status: 400, body: { error: 'texts[2] must be a string' } });
+    expect((await call(server, 'POST', '/add', { documents: [{ id: 'x', text: 'y' }, { id: 'x', text: 'z' }] })).status).toBe(400);
+    expect(index.adds).toBe(0);
+  });
+
+  it("an index's refusal of an id already indexed is a 409 with its message; an index failure a 500; the server goes on", async () => {
+    const { server, index } = await serve();
+    await call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
+    const again = await call(server, 'POST', '/add', { documents: [{ id: 'a', text: B }] });
+    expect(again).toMatchObject({ status: 409, body: { error: 'id "a" is already in the index' } });
+    await index.close();
+    expect(await call(server, 'POST', '/query', { texts: [A] })).toMatchObject({ status: 500, body: { error: 'the index is closed' } });
+    expect((await call(server, 'GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('serve: health', () => {
+  it("503 'failing' with the reason when the index cannot work (its writer gone)", async () => {
+    const index = new FakeIndex();
+    let problem: string | undefined;
+    const server = await startServer({ reader: index, writer: index, problem: () => problem }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 });
+    running.push(server);
+    expect((await call(server, 'GET', '/health')).body).toEqual({ status: 'ok' });
+    problem = 'the index writer stopped (exit code 1)';
+    expect(await call(server, 'GET', '/health')).toMatchObject({ status: 503, body: { status: 'failing', error: problem } });
+  });
+});
+
+describe('serve: read-only', () => {
+  it('without a writer, /add and /remove answer 403 and queries answer', async () => {
+    const index = new FakeIndex();
+    const server = await startServer({ reader: index }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 });
+    running.push(server);
+    for (const [path, body] of [['/add', { documents: [{ id: 'a', text: A }] }], ['/remove', { ids: ['a'] }]] as const) {
+      const answer = await call(server, 'POST', path, body);
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toMatch(/^this server is read-only \(--read-only\)/);
+    }
+    expect((await call(server, 'POST', '/query', { texts: [A] })).body).toEqual({ results: [{ matches: [] }] });
+    expect(index.adds).toBe(0);
+  });
+});
+
+describe('serve: limits', () => {
+  it('413 for a declared body over --max-body (the client, still sending, reads it); the server goes on', async () => {
+    const { server } = await serve(undefined, { maxBody: 2 ** 20 });
+    for (const size of [2 ** 20, 6 * 2 ** 20]) {
+      const answer = await call(server, 'POST', '/query', JSON.stringify({ texts: ['x'.repeat(size)] }));
+      expect(answer.status).toBe(413);
+      expect(answer.body.error).toBe(`the body is over the limit of ${2 ** 20} bytes (--max-body)`);
+    }
+    expect((await call(server, 'POST', '/query', { texts: ['x'] })).status).toBe(200);
+  });
+
+  it('413 before the body is sent to a client that asks first (Expect: 100-continue, as curl does)', async () => {
+    const { server } = await serve(undefined, { maxBody: 2 ** 20 });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { Expect: '100-continue', 'Content-Length': String(2 ** 21) } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      req.on('continue', () => reject(new Error('the server asked for the body')));
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
+  });
+
+  it('413 for a streamed (chunked) body as soon as it passes the limit: the server stops reading', async () => {
+    const { server } = await serve(undefined, { maxBody: 2 ** 20 });
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const result = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (response) => {
+        answered = true;
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, sent }));
+      });
+      req.on('error', (error) => (answered ? undefined : reject(error)));
+      req.write('{"documents": [{"id": "a", "text": "');
+      // At most 8 MiB: far past the limit, bounded if the server kept reading.
+      const pump = (): void => {
+        if (answered || sent > 8 * 2 ** 20) return void req.end();
+        sent += chunk.length;
+        if (req.write(chunk)) setImmediate(pump);
+        else req.once('drain', pump);
+      };
+      pump();
+    });
+    expect(result.status).toBe(413);
+    expect(result.sent).toBeLessThan(8 * 2 ** 20);
+  });
+
+  it('a client that leaves in the middle of its body: the server goes on, and stops without waiting for it', async () => {
+    const { server } = await serve();
+    running.splice(0);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { 'Content-Length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"documents": [', () => setTimeout(() => req.destroy(), 50));
+      req.on('close', () => resolve());
+    });
+    expect((await call(server, 'GET', '/health')).status).toBe(200);
+    const started = performance.now();
+    await server.stop(10_000);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('503 with Retry-After once --queue writes wait behind the one running', async () => {
+    const { server, index } = await serve(undefined, { queue: 1 });
+    let release!: () => void;
+    index.gate = new Promise((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (index.onGate = resolve));
+    const first = call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
+    await reached;
+    const second = call(server, 'POST', '/add', { documents: [{ id: 'b', text: B }] }); // waits: the queue holds one
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = await call(server, 'POST', '/remove', { ids: ['a'] });
+    expect(third.status).toBe(503);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(third.body.error).toMatch(/too many writes waiting/);
+    index.gate = undefined;
+    release();
+    expect((await first).status).toBe(200);
+    expect((await second).body).toMatchObject({ added: 1 });
+  });
+});
+
+describe('serve: reads during a write', () => {
+  it('queries answer while an add is held open, with the state before it; after it, the state after', async () => {
+    const { server, index } = await serve();
+    await call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
+    let release!: () => void;
+    index.gate = new Promise((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (index.onGate = resolve));
+    const adding = call(server, 'POST', '/add', { documents: [{ id: 'b', text: B }] });
+    await reached;
+    const during = await call(server, 'POST', '/query', { texts: [B] });
+    expect(during).toMatchObject({ status: 200, body: { results: [{ matches: [] }] } });
+    expect((await call(server, 'GET', '/stats')).body).toMatchObject({ documents: 1, server: { writesRunning: 1 } });
+    index.gate = undefined;
+    release();
+    await adding;
+    expect((await call(server, 'POST', '/query', { texts: [B] })).body).toEqual({ results: [{ matches: [{ id: 'b', similarity: 1 }] }] });
+  });
+
+  it('stop() during an add: the add finishes and is answered, writes waiting get 503, new connections are refused', async () => {
+    const { server, index } = await serve();
+    running.splice(0);
+    let release!: () => void;
+    index.gate = new Promise((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (index.onGate = resolve));
+    const adding = call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
+    await reached;
+    const waiting = call(server, 'POST', '/add', { documents: [{ id: 'b', text: B }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stopped = server.stop(5000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(fetch(server.url + '/health')).rejects.toThrow();
+    release();
+    expect((await adding).body).toMatchObject({ added: 1 });
+    expect((await waiting).status).toBe(503);
+    await stopped;
+    expect(index.adds).toBe(1);
+  });
+});
+
+describe('serve: the token', () => {
+  it('refuses to bind beyond loopback without a token', async () => {
+    await expect(startServer({ reader: new FakeIndex(), writer: new FakeIndex() }, { host: '0.0.0.0', port: 0, maxBody: 2 ** 20, queue: 1 })).rejects.toThrow(/--host 0\.0\.0\.0 reaches beyond this machine, so it needs --token/);
+  });
+
+  it('with a token: 401 without it or with a wrong one (the same length too), 200 with it; health needs none', async () => {
+    const { server } = await serve(undefined, { token: 's3cret-token' });
+    for (const authorization of [undefined, 'Bearer wrong', 'Bearer s3cret-tokeN', 'Basic s3cret-token', 'Bearer ', 's3cret-token']) {
+      const answer = await call(server, 'POST', '/query', { texts: ['x'] }, authorization === undefined ? {} : { Authorization: authorization });
+      expect(answer.status, String(authorization)).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    expect((await call(server, 'GET', '/stats', undefined, { Authorization: 'bearer s3cret-token' })).status).toBe(200);
+    expect((await call(server, 'POST', '/query', { texts: ['x'] }, { Authorization: 'Bearer s3cret-token' })).status).toBe(200);
+    expect((await call(server, 'GET', '/health')).status).toBe(200);
+  });
+});

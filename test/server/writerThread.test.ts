@@ -1,0 +1,61 @@
+/**
+ * The index's writer on its own thread: adds and removes reach the index on
+ * disk, the index's errors come back with their class (so the server answers
+ * them as in process: 409, IndexLockedError), and close() releases the lock.
+ * The thread runs the build in dist/ (workerScript.ts), as the CLI does.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
+import { errorReply } from '../../src/server/routes.js';
+import { WriterThread } from '../../src/server/writerThread.js';
+import { tempDir } from '../support/tempDirs.js';
+
+const text = (seed: number): string => Array.from({ length: 60 }, (_, i) => `w${(seed * 7919 + i * 104729) % 50_000}`).join(' ');
+
+describe('WriterThread', () => {
+  it('adds and removes on the thread; a reader refreshed after sees each commit; errors keep their class', async () => {
+    const dir = join(tempDir(), 'index');
+    await (await createIndex(dir, { backend: 'cpu', threads: 1 })).close();
+    const { writer } = await WriterThread.open({ dir, backend: 'cpu', threads: 1 });
+    const reader = await openIndex(dir, { readOnly: true, backend: 'cpu', threads: 1 });
+    try {
+      const added = await writer.add([{ id: 'a', text: text(1) }, { id: 'b', text: text(2) }]);
+      expect(added.added).toBe(2);
+      expect((await reader.stats()).documents).toBe(0); // the view it opened
+      await reader.refresh();
+      expect((await reader.stats()).documents).toBe(2);
+      expect((await reader.query([text(1)]))[0].matches.map((m) => m.id)).toEqual(['a']);
+
+      const conflict = await writer.add([{ id: 'a', text: text(3) }]).catch((error: unknown) => error);
+      expect(conflict).toBeInstanceOf(RangeError);
+      expect(errorReply(conflict).status).toBe(409);
+
+      const second = await WriterThread.open({ dir, backend: 'cpu', threads: 1 }).catch((error: unknown) => error);
+      expect((second as Error).name).toBe('IndexLockedError');
+      expect((second as Error).message).toMatch(/locked by another writer/);
+
+      expect(await writer.remove(['b', 'zz'])).toEqual({ removed: 1 });
+      expect((await writer.stats()).documents).toBe(1);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+    // The lock is released: another writer opens it.
+    const again = await openIndex(dir, { backend: 'cpu', threads: 1 });
+    expect((await again.stats()).documents).toBe(1);
+    await again.close();
+    await expect(writer.add([{ id: 'c', text: text(4) }])).rejects.toThrow(/the index writer stopped/);
+    expect(writer.failure, 'closed on purpose: not a failure').toBeUndefined();
+  });
+
+  it('a writer thread that ends unasked is a failure (health says so) and every write after it fails', async () => {
+    const dir = join(tempDir(), 'index');
+    await (await createIndex(dir, { backend: 'cpu', threads: 1 })).close();
+    const { writer } = await WriterThread.open({ dir, backend: 'cpu', threads: 1 });
+    expect(writer.failure).toBeUndefined();
+    await (writer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    expect(writer.failure).toMatch(/the index writer stopped \(exit code 1\)/);
+    await expect(writer.remove(['a'])).rejects.toThrow(/the index writer stopped/);
+  });
+});
