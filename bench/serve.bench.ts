@@ -13,8 +13,8 @@
  *   ... --adds 500   (meanwhile, one more client posts adds of 500 new documents, one after another)
  *
  * The index is built once into DIR/index-N (library: createIndex, add with
- * all: true in batches of 5,000, then compact) and reused. autocannon is loaded with require(), so
- * NODE_PATH can point at a copy installed outside the project.
+ * all: true in batches of 5,000, then compact) and reused. autocannon (a devDependency) is loaded with require();
+ * NODE_PATH may point at another copy.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
