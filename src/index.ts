@@ -44,5 +44,5 @@ export { inlineIndexSigner } from './lshIndex/signing.js';
 export { openIndexSnapshot, type ReadIndexFile } from './lshIndex/snapshot.js';
 export { resolveParameters as resolveIndexParameters, parameterDifferences as indexParameterDifferences, type IndexParameters } from './lshIndex/options.js';
 export { IndexLockedError } from './lshIndex/lock.js';
-export { CorruptIndexError, IndexParameterError } from './lshIndex/errors.js';
+export { CorruptIndexError, IndexIdError, IndexParameterError, type IndexIdProblem } from './lshIndex/errors.js';
 export type { DedupIndex, IndexDocument, IndexMatch, QueryResult, QueryOptions, AddOptions, AddDecision, AddResult, RemoveResult, IndexStats } from './lshIndex/types.js';

@@ -27,7 +27,7 @@ import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, Ind
 
 export type { IndexOptions, OpenOptions } from './options.js';
 export { IndexLockedError } from './lock.js';
-export { CorruptIndexError, IndexParameterError } from './errors.js';
+export { CorruptIndexError, IndexIdError, IndexParameterError } from './errors.js';
 
 export interface CompactResult {
   readonly segmentsBefore: number;
