@@ -57,3 +57,18 @@ export class IndexIdError extends RangeError {
     return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it`;
   }
 }
+
+/**
+ * A directory that is not an index this gpudedup reads: no manifest, another
+ * format or version, or a manifest missing a field. One line naming the
+ * directory and what was found.
+ */
+export class IndexFormatError extends Error {
+  constructor(
+    readonly dir: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IndexFormatError';
+  }
+}
