@@ -23,6 +23,7 @@ import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 import type { NamedOutput } from './outputChecks.js';
 import { writeTextFile } from '../formats/textFile.js';
+import { round } from '../formats/queryLine.js';
 
 export interface IndexAddOutputs {
   /** The added documents (kept), as dedup's `-o` writes them. */
@@ -158,7 +159,4 @@ async function writeMatches(table: RowTable, result: AddResult): Promise<void> {
   }
 }
 
-/** Six decimals, as dedup's tables write them. */
-export function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
+export { round };
