@@ -10,6 +10,7 @@ import { forThisPage } from './messages.js';
 const folderInput = byId<HTMLInputElement>('index-dir');
 const filesInput = byId<HTMLInputElement>('files');
 const button = byId<HTMLButtonElement>('check-index');
+const stop = byId<HTMLButtonElement>('stop-check');
 const status = byId<HTMLParagraphElement>('index-status');
 const results = byId<HTMLDivElement>('index-results');
 const table = byId<HTMLTableElement>('index-table');
@@ -61,6 +62,7 @@ function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void
 
 function finish(): void {
   button.disabled = false;
+  stop.hidden = true;
   worker?.terminate();
   worker = undefined;
   status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1); // for tests
@@ -88,6 +90,7 @@ button.addEventListener('click', () => {
     read: { textField: value('text-field', 'text'), idField: value('id-field', 'id'), skipInvalid: byId<HTMLInputElement>('skip-invalid').checked },
   };
   button.disabled = true;
+  stop.hidden = false;
   show('Opening the index…');
   worker = new Worker(new URL('./indexWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup index' });
   worker.onmessage = (event: MessageEvent<IndexCheckReply>) => {
@@ -103,4 +106,11 @@ button.addEventListener('click', () => {
     finish();
   };
   worker.postMessage(request);
+});
+
+// Stops the check at once (the worker terminated); the picked folder and files stay.
+stop.addEventListener('click', () => {
+  if (worker === undefined) return;
+  show('Stopped. The index and files are unchanged; press Check against the index to run again.');
+  finish();
 });

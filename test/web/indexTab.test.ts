@@ -129,7 +129,7 @@ describe('the tab checks files against a saved index', () => {
     await page.close();
   }, 300_000);
 
-  it('refuses a folder that is not an index, or an index of another format version, in one line naming it', async () => {
+  it('refuses a folder that is not an index, or an index of another format version, in one line naming it; Stop checking stops at once', async () => {
     const page = await browser!.context.newPage();
     await page.goto(`${server!.origin}/`);
     const corpus = join(root, 'small.jsonl');
@@ -148,6 +148,24 @@ describe('the tab checks files against a saved index', () => {
     writeFileSync(join(v2, 'manifest.json'), JSON.stringify({ ...next, checksum: { crc32: crc32(new TextEncoder().encode(JSON.stringify(next, null, 1))) } }, null, 1));
     expect(await check(page, v2, [corpus])).toBe('future is a gpudedup index with format version 2: this gpudedup reads version 1');
     expect(await page.isHidden('#index-results')).toBe(true);
+
+    // Stopping a check: at once, the button back, no results; the next check runs as before.
+    const large = join(root, 'large.jsonl');
+    const lines = queryCorpus().trim().split('\n').map((line) => JSON.parse(line) as { id?: string; text: string });
+    writeFileSync(large, Array.from({ length: 4 }, (_, copy) => lines.map((d, i) => JSON.stringify({ id: `${copy}-${i}`, text: d.text })).join('\n')).join('\n') + '\n');
+    const index = join(root, 'index-stop');
+    expect((await runCli(['index', 'create', index, join(REPO, 'data/sample.jsonl.gz'), '--quiet'])).code).toBe(0);
+    const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
+    await page.setInputFiles('#files', [large]);
+    await page.setInputFiles('#index-dir', index);
+    await page.click('#check-index');
+    await page.click('#stop-check');
+    expect(Number(await page.getAttribute('#index-status', 'data-settled'))).toBe(settled + 1);
+    expect(await page.textContent('#index-status')).toBe('Stopped. The index and files are unchanged; press Check against the index to run again.');
+    expect(await page.isEnabled('#check-index')).toBe(true);
+    expect(await page.isHidden('#stop-check')).toBe(true);
+    expect(await page.isHidden('#index-results')).toBe(true);
+    expect(await check(page, index, [corpus])).toMatch(/^Checked 1 document against/);
     await page.close();
-  }, 120_000);
+  }, 180_000);
 });
