@@ -11,6 +11,7 @@ import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';
 import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
 import { InspectorView } from './inspectorView.js';
+import './indexCheck.js'; // Check against a saved index: its own button, worker and results
 import { forThisPage } from './messages.js';
 import { ProgressView, type RunEnd } from './progressView.js';
 import { ResultsView } from './resultsView.js';

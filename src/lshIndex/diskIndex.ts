@@ -27,7 +27,7 @@ import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, Ind
 
 export type { IndexOptions, OpenOptions } from './options.js';
 export { IndexLockedError } from './lock.js';
-export { CorruptIndexError, IndexParameterError } from './errors.js';
+export { CorruptIndexError, IndexFormatError, IndexIdError, IndexParameterError } from './errors.js';
 
 export interface CompactResult {
   readonly segmentsBefore: number;
@@ -71,6 +71,7 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
 
 /** Opens an existing index: a writer (takes the lock) unless `readOnly`. */
 export async function openIndex(dir: string, options: OpenOptions = {}): Promise<DiskIndex> {
+  if (!options.readOnly) readManifest(dir); // not an index: say so before taking (creating) its lock
   const lock = options.readOnly ? undefined : acquireLock(dir);
   try {
     const manifest = readManifest(dir);

@@ -17,6 +17,7 @@ import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';
 import type { AddDecision, IndexDocument, IndexMatch, QueryResult } from './types.js';
+import { IndexIdError } from './errors.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
 export interface Located {
@@ -142,10 +143,10 @@ export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: 
     if (doc === null || typeof doc !== 'object' || typeof doc.id !== 'string' || typeof doc.text !== 'string') {
       throw new TypeError(`document ${i + 1} of the add: expected { id: string, text: string }`);
     }
-    if (doc.id === '') throw new RangeError(`document ${i + 1} of the add has an empty id`);
+    if (doc.id === '') throw new IndexIdError('empty', doc.id, [i + 1]);
     const earlier = seen.get(doc.id);
-    if (earlier !== undefined) throw new RangeError(`id "${doc.id}" appears twice in this add (documents ${earlier + 1} and ${i + 1}): ids are unique in an index`);
+    if (earlier !== undefined) throw new IndexIdError('repeated', doc.id, [earlier + 1, i + 1]);
     seen.set(doc.id, i);
-    if (isLive(doc.id)) throw new RangeError(`id "${doc.id}" is already in the index (document ${i + 1} of the add): ids are unique in an index; remove it first to replace it`);
+    if (isLive(doc.id)) throw new IndexIdError('indexed', doc.id, [i + 1]);
   });
 }

@@ -21,3 +21,54 @@ export class IndexParameterError extends Error {
     this.name = 'IndexParameterError';
   }
 }
+
+/** What is wrong with an id of an add: empty, twice in the add, or already live in the index. */
+export type IndexIdProblem = 'empty' | 'repeated' | 'indexed';
+
+/**
+ * The index's refusal of an id of an add (before any work): a caller tells
+ * it by class and `problem` (serve: 409 for an id already indexed; the CLI
+ * names the file and line of `documents`), never by the message's words.
+ * A RangeError, as the index threw before it had a class of its own.
+ */
+export class IndexIdError extends RangeError {
+  constructor(
+    readonly problem: IndexIdProblem,
+    readonly id: string,
+    /** The refused document's place in the add, from 1 (for 'repeated': the earlier one, then this one). */
+    readonly documents: readonly number[],
+  ) {
+    const n = documents.at(-1);
+    super(
+      problem === 'empty'
+        ? `document ${n} of the add has an empty id`
+        : problem === 'repeated'
+          ? `id "${id}" appears twice in this add (documents ${documents.join(' and ')}): ids are unique in an index`
+          : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it first to replace it`,
+    );
+    this.name = 'IndexIdError';
+  }
+
+  /** The message with each document named by `locate` (its 0-based place in the add: a caller's file:line) instead of its place. */
+  located(locate: (i: number) => string): string {
+    const at = this.documents.map((d) => locate(d - 1));
+    if (this.problem === 'empty') return `${at[0]}: the document has an empty id`;
+    if (this.problem === 'repeated') return `${at[1]}: id "${this.id}" appears twice in this add (also ${at[0]}): ids are unique in an index`;
+    return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it`;
+  }
+}
+
+/**
+ * A directory that is not an index this gpudedup reads: no manifest, another
+ * format or version, or a manifest missing a field. One line naming the
+ * directory and what was found.
+ */
+export class IndexFormatError extends Error {
+  constructor(
+    readonly dir: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IndexFormatError';
+  }
+}

@@ -4,16 +4,15 @@
  * CRC-32. It carries its own CRC-32 over the rest of its text, and is only
  * ever replaced whole (write temporary, fsync, rename, fsync directory).
  */
-import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { CorruptIndexError } from './errors.js';
+import { CorruptIndexError, IndexFormatError } from './errors.js';
+import { checkManifestRecord, FORMAT, MANIFEST, manifestParameters } from './manifestCheck.js';
 import { crcOf, faultPoint, replaceAtomically, type FileEntry } from './files.js';
-import { parametersFromRecord, type IndexParameters } from './options.js';
+import type { IndexParameters } from './options.js';
 import type { SegmentRecord } from './segmentFiles.js';
 
-export const MANIFEST = 'manifest.json';
-export const FORMAT = 'gpudedup-index';
-export const FORMAT_VERSION = 1;
+export { FORMAT, FORMAT_VERSION, MANIFEST } from './manifestCheck.js';
 
 export interface Manifest {
   readonly format: typeof FORMAT;
@@ -40,28 +39,36 @@ export function writeManifest(dir: string, m: Manifest): void {
   replaceAtomically(dir, join(dir, MANIFEST), manifestText(m));
 }
 
-/** The manifest, its checksum and parameters checked; CorruptIndexError names what failed. */
+/**
+ * The manifest, its format, fields, checksum and parameters checked:
+ * IndexFormatError for a directory that is not an index this gpudedup reads
+ * (no manifest, another format or version, a field missing),
+ * CorruptIndexError for one whose manifest failed (not JSON, checksum).
+ */
 export function readManifest(dir: string): Manifest {
   const path = join(dir, MANIFEST);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${dir} is not an index (no ${MANIFEST}): create one with createIndex / gpudedup index create`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !existsSync(dir)) throw new IndexFormatError(dir, `${dir} is not an index: it does not exist`);
+    if (code === 'ENOENT') throw new IndexFormatError(dir, `${dir} is not an index (no ${MANIFEST}): create one with createIndex / gpudedup index create`);
+    if (code === 'ENOTDIR') throw new IndexFormatError(dir, `${dir} is not an index: it is a file, not a directory`);
+    if (code === 'EISDIR') throw new IndexFormatError(dir, `${dir} is not an index: its ${MANIFEST} is a directory`);
     throw error;
   }
-  let parsed: Manifest & { checksum?: { crc32?: number } };
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new CorruptIndexError(path, `not JSON (${(error as Error).message})`);
   }
-  if (parsed.format !== FORMAT) throw new CorruptIndexError(path, `not a gpudedup index manifest (format ${JSON.stringify(parsed.format)})`);
-  if (parsed.version !== FORMAT_VERSION) throw new Error(`${path}: index format version ${parsed.version}; this gpudedup reads version ${FORMAT_VERSION}`);
-  const { checksum, ...rest } = parsed;
+  checkManifestRecord(parsed, dir, 'disk');
+  const { checksum, ...rest } = parsed as unknown as Manifest & { checksum?: { crc32?: number } };
   const actual = crcOf(new TextEncoder().encode(body(rest)));
   if (checksum?.crc32 !== actual) throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
-  return { ...rest, parameters: parametersFromRecord(rest.parameters as unknown as Record<string, unknown>) };
+  return { ...rest, parameters: manifestParameters(rest.parameters as unknown as Record<string, unknown>, dir) };
 }
 
 /** Every file the manifest names. */

@@ -8,9 +8,10 @@ import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { usesShingleSets } from '../clusters/verification.js';
 import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
-import { CorruptIndexError } from './errors.js';
+import { CorruptIndexError, IndexFormatError } from './errors.js';
 import { checkQuery } from './memoryIndex.js';
-import { parametersFromRecord, type IndexParameters } from './options.js';
+import { checkManifestRecord, MANIFEST, manifestParameters } from './manifestCheck.js';
+import type { IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddResult, DedupIndex, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -31,11 +32,11 @@ interface SegmentRecord {
   readonly files: { readonly ids: Entry; readonly signatures: Entry; readonly bands: Entry; readonly sets?: Entry };
 }
 
-async function checked(read: ReadIndexFile, entry: Entry): Promise<Uint8Array> {
+async function checked(read: ReadIndexFile, entry: Entry, named: (file: string) => string): Promise<Uint8Array> {
   const bytes = await read(entry.name);
-  if (bytes.length !== entry.bytes) throw new CorruptIndexError(entry.name, `${bytes.length} bytes, the manifest records ${entry.bytes}`);
+  if (bytes.length !== entry.bytes) throw new CorruptIndexError(named(entry.name), `${bytes.length} bytes, the manifest records ${entry.bytes}`);
   const actual = crc32(bytes);
-  if (actual !== entry.crc32) throw new CorruptIndexError(entry.name, `checksum mismatch (CRC-32 ${actual}, the manifest records ${entry.crc32})`);
+  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${actual}, the manifest records ${entry.crc32})`);
   // A fresh, aligned copy: typed-array views need 4-byte alignment.
   return new Uint8Array(bytes);
 }
@@ -118,38 +119,61 @@ class BufferSegment implements IndexSegment {
   }
 }
 
-/** Opens a saved index from its files (read-only); `signer` signs the queries (its k must be the index's). */
-export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSigner): Promise<DedupIndex & { readonly parameters: Readonly<Record<string, unknown>> }> {
-  const text = new TextDecoder().decode(await read('manifest.json'));
-  let parsed: Record<string, unknown> & { checksum?: { crc32?: number } };
+export interface SnapshotOptions {
+  /** The index's name in messages (its directory's name or path); files are named `NAME/file`. Default: none (bare file names). */
+  readonly name?: string;
+}
+
+/** A saved index opened from its files: read-only, with its parameters (from its manifest). */
+export type IndexSnapshot = DedupIndex & { readonly parameters: IndexParameters };
+
+/**
+ * Opens a saved index from its files (read-only). `signer` signs the
+ * queries: a signer (its k must be the index's), or a function that makes
+ * one from the index's parameters, read from its manifest (the tab does
+ * this, so that what it checks is signed as the index was).
+ */
+export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSigner | ((parameters: IndexParameters) => FirstPassSigner), options: SnapshotOptions = {}): Promise<IndexSnapshot> {
+  const dir = options.name ?? 'the saved index';
+  const named = (file: string): string => (options.name === undefined ? file : `${options.name}/${file}`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await read(MANIFEST);
+  } catch (error) {
+    throw new IndexFormatError(dir, `${dir} is not an index: no ${MANIFEST} could be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const text = new TextDecoder().decode(bytes);
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new CorruptIndexError('manifest.json', `not JSON (${(error as Error).message})`);
+    throw new CorruptIndexError(named(MANIFEST), `not JSON (${(error as Error).message})`);
   }
-  const { checksum, ...rest } = parsed;
+  checkManifestRecord(parsed, dir, 'snapshot');
+  const { checksum, ...rest } = parsed as Record<string, unknown> & { checksum?: { crc32?: number } };
   const actual = crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1)));
-  if (rest.format !== 'gpudedup-index' || checksum?.crc32 !== actual) throw new CorruptIndexError('manifest.json', `not a gpudedup index manifest, or its checksum does not match (CRC-32 ${actual})`);
-  const parameters = parametersFromRecord(rest.parameters as Record<string, unknown>);
-  if (signer.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${signer.backend.k} slots, the index has k = ${parameters.k}`);
+  if (checksum?.crc32 !== actual) throw new CorruptIndexError(named(MANIFEST), `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
+  const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
+  const sign = typeof signer === 'function' ? signer(parameters) : signer;
+  if (sign.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);
   const removedEntry = rest.removed as Entry | undefined;
-  const removed: Record<string, number[]> = removedEntry ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry))).segments : {};
+  const removed: Record<string, number[]> = removedEntry ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry, named))).segments : {};
   const segments: IndexSegment[] = [];
   for (const record of rest.segments as SegmentRecord[]) {
     const { files } = record;
     const flags = removed[record.name] && new Uint8Array(record.count);
     for (const row of removed[record.name] ?? []) flags![row] = 1;
-    const sets = files.sets && (await checked(read, files.sets));
-    segments.push(new BufferSegment(record, parameters, { ids: await checked(read, files.ids), sig: await checked(read, files.signatures), bands: await checked(read, files.bands), sets }, flags));
+    const sets = files.sets && (await checked(read, files.sets, named));
+    segments.push(new BufferSegment(record, parameters, { ids: await checked(read, files.ids, named), sig: await checked(read, files.signatures, named), bands: await checked(read, files.bands, named), sets }, flags));
   }
   const engine = new IndexEngine(parameters);
   const readOnly = (what: string) => Promise.reject(new Error(`a saved index opened from its files is read-only: ${what} with the writer (openIndex in Node)`));
   return {
-    parameters: { ...parameters },
+    parameters,
     async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
       checkQuery(texts, options);
       const exact = options.top === undefined && parameters.storeSets && usesShingleSets(parameters.verify);
-      return engine.query(segments, await signTexts(texts, signer, parameters, exact), options.top);
+      return engine.query(segments, await signTexts(texts, sign, parameters, exact), options.top);
     },
     add: (): Promise<AddResult> => readOnly('add'),
     remove: (): Promise<RemoveResult> => readOnly('remove'),

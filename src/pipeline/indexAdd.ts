@@ -15,6 +15,7 @@ import type { ParquetCompression } from '../formats/parquetFile.js';
 import { buildIndexAddReport, type IndexAddReport } from '../formats/indexAddReport.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, type InputFile } from '../io/readDocuments.js';
+import { IndexIdError } from '../lshIndex/errors.js';
 import type { AddResult, DedupIndex } from '../lshIndex/types.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
 import { copyLines, type WantedLine } from './copyLines.js';
@@ -22,6 +23,7 @@ import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 import type { NamedOutput } from './outputChecks.js';
 import { writeTextFile } from '../formats/textFile.js';
+import { round } from '../formats/queryLine.js';
 
 export interface IndexAddOutputs {
   /** The added documents (kept), as dedup's `-o` writes them. */
@@ -101,13 +103,10 @@ export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus
   return report;
 }
 
-/** The index names a refused document by its place in the add ("document 7 of the add"): the CLI names its file and line. */
+/** The index names a refused id by its place in the add (IndexIdError.documents): the CLI names its file and line. */
 function located(error: unknown, input: IndexInput): unknown {
-  if (!(error instanceof Error)) return error;
-  const match = /document (\d+) of the add/.exec(error.message);
-  const i = match === null ? -1 : Number(match[1]) - 1;
-  if (i < 0 || i >= input.documents.length) return error;
-  error.message = `${input.locate(i)}: ${error.message.replace(/^document \d+ of the add/, 'the document').replace(/ \(document \d+ of the add\)/, '')}`;
+  if (!(error instanceof IndexIdError) || !error.documents.every((d) => d >= 1 && d <= input.documents.length)) return error;
+  error.message = error.located((i) => input.locate(i));
   return error;
 }
 
@@ -160,7 +159,4 @@ async function writeMatches(table: RowTable, result: AddResult): Promise<void> {
   }
 }
 
-/** Six decimals, as dedup's tables write them. */
-export function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
+export { round };

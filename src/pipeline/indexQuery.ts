@@ -15,9 +15,9 @@
 import { BufferedFile } from '../formats/tableWriter.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, type InputFile } from '../io/readDocuments.js';
-import type { DedupIndex, IndexMatch } from '../lshIndex/types.js';
+import { queryLine } from '../formats/queryLine.js';
+import type { DedupIndex } from '../lshIndex/types.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
-import { round } from './indexAdd.js';
 import { countingRead, documentBatches, type ReadCounts } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 
@@ -75,8 +75,4 @@ export async function queryDocuments(index: DedupIndex, config: QueryConfig, cor
   return summary;
 }
 
-/** One document's line: its id and its matches (similarities to six decimals, as dedup's tables). */
-export function queryLine(id: string, matches: readonly IndexMatch[]): string {
-  const shown = matches.map((m) => (m.exact === undefined ? { id: m.id, similarity: round(m.similarity) } : { id: m.id, similarity: round(m.similarity), exact: round(m.exact) }));
-  return JSON.stringify({ id, matches: shown });
-}
+export { queryLine };

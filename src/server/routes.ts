@@ -9,6 +9,7 @@
  * write sees the state before it or after it: the index guarantees that
  * (its readers see a committed state), the server adds no locking of its own.
  */
+import { IndexIdError } from '../lshIndex/errors.js';
 import type { DedupIndex } from '../lshIndex/types.js';
 import { parseAddRequest, parseQueryRequest, parseRemoveRequest, RequestError } from './requests.js';
 import { RETRY_AFTER_SECONDS, type WriteQueue } from './writeQueue.js';
@@ -125,22 +126,17 @@ export function findRoute(method: string, url: string): Route {
 }
 
 /**
- * The index's refusals of a caller's input (src/lshIndex/engine.ts checkBatchIds: an id already in
- * the index) are the client's: 409. The index signals them as RangeError with these words; the
- * server's tests (test/server/memoryIndex.test.ts) fail if the words change.
- */
-const ID_CONFLICT = /^id ".*" is already in the index/;
-
-/**
  * The reply to anything a route threw: a `RequestError` is the client's
- * (its status and message); an id already indexed 409; a request with
- * other parameters than the index's 400 (IndexParameterError); anything
- * else the server's (500, its message).
+ * (its status and message); an id already indexed 409 and another refused
+ * id 400 (IndexIdError, by its problem); a request with other parameters
+ * than the index's 400 (IndexParameterError); anything else the server's
+ * (500, its message).
  */
 export function errorReply(error: unknown): Reply {
   if (error instanceof RequestError) return { status: error.status, body: { error: error.message }, headers: error.headers };
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof RangeError && ID_CONFLICT.test(message)) return { status: 409, body: { error: message } };
+  if (error instanceof IndexIdError) return { status: error.problem === 'indexed' ? 409 : 400, body: { error: message } };
+  // By name: the writer's thread (writerThread.ts) sends it back as an Error named so.
   if (error instanceof Error && error.name === 'IndexParameterError') return { status: 400, body: { error: message } };
   return { status: 500, body: { error: message } };
 }

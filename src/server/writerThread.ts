@@ -4,10 +4,12 @@
  * signing, decisions and segment writing run there; the server's thread
  * keeps answering queries from a read-only view that `refresh()` moves to
  * each new commit. Errors come back with their class (RangeError,
- * IndexParameterError…) so the server answers them as it would in process.
+ * IndexIdError with its fields, IndexParameterError by name…) so the server
+ * answers them as it would in process.
  */
 import { Worker } from 'node:worker_threads';
 import type { BackendChoice } from '../options.js';
+import { IndexIdError, type IndexIdProblem } from '../lshIndex/errors.js';
 import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryResult, RemoveResult } from '../lshIndex/types.js';
 import { workerScript } from '../workers/workerScript.js';
 
@@ -26,10 +28,24 @@ export type WriterOp =
 /** A request to the writer's thread; its reply has the same id (0: the reply to opening the index). */
 export type WriterRequest = { readonly id: number } & WriterOp;
 
-export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: { readonly name: string; readonly message: string } });
+/** An error as plain data; an IndexIdError's fields with it. */
+export interface WriterFailure {
+  readonly name: string;
+  readonly message: string;
+  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[] };
+}
 
-/** The error as thrown on the writer's thread: RangeError and TypeError as such, others by name. */
-function rebuilt(error: { name: string; message: string }): Error {
+export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: WriterFailure });
+
+/** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
+export function writerFailure(error: unknown): WriterFailure {
+  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents } };
+  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The error as thrown on the writer's thread: IndexIdError, RangeError and TypeError as such, others by name. */
+function rebuilt(error: WriterFailure): Error {
+  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents);
   const made = error.name === 'RangeError' ? new RangeError(error.message) : error.name === 'TypeError' ? new TypeError(error.message) : new Error(error.message);
   made.name = error.name;
   return made;

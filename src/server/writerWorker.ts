@@ -6,13 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openIndex } from '../lshIndex/diskIndex.js';
-import type { WriterReply, WriterRequest, WriterSetup } from './writerThread.js';
+import { writerFailure, type WriterReply, type WriterRequest, type WriterSetup } from './writerThread.js';
 
 const port = parentPort!;
 const setup = workerData as WriterSetup;
 
-/** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
-const failure = (error: unknown) => ({ name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) });
 
 try {
   const index = await openIndex(setup.dir, { backend: setup.backend, threads: setup.threads });
@@ -35,10 +33,10 @@ try {
         port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
         if (request.op === 'close') port.close();
       },
-      (error: unknown) => port.postMessage({ id: request.id, ok: false, error: failure(error) } satisfies WriterReply),
+      (error: unknown) => port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
     );
   });
 } catch (error) {
-  port.postMessage({ id: 0, ok: false, error: failure(error) } satisfies WriterReply);
+  port.postMessage({ id: 0, ok: false, error: writerFailure(error) } satisfies WriterReply);
   port.close();
 }

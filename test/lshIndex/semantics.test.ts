@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dedup } from '../../src/api.js';
+import { IndexIdError } from '../../src/lshIndex/errors.js';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters, type IndexOptions } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
@@ -77,6 +78,29 @@ describe('index add decisions', () => {
     const { added } = await index.add(docs.slice(0, 3));
     await expect(index.add([{ id: 'd0', text: 'new text here' }])).rejects.toThrow(/id "d0" is already in the index/);
     await expect(index.add([{ id: 'x', text: 'a' }, { id: 'x', text: 'b' }])).rejects.toThrow(/id "x" appears twice/);
+    expect((await index.stats()).documents).toBe(added);
+  });
+
+  it('a refused id is an IndexIdError (a RangeError) with the id, its problem and its place in the add; messages as before', async () => {
+    const index = memoryIndex();
+    const { added } = await index.add(docs.slice(0, 3));
+    const refusal = (batch: { id: string; text: string }[]) => index.add(batch).then(() => expect.unreachable('refused'), (error: unknown) => error as IndexIdError);
+    const indexed = await refusal([{ id: 'new', text: 'a b c' }, { id: 'd0', text: 'new text here' }]);
+    expect(indexed).toBeInstanceOf(IndexIdError);
+    expect(indexed).toBeInstanceOf(RangeError);
+    expect({ problem: indexed.problem, id: indexed.id, documents: indexed.documents }).toEqual({ problem: 'indexed', id: 'd0', documents: [2] });
+    expect(indexed.message).toBe('id "d0" is already in the index (document 2 of the add): ids are unique in an index; remove it first to replace it');
+    expect(indexed.located((i) => `f.jsonl:${i + 10}`)).toBe('f.jsonl:11: id "d0" is already in the index: ids are unique in an index; remove it first to replace it');
+    const twice = await refusal([{ id: 'p', text: 'a' }, { id: 'q', text: 'b' }, { id: 'p', text: 'c' }]);
+    expect({ problem: twice.problem, id: twice.id, documents: twice.documents }).toEqual({ problem: 'repeated', id: 'p', documents: [1, 3] });
+    expect(twice.message).toBe('id "p" appears twice in this add (documents 1 and 3): ids are unique in an index');
+    expect(twice.located((i) => `f:${i + 1}`)).toBe('f:3: id "p" appears twice in this add (also f:1): ids are unique in an index');
+    const empty = await refusal([{ id: 'r', text: 'a' }, { id: '', text: 'b' }]);
+    expect({ problem: empty.problem, id: empty.id, documents: empty.documents }).toEqual({ problem: 'empty', id: '', documents: [2] });
+    expect(empty.message).toBe('document 2 of the add has an empty id');
+    expect(empty.located((i) => `f:${i + 1}`)).toBe('f:2: the document has an empty id');
+    // A malformed document is not an id's problem: a TypeError, as before.
+    await expect(index.add([{ id: 1, text: 'a' } as never])).rejects.toBeInstanceOf(TypeError);
     expect((await index.stats()).documents).toBe(added);
   });
 });

@@ -6,6 +6,7 @@
  * can put queries in the middle of a write.
  */
 import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexMatch, IndexStats, QueryOptions, QueryResult, RemoveResult } from '../../src/lshIndex/types.js';
+import { IndexIdError } from '../../src/lshIndex/errors.js';
 
 const words = (text: string): Set<string> => new Set(text.toLowerCase().split(/\s+/).filter(Boolean));
 
@@ -43,8 +44,8 @@ export class FakeIndex implements DedupIndex {
   async add(documents: readonly IndexDocument[], options?: AddOptions): Promise<AddResult> {
     if (this.closed) throw new Error('the index is closed');
     const next = new Map(this.live);
-    const decisions = documents.map((doc) => {
-      if (next.has(doc.id)) throw new RangeError(`id ${JSON.stringify(doc.id)} is already in the index`);
+    const decisions = documents.map((doc, i) => {
+      if (next.has(doc.id)) throw new IndexIdError('indexed', doc.id, [i + 1]);
       const set = words(doc.text);
       const matches = this.matchesOf(set, next);
       const added = options?.all === true || matches.length === 0;

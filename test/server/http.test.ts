@@ -6,6 +6,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/http.js';
+import { IndexIdError } from '../../src/lshIndex/errors.js';
+import { errorReply } from '../../src/server/routes.js';
 import { FakeIndex } from './fakeIndex.js';
 
 const running: RunningServer[] = [];
@@ -91,10 +93,19 @@ describe('serve: routes', () => {
     const { server, index } = await serve();
     await call(server, 'POST', '/add', { documents: [{ id: 'a', text: A }] });
     const again = await call(server, 'POST', '/add', { documents: [{ id: 'a', text: B }] });
-    expect(again).toMatchObject({ status: 409, body: { error: 'id "a" is already in the index' } });
+    expect(again).toMatchObject({ status: 409, body: { error: 'id "a" is already in the index (document 1 of the add): ids are unique in an index; remove it first to replace it' } });
     await index.close();
     expect(await call(server, 'POST', '/query', { texts: [A] })).toMatchObject({ status: 500, body: { error: 'the index is closed' } });
     expect((await call(server, 'GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('serve: errorReply', () => {
+  it('tells an id refusal by its class and problem, not its words: indexed 409, empty or repeated 400; a RangeError with the same words is a 500', () => {
+    expect(errorReply(new IndexIdError('indexed', 'a', [3])).status).toBe(409);
+    expect(errorReply(new IndexIdError('repeated', 'a', [1, 2])).status).toBe(400);
+    expect(errorReply(new IndexIdError('empty', '', [1]))).toEqual({ status: 400, body: { error: 'document 1 of the add has an empty id' } });
+    expect(errorReply(new RangeError('id "a" is already in the index (document 1 of the add)')).status).toBe(500);
   });
 });
 

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
+import { IndexIdError } from '../../src/lshIndex/errors.js';
 import { errorReply } from '../../src/server/routes.js';
 import { WriterThread } from '../../src/server/writerThread.js';
 import { tempDir } from '../support/tempDirs.js';
@@ -28,7 +29,8 @@ describe('WriterThread', () => {
       expect((await reader.query([text(1)]))[0].matches.map((m) => m.id)).toEqual(['a']);
 
       const conflict = await writer.add([{ id: 'a', text: text(3) }]).catch((error: unknown) => error);
-      expect(conflict).toBeInstanceOf(RangeError);
+      expect(conflict).toBeInstanceOf(IndexIdError); // rebuilt from its fields across the thread
+      expect(conflict).toMatchObject({ problem: 'indexed', id: 'a', documents: [1] });
       expect(errorReply(conflict).status).toBe(409);
 
       const second = await WriterThread.open({ dir, backend: 'cpu', threads: 1 }).catch((error: unknown) => error);

@@ -1,0 +1,116 @@
+/**
+ * The page's side of "Check against a saved index": the picked folder and
+ * files go to the index worker (indexWorker.ts); its rows fill the table and
+ * its JSON Lines become the download. Nothing leaves the tab.
+ */
+import { byId, formatBytes, plural, row, setDownload } from './dom.js';
+import type { IndexCheckReply, IndexCheckRequest } from './indexWorker.js';
+import { forThisPage } from './messages.js';
+
+const folderInput = byId<HTMLInputElement>('index-dir');
+const filesInput = byId<HTMLInputElement>('files');
+const button = byId<HTMLButtonElement>('check-index');
+const stop = byId<HTMLButtonElement>('stop-check');
+const status = byId<HTMLParagraphElement>('index-status');
+const results = byId<HTMLDivElement>('index-results');
+const table = byId<HTMLTableElement>('index-table');
+const LABELS = ['Document', 'Matched indexed document', 'Similarity'];
+
+let worker: Worker | undefined;
+
+/** The picked folder's name (the first part of a file's relative path), else "the index". */
+function folderName(files: readonly File[]): string {
+  return files[0]?.webkitRelativePath.split('/')[0] || 'the index';
+}
+
+/** The folder's own files: a nested folder (another index, a backup) is not this index's. */
+function indexFiles(): File[] {
+  return Array.from(folderInput.files ?? []).filter((file) => file.webkitRelativePath.split('/').length <= 2);
+}
+
+folderInput.addEventListener('change', () => {
+  const files = indexFiles();
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  byId('index-summary').textContent = files.length === 0 ? 'No index chosen.' : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`;
+});
+
+function show(message: string, isError = false): void {
+  status.textContent = message;
+  status.classList.toggle('error', isError);
+  status.setAttribute('role', isError ? 'alert' : 'status');
+}
+
+function similarity(match: { similarity: number; exact?: number }): string {
+  return match.exact === undefined ? match.similarity.toFixed(3) : `${match.exact.toFixed(3)} exact (estimate ${match.similarity.toFixed(3)})`;
+}
+
+function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void {
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const doc of reply.rows) {
+    if (doc.matches.length === 0) body.append(row([doc.id, 'no match', ''], LABELS, [false, false, true]));
+    for (const match of doc.matches) body.append(row([doc.id, match.id, similarity(match)], LABELS, [false, false, true]));
+  }
+  setDownload(byId<HTMLAnchorElement>('download-matches'), reply.jsonl, byId('matches-bytes'));
+  results.hidden = false;
+  const shown = reply.rows.length < reply.documents ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.` : '';
+  show(
+    `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} (threshold ${reply.threshold}): ` +
+      `${plural(reply.matched, 'document')} with a match.${shown}`,
+  );
+}
+
+function finish(): void {
+  button.disabled = false;
+  stop.hidden = true;
+  worker?.terminate();
+  worker = undefined;
+  status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1); // for tests
+  status.focus();
+}
+
+button.addEventListener('click', () => {
+  const index = indexFiles();
+  const files = Array.from(filesInput.files ?? []);
+  results.hidden = true;
+  if (index.length === 0 || files.length === 0) {
+    show(index.length === 0 ? 'Choose the index folder first.' : 'Choose the files to check first (Files, above).', true);
+    return finish();
+  }
+  if (!index.some((file) => file.name === 'manifest.json')) {
+    show(`${folderName(index)} is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.`, true);
+    return finish();
+  }
+  const value = (id: string, fallback: string): string => byId<HTMLInputElement>(id).value.trim() || fallback;
+  const request: IndexCheckRequest = {
+    type: 'check',
+    index,
+    name: folderName(index),
+    files,
+    read: { textField: value('text-field', 'text'), idField: value('id-field', 'id'), skipInvalid: byId<HTMLInputElement>('skip-invalid').checked },
+  };
+  button.disabled = true;
+  stop.hidden = false;
+  show('Opening the index…');
+  worker = new Worker(new URL('./indexWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup index' });
+  worker.onmessage = (event: MessageEvent<IndexCheckReply>) => {
+    const reply = event.data;
+    if (reply.type === 'progress') return show(`Checked ${plural(reply.documents, 'document')}…`);
+    if (reply.type === 'checked') showResults(reply);
+    else show(forThisPage(reply.message), true);
+    finish();
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    show(`The index worker failed: ${event.message || 'unknown error'}`, true);
+    finish();
+  };
+  worker.postMessage(request);
+});
+
+// Stops the check at once (the worker terminated); the picked folder and files stay.
+stop.addEventListener('click', () => {
+  if (worker === undefined) return;
+  show('Stopped. The index and files are unchanged; press Check against the index to run again.');
+  finish();
+});

@@ -1,0 +1,91 @@
+/**
+ * The index worker: checks the picked files against a saved index, off the
+ * page's thread. The index is opened from the picked folder's files
+ * (openIndexSnapshot: its manifest and every file checked against their
+ * CRC-32); queries are signed with the index's own parameters (its manifest),
+ * whatever the form says; each document's matches come back as rows and as
+ * the JSON Lines `gpudedup query DIR FILE` writes (src/formats/queryLine.ts).
+ */
+import { errorMessage } from '../src/errors.js';
+import { unitDocuments } from '../src/firstPass/unitDocuments.js';
+import { queryLine } from '../src/formats/queryLine.js';
+import { inlineIndexSigner } from '../src/lshIndex/signing.js';
+import { openIndexSnapshot } from '../src/lshIndex/snapshot.js';
+import type { IndexMatch } from '../src/lshIndex/types.js';
+import { BROWSER_SOURCES, webInputUnits } from './webSources.js';
+
+export interface IndexCheckRequest {
+  readonly type: 'check';
+  /** The index folder's files (manifest.json and its segments). */
+  readonly index: File[];
+  /** The folder's name, for messages. */
+  readonly name: string;
+  readonly files: File[];
+  readonly read: { readonly textField: string; readonly idField: string; readonly skipInvalid: boolean };
+}
+
+export interface CheckedDocument {
+  readonly id: string;
+  readonly matches: readonly IndexMatch[];
+}
+
+export type IndexCheckReply =
+  | { readonly type: 'progress'; readonly documents: number }
+  | {
+      readonly type: 'checked';
+      /** The first documents' rows (the table shows these); the JSON Lines hold every one. */
+      readonly rows: CheckedDocument[];
+      readonly documents: number;
+      readonly matched: number;
+      readonly indexed: number;
+      readonly threshold: number;
+      readonly jsonl: Blob;
+    }
+  | { readonly type: 'error'; readonly message: string };
+
+/** Rows sent to the page's table: more are in the download. */
+const SHOWN = 500;
+/** Documents per query, as `gpudedup query`'s batches. */
+const BATCH = 256;
+
+const post = (message: IndexCheckReply): void => (self as unknown as Worker).postMessage(message);
+
+self.onmessage = (event: MessageEvent<IndexCheckRequest>) => {
+  check(event.data).catch((error: unknown) => post({ type: 'error', message: errorMessage(error) }));
+};
+
+async function check(request: IndexCheckRequest): Promise<void> {
+  // Picked from a folder, a file's name is its own; a nested folder is not part of an index.
+  const byName = new Map(request.index.map((file) => [file.name, file]));
+  const read = async (name: string): Promise<Uint8Array> => {
+    const file = byName.get(name);
+    if (file === undefined) throw new Error(`${request.name}/${name} is not among the picked files`);
+    return new Uint8Array(await file.arrayBuffer());
+  };
+  const index = await openIndexSnapshot(read, (parameters) => inlineIndexSigner(parameters), { name: request.name });
+  const stats = await index.stats();
+  const rows: CheckedDocument[] = [];
+  const lines: string[] = [];
+  let documents = 0;
+  let matched = 0;
+  let batch: { id: string; text: string }[] = [];
+  const flush = async (): Promise<void> => {
+    const results = await index.query(batch.map((d) => d.text));
+    batch.forEach((doc, i) => {
+      const matches = results[i].matches;
+      if (matches.length > 0) matched++;
+      if (rows.length < SHOWN) rows.push({ id: doc.id, matches });
+      lines.push(queryLine(doc.id, matches) + '\n');
+    });
+    documents += batch.length;
+    batch = [];
+    post({ type: 'progress', documents });
+  };
+  const options = { ...request.read, strict: false };
+  for await (const doc of unitDocuments(webInputUnits(request.files), options, BROWSER_SOURCES)) {
+    batch.push({ id: doc.id, text: doc.text });
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  post({ type: 'checked', rows, documents, matched, indexed: stats.documents, threshold: index.parameters.threshold, jsonl: new Blob(lines, { type: 'application/x-ndjson' }) });
+}
