@@ -9,17 +9,10 @@ import { usesShingleSets } from '../clusters/verification.js';
 import { checkKnownOptions, checkTableOptions, optionValue, type VerifyMode } from '../options.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
-import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureParams } from '../signatures/params.js';
+import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureOptions, type SignatureParams } from '../signatures/params.js';
 
-/** The dedup options that define an index, names from src/options.ts. */
-export interface IndexOptions {
-  readonly scheme?: SchemeName;
-  readonly seed?: string | number;
-  readonly k?: number;
-  readonly shingle?: ShingleMode;
-  readonly n?: number;
-  readonly nfkc?: boolean;
-  readonly stripPunctuation?: boolean;
+/** The dedup options that define an index, names from src/options.ts (stored slots: 32 or 64 bits, no b-bit). */
+export interface IndexOptions extends Omit<SignatureOptions, 'slotBits' | 'bandKeys'> {
   readonly slotBits?: 32 | 64;
   readonly threshold?: number;
   readonly lsh?: LshParams;

@@ -21,40 +21,12 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { shingleDocumentReference } from '../../src/shingles/shingles.js';
 import { runCli, tempDir } from '../support/cli.js';
+import { denseSets, jaccard } from '../../bench/bruteForceJaccard.js';
 
 const T = 0.8;
 
-/** Sorted dense shingle ids per document, shared ids across documents. */
-function shingleSets(texts: readonly string[]): Int32Array[] {
-  const ids = new Map<string, number>();
-  return texts.map((text) => {
-    const pairs = shingleDocumentReference(text);
-    const out = new Int32Array(pairs.length / 2);
-    for (let i = 0; i < out.length; i++) {
-      const key = `${pairs[2 * i + 1]}:${pairs[2 * i]}`;
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      out[i] = id;
-    }
-    return out.sort();
-  });
-}
-
-function jaccard(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  const union = a.length + b.length - common;
-  return union === 0 ? 0 : common / union;
-}
+/** Sorted dense shingle ids per document (the reference shingler), shared ids across documents. */
+const shingleSets = (texts: readonly string[]): Int32Array[] => denseSets(texts.map((text) => shingleDocumentReference(text)));
 
 const idsOf = (jsonl: string): string[] => jsonl.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
 
