@@ -16,9 +16,8 @@ import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ClusterPlan } from './clusterSql.js';
-import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, type ClusterRow, type EngineOptions, type EngineRun, type EngineStats } from './engine.js';
+import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type EngineStats } from './engine.js';
 
 export const SPARK_INSTALL_HINT = 'python3 -m pip install pyspark (Spark with its jars; needs Java 17 or newer on PATH)';
 
@@ -31,7 +30,8 @@ export function sparkJobScript(plan: ClusterPlan, maxRounds = DEFAULT_MAX_ROUNDS
 
   spark-submit job.py --out OUT_DIR shard-1.parquet shard-2.parquet ...
 
-Writes OUT_DIR/clusters (Parquet: id, cluster, kept, position; sorted by position),
+Writes OUT_DIR/clusters (Parquet: id, cluster, kept, position; sorted by position; cluster is
+the position of the cluster's first document: number the distinct values in order for 0, 1, ...),
 OUT_DIR/removed (Parquet: id of each removed document) and OUT_DIR/stats.json.
 The SQL below is the plan of gpudedup's src/engines/clusterSql.ts, unchanged.
 """
@@ -49,6 +49,7 @@ def main():
     p.add_argument("--shuffle-partitions", type=int)
     p.add_argument("--driver-memory")
     p.add_argument("--local-dir")
+    p.add_argument("--explain", help="write every statement's physical plan to this JSON file")
     p.add_argument("shards", nargs="+")
     a = p.parse_args()
     b = SparkSession.builder.appName("gpudedup-cluster").config("spark.ui.enabled", "false")
@@ -64,29 +65,49 @@ def main():
     spark.sparkContext.setLogLevel("ERROR")
     spark.read.parquet(*a.shards).createOrReplaceTempView("shards")
 
+    plans = []
+
     def run(steps):
         for step in steps:
             frame = spark.sql(step["sql"])
+            if a.explain:
+                plans.append({"name": step["name"], "plan": frame._jdf.queryExecution().executedPlan().toString()})
             if not step.get("view"):
                 frame = frame.localCheckpoint(eager=True)
             frame.createOrReplaceTempView(step["name"])
 
+    def count(name, sql):
+        frame = spark.sql(sql)
+        if a.explain:
+            plans.append({"name": name, "plan": frame._jdf.queryExecution().executedPlan().toString()})
+        return frame.collect()[0]
+
+    rounds = {}
+
+    def run_ops(ops):
+        for op in ops:
+            if "loop" not in op:
+                run([op])
+                continue
+            n = 0
+            while True:
+                n += 1
+                if n > MAX_ROUNDS:
+                    raise SystemExit("%s did not converge in %d rounds" % (op["loop"], MAX_ROUNDS))
+                run_ops(op["body"])
+                rounds[op["loop"]] = rounds.get(op["loop"], 0) + 1
+                remaining = count(op["loop"] + " (until)", op["until"])["n"]
+                print("round %d: %d %s" % (n, remaining, op["loop"]), flush=True)
+                if remaining == 0:
+                    break
+
     timings = {}
     t = time.time()
     run(PLAN["setup"])
-    stats = spark.sql(PLAN["stats"]).collect()[0].asDict()
+    stats = count("stats", PLAN["stats"]).asDict()
     timings["setup"] = (time.time() - t) * 1000
     t = time.time()
-    rounds = 0
-    while True:
-        rounds += 1
-        if rounds > MAX_ROUNDS:
-            raise SystemExit("connected components did not converge in %d rounds" % MAX_ROUNDS)
-        run(PLAN["round"])
-        remaining = spark.sql(PLAN["converged"]).collect()[0]["n"]
-        print("round %d: %d edges to non-roots" % (rounds, remaining), flush=True)
-        if remaining == 0:
-            break
+    run_ops(PLAN["program"])
     timings["components"] = (time.time() - t) * 1000
     t = time.time()
     run(PLAN["finish"])
@@ -96,7 +117,11 @@ def main():
     timings["finish"] = (time.time() - t) * 1000
     with open(os.path.join(a.out, "stats.json"), "w") as f:
         json.dump({"candidates": stats["candidates"], "verified": stats["verified"],
-                   "largestBucket": stats["largest_bucket"], "rounds": rounds, "timings": timings}, f)
+                   "largestBucket": stats["largest_bucket"], "exactPairs": stats["exact_pairs"],
+                   "rounds": rounds.get("components", 0), "checkRounds": rounds.get("check", 0), "timings": timings}, f)
+    if a.explain:
+        with open(a.explain, "w") as f:
+            json.dump(plans, f)
     spark.stop()
 
 
@@ -145,10 +170,11 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
     await writeFile(job, sparkJobScript(plan, options.maxRounds));
     const args = [job, '--master', `local[${options.threads ?? 2}]`, '--shuffle-partitions', String(Math.max(2, (options.threads ?? 2) * 2)), '--out', dir];
     if (options.memoryLimit !== undefined) args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
+    if (options.explain !== undefined) args.push('--explain', options.explain);
     args.push('--local-dir', join(dir, 'spill'), ...shardPaths);
     const result = await runProcess(pythonCommand(), args, (line) => {
-      const match = /^round (\d+): (\d+) /.exec(line);
-      if (match) options.onRound?.(Number(match[1]), Number(match[2]));
+      const match = /^round (\d+): (\d+) (\w+)$/.exec(line.trim());
+      if (match) options.onRound?.(Number(match[1]), Number(match[2]), match[3]);
     });
     if (result.code !== 0) throw new Error(`the Spark job failed (exit ${result.code}):\n${result.output.trim().split('\n').slice(-15).join('\n')}`);
     const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as EngineStats;
@@ -172,6 +198,7 @@ async function partFiles(dir: string): Promise<string[]> {
 /** The part files in order; Spark's sort writes ranges of positions, each file sorted, checked here. */
 async function* readParts(parts: readonly string[]): AsyncGenerator<readonly ClusterRow[]> {
   let last = -1n;
+  const number = numberClusters();
   for (const part of parts) {
     const file = await asyncBufferFromFile(part);
     const metadata = await parquetMetadataAsync(file);
@@ -182,33 +209,8 @@ async function* readParts(parts: readonly string[]): AsyncGenerator<readonly Clu
         const position = BigInt(r.position as bigint | number);
         if (position <= last) throw new Error(`internal: the Spark job's rows are out of order at position ${position}`);
         last = position;
-        return { id: String(r.id), cluster: Number(r.cluster), kept: r.kept === true };
+        return { id: String(r.id), cluster: number(Number(position), Number(r.cluster)), kept: r.kept === true };
       });
     }
   }
-}
-
-async function writeRowsParquet(path: string, rows: AsyncIterable<readonly ClusterRow[]>): Promise<void> {
-  const writer = new ParquetWriter({
-    writer: fileWriter(path),
-    schema: [
-      { name: 'root', num_children: 3 },
-      { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-      { name: 'cluster', type: 'INT64', repetition_type: 'REQUIRED' },
-      { name: 'kept', type: 'BOOLEAN', repetition_type: 'REQUIRED' },
-    ],
-    createdBy: 'gpudedup',
-  });
-  for await (const chunk of rows) {
-    if (chunk.length === 0) continue;
-    await writer.write({
-      columnData: [
-        { name: 'id', data: chunk.map((r) => r.id), nullable: false },
-        { name: 'cluster', data: BigInt64Array.from(chunk, (r) => BigInt(r.cluster)), nullable: false },
-        { name: 'kept', data: chunk.map((r) => r.kept), nullable: false },
-      ],
-      rowGroupSize: chunk.length,
-    });
-  }
-  await writer.finish();
 }

@@ -41,6 +41,8 @@ export interface SignShardConfig {
   readonly threads?: number;
   readonly out: string;
   readonly batchSize?: number;
+  /** Store each document's shingle set (the `shingles` column) for exact Jaccard in `cluster`. */
+  readonly storeSets?: boolean;
 }
 
 export interface SignShardSummary {
@@ -71,7 +73,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     const counts = { total: 0, empty: 0 };
-    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total));
+    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total), undefined, config.storeSets === true);
     try {
       await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, totalInputBytes(files), 'bytes', async (progress) => {
         const skipped = skippedInputCounter(hooks, config.read);
@@ -91,7 +93,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
 }
 
 function shardMeta(config: SignShardConfig, documents: number, totalDocuments: number): ShardMeta {
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, totalDocuments };
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, totalDocuments, sets: config.storeSets === true };
 }
 
 /** The shard's documents, counting every document of the input on the way. */
@@ -131,7 +133,7 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     }
     const words = matrix.words;
     for (let i = 0; i < k; i++) slots[i] = slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
-    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots);
+    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d]);
   });
   return empty;
 }
