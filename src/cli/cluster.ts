@@ -8,6 +8,7 @@ import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, 
 import { counted, thousands } from '../format.js';
 import { positiveInteger, tableOption } from './options.js';
 import type { ClusterCheck, VerifyMode } from '../options.js';
+import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
 
 interface ClusterCliOptions {
   engine: EngineName;
@@ -15,7 +16,7 @@ interface ClusterCliOptions {
   removed?: string;
   threshold?: number;
   maxBucketPairs: number;
-  keep: 'first' | 'longest';
+  keep: KeepPolicy;
   verify: VerifyMode;
   clusterCheck: ClusterCheck;
   chainDelta: number;
@@ -43,7 +44,7 @@ export function registerClusterCommand(program: Command): void {
     .addOption(tableOption('clusterCheck', '--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage'))
     .addOption(tableOption('chainDelta', '--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)'))
     .addOption(tableOption('maxRepresentatives', '--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone'))
-    .addOption(new Option('--keep <policy>', 'document kept per cluster (ties to the earliest)').choices(['first', 'longest']).default('first'))
+    .addOption(tableOption('keep', '--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep field:NAME); ties to the earliest'))
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
@@ -116,7 +117,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
-    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ${options.keep}`,
+    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ${describeKeepPolicy(options.keep)}`,
     `  candidates   ${counted(s.stats.candidates, 'pair')}, ${int(s.stats.verified)} verified; largest bucket ${int(s.stats.largestBucket)}`,
     `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact Jaccard`,
     `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star; ${counted(s.stats.checkRounds, 'round')} of the cluster check`,

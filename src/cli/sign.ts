@@ -19,8 +19,9 @@ import { stageBar } from './progress.js';
 import { onInterrupt } from '../formats/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
 import type { VerifyMode } from '../options.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode };
+type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode; keep?: KeepPolicy };
 
 export function registerSignCommand(program: Command): void {
   const command = program
@@ -35,7 +36,8 @@ export function registerSignCommand(program: Command): void {
       tableOption('verify', '--verify <mode>', "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store each document's shingle set and band as dedup does for them; estimate and none store no sets", {
         withDefault: false,
       }),
-    );
+    )
+    .addOption(tableOption('keep', '--keep <policy>', 'with --shard: field:NAME stores that field\'s numeric value for `cluster --keep field:NAME` (first and longest need nothing)', { withDefault: false }));
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
     if (options.shard !== undefined) {
@@ -43,6 +45,7 @@ export function registerSignCommand(program: Command): void {
       return signShardCommand(inputs, options as ShardCliOptions);
     }
     if (options.verify !== undefined) throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
+    if (options.keep !== undefined) throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
     const config = signConfigFrom(inputs, options);
     const summary = await signWithProgress(config, options.quiet);
     if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);

@@ -6,8 +6,9 @@ import { counted } from '../format.js';
 import { stageBar } from './progress.js';
 import { defaultOf, type VerifyMode } from '../options.js';
 import { usesShingleSets } from '../clusters/verification.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
 
-export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode };
+export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
 
 export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
   if (!options.out.toLowerCase().endsWith('.parquet')) throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
@@ -21,6 +22,8 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     threshold: options.threshold,
     lsh: lshParamsFrom(options, params.k, exact),
     storeSets: exact,
+    // first and longest need nothing more than the shard's position and length columns.
+    scoreField: options.keep?.kind === 'field' ? options.keep.field : undefined,
     shard: parseShardSlice(options.shard),
     backend: options.backend,
     threads: options.threads,

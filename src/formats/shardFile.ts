@@ -13,6 +13,7 @@
  * | `length` | the text length in UTF-16 code units (`--keep longest`) |
  * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an empty document |
  * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots; all-ones when empty) |
+ * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for `--keep field:NAME` |
  * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each 64-bit shingle hash, signed), empty for an empty document |
  *
  * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
@@ -52,6 +53,16 @@ export interface ShardMeta {
   readonly totalDocuments: number;
   /** Whether the `shingles` column is there (exact and hybrid verification in `cluster`); absent: no. */
   readonly sets?: boolean;
+  /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
+  readonly scoreField?: string;
+}
+
+/** The optional columns of a shard. */
+export interface ShardColumns {
+  /** The `shingles` column. */
+  readonly sets?: boolean;
+  /** The `score` column. */
+  readonly score?: boolean;
 }
 
 /** One buffered row group's worth of columns. */
@@ -67,6 +78,8 @@ export interface ShardRows {
   slots: BigInt64Array[];
   /** Each row's shingle set, when the shard stores sets. */
   shingles: bigint[][];
+  /** Each row's keep score, when the shard stores one. */
+  score: number[];
 }
 
 export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; slots: string[] } {
@@ -76,7 +89,7 @@ export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; 
   };
 }
 
-function shardSchema(lsh: LshParams, k: number, sets: boolean): SchemaElement[] {
+function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaElement[] {
   const names = shardColumnNames(lsh, k);
   const int64 = (name: string, optional = false): SchemaElement => ({ name, type: 'INT64', repetition_type: optional ? 'OPTIONAL' : 'REQUIRED' });
   const columns: SchemaElement[] = [
@@ -94,7 +107,9 @@ function shardSchema(lsh: LshParams, k: number, sets: boolean): SchemaElement[] 
     { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
     { name: 'element', type: 'INT64', repetition_type: 'REQUIRED' },
   ];
-  return [{ name: 'root', num_children: columns.length + (sets ? 1 : 0) }, ...columns, ...(sets ? list : [])];
+  if (optional.score) columns.push({ name: 'score', type: 'DOUBLE', repetition_type: 'REQUIRED' });
+  if (optional.sets) columns.push(...list);
+  return [{ name: 'root', num_children: columns.length - (optional.sets ? 2 : 0) }, ...columns];
 }
 
 export class ShardWriter {
@@ -108,17 +123,17 @@ export class ShardWriter {
     private readonly lsh: LshParams,
     private readonly k: number,
     private readonly rowGroup: number,
-    private readonly sets: boolean,
+    private readonly optional: ShardColumns,
   ) {
     this.rows = emptyRows(lsh, k, rowGroup);
   }
 
-  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With `sets`, `push` takes each shingle set. */
-  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192, sets = false): ShardWriter {
+  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With optional columns, `push` takes their values. */
+  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192, optional: ShardColumns = {}): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
     const temp = reserveTemporary(path);
-    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k, sets), createdBy: 'gpudedup' });
-    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, sets);
+    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k, optional), createdBy: 'gpudedup' });
+    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
     shard.meta = meta;
     return shard;
   }
@@ -128,7 +143,7 @@ export class ShardWriter {
   };
 
   /** Buffered rows: fill them with `push`, then call `flushIfFull`. */
-  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array, set?: Uint32Array): void {
+  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array, set?: Uint32Array, score?: number): void {
     const r = this.rows;
     const at = r.ids.length;
     r.ids.push(id);
@@ -138,9 +153,13 @@ export class ShardWriter {
     r.length.push(length);
     for (let j = 0; j < this.lsh.bands; j++) r.bands[j][at] = bandKeys[j];
     for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
-    if (this.sets) {
+    if (this.optional.sets) {
       if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
       r.shingles.push(setValues(set));
+    }
+    if (this.optional.score) {
+      if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
+      r.score.push(score);
     }
     if (r.ids.length === this.rowGroup) this.flush();
   }
@@ -162,7 +181,8 @@ export class ShardWriter {
       { name: 'length', data: BigInt64Array.from(r.length, BigInt), nullable: false },
       ...names.bands.map((name, j) => ({ name, data: r.bands[j].subarray(0, n), nullable: false })),
       ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
-      ...(this.sets ? [{ name: 'shingles', data: r.shingles }] : []),
+      ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
+      ...(this.optional.sets ? [{ name: 'shingles', data: r.shingles }] : []),
     ];
     void this.writer.write({ columnData, rowGroupSize: n });
     this.written += n;
@@ -192,6 +212,7 @@ function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
     bands: Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity)),
     slots: Array.from({ length: k }, () => new BigInt64Array(capacity)),
     shingles: [],
+    score: [],
   };
 }
 
@@ -233,6 +254,7 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
       ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
       ...(first.totalDocuments !== m.totalDocuments ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`] : []),
       ...((first.sets ?? false) !== (m.sets ?? false) ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`] : []),
+      ...(first.scoreField !== m.scoreField ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`] : []),
     ];
     if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
     const twice = seen.get(m.shard.index);

@@ -16,6 +16,7 @@ import { hasMargin } from '../engines/sqlParts.js';
 import { estimateBounds } from '../clusters/estimateBounds.js';
 import { defaultOf, type ClusterCheck, type VerifyMode } from '../options.js';
 import type { SlotBits } from '../bands/signatureMatrix.js';
+import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
 import { runDuckDb } from '../engines/duckdb.js';
 import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
 import { runSpark } from '../engines/spark.js';
@@ -30,7 +31,7 @@ export interface ClusterConfig {
   /** Verification threshold; default the one the shards' bands were chosen for. */
   readonly threshold?: number;
   readonly maxBucketPairs: number;
-  readonly keep: 'first' | 'longest';
+  readonly keep: KeepPolicy;
   /** As in dedup; defaults: hybrid, representative, δ 0.1, R 8, error 0.001. */
   readonly verify?: VerifyMode;
   readonly clusterCheck?: ClusterCheck;
@@ -98,7 +99,13 @@ export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; 
         `sign the shards again without it, or cluster with --verify estimate`,
     );
   }
-  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep: config.keep });
+  const keep = config.keep.kind === 'field' ? 'score' : config.keep.kind;
+  if (config.keep.kind === 'field' && meta.scoreField !== config.keep.field) {
+    throw new RangeError(
+      `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
+    );
+  }
+  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep });
   return { meta, plan, threshold, verify };
 }
 

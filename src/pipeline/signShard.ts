@@ -13,6 +13,7 @@ import { bandKey } from '../bands/bandKeys.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../bands/signatureMatrix.js';
 import { exactKey, words64 } from '../clusters/exactKey.js';
+import { keepScore } from '../clusters/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes } from '../io/readDocuments.js';
@@ -43,6 +44,8 @@ export interface SignShardConfig {
   readonly batchSize?: number;
   /** Store each document's shingle set (the `shingles` column) for exact Jaccard in `cluster`. */
   readonly storeSets?: boolean;
+  /** Store this field's numeric value as the `score` column, for `cluster --keep field:NAME`. */
+  readonly scoreField?: string;
 }
 
 export interface SignShardSummary {
@@ -73,7 +76,10 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     const counts = { total: 0, empty: 0 };
-    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total), undefined, config.storeSets === true);
+    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, counts.total), undefined, {
+      sets: config.storeSets === true,
+      score: config.scoreField !== undefined,
+    });
     try {
       await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, totalInputBytes(files), 'bytes', async (progress) => {
         const skipped = skippedInputCounter(hooks, config.read);
@@ -93,7 +99,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
 }
 
 function shardMeta(config: SignShardConfig, documents: number, totalDocuments: number): ShardMeta {
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, totalDocuments, sets: config.storeSets === true };
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, totalDocuments, sets: config.storeSets === true, scoreField: config.scoreField };
 }
 
 /** The shard's documents, counting every document of the input on the way. */
@@ -133,7 +139,8 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     }
     const words = matrix.words;
     for (let i = 0; i < k; i++) slots[i] = slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
-    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d]);
+    const score = config.scoreField === undefined ? undefined : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
+    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d], score);
   });
   return empty;
 }
