@@ -32,6 +32,7 @@
  */
 
 import { chainGuardOps } from './chainGuardSql.js';
+import { referenceSteps } from './referenceSql.js';
 import { agreementSql, checkRule, exactPassSql, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
 export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
@@ -47,12 +48,14 @@ export interface ClusterSqlOptions {
   readonly check?: { readonly rule: SqlPairRule; readonly maxRepresentatives: number };
   /** `longest` ranks by the length column, `score` by the score column (`--keep field:NAME`); `first` by position alone. */
   readonly keep: 'first' | 'longest' | 'score';
+  /** Decontamination against the relation `reference` (`--against`): reference members a corpus member of a big bucket meets. */
+  readonly reference?: { readonly anchors: number };
 }
 
 export interface ClusterPlan {
   /** Run once, in order. */
   readonly setup: readonly SqlStep[];
-  /** Statistics after setup: one row with columns candidates, verified, largest_bucket, exact_pairs. */
+  /** Statistics after setup: one row with columns candidates, verified, largest_bucket, exact_pairs, contaminated_groups. */
   readonly stats: string;
   /** Run once after the stats: the components loop, then the representative check's rounds. */
   readonly program: readonly PlanOp[];
@@ -83,7 +86,12 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
     // Exact groups: identical normalized texts; a group is named by (and stands at) its first document's position.
     { name: 'exact_groups', sql: `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY exact_lo, exact_hi` },
     // A group's band keys, slots and shingles are its first document's (same normalized text, same signature), read by position.
-    { name: 'group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
+    { name: 'all_group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
+    // With a reference set, the groups it contaminates are removed, then the rest banded without them (as dedupSigned.ts bands again).
+    ...(options.reference === undefined
+      ? [{ name: 'contaminated', sql: `SELECT node FROM exact_groups WHERE 1 = 0` }]
+      : referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify })),
+    { name: 'group_bands', sql: `SELECT b.* FROM all_group_bands b LEFT JOIN contaminated c ON c.node = b.node WHERE c.node IS NULL` },
     { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n') },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
@@ -138,24 +146,26 @@ WHERE rn = 1`;
 
   const finish: SqlStep[] = [
     { name: 'cluster_of', sql: clusterOf },
-    // A document's cluster is its group's; an empty document is a cluster of its own.
+    // A document's cluster is its group's; an empty document is a cluster of its own, and so is a contaminated group (all removed).
     {
       name: 'documents',
       sql: `SELECT s.id, s.position, ${score} AS score,
-       CASE WHEN s.exact_hi IS NULL THEN s.position ELSE COALESCE(c.label, g.node) END AS component
+       CASE WHEN s.exact_hi IS NULL THEN s.position WHEN k.node IS NOT NULL THEN g.node ELSE COALESCE(c.label, g.node) END AS component,
+       CASE WHEN k.node IS NULL THEN 0 ELSE 1 END AS contaminated
 FROM shards s
 LEFT JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi
-LEFT JOIN cluster_of c ON c.node = g.node`,
+LEFT JOIN cluster_of c ON c.node = g.node
+LEFT JOIN contaminated k ON k.node = g.node`,
     },
     // The label is the cluster's first position, so numbering labels in position order numbers clusters by first document.
     {
       name: 'clusters',
       sql: `SELECT id, position, component AS cluster,
-       CASE WHEN ROW_NUMBER() OVER (PARTITION BY component ORDER BY score DESC, position) = 1 THEN 1 ELSE 0 END AS kept
+       CASE WHEN contaminated = 0 AND ROW_NUMBER() OVER (PARTITION BY component ORDER BY score DESC, position) = 1 THEN 1 ELSE 0 END AS kept
 FROM documents`,
     },
   ];
   const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
-  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs`;
+  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, (SELECT COUNT(*) FROM contaminated) AS contaminated_groups`;
   return { setup, stats, program, finish };
 }

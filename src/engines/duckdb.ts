@@ -62,6 +62,8 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
   const { connection, close } = await openDuckDb(options);
   try {
     await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
+    const reference = options.reference ?? [];
+    if (reference.length > 0) await connection.run(`CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`);
     const timings: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -82,6 +84,7 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
         verified: Number(stats.verified),
         largestBucket: Number(stats.largest_bucket),
         exactPairs: Number(stats.exact_pairs),
+        contaminatedGroups: Number(stats.contaminated_groups),
         rounds: rounds.components ?? 0,
         checkRounds: rounds.check ?? 0,
         timings,

@@ -13,6 +13,8 @@ export interface EngineStats {
   readonly largestBucket: number;
   /** Candidate pairs whose exact Jaccard was computed (inside hybrid's margin; all with exact). */
   readonly exactPairs: number;
+  /** Corpus exact groups matched by the reference set (`--against`), removed. */
+  readonly contaminatedGroups: number;
   /** Rounds of large-star + small-star until the components converged. */
   readonly rounds: number;
   /** Rounds of the representative check (0 without it). */
@@ -40,6 +42,8 @@ export interface EngineOptions {
   readonly maxRounds?: number;
   /** After each round of a loop: `components` (remaining: edges to non-roots), `check` (groups still to check), `pieces`. */
   readonly onRound?: (round: number, remaining: number, loop: string) => void;
+  /** Reference shards (`--against`), registered as the relation `reference`. */
+  readonly reference?: readonly string[];
   /** Spark: write every statement's physical plan (EXPLAIN) to this JSON file, { name, plan }[]. */
   readonly explain?: string;
 }

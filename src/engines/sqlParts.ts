@@ -83,10 +83,10 @@ export function doubleSql(value: number): string {
  * the rule's margin whose shingle lists reach the threshold; `keep` lists the
  * columns returned. Two empty lists: union 0, similarity 0, as exactJaccard.
  */
-export function exactPassSql(from: string, left: string, right: string, keep: string, rule: SqlPairRule): string {
+export function exactPassSql(from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): string {
   return `SELECT ${keep} FROM (
   SELECT s.*, size(array_intersect(x.shingles, y.shingles)) AS common, size(x.shingles) + size(y.shingles) AS total
-  FROM ${from} s JOIN shards x ON x.position = s.${left} JOIN shards y ON y.position = s.${right}
+  FROM ${from} s JOIN shards x ON x.position = s.${left} JOIN ${rightTable} y ON y.position = s.${right}
   WHERE s.agree > ${rule.rejectUpTo} AND s.agree < ${rule.acceptFrom}) p
 WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`;
 }

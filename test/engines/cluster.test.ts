@@ -65,7 +65,9 @@ function chainCorpus(): string {
     const j = Math.floor(random() * (i + 1));
     [docs[i], docs[j]] = [docs[j], docs[i]];
   }
-  return docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+  // A keep score for --keep field:score: a number, a numeric string, or none.
+  const scored = docs.map((d, i) => (i % 5 === 0 ? d : { ...d, score: i % 7 === 0 ? String((i * 37) % 101) : (i * 37) % 101 }));
+  return scored.map((d) => JSON.stringify(d)).join('\n') + '\n';
 }
 
 const sign = (input: string, shards: string[], extra: string[] = []): Promise<string>[] =>
@@ -75,6 +77,7 @@ beforeAll(async () => {
   writeFileSync(CHAINS, chainCorpus());
   for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
   await Promise.all([...sign(CHAINS, shardsOf('chains', 2)), ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate'])]);
+  await Promise.all(sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']));
 }, 600_000);
 
 interface Expected {
@@ -143,6 +146,15 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
   it.each(variants.map((options) => [options.join(' ') || 'the defaults', options] as const))('%s', async (_, options) => {
     const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('chains', 2), 'duckdb', options, [...options, ...bands]);
     if (options.includes('--chain-delta') && options[1] === '0') expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+  }, 300_000);
+
+  it('--keep field:NAME with the score the shards stored, and refused on shards without it', async () => {
+    const options = ['--keep', 'field:score', '--chain-delta', '0'];
+    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('scored', 2), 'duckdb', options, [...options, ...bands]);
+    expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+    const result = await runCli(['cluster', ...shardsOf('chains', 2), ...options, '--clusters', join(dir, 'refused.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--keep field:score needs the shards signed with it, and .*chains-1-of-2\.parquet stores no score/);
   }, 300_000);
 
   it('--verify estimate on shards signed for it (no shingle sets), and hybrid refuses them', async () => {
