@@ -22,6 +22,7 @@ interface ClusterCliOptions {
   chainDelta: number;
   maxRepresentatives: number;
   estimateError: number;
+  against?: string[];
   memoryLimit?: string;
   tempDirectory?: string;
   threads?: number;
@@ -45,6 +46,7 @@ export function registerClusterCommand(program: Command): void {
     .addOption(tableOption('chainDelta', '--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)'))
     .addOption(tableOption('maxRepresentatives', '--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone'))
     .addOption(tableOption('keep', '--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep field:NAME); ties to the earliest'))
+    .option('--against <ref.parquet>', 'reference shards (`sign REF --shard 1/1 -o ref.parquet`, same parameters): remove corpus documents near-duplicate to one, as dedup --against; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
@@ -60,6 +62,7 @@ export function registerClusterCommand(program: Command): void {
         maxBucketPairs: options.maxBucketPairs,
         keep: options.keep,
         ...checkSettings(options),
+        against: options.against,
         clusters: options.clusters,
         removed: options.removed,
         engineOptions: {
@@ -99,7 +102,7 @@ export function thresholdWarning(s: Pick<ClusterSummary, 'threshold' | 'meta'>):
 
 async function emitScript(shards: string[], options: ClusterCliOptions): Promise<void> {
   await checkOutputs([{ flag: '--emit-script', path: options.emitScript! }], shards.map((path) => ({ path, role: 'a shard' })));
-  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep, ...checkSettings(options) });
+  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep, against: options.against, ...checkSettings(options) });
   await writeTextFile(options.emitScript!, sparkJobScript(plan));
   process.stdout.write(`wrote ${options.emitScript}: run it with\n  spark-submit ${options.emitScript} --out OUT_DIR ${shards.join(' ')}\n`);
 }
@@ -120,6 +123,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ${describeKeepPolicy(options.keep)}`,
     `  candidates   ${counted(s.stats.candidates, 'pair')}, ${int(s.stats.verified)} verified; largest bucket ${int(s.stats.largestBucket)}`,
     `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact Jaccard`,
+    ...(options.against === undefined ? [] : [`  against      ${counted(s.stats.contaminatedGroups, 'distinct text')} matched the reference set, removed`]),
     `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star; ${counted(s.stats.checkRounds, 'round')} of the cluster check`,
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)})`,
   ];

@@ -17,6 +17,7 @@ import { estimateBounds } from '../clusters/estimateBounds.js';
 import { defaultOf, type ClusterCheck, type VerifyMode } from '../options.js';
 import type { SlotBits } from '../bands/signatureMatrix.js';
 import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
+import { referenceAnchors } from '../bands/candidates.js';
 import { runDuckDb } from '../engines/duckdb.js';
 import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
 import { runSpark } from '../engines/spark.js';
@@ -38,6 +39,8 @@ export interface ClusterConfig {
   readonly chainDelta?: number;
   readonly maxRepresentatives?: number;
   readonly estimateError?: number;
+  /** Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup --against`. */
+  readonly against?: readonly string[];
   /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
   readonly clusters?: string;
   /** The ids of the removed documents, in input order (CSV with header `id`, or JSONL). */
@@ -55,7 +58,7 @@ export interface ClusterSummary {
   readonly seconds: number;
 }
 
-export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError'>;
+export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against'>;
 
 /**
  * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
@@ -105,8 +108,18 @@ export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; 
       `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
     );
   }
-  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep });
+  const reference = config.against !== undefined && config.against.length > 0 ? { anchors: referenceAnchors(config.maxBucketPairs) } : undefined;
+  if (reference !== undefined) await checkReference(config.against!, config.shards[0], meta);
+  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
   return { meta, plan, threshold, verify };
+}
+
+/** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */
+async function checkReference(paths: readonly string[], corpusPath: string, corpus: ShardMeta): Promise<void> {
+  const meta = checkShardSet(paths, await Promise.all(paths.map(readShardMeta)));
+  // checkShardSet names each difference; the shard counts, sizes and keep scores of corpus and reference may differ.
+  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, scoreField: undefined });
+  checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
@@ -116,7 +129,8 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     config.shards.map((path) => ({ path, role: 'a shard' })),
   );
   const { meta, plan, threshold } = await planFor(config);
-  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, config.engineOptions) : await runSpark(plan, config.shards, config.engineOptions);
+  const engineOptions = { ...config.engineOptions, reference: config.against };
+  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, engineOptions) : await runSpark(plan, config.shards, engineOptions);
   try {
     const counts = await writeClusterOutputs(run, config, meta.totalDocuments);
     return { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };

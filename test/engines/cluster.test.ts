@@ -11,6 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
@@ -23,6 +24,19 @@ import { runCluster } from '../../src/pipeline/cluster.js';
 const SAMPLE = 'data/sample.jsonl.gz';
 const dir = tempDir();
 const CHAINS = join(dir, 'chains.jsonl');
+const REFERENCE = join(dir, 'reference.jsonl');
+
+/** A reference set: every 17th sample document with 0 to 20 words replaced, a repeat and an empty one. */
+function referenceSet(): string {
+  const docs = gunzipSync(readFileSync(SAMPLE)).toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { text: string });
+  const refs = docs.filter((_, i) => i % 17 === 0).map((d, i) => {
+    const words = d.text.split(/\s+/);
+    for (let e = 0; e < [0, 1, 3, 8, 20][i % 5]; e++) words[(e * 7919 + i) % words.length] = `zzz${e}`;
+    return { id: `ref${i}`, text: words.join(' ') };
+  });
+  refs.push({ id: 'ref-repeat', text: refs[1].text }, { id: 'ref-empty', text: '' });
+  return refs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+}
 const shardsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
@@ -75,9 +89,10 @@ const sign = (input: string, shards: string[], extra: string[] = []): Promise<st
 
 beforeAll(async () => {
   writeFileSync(CHAINS, chainCorpus());
+  writeFileSync(REFERENCE, referenceSet());
   for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
   await Promise.all([...sign(CHAINS, shardsOf('chains', 2)), ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate'])]);
-  await Promise.all(sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']));
+  await Promise.all([...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']), ...sign(REFERENCE, shardsOf('reference', 1)), ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate'])]);
 }, 600_000);
 
 interface Expected {
@@ -164,6 +179,20 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--verify hybrid needs the shingle sets, and .*estimate-1-of-2\.parquet has none/);
   }, 300_000);
+});
+
+describe('cluster --against reference shards equals dedup --against (DuckDB, the sample)', () => {
+  it.each([[], ['--max-bucket-pairs', '2'], ['--verify', 'exact']].map((o) => [o.join(' ') || 'the defaults', o] as const))('%s', async (_, options) => {
+    const shards = shardsOf('sample', 2);
+    const dedupStdout = await checkAgainstDedup(SAMPLE, shards, 'duckdb', [...options, '--against', shardsOf('reference', 1)[0]], [...options, '--bands', '16', '--rows', '6', '--against', REFERENCE]);
+    expect(dedupStdout).toMatch(/contaminated\s+[1-9]\d+ /);
+  }, 300_000);
+
+  it('refuses a reference signed otherwise, naming the difference', async () => {
+    const result = await runCli(['cluster', ...shardsOf('sample', 2), '--against', shardsOf('reference-estimate', 1)[0], '--clusters', join(dir, 'refused.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: stored vs none/);
+  });
 });
 
 describe('the shard file', () => {
