@@ -5,7 +5,7 @@
  * times `runCluster` on DuckDB (2 threads, 2 GB) once per verification
  * (BENCH_MODES, default `estimate/none,hybrid/representative`: the join
  * before verification moved into SQL, and the defaults now), checking the
- * planted answer. Reports documents/s of the join and, as the baseline in the
+ * planted answer (BENCH_ENGINES=duckdb,spark for Spark local[2] too). Reports documents/s of the join and, as the baseline in the
  * same run, the time DuckDB takes to scan the shards' slots once (a full read
  * of every signature).
  */
@@ -13,12 +13,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuckDb, sqlString } from '../src/engines/duckdb.js';
-import { runCluster } from '../src/pipeline/cluster.js';
+import { runCluster, type EngineName } from '../src/pipeline/cluster.js';
 import { writeSyntheticShard } from './syntheticShards.js';
 import type { ClusterCheck, VerifyMode } from '../src/options.js';
 
 const sizes = process.argv.slice(2).map(Number);
 const memoryLimit = process.env.BENCH_MEMORY ?? '2GB';
+const engines = (process.env.BENCH_ENGINES ?? 'duckdb').split(',') as EngineName[];
 const modes = (process.env.BENCH_MODES ?? 'estimate/none,hybrid/representative').split(',').map((m) => m.split('/') as [VerifyMode, ClusterCheck]);
 
 for (const documents of sizes.length > 0 ? sizes : [100_000]) {
@@ -37,11 +38,12 @@ for (const documents of sizes.length > 0 ? sizes : [100_000]) {
     const scanSeconds = (performance.now() - started) / 1000;
     close();
 
-    for (const [verify, clusterCheck] of modes) {
+    const runs = engines.flatMap((engine) => modes.map(([verify, clusterCheck]) => [engine, verify, clusterCheck] as const));
+    for (const [engine, verify, clusterCheck] of runs) {
       started = performance.now();
       const s = await runCluster({
         shards,
-        engine: 'duckdb',
+        engine,
         maxBucketPairs: 16,
         keep: { kind: 'first' },
         verify,
@@ -55,6 +57,7 @@ for (const documents of sizes.length > 0 ? sizes : [100_000]) {
       console.log(
         JSON.stringify({
           documents,
+          engine,
           verify,
           clusterCheck,
           exactPairs: s.stats.exactPairs,

@@ -72,7 +72,7 @@ export function registerClusterCommand(program: Command): void {
           onRound: (round, remaining, loop) => {
             if (options.quiet) return;
             if (loop === 'components') process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
-            if (loop === 'check') process.stderr.write(`cluster check round ${round}: ${counted(remaining, 'group')} left to check\n`);
+            if (loop === 'check') process.stderr.write(`cluster check round ${round}: ${counted(remaining, 'distinct text')} still to check\n`);
           },
         },
       };

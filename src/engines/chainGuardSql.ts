@@ -18,7 +18,7 @@
  * gives what clustering.ts gets one group at a time. A member is in at most R
  * + 1 groups, so there are at most R + 1 rounds.
  */
-import { agreementSql, exactPassSql, hasMargin, starLoop, type PlanOp, type SqlPairRule } from './sqlParts.js';
+import { agreementSql, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule } from './sqlParts.js';
 
 export interface ChainGuardOptions {
   readonly k: number;
@@ -33,9 +33,9 @@ export interface ChainGuardOptions {
  */
 export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
   const { k, rule, maxRepresentatives: r } = options;
-  const passedExact = hasMargin(rule)
-    ? exactPassSql('check_scored', 'rep', 'node', 'node', rule)
-    : `SELECT node FROM check_scored WHERE 1 = 0`;
+  const passedExact: PlanOp[] = hasMargin(rule)
+    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
+    : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
   return [
     { name: 'check_members', sql: `SELECT src AS node, dst AS grp, 0 AS attempts FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp, 0 AS attempts FROM edges` },
     { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
@@ -54,7 +54,7 @@ FROM check_members m JOIN group_pref p ON p.node = m.node`,
 FROM check_ranked m JOIN check_reps r ON r.grp = m.grp JOIN shards x ON x.position = r.rep JOIN shards y ON y.position = m.node
 WHERE m.rn > 1 AND m.attempts < ${r}`,
         },
-        { name: 'check_exact', sql: passedExact },
+        ...passedExact,
         {
           name: 'check_failed',
           sql: `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE s.agree < ${rule.acceptFrom} AND e.node IS NULL`,

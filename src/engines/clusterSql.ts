@@ -33,7 +33,7 @@
 
 import { chainGuardOps } from './chainGuardSql.js';
 import { referenceSteps } from './referenceSql.js';
-import { agreementSql, checkRule, exactPassSql, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import { agreementSql, checkRule, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
 export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
@@ -116,7 +116,7 @@ WHERE size >= 2`,
     },
     // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists inside it.
     { name: 'scored', sql: `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b` },
-    ...(hasMargin(verify) ? [{ name: 'margin_passed', sql: exactPassSql('scored', 'a', 'b', 'a, b', verify) }] : []),
+    ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
     {
       name: 'verified',
       sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),

@@ -10,7 +10,7 @@
  * shards (`sign --shard 1/1`), read by position; every reference document
  * counts, even one repeating another, and empty ones never match.
  */
-import { agreementSql, exactPassSql, hasMargin, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import { agreementSql, exactPassSteps, hasMargin, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
 export interface ReferenceSqlOptions {
   readonly k: number;
@@ -45,7 +45,7 @@ FROM cross_members`,
 WHERE x.is_ref = 0 AND y.is_ref = 1 AND (x.size <= ${o.maxBucketPairs} OR y.rn <= ${o.anchors})`,
     },
     { name: 'cross_scored', sql: `SELECT c.a, c.r, ${agreementSql(o.k)} AS agree FROM cross_candidates c JOIN shards x ON x.position = c.a JOIN reference y ON y.position = c.r` },
-    ...(hasMargin(o.rule) ? [{ name: 'cross_margin_passed', sql: exactPassSql('cross_scored', 'a', 'r', 'a', o.rule, 'reference') }] : []),
+    ...(hasMargin(o.rule) ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference') : []),
     {
       name: 'contaminated',
       sql: `SELECT DISTINCT a AS node FROM cross_scored WHERE agree >= ${o.rule.acceptFrom}` + (hasMargin(o.rule) ? `\nUNION\nSELECT a AS node FROM cross_margin_passed` : ''),

@@ -79,16 +79,30 @@ export function doubleSql(value: number): string {
 }
 
 /**
- * The rows of `from` (with columns named by `left`, `right` and `agree`) inside
- * the rule's margin whose shingle lists reach the threshold; `keep` lists the
- * columns returned. Two empty lists: union 0, similarity 0, as exactJaccard.
+ * Steps ending in table `name`: the rows of `from` (with columns named by
+ * `left`, `right` and `agree`) inside the rule's margin whose shingle lists
+ * reach the threshold; `keep` lists the columns returned. The lists of the
+ * documents in such pairs are read in one scan of each side into `name_sets`
+ * first, not once per side of the join. Two empty lists: union 0, similarity
+ * 0, as exactJaccard.
  */
-export function exactPassSql(from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): string {
-  return `SELECT ${keep} FROM (
+export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
+  const pairs = `${name}_pairs`;
+  const sets = `${name}_sets`;
+  const rightSets = rightTable === 'shards' ? sets : `${name}_right_sets`;
+  const needed = rightTable === 'shards' ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}` : `SELECT ${left} FROM ${pairs}`;
+  return [
+    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    { name: sets, sql: `SELECT position, shingles FROM shards WHERE position IN (${needed})` },
+    ...(rightTable === 'shards' ? [] : [{ name: rightSets, sql: `SELECT position, shingles FROM ${rightTable} WHERE position IN (SELECT ${right} FROM ${pairs})` }]),
+    {
+      name,
+      sql: `SELECT ${keep} FROM (
   SELECT s.*, size(array_intersect(x.shingles, y.shingles)) AS common, size(x.shingles) + size(y.shingles) AS total
-  FROM ${from} s JOIN shards x ON x.position = s.${left} JOIN ${rightTable} y ON y.position = s.${right}
-  WHERE s.agree > ${rule.rejectUpTo} AND s.agree < ${rule.acceptFrom}) p
-WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`;
+  FROM ${pairs} s JOIN ${sets} x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
+WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
+    },
+  ];
 }
 
 /**
