@@ -181,7 +181,12 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
       const match = /^round (\d+): (\d+) (\w+)$/.exec(line.trim());
       if (match) options.onRound?.(Number(match[1]), Number(match[2]), match[3]);
     });
-    if (result.code !== 0) throw new Error(`the Spark job failed (exit ${result.code}):\n${result.output.trim().split('\n').slice(-15).join('\n')}`);
+    if (result.code !== 0) {
+      // A Java stack trace ends the output; its cause is higher up, on the lines naming an exception.
+      const lines = result.output.trim().split('\n');
+      const causes = lines.filter((line) => /(Exception|Error)\b/.test(line) && !/^\s+at /.test(line)).slice(-3);
+      throw new Error(`the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`);
+    }
     const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as EngineStats;
     const parts = await partFiles(join(dir, 'clusters'));
     return {
