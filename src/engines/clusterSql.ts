@@ -19,9 +19,9 @@
  * - writing: DuckDB's rows stream back to Node; the Spark job writes Parquet parts, read back here.
  * - band keys and slots are flat columns, not lists: DuckDB lists are 1-based
  *   `l[i]`, Spark arrays 0-based `a[i]` with 1-based `element_at`, and their
- *   lambda syntaxes differ. The one list, the shingle set, is only exploded
- *   and measured (`explode`, `size`: Spark's; macros in DuckDB for its
- *   `unnest`, `array_length`): see sqlParts.ts.
+ *   lambda syntaxes differ. The one list, the shingle set, is only intersected
+ *   (`array_intersect`, both) and measured (`size`, Spark's; a macro in
+ *   DuckDB for its `array_length`): see sqlParts.ts.
  * - no global ROW_NUMBER(): a cluster is labelled by its first document's
  *   position, and the engines number labels 0, 1, … while they stream the rows
  *   back in position order (engine.ts, `numberClusters`), so no step needs
@@ -80,6 +80,7 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
   checkRule(verify, k, 'verification');
   if (options.check !== undefined) checkRule(options.check.rule, k, 'cluster check');
   const bandColumns = Array.from({ length: bands }, (_, j) => `band_${j}`);
+  const against = options.reference !== undefined;
   const score = options.keep === 'longest' ? 's.length' : options.keep === 'score' ? 's.score' : 'CAST(0 AS BIGINT)';
 
   const setup: SqlStep[] = [
@@ -89,9 +90,11 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
     { name: 'all_group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
     // With a reference set, the groups it contaminates are removed, then the rest banded without them (as dedupSigned.ts bands again).
     ...(options.reference === undefined
-      ? [{ name: 'contaminated', sql: `SELECT node FROM exact_groups WHERE 1 = 0` }]
-      : referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify })),
-    { name: 'group_bands', sql: `SELECT b.* FROM all_group_bands b LEFT JOIN contaminated c ON c.node = b.node WHERE c.node IS NULL` },
+      ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands` }]
+      : [
+          ...referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify }),
+          { name: 'group_bands', sql: `SELECT b.* FROM all_group_bands b LEFT JOIN contaminated c ON c.node = b.node WHERE c.node IS NULL` },
+        ]),
     { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n') },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
@@ -150,12 +153,11 @@ WHERE rn = 1`;
     {
       name: 'documents',
       sql: `SELECT s.id, s.position, ${score} AS score,
-       CASE WHEN s.exact_hi IS NULL THEN s.position WHEN k.node IS NOT NULL THEN g.node ELSE COALESCE(c.label, g.node) END AS component,
-       CASE WHEN k.node IS NULL THEN 0 ELSE 1 END AS contaminated
+       CASE WHEN s.exact_hi IS NULL THEN s.position ${against ? 'WHEN k.node IS NOT NULL THEN g.node ' : ''}ELSE COALESCE(c.label, g.node) END AS component,
+       ${against ? 'CASE WHEN k.node IS NULL THEN 0 ELSE 1 END' : '0'} AS contaminated
 FROM shards s
 LEFT JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi
-LEFT JOIN cluster_of c ON c.node = g.node
-LEFT JOIN contaminated k ON k.node = g.node`,
+LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k ON k.node = g.node' : ''}`,
     },
     // The label is the cluster's first position, so numbering labels in position order numbers clusters by first document.
     {
@@ -166,6 +168,6 @@ FROM documents`,
     },
   ];
   const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
-  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, (SELECT COUNT(*) FROM contaminated) AS contaminated_groups`;
+  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
   return { setup, stats, program, finish };
 }

@@ -73,11 +73,14 @@ def main():
 
     def run(steps):
         for step in steps:
-            frame = spark.sql(step["sql"])
-            if a.explain:
-                plans.append({"name": step["name"], "plan": frame._jdf.queryExecution().executedPlan().toString()})
-            if not step.get("view"):
-                frame = frame.localCheckpoint(eager=True)
+            try:
+                frame = spark.sql(step["sql"])
+                if a.explain:
+                    plans.append({"name": step["name"], "plan": frame._jdf.queryExecution().executedPlan().toString()})
+                if not step.get("view"):
+                    frame = frame.localCheckpoint(eager=True)
+            except Exception as e:
+                raise SystemExit("Exception in step %s: %s" % (step["name"], str(e).split("\\n")[0]))
             frame.createOrReplaceTempView(step["name"])
 
     def count(name, sql):
