@@ -83,11 +83,10 @@ export function doubleSql(value: number): string {
  * the rule's margin whose shingle lists reach the threshold; `keep` lists the
  * columns returned. Two empty lists: union 0, similarity 0, as exactJaccard.
  *
- * One statement on purpose. Counting common shingles by a join of the
- * exploded lists on (document, shingle), over checkpointed intermediate
- * tables, was twice as fast on DuckDB (array_intersect is |A|·|B| there) but
- * failed on Spark 4.3 ("key not found" while planning the union in
- * `verified`), and there was no time left to find a shape Spark accepts.
+ * Counting common shingles by a join of the exploded lists on (document,
+ * shingle) instead was twice as fast on DuckDB (array_intersect is |A|·|B|
+ * there) with the same clusters, but is not tested on Spark yet: one step
+ * for now (bench/RESULTS.md).
  */
 export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
   return [{ name, sql: exactPassSql(from, left, right, keep, rule, rightTable) }];
