@@ -19,9 +19,9 @@
  * - writing: DuckDB's rows stream back to Node; the Spark job writes Parquet parts, read back here.
  * - band keys and slots are flat columns, not lists: DuckDB lists are 1-based
  *   `l[i]`, Spark arrays 0-based `a[i]` with 1-based `element_at`, and their
- *   lambda syntaxes differ. The one list, the shingle set, is only intersected
- *   (`array_intersect`, both) and measured (`size`, Spark's; a macro in
- *   DuckDB for its `array_length`): see sqlParts.ts.
+ *   lambda syntaxes differ. The one list, the shingle set, is only exploded
+ *   and measured (`explode`, `size`: Spark's; macros in DuckDB for its
+ *   `unnest`, `array_length`): see sqlParts.ts.
  * - no global ROW_NUMBER(): a cluster is labelled by its first document's
  *   position, and the engines number labels 0, 1, … while they stream the rows
  *   back in position order (engine.ts, `numberClusters`), so no step needs

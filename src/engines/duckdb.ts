@@ -49,8 +49,9 @@ export async function openDuckDb(options: EngineOptions = {}): Promise<{ connect
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
     // Row order is set by ORDER BY where it matters; without this DuckDB keeps insertion order at a memory cost.
     await connection.run('SET preserve_insertion_order = false');
-    // The plan measures lists with Spark's size(); DuckDB spells it array_length (sqlParts.ts).
+    // The plan measures and explodes lists with Spark's size() and explode(); DuckDB spells them array_length and unnest (sqlParts.ts).
     await connection.run('CREATE OR REPLACE TEMP MACRO size(l) AS array_length(l)');
+    await connection.run('CREATE OR REPLACE TEMP MACRO explode(l) AS unnest(l)');
   } catch (error) {
     close();
     throw error;

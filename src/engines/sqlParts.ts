@@ -7,10 +7,10 @@
  * integers (accept from, reject up to), and only between them — hybrid's
  * margin; every pair for exact — is the exact Jaccard of the two shingle lists
  * computed, as `common / (|A| + |B| − common) >= t` in doubles, the very
- * division and comparison exactJaccard makes in JavaScript. The one spelling
- * the dialects do not share is a list's length: the SQL says `size(l)`
- * (Spark's, with `array_intersect`, which both have); DuckDB gets a macro
- * `size(l) = array_length(l)` (duckdb.ts).
+ * division and comparison exactJaccard makes in JavaScript. The spellings
+ * the dialects do not share are a list's length and its rows: the SQL says
+ * Spark's `size(l)` and `explode(l)`; DuckDB gets macros for its
+ * `array_length(l)` and `unnest(l)` (duckdb.ts).
  */
 
 export interface SqlStep {
@@ -79,25 +79,46 @@ export function doubleSql(value: number): string {
 }
 
 /**
- * The rows of `from` (with columns named by `left`, `right` and `agree`) inside
- * the rule's margin whose shingle lists reach the threshold; `keep` lists the
- * columns returned. Two empty lists: union 0, similarity 0, as exactJaccard.
- *
- * Counting common shingles by a join of the exploded lists on (document,
- * shingle) instead was twice as fast on DuckDB (array_intersect is |A|·|B|
- * there) with the same clusters, but is not tested on Spark yet: one step
- * for now (bench/RESULTS.md).
+ * Steps ending in table `name`: the rows of `from` (with columns named by
+ * `left`, `right` and `agree`) inside the rule's margin whose shingle lists
+ * reach the threshold; `keep` lists the columns returned. The lists of the
+ * documents in such pairs are read in one scan of each side into
+ * `name_sets`, exploded into one row per shingle, and a pair's common
+ * shingles counted by a join on (document, shingle): linear in the shingles,
+ * where an intersection of two lists in a row (`array_intersect`, DuckDB's a
+ * list_filter + list_contains) is |A|·|B|. A list holds each shingle once
+ * (shingleDocument deduplicates), so the count is |A ∩ B|. A pair with no
+ * common shingle has similarity 0 and drops out of the join; two empty lists
+ * likewise, as exactJaccard.
  */
 export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
-  return [{ name, sql: exactPassSql(from, left, right, keep, rule, rightTable) }];
-}
-
-export function exactPassSql(from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): string {
-  return `SELECT ${keep} FROM (
-  SELECT s.*, size(array_intersect(x.shingles, y.shingles)) AS common, size(x.shingles) + size(y.shingles) AS total
-  FROM ${from} s JOIN shards x ON x.position = s.${left} JOIN ${rightTable} y ON y.position = s.${right}
-  WHERE s.agree > ${rule.rejectUpTo} AND s.agree < ${rule.acceptFrom}) p
-WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`;
+  const pairs = `${name}_pairs`;
+  const sets = `${name}_sets`;
+  const sameSide = rightTable === 'shards';
+  const rightSets = sameSide ? sets : `${name}_right_sets`;
+  const needed = sameSide ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}` : `SELECT ${left} FROM ${pairs}`;
+  const setsOf = (table: string, positions: string): string => `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
+  const explode = (table: string): string => `SELECT position, explode(shingles) AS h FROM ${table}`;
+  return [
+    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    { name: sets, sql: setsOf('shards', needed) },
+    ...(sameSide ? [] : [{ name: rightSets, sql: setsOf(rightTable, `SELECT ${right} FROM ${pairs}`) }]),
+    { name: `${name}_elements`, sql: explode(sets) },
+    ...(sameSide ? [] : [{ name: `${name}_right_elements`, sql: explode(rightSets) }]),
+    {
+      name: `${name}_common`,
+      sql: `SELECT s.${left}, s.${right}, COUNT(*) AS common
+FROM ${pairs} s JOIN ${name}_elements x ON x.position = s.${left} JOIN ${sameSide ? `${name}_elements` : `${name}_right_elements`} y ON y.position = s.${right} AND y.h = x.h
+GROUP BY s.${left}, s.${right}`,
+    },
+    {
+      name,
+      sql: `SELECT ${keep} FROM (
+  SELECT s.*, c.common, x.n + y.n AS total
+  FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${sets} x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
+WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
+    },
+  ];
 }
 
 /**

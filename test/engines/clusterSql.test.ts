@@ -38,10 +38,9 @@ describe('clusterPlan', () => {
     const all = (plan: ReturnType<typeof clusterPlan>): string => [...statementsOf([...plan.setup, ...plan.program, ...plan.finish])].map((s) => s.sql).join('\n');
     expect(all(clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, keep: 'first' }))).not.toContain('shingles');
     const hybrid = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: { acceptFrom: 4, rejectUpTo: 1, threshold: 0.75 }, check: { rule: estimate, maxRepresentatives: 8 }, keep: 'first' });
-    const margin = hybrid.setup.find((s) => s.name === 'margin_passed')!.sql;
-    expect(margin).toContain('s.agree > 1 AND s.agree < 4');
-    expect(margin).toContain(`size(array_intersect(x.shingles, y.shingles))`);
-    expect(margin).toContain(`>= CAST('0.75' AS DOUBLE)`);
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed_pairs')!.sql).toContain('agree > 1 AND agree < 4');
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed_elements')!.sql).toContain('explode(shingles)');
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed')!.sql).toContain(`>= CAST('0.75' AS DOUBLE)`);
     // The check at t − δ with the estimate only: no exact step there.
     expect([...statementsOf(hybrid.program)].find((s) => s.name === 'check_exact')!.sql).toContain('1 = 0');
   });
