@@ -3,9 +3,12 @@
  * scale. The corpus is signed as two shards (`sign --shard 1/2`, `2/2`), the
  * shards are joined by `cluster --engine duckdb` and by `--engine spark`
  * (local[2]), and both clusters tables must equal, byte for byte, those of one
- * `gpudedup dedup --verify estimate --cluster-check none` over the corpus, as
- * must the kept documents `dedup --clusters-from` writes from each. Prints the
- * wall time of every step (one process each, as a user runs them).
+ * `gpudedup dedup` over the corpus, as must the kept documents
+ * `dedup --clusters-from` writes from each — all with their defaults (hybrid
+ * verification, the representative check), or all with the options after
+ * `--` (e.g. `-- --verify estimate --cluster-check none`, which `sign` gets as
+ * `--verify estimate`). BENCH_ENGINES=duckdb skips Spark. Prints the wall time
+ * of every step (one process each, as a user runs them).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -34,7 +37,13 @@ async function sha256(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-const [corpus, ...rest] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf('--');
+const options = dashes >= 0 ? argv.slice(dashes + 1) : [];
+const [corpus, ...rest] = dashes >= 0 ? argv.slice(0, dashes) : argv;
+const verifyAt = options.indexOf('--verify');
+const signOptions = verifyAt >= 0 ? options.slice(verifyAt, verifyAt + 2) : [];
+const engines = (process.env.BENCH_ENGINES ?? 'duckdb,spark').split(',');
 const dirAt = rest.indexOf('--dir');
 const dir = dirAt >= 0 ? rest[dirAt + 1] : 'bench-shard-join';
 if (corpus === undefined) {
@@ -45,11 +54,11 @@ mkdirSync(dir, { recursive: true });
 const at = (name: string): string => join(dir, name);
 const shards = [at('shard-1.parquet'), at('shard-2.parquet')];
 console.log('| step | seconds |\n| --- | --: |');
-for (const [i, shard] of shards.entries()) await step(`sign --shard ${i + 1}/2`, ['sign', corpus, '--shard', `${i + 1}/2`, '-o', shard, '-q']);
-await step('dedup --verify estimate --cluster-check none (signs itself)', ['dedup', corpus, '--verify', 'estimate', '--cluster-check', 'none', '--clusters', at('dedup.csv'), '-o', at('dedup.jsonl'), '-q']);
+for (const [i, shard] of shards.entries()) await step(`sign --shard ${i + 1}/2`, ['sign', corpus, '--shard', `${i + 1}/2`, ...signOptions, '-o', shard, '-q']);
+await step(`dedup ${options.join(' ')} (signs itself)`, ['dedup', corpus, ...options, '--clusters', at('dedup.csv'), '-o', at('dedup.jsonl'), '-q']);
 const results: Record<string, { clusters: string; kept: string }> = {};
-for (const engine of ['duckdb', 'spark']) {
-  await step(`cluster --engine ${engine}`, ['cluster', ...shards, '--engine', engine, '--clusters', at(`${engine}.csv`), '--temp-directory', dir, '-q']);
+for (const engine of engines) {
+  await step(`cluster --engine ${engine}`, ['cluster', ...shards, '--engine', engine, ...options, '--clusters', at(`${engine}.csv`), '--temp-directory', dir, '-q']);
   await step(`dedup --clusters-from (${engine})`, ['dedup', corpus, '--clusters-from', at(`${engine}.csv`), '-o', at(`${engine}.jsonl`), '-q']);
   results[engine] = { clusters: await sha256(at(`${engine}.csv`)), kept: await sha256(at(`${engine}.jsonl`)) };
 }

@@ -7,6 +7,12 @@
  * candidates per such pair that verification must drop. Expected: documents/2
  * clusters of two, documents/2 verified pairs, documents/2 + documents/5
  * candidates.
+ *
+ * With `sets`, each document also gets a shingle list of 200 values, 180 shared
+ * with its pair (J = 180/220 ≈ 0.82), and every third pair agrees on slots
+ * 20…k−1 only (108 of 128): inside hybrid's margin at t = 0.8 (88…115), so
+ * exact Jaccard decides a third of the planted pairs, and accepts them — the
+ * same expected answer.
  */
 import { openDuckDb, sqlString } from '../src/engines/duckdb.js';
 import { SHARD_FORMAT, SHARD_META_KEY, type ShardMeta } from '../src/formats/shardFile.js';
@@ -19,13 +25,16 @@ export interface SyntheticShardOptions {
   readonly rows: number;
   readonly shard: { readonly index: number; readonly count: number };
   readonly memoryLimit?: string;
+  /** Store shingle lists (for --verify hybrid and exact), and put every third pair inside hybrid's margin. */
+  readonly sets?: boolean;
 }
 
 export async function writeSyntheticShard(path: string, o: SyntheticShardOptions): Promise<void> {
   const { connection, close } = await openDuckDb({ memoryLimit: o.memoryLimit ?? '256MB', threads: 2 });
   try {
     const last = o.bands - 1;
-    const slot = (s: number): string => (s < 10 ? `CAST(hash(i, ${s}) >> 2 AS BIGINT)` : `CAST(hash(i // 2, ${s}) >> 2 AS BIGINT)`);
+    const own = (s: number): string => (s < 10 ? 'TRUE' : o.sets && s < 20 ? '(i // 2) % 3 = 0' : 'FALSE');
+    const slot = (s: number): string => `CAST(hash(CASE WHEN ${own(s)} THEN i ELSE i // 2 END, ${s}) >> 2 AS BIGINT)`;
     const band = (j: number): string =>
       j < 2
         ? `CAST(hash(i, 1000 + ${j}) >> 1 AS BIGINT)`
@@ -41,6 +50,7 @@ export async function writeSyntheticShard(path: string, o: SyntheticShardOptions
       shard: o.shard,
       documents: inShard,
       totalDocuments: o.documents,
+      sets: o.sets === true,
     };
     const columns = [
       `'doc-' || i AS id`,
@@ -50,6 +60,7 @@ export async function writeSyntheticShard(path: string, o: SyntheticShardOptions
       'CAST(100 + i % 7 AS BIGINT) AS length',
       ...Array.from({ length: o.bands }, (_, j) => `${band(j)} AS band_${j}`),
       ...Array.from({ length: o.k }, (_, s) => `${slot(s)} AS slot_${s}`),
+      ...(o.sets ? ['[CAST(hash(CASE WHEN j < 180 THEN i // 2 ELSE i END, 5000 + j) >> 1 AS BIGINT) FOR j IN range(200)] AS shingles'] : []),
     ];
     await connection.run(
       `COPY (SELECT ${columns.join(', ')} FROM range(${o.documents}) t(i) WHERE i % ${o.shard.count} = ${o.shard.index}) TO ${sqlString(path)} ` +

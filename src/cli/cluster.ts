@@ -7,6 +7,8 @@ import { sparkJobScript } from '../engines/spark.js';
 import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
 import { counted, thousands } from '../format.js';
 import { positiveInteger, tableOption } from './options.js';
+import type { ClusterCheck, VerifyMode } from '../options.js';
+import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
 
 interface ClusterCliOptions {
   engine: EngineName;
@@ -14,7 +16,13 @@ interface ClusterCliOptions {
   removed?: string;
   threshold?: number;
   maxBucketPairs: number;
-  keep: 'first' | 'longest';
+  keep: KeepPolicy;
+  verify: VerifyMode;
+  clusterCheck: ClusterCheck;
+  chainDelta: number;
+  maxRepresentatives: number;
+  estimateError: number;
+  against?: string[];
   memoryLimit?: string;
   tempDirectory?: string;
   threads?: number;
@@ -25,14 +33,20 @@ interface ClusterCliOptions {
 export function registerClusterCommand(program: Command): void {
   program
     .command('cluster')
-    .description('join shards of `gpudedup sign --shard` on DuckDB or Spark: clusters and a removal list, as `dedup --verify estimate` gives')
+    .description('join shards of `gpudedup sign --shard` on DuckDB or Spark: clusters and a removal list, as `dedup` gives with the same options')
     .argument('<shards...>', 'Parquet shards from `gpudedup sign --shard I/N` (all N of them)')
     .addOption(new Option('--engine <name>', 'where the SQL runs: DuckDB embedded, or a local Spark job (pyspark)').choices(ENGINES).default('duckdb'))
     .option('--clusters <file>', 'write id, cluster, kept for every document (CSV; JSONL if .jsonl; Parquet if .parquet)')
     .option('--removed <file>', 'write the ids of the removed documents, in input order (CSV with header id; JSONL if .jsonl)')
     .addOption(tableOption('threshold', '-t, --threshold <t>', "verification threshold (default: the shards')", { withDefault: false }))
     .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor'))
-    .addOption(new Option('--keep <policy>', 'document kept per cluster (ties to the earliest)').choices(['first', 'longest']).default('first'))
+    .addOption(tableOption('verify', '--verify <mode>', 'candidate verification, as dedup: hybrid (the estimate where it is sure, exact Jaccard of the stored shingle sets inside its margin), estimate, exact, or none'))
+    .addOption(tableOption('estimateError', '--estimate-error <a>', "hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin"))
+    .addOption(tableOption('clusterCheck', '--cluster-check <check>', 'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage'))
+    .addOption(tableOption('chainDelta', '--chain-delta <d>', 'representative check: removed documents reach t − d against the kept document (0: t itself)'))
+    .addOption(tableOption('maxRepresentatives', '--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone'))
+    .addOption(tableOption('keep', '--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep field:NAME); ties to the earliest'))
+    .option('--against <ref.parquet>', 'reference shards (`sign REF --shard 1/1 -o ref.parquet`, same parameters): remove corpus documents near-duplicate to one, as dedup --against; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
@@ -47,14 +61,18 @@ export function registerClusterCommand(program: Command): void {
         threshold: options.threshold,
         maxBucketPairs: options.maxBucketPairs,
         keep: options.keep,
+        ...checkSettings(options),
+        against: options.against,
         clusters: options.clusters,
         removed: options.removed,
         engineOptions: {
           memoryLimit: options.memoryLimit,
           tempDirectory: options.tempDirectory,
           threads: options.threads,
-          onRound: (round, remaining) => {
-            if (!options.quiet) process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
+          onRound: (round, remaining, loop) => {
+            if (options.quiet) return;
+            if (loop === 'components') process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
+            if (loop === 'check') process.stderr.write(`cluster check round ${round}: ${counted(remaining, 'distinct text')} still to check\n`);
           },
         },
       };
@@ -84,9 +102,13 @@ export function thresholdWarning(s: Pick<ClusterSummary, 'threshold' | 'meta'>):
 
 async function emitScript(shards: string[], options: ClusterCliOptions): Promise<void> {
   await checkOutputs([{ flag: '--emit-script', path: options.emitScript! }], shards.map((path) => ({ path, role: 'a shard' })));
-  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep });
+  const { plan } = await planFor({ shards, threshold: options.threshold, maxBucketPairs: options.maxBucketPairs, keep: options.keep, against: options.against, ...checkSettings(options) });
   await writeTextFile(options.emitScript!, sparkJobScript(plan));
   process.stdout.write(`wrote ${options.emitScript}: run it with\n  spark-submit ${options.emitScript} --out OUT_DIR ${shards.join(' ')}\n`);
+}
+
+function checkSettings(o: ClusterCliOptions): Pick<ClusterConfig, 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError'> {
+  return { verify: o.verify, clusterCheck: o.clusterCheck, chainDelta: o.chainDelta, maxRepresentatives: o.maxRepresentatives, estimateError: o.estimateError };
 }
 
 function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: NodeJS.WriteStream): void {
@@ -98,9 +120,11 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
-    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify estimate, keep ${options.keep}`,
+    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ${describeKeepPolicy(options.keep)}`,
     `  candidates   ${counted(s.stats.candidates, 'pair')}, ${int(s.stats.verified)} verified; largest bucket ${int(s.stats.largestBucket)}`,
-    `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star`,
+    `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact Jaccard`,
+    ...(options.against === undefined ? [] : [`  against      ${counted(s.stats.contaminatedGroups, 'distinct text')} matched the reference set, removed`]),
+    `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star; ${counted(s.stats.checkRounds, 'round')} of the cluster check`,
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)})`,
   ];
   stream.write(lines.join('\n') + '\n');

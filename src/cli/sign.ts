@@ -18,8 +18,10 @@ import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { onInterrupt } from '../formats/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
+import type { VerifyMode } from '../options.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string };
+type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode; keep?: KeepPolicy };
 
 export function registerSignCommand(program: Command): void {
   const command = program
@@ -29,13 +31,21 @@ export function registerSignCommand(program: Command): void {
     .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .addOption(tableOption('batchSize', '--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)'))
-    .option('--shard <I/N>', 'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a Parquet shard for `gpudedup cluster` (with the band options)');
+    .option('--shard <I/N>', 'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a Parquet shard for `gpudedup cluster` (with the band options)')
+    .addOption(
+      tableOption('verify', '--verify <mode>', "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store each document's shingle set and band as dedup does for them; estimate and none store no sets", {
+        withDefault: false,
+      }),
+    )
+    .addOption(tableOption('keep', '--keep <policy>', 'with --shard: field:NAME stores that field\'s numeric value for `cluster --keep field:NAME` (first and longest need nothing)', { withDefault: false }));
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
     if (options.shard !== undefined) {
       if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
       return signShardCommand(inputs, options as ShardCliOptions);
     }
+    if (options.verify !== undefined) throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
+    if (options.keep !== undefined) throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
     const config = signConfigFrom(inputs, options);
     const summary = await signWithProgress(config, options.quiet);
     if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);

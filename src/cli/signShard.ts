@@ -4,19 +4,26 @@ import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type Signat
 import { lshParamsFrom, type LshCliOptions } from './params.js';
 import { counted } from '../format.js';
 import { stageBar } from './progress.js';
+import { defaultOf, type VerifyMode } from '../options.js';
+import { usesShingleSets } from '../clusters/verification.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
 
-export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number };
+export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
 
 export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
   if (!options.out.toLowerCase().endsWith('.parquet')) throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
   const params = signatureParamsFrom(options);
+  // The shard is for the verification `cluster` will run: dedup's bands for it, and the shingle sets exact Jaccard needs.
+  const exact = usesShingleSets(options.verify ?? defaultOf('verify'));
   const config: SignShardConfig = {
     inputs,
     read: readOptionsFrom(options, () => undefined),
     params,
     threshold: options.threshold,
-    // The shards' band keys serve `gpudedup cluster`, which verifies by the signature estimate: no recall target.
-    lsh: lshParamsFrom(options, params.k, false),
+    lsh: lshParamsFrom(options, params.k, exact),
+    storeSets: exact,
+    // first and longest need nothing more than the shard's position and length columns.
+    scoreField: options.keep?.kind === 'field' ? options.keep.field : undefined,
     shard: parseShardSlice(options.shard),
     backend: options.backend,
     threads: options.threads,
@@ -36,6 +43,7 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
       s.totalDocuments === s.documents ? `signed shard ${options.shard}: ${counted(s.documents, 'document')} → ${options.out}` : `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
       `  empty      ${int(s.empty)}`,
       `  read       ${int(s.bytesRead)} bytes${s.inputBytes ? ` of the input's ${int(s.inputBytes)} (${((100 * s.bytesRead) / s.inputBytes).toFixed(1)} %)` : ''}`,
+      `  sets       ${config.storeSets ? 'shingle sets stored (for --verify hybrid or exact)' : 'none (for --verify estimate)'}`,
       `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ${config.threshold}), k ${params.k}`,
       `  backend    ${s.backend}`,
       `  time       ${s.seconds.toFixed(2)} s`,

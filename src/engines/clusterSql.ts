@@ -16,48 +16,51 @@
  *   `spark.sql(…).localCheckpoint()` registered as a temporary view (a view
  *   alone would grow the lineage every round of the loop);
  * - reading Parquet: DuckDB `read_parquet([…])`, Spark `spark.read.parquet(…)`;
- * - writing: DuckDB `COPY … TO`, Spark's DataFrame writer.
- * - lists are avoided on purpose (band keys and slots are flat columns): DuckDB
- *   lists are 1-based `l[i]`, Spark arrays 0-based `a[i]` with 1-based
- *   `element_at`, and their lambda syntaxes differ.
- * - the threshold is compared as an integer slot count (see
- *   minimumAgreement), so no floating-point literal has to mean the same thing
- *   in both (0.8 is DECIMAL in DuckDB, DECIMAL in Spark too, but casts differ).
+ * - writing: DuckDB's rows stream back to Node; the Spark job writes Parquet parts, read back here.
+ * - band keys and slots are flat columns, not lists: DuckDB lists are 1-based
+ *   `l[i]`, Spark arrays 0-based `a[i]` with 1-based `element_at`, and their
+ *   lambda syntaxes differ. The one list, the shingle set, is only exploded
+ *   and measured (`explode`, `size`: Spark's; macros in DuckDB for its
+ *   `unnest`, `array_length`): see sqlParts.ts.
+ * - no global ROW_NUMBER(): a cluster is labelled by its first document's
+ *   position, and the engines number labels 0, 1, … while they stream the rows
+ *   back in position order (engine.ts, `numberClusters`), so no step needs
+ *   one partition to see every row.
+ * - thresholds are compared as integer slot counts (see minimumAgreement and
+ *   estimateBounds), and exact Jaccard against `CAST('0.8' AS DOUBLE)`, a
+ *   string both parse to the nearest double (0.8 alone is DECIMAL in both).
  */
+
+import { chainGuardOps } from './chainGuardSql.js';
+import { referenceSteps } from './referenceSql.js';
+import { agreementSql, checkRule, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
+
+export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
 export interface ClusterSqlOptions {
   readonly k: number;
   readonly bands: number;
   /** Buckets up to this size give all pairs; larger ones a star around the first member plus a chain. */
   readonly maxBucketPairs: number;
-  /** Verified pairs agree on at least this many of the k slots. */
-  readonly minAgreement: number;
-  /** `longest` ranks by the length column; `first` by position alone. */
-  readonly keep: 'first' | 'longest';
-}
-
-export interface SqlStep {
-  /** The table the step's SELECT is materialized as. */
-  readonly name: string;
-  readonly sql: string;
-  /**
-   * Registered as a view, not materialized: a wide projection of the input
-   * that is cheaper to read again from Parquet than to copy (DuckDB buffers a
-   * 122,880-row group per thread when it writes a table, 140 MB at k = 128).
-   */
-  readonly view?: boolean;
+  /** How candidate pairs are verified (at the threshold). */
+  readonly verify: SqlPairRule;
+  /** The representative check (at t − δ) and R; absent: `--cluster-check none`. */
+  readonly check?: { readonly rule: SqlPairRule; readonly maxRepresentatives: number };
+  /** `longest` ranks by the length column, `score` by the score column (`--keep field:NAME`); `first` by position alone. */
+  readonly keep: 'first' | 'longest' | 'score';
+  /** Decontamination against the relation `reference` (`--against`): reference members a corpus member of a big bucket meets. */
+  readonly reference?: { readonly anchors: number };
 }
 
 export interface ClusterPlan {
   /** Run once, in order. */
   readonly setup: readonly SqlStep[];
-  /** One round of the components loop, run until `converged` returns 0 (one row, column `n`). */
-  readonly round: readonly SqlStep[];
-  readonly converged: string;
-  /** Run once after the loop; the last step is `clusters` (id, position, cluster, kept as 0/1). */
-  readonly finish: readonly SqlStep[];
-  /** Statistics after setup: one row with columns candidates, verified, largest_bucket. */
+  /** Statistics after setup: one row with columns candidates, verified, largest_bucket, exact_pairs, contaminated_groups. */
   readonly stats: string;
+  /** Run once after the stats: the components loop, then the representative check's rounds. */
+  readonly program: readonly PlanOp[];
+  /** The last step is `clusters` (id, position, cluster: the label, its first document's position; kept as 0/1). */
+  readonly finish: readonly SqlStep[];
 }
 
 /**
@@ -70,20 +73,29 @@ export function minimumAgreement(threshold: number, k: number): number {
 }
 
 export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
-  const { k, bands, maxBucketPairs, minAgreement } = options;
-  for (const [name, value] of Object.entries({ k, bands, maxBucketPairs, minAgreement })) {
+  const { k, bands, maxBucketPairs, verify } = options;
+  for (const [name, value] of Object.entries({ k, bands, maxBucketPairs })) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`internal: ${name} must be a non-negative integer, got ${value}`);
   }
-  const slots = Array.from({ length: k }, (_, i) => `slot_${i}`);
+  checkRule(verify, k, 'verification');
+  if (options.check !== undefined) checkRule(options.check.rule, k, 'cluster check');
   const bandColumns = Array.from({ length: bands }, (_, j) => `band_${j}`);
-  const agreement = slots.map((s) => `CASE WHEN x.${s} = y.${s} THEN 1 ELSE 0 END`).join(' + ');
-  const score = options.keep === 'longest' ? 's.length' : 'CAST(0 AS BIGINT)';
+  const against = options.reference !== undefined;
+  const score = options.keep === 'longest' ? 's.length' : options.keep === 'score' ? 's.score' : 'CAST(0 AS BIGINT)';
 
   const setup: SqlStep[] = [
     // Exact groups: identical normalized texts; a group is named by (and stands at) its first document's position.
     { name: 'exact_groups', sql: `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY exact_lo, exact_hi` },
-    // A group's band keys are its first document's; slots are read from the shards by position when verifying.
-    { name: 'group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
+    // A group's band keys, slots and shingles are its first document's (same normalized text, same signature), read by position.
+    { name: 'all_group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
+    // With a reference set, the groups it contaminates are removed, then the rest banded without them (as dedupSigned.ts bands again).
+    ...(options.reference === undefined
+      ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands` }]
+      : [
+          ...referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify }),
+          // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key not found").
+          { name: 'group_bands', sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)` },
+        ]),
     { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n') },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
@@ -106,50 +118,57 @@ WHERE size >= 2`,
   SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn = x.rn + 1 WHERE x.rn >= 2 AND x.size > ${maxBucketPairs}
 ) p`,
     },
-    { name: 'verified', sql: `SELECT c.a, c.b FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b WHERE ${agreement} >= ${minAgreement}` },
-    // Edges point from the larger node to the smaller (src > dst), the orientation both star operations keep.
-    { name: 'edges', sql: `SELECT b AS src, a AS dst FROM verified` },
+    // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists inside it.
+    { name: 'scored', sql: `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b` },
+    ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
+    {
+      name: 'verified',
+      sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
+    },
+    // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star operations keep.
+    { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified` },
+    { name: 'edges', sql: `SELECT src, dst FROM verified_edges` },
   ];
 
-  const round: SqlStep[] = [
-    { name: 'neighbours', sql: `SELECT src AS u, dst AS v FROM edges UNION ALL SELECT dst AS u, src AS v FROM edges` },
-    // Large-star: every neighbour v > u is linked to m(u), the least of u and its neighbours.
-    {
-      name: 'large_star',
-      sql: `SELECT DISTINCT n.v AS src, m.m AS dst FROM neighbours n
-JOIN (SELECT u, LEAST(u, MIN(v)) AS m FROM neighbours GROUP BY u) m ON n.u = m.u
-WHERE n.v > n.u`,
-    },
-    // Small-star: u and each of its smaller neighbours are linked to the least of them.
-    {
-      name: 'edges',
-      sql: `SELECT src, m AS dst FROM (SELECT src, MIN(dst) AS m FROM large_star GROUP BY src) mins
-UNION
-SELECT e.dst AS src, mins.m AS dst FROM large_star e JOIN (SELECT src, MIN(dst) AS m FROM large_star GROUP BY src) mins ON e.src = mins.src WHERE e.dst <> mins.m`,
-    },
-  ];
-  // A fixed point of both operations is a forest of stars around each component's least node: no edge points at a non-root.
-  const converged = `SELECT COUNT(*) AS n FROM edges e JOIN edges f ON e.dst = f.src`;
+  const program: PlanOp[] = [starLoop('', 'components')];
+  if (options.check !== undefined) {
+    // The order clustering.ts sorts groups in: the score of a group's preferred document, then that document's position.
+    const groupPref =
+      options.keep === 'first'
+        ? `SELECT node, ${score} AS score, node AS pref FROM exact_groups`
+        : `SELECT node, score, pref FROM (
+  SELECT g.node, ${score} AS score, s.position AS pref, ROW_NUMBER() OVER (PARTITION BY g.node ORDER BY ${score} DESC, s.position) AS rn
+  FROM shards s JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi) p
+WHERE rn = 1`;
+    program.push({ name: 'group_pref', sql: groupPref }, ...chainGuardOps({ k, rule: options.check.rule, maxRepresentatives: options.check.maxRepresentatives }));
+  }
+  // Each group in a pair, and the label of its cluster: the least group (its first document) of the cluster.
+  const clusterOf =
+    options.check === undefined
+      ? `SELECT src AS node, dst AS label FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS label FROM edges`
+      : `SELECT s.node, l.label FROM settled s JOIN (SELECT rep, MIN(node) AS label FROM settled GROUP BY rep) l ON l.rep = s.rep`;
 
   const finish: SqlStep[] = [
-    // A document's component is its group's root; an empty document is a component of its own.
+    { name: 'cluster_of', sql: clusterOf },
+    // A document's cluster is its group's; an empty document is a cluster of its own, and so is a contaminated group (all removed).
     {
       name: 'documents',
       sql: `SELECT s.id, s.position, ${score} AS score,
-       CASE WHEN s.exact_hi IS NULL THEN s.position ELSE COALESCE(r.dst, g.node) END AS component
+       CASE WHEN s.exact_hi IS NULL THEN s.position ${against ? 'WHEN k.node IS NOT NULL THEN g.node ' : ''}ELSE COALESCE(c.label, g.node) END AS component,
+       ${against ? 'CASE WHEN k.node IS NULL THEN 0 ELSE 1 END' : '0'} AS contaminated
 FROM shards s
 LEFT JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi
-LEFT JOIN edges r ON r.src = g.node`,
+LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k ON k.node = g.node' : ''}`,
     },
-    // A component's label is its first document's position, so numbering labels in order numbers clusters by first document.
-    { name: 'cluster_numbers', sql: `SELECT component, ROW_NUMBER() OVER (ORDER BY component) - 1 AS cluster FROM (SELECT DISTINCT component FROM documents) c` },
+    // The label is the cluster's first position, so numbering labels in position order numbers clusters by first document.
     {
       name: 'clusters',
-      sql: `SELECT d.id, d.position, n.cluster,
-       CASE WHEN ROW_NUMBER() OVER (PARTITION BY d.component ORDER BY d.score DESC, d.position) = 1 THEN 1 ELSE 0 END AS kept
-FROM documents d JOIN cluster_numbers n ON d.component = n.component`,
+      sql: `SELECT id, position, component AS cluster,
+       CASE WHEN contaminated = 0 AND ROW_NUMBER() OVER (PARTITION BY component ORDER BY score DESC, position) = 1 THEN 1 ELSE 0 END AS kept
+FROM documents`,
     },
   ];
-  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket`;
-  return { setup, round, converged, finish, stats };
+  const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
+  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
+  return { setup, stats, program, finish };
 }

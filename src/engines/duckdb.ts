@@ -8,8 +8,8 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { ClusterPlan, SqlStep } from './clusterSql.js';
-import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, type ClusterRow, type EngineOptions, type EngineRun } from './engine.js';
+import { isLoop, type ClusterPlan, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
+import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun } from './engine.js';
 
 export const DUCKDB_INSTALL_HINT = 'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no compiler needed)';
 
@@ -49,6 +49,9 @@ export async function openDuckDb(options: EngineOptions = {}): Promise<{ connect
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
     // Row order is set by ORDER BY where it matters; without this DuckDB keeps insertion order at a memory cost.
     await connection.run('SET preserve_insertion_order = false');
+    // The plan measures and explodes lists with Spark's size() and explode(); DuckDB spells them array_length and unnest (sqlParts.ts).
+    await connection.run('CREATE OR REPLACE TEMP MACRO size(l) AS array_length(l)');
+    await connection.run('CREATE OR REPLACE TEMP MACRO explode(l) AS unnest(l)');
   } catch (error) {
     close();
     throw error;
@@ -60,6 +63,8 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
   const { connection, close } = await openDuckDb(options);
   try {
     await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
+    const reference = options.reference ?? [];
+    if (reference.length > 0) await connection.run(`CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`);
     const timings: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -71,14 +76,22 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
     };
     await timed('setup', () => runSteps(connection, plan.setup));
     const stats = (await (await connection.runAndReadAll(plan.stats)).getRowObjectsJS())[0];
-    const rounds = await timed('components', () => converge(connection, plan, options));
+    const rounds: Record<string, number> = {};
+    await timed('components', () => runOps(connection, plan.program, options, rounds));
     await timed('finish', () => runSteps(connection, plan.finish));
     return {
-      stats: { candidates: Number(stats.candidates), verified: Number(stats.verified), largestBucket: Number(stats.largest_bucket), rounds, timings },
-      rows: () => streamRows(connection),
-      writeParquet: async (path) => {
-        await connection.run(`COPY (SELECT id, cluster, kept = 1 AS kept FROM clusters ORDER BY position) TO ${sqlString(path)} (FORMAT PARQUET)`);
+      stats: {
+        candidates: Number(stats.candidates),
+        verified: Number(stats.verified),
+        largestBucket: Number(stats.largest_bucket),
+        exactPairs: Number(stats.exact_pairs),
+        contaminatedGroups: Number(stats.contaminated_groups),
+        rounds: rounds.components ?? 0,
+        checkRounds: rounds.check ?? 0,
+        timings,
       },
+      rows: () => streamRows(connection),
+      writeParquet: (path) => writeRowsParquet(path, streamRows(connection)),
       close: async () => close(),
     };
   } catch (error) {
@@ -97,21 +110,30 @@ export async function runSteps(connection: DuckDBConnection, steps: readonly Sql
   }
 }
 
-/** Runs the plan's rounds on the `edges` table until no edge points at a non-root; returns the rounds taken. */
-export async function converge(connection: DuckDBConnection, plan: ClusterPlan, options: EngineOptions): Promise<number> {
+/** Runs ops in order, each loop until its `until` gives 0; counts each loop's rounds in `rounds` (by loop name, summed). */
+export async function runOps(connection: DuckDBConnection, ops: readonly PlanOp[], options: EngineOptions, rounds: Record<string, number> = {}): Promise<void> {
+  for (const op of ops) {
+    if (isLoop(op)) await runLoop(connection, op, options, rounds);
+    else await runSteps(connection, [op]);
+  }
+}
+
+async function runLoop(connection: DuckDBConnection, loop: PlanLoop, options: EngineOptions, rounds: Record<string, number>): Promise<void> {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; round <= maxRounds; round++) {
-    await runSteps(connection, plan.round);
-    const remaining = Number((await (await connection.runAndReadAll(plan.converged)).getRowObjectsJS())[0].n);
-    options.onRound?.(round, remaining);
-    if (remaining === 0) return round;
+    await runOps(connection, loop.body, options, rounds);
+    rounds[loop.loop] = (rounds[loop.loop] ?? 0) + 1;
+    const remaining = Number((await (await connection.runAndReadAll(loop.until)).getRowObjectsJS())[0].n);
+    options.onRound?.(round, remaining, loop.loop);
+    if (remaining === 0) return;
   }
-  throw new Error(`connected components did not converge in ${maxRounds} rounds`);
+  throw new Error(`${loop.loop} did not converge in ${maxRounds} rounds`);
 }
 
 async function* streamRows(connection: DuckDBConnection): AsyncGenerator<readonly ClusterRow[]> {
-  const result = await connection.stream('SELECT id, cluster, kept FROM clusters ORDER BY position');
+  const result = await connection.stream('SELECT id, position, cluster, kept FROM clusters ORDER BY position');
+  const number = numberClusters();
   for await (const rows of result.yieldRowsJs()) {
-    yield rows.map(([id, cluster, kept]) => ({ id: String(id), cluster: Number(cluster), kept: Number(kept) === 1 }));
+    yield rows.map(([id, position, label, kept]) => ({ id: String(id), cluster: number(Number(position), Number(label)), kept: Number(kept) === 1 }));
   }
 }

@@ -1,4 +1,5 @@
 /** What a cluster engine (DuckDB in process, Spark as a job) gives back after running the plan of clusterSql.ts. */
+import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 
 export interface ClusterRow {
   readonly id: string;
@@ -10,8 +11,14 @@ export interface EngineStats {
   readonly candidates: number;
   readonly verified: number;
   readonly largestBucket: number;
+  /** Candidate pairs whose exact Jaccard was computed (inside hybrid's margin; all with exact). */
+  readonly exactPairs: number;
+  /** Corpus exact groups matched by the reference set (`--against`), removed. */
+  readonly contaminatedGroups: number;
   /** Rounds of large-star + small-star until the components converged. */
   readonly rounds: number;
+  /** Rounds of the representative check (0 without it). */
+  readonly checkRounds: number;
   /** Milliseconds per phase (setup, components, finish). */
   readonly timings: Record<string, number>;
 }
@@ -33,7 +40,12 @@ export interface EngineOptions {
   readonly threads?: number;
   /** Most rounds of the components loop before giving up (default 200). */
   readonly maxRounds?: number;
-  readonly onRound?: (round: number, remaining: number) => void;
+  /** After each round of a loop: `components` (remaining: edges to non-roots), `check` (groups still to check), `pieces`. */
+  readonly onRound?: (round: number, remaining: number, loop: string) => void;
+  /** Reference shards (`--against`), registered as the relation `reference`. */
+  readonly reference?: readonly string[];
+  /** Spark: write every statement's physical plan (EXPLAIN) to this JSON file, { name, plan }[]. */
+  readonly explain?: string;
 }
 
 export const DEFAULT_MAX_ROUNDS = 200;
@@ -43,4 +55,54 @@ export class EngineUnavailableError extends Error {
     super(message);
     this.name = 'EngineUnavailableError';
   }
+}
+
+/**
+ * Cluster numbers from labels: the engines label a cluster by its first
+ * document's position, and number labels 0, 1, … here, reading the rows in
+ * position order (a label is first met at its own position): one map entry
+ * per cluster.
+ */
+export function numberClusters(): (position: number, label: number) => number {
+  const numbers = new Map<number, number>();
+  let next = 0;
+  let last = -1;
+  return (position, label) => {
+    if (position <= last) throw new Error(`internal: rows out of order at position ${position}`);
+    last = position;
+    if (label === position) {
+      const n = next++;
+      numbers.set(label, n);
+      return n;
+    }
+    const n = numbers.get(label);
+    if (n === undefined) throw new Error(`internal: cluster label ${label} at position ${position} was not met first`);
+    return n;
+  };
+}
+
+/** The rows as Parquet (id STRING, cluster INT64, kept BOOLEAN), what --clusters x.parquet holds. */
+export async function writeRowsParquet(path: string, rows: AsyncIterable<readonly ClusterRow[]>): Promise<void> {
+  const writer = new ParquetWriter({
+    writer: fileWriter(path),
+    schema: [
+      { name: 'root', num_children: 3 },
+      { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+      { name: 'cluster', type: 'INT64', repetition_type: 'REQUIRED' },
+      { name: 'kept', type: 'BOOLEAN', repetition_type: 'REQUIRED' },
+    ],
+    createdBy: 'gpudedup',
+  });
+  for await (const chunk of rows) {
+    if (chunk.length === 0) continue;
+    await writer.write({
+      columnData: [
+        { name: 'id', data: chunk.map((r) => r.id), nullable: false },
+        { name: 'cluster', data: BigInt64Array.from(chunk, (r) => BigInt(r.cluster)), nullable: false },
+        { name: 'kept', data: chunk.map((r) => r.kept), nullable: false },
+      ],
+      rowGroupSize: chunk.length,
+    });
+  }
+  await writer.finish();
 }

@@ -13,6 +13,14 @@
  * | `length` | the text length in UTF-16 code units (`--keep longest`) |
  * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an empty document |
  * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots; all-ones when empty) |
+ * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for `--keep field:NAME` |
+ * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each 64-bit shingle hash, signed), empty for an empty document |
+ *
+ * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
+ * exactJaccard over (lo, hi) pairs): whole 64-bit values, not their low 32
+ * bits, since two shingles that differ only in the high word would otherwise
+ * count as shared and change a pair's Jaccard, so the clusters would differ
+ * from dedup's.
  *
  * The parameters are in the key-value metadata under `gpudedup.shard` (JSON,
  * ShardMeta). Written with hyparquet-writer (pure JavaScript) to a fresh temporary
@@ -50,6 +58,18 @@ export interface ShardMeta {
   readonly bytesRead?: number;
   /** Present when the shard read only its own pieces of the input (src/io/shardPlan.ts). */
   readonly ranges?: ShardRanges;
+  /** Whether the `shingles` column is there (exact and hybrid verification in `cluster`); absent: no. */
+  readonly sets?: boolean;
+  /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
+  readonly scoreField?: string;
+}
+
+/** The optional columns of a shard. */
+export interface ShardColumns {
+  /** The `shingles` column. */
+  readonly sets?: boolean;
+  /** The `score` column. */
+  readonly score?: boolean;
 }
 
 /**
@@ -107,6 +127,10 @@ export interface ShardRows {
   bands: BigInt64Array[];
   /** slots[i][row] */
   slots: BigInt64Array[];
+  /** Each row's shingle set, when the shard stores sets. */
+  shingles: bigint[][];
+  /** Each row's keep score, when the shard stores one. */
+  score: number[];
 }
 
 export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; slots: string[] } {
@@ -116,7 +140,7 @@ export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; 
   };
 }
 
-function shardSchema(lsh: LshParams, k: number): SchemaElement[] {
+function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaElement[] {
   const names = shardColumnNames(lsh, k);
   const int64 = (name: string, optional = false): SchemaElement => ({ name, type: 'INT64', repetition_type: optional ? 'OPTIONAL' : 'REQUIRED' });
   const columns: SchemaElement[] = [
@@ -128,7 +152,15 @@ function shardSchema(lsh: LshParams, k: number): SchemaElement[] {
     ...names.bands.map((n) => int64(n)),
     ...names.slots.map((n) => int64(n)),
   ];
-  return [{ name: 'root', num_children: columns.length }, ...columns];
+  // The three-level LIST of the Parquet spec, which DuckDB and Spark read as a list of BIGINT.
+  const list: SchemaElement[] = [
+    { name: 'shingles', repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT64', repetition_type: 'REQUIRED' },
+  ];
+  if (optional.score) columns.push({ name: 'score', type: 'DOUBLE', repetition_type: 'REQUIRED' });
+  if (optional.sets) columns.push(...list);
+  return [{ name: 'root', num_children: columns.length - (optional.sets ? 2 : 0) }, ...columns];
 }
 
 export class ShardWriter {
@@ -142,16 +174,17 @@ export class ShardWriter {
     private readonly lsh: LshParams,
     private readonly k: number,
     private readonly rowGroup: number,
+    private readonly optional: ShardColumns,
   ) {
     this.rows = emptyRows(lsh, k, rowGroup);
   }
 
-  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. */
-  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192): ShardWriter {
+  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With optional columns, `push` takes their values. */
+  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192, optional: ShardColumns = {}): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
     const temp = reserveTemporary(path);
-    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k), createdBy: 'gpudedup' });
-    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup);
+    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k, optional), createdBy: 'gpudedup' });
+    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
     shard.meta = meta;
     return shard;
   }
@@ -161,7 +194,7 @@ export class ShardWriter {
   };
 
   /** Buffered rows: fill them with `push`, then call `flushIfFull`. */
-  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array): void {
+  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array, set?: Uint32Array, score?: number): void {
     const r = this.rows;
     const at = r.ids.length;
     r.ids.push(id);
@@ -171,6 +204,14 @@ export class ShardWriter {
     r.length.push(length);
     for (let j = 0; j < this.lsh.bands; j++) r.bands[j][at] = bandKeys[j];
     for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
+    if (this.optional.sets) {
+      if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
+      r.shingles.push(setValues(set));
+    }
+    if (this.optional.score) {
+      if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
+      r.score.push(score);
+    }
     if (r.ids.length === this.rowGroup) this.flush();
   }
 
@@ -191,6 +232,8 @@ export class ShardWriter {
       { name: 'length', data: BigInt64Array.from(r.length, BigInt), nullable: false },
       ...names.bands.map((name, j) => ({ name, data: r.bands[j].subarray(0, n), nullable: false })),
       ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
+      ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
+      ...(this.optional.sets ? [{ name: 'shingles', data: r.shingles }] : []),
     ];
     void this.writer.write({ columnData, rowGroupSize: n });
     this.written += n;
@@ -219,7 +262,16 @@ function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
     length: [],
     bands: Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity)),
     slots: Array.from({ length: k }, () => new BigInt64Array(capacity)),
+    shingles: [],
+    score: [],
   };
+}
+
+/** (lo, hi) pairs as signed 64-bit values hi·2^32 + lo. */
+export function setValues(set: Uint32Array): bigint[] {
+  const values = new Array<bigint>(set.length / 2);
+  for (let i = 0; i < values.length; i++) values[i] = BigInt.asIntN(64, (BigInt(set[2 * i + 1]) << 32n) | BigInt(set[2 * i]));
+  return values;
 }
 
 /** The shard metadata of a Parquet file, or a one-line error naming it. */
@@ -252,6 +304,8 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
       ...(['bands', 'rows'] as const).filter((key) => first.lsh[key] !== m.lsh[key]).map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
       ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
       ...inputDifferences(first, m),
+      ...((first.sets ?? false) !== (m.sets ?? false) ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`] : []),
+      ...(first.scoreField !== m.scoreField ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`] : []),
     ];
     if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
     const twice = seen.get(m.shard.index);

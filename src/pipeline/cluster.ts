@@ -1,15 +1,23 @@
 /**
  * `gpudedup cluster SHARD...`: joins the shards of `gpudedup sign --shard` on
  * an engine (DuckDB in process, or Spark) and writes every document's cluster
- * and a removal list. The clusters equal those of `gpudedup dedup --verify
- * estimate --cluster-check none` with the same parameters, numbered the same
- * way, so the files compare byte for byte.
+ * and a removal list. Candidate pairs are verified and clusters checked as
+ * `gpudedup dedup` does (--verify, --cluster-check, --chain-delta,
+ * --max-representatives, --estimate-error, with dedup's defaults), in the SQL
+ * of src/engines, so the clusters equal dedup's with the same parameters,
+ * numbered the same way: the files compare byte for byte.
  */
 import { rename } from 'node:fs/promises';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../formats/temporaries.js';
 import { checkShardSet, readShardMeta, type ShardMeta } from '../formats/shardFile.js';
 import { TableWriter } from '../formats/tableWriter.js';
-import { clusterPlan, minimumAgreement, type ClusterPlan } from '../engines/clusterSql.js';
+import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../engines/clusterSql.js';
+import { hasMargin } from '../engines/sqlParts.js';
+import { estimateBounds } from '../clusters/estimateBounds.js';
+import { defaultOf, type ClusterCheck, type VerifyMode } from '../options.js';
+import type { SlotBits } from '../bands/signatureMatrix.js';
+import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
+import { referenceAnchors } from '../bands/candidates.js';
 import { runDuckDb } from '../engines/duckdb.js';
 import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
 import { runSpark } from '../engines/spark.js';
@@ -24,7 +32,15 @@ export interface ClusterConfig {
   /** Verification threshold; default the one the shards' bands were chosen for. */
   readonly threshold?: number;
   readonly maxBucketPairs: number;
-  readonly keep: 'first' | 'longest';
+  readonly keep: KeepPolicy;
+  /** As in dedup; defaults: hybrid, representative, δ 0.1, R 8, error 0.001. */
+  readonly verify?: VerifyMode;
+  readonly clusterCheck?: ClusterCheck;
+  readonly chainDelta?: number;
+  readonly maxRepresentatives?: number;
+  readonly estimateError?: number;
+  /** Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup --against`. */
+  readonly against?: readonly string[];
   /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
   readonly clusters?: string;
   /** The ids of the removed documents, in input order (CSV with header `id`, or JSONL). */
@@ -42,19 +58,68 @@ export interface ClusterSummary {
   readonly seconds: number;
 }
 
+export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against'>;
+
+/**
+ * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
+ * estimate accepts from minimumAgreement, hybrid by estimateBounds, exact
+ * always measures, none accepts all.
+ */
+export function sqlPairRule(verify: VerifyMode, threshold: number, k: number, slotBits: SlotBits, estimateError = defaultOf('estimateError')): SqlPairRule {
+  switch (verify) {
+    case 'none':
+      return { acceptFrom: 0, rejectUpTo: -1, threshold };
+    case 'estimate': {
+      const m = minimumAgreement(threshold, k);
+      return { acceptFrom: m, rejectUpTo: m - 1, threshold };
+    }
+    case 'exact':
+      return { acceptFrom: k + 1, rejectUpTo: -1, threshold };
+    case 'hybrid': {
+      const { acceptFrom, rejectUpTo } = estimateBounds(k, threshold, estimateError, slotBits);
+      return { acceptFrom, rejectUpTo, threshold };
+    }
+  }
+}
+
 /** The checked shard set and the plan it gets. */
-export async function planFor(config: Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep'>): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number }> {
+export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
   const metas = await Promise.all(config.shards.map(readShardMeta));
   const meta = checkShardSet(config.shards, metas);
   const threshold = config.threshold ?? meta.threshold;
-  const plan = clusterPlan({
-    k: meta.params.k,
-    bands: meta.lsh.bands,
-    maxBucketPairs: config.maxBucketPairs,
-    minAgreement: minimumAgreement(threshold, meta.params.k),
-    keep: config.keep,
-  });
-  return { meta, plan, threshold };
+  const { k, slotBits } = meta.params;
+  const verify = config.verify ?? defaultOf('verify');
+  const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError);
+  // As nearDuplicates.ts: the check decides as verification did, at t − δ (the estimate for verify none); none at t − δ ≤ 0.
+  const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
+  const check =
+    (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
+      ? { rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError), maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives') }
+      : undefined;
+  if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
+    throw new RangeError(
+      `--verify ${verify} needs the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): ` +
+        `sign the shards again without it, or cluster with --verify estimate`,
+    );
+  }
+  const keep = config.keep.kind === 'field' ? 'score' : config.keep.kind;
+  if (config.keep.kind === 'field' && meta.scoreField !== config.keep.field) {
+    throw new RangeError(
+      `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
+    );
+  }
+  const reference = config.against !== undefined && config.against.length > 0 ? { anchors: referenceAnchors(config.maxBucketPairs) } : undefined;
+  if (reference !== undefined) await checkReference(config.against!, config.shards[0], meta);
+  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
+  return { meta, plan, threshold, verify };
+}
+
+/** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */
+async function checkReference(paths: readonly string[], corpusPath: string, corpus: ShardMeta): Promise<void> {
+  const meta = checkShardSet(paths, await Promise.all(paths.map(readShardMeta)));
+  // checkShardSet names each difference; the shard counts, sizes and keep scores of corpus and reference may differ.
+  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, ranges: undefined, scoreField: undefined });
+  checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
@@ -64,7 +129,8 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     config.shards.map((path) => ({ path, role: 'a shard' })),
   );
   const { meta, plan, threshold } = await planFor(config);
-  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, config.engineOptions) : await runSpark(plan, config.shards, config.engineOptions);
+  const engineOptions = { ...config.engineOptions, reference: config.against };
+  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, engineOptions) : await runSpark(plan, config.shards, engineOptions);
   try {
     const counts = await writeClusterOutputs(run, config, meta.totalDocuments);
     return { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };

@@ -13,6 +13,7 @@ import { bandKey } from '../bands/bandKeys.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../bands/signatureMatrix.js';
 import { exactKey, words64 } from '../clusters/exactKey.js';
+import { keepScore } from '../clusters/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles } from '../io/readDocuments.js';
@@ -42,6 +43,10 @@ export interface SignShardConfig {
   readonly threads?: number;
   readonly out: string;
   readonly batchSize?: number;
+  /** Store each document's shingle set (the `shingles` column) for exact Jaccard in `cluster`. */
+  readonly storeSets?: boolean;
+  /** Store this field's numeric value as the `score` column, for `cluster --keep field:NAME`. */
+  readonly scoreField?: string;
 }
 
 export interface SignShardSummary {
@@ -76,7 +81,10 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     let empty = 0;
-    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, source));
+    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, source), undefined, {
+      sets: config.storeSets === true,
+      score: config.scoreField !== undefined,
+    });
     try {
       await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, source.bytes, 'bytes', async (progress) => {
         const skipped = skippedInputCounter(hooks, config.read);
@@ -99,7 +107,7 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
 }
 
 function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta() };
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta(), sets: config.storeSets === true, scoreField: config.scoreField };
 }
 
 /** Rows of one signed batch; returns the number of empty documents in it. */
@@ -125,7 +133,8 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     }
     const words = matrix.words;
     for (let i = 0; i < k; i++) slots[i] = slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
-    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots);
+    const score = config.scoreField === undefined ? undefined : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
+    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d], score);
   });
   return empty;
 }

@@ -1,21 +1,43 @@
 /**
- * `gpudedup cluster` against `gpudedup dedup --verify estimate` on the sample
- * corpus, through the built CLI: two shards joined in DuckDB (and in Spark
- * when GPUDEDUP_SPARK=1) give dedup's clusters file byte for byte, and
- * `dedup --clusters-from` gives its kept documents. Both keep policies, and a
- * --max-bucket-pairs small enough that the sample's buckets take the big-bucket
- * rule (star around the first member plus the predecessor chain).
+ * `gpudedup sign --shard` + `gpudedup cluster` against `gpudedup dedup`,
+ * through the built CLI: with the defaults of both (hybrid verification, the
+ * representative check), 1, 2 and 4 shards joined in DuckDB give dedup's
+ * clusters file byte for byte, and `dedup --clusters-from` its kept documents;
+ * two shards in Spark too (when GPUDEDUP_SPARK=1 or in CI), where every
+ * statement's plan is checked free of a one-partition step. On a corpus of
+ * sliding-window chains, which the representative check splits over several
+ * rounds, the other settings: --chain-delta, --max-representatives, exact,
+ * estimate, none, --keep longest with big buckets.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
+import { shingleDocument } from '../../src/shingles/shingles.js';
+import { makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
+import { setValues } from '../../src/formats/shardFile.js';
+import { openDuckDb } from '../../src/engines/duckdb.js';
+import { runCluster } from '../../src/pipeline/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
 const dir = tempDir();
-const shards = [join(dir, 'shard-1.parquet'), join(dir, 'shard-2.parquet')];
-const sigs = join(dir, 'sigs.npy');
+const CHAINS = join(dir, 'chains.jsonl');
+const REFERENCE = join(dir, 'reference.jsonl');
+
+/** A reference set: every 17th sample document with 0 to 20 words replaced, a repeat and an empty one. */
+function referenceSet(): string {
+  const docs = gunzipSync(readFileSync(SAMPLE)).toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { text: string });
+  const refs = docs.filter((_, i) => i % 17 === 0).map((d, i) => {
+    const words = d.text.split(/\s+/);
+    for (let e = 0; e < [0, 1, 3, 8, 20][i % 5]; e++) words[(e * 7919 + i) % words.length] = `zzz${e}`;
+    return { id: `ref${i}`, text: words.join(' ') };
+  });
+  refs.push({ id: 'ref-repeat', text: refs[1].text }, { id: 'ref-empty', text: '' });
+  return refs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+}
+const shardsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
   const result = await runCli(args);
@@ -30,69 +52,215 @@ function sparkWanted(): boolean {
   return true;
 }
 
-beforeAll(async () => {
-  await Promise.all([
-    ...shards.map((out, i) => cli(['sign', SAMPLE, '--shard', `${i + 1}/2`, '-o', out, '--backend', 'cpu', '--threads', '1', '-q'])),
-    cli(['sign', SAMPLE, '-o', sigs, '--backend', 'cpu', '--threads', '1', '-q']),
-  ]);
-}, 240_000);
-
-const variants = [
-  { keep: 'first', maxBucketPairs: '16' },
-  { keep: 'longest', maxBucketPairs: '2' },
-];
-
-async function expected(keep: string, maxBucketPairs: string): Promise<{ clusters: string; kept: string; stdout: string }> {
-  const clusters = join(dir, `dedup-${keep}-${maxBucketPairs}.csv`);
-  const kept = join(dir, `dedup-${keep}-${maxBucketPairs}.jsonl`);
-  const stdout = await cli(['dedup', SAMPLE, '--signatures', sigs, '--verify', 'estimate', '--cluster-check', 'none', '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '-o', kept]);
-  return { clusters: readFileSync(clusters, 'utf8'), kept: readFileSync(kept, 'utf8'), stdout };
+/** Documents that are windows sliding along 30 random texts (with a few edits), plus unrelated ones, an exact duplicate and an empty one. */
+function chainCorpus(): string {
+  let seed = 7;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const vocab = Array.from({ length: 5000 }, () => Array.from({ length: 3 + Math.floor(random() * 7) }, () => pick('abcdefghijklmnopqrstuvwxyz'.split(''))).join(''));
+  const docs: { id: string; text: string }[] = [];
+  for (let c = 0; c < 30; c++) {
+    const base = Array.from({ length: 3000 }, () => pick(vocab));
+    const [shift, length, count] = [pick([1, 2, 3, 4, 5]), pick([60, 100, 150]), 5 + Math.floor(random() * 55)];
+    for (let i = 0; i < count; i++) {
+      const words = base.slice(i * shift, i * shift + length);
+      for (let e = Math.floor(random() * 4); e > 0; e--) words[Math.floor(random() * words.length)] = pick(vocab);
+      docs.push({ id: `c${c}-${i}`, text: words.join(' ') });
+    }
+  }
+  for (let r = 0; r < 300; r++) docs.push({ id: `r${r}`, text: Array.from({ length: 80 }, () => pick(vocab)).join(' ') });
+  docs.push({ id: 'dup', text: docs[5].text.toUpperCase() }, { id: 'empty', text: '' });
+  for (let i = docs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [docs[i], docs[j]] = [docs[j], docs[i]];
+  }
+  // A keep score for --keep field:score: a number, a numeric string, or none.
+  const scored = docs.map((d, i) => (i % 5 === 0 ? d : { ...d, score: i % 7 === 0 ? String((i * 37) % 101) : (i * 37) % 101 }));
+  return scored.map((d) => JSON.stringify(d)).join('\n') + '\n';
 }
 
-describe.each(['duckdb', 'spark'])('gpudedup cluster --engine %s on two shards of the sample', (engine) => {
-  const run = engine === 'duckdb' || sparkWanted();
-  if (!run) it.skip(`Spark: set GPUDEDUP_SPARK=1 (and run scripts/install-spark.sh: pyspark on Java 17) to run it; it takes about 2 minutes here`, () => undefined);
+const sign = (input: string, shards: string[], extra: string[] = []): Promise<string>[] =>
+  shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/${shards.length}`, '-o', out, '--backend', 'cpu', '--threads', '1', '-q', ...extra]));
+
+beforeAll(async () => {
+  writeFileSync(CHAINS, chainCorpus());
+  writeFileSync(REFERENCE, referenceSet());
+  for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
+  await Promise.all([...sign(CHAINS, shardsOf('chains', 2)), ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate'])]);
+  await Promise.all([...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']), ...sign(REFERENCE, shardsOf('reference', 1)), ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate'])]);
+}, 600_000);
+
+interface Expected {
+  readonly clusters: string;
+  readonly kept: string;
+  readonly stdout: string;
+}
+
+const expectedRuns = new Map<string, Promise<Expected>>();
+
+/** dedup's clusters and kept documents with these options (once per corpus and options). */
+function expected(input: string, options: string[]): Promise<Expected> {
+  const key = [input, ...options].join(' ');
+  if (!expectedRuns.has(key)) {
+    const name = `dedup-${expectedRuns.size}`;
+    const [clusters, kept] = [join(dir, `${name}.csv`), join(dir, `${name}.jsonl`)];
+    expectedRuns.set(
+      key,
+      cli(['dedup', input, '--backend', 'cpu', '--threads', '1', ...options, '--clusters', clusters, '-o', kept]).then((stdout) => ({
+        clusters: readFileSync(clusters, 'utf8'),
+        kept: readFileSync(kept, 'utf8'),
+        stdout,
+      })),
+    );
+  }
+  return expectedRuns.get(key)!;
+}
+
+/** The removal list dedup's clusters file implies: ids of the rows kept = false, in order. */
+function removedOf(clusters: string): string {
+  const ids = clusters.trim().split('\n').slice(1).filter((line) => line.endsWith(',false')).map((line) => line.slice(0, line.lastIndexOf(',', line.length - 7)));
+  return ['id', ...ids].join('\n') + '\n';
+}
+
+let runs = 0;
+
+/** Clusters `shards` with `options` and checks clusters, removal list and kept documents against dedup's. */
+async function checkAgainstDedup(input: string, shards: string[], engine: string, options: string[], dedupOptions: string[] = options): Promise<string> {
+  const want = await expected(input, dedupOptions);
+  const name = `${engine}-${shards.length}-run${++runs}`;
+  const [clusters, removed, kept] = [join(dir, `${name}.csv`), join(dir, `${name}-removed.csv`), join(dir, `${name}.jsonl`)];
+  const stdout = await cli(['cluster', ...shards, '--engine', engine, ...options, '--clusters', clusters, '--removed', removed]);
+  expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
+  expect(readFileSync(removed, 'utf8')).toBe(removedOf(want.clusters));
+  await cli(['dedup', input, '--clusters-from', clusters, '-o', kept, '-q']);
+  expect(readFileSync(kept, 'utf8')).toBe(want.kept);
+  // The same candidate and verified counts as dedup's summary.
+  const candidates = /candidates\s+([\d,]+) pairs, ([\d,]+) verified; largest bucket (\d+)/;
+  expect(stdout.match(candidates)?.slice(1)).toEqual(want.stdout.match(candidates)?.slice(1));
+  return want.stdout;
+}
+
+describe('sign --shard + cluster with the defaults equal dedup with its defaults (DuckDB)', () => {
+  it.each([1, 2, 4])('on the sample in %i shard(s)', async (n) => {
+    const dedupStdout = await checkAgainstDedup(SAMPLE, shardsOf('sample', n), 'duckdb', []);
+    expect(dedupStdout).toMatch(/removed\s+1\d\d/); // a real amount of deduplication to compare
+    expect(dedupStdout).toMatch(/by exact Jaccard [1-9]/); // hybrid measured pairs inside its margin
+    expect(dedupStdout).toMatch(/[1-9] split off by the representative check/);
+  }, 300_000);
+});
+
+describe('cluster settings equal dedup with the same settings (DuckDB, the chains corpus)', () => {
+  // The shards were banded for hybrid (recall 0.99 at t = 0.8): dedup gets the same bands.
+  const bands = ['--bands', '16', '--rows', '6'];
+  const variants = [[], ['--chain-delta', '0'], ['--chain-delta', '0', '--max-representatives', '1'], ['--verify', 'exact', '--chain-delta', '0.02'], ['--verify', 'estimate', '--chain-delta', '0.05'], ['--verify', 'none'], ['--cluster-check', 'none'], ['--keep', 'longest', '--max-bucket-pairs', '2', '--chain-delta', '0']];
+  it.each(variants.map((options) => [options.join(' ') || 'the defaults', options] as const))('%s', async (_, options) => {
+    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('chains', 2), 'duckdb', options, [...options, ...bands]);
+    if (options.includes('--chain-delta') && options[1] === '0') expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+  }, 300_000);
+
+  it('--keep field:NAME with the score the shards stored, and refused on shards without it', async () => {
+    const options = ['--keep', 'field:score', '--chain-delta', '0'];
+    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('scored', 2), 'duckdb', options, [...options, ...bands]);
+    expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+    const result = await runCli(['cluster', ...shardsOf('chains', 2), ...options, '--clusters', join(dir, 'refused.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--keep field:score needs the shards signed with it, and .*chains-1-of-2\.parquet stores no score/);
+  }, 300_000);
+
+  it('--verify estimate on shards signed for it (no shingle sets), and hybrid refuses them', async () => {
+    const shards = shardsOf('estimate', 2);
+    await checkAgainstDedup(SAMPLE, shards, 'duckdb', ['--verify', 'estimate', '--cluster-check', 'none']);
+    const result = await runCli(['cluster', ...shards, '--clusters', join(dir, 'refused.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--verify hybrid needs the shingle sets, and .*estimate-1-of-2\.parquet has none/);
+  }, 300_000);
+});
+
+describe('cluster --against reference shards equals dedup --against (DuckDB, the sample)', () => {
+  it.each([[], ['--max-bucket-pairs', '2'], ['--verify', 'exact']].map((o) => [o.join(' ') || 'the defaults', o] as const))('%s', async (_, options) => {
+    const shards = shardsOf('sample', 2);
+    const dedupStdout = await checkAgainstDedup(SAMPLE, shards, 'duckdb', [...options, '--against', shardsOf('reference', 1)[0]], [...options, '--bands', '16', '--rows', '6', '--against', REFERENCE]);
+    expect(dedupStdout).toMatch(/contaminated\s+[1-9]\d+ /);
+  }, 300_000);
+
+  it('refuses a reference signed otherwise, naming the difference', async () => {
+    const result = await runCli(['cluster', ...shardsOf('sample', 2), '--against', shardsOf('reference-estimate', 1)[0], '--clusters', join(dir, 'refused.csv')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: stored vs none/);
+  });
+});
+
+describe('the shard file', () => {
+  it('stores each document\'s shingle set as dedup measures it: its 64-bit values, once each', async () => {
+    const texts = new Map(chainCorpus().trim().split('\n').map((line) => JSON.parse(line) as { id: string; text: string }).map((d) => [d.id, d.text]));
+    const { connection, close } = await openDuckDb();
+    try {
+      const rows = await (await connection.runAndReadAll(`SELECT id, shingles FROM read_parquet('${shardsOf('chains', 2)[1]}')`)).getRowObjectsJS();
+      expect(rows.length).toBeGreaterThan(500);
+      const shingle = shingleOptionsOf(makeParams({}));
+      for (const row of rows) {
+        const want = setValues(shingleDocument(texts.get(String(row.id))!, shingle));
+        expect(row.shingles).toEqual(want);
+        expect(new Set(want).size).toBe(want.length);
+      }
+    } finally {
+      close();
+    }
+  }, 60_000);
+});
+
+describe.each(['spark'])('sign --shard + cluster on %s', () => {
+  if (!sparkWanted()) it.skip('Spark: set GPUDEDUP_SPARK=1 (and run scripts/install-spark.sh: pyspark on Java 17) to run it; it takes about 3 minutes here', () => undefined);
   else {
-    it.each(variants)('equals dedup --verify estimate with --keep $keep --max-bucket-pairs $maxBucketPairs', async ({ keep, maxBucketPairs }) => {
-      const want = await expected(keep, maxBucketPairs);
-      const clusters = join(dir, `${engine}-${keep}-${maxBucketPairs}.csv`);
-      const removed = join(dir, `${engine}-${keep}-${maxBucketPairs}-removed.csv`);
-      const stdout = await cli(['cluster', ...shards, '--engine', engine, '--keep', keep, '--max-bucket-pairs', maxBucketPairs, '--clusters', clusters, '--removed', removed]);
+    it('equals dedup with the defaults on two shards, and no statement runs in one partition', async () => {
+      const want = await expected(SAMPLE, []);
+      const [clusters, explain] = [join(dir, 'spark.csv'), join(dir, 'explain.json')];
+      const shards = shardsOf('sample', 2);
+      await runCluster({ shards, engine: 'spark', maxBucketPairs: 16, keep: { kind: 'first' }, clusters, engineOptions: { explain } });
       expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
-      // The same candidate and verified counts as dedup's summary.
-      const candidates = /candidates\s+(\d+) pairs, (\d+) verified; largest bucket (\d+)/;
-      expect(stdout.match(candidates)?.slice(1)).toEqual(want.stdout.match(candidates)?.slice(1));
-      expect(want.stdout).toMatch(/removed\s+1\d\d/); // a real amount of deduplication to compare
-
-      const wantRemoved = want.clusters.trim().split('\n').slice(1).filter((line) => line.endsWith(',false')).map((line) => line.slice(0, line.lastIndexOf(',', line.length - 7)));
-      expect(readFileSync(removed, 'utf8')).toBe(['id', ...wantRemoved].join('\n') + '\n');
-
-      const kept = join(dir, `${engine}-${keep}-${maxBucketPairs}.jsonl`);
-      await cli(['dedup', SAMPLE, '--clusters-from', clusters, '-o', kept, '-q']);
-      expect(readFileSync(kept, 'utf8')).toBe(want.kept);
-    }, 600_000);
+      const plans = JSON.parse(readFileSync(explain, 'utf8')) as { name: string; plan: string }[];
+      expect(plans.map((p) => p.name)).toEqual(expect.arrayContaining(['buckets', 'margin_passed', 'check_ranked', 'piece_edges', 'clusters']));
+      for (const { name, plan } of plans) {
+        const lines = plan.split('\n');
+        lines.forEach((line, i) => {
+          // A window partitioned by nothing would read `Window [...], [], [...]`.
+          if (/\bWindow \[/.test(line)) expect(line, `${name}: ${line}`).not.toMatch(/\], \[\](, \[|$)/);
+          // Only the counts of the loop tests and the stats gather into one partition: one partial count per partition.
+          if (line.includes('SinglePartition')) {
+            expect(lines[i - 1], `${name}: ${line}`).toMatch(/HashAggregate\(keys=\[\], functions=\[(count|max)\(/);
+            expect(lines[i + 1], `${name}: ${line}`).toMatch(/HashAggregate\(keys=\[\], functions=\[partial_(count|max)\(/);
+            expect(name === 'stats' || name.endsWith('(until)'), name).toBe(true);
+          }
+        });
+      }
+    }, 900_000);
   }
 });
 
 describe('gpudedup cluster outputs and refusals', () => {
   it('writes Parquet clusters that --clusters-from applies like the CSV', async () => {
-    const want = await expected('first', '16');
+    const want = await expected(SAMPLE, []);
     const parquet = join(dir, 'clusters.parquet');
-    await cli(['cluster', ...shards, '--clusters', parquet, '-q']);
+    await cli(['cluster', ...shardsOf('sample', 2), '--clusters', parquet, '-q']);
     const kept = join(dir, 'from-parquet.jsonl');
     await cli(['dedup', SAMPLE, '--clusters-from', parquet, '-o', kept, '-q']);
     expect(readFileSync(kept, 'utf8')).toBe(want.kept);
   }, 120_000);
 
   it('refuses a missing shard, naming it', async () => {
-    const result = await runCli(['cluster', shards[0], '--clusters', join(dir, 'x.csv')]);
+    const result = await runCli(['cluster', shardsOf('sample', 2)[0], '--clusters', join(dir, 'x.csv')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/missing shard 2\/2/);
   });
 
   it('refuses clusters of another corpus in --clusters-from', async () => {
     const clusters = join(dir, 'one.csv');
-    await cli(['cluster', ...shards, '--clusters', clusters, '-q']);
+    await cli(['cluster', ...shardsOf('sample', 2), '--clusters', clusters, '-q']);
     const other = join(dir, 'other.jsonl');
     execFileSync('bash', ['-c', `gzip -dc ${SAMPLE} | tail -n +2 > ${other}`]);
     const result = await runCli(['dedup', other, '--clusters-from', clusters, '-o', join(dir, 'k.jsonl')]);
@@ -102,12 +270,14 @@ describe('gpudedup cluster outputs and refusals', () => {
 
   it('--emit-script writes a Python job that carries the plan unchanged', async () => {
     const job = join(dir, 'job.py');
-    const stdout = await cli(['cluster', ...shards, '--emit-script', job]);
+    const shards = shardsOf('sample', 2);
+    const stdout = await cli(['cluster', ...shards, '--emit-script', job, '--chain-delta', '0.05']);
     expect(stdout).toContain(`spark-submit ${job} --out OUT_DIR`);
     const text = readFileSync(job, 'utf8');
     const planText = /PLAN = json\.loads\(r'''([\s\S]*?)'''\)/.exec(text)![1];
-    const { clusterPlan, minimumAgreement } = await import('../../src/engines/clusterSql.js');
-    expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(clusterPlan({ k: 128, bands: 14, maxBucketPairs: 16, minAgreement: minimumAgreement(0.8, 128), keep: 'first' }))));
+    const { planFor } = await import('../../src/pipeline/cluster.js');
+    const { plan } = await planFor({ shards, maxBucketPairs: 16, keep: { kind: 'first' }, chainDelta: 0.05 });
+    expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(plan)));
     execFileSync('python3', ['-m', 'py_compile', job]); // valid Python, without needing pyspark
   });
 });

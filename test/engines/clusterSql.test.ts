@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clusterPlan, minimumAgreement } from '../../src/engines/clusterSql.js';
+import { clusterPlan, minimumAgreement, statementsOf } from '../../src/engines/clusterSql.js';
+import { estimateBounds } from '../../src/clusters/estimateBounds.js';
+import { sqlPairRule } from '../../src/pipeline/cluster.js';
 import { checkShardSet, SHARD_FORMAT, type ShardMeta } from '../../src/formats/shardFile.js';
 import { parseShardSlice } from '../../src/pipeline/signShard.js';
 import { makeParams } from '../../src/signatures/params.js';
@@ -18,15 +20,51 @@ describe('minimumAgreement', () => {
   });
 });
 
+const estimate = { acceptFrom: 3, rejectUpTo: 2, threshold: 0.75 };
+
 describe('clusterPlan', () => {
   it('names every slot and band once and refuses non-integers', () => {
-    const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, minAgreement: 3, keep: 'longest' });
-    const verified = plan.setup.find((s) => s.name === 'verified')!.sql;
-    for (let i = 0; i < 4; i++) expect(verified).toContain(`x.slot_${i} = y.slot_${i}`);
-    expect(verified).not.toContain('slot_4');
+    const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, keep: 'longest' });
+    const scored = plan.setup.find((s) => s.name === 'scored')!.sql;
+    for (let i = 0; i < 4; i++) expect(scored).toContain(`x.slot_${i} = y.slot_${i}`);
+    expect(scored).not.toContain('slot_4');
     expect(plan.setup.find((s) => s.name === 'band_members')!.sql.match(/UNION ALL/g)).toHaveLength(1);
     expect(plan.finish.find((s) => s.name === 'documents')!.sql).toContain('s.length AS score');
-    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 1.5, minAgreement: 3, keep: 'first' })).toThrow(/maxBucketPairs/);
+    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 1.5, verify: estimate, keep: 'first' })).toThrow(/maxBucketPairs/);
+    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 2, verify: { acceptFrom: 2, rejectUpTo: 2, threshold: 0.5 }, keep: 'first' })).toThrow(/bounds/);
+  });
+
+  it('reads shingle lists only where a pair can fall inside the margin', () => {
+    const all = (plan: ReturnType<typeof clusterPlan>): string => [...statementsOf([...plan.setup, ...plan.program, ...plan.finish])].map((s) => s.sql).join('\n');
+    expect(all(clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, keep: 'first' }))).not.toContain('shingles');
+    const hybrid = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: { acceptFrom: 4, rejectUpTo: 1, threshold: 0.75 }, check: { rule: estimate, maxRepresentatives: 8 }, keep: 'first' });
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed_pairs')!.sql).toContain('agree > 1 AND agree < 4');
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed_elements')!.sql).toContain('explode(shingles)');
+    expect(hybrid.setup.find((s) => s.name === 'margin_passed')!.sql).toContain(`>= CAST('0.75' AS DOUBLE)`);
+    // The check at t − δ with the estimate only: no exact step there.
+    expect([...statementsOf(hybrid.program)].find((s) => s.name === 'check_exact')!.sql).toContain('1 = 0');
+  });
+
+  it('has no ROW_NUMBER() or window without PARTITION BY', () => {
+    const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, check: { rule: estimate, maxRepresentatives: 8 }, keep: 'longest' });
+    for (const { sql } of statementsOf([...plan.setup, ...plan.program, ...plan.finish])) {
+      for (const over of sql.matchAll(/OVER \(([^)]*)\)/g)) expect(over[1]).toMatch(/^PARTITION BY /);
+    }
+  });
+});
+
+describe('sqlPairRule', () => {
+  it('is dedup\'s decision as slot-count bounds', () => {
+    for (const [k, t] of [[128, 0.8], [128, 0.7000000000000001], [64, 0.5], [256, 0.9]] as const) {
+      const m = minimumAgreement(t, k);
+      expect(sqlPairRule('estimate', t, k, 64)).toEqual({ acceptFrom: m, rejectUpTo: m - 1, threshold: t });
+      expect(sqlPairRule('exact', t, k, 64)).toEqual({ acceptFrom: k + 1, rejectUpTo: -1, threshold: t });
+      expect(sqlPairRule('none', t, k, 64)).toEqual({ acceptFrom: 0, rejectUpTo: -1, threshold: t });
+      for (const bits of [32, 64] as const) {
+        const b = estimateBounds(k, t, 0.001, bits);
+        expect(sqlPairRule('hybrid', t, k, bits)).toEqual({ acceptFrom: b.acceptFrom, rejectUpTo: b.rejectUpTo, threshold: t });
+      }
+    }
   });
 });
 

@@ -1,15 +1,13 @@
 /**
- * Large-star / small-star on DuckDB (the round of src/engines/clusterSql.ts)
+ * Large-star / small-star on DuckDB (the loop of src/engines/sqlParts.ts)
  * over graphs where label propagation would need one round per edge: a path of
  * 200,000 edges with shuffled labels, a star of 100,000 members centred on the
  * largest label, and a forest of both with isolated edges. Each must end as one
  * star per component around its least node.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterPlan } from '../../src/engines/clusterSql.js';
-import { converge, openDuckDb } from '../../src/engines/duckdb.js';
-
-const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, minAgreement: 3, keep: 'first' });
+import { openDuckDb, runOps } from '../../src/engines/duckdb.js';
+import { starLoop } from '../../src/engines/sqlParts.js';
 
 /** Loads `edgesSql` (columns a, b; any orientation) as the edges table, converges, returns the rounds and the component of every node. */
 async function components(edgesSql: string): Promise<{ rounds: number; summary: Record<string, number> }> {
@@ -17,7 +15,9 @@ async function components(edgesSql: string): Promise<{ rounds: number; summary: 
   try {
     await connection.run(`CREATE TABLE input AS ${edgesSql}`);
     await connection.run('CREATE TABLE edges AS SELECT DISTINCT GREATEST(a, b) AS src, LEAST(a, b) AS dst FROM input WHERE a <> b');
-    const rounds = await converge(connection, plan, { maxRounds: 100 });
+    const counted: Record<string, number> = {};
+    await runOps(connection, [starLoop('', 'components')], { maxRounds: 100 }, counted);
+    const rounds = counted.components;
     const rows = await connection.runAndReadAll(`
       WITH nodes AS (SELECT a AS node FROM input UNION SELECT b FROM input),
            labelled AS (SELECT n.node, COALESCE(e.dst, n.node) AS root FROM nodes n LEFT JOIN edges e ON e.src = n.node)

@@ -1,0 +1,83 @@
+/**
+ * The representative check of src/clusters/clustering.ts (`--cluster-check
+ * representative`) as rounds of SQL, driven by the engine's loop.
+ *
+ * State: `check_members` (node, grp, attempts), the exact groups still to be
+ * checked, by group of the component being split; `settled` (node, rep), each
+ * decided group's representative. A round, for every group at once:
+ * 1. its representative is its preferred member (`group_pref`: the keep
+ *    policy's score of the group's preferred document, then that document's
+ *    position, as DocumentTable.groupComparator orders groups);
+ * 2. a member compared with R representatives already is kept alone
+ *    (exhausted); every other member is compared with the representative, the
+ *    way pairs are decided (the `check` rule at t − δ) and joins it on a pass;
+ * 3. the members that failed split into the pieces the verified pairs connect
+ *    among them (a large-star / small-star loop over those pairs): a piece of
+ *    one is kept alone, the others are the next round's groups.
+ * Groups never share members, so doing them all at once, round by round,
+ * gives what clustering.ts gets one group at a time. A member is in at most R
+ * + 1 groups, so there are at most R + 1 rounds.
+ */
+import { agreementSql, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule } from './sqlParts.js';
+
+export interface ChainGuardOptions {
+  readonly k: number;
+  readonly rule: SqlPairRule;
+  readonly maxRepresentatives: number;
+}
+
+/**
+ * Ops run after the components loop: `edges` is then a forest of stars over
+ * the groups in pairs, and `verified_edges` (src > dst) the verified pairs.
+ * Leaves `settled` holding every such group.
+ */
+export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
+  const { k, rule, maxRepresentatives: r } = options;
+  const passedExact: PlanOp[] = hasMargin(rule)
+    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
+    : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
+  return [
+    { name: 'check_members', sql: `SELECT src AS node, dst AS grp, 0 AS attempts FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp, 0 AS attempts FROM edges` },
+    { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
+    {
+      loop: 'check',
+      body: [
+        {
+          name: 'check_ranked',
+          sql: `SELECT m.node, m.grp, m.attempts, ROW_NUMBER() OVER (PARTITION BY m.grp ORDER BY p.score DESC, p.pref) AS rn
+FROM check_members m JOIN group_pref p ON p.node = m.node`,
+        },
+        { name: 'check_reps', sql: `SELECT grp, node AS rep FROM check_ranked WHERE rn = 1` },
+        {
+          name: 'check_scored',
+          sql: `SELECT m.node, m.grp, m.attempts + 1 AS attempts, r.rep, ${agreementSql(k)} AS agree
+FROM check_ranked m JOIN check_reps r ON r.grp = m.grp JOIN shards x ON x.position = r.rep JOIN shards y ON y.position = m.node
+WHERE m.rn > 1 AND m.attempts < ${r}`,
+        },
+        ...passedExact,
+        {
+          name: 'check_failed',
+          sql: `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE s.agree < ${rule.acceptFrom} AND e.node IS NULL`,
+        },
+        // The verified pairs among the failed members of one group, and the pieces they connect.
+        {
+          name: 'piece_edges',
+          sql: `SELECT e.src, e.dst FROM verified_edges e JOIN check_failed f ON f.node = e.src JOIN check_failed g ON g.node = e.dst WHERE f.grp = g.grp`,
+        },
+        starLoop('piece_', 'pieces'),
+        { name: 'piece_nodes', sql: `SELECT src AS node, dst AS grp FROM piece_edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp FROM piece_edges` },
+        {
+          name: 'settled_next',
+          sql: `SELECT node, rep FROM settled
+UNION ALL SELECT rep AS node, rep FROM check_reps
+UNION ALL SELECT node, node AS rep FROM check_ranked WHERE rn > 1 AND attempts >= ${r}
+UNION ALL SELECT s.node, s.rep FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE s.agree >= ${rule.acceptFrom} OR e.node IS NOT NULL
+UNION ALL SELECT f.node, f.node AS rep FROM check_failed f LEFT JOIN piece_nodes p ON p.node = f.node WHERE p.node IS NULL`,
+        },
+        { name: 'settled', sql: `SELECT node, rep FROM settled_next` },
+        { name: 'check_members', sql: `SELECT f.node, p.grp, f.attempts FROM check_failed f JOIN piece_nodes p ON p.node = f.node` },
+      ],
+      until: `SELECT COUNT(*) AS n FROM check_members`,
+    },
+  ];
+}

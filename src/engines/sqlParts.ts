@@ -1,0 +1,153 @@
+/**
+ * Pieces of the cluster plan (clusterSql.ts) used more than once: the plan's
+ * shape, a pair decision as SQL, and the large-star / small-star loop.
+ *
+ * A pair decision is the one of src/clusters/pairDecision.ts with its numbers
+ * worked out on the host: the count of agreeing slots is compared with two
+ * integers (accept from, reject up to), and only between them — hybrid's
+ * margin; every pair for exact — is the exact Jaccard of the two shingle lists
+ * computed, as `common / (|A| + |B| − common) >= t` in doubles, the very
+ * division and comparison exactJaccard makes in JavaScript. The spellings
+ * the dialects do not share are a list's length and its rows: the SQL says
+ * Spark's `size(l)` and `explode(l)`; DuckDB gets macros for its
+ * `array_length(l)` and `unnest(l)` (duckdb.ts).
+ */
+
+export interface SqlStep {
+  /** The table the step's SELECT is materialized as. */
+  readonly name: string;
+  readonly sql: string;
+  /**
+   * Registered as a view, not materialized: a wide projection of the input
+   * that is cheaper to read again from Parquet than to copy (DuckDB buffers a
+   * 122,880-row group per thread when it writes a table, 140 MB at k = 128).
+   */
+  readonly view?: boolean;
+}
+
+/** Its body run again and again until `until` (one row, column `n`) gives 0. */
+export interface PlanLoop {
+  readonly loop: string;
+  readonly body: readonly PlanOp[];
+  readonly until: string;
+}
+
+export type PlanOp = SqlStep | PlanLoop;
+
+export const isLoop = (op: PlanOp): op is PlanLoop => 'loop' in op;
+
+/** Every statement of a plan's ops, loops unrolled once (for EXPLAIN, and tests). */
+export function* statementsOf(ops: readonly PlanOp[]): Generator<{ name: string; sql: string }> {
+  for (const op of ops) {
+    if (isLoop(op)) {
+      yield* statementsOf(op.body);
+      yield { name: `${op.loop} (until)`, sql: op.until };
+    } else yield op;
+  }
+}
+
+/**
+ * How a pair is decided from its agreeing slots X: accept when X ≥ acceptFrom,
+ * reject when X ≤ rejectUpTo, otherwise exact Jaccard ≥ threshold.
+ * estimate: m and m − 1 (no margin); exact: k + 1 and −1 (all margin).
+ */
+export interface SqlPairRule {
+  readonly acceptFrom: number;
+  readonly rejectUpTo: number;
+  /** Compared as a double parsed from JavaScript's shortest round-trip text: the same double on both engines. */
+  readonly threshold: number;
+}
+
+export function checkRule(rule: SqlPairRule, k: number, what: string): void {
+  const { acceptFrom, rejectUpTo, threshold } = rule;
+  if (!Number.isSafeInteger(acceptFrom) || !Number.isSafeInteger(rejectUpTo) || acceptFrom <= rejectUpTo || acceptFrom < 0 || acceptFrom > k + 1 || rejectUpTo < -1) {
+    throw new RangeError(`internal: ${what} bounds must satisfy −1 ≤ reject < accept ≤ k + 1, got ${rejectUpTo}, ${acceptFrom}`);
+  }
+  if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`internal: ${what} threshold must be in (0, 1], got ${threshold}`);
+}
+
+/** Whether any pair can fall between the bounds (then the plan reads shingle lists). */
+export const hasMargin = (rule: SqlPairRule): boolean => rule.acceptFrom - rule.rejectUpTo > 1;
+
+/** Slots on which rows x and y agree. */
+export function agreementSql(k: number, x = 'x', y = 'y'): string {
+  return Array.from({ length: k }, (_, i) => `CASE WHEN ${x}.slot_${i} = ${y}.slot_${i} THEN 1 ELSE 0 END`).join(' + ');
+}
+
+export function doubleSql(value: number): string {
+  return `CAST('${String(value)}' AS DOUBLE)`;
+}
+
+/**
+ * Steps ending in table `name`: the rows of `from` (with columns named by
+ * `left`, `right` and `agree`) inside the rule's margin whose shingle lists
+ * reach the threshold; `keep` lists the columns returned. The lists of the
+ * documents in such pairs are read in one scan of each side into
+ * `name_sets`, exploded into one row per shingle, and a pair's common
+ * shingles counted by a join on (document, shingle): linear in the shingles,
+ * where an intersection of two lists in a row (`array_intersect`, DuckDB's a
+ * list_filter + list_contains) is |A|·|B|. A list holds each shingle once
+ * (shingleDocument deduplicates), so the count is |A ∩ B|. A pair with no
+ * common shingle has similarity 0 and drops out of the join; two empty lists
+ * likewise, as exactJaccard.
+ */
+export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
+  const pairs = `${name}_pairs`;
+  const sets = `${name}_sets`;
+  const sameSide = rightTable === 'shards';
+  const rightSets = sameSide ? sets : `${name}_right_sets`;
+  const needed = sameSide ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}` : `SELECT ${left} FROM ${pairs}`;
+  const setsOf = (table: string, positions: string): string => `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
+  const explode = (table: string): string => `SELECT position, explode(shingles) AS h FROM ${table}`;
+  return [
+    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    { name: sets, sql: setsOf('shards', needed) },
+    ...(sameSide ? [] : [{ name: rightSets, sql: setsOf(rightTable, `SELECT ${right} FROM ${pairs}`) }]),
+    { name: `${name}_elements`, sql: explode(sets) },
+    ...(sameSide ? [] : [{ name: `${name}_right_elements`, sql: explode(rightSets) }]),
+    {
+      name: `${name}_common`,
+      sql: `SELECT s.${left}, s.${right}, COUNT(*) AS common
+FROM ${pairs} s JOIN ${name}_elements x ON x.position = s.${left} JOIN ${sameSide ? `${name}_elements` : `${name}_right_elements`} y ON y.position = s.${right} AND y.h = x.h
+GROUP BY s.${left}, s.${right}`,
+    },
+    {
+      name,
+      sql: `SELECT ${keep} FROM (
+  SELECT s.*, c.common, x.n + y.n AS total
+  FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${sets} x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
+WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
+    },
+  ];
+}
+
+/**
+ * Connected components of the edges in table `${p}edges` (src > dst) by
+ * large-star / small-star (Kiveris et al., "Connected Components in
+ * MapReduce and Beyond", SoCC 2014): at the fixed point the table is a forest
+ * of stars, each node pointing at the least node of its component.
+ */
+export function starLoop(p: string, loop: string): PlanLoop {
+  return {
+    loop,
+    body: [
+      { name: `${p}neighbours`, sql: `SELECT src AS u, dst AS v FROM ${p}edges UNION ALL SELECT dst AS u, src AS v FROM ${p}edges` },
+      // Large-star: every neighbour v > u is linked to m(u), the least of u and its neighbours.
+      {
+        name: `${p}large_star`,
+        sql: `SELECT DISTINCT n.v AS src, m.m AS dst FROM ${p}neighbours n
+JOIN (SELECT u, LEAST(u, MIN(v)) AS m FROM ${p}neighbours GROUP BY u) m ON n.u = m.u
+WHERE n.v > n.u`,
+      },
+      // Small-star: u and each of its smaller neighbours are linked to the least of them.
+      {
+        name: `${p}edges`,
+        sql: `SELECT src, m AS dst FROM (SELECT src, MIN(dst) AS m FROM ${p}large_star GROUP BY src) mins
+UNION
+SELECT e.dst AS src, mins.m AS dst FROM ${p}large_star e JOIN (SELECT src, MIN(dst) AS m FROM ${p}large_star GROUP BY src) mins ON e.src = mins.src WHERE e.dst <> mins.m`,
+      },
+    ],
+    // A fixed point of both operations is a forest of stars around each component's least node: no edge points at a non-root.
+    until: `SELECT COUNT(*) AS n FROM ${p}edges e JOIN ${p}edges f ON e.dst = f.src`,
+  };
+}
