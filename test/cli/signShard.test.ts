@@ -1,7 +1,8 @@
 /**
  * `sign --shard` through the built CLI on the uncompressed sample, which the
  * shards split by byte ranges: `cluster` (DuckDB) on 2 and on 4 such shards
- * equals `dedup --verify estimate --cluster-check none` byte for byte, and
+ * with defaults (hybrid verification, the representative check) equals
+ * `dedup` with defaults byte for byte, and
  * `--clusters-from` applies its table in one pass (and Spark, on 4 shards,
  * where cluster.test.ts runs Spark); each shard says how much of
  * the input it read. Standard input cannot be split: every shard streams it
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await cli(['sign', corpus, '-o', sigs, ...signArgs, '-q']);
   const clusters = join(dir, 'dedup.csv');
   const kept = join(dir, 'dedup.jsonl');
-  await cli(['dedup', corpus, '--signatures', sigs, '--verify', 'estimate', '--cluster-check', 'none', '--clusters', clusters, '-o', kept, '-q']);
+  await cli(['dedup', corpus, '--signatures', sigs, '--clusters', clusters, '-o', kept, '-q']);
   want = { clusters: readFileSync(clusters, 'utf8'), kept: readFileSync(kept, 'utf8') };
 }, 240_000);
 
