@@ -225,7 +225,8 @@ describe('SIGTERM in the middle of index add', () => {
     writeFileSync(join(dir, 'b.jsonl'), jsonl(documents('b', 3000, 12)));
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
     const run = started(['index', 'add', index, join(dir, 'b.jsonl'), '-o', join(out, 'kept.jsonl'), '--matches', join(out, 'm.csv'), ...CPU]);
-    await new Promise((r) => setTimeout(r, 1200));
+    // Signal once it holds the lock (its handlers are installed by then: a fixed delay raced a loaded machine's start-up).
+    await lockTaken(index, run.child).then(() => new Promise((r) => setTimeout(r, 300)), () => undefined);
     run.child.kill('SIGTERM');
     const ended = await run.done;
     if (ended.code === 0) return; // finished before the signal on a fast machine: nothing to check

@@ -6,7 +6,7 @@
  * an output's temporary beside it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../support/cli.js';
@@ -68,10 +68,14 @@ describe('dedup interrupted by a signal', () => {
           // The note comes as the spill file is opened: the signal lands while rows are being written to it.
           if (!spilled && /spilling them to/.test(stderr)) {
             spilled = true;
-            setTimeout(() => {
-              expect(readdirSync(spill).length, 'the spill file exists before the signal').toBeGreaterThan(0);
-              fire();
-            }, 200);
+            // Fire as soon as the spill file is there (a fixed delay let a fast run end first, or a starved test runner).
+            let tries = 0;
+            const poll = setInterval(() => {
+              const there = existsSync(spill) && readdirSync(spill).length > 0;
+              if (!there && ++tries < 2000) return;
+              clearInterval(poll);
+              if (there) fire(); // else the run ended (or never spilled): the test's checks below say so
+            }, 5);
           }
         });
         expect(ended.sent, `the run ended before the signal: ${ended.stderr}`).toBe(true);
