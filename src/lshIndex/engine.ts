@@ -85,15 +85,19 @@ export class IndexEngine {
       order.push(i);
     }
     const rows: number[] = [];
+    const los = new Uint32Array(n);
+    const his = new Uint32Array(n);
     for (let b = 0; b < bands; b++) {
-      const lo = (i: number): number => keys[2 * (bands * i + b)];
-      const hi = (i: number): number => keys[2 * (bands * i + b) + 1];
-      order.sort((x, y) => hi(x) - hi(y) || lo(x) - lo(y));
+      for (const i of order) {
+        los[i] = keys[2 * (bands * i + b)];
+        his[i] = keys[2 * (bands * i + b) + 1];
+      }
+      order.sort((x, y) => his[x] - his[y] || los[x] - los[y]);
       for (let j = 0; j < order.length; j++) {
         const i = order[j];
-        if (j === 0 || hi(i) !== hi(order[j - 1]) || lo(i) !== lo(order[j - 1])) {
+        if (j === 0 || his[i] !== his[order[j - 1]] || los[i] !== los[order[j - 1]]) {
           rows.length = 0;
-          source.lookup(b, lo(i), hi(i), rows);
+          source.lookup(b, los[i], his[i], rows);
         }
         for (const row of rows) hits[i].push(row);
       }
