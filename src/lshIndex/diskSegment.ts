@@ -73,7 +73,9 @@ export class DiskSegment {
   private readonly fence: Uint32Array;
   private readonly blocks: number;
   private readonly bandChecked: Uint8Array;
-  private readonly block = new Uint32Array(3 * BAND_BLOCK);
+  /** Band blocks read (and checked) so far, by band × blocks + i, oldest first; BAND_CACHE_BYTES at most. */
+  private readonly cache = new Map<number, Uint32Array>();
+  private cachedBytes = 0;
   private readonly bandsPath: string;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
@@ -152,35 +154,51 @@ export class DiskSegment {
     for (let i = Math.max(0, left - 1); i < blocks; i++) {
       // From block `left` on, a block holds the key only if it starts with it (blocks are sorted).
       if (i >= left && (fence[3 * (base + i) + 1] !== hi || fence[3 * (base + i)] !== lo)) break;
-      const entries = this.readBandBlock(band, i);
-      let past = false;
-      for (let e = 0; e < entries; e++) {
-        const h = this.block[3 * e + 1];
-        const l = this.block[3 * e];
-        if (h === hi && l === lo) out.push(this.block[3 * e + 2]);
-        else if (h > hi || (h === hi && l > lo)) {
-          past = true;
-          break;
-        }
+      const block = this.readBandBlock(band, i);
+      const entries = block.length / 3;
+      // The first entry ≥ the key, by bisection; the run of equal keys from there.
+      let a = 0;
+      let z = entries;
+      while (a < z) {
+        const mid = (a + z) >>> 1;
+        const h = block[3 * mid + 1];
+        if (h < hi || (h === hi && block[3 * mid] < lo)) a = mid + 1;
+        else z = mid;
       }
-      if (past) break;
+      let e = a;
+      for (; e < entries && block[3 * e + 1] === hi && block[3 * e] === lo; e++) out.push(block[3 * e + 2]);
+      if (e < entries) break; // an entry past the key: no later block holds it
     }
   }
 
-  /** Block i of band `band` into this.block, its CRC-32 checked on first read; returns its entries. */
-  private readBandBlock(band: number, i: number): number {
+  /**
+   * Block i of band `band` (its entries' words), its CRC-32 checked on first
+   * read. Kept while the cache has room (the oldest dropped first), so that
+   * an add's many lookups read each block about once, not once per document.
+   */
+  private readBandBlock(band: number, i: number): Uint32Array {
+    const at = band * this.blocks + i;
+    const cached = this.cache.get(at);
+    if (cached !== undefined) return cached;
     const n = this.record.banded;
     const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
-    const view = new Uint8Array(this.block.buffer, 0, entries * 12);
+    const block = new Uint32Array(3 * entries);
+    const view = bytesOf(block);
     readFully(this.bandsFd, view, 12 * (band * n + i * BAND_BLOCK), this.bandsPath);
-    const at = band * this.blocks + i;
     if (this.bandChecked[at] === 0) {
       const actual = crc32(view) >>> 0;
       const recorded = this.fence[3 * at + 2];
       if (actual !== recorded) throw new CorruptIndexError(this.bandsPath, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${actual.toString(16)}, recorded ${recorded.toString(16)}): the file changed after it was written`);
       this.bandChecked[at] = 1;
     }
-    return entries;
+    this.cache.set(at, block);
+    this.cachedBytes += view.length;
+    for (const [oldest, dropped] of this.cache) {
+      if (this.cachedBytes <= BAND_CACHE_BYTES) break;
+      this.cache.delete(oldest);
+      this.cachedBytes -= dropped.byteLength;
+    }
+    return block;
   }
 
   id(row: number): string {
@@ -222,6 +240,9 @@ export class DiskSegment {
 }
 
 const MANIFEST_NAME = 'manifest.json';
+
+/** Band-table bytes a segment keeps in memory after reading them (a 16-band table of 170 k documents). */
+const BAND_CACHE_BYTES = 32 * 2 ** 20;
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);

@@ -44,18 +44,65 @@ export class IndexEngine {
     this.pairMatrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
   }
 
-  /** Live documents sharing at least one band key with row `at` of `words`, each once, in (segment, row) order. */
-  candidates(segments: readonly IndexSegment[], words: Uint32Array, at: number): Candidate[] {
+  /**
+   * Live documents sharing at least one band key with row `at` of `words`,
+   * each once, in (segment, row) order. `looked[s]`, where given, holds
+   * segment s's rows for this row's keys, looked up already (`lookUpRun`).
+   */
+  candidates(segments: readonly IndexSegment[], words: Uint32Array, at: number, looked?: readonly (readonly number[] | undefined)[]): Candidate[] {
     bandKeysOfRow(this.parameters, words, at, this.keys);
     const found: Candidate[] = [];
     const rows: number[] = [];
     segments.forEach((source, segment) => {
-      rows.length = 0;
-      for (let b = 0; b < this.parameters.bands; b++) source.lookup(b, this.keys[2 * b], this.keys[2 * b + 1], rows);
-      const distinct = [...new Set(rows)].sort((x, y) => x - y);
+      let hits: readonly number[] | undefined = looked?.[segment];
+      if (hits === undefined) {
+        rows.length = 0;
+        for (let b = 0; b < this.parameters.bands; b++) source.lookup(b, this.keys[2 * b], this.keys[2 * b + 1], rows);
+        hits = rows;
+      }
+      const distinct = [...new Set(hits)].sort((x, y) => x - y);
       for (const row of distinct) if (!source.isRemoved(row)) found.push({ segment, row, source });
     });
     return found;
+  }
+
+  /**
+   * Rows of `source` sharing a band key with each non-empty row of documents
+   * [from, to) (repeats and all, as `lookup` appends them; [] for an empty
+   * one). Band by band, the run's keys in sorted order: a disk segment then
+   * reads each band block about once per band and run, not once per document.
+   */
+  lookUpRun(source: IndexSegment, signed: SignedTexts, from: number, to: number): number[][] {
+    const { bands } = this.parameters;
+    const n = to - from;
+    const keys = new Uint32Array(2 * bands * n);
+    const order: number[] = [];
+    const hits: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      hits.push([]);
+      if (signed.empty[from + i] === 1) continue;
+      bandKeysOfRow(this.parameters, signed.words, (from + i) * this.width, keys.subarray(2 * bands * i, 2 * bands * (i + 1)));
+      order.push(i);
+    }
+    const rows: number[] = [];
+    const los = new Uint32Array(n);
+    const his = new Uint32Array(n);
+    for (let b = 0; b < bands; b++) {
+      for (const i of order) {
+        los[i] = keys[2 * (bands * i + b)];
+        his[i] = keys[2 * (bands * i + b) + 1];
+      }
+      order.sort((x, y) => his[x] - his[y] || los[x] - los[y]);
+      for (let j = 0; j < order.length; j++) {
+        const i = order[j];
+        if (j === 0 || his[i] !== his[order[j - 1]] || los[i] !== los[order[j - 1]]) {
+          rows.length = 0;
+          source.lookup(b, los[i], his[i], rows);
+        }
+        for (const row of rows) hits[i].push(row);
+      }
+    }
+    return hits;
   }
 
   /** The candidates that pass verification at the threshold, most similar first. */
@@ -113,11 +160,13 @@ export class IndexEngine {
    */
   decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean, from = 0, to = documents.length): AddDecision[] {
     const searched = [...segments, pending];
+    // The committed segments do not change during the add: their lookups for the whole run at once.
+    const looked = segments.map((source) => this.lookUpRun(source, signed, from, to));
     const decisions: AddDecision[] = [];
     for (let d = from; d < to; d++) {
       const at = d * this.width;
       const empty = signed.empty[d] === 1;
-      const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at), signed.words, at, signed.sets?.[d]);
+      const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at, looked.map((hits) => hits[d - from])), signed.words, at, signed.sets?.[d]);
       const added = all || matches.length === 0;
       // candidates() left this row's band keys in this.keys.
       if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d], empty ? undefined : this.keys);

@@ -35,9 +35,12 @@ export function bandKeysOfRow(p: IndexParameters, words: Uint32Array, at: number
   for (let b = 0; b < p.bands; b++) keyOfBand(m, 0, b, p.rows, out, 2 * b);
 }
 
+/** 30 bits of a band key: a small integer, which a Map hashes faster than a uint32 above 2^30. */
+const smallKey = (lo: number, hi: number): number => (hi ^ lo) & 0x3fffffff;
+
 /**
- * A growing segment in memory. Band tables are maps from a key's hi word to
- * its entries' (lo, row) pairs: exact 64-bit keys, as the disk's sorted tables.
+ * A growing segment in memory. Band tables are maps from 30 bits of a key to
+ * its entries' (lo, hi, row) triples: exact 64-bit keys, as the disk's sorted tables.
  */
 export class MemorySegment implements IndexSegment {
   readonly ids: string[] = [];
@@ -91,18 +94,19 @@ export class MemorySegment implements IndexSegment {
       for (let b = 0; b < this.parameters.bands; b++) {
         const lo = keys[2 * b];
         const hi = keys[2 * b + 1];
-        const entries = this.tables[b].get(hi);
-        if (entries === undefined) this.tables[b].set(hi, [lo, row]);
-        else entries.push(lo, row);
+        const slot = smallKey(lo, hi);
+        const entries = this.tables[b].get(slot);
+        if (entries === undefined) this.tables[b].set(slot, [lo, hi, row]);
+        else entries.push(lo, hi, row);
       }
     }
     return row;
   }
 
   lookup(band: number, lo: number, hi: number, out: number[]): void {
-    const entries = this.tables[band].get(hi);
+    const entries = this.tables[band].get(smallKey(lo, hi));
     if (entries === undefined) return;
-    for (let i = 0; i < entries.length; i += 2) if (entries[i] === lo) out.push(entries[i + 1]);
+    for (let i = 0; i < entries.length; i += 3) if (entries[i] === lo && entries[i + 1] === hi) out.push(entries[i + 2]);
   }
 
   isRemoved(row: number): boolean {
