@@ -13,7 +13,8 @@
  * Both count the bytes they read from disk (or the pipe).
  */
 import { createHash } from 'node:crypto';
-import { rangePosition, type ShardMeta, type ShardRanges } from '../formats/shardFile.js';
+import type { ShardMeta } from '../formats/shardFile.js';
+import { rangePosition, type ShardRanges } from '../formats/shardRanges.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { readDocuments, totalInputBytes, type InputFile } from '../io/readDocuments.js';
 import { describeForShards, readPiece } from '../io/shardInputs.js';
