@@ -11,6 +11,7 @@
  * texts of the documents that are in a cluster of two or more or matched the
  * reference set, up to a budget.
  */
+import { sixDecimals } from '../src/format.js';
 import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/csv.js';
@@ -118,7 +119,6 @@ async function* blobLines(blob: Blob): AsyncGenerator<string> {
 }
 
 /** Six decimals, as the CLI writes similarities. */
-const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export interface RunRecord {
   readonly files: readonly File[];
@@ -158,7 +158,7 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
     clusters.row([doc.id, assignment.cluster[d], isKept]);
     const g = table.group(d);
     const isMatched = contamination !== undefined && g >= 0 && contamination.match[g] >= 0;
-    if (isMatched) matched!.row([doc.id, contamination.referenceIds[contamination.match[g]], round(contamination.similarity[g]), round(contamination.estimate[g])]);
+    if (isMatched) matched!.row([doc.id, contamination.referenceIds[contamination.match[g]], sixDecimals(contamination.similarity[g]), sixDecimals(contamination.estimate[g])]);
     if (sizes[assignment.cluster[d]] > 1 || isMatched) {
       if (doc.text.length <= budget) {
         texts.set(d, doc.text);
@@ -179,8 +179,8 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
   if (verified.exact !== undefined) pairColumns.push(['exact', 'DOUBLE']);
   const pairs = new Table(pairColumns);
   for (let i = 0; i < verified.a.length; i++) {
-    const row: Cell[] = [ids[firstOf[verified.a[i]]], ids[firstOf[verified.b[i]]], round(verified.estimate[i])];
-    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
+    const row: Cell[] = [ids[firstOf[verified.a[i]]], ids[firstOf[verified.b[i]]], sixDecimals(verified.estimate[i])];
+    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : sixDecimals(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
     pairs.row(row);
   }
   const reportFields = buildWebReport(run);

@@ -6,10 +6,10 @@
  * browser-safe: the tab's report is built by the same code.
  */
 import type { AuditResult, Proportion } from '../clusters/audit.js';
-import { thousands } from '../format.js';
+import { sixDecimals, thousands } from '../format.js';
 
 /** Six decimals, as the other tables; NaN (nothing sampled) as null. */
-const round = (x: number): number | null => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : null);
+const round = (x: number): number | null => (Number.isFinite(x) ? sixDecimals(x) : null);
 
 function share(p: Proportion) {
   return { count: p.count, sampled: p.sampled, share: round(p.share), low: round(p.low), high: round(p.high) };

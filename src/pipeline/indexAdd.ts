@@ -9,6 +9,7 @@
  * The outputs come after the commit (they need its decisions): a run killed
  * between the two has added its documents without writing them.
  */
+import { sixDecimals } from '../format.js';
 import { checkKeptOutput, openKeptDocuments, type KeptDocuments } from '../formats/keptDocuments.js';
 import { openTable, type RowTable } from '../formats/openTable.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
@@ -23,7 +24,6 @@ import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 import type { NamedOutput } from './outputChecks.js';
 import { writeTextFile } from '../formats/textFile.js';
-import { round } from '../formats/queryLine.js';
 
 export interface IndexAddOutputs {
   /** The added documents (kept), as dedup's `-o` writes them. */
@@ -155,8 +155,7 @@ async function writeAdded(read: readonly InputDocument[], result: AddResult, out
 
 async function writeMatches(table: RowTable, result: AddResult): Promise<void> {
   for (const decision of result.decisions) {
-    for (const match of decision.matches) await table.row([decision.id, match.id, round(match.similarity), match.exact === undefined ? null : round(match.exact)]);
+    for (const match of decision.matches) await table.row([decision.id, match.id, sixDecimals(match.similarity), match.exact === undefined ? null : sixDecimals(match.exact)]);
   }
 }
 
-export { round };

@@ -9,6 +9,7 @@
  *   estimate the pair's signature agreement (empty for removed)
  *   exact    exact Jaccard of the two shingle sets
  */
+import { sixDecimals } from '../format.js';
 import { binRange, type AuditResult } from '../clusters/audit.js';
 import type { DocumentTable } from '../clusters/documentTable.js';
 import type { Cell } from '../formats/csv.js';
@@ -24,7 +25,6 @@ export const AUDIT_COLUMNS: readonly TableColumn[] = [
   ['exact', 'DOUBLE'],
 ];
 
-const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The first document of each exact group in `groups`. */
 function firstDocuments(table: DocumentTable, groups: ReadonlySet<number>): Map<number, number> {
@@ -45,8 +45,8 @@ export function auditDocuments(audit: AuditResult, table: DocumentTable): Set<nu
 export async function writeAuditFile(path: string, audit: AuditResult, table: DocumentTable, idOf: (doc: number) => string, compression?: ParquetCompression): Promise<void> {
   const first = firstDocuments(table, new Set(audit.pairs.flatMap((p) => [p.a, p.b])));
   const rows: Cell[][] = [
-    ...audit.pairs.map((p): Cell[] => ['pair', binRange(p.bin).join('-'), idOf(first.get(p.a)!), idOf(first.get(p.b)!), round(p.estimate), round(p.exact)]),
-    ...audit.removals.map((r): Cell[] => ['removed', null, idOf(r.removed), idOf(r.kept), null, round(r.exact)]),
+    ...audit.pairs.map((p): Cell[] => ['pair', binRange(p.bin).join('-'), idOf(first.get(p.a)!), idOf(first.get(p.b)!), sixDecimals(p.estimate), sixDecimals(p.exact)]),
+    ...audit.removals.map((r): Cell[] => ['removed', null, idOf(r.removed), idOf(r.kept), null, sixDecimals(r.exact)]),
   ];
   const file = await openTable(path, AUDIT_COLUMNS, compression);
   try {

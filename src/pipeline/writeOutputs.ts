@@ -13,6 +13,7 @@
  * - contamination: `id, reference, similarity, estimate`, one row per
  *   corpus document removed because it matched the reference set.
  */
+import { sixDecimals } from '../format.js';
 import type { VerifiedPairs } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import { openKeptDocuments } from '../formats/keptDocuments.js';
@@ -98,7 +99,7 @@ async function visitCorpus(
     await clusters?.row([id, assignment.cluster[index], isKept]);
     if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
     if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
-      await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], round(contamination.similarity[g]), round(contamination.estimate[g])]);
+      await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], sixDecimals(contamination.similarity[g]), sixDecimals(contamination.estimate[g])]);
     }
   };
   const { records } = outcome;
@@ -128,14 +129,10 @@ function pairColumns(verified: VerifiedPairs): TableColumn[] {
 /** One row per verified pair, each text named by its first document. */
 async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) {
-    const row: Cell[] = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, round(verified.estimate[i])];
+    const row: Cell[] = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, sixDecimals(verified.estimate[i])];
     // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in Parquet) for the others.
-    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : round(verified.exact[i]));
+    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : sixDecimals(verified.exact[i]));
     await pairs.row(row);
   }
 }
 
-/** Six decimals: enough for k up to 10^6, and stable text across platforms. */
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
