@@ -9,6 +9,7 @@ import { counted, thousands } from '../format.js';
 import { positiveInteger, tableOption } from './options.js';
 import type { ClusterCheck, VerifyMode } from '../options.js';
 import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
+import { auditSummaryLines } from '../formats/auditReport.js';
 
 interface ClusterCliOptions {
   engine: EngineName;
@@ -27,6 +28,14 @@ interface ClusterCliOptions {
   tempDirectory?: string;
   threads?: number;
   emitScript?: string;
+  report?: string;
+  reportHtml?: string;
+  audit?: number;
+  auditSeed?: string;
+  auditFile?: string;
+  corpus?: string[];
+  textField: string;
+  idField: string;
   quiet: boolean;
 }
 
@@ -47,6 +56,14 @@ export function registerClusterCommand(program: Command): void {
     .addOption(tableOption('maxRepresentatives', '--max-representatives <n>', 'representative check: a member is compared with at most n representatives, then kept alone'))
     .addOption(tableOption('keep', '--keep <policy>', 'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep field:NAME); ties to the earliest'))
     .option('--against <ref.parquet>', 'reference shards (`sign REF --shard 1/1 -o ref.parquet`, same parameters): remove corpus documents near-duplicate to one, as dedup --against; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--report <file.json>', "write the join's summary as JSON (dedup --report's fields where they mean the same)")
+    .option('--report-html <file.html>', 'write one self-contained HTML page: the summary, the S-curve, the similarity histogram, the audit and the largest clusters (with their diffs given --corpus)')
+    .addOption(tableOption('audit', '--audit <n>', 'measure exact Jaccard on a seeded sample: n accepted pairs per similarity bin and n removed documents; the report gives the precision with 95 % intervals (needs shards with shingle sets)'))
+    .addOption(tableOption('auditSeed', '--audit-seed <u64>', "seed of the audit's sample (default: the shards' --seed)"))
+    .option('--audit-file <file>', 'with --audit: write the sampled pairs and removed documents with their exact Jaccard (CSV; JSONL or Parquet by the name)')
+    .option('--corpus <file>', 'the corpus the shards were signed from, as given to sign (repeat for several): --report-html shows the texts of its largest clusters, found by id', (value: string, previous: string[] = []) => [...previous, value])
+    .addOption(tableOption('textField', '--text-field <name>', '--corpus: JSONL field or Parquet column holding the text'))
+    .addOption(tableOption('idField', '--id-field <name>', '--corpus: JSONL field or Parquet column holding the id'))
     .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
@@ -54,7 +71,12 @@ export function registerClusterCommand(program: Command): void {
     .option('-q, --quiet', 'print errors only: no notes or summary', false)
     .action(async (shards: string[], options: ClusterCliOptions) => {
       if (options.emitScript !== undefined) return emitScript(shards, options);
-      if (options.clusters === undefined && options.removed === undefined) throw new RangeError('nothing to write: give --clusters, --removed or --emit-script');
+      if ([options.clusters, options.removed, options.report, options.reportHtml, options.auditFile].every((p) => p === undefined)) {
+        throw new RangeError('nothing to write: give --clusters, --removed, --report, --report-html, --audit-file or --emit-script');
+      }
+      if (options.auditFile !== undefined && options.audit === undefined) throw new RangeError('--audit-file needs --audit N (the sample size)');
+      if (options.auditSeed !== undefined && options.audit === undefined) throw new RangeError('--audit-seed needs --audit N (the sample size)');
+      if (options.corpus !== undefined && options.reportHtml === undefined) throw new RangeError('--corpus is read for the texts of --report-html: give --report-html too');
       const config: ClusterConfig = {
         shards,
         engine: options.engine,
@@ -65,7 +87,17 @@ export function registerClusterCommand(program: Command): void {
         against: options.against,
         clusters: options.clusters,
         removed: options.removed,
+        inspect: {
+          report: options.report,
+          reportHtml: options.reportHtml,
+          audit: options.audit,
+          auditSeed: options.auditSeed,
+          auditFile: options.auditFile,
+          corpus: options.corpus,
+          read: { textField: options.textField, idField: options.idField, skipInvalid: false },
+        },
         engineOptions: {
+          onNote: (message) => process.stderr.write(`note: ${message}\n`),
           memoryLimit: options.memoryLimit,
           tempDirectory: options.tempDirectory,
           threads: options.threads,
@@ -82,7 +114,7 @@ export function registerClusterCommand(program: Command): void {
       const summary = await runCluster(config);
       if (options.quiet) return;
       // With an output on standard output (`--clusters -`), the summary goes to standard error.
-      printSummary(summary, options, [options.clusters, options.removed].includes('-') ? process.stderr : process.stdout);
+      printSummary(summary, options, [options.clusters, options.removed, options.report, options.auditFile].includes('-') ? process.stderr : process.stdout);
     });
 }
 
@@ -116,7 +148,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
   const t = s.stats.timings;
   const sec = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(2);
   const lines = [
-    `clustered ${counted(s.documents, 'document')} from ${counted(s.meta.shard.count, 'shard')} on ${options.engine} → ${options.clusters ?? options.removed}`,
+    `clustered ${counted(s.documents, 'document')} from ${counted(s.meta.shard.count, 'shard')} on ${options.engine} → ${options.clusters ?? options.removed ?? options.report ?? options.reportHtml ?? options.auditFile}`,
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
@@ -125,7 +157,8 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact Jaccard`,
     ...(options.against === undefined ? [] : [`  against      ${counted(s.stats.contaminatedGroups, 'distinct text')} matched the reference set, removed`]),
     `  components   ${counted(s.stats.rounds, 'round')} of large-star + small-star; ${counted(s.stats.checkRounds, 'round')} of the cluster check`,
-    `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)})`,
+    ...auditSummaryLines(s.report?.audit ?? null),
+    `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ${sec(t.finish)}${t.inspect === undefined ? '' : `, inspect ${sec(t.inspect)}`})`,
   ];
   stream.write(lines.join('\n') + '\n');
 }

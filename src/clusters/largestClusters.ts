@@ -60,16 +60,36 @@ export interface ShownCluster {
   readonly members: readonly ShownMember[];
 }
 
-/** The chosen clusters with their diffs; `textOf` may lack a document's text (the tab's memory budget). */
-export function showClusters(chosen: readonly ChosenCluster[], table: DocumentTable, idOf: (doc: number) => string, textOf: (doc: number) => string | undefined, shingle: ShingleOptions): ShownCluster[] {
+/** A cluster to show: its kept member and removed members, of any kind (document indexes here, rows of the join in `cluster`). */
+export interface ClusterToShow<M> {
+  readonly cluster: number;
+  readonly size: number;
+  readonly kept: M;
+  readonly removed: readonly M[];
+}
+
+/** What showing a member needs: its id, its text when at hand, and whether two members share their normalized text. */
+export interface MemberSource<M> {
+  id(member: M): string;
+  text(member: M): string | undefined;
+  sameText(a: M, b: M): boolean;
+}
+
+/** The clusters with their diffs; a member without its text (the tab's memory budget, a corpus not given) is shown without one. */
+export function showChosenClusters<M>(chosen: readonly ClusterToShow<M>[], source: MemberSource<M>, shingle: ShingleOptions): ShownCluster[] {
   return chosen.map((c) => {
-    const keptText = textOf(c.kept);
-    const members = c.removed.map((d): ShownMember => {
-      const exactDuplicate = table.group(d) === table.group(c.kept);
-      const text = textOf(d);
+    const keptText = source.text(c.kept);
+    const members = c.removed.map((m): ShownMember => {
+      const exactDuplicate = source.sameText(m, c.kept);
+      const text = source.text(m);
       const comparison = exactDuplicate || text === undefined || keptText === undefined ? undefined : compareTexts(keptText, text, shingle);
-      return { id: idOf(d), exactDuplicate, comparison };
+      return { id: source.id(m), exactDuplicate, comparison };
     });
-    return { cluster: c.cluster, size: c.size, keptId: idOf(c.kept), members };
+    return { cluster: c.cluster, size: c.size, keptId: source.id(c.kept), members };
   });
+}
+
+/** The chosen clusters of a run with their diffs; `textOf` may lack a document's text (the tab's memory budget). */
+export function showClusters(chosen: readonly ChosenCluster[], table: DocumentTable, idOf: (doc: number) => string, textOf: (doc: number) => string | undefined, shingle: ShingleOptions): ShownCluster[] {
+  return showChosenClusters(chosen, { id: idOf, text: textOf, sameText: (a, b) => table.group(a) === table.group(b) }, shingle);
 }

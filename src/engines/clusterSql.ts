@@ -32,6 +32,7 @@
  */
 
 import { chainGuardOps } from './chainGuardSql.js';
+import type { InspectPlan } from './inspectSql.js';
 import { referenceSteps } from './referenceSql.js';
 import { agreementSql, checkRule, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
@@ -59,9 +60,30 @@ export interface ClusterPlan {
   readonly stats: string;
   /** Run once after the stats: the components loop, then the representative check's rounds. */
   readonly program: readonly PlanOp[];
-  /** The last step is `clusters` (id, position, cluster: the label, its first document's position; kept as 0/1). */
+  /**
+   * The last step is `clusters` (id, position, cluster: the label, its first
+   * document's position; kept as 0/1; grp: the exact group, its first
+   * document's position, null when empty; contaminated as 0/1).
+   */
   readonly finish: readonly SqlStep[];
+  /** Run before everything: each query gives one row (n, example); n > 0 stops the run with `message` and the example. */
+  readonly checks: readonly PlanCheck[];
+  /** `cluster --report`, `--report-html`, `--audit`: steps after `finish`, then small queries whose rows go back to the host (inspectSql.ts). */
+  readonly inspect?: InspectPlan;
 }
+
+export interface PlanCheck {
+  readonly name: string;
+  readonly sql: string;
+  readonly message: string;
+}
+
+/** An id in two shards: each shard checked its own ids when it was signed, only the join sees them all. */
+export const REPEATED_ID_CHECK: PlanCheck = {
+  name: 'repeated_ids',
+  sql: `SELECT COUNT(*) AS n, MIN(id) AS example FROM (SELECT id FROM shards GROUP BY id HAVING COUNT(*) > 1) r`,
+  message: 'ids must be unique across the shards, and this one is in more than one document',
+};
 
 /**
  * The least m with m / k ≥ threshold in JavaScript's double arithmetic, i.e.
@@ -155,7 +177,7 @@ WHERE rn = 1`;
       name: 'documents',
       sql: `SELECT s.id, s.position, ${score} AS score,
        CASE WHEN s.exact_hi IS NULL THEN s.position ${against ? 'WHEN k.node IS NOT NULL THEN g.node ' : ''}ELSE COALESCE(c.label, g.node) END AS component,
-       ${against ? 'CASE WHEN k.node IS NULL THEN 0 ELSE 1 END' : '0'} AS contaminated
+       ${against ? 'CASE WHEN k.node IS NULL THEN 0 ELSE 1 END' : '0'} AS contaminated, g.node AS grp
 FROM shards s
 LEFT JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi
 LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k ON k.node = g.node' : ''}`,
@@ -164,11 +186,12 @@ LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k
     {
       name: 'clusters',
       sql: `SELECT id, position, component AS cluster,
-       CASE WHEN contaminated = 0 AND ROW_NUMBER() OVER (PARTITION BY component ORDER BY score DESC, position) = 1 THEN 1 ELSE 0 END AS kept
+       CASE WHEN contaminated = 0 AND ROW_NUMBER() OVER (PARTITION BY component ORDER BY score DESC, position) = 1 THEN 1 ELSE 0 END AS kept,
+       grp, contaminated
 FROM documents`,
     },
   ];
   const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
   const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
-  return { setup, stats, program, finish };
+  return { checks: [REPEATED_ID_CHECK], setup, stats, program, finish };
 }

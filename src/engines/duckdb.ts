@@ -8,8 +8,9 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { isLoop, type ClusterPlan, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
-import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun } from './engine.js';
+import { isLoop, type ClusterPlan, type PlanCheck, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
+import { checkFailed, DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type InspectRow, type Inspected } from './engine.js';
+import type { InspectPlan } from './inspectSql.js';
 
 export const DUCKDB_INSTALL_HINT = 'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no compiler needed)';
 
@@ -65,6 +66,7 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
     await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
     const reference = options.reference ?? [];
     if (reference.length > 0) await connection.run(`CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`);
+    await runChecks(connection, plan.checks);
     const timings: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -79,7 +81,9 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
     const rounds: Record<string, number> = {};
     await timed('components', () => runOps(connection, plan.program, options, rounds));
     await timed('finish', () => runSteps(connection, plan.finish));
+    const inspected = plan.inspect === undefined ? undefined : await timed('inspect', () => runInspect(connection, plan.inspect!));
     return {
+      inspected,
       stats: {
         candidates: Number(stats.candidates),
         verified: Number(stats.verified),
@@ -98,6 +102,25 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
     close();
     throw error;
   }
+}
+
+async function rowsOf(connection: DuckDBConnection, sql: string): Promise<InspectRow[]> {
+  const rows = await (await connection.runAndReadAll(sql)).getRowObjectsJS();
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? Number(value) : (value as number | string | null)])));
+}
+
+async function runChecks(connection: DuckDBConnection, checks: readonly PlanCheck[]): Promise<void> {
+  for (const check of checks) {
+    const [row] = await rowsOf(connection, check.sql);
+    if (Number(row.n) > 0) throw checkFailed(check, Number(row.n), row.example);
+  }
+}
+
+async function runInspect(connection: DuckDBConnection, plan: InspectPlan): Promise<Inspected> {
+  await runSteps(connection, plan.steps);
+  const inspected: Record<string, InspectRow[]> = {};
+  for (const query of plan.queries) inspected[query.name] = await rowsOf(connection, query.sql);
+  return inspected;
 }
 
 export async function runSteps(connection: DuckDBConnection, steps: readonly SqlStep[]): Promise<void> {

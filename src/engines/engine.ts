@@ -1,5 +1,6 @@
 /** What a cluster engine (DuckDB in process, Spark as a job) gives back after running the plan of clusterSql.ts. */
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import type { PlanCheck } from './clusterSql.js';
 
 export interface ClusterRow {
   readonly id: string;
@@ -23,8 +24,15 @@ export interface EngineStats {
   readonly timings: Record<string, number>;
 }
 
+/** A row of an inspection query (inspectSql.ts): BIGINT as number (positions stay below 2^53), ids as strings. */
+export type InspectRow = Readonly<Record<string, number | string | null>>;
+/** Each inspection query's rows, by the query's name. */
+export type Inspected = Readonly<Record<string, readonly InspectRow[]>>;
+
 export interface EngineRun {
   readonly stats: EngineStats;
+  /** The rows of the plan's inspection queries (absent when the plan has none). */
+  readonly inspected?: Inspected;
   /** Every document's row, in input order (global position), a chunk at a time. */
   rows(): AsyncIterable<readonly ClusterRow[]>;
   /** Writes the rows as Parquet (id STRING, cluster BIGINT, kept BOOLEAN) to `path` (a temporary name: the caller renames). */
@@ -44,11 +52,18 @@ export interface EngineOptions {
   readonly onRound?: (round: number, remaining: number, loop: string) => void;
   /** Reference shards (`--against`), registered as the relation `reference`. */
   readonly reference?: readonly string[];
+  /** A line for the user (e.g. texts --corpus lacks); not printed by the engine itself. */
+  readonly onNote?: (message: string) => void;
   /** Spark: write every statement's physical plan (EXPLAIN) to this JSON file, { name, plan }[]. */
   readonly explain?: string;
 }
 
 export const DEFAULT_MAX_ROUNDS = 200;
+
+/** A plan check that found something (e.g. an id in two shards): one line naming it. */
+export function checkFailed(check: PlanCheck, n: number, example: unknown): RangeError {
+  return new RangeError(`${check.message}: ${JSON.stringify(example)}${n > 1 ? ` (and ${n - 1} more)` : ''}`);
+}
 
 export class EngineUnavailableError extends Error {
   constructor(message: string) {

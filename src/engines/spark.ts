@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { ClusterPlan } from './clusterSql.js';
-import { DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type EngineStats } from './engine.js';
+import { checkFailed, DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type EngineStats, type Inspected } from './engine.js';
 
 export const SPARK_INSTALL_HINT = 'python3 -m pip install pyspark (Spark with its jars; needs Java 17 or newer on PATH)';
 
@@ -33,7 +33,9 @@ export function sparkJobScript(plan: ClusterPlan, maxRounds = DEFAULT_MAX_ROUNDS
 
 Writes OUT_DIR/clusters (Parquet: id, cluster, kept, position; sorted by position; cluster is
 the position of the cluster's first document: number the distinct values in order for 0, 1, ...),
-OUT_DIR/removed (Parquet: id of each removed document) and OUT_DIR/stats.json.
+OUT_DIR/removed (Parquet: id of each removed document) and OUT_DIR/stats.json; with an inspection
+part in the plan (cluster --report, --report-html, --audit), OUT_DIR/inspect.json: its queries' rows.
+A check that fails (an id in two shards) writes OUT_DIR/check_failed.json and exits with status 3.
 The SQL below is the plan of gpudedup's src/engines/clusterSql.ts, unchanged.
 """
 import argparse, json, os, time
@@ -83,11 +85,14 @@ def main():
                 raise SystemExit("Exception in step %s: %s" % (step["name"], str(e).split("\\n")[0]))
             frame.createOrReplaceTempView(step["name"])
 
-    def count(name, sql):
+    def collect(name, sql):
         frame = spark.sql(sql)
         if a.explain:
             plans.append({"name": name, "plan": frame._jdf.queryExecution().executedPlan().toString()})
-        return frame.collect()[0]
+        return frame.collect()
+
+    def count(name, sql):
+        return collect(name, sql)[0]
 
     rounds = {}
 
@@ -108,6 +113,13 @@ def main():
                 if remaining == 0:
                     break
 
+    for check in PLAN["checks"]:
+        found = spark.sql(check["sql"]).collect()[0]
+        if found["n"] > 0:
+            with open(os.path.join(a.out, "check_failed.json"), "w") as f:
+                json.dump({"name": check["name"], "n": found["n"], "example": found["example"]}, f)
+            raise SystemExit(3)
+
     timings = {}
     t = time.time()
     run(PLAN["setup"])
@@ -122,6 +134,13 @@ def main():
     result.orderBy("position").write.mode("overwrite").parquet(os.path.join(a.out, "clusters"))
     result.where("NOT kept").orderBy("position").select("id").write.mode("overwrite").parquet(os.path.join(a.out, "removed"))
     timings["finish"] = (time.time() - t) * 1000
+    if PLAN.get("inspect"):
+        t = time.time()
+        run(PLAN["inspect"]["steps"])
+        inspected = {q["name"]: [r.asDict() for r in collect(q["name"], q["sql"])] for q in PLAN["inspect"]["queries"]}
+        with open(os.path.join(a.out, "inspect.json"), "w") as f:
+            json.dump(inspected, f)
+        timings["inspect"] = (time.time() - t) * 1000
     with open(os.path.join(a.out, "stats.json"), "w") as f:
         json.dump({"candidates": stats["candidates"], "verified": stats["verified"],
                    "largestBucket": stats["largest_bucket"], "exactPairs": stats["exact_pairs"], "contaminatedGroups": stats["contaminated_groups"],
@@ -184,6 +203,10 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
       const match = /^round (\d+): (\d+) (\w+)$/.exec(line.trim());
       if (match) options.onRound?.(Number(match[1]), Number(match[2]), match[3]);
     });
+    if (result.code === 3) {
+      const found = JSON.parse(await readFile(join(dir, 'check_failed.json'), 'utf8')) as { name: string; n: number; example: unknown };
+      throw checkFailed(plan.checks.find((c) => c.name === found.name)!, found.n, found.example);
+    }
     if (result.code !== 0) {
       // A Java stack trace ends the output; its cause is higher up, on the lines naming an exception.
       const lines = result.output.trim().split('\n');
@@ -192,8 +215,10 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
     }
     const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as EngineStats;
     const parts = await partFiles(join(dir, 'clusters'));
+    const inspected = plan.inspect === undefined ? undefined : (JSON.parse(await readFile(join(dir, 'inspect.json'), 'utf8')) as Inspected);
     return {
       stats,
+      inspected,
       rows: () => readParts(parts),
       writeParquet: (path) => writeRowsParquet(path, readParts(parts)),
       close: async () => removeTemporary(dir),

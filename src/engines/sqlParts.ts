@@ -93,14 +93,35 @@ export function doubleSql(value: number): string {
  */
 export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
   const pairs = `${name}_pairs`;
+  const { steps, rightSets } = commonShingleSteps(name, pairs, left, right, rightTable);
+  return [
+    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    ...steps,
+    {
+      name,
+      sql: `SELECT ${keep} FROM (
+  SELECT s.*, c.common, x.n + y.n AS total
+  FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${name}_sets x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
+WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
+    },
+  ];
+}
+
+/**
+ * Steps counting the common shingles of the pairs in table `pairs` (columns
+ * `left`, `right`: positions in `shards`, and in `rightTable` for the right
+ * side): `${name}_sets` (position, shingles, n) holds the lists read, and
+ * `${name}_common` (left, right, common) each pair with a shingle in common
+ * (a pair without one has no row).
+ */
+export function commonShingleSteps(name: string, pairs: string, left: string, right: string, rightTable = 'shards'): { steps: SqlStep[]; rightSets: string } {
   const sets = `${name}_sets`;
   const sameSide = rightTable === 'shards';
   const rightSets = sameSide ? sets : `${name}_right_sets`;
   const needed = sameSide ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}` : `SELECT ${left} FROM ${pairs}`;
   const setsOf = (table: string, positions: string): string => `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
   const explode = (table: string): string => `SELECT position, explode(shingles) AS h FROM ${table}`;
-  return [
-    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+  const steps: SqlStep[] = [
     { name: sets, sql: setsOf('shards', needed) },
     ...(sameSide ? [] : [{ name: rightSets, sql: setsOf(rightTable, `SELECT ${right} FROM ${pairs}`) }]),
     { name: `${name}_elements`, sql: explode(sets) },
@@ -111,14 +132,8 @@ export function exactPassSteps(name: string, from: string, left: string, right: 
 FROM ${pairs} s JOIN ${name}_elements x ON x.position = s.${left} JOIN ${sameSide ? `${name}_elements` : `${name}_right_elements`} y ON y.position = s.${right} AND y.h = x.h
 GROUP BY s.${left}, s.${right}`,
     },
-    {
-      name,
-      sql: `SELECT ${keep} FROM (
-  SELECT s.*, c.common, x.n + y.n AS total
-  FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${sets} x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
-WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
-    },
   ];
+  return { steps, rightSets };
 }
 
 /**

@@ -100,8 +100,8 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
   };
 }
 
-/** The parameters a run used, defaults filled in. */
-function reportParameters(config: ReportConfig) {
+/** The parameters a run used, defaults filled in (dedup's report and cluster's). */
+export function reportParameters(config: ReportConfig) {
   const { bands, rows } = config.lsh;
   return {
     threshold: config.threshold,

@@ -19,8 +19,16 @@ import type { DedupReport } from './dedupReport.js';
 export type HtmlCluster = ShownCluster;
 export type HtmlClusterMember = ShownMember;
 
+/** The report fields the page shows: dedup's report has them, and so has cluster's (clusterReport.ts). */
+export interface PageReport extends Pick<DedupReport, 'inputs' | 'backend' | 'documents' | 'exactDuplicates' | 'distinctTexts' | 'nearDuplicateClusters' | 'contaminated' | 'removed' | 'kept' | 'audit'> {
+  readonly parameters: Pick<DedupReport['parameters'], 'threshold' | 'bands' | 'rows' | 'verify' | 'clusterCheck' | 'keep'>;
+  readonly candidates: Pick<DedupReport['candidates'], 'pairs' | 'verified'>;
+}
+
 export interface HtmlReportInput {
-  readonly report: DedupReport;
+  /** The page's heading; default "gpudedup dedup report". */
+  readonly title?: string;
+  readonly report: PageReport;
   readonly sCurveSvg: string;
   readonly histogramSvg: string;
   readonly clusters: readonly HtmlCluster[];
@@ -51,7 +59,7 @@ function row(label: string, cells: string): string {
   return `<tr><th scope="row">${escapeHtml(label)}</th>${cells}</tr>`;
 }
 
-function summary(report: DedupReport): string {
+function summary(report: PageReport): string {
   const p = report.parameters;
   const rows = [
     row('documents in', field('documents', report.documents)),
@@ -85,7 +93,7 @@ function shareCells(path: string, p: { share: number | null; low: number | null;
 }
 
 function audit(a: AuditReport | null): string {
-  if (a === null) return '<h2>Audit</h2><p class="note">No audit in this run (dedup --audit N measures a sample by exact Jaccard).</p>';
+  if (a === null) return '<h2>Audit</h2><p class="note">No audit in this run (--audit N measures a sample by exact Jaccard).</p>';
   const head = '<tr><th>estimated similarity</th><th>accepted pairs</th><th>sampled</th><th>J ≥ t</th><th>precision</th><th>95 % low</th><th>95 % high</th></tr>';
   const bins = a.bins.map((b, i) =>
     `<tr><th scope="row">${b.from.toFixed(1)}–${b.to.toFixed(1)}</th>` +
@@ -145,7 +153,7 @@ export function htmlReport(input: HtmlReportInput): string {
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>gpudedup report: ${escapeHtml(report.inputs.join(', ') || 'run')}</title><style>${STYLE}</style></head><body>` +
-    `<h1>gpudedup dedup report</h1>` +
+    `<h1>${escapeHtml(input.title ?? 'gpudedup dedup report')}</h1>` +
     summary(report) +
     plots(input.sCurveSvg, input.histogramSvg) +
     audit(report.audit) +

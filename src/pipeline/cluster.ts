@@ -10,6 +10,7 @@
 import { rename } from 'node:fs/promises';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../formats/temporaries.js';
 import { checkShardSet, readShardMeta, type ShardMeta } from '../formats/shardFile.js';
+import { rangeOffsets } from '../formats/shardRanges.js';
 import { TableWriter } from '../formats/tableWriter.js';
 import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../engines/clusterSql.js';
 import { hasMargin } from '../engines/sqlParts.js';
@@ -19,7 +20,11 @@ import type { SlotBits } from '../bands/signatureMatrix.js';
 import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
 import { referenceAnchors } from '../bands/candidates.js';
 import { runDuckDb } from '../engines/duckdb.js';
-import type { EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
+import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
+import { inspectPlan } from '../engines/inspectSql.js';
+import { buildClusterReport, type ClusterReport } from '../formats/clusterReport.js';
+import { writeTextFile } from '../formats/textFile.js';
+import { inspectOptionsFor, readInspection, wantsInspection, writeInspectionFiles, type InspectSettings } from './clusterInspect.js';
 import { runSpark } from '../engines/spark.js';
 import { checkOutputs } from './outputChecks.js';
 
@@ -45,6 +50,8 @@ export interface ClusterConfig {
   readonly clusters?: string;
   /** The ids of the removed documents, in input order (CSV with header `id`, or JSONL). */
   readonly removed?: string;
+  /** `--report`, `--report-html`, `--audit N`, `--audit-file`, `--corpus`. */
+  readonly inspect?: InspectSettings;
   readonly engineOptions: EngineOptions;
 }
 
@@ -56,9 +63,11 @@ export interface ClusterSummary {
   readonly threshold: number;
   readonly stats: EngineStats;
   readonly seconds: number;
+  /** With --report, --report-html or --audit: the report (what --report writes). */
+  readonly report?: ClusterReport;
 }
 
-export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against'>;
+export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against' | 'inspect'>;
 
 /**
  * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
@@ -108,9 +117,13 @@ export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; 
       `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
     );
   }
+  if (config.inspect?.audit !== undefined && !meta.sets) {
+    throw new RangeError(`--audit measures exact Jaccard on the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): sign the shards again without it`);
+  }
   const reference = config.against !== undefined && config.against.length > 0 ? { anchors: referenceAnchors(config.maxBucketPairs) } : undefined;
   if (reference !== undefined) await checkReference(config.against!, config.shards[0], meta);
-  const plan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
+  const joinPlan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
+  const plan = config.inspect !== undefined && wantsInspection(config.inspect) ? { ...joinPlan, inspect: inspectPlan(inspectOptionsFor(meta, config.inspect, meta.ranges === undefined ? undefined : rangeOffsets(metas))) } : joinPlan;
   return { meta, plan, threshold, verify };
 }
 
@@ -124,23 +137,57 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
   const started = performance.now();
+  const inspect = config.inspect ?? {};
+  const outputs = [
+    ['--clusters', config.clusters],
+    ['--removed', config.removed],
+    ['--report', inspect.report],
+    ['--report-html', inspect.reportHtml],
+    ['--audit-file', inspect.auditFile],
+  ] as const;
   await checkOutputs(
-    [config.clusters && { flag: '--clusters', path: config.clusters }, config.removed && { flag: '--removed', path: config.removed }].filter((o) => !!o),
-    config.shards.map((path) => ({ path, role: 'a shard' })),
+    outputs.filter(([, path]) => path !== undefined).map(([flag, path]) => ({ flag, path: path! })),
+    [...config.shards.map((path) => ({ path, role: 'a shard' })), ...(config.against ?? []).map((path) => ({ path, role: 'a reference shard' })), ...(inspect.corpus ?? []).map((path) => ({ path, role: 'the corpus' }))],
   );
-  const { meta, plan, threshold } = await planFor(config);
+  const { meta, plan, threshold, verify } = await planFor(config);
   const engineOptions = { ...config.engineOptions, reference: config.against };
   const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, engineOptions) : await runSpark(plan, config.shards, engineOptions);
   try {
-    const counts = await writeClusterOutputs(run, config, meta.totalDocuments);
-    return { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
+    const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
+    const inspection = run.inspected === undefined ? undefined : readInspection(run.inspected, meta, threshold, chainDelta, inspect);
+    // The shown clusters' numbers come from the rows as they stream (their labels are positions, not numbers).
+    const watched = new Set(inspection?.largest.map((c) => c.kept.id));
+    const numbers = new Map<string, number>();
+    const counts = await writeClusterOutputs(run, config, meta.totalDocuments, (row) => watched.has(row.id) && numbers.set(row.id, row.cluster));
+    const summary = { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
+    if (inspection === undefined) return summary;
+    const report = buildClusterReport({
+      shards: config.shards,
+      against: config.against ?? [],
+      keep: config.keep,
+      estimateError: config.estimateError,
+      maxRepresentatives: config.maxRepresentatives,
+      backend: config.engine === 'spark' ? `spark local[${config.engineOptions.threads ?? 2}]` : 'duckdb',
+      meta,
+      threshold,
+      verify,
+      clusterCheck: config.clusterCheck ?? defaultOf('clusterCheck'),
+      chainDelta,
+      counts: { ...inspection.counts, clusters: counts.clusters },
+      stats: run.stats,
+      audit: inspection.audit,
+    });
+    if (report.documents !== counts.documents || report.removed !== counts.removed) throw new Error(`internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows'`);
+    await writeInspectionFiles(inspection, inspect, { report, meta, threshold, numbers }, (message) => config.engineOptions.onNote?.(message));
+    if (inspect.report !== undefined) await writeTextFile(inspect.report, JSON.stringify(report, null, 2) + '\n');
+    return { ...summary, report };
   } finally {
     await run.close();
   }
 }
 
 /** Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the end. */
-async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number): Promise<{ documents: number; clusters: number; removed: number }> {
+async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number, onRow: (row: ClusterRow) => void): Promise<{ documents: number; clusters: number; removed: number }> {
   const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
   const tables: TableWriter[] = [];
   const parquetTemp = parquet ? reserveTemporary(config.clusters!) : undefined;
@@ -153,6 +200,7 @@ async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expect
     let clusterCount = 0;
     for await (const chunk of run.rows()) {
       for (const row of chunk) {
+        onRow(row);
         documents++;
         clusterCount = Math.max(clusterCount, row.cluster + 1);
         await clusters?.row([row.id, row.cluster, row.kept]);

@@ -42,11 +42,23 @@ export function auditDocuments(audit: AuditResult, table: DocumentTable): Set<nu
   return new Set([...first.values(), ...audit.removals.flatMap((r) => [r.removed, r.kept])]);
 }
 
+/** The ids an audit file names: a pair's two texts (by their first documents), a removed document and its kept one. */
+export interface AuditNames {
+  pair(p: AuditResult['pairs'][number]): readonly [string, string];
+  removal(r: AuditResult['removals'][number]): readonly [string, string];
+}
+
 export async function writeAuditFile(path: string, audit: AuditResult, table: DocumentTable, idOf: (doc: number) => string, compression?: ParquetCompression): Promise<void> {
   const first = firstDocuments(table, new Set(audit.pairs.flatMap((p) => [p.a, p.b])));
+  const names: AuditNames = { pair: (p) => [idOf(first.get(p.a)!), idOf(first.get(p.b)!)], removal: (r) => [idOf(r.removed), idOf(r.kept)] };
+  await writeAuditRows(path, audit, names, compression);
+}
+
+/** The audit file, its items named by `names` (dedup: from the document table; cluster: from the join's rows). */
+export async function writeAuditRows(path: string, audit: AuditResult, names: AuditNames, compression?: ParquetCompression): Promise<void> {
   const rows: Cell[][] = [
-    ...audit.pairs.map((p): Cell[] => ['pair', binRange(p.bin).join('-'), idOf(first.get(p.a)!), idOf(first.get(p.b)!), sixDecimals(p.estimate), sixDecimals(p.exact)]),
-    ...audit.removals.map((r): Cell[] => ['removed', null, idOf(r.removed), idOf(r.kept), null, sixDecimals(r.exact)]),
+    ...audit.pairs.map((p): Cell[] => ['pair', binRange(p.bin).join('-'), ...names.pair(p), sixDecimals(p.estimate), sixDecimals(p.exact)]),
+    ...audit.removals.map((r): Cell[] => ['removed', null, ...names.removal(r), null, sixDecimals(r.exact)]),
   ];
   const file = await openTable(path, AUDIT_COLUMNS, compression);
   try {

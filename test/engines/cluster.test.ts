@@ -10,7 +10,7 @@
  * estimate, none, --keep longest with big buckets.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -257,6 +257,21 @@ describe('gpudedup cluster outputs and refusals', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/missing shard 2\/2/);
   });
+
+  it('refuses an id in two range shards (each shard checked only its own), naming it', async () => {
+    const input = join(dir, 'repeat.jsonl');
+    const docs = Array.from({ length: 300 }, (_, i) => ({ id: i === 0 || i === 299 ? 'twice' : `d${i}`, text: `document ${i} ${'word '.repeat(i % 17)}` }));
+    writeFileSync(input, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const shards = [1, 2].map((i) => join(dir, `repeat-${i}.parquet`));
+    await Promise.all(shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/2`, '-o', out, '-q'])));
+    const clusters = join(dir, 'repeat.csv');
+    for (const engine of sparkWanted() ? ['duckdb', 'spark'] : ['duckdb']) {
+      const result = await runCli(['cluster', ...shards, '--engine', engine, '--clusters', clusters]);
+      expect(result.code, engine).toBe(1);
+      expect(result.stderr, engine).toMatch(/ids must be unique across the shards, and this one is in more than one document: "twice"/);
+      expect(existsSync(clusters)).toBe(false);
+    }
+  }, 300_000);
 
   it('refuses clusters of another corpus in --clusters-from', async () => {
     const clusters = join(dir, 'one.csv');

@@ -1,5 +1,5 @@
 /**
- * `dedup --report-html` in a real browser: the page opens from a file with the
+ * `dedup --report-html` and `cluster --report-html` in a real browser: the page opens from a file with the
  * network off, logs no console error, makes no request, and every number it
  * tags (data-field, data-value) equals the JSON report of the same run.
  */
@@ -17,17 +17,32 @@ function at(report: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], report);
 }
 
-describe.skipIf(missing !== undefined)('dedup --report-html in Chromium', () => {
+const SAMPLE = join(REPO, 'data/sample.jsonl.gz');
+
+/** The page and its JSON report from one run: dedup, or sign --shard + cluster (texts from --corpus). */
+const RUNS: Record<string, (dir: string, json: string, html: string) => string[][]> = {
+  dedup: (_dir, json, html) => [['dedup', SAMPLE, '--audit', '30', '--report', json, '--report-html', html, '--backend', 'cpu', '-q']],
+  cluster: (dir, json, html) => {
+    const shards = [1, 2].map((i) => join(dir, `shard-${i}.parquet`));
+    return [
+      ...shards.map((shard, i) => ['sign', SAMPLE, '--shard', `${i + 1}/2`, '-o', shard, '--backend', 'cpu', '-q']),
+      ['cluster', ...shards, '--audit', '30', '--report', json, '--report-html', html, '--corpus', SAMPLE, '-q'],
+    ];
+  },
+};
+
+describe.skipIf(missing !== undefined).each(Object.keys(RUNS))('%s --report-html in Chromium', (command) => {
   let browser: Browser;
   const dir = tempDir();
   const html = join(dir, 'report.html');
   const json = join(dir, 'report.json');
 
   beforeAll(async () => {
-    const args = ['dedup', join(REPO, 'data/sample.jsonl.gz'), '--audit', '30', '--report', json, '--report-html', html, '--backend', 'cpu', '-q'];
-    const result = await runCli(args);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    for (const args of RUNS[command](dir, json, html)) {
+      const result = await runCli(args);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
     browser = await launchChromium({ webgpu: false });
   }, 120_000);
 
@@ -66,6 +81,7 @@ describe.skipIf(missing !== undefined)('dedup --report-html in Chromium', () => 
     const shown = (path: string) => fields.find((f) => f.path === path)!.text;
     expect(shown('documents')).toBe(report.documents.toLocaleString('en-US'));
     expect(shown('audit.precision.share')).toBe(`${(100 * report.audit.precision.share).toFixed(2)} %`);
+    expect(await page.locator('h1').textContent()).toBe(`gpudedup ${command} report`);
 
     // The largest clusters, with the kept and removed texts side by side and shared shingles marked.
     expect(await page.locator('section h3').count()).toBeGreaterThan(0);

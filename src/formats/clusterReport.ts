@@ -1,0 +1,73 @@
+/**
+ * `cluster --report FILE`: the join's summary as JSON, with the field names
+ * of dedup's report (dedupReport.ts) where they mean the same, so the two
+ * compare field by field and the HTML page (htmlReport.ts) shows either.
+ * Pure.
+ */
+import type { AuditResult } from '../clusters/audit.js';
+import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { EngineStats } from '../engines/engine.js';
+import type { ClusterCheck, VerifyMode } from '../options.js';
+import { auditReport } from './auditReport.js';
+import { reportParameters } from './dedupReport.js';
+import type { ShardMeta } from './shardFile.js';
+
+export const CLUSTER_REPORT_FORMAT = 'gpudedup-cluster-report';
+
+/** Document counts from the join (inspectSql.ts `counts`), as assignment.ts counts them in dedup. */
+export interface JoinCounts {
+  readonly documents: number;
+  readonly empty: number;
+  readonly distinctTexts: number;
+  readonly clusters: number;
+  readonly nearDuplicateClusters: number;
+  readonly contaminated: number;
+  readonly removed: number;
+}
+
+export interface ClusterReportInput {
+  readonly shards: readonly string[];
+  readonly against: readonly string[];
+  /** e.g. "duckdb", "spark local[2]". */
+  readonly backend: string;
+  readonly meta: ShardMeta;
+  readonly threshold: number;
+  readonly verify: VerifyMode;
+  readonly clusterCheck: ClusterCheck;
+  readonly keep: KeepPolicy;
+  readonly estimateError?: number;
+  readonly chainDelta?: number;
+  readonly maxRepresentatives?: number;
+  readonly counts: JoinCounts;
+  readonly stats: EngineStats;
+  readonly audit?: AuditResult;
+}
+
+export function buildClusterReport(i: ClusterReportInput) {
+  const c = i.counts;
+  const s = i.stats;
+  return {
+    format: CLUSTER_REPORT_FORMAT,
+    version: 1,
+    inputs: i.shards,
+    against: i.against,
+    backend: i.backend,
+    documents: c.documents,
+    empty: c.empty,
+    exactDuplicates: c.documents - c.empty - c.distinctTexts,
+    distinctTexts: c.distinctTexts,
+    clusters: c.clusters,
+    nearDuplicateClusters: c.nearDuplicateClusters,
+    contaminated: c.contaminated,
+    removed: c.removed,
+    kept: c.documents - c.removed,
+    parameters: reportParameters({ ...i, inputs: i.shards, params: i.meta.params, lsh: i.meta.lsh }),
+    candidates: { pairs: s.candidates, verified: s.verified, largestBucket: s.largestBucket, exactPairs: s.exactPairs, contaminatedGroups: s.contaminatedGroups },
+    components: { rounds: s.rounds, checkRounds: s.checkRounds },
+    /** `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit). */
+    audit: auditReport(i.audit),
+    seconds: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Number((ms / 1000).toFixed(3))])),
+  };
+}
+
+export type ClusterReport = ReturnType<typeof buildClusterReport>;
