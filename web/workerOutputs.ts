@@ -118,8 +118,6 @@ async function* blobLines(blob: Blob): AsyncGenerator<string> {
   if (rest !== '') yield rest;
 }
 
-/** Six decimals, as the CLI writes similarities. */
-
 export interface RunRecord {
   readonly files: readonly File[];
   readonly reference: readonly File[];

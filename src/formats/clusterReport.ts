@@ -5,11 +5,9 @@
  * Pure.
  */
 import type { AuditResult } from '../clusters/audit.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
 import type { EngineStats } from '../engines/engine.js';
-import type { ClusterCheck, VerifyMode } from '../options.js';
 import { auditReport } from './auditReport.js';
-import { reportParameters } from './dedupReport.js';
+import { reportParameters, type ReportConfig } from './dedupReport.js';
 import type { ShardMeta } from './shardFile.js';
 
 export const CLUSTER_REPORT_FORMAT = 'gpudedup-cluster-report';
@@ -25,19 +23,12 @@ export interface JoinCounts {
   readonly removed: number;
 }
 
-export interface ClusterReportInput {
+/** What the join was asked (dedup's ReportConfig, its inputs the shards) and what it found. */
+export interface ClusterReportInput extends Pick<ReportConfig, 'against' | 'threshold' | 'verify' | 'clusterCheck' | 'keep' | 'estimateError' | 'chainDelta' | 'maxRepresentatives'> {
   readonly shards: readonly string[];
-  readonly against: readonly string[];
   /** e.g. "duckdb", "spark local[2]". */
   readonly backend: string;
   readonly meta: ShardMeta;
-  readonly threshold: number;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
-  readonly estimateError?: number;
-  readonly chainDelta?: number;
-  readonly maxRepresentatives?: number;
   readonly counts: JoinCounts;
   readonly stats: EngineStats;
   readonly audit?: AuditResult;
