@@ -22,9 +22,8 @@ import { referenceAnchors } from '../bands/candidates.js';
 import { runDuckDb } from '../engines/duckdb.js';
 import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../engines/engine.js';
 import { inspectPlan } from '../engines/inspectSql.js';
-import { buildClusterReport, type ClusterReport } from '../formats/clusterReport.js';
-import { writeTextFile } from '../formats/textFile.js';
-import { inspectOptionsFor, readInspection, wantsInspection, writeInspectionFiles, type InspectSettings } from './clusterInspect.js';
+import type { ClusterReport } from '../formats/clusterReport.js';
+import { inspectOptionsFor, readInspection, wantsInspection, writeInspection, type InspectSettings } from './clusterInspect.js';
 import { runSpark } from '../engines/spark.js';
 import { checkOutputs } from './outputChecks.js';
 
@@ -161,7 +160,7 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     const counts = await writeClusterOutputs(run, config, meta.totalDocuments, (row) => watched.has(row.id) && numbers.set(row.id, row.cluster));
     const summary = { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
     if (inspection === undefined) return summary;
-    const report = buildClusterReport({
+    const report = await writeInspection(inspection, inspect, {
       shards: config.shards,
       against: config.against ?? [],
       keep: config.keep,
@@ -173,13 +172,10 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
       verify,
       clusterCheck: config.clusterCheck ?? defaultOf('clusterCheck'),
       chainDelta,
-      counts: { ...inspection.counts, clusters: counts.clusters },
       stats: run.stats,
-      audit: inspection.audit,
+      rows: { ...counts, numbers },
+      note: (message) => config.engineOptions.onNote?.(message),
     });
-    if (report.documents !== counts.documents || report.removed !== counts.removed) throw new Error(`internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows'`);
-    await writeInspectionFiles(inspection, inspect, { report, meta, threshold, numbers }, (message) => config.engineOptions.onNote?.(message));
-    if (inspect.report !== undefined) await writeTextFile(inspect.report, JSON.stringify(report, null, 2) + '\n');
     return { ...summary, report };
   } finally {
     await run.close();

@@ -12,7 +12,7 @@ import type { SlotBits } from '../bands/signatureMatrix.js';
 import { SHOWN_CLUSTERS, SHOWN_MEMBERS, showChosenClusters, type ClusterToShow } from '../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../engines/engine.js';
 import { REMOVED_STRATUM, type InspectOptions } from '../engines/inspectSql.js';
-import type { JoinCounts } from '../formats/clusterReport.js';
+import { buildClusterReport, type ClusterReport, type ClusterReportInput, type JoinCounts } from '../formats/clusterReport.js';
 import { htmlReport, type PageReport } from '../formats/htmlReport.js';
 import type { ShardMeta } from '../formats/shardFile.js';
 import { writeTextFile } from '../formats/textFile.js';
@@ -170,8 +170,28 @@ export async function textsById(paths: readonly string[], read: ReadOptions, ids
   return texts;
 }
 
-/** Writes --audit-file and --report-html from the inspection; the report (JSON) is the caller's. */
-export async function writeInspectionFiles(
+/** What the join was asked and what its rows gave: the report's input but for the inspection's own counts and audit. */
+export interface InspectionContext extends Omit<ClusterReportInput, 'counts' | 'audit'> {
+  /** From the rows streamed back: documents, removed, clusters, and the shown clusters' numbers by their kept document's id. */
+  readonly rows: { readonly documents: number; readonly removed: number; readonly clusters: number; readonly numbers: ReadonlyMap<string, number> };
+  /** A line for the user. */
+  readonly note: (message: string) => void;
+}
+
+/** Builds the report and writes --report, --audit-file and --report-html; returns the report. */
+export async function writeInspection(inspection: Inspection, s: InspectSettings, context: InspectionContext): Promise<ClusterReport> {
+  const { rows } = context;
+  const report = buildClusterReport({ ...context, counts: { ...inspection.counts, clusters: rows.clusters }, audit: inspection.audit });
+  if (report.documents !== rows.documents || report.removed !== rows.removed) {
+    throw new Error(`internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows' (${rows.documents}, ${rows.removed})`);
+  }
+  await writeInspectionFiles(inspection, s, { report, meta: context.meta, threshold: context.threshold, numbers: rows.numbers }, context.note);
+  if (s.report !== undefined) await writeTextFile(s.report, JSON.stringify(report, null, 2) + '\n');
+  return report;
+}
+
+/** Writes --audit-file and --report-html from the inspection. */
+async function writeInspectionFiles(
   inspection: Inspection,
   s: InspectSettings,
   page: { readonly report: PageReport; readonly meta: ShardMeta; readonly threshold: number; readonly numbers: ReadonlyMap<string, number> },
