@@ -166,6 +166,8 @@ export const OPTIONS = {
   audit: integer('audit', '--audit', undefined, 1),
   /** Default: the signature seed (--seed). */
   auditSeed: spec<string | number>('auditSeed', '--audit-seed', undefined, 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
+  // Queries of an index (`query --top`, serve's `"top"`): a bound on the work one query asks for.
+  top: integer('top', '--top', undefined, 1, 10_000),
   // Reading.
   textField: fieldName('textField', '--text-field', 'text'),
   idField: fieldName('idField', '--id-field', 'id'),

@@ -1,5 +1,5 @@
 /** `gpudedup query DIR DOCS…`: the indexed documents similar to each document, as JSON Lines (src/pipeline/indexQuery.ts). */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { counted } from '../format.js';
 import { openIndex } from '../lshIndex/diskIndex.js';
 import { queryDocuments, queryPreflight } from '../pipeline/indexQuery.js';
@@ -8,19 +8,13 @@ import { addInputOptions, tableOption, type InputCliOptions, type SignatureCliOp
 
 type QueryCliOptions = InputCliOptions & Pick<SignatureCliOptions, 'backend' | 'threads'> & { top?: number; out: string };
 
-function topK(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new InvalidArgumentError('expected an integer from 1 to 10000');
-  return n;
-}
-
 export function registerQueryCommand(program: Command): void {
   const command = program
     .command('query')
     .description('for each document, the indexed documents at or above the index threshold (or the --top K most similar), with ids and similarities, as JSON Lines')
     .argument('<dir>', 'the index directory')
     .argument('<docs...>', 'documents to look up: JSONL, Parquet or plain-text files, directories, or - for standard input (JSON Lines)')
-    .option('--top <k>', 'the K most similar indexed documents by estimated Jaccard among the band candidates, threshold or not', topK)
+    .addOption(tableOption('top', '--top <k>', 'the K most similar indexed documents by estimated Jaccard among the band candidates, threshold or not'))
     .option('-o, --out <file>', 'write the JSON Lines here (atomically) instead of standard output', '-')
     .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));

@@ -5,6 +5,7 @@
  * client learns the problem from the 400 alone. Pure: no I/O, any index.
  */
 import type { IndexDocument } from '../lshIndex/types.js';
+import { OPTIONS } from '../options.js';
 
 /** A client's mistake: answered with `status` and the message. */
 export class RequestError extends Error {
@@ -34,8 +35,6 @@ export interface RemoveRequest {
   readonly ids: readonly string[];
 }
 
-/** The most `top` a query may ask for: a bound on the work one request can cause. */
-export const MAX_TOP = 10_000;
 
 type Body = Record<string, unknown>;
 
@@ -95,10 +94,13 @@ function optionalBoolean(value: unknown, name: string): boolean {
 export function parseQueryRequest(body: unknown): QueryRequest {
   const b = objectBody(body, ['texts', 'documents']);
   onlyFields(b, ['texts', 'documents', 'top']);
-  if (b.top !== undefined && !(typeof b.top === 'number' && Number.isInteger(b.top) && b.top >= 1 && b.top <= MAX_TOP)) {
-    throw new RequestError(`top must be an integer from 1 to ${MAX_TOP}`);
+  // The options table's check (as `query --top`): a bound on the work one request can cause.
+  let top: number | undefined;
+  try {
+    top = b.top === undefined ? undefined : OPTIONS.top.check(b.top);
+  } catch (error) {
+    throw new RequestError((error as Error).message);
   }
-  const top = b.top as number | undefined;
   if (b.texts !== undefined && b.documents !== undefined) throw new RequestError('give "texts" or "documents", not both');
   if (b.texts !== undefined) return { texts: strings(b.texts, 'texts'), top };
   if (b.documents !== undefined) {
