@@ -13,8 +13,9 @@
  * LEAST, ROW_NUMBER and COUNT windows, BIGINT arithmetic and comparisons.
  * Where the two differ, the engines differ, not the SQL:
  * - materializing a step: DuckDB `CREATE OR REPLACE TABLE t AS …`; Spark
- *   `spark.sql(…).localCheckpoint()` registered as a temporary view (a view
- *   alone would grow the lineage every round of the loop);
+ *   `spark.sql(…).localCheckpoint()`, cached, registered as a temporary view
+ *   (a view alone would grow the lineage every round of the loop); a step
+ *   marked `view` is a view on both;
  * - reading Parquet: DuckDB `read_parquet([…])`, Spark `spark.read.parquet(…)`;
  * - writing: DuckDB's rows stream back to Node; the Spark job writes Parquet parts, read back here.
  * - band keys and slots are flat columns, not lists: DuckDB lists are 1-based
@@ -112,13 +113,14 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
     { name: 'all_group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
     // With a reference set, the groups it contaminates are removed, then the rest banded without them (as dedupSigned.ts bands again).
     ...(options.reference === undefined
-      ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands` }]
+      ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands`, view: true }]
       : [
           ...referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify }),
           // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key not found").
-          { name: 'group_bands', sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)` },
+          { name: 'group_bands', sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)`, view: true },
         ]),
-    { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n') },
+    // Read once, by buckets: a view, so the band-major copy (bands × groups rows) is never stored.
+    { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n'), view: true },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
       name: 'buckets',
@@ -148,7 +150,7 @@ WHERE size >= 2`,
       sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
     },
     // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star operations keep.
-    { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified` },
+    { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified`, view: true },
     { name: 'edges', sql: `SELECT src, dst FROM verified_edges` },
   ];
 

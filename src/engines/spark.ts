@@ -1,8 +1,9 @@
 /**
  * The cluster plan as a Spark SQL job: a PySpark script that carries the plan
  * of clusterSql.ts as JSON and runs its statements in order, each
- * materialized with localCheckpoint() and registered as a temporary view
- * (the dialect difference from DuckDB's CREATE TABLE; see clusterSql.ts).
+ * materialized (a local checkpoint, cached; see keep() in the job) and
+ * registered as a temporary view (the dialect difference from DuckDB's CREATE
+ * TABLE; see clusterSql.ts), or only registered where the step is a view.
  *
  * `--engine spark` writes the job to a temporary folder and runs it with
  * `python3` in local mode (`pip install pyspark`; Java 17 or newer); the job
@@ -11,7 +12,7 @@
  * writes the same job for `spark-submit` on a cluster.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,22 @@ PLAN = json.loads(r'''${planJson}''')
 MAX_ROUNDS = ${maxRounds}
 
 
+def local_tuning(b):
+    """Settings for one machine (gpudedup's own runs); spark-submit on a cluster keeps its defaults.
+
+    Adaptive execution re-plans every stage of every step, a second or more per step on two busy
+    cores, and has little to adapt here: the stored steps report their real sizes (keep()), so the
+    static plan already broadcasts the small side of a join. ParallelGC: throughput over G1's
+    pauses for a batch job. C1 only (TieredStopAtLevel=1): every step generates and compiles
+    new code, and C2's optimizing compiles of it cost more CPU than they save here (at 300 k
+    documents, 101 s of JVM CPU against 138 s; the sort of buckets is a little slower).
+    No progress bars: they fill the output whose tail a failure reports.
+    """
+    return (b.config("spark.sql.adaptive.enabled", "false")
+            .config("spark.driver.extraJavaOptions", "-XX:+UseParallelGC -XX:TieredStopAtLevel=1")
+            .config("spark.ui.showConsoleProgress", "false"))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
@@ -56,16 +73,28 @@ def main():
     p.add_argument("--explain", help="write every statement's physical plan to this JSON file")
     p.add_argument("shards", nargs="+")
     a = p.parse_args()
+    step_log = os.environ.get("GPUDEDUP_SPARK_STEP_LOG")
+
+    def logged(name, started):
+        # Seconds per step, for tuning the job (GPUDEDUP_SPARK_STEP_LOG=FILE); off by default.
+        if step_log:
+            with open(step_log, "a") as f:
+                f.write("%s\\t%.2f\\n" % (name, time.time() - started))
+
     b = SparkSession.builder.appName("gpudedup-cluster").config("spark.ui.enabled", "false")
     if a.master:
         b = b.master(a.master)
+    if a.master and a.master.startswith("local"):
+        b = local_tuning(b)
     if a.shuffle_partitions:
         b = b.config("spark.sql.shuffle.partitions", str(a.shuffle_partitions))
     if a.driver_memory:
         b = b.config("spark.driver.memory", a.driver_memory)
     if a.local_dir:
         b = b.config("spark.local.dir", a.local_dir)
+    started = time.time()
     spark = b.getOrCreate()
+    logged("session", started)
     spark.sparkContext.setLogLevel("ERROR")
     spark.read.parquet(*a.shards).createOrReplaceTempView("shards")
     if a.reference:
@@ -73,23 +102,51 @@ def main():
 
     plans = []
 
+    stored = {}
+
     def run(steps):
         for step in steps:
+            started = time.time()
             try:
                 frame = spark.sql(step["sql"])
                 if a.explain:
                     plans.append({"name": step["name"], "plan": frame._jdf.queryExecution().executedPlan().toString()})
                 if not step.get("view"):
-                    frame = frame.localCheckpoint(eager=True)
+                    frame = keep(frame)
             except Exception as e:
-                raise SystemExit("Exception in step %s: %s" % (step["name"], str(e).split("\\n")[0]))
+                # py4j's first line names only the call; the Java exception is the next.
+                lines = [line for line in str(e).split("\\n") if line.strip()][:2]
+                raise SystemExit("Exception in step %s: %s" % (step["name"], " ".join(lines)))
             frame.createOrReplaceTempView(step["name"])
+            replaced = stored.pop(step["name"], None)
+            if replaced is not None:
+                replaced.unpersist()  # a loop's last round, read no more (a view of it would be recomputed)
+            if not step.get("view"):
+                stored[step["name"]] = frame
+            logged(step["name"], started)
+
+    def keep(frame):
+        """The step's rows, computed once, with a short lineage and their real size.
+
+        localCheckpoint() cuts the lineage (a view alone would grow it every round of a loop, and
+        with it the planning of every later step); cache() over it gives the planner the rows'
+        real size once built, where a checkpoint carries the optimizer's estimate: a join then
+        broadcasts a small table (candidates into scored, instead of shuffling the slots) and
+        never a big one it guessed small (exploded shingle lists, estimated at one element per
+        list, overflowed the driver in margin_passed_common).
+        """
+        frame = frame.localCheckpoint(eager=False).cache()
+        frame.count()  # builds it now, as localCheckpoint(eager=True) did
+        return frame
 
     def collect(name, sql):
+        started = time.time()
         frame = spark.sql(sql)
         if a.explain:
             plans.append({"name": name, "plan": frame._jdf.queryExecution().executedPlan().toString()})
-        return frame.collect()
+        rows = frame.collect()
+        logged(name, started)
+        return rows
 
     def count(name, sql):
         return collect(name, sql)[0]
@@ -189,7 +246,10 @@ export async function checkPySpark(): Promise<void> {
 
 export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
   await checkPySpark();
-  const dir = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-spark-'));
+  // DuckDB creates its temporary directory when it spills; the job's folder needs it first.
+  const base = options.tempDirectory ?? tmpdir();
+  await mkdir(base, { recursive: true });
+  const dir = await mkdtemp(join(base, 'gpudedup-spark-'));
   registerTemporary(dir);
   try {
     const job = join(dir, 'job.py');

@@ -18,9 +18,11 @@ export interface SqlStep {
   readonly name: string;
   readonly sql: string;
   /**
-   * Registered as a view, not materialized: a wide projection of the input
-   * that is cheaper to read again from Parquet than to copy (DuckDB buffers a
-   * 122,880-row group per thread when it writes a table, 140 MB at k = 128).
+   * Registered as a view, not materialized: a step read once, or a cheap
+   * projection of a stored table, where storing it costs more than running
+   * its SELECT again (on Spark every stored step is one more job). A view is
+   * bound by name in DuckDB: a name is a view in every step that makes it,
+   * and a view's tables are not replaced while it is still read.
    */
   readonly view?: boolean;
 }
@@ -146,7 +148,8 @@ export function starLoop(p: string, loop: string): PlanLoop {
   return {
     loop,
     body: [
-      { name: `${p}neighbours`, sql: `SELECT src AS u, dst AS v FROM ${p}edges UNION ALL SELECT dst AS u, src AS v FROM ${p}edges` },
+      // A view: both directions of the stored edges, cheaper to read twice than to store once more.
+      { name: `${p}neighbours`, sql: `SELECT src AS u, dst AS v FROM ${p}edges UNION ALL SELECT dst AS u, src AS v FROM ${p}edges`, view: true },
       // Large-star: every neighbour v > u is linked to m(u), the least of u and its neighbours.
       {
         name: `${p}large_star`,
