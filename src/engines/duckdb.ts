@@ -4,7 +4,8 @@
  * works out of core under `memory_limit`, spilling to `temp_directory`.
  */
 import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -35,7 +36,8 @@ export function sqlString(text: string): string {
 export async function openDuckDb(options: EngineOptions = {}): Promise<{ connection: DuckDBConnection; close: () => void }> {
   const duckdb = await loadDuckDb();
   if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
-  const scratch = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
+  // Made and registered in one synchronous step, so a signal never finds it unregistered.
+  const scratch = mkdtempSync(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
   registerTemporary(scratch);
   const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(join(scratch, 'cluster.duckdb'));
   const connection = await instance.connect();

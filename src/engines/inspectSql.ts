@@ -63,6 +63,11 @@ export interface InspectPlan {
   readonly queries: readonly InspectQuery[];
 }
 
+/** A 64-bit seed (its two 32-bit halves) as the hash's two constants, each below 2^31 − 1. */
+export function sampleSeeds(seed: { readonly hi: number; readonly lo: number }): { seedA: number; seedB: number } {
+  return { seedA: seed.lo % PRIME, seedB: seed.hi % PRIME };
+}
+
 /** A BIGINT hash of one or two non-negative BIGINT columns (see above); below 2^31 − 1. */
 export function sampleKeySql(x: string, y: string | undefined, seedA: number, seedB: number): string {
   const affine = `((${x} % ${PRIME}) * 48271 + ${y === undefined ? '0' : `(${y} % ${PRIME})`} + ${seedA}) % ${PRIME}`;

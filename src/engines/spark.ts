@@ -12,7 +12,8 @@
  * writes the same job for `spark-submit` on a cluster.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -249,7 +250,8 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
   // DuckDB creates its temporary directory when it spills; the job's folder needs it first.
   const base = options.tempDirectory ?? tmpdir();
   await mkdir(base, { recursive: true });
-  const dir = await mkdtemp(join(base, 'gpudedup-spark-'));
+  // Made and registered in one synchronous step, so a signal never finds it unregistered.
+  const dir = mkdtempSync(join(base, 'gpudedup-spark-'));
   registerTemporary(dir);
   try {
     const job = join(dir, 'job.py');

@@ -14,7 +14,7 @@
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { systemReason } from '../errors.js';
-import { forgetTemporary, registerTemporary, temporaryName } from './temporaries.js';
+import { forgetTemporary, removeTemporary, reserveTemporary } from './temporaries.js';
 
 /** The checkpoint name of a resumable output (`gpudedup sign`). */
 export function partialPath(path: string): string {
@@ -56,15 +56,19 @@ export class AtomicFile {
   /** A new file under a fresh temporary name (never an existing file), removed unless committed. */
   static async create(path: string): Promise<AtomicFile> {
     await onOutput(dirname(path), () => mkdir(dirname(path), { recursive: true }));
-    for (;;) {
-      const tempPath = temporaryName(path);
-      try {
-        const handle = await open(tempPath, 'wx');
-        registerTemporary(tempPath);
-        return new AtomicFile(path, tempPath, handle, 0);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputError(tempPath, error);
-      }
+    // Created and registered in one synchronous step: a signal handler (JavaScript, between two
+    // awaits) never sees the file exist unregistered, and the open below cannot create it again.
+    let tempPath: string;
+    try {
+      tempPath = reserveTemporary(path);
+    } catch (error) {
+      throw new OutputError(path, error);
+    }
+    try {
+      return new AtomicFile(path, tempPath, await onOutput(tempPath, () => open(tempPath, 'r+')), 0);
+    } catch (error) {
+      removeTemporary(tempPath);
+      throw error;
     }
   }
 

@@ -11,7 +11,7 @@ import { isBBit, liKonigEstimate } from '../bands/bBitSlots.js';
 import type { SlotBits } from '../bands/signatureMatrix.js';
 import { SHOWN_CLUSTERS, SHOWN_MEMBERS, showChosenClusters, type ClusterToShow } from '../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../engines/engine.js';
-import { REMOVED_STRATUM, type InspectOptions } from '../engines/inspectSql.js';
+import { REMOVED_STRATUM, sampleSeeds, type InspectOptions } from '../engines/inspectSql.js';
 import { buildClusterReport, type ClusterReport, type ClusterReportInput, type JoinCounts } from '../formats/clusterReport.js';
 import { htmlReport, type PageReport } from '../formats/htmlReport.js';
 import type { ShardMeta } from '../formats/shardFile.js';
@@ -45,8 +45,6 @@ export function estimateOf(agree: number, k: number, slotBits: SlotBits): number
   return isBBit(slotBits) ? liKonigEstimate(agree / k, slotBits) : agree / k;
 }
 
-const PRIME = 2147483647;
-
 /** The inspection part of the plan: bins as slot counts, the page's sizes, the audit's seed as two residues. */
 export function inspectOptionsFor(meta: ShardMeta, s: InspectSettings, rangeOffsets?: readonly number[]): InspectOptions {
   const { k, slotBits } = meta.params;
@@ -54,11 +52,10 @@ export function inspectOptionsFor(meta: ShardMeta, s: InspectSettings, rangeOffs
     for (let m = 0; m <= k; m++) if (estimateOf(m, k, slotBits) >= edge) return m;
     return k + 1;
   };
-  const seed = parseU64(String(s.auditSeed ?? meta.params.seed));
   return {
     binFloors: AUDIT_BIN_EDGES.map(leastAgreement),
     largest: { clusters: SHOWN_CLUSTERS, members: SHOWN_MEMBERS },
-    audit: s.audit === undefined ? undefined : { perBin: s.audit, seedA: seed.lo % PRIME, seedB: seed.hi % PRIME },
+    audit: s.audit === undefined ? undefined : { perBin: s.audit, ...sampleSeeds(parseU64(String(s.auditSeed ?? meta.params.seed))) },
     rangeOffsets,
   };
 }
