@@ -221,10 +221,19 @@ describe.each(['spark'])('sign --shard + cluster on %s', () => {
       const want = await expected(SAMPLE, []);
       const [clusters, explain] = [join(dir, 'spark.csv'), join(dir, 'explain.json')];
       const shards = shardsOf('sample', 2);
-      // With the inspection (--report, --audit) too, whose statements must keep to the same rule.
-      const inspect = { report: join(dir, 'spark-report.json'), audit: 10 };
-      await runCluster({ shards, engine: 'spark', maxBucketPairs: 16, keep: { kind: 'first' }, clusters, inspect, engineOptions: { explain } });
+      // With the inspection (--report, --audit) too, whose statements must keep to the same rule, and whose
+      // report and audit sample must be DuckDB's (test/pipeline/clusterInspect.test.ts checks DuckDB's against dedup).
+      const inspect = (engine: string) => ({ report: join(dir, `${engine}-report.json`), audit: 10, auditFile: join(dir, `${engine}-audit.csv`) });
+      const settings = { shards, maxBucketPairs: 16, keep: { kind: 'first' } as const };
+      await runCluster({ ...settings, engine: 'spark', clusters, inspect: inspect('spark'), engineOptions: { explain } });
       expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
+      await runCluster({ ...settings, engine: 'duckdb', clusters: join(dir, 'duckdb-inspected.csv'), inspect: inspect('duckdb'), engineOptions: {} });
+      expect(readFileSync(join(dir, 'spark-audit.csv'), 'utf8')).toBe(readFileSync(join(dir, 'duckdb-audit.csv'), 'utf8'));
+      const report = (engine: string) => {
+        const { seconds: _s, backend: _b, ...rest } = JSON.parse(readFileSync(join(dir, `${engine}-report.json`), 'utf8'));
+        return rest;
+      };
+      expect(report('spark')).toEqual(report('duckdb'));
       const plans = JSON.parse(readFileSync(explain, 'utf8')) as { name: string; plan: string }[];
       expect(plans.map((p) => p.name)).toEqual(expect.arrayContaining(['buckets', 'margin_passed', 'check_ranked', 'piece_edges', 'clusters', 'audit_sliced', 'audit_chosen', 'largest_pool', 'audit_sample']));
       for (const { name, plan } of plans) {

@@ -5,12 +5,12 @@
  * dedup's audit's, and every sampled item is what it claims: its exact
  * Jaccard equals exactJaccard of the two texts' shingle sets, a pair is one
  * dedup verified, a removed document is removed in dedup's clusters with the
- * kept document named. The sample is the same on 2 shards, on 4 range shards
- * and on Spark (when GPUDEDUP_SPARK=1 or in CI), and moves with the seed.
+ * kept document named. The sample is the same on 2 shards and on 4 range
+ * shards, and moves with the seed (Spark's equals DuckDB's: the Spark test of
+ * test/engines/cluster.test.ts, which runs its job with the inspection).
  * The sample's hash is checked against BigInt arithmetic on DuckDB, at the
  * largest positions, where an overflow would show.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -145,24 +145,6 @@ describe('cluster --report and --audit', () => {
     expect(noAudit.code).toBe(1);
     expect(noAudit.stderr).toMatch(/--audit-file needs --audit N/);
   }, 60_000);
-});
-
-/** Spark runs in CI (.ci/run installs it) and with GPUDEDUP_SPARK=1. */
-function sparkWanted(): boolean {
-  if (process.env.GPUDEDUP_SPARK !== '1' && !process.env.CI) return false;
-  execFileSync('python3', ['-c', 'import pyspark']);
-  return true;
-}
-
-describe.runIf(sparkWanted())('cluster --audit on Spark', () => {
-  it("draws and measures DuckDB's sample", async () => {
-    const duck = await clusterAudit(shardsOf('sample', 2));
-    const spark = await clusterAudit(shardsOf('sample', 2), ['--engine', 'spark']);
-    expect(spark.audit).toBe(duck.audit);
-    const { seconds: _s, backend: _b, ...sparkReport } = spark.report;
-    const { seconds: _d, backend: _e, ...duckReport } = duck.report;
-    expect(sparkReport).toEqual(duckReport);
-  }, 900_000);
 });
 
 describe('the audit sample in SQL', () => {
