@@ -2,15 +2,15 @@
  * `gpudedup sign --shard` + `gpudedup cluster` against `gpudedup dedup`,
  * through the built CLI: with the defaults of both (hybrid verification, the
  * representative check), 1, 2 and 4 shards joined in DuckDB give dedup's
- * clusters file byte for byte, and `dedup --clusters-from` its kept documents;
- * two shards in Spark too (when GPUDEDUP_SPARK=1 or in CI), where every
- * statement's plan is checked free of a one-partition step. On a corpus of
+ * clusters file byte for byte, and `dedup --clusters-from` its kept documents
+ * (Spark: clusterSpark.test.ts, a file of its own so that the two run side by
+ * side). On a corpus of
  * sliding-window chains, which the representative check splits over several
  * rounds, the other settings: --chain-delta, --max-representatives, exact,
  * estimate, none, --keep longest with big buckets.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,6 @@ import { shingleDocument } from '../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
 import { setValues } from '../../src/formats/shardFile.js';
 import { openDuckDb } from '../../src/engines/duckdb.js';
-import { runCluster } from '../../src/pipeline/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
 const dir = tempDir();
@@ -43,13 +42,6 @@ async function cli(args: string[]): Promise<string> {
   const result = await runCli(args);
   if (result.code !== 0) throw new Error(`gpudedup ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
-}
-
-/** Spark runs in CI (.ci/run installs it: scripts/install-spark.sh) and with GPUDEDUP_SPARK=1; there a missing pyspark fails. */
-function sparkWanted(): boolean {
-  if (process.env.GPUDEDUP_SPARK !== '1' && !process.env.CI) return false;
-  execFileSync('python3', ['-c', 'import pyspark']);
-  return true;
 }
 
 /** Documents that are windows sliding along 30 random texts (with a few edits), plus unrelated ones, an exact duplicate and an empty one. */
@@ -214,45 +206,6 @@ describe('the shard file', () => {
   }, 60_000);
 });
 
-describe.each(['spark'])('sign --shard + cluster on %s', () => {
-  if (!sparkWanted()) it.skip('Spark: set GPUDEDUP_SPARK=1 (and run scripts/install-spark.sh: pyspark on Java 17) to run it; it takes about 3 minutes here', () => undefined);
-  else {
-    it('equals dedup with the defaults on two shards, and no statement runs in one partition', async () => {
-      const want = await expected(SAMPLE, []);
-      const [clusters, explain] = [join(dir, 'spark.csv'), join(dir, 'explain.json')];
-      const shards = shardsOf('sample', 2);
-      // With the inspection (--report, --audit) too, whose statements must keep to the same rule, and whose
-      // report and audit sample must be DuckDB's (test/pipeline/clusterInspect.test.ts checks DuckDB's against dedup).
-      const inspect = (engine: string) => ({ report: join(dir, `${engine}-report.json`), audit: 10, auditFile: join(dir, `${engine}-audit.csv`) });
-      const settings = { shards, maxBucketPairs: 16, keep: { kind: 'first' } as const };
-      await runCluster({ ...settings, engine: 'spark', clusters, inspect: inspect('spark'), engineOptions: { explain } });
-      expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
-      await runCluster({ ...settings, engine: 'duckdb', clusters: join(dir, 'duckdb-inspected.csv'), inspect: inspect('duckdb'), engineOptions: {} });
-      expect(readFileSync(join(dir, 'spark-audit.csv'), 'utf8')).toBe(readFileSync(join(dir, 'duckdb-audit.csv'), 'utf8'));
-      const report = (engine: string) => {
-        const { seconds: _s, backend: _b, ...rest } = JSON.parse(readFileSync(join(dir, `${engine}-report.json`), 'utf8'));
-        return rest;
-      };
-      expect(report('spark')).toEqual(report('duckdb'));
-      const plans = JSON.parse(readFileSync(explain, 'utf8')) as { name: string; plan: string }[];
-      expect(plans.map((p) => p.name)).toEqual(expect.arrayContaining(['buckets', 'margin_passed', 'check_ranked', 'piece_edges', 'clusters', 'audit_sliced', 'audit_chosen', 'largest_pool', 'audit_sample']));
-      for (const { name, plan } of plans) {
-        const lines = plan.split('\n');
-        lines.forEach((line, i) => {
-          // A window partitioned by nothing would read `Window [...], [], [...]`.
-          if (/\bWindow \[/.test(line)) expect(line, `${name}: ${line}`).not.toMatch(/\], \[\](, \[|$)/);
-          // Only the counts of the loop tests, the stats and the report's counts gather into one partition: one row of partial counts per partition.
-          if (line.includes('SinglePartition')) {
-            expect(lines[i - 1], `${name}: ${line}`).toMatch(/HashAggregate\(keys=\[\], functions=\[(count|max)\(/);
-            expect(lines[i + 1], `${name}: ${line}`).toMatch(/HashAggregate\(keys=\[\], functions=\[(partial|merge)_(count|max)\(/);
-            expect(name === 'stats' || name === 'counts' || name.endsWith('(until)'), name).toBe(true);
-          }
-        });
-      }
-    }, 900_000);
-  }
-});
-
 describe('gpudedup cluster outputs and refusals', () => {
   it('writes Parquet clusters that --clusters-from applies like the CSV', async () => {
     const want = await expected(SAMPLE, []);
@@ -268,21 +221,6 @@ describe('gpudedup cluster outputs and refusals', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/missing shard 2\/2/);
   });
-
-  it('refuses an id in two range shards (each shard checked only its own), naming it', async () => {
-    const input = join(dir, 'repeat.jsonl');
-    const docs = Array.from({ length: 300 }, (_, i) => ({ id: i === 0 || i === 299 ? 'twice' : `d${i}`, text: `document ${i} ${'word '.repeat(i % 17)}` }));
-    writeFileSync(input, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-    const shards = [1, 2].map((i) => join(dir, `repeat-${i}.parquet`));
-    await Promise.all(shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/2`, '-o', out, '-q'])));
-    const clusters = join(dir, 'repeat.csv');
-    for (const engine of sparkWanted() ? ['duckdb', 'spark'] : ['duckdb']) {
-      const result = await runCli(['cluster', ...shards, '--engine', engine, '--clusters', clusters]);
-      expect(result.code, engine).toBe(1);
-      expect(result.stderr, engine).toMatch(/ids must be unique across the shards, and this one is in more than one document: "twice"/);
-      expect(existsSync(clusters)).toBe(false);
-    }
-  }, 300_000);
 
   it('refuses clusters of another corpus in --clusters-from', async () => {
     const clusters = join(dir, 'one.csv');
