@@ -92,8 +92,12 @@ export function isEmptySignature(m: SignatureMatrix, doc: number): boolean {
  * from the fraction of equal b-bit slots (bBitSlots.ts).
  */
 export function signatureAgreement(m: SignatureMatrix, a: number, b: number): number {
-  const equal = equalSlots(m, a, b);
-  return isBBit(m.slotBits) ? liKonigEstimate(equal / m.k, m.slotBits) : equal / m.k;
+  return agreementEstimate(equalSlots(m, a, b), m.k, m.slotBits);
+}
+
+/** The estimate from `equal` equal slots of k (what `cluster`'s SQL counts as `agree`). */
+export function agreementEstimate(equal: number, k: number, slotBits: SlotBits): number {
+  return isBBit(slotBits) ? liKonigEstimate(equal / k, slotBits) : equal / k;
 }
 
 /** How many of the k stored slots of two documents are equal (b-bit slots compared as stored). */

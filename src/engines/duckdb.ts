@@ -79,7 +79,7 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
       }
     };
     await timed('setup', () => runSteps(connection, plan.setup));
-    const stats = (await (await connection.runAndReadAll(plan.stats)).getRowObjectsJS())[0];
+    const [stats] = await rowsOf(connection, plan.stats);
     const rounds: Record<string, number> = {};
     await timed('components', () => runOps(connection, plan.program, options, rounds));
     await timed('finish', () => runSteps(connection, plan.finish));
@@ -106,6 +106,7 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
   }
 }
 
+/** A query's rows, BIGINT as number (counts and positions stay below 2^53). */
 async function rowsOf(connection: DuckDBConnection, sql: string): Promise<InspectRow[]> {
   const rows = await (await connection.runAndReadAll(sql)).getRowObjectsJS();
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? Number(value) : (value as number | string | null)])));
@@ -148,9 +149,9 @@ async function runLoop(connection: DuckDBConnection, loop: PlanLoop, options: En
   for (let round = 1; round <= maxRounds; round++) {
     await runOps(connection, loop.body, options, rounds);
     rounds[loop.loop] = (rounds[loop.loop] ?? 0) + 1;
-    const remaining = Number((await (await connection.runAndReadAll(loop.until)).getRowObjectsJS())[0].n);
-    options.onRound?.(round, remaining, loop.loop);
-    if (remaining === 0) return;
+    const [{ n: remaining }] = await rowsOf(connection, loop.until);
+    options.onRound?.(round, Number(remaining), loop.loop);
+    if (Number(remaining) === 0) return;
   }
   throw new Error(`${loop.loop} did not converge in ${maxRounds} rounds`);
 }

@@ -7,8 +7,7 @@
  * with the largest clusters' texts read from `--corpus`, matched by id.
  */
 import { AUDIT_BIN_EDGES, auditBin, measureAudit, type AuditResult, type AuditSample, type SampledPair, type SampledRemoval } from '../clusters/audit.js';
-import { isBBit, liKonigEstimate } from '../bands/bBitSlots.js';
-import type { SlotBits } from '../bands/signatureMatrix.js';
+import { agreementEstimate } from '../bands/signatureMatrix.js';
 import { SHOWN_CLUSTERS, SHOWN_MEMBERS, showChosenClusters, type ClusterToShow } from '../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../engines/engine.js';
 import { REMOVED_STRATUM, sampleSeeds, type InspectOptions } from '../engines/inspectSql.js';
@@ -41,9 +40,7 @@ export interface InspectSettings {
 export const wantsInspection = (s: InspectSettings): boolean => s.report !== undefined || s.reportHtml !== undefined || s.audit !== undefined;
 
 /** The similarity estimate of `agree` equal slots of k, as signatureAgreement gives it (Li and König's for b-bit slots). */
-export function estimateOf(agree: number, k: number, slotBits: SlotBits): number {
-  return isBBit(slotBits) ? liKonigEstimate(agree / k, slotBits) : agree / k;
-}
+export const estimateOf = agreementEstimate;
 
 /** The inspection part of the plan: bins as slot counts, the page's sizes, the audit's seed as two residues. */
 export function inspectOptionsFor(meta: ShardMeta, s: InspectSettings, rangeOffsets?: readonly number[]): InspectOptions {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readShardMeta } from '../../src/formats/shardFile.js';
 import { runCli, tempDir } from '../support/cli.js';
+import { sparkWanted } from '../support/spark.js';
 
 const dir = tempDir();
 const corpus = join(dir, 'sample.jsonl');
@@ -28,12 +29,6 @@ async function cli(args: string[], stdin?: string): Promise<string> {
 
 const signArgs = ['--backend', 'cpu', '--threads', '1'];
 
-/** As in test/engines/cluster.test.ts: Spark runs in CI and with GPUDEDUP_SPARK=1. */
-function sparkWanted(): boolean {
-  if (process.env.GPUDEDUP_SPARK !== '1' && !process.env.CI) return false;
-  execFileSync('python3', ['-c', 'import pyspark']);
-  return true;
-}
 
 beforeAll(async () => {
   execFileSync('bash', ['-c', `gzip -dc data/sample.jsonl.gz > ${corpus}`]);

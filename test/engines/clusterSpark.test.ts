@@ -6,11 +6,11 @@
  * in two shards is refused on both engines. Apart from cluster.test.ts so that
  * the two files run side by side.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
+import { sparkWanted } from '../support/spark.js';
 import { runCluster } from '../../src/pipeline/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
@@ -23,12 +23,6 @@ async function cli(args: string[]): Promise<string> {
   return result.stdout;
 }
 
-/** Spark runs in CI (.ci/run installs it: scripts/install-spark.sh) and with GPUDEDUP_SPARK=1; there a missing pyspark fails. */
-function sparkWanted(): boolean {
-  if (process.env.GPUDEDUP_SPARK !== '1' && !process.env.CI) return false;
-  execFileSync('python3', ['-c', 'import pyspark']);
-  return true;
-}
 
 /** dedup's clusters file of the sample, with its defaults. */
 async function dedupClusters(): Promise<string> {
