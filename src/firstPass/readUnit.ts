@@ -85,6 +85,22 @@ function parseLines(unit: Extract<InputUnit, { kind: 'lines' }>, read: UnitReadO
   return { documents, invalid };
 }
 
+/**
+ * One line the document kernel handed back, read as parseLines reads it:
+ * `start` is past a byte order mark on line 1, `end` past the line's end.
+ * Undefined for a blank line.
+ */
+export function parseJsonFallbackLine(unit: Extract<InputUnit, { kind: 'lines' }>, lineNumber: number, start: number, end: number, read: UnitReadOptions): ParsedUnit | undefined {
+  let contentEnd = end;
+  if (contentEnd > start && unit.bytes[contentEnd - 1] === LF) contentEnd--;
+  if (contentEnd > start && unit.bytes[contentEnd - 1] === CR) contentEnd--;
+  const text = decoder.decode(unit.bytes.subarray(start, contentEnd));
+  if (text.trim() === '') return undefined;
+  const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
+  if (parsed instanceof InputError) return read.skipInvalid ? { documents: [], invalid: [parsed.message] } : { documents: [], invalid: [], error: parsed.message };
+  return { documents: [{ id: parsed.id, text: parsed.text, record: parsed.record, line: lineNumber, start: unit.offset + start, end: unit.offset + end }], invalid: [] };
+}
+
 /** A line's text (no end) and its bytes [start, end) in the unit, its end included. */
 export interface UnitLine {
   readonly text: string;

@@ -1,0 +1,178 @@
+/**
+ * The first pass's document kernel (unitKernel.as.ts, AssemblyScript): a JSON
+ * Lines unit's bytes in, per line its id, keys, counts and deduplicated
+ * shingle set out, with no JavaScript per document; or one text's keys and
+ * shingles (other inputs, whose readers stay in JavaScript). No Node imports:
+ * worker threads, Web Workers and this thread load it the same way.
+ *
+ * Memory, above the kernel's static data: the input, the field names and id
+ * prefix, then per call the records, ids, shingles and the scratch of one
+ * document (its normalized text, token starts, a hash table), each sized from
+ * the input's length so that no document can overflow them.
+ */
+import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
+import { UNIT_KERNEL_WASM } from './kernels.generated.js';
+
+/** What the kernel can do for a run: FNV-1a shingles of lowercased text, word or char windows, keep first or longest. */
+export interface KernelSetup {
+  readonly textField: string;
+  readonly idField: string;
+  /** Any id field but the default must be in every document. */
+  readonly idRequired: boolean;
+  readonly char: boolean;
+  readonly n: number;
+}
+
+/** Records per call: the kernel stops there and is called again for the rest. */
+const RECORD_CAP = 4096;
+const REC_WORDS = 20;
+/** Memory kept between units; an instance grown past this by a huge unit is dropped after it. */
+const KEEP_BYTES = 256 << 20;
+
+export const enum LineStatus {
+  Blank = 0,
+  Document = 1,
+  /** JavaScript reads this line (anything the kernel is not sure of). */
+  ForJs = 2,
+}
+
+/** One line's record, read out of the kernel's memory (valid until its next call). */
+export interface KernelRecords {
+  readonly count: number;
+  readonly words: Int32Array;
+  /** The ids' UTF-8 bytes, each record's at [ID_START, ID_START + ID_LEN). */
+  readonly ids: Uint8Array;
+  /** The shingle sets, (lo, hi) words; record r's at [2·SH_START, 2·(SH_START + SH_COUNT)). */
+  readonly shingles: Uint32Array;
+}
+
+/** Word offsets in a record. */
+export const R = { STATUS: 0, LINE: 1, START: 2, END: 3, ID_START: 4, ID_LEN: 5, UTF16: 6, UTF8: 7, EMPTY: 8, EXACT: 9, ID_KEY: 13, SH_START: 17, SH_COUNT: 18 } as const;
+
+interface Exports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  configure(...args: number[]): void;
+  run(from: number, first: number): number;
+  recordsWritten(): number;
+  linesDone(): number;
+  text(length: number, record: number): number;
+}
+
+let exports: Exports | undefined;
+let unavailable: Error | undefined;
+
+function load(): Exports | undefined {
+  if (exports || unavailable) return exports;
+  try {
+    exports = instantiateEmbedded(UNIT_KERNEL_WASM).exports as unknown as Exports;
+  } catch (error) {
+    unavailable = error instanceof Error ? error : new Error(String(error));
+  }
+  return exports;
+}
+
+/** Why the kernel did not load here, if it did not (the first pass then reads every document in JavaScript). */
+export function unitKernelUnavailable(): Error | undefined {
+  load();
+  return unavailable;
+}
+
+const encoder = new TextEncoder();
+
+interface Layout {
+  readonly input: number;
+  readonly records: number;
+  readonly ids: number;
+  readonly shingles: number;
+}
+
+/** Lays out memory for an input of `inputBytes`, writes the names, and configures the kernel; the input goes at `layout.input`. */
+function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPrefix: string, stripBom: boolean): Layout {
+  const names = encoder.encode(setup.textField + setup.idField);
+  const textFieldBytes = encoder.encode(setup.textField).length;
+  const prefix = encoder.encode(idPrefix);
+  const L = inputBytes + 16;
+  let at = align(kernel.heapBase());
+  const take = (bytes: number): number => {
+    const start = at;
+    at = align(at + bytes);
+    return start;
+  };
+  const input = take(L);
+  const fields = take(names.length);
+  const prefixAt = take(prefix.length);
+  const records = take(RECORD_CAP * REC_WORDS * 4);
+  const ids = take(L + RECORD_CAP * (prefix.length + 12));
+  const shingles = take(8 * L);
+  const norm = take(2 * L + 16);
+  const starts = take(4 * (2 * L + 16));
+  let capacity = 4;
+  while (capacity < 2 * (L + 1)) capacity *= 2;
+  const table = take(4 * capacity);
+  reserveMemory(kernel.memory, at);
+  const bytes = new Uint8Array(kernel.memory.buffer);
+  bytes.set(names, fields);
+  bytes.set(prefix, prefixAt);
+  const flags = (stripBom ? 1 : 0) | (setup.char ? 2 : 0) | (setup.idRequired ? 4 : 0);
+  kernel.configure(input, inputBytes, fields, textFieldBytes, names.length - textFieldBytes, prefixAt, prefix.length, flags, setup.n, records, RECORD_CAP, ids, shingles, norm, starts, table);
+  return { input, records, ids, shingles };
+}
+
+function align(at: number): number {
+  return (at + 15) & ~15;
+}
+
+function recordsOf(kernel: Exports, layout: Layout, count: number): KernelRecords {
+  const { buffer } = kernel.memory;
+  return {
+    count,
+    words: new Int32Array(buffer, layout.records, count * REC_WORDS),
+    ids: new Uint8Array(buffer, layout.ids),
+    shingles: new Uint32Array(buffer, layout.shingles),
+  };
+}
+
+function release(kernel: Exports): void {
+  if (kernel.memory.buffer.byteLength > KEEP_BYTES) exports = undefined;
+}
+
+/**
+ * Walks a JSON Lines unit: calls `each` with up to RECORD_CAP records at a
+ * time (views of the kernel's memory, valid during the call). `stripBom`: the
+ * unit starts its file (a byte order mark on line 1 is not part of it). False
+ * when the kernel is unavailable.
+ */
+export function kernelLines(bytes: Uint8Array, firstLine: number, stripBom: boolean, setup: KernelSetup, idPrefix: string, each: (records: KernelRecords, recordWords: number) => void): boolean {
+  const kernel = load();
+  if (!kernel) return false;
+  const layout = prepare(kernel, bytes.length, setup, idPrefix, stripBom);
+  new Uint8Array(kernel.memory.buffer).set(bytes, layout.input);
+  let from = 0;
+  let line = firstLine;
+  while (from < bytes.length) {
+    const next = kernel.run(from, line);
+    each(recordsOf(kernel, layout, kernel.recordsWritten()), REC_WORDS);
+    line = kernel.linesDone() + 1;
+    from = next;
+  }
+  release(kernel);
+  return true;
+}
+
+/**
+ * One text's keys and shingles (the readers that stay in JavaScript: Parquet,
+ * text files, JSON arrays, texts from memory): record 0 (no id fields) and the
+ * shingle words, views valid until the kernel's next call; undefined when the
+ * kernel is unavailable or leaves the text to JavaScript (a capital sigma).
+ */
+export function kernelText(text: string, setup: KernelSetup): KernelRecords | undefined {
+  const kernel = load();
+  if (!kernel) return undefined;
+  const layout = prepare(kernel, 3 * text.length, setup, '', false);
+  const { written } = encoder.encodeInto(text, new Uint8Array(kernel.memory.buffer, layout.input, 3 * text.length));
+  const done = kernel.text(written, 0) === 1;
+  const records = recordsOf(kernel, layout, 1);
+  release(kernel);
+  return done ? records : undefined;
+}

@@ -1,0 +1,222 @@
+// The first pass's document kernel against the TypeScript reference, line by line: every line
+// the kernel takes as a document must give what JSON.parse, toLowerCase, exactMatchUtf8,
+// MurmurHash3 and the reference shingler give; blank lines must be blank to String.trim; the rest
+// go to JavaScript. Random Unicode from every plane, every White_Space, lone surrogates, NUL,
+// escapes, Greek sigma, Turkish İ, ZWJ emoji, a BOM, CRLF and invalid UTF-8.
+import { describe, expect, it } from 'vitest';
+import { kernelLines, kernelText, R, LineStatus, type KernelSetup } from '../../../src/firstPass/wasm/unitKernel.js';
+import { parseJsonLine } from '../../../src/io/jsonLines.js';
+import { InputError } from '../../../src/io/documents.js';
+import { murmur3x86_128 } from '../../../src/math/murmur3.js';
+import { exactMatchUtf8, normalizeText } from '../../../src/text/normalize.js';
+import { shingleDocumentReference } from '../../../src/shingles/shingles.js';
+import { DEFAULT_NORMALIZE } from '../../../src/text/normalize.js';
+
+const encoder = new TextEncoder();
+const WHITE_SPACE = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+const SPECIAL = [0x3a3, 0x3c3, 0x3c2, 0x130, 0x131, 0x49, 0x69, 0x307, 0x200d, 0x1f468, 0x1f469, 0x1f467, 0xfeff, 0xfffd, 0, 0x22, 0x5c, 0x2f, 0x7f, 0x212a, 0x23a, 0x1e9e, 0xdf, 0x10400, 0x1e900, 0x1c89];
+
+function randomGenerator(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A random string of code points: words, every White_Space, specials, anything in the planes, lone surrogates. */
+function randomText(random: () => number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    const r = random();
+    if (r < 0.35) out += 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,'[Math.floor(random() * 64)];
+    else if (r < 0.5) out += ' ';
+    else if (r < 0.6) out += String.fromCodePoint(WHITE_SPACE[Math.floor(random() * WHITE_SPACE.length)]);
+    else if (r < 0.72) out += String.fromCodePoint(SPECIAL[Math.floor(random() * SPECIAL.length)]);
+    else if (r < 0.8) out += String.fromCharCode(0xd800 + Math.floor(random() * 0x800)); // a lone surrogate (JSON.stringify escapes it)
+    else if (r < 0.9) out += String.fromCodePoint(0x80 + Math.floor(random() * 0x3000)); // Latin to CJK, where most case pairs are
+    else {
+      let c = Math.floor(random() * 0x110000);
+      if (c >= 0xd800 && c <= 0xdfff) c = 0x41;
+      out += String.fromCodePoint(c);
+    }
+  }
+  return out;
+}
+
+/** JSON.stringify, with some characters written as \u escapes instead (surrogate pairs as two). */
+function jsonString(text: string, random: () => number): string {
+  const plain = JSON.stringify(text);
+  if (random() < 0.5) return plain;
+  let out = '"';
+  for (const ch of text) {
+    if (random() < 0.3) for (let j = 0; j < ch.length; j++) out += `\\u${ch.charCodeAt(j).toString(16).padStart(4, '0')}`;
+    else out += JSON.stringify(ch).slice(1, -1);
+  }
+  return out + '"';
+}
+
+const setup: KernelSetup = { textField: 'text', idField: 'id', idRequired: false, char: false, n: 5 };
+
+interface KernelLine {
+  status: number;
+  line: number;
+  start: number;
+  end: number;
+  id: string;
+  words: Int32Array;
+  shingles: Uint32Array;
+}
+
+function runKernel(bytes: Uint8Array, options: KernelSetup = setup, firstLine = 1, prefix = ''): KernelLine[] {
+  const out: KernelLine[] = [];
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // an id may start with U+FEFF
+  kernelLines(bytes, firstLine, true, options, prefix, (records, width) => {
+    for (let r = 0; r < records.count; r++) {
+      const w = records.words.slice(r * width, (r + 1) * width);
+      const idStart = w[R.ID_START];
+      const sh = w[R.SH_START];
+      out.push({
+        status: w[R.STATUS],
+        line: w[R.LINE],
+        start: w[R.START],
+        end: w[R.END],
+        id: w[R.STATUS] === LineStatus.Document ? decoder.decode(records.ids.subarray(idStart, idStart + w[R.ID_LEN])) : '',
+        words: w,
+        shingles: records.shingles.slice(2 * sh, 2 * (sh + w[R.SH_COUNT])),
+      });
+    }
+  });
+  return out;
+}
+
+function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** What the TypeScript path gives for a document's text. */
+function expectedText(text: string, options: KernelSetup) {
+  const normalized = normalizeText(text, DEFAULT_NORMALIZE);
+  const buffer = new Uint8Array(normalized.length * 3 + 4);
+  const exactBytes = exactMatchUtf8(normalized, buffer);
+  return {
+    utf16: text.length,
+    utf8: utf8Length(text),
+    empty: exactBytes === 0 ? 1 : 0,
+    exact: exactBytes === 0 ? [0, 0, 0, 0] : [...murmur3x86_128(buffer, exactBytes)].map((x) => x | 0),
+    shingles: shingleDocumentReference(text, { mode: options.char ? 'char' : 'word', n: options.n, normalize: DEFAULT_NORMALIZE }),
+  };
+}
+
+function checkDocument(got: KernelLine, text: string, id: string, options: KernelSetup): void {
+  const want = expectedText(text, options);
+  expect(got.id).toBe(id);
+  expect([...got.words.subarray(R.ID_KEY, R.ID_KEY + 4)]).toEqual([...murmur3x86_128(encoder.encode(id))].map((x) => x | 0));
+  expect(got.words[R.UTF16]).toBe(want.utf16);
+  expect(got.words[R.UTF8]).toBe(want.utf8);
+  expect(got.words[R.EMPTY]).toBe(want.empty);
+  expect([...got.words.subarray(R.EXACT, R.EXACT + 4)]).toEqual(want.exact);
+  expect([...got.shingles]).toEqual([...want.shingles]);
+}
+
+describe('the first pass kernel', () => {
+  for (const mode of ['word', 'char'] as const) {
+    it(`equals the TypeScript reference on random Unicode lines (${mode} shingles)`, () => {
+      const options = { ...setup, char: mode === 'char', n: mode === 'char' ? 3 : 5 };
+      const random = randomGenerator(mode === 'char' ? 7 : 3);
+      let documents = 0;
+      for (let round = 0; round < 40; round++) {
+        const texts: string[] = [];
+        const ids: string[] = [];
+        const lines: string[] = [];
+        for (let i = 0; i < 25; i++) {
+          const text = randomText(random, Math.floor(random() * 60));
+          const r = random();
+          const id = r < 0.3 ? `d${round}-${i}` : r < 0.5 ? randomText(random, 4).replace(/[\ud800-\udfff]/g, '') : r < 0.7 ? String(Math.floor(random() * 1e12)) : '';
+          const idJson = r < 0.5 ? `"id": ${jsonString(id, random)}, ` : r < 0.7 ? `"id":${id},` : '';
+          texts.push(text);
+          ids.push(idJson === '' ? String(round * 1000 + lines.length + 1) : id);
+          lines.push(`{${idJson}"meta": {"a": [1, -2.5e3, true, null, {"b": "\\u00e9"}]}, "text": ${jsonString(text, random)}}`);
+        }
+        // Line numbers from round * 1000 + 1; documents without an id are named by them.
+        const bytes = encoder.encode(lines.join(round % 2 === 0 ? '\n' : '\r\n') + '\n');
+        const got = runKernel(bytes, options, round * 1000 + 1);
+        expect(got.length).toBe(lines.length);
+        for (let i = 0; i < lines.length; i++) {
+          const parsed = parseJsonLine(lines[i], 'f', round * 1000 + i + 1, false, options);
+          expect(parsed).not.toBeInstanceOf(InputError);
+          if (got[i].status === LineStatus.ForJs) {
+            expect(texts[i]).toMatch(/Σ/); // only a capital sigma (final or not, by context) goes to JavaScript
+            continue;
+          }
+          expect(got[i].status).toBe(LineStatus.Document);
+          expect(got[i].line).toBe(round * 1000 + i + 1);
+          checkDocument(got[i], texts[i], ids[i], options);
+          documents++;
+        }
+      }
+      expect(documents).toBeGreaterThan(600);
+    });
+  }
+
+  it('takes one text at a time for readers that stay in JavaScript', () => {
+    const random = randomGenerator(11);
+    for (let i = 0; i < 300; i++) {
+      const text = randomText(random, Math.floor(random() * 80)).replace(/Σ/g, 'x');
+      const records = kernelText(text, setup)!;
+      const want = expectedText(text, setup);
+      const w = records.words;
+      expect(w[R.UTF16]).toBe(want.utf16);
+      expect(w[R.EMPTY]).toBe(want.empty);
+      expect([...w.subarray(R.EXACT, R.EXACT + 4)]).toEqual(want.exact);
+      expect([...records.shingles.slice(0, 2 * w[R.SH_COUNT])]).toEqual([...want.shingles]);
+    }
+  });
+
+  it('splits lines as readline does, strips a BOM on line 1 only, and names lines in the unit', () => {
+    const text = '\ufeff{"text":"a"}\r\n\r{"text":"b"}\r  \t\n{"text":"c"}';
+    const got = runKernel(encoder.encode(text), setup, 1, 'p:');
+    expect(got.map((g) => [g.status, g.line, g.start, g.end])).toEqual([
+      [LineStatus.Document, 1, 3, 17],
+      [LineStatus.Blank, 2, 17, 18],
+      [LineStatus.Document, 3, 18, 31],
+      [LineStatus.Blank, 4, 31, 35],
+      [LineStatus.Document, 5, 35, 47],
+    ]);
+    expect(got.map((g) => g.id)).toEqual(['p:1', '', 'p:3', '', 'p:5']);
+  });
+
+  it('hands JavaScript every line it is not sure of', () => {
+    const cases = [
+      '{"text": "a",}', // trailing comma
+      '{"text": 1}', // not a string
+      '{"id": null, "text": "a"}',
+      '{"id": 1.5, "text": "a"}',
+      '{"id": 12345678901234567, "text": "a"}', // beyond 15 digits
+      '{"id": -0, "text": "a"}',
+      '{"id": "\\ud800", "text": "a"}', // a lone surrogate in an id
+      '{"t\\u0065xt": "a"}', // an escaped key
+      '{"text": "a"} x',
+      '{"text": "\\x"}',
+      '{"text": "a\tb"}', // a raw control character
+      '{"text": "ΑΣ"}',
+      '[1]',
+      '\u00a0{"text": "a"}',
+      '{"text": "a", "n": 01}',
+      '{"text": "a", "n": [1 2]}',
+      '{"text": "a", "n": {"a" 1}}',
+      '{"other": "a"}',
+    ];
+    for (const line of cases) expect(runKernel(encoder.encode(line))[0].status, line).toBe(LineStatus.ForJs);
+    // Invalid UTF-8 in a string: TextDecoder would replace it; JavaScript reads the line.
+    const invalid = new Uint8Array([...encoder.encode('{"text": "a'), 0xc3, 0x28, ...encoder.encode('"}')]);
+    expect(runKernel(invalid)[0].status).toBe(LineStatus.ForJs);
+    expect(runKernel(encoder.encode('{"id": "x", "text": "a"}'), { ...setup, idField: 'doc', idRequired: true })[0].status).toBe(LineStatus.ForJs);
+  });
+
+  it('keeps the last of repeated fields, as JSON.parse does', () => {
+    const [got] = runKernel(encoder.encode('{"text": 1, "id": "a", "text": "Hello World", "id": "b"}'));
+    expect(got.status).toBe(LineStatus.Document);
+    checkDocument(got, 'Hello World', 'b', setup);
+  });
+});
