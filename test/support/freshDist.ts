@@ -1,7 +1,7 @@
 /**
  * Tests that run the built CLI (dist/src/cli/main.js) or pack dist/ refuse a
  * dist/ older than the sources, rather than test yesterday's build: every
- * src/**\/*.ts (and every .wat kernel, compiled through its generated module)
+ * src/**\/*.ts (and every .wat and AssemblyScript .as.ts kernel, compiled through its generated module)
  * must have its dist/src/**\/*.js, written after it. `npm test` builds first;
  * after an edit, `npm run build` before running a CLI test alone.
  */
@@ -18,8 +18,8 @@ export function staleDistFiles(root = ROOT): string[] {
     const source = join(entry.parentPath, entry.name);
     const rel = relative(root, source);
     let built: string;
-    if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
-    else if (entry.name.endsWith('.wat')) built = join(root, 'dist', dirname(rel), 'kernels.generated.js');
+    if (entry.name.endsWith('.wat') || entry.name.endsWith('.as.ts')) built = join(root, 'dist', dirname(rel), 'kernels.generated.js');
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
     else continue;
     if (!existsSync(built)) stale.push(`${rel} (${relative(root, built)} is missing)`);
     else if (statSync(built).mtimeMs < statSync(source).mtimeMs) stale.push(`${rel} (${relative(root, built)} is older)`);
