@@ -14,7 +14,8 @@
 #                   Vulkan driver links), unpacked there only where the machine lacks them
 #   manifest.json   commit, Node version, file list and sizes
 #
-# --fast compresses with xz -0 instead of -6 (the CI rehearsal); --no-build skips `npm run build`.
+# --fast compresses with xz -0 instead of -6 (the CI rehearsal); --no-build skips `npm run build:bench`
+# (dist/src and dist/bench), which a fresh clone needs.
 # The compressed Node binary is reused while the binary is unchanged.
 set -euo pipefail
 
@@ -41,8 +42,13 @@ extra=$(ldd "$node_bin" | awk '{print $1}' | grep -Ev '^(linux-vdso\.so|/lib64/l
 [ -z "$extra" ] || die "$node_bin links $(echo $extra): use a self-contained Node build (nodejs.org's linux-x64 tarball)"
 
 cd "$root"
-if [ "$build" = 1 ]; then npm run build >/dev/null || die "npm run build failed"; fi
-[ -f dist/bench/deviceCheck.js ] || die "dist/ is missing: run npm run build (or drop --no-build)"
+# The check runs dist/bench (the runner, the corpus generator) beside dist/src (the CLI): `npm run build`
+# (which `npm install` runs) builds only dist/src, `npm run build:bench` both.
+[ -d node_modules ] || die "node_modules/ is missing: run npm ci (or npm install) first"
+if [ "$build" = 1 ] && ! log=$(npm run build:bench 2>&1); then echo "$log" | tail -20 >&2; die "npm run build:bench failed"; fi
+for built in dist/src/cli/main.js dist/bench/deviceCheck.js; do
+  [ -f "$built" ] || die "$built is missing: run npm run build:bench$([ "$build" = 1 ] || echo ' (or drop --no-build)')"
+done
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gpudedup-prepare.XXXXXX")
 trap 'rm -rf "$scratch" "$dest.new"' EXIT
