@@ -140,9 +140,7 @@ function skipSpace(i: i32): i32 {
 }
 
 // What the object held, by its last occurrence of each field (JSON.parse keeps the last).
-let textKind: i32 = 0; // 0 absent, 1 string, 2 anything else
-let textStart: i32 = 0;
-let textEnd: i32 = 0;
+let textKind: i32 = 0; // 0 absent, 1 string (decoded at `norm`), 2 anything else
 let idKind: i32 = 0; // 0 absent, 1 string, 2 plain safe integer, 3 anything else
 let idStart: i32 = 0;
 let idEnd: i32 = 0;
@@ -158,7 +156,6 @@ function line(r: i32, s: i32, e: i32): i32 {
   if (skipSpace(i) != e) return FOR_JS;
   if (textKind != 1) return FOR_JS;
   if (!writeId(r)) return FOR_JS;
-  if (!decodeText(textStart, textEnd, true)) return FOR_JS;
   finishDocument(r);
   return DOCUMENT;
 }
@@ -178,13 +175,11 @@ function members(i: i32): i32 {
     i = skipSpace(i + 1);
     const valueStart = i;
     const c = at(i);
-    i = skipValue(i);
+    const isText = sameBytes(keyStart, keyEnd, textField, textFieldLen);
+    // The text is decoded where it stands (one pass: validated, lowercased, joined); a later one replaces it.
+    i = isText && c == 0x22 ? decodeText(i + 1, lineEnd, true) : skipValue(i);
     if (i < 0) return -1;
-    if (sameBytes(keyStart, keyEnd, textField, textFieldLen)) {
-      textKind = c == 0x22 ? 1 : 2;
-      textStart = valueStart + 1;
-      textEnd = i - 1;
-    }
+    if (isText) textKind = c == 0x22 ? 1 : 2;
     if (sameBytes(keyStart, keyEnd, idField, idFieldLen)) {
       idKind = c == 0x22 ? 1 : (plainSafeInteger(valueStart, i) ? 2 : 3);
       idStart = c == 0x22 ? valueStart + 1 : valueStart;
@@ -520,14 +515,15 @@ function unescapeId(s: i32, e: i32, out: usize): i32 {
 }
 
 /**
- * The text [s, e) — a JSON string's contents, or raw UTF-8 — lowercased, its
- * tokens joined by single spaces at `norm` (normLen bytes), with each token's
- * start at `starts`; counts its UTF-16 units and UTF-8 bytes as read. False where
+ * The text from s — a JSON string's contents up to its closing quote, or raw
+ * UTF-8 up to `limit` — lowercased, its tokens joined by single spaces at `norm`
+ * (normLen bytes), each token's start at `starts`; counts its UTF-16 units and
+ * UTF-8 bytes as read. Returns where it stopped (past the quote), or −1 where
  * JavaScript must do it (invalid, or a capital sigma).
  */
-function decodeText(s: i32, e: i32, json: bool): bool {
+function decodeText(s: i32, limit: i32, json: bool): i32 {
   const saved = lineEnd;
-  lineEnd = e;
+  lineEnd = limit;
   let i = s;
   let w: usize = norm;
   let pending = false;
@@ -535,38 +531,66 @@ function decodeText(s: i32, e: i32, json: bool): bool {
   let tokens = 0;
   let units = 0;
   let bytes = 0;
-  while (i < e) {
-    const b = <i32>load<u8>(input + <usize>i);
-    let c: i32;
-    if (b >= 0x21 && b < 0x7f && b != 0x5c) {
-      // Printable ASCII but the backslash: one byte, one unit, never White_Space.
-      c = <u32>(b - 0x41) < 26 ? b + 32 : b;
+  // In a JSON string the quote and the backslash are not text bytes.
+  const quote = json ? 0x22 : -1;
+  const backslash = json ? 0x5c : -1;
+  let closed = !json;
+  while (i < limit) {
+    let b = <i32>load<u8>(input + <usize>i);
+    if (<u32>(b - 0x21) < 0x5e && b != quote && b != backslash) {
+      // A run of printable ASCII: one byte and one unit each, never White_Space.
+      if (!inToken) {
+        if (pending) { store<u8>(w, 0x20); w++; pending = false; }
+        store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm));
+        tokens++;
+        inToken = true;
+      }
+      const run = i;
+      do {
+        store<u8>(w, <u8>(<u32>(b - 0x41) < 26 ? b + 32 : b));
+        w++;
+        i++;
+        if (i >= limit) break;
+        b = <i32>load<u8>(input + <usize>i);
+      } while (<u32>(b - 0x21) < 0x5e && b != quote && b != backslash);
+      units += i - run;
+      bytes += i - run;
+      continue;
+    }
+    if (b == 0x20) {
+      inToken = false;
+      pending = tokens > 0;
       i++;
       units++;
       bytes++;
-    } else {
-      if (!readCodePoint(i, json)) { lineEnd = saved; return false; }
-      i = cpEnd;
-      c = cp;
-      units += c >= 0x10000 ? 2 : 1;
-      bytes += utf8Bytes(c);
-      if (c >= 0x80) {
-        const delta = lowerDelta(c);
-        if (delta == LOWER_CONTEXT) { lineEnd = saved; return false; }
-        if (delta == LOWER_EXPAND) {
-          // U+0130 → U+0069 U+0307: neither is White_Space.
-          if (!inToken) { if (pending) { store<u8>(w, 0x20); w++; } store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm)); tokens++; inToken = true; pending = false; }
-          store<u8>(w, 0x69);
-          w += 1 + <usize>putUtf8(w + 1, 0x307);
-          continue;
-        }
-        c += delta;
-      } else if (<u32>(c - 0x41) < 26) c += 32;
-      if (isWhiteSpace(c)) {
-        inToken = false;
-        pending = tokens > 0;
+      continue;
+    }
+    if (b == quote) {
+      i++;
+      closed = true;
+      break;
+    }
+    if (!readCodePoint(i, json)) { lineEnd = saved; return -1; }
+    i = cpEnd;
+    let c = cp;
+    units += c >= 0x10000 ? 2 : 1;
+    bytes += utf8Bytes(c);
+    if (c >= 0x80) {
+      const delta = lowerDelta(c);
+      if (delta == LOWER_CONTEXT) { lineEnd = saved; return -1; }
+      if (delta == LOWER_EXPAND) {
+        // U+0130 → U+0069 U+0307: neither is White_Space.
+        if (!inToken) { if (pending) { store<u8>(w, 0x20); w++; } store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm)); tokens++; inToken = true; pending = false; }
+        store<u8>(w, 0x69);
+        w += 1 + <usize>putUtf8(w + 1, 0x307);
         continue;
       }
+      c += delta;
+    } else if (<u32>(c - 0x41) < 26) c += 32;
+    if (isWhiteSpace(c)) {
+      inToken = false;
+      pending = tokens > 0;
+      continue;
     }
     if (!inToken) {
       if (pending) { store<u8>(w, 0x20); w++; pending = false; }
@@ -578,11 +602,12 @@ function decodeText(s: i32, e: i32, json: bool): bool {
     else w += <usize>putUtf8(w, c);
   }
   lineEnd = saved;
+  if (!closed) return -1;
   utf16 = units;
   utf8 = bytes;
   normLen = <i32>(w - norm);
   tokenCount = tokens;
-  return true;
+  return i;
 }
 
 /** The record's text fields, exact key and shingles from what decodeText left. */
@@ -605,18 +630,48 @@ function finishDocument(r: i32): void {
 export function text(len: i32, r: i32): bool {
   lineEnd = len;
   if (r == 0) shinglesUsed = 0;
-  if (!decodeText(0, len, false)) return false;
+  if (decodeText(0, len, false) < 0) return false;
   finishDocument(r);
   return true;
 }
 
 const P: u64 = 0x1fffffffffffffff;
+const FNV_BASIS: u64 = 0xcbf29ce484222325;
+const FNV_PRIME: u64 = 0x100000001b3;
 
-@inline function fnv(from: usize, to: usize): u64 {
-  let h: u64 = 0xcbf29ce484222325;
-  for (let p = from; p < to; p++) h = (h ^ <u64>load<u8>(p)) * 0x100000001b3;
+/** FNV-1a 64 continued from h over bytes [from, to). */
+@inline function fnvFrom(h: u64, from: usize, to: usize): u64 {
+  for (let p = from; p < to; p++) h = (h ^ <u64>load<u8>(p)) * FNV_PRIME;
+  return h;
+}
+
+/** v mod P: v ≡ (v & P) + (v >> 61) < P + 8, then one conditional subtraction. */
+@inline function modP(h: u64): u64 {
   h = (h & P) + (h >> 61);
   return h >= P ? h - P : h;
+}
+
+@inline function fnv(from: usize, to: usize): u64 {
+  return modP(fnvFrom(FNV_BASIS, from, to));
+}
+
+// The set being deduplicated: `kept` values so far, a table of their indexes + 1.
+let kept: i32 = 0;
+let tableMask: i32 = 0;
+
+/** Appends h to the set at `out` unless it is there already (first-seen order). */
+@inline function keep(out: usize, h: u64): void {
+  let slot = <i32>((<u32>(h ^ (h >> 29)) * 0x9e3779b1) >> 7) & tableMask;
+  let j = load<i32>(table + (<usize>slot << 2));
+  while (j != 0 && load<u64>(out + (<usize>(j - 1) << 3)) != h) {
+    slot = (slot + 1) & tableMask;
+    j = load<i32>(table + (<usize>slot << 2));
+  }
+  if (j == 0) {
+    store<i32>(table + (<usize>slot << 2), kept + 1);
+    store<u64>(out + (<usize>kept << 3), h);
+    kept++;
+  }
 }
 
 /**
@@ -650,22 +705,38 @@ function shingle(out: usize): i32 {
   }
   let capacity = 4;
   while (capacity < windows * 2) capacity <<= 1;
-  const mask = capacity - 1;
+  tableMask = capacity - 1;
   memory.fill(table, 0, <usize>capacity << 2);
-  let kept = 0;
-  for (let w = 0; w < windows; w++) {
-    const h = fnv(norm + <usize>load<u32>(starts + (<usize>w << 2)), norm + <usize>load<u32>(starts + (<usize>(w + span) << 2)));
-    let slot = <i32>((<u32>(h ^ (h >> 29)) * 0x9e3779b1) >> 7) & mask;
-    let j = load<i32>(table + (<usize>slot << 2));
-    while (j != 0 && load<u64>(out + (<usize>(j - 1) << 3)) != h) {
-      slot = (slot + 1) & mask;
-      j = load<i32>(table + (<usize>slot << 2));
+  kept = 0;
+  let w = 0;
+  // Four windows at a time: four independent multiply chains instead of one (FNV is latency-bound).
+  for (; w + 4 <= windows; w += 4) {
+    const s0 = norm + <usize>load<u32>(starts + (<usize>w << 2));
+    const s1 = norm + <usize>load<u32>(starts + (<usize>(w + 1) << 2));
+    const s2 = norm + <usize>load<u32>(starts + (<usize>(w + 2) << 2));
+    const s3 = norm + <usize>load<u32>(starts + (<usize>(w + 3) << 2));
+    const e0 = norm + <usize>load<u32>(starts + (<usize>(w + span) << 2));
+    const e1 = norm + <usize>load<u32>(starts + (<usize>(w + span + 1) << 2));
+    const e2 = norm + <usize>load<u32>(starts + (<usize>(w + span + 2) << 2));
+    const e3 = norm + <usize>load<u32>(starts + (<usize>(w + span + 3) << 2));
+    let m = e0 - s0;
+    if (e1 - s1 < m) m = e1 - s1;
+    if (e2 - s2 < m) m = e2 - s2;
+    if (e3 - s3 < m) m = e3 - s3;
+    let h0: u64 = FNV_BASIS, h1: u64 = FNV_BASIS, h2: u64 = FNV_BASIS, h3: u64 = FNV_BASIS;
+    for (let j: usize = 0; j < m; j++) {
+      h0 = (h0 ^ <u64>load<u8>(s0 + j)) * FNV_PRIME;
+      h1 = (h1 ^ <u64>load<u8>(s1 + j)) * FNV_PRIME;
+      h2 = (h2 ^ <u64>load<u8>(s2 + j)) * FNV_PRIME;
+      h3 = (h3 ^ <u64>load<u8>(s3 + j)) * FNV_PRIME;
     }
-    if (j == 0) {
-      store<i32>(table + (<usize>slot << 2), kept + 1);
-      store<u64>(out + (<usize>kept << 3), h);
-      kept++;
-    }
+    keep(out, modP(fnvFrom(h0, s0 + m, e0)));
+    keep(out, modP(fnvFrom(h1, s1 + m, e1)));
+    keep(out, modP(fnvFrom(h2, s2 + m, e2)));
+    keep(out, modP(fnvFrom(h3, s3 + m, e3)));
+  }
+  for (; w < windows; w++) {
+    keep(out, fnv(norm + <usize>load<u32>(starts + (<usize>w << 2)), norm + <usize>load<u32>(starts + (<usize>(w + span) << 2))));
   }
   return kept;
 }
