@@ -40,23 +40,36 @@ export class DocumentBuilder {
   private binary = false;
   private count = 0;
   private readonly ids: string[] = [];
-  private idKeys = new Uint32Array(4 * 64);
-  private exactKeys = new Uint32Array(4 * 64);
-  private empty = new Uint8Array(64);
-  private scores = new Float64Array(64);
-  private lines = new Int32Array(64);
-  private starts = new Float64Array(64);
-  private ends = new Float64Array(64);
+  private idKeys: Uint32Array;
+  private exactKeys: Uint32Array;
+  private empty: Uint8Array;
+  private scores: Float64Array;
+  private lines: Int32Array;
+  private starts: Float64Array;
+  private ends: Float64Array;
   private missingKeep = 0;
   private textBytes = 0;
-  private shingles = new Uint32Array(1 << 14);
-  private offsets = new Uint32Array(65);
+  private shingles: Uint32Array;
+  private offsets: Uint32Array;
   private buffer = new Uint8Array(1 << 16);
 
+  /** `inputBytes`: the unit's size when known, to size the arrays once (a document per KiB, a shingle per 8 bytes). */
   constructor(
     private readonly setup: ReadSetup,
     private readonly kernel: KernelSetup | undefined,
-  ) {}
+    inputBytes = 0,
+  ) {
+    const n = Math.max(64, inputBytes >> 10);
+    this.idKeys = new Uint32Array(4 * n);
+    this.exactKeys = new Uint32Array(4 * n);
+    this.empty = new Uint8Array(n);
+    this.scores = new Float64Array(n);
+    this.lines = new Int32Array(n);
+    this.starts = new Float64Array(n);
+    this.ends = new Float64Array(n);
+    this.offsets = new Uint32Array(n + 1);
+    this.shingles = new Uint32Array(Math.max(1 << 14, inputBytes >> 2));
+  }
 
   /** A document the kernel read from a JSON line (its record at word `at`); `offset`: the unit's first byte in its file. */
   addKernelRecord(records: KernelRecords, at: number, offset: number): void {

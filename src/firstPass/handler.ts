@@ -51,7 +51,7 @@ export function firstPassHandler(sources: FirstPassSources): FirstPassHandler {
 
 async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSources): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
   const kernel = kernelSetupOf(setup);
-  const builder = new DocumentBuilder(setup, kernel);
+  const builder = new DocumentBuilder(setup, kernel, unit.kind === 'lines' || unit.kind === 'json-array' ? unit.bytes.length : 0);
   if (unit.kind === 'lines' && kernel !== undefined) {
     const prefix = unit.qualifyIds ? `${unit.path}:` : '';
     const ran = kernelLines(unit.bytes, unit.firstLine, unit.stripBom, kernel, prefix, (records, width) => {

@@ -159,6 +159,20 @@ describe('the first pass kernel', () => {
     });
   }
 
+  it('lowercases every code point as String.prototype.toLowerCase does', () => {
+    // Each code point alone between spaces (U+03A3 aside: its lower case depends on context), 2,048 a text:
+    // the exact key of the joined tokens hashes exactly the lowercased UTF-8, so equal keys mean equal bytes.
+    const points: number[] = [];
+    for (let c = 0; c < 0x110000; c++) if ((c < 0xd800 || c > 0xdfff) && c !== 0x3a3) points.push(c);
+    for (let at = 0; at < points.length; at += 2048) {
+      const text = points.slice(at, at + 2048).map((c) => String.fromCodePoint(c)).join(' ');
+      const records = kernelText(text, setup)!;
+      const want = expectedText(text, setup);
+      expect([...records.words.subarray(R.EXACT, R.EXACT + 4)], `code points from U+${points[at].toString(16)}`).toEqual(want.exact);
+      expect(records.words[R.UTF8]).toBe(want.utf8);
+    }
+  });
+
   it('takes one text at a time for readers that stay in JavaScript', () => {
     const random = randomGenerator(11);
     for (let i = 0; i < 300; i++) {
