@@ -76,8 +76,20 @@ function tableOf(s: BenchSummary, runs: number): string {
   }
   const scaled = s.rows.find((r) => r.measuredShare < 1);
   if (scaled) lines.push('', `${scaled.backend}: signed ${(scaled.measuredShare * 100).toFixed(1)} % of the evaluations, its time scaled to the whole corpus`);
-  lines.push('', 'host feed rate for a GPU (read, parse, exact pre-pass, shingle buffers ready to upload):', '', '| threads | seconds | MB/s of text | MB/s per core |', '| --: | --: | --: | --: |');
-  for (const f of s.feed) lines.push(`| ${f.threads} | ${f.seconds.toFixed(3)} | ${f.mbPerSecond.toFixed(1)} | ${f.mbPerSecondPerCore.toFixed(1)} |`);
+  lines.push('', 'host feed rate for a GPU (read, parse, exact pre-pass, shingle buffers ready to upload):', '', '| threads | seconds | MB/s of text | MB/s per core | main thread ms/MB |', '| --: | --: | --: | --: | --: |');
+  for (const f of s.feed) lines.push(`| ${f.threads} | ${f.seconds.toFixed(3)} | ${f.mbPerSecond.toFixed(1)} | ${f.mbPerSecondPerCore.toFixed(1)} | ${f.mainMsPerMB.toFixed(2)} |`);
+  const p = s.feedProjection;
+  if (p) {
+    lines.push(
+      '',
+      `main thread ms/MB: its event loop's busy time per MB of text (with workers: reading, cutting units, ordering documents; it counts time spent waiting for a core)`,
+      `feed projected from the ${p.threads}-thread run: min(cores × ${p.perCoreMBps.toFixed(1)} MB/s per worker, 1000 / ${p.mainMsPerMB.toFixed(2)} ms per MB on the main thread = ${(1000 / p.mainMsPerMB).toFixed(0)} MB/s):`,
+      '',
+      '| cores | projected MB/s | bound by |',
+      '| --: | --: | --- |',
+    );
+    for (const r of p.projections) lines.push(`| ${r.cores} | ${r.mbPerSecond.toFixed(0)} | ${r.bound === 'workers' ? 'workers (cores × per worker)' : 'the main thread'} |`);
+  }
   return lines.join('\n') + '\n';
 }
 

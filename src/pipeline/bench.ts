@@ -21,7 +21,7 @@ import { cpuThreads, resolveBackend } from '../signatures/resolveBackend.js';
 import { errorMessage } from '../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
 import { requireUniqueIds } from '../firstPass/uniqueIds.js';
-import { measureFeedRate, type FeedRate } from './feedRate.js';
+import { measureFeedRate, projectFeed, type FeedProjections, type FeedRate } from './feedRate.js';
 
 /** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */
 export interface SigningBenchOptions {
@@ -84,6 +84,8 @@ export interface BenchSummary extends CorpusSize {
   readonly rows: readonly BenchRow[];
   /** The host's feed rate for a GPU (feedRate.ts): one thread, then every thread. */
   readonly feed: readonly FeedRate[];
+  /** The feed projected for 16 and 64 cores from the every-thread run; absent without one on workers. */
+  readonly feedProjection?: FeedProjections;
 }
 
 /** How a backend signs the batch, for the timing loop. */
@@ -115,7 +117,8 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     hooks.note(`timing the feed rate (read, parse, exact pre-pass, shingle buffers) on ${counted(threads, 'thread')}`);
     feed.push(await measureFeedRate(files, config.params, config.read, threads));
   }
-  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows, feed };
+  const feedProjection = projectFeed(feed);
+  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows, feed, ...(feedProjection === undefined ? {} : { feedProjection }) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEqual, runBench } from '../../src/pipeline/bench.js';
+import { projectFeed, type FeedRate } from '../../src/pipeline/feedRate.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { tempDir } from '../support/cli.js';
 
@@ -27,6 +28,29 @@ describe('runBench', () => {
       expect(row.evaluationsPerSecond).toBeCloseTo(summary.evaluations / row.seconds.median, 0);
     }
     expect(summary.rows.map((r) => r.backend)).toEqual(['wasm SIMD, 1 thread', 'wasm scalar, 1 thread', 'TypeScript, 1 thread (prefix, scaled)', 'wasm SIMD, 1 thread (all threads)']);
+    // One thread only: its feed rate and busy time, but no projection (the main thread's share cannot be told apart).
+    expect(summary.feed.map((f) => f.threads)).toEqual([1]);
+    expect(summary.feed[0].mainMsPerMB).toBeGreaterThan(0);
+    expect(summary.feedProjection).toBeUndefined();
+  });
+
+  it('projects the feed for 16 and 64 cores from the run with the most workers, saying which limit binds', () => {
+    const run = (threads: number, mbPerSecond: number, mainMsPerMB: number): FeedRate => ({ threads, seconds: 1, mbPerSecond, mbPerSecondPerCore: mbPerSecond / threads, shingles: 1, mainMsPerMB });
+    // 40 MB/s per worker; the main thread at 4 ms/MB feeds at most 250 MB/s.
+    expect(projectFeed([run(1, 50, 20), run(8, 320, 4), run(4, 150, 2)])).toEqual({
+      threads: 8,
+      perCoreMBps: 40,
+      mainMsPerMB: 4,
+      projections: [
+        { cores: 16, mbPerSecond: 250, bound: 'main thread' },
+        { cores: 64, mbPerSecond: 250, bound: 'main thread' },
+      ],
+    });
+    expect(projectFeed([run(2, 60, 1)], [4, 64])?.projections).toEqual([
+      { cores: 4, mbPerSecond: 120, bound: 'workers' },
+      { cores: 64, mbPerSecond: 1000, bound: 'main thread' },
+    ]);
+    expect(projectFeed([run(1, 50, 20)])).toBeUndefined();
   });
 
   it('refuses inputs without documents', async () => {
