@@ -82,7 +82,7 @@ function tableOf(s: BenchSummary, runs: number): string {
   if (p) {
     lines.push(
       '',
-      `main thread ms/MB: its event loop's busy time per MB of text (with workers: reading, cutting units, ordering documents; it counts time spent waiting for a core)`,
+      `main thread ms/MB: its CPU time per MB of text (with workers: reading, cutting units, ordering documents; where Linux's per-thread CPU time is missing, its event loop's busy time, which counts waits for a core)`,
       `feed projected from the ${p.threads}-thread run: min(cores × ${p.perCoreMBps.toFixed(1)} MB/s per worker, 1000 / ${p.mainMsPerMB.toFixed(2)} ms per MB on the main thread = ${(1000 / p.mainMsPerMB).toFixed(0)} MB/s):`,
       '',
       '| cores | projected MB/s | bound by |',

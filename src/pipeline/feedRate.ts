@@ -10,6 +10,7 @@
  * (its event loop's busy time per MB), and projectFeed says what N cores
  * could feed, whichever of the two limits comes first.
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ExactPrePass } from '../clusters/exactPrePass.js';
 import { firstPass } from '../firstPass/firstPass.js';
@@ -29,9 +30,10 @@ export interface FeedRate {
   readonly mbPerSecondPerCore: number;
   readonly shingles: number;
   /**
-   * This thread's busy time (performance.eventLoopUtilization) per MB of text:
-   * with workers, what reading, cutting and ordering cost it — counting any
-   * time it waited for a core mid-task; on one thread, all the work.
+   * This thread's CPU time per MB of text (Linux: /proc/thread-self/schedstat;
+   * elsewhere its event loop's busy time, which also counts any wait for a
+   * core): with workers, what reading, cutting and ordering cost it; on one
+   * thread, all the work.
    */
   readonly mainMsPerMB: number;
 }
@@ -57,6 +59,7 @@ export interface FeedProjections {
 export async function measureFeedRate(files: readonly InputFile[], params: SignatureParams, read: ReadOptions, threads: number): Promise<FeedRate> {
   const workers = nodeFirstPassWorkers(threads);
   const busy = performance.eventLoopUtilization();
+  const cpuBefore = threadCpuMs();
   const started = performance.now();
   let bytes = 0;
   let shingles = 0;
@@ -70,7 +73,8 @@ export async function measureFeedRate(files: readonly InputFile[], params: Signa
     workers.destroy();
   }
   const seconds = (performance.now() - started) / 1000;
-  const mainMs = performance.eventLoopUtilization(busy).active;
+  const cpuAfter = threadCpuMs();
+  const mainMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : performance.eventLoopUtilization(busy).active;
   const mbPerSecond = bytes / 1e6 / seconds;
   return { threads, seconds, mbPerSecond, mbPerSecondPerCore: mbPerSecond / threads, shingles, mainMsPerMB: mainMs / Math.max(bytes / 1e6, 1e-9) };
 }
@@ -89,4 +93,13 @@ export function projectFeed(feed: readonly FeedRate[], cores: readonly number[] 
     return workers <= mainLimit ? { cores: n, mbPerSecond: workers, bound: 'workers' } : { cores: n, mbPerSecond: mainLimit, bound: 'main thread' };
   });
   return { threads: run.threads, perCoreMBps: run.mbPerSecondPerCore, mainMsPerMB: run.mainMsPerMB, projections };
+}
+
+/** This thread's time on a CPU in ms, from Linux's /proc/thread-self/schedstat (its first field, ns); undefined elsewhere. */
+function threadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }
