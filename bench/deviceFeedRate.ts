@@ -14,11 +14,11 @@ import { availableParallelism } from 'node:os';
 import { ExactPrePass } from '../src/clusters/exactPrePass.js';
 import { firstPass } from '../src/firstPass/firstPass.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
-import { inputUnits } from '../src/io/inputUnits.js';
+import { inputUnits } from '../src/firstPass/node/inputUnits.js';
 import { listInputFiles, type InputFile } from '../src/io/readDocuments.js';
 import { unitSetup } from '../src/pipeline/corpusPass.js';
 import { makeParams } from '../src/signatures/params.js';
-import { nodeFirstPassWorkers } from '../src/workers/firstPassWorkers.js';
+import { nodeFirstPassWorkers } from '../src/firstPass/node/firstPassWorkers.js';
 
 export interface FeedRate {
   readonly source: 'bench' | 'measured';

@@ -26,7 +26,7 @@ import { SegmentWriter } from '../src/lshIndex/segmentFiles.js';
 import { parametersFromRecord, signatureParamsOf } from '../src/lshIndex/options.js';
 import { inlineIndexSigner, signTexts } from '../src/lshIndex/signing.js';
 import { hashFamilyOf } from '../src/signatures/params.js';
-import { openSigner } from '../src/signatures/resolveBackend.js';
+import { openSigner } from '../src/firstPass/node/resolveBackend.js';
 import { Generator, licenceWords } from './scaleCorpus.js';
 
 const argv = process.argv.slice(2);

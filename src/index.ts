@@ -22,14 +22,14 @@ export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, schemeOf,
 export { EMPTY_SLOT_WORD, type SignerBackend, type BackendKind } from './signatures/backend.js';
 export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';
-export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './signatures/resolveBackend.js';
+export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './firstPass/node/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
 export { WasmSigner } from './signatures/wasmSigner.js';
 export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/signDocuments.js';
 export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
 export { dedupDocuments, type DedupDocumentsOptions, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
 export { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup } from './clusters/dedupSigned.js';
-export type { KeepPolicy } from './clusters/keepPolicy.js';
+export type { KeepPolicy } from './exact/keepPolicy.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
 export { InputError, type InputDocument, type ReadOptions } from './io/documents.js';
 export { SignatureWriter, readSignatureFile, sidecarPath, type SignatureFile } from './formats/signatureFile.js';

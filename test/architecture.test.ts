@@ -107,7 +107,7 @@ describe('layout rules', () => {
 
   it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
     const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts'];
-    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/clusters/keepPolicy.js', 'src/options.js'];
+    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/exact/keepPolicy.js', 'src/options.js'];
     const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
     expect(bad.map(describeImport)).toEqual([]);
     expect(allImports.filter((i) => i.from === 'web/main.ts').length).toBeGreaterThan(3); // the rule sees main.ts's imports
@@ -121,6 +121,21 @@ describe('layout rules', () => {
 
   it('src/ has no import cycle (type-only imports included: they tie modules together just the same)', () => {
     expect(importCycles(allImports.filter((i) => inside('src')(i.from)))).toEqual([]);
+  });
+
+  it("src/'s folders form a one-way graph: no two folders import each other, directly or through others", () => {
+    // A folder is src/'s first path component (a file directly in src/ is its own); type-only imports count.
+    const folderOf = (file: string): string => file.split('/').slice(0, 2).join('/').replace(/\.js$/, '.ts');
+    const edges = allImports
+      .filter((i) => inside('src')(i.from) && inside('src')(i.target) && folderOf(i.from) !== folderOf(i.target))
+      .map((i) => ({ ...i, from: folderOf(i.from), target: folderOf(i.target) }));
+    expect(importCycles(edges)).toEqual([]);
+    expect(new Set(edges.map((e) => e.from)).size).toBeGreaterThan(10); // the rule sees the folders
+  });
+
+  it('the first pass is browser-safe but for its Node wiring (src/firstPass/node): no node: module elsewhere in it', () => {
+    const core = (file: string): boolean => inside('src/firstPass')(file) && !inside('src/firstPass/node')(file);
+    expect(allImports.filter((i) => core(i.from) && i.target.startsWith('node:')).map(describeImport)).toEqual([]);
   });
 
   it('the cycle check finds a cycle, a self-import and a cycle through a type-only import', () => {

@@ -4,11 +4,11 @@
  * (openIndexSnapshot: its manifest and every file checked against their
  * CRC-32); queries are signed with the index's own parameters (its manifest),
  * whatever the form says; each document's matches come back as rows and as
- * the JSON Lines `gpudedup query DIR FILE` writes (src/formats/queryLine.ts).
+ * the JSON Lines `gpudedup query DIR FILE` writes (src/lshIndex/queryLine.ts).
  */
 import { errorMessage } from '../src/errors.js';
 import { unitDocuments } from '../src/firstPass/unitDocuments.js';
-import { queryLine } from '../src/formats/queryLine.js';
+import { queryLine } from '../src/lshIndex/queryLine.js';
 import { inlineIndexSigner } from '../src/lshIndex/signing.js';
 import { openIndexSnapshot } from '../src/lshIndex/snapshot.js';
 import type { IndexMatch } from '../src/lshIndex/types.js';

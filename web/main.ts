@@ -4,7 +4,7 @@
  * results and the inspector's answers come back. Nothing leaves the tab.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import type { KeepPolicy } from '../src/clusters/keepPolicy.js';
+import type { KeepPolicy } from '../src/exact/keepPolicy.js';
 import type { VerifyMode } from '../src/clusters/verification.js';
 import { defaultSeedOf, makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';

@@ -8,7 +8,7 @@ import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, 
 import { counted, thousands } from '../format.js';
 import { positiveInteger, tableOption } from './options.js';
 import type { ClusterCheck, VerifyMode } from '../options.js';
-import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
+import { describeKeepPolicy, type KeepPolicy } from '../exact/keepPolicy.js';
 import { auditSummaryLines } from '../formats/auditReport.js';
 
 interface ClusterCliOptions {

@@ -1,7 +1,7 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
 import { stat } from 'node:fs/promises';
-import { describeKeepPolicy, type KeepPolicy } from '../clusters/keepPolicy.js';
+import { describeKeepPolicy, type KeepPolicy } from '../exact/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
 import { dedupJob } from '../pipeline/dedupJob.js';
 import type { ClusterCheck } from '../clusters/clustering.js';

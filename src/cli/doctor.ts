@@ -9,7 +9,7 @@ import { describeAdapter, type AcquiredDevice } from '../signatures/webgpu/adapt
 import type { DawnAdapterEntry } from '../signatures/webgpu/nodeDevice.js';
 import { chunkCapacity } from '../signatures/webgpu/plan.js';
 import { runSelfCheck, type SelfCheckResult } from '../signatures/webgpu/selfCheck.js';
-import { importDawn } from '../signatures/resolveBackend.js';
+import { importDawn } from '../firstPass/node/resolveBackend.js';
 import { reasonToPreferCpu } from '../signatures/autoChoice.js';
 import { tableOption } from './options.js';
 import { errorMessage } from '../errors.js';

@@ -1,7 +1,7 @@
 /** `gpudedup index create|add|remove|stats|compact`: a persistent index of kept documents (src/lshIndex). */
 import { Command } from 'commander';
 import { counted, thousands } from '../format.js';
-import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../formats/indexAddReport.js';
+import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import { resolveParameters } from '../lshIndex/options.js';
 import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/indexAdd.js';

@@ -19,7 +19,7 @@ import { stageBar } from './progress.js';
 import { onInterrupt } from '../formats/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
 import type { VerifyMode } from '../options.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 
 type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode; keep?: KeepPolicy };
 

@@ -6,7 +6,7 @@ import { counted } from '../format.js';
 import { stageBar } from './progress.js';
 import { defaultOf, type VerifyMode } from '../options.js';
 import { usesShingleSets } from '../clusters/verification.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 
 export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
 

@@ -8,7 +8,7 @@
  * the numbering depends only on the input and the clustering.
  */
 import type { DocumentTable } from './documentTable.js';
-import { isPreferred } from './keepPolicy.js';
+import { isPreferred } from '../exact/keepPolicy.js';
 
 export interface Assignment {
   /** Cluster number of each input document. */

@@ -16,11 +16,11 @@ import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
 import type { InputUnit, ReadSetup, UnitReadOptions } from '../firstPass/protocol.js';
 import { MemorySetSpool } from '../firstPass/setSpool.js';
 import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings } from '../firstPass/signedUnits.js';
-import { UniqueIds } from '../firstPass/uniqueIds.js';
+import { UniqueIds } from '../exact/uniqueIds.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import { ExactPrePass } from './exactPrePass.js';
-import type { KeepPolicy } from './keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 import { usesShingleSets } from './verification.js';
 import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
 

@@ -3,7 +3,7 @@
  * group (the signed document standing for its normalized text, −1 when empty)
  * and its keep score. 12 bytes per document; the texts themselves are not kept.
  */
-import { isPreferred } from './keepPolicy.js';
+import { isPreferred } from '../exact/keepPolicy.js';
 
 export class DocumentTable {
   private groupOf = new Int32Array(1024);

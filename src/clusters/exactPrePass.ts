@@ -10,9 +10,9 @@ import { isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signa
 import type { NormalizeOptions } from '../text/normalize.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
 import { DocumentTable } from './documentTable.js';
-import { ExactDuplicateIndex } from './exactDuplicates.js';
+import { ExactDuplicateIndex } from '../exact/exactDuplicates.js';
 import type { SignedCorpus } from './dedupSigned.js';
-import { keepScore, type KeepPolicy } from './keepPolicy.js';
+import { keepScore, type KeepPolicy } from '../exact/keepPolicy.js';
 
 export class ExactPrePass {
   readonly table = new DocumentTable();

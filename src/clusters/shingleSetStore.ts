@@ -6,12 +6,9 @@
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
 
-/**
- * The shingle sets of the corpus groups flagged 1 in `needed` (the others may
- * be left undefined), holding at most `budgetBytes` of them: past it the rest
- * stay undefined, and the pairs that needed them are decided by the estimate.
- */
-export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
+import type { LoadShingleSets } from '../firstPass/setSpool.js';
+
+export type { LoadShingleSets } from '../firstPass/setSpool.js';
 
 export class ShingleSetStore {
   private readonly sets: (Uint32Array | undefined)[];

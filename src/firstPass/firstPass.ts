@@ -6,10 +6,16 @@
  * unique-id check — and hands each worker back the list of its documents to
  * shingle and sign. No document's text comes here.
  */
-import type { ExactPrePass } from '../clusters/exactPrePass.js';
 import type { FinishMode, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassWorkers } from './ports.js';
-import type { UniqueIds } from './uniqueIds.js';
+import type { UniqueIds } from '../exact/uniqueIds.js';
+
+/** The exact pre-pass as this thread drives it, in input order (src/clusters/exactPrePass.ts is the one). */
+export interface OrderingPrePass {
+  /** Records the next document from its key (words [at, at + 4) of `keys`) and keep score; `isNew`: the first of a non-empty group. */
+  addKeyed(keys: Uint32Array, at: number, empty: boolean, score: number): { group: number; isNew: boolean };
+  missingKeepField: number;
+}
 
 export interface FirstPassOptions {
   readonly setup: ReadSetup;
@@ -20,7 +26,7 @@ export interface FirstPassOptions {
    * With a pre-pass, only the first document of each new exact group is
    * finished (dedup); without, every non-empty document is (sign, reference sets).
    */
-  readonly prePass?: ExactPrePass;
+  readonly prePass?: OrderingPrePass;
   /** Refuses a repeated id, naming both places. */
   readonly ids?: UniqueIds;
   readonly onInvalid?: (message: string) => void;

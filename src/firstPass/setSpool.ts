@@ -5,8 +5,13 @@
  * groups a stage needs (LoadShingleSets). In memory here (the library, the
  * tab); src/pipeline/setSpill.ts adds a file past a memory share.
  */
-import type { LoadShingleSets } from '../clusters/shingleSetStore.js';
 
+/**
+ * The shingle sets of the corpus groups flagged 1 in `needed` (the others may
+ * be left undefined), holding at most `budgetBytes` of them: past it the rest
+ * stay undefined, and the pairs that needed them are decided by the estimate.
+ */
+export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
 export interface SetSpool {
   /** The next group's set, (lo, hi) pairs. */
   append(set: Uint32Array): void;

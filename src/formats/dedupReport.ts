@@ -4,12 +4,12 @@
  * browser app build it from the same fields.
  */
 import { approximateThreshold, candidateProbability } from '../bands/lshParams.js';
-import { describeKeepPolicy } from '../clusters/keepPolicy.js';
+import { describeKeepPolicy } from '../exact/keepPolicy.js';
 import { counted, namesOf, thousands } from '../format.js';
 import type { LshParams } from '../bands/lshParams.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
 import type { SignedDedup } from '../clusters/dedupSigned.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 import type { VerifyMode } from '../clusters/verification.js';
 import type { SignatureParams } from '../signatures/params.js';
 import type { PipelineTimings } from '../signatures/signDocuments.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { usesShingleSets } from '../clusters/verification.js';
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { hashFamilyOf } from '../signatures/params.js';
-import { openSigner } from '../signatures/resolveBackend.js';
+import { openSigner } from '../firstPass/node/resolveBackend.js';
 import { compactSegments } from './compaction.js';
 import { closeDropped, openState, writeRemoved, type IndexState } from './diskState.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';

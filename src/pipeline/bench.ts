@@ -17,10 +17,10 @@ import { openCpuKernel, type CpuKernelName } from '../signatures/cpuKernel.js';
 import { ParallelCpuSigner } from '../signatures/cpuParallel.js';
 import type { HashFamily } from '../signatures/hashFamily.js';
 import { hashFamilyOf, shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import { cpuThreads, resolveBackend } from '../signatures/resolveBackend.js';
+import { cpuThreads, resolveBackend } from '../firstPass/node/resolveBackend.js';
 import { errorMessage } from '../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
-import { requireUniqueIds } from '../firstPass/uniqueIds.js';
+import { requireUniqueIds } from '../exact/uniqueIds.js';
 import { measureFeedRate, projectFeed, type FeedProjections, type FeedRate } from './feedRate.js';
 
 /** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */

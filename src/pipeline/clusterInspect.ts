@@ -11,7 +11,7 @@ import { agreementEstimate } from '../bands/signatureMatrix.js';
 import { SHOWN_CLUSTERS, SHOWN_MEMBERS, showChosenClusters, type ClusterToShow } from '../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../engines/engine.js';
 import { REMOVED_STRATUM, sampleSeeds, type InspectOptions } from '../engines/inspectSql.js';
-import { buildClusterReport, type ClusterReport, type ClusterReportInput, type JoinCounts } from '../formats/clusterReport.js';
+import { buildClusterReport, type ClusterReport, type ClusterReportInput, type JoinCounts } from '../engines/clusterReport.js';
 import { htmlReport, type PageReport } from '../formats/htmlReport.js';
 import type { ShardMeta } from '../formats/shardFile.js';
 import { writeTextFile } from '../formats/textFile.js';

@@ -7,12 +7,12 @@
 import type { LshParams } from '../bands/lshParams.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
 import type { StageRunner } from '../clusters/dedupSigned.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 import type { VerifyMode } from '../clusters/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { SignatureParams } from '../signatures/params.js';
 import { hashFamilyOf } from '../signatures/params.js';
-import { openSigner, type BackendChoice } from '../signatures/resolveBackend.js';
+import { openSigner, type BackendChoice } from '../firstPass/node/resolveBackend.js';
 
 export interface DedupConfig {
   /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */

@@ -12,16 +12,15 @@ import { toStoredRows } from '../bands/bBitSlots.js';
 import { isEmptySignature, rowWords, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SignedCorpus } from '../clusters/dedupSigned.js';
 import { ExactPrePass } from '../clusters/exactPrePass.js';
-import type { KeepPolicy } from '../clusters/keepPolicy.js';
+import type { KeepPolicy } from '../exact/keepPolicy.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
 import type { PipelineTimings } from '../signatures/signDocuments.js';
 import { DocumentRecords } from '../firstPass/documentRecords.js';
 import type { ReadSetup } from '../firstPass/protocol.js';
 import type { SetSpool } from '../firstPass/setSpool.js';
 import { selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
-import { UniqueIds } from '../firstPass/uniqueIds.js';
-import { inputUnits } from '../io/inputUnits.js';
-import { requireUniqueIds } from '../firstPass/uniqueIds.js';
+import { inputUnits } from '../firstPass/node/inputUnits.js';
+import { requireUniqueIds, UniqueIds } from '../exact/uniqueIds.js';
 
 export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */

@@ -14,12 +14,12 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ExactPrePass } from '../clusters/exactPrePass.js';
 import { firstPass } from '../firstPass/firstPass.js';
-import { UniqueIds } from '../firstPass/uniqueIds.js';
+import { UniqueIds } from '../exact/uniqueIds.js';
 import type { ReadOptions } from '../io/documents.js';
-import { inputUnits } from '../io/inputUnits.js';
+import { inputUnits } from '../firstPass/node/inputUnits.js';
 import type { InputFile } from '../io/readDocuments.js';
 import type { SignatureParams } from '../signatures/params.js';
-import { nodeFirstPassWorkers } from '../workers/firstPassWorkers.js';
+import { nodeFirstPassWorkers } from '../firstPass/node/firstPassWorkers.js';
 import { unitSetup } from './corpusPass.js';
 
 export interface FeedRate {

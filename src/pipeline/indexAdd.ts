@@ -13,7 +13,7 @@ import { sixDecimals } from '../format.js';
 import { checkKeptOutput, openKeptDocuments, type KeptDocuments } from '../formats/keptDocuments.js';
 import { openTable, type RowTable } from '../formats/openTable.js';
 import type { ParquetCompression } from '../formats/parquetFile.js';
-import { buildIndexAddReport, type IndexAddReport } from '../formats/indexAddReport.js';
+import { buildIndexAddReport, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles, type InputFile } from '../io/readDocuments.js';
 import { IndexIdError } from '../lshIndex/errors.js';

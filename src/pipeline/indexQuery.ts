@@ -15,7 +15,7 @@
 import { BufferedFile } from '../formats/tableWriter.js';
 import type { ReadOptions } from '../io/documents.js';
 import { listInputFiles, type InputFile } from '../io/readDocuments.js';
-import { queryLine } from '../formats/queryLine.js';
+import { queryLine } from '../lshIndex/queryLine.js';
 import type { DedupIndex } from '../lshIndex/types.js';
 import { SILENT_HOOKS, type DedupHooks } from './config.js';
 import { countingRead, documentBatches, type ReadCounts } from './indexInput.js';

@@ -7,7 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keepScore } from '../clusters/keepPolicy.js';
+import { keepScore } from '../exact/keepPolicy.js';
 import { isParquetOutput } from '../formats/parquetFile.js';
 import { sidecarPath } from '../formats/signatureFile.js';
 import { listInputFiles, readDocuments, type InputFile } from '../io/readDocuments.js';

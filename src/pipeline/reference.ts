@@ -3,7 +3,7 @@ import { RowStore } from '../bands/rowStore.js';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import type { SignedReference } from '../clusters/dedupSigned.js';
 import type { ReadOptions } from '../io/documents.js';
-import { inputUnits } from '../io/inputUnits.js';
+import { inputUnits } from '../firstPass/node/inputUnits.js';
 import { listInputFiles } from '../io/readDocuments.js';
 import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
 import type { SignatureParams } from '../signatures/params.js';

@@ -6,7 +6,7 @@
  */
 import { counted } from '../format.js';
 import type { ReadOptions } from '../io/documents.js';
-import { inputUnits } from '../io/inputUnits.js';
+import { inputUnits } from '../firstPass/node/inputUnits.js';
 import { listInputFiles, totalInputBytes } from '../io/readDocuments.js';
 import { signedUnits } from '../firstPass/signedUnits.js';
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
@@ -14,11 +14,11 @@ import { unitSetup } from './corpusPass.js';
 import { finishedSignatureDifferences, openSignatureOutput, sidecarPath, type SignatureOutput } from '../formats/signatureFile.js';
 import { isParquetOutput } from '../formats/parquetFile.js';
 import { checkOutputs, type NamedOutput } from './outputChecks.js';
-import { UniqueIds } from '../firstPass/uniqueIds.js';
+import { UniqueIds } from '../exact/uniqueIds.js';
 import { partialPath } from '../formats/atomicFile.js';
 import { stat } from 'node:fs/promises';
 import type { SignatureParams } from '../signatures/params.js';
-import type { BackendChoice } from '../signatures/resolveBackend.js';
+import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
 import type { PipelineTimings } from '../signatures/signDocuments.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from './config.js';
 

@@ -12,17 +12,17 @@
 import { bandKey } from '../bands/bandKeys.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../bands/signatureMatrix.js';
-import { exactKey, words64 } from '../clusters/exactKey.js';
-import { keepScore } from '../clusters/keepPolicy.js';
+import { exactKey, words64 } from '../exact/exactKey.js';
+import { keepScore } from '../exact/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../formats/shardFile.js';
 import type { InputDocument, ReadOptions } from '../io/documents.js';
 import { listInputFiles } from '../io/readDocuments.js';
 import { shingleOptionsOf, type SignatureParams } from '../signatures/params.js';
-import type { BackendChoice } from '../signatures/resolveBackend.js';
+import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../signatures/signDocuments.js';
 import { normalizedForExactMatch } from '../text/normalize.js';
 import { checkOutputs } from './outputChecks.js';
-import { requireUniqueIds } from '../firstPass/uniqueIds.js';
+import { requireUniqueIds } from '../exact/uniqueIds.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks } from './config.js';
 import { shardSource, type ShardSource } from './shardSources.js';
 

@@ -11,7 +11,7 @@ import { countLines, lineUnits } from '../../src/firstPass/lineUnits.js';
 import type { InputUnit } from '../../src/firstPass/protocol.js';
 import { unitDocuments } from '../../src/firstPass/unitDocuments.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
-import { NODE_SOURCES } from '../../src/io/nodeSources.js';
+import { NODE_SOURCES } from '../../src/firstPass/node/nodeSources.js';
 import { listInputFiles, readDocuments } from '../../src/io/readDocuments.js';
 import { tempDir } from '../support/cli.js';
 import { rng } from '../support/reference.js';

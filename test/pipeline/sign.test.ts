@@ -13,7 +13,7 @@ describe('runSign', () => {
     const destroy = vi.fn();
     const destroyShingler = vi.fn();
     const destroyWorkers = vi.fn();
-    vi.doMock('../../src/signatures/resolveBackend.js', () => ({
+    vi.doMock('../../src/firstPass/node/resolveBackend.js', () => ({
       openSigner: async () => ({
         signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) },
         shingler: { shingleAll: async () => [], destroy: destroyShingler },
@@ -34,7 +34,7 @@ describe('runSign', () => {
       expect(destroyShingler).toHaveBeenCalledOnce();
       expect(destroyWorkers).toHaveBeenCalledOnce();
     } finally {
-      vi.doUnmock('../../src/signatures/resolveBackend.js');
+      vi.doUnmock('../../src/firstPass/node/resolveBackend.js');
     }
   });
 });

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
-import { cpuThreads, resolveBackend } from '../../src/signatures/resolveBackend.js';
+import { cpuThreads, resolveBackend } from '../../src/firstPass/node/resolveBackend.js';
 import { NoAdapterError } from '../../src/signatures/webgpu/adapter.js';
 import { selectBackend, type WebGpuEnvironment } from '../../src/signatures/selectBackend.js';
 import { loadShaderSources } from '../../src/signatures/webgpu/nodeShaders.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuSigner, signBatchOnCpu } from '../../../src/signatures/cpuSigner.js';
 import { FallbackSigner } from '../../../src/signatures/fallbackSigner.js';
 import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
-import { resolveBackend } from '../../../src/signatures/resolveBackend.js';
+import { resolveBackend } from '../../../src/firstPass/node/resolveBackend.js';
 import { runDoctor } from '../../../src/cli/doctor.js';
 import type { ShingleBatch } from '../../../src/signatures/backend.js';
 import { resolveBrowserBackend } from '../../../src/signatures/webgpu/browser.js';

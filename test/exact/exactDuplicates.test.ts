@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExactDuplicateIndex } from '../../src/clusters/exactDuplicates.js';
+import { ExactDuplicateIndex } from '../../src/exact/exactDuplicates.js';
 import { normalizedForExactMatch } from '../../src/text/normalize.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 

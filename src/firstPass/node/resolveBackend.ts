@@ -10,18 +10,18 @@
  * code uses webgpu/browser.ts instead of this file.
  */
 import { availableParallelism } from 'node:os';
-import { ParallelCpuSigner } from './cpuParallel.js';
-import { FallbackSigner } from './fallbackSigner.js';
-import { ShinglePool } from '../shingles/shinglePool.js';
-import type { HashFamily } from './hashFamily.js';
-import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from './selectBackend.js';
-import { errorMessage } from '../errors.js';
-import type { FirstPassSigner } from '../firstPass/signedUnits.js';
-import { nodeFirstPassWorkers } from '../workers/firstPassWorkers.js';
-import { noGpuDeviceReason } from './gpuDevices.js';
-import { OPTIONS } from '../options.js';
+import { ParallelCpuSigner } from '../../signatures/cpuParallel.js';
+import { FallbackSigner } from '../../signatures/fallbackSigner.js';
+import { ShinglePool } from '../../shingles/shinglePool.js';
+import type { HashFamily } from '../../signatures/hashFamily.js';
+import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from '../../signatures/selectBackend.js';
+import { errorMessage } from '../../errors.js';
+import type { FirstPassSigner } from '../signedUnits.js';
+import { nodeFirstPassWorkers } from './firstPassWorkers.js';
+import { noGpuDeviceReason } from '../../signatures/gpuDevices.js';
+import { OPTIONS } from '../../options.js';
 
-export type { BackendChoice, ResolvedBackend } from './selectBackend.js';
+export type { BackendChoice, ResolvedBackend } from '../../signatures/selectBackend.js';
 
 export interface NodeBackendOptions {
   /** WebGPU batch sizing (tests and benchmarks). */
@@ -31,9 +31,9 @@ export interface NodeBackendOptions {
 }
 
 /** The Node device module, loaded only when WebGPU is asked for; the error says why Dawn would not load. */
-export async function importDawn(): Promise<typeof import('./webgpu/nodeDevice.js')> {
+export async function importDawn(): Promise<typeof import('../../signatures/webgpu/nodeDevice.js')> {
   try {
-    return await import('./webgpu/nodeDevice.js');
+    return await import('../../signatures/webgpu/nodeDevice.js');
   } catch (error) {
     throw new Error(`cannot load Dawn, the npm package \`webgpu\` (${errorMessage(error)})`);
   }
@@ -58,7 +58,7 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
     family,
     {
       acquireDevice: async () => (await importDawn()).acquireNodeDevice(),
-      shaderSources: async () => (await import('./webgpu/nodeShaders.js')).loadShaderSources(),
+      shaderSources: async () => (await import('../../signatures/webgpu/nodeShaders.js')).loadShaderSources(),
       createCpuSigner: (f) => new ParallelCpuSigner(f, threads),
       preferCpuOverSoftwareAdapters: true,
       noHardwareReason: () => noGpuDeviceReason(),

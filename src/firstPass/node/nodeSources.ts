@@ -1,7 +1,7 @@
 /** How a first-pass worker thread opens the files it is handed (src/firstPass/ports.ts): by path, through node:fs. */
-import type { FirstPassSources } from '../firstPass/ports.js';
-import { localParquetFile } from './localParquetFile.js';
-import { openDecompressed } from './readDocuments.js';
+import type { FirstPassSources } from '../ports.js';
+import { localParquetFile } from '../../io/localParquetFile.js';
+import { openDecompressed } from '../../io/readDocuments.js';
 
 export const NODE_SOURCES: FirstPassSources = {
   async readWhole(source) {

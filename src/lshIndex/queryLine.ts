@@ -6,7 +6,7 @@
  *   {"id":"doc-7","matches":[{"id":"a12","similarity":0.93125,"exact":0.912}]}
  */
 import { sixDecimals } from '../format.js';
-import type { IndexMatch } from '../lshIndex/types.js';
+import type { IndexMatch } from './types.js';
 
 
 /** One document's line: its id and its matches (similarities to six decimals, as dedup's tables). */

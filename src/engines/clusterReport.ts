@@ -5,10 +5,10 @@
  * Pure.
  */
 import type { AuditResult } from '../clusters/audit.js';
-import type { EngineStats } from '../engines/engine.js';
-import { auditReport } from './auditReport.js';
-import { reportParameters, type ReportConfig } from './dedupReport.js';
-import type { ShardMeta } from './shardFile.js';
+import type { EngineStats } from './engine.js';
+import { auditReport } from '../formats/auditReport.js';
+import { reportParameters, type ReportConfig } from '../formats/dedupReport.js';
+import type { ShardMeta } from '../formats/shardFile.js';
 
 export const CLUSTER_REPORT_FORMAT = 'gpudedup-cluster-report';
 

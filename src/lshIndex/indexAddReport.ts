@@ -3,7 +3,7 @@
  * at the end of a run. Pure, like dedupReport.ts.
  */
 import { counted, namesOf, thousands } from '../format.js';
-import type { AddResult, IndexStats } from '../lshIndex/types.js';
+import type { AddResult, IndexStats } from './types.js';
 
 export const INDEX_ADD_REPORT_FORMAT = 'gpudedup-index-add-report';
 

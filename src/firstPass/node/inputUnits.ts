@@ -3,11 +3,11 @@
  * Lines streamed, decompressed here and cut at line ends; a plain-text file
  * and each Parquet row group handed out whole, for the worker to read itself.
  */
-import type { InputUnit } from '../firstPass/protocol.js';
-import { lineUnits } from '../firstPass/lineUnits.js';
-import { localParquetFile } from './localParquetFile.js';
-import { openParquet } from './parquetDocuments.js';
-import { openDecompressed, type InputFile } from './readDocuments.js';
+import type { InputUnit } from '../protocol.js';
+import { lineUnits } from '../lineUnits.js';
+import { localParquetFile } from '../../io/localParquetFile.js';
+import { openParquet } from '../../io/parquetDocuments.js';
+import { openDecompressed, type InputFile } from '../../io/readDocuments.js';
 
 /** `onBytes` gets the input bytes read so far (before decompression; whole files and row groups as they are handed out). */
 export async function* inputUnits(files: readonly InputFile[], onBytes?: (bytes: number) => void, cut: { bytes?: number; lines?: number } = {}): AsyncGenerator<InputUnit> {
