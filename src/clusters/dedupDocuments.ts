@@ -13,7 +13,7 @@ import { RowStore } from '../bands/rowStore.js';
 import { DocumentRecords } from '../firstPass/documentRecords.js';
 import { firstPassHandler } from '../firstPass/handler.js';
 import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
-import type { InputUnit, ReadSetup, UnitReadOptions } from '../firstPass/protocol.js';
+import { unitId, type InputUnit, type ReadSetup, type UnitReadOptions } from '../firstPass/protocol.js';
 import { MemorySetSpool } from '../firstPass/setSpool.js';
 import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings } from '../firstPass/signedUnits.js';
 import { UniqueIds } from '../exact/uniqueIds.js';
@@ -127,7 +127,7 @@ async function signReference(units: AsyncIterable<InputUnit> | Iterable<InputUni
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
   for await (const unit of signedUnits(units, options.signer, { setup, keepSets: true }, timings)) {
-    ids.push(...unit.documents.ids);
+    for (let d = 0; d < unit.documents.count; d++) ids.push(unitId(unit.documents, d));
     store.append(toStoredRows(rowsOfEveryDocument(unit, k), k, options.slotBits, bands));
     let s = 0;
     for (let d = 0; d < unit.documents.count; d++) sets.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);

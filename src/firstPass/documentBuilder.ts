@@ -30,8 +30,7 @@ export interface HeldSets {
 }
 
 const encoder = new TextEncoder();
-// An id may start with U+FEFF: keep it.
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export class DocumentBuilder {
   /** The first malformed line when not skipping invalid ones: no document is added after it. */
@@ -39,7 +38,11 @@ export class DocumentBuilder {
   private readonly invalid: string[] = [];
   private binary = false;
   private count = 0;
-  private readonly ids: string[] = [];
+  private idBytes: Uint8Array;
+  private idEnds: Uint32Array;
+  private idsUsed = 0;
+  private readonly oddIds: Record<number, string> = {};
+  private hasOddIds = false;
   private idKeys: Uint32Array;
   private exactKeys: Uint32Array;
   private empty: Uint8Array;
@@ -60,6 +63,8 @@ export class DocumentBuilder {
     inputBytes = 0,
   ) {
     const n = Math.max(64, inputBytes >> 10);
+    this.idBytes = new Uint8Array(32 * n);
+    this.idEnds = new Uint32Array(n);
     this.idKeys = new Uint32Array(4 * n);
     this.exactKeys = new Uint32Array(4 * n);
     this.empty = new Uint8Array(n);
@@ -76,7 +81,7 @@ export class DocumentBuilder {
     const w = records.words;
     const d = this.next();
     const idStart = w[at + R.ID_START];
-    this.ids.push(decoder.decode(records.ids.subarray(idStart, idStart + w[at + R.ID_LEN])));
+    this.appendId(records.ids.subarray(idStart, idStart + w[at + R.ID_LEN]));
     this.idKeys.set(w.subarray(at + R.ID_KEY, at + R.ID_KEY + 4), 4 * d);
     this.fromRecord(d, w, at, w[at + R.UTF16]);
     this.lines[d] = w[at + R.LINE];
@@ -85,9 +90,13 @@ export class DocumentBuilder {
     this.addSet(records.shingles, w[at + R.SH_START], w[at + R.SH_COUNT]);
   }
 
-  /** Documents a reader parsed in JavaScript, with its skipped lines, error and binary flag. */
-  addParsed(parsed: ParsedUnit): void {
-    for (const document of parsed.documents) this.addDocument(document);
+  /**
+   * Documents a reader parsed in JavaScript, with its skipped lines, error and
+   * binary flag. `throughKernel: false` keeps them off the kernel: a line it
+   * handed back while it walks a unit (calling it then would overwrite the unit).
+   */
+  addParsed(parsed: ParsedUnit, throughKernel = true): void {
+    for (const document of parsed.documents) this.addDocument(document, throughKernel);
     this.invalid.push(...parsed.invalid);
     if (parsed.error !== undefined) this.error ??= parsed.error;
     if (parsed.binary) this.binary = true;
@@ -97,7 +106,9 @@ export class DocumentBuilder {
     const n = this.count;
     const documents: UnitDocuments = {
       count: n,
-      ids: this.ids,
+      idBytes: this.idBytes.slice(0, this.idsUsed),
+      idEnds: this.idEnds.slice(0, n),
+      oddIds: this.hasOddIds ? this.oddIds : undefined,
       idKeys: this.idKeys.slice(0, 4 * n),
       exactKeys: this.exactKeys.slice(0, 4 * n),
       empty: this.empty.slice(0, n),
@@ -114,14 +125,20 @@ export class DocumentBuilder {
     return { documents, sets: heldSets(this.shingles, this.offsets, n) };
   }
 
-  private addDocument(doc: ParsedDocument): void {
+  private addDocument(doc: ParsedDocument, throughKernel: boolean): void {
     const d = this.next();
-    this.ids.push(doc.id);
-    this.hash(doc.id, this.idKeys, 4 * d);
+    // Its UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them) is both the id's bytes and what its key hashes.
+    const { written } = encoder.encodeInto(doc.id, this.room(3 * doc.id.length));
+    this.idKeys.set(murmur3x86_128(this.buffer, written), 4 * d);
+    this.appendId(this.buffer.subarray(0, written));
+    if (LONE_SURROGATE.test(doc.id)) {
+      this.oddIds[d] = doc.id;
+      this.hasOddIds = true;
+    }
     this.lines[d] = doc.line;
     this.starts[d] = doc.start;
     this.ends[d] = doc.end;
-    const records = this.kernel === undefined ? undefined : kernelText(doc.text, this.kernel);
+    const records = this.kernel === undefined || !throughKernel ? undefined : kernelText(doc.text, this.kernel);
     if (records === undefined) {
       this.addByTypeScript(d, doc);
       return;
@@ -160,9 +177,12 @@ export class DocumentBuilder {
     this.addSet(set, 0, set.length / 2);
   }
 
-  private hash(text: string, keys: Uint32Array, at: number): void {
-    const { written } = encoder.encodeInto(text, this.room(3 * text.length));
-    keys.set(murmur3x86_128(this.buffer, written), at);
+  /** The last document's id bytes. */
+  private appendId(bytes: Uint8Array): void {
+    if (this.idBytes.length < this.idsUsed + bytes.length) this.idBytes = grown(this.idBytes, Math.max(2 * this.idBytes.length, this.idsUsed + bytes.length));
+    this.idBytes.set(bytes, this.idsUsed);
+    this.idsUsed += bytes.length;
+    this.idEnds[this.count - 1] = this.idsUsed;
   }
 
   private room(bytes: number): Uint8Array {
@@ -183,6 +203,7 @@ export class DocumentBuilder {
       this.starts = grown(this.starts, n);
       this.ends = grown(this.ends, n);
       this.offsets = grown(this.offsets, n + 1);
+      this.idEnds = grown(this.idEnds, n);
     }
     return d;
   }

@@ -6,6 +6,7 @@
  * file. Documents are in input order, so a file is a run of them.
  */
 import type { OrderedUnit } from './firstPass.js';
+import type { UnitDocuments } from './protocol.js';
 
 export class DocumentRecords {
   private idBytes = new Uint8Array(1 << 16);
@@ -16,7 +17,6 @@ export class DocumentRecords {
   private used = 0;
   /** Each input path in order with its first document. */
   readonly files: { readonly path: string; readonly firstDocument: number }[] = [];
-  private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
   get documents(): number {
@@ -26,7 +26,7 @@ export class DocumentRecords {
   addUnit(unit: Pick<OrderedUnit, 'path' | 'documents'>): void {
     const { documents } = unit;
     if (this.files.at(-1)?.path !== unit.path) this.files.push({ path: unit.path, firstDocument: this.count });
-    for (let i = 0; i < documents.count; i++) this.add(documents.ids[i], documents.starts[i], documents.ends[i]);
+    for (let i = 0; i < documents.count; i++) this.add(documents, i);
   }
 
   id(d: number): string {
@@ -39,10 +39,15 @@ export class DocumentRecords {
     return start < 0 ? undefined : [start, start + this.lengths[d]];
   }
 
-  private add(id: string, start: number, end: number): void {
+  /** Document i of a unit: its id's UTF-8 as the worker wrote it (what encoding the id string gives). */
+  private add(documents: UnitDocuments, i: number): void {
+    const start = documents.starts[i];
+    const end = documents.ends[i];
+    const id = documents.idBytes.subarray(i === 0 ? 0 : documents.idEnds[i - 1], documents.idEnds[i]);
     if (this.count === this.idEnds.length) this.growDocuments();
-    if (this.idBytes.length - this.used < id.length * 3) this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length * 3));
-    this.used += this.encoder.encodeInto(id, this.idBytes.subarray(this.used)).written;
+    if (this.idBytes.length - this.used < id.length) this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length));
+    this.idBytes.set(id, this.used);
+    this.used += id.length;
     this.idEnds[this.count] = this.used;
     this.starts[this.count] = start;
     this.lengths[this.count] = start < 0 ? 0 : end - start;

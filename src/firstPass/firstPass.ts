@@ -6,7 +6,7 @@
  * unique-id check — and hands each worker back the list of its documents to
  * shingle and sign. No document's text comes here.
  */
-import type { FinishMode, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
+import { unitId, type FinishMode, type InputUnit, type ReadSetup, type SelectedDocuments, type UnitDocuments } from './protocol.js';
 import type { FirstPassWorkers } from './ports.js';
 import type { UniqueIds } from '../exact/uniqueIds.js';
 
@@ -119,9 +119,9 @@ async function order(pending: Pending, options: FirstPassOptions, position: { ne
   const groups = new Int32Array(documents.count);
   const selected: number[] = [];
   for (let i = 0; i < documents.count; i++) {
-    options.ids?.add(documents.ids[i], pending.path, documents.lines[i], documents.idKeys, 4 * i);
+    options.ids?.add(() => unitId(documents, i), pending.path, documents.lines[i], documents.idKeys, 4 * i);
     const empty = documents.empty[i] === 1;
-    const skipped = options.skip?.(position.next++, documents.ids[i]) ?? false;
+    const skipped = options.skip?.(position.next++, unitId(documents, i)) ?? false;
     if (options.prePass === undefined) {
       groups[i] = empty ? -1 : 0;
       if (!empty && !skipped) selected.push(i);

@@ -24,13 +24,15 @@ interface HeldUnit {
   readonly readMs: number;
 }
 
-export function firstPassHandler(sources: FirstPassSources): FirstPassHandler {
+/** `useKernel: false` reads every document by the TypeScript path (the reference the kernel is tested against). */
+export function firstPassHandler(sources: FirstPassSources, options: { readonly useKernel?: boolean } = {}): FirstPassHandler {
   const held = new Map<number, HeldUnit>();
+  const useKernel = options.useKernel ?? true;
   return async (request: FirstPassRequest) => {
     switch (request.type) {
       case 'read': {
         const started = performance.now();
-        const { documents, sets } = await readUnit(request.input, request.setup, sources);
+        const { documents, sets } = await readUnit(request.input, request.setup, sources, useKernel);
         held.set(request.unit, { sets, readMs: performance.now() - started });
         return { response: { documents }, transfer: transfersOf(documents) };
       }
@@ -49,8 +51,8 @@ export function firstPassHandler(sources: FirstPassSources): FirstPassHandler {
   };
 }
 
-async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSources): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
-  const kernel = kernelSetupOf(setup);
+async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSources, useKernel: boolean): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
+  const kernel = useKernel ? kernelSetupOf(setup) : undefined;
   const builder = new DocumentBuilder(setup, kernel, unit.kind === 'lines' || unit.kind === 'json-array' ? unit.bytes.length : 0);
   if (unit.kind === 'lines' && kernel !== undefined) {
     const prefix = unit.qualifyIds ? `${unit.path}:` : '';
@@ -61,7 +63,7 @@ async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSou
         if (status === LineStatus.Document) builder.addKernelRecord(records, at, unit.offset);
         else if (status === LineStatus.ForJs) {
           const line = parseJsonFallbackLine(unit, records.words[at + R.LINE], records.words[at + R.START], records.words[at + R.END], setup.read);
-          if (line !== undefined) builder.addParsed(line);
+          if (line !== undefined) builder.addParsed(line, false); // the kernel is mid-unit
         }
       }
     });
@@ -83,5 +85,5 @@ function finish(unit: HeldUnit, select: Uint32Array, mode: Extract<FirstPassRequ
 }
 
 function transfersOf(documents: UnitDocuments): ArrayBuffer[] {
-  return [documents.idKeys, documents.exactKeys, documents.empty, documents.scores, documents.lines, documents.starts, documents.ends].map((a) => a.buffer as ArrayBuffer);
+  return [documents.idBytes, documents.idEnds, documents.idKeys, documents.exactKeys, documents.empty, documents.scores, documents.lines, documents.starts, documents.ends].map((a) => a.buffer as ArrayBuffer);
 }

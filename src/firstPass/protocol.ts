@@ -57,7 +57,12 @@ export type InputUnit =
 /** Per document of a unit, in order: what the ordering thread needs, never the text. */
 export interface UnitDocuments {
   readonly count: number;
-  readonly ids: string[];
+  /** The ids' UTF-8, back to back (unitId reads one): no string per document crosses between threads. */
+  readonly idBytes: Uint8Array;
+  /** Per document: the end of its id in idBytes. */
+  readonly idEnds: Uint32Array;
+  /** Ids that UTF-8 cannot carry (a lone surrogate), by document index; their idBytes hold U+FFFD. */
+  readonly oddIds?: Readonly<Record<number, string>>;
   /** 4 words per document: MurmurHash3_x86_128 of the id (the unique-id check). */
   readonly idKeys: Uint32Array;
   /** 4 words per document: the exact pre-pass key of the normalized text (all zero when empty). */
@@ -108,3 +113,13 @@ export type FirstPassRequest =
   | { readonly type: 'drop'; readonly unit: number };
 
 export type FirstPassResponse = { readonly documents: UnitDocuments } | { readonly selected: SelectedDocuments } | { readonly dropped: true };
+
+// An id may start with U+FEFF: keep it.
+const idDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Document i's id. */
+export function unitId(documents: UnitDocuments, i: number): string {
+  const odd = documents.oddIds?.[i];
+  if (odd !== undefined) return odd;
+  return idDecoder.decode(documents.idBytes.subarray(i === 0 ? 0 : documents.idEnds[i - 1], documents.idEnds[i]));
+}

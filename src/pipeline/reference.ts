@@ -1,4 +1,5 @@
 /** The reference set of decontamination: every document signed with the corpus's signer and parameters, never deduplicated. */
+import { unitId } from '../firstPass/protocol.js';
 import { RowStore } from '../bands/rowStore.js';
 import { toStoredRows } from '../bands/bBitSlots.js';
 import type { SignedReference } from '../clusters/dedupSigned.js';
@@ -27,7 +28,7 @@ export async function signReferenceSet(
   const store = new RowStore(params.k, params.slotBits, params.bandKeys);
   const units = signedUnits(inputUnits(files), signer, { setup: unitSetup(params, read, { kind: 'first' }), onInvalid: read.onInvalid, onBinary: read.onBinary, keepSets }, timings);
   for await (const unit of units) {
-    ids.push(...unit.documents.ids);
+    for (let d = 0; d < unit.documents.count; d++) ids.push(unitId(unit.documents, d));
     store.append(toStoredRows(rowsOfEveryDocument(unit, params.k), params.k, params.slotBits, params.bandKeys));
     if (keepSets) everySet(unit, sets); // the first pass's own sets: no second shingling
     progress.update(ids.length);

@@ -4,6 +4,7 @@
  * `.partial` files, one batch at a time; on failure whatever was signed is kept
  * for `--resume` (or dropped when nothing was).
  */
+import { unitId } from '../firstPass/protocol.js';
 import { counted } from '../format.js';
 import type { ReadOptions } from '../io/documents.js';
 import { inputUnits } from '../firstPass/node/inputUnits.js';
@@ -175,7 +176,7 @@ async function appendSigned(
     let s = 0;
     for (let d = 0; d < unit.documents.count; d++, position++) {
       if (position < resumed) continue; // signed by the interrupted run (resumeCheck compared the ids)
-      batch.add(unit.documents.ids[d], unit.documents.empty[d] === 1 ? undefined : unit.signatures.subarray(s * width, ++s * width));
+      batch.add(unitId(unit.documents, d), unit.documents.empty[d] === 1 ? undefined : unit.signatures.subarray(s * width, ++s * width));
       if (batch.size >= checkpoint) await batch.flushTo(writer);
     }
     counts.shingles += unit.result.shingleCount;

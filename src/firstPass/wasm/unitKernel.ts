@@ -139,7 +139,8 @@ function release(kernel: Exports): void {
 
 /**
  * Walks a JSON Lines unit: calls `each` with up to RECORD_CAP records at a
- * time (views of the kernel's memory, valid during the call). `stripBom`: the
+ * time (views of the kernel's memory, valid during the call; `each` must not
+ * call the kernel, which would overwrite them). `stripBom`: the
  * unit starts its file (a byte order mark on line 1 is not part of it). False
  * when the kernel is unavailable.
  */

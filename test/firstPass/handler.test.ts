@@ -1,0 +1,94 @@
+// The first pass with its WebAssembly kernel against the same pass on the TypeScript path alone:
+// every document's id, keys, score, place and shingle set, the selection and the signatures, equal
+// on a corpus of awkward lines (a BOM, CRLF and lone CR, blank and invalid lines, ids that are numbers,
+// missing, escaped, lone surrogates or start with U+FEFF, Greek capitals, Turkish İ, ZWJ emoji), for
+// units of any size, both keep policies that the kernel serves, word and char shingles.
+import { describe, expect, it } from 'vitest';
+import { ExactPrePass } from '../../src/clusters/exactPrePass.js';
+import { UniqueIds } from '../../src/exact/uniqueIds.js';
+import { firstPass } from '../../src/firstPass/firstPass.js';
+import { firstPassHandler } from '../../src/firstPass/handler.js';
+import { lineUnits } from '../../src/firstPass/lineUnits.js';
+import { InlineWorkers, type FirstPassSources } from '../../src/firstPass/ports.js';
+import { unitId, type ReadSetup } from '../../src/firstPass/protocol.js';
+import { makeHashFamily } from '../../src/signatures/hashFamily.js';
+import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
+
+const WORDS = ['the', 'Quick', 'BROWN', 'fox', 'ΣΊΣΥΦΟΣ', 'ΟΔΟΣ', 'İstanbul', 'ǅemal', 'K', 'straße', '👩‍👩‍👧', '東京', 'タワー', 'a\u00a0b', 'x\u2003y', 'tab\there'];
+const IDS = ['"\\ud800"', '"\\ufeffx"', '7', '', '"a\\u0000b"', '"\\ud83d\\ude00"', '"ok"', '-5', '"q\\""', '"\u00e9"'];
+
+function corpus(): Uint8Array {
+  let seed = 9;
+  const random = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const words = Array.from({ length: Math.floor(random() * 25) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+    const text = random() < 0.2 ? words.join(' ').toUpperCase() : words.join(random() < 0.5 ? ' ' : '  ');
+    const id = IDS[i % IDS.length];
+    const idPart = id === '' ? '' : id.startsWith('"') ? `"id": ${id.slice(0, -1)}${i}", ` : `"id": ${Number(id) * 1000 + i}, `;
+    const json = random() < 0.5 ? JSON.stringify(text) : JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    lines.push(i % 37 === 5 ? `{"id": "bad${i}", "text": }` : `{${idPart}"text": ${json}, "n": [1, {"k": null}]}`);
+    if (i % 23 === 0) lines.push(i % 2 === 0 ? '' : '  \t');
+    if (i % 29 === 0) lines.push(`{"id": "dup${i}", "text": "same TEXT as before"}`);
+  }
+  return new TextEncoder().encode('\ufeff' + lines.slice(0, 150).join('\r\n') + '\r' + lines.slice(150).join('\n'));
+}
+
+const SOURCES: FirstPassSources = {
+  readWhole: () => Promise.reject(new Error('not used')),
+  openParquet: () => Promise.reject(new Error('not used')),
+};
+
+async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKernel: boolean) {
+  const { seed: _seed, ...family } = makeHashFamily(128, { hi: 0, lo: 42 });
+  const chunks = async function* () {
+    for (let at = 0; at < bytes.length; at += 4096) yield bytes.subarray(at, at + 4096);
+  };
+  const workers = new InlineWorkers(firstPassHandler(SOURCES, { useKernel }));
+  const invalid: string[] = [];
+  const out: unknown[] = [];
+  const units = firstPass(lineUnits('c.jsonl', chunks(), false, unitBytes), {
+    setup,
+    workers,
+    finish: { sign: true, family, kernel: 'wasm-simd', keepSets: true },
+    prePass: new ExactPrePass(DEFAULT_NORMALIZE, setup.keep),
+    ids: new UniqueIds(),
+    onInvalid: (m) => invalid.push(m),
+  });
+  for await (const unit of units) {
+    const d = unit.documents;
+    for (let i = 0; i < d.count; i++) {
+      out.push([unitId(d, i), [...d.idKeys.subarray(4 * i, 4 * i + 4)], [...d.exactKeys.subarray(4 * i, 4 * i + 4)], d.empty[i], d.scores[i], d.lines[i], d.starts[i], d.ends[i], unit.groups[i]]);
+    }
+    out.push(['unit', d.textBytes, [...unit.selected], [...unit.result.signatures!], [...unit.result.shingles!], [...unit.result.offsets!]]);
+  }
+  return { out, invalid };
+}
+
+describe('the first pass with its kernel', () => {
+  const bytes = corpus();
+  for (const [name, keep, mode] of [
+    ['keep first, word shingles', { kind: 'first' }, 'word'],
+    ['keep longest, char shingles', { kind: 'longest' }, 'char'],
+  ] as const) {
+    it(`equals the TypeScript path on awkward lines, for any unit size (${name})`, async () => {
+      const setup: ReadSetup = {
+        read: { textField: 'text', idField: 'id', skipInvalid: true, strict: false },
+        shingle: { mode, n: mode === 'char' ? 4 : 5, normalize: DEFAULT_NORMALIZE },
+        keep,
+      };
+      const reference = await run(bytes, 1 << 19, setup, false);
+      expect(reference.invalid.length).toBeGreaterThan(5);
+      expect(reference.out.length).toBeGreaterThan(300);
+      for (const unitBytes of [1, 700, 5000, 1 << 19]) {
+        const got = await run(bytes, unitBytes, setup, true);
+        expect(got.invalid).toEqual(reference.invalid);
+        // Units differ in size, so compare documents, then every unit's signatures and sets joined.
+        const documents = (r: typeof got) => r.out.filter((row) => (row as unknown[])[0] !== 'unit');
+        const joined = (r: typeof got) => r.out.filter((row) => (row as unknown[])[0] === 'unit').flatMap((row) => (row as unknown[][])[3]);
+        expect(documents(got)).toEqual(documents(reference));
+        expect(joined(got)).toEqual(joined(reference));
+      }
+    });
+  }
+});
