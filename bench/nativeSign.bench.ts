@@ -7,9 +7,10 @@
  * - The reference, bench/native/rust-minhash (src/main.rs says what it does, step by step), is built
  *   here with `cargo build --release --locked` (crates from crates.io, fetched once; CARGO_NET_OFFLINE=true
  *   builds from the local cache), with RUSTFLAGS="-C target-cpu=native": the machine's own instruction set,
- *   as the C reference of bench:kernels is built (-march=native); on an AVX-512 machine LLVM then
- *   vectorizes the u128 multiply-min loop (vpmuludq). --portable builds for the target's baseline
- *   instead (x86-64: SSE2, a scalar `mul` per slot), as one would ship it. Each has its own target directory.
+ *   as the C reference of bench:kernels is built (-march=native); on an AVX-512 machine LLVM then keeps
+ *   the u128 products scalar (BMI2 mulx) and does the fold, add and minimum eight slots at a time in
+ *   AVX-512 vectors. --portable builds for the target's baseline instead (x86-64: a scalar `mul` and
+ *   compare per slot), as one would ship it. Each has its own target directory.
  * - The corpus: CORPUS, or `node dist/bench/scaleCorpus.js DOCUMENTS` (default 16000, ~32 MB of real
  *   licence text) written into a temporary directory.
  * - First a small corpus of awkward documents (Unicode case mappings and final sigma, every kind of
