@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import initWabt from 'wabt';
 import asc from 'assemblyscript/asc';
 import { lowercaseModule } from './lowercase-table.mjs';
+import { sha1Module } from './sha1-as.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folders = ['src/signatures/wasm', 'src/shingles/wasm'];
@@ -46,12 +47,13 @@ for (const folder of folders) {
   writeIfChanged(target, lines.join('\n') + '\n');
 }
 
-// The first pass's kernel: AssemblyScript, with its lower-case table generated first.
+// The first pass's kernel: AssemblyScript, with its lower-case table and SHA-1 rounds generated first.
 const unitDir = join(root, 'src/firstPass/wasm');
 writeIfChanged(join(unitDir, 'lowercase.generated.as.ts'), lowercaseModule());
+writeIfChanged(join(unitDir, 'sha1.generated.as.ts'), sha1Module());
 let unitWasm;
 const result = await asc.main(
-  [join(unitDir, 'unitKernel.as.ts'), '--outFile', 'unitKernel.wasm', '-O3', '--runtime', 'stub', '--noAssert', '--initialMemory', '1'],
+  [join(unitDir, 'unitKernel.as.ts'), '--outFile', 'unitKernel.wasm', '-O3', '--runtime', 'stub', '--noAssert', '--initialMemory', '1', '--enable', 'simd'],
   {
     stdout: process.stdout,
     stderr: process.stderr,

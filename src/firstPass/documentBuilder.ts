@@ -20,8 +20,8 @@ import { kernelText, R, unitKernelUnavailable, type KernelRecords, type KernelSe
 export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
   const { shingle, keep, read } = setup;
   if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
-  if ((shingle.hash ?? 'fnv1a64') !== 'fnv1a64' || keep.kind === 'field' || unitKernelUnavailable()) return undefined;
-  return { textField: read.textField, idField: read.idField, idRequired: idFieldRequired(read.idField), char: shingle.mode === 'char', n: shingle.n };
+  if (keep.kind === 'field' || unitKernelUnavailable()) return undefined;
+  return { textField: read.textField, idField: read.idField, idRequired: idFieldRequired(read.idField), char: shingle.mode === 'char', n: shingle.n, hash: shingle.hash ?? 'fnv1a64' };
 }
 
 /** The sets a worker keeps for `finish`: the selected documents' as one batch. */

@@ -8,7 +8,7 @@
  * bytes; JavaScript reads only the lines it hands back, and the readers that
  * stay in JavaScript (Parquet, text files, JSON arrays, texts) give it one text
  * at a time. Settings the kernel does not have (NFKC, punctuation stripping,
- * `--shingle auto`, SHA-1 shingles, `--keep field:`) take the TypeScript path
+ * `--shingle auto`, `--keep field:`) take the TypeScript path
  * for every document (documentBuilder.ts).
  */
 import { openCpuKernel } from '../signatures/cpuKernel.js';

@@ -8,11 +8,13 @@
 // default case mapping (table from String.prototype.toLowerCase, lowercase.generated),
 // joins its White_Space-separated tokens by single spaces, hashes that with
 // MurmurHash3_x86_128 (the exact pre-pass key), and hashes its shingles (FNV-1a 64
-// mod 2^61 − 1 of word or character windows), deduplicated in first-seen order.
+// mod 2^61 − 1 of word or character windows, or for the datasketch schemes SHA-1 of
+// them: sha1.generated.as.ts), deduplicated in first-seen order.
 // A line it is not sure of (invalid JSON or UTF-8, escapes in keys, a capital sigma
 // whose lower case depends on context, an id that is not a plain string or safe
 // integer, ...) is marked for JavaScript, which then handles that line alone.
 import { LOWER_STAGE1, LOWER_STAGE1_SIZE, LOWER_STAGE2, LOWER_EXPAND, LOWER_CONTEXT } from './lowercase.generated.as';
+import { sha1, sha1x4, SHA1X4_OUT } from './sha1.generated.as';
 
 // Per-line record: REC_WORDS i32 words.
 export const REC_WORDS: i32 = 20;
@@ -44,7 +46,9 @@ let idField: usize = 0;
 let idFieldLen: i32 = 0;
 let idPrefix: usize = 0;
 let idPrefixLen: i32 = 0;
-let flags: i32 = 0; // bit 0: strip a BOM on line 1; bit 1: char shingles; bit 2: the id field is required
+// bit 0: strip a BOM on line 1; bit 1: char shingles; bit 2: the id field is required;
+// bit 3: SHA-1 shingles (datasketch's sha1_hash32), bit 4: with bit 3, sha1_hash64.
+let flags: i32 = 0;
 let shingleN: i32 = 5;
 let records: usize = 0;
 let recordCap: i32 = 0;
@@ -674,11 +678,21 @@ let tableMask: i32 = 0;
   }
 }
 
+/** An empty table for the set of a document of `windows` windows. */
+@inline function clearTable(windows: i32): void {
+  let capacity = 4;
+  while (capacity < windows * 2) capacity <<= 1;
+  tableMask = capacity - 1;
+  memory.fill(table, 0, <usize>capacity << 2);
+  kept = 0;
+}
+
 /**
  * The window hashes of the joined tokens at `norm`, deduplicated in first-seen
  * order, written at `out`; returns how many. Word windows: n tokens, each followed
  * by one space; char windows: n code points of the joined text. Fewer tokens (code
- * points) than n give one window of all of them.
+ * points) than n give one window of all of them. With flag bit 3 the hashes are
+ * SHA-1's (shaWindows).
  */
 function shingle(out: usize): i32 {
   const char = (flags & 2) != 0;
@@ -699,15 +713,12 @@ function shingle(out: usize): i32 {
   }
   const span = shingleN < units ? shingleN : units;
   const windows = units - span + 1;
+  if ((flags & 8) != 0) return shaWindows(out, span, windows, char ? 0 : 1);
   if (windows == 1) {
     store<u64>(out, fnv(norm + <usize>load<u32>(starts), norm + <usize>load<u32>(starts + (<usize>span << 2))));
     return 1;
   }
-  let capacity = 4;
-  while (capacity < windows * 2) capacity <<= 1;
-  tableMask = capacity - 1;
-  memory.fill(table, 0, <usize>capacity << 2);
-  kept = 0;
+  clearTable(windows);
   let w = 0;
   // Four windows at a time: four independent multiply chains instead of one (FNV is latency-bound).
   for (; w + 4 <= windows; w += 4) {
@@ -739,6 +750,62 @@ function shingle(out: usize): i32 {
     keep(out, fnv(norm + <usize>load<u32>(starts + (<usize>w << 2)), norm + <usize>load<u32>(starts + (<usize>(w + span) << 2))));
   }
   return kept;
+}
+
+// Windows waiting for a sha1x4 call: (index, start offset at `norm`, length) each.
+const LANES: usize = memory.data(48, 16);
+
+/**
+ * shingle's SHA-1 windows (datasketch's sha1_hash32, or with flag bit 4 sha1_hash64):
+ * the same windows as FNV's, less `trail` bytes (a word window's trailing space).
+ * Each window's value goes to out[w] first, those of at most 55 bytes (one padded
+ * block: a word 5-gram of ordinary words, any char window of n ≤ 13) four at a time
+ * in SIMD lanes, longer ones one by one; then the set is kept in place, in window order.
+ */
+function shaWindows(out: usize, span: i32, windows: i32, trail: i32): i32 {
+  const wide = (flags & 16) != 0;
+  let pending = 0;
+  let w = 0;
+  while (w < windows) {
+    const start = load<u32>(starts + (<usize>w << 2));
+    const len = <i32>(load<u32>(starts + (<usize>(w + span) << 2)) - start) - trail;
+    if (len <= 55) {
+      const lane = LANES + (<usize>pending * 12);
+      store<i32>(lane, w);
+      store<u32>(lane, start, 4);
+      store<i32>(lane, len, 8);
+      pending++;
+      if (pending == 4) {
+        shaLanes(out, wide);
+        pending = 0;
+      }
+    } else store<u64>(out + (<usize>w << 3), sha1(norm + <usize>start, len, wide));
+    w++;
+  }
+  if (pending > 0) {
+    // The lanes left over repeat lane 0 (its value written again).
+    for (let j = pending; j < 4; j++) memory.copy(LANES + <usize>j * 12, LANES, 12);
+    shaLanes(out, wide);
+  }
+  if (windows == 1) return 1;
+  clearTable(windows);
+  for (let v = 0; v < windows; v++) keep(out, load<u64>(out + (<usize>v << 3)));
+  return kept;
+}
+
+/** The four windows in LANES hashed side by side, each value to out[index]. */
+function shaLanes(out: usize, wide: bool): void {
+  sha1x4(
+    norm + <usize>load<u32>(LANES, 4), load<i32>(LANES, 8),
+    norm + <usize>load<u32>(LANES, 16), load<i32>(LANES, 20),
+    norm + <usize>load<u32>(LANES, 28), load<i32>(LANES, 32),
+    norm + <usize>load<u32>(LANES, 40), load<i32>(LANES, 44),
+    wide,
+  );
+  store<u64>(out + (<usize>load<i32>(LANES) << 3), load<u64>(SHA1X4_OUT));
+  store<u64>(out + (<usize>load<i32>(LANES, 12) << 3), load<u64>(SHA1X4_OUT, 8));
+  store<u64>(out + (<usize>load<i32>(LANES, 24) << 3), load<u64>(SHA1X4_OUT, 16));
+  store<u64>(out + (<usize>load<i32>(LANES, 36) << 3), load<u64>(SHA1X4_OUT, 24));
 }
 
 // MurmurHash3_x86_128, seed 0 (src/math/murmur3.ts is the reference): four words at out.

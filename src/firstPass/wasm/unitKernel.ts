@@ -10,10 +10,11 @@
  * document (its normalized text, token starts, a hash table), each sized from
  * the input's length so that no document can overflow them.
  */
+import type { ShingleHash } from '../../shingles/sha1Shingles.js';
 import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { UNIT_KERNEL_WASM } from './kernels.generated.js';
 
-/** What the kernel can do for a run: FNV-1a shingles of lowercased text, word or char windows, keep first or longest. */
+/** What the kernel can do for a run: shingles of lowercased text, word or char windows, FNV-1a or SHA-1 (the datasketch schemes), keep first or longest. */
 export interface KernelSetup {
   readonly textField: string;
   readonly idField: string;
@@ -21,6 +22,8 @@ export interface KernelSetup {
   readonly idRequired: boolean;
   readonly char: boolean;
   readonly n: number;
+  /** Each shingle's value (sha1Shingles.ts): FNV-1a 64 mod P, or datasketch's sha1_hash32 / sha1_hash64 of the window without a word window's trailing space. */
+  readonly hash: ShingleHash;
 }
 
 /** Records per call: the kernel stops there and is called again for the rest. */
@@ -114,7 +117,7 @@ function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPref
   const bytes = new Uint8Array(kernel.memory.buffer);
   bytes.set(names, fields);
   bytes.set(prefix, prefixAt);
-  const flags = (stripBom ? 1 : 0) | (setup.char ? 2 : 0) | (setup.idRequired ? 4 : 0);
+  const flags = (stripBom ? 1 : 0) | (setup.char ? 2 : 0) | (setup.idRequired ? 4 : 0) | (setup.hash === 'fnv1a64' ? 0 : setup.hash === 'sha1-32' ? 8 : 8 | 16);
   kernel.configure(input, inputBytes, fields, textFieldBytes, names.length - textFieldBytes, prefixAt, prefix.length, flags, setup.n, records, RECORD_CAP, ids, shingles, norm, starts, table);
   return { input, records, ids, shingles };
 }

@@ -56,7 +56,7 @@ function jsonString(text: string, random: () => number): string {
   return out + '"';
 }
 
-const setup: KernelSetup = { textField: 'text', idField: 'id', idRequired: false, char: false, n: 5 };
+const setup: KernelSetup = { textField: 'text', idField: 'id', idRequired: false, char: false, n: 5, hash: 'fnv1a64' };
 
 interface KernelLine {
   status: number;
@@ -104,7 +104,7 @@ function expectedText(text: string, options: KernelSetup) {
     utf8: utf8Length(text),
     empty: exactBytes === 0 ? 1 : 0,
     exact: exactBytes === 0 ? [0, 0, 0, 0] : [...murmur3x86_128(buffer, exactBytes)].map((x) => x | 0),
-    shingles: shingleDocumentReference(text, { mode: options.char ? 'char' : 'word', n: options.n, normalize: DEFAULT_NORMALIZE }),
+    shingles: shingleDocumentReference(text, { mode: options.char ? 'char' : 'word', n: options.n, normalize: DEFAULT_NORMALIZE, hash: options.hash }),
   };
 }
 
@@ -120,10 +120,10 @@ function checkDocument(got: KernelLine, text: string, id: string, options: Kerne
 }
 
 describe('the first pass kernel', () => {
-  for (const mode of ['word', 'char'] as const) {
-    it(`equals the TypeScript reference on random Unicode lines (${mode} shingles)`, () => {
-      const options = { ...setup, char: mode === 'char', n: mode === 'char' ? 3 : 5 };
-      const random = randomGenerator(mode === 'char' ? 7 : 3);
+  for (const [mode, hash] of [['word', 'fnv1a64'], ['char', 'fnv1a64'], ['word', 'sha1-32'], ['char', 'sha1-32'], ['word', 'sha1-64'], ['char', 'sha1-64']] as const) {
+    it(`equals the TypeScript reference on random Unicode lines (${mode} shingles, ${hash})`, () => {
+      const options: KernelSetup = { ...setup, char: mode === 'char', n: mode === 'char' ? 3 : 5, hash };
+      const random = randomGenerator((mode === 'char' ? 7 : 3) + (hash === 'fnv1a64' ? 0 : hash === 'sha1-32' ? 100 : 200));
       let documents = 0;
       for (let round = 0; round < 40; round++) {
         const texts: string[] = [];
@@ -184,6 +184,43 @@ describe('the first pass kernel', () => {
       expect(w[R.EMPTY]).toBe(want.empty);
       expect([...w.subarray(R.EXACT, R.EXACT + 4)]).toEqual(want.exact);
       expect([...records.shingles.slice(0, 2 * w[R.SH_COUNT])]).toEqual([...want.shingles]);
+    }
+  });
+
+  it('hashes SHA-1 windows of every length as the reference (one block, two, several; SIMD lanes and one by one)', () => {
+    // Tokens of 1–40 code points (ASCII, 2- and 3-byte UTF-8), so that word windows run from a few bytes
+    // to hundreds and groups of four mix windows of one padded block (≤ 55 bytes) with longer ones.
+    const random = randomGenerator(5);
+    const lengths = new Set<number>();
+    for (const hash of ['sha1-32', 'sha1-64'] as const) {
+      for (const [char, n] of [[false, 1], [false, 2], [false, 3], [false, 5], [false, 9], [true, 1], [true, 13], [true, 14], [true, 20], [true, 40]] as const) {
+        const options: KernelSetup = { ...setup, char, n, hash };
+        for (let i = 0; i < 20; i++) {
+          const tokens = Array.from({ length: 1 + Math.floor(random() * 30) }, () => {
+            const alphabet = random() < 0.7 ? 'abcdefghij' : random() < 0.5 ? 'äöüßé' : '漢字かな';
+            return Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+          });
+          const text = tokens.join(random() < 0.5 ? ' ' : ' \u2003 ');
+          const records = kernelText(text, options)!;
+          const want = expectedText(text, options);
+          expect([...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])], `${hash} ${char ? 'char' : 'word'} n = ${n}`).toEqual([...want.shingles]);
+          for (let t = 0; t + n <= tokens.length; t++) lengths.add(encoder.encode(tokens.slice(t, t + n).join(' ')).length);
+        }
+      }
+    }
+    // Word windows of every size class: one block with room for the length (≤ 55), a tail past it (56–63), several blocks.
+    expect([...lengths].some((l) => l <= 55) && [...lengths].some((l) => l >= 56 && l <= 63) && [...lengths].some((l) => l >= 128)).toBe(true);
+  });
+
+  it('takes one text at a time with SHA-1 shingles (the datasketch schemes), word and char', () => {
+    const random = randomGenerator(13);
+    for (let i = 0; i < 300; i++) {
+      const text = randomText(random, Math.floor(random() * 120)).replace(/Σ/g, 'x');
+      const options: KernelSetup = { ...setup, char: i % 2 === 1, n: i % 2 === 1 ? 5 : 3, hash: i % 3 === 0 ? 'sha1-64' : 'sha1-32' };
+      const records = kernelText(text, options)!;
+      const want = expectedText(text, options);
+      expect(records.words[R.EMPTY]).toBe(want.empty);
+      expect([...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])]).toEqual([...want.shingles]);
     }
   });
 
