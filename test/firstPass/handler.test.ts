@@ -67,14 +67,15 @@ async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKe
 
 describe('the first pass with its kernel', () => {
   const bytes = corpus();
-  for (const [name, keep, mode] of [
-    ['keep first, word shingles', { kind: 'first' }, 'word'],
-    ['keep longest, char shingles', { kind: 'longest' }, 'char'],
+  for (const [name, keep, mode, hash] of [
+    ['keep first, word shingles', { kind: 'first' }, 'word', 'fnv1a64'],
+    ['keep longest, char shingles', { kind: 'longest' }, 'char', 'fnv1a64'],
+    ['SHA-1 word shingles, as the datasketch schemes', { kind: 'first' }, 'word', 'sha1-32'],
   ] as const) {
     it(`equals the TypeScript path on awkward lines, for any unit size (${name})`, async () => {
       const setup: ReadSetup = {
         read: { textField: 'text', idField: 'id', skipInvalid: true, strict: false },
-        shingle: { mode, n: mode === 'char' ? 4 : 5, normalize: DEFAULT_NORMALIZE },
+        shingle: { mode, n: mode === 'char' ? 4 : 5, normalize: DEFAULT_NORMALIZE, hash },
         keep,
       };
       const reference = await run(bytes, 1 << 19, setup, false);
