@@ -54,6 +54,8 @@ export class DocumentBuilder {
   private textBytes = 0;
   private shingles: Uint32Array;
   private offsets: Uint32Array;
+  /** Kernel documents whose sets are still in the kernel's memory: pairs [from, to) of `records.shingles`. */
+  private pending: { readonly records: KernelRecords; readonly from: number; to: number } | undefined;
   private buffer = new Uint8Array(1 << 16);
 
   /** `inputBytes`: the unit's size when known, to size the arrays once (a document per KiB, a shingle per 8 bytes). */
@@ -73,7 +75,7 @@ export class DocumentBuilder {
     this.starts = new Float64Array(n);
     this.ends = new Float64Array(n);
     this.offsets = new Uint32Array(n + 1);
-    this.shingles = new Uint32Array(Math.max(1 << 14, inputBytes >> 2));
+    this.shingles = new Uint32Array(Math.max(1 << 14, inputBytes >> 1));
   }
 
   /** A document the kernel read from a JSON line (its record at word `at`); `offset`: the unit's first byte in its file. */
@@ -87,7 +89,23 @@ export class DocumentBuilder {
     this.lines[d] = w[at + R.LINE];
     this.starts[d] = offset + w[at + R.START];
     this.ends[d] = offset + w[at + R.END];
-    this.addSet(records.shingles, w[at + R.SH_START], w[at + R.SH_COUNT]);
+    // Consecutive kernel documents' sets lie end to end in its memory: copied as one run (flushKernelSets).
+    const first = w[at + R.SH_START];
+    const count = w[at + R.SH_COUNT];
+    if (this.pending === undefined) this.pending = { records, from: first, to: first };
+    this.pending.to = first + count;
+    this.offsets[d + 1] = this.offsets[d] + count;
+  }
+
+  /** Copies the sets of the kernel documents added since the last call: call it before the kernel runs again. */
+  flushKernelSets(): void {
+    const run = this.pending;
+    if (run === undefined) return;
+    this.pending = undefined;
+    const pairs = run.to - run.from;
+    const at = this.offsets[this.count] - pairs;
+    this.reserveSets(at + pairs);
+    this.shingles.set(run.records.shingles.subarray(2 * run.from, 2 * run.to), 2 * at);
   }
 
   /**
@@ -103,6 +121,7 @@ export class DocumentBuilder {
   }
 
   done(): { documents: UnitDocuments; sets: HeldSets } {
+    if (this.pending !== undefined) throw new Error('first pass: kernel sets not copied before done()');
     const n = this.count;
     const documents: UnitDocuments = {
       count: n,
@@ -126,6 +145,7 @@ export class DocumentBuilder {
   }
 
   private addDocument(doc: ParsedDocument, throughKernel: boolean): void {
+    this.flushKernelSets();
     const d = this.next();
     // Its UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them) is both the id's bytes and what its key hashes.
     const { written } = encoder.encodeInto(doc.id, this.room(3 * doc.id.length));
@@ -212,9 +232,13 @@ export class DocumentBuilder {
   private addSet(from: Uint32Array, first: number, count: number): void {
     const d = this.count - 1;
     const at = this.offsets[d];
-    if (this.shingles.length < 2 * (at + count)) this.shingles = grown(this.shingles, Math.max(2 * this.shingles.length, 2 * (at + count)));
+    this.reserveSets(at + count);
     this.shingles.set(from.subarray(2 * first, 2 * (first + count)), 2 * at);
     this.offsets[d + 1] = at + count;
+  }
+
+  private reserveSets(pairs: number): void {
+    if (this.shingles.length < 2 * pairs) this.shingles = grown(this.shingles, Math.max(2 * this.shingles.length, 2 * pairs));
   }
 }
 

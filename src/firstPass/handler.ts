@@ -66,6 +66,7 @@ async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSou
           if (line !== undefined) builder.addParsed(line, false); // the kernel is mid-unit
         }
       }
+      builder.flushKernelSets(); // before the kernel's next call overwrites them
     });
     if (ran) return builder.done();
   }
