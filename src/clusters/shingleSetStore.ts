@@ -3,6 +3,11 @@
  * caller's LoadShingleSets (memory in the tab, a pass over the files in Node):
  * each `ensure` asks only for the groups not loaded yet, and nothing at all
  * when they all are, so a pipeline pass reads just what the stage needs.
+ *
+ * With a FetchShingleSet (the first pass's sets in a temporary file), a set
+ * past the budget is read when a comparison needs it, and dropped after (a few
+ * recent ones are cached): the budget then bounds memory and costs reads, never
+ * exactness.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
 
@@ -13,6 +18,18 @@ import { exactJaccard, type ExactSimilarity } from './verification.js';
  */
 export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
 
+/** One corpus group's set, read where it lies (a file): random access to every set, whatever the budget. */
+export type FetchShingleSet = (group: number) => Uint32Array;
+
+/** Where the sets come from: loads within a budget, and (optionally) any one set on demand past it. */
+export interface ShingleSetSource {
+  readonly load: LoadShingleSets;
+  readonly fetch?: FetchShingleSet;
+}
+
+/** Most bytes of sets read on demand that stay cached (the most recent ones). */
+export const FETCH_CACHE_BYTES = 8 * 2 ** 20;
+
 export class ShingleSetStore {
   private readonly sets: (Uint32Array | undefined)[];
   /** Groups whose sets were loaded. */
@@ -21,21 +38,36 @@ export class ShingleSetStore {
   loads = 0;
   /** Bytes of the sets held. */
   bytes = 0;
-  /** Groups asked for that did not fit the budget. */
+  /** Groups asked for that did not fit the budget (and could not be read on demand). */
   overBudget = 0;
+  /** Reads of sets on demand, past the budget. */
+  fetches = 0;
+  private readonly load: LoadShingleSets;
+  private readonly fetch?: FetchShingleSet;
+  /** Groups read on demand at least once (counted in `loaded`). */
+  private readonly fetched?: Uint8Array;
+  /** The most recent sets read on demand, oldest first, up to FETCH_CACHE_BYTES. */
+  private readonly cache = new Map<number, Uint32Array>();
+  private cacheBytes = 0;
 
   constructor(
     readonly count: number,
-    private readonly load: LoadShingleSets,
+    source: LoadShingleSets | ShingleSetSource,
     private readonly referenceSets?: readonly Uint32Array[],
     /** Most bytes of corpus sets held at once (the pipeline's share of --memory-limit). */
     private readonly budgetBytes = Number.POSITIVE_INFINITY,
   ) {
     this.sets = new Array<Uint32Array | undefined>(count);
+    this.load = typeof source === 'function' ? source : source.load;
+    if (typeof source !== 'function' && source.fetch !== undefined) {
+      this.fetch = source.fetch;
+      this.fetched = new Uint8Array(count);
+    }
   }
 
   has(g: number): boolean {
-    return g >= this.count ? this.referenceSets?.[g - this.count] !== undefined : this.sets[g] !== undefined;
+    if (g >= this.count) return this.referenceSets?.[g - this.count] !== undefined;
+    return this.sets[g] !== undefined || this.fetch !== undefined;
   }
 
   /** Loads the flagged groups that are not loaded yet; false when there were none. */
@@ -49,18 +81,20 @@ export class ShingleSetStore {
       }
     }
     if (!any) return false;
-    if (this.bytes >= this.budgetBytes) {
+    if (this.bytes >= this.budgetBytes && this.fetch === undefined) {
       // Full: no pass that could load nothing. Their pairs are decided by the estimate (the cluster check keeps them apart).
       this.overBudget = Math.max(this.overBudget, missing.reduce((sum, flag) => sum + flag, 0));
       return false;
     }
+    if (this.bytes >= this.budgetBytes) return false; // full: the rest are read on demand
     const got = await this.load(missing, this.budgetBytes - this.bytes);
     let overBudget = 0;
     for (let g = 0; g < this.count; g++) {
       if (missing[g] !== 1) continue;
       const set = got[g];
-      if (set === undefined) overBudget++;
-      else {
+      if (set === undefined) {
+        if (this.fetch === undefined) overBudget++;
+      } else {
         this.sets[g] = set;
         this.bytes += set.byteLength;
         this.loaded++;
@@ -82,7 +116,32 @@ export class ShingleSetStore {
 
   private corpusSet(g: number): Uint32Array {
     const set = this.sets[g];
-    if (set === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
+    if (set !== undefined) return set;
+    if (this.fetch === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
+    return this.fetchSet(g);
+  }
+
+  /** A set past the budget: from the cache of recent reads, else read (and cached, the least recent dropped). */
+  private fetchSet(g: number): Uint32Array {
+    const cached = this.cache.get(g);
+    if (cached !== undefined) {
+      this.cache.delete(g); // the most recent again
+      this.cache.set(g, cached);
+      return cached;
+    }
+    const set = this.fetch!(g);
+    this.fetches++;
+    if (this.fetched![g] === 0) {
+      this.fetched![g] = 1;
+      this.loaded++;
+    }
+    this.cache.set(g, set);
+    this.cacheBytes += set.byteLength;
+    for (const [old, oldSet] of this.cache) {
+      if (this.cacheBytes <= FETCH_CACHE_BYTES) break;
+      this.cache.delete(old);
+      this.cacheBytes -= oldSet.byteLength;
+    }
     return set;
   }
 

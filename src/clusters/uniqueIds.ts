@@ -12,6 +12,11 @@ export class UniqueIds {
   private readonly index = new ExactDuplicateIndex();
   private places = new Float64Array(1024);
 
+  /** Bytes of its hash table and places. */
+  get bytes(): number {
+    return this.index.bytes + this.places.byteLength;
+  }
+
   /**
    * undefined for an id not seen before (`place` is remembered: any integer
    * up to 2^53 the caller decodes), else the place of the id's first document.

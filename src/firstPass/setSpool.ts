@@ -5,12 +5,14 @@
  * groups a stage needs (LoadShingleSets). In memory here (the library, the
  * tab); src/pipeline/setSpill.ts adds a file past a memory share.
  */
-import type { LoadShingleSets } from '../clusters/shingleSetStore.js';
+import type { FetchShingleSet, LoadShingleSets } from '../clusters/shingleSetStore.js';
 
 export interface SetSpool {
   /** The next group's set, (lo, hi) pairs. */
   append(set: Uint32Array): void;
   readonly load: LoadShingleSets;
+  /** Any one group's set, read where it lies: exact Jaccard past the load's budget (ShingleSetStore). */
+  readonly fetch?: FetchShingleSet;
   /** Frees what it holds (a file, where there is one). */
   release(): void;
 }

@@ -14,6 +14,11 @@ export class UniqueIds {
   private readonly paths: string[] = [];
   private readonly pathNumber = new Map<string, number>();
 
+  /** Bytes of its tables (the paths aside, a few per file). */
+  get bytes(): number {
+    return this.ids.bytes;
+  }
+
   /** Records an id seen at `path:line` (line 0: a whole file), or throws naming both places; `keys`: the id hashed by a worker. */
   add(id: string, path: string, line: number, keys?: Uint32Array, at = 0): void {
     let p = this.pathNumber.get(path);
