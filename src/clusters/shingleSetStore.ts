@@ -5,8 +5,8 @@
  * when they all are, so a pipeline pass reads just what the stage needs.
  *
  * With a FetchShingleSet (the first pass's sets in a temporary file), a set
- * past the budget is read when a comparison needs it, and dropped after (a few
- * recent ones are cached): the budget then bounds memory and costs reads, never
+ * past the budget is read when a comparison needs it, and not kept (the source
+ * may keep recent ones): the budget then bounds memory and costs reads, never
  * exactness.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
@@ -18,7 +18,10 @@ import { exactJaccard, type ExactSimilarity } from './verification.js';
  */
 export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
 
-/** One corpus group's set, read where it lies (a file): random access to every set, whatever the budget. */
+/**
+ * One corpus group's set, read where it lies (a file): random access to every set, whatever the budget. The
+ * array may be reused by the fetches after the next one: a comparison fetches its two sets, then uses them.
+ */
 export type FetchShingleSet = (group: number) => Uint32Array;
 
 /** Where the sets come from: loads within a budget, and (optionally) any one set on demand past it. */
@@ -26,9 +29,6 @@ export interface ShingleSetSource {
   readonly load: LoadShingleSets;
   readonly fetch?: FetchShingleSet;
 }
-
-/** Most bytes of sets read on demand that stay cached (the most recent ones). */
-export const FETCH_CACHE_BYTES = 8 * 2 ** 20;
 
 export class ShingleSetStore {
   private readonly sets: (Uint32Array | undefined)[];
@@ -40,15 +40,12 @@ export class ShingleSetStore {
   bytes = 0;
   /** Groups asked for that did not fit the budget (and could not be read on demand). */
   overBudget = 0;
-  /** Reads of sets on demand, past the budget. */
+  /** Sets asked of `fetch`, past the budget. */
   fetches = 0;
   private readonly load: LoadShingleSets;
   private readonly fetch?: FetchShingleSet;
   /** Groups read on demand at least once (counted in `loaded`). */
   private readonly fetched?: Uint8Array;
-  /** The most recent sets read on demand, oldest first, up to FETCH_CACHE_BYTES. */
-  private readonly cache = new Map<number, Uint32Array>();
-  private cacheBytes = 0;
 
   constructor(
     readonly count: number,
@@ -118,31 +115,12 @@ export class ShingleSetStore {
     const set = this.sets[g];
     if (set !== undefined) return set;
     if (this.fetch === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
-    return this.fetchSet(g);
-  }
-
-  /** A set past the budget: from the cache of recent reads, else read (and cached, the least recent dropped). */
-  private fetchSet(g: number): Uint32Array {
-    const cached = this.cache.get(g);
-    if (cached !== undefined) {
-      this.cache.delete(g); // the most recent again
-      this.cache.set(g, cached);
-      return cached;
-    }
-    const set = this.fetch!(g);
     this.fetches++;
     if (this.fetched![g] === 0) {
       this.fetched![g] = 1;
       this.loaded++;
     }
-    this.cache.set(g, set);
-    this.cacheBytes += set.byteLength;
-    for (const [old, oldSet] of this.cache) {
-      if (this.cacheBytes <= FETCH_CACHE_BYTES) break;
-      this.cache.delete(old);
-      this.cacheBytes -= oldSet.byteLength;
-    }
-    return set;
+    return this.fetch(g);
   }
 
   private combinedSet(i: number): Uint32Array {

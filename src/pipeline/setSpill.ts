@@ -3,8 +3,9 @@
  * memory up to it, then appended to a temporary file beside the spilled rows
  * (rowSpill.ts's WordFile), and read back for the groups a stage needs only,
  * in file order, up to the budget that stage is given; past that budget, one
- * at a time when a comparison needs it (`fetch`), so that no pair is decided
- * by the estimate for want of memory.
+ * at a time when a comparison needs it (`fetch`, through an 8 MiB ring that
+ * keeps the most recent), so that no pair is decided by the estimate for want
+ * of memory.
  *
  * The first pass's per-document tables share the room (`reserve`): as they
  * grow, the latest sets held move to the file, so that the two together stay
@@ -16,6 +17,8 @@ import { WordFile } from './rowSpill.js';
 
 /** 1 MiB: the write buffer of the sets on their way to the file. */
 const WRITE_BLOCK_WORDS = 2 ** 18;
+/** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
+const FETCH_RING_WORDS = 2 ** 21;
 
 export class FileSetSpool implements SetSpool {
   /** The sets held in memory: those of groups [0, held.length), a view of their unit's buffer each. */
@@ -33,6 +36,10 @@ export class FileSetSpool implements SetSpool {
   /** Sets on their way to the file, written in blocks (one write per set would be a system call per document). */
   private pending = new Uint32Array(0);
   private pendingWords = 0;
+  /** Sets fetched from the file: in the ring, from word 0 up to `ringAt`, each group's first word (emptied when it wraps). */
+  private ring = new Uint32Array(0);
+  private ringAt = 0;
+  private readonly inRing = new Map<number, number>();
 
   constructor(
     private readonly dir: string,
@@ -72,20 +79,43 @@ export class FileSetSpool implements SetSpool {
       if (needed[g] !== 1) continue;
       const size = g < this.held.length ? this.held[g].byteLength : this.lengths[g] * 4;
       if (bytes + size > budgetBytes) break; // the memory limit: the rest are fetched one at a time
-      out[g] = this.fetch(g);
+      out[g] = g < this.held.length ? this.held[g] : this.read(g);
       bytes += size;
     }
     return out;
   };
 
-  /** Group g's set: held, or read from the file (a new array each time: the caller decides what stays). */
-  readonly fetch: FetchShingleSet = (g) => (g < this.held.length ? this.held[g] : this.read(g));
+  /**
+   * Group g's set: held, or read from the file into the ring (valid until the ring wraps past it: at least one
+   * more fetch, as FetchShingleSet promises, since a set in the ring is at most a quarter of it).
+   */
+  readonly fetch: FetchShingleSet = (g) => {
+    if (g < this.held.length) return this.held[g];
+    const length = this.lengths[g];
+    if (length > FETCH_RING_WORDS / 4) return this.read(g);
+    const at = this.inRing.get(g);
+    if (at !== undefined) return this.ring.subarray(at, at + length);
+    if (this.ring.length === 0) this.ring = new Uint32Array(FETCH_RING_WORDS);
+    if (this.ringAt + length > this.ring.length) {
+      this.ringAt = 0;
+      this.inRing.clear();
+    }
+    const set = this.ring.subarray(this.ringAt, this.ringAt + length);
+    this.flush();
+    if (length > 0) this.file!.read(set, this.starts[g]);
+    this.inRing.set(g, this.ringAt);
+    this.ringAt += length;
+    return set;
+  };
 
   release(): void {
     this.held.length = 0;
     this.heldBytes = 0;
     this.pendingWords = 0;
     this.pending = new Uint32Array(0);
+    this.ring = new Uint32Array(0);
+    this.ringAt = 0;
+    this.inRing.clear();
     this.file?.remove();
     this.file = undefined;
   }

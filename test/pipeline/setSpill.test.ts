@@ -50,6 +50,25 @@ describe('FileSetSpool', () => {
     spool.release();
   });
 
+  it('fetches through its ring: a set stays valid through the next fetch, also when the ring wraps', async () => {
+    const spool = new FileSetSpool(dir, 0);
+    // 2^19 − 8 words: just under a quarter of the 2^21-word ring, so the ring wraps every fourth set.
+    const sets = Array.from({ length: 7 }, (_, g) => Uint32Array.from({ length: 2 ** 19 - 8 }, (_, i) => (g * 7919 + i * 31) >>> 0));
+    const huge = Uint32Array.from({ length: 2 ** 19 + 8 }, (_, i) => i ^ 0x5555); // past a quarter: its own array
+    for (const set of sets) spool.append(set);
+    spool.append(huge);
+    const order = [0, 1, 2, 3, 4, 5, 6, 0, 3, 6, 2, 5, 1, 4, 7, 0, 7, 6];
+    for (let i = 0; i + 1 < order.length; i++) {
+      const a = spool.fetch(order[i]);
+      const b = spool.fetch(order[i + 1]);
+      const want = (g: number) => (g === 7 ? huge : sets[g]);
+      expect(a.length).toBe(want(order[i]).length);
+      expect(a.every((w, j) => w === want(order[i])[j])).toBe(true);
+      expect(b.every((w, j) => w === want(order[i + 1])[j])).toBe(true);
+    }
+    spool.release();
+  });
+
   it('moves the latest sets held to its file when the reserved bytes grow past its room, and still gives each back', async () => {
     const sets = Array.from({ length: 10 }, (_, g) => Uint32Array.from({ length: 2 * (g + 1) }, (_, i) => 100 * g + i)); // 8·(g + 1) bytes
     let spilled = 0;
