@@ -44,8 +44,8 @@ export interface DedupSettings {
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateError?: number;
   /**
-   * Exact and hybrid: most bytes of shingle sets held (default: no limit); past it, sets are read one by one
-   * where the source can (ShingleSetSource.fetch), else their pairs are decided by the estimate.
+   * Exact and hybrid: most bytes of shingle sets loaded (default: no limit); past it, their pairs are decided by
+   * the estimate. Unused with a source that reads each set when compared (ShingleSetSource.fetch).
    */
   readonly shingleSetBytes?: number;
 }

@@ -4,10 +4,10 @@
  * each `ensure` asks only for the groups not loaded yet, and nothing at all
  * when they all are, so a pipeline pass reads just what the stage needs.
  *
- * With a FetchShingleSet (the first pass's sets in a temporary file), a set
- * past the budget is read when a comparison needs it, and not kept (the source
- * may keep recent ones): the budget then bounds memory and costs reads, never
- * exactness.
+ * With a FetchShingleSet (the first pass's sets, held or in a temporary
+ * file), nothing is loaded: each set is read where it lies when a comparison
+ * needs it, and not kept here. Memory is then what the source holds, and no
+ * pair waits on a budget: exactness never depends on the memory limit.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
 
@@ -24,7 +24,7 @@ export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promi
  */
 export type FetchShingleSet = (group: number) => Uint32Array;
 
-/** Where the sets come from: loads within a budget, and (optionally) any one set on demand past it. */
+/** Where the sets come from: loads within a budget, or (with `fetch`) any one set on demand. */
 export interface ShingleSetSource {
   readonly load: LoadShingleSets;
   readonly fetch?: FetchShingleSet;
@@ -40,7 +40,7 @@ export class ShingleSetStore {
   bytes = 0;
   /** Groups asked for that did not fit the budget (and could not be read on demand). */
   overBudget = 0;
-  /** Sets asked of `fetch`, past the budget. */
+  /** Sets asked of `fetch`. */
   fetches = 0;
   private readonly load: LoadShingleSets;
   private readonly fetch?: FetchShingleSet;
@@ -67,8 +67,12 @@ export class ShingleSetStore {
     return this.sets[g] !== undefined || this.fetch !== undefined;
   }
 
-  /** Loads the flagged groups that are not loaded yet; false when there were none. */
+  /**
+   * Loads the flagged groups that are not loaded yet; false when there were none. With `fetch` it loads
+   * nothing: every set is read where it lies (memory or file) when a comparison needs it.
+   */
   async ensure(needed: Uint8Array): Promise<boolean> {
+    if (this.fetch !== undefined) return false;
     const missing = new Uint8Array(this.count);
     let any = false;
     for (let g = 0; g < this.count; g++) {
@@ -78,20 +82,18 @@ export class ShingleSetStore {
       }
     }
     if (!any) return false;
-    if (this.bytes >= this.budgetBytes && this.fetch === undefined) {
+    if (this.bytes >= this.budgetBytes) {
       // Full: no pass that could load nothing. Their pairs are decided by the estimate (the cluster check keeps them apart).
       this.overBudget = Math.max(this.overBudget, missing.reduce((sum, flag) => sum + flag, 0));
       return false;
     }
-    if (this.bytes >= this.budgetBytes) return false; // full: the rest are read on demand
     const got = await this.load(missing, this.budgetBytes - this.bytes);
     let overBudget = 0;
     for (let g = 0; g < this.count; g++) {
       if (missing[g] !== 1) continue;
       const set = got[g];
-      if (set === undefined) {
-        if (this.fetch === undefined) overBudget++;
-      } else {
+      if (set === undefined) overBudget++;
+      else {
         this.sets[g] = set;
         this.bytes += set.byteLength;
         this.loaded++;

@@ -13,9 +13,10 @@
  * signatures of the distinct texts (past their share of --memory-limit, spilled
  * to a temporary file and read back as band keys, then the candidates' rows:
  * rowSpill.ts), 12 bytes per document, one band's bucket table, the candidate
- * pairs, and exact Jaccard's shingle sets up to their share of the limit (past it
- * read one at a time from the first pass's temporary file: exact all the same).
- * The first pass's per-document tables count against the sets' share (setSpill.ts).
+ * pairs, and the shingle sets the first pass held within their share of the
+ * limit, which the first pass's per-document tables count against (the others
+ * are read one at a time from its temporary file as comparisons need them:
+ * setSpill.ts).
  */
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../bands/rowStore.js';
@@ -208,8 +209,8 @@ function setShare(run: Run): number {
 }
 
 /**
- * After the first pass, the sets exact Jaccard loads share that room with the per-document tables kept for
- * the outputs; the sets past it are read one at a time when a comparison needs them (setSpill.ts).
+ * Sets loaded by one more pass over the files (presigned rows: no first-pass spool, whose sets are read where
+ * they lie instead) share the sets' room with the per-document tables kept for the outputs.
  */
 function loadedSetShare(run: Run, first: CorpusPassResult): number {
   return Math.max(0, setShare(run) - first.table.bytes - (first.records?.bytes ?? 0));

@@ -42,11 +42,12 @@ export function defaultMemoryLimit(): number {
  * sets kept for exact Jaccard share a quarter: the sets go to a temporary
  * file as the two fill it (setSpill.ts).
  *
- * After it: band keys while they total a quarter; the shingle sets exact
- * Jaccard loads a quarter, less the tables kept for writing, the rest read
- * one at a time when a comparison needs them (a cache of 8 MiB); the rest is
- * for the bucket table, the candidate pairs and the candidates' rows. The
- * candidates' rows are held whatever their size (README "Known limitations").
+ * After it: band keys while they total a quarter; exact Jaccard reads each
+ * set where it lies when a comparison needs it (the sets the first pass held,
+ * else the file, through an 8 MiB ring), or with presigned rows loads them
+ * within a quarter less the tables kept for writing; the rest is for the
+ * bucket table, the candidate pairs and the candidates' rows. The candidates'
+ * rows are held whatever their size (README "Known limitations").
  *
  * Outside the limit, each with a bound: the Node runtime and this thread's
  * V8 heap (about 150 MiB); per first-pass worker thread (one per core, ended

@@ -1,11 +1,11 @@
 /**
  * The first pass's shingle sets past their share of --memory-limit: held in
  * memory up to it, then appended to a temporary file beside the spilled rows
- * (rowSpill.ts's WordFile), and read back for the groups a stage needs only,
- * in file order, up to the budget that stage is given; past that budget, one
- * at a time when a comparison needs it (`fetch`, through an 8 MiB ring that
- * keeps the most recent), so that no pair is decided by the estimate for want
- * of memory.
+ * (rowSpill.ts's WordFile). Exact Jaccard reads each set when a comparison
+ * needs it (`fetch`: held, or from the file through an 8 MiB ring that keeps
+ * the most recent), so that no pair is decided by the estimate for want of
+ * memory; `load` reads back the sets a stage needs, up to a budget (the
+ * audit's sample).
  *
  * The first pass's per-document tables share the room (`reserve`): as they
  * grow, the latest sets held move to the file, so that the two together stay
