@@ -13,9 +13,9 @@
  * signatures of the distinct texts (past their share of --memory-limit, spilled
  * to a temporary file and read back as band keys, then the candidates' rows:
  * rowSpill.ts), 12 bytes per document, one band's bucket table, the candidate
- * pairs, and the shingle sets the first pass held within their share of the
- * limit, which the first pass's per-document tables count against (the others
- * are read one at a time from its temporary file as comparisons need them:
+ * pairs, and the shingle sets if they fitted their share of the limit during
+ * the first pass, which its per-document tables count against (else all go to
+ * its temporary file, read one at a time as comparisons need them:
  * setSpill.ts).
  */
 import { tmpdir } from 'node:os';
@@ -168,10 +168,10 @@ function auditRun(run: Run, first: CorpusPassResult, core: SignedDedup): Promise
 }
 
 /** Runs a first pass with a progress bar over the input's bytes. */
-function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>): Promise<T> {
+async function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>): Promise<T> {
   const reading = { bytes: 0 };
   const sets = usesShingleSets(run.config.verify) ? setSpool(run) : undefined;
-  return withProgress(run.hooks, label, totalInputBytes(run.files), 'bytes', (progress) =>
+  const result = await withProgress(run.hooks, label, totalInputBytes(run.files), 'bytes', (progress) =>
     pass({
       params: run.config.params,
       keep: run.config.keep,
@@ -183,6 +183,8 @@ function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameter
       onDocument: (n) => progress.update(n, reading.bytes),
     }),
   );
+  sets?.passDone(); // spilled: the sets held go to the file too, making room for the candidates' rows
+  return result;
 }
 
 function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {

@@ -43,8 +43,9 @@ export function defaultMemoryLimit(): number {
  * file as the two fill it (setSpill.ts).
  *
  * After it: band keys while they total a quarter; exact Jaccard reads each
- * set where it lies when a comparison needs it (the sets the first pass held,
- * else the file, through an 8 MiB ring), or with presigned rows loads them
+ * set where it lies when a comparison needs it (from the file, through an
+ * 8 MiB ring, once the sets spilled: those held then go there too; all in
+ * memory when they fitted), or with presigned rows loads them
  * within a quarter less the tables kept for writing; the rest is for the
  * bucket table, the candidate pairs and the candidates' rows. The candidates'
  * rows are held whatever their size (README "Known limitations").

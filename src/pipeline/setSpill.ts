@@ -64,7 +64,21 @@ export class FileSetSpool implements SetSpool {
    */
   reserve(bytes: number): void {
     this.reservedBytes = bytes;
-    while (this.held.length > 0 && this.reservedBytes + this.heldBytes > this.memoryBytes) {
+    this.moveHeld(Math.max(0, this.memoryBytes - this.reservedBytes));
+  }
+
+  /**
+   * The first pass is over. When the sets spilled, those still held go to the file too: comparisons read
+   * them from there as they read the others, and their room is free for the stages after the pass (the
+   * candidates' rows). When they all fit, they stay.
+   */
+  passDone(): void {
+    if (this.file !== undefined) this.moveHeld(0);
+  }
+
+  /** Moves the latest sets held to the file until at most `bytes` are held (whole units' buffers are freed as they go). */
+  private moveHeld(bytes: number): void {
+    while (this.held.length > 0 && this.heldBytes > bytes) {
       const g = this.held.length - 1;
       const set = this.held.pop()!;
       this.heldBytes -= set.byteLength;

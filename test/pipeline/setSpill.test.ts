@@ -86,4 +86,23 @@ describe('FileSetSpool', () => {
     expect([...spool.fetch(10)]).toEqual([...sets[0]]);
     spool.release();
   });
+
+  it('after the pass moves the sets it still holds to its file only if it spilled', async () => {
+    const sets = Array.from({ length: 4 }, (_, g) => Uint32Array.from({ length: 8 }, (_, i) => 10 * g + i)); // 32 bytes each
+    const fits = new FileSetSpool(dir, 128);
+    for (const set of sets) fits.append(set);
+    fits.passDone();
+    for (let g = 0; g < 4; g++) expect(fits.fetch(g)).toBe(sets[g]); // still the views held
+    expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
+    const spilled = new FileSetSpool(dir, 64);
+    for (const set of sets) spilled.append(set);
+    expect(spilled.fetch(0)).toBe(sets[0]);
+    spilled.passDone();
+    for (let g = 0; g < 4; g++) {
+      expect(spilled.fetch(g)).not.toBe(sets[g]); // read from the file
+      expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
+    }
+    fits.release();
+    spilled.release();
+  });
 });
