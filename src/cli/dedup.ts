@@ -73,7 +73,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--dry-run', 'compute everything, write only the report', false)
     .option('--plots <dir>', 'write s-curve.svg (the banding) and similarity-histogram.svg (the verified pairs) into this directory')
     .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member'))
-    .option('--memory-limit <size>', 'memory for signatures and banding, e.g. 1.5GiB (default: a quarter of RAM); past their share, signatures spill to --temp-directory', byteSize)
+    .option('--memory-limit <size>', 'memory for the run\'s data (signatures, shingle sets, per-document tables, banding), e.g. 1.5GiB (default: 1 GiB, or a quarter of RAM if less); past their shares, signatures and shingle sets spill to --temp-directory', byteSize)
     .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);

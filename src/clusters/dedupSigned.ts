@@ -25,10 +25,10 @@ import { matchReferences, referenceCandidates, type ReferenceMatches } from './d
 import type { DocumentTable } from './documentTable.js';
 import { candidateDocuments, checkSetsLikelyNeeded, clusterVerified, type ClusterVerifiedOptions, type VerifiedClustering } from './nearDuplicates.js';
 import { estimateVerdict, pairRule } from './pairDecision.js';
-import { ShingleSetStore, type LoadShingleSets } from './shingleSetStore.js';
+import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from './shingleSetStore.js';
 import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } from './verification.js';
 
-export type { LoadShingleSets } from './shingleSetStore.js';
+export type { FetchShingleSet, LoadShingleSets, ShingleSetSource } from './shingleSetStore.js';
 
 export interface DedupSettings {
   readonly threshold: number;
@@ -43,7 +43,10 @@ export interface DedupSettings {
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateError?: number;
-  /** Exact and hybrid: most bytes of shingle sets held (default: no limit); past it, pairs are decided by the estimate. */
+  /**
+   * Exact and hybrid: most bytes of shingle sets loaded (default: no limit); past it, their pairs are decided by
+   * the estimate. Unused with a source that reads each set when compared (ShingleSetSource.fetch).
+   */
   readonly shingleSetBytes?: number;
 }
 
@@ -95,18 +98,21 @@ export interface SignedDedup {
 export async function dedupSigned(
   corpus: SignedCorpus,
   settings: DedupSettings,
-  loadShingleSets: LoadShingleSets,
+  loadShingleSets: LoadShingleSets | ShingleSetSource,
   reference?: SignedReference,
   stage: StageRunner = UNTIMED,
 ): Promise<SignedDedup> {
   checkDedupSettings(settings, corpus.signatures.k);
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
-  const keys = await spillStage('band keys', () => bandKeysOf(corpus.signatures, settings.lsh));
-  const referenceCandidates = reference && (await stage('reference banding', () => bandAgainstReference(keys, reference, settings)));
-  let candidates = await stage('banding', (progress) => bandCorpus(keys, settings, progress), settings.lsh.bands);
+  let keys: BandKeySource | undefined = await spillStage('band keys', () => bandKeysOf(corpus.signatures, settings.lsh));
+  const { count } = keys;
+  const referenceCandidates = reference && (await stage('reference banding', () => bandAgainstReference(keys!, reference, settings)));
+  let candidates = await stage('banding', (progress) => bandCorpus(keys!, settings, progress), settings.lsh.bands);
+  // Only decontamination bands again: otherwise the keys (spilled rows' are 8 bytes a band a text) go before the rows load.
+  if (reference === undefined) keys = undefined;
   // Only candidates' rows are read from here on: spilled signatures load just those.
-  const signatures = await spillStage('load candidate rows', () => rowsFor(corpus.signatures, () => rowsNeeded(keys.count, candidates, referenceCandidates)));
+  const signatures = await spillStage('load candidate rows', () => rowsFor(corpus.signatures, () => rowsNeeded(count, candidates, referenceCandidates)));
   const held: HeldCorpus = { table: corpus.table, signatures };
   const referencePairs = reference && referenceCandidates && { combined: concatMatrices(signatures, reference.rows), pairs: referenceCandidates };
   const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets, settings.shingleSetBytes);
@@ -124,7 +130,7 @@ export async function dedupSigned(
     // set already; hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
     if (contamination.removedGroups > 0) {
       const include = contamination.flags.map((flag) => 1 - flag);
-      candidates = await stage('banding without contaminated', (progress) => bandCorpus(keys, settings, progress, include), settings.lsh.bands);
+      candidates = await stage('banding without contaminated', (progress) => bandCorpus(keys!, settings, progress, include), settings.lsh.bands);
       if (settings.verify === 'hybrid') await stage('load shingles', () => store.ensure(inMargin(signatures, candidates, settings)));
     }
   }

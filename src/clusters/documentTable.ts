@@ -15,6 +15,11 @@ export class DocumentTable {
     return this.docs;
   }
 
+  /** Bytes of its arrays (12 a document, allocated in doublings): they count against --memory-limit. */
+  get bytes(): number {
+    return this.groupOf.byteLength + this.scores.byteLength;
+  }
+
   /** Number of exact groups, i.e. of signed documents. */
   get groups(): number {
     return this.signed;

@@ -25,6 +25,11 @@ export class ExactPrePass {
     private readonly keep: KeepPolicy,
   ) {}
 
+  /** Bytes of its per-document table and its hash table. */
+  get bytes(): number {
+    return this.table.bytes + this.index.bytes;
+  }
+
   /**
    * Records the next document from its key, hashed by a first-pass worker
    * (words [at, at + 4) of `keys`), and its keep score; `empty` when it has no tokens.

@@ -3,12 +3,24 @@
  * caller's LoadShingleSets (memory in the tab, a pass over the files in Node):
  * each `ensure` asks only for the groups not loaded yet, and nothing at all
  * when they all are, so a pipeline pass reads just what the stage needs.
+ *
+ * With a FetchShingleSet (the first pass's sets, held or in a temporary
+ * file), nothing is loaded: each set is read where it lies when a comparison
+ * needs it, and not kept here. Memory is then what the source holds, and no
+ * pair waits on a budget: exactness never depends on the memory limit.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
 
-import type { LoadShingleSets } from '../firstPass/setSpool.js';
+import type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
 
-export type { LoadShingleSets } from '../firstPass/setSpool.js';
+export type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
+
+
+/** Where the sets come from: loads within a budget, or (with `fetch`) any one set on demand. */
+export interface ShingleSetSource {
+  readonly load: LoadShingleSets;
+  readonly fetch?: FetchShingleSet;
+}
 
 export class ShingleSetStore {
   private readonly sets: (Uint32Array | undefined)[];
@@ -18,25 +30,41 @@ export class ShingleSetStore {
   loads = 0;
   /** Bytes of the sets held. */
   bytes = 0;
-  /** Groups asked for that did not fit the budget. */
+  /** Groups asked for that did not fit the budget (and could not be read on demand). */
   overBudget = 0;
+  /** Sets asked of `fetch`. */
+  fetches = 0;
+  private readonly load: LoadShingleSets;
+  private readonly fetch?: FetchShingleSet;
+  /** Groups read on demand at least once (counted in `loaded`). */
+  private readonly fetched?: Uint8Array;
 
   constructor(
     readonly count: number,
-    private readonly load: LoadShingleSets,
+    source: LoadShingleSets | ShingleSetSource,
     private readonly referenceSets?: readonly Uint32Array[],
     /** Most bytes of corpus sets held at once (the pipeline's share of --memory-limit). */
     private readonly budgetBytes = Number.POSITIVE_INFINITY,
   ) {
     this.sets = new Array<Uint32Array | undefined>(count);
+    this.load = typeof source === 'function' ? source : source.load;
+    if (typeof source !== 'function' && source.fetch !== undefined) {
+      this.fetch = source.fetch;
+      this.fetched = new Uint8Array(count);
+    }
   }
 
   has(g: number): boolean {
-    return g >= this.count ? this.referenceSets?.[g - this.count] !== undefined : this.sets[g] !== undefined;
+    if (g >= this.count) return this.referenceSets?.[g - this.count] !== undefined;
+    return this.sets[g] !== undefined || this.fetch !== undefined;
   }
 
-  /** Loads the flagged groups that are not loaded yet; false when there were none. */
+  /**
+   * Loads the flagged groups that are not loaded yet; false when there were none. With `fetch` it loads
+   * nothing: every set is read where it lies (memory or file) when a comparison needs it.
+   */
   async ensure(needed: Uint8Array): Promise<boolean> {
+    if (this.fetch !== undefined) return false;
     const missing = new Uint8Array(this.count);
     let any = false;
     for (let g = 0; g < this.count; g++) {
@@ -79,8 +107,14 @@ export class ShingleSetStore {
 
   private corpusSet(g: number): Uint32Array {
     const set = this.sets[g];
-    if (set === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
-    return set;
+    if (set !== undefined) return set;
+    if (this.fetch === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
+    this.fetches++;
+    if (this.fetched![g] === 0) {
+      this.fetched![g] = 1;
+      this.loaded++;
+    }
+    return this.fetch(g);
   }
 
   private combinedSet(i: number): Uint32Array {

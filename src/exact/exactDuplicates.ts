@@ -20,6 +20,11 @@ export class ExactDuplicateIndex {
   private utf8 = new Uint8Array(1024);
   private readonly digest = new Uint32Array(4);
 
+  /** Bytes of its table (20 a slot). */
+  get bytes(): number {
+    return this.words.byteLength + this.group.byteLength;
+  }
+
   /** Number of distinct texts seen. */
   get size(): number {
     return this.groups;

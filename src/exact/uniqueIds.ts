@@ -19,6 +19,11 @@ export class UniqueIds {
   private readonly paths: string[] = [];
   private readonly pathNumber = new Map<string, number>();
 
+  /** Bytes of its hash table and places (the paths aside, a few per file). */
+  get bytes(): number {
+    return this.index.bytes + this.places.byteLength;
+  }
+
   /**
    * Records an id seen at `path:line` (line 0: a whole file), or throws an
    * InputError naming both places. `keys`: the id already hashed (a first-pass

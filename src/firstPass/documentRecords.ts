@@ -23,6 +23,11 @@ export class DocumentRecords {
     return this.count;
   }
 
+  /** Bytes of its arrays (about the id's length plus 20 a document, allocated in doublings). */
+  get bytes(): number {
+    return this.idBytes.byteLength + this.idEnds.byteLength + this.starts.byteLength + this.lengths.byteLength;
+  }
+
   addUnit(unit: Pick<OrderedUnit, 'path' | 'documents'>): void {
     const { documents } = unit;
     if (this.files.at(-1)?.path !== unit.path) this.files.push({ path: unit.path, firstDocument: this.count });

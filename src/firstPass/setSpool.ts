@@ -12,10 +12,19 @@
  * stay undefined, and the pairs that needed them are decided by the estimate.
  */
 export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
+
+/**
+ * One corpus group's set, read where it lies (a file): random access to every set, whatever the budget. The
+ * array may be reused by the fetches after the next one: a comparison fetches its two sets, then uses them.
+ */
+export type FetchShingleSet = (group: number) => Uint32Array;
+
 export interface SetSpool {
   /** The next group's set, (lo, hi) pairs. */
   append(set: Uint32Array): void;
   readonly load: LoadShingleSets;
+  /** Any one group's set, read where it lies: exact Jaccard past the load's budget (ShingleSetStore). */
+  readonly fetch?: FetchShingleSet;
   /** Frees what it holds (a file, where there is one). */
   release(): void;
 }

@@ -39,7 +39,7 @@ export interface DedupConfig {
   readonly maxRepresentatives?: number;
   /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
   readonly estimateError?: number;
-  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures spill to `tempDirectory` (default: a quarter of RAM). */
+  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures and shingle sets spill to `tempDirectory` (default: 1 GiB, or a quarter of RAM if less). */
   readonly memoryLimitBytes?: number;
   /** The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows alone). */
   readonly shingleSetBytes?: number;

@@ -40,6 +40,11 @@ export interface CorpusPassOptions {
   readonly sets?: SetSpool;
   /** Spill the signed rows to disk past a size (the signing pass only: presigned rows are in memory already). */
   readonly spill?: RowSpill;
+  /**
+   * Told after each unit the bytes of the signing pass's per-document tables (the exact pre-pass, the id
+   * check, the records for writing): they count against the memory limit (dedup.ts gives the sets less room).
+   */
+  readonly onTablesBytes?: (bytes: number) => void;
 }
 
 /** Presigned rows of every input document (from `gpudedup sign`). */
@@ -58,16 +63,18 @@ export async function signingPass(files: readonly InputFile[], options: CorpusPa
   const { k, slotBits, bandKeys } = options.params;
   const store = new RowStore(k, slotBits, bandKeys, options.spill);
   const records = new DocumentRecords();
+  const ids = new UniqueIds();
   const units = signedUnits(inputUnits(files, options.read.onBytes), signer, {
     setup: unitSetup(options.params, options.read, options.keep),
     prePass,
-    ids: new UniqueIds(),
+    ids,
     onInvalid: options.read.onInvalid,
     onBinary: options.read.onBinary,
     keepSets: options.sets !== undefined,
   }, timings);
   for await (const unit of units) {
     records.addUnit(unit);
+    options.onTablesBytes?.(prePass.bytes + ids.bytes + records.bytes);
     store.append(toStoredRows(unit.signatures, k, slotBits, bandKeys));
     if (options.sets !== undefined) for (let i = 0; i < unit.selected.length; i++) options.sets.append(selectedSet(unit, i)!);
     options.onDocument?.(prePass.table.documents);

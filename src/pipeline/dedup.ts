@@ -13,7 +13,10 @@
  * signatures of the distinct texts (past their share of --memory-limit, spilled
  * to a temporary file and read back as band keys, then the candidates' rows:
  * rowSpill.ts), 12 bytes per document, one band's bucket table, the candidate
- * pairs, and exact Jaccard's shingle sets up to their share of the limit.
+ * pairs, and the shingle sets if they fitted their share of the limit during
+ * the first pass, which its per-document tables count against (else all go to
+ * its temporary file, read one at a time as comparisons need them:
+ * setSpill.ts).
  */
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../bands/rowStore.js';
@@ -82,8 +85,9 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   try {
-    const settings = { ...config, shingleSetBytes: setShare(run) };
-    core = await dedupSigned(first, settings, (needed, budget) => exactSetsPass(run, first, needed, budget), reference, stageRunner(hooks, run.timings));
+    const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
+    const sets = { load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget), fetch: first.sets?.fetch };
+    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timings));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
@@ -164,18 +168,23 @@ function auditRun(run: Run, first: CorpusPassResult, core: SignedDedup): Promise
 }
 
 /** Runs a first pass with a progress bar over the input's bytes. */
-function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>): Promise<T> {
+async function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>): Promise<T> {
   const reading = { bytes: 0 };
-  return withProgress(run.hooks, label, totalInputBytes(run.files), 'bytes', (progress) =>
+  const sets = usesShingleSets(run.config.verify) ? setSpool(run) : undefined;
+  const result = await withProgress(run.hooks, label, totalInputBytes(run.files), 'bytes', (progress) =>
     pass({
       params: run.config.params,
       keep: run.config.keep,
-      sets: usesShingleSets(run.config.verify) ? setSpool(run) : undefined,
+      sets,
+      // The per-document tables share the sets' room: the sets go to disk sooner as they grow.
+      onTablesBytes: (bytes) => sets?.reserve(bytes),
       spill: signatureSpill(run),
       read: { ...run.read, onBytes: (b) => (reading.bytes = b) },
       onDocument: (n) => progress.update(n, reading.bytes),
     }),
   );
+  sets?.passDone(); // spilled: the sets held go to the file too, making room for the candidates' rows
+  return result;
 }
 
 function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
@@ -199,6 +208,14 @@ function setSpool(run: Run): FileSetSpool {
 /** The shingle sets' share of the limit (a test may give them more, to spill rows alone). */
 function setShare(run: Run): number {
   return run.config.shingleSetBytes ?? memoryPlan(run.memoryLimitBytes).shingleSets;
+}
+
+/**
+ * Sets loaded by one more pass over the files (presigned rows: no first-pass spool, whose sets are read where
+ * they lie instead) share the sets' room with the per-document tables kept for the outputs.
+ */
+function loadedSetShare(run: Run, first: CorpusPassResult): number {
+  return Math.max(0, setShare(run) - first.table.bytes - (first.records?.bytes ?? 0));
 }
 
 /** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */

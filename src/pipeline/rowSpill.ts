@@ -20,17 +20,44 @@ import type { RowSink } from '../bands/rowStore.js';
 import { isEmptySignature, rowWords, signatureMatrix, sparseMatrix, type SignatureMatrix, type SlotBits } from '../bands/signatureMatrix.js';
 import type { SpilledSignatures } from '../bands/spilledSignatures.js';
 
-/** The default `--memory-limit`: a quarter of the machine's memory. */
+/** 1 GiB: the default `--memory-limit` (a quarter of the machine's memory where that is less). */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+
+/**
+ * The default `--memory-limit`: 1 GiB, or a quarter of the machine's memory
+ * if less. A million documents then peak near 1.3 GiB (bench/RESULTS.md); a
+ * larger limit holds more in memory (faster, never different results).
+ */
 export function defaultMemoryLimit(): number {
-  return Math.floor(totalmem() / 4);
+  return Math.min(DEFAULT_MEMORY_LIMIT, Math.floor(totalmem() / 4));
 }
 
 /**
- * How the limit is shared: rows stay in memory while they total an eighth of
- * it (joining them after signing briefly doubles that), band keys while they
- * total a quarter, exact Jaccard's shingle sets (exact and hybrid
- * verification) a quarter; the rest is for the bucket table, the candidate
- * pairs, the exact pre-pass and the candidates' rows.
+ * How the limit is shared.
+ *
+ * The first pass: the signed rows stay in memory while they total an eighth
+ * of it (joining them after signing briefly doubles that). Its per-document
+ * tables (the exact pre-pass, the id check and the records for writing:
+ * about 140 bytes a document at 1 M, counted as they grow) and the shingle
+ * sets kept for exact Jaccard share a quarter: the sets go to a temporary
+ * file as the two fill it (setSpill.ts).
+ *
+ * After it: band keys while they total a quarter; exact Jaccard reads each
+ * set where it lies when a comparison needs it (from the file, through an
+ * 8 MiB ring, once the sets spilled: those held then go there too; all in
+ * memory when they fitted), or with presigned rows loads them
+ * within a quarter less the tables kept for writing; the rest is for the
+ * bucket table, the candidate pairs and the candidates' rows. The candidates'
+ * rows are held whatever their size (README "Known limitations").
+ *
+ * Outside the limit, each with a bound: the Node runtime and this thread's
+ * V8 heap (about 150 MiB); per first-pass worker thread (one per core, ended
+ * with the pass) its V8 heap, its document kernel's memory (about 36 times
+ * its largest unit: ~38 MiB for JSON Lines, whose units are cut at the line
+ * end past 512 KiB of a 1 MiB read, a unit being one line where a line is
+ * longer; an instance past 256 MiB is dropped after its unit) and its signing
+ * kernel's (at most 32 MiB a chunk); and the units in flight, three per worker
+ * (firstPass.ts's readAhead), each its input and its answer, a few MiB.
  */
 export function memoryPlan(limitBytes: number) {
   return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4, shingleSets: limitBytes / 4 };

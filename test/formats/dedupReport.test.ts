@@ -1,11 +1,13 @@
 // The printed summary shows every decision count the report has, and they add up: the candidate pairs
 // decided (by the estimate, exact Jaccard or neither) sum to the candidates, the cluster check's to its
-// comparisons, also when shingle sets passed --memory-limit and the estimate decided in their place.
+// comparisons, also when shingle sets passed --memory-limit and the estimate decided in their place (presigned
+// rows: the first pass's sets are read one by one past the limit and never need it).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDedup, type DedupConfig } from '../../src/pipeline/dedup.js';
+import { runSign } from '../../src/pipeline/sign.js';
 import { buildReport, formatSummary } from '../../src/formats/dedupReport.js';
 import { tempDir } from '../support/cli.js';
 import { testDedupConfig } from '../support/dedupConfig.js';
@@ -25,7 +27,10 @@ const lineOf = (summary: string, label: string): string => summary.split('\n').f
 describe('the dedup summary', () => {
   for (const verify of ['exact', 'hybrid'] as const) {
     it(`adds up with --verify ${verify} past --memory-limit`, async () => {
-      const config: DedupConfig = { ...testDedupConfig([corpus]), verify, memoryLimitBytes: 2 ** 20, tempDirectory: dir };
+      const base = testDedupConfig([corpus]);
+      const signatures = join(dir, `signed-${verify}.npy`);
+      await runSign({ inputs: [corpus], read: base.read, params: base.params, backend: 'cpu', out: signatures, resume: false });
+      const config: DedupConfig = { ...base, signatures, verify, memoryLimitBytes: 2 ** 20, tempDirectory: dir };
       const outcome = await runDedup(config);
       const report = buildReport(config, outcome, outcome.timings);
       expect(report.verification.byEstimatePastMemoryLimit).toBeGreaterThan(0); // the case of the issue

@@ -1,10 +1,12 @@
 // Signatures spilled past --memory-limit: band keys from one pass over the file (in memory or one file per
-// band), the candidates' rows loaded after banding; every output equals the run that held all rows.
+// band), the candidates' rows loaded after banding; every output equals the run that held all rows. Shingle
+// sets past their share: read one at a time from the first pass's file, every output again the same.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runDedup, type DedupConfig, type DedupOutcome } from '../../src/pipeline/dedup.js';
+import { runSign } from '../../src/pipeline/sign.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { tempDir } from '../support/cli.js';
 import { testDedupConfig } from '../support/dedupConfig.js';
@@ -72,15 +74,40 @@ describe('dedup with signatures spilled to disk', () => {
 });
 
 describe('dedup with shingle sets past their share of --memory-limit', () => {
-  it('decides the pairs whose sets did not fit by the estimate, says so, and counts them', async () => {
-    const config: DedupConfig = base;
+  const quietHooks = (notes: string[]) => ({ note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) });
+
+  for (const verify of ['hybrid', 'exact'] as const) {
+    it(`reads the sets past it one at a time from the first pass's file: every pair decided exactly, as with no limit (${verify})`, async () => {
+      const config: DedupConfig = { ...base, verify };
+      const unlimited = await runDedup(config);
+      expect(unlimited.shingleSets.overBudget).toBe(0);
+      const notes: string[] = [];
+      // A 1 MiB limit: 256 KiB of sets and tables, a fraction of what exact Jaccard asks for here.
+      const spillDir = join(dir, `sets-${verify}`);
+      mkdirSync(spillDir);
+      const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDirectory: spillDir }, quietHooks(notes));
+      expect(notes.some((m) => m.includes(`shingle sets passed their share of --memory-limit 1 MiB`) && m.includes(`spilling them to ${spillDir}`))).toBe(true);
+      expect(limited.shingleSets.overBudget).toBe(0);
+      expect(limited.verified.decided.estimatePastMemoryLimit).toBe(0);
+      expect(limited.clustering.checkDecided.estimatePastMemoryLimit).toBe(0);
+      expect(notes.some((m) => m.startsWith('warning:'))).toBe(false);
+      expectSameResult(limited, unlimited);
+      expect([...limited.verified.exact!]).toEqual([...unlimited.verified.exact!]);
+      expect(limited.clustering.checkDecided).toEqual(unlimited.clustering.checkDecided);
+      expect(readdirSync(spillDir)).toEqual([]);
+    });
+  }
+
+  it('with presigned rows (sets from one more pass over the files) decides the pairs whose sets did not fit by the estimate, says so, and counts them', async () => {
+    const signatures = join(dir, 'presigned.npy');
+    await runSign({ inputs: [corpus], read: base.read, params: base.params, backend: 'cpu', out: signatures, resume: false });
+    const config: DedupConfig = { ...base, signatures };
     const unlimited = await runDedup(config);
     expect(unlimited.shingleSets.overBudget).toBe(0);
     expect(unlimited.verified.decided.estimatePastMemoryLimit).toBe(0);
     const notes: string[] = [];
-    const hooks = { note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
-    // A 1 MiB limit: 256 KiB of sets, about 33,000 shingles, a fraction of what hybrid asks for here.
-    const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDirectory: dir }, hooks);
+    // A 1 MiB limit: under 256 KiB of sets (the per-document table shares it), a fraction of what hybrid asks for here.
+    const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDirectory: dir }, quietHooks(notes));
     const d = limited.verified.decided;
     expect(limited.shingleSets.overBudget).toBeGreaterThan(0);
     expect(d.estimatePastMemoryLimit).toBeGreaterThan(0);
@@ -89,6 +116,6 @@ describe('dedup with shingle sets past their share of --memory-limit', () => {
     // Every pair the unlimited run decided exactly is now decided exactly or by the estimate: the same candidates.
     expect(d.exactAccepted + d.exactRejected + d.estimatePastMemoryLimit).toBe(unlimited.verified.decided.exactAccepted + unlimited.verified.decided.exactRejected);
     expect(limited.clustering.checkDecided.undecided).toBe(0); // past the limit the check falls back to the estimate too
-    expect(notes.some((m) => /warning: the shingle sets of \d+ texts passed their share \(256 KiB\) of --memory-limit: \d+ candidate pairs and \d+ cluster-check comparisons were decided by the signature estimate/.test(m))).toBe(true);
+    expect(notes.some((m) => /warning: the shingle sets of \d+ texts passed their share \(\d+ KiB\) of --memory-limit: \d+ candidate pairs and \d+ cluster-check comparisons were decided by the signature estimate/.test(m))).toBe(true);
   });
 });
