@@ -97,7 +97,7 @@ export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<Inpu
     { stage: 'shingling', ms: signing.shingleMs },
     { stage: 'signing', ms: signing.signMs },
   );
-  const core = await dedupSigned(corpus, options, sets?.load ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
+  const core = await dedupSigned(corpus, options, sets ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
   return { ...core, ...corpus, lsh: options.lsh, timings };
 }
 

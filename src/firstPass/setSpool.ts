@@ -38,6 +38,9 @@ export class MemorySetSpool implements SetSpool {
 
   readonly load: LoadShingleSets = async () => this.sets;
 
+  /** Each set where it lies, as the CLI's file spool reads them: the tab's report counts what the CLI's does. */
+  readonly fetch: FetchShingleSet = (group) => this.sets[group];
+
   release(): void {
     this.sets.length = 0;
   }

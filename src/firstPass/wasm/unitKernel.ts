@@ -11,7 +11,7 @@
  * the input's length so that no document can overflow them.
  */
 import type { ShingleHash } from '../../shingles/sha1Shingles.js';
-import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
+import { LazyKernel, reserveMemory } from '../../wasm/embedded.js';
 import { UNIT_KERNEL_WASM } from './kernels.generated.js';
 
 /** What the kernel can do for a run: shingles of lowercased text, word or char windows, FNV-1a or SHA-1 (the datasketch schemes), keep first or longest. */
@@ -62,23 +62,15 @@ interface Exports {
   text(length: number, record: number): number;
 }
 
-let exports: Exports | undefined;
-let unavailable: Error | undefined;
+const unitKernel = new LazyKernel<Exports>(UNIT_KERNEL_WASM);
 
 function load(): Exports | undefined {
-  if (exports || unavailable) return exports;
-  try {
-    exports = instantiateEmbedded(UNIT_KERNEL_WASM).exports as unknown as Exports;
-  } catch (error) {
-    unavailable = error instanceof Error ? error : new Error(String(error));
-  }
-  return exports;
+  return unitKernel.get();
 }
 
 /** Why the kernel did not load here, if it did not (the first pass then reads every document in JavaScript). */
 export function unitKernelUnavailable(): Error | undefined {
-  load();
-  return unavailable;
+  return unitKernel.unavailable;
 }
 
 const encoder = new TextEncoder();
@@ -136,8 +128,8 @@ function recordsOf(kernel: Exports, layout: Layout, count: number): KernelRecord
   };
 }
 
-function release(kernel: Exports): void {
-  if (kernel.memory.buffer.byteLength > KEEP_BYTES) exports = undefined;
+function release(): void {
+  unitKernel.dropIfOver(KEEP_BYTES);
 }
 
 /**
@@ -160,7 +152,7 @@ export function kernelLines(bytes: Uint8Array, firstLine: number, stripBom: bool
     line = kernel.linesDone() + 1;
     from = next;
   }
-  release(kernel);
+  release();
   return true;
 }
 
@@ -177,6 +169,6 @@ export function kernelText(text: string, setup: KernelSetup): KernelRecords | un
   const { written } = encoder.encodeInto(text, new Uint8Array(kernel.memory.buffer, layout.input, 3 * text.length));
   const done = kernel.text(written, 0) === 1;
   const records = recordsOf(kernel, layout, 1);
-  release(kernel);
+  release();
   return done ? records : undefined;
 }

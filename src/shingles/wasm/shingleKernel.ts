@@ -3,7 +3,7 @@
  * window hashes out, in window order with repeats. No Node imports: the bytes
  * are embedded (kernels.generated.ts), so browsers and workers load it as Node does.
  */
-import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
+import { LazyKernel, reserveMemory } from '../../wasm/embedded.js';
 import { SHINGLE_WASM } from './kernels.generated.js';
 import type { ShingleHash } from '../sha1Shingles.js';
 
@@ -17,25 +17,11 @@ interface Instance {
   readonly tokens: () => number;
 }
 
-let instance: Instance | undefined;
-let unavailable: Error | undefined;
-
-function load(): Instance | undefined {
-  if (instance || unavailable) return instance;
-  try {
-    const made = instantiateEmbedded(SHINGLE_WASM);
-    const e = made.exports as Record<string, unknown>;
-    instance = { memory: e.memory as WebAssembly.Memory, shingle: e.shingle as Instance['shingle'], tokens: e.tokens as Instance['tokens'] };
-  } catch (error) {
-    unavailable = error instanceof Error ? error : new Error(String(error));
-  }
-  return instance;
-}
+const kernel = new LazyKernel<Instance>(SHINGLE_WASM);
 
 /** Why the kernel did not load here (shingles.ts then uses its TypeScript path), if it did not. */
 export function wasmShinglerUnavailable(): Error | undefined {
-  load();
-  return unavailable;
+  return kernel.unavailable;
 }
 
 /** SHA-1's padded tails, after the window values (shingle.wat: four one-block messages side by side). */
@@ -58,16 +44,16 @@ export function wasmWindowHashes(
   n: number,
   hash: ShingleHash = 'fnv1a64',
 ): { hashes: Uint32Array; tokens: number } | undefined {
-  const kernel = load();
-  if (!kernel) return undefined;
+  const wasm = kernel.get();
+  if (!wasm) return undefined;
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the windows at most one u64 per byte.
-  reserveMemory(kernel.memory, 3 * normalized.length + 16);
-  const { written } = encoder.encodeInto(normalized, new Uint8Array(kernel.memory.buffer, 0, 3 * normalized.length));
+  reserveMemory(wasm.memory, 3 * normalized.length + 16);
+  const { written } = encoder.encodeInto(normalized, new Uint8Array(wasm.memory.buffer, 0, 3 * normalized.length));
   const out = Math.ceil((written + 1) / 8) * 8;
-  reserveMemory(kernel.memory, out + 8 * Math.max(1, written) + SHA1_SCRATCH);
-  const windows = kernel.shingle(written, flagsOf(mode, hash), n, out);
-  const hashes = new Uint32Array(kernel.memory.buffer, out, 2 * windows); // a view: no copy per document
-  const tokens = kernel.tokens();
-  if (kernel.memory.buffer.byteLength > KEEP_BYTES) instance = undefined;
+  reserveMemory(wasm.memory, out + 8 * Math.max(1, written) + SHA1_SCRATCH);
+  const windows = wasm.shingle(written, flagsOf(mode, hash), n, out);
+  const hashes = new Uint32Array(wasm.memory.buffer, out, 2 * windows); // a view: no copy per document
+  const tokens = wasm.tokens();
+  kernel.dropIfOver(KEEP_BYTES);
   return { hashes, tokens };
 }
