@@ -32,12 +32,8 @@ const REC_WORDS = 20;
 /** Memory kept between units; an instance grown past this by a huge unit is dropped after it. */
 const KEEP_BYTES = 256 << 20;
 
-export const enum LineStatus {
-  Blank = 0,
-  Document = 1,
-  /** JavaScript reads this line (anything the kernel is not sure of). */
-  ForJs = 2,
-}
+/** A record's STATUS: ForJs, JavaScript reads the line (anything the kernel is not sure of). */
+export const LineStatus = { Blank: 0, Document: 1, ForJs: 2 } as const;
 
 /** One line's record, read out of the kernel's memory (valid until its next call). */
 export interface KernelRecords {
