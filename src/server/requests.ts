@@ -125,3 +125,15 @@ export function parseRemoveRequest(body: unknown): RemoveRequest {
   if (b.ids === undefined) throw new RequestError('the body needs "ids" (an array of strings)');
   return { ids: strings(b.ids, 'ids', { nonEmpty: true }) };
 }
+
+/**
+ * A body's `Content-Type` must be JSON (`application/json`, parameters such as
+ * `charset=utf-8` allowed): a browser page may send `text/plain` (or a form)
+ * to any address without asking first, JSON it may not.
+ */
+export function checkJsonContentType(contentType: string | undefined): void {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new RequestError(`the body must be sent as "Content-Type: application/json", not ${contentType === undefined ? 'without a Content-Type' : JSON.stringify(contentType)}`, 415, { 'Accept-Post': 'application/json' });
+  }
+}

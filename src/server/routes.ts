@@ -2,7 +2,7 @@
  * What each route of `gpudedup serve` does, as functions over the index's
  * face (`DedupIndex`): no HTTP here, so they run against any index (the
  * on-disk one, the in-memory one, a test double). http.ts reads requests,
- * checks limits and the token, and calls `route(...)`.
+ * checks where it comes from, limits and the token, and calls `route(...)`.
  *
  * Reads (query, stats) go straight to the index and never wait on a write;
  * writes (add, remove) go through one `WriteQueue`. A read that overlaps a
@@ -113,11 +113,17 @@ const ROUTES: Readonly<Record<string, Route>> = {
 
 export const ROUTE_LIST = Object.entries(ROUTES).map(([path, r]) => `${r.method} ${path}`);
 
+/** The route at `path` whatever the method (a CORS preflight asks of it), or a 404 naming what exists. */
+export function routeAt(method: string, path: string): Route {
+  const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+  if (!route) throw new RequestError(`no route ${method} ${path} (routes: ${ROUTE_LIST.join(', ')})`, 404);
+  return route;
+}
+
 /** The route of `method` `path` (a query string ignored), or a 404 / 405 naming what exists. */
 export function findRoute(method: string, url: string): Route {
   const path = url.split('?')[0];
-  const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
-  if (!route) throw new RequestError(`no route ${method} ${path} (routes: ${ROUTE_LIST.join(', ')})`, 404);
+  const route = routeAt(method, path);
   const allowed = route.method === 'GET' ? 'GET, HEAD' : route.method;
   if (method !== route.method && !(method === 'HEAD' && route.method === 'GET')) {
     throw new RequestError(`${path} takes ${route.method}, not ${method}`, 405, { Allow: allowed });

@@ -15,7 +15,7 @@ import type { BackendChoice } from '../options.js';
 import type { IndexStats } from '../lshIndex/types.js';
 import { removeTemporaries } from '../formats/temporaries.js';
 import { startServer, type RunningServer, type ServerOptions } from './http.js';
-import { checkExposure } from './auth.js';
+import { allowedHostEntry, allowedOriginEntry, checkExposure } from './auth.js';
 import { WriterThread } from './writerThread.js';
 
 export interface ServeConfig extends ServerOptions {
@@ -42,7 +42,10 @@ export const REFRESH_MS = 1000;
 
 /** Serves `dir` until a signal; resolves once the index is closed. */
 export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promise<void> {
-  checkExposure(config.host, config.token); // before the index is opened (and locked)
+  // Before the index is opened (and locked): a bad --host, --token, --allow-host or --allow-origin.
+  checkExposure(config.host, config.token);
+  config.allowHosts?.forEach(allowedHostEntry);
+  config.allowOrigins?.forEach(allowedOriginEntry);
   // Listening for signals from the start: one during start-up stops the server as soon as it is up.
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     let stopping = false;

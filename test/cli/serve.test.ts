@@ -5,6 +5,7 @@
  * (exit 0, the index consistent: the state before the add or after it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,15 +21,15 @@ interface Serving {
 }
 
 /** Starts `gpudedup serve DIR --port 0 ARGS`; resolves once it prints its address. */
-function serve(dir: string, args: readonly string[] = []): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0', '--threads', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function serve(dir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<Serving> {
+  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0', '--threads', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output); // the whole line: a chunk may end within the port
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1], output: () => output, exited });
@@ -52,9 +53,22 @@ function documents(seed: number, count: number, prefix: string): { id: string; t
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+  const response = await fetch(url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** A POST on loopback with exactly these headers (`Host` included, which fetch sets itself): its status. */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path: pathname, method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function emptyIndex(): Promise<string> {
@@ -171,6 +185,52 @@ describe('gpudedup serve (real processes)', () => {
     } finally {
       expect(await stop(serving)).toBe(0);
     }
+  });
+
+  it('the token from GPUDEDUP_TOKEN, said nowhere; --token still works but warns that ps shows it', async () => {
+    const dir = await emptyIndex();
+    const fromEnv = await serve(dir, [], { GPUDEDUP_TOKEN: 'an-env-secret' });
+    try {
+      expect((await post(`${fromEnv.url}/query`, { texts: ['x'] })).status).toBe(401);
+      expect((await post(`${fromEnv.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-env-secret' })).status).toBe(200);
+      expect(fromEnv.output()).not.toMatch(/--token on the command line/);
+      expect(fromEnv.output()).not.toContain('an-env-secret');
+    } finally {
+      expect(await stop(fromEnv)).toBe(0);
+    }
+    const fromArgument = await serve(dir, ['--token', 'an-argument-secret'], { GPUDEDUP_TOKEN: 'an-env-secret' });
+    try {
+      expect(fromArgument.output()).toMatch(/^gpudedup serve: warning: --token on the command line is visible to every local user \(ps, \/proc\/PID\/cmdline\); set GPUDEDUP_TOKEN instead$/m);
+      expect((await post(`${fromArgument.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-argument-secret' })).status).toBe(200);
+    } finally {
+      expect(await stop(fromArgument)).toBe(0);
+    }
+  });
+
+  it('a web page cannot write (foreign Origin 403, foreign Host 421, text/plain 415); --allow-host and --allow-origin let the named ones in', async () => {
+    const dir = await emptyIndex();
+    const body = JSON.stringify({ documents: [{ id: 'a', text: 'the quick brown fox jumps over the lazy dog' }] });
+    const serving = await serve(dir, ['--allow-host', 'dedup.example.com', '--allow-origin', 'https://app.example.com']);
+    try {
+      const own = new URL(serving.url).host;
+      const json = 'application/json';
+      // The issue's request: a page's no-cors fetch, or curl with its headers.
+      expect(await rawPost(`${serving.url}/add`, { Origin: 'https://evil.example', Host: 'evil.example', 'Content-Type': 'text/plain' }, body)).not.toBe(200);
+      expect(await rawPost(`${serving.url}/add`, { Host: own, Origin: 'https://evil.example', 'Content-Type': json }, body)).toBe(403);
+      expect(await rawPost(`${serving.url}/add`, { Host: 'evil.example', 'Content-Type': json }, body)).toBe(421);
+      expect(await rawPost(`${serving.url}/add`, { Host: own, 'Content-Type': 'text/plain' }, body)).toBe(415);
+      expect(await rawPost(`${serving.url}/add`, { Host: own, 'Content-Type': 'application/x-www-form-urlencoded' }, body)).toBe(415);
+      expect(await documentsIn(dir)).toBe(0);
+      expect(await rawPost(`${serving.url}/query`, { Host: 'dedup.example.com', 'Content-Type': json }, '{"texts": ["x"]}')).toBe(200);
+      expect(await rawPost(`${serving.url}/add`, { Host: own, Origin: 'https://app.example.com', 'Content-Type': 'application/json; charset=utf-8' }, body)).toBe(200);
+      expect((await fetch(`${serving.url}/health`, { headers: { Origin: 'https://evil.example' } })).status).toBe(200);
+    } finally {
+      expect(await stop(serving)).toBe(0);
+    }
+    expect(await documentsIn(dir)).toBe(1);
+    const refused = await runCli(['serve', dir, '--port', '0', '--allow-origin', 'https://app.example.com/page']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--allow-origin takes an origin/);
   });
 
   it('--read-only: takes no lock (another process writes), follows its commits, answers 403 to writes', async () => {

@@ -27,8 +27,10 @@ interface Answer {
   readonly body: Record<string, unknown>;
 }
 
+/** A request as a client sends it: a body as JSON (`Content-Type: application/json` unless `headers` say otherwise). */
 async function call(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const sent = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
+  const response = await fetch(server.url + path, { method, headers: sent, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
 }
@@ -191,7 +193,7 @@ describe('serve: limits', () => {
     const { server } = await serve();
     running.splice(0);
     await new Promise<void>((resolve) => {
-      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { 'Content-Length': '1000' } });
+      const req = httpRequest(server.url + '/add', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } });
       req.on('error', () => resolve());
       req.write('{"documents": [', () => setTimeout(() => req.destroy(), 50));
       req.on('close', () => resolve());
@@ -276,5 +278,122 @@ describe('serve: the token', () => {
     expect((await call(server, 'GET', '/stats', undefined, { Authorization: 'bearer s3cret-token' })).status).toBe(200);
     expect((await call(server, 'POST', '/query', { texts: ['x'] }, { Authorization: 'Bearer s3cret-token' })).status).toBe(200);
     expect((await call(server, 'GET', '/health')).status).toBe(200);
+  });
+});
+
+/** A request to the server on loopback with exactly these headers (`Host` included: fetch would set its own), its body as given. */
+function raw(server: RunningServer, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer & { raw: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        const headerList = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headerList.set(name, value);
+        resolve({ status: response.statusCode ?? 0, headers: headerList, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), raw: response.headers });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('serve: where requests come from (issue 31)', () => {
+  const addBody = JSON.stringify({ documents: [{ id: 'a', text: A }] });
+
+  it("refuses a web page's write: foreign Origin and Host with a text/plain body (the no-cors fetch), the index untouched", async () => {
+    const { server, index } = await serve();
+    const answer = await raw(server, 'POST', '/add', { Origin: 'https://evil.example', Host: 'evil.example', 'Content-Type': 'text/plain' }, addBody);
+    expect(answer.status).not.toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(index.adds).toBe(0);
+  });
+
+  it('421 for a Host that is not the address listened on: writes and reads (DNS rebinding reads /query and /stats)', async () => {
+    const { server, index } = await serve();
+    const json = { 'Content-Type': 'application/json' };
+    for (const host of ['evil.example', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1 > 65535 ? 1 : server.port + 1}`, '10.0.0.1', 'localhost.evil.example', 'evil.example@127.0.0.1']) {
+      const added = await raw(server, 'POST', '/add', { ...json, Host: host }, addBody);
+      expect(added.status, host).toBe(421);
+      expect(added.body.error).toMatch(/does not name this server: .*--allow-host NAME/);
+      expect((await raw(server, 'POST', '/query', { ...json, Host: host }, JSON.stringify({ texts: [A] }))).status, host).toBe(421);
+      expect((await raw(server, 'GET', '/stats', { Host: host })).status, host).toBe(421);
+    }
+    expect(index.adds).toBe(0);
+  });
+
+  it('403 for a request with an Origin (a web page), whatever the route; no CORS header', async () => {
+    const { server, index } = await serve();
+    const host = `127.0.0.1:${server.port}`;
+    for (const origin of ['https://evil.example', `http://127.0.0.1:${server.port}`, 'null']) {
+      const added = await raw(server, 'POST', '/add', { Host: host, Origin: origin, 'Content-Type': 'application/json' }, addBody);
+      expect(added.status, origin).toBe(403);
+      expect(added.body.error).toMatch(/^requests from web pages are refused .*--allow-origin ORIGIN/);
+      expect(added.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await raw(server, 'GET', '/stats', { Host: host, Origin: origin })).status).toBe(403);
+      expect((await raw(server, 'OPTIONS', '/add', { Host: host, Origin: origin, 'Access-Control-Request-Method': 'POST' })).status).toBe(403);
+    }
+    expect(index.adds).toBe(0);
+  });
+
+  it('415 for a body that is not sent as JSON: text/plain, a form, none', async () => {
+    const { server, index } = await serve();
+    const host = `127.0.0.1:${server.port}`;
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', undefined]) {
+      const answer = await raw(server, 'POST', '/add', { Host: host, ...(type === undefined ? {} : { 'Content-Type': type }) }, addBody);
+      expect(answer.status, String(type)).toBe(415);
+      expect(answer.body.error).toMatch(/^the body must be sent as "Content-Type: application\/json"/);
+    }
+    expect(index.adds).toBe(0);
+  });
+
+  it('accepts what a client on this machine sends: the address, localhost or [::1] with the port, JSON with a charset, no Origin; /health from anywhere', async () => {
+    const { server, index } = await serve();
+    let n = 0;
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `LocalHost.:${server.port}`, `[::1]:${server.port}`]) {
+      for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
+        const answer = await raw(server, 'POST', '/add', { Host: host, 'Content-Type': type }, JSON.stringify({ documents: [{ id: `d${n++}`, text: `${B} ${n}` }] }));
+        expect(answer.status, `${host} ${type}`).toBe(200);
+      }
+      expect((await raw(server, 'GET', '/stats', { Host: host })).status).toBe(200);
+    }
+    expect(index.adds).toBe(12);
+    expect((await raw(server, 'GET', '/health', { Host: 'evil.example', Origin: 'https://evil.example' })).body).toEqual({ status: 'ok' });
+  });
+
+  it('--allow-host: a proxy\'s name (any port) or NAME:PORT (that port) is accepted; others still 421', async () => {
+    const { server } = await serve(undefined, { allowHosts: ['dedup.example.com', 'proxy.local:8443'] });
+    const send = (host: string) => raw(server, 'POST', '/query', { Host: host, 'Content-Type': 'application/json' }, JSON.stringify({ texts: [A] }));
+    for (const host of ['dedup.example.com', 'DEDUP.example.com:443', 'proxy.local:8443', `127.0.0.1:${server.port}`]) expect((await send(host)).status, host).toBe(200);
+    for (const host of ['proxy.local:9000', 'proxy.local', 'evil.example', 'sub.dedup.example.com']) expect((await send(host)).status, host).toBe(421);
+  });
+
+  it('--allow-origin: that origin\'s pages are answered with CORS headers (and their preflight); other origins 403', async () => {
+    const { server, index } = await serve(undefined, { allowOrigins: ['https://app.example.com'] });
+    const host = `127.0.0.1:${server.port}`;
+    const pre = await raw(server, 'OPTIONS', '/add', { Host: host, Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
+    const added = await raw(server, 'POST', '/add', { Host: host, Origin: 'https://app.example.com', 'Content-Type': 'application/json' }, addBody);
+    expect(added.status).toBe(200);
+    expect(added.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(added.headers.get('vary')).toBe('Origin');
+    const other = await raw(server, 'POST', '/add', { Host: host, Origin: 'https://evil.example', 'Content-Type': 'application/json' }, JSON.stringify({ documents: [{ id: 'b', text: B }] }));
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    // An allowed origin still sends JSON: its text/plain body is refused.
+    expect((await raw(server, 'POST', '/add', { Host: host, Origin: 'https://app.example.com', 'Content-Type': 'text/plain' }, addBody)).status).toBe(415);
+    expect(index.adds).toBe(1);
+  });
+
+  it('refuses a bad --allow-host or --allow-origin before it listens', async () => {
+    const index = new FakeIndex();
+    const options = { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 1 };
+    await expect(startServer({ reader: index }, { ...options, allowOrigins: ['https://app.example.com/path'] })).rejects.toThrow(/--allow-origin takes an origin/);
+    await expect(startServer({ reader: index }, { ...options, allowOrigins: ['*'] })).rejects.toThrow(/--allow-origin takes an origin/);
+    await expect(startServer({ reader: index }, { ...options, allowHosts: ['a b'] })).rejects.toThrow(/--allow-host takes a host name/);
   });
 });

@@ -24,7 +24,7 @@ async function serveMemory(): Promise<RunningServer> {
 }
 
 async function post(server: RunningServer, path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(server.url + path, { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
 }
 
