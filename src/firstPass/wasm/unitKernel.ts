@@ -31,6 +31,12 @@ const RECORD_CAP = 4096;
 const REC_WORDS = 20;
 /** Memory kept between units; an instance grown past this by a huge unit is dropped after it. */
 const KEEP_BYTES = 256 << 20;
+/**
+ * The most memory one call may lay out (about 28 bytes per input byte): a longer
+ * line (past ≈ 36 MiB) or text takes the TypeScript path, far inside wasm32's
+ * 4 GiB and the 32-bit addresses the kernel computes with.
+ */
+const MAX_LAYOUT_BYTES = 1 << 30;
 
 /** A record's STATUS: ForJs, JavaScript reads the line (anything the kernel is not sure of). */
 export const LineStatus = { Blank: 0, Document: 1, ForJs: 2 } as const;
@@ -78,8 +84,11 @@ interface Layout {
   readonly shingles: number;
 }
 
-/** Lays out memory for an input of `inputBytes`, writes the names, and configures the kernel; the input goes at `layout.input`. */
-function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPrefix: string, stripBom: boolean): Layout {
+/**
+ * Lays out memory for an input of `inputBytes`, writes the names, and configures
+ * the kernel; the input goes at `layout.input`. Undefined past MAX_LAYOUT_BYTES.
+ */
+function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPrefix: string, stripBom: boolean): Layout | undefined {
   const names = encoder.encode(setup.textField + setup.idField);
   const textFieldBytes = encoder.encode(setup.textField).length;
   const prefix = encoder.encode(idPrefix);
@@ -101,6 +110,7 @@ function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPref
   let capacity = 4;
   while (capacity < 2 * (L + 1)) capacity *= 2;
   const table = take(4 * capacity);
+  if (at > MAX_LAYOUT_BYTES) return undefined;
   reserveMemory(kernel.memory, at);
   const bytes = new Uint8Array(kernel.memory.buffer);
   bytes.set(names, fields);
@@ -111,7 +121,7 @@ function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPref
 }
 
 function align(at: number): number {
-  return (at + 15) & ~15;
+  return Math.ceil(at / 16) * 16; // not (at + 15) & ~15: past 2^31 that goes negative
 }
 
 function recordsOf(kernel: Exports, layout: Layout, count: number): KernelRecords {
@@ -133,12 +143,14 @@ function release(): void {
  * time (views of the kernel's memory, valid during the call; `each` must not
  * call the kernel, which would overwrite them). `stripBom`: the
  * unit starts its file (a byte order mark on line 1 is not part of it). False
- * when the kernel is unavailable.
+ * when the kernel is unavailable or the unit too large for it (the caller then
+ * reads it in TypeScript).
  */
 export function kernelLines(bytes: Uint8Array, firstLine: number, stripBom: boolean, setup: KernelSetup, idPrefix: string, each: (records: KernelRecords, recordWords: number) => void): boolean {
   const kernel = load();
   if (!kernel) return false;
   const layout = prepare(kernel, bytes.length, setup, idPrefix, stripBom);
+  if (!layout) return false;
   new Uint8Array(kernel.memory.buffer).set(bytes, layout.input);
   let from = 0;
   let line = firstLine;
@@ -156,12 +168,14 @@ export function kernelLines(bytes: Uint8Array, firstLine: number, stripBom: bool
  * One text's keys and shingles (the readers that stay in JavaScript: Parquet,
  * text files, JSON arrays, texts from memory): record 0 (no id fields) and the
  * shingle words, views valid until the kernel's next call; undefined when the
- * kernel is unavailable or leaves the text to JavaScript (a capital sigma).
+ * kernel is unavailable or leaves the text to JavaScript (a capital sigma, or
+ * past MAX_LAYOUT_BYTES).
  */
 export function kernelText(text: string, setup: KernelSetup): KernelRecords | undefined {
   const kernel = load();
   if (!kernel) return undefined;
   const layout = prepare(kernel, 3 * text.length, setup, '', false);
+  if (!layout) return undefined;
   const { written } = encoder.encodeInto(text, new Uint8Array(kernel.memory.buffer, layout.input, 3 * text.length));
   const done = kernel.text(written, 0) === 1;
   const records = recordsOf(kernel, layout, 1);

@@ -271,3 +271,12 @@ describe('the first pass kernel', () => {
     checkDocument(got, 'Hello World', 'b', setup);
   });
 });
+
+describe('the first pass kernel at its size limit', () => {
+  it('leaves a text past its layout limit to the TypeScript path instead of addressing past 2^31', () => {
+    // 3 bytes a UTF-16 unit, about 28 bytes of layout per input byte: 15 M units lay out past 1 GiB.
+    const text = 'word '.repeat(3_000_000);
+    expect(kernelText(text, setup) === undefined).toBe(true); // (a failure here must not print 15 M words)
+    expect(kernelText('word '.repeat(1000), setup) !== undefined).toBe(true);
+  });
+});
