@@ -3,11 +3,16 @@
  * to file descriptor 2, where no JavaScript can intercept them. So a command
  * that may open a GPU runs as a child process whose standard error passes
  * through a line filter here; GPUDEDUP_DEBUG=1 shows everything. Progress bars
- * still draw: the child is told its standard error reaches a terminal.
+ * still draw: the child is told its standard error reaches a terminal. The
+ * child dies with the parent, even one killed by SIGKILL: a watchdog thread
+ * in the child sees the end of a pipe (fd 4) that only the parent holds open,
+ * removes the child's temporaries and ends it with SIGKILL, however busy its
+ * main thread is.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { removeTemporaries } from '../formats/temporaries.js';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { observeTemporaries, removeTemporaries } from '../formats/temporaries.js';
 
 /** Lines known to be harmless, matched from their start. */
 export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
@@ -29,6 +34,45 @@ const LOCATION = /^[ \t]+at \S/;
 
 const CHILD = 'GPUDEDUP_FILTERED_CHILD';
 
+/** The child's end of a pipe the parent never writes to: it ends (EOF) when the parent is gone, even by SIGKILL. */
+const LIFELINE_FD = 4;
+
+/**
+ * The child's watchdog, a thread of its own: the main thread may be busy for
+ * seconds in synchronous work (reading, signing, banding), during which no
+ * event of its own ('disconnect' included) is seen. The watchdog waits for the
+ * lifeline's end; then it removes every temporary the main thread has
+ * registered (it keeps a copy, told of each change through a port), and ends
+ * the process with SIGKILL, so that nothing is renamed into place after the
+ * parent has died.
+ */
+const WATCHDOG = `
+const { workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { rmSync } = require('node:fs');
+const { Socket } = require('node:net');
+const { port, fd, pid } = workerData;
+const live = new Set();
+const apply = ([path, isLive]) => (isLive ? live.add(path) : live.delete(path));
+port.on('message', apply);
+let ending = false;
+const die = () => {
+  if (ending) return;
+  ending = true;
+  for (let message; (message = receiveMessageOnPort(port)) !== undefined; ) apply(message.message);
+  for (const path of live) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {}
+  }
+  process.kill(pid, 'SIGKILL');
+};
+const lifeline = new Socket({ fd, readable: true, writable: false });
+lifeline.on('data', () => {});
+lifeline.on('end', die);
+lifeline.on('close', die);
+lifeline.on('error', die);
+`;
+
 export function isFilteredChild(): boolean {
   return process.env[CHILD] === '1';
 }
@@ -45,15 +89,29 @@ export function adoptParentTerminal(): void {
     process.kill(process.pid, 'SIGKILL');
   });
   process.channel?.unref();
+  // Already gone (killed while this process started): stop before doing anything.
+  const parent = Number(process.env.GPUDEDUP_PARENT_PID);
+  if (parent > 0 && process.ppid !== parent) process.kill(process.pid, 'SIGKILL');
+  // That event waits for the main thread, which may be busy for seconds: the watchdog thread does not.
+  if (process.env.GPUDEDUP_LIFELINE === '1') {
+    const { port1, port2 } = new MessageChannel();
+    const watchdog = new Worker(WATCHDOG, { eval: true, workerData: { port: port2, fd: LIFELINE_FD, pid: process.pid }, transferList: [port2] });
+    watchdog.unref();
+    observeTemporaries((path, live) => port1.postMessage([path, live]));
+    port1.unref();
+  }
 }
 
 /** Runs this same command line as a child with filtered standard error; resolves to its exit code. */
 export function runFiltered(): Promise<number> {
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+    // fd 4: the lifeline, never written; the child's watchdog sees its end when this process is gone.
+    stdio: ['inherit', 'inherit', 'pipe', 'ipc', 'pipe'],
     env: {
       ...process.env,
       [CHILD]: '1',
+      GPUDEDUP_LIFELINE: '1',
+      GPUDEDUP_PARENT_PID: String(process.pid),
       GPUDEDUP_STDERR_TTY: process.stderr.isTTY ? '1' : '',
       GPUDEDUP_STDERR_COLUMNS: String(process.stderr.columns ?? ''),
     },

@@ -20,13 +20,24 @@ import { constants } from 'node:os';
 
 const registered = new Set<string>();
 
+/** Told of every change to the registry (the filtered child's watchdog keeps a copy: src/cli/quietNative.ts). */
+let observer: ((path: string, live: boolean) => void) | undefined;
+
+/** Calls `watch` for each temporary now registered, then for every later registration (true) and removal (false). */
+export function observeTemporaries(watch: (path: string, live: boolean) => void): void {
+  observer = watch;
+  for (const path of registered) watch(path, true);
+}
+
 export function registerTemporary(path: string): void {
   registered.add(path);
+  observer?.(path, true);
 }
 
 /** The file is gone or renamed into place: no longer ours to remove. */
 export function forgetTemporary(path: string): void {
   registered.delete(path);
+  observer?.(path, false);
 }
 
 /** Removes a temporary now (file or directory; already gone is fine). */
@@ -36,7 +47,7 @@ export function removeTemporary(path: string): void {
   } catch {
     // Exiting anyway: nothing better to do with a file that will not go.
   }
-  registered.delete(path);
+  forgetTemporary(path);
 }
 
 /** Removes every temporary still registered (synchronously: it runs at exit). */

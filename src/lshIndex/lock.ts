@@ -1,10 +1,15 @@
 /**
  * One writer per index directory: `writer.lock`, created with O_EXCL, holds
  * the writer's pid and host. A lock whose pid is no longer running on this
- * host (a writer killed outright) is taken over with a note; any other is
- * refused with IndexLockedError. Readers take no lock.
+ * host (a writer killed outright) is taken over with a note; so is a lock
+ * that stays empty or unreadable (a writer that failed to write it: a full
+ * disk); any other is refused with IndexLockedError. A lock that cannot be
+ * written whole is removed at once, and a writer ended by SIGINT, SIGTERM or
+ * SIGHUP (or by process.exit) removes its lock: it is registered as a
+ * temporary (src/formats/temporaries.ts). Readers take no lock.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { forgetTemporary, registerTemporary } from '../formats/temporaries.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,13 +53,27 @@ function running(pid: number): boolean {
   }
 }
 
-function holderOf(file: string): Holder | undefined {
+/** The lock's holder; 'gone' when there is no lock file; 'unreadable' when it holds no valid holder (empty, garbage, being written). */
+function holderOf(file: string): Holder | 'gone' | 'unreadable' {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? (parsed as Holder) : undefined;
-  } catch {
-    return undefined; // gone, or being written this instant
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'unreadable';
   }
+  try {
+    const parsed = JSON.parse(text) as Partial<Holder>;
+    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? (parsed as Holder) : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** How long an unreadable lock is given to become readable (its writer between creating and writing it) before it is stale. */
+const UNREADABLE_GRACE_MS = 200;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export function acquireLock(dir: string): WriterLock {
@@ -65,26 +84,51 @@ export function acquireLock(dir: string): WriterLock {
     try {
       const fd = openSync(file, 'wx');
       try {
-        writeSync(fd, JSON.stringify(me));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+        try {
+          writeSync(fd, JSON.stringify(me));
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      } catch (error) {
+        // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
+        try {
+          unlinkSync(file);
+        } catch {
+          // nothing more to do: the next writer treats an empty lock as stale
+        }
+        throw error;
       }
+      // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next writer).
+      registerTemporary(file);
       return {
         file,
         note,
         release: () => {
-          if (holderOf(file)?.pid === me.pid) unlinkSync(file);
+          forgetTemporary(file);
+          const holder = holderOf(file);
+          if (typeof holder === 'object' && holder.pid === me.pid) unlinkSync(file);
         },
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = holderOf(file);
-    if (holder === undefined) continue; // removed meanwhile, or half written: look again
-    if (holder.host !== me.host || holder.pid === me.pid || running(holder.pid)) throw new IndexLockedError(file, holder.pid, holder.host);
-    // Its writer is gone (killed outright): what it left uncommitted is cleaned by this writer.
-    note = `took over the lock of pid ${holder.pid} on ${holder.host}, which is no longer running (${file})`;
+    let holder = holderOf(file);
+    if (holder === 'gone') continue; // removed meanwhile: take it
+    if (holder === 'unreadable') {
+      // Perhaps being written this instant: give its writer a moment. Still unreadable: its writer failed (a full
+      // disk) or it is garbage; either way no writer holds it.
+      sleep(UNREADABLE_GRACE_MS);
+      holder = holderOf(file);
+      if (holder === 'gone') continue;
+    }
+    if (holder === 'unreadable') {
+      note = `took over an empty or unreadable lock, which no writer holds (${file})`;
+    } else {
+      if (holder.host !== me.host || holder.pid === me.pid || running(holder.pid)) throw new IndexLockedError(file, holder.pid, holder.host);
+      // Its writer is gone (killed outright): what it left uncommitted is cleaned by this writer.
+      note = `took over the lock of pid ${holder.pid} on ${holder.host}, which is no longer running (${file})`;
+    }
     try {
       unlinkSync(file);
     } catch {
@@ -92,5 +136,6 @@ export function acquireLock(dir: string): WriterLock {
     }
   }
   const holder = holderOf(file);
-  throw new IndexLockedError(file, holder?.pid ?? -1, holder?.host ?? 'unknown host');
+  const known = typeof holder === 'object' ? holder : undefined;
+  throw new IndexLockedError(file, known?.pid ?? -1, known?.host ?? 'unknown host');
 }

@@ -232,6 +232,7 @@ describe('SIGTERM in the middle of index add', () => {
     if (ended.code === 0) return; // finished before the signal on a fast machine: nothing to check
     expect(ended.code).toBe(143);
     expect(readdirSync(out)).toEqual([]);
+    expect(readdirSync(index), 'a terminated writer removes its lock').not.toContain('writer.lock');
     expect([100, 3100]).toContain((await statsOf(index)).documents);
     ok(await runCli(['index', 'remove', index, '--ids', '-'], 'a0\n'));
   });
@@ -247,6 +248,7 @@ describe('SIGTERM in the middle of index add', () => {
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(143);
     expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'index']);
+    expect(readdirSync(index), 'a terminated writer removes its lock').not.toContain('writer.lock');
     expect(await statsOf(index)).toMatchObject({ documents: 30 });
     ok(await runCli(['index', 'remove', index, '--ids', '-'], 'a0\n'));
     expect(await statsOf(index)).toMatchObject({ documents: 29 });

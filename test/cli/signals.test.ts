@@ -6,10 +6,10 @@
  * an output's temporary beside it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir } from '../support/cli.js';
 
 /** Distinct documents of 50 words each, deterministic. */
 function corpus(documents: number): string {
@@ -106,4 +106,104 @@ describe('dedup interrupted by a signal', () => {
     expect(ended.code, ended.stderr).toBe(143);
     expect(readdirSync(dir)).toEqual(['in.jsonl']);
   });
+});
+
+/**
+ * `kill -9` of the process the user started: with the default backend that is the filtering parent
+ * (src/cli/quietNative.ts), and the command runs in its child. The child must stop with it, even while its main thread
+ * is busy for seconds in synchronous work (one huge document: its shingling and signing), when no event of its own is
+ * seen: nothing written, no temporary left, an index unchanged and unlocked.
+ */
+describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent', () => {
+  /** One document of 8 M words (a long synchronous stretch) and a few small ones. */
+  function hugeCorpus(): string {
+    let state = 1;
+    const words: string[] = new Array(8_000_000);
+    for (let i = 0; i < words.length; i++) words[i] = `w${(state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000}`;
+    const lines = [JSON.stringify({ id: 'huge', text: words.join(' ') })];
+    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ id: `s${i}`, text: words.slice(i * 100, i * 100 + 100).join(' ') }));
+    return lines.join('\n') + '\n';
+  }
+
+  /** Linux: the children of `pid`, from /proc. */
+  function childrenOf(pid: number): number[] {
+    const found: number[] = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) found.push(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return found;
+  }
+
+  /** CPU seconds `pid` has used; undefined once it is gone (or a zombie: dead, not yet reaped). */
+  function cpuSeconds(pid: number): number | undefined {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+      if (rest[0] === 'Z' || rest[0] === 'X') return undefined;
+      return (Number(rest[11]) + Number(rest[12])) / 100; // utime + stime, in clock ticks (100 a second)
+    } catch {
+      return undefined;
+    }
+  }
+
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+  /** Starts the CLI, kills it with SIGKILL once its child has worked a while, and says how long the child lived on. */
+  async function killParentMidRun(args: readonly string[], cpuBeforeKill: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; childLivedMs: number; stderr: string }> {
+    const parent = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    parent.stderr.on('data', (chunk) => (stderr += chunk));
+    const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => parent.on('close', (code, signal) => resolve([code, signal])));
+    let child: number | undefined;
+    for (let waited = 0; child === undefined && waited < 60_000 && parent.exitCode === null; waited += 10) {
+      child = childrenOf(parent.pid!)[0];
+      if (child === undefined) await sleep(10);
+    }
+    expect(child, `no child process: ${stderr}`).toBeDefined();
+    // Past node's start-up (about half a CPU second) and into the work.
+    for (let waited = 0; (cpuSeconds(child!) ?? Infinity) < cpuBeforeKill && waited < 60_000; waited += 10) await sleep(10);
+    expect(cpuSeconds(child!), `the child ended before the kill: ${stderr}`).toBeDefined();
+    parent.kill('SIGKILL');
+    const killedAt = performance.now();
+    const [code, signal] = await ended;
+    while (cpuSeconds(child!) !== undefined && performance.now() - killedAt < 10_000) await sleep(5);
+    return { code, signal, childLivedMs: performance.now() - killedAt, stderr };
+  }
+
+  const huge = hugeCorpus();
+
+  it('dedup: the child stops at once, writes no output and leaves no temporary', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), huge);
+    const run = await killParentMidRun(['dedup', join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--clusters', join(dir, 'clusters.csv'), '--threads', '1'], 1.5); // several CPU seconds on the huge document
+    expect(run.signal).toBe('SIGKILL');
+    expect(run.childLivedMs, run.stderr).toBeLessThan(1500);
+    await sleep(300);
+    expect(readdirSync(dir)).toEqual(['in.jsonl']);
+  }, 120_000);
+
+  // (Not the huge document: index add fails on it today, 'memory access out of bounds'.)
+  it('index add: the child stops at once; the index is unchanged, unlocked, and no output or temporary is left', async () => {
+    const dir = tempDir();
+    const index = join(dir, 'index');
+    writeFileSync(join(dir, 'a.jsonl'), corpus(200));
+    writeFileSync(join(dir, 'in.jsonl'), corpus(150_000).replace(/"id":"d/g, '"id":"n'));
+    const created = await runCli(['index', 'create', index, join(dir, 'a.jsonl'), '--backend', 'cpu']);
+    expect(created.code, created.stderr).toBe(0);
+    const before = readdirSync(index).sort();
+    const run = await killParentMidRun(['index', 'add', index, join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--threads', '1'], 1.0); // about 3 CPU seconds in all
+    expect(run.signal).toBe('SIGKILL');
+    expect(run.childLivedMs, run.stderr).toBeLessThan(1500);
+    await sleep(300);
+    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'in.jsonl', 'index']);
+    expect(readdirSync(index).sort()).toEqual(before);
+    const stats = await runCli(['index', 'stats', index, '--json']);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ documents: 200 });
+  }, 120_000);
 });

@@ -64,6 +64,25 @@ describe('writer lock', () => {
     expect(next.lockNote).toMatch(new RegExp(`lock of pid ${dead} .* no longer running`));
     await next.close();
   });
+
+  // A writer that could not write its lock (a full disk) left it empty; a garbage lock is no better. Neither names a
+  // writer that could be running: both are taken over with a note (they refused every writer as `pid -1`).
+  for (const [what, content] of [
+    ['an empty', ''],
+    ['a garbage', 'not a lock\u0000\u0001'],
+    ['a half-written', '{"pid": 12'],
+  ] as const) {
+    it(`${what} lock is taken over with a note, and released at close`, async () => {
+      const dir = await built();
+      writeFileSync(join(dir, 'writer.lock'), content);
+      const next = await openIndex(dir);
+      expect(next.lockNote).toMatch(/took over an empty or unreadable lock/);
+      await next.add([{ id: 'new', text: 'some words that are new here' }]);
+      await next.close();
+      expect(readdirSync(dir)).not.toContain('writer.lock');
+      await (await openIndex(dir)).close(); // and the next writer takes it as usual
+    });
+  }
 });
 
 describe('checksums', () => {
