@@ -73,16 +73,24 @@ function parseLines(unit: Extract<InputUnit, { kind: 'lines' }>, read: UnitReadO
       text = text.slice(1);
       start += 3; // a kept first line is copied without its byte order mark
     }
-    if (text.trim() === '') continue;
-    const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
-    if (parsed instanceof InputError) {
-      if (!read.skipInvalid) return { documents, invalid, error: parsed.message };
-      invalid.push(parsed.message);
+    const parsed = parseLine(unit, text, lineNumber, start, line.end, read);
+    if (parsed === undefined) continue;
+    if (typeof parsed === 'string') {
+      if (!read.skipInvalid) return { documents, invalid, error: parsed };
+      invalid.push(parsed);
       continue;
     }
-    documents.push({ id: parsed.id, text: parsed.text, record: parsed.record, line: lineNumber, start: unit.offset + start, end: unit.offset + line.end });
+    documents.push(parsed);
   }
   return { documents, invalid };
+}
+
+/** One line's text (its end left out) at bytes [start, end) of the unit: its document, its message, or undefined when blank. */
+function parseLine(unit: Extract<InputUnit, { kind: 'lines' }>, text: string, lineNumber: number, start: number, end: number, read: UnitReadOptions): ParsedDocument | string | undefined {
+  if (text.trim() === '') return undefined;
+  const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
+  if (parsed instanceof InputError) return parsed.message;
+  return { id: parsed.id, text: parsed.text, record: parsed.record, line: lineNumber, start: unit.offset + start, end: unit.offset + end };
 }
 
 /**
@@ -94,11 +102,10 @@ export function parseJsonFallbackLine(unit: Extract<InputUnit, { kind: 'lines' }
   let contentEnd = end;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === LF) contentEnd--;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === CR) contentEnd--;
-  const text = decoder.decode(unit.bytes.subarray(start, contentEnd));
-  if (text.trim() === '') return undefined;
-  const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
-  if (parsed instanceof InputError) return read.skipInvalid ? { documents: [], invalid: [parsed.message] } : { documents: [], invalid: [], error: parsed.message };
-  return { documents: [{ id: parsed.id, text: parsed.text, record: parsed.record, line: lineNumber, start: unit.offset + start, end: unit.offset + end }], invalid: [] };
+  const parsed = parseLine(unit, decoder.decode(unit.bytes.subarray(start, contentEnd)), lineNumber, start, end, read);
+  if (parsed === undefined) return undefined;
+  if (typeof parsed !== 'string') return { documents: [parsed], invalid: [] };
+  return read.skipInvalid ? { documents: [], invalid: [parsed] } : { documents: [], invalid: [], error: parsed };
 }
 
 /** A line's text (no end) and its bytes [start, end) in the unit, its end included. */
