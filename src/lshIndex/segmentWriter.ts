@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { ParquetTableBuffer } from '../formats/parquetBuffer.js';
 import { bytesOf, faultPoint, writeWhole, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
-import { bandKeysOfRow, rowWidthOf } from './segment.js';
+import { bandKeysOfRow, rowWidthOf, type MemorySegment } from './segment.js';
 import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
 
 const WRITE_BUFFER = 1 << 22;
@@ -258,4 +258,20 @@ export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Arr
     [sRows, tRows] = [tRows, sRows];
   }
   // Four passes: the sorted triples are back in the caller's arrays.
+}
+
+/** An add's segment, built in memory, written as the segment `name` of `dir`. */
+export function writeMemorySegment(dir: string, name: string, pending: MemorySegment): SegmentRecord {
+  const writer = new SegmentWriter(dir, name, pending.parameters, pending.hasSets);
+  try {
+    const words = pending.rowWords();
+    const width = words.length / pending.count;
+    for (let row = 0; row < pending.count; row++) {
+      writer.add(pending.ids[row], pending.lengths[row], words, row * width, pending.exactKey(row), pending.empty[row] === 1, pending.readSet(row));
+    }
+  } catch (error) {
+    writer.abandon();
+    throw error;
+  }
+  return writer.finish();
 }
