@@ -6,7 +6,8 @@ export class CorruptIndexError extends Error {
     readonly file: string,
     readonly problem: string,
   ) {
-    super(`corrupt index: ${file}: ${problem}`);
+    // One line: a parser's message may quote the damaged text, line breaks and all.
+    super(`corrupt index: ${file}: ${problem.replace(/\s*\n\s*/g, ' ')}`);
     this.name = 'CorruptIndexError';
   }
 }
