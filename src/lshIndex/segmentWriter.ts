@@ -18,7 +18,8 @@ const WRITE_BUFFER = 1 << 22;
 /** A file written front to back through a buffer, its CRC-32 kept as it goes. */
 class AppendFile {
   private readonly fd: number;
-  private readonly buffer = new Uint8Array(WRITE_BUFFER);
+  /** Grows to WRITE_BUFFER: a one-document segment does not allocate megabytes per file. */
+  private buffer = new Uint8Array(1 << 16);
   private used = 0;
   private crc = 0;
   private blockCrc = 0;
@@ -34,6 +35,11 @@ class AppendFile {
   }
 
   append(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buffer.length && this.buffer.length < WRITE_BUFFER) {
+      const grown = new Uint8Array(Math.min(WRITE_BUFFER, Math.max(2 * this.buffer.length, this.used + bytes.length)));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
     if (this.used + bytes.length > this.buffer.length) this.flush();
     if (bytes.length > this.buffer.length) this.write(bytes);
     else {
@@ -234,9 +240,24 @@ function bandFence(sorted: Uint32Array, bands: number, n: number): Uint32Array {
   return fence;
 }
 
+/** Below this many entries a comparison sort is faster than four passes over 65,536 counters. */
+const SMALL_SORT = 2048;
+
+/** The same order as the radix sort (stable: Array.prototype.sort is), for a few entries. */
+function sortSmall(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
+  const order = Array.from({ length: lo.length }, (_, i) => i).sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b]);
+  const [l, h, r] = [lo.slice(), hi.slice(), rows.slice()];
+  order.forEach((from, to) => {
+    lo[to] = l[from];
+    hi[to] = h[from];
+    rows[to] = r[from];
+  });
+}
+
 /** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
 export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
   const n = lo.length;
+  if (n < SMALL_SORT) return sortSmall(lo, hi, rows);
   let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
   let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
   const counts = new Uint32Array(65_537);
