@@ -30,8 +30,26 @@ export function faultPoint(point: string): void {
 /** Bytes written per write call (and between fault points). */
 const CHUNK = 1 << 22;
 
+/**
+ * Runs a file system call on `path`; a system error that does not name the
+ * file (a write's ENOSPC, a fsync's EIO) is given its path, its code kept.
+ */
+export function onFile<T>(path: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure?.code === 'string' && typeof failure.message === 'string' && !failure.message.includes(path)) failure.message = `${path}: ${failure.message}`;
+    throw error;
+  }
+}
+
 /** Writes `parts` end to end as `path` (created or truncated), fsync'd; returns its entry. */
 export function writeWhole(path: string, name: string, parts: readonly Uint8Array[]): FileEntry {
+  return onFile(path, () => writeParts(path, name, parts));
+}
+
+function writeParts(path: string, name: string, parts: readonly Uint8Array[]): FileEntry {
   const fd = openSync(path, 'w');
   let bytes = 0;
   let crc = 0;
@@ -61,18 +79,20 @@ export function replaceAtomically(dir: string, path: string, text: string): void
   const temp = `${path}.tmp-${process.pid}`;
   writeWhole(temp, 'manifest.json (temporary)', [new TextEncoder().encode(text)]);
   faultPoint('rename manifest');
-  renameSync(temp, path);
+  onFile(path, () => renameSync(temp, path));
   faultPoint('fsync directory');
   syncDirectory(dir);
 }
 
 export function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  onFile(dir, () => {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** Reads `length` bytes at `position` of fd into `into`, all of them. */

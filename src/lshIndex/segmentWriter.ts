@@ -8,10 +8,11 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ParquetTableBuffer } from '../formats/parquetBuffer.js';
-import { bytesOf, faultPoint, writeWhole, type FileEntry } from './files.js';
+import { bytesOf, faultPoint, onFile, writeWhole, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, rowWidthOf, type MemorySegment } from './segment.js';
 import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+import { radixSortByKey } from './bandSort.js';
 
 const WRITE_BUFFER = 1 << 22;
 
@@ -27,11 +28,13 @@ class AppendFile {
   readonly blocks: number[] = [];
   bytes = 0;
 
+  private closed = false;
+
   constructor(
     private readonly path: string,
     readonly name: string,
   ) {
-    this.fd = openSync(path, 'w');
+    this.fd = onFile(path, () => openSync(path, 'w'));
   }
 
   append(bytes: Uint8Array): void {
@@ -55,7 +58,9 @@ class AppendFile {
   }
 
   private write(bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    onFile(this.path, () => {
+      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    });
     this.crc = crc32(bytes, this.crc);
     for (let at = 0; at < bytes.length; ) {
       const take = Math.min(bytes.length - at, BLOCK - ((this.bytes + at) % BLOCK));
@@ -75,19 +80,18 @@ class AppendFile {
       this.flush();
       if (this.bytes % BLOCK !== 0) this.blocks.push(this.blockCrc >>> 0);
       faultPoint(`fsync ${this.name}`);
-      fsyncSync(this.fd);
+      onFile(this.path, () => fsyncSync(this.fd));
     } finally {
-      closeSync(this.fd);
+      this.abandon();
     }
     return { name: this.name, bytes: this.bytes, crc32: this.crc >>> 0 };
   }
 
+  /** Closes the file once: a second close could close a descriptor the process has since opened again. */
   abandon(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }
 
@@ -238,47 +242,6 @@ function bandFence(sorted: Uint32Array, bands: number, n: number): Uint32Array {
     }
   }
   return fence;
-}
-
-/** Below this many entries a comparison sort is faster than four passes over 65,536 counters. */
-const SMALL_SORT = 2048;
-
-/** The same order as the radix sort (stable: Array.prototype.sort is), for a few entries. */
-function sortSmall(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
-  const order = Array.from({ length: lo.length }, (_, i) => i).sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b]);
-  const [l, h, r] = [lo.slice(), hi.slice(), rows.slice()];
-  order.forEach((from, to) => {
-    lo[to] = l[from];
-    hi[to] = h[from];
-    rows[to] = r[from];
-  });
-}
-
-/** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
-export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
-  const n = lo.length;
-  if (n < SMALL_SORT) return sortSmall(lo, hi, rows);
-  let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
-  let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
-  const counts = new Uint32Array(65_537);
-  for (let pass = 0; pass < 4; pass++) {
-    const source = pass < 2 ? sLo : sHi;
-    const shift = (pass & 1) * 16;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((source[i] >>> shift) & 0xffff) + 1]++;
-    for (let d = 0; d < 65_536; d++) counts[d + 1] += counts[d];
-    const key = pass < 2 ? sLo : sHi;
-    for (let i = 0; i < n; i++) {
-      const to = counts[(key[i] >>> shift) & 0xffff]++;
-      tLo[to] = sLo[i];
-      tHi[to] = sHi[i];
-      tRows[to] = sRows[i];
-    }
-    [sLo, tLo] = [tLo, sLo];
-    [sHi, tHi] = [tHi, sHi];
-    [sRows, tRows] = [tRows, sRows];
-  }
-  // Four passes: the sorted triples are back in the caller's arrays.
 }
 
 /** An add's segment, built in memory, written as the segment `name` of `dir`. */

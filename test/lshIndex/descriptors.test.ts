@@ -7,11 +7,12 @@
  * ulimit): 2,000 adds through the library, then the CLI, then 2,000 /adds
  * to `serve` on loopback; each bounded in time.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../support/cli.js';
+import { postJson, startServe } from '../support/serveProcess.js';
 
 /** The index in memory where the system has it: 2,000 commits fsync, which a disk makes slow. */
 const root = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gpudedup-fds-') : tempDir();
@@ -61,36 +62,20 @@ describe(`under ulimit -n ${LIMIT}`, () => {
     const dir = join(root, 'served');
     const created = spawnSync(process.execPath, [CLI, 'index', 'create', dir, '--k', '64'], { encoding: 'utf8' });
     expect(created.status, created.stderr).toBe(0);
-    const child = spawn('bash', underLimit(`${quote(process.execPath)} ${quote(CLI)} serve ${quote(dir)} --port 0 --threads 1`), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const served = await startServe(['bash', ...underLimit(`${quote(process.execPath)} ${quote(CLI)} serve ${quote(dir)} --port 0 --threads 1`)]);
+    const { url } = served;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
-        const onData = (chunk: Buffer): void => {
-          output += chunk.toString();
-          const match = /on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-      });
       const deadline = Date.now() + 150_000;
       for (let i = 0; i < ADDS && Date.now() < deadline; i++) {
-        const response = await fetch(`${url}/add`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ documents: [{ id: `doc-${i}`, text: `served document ${i} with words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709}` }] }) });
-        const body = await response.text();
-        expect(response.status, `add ${i}: ${body}`).toBe(200);
+        const reply = await postJson(`${url}/add`, { documents: [{ id: `doc-${i}`, text: `served document ${i} with words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709}` }] });
+        expect(reply.status, `add ${i}: ${JSON.stringify(reply.body)}`).toBe(200);
       }
       const stats = await (await fetch(`${url}/stats`)).json();
       expect(stats.documents).toBe(ADDS);
       expect(stats.segments).toBeLessThanOrEqual(40);
       expect((await fetch(`${url}/health`)).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await served.stop();
     }
   }, 240_000);
 });
