@@ -6,6 +6,7 @@
  * runs the same first pass over the CLI's files and shares `dedupSigned`, so
  * all three agree document for document.
  */
+import { invalidIdReason } from '../text/wellFormed.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
@@ -158,6 +159,8 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
     return out;
   };
   for await (const doc of documents) {
+    const invalid = typeof doc.id === 'string' ? invalidIdReason(doc.id) : undefined;
+    if (invalid !== undefined) throw new RangeError(`document ${first + texts.length}: its id ${invalid}`);
     texts.push(doc.text);
     ids.push(doc.id);
     records.push(doc.record);

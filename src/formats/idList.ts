@@ -7,6 +7,7 @@
  * A row without the id is refused, naming the file and line.
  */
 import { createReadStream } from 'node:fs';
+import { invalidIdReason } from '../text/wellFormed.js';
 import { createInterface } from 'node:readline';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { InputError } from '../io/documents.js';
@@ -30,6 +31,8 @@ async function* lines(path: string): AsyncGenerator<{ text: string; line: number
 
 /** An id cell: a string, or a number or bigint written as text; anything else refused. */
 function idOf(value: unknown, path: string, line: number, idField: string): string {
+  const invalid = typeof value === 'string' ? invalidIdReason(value) : undefined;
+  if (invalid !== undefined) throw new InputError(path, line, `"${idField}" ${invalid}`);
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   throw new InputError(path, line, value === undefined || value === null ? `no "${idField}" field` : `"${idField}" must be a string or a number, got ${JSON.stringify(value)}`);

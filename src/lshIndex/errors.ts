@@ -1,4 +1,5 @@
 /** The index's own errors: a caller (cli, serve) tells them apart by class. */
+import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A segment or manifest failed its checksum or could not be parsed: names the file and what failed. */
 export class CorruptIndexError extends Error {
@@ -23,8 +24,8 @@ export class IndexParameterError extends Error {
   }
 }
 
-/** What is wrong with an id of an add: empty, twice in the add, or already live in the index. */
-export type IndexIdProblem = 'empty' | 'repeated' | 'indexed';
+/** What is wrong with an id of an add: empty, twice in the add, already live in the index, or not valid Unicode (text/wellFormed.ts). */
+export type IndexIdProblem = 'empty' | 'repeated' | 'indexed' | 'invalid';
 
 /**
  * The index's refusal of an id of an add (before any work): a caller tells
@@ -43,6 +44,8 @@ export class IndexIdError extends RangeError {
     super(
       problem === 'empty'
         ? `document ${n} of the add has an empty id`
+        : problem === 'invalid'
+          ? `document ${n} of the add: its id ${invalidIdReason(id)}`
         : problem === 'repeated'
           ? `id "${id}" appears twice in this add (documents ${documents.join(' and ')}): ids are unique in an index`
           : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it first to replace it`,
@@ -54,6 +57,7 @@ export class IndexIdError extends RangeError {
   located(locate: (i: number) => string): string {
     const at = this.documents.map((d) => locate(d - 1));
     if (this.problem === 'empty') return `${at[0]}: the document has an empty id`;
+    if (this.problem === 'invalid') return `${at[0]}: the id ${invalidIdReason(this.id)}`;
     if (this.problem === 'repeated') return `${at[1]}: id "${this.id}" appears twice in this add (also ${at[0]}): ids are unique in an index`;
     return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it`;
   }
