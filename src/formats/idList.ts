@@ -6,7 +6,9 @@
  * skipped, surrounding spaces trimmed). `-` is standard input, one id per line.
  * A row without the id is refused, naming the file and line.
  */
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { systemReason } from '../errors.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 import { createInterface } from 'node:readline';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
@@ -14,6 +16,12 @@ import { InputError } from '../io/documents.js';
 import { csvRecords } from './clusterTable.js';
 
 export async function readIdList(path: string, idField = 'id'): Promise<string[]> {
+  if (path !== '-') {
+    // Checked up front: a missing or unreadable file is one line naming it, not a stream's raw ENOENT.
+    await access(path, constants.R_OK).catch((error: unknown) => {
+      throw new InputError(path, 0, systemReason(error));
+    });
+  }
   const lower = path.toLowerCase();
   if (lower.endsWith('.parquet')) return parquetIds(path, idField);
   if (lower.endsWith('.csv')) return csvIds(path, idField);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CorruptIndexError } from './errors.js';
 import { checkCrc, crcOfFile, readFully, type FileEntry } from './files.js';
+import { hex8 } from './manifestCheck.js';
 import { BLOCK } from './segmentFormat.js';
 
 /** Opens an index file the manifest names: a missing one is a corrupt index naming it, not a raw ENOENT. */
@@ -159,7 +160,7 @@ export class CheckedFile {
     this.file.read(view, b * BLOCK);
     const actual = crc32(view) >>> 0;
     if (actual !== this.blocks[b]) {
-      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex(actual)}, recorded ${hex(this.blocks[b])}): the file changed after it was written`);
+      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex8(actual)}, recorded ${hex8(this.blocks[b])}): the file changed after it was written`);
     }
     this.checked[b] = 1;
   }
@@ -168,6 +169,3 @@ export class CheckedFile {
     this.file.close();
   }
 }
-
-/** Checksums in messages: 8 hex digits, as files.ts prints them. */
-export const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');

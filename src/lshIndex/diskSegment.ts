@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { CheckedFile, hex, readChecked, StoredFile, verifyFile } from './checkedFile.js';
+import { CheckedFile, readChecked, StoredFile, verifyFile } from './checkedFile.js';
+import { hex8 } from './manifestCheck.js';
 import { CorruptIndexError } from './errors.js';
 import { bytesOf, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
@@ -161,7 +162,7 @@ export class DiskSegment {
     if (this.bandChecked[at] === 0) {
       const actual = crc32(view) >>> 0;
       const recorded = this.fence[3 * at + 2];
-      if (actual !== recorded) throw new CorruptIndexError(this.bands.path, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${hex(actual)}, recorded ${hex(recorded)}): the file changed after it was written`);
+      if (actual !== recorded) throw new CorruptIndexError(this.bands.path, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${hex8(actual)}, recorded ${hex8(recorded)}): the file changed after it was written`);
       this.bandChecked[at] = 1;
     }
     this.cache.set(at, block);

@@ -199,6 +199,9 @@ export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: 
     const earlier = seen.get(doc.id);
     if (earlier !== undefined) throw new IndexIdError('repeated', doc.id, [earlier + 1, i + 1]);
     seen.set(doc.id, i);
-    if (isLive(doc.id)) throw new IndexIdError('indexed', doc.id, [i + 1]);
+    if (isLive(doc.id)) {
+      const indexed = documents.filter((d) => d !== null && typeof d === 'object' && typeof d.id === 'string' && isLive(d.id)).length;
+      throw new IndexIdError('indexed', doc.id, [i + 1], { indexed, of: documents.length });
+    }
   });
 }

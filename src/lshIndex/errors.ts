@@ -28,6 +28,19 @@ export class IndexParameterError extends Error {
 export type IndexIdProblem = 'empty' | 'repeated' | 'indexed' | 'invalid';
 
 /**
+ * An add of which most ids are indexed already is most likely a run that
+ * committed (perhaps stopped after its commit, before writing its outputs)
+ * being run again: say so, and how many.
+ */
+function rerunHint(indexedOf: { readonly indexed: number; readonly of: number } | undefined): string {
+  if (indexedOf === undefined || indexedOf.indexed * 2 < indexedOf.of) return '';
+  return (
+    ` (${indexedOf.indexed} of the add's ${indexedOf.of} ids are in the index already: was this add run before? A run that committed ` +
+    'is in the index even if it was stopped before writing its outputs; see gpudedup index stats)'
+  );
+}
+
+/**
  * The index's refusal of an id of an add (before any work): a caller tells
  * it by class and `problem` (serve: 409 for an id already indexed; the CLI
  * names the file and line of `documents`), never by the message's words.
@@ -39,6 +52,8 @@ export class IndexIdError extends RangeError {
     readonly id: string,
     /** The refused document's place in the add, from 1 (for 'repeated': the earlier one, then this one). */
     readonly documents: readonly number[],
+    /** For 'indexed': how many of the add's ids are in the index, and of how many (most: a run that committed, run again). */
+    readonly indexedOf?: { readonly indexed: number; readonly of: number },
   ) {
     const n = documents.at(-1);
     super(
@@ -48,7 +63,7 @@ export class IndexIdError extends RangeError {
           ? `document ${n} of the add: its id ${invalidIdReason(id)}`
         : problem === 'repeated'
           ? `id "${id}" appears twice in this add (documents ${documents.join(' and ')}): ids are unique in an index`
-          : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it first to replace it`,
+          : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it first to replace it${rerunHint(indexedOf)}`,
     );
     this.name = 'IndexIdError';
   }
@@ -59,7 +74,7 @@ export class IndexIdError extends RangeError {
     if (this.problem === 'empty') return `${at[0]}: the document has an empty id`;
     if (this.problem === 'invalid') return `${at[0]}: the id ${invalidIdReason(this.id)}`;
     if (this.problem === 'repeated') return `${at[1]}: id "${this.id}" appears twice in this add (also ${at[0]}): ids are unique in an index`;
-    return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it`;
+    return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it${rerunHint(this.indexedOf)}`;
   }
 }
 

@@ -7,6 +7,7 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { CorruptIndexError } from './errors.js';
+import { hex8 } from './manifestCheck.js';
 
 /** A file of the index as the manifest records it. */
 export interface FileEntry {
@@ -119,10 +120,8 @@ export function crcOfFile(fd: number, bytes: number, what: string): number {
 /** Refuses a file whose CRC-32 is not the manifest's, naming it. */
 export function checkCrc(entry: FileEntry, actual: number, path: string): void {
   if (actual !== entry.crc32) {
-    throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${hex(actual)}, the manifest records ${hex(entry.crc32)}): the file changed after it was written`);
+    throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
   }
 }
 
 export const crcOf = (bytes: Uint8Array): number => crc32(bytes) >>> 0;
-
-const hex = (n: number): string => n.toString(16).padStart(8, '0');

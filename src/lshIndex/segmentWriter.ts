@@ -12,6 +12,7 @@ import { bytesOf, faultPoint, onFile, writeWhole, type FileEntry } from './files
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, rowWidthOf, type MemorySegment } from './segment.js';
 import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+import { hex8 } from './manifestCheck.js';
 import { radixSortByKey } from './bandSort.js';
 
 const WRITE_BUFFER = 1 << 22;
@@ -96,9 +97,8 @@ class AppendFile {
 }
 
 const encoder = new TextEncoder();
-const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 /** The exact key (4 words, as the first pass gives them) as 32 hex digits, high word first. */
-export const exactKeyHex = (key: Uint32Array): string => hex32(key[3]) + hex32(key[2]) + hex32(key[1]) + hex32(key[0]);
+export const exactKeyHex = (key: Uint32Array): string => hex8(key[3]) + hex8(key[2]) + hex8(key[1]) + hex8(key[0]);
 
 /** Writes one segment, document by document; `finish` sorts the band tables and writes the rest. */
 export class SegmentWriter {

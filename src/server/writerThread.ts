@@ -34,14 +34,14 @@ export interface WriterFailure {
   readonly message: string;
   /** A system error's code (ENOSPC, EMFILE…): the writer could not write, whatever was asked. */
   readonly code?: string;
-  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[] };
+  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[]; readonly indexedOf?: { readonly indexed: number; readonly of: number } };
 }
 
 export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: WriterFailure });
 
 /** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
 export function writerFailure(error: unknown): WriterFailure {
-  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents } };
+  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents, indexedOf: error.indexedOf } };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
 }
@@ -51,7 +51,7 @@ const CANNOT_WRITE = new Set(['EMFILE', 'ENFILE', 'ENOSPC', 'EDQUOT', 'EROFS', '
 
 /** The error as thrown on the writer's thread: IndexIdError, RangeError and TypeError as such, others by name. */
 function rebuilt(error: WriterFailure): Error {
-  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents);
+  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents, error.refusedId.indexedOf);
   const made = error.name === 'RangeError' ? new RangeError(error.message) : error.name === 'TypeError' ? new TypeError(error.message) : new Error(error.message);
   made.name = error.name;
   return made;
