@@ -33,7 +33,7 @@ export type IndexIdProblem = 'empty' | 'repeated' | 'indexed' | 'invalid';
  * being run again: say so, and how many.
  */
 function rerunHint(indexedOf: { readonly indexed: number; readonly of: number } | undefined): string {
-  if (indexedOf === undefined || indexedOf.indexed * 2 < indexedOf.of) return '';
+  if (indexedOf === undefined || indexedOf.indexed * 2 <= indexedOf.of) return ''; // most of them, not half
   return (
     ` (${indexedOf.indexed} of the add's ${indexedOf.of} ids are in the index already: was this add run before? A run that committed ` +
     'is in the index even if it was stopped before writing its outputs; see gpudedup index stats)'

@@ -148,7 +148,7 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
       const message = sent
         ? 'the bearer token sent is not this server\'s: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)'
         : 'a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)';
-      throw new RequestError(message, 401, { 'WWW-Authenticate': sent ? 'Bearer error="invalid_token"' : 'Bearer' });
+      throw new RequestError(message, 401, { 'WWW-Authenticate': 'Bearer' });
     }
     if (context.stopping && route.body) throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
     if (route.body) checkJsonContentType(request.headers['content-type']);
