@@ -21,9 +21,9 @@ import type { KeepPolicy } from '../text/keepPolicy.js';
 import { usesShingleSets } from '../verify/verification.js';
 import { signCorpus, signReference, type RowShape } from './signPass.js';
 import { StageTimer, type StageTime } from './stageTimer.js';
+import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type StageRunner } from './dedupSigned.js';
 
 export type { StageTime } from './stageTimer.js';
-import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
 
 export interface InMemoryDocument {
   readonly id: string;
