@@ -13,7 +13,7 @@ import { segmentTuning } from '../../src/lshIndex/diskSegment.js';
 import { faults } from '../../src/lshIndex/files.js';
 import { IndexLockedError } from '../../src/lshIndex/lock.js';
 import { readManifest, referencedFiles } from '../../src/lshIndex/manifest.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { rng } from '../support/reference.js';
 import { tempDir } from '../support/tempDirs.js';
 

@@ -17,7 +17,7 @@ import { segmentTuning } from '../../src/lshIndex/diskSegment.js';
 import { CorruptIndexError, IndexFormatError } from '../../src/lshIndex/errors.js';
 import { readManifest, referencedFiles } from '../../src/lshIndex/manifest.js';
 import type { OpenOptions } from '../../src/lshIndex/options.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { tempDir } from '../support/tempDirs.js';
 
 const corpus = plantedCorpus(31, 6, [2, 40], 60);

@@ -12,7 +12,7 @@ import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { MERGE_FACTOR, mergeDue } from '../../src/lshIndex/mergePolicy.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { rng } from '../support/reference.js';
 import { tempDir } from '../support/tempDirs.js';
 
