@@ -99,7 +99,10 @@ function libraryOptions() {
     lines.push(`| ${code(name)} | ${code(spec.flag)} | ${shown} | ${cell(spec.rule)} | ${index} |`);
   }
   const others = INDEX_OPTIONS.filter((name) => !Object.hasOwn(OPTIONS, name));
-  lines.push('', `An index is also defined by ${others.map(code).join(' and ')}: [a persistent index](#a-persistent-index).`);
+  lines.push(
+    '',
+    `An index is also defined by ${others.map(code).join(' and ')}: [a persistent index](#a-persistent-index).`,
+  );
   return lines.join('\n');
 }
 

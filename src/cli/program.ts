@@ -33,7 +33,8 @@ export function buildProgram(version: string): Command {
   program.showHelpAfterError("(see 'gpudedup --help')");
   for (const command of program.commands) {
     command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);
-    for (const sub of command.commands) sub.showHelpAfterError(`(see 'gpudedup ${command.name()} ${sub.name()} --help')`);
+    for (const sub of command.commands)
+      sub.showHelpAfterError(`(see 'gpudedup ${command.name()} ${sub.name()} --help')`);
   }
   return program;
 }

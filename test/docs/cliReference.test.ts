@@ -24,18 +24,25 @@ function commands(command: Command, prefix = 'gpudedup'): { name: string; comman
   });
 }
 
-it('docs/cli.md lists every flag of every command once, in that command\'s section', () => {
+it("docs/cli.md lists every flag of every command once, in that command's section", () => {
   const reference = readFileSync('docs/cli.md', 'utf8');
   const sections = new Map(
-    reference.split(/^### /m).slice(1).map((section) => [/^`([^`]+)`/.exec(section)![1], section] as const),
+    reference
+      .split(/^### /m)
+      .slice(1)
+      .map((section) => [/^`([^`]+)`/.exec(section)?.[1] ?? '', section] as const),
   );
   const program = buildProgram('0.0.0');
   for (const { name, command } of commands(program)) {
     const section = sections.get(name);
     expect(section, `docs/cli.md: no section for ${name}`).toBeDefined();
-    const flags = [...section!.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+    const flags = [...(section ?? '').matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
     const args = command.registeredArguments.map((a) => a.name());
     expect(flags.filter((f) => !args.includes(f)).sort(), name).toEqual(command.options.map((o) => o.flags).sort());
   }
-  expect([...sections.keys()].sort()).toEqual(commands(program).map((c) => c.name).sort());
+  expect([...sections.keys()].sort()).toEqual(
+    commands(program)
+      .map((c) => c.name)
+      .sort(),
+  );
 });

@@ -42,7 +42,11 @@ for i in "\${!status[@]}"; do s=\${status[$i]}; if [ "$s" != 0 ] && { [ "$i" = "
 
 function run(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `${command}${PIPE_STATUS}`], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `${command}${PIPE_STATUS}`], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -57,14 +61,19 @@ function serve(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ra
   const line = withoutComment(command);
   const started = /\s--port[\s=]/.test(line) ? line : `${line} --port 0`;
   return new Promise((resolve, reject) => {
-    // bash runs one simple command by exec, and the shim execs node: SIGTERM to the group reaches the server alone.
+    // Its own process group: SIGTERM goes to the server (and to bash, where bash did not exec it).
     const child = spawn('bash', ['-c', started], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const group = -(child.pid ?? 0);
     let stdout = '';
     let stderr = '';
-    const deadline = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 120_000);
+    let signalled = false;
+    const deadline = setTimeout(() => process.kill(group, 'SIGKILL'), 120_000);
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      if (/ on http:\/\/\S+\n/.test(stdout) && !stdout.includes('stopping')) process.kill(-child.pid!, 'SIGTERM');
+      if (!signalled && / on http:\/\/\S+\n/.test(stdout)) {
+        signalled = true;
+        process.kill(group, 'SIGTERM');
+      }
     });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -84,7 +93,9 @@ async function runPage(blocks: readonly ShellBlock[]): Promise<void> {
   for (const block of blocks.filter(toRun)) {
     for (const command of block.commands) {
       const shimmed = asShimmed(command);
-      const result = /(^|[|;&]\s*|\s)gpudedup serve\s/.test(shimmed) ? await serve(shimmed, dir, env) : await run(shimmed, dir, env);
+      const result = /(^|[|;&]\s*|\s)gpudedup serve\s/.test(shimmed)
+        ? await serve(shimmed, dir, env)
+        : await run(shimmed, dir, env);
       const where = `${block.file}:${block.line}: ${command}`;
       expect(result.code, `${where}\n${result.stderr}${result.stdout.slice(-2000)}`).toBe(0);
     }
@@ -98,7 +109,10 @@ describe('the commands the docs show', () => {
     const marked = pages.flatMap((p) => p.blocks).filter((b) => b.marks !== '');
     for (const block of marked) {
       expect(block.marks, `${block.file}:${block.line}`).toMatch(/^no-run: \S.{10,}/);
-      expect(block.commands.some(runsGpudedup), `${block.file}:${block.line}: a mark on a block with no gpudedup command`).toBe(true);
+      expect(
+        block.commands.some(runsGpudedup),
+        `${block.file}:${block.line}: a mark on a block with no gpudedup command`,
+      ).toBe(true);
     }
     expect(marked.length).toBeLessThanOrEqual(3);
     expect(pages.flatMap((p) => p.blocks).filter(toRun).length).toBeGreaterThan(10);
@@ -116,7 +130,8 @@ describe('the commands the docs show', () => {
     const shown = /```\n(deduplicated 727 documents[\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'));
     expect(shown, 'README.md: the summary npm start prints').not.toBeNull();
     // Every line but the backend and the time, which depend on the machine.
-    const stable = (text: string): string[] => text.split('\n').filter((l) => l !== '' && !/^\s+(backend|time)\s/.test(l));
-    expect(stable(result.stdout)).toEqual(stable(shown![1]));
+    const stable = (text: string): string[] =>
+      text.split('\n').filter((l) => l !== '' && !/^\s+(backend|time)\s/.test(l));
+    expect(stable(result.stdout)).toEqual(stable(shown?.[1] ?? ''));
   }, 120_000);
 });

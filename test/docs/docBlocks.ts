@@ -27,7 +27,8 @@ export function shellBlocks(file: string): ShellBlock[] {
     if (!open) continue;
     let end = i + 1;
     while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;
-    if (SHELLS.has(open[1])) blocks.push({ file, line: i + 1, marks: open[2].trim(), commands: commandsOf(lines.slice(i + 1, end)) });
+    if (SHELLS.has(open[1]))
+      blocks.push({ file, line: i + 1, marks: open[2].trim(), commands: commandsOf(lines.slice(i + 1, end)) });
     i = end;
   }
   return blocks;
@@ -49,12 +50,14 @@ function commandsOf(lines: readonly string[]): string[] {
 }
 
 /** A command word of gpudedup: `gpudedup`, `npx gpudedup` or `node dist/src/cli/main.js`, after `|`, `;`, `&&` or env settings. */
-const GPUDEDUP = /(^|[|;&(]\s*)((?:[A-Z_][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|\S+)\s+)*)(npx\s+gpudedup|node\s+dist\/src\/cli\/main\.js|gpudedup)(?=\s|$)/g;
+const GPUDEDUP =
+  /(^|[|;&(]\s*)((?:[A-Z_][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|\S+)\s+)*)(npx\s+gpudedup|node\s+dist\/src\/cli\/main\.js|gpudedup)(?=\s|$)/g;
 
 export const runsGpudedup = (command: string): boolean => new RegExp(GPUDEDUP.source).test(command);
 
 /** The command as the test runs it: every spelling of the CLI as `gpudedup`, the shim the test puts on PATH. */
-export const asShimmed = (command: string): string => command.replace(GPUDEDUP, (_, before: string, env: string) => `${before}${env}gpudedup`);
+export const asShimmed = (command: string): string =>
+  command.replace(GPUDEDUP, (_, before: string, env: string) => `${before}${env}gpudedup`);
 
 /** The command without a trailing `# comment` (a `#` after white space, outside quotes). */
 export function withoutComment(command: string): string {
