@@ -4,7 +4,7 @@ import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { buildProgram } from './program.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
-import { installSignalCleanup } from '../formats/temporaries.js';
+import { installSignalCleanup } from '../formats/files/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 

@@ -22,9 +22,6 @@ function anchors(file: string): Set<string> {
   return new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => anchorOf(m[1])));
 }
 
-/** Written by the layout work (issue 30, item 1), linked before it lands: drop it from here once it has. */
-const PENDING = new Set(['docs/architecture.md']);
-
 /** Text outside fenced blocks (commands there name files they write). */
 const prose = (file: string): string => readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
 
@@ -36,7 +33,7 @@ it('every relative link names a file that exists, and a heading of it', () => {
       const [path, anchor] = target.split('#');
       const resolved = path === '' ? file : normalize(join(dirname(file), path));
       if (!existsSync(resolved)) {
-        if (!PENDING.has(resolved)) broken.push(`${file}: ${target} (no ${resolved})`);
+        broken.push(`${file}: ${target} (no ${resolved})`);
       } else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) {
         broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
       }
