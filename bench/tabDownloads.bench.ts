@@ -5,6 +5,7 @@
  * same process, interleaved, best of TAB_DOWNLOADS_REPEATS (issue 31 item 15).
  *
  *   TAB_DOWNLOADS_DOCS=20000 npm run bench:tab-downloads
+ *   TAB_DOWNLOADS_INPUT=corpus.jsonl npm run bench:tab-downloads   (node dist/bench/scaleCorpus.js N corpus.jsonl)
  *
  * Prints wall seconds, CPU seconds (user + sys, whole process) per MB, and
  * the ratio tab / CLI, with the load average.
@@ -20,8 +21,6 @@ import { writeDedupOutputs } from '../src/pipeline/dedup/writeOutputs.js';
 import { makeParams, schemeOf } from '../src/signatures/params.js';
 import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import { writeDownloads, type RunRecord } from '../web/workerOutputs.js';
-import { unitDocuments } from '../src/firstPass/unitDocuments.js';
-import { BROWSER_SOURCES, webInputUnits } from '../web/webSources.js';
 import type { RunSettings } from '../web/protocol.js';
 import { writeScaleCorpus } from './scaleCorpus.js';
 
@@ -37,11 +36,11 @@ async function timed(work: () => Promise<unknown>): Promise<{ wall: number; cpu:
   return { wall: (performance.now() - started) / 1000, cpu: (used.user + used.system) / 1e6 };
 }
 
-it(`makes the tab's downloads of ${DOCS} documents, against the CLI's writing`, async () => {
+it(`makes the tab's downloads of ${process.env.TAB_DOWNLOADS_INPUT ?? `${DOCS} documents`}, against the CLI's writing`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gpudedup-tab-downloads-'));
   try {
-    const input = join(dir, 'corpus.jsonl');
-    await writeScaleCorpus(input, 0, DOCS);
+    const input = process.env.TAB_DOWNLOADS_INPUT ?? join(dir, 'corpus.jsonl');
+    if (process.env.TAB_DOWNLOADS_INPUT === undefined) await writeScaleCorpus(input, 0, DOCS);
     const mb = statSync(input).size / 1e6;
     const params = makeParams({ k: K });
     const lsh = optimalParams(0.8, K, DEDUP_WEIGHTS);
@@ -53,12 +52,12 @@ it(`makes the tab's downloads of ${DOCS} documents, against the CLI's writing`, 
       nfkc: params.normalize.nfkc, stripPunctuation: params.normalize.stripPunctuation, verify: 'estimate', clusterCheck: 'none', keep: { kind: 'first' },
       backend: 'cpu', textField: DEFAULT_READ.textField, idField: DEFAULT_READ.idField, skipInvalid: false,
     };
-    const run: RunRecord = { files: [file], reference: [], settings, params, result: outcome as unknown as DedupDocumentsResult, ids, backend: 'cpu', timings: [], invalidSkipped: 0 };
+    const run: RunRecord = { files: [file], reference: [], settings, params, result: { ...outcome, lsh } as unknown as DedupDocumentsResult, ids, backend: 'cpu', timings: [], invalidSkipped: 0 };
     const paths = { out: join(dir, 'kept.jsonl'), clusters: join(dir, 'clusters.csv'), pairs: join(dir, 'pairs.csv') };
     const cli = () => writeDedupOutputs(outcome, paths, DEFAULT_READ, { update: () => undefined, stop: () => undefined });
     let tabKept: Blob | undefined;
     const tab = async () => {
-      tabKept = (await writeDownloads(unitDocuments(webInputUnits([file]), { ...DEFAULT_READ, skipInvalid: true, strict: false }, BROWSER_SOURCES), run)).downloads.kept;
+      tabKept = (await writeDownloads(run)).downloads.kept;
     };
     const best = { cli: { wall: Infinity, cpu: Infinity }, tab: { wall: Infinity, cpu: Infinity } };
     for (let r = 0; r < REPEATS; r++) {
@@ -70,7 +69,7 @@ it(`makes the tab's downloads of ${DOCS} documents, against the CLI's writing`, 
     expect(Buffer.from(await tabKept!.arrayBuffer()).equals(readFileSync(paths.out))).toBe(true);
     const line = (name: 'cli' | 'tab') => `${best[name].wall.toFixed(2)} s, ${(best[name].cpu / mb).toFixed(3)} CPU s/MB, ${(mb / best[name].wall).toFixed(1)} MB/s`;
     console.info(
-      `${DOCS} documents, ${mb.toFixed(1)} MB, best of ${REPEATS}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}:\n` +
+      `${outcome.records!.documents} documents, ${mb.toFixed(1)} MB, best of ${REPEATS}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}:\n` +
         `  CLI writing (kept JSONL, clusters CSV, pairs CSV): ${line('cli')}\n  tab downloads: ${line('tab')}\n` +
         `  tab / CLI: ${(best.tab.wall / best.cli.wall).toFixed(2)}× wall`,
     );
