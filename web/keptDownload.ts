@@ -8,11 +8,13 @@
  * asked for are visited, and reading a file stops after its last one.
  */
 import type { DocumentRecords } from '../src/firstPass/documentRecords.js';
-import { fileSpans, hasRecordedLines, parseRecordedLine, recordedLines, type FileSpan } from '../src/firstPass/recordedLines.js';
+import { fileSpans, hasRecordedLines, parseRecordedLine, recordedLines } from '../src/firstPass/recordedLines.js';
+import type { FileSpan } from '../src/firstPass/recordedLines.js';
 import { unitDocuments, type UnitDocument } from '../src/firstPass/unitDocuments.js';
 import type { UnitReadOptions } from '../src/firstPass/protocol.js';
 import { ParquetBuffer } from '../src/formats/parquet/parquetBuffer.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference } from '../src/formats/parquet/parquetSchema.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT } from '../src/formats/parquet/parquetSchema.js';
+import { KeptSchemaInference } from '../src/formats/parquet/parquetSchema.js';
 import { BROWSER_SOURCES, decompressedChunks, webInputUnits } from './webSources.js';
 
 /** What the pass reads: the run's files, the first pass's records and every document's id. */
@@ -31,20 +33,33 @@ export interface WantedDocument {
 }
 
 /** The wanted documents in input order; `onBytes` gets the bytes read so far (of the files as they are, compressed or not). */
-export async function* wantedDocuments(source: CorpusSource, wanted: (d: number) => boolean, onBytes?: (done: number) => void): AsyncGenerator<WantedDocument> {
+export async function* wantedDocuments(
+  source: CorpusSource,
+  wanted: (d: number) => boolean,
+  onBytes?: (done: number) => void,
+): AsyncGenerator<WantedDocument> {
   let done = 0;
   for (const { file, span } of corpusFiles(source)) {
     const before = done;
     const counted = (n: number): void => onBytes?.((done += n));
-    if (hasRecordedLines(source.records, span)) yield* wantedLines(source, file, span, wanted, counted);
-    else yield* wantedRecords(source, file, span, wanted, (read) => onBytes?.(before + read));
+    yield* (hasRecordedLines(source.records, span) ? wantedLines : wantedRecords)(source, file, span, wanted, counted);
     done = before + file.size;
     onBytes?.(done);
   }
 }
 
-async function* wantedLines(source: CorpusSource, file: File, span: FileSpan, wanted: (d: number) => boolean, onBytes: (n: number) => void): AsyncGenerator<WantedDocument> {
-  for await (const { document: d, bytes } of recordedLines(decompressedChunks(file, onBytes), file.name, source.records, span, wanted)) {
+/** A file's wanted documents; `onBytes` gets each count of bytes read from it. */
+type Visit = (
+  source: CorpusSource,
+  file: File,
+  span: FileSpan,
+  wanted: (d: number) => boolean,
+  onBytes: (n: number) => void,
+) => AsyncGenerator<WantedDocument>;
+
+const wantedLines: Visit = async function* (source, file, span, wanted, onBytes) {
+  const lines = recordedLines(decompressedChunks(file, onBytes), file.name, source.records, span, wanted);
+  for await (const { document: d, bytes } of lines) {
     yield {
       d,
       lineBytes: bytes,
@@ -54,20 +69,24 @@ async function* wantedLines(source: CorpusSource, file: File, span: FileSpan, wa
       },
     };
   }
-}
+};
 
 /** Plain text and Parquet: the file parsed again whole, as the first pass did. */
-async function* wantedRecords(source: CorpusSource, file: File, span: FileSpan, wanted: (d: number) => boolean, onBytes: (read: number) => void): AsyncGenerator<WantedDocument> {
+const wantedRecords: Visit = async function* (source, file, span, wanted, onBytes) {
   let d = span.first;
-  const read = { ...source.read, skipInvalid: true, strict: false };
-  for await (const doc of unitDocuments(webInputUnits([file], onBytes), read, BROWSER_SOURCES)) {
+  let read = 0;
+  const units = webInputUnits([file], (total) => {
+    onBytes(total - read);
+    read = total;
+  });
+  for await (const doc of unitDocuments(units, { ...source.read, skipInvalid: true, strict: false }, BROWSER_SOURCES)) {
     if (d >= span.end) throw new Error(`${file.name}: the file changed between passes (more documents than before)`);
     const id = source.ids[d];
     if (wanted(d)) yield { d, document: () => ({ ...doc, id }) };
     d++;
   }
   if (d !== span.end) throw new Error(`${file.name}: the file changed between passes (fewer documents than before)`);
-}
+};
 
 /** The files that hold documents (records name them in input order), each with its run of documents. */
 function corpusFiles({ files, records }: CorpusSource): { file: File; span: FileSpan }[] {

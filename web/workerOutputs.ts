@@ -13,7 +13,8 @@
  * or matched the reference set, up to a budget.
  */
 import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
-import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow, type OutputColumn } from '../src/dedup/outputRows.js';
+import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../src/dedup/outputRows.js';
+import type { OutputColumn } from '../src/dedup/outputRows.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/files/csv.js';
 import { buildReport } from '../src/formats/reports/dedupReport.js';
@@ -119,7 +120,8 @@ async function readCorpus(run: RunRecord, onBytes?: (done: number) => void) {
   const texts = new Map<number, string>();
   let budget = INSPECTOR_TEXT_BUDGET;
   let textsDropped = 0;
-  for await (const doc of wantedDocuments(corpusSource(run), (d) => assignment.kept[d] === 1 || wantsText(d), onBytes)) {
+  const wanted = (d: number): boolean => assignment.kept[d] === 1 || wantsText(d);
+  for await (const doc of wantedDocuments(corpusSource(run), wanted, onBytes)) {
     const { d } = doc;
     // A kept JSON line as it came in (its bytes, invalid UTF-8 and CRLF included), as the CLI writes it.
     if (assignment.kept[d] === 1) {
@@ -145,8 +147,11 @@ function corpusSource(run: RunRecord): CorpusSource {
   return { files: run.files, records: run.result.records, ids: run.ids, read: run.settings };
 }
 
+/** The tables built from the result alone, without reading the corpus. */
+type RowTable = Exclude<ParquetTable, 'kept'>;
+
 /** A table's columns and rows, in the CLI's order (src/dedup/outputRows.ts). */
-function tableRows(run: RunRecord, name: Exclude<ParquetTable, 'kept'>): { columns: readonly OutputColumn[]; rows: Iterable<Cell[]> } {
+function tableRows(run: RunRecord, name: RowTable): { columns: readonly OutputColumn[]; rows: Iterable<Cell[]> } {
   const { result, ids } = run;
   if (name === 'pairs') return { columns: pairColumns(result.verified), rows: pairRows(result, ids) };
   const columns = name === 'clusters' ? CLUSTER_COLUMNS : CONTAMINATION_COLUMNS;
@@ -169,7 +174,7 @@ function* pairRows({ table, verified }: DedupDocumentsResult, ids: readonly stri
   for (let i = 0; i < verified.a.length; i++) yield pairRow(verified, i, (g) => ids[firstOf[g]]);
 }
 
-function csvTable(run: RunRecord, name: Exclude<ParquetTable, 'kept'>): Blob {
+function csvTable(run: RunRecord, name: RowTable): Blob {
   const { columns, rows } = tableRows(run, name);
   const csv = new BlobBuilder('text/csv');
   csv.row(columns.map(([column]) => column));
@@ -180,7 +185,9 @@ function csvTable(run: RunRecord, name: Exclude<ParquetTable, 'kept'>): Blob {
 /** A table as snappy Parquet (the CLI's `--clusters x.parquet`, `-o kept.parquet`, …), made when it is asked for. */
 export async function parquetDownload(run: RunRecord, name: ParquetTable): Promise<Blob> {
   if (name === 'kept') return keptParquet(corpusSource(run), run.result.assignment.kept);
-  if (name === 'contamination' && run.result.contamination === undefined) throw new Error('this run had no reference set');
+  if (name === 'contamination' && run.result.contamination === undefined) {
+    throw new Error('this run had no reference set');
+  }
   const { columns, rows } = tableRows(run, name);
   const parquet = new ParquetTableBuffer(columns, TABLE_ROW_GROUP);
   for (const row of rows) parquet.row(row);

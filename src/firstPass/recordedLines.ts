@@ -17,7 +17,10 @@ export interface FileSpan {
 
 /** Each file's run of documents, by the first pass's records, in input order. */
 export function fileSpans(records: DocumentRecords): { readonly path: string; readonly span: FileSpan }[] {
-  return records.files.map((f, i) => ({ path: f.path, span: { first: f.firstDocument, end: records.files[i + 1]?.firstDocument ?? records.documents } }));
+  return records.files.map((f, i) => {
+    const end = records.files[i + 1]?.firstDocument ?? records.documents;
+    return { path: f.path, span: { first: f.firstDocument, end } };
+  });
 }
 
 /** Whether the file's documents are lines with recorded byte ranges (JSON Lines), not whole files or Parquet rows. */
@@ -76,9 +79,16 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /** A recorded line parsed again (its fields, for Parquet or the inspector's text); one that no longer parses means the file changed. */
-export function parseRecordedLine(bytes: Uint8Array, path: string, d: number, read: Pick<ReadOptions, 'textField' | 'idField'>): Omit<InputDocument, 'index'> {
+export function parseRecordedLine(
+  bytes: Uint8Array,
+  path: string,
+  d: number,
+  read: Pick<ReadOptions, 'textField' | 'idField'>,
+): Omit<InputDocument, 'index'> {
   const line = new TextDecoder().decode(bytes).replace(/\r?\n$/, '');
   const parsed = parseJsonLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, path, 0, false, read);
-  if (parsed instanceof InputError) throw new Error(`${path}: the file changed between passes (document ${d + 1} no longer parses)`);
+  if (parsed instanceof InputError) {
+    throw new Error(`${path}: the file changed between passes (document ${d + 1} no longer parses)`);
+  }
   return parsed;
 }

@@ -13,7 +13,13 @@ import type { KeptDocuments } from '../../formats/keptDocuments.js';
 import type { StageProgress } from '../shared/config.js';
 import type { DedupOutcome } from './dedup.js';
 
-export async function writeKept(outcome: DedupOutcome, records: DocumentRecords, out: KeptDocuments, read: ReadOptions, progress: StageProgress): Promise<void> {
+export async function writeKept(
+  outcome: DedupOutcome,
+  records: DocumentRecords,
+  out: KeptDocuments,
+  read: ReadOptions,
+  progress: StageProgress,
+): Promise<void> {
   const spans = new Map(fileSpans(records).map(({ path, span }) => [path, span]));
   let bytes = 0;
   for (const file of outcome.files) {
@@ -22,8 +28,11 @@ export async function writeKept(outcome: DedupOutcome, records: DocumentRecords,
     const kept = (d: number): boolean => outcome.assignment.kept[d] === 1;
     if (file.format !== 'jsonl') await rewriteKept(file, span, kept, out, read);
     else {
-      const chunks = (await openDecompressed(file.path, (n) => progress.update(span.first, (bytes += n)))) as AsyncIterable<Uint8Array>;
-      for await (const line of recordedLines(chunks, file.path, records, span, kept)) await writeLine(line.bytes, file, line.document, out, read);
+      const onBytes = (n: number): void => progress.update(span.first, (bytes += n));
+      const chunks = (await openDecompressed(file.path, onBytes)) as AsyncIterable<Uint8Array>;
+      for await (const line of recordedLines(chunks, file.path, records, span, kept)) {
+        await writeLine(line.bytes, file, line.document, out, read);
+      }
     }
   }
 }
