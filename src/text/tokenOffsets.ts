@@ -21,6 +21,9 @@ export interface TokenOffsets {
   readonly starts: Uint32Array;
   /** Byte offset just past each token's word. */
   readonly ends: Uint32Array;
+  /** The same word's range in UTF-16 code units (to slice the text). */
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
 }
 
 const WHITE_SPACE_RUN = /\p{White_Space}+/u;
@@ -75,21 +78,27 @@ export function tokenOffsets(text: string, options: NormalizeOptions = DEFAULT_N
   const whole = options.nfkc || options.stripPunctuation ? undefined : normalizeText(text, options);
   // Lowercasing alone that kept every code unit in place: the tokens are the words' ranges of the lowercased text.
   if (whole !== undefined && whole.length === text.length && sameWhiteSpace(text, whole)) {
-    const tokens = words.map((w) => whole.slice(w.from, w.to));
-    return { tokens, starts: Uint32Array.from(words, (w) => w.start), ends: Uint32Array.from(words, (w) => w.end) };
+    return { tokens: words.map((w) => whole.slice(w.from, w.to)), ...ranges(words) };
   }
   const tokens: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const sources: Word[] = [];
   for (const word of words) {
     for (const token of normalizeText(text.slice(word.from, word.to), options).split(WHITE_SPACE_RUN)) {
       if (token.length === 0) continue;
       tokens.push(token);
-      starts.push(word.start);
-      ends.push(word.end);
+      sources.push(word);
     }
   }
-  return { tokens, starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) };
+  return { tokens, ...ranges(sources) };
+}
+
+function ranges(words: readonly Word[]): Omit<TokenOffsets, 'tokens'> {
+  return {
+    starts: Uint32Array.from(words, (w) => w.start),
+    ends: Uint32Array.from(words, (w) => w.end),
+    from: Uint32Array.from(words, (w) => w.from),
+    to: Uint32Array.from(words, (w) => w.to),
+  };
 }
 
 function sameWhiteSpace(a: string, b: string): boolean {

@@ -54,6 +54,8 @@ describe('tokenOffsets', () => {
         const got = tokenOffsets(text, options);
         const wordStarts = new Set(words.map(([s]) => s));
         for (let i = 0; i < got.tokens.length; i++) {
+          expect(Buffer.byteLength(text.slice(0, got.from[i]))).toBe(got.starts[i]);
+          expect(Buffer.byteLength(text.slice(0, got.to[i]))).toBe(got.ends[i]);
           expect(wordStarts.has(got.starts[i])).toBe(true);
           expect(words.find(([s]) => s === got.starts[i])![1]).toBe(got.ends[i]);
         }

@@ -1,0 +1,87 @@
+/**
+ * n-gram decontamination on documents' text: the spans of `--min-tokens` or
+ * more normalized tokens (the tokens of word shingles, src/text) that a corpus
+ * document shares with a reference document, located in both texts as byte
+ * offsets in their UTF-8 (from the first token's word to the last one's), and
+ * the document with those spans cut. Pure and browser-safe: the pipeline
+ * (src/pipeline/substrings) and the library call it alike.
+ */
+import { DEFAULT_NORMALIZE, type NormalizeOptions } from '../text/normalize.js';
+import { tokenOffsets, type TokenOffsets } from '../text/tokenOffsets.js';
+import { ReferenceNgrams } from './ngramOverlap.js';
+
+export interface ContaminatedSpan {
+  /** The reference document's number, in the order they were added. */
+  readonly reference: number;
+  /** Byte range in the corpus text's UTF-8. */
+  readonly start: number;
+  readonly end: number;
+  /** Byte range in the reference text's UTF-8. */
+  readonly referenceStart: number;
+  readonly referenceEnd: number;
+  /** The corpus text of the span, as it is (not normalized). */
+  readonly text: string;
+  /** Its length in tokens (at least n). */
+  readonly tokens: number;
+  /** UTF-16 range in the corpus text (what `cutSpans` removes). */
+  readonly from: number;
+  readonly to: number;
+}
+
+type Located = Pick<TokenOffsets, 'starts' | 'ends'>;
+
+export class NgramDecontaminator {
+  private readonly ngrams: ReferenceNgrams;
+  private readonly references: Located[] = [];
+
+  constructor(
+    readonly n: number,
+    readonly normalize: NormalizeOptions = DEFAULT_NORMALIZE,
+  ) {
+    this.ngrams = new ReferenceNgrams(n);
+  }
+
+  /** Adds a reference document; returns its number. */
+  addReference(text: string): number {
+    const { tokens, starts, ends } = tokenOffsets(text, this.normalize);
+    this.references.push({ starts, ends });
+    return this.ngrams.add(tokens);
+  }
+
+  get referenceCount(): number {
+    return this.references.length;
+  }
+
+  /** Every span the document shares with a reference, by corpus position (ngramOverlap.ts). */
+  spansOf(text: string): ContaminatedSpan[] {
+    const located = tokenOffsets(text, this.normalize);
+    return this.ngrams.overlaps(located.tokens).map((span) => {
+      const reference = this.references[span.reference];
+      const from = located.from[span.start];
+      const to = located.to[span.end - 1];
+      return {
+        reference: span.reference,
+        start: located.starts[span.start],
+        end: located.ends[span.end - 1],
+        referenceStart: reference.starts[span.referenceStart],
+        referenceEnd: reference.ends[span.referenceEnd - 1],
+        text: text.slice(from, to),
+        tokens: span.end - span.start,
+        from,
+        to,
+      };
+    });
+  }
+}
+
+/** The text without the union of the spans' ranges. */
+export function cutSpans(text: string, spans: readonly Pick<ContaminatedSpan, 'from' | 'to'>[]): string {
+  const ranges = spans.map((s) => [s.from, s.to] as const).sort((a, b) => a[0] - b[0]);
+  let kept = '';
+  let at = 0;
+  for (const [from, to] of ranges) {
+    if (from > at) kept += text.slice(at, from);
+    at = Math.max(at, to);
+  }
+  return kept + text.slice(at);
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../../src/text/normalize.js';
+import { tokenOffsets } from '../../src/text/tokenOffsets.js';
+import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../src/substrings/ngramDecontamination.js';
+import { bruteForceSpans } from '../support/ngramReference.js';
+import { plantedCorpus } from './plantedItems.js';
+
+const N = 13;
+const planted = plantedCorpus(32, 90);
+const decontaminator = new NgramDecontaminator(N);
+planted.references.forEach((text) => decontaminator.addReference(text));
+const reported = planted.corpus.map((text) => decontaminator.spansOf(text));
+
+/** Whether `inner` occurs as a contiguous run in `outer`. */
+function containsRun(outer: readonly string[], inner: readonly string[]): boolean {
+  outer: for (let i = 0; i + inner.length <= outer.length; i++) {
+    for (let k = 0; k < inner.length; k++) if (outer[i + k] !== inner[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** The text's UTF-8 without the union of the spans' byte ranges: cutSpans's reference. */
+function cutBytes(text: string, spans: readonly ContaminatedSpan[]): string {
+  const bytes = Buffer.from(text);
+  const cut = new Uint8Array(bytes.length);
+  for (const s of spans) cut.fill(1, s.start, s.end);
+  return Buffer.from(bytes.filter((_, i) => cut[i] === 0)).toString();
+}
+
+const bytesOf = (text: string, start: number, end: number): string => Buffer.from(text).subarray(start, end).toString();
+
+describe('n-gram decontamination on planted benchmark items (issue 32 target)', () => {
+  it('plants whole, paraphrased and line-wrapped items', () => {
+    expect(planted.plants.map((p) => p.planting).filter((p) => p === 'whole').length).toBe(10);
+    expect(planted.plants.filter((p) => p.planting === 'paraphrased').length).toBe(10);
+    expect(planted.plants.filter((p) => p.planting === 'wrapped').length).toBe(10);
+  });
+
+  it('recalls every planted 13-gram overlap: each unchanged run of 13 or more of the item words is in one reported span', () => {
+    let runs = 0;
+    for (const plant of planted.plants) {
+      const itemWords = tokenize(planted.references[plant.reference]).slice(2); // after "question i:"
+      for (const [from, to] of plant.keptRuns) {
+        const end = Math.min(to, itemWords.length - 1); // the last word carries the item's "?" in the reference
+        if (end - from < N) continue;
+        const words = itemWords.slice(from, end);
+        const spans = reported[plant.document].filter((s) => s.reference === plant.reference);
+        expect(spans.some((s) => containsRun(tokenize(s.text), words))).toBe(true);
+        runs++;
+      }
+    }
+    expect(runs).toBeGreaterThanOrEqual(35); // whole and wrapped items give one run each, paraphrased ones one or more
+  });
+
+  it('reports exactly the brute-force overlaps of every document (all 13-token windows compared directly)', () => {
+    const referenceTokens = planted.references.map((text) => tokenize(text));
+    planted.corpus.forEach((text, d) => {
+      const located = tokenOffsets(text);
+      const expected = bruteForceSpans(located.tokens, referenceTokens, N).map((s) => [s.reference, located.starts[s.start], located.ends[s.end - 1]]);
+      expect(reported[d].map((s) => [s.reference, s.start, s.end])).toEqual(expected);
+    });
+    expect(reported.filter((spans) => spans.length > 0).length).toBe(planted.plants.length); // no licence matches by chance
+  });
+
+  it('makes no false report: every span is the same 13 or more tokens in the corpus bytes and the reference bytes', () => {
+    let spans = 0;
+    reported.forEach((list, d) => {
+      for (const span of list) {
+        const corpusTokens = tokenize(bytesOf(planted.corpus[d], span.start, span.end));
+        expect(bytesOf(planted.corpus[d], span.start, span.end)).toBe(span.text);
+        expect(corpusTokens.length).toBeGreaterThanOrEqual(N);
+        expect(corpusTokens.length).toBe(span.tokens);
+        expect(tokenize(bytesOf(planted.references[span.reference], span.referenceStart, span.referenceEnd))).toEqual(corpusTokens);
+        spans++;
+      }
+    });
+    expect(spans).toBeGreaterThanOrEqual(35);
+  });
+
+  it('cuts the spans: what is left shares no 13-gram with any reference', () => {
+    planted.corpus.forEach((text, d) => {
+      const cut = cutSpans(text, reported[d]);
+      expect(cut).toBe(cutBytes(text, reported[d]));
+      expect(decontaminator.spansOf(cut)).toEqual([]);
+      if (reported[d].length === 0) expect(cut).toBe(text);
+    });
+  });
+});
