@@ -28,8 +28,8 @@ function randomText(random: () => number, length: number): string {
 function wordBytes(text: string): [number, number][] {
   const out: [number, number][] = [];
   for (const match of text.matchAll(/[^\p{White_Space}]+/gu)) {
-    const start = Buffer.byteLength(text.slice(0, match.index).toWellFormed());
-    out.push([start, start + Buffer.byteLength(match[0].toWellFormed())]);
+    const start = Buffer.byteLength(text.slice(0, match.index));
+    out.push([start, start + Buffer.byteLength(match[0])]);
   }
   return out;
 }
