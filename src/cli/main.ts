@@ -12,6 +12,7 @@ import { registerBenchCommand } from './bench.js';
 import { registerIndexCommand } from './indexCommands.js';
 import { registerQueryCommand } from './query.js';
 import { registerServeCommand } from './serve.js';
+import { registerSubstringsCommand } from './substrings.js';
 import { installSignalCleanup } from '../formats/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -57,6 +58,7 @@ registerBenchCommand(program);
 registerIndexCommand(program);
 registerQueryCommand(program);
 registerServeCommand(program);
+registerSubstringsCommand(program);
 // A mistyped option gets its one-line error and where to look, not the whole help.
 program.showHelpAfterError("(see 'gpudedup --help')");
 for (const command of program.commands) {

@@ -1,0 +1,157 @@
+/**
+ * One round of the search: the windows whose hash key falls in [lo, hi),
+ * sorted by (key, lane B) with positions in order within equal hashes, then
+ * each run of equal hashes split into classes of byte-equal windows (every
+ * member compared with the run's first, byte for byte; a run that is not all
+ * equal is sorted by its bytes). A class of two or more is a repeated window:
+ * its members are marked (all, or all but the first in input order).
+ *
+ * Why this is exact: a window's key depends on its bytes only, so equal
+ * windows fall in the same round and the same run; the classes are decided by
+ * comparing bytes; and every window of the corpus is in exactly one round
+ * (the rounds cover the key space). So the marked windows are exactly those a
+ * suffix array finds with a longest common prefix of at least `length` bytes.
+ */
+import type { CutMode } from '../options.js';
+import type { CorpusText } from './corpusText.js';
+import { forEachWindow } from './windowHash.js';
+
+export interface RoundEntries {
+  keys: Uint32Array;
+  lanes: Uint32Array;
+  positions: Uint32Array;
+  count: number;
+}
+
+export interface RoundStats {
+  /** Windows in the round. */
+  windows: number;
+  /** Classes of two or more byte-equal windows. */
+  groups: number;
+  /** Windows in those classes. */
+  repeatedWindows: number;
+  /** Runs of equal hashes whose windows were not all equal (hash collisions, resolved by their bytes). */
+  collisions: number;
+}
+
+/** The windows of documents [firstDocument, endDocument) whose key is in [lo, hi), in position order. */
+export function collectRound(corpus: CorpusText, length: number, lo: number, hi: number, firstDocument = 0, endDocument = corpus.starts.length - 1): RoundEntries {
+  let capacity = 1 << 16;
+  let keys: Uint32Array = new Uint32Array(capacity);
+  let lanes: Uint32Array = new Uint32Array(capacity);
+  let positions: Uint32Array = new Uint32Array(capacity);
+  let count = 0;
+  forEachWindow(corpus, length, firstDocument, endDocument, (key, lane, position) => {
+    if (key < lo || key >= hi) return;
+    if (count === capacity) {
+      capacity *= 2;
+      keys = grow(keys, capacity);
+      lanes = grow(lanes, capacity);
+      positions = grow(positions, capacity);
+    }
+    keys[count] = key;
+    lanes[count] = lane;
+    positions[count++] = position;
+  });
+  return { keys, lanes, positions, count };
+}
+
+function grow(array: Uint32Array, capacity: number): Uint32Array {
+  const grown = new Uint32Array(capacity);
+  grown.set(array);
+  return grown;
+}
+
+/** Sorts the entries by key (stable LSD radix, 2 × 16 bits), then by lane within equal keys (stable). */
+export function sortRound(entries: RoundEntries): RoundEntries {
+  let current = entries;
+  for (const shift of [0, 16]) current = radixPass(current, shift);
+  const { keys, lanes, positions, count } = current;
+  for (let start = 0; start < count; ) {
+    let end = start + 1;
+    while (end < count && keys[end] === keys[start]) end++;
+    if (end - start > 1) sortLanes(lanes, positions, start, end);
+    start = end;
+  }
+  return current;
+}
+
+function radixPass(source: RoundEntries, shift: number): RoundEntries {
+  const { count } = source;
+  const counts = new Uint32Array(65537);
+  for (let i = 0; i < count; i++) counts[((source.keys[i] >>> shift) & 0xffff) + 1]++;
+  for (let b = 1; b <= 65536; b++) counts[b] += counts[b - 1];
+  const keys = new Uint32Array(count);
+  const lanes = new Uint32Array(count);
+  const positions = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const at = counts[(source.keys[i] >>> shift) & 0xffff]++;
+    keys[at] = source.keys[i];
+    lanes[at] = source.lanes[i];
+    positions[at] = source.positions[i];
+  }
+  return { keys, lanes, positions, count };
+}
+
+/** Stable insertion sort of [start, end) by lane (runs of one key are short but for repeated windows, whose lanes are equal). */
+function sortLanes(lanes: Uint32Array, positions: Uint32Array, start: number, end: number): void {
+  for (let i = start + 1; i < end; i++) {
+    const lane = lanes[i];
+    const position = positions[i];
+    let j = i - 1;
+    while (j >= start && lanes[j] > lane) {
+      lanes[j + 1] = lanes[j];
+      positions[j + 1] = positions[j];
+      j--;
+    }
+    lanes[j + 1] = lane;
+    positions[j + 1] = position;
+  }
+}
+
+/** Marks the repeated windows of a sorted round in `marks` (a bit per corpus byte, set atomically: workers share it). */
+export function markRound(corpus: CorpusText, length: number, sorted: RoundEntries, marks: Int32Array, cut: CutMode): RoundStats {
+  const { keys, lanes, positions, count } = sorted;
+  const stats: RoundStats = { windows: count, groups: 0, repeatedWindows: 0, collisions: 0 };
+  for (let start = 0; start < count; ) {
+    let end = start + 1;
+    while (end < count && keys[end] === keys[start] && lanes[end] === lanes[start]) end++;
+    if (end - start > 1) markRun(corpus.bytes, length, positions.subarray(start, end), marks, cut, stats);
+    start = end;
+  }
+  return stats;
+}
+
+function markRun(bytes: Uint8Array, length: number, members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
+  const first = members[0];
+  let allEqual = true;
+  for (let i = 1; i < members.length && allEqual; i++) allEqual = compareWindows(bytes, first, members[i], length) === 0;
+  if (allEqual) return markClass(members, marks, cut, stats);
+  stats.collisions++;
+  // Sorted by bytes, then position: each class of equal windows is contiguous, its first member first.
+  const sorted = Array.from(members).sort((p, q) => compareWindows(bytes, p, q, length) || p - q);
+  for (let start = 0; start < sorted.length; ) {
+    let end = start + 1;
+    while (end < sorted.length && compareWindows(bytes, sorted[start], sorted[end], length) === 0) end++;
+    if (end - start > 1) markClass(Uint32Array.from(sorted.slice(start, end)), marks, cut, stats);
+    start = end;
+  }
+}
+
+/** A class of byte-equal windows, in position order: all marked, or all but the first. */
+function markClass(members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
+  stats.groups++;
+  stats.repeatedWindows += members.length;
+  for (let i = cut === 'all' ? 0 : 1; i < members.length; i++) {
+    const p = members[i];
+    Atomics.or(marks, p >>> 5, 1 << (p & 31));
+  }
+}
+
+export function compareWindows(bytes: Uint8Array, p: number, q: number, length: number): number {
+  for (let i = 0; i < length; i++) {
+    const d = bytes[p + i] - bytes[q + i];
+    if (d !== 0) return d;
+  }
+  return 0;
+}
