@@ -22,6 +22,8 @@ export type ContaminationCliOptions = InputCliOptions & {
   report?: string;
   minRemaining?: number;
   compression?: ParquetCompression;
+  /** substrings' own span table: refused with --against. */
+  spans?: string;
 };
 
 export function addContaminationOptions(command: Command): Command {
@@ -36,6 +38,7 @@ export function addContaminationOptions(command: Command): Command {
 
 export function contaminationConfigFrom(inputs: string[], options: ContaminationCliOptions): DecontaminateConfig {
   if (inputs.length === 0) throw new RangeError('no corpus to decontaminate: give files (or - for standard input)');
+  if (options.spans !== undefined) throw new RangeError('--spans is the table of repeated spans; with --against the shared spans go to --contamination FILE');
   if ([options.out, options.contamination, options.report].every((p) => p === undefined)) {
     throw new RangeError('nothing to write: give -o, --contamination or --report');
   }

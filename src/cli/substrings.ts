@@ -6,6 +6,7 @@ import type { CutMode } from '../options.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';
 import type { SubstringsConfig, SubstringsReport } from '../pipeline/substrings/config.js';
 import { addInputOptions, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
+import { addContaminationOptions, runContaminationCommand, type ContaminationCliOptions } from './contamination.js';
 import { byteSize } from './params.js';
 import { stageBar } from './progress.js';
 
@@ -38,7 +39,8 @@ export function registerSubstringsCommand(program: Command): void {
     .option('--memory-limit <size>', 'memory for the search\'s tables, e.g. 4GiB (default 1 GiB); the corpus\'s text is held in memory besides', byteSize)
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
     .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'));
-  addInputOptions(command).action(async (inputs: string[], options: SubstringsCliOptions) => {
+  addInputOptions(addContaminationOptions(command)).action(async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
+    if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
     const config = substringsConfigFrom(inputs, options);
     const report = await runSubstrings(config, {
       note: (message) => {
