@@ -9,6 +9,9 @@
 import { DEFAULT_NORMALIZE, type NormalizeOptions } from '../text/normalize.js';
 import { tokenOffsets, type TokenOffsets } from '../text/tokenOffsets.js';
 import { ReferenceNgrams } from './ngramOverlap.js';
+import { cutRanges } from './cuts.js';
+
+const encoder = new TextEncoder();
 
 export interface ContaminatedSpan {
   /** The reference document's number, in the order they were added. */
@@ -23,9 +26,6 @@ export interface ContaminatedSpan {
   readonly text: string;
   /** Its length in tokens (at least n). */
   readonly tokens: number;
-  /** UTF-16 range in the corpus text (what `cutSpans` removes). */
-  readonly from: number;
-  readonly to: number;
 }
 
 type Located = Pick<TokenOffsets, 'starts' | 'ends'>;
@@ -67,21 +67,19 @@ export class NgramDecontaminator {
         referenceEnd: reference.ends[span.referenceEnd - 1],
         text: text.slice(from, to),
         tokens: span.end - span.start,
-        from,
-        to,
       };
     });
   }
 }
 
-/** The text without the union of the spans' ranges. */
-export function cutSpans(text: string, spans: readonly Pick<ContaminatedSpan, 'from' | 'to'>[]): string {
-  const ranges = spans.map((s) => [s.from, s.to] as const).sort((a, b) => a[0] - b[0]);
-  let kept = '';
-  let at = 0;
-  for (const [from, to] of ranges) {
-    if (from > at) kept += text.slice(at, from);
-    at = Math.max(at, to);
+/** The text without the union of the spans' byte ranges (cuts.ts), and how many bytes went. */
+export function cutSpans(text: string, spans: readonly Pick<ContaminatedSpan, 'start' | 'end'>[]): { text: string; removed: number } {
+  const sorted = spans.map((s) => [s.start, s.end] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push(range);
   }
-  return kept + text.slice(at);
+  return cutRanges(encoder.encode(text), merged);
 }

@@ -21,6 +21,7 @@ import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../subs
 import { SILENT_HOOKS, withProgress, type DedupHooks } from '../config.js';
 import { countingRead } from '../indexInput.js';
 import { checkOutputs, type NamedOutput } from '../outputChecks.js';
+import { edited } from './writeEdited.js';
 import { benchmarkCounts, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 
@@ -130,15 +131,14 @@ async function scanDocument(doc: InputDocument, references: ReferenceSet, config
     summary.removed++;
     return;
   }
-  const text = cutSpans(doc.text, spans);
-  const left = Buffer.byteLength(text);
-  summary.bytesCut += Buffer.byteLength(doc.text) - left;
-  if (left < Math.max(1, config.minRemaining)) {
+  const { text, removed } = cutSpans(doc.text, spans);
+  summary.bytesCut += removed;
+  if (Buffer.byteLength(doc.text) - removed < config.minRemaining) {
     summary.removed++;
     return;
   }
   summary.cut++;
-  await writers.kept.write(withText(doc, text, config.read.textField));
+  await writers.kept.write(edited(doc, text, config.read.textField));
 }
 
 function contaminationRow(doc: InputDocument, span: ContaminatedSpan, references: ReferenceSet): (string | number)[] {
@@ -156,9 +156,4 @@ function countBenchmarks(spans: readonly ContaminatedSpan[], references: Referen
     counts[benchmark].referencesFound.add(span.reference);
   }
   for (const benchmark of touched) counts[benchmark].documents++;
-}
-
-/** The document with another text: a JSON line is written again from its record, every other field as it was. */
-function withText(doc: InputDocument, text: string, textField: string): InputDocument {
-  return { ...doc, text, rawLine: undefined, record: doc.record === undefined ? undefined : { ...doc.record, [textField]: text } };
 }
