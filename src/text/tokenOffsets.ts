@@ -44,64 +44,58 @@ function utf8Length(text: string, i: number): number {
   return 3;
 }
 
-interface Word {
-  /** Code-unit range in the text. */
-  readonly from: number;
-  readonly to: number;
-  /** Byte range in its UTF-8. */
-  readonly start: number;
-  readonly end: number;
+/** The White_Space-delimited words of the text: code-unit and byte ranges, one entry per word in each array. */
+interface Words {
+  readonly from: number[];
+  readonly to: number[];
+  readonly start: number[];
+  readonly end: number[];
 }
 
-/** The White_Space-delimited words of the original text, with code-unit and byte ranges. */
-function wordsOf(text: string): Word[] {
-  const words: Word[] = [];
+/**
+ * The words of the original text; with `lowered` (the text lowercased, as long), also whether lowering kept
+ * White_Space where it was — then the tokens are `lowered`'s slices of the same ranges.
+ */
+function wordsOf(text: string, lowered?: string): { words: Words; aligned: boolean } {
+  const words: Words = { from: [], to: [], start: [], end: [] };
+  let aligned = lowered !== undefined && lowered.length === text.length;
   let byte = 0;
   let from = -1;
-  let start = 0;
   for (let i = 0; i <= text.length; i++) {
     const space = i === text.length || isWhiteSpace(text.charCodeAt(i));
+    if (aligned && i < text.length && space !== isWhiteSpace(lowered!.charCodeAt(i))) aligned = false;
     if (space && from >= 0) {
-      words.push({ from, to: i, start, end: byte });
+      words.to.push(i);
+      words.end.push(byte);
       from = -1;
     } else if (!space && from < 0) {
       from = i;
-      start = byte;
+      words.from.push(i);
+      words.start.push(byte);
     }
     if (i < text.length) byte += utf8Length(text, i);
   }
-  return words;
+  return { words, aligned };
 }
 
 export function tokenOffsets(text: string, options: NormalizeOptions = DEFAULT_NORMALIZE): TokenOffsets {
-  const words = wordsOf(text);
-  const whole = options.nfkc || options.stripPunctuation ? undefined : normalizeText(text, options);
-  // Lowercasing alone that kept every code unit in place: the tokens are the words' ranges of the lowercased text.
-  if (whole !== undefined && whole.length === text.length && sameWhiteSpace(text, whole)) {
-    return { tokens: words.map((w) => whole.slice(w.from, w.to)), ...ranges(words) };
-  }
+  const lowered = options.nfkc || options.stripPunctuation ? undefined : normalizeText(text, options);
+  const { words, aligned } = wordsOf(text, lowered);
+  // Lowercasing alone that kept every White_Space code unit in place: the tokens are the words' ranges of the lowercased text.
+  if (aligned) return { tokens: words.from.map((f, w) => lowered!.slice(f, words.to[w])), ...typed(words) };
   const tokens: string[] = [];
-  const sources: Word[] = [];
-  for (const word of words) {
-    for (const token of normalizeText(text.slice(word.from, word.to), options).split(WHITE_SPACE_RUN)) {
+  const sources: number[] = [];
+  words.from.forEach((f, w) => {
+    for (const token of normalizeText(text.slice(f, words.to[w]), options).split(WHITE_SPACE_RUN)) {
       if (token.length === 0) continue;
       tokens.push(token);
-      sources.push(word);
+      sources.push(w);
     }
-  }
-  return { tokens, ...ranges(sources) };
+  });
+  const pick = (values: number[]): number[] => sources.map((w) => values[w]);
+  return { tokens, ...typed({ from: pick(words.from), to: pick(words.to), start: pick(words.start), end: pick(words.end) }) };
 }
 
-function ranges(words: readonly Word[]): Omit<TokenOffsets, 'tokens'> {
-  return {
-    starts: Uint32Array.from(words, (w) => w.start),
-    ends: Uint32Array.from(words, (w) => w.end),
-    from: Uint32Array.from(words, (w) => w.from),
-    to: Uint32Array.from(words, (w) => w.to),
-  };
-}
-
-function sameWhiteSpace(a: string, b: string): boolean {
-  for (let i = 0; i < a.length; i++) if (isWhiteSpace(a.charCodeAt(i)) !== isWhiteSpace(b.charCodeAt(i))) return false;
-  return true;
+function typed(words: Words): Omit<TokenOffsets, 'tokens'> {
+  return { starts: Uint32Array.from(words.start), ends: Uint32Array.from(words.end), from: Uint32Array.from(words.from), to: Uint32Array.from(words.to) };
 }

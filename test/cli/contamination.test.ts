@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { plantedCorpus } from '../substrings/plantedItems.js';
+import { plantedCorpus } from '../../bench/plantedItems.js';
 
 const planted = plantedCorpus(21, 30, 10);
 

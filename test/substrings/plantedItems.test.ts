@@ -3,7 +3,7 @@ import { tokenize } from '../../src/text/normalize.js';
 import { tokenOffsets } from '../../src/text/tokenOffsets.js';
 import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../src/substrings/ngramDecontamination.js';
 import { bruteForceSpans } from '../support/ngramReference.js';
-import { plantedCorpus } from './plantedItems.js';
+import { plantedCorpus, plantedOverlaps } from '../../bench/plantedItems.js';
 
 const N = 13;
 const planted = plantedCorpus(32, 90);
@@ -41,9 +41,7 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
     let runs = 0;
     for (const plant of planted.plants) {
       const itemWords = tokenize(planted.references[plant.reference]).slice(2); // after "question i:"
-      for (const [from, to] of plant.keptRuns) {
-        const end = Math.min(to, itemWords.length - 1); // the last word carries the item's "?" in the reference
-        if (end - from < N) continue;
+      for (const [from, end] of plantedOverlaps(plant, N)) {
         const words = itemWords.slice(from, end);
         const spans = reported[plant.document].filter((s) => s.reference === plant.reference);
         expect(spans.some((s) => containsRun(tokenize(s.text), words))).toBe(true);

@@ -6,7 +6,7 @@ import { decontaminate, decontaminatePreflight, type DecontaminateConfig } from 
 import { contaminationJson } from '../../../src/pipeline/substrings/contaminationReport.js';
 import { DEFAULT_READ } from '../../../src/io/documents.js';
 import { tempDir } from '../../support/tempDirs.js';
-import { plantedCorpus } from '../../substrings/plantedItems.js';
+import { plantedCorpus } from '../../../bench/plantedItems.js';
 
 const planted = plantedCorpus(9, 60, 20);
 

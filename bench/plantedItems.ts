@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { rng } from '../support/reference.js';
+import { rng } from '../test/support/reference.js';
 
 export type Planting = 'whole' | 'paraphrased' | 'wrapped';
 
@@ -16,6 +16,16 @@ export interface Plant {
   readonly planting: Planting;
   /** Word ranges of the item that appear unchanged and contiguous in the corpus document (paraphrase cuts it). */
   readonly keptRuns: readonly (readonly [number, number])[];
+  /** The item's word count. */
+  readonly words: number;
+}
+
+/**
+ * The planted overlaps of n or more tokens: the kept runs, less the item's last word (followed by "?" in the
+ * reference and by "." in the corpus, so a different token), as word ranges of the item.
+ */
+export function plantedOverlaps(plant: Plant, n: number): [number, number][] {
+  return plant.keptRuns.map(([from, to]): [number, number] => [from, Math.min(to, plant.words - 1)]).filter(([from, to]) => to - from >= n);
 }
 
 export interface PlantedCorpus {
@@ -68,7 +78,7 @@ export function plantedCorpus(seed: number, documents: number, items = 60): Plan
     }
     const at = nthSpace(text, Math.floor(random() * 50));
     corpus.push(`${text.slice(0, at)} As asked on a forum: ${item}. ${text.slice(at)}`);
-    plants.push({ document: d, reference, planting, keptRuns });
+    plants.push({ document: d, reference, planting, keptRuns, words: words.length });
   }
   return { references, benchmarkOf, corpus, plants };
 }
