@@ -10,6 +10,7 @@ import { DEFAULT_NORMALIZE, type NormalizeOptions } from '../text/normalize.js';
 import { tokenOffsets, type TokenOffsets } from '../text/tokenOffsets.js';
 import { ReferenceNgrams } from './ngramOverlap.js';
 import { cutRanges } from './cuts.js';
+import { checkKnownOptions, CONTAMINATION_MIN_TOKENS, optionValue } from '../options.js';
 
 const encoder = new TextEncoder();
 
@@ -82,4 +83,27 @@ export function cutSpans(text: string, spans: readonly Pick<ContaminatedSpan, 's
     else merged.push(range);
   }
   return cutRanges(encoder.encode(text), merged);
+}
+
+export interface NgramOverlapOptions {
+  /** The shortest shared span, in normalized tokens (default 13, as `--min-tokens` with `--against`). */
+  readonly minTokens?: number;
+  /** As the shingles normalize (default: lowercase only). */
+  readonly normalize?: NormalizeOptions;
+}
+
+/** One shared span: the corpus document's and the reference's numbers (positions in the arrays given), and where. */
+export interface NgramOverlap extends ContaminatedSpan {
+  readonly document: number;
+}
+
+/**
+ * The library's entry: every span of `minTokens` or more normalized tokens that a document shares with a
+ * reference, by document, then corpus position. Options are checked as the command line checks its flags.
+ */
+export function ngramOverlaps(documents: readonly string[], references: readonly string[], options: NgramOverlapOptions = {}): NgramOverlap[] {
+  checkKnownOptions(options, ['minTokens', 'normalize'], 'ngramOverlaps');
+  const decontaminator = new NgramDecontaminator(optionValue('minTokens', options.minTokens ?? CONTAMINATION_MIN_TOKENS), options.normalize);
+  for (const reference of references) decontaminator.addReference(reference);
+  return documents.flatMap((text, document) => decontaminator.spansOf(text).map((span) => ({ document, ...span })));
 }

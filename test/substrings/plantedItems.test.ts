@@ -86,3 +86,15 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
     });
   });
 });
+
+describe('ngramOverlaps (the library entry, from the package entry point)', () => {
+  it('gives the decontaminator\'s spans for every document, numbered, and checks its options as the CLI does', async () => {
+    const { ngramOverlaps } = await import('../../src/index.js');
+    const found = ngramOverlaps(planted.corpus, planted.references);
+    expect(found).toEqual(reported.flatMap((spans, document) => spans.map((span) => ({ document, ...span }))));
+    expect(ngramOverlaps(['a b c d'], ['x a b c d y'], { minTokens: 4 }).map((s) => s.text)).toEqual(['a b c d']);
+    expect(ngramOverlaps(['a b c'], ['a b c'], { minTokens: 4 })).toEqual([]);
+    expect(() => ngramOverlaps([], [], { minTokens: 0 })).toThrow('minTokens must be an integer from 1 to 100000, got 0');
+    expect(() => ngramOverlaps([], [], { minToken: 5 } as never)).toThrow('ngramOverlaps has no option "minToken"; its options are minTokens, normalize');
+  });
+});
