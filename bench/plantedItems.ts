@@ -25,7 +25,9 @@ export interface Plant {
  * reference and by "." in the corpus, so a different token), as word ranges of the item.
  */
 export function plantedOverlaps(plant: Plant, n: number): [number, number][] {
-  return plant.keptRuns.map(([from, to]): [number, number] => [from, Math.min(to, plant.words - 1)]).filter(([from, to]) => to - from >= n);
+  return plant.keptRuns
+    .map(([from, to]): [number, number] => [from, Math.min(to, plant.words - 1)])
+    .filter(([from, to]) => to - from >= n);
 }
 
 export interface PlantedCorpus {
@@ -52,8 +54,17 @@ function pick<T>(random: () => number, from: readonly T[]): T {
 export function plantedCorpus(seed: number, documents: number, items = 60): PlantedCorpus {
   const random = rng(seed);
   const texts = sampleTexts();
-  const vocabulary = [...new Set(texts.join(' ').split(/\s+/).filter((w) => /^[A-Za-z]{3,}$/.test(w)))];
-  const itemWords = Array.from({ length: items }, () => Array.from({ length: 25 + Math.floor(random() * 40) }, () => pick(random, vocabulary)));
+  const vocabulary = [
+    ...new Set(
+      texts
+        .join(' ')
+        .split(/\s+/)
+        .filter((w) => /^[A-Za-z]{3,}$/.test(w)),
+    ),
+  ];
+  const itemWords = Array.from({ length: items }, () =>
+    Array.from({ length: 25 + Math.floor(random() * 40) }, () => pick(random, vocabulary)),
+  );
   const references = itemWords.map((words, i) => `Question ${i}: ${words.join(' ')}?`);
   const benchmarkOf = references.map((_, i) => i % 2);
   const corpus: string[] = [];

@@ -6,7 +6,11 @@
 import type { Command } from 'commander';
 import type { ParquetCompression } from '../formats/parquetFile.js';
 import { CONTAMINATION_MIN_TOKENS, type ContaminationAction } from '../options.js';
-import { decontaminate, decontaminatePreflight, type DecontaminateConfig } from '../pipeline/substrings/decontaminate.js';
+import {
+  decontaminate,
+  decontaminatePreflight,
+  type DecontaminateConfig,
+} from '../pipeline/substrings/decontaminate.js';
 import { contaminationLines } from '../pipeline/substrings/contaminationReport.js';
 import { cliHooks, readFrom } from './indexOptions.js';
 import { tableOption, type InputCliOptions } from './options.js';
@@ -28,17 +32,46 @@ export type ContaminationCliOptions = InputCliOptions & {
 
 export function addContaminationOptions(command: Command): Command {
   return command
-    .option('--against <files...>', 'n-gram decontamination: reference (benchmark) files, each counted on its own; documents sharing a span of --min-tokens tokens with one are removed, cut or reported')
-    .addOption(tableOption('minTokens', '--min-tokens <n>', `with --against: the shortest shared span, in normalized tokens (default ${CONTAMINATION_MIN_TOKENS})`))
-    .addOption(tableOption('action', '--action <what>', 'with --against: remove the document, cut its shared spans, or only report them'))
-    .option('--contamination <file>', 'with --against: one row per shared span (id, reference, benchmark, byte offsets in both texts, tokens, span); CSV, JSONL or Parquet by the name')
+    .option(
+      '--against <files...>',
+      'n-gram decontamination: reference (benchmark) files, each counted on its own; documents sharing ' +
+        'a span of --min-tokens tokens with one are removed, cut or reported',
+    )
+    .addOption(
+      tableOption(
+        'minTokens',
+        '--min-tokens <n>',
+        `with --against: the shortest shared span, in normalized tokens (default ${CONTAMINATION_MIN_TOKENS})`,
+      ),
+    )
+    .addOption(
+      tableOption(
+        'action',
+        '--action <what>',
+        'with --against: remove the document, cut its shared spans, or only report them',
+      ),
+    )
+    .option(
+      '--contamination <file>',
+      'with --against: one row per shared span (id, reference, benchmark, byte offsets in both texts, ' +
+        'tokens, span); CSV, JSONL or Parquet by the name',
+    )
     .addOption(tableOption('nfkc', '--nfkc', 'with --against: apply Unicode NFKC normalization before tokenizing'))
-    .addOption(tableOption('stripPunctuation', '--strip-punctuation', 'with --against: turn Unicode punctuation and symbols into spaces before tokenizing'));
+    .addOption(
+      tableOption(
+        'stripPunctuation',
+        '--strip-punctuation',
+        'with --against: turn Unicode punctuation and symbols into spaces before tokenizing',
+      ),
+    );
 }
 
 export function contaminationConfigFrom(inputs: string[], options: ContaminationCliOptions): DecontaminateConfig {
   if (inputs.length === 0) throw new RangeError('no corpus to decontaminate: give files (or - for standard input)');
-  if (options.spans !== undefined) throw new RangeError('--spans is the table of repeated spans; with --against the shared spans go to --contamination FILE');
+  if (options.spans !== undefined)
+    throw new RangeError(
+      '--spans is the table of repeated spans; with --against the shared spans go to --contamination FILE',
+    );
   if ([options.out, options.contamination, options.report].every((p) => p === undefined)) {
     throw new RangeError('nothing to write: give -o, --contamination or --report');
   }

@@ -74,7 +74,10 @@ export class NgramDecontaminator {
 }
 
 /** The text without the union of the spans' byte ranges (cuts.ts), and how many bytes went. */
-export function cutSpans(text: string, spans: readonly Pick<ContaminatedSpan, 'start' | 'end'>[]): { text: string; removed: number } {
+export function cutSpans(
+  text: string,
+  spans: readonly Pick<ContaminatedSpan, 'start' | 'end'>[],
+): { text: string; removed: number } {
   const sorted = spans.map((s) => [s.start, s.end] as [number, number]).sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const range of sorted) {
@@ -101,9 +104,16 @@ export interface NgramOverlap extends ContaminatedSpan {
  * The library's entry: every span of `minTokens` or more normalized tokens that a document shares with a
  * reference, by document, then corpus position. Options are checked as the command line checks its flags.
  */
-export function ngramOverlaps(documents: readonly string[], references: readonly string[], options: NgramOverlapOptions = {}): NgramOverlap[] {
+export function ngramOverlaps(
+  documents: readonly string[],
+  references: readonly string[],
+  options: NgramOverlapOptions = {},
+): NgramOverlap[] {
   checkKnownOptions(options, ['minTokens', 'normalize'], 'ngramOverlaps');
-  const decontaminator = new NgramDecontaminator(optionValue('minTokens', options.minTokens ?? CONTAMINATION_MIN_TOKENS), options.normalize);
+  const decontaminator = new NgramDecontaminator(
+    optionValue('minTokens', options.minTokens ?? CONTAMINATION_MIN_TOKENS),
+    options.normalize,
+  );
   for (const reference of references) decontaminator.addReference(reference);
   return documents.flatMap((text, document) => decontaminator.spansOf(text).map((span) => ({ document, ...span })));
 }

@@ -142,7 +142,13 @@ export class ReferenceNgrams {
       }
     }
     return runs
-      .map((r) => ({ reference: r.reference, start: r.start, end: r.last + n, referenceStart: r.referenceStart, referenceEnd: r.referenceStart + r.last - r.start + n }))
+      .map((r) => ({
+        reference: r.reference,
+        start: r.start,
+        end: r.last + n,
+        referenceStart: r.referenceStart,
+        referenceEnd: r.referenceStart + r.last - r.start + n,
+      }))
       .sort((a, b) => a.start - b.start || a.reference - b.reference || a.referenceStart - b.referenceStart);
   }
 }

@@ -81,7 +81,8 @@ function wordsOf(text: string, lowered?: string): { words: Words; aligned: boole
 export function tokenOffsets(text: string, options: NormalizeOptions = DEFAULT_NORMALIZE): TokenOffsets {
   const lowered = options.nfkc || options.stripPunctuation ? undefined : normalizeText(text, options);
   const { words, aligned } = wordsOf(text, lowered);
-  // Lowercasing alone that kept every White_Space code unit in place: the tokens are the words' ranges of the lowercased text.
+  // Lowercasing alone that kept every White_Space code unit in place:
+  // the tokens are the words' ranges of the lowercased text.
   if (aligned) return { tokens: words.from.map((f, w) => lowered!.slice(f, words.to[w])), ...typed(words) };
   const tokens: string[] = [];
   const sources: number[] = [];
@@ -93,9 +94,17 @@ export function tokenOffsets(text: string, options: NormalizeOptions = DEFAULT_N
     }
   });
   const pick = (values: number[]): number[] => sources.map((w) => values[w]);
-  return { tokens, ...typed({ from: pick(words.from), to: pick(words.to), start: pick(words.start), end: pick(words.end) }) };
+  return {
+    tokens,
+    ...typed({ from: pick(words.from), to: pick(words.to), start: pick(words.start), end: pick(words.end) }),
+  };
 }
 
 function typed(words: Words): Omit<TokenOffsets, 'tokens'> {
-  return { starts: Uint32Array.from(words.start), ends: Uint32Array.from(words.end), from: Uint32Array.from(words.from), to: Uint32Array.from(words.to) };
+  return {
+    starts: Uint32Array.from(words.start),
+    ends: Uint32Array.from(words.end),
+    from: Uint32Array.from(words.from),
+    to: Uint32Array.from(words.to),
+  };
 }

@@ -12,7 +12,9 @@ function writeFiles(): { dir: string; corpus: string; benchmarks: string[] } {
   writeFileSync(corpus, planted.corpus.map((text, i) => JSON.stringify({ id: `d${i}`, text }) + '\n').join(''));
   const benchmarks = [0, 1].map((b) => {
     const path = join(dir, `bench${b}.jsonl`);
-    const items = planted.references.map((text, i) => ({ id: `q${i}`, text })).filter((_, i) => planted.benchmarkOf[i] === b);
+    const items = planted.references
+      .map((text, i) => ({ id: `q${i}`, text }))
+      .filter((_, i) => planted.benchmarkOf[i] === b);
     writeFileSync(path, items.map((item) => JSON.stringify(item) + '\n').join(''));
     return path;
   });
@@ -20,11 +22,20 @@ function writeFiles(): { dir: string; corpus: string; benchmarks: string[] } {
 }
 
 describe('gpudedup substrings --against', () => {
-  it('removes the contaminated documents, writes the span table, and counts per benchmark file in the summary', async () => {
+  it('removes the contaminated documents, writes the span table, and counts per benchmark file', async () => {
     const { dir, corpus, benchmarks } = writeFiles();
     const out = join(dir, 'clean.jsonl');
     const table = join(dir, 'contamination.csv');
-    const result = await runCli(['substrings', corpus, '--against', ...benchmarks, '-o', out, '--contamination', table]);
+    const result = await runCli([
+      'substrings',
+      corpus,
+      '--against',
+      ...benchmarks,
+      '-o',
+      out,
+      '--contamination',
+      table,
+    ]);
     expect(result.stderr).toContain(`${planted.plants.length} documents of 30 share a span of 13 or more tokens`);
     for (const [b, path] of benchmarks.entries()) {
       const documents = planted.plants.filter((p) => planted.benchmarkOf[p.reference] === b).length;
@@ -40,7 +51,18 @@ describe('gpudedup substrings --against', () => {
   it('takes --min-tokens and --action cut', async () => {
     const { dir, corpus, benchmarks } = writeFiles();
     const out = join(dir, 'cut.jsonl');
-    const result = await runCli(['substrings', corpus, '--against', benchmarks[0], '--min-tokens', '20', '--action', 'cut', '-o', out]);
+    const result = await runCli([
+      'substrings',
+      corpus,
+      '--against',
+      benchmarks[0],
+      '--min-tokens',
+      '20',
+      '--action',
+      'cut',
+      '-o',
+      out,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('share a span of 20 or more tokens');
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean).length).toBe(30);
@@ -52,16 +74,27 @@ describe('gpudedup substrings --against', () => {
     const cases: [string[], string][] = [
       [['--min-tokens', '0', '-o', out], 'minTokens must be an integer from 1 to 100000, got 0'],
       [['--action', 'drop', '-o', out], 'action must be one of remove, cut or report, got "drop"'],
-      [['--spans', join(dir, 's.csv'), '-o', out], '--spans is the table of repeated spans; with --against the shared spans go to --contamination FILE'],
+      [
+        ['--spans', join(dir, 's.csv'), '-o', out],
+        '--spans is the table of repeated spans; with --against the shared spans go to --contamination FILE',
+      ],
       [[], 'nothing to write: give -o, --contamination or --report'],
-      [['--action', 'cut', '--report', join(dir, 'r.json')], '--action cut needs -o FILE (where the corpus goes after it)'],
+      [
+        ['--action', 'cut', '--report', join(dir, 'r.json')],
+        '--action cut needs -o FILE (where the corpus goes after it)',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await runCli(['substrings', corpus, '--against', benchmarks[0], ...args]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(message);
       // One line, besides commander's pointer to the help for a bad flag value.
-      expect(result.stderr.trim().split('\n').filter((line) => !line.startsWith("(see 'gpudedup")).length).toBe(1);
+      expect(
+        result.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.startsWith("(see 'gpudedup")).length,
+      ).toBe(1);
     }
     const missing = await runCli(['substrings', corpus, '--against', join(dir, 'nope.jsonl'), '-o', out]);
     expect(missing.code).not.toBe(0);

@@ -14,7 +14,9 @@ describe('ReferenceNgrams', () => {
     for (let trial = 0; trial < 300; trial++) {
       const n = 1 + Math.floor(random() * 5);
       const vocabulary = 2 + Math.floor(random() * 5);
-      const references = Array.from({ length: 1 + Math.floor(random() * 4) }, () => randomTokens(random, vocabulary, Math.floor(random() * 30)));
+      const references = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+        randomTokens(random, vocabulary, Math.floor(random() * 30)),
+      );
       const index = new ReferenceNgrams(n);
       references.forEach((ref) => index.add(ref));
       for (let d = 0; d < 4; d++) {
@@ -32,8 +34,14 @@ describe('ReferenceNgrams', () => {
     const reference = randomTokens(random, 50_000, 200);
     const index = new ReferenceNgrams(13);
     index.add(reference);
-    const corpus = [...randomTokens(random, 50_000, 500), ...reference.slice(40, 90), ...randomTokens(random, 50_000, 500)];
-    expect(index.overlaps(corpus)).toEqual([{ reference: 0, start: 500, end: 550, referenceStart: 40, referenceEnd: 90 }]);
+    const corpus = [
+      ...randomTokens(random, 50_000, 500),
+      ...reference.slice(40, 90),
+      ...randomTokens(random, 50_000, 500),
+    ];
+    expect(index.overlaps(corpus)).toEqual([
+      { reference: 0, start: 500, end: 550, referenceStart: 40, referenceEnd: 90 },
+    ]);
   });
 
   it('reports nothing for spans shorter than n, and every place a repeated passage occurs in the reference', () => {
@@ -48,7 +56,13 @@ describe('ReferenceNgrams', () => {
 
   it('never reports a hash collision: with every window given one of two keys, the spans are still exact', () => {
     class Colliding extends ReferenceNgrams {
-      protected override windowKey = (ids: Int32Array, from: number, _n: number, out: Uint32Array, at: number): void => {
+      protected override windowKey = (
+        ids: Int32Array,
+        from: number,
+        _n: number,
+        out: Uint32Array,
+        at: number,
+      ): void => {
         out[at] = ids[from] & 1;
         out[at + 1] = 0;
       };

@@ -37,7 +37,7 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
     expect(planted.plants.filter((p) => p.planting === 'wrapped').length).toBe(10);
   });
 
-  it('recalls every planted 13-gram overlap: each unchanged run of 13 or more of the item words is in one reported span', () => {
+  it('recalls every planted 13-gram overlap: each unchanged run of 13+ item words is in a reported span', () => {
     let runs = 0;
     for (const plant of planted.plants) {
       const itemWords = tokenize(planted.references[plant.reference]).slice(2); // after "question i:"
@@ -55,13 +55,18 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
     const referenceTokens = planted.references.map((text) => tokenize(text));
     planted.corpus.forEach((text, d) => {
       const located = tokenOffsets(text);
-      const expected = bruteForceSpans(located.tokens, referenceTokens, N).map((s) => [s.reference, located.starts[s.start], located.ends[s.end - 1]]);
+      const expected = bruteForceSpans(located.tokens, referenceTokens, N).map((s) => [
+        s.reference,
+        located.starts[s.start],
+        located.ends[s.end - 1],
+      ]);
       expect(reported[d].map((s) => [s.reference, s.start, s.end])).toEqual(expected);
     });
-    expect(reported.filter((spans) => spans.length > 0).length).toBe(planted.plants.length); // no licence matches by chance
+    // No licence matches by chance.
+    expect(reported.filter((spans) => spans.length > 0).length).toBe(planted.plants.length);
   });
 
-  it('makes no false report: every span is the same 13 or more tokens in the corpus bytes and the reference bytes', () => {
+  it('makes no false report: every span is the same 13+ tokens in the corpus bytes and the reference bytes', () => {
     let spans = 0;
     reported.forEach((list, d) => {
       for (const span of list) {
@@ -69,7 +74,9 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
         expect(bytesOf(planted.corpus[d], span.start, span.end)).toBe(span.text);
         expect(corpusTokens.length).toBeGreaterThanOrEqual(N);
         expect(corpusTokens.length).toBe(span.tokens);
-        expect(tokenize(bytesOf(planted.references[span.reference], span.referenceStart, span.referenceEnd))).toEqual(corpusTokens);
+        expect(tokenize(bytesOf(planted.references[span.reference], span.referenceStart, span.referenceEnd))).toEqual(
+          corpusTokens,
+        );
         spans++;
       }
     });
@@ -88,13 +95,17 @@ describe('n-gram decontamination on planted benchmark items (issue 32 target)', 
 });
 
 describe('ngramOverlaps (the library entry, from the package entry point)', () => {
-  it('gives the decontaminator\'s spans for every document, numbered, and checks its options as the CLI does', async () => {
+  it("gives the decontaminator's spans for every document, numbered; checks options as the CLI does", async () => {
     const { ngramOverlaps } = await import('../../src/index.js');
     const found = ngramOverlaps(planted.corpus, planted.references);
     expect(found).toEqual(reported.flatMap((spans, document) => spans.map((span) => ({ document, ...span }))));
     expect(ngramOverlaps(['a b c d'], ['x a b c d y'], { minTokens: 4 }).map((s) => s.text)).toEqual(['a b c d']);
     expect(ngramOverlaps(['a b c'], ['a b c'], { minTokens: 4 })).toEqual([]);
-    expect(() => ngramOverlaps([], [], { minTokens: 0 })).toThrow('minTokens must be an integer from 1 to 100000, got 0');
-    expect(() => ngramOverlaps([], [], { minToken: 5 } as never)).toThrow('ngramOverlaps has no option "minToken"; its options are minTokens, normalize');
+    expect(() => ngramOverlaps([], [], { minTokens: 0 })).toThrow(
+      'minTokens must be an integer from 1 to 100000, got 0',
+    );
+    expect(() => ngramOverlaps([], [], { minToken: 5 } as never)).toThrow(
+      'ngramOverlaps has no option "minToken"; its options are minTokens, normalize',
+    );
   });
 });

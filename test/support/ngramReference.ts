@@ -4,7 +4,11 @@ import type { NgramSpan } from '../../src/substrings/ngramOverlap.js';
  * The brute-force reference: for every pair of documents and every alignment (offset between positions), the
  * maximal runs of equal tokens, compared string by string; a run of at least n tokens is a span.
  */
-export function bruteForceSpans(corpus: readonly string[], references: readonly (readonly string[])[], n: number): NgramSpan[] {
+export function bruteForceSpans(
+  corpus: readonly string[],
+  references: readonly (readonly string[])[],
+  n: number,
+): NgramSpan[] {
   const spans: NgramSpan[] = [];
   references.forEach((ref, reference) => {
     for (let offset = -corpus.length; offset <= ref.length; offset++) {

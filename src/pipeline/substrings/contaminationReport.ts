@@ -14,20 +14,30 @@ export function benchmarkCounts(set: ReferenceSet): BenchmarkCount[] {
 }
 
 /** The summary's lines after the run (the CLI prints them to standard error). */
-export function contaminationLines(summary: DecontaminateSummary, config: Pick<DecontaminateConfig, 'minTokens' | 'action'>): string[] {
+export function contaminationLines(
+  summary: DecontaminateSummary,
+  config: Pick<DecontaminateConfig, 'minTokens' | 'action'>,
+): string[] {
   const lines = [
-    `${counted(summary.contaminated, 'document')} of ${summary.documents} share a span of ${config.minTokens} or more tokens with ` +
+    `${counted(summary.contaminated, 'document')} of ${summary.documents} share a span of ` +
+      `${config.minTokens} or more tokens with ` +
       `${counted(summary.referenceDocuments, 'reference document')}: ${counted(summary.spans, 'span')}; ` +
       `${summary.removed} removed, ${summary.cut} cut (${summary.bytesCut} bytes) in ${summary.seconds.toFixed(2)} s`,
   ];
   for (const b of summary.benchmarks) {
-    lines.push(`  ${b.file}: ${counted(b.documents, 'document')}, ${counted(b.spans, 'span')}, ${b.referencesFound.size} of ${b.references} references found`);
+    lines.push(
+      `  ${b.file}: ${counted(b.documents, 'document')}, ${counted(b.spans, 'span')}, ` +
+        `${b.referencesFound.size} of ${b.references} references found`,
+    );
   }
   return lines;
 }
 
 /** The summary as one JSON object, counts per benchmark included. */
-export function contaminationJson(summary: DecontaminateSummary, config: Pick<DecontaminateConfig, 'minTokens' | 'action'>): object {
+export function contaminationJson(
+  summary: DecontaminateSummary,
+  config: Pick<DecontaminateConfig, 'minTokens' | 'action'>,
+): object {
   return {
     minTokens: config.minTokens,
     action: config.action,
@@ -51,7 +61,11 @@ export function contaminationJson(summary: DecontaminateSummary, config: Pick<De
   };
 }
 
-export async function writeContaminationReport(path: string, config: DecontaminateConfig, summary: DecontaminateSummary): Promise<void> {
+export async function writeContaminationReport(
+  path: string,
+  config: DecontaminateConfig,
+  summary: DecontaminateSummary,
+): Promise<void> {
   const file = await BufferedFile.create(path);
   try {
     await file.write(JSON.stringify(contaminationJson(summary, config), null, 2) + '\n');

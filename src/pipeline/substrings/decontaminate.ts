@@ -47,7 +47,8 @@ export interface DecontaminateInputs {
 /** Everything refused before any work: options, missing inputs, outputs that would overwrite an input. */
 export async function decontaminatePreflight(config: DecontaminateConfig): Promise<DecontaminateInputs> {
   if (config.against.length === 0) throw new RangeError('--against needs at least one reference file');
-  if (config.action !== 'report' && config.out === undefined) throw new RangeError(`--action ${config.action} needs -o FILE (where the corpus goes after it)`);
+  if (config.action !== 'report' && config.out === undefined)
+    throw new RangeError(`--action ${config.action} needs -o FILE (where the corpus goes after it)`);
   const corpus = await listInputFiles(config.inputs);
   const references = await listInputFiles(config.against);
   const outputs: NamedOutput[] = [
@@ -55,13 +56,20 @@ export async function decontaminatePreflight(config: DecontaminateConfig): Promi
     ...(config.contamination === undefined ? [] : [{ flag: '--contamination', path: config.contamination }]),
     ...(config.report === undefined ? [] : [{ flag: '--report', path: config.report }]),
   ];
-  await checkOutputs(outputs, [...corpus.map((f) => ({ path: f.path })), ...references.map((f) => ({ path: f.path, role: '--against' }))]);
+  await checkOutputs(outputs, [
+    ...corpus.map((f) => ({ path: f.path })),
+    ...references.map((f) => ({ path: f.path, role: '--against' })),
+  ]);
   if (config.out !== undefined) await checkKeptOutput(config.out, corpus);
   return { corpus, references };
 }
 
 /** Reads every reference document into the decontaminator; refuses a reference file without documents. */
-async function loadReferences(files: readonly InputFile[], config: DecontaminateConfig, hooks: DedupHooks): Promise<ReferenceSet> {
+async function loadReferences(
+  files: readonly InputFile[],
+  config: DecontaminateConfig,
+  hooks: DedupHooks,
+): Promise<ReferenceSet> {
   const decontaminator = new NgramDecontaminator(config.minTokens, config.normalize);
   const set: ReferenceSet = { decontaminator, ids: [], benchmarkOf: [], files: files.map((f) => f.path) };
   const fileIndex = new Map(files.map((f, i) => [f.path, i]));
@@ -75,7 +83,12 @@ async function loadReferences(files: readonly InputFile[], config: Decontaminate
     }
   });
   const empty = files.findIndex((_, i) => !set.benchmarkOf.includes(i));
-  if (empty >= 0) throw new InputError(files[empty].path, 0, 'no reference documents (--against needs at least one document per file)');
+  if (empty >= 0)
+    throw new InputError(
+      files[empty].path,
+      0,
+      'no reference documents (--against needs at least one document per file)',
+    );
   return set;
 }
 
@@ -84,16 +97,35 @@ interface Writers {
   readonly table?: RowTable;
 }
 
-export async function decontaminate(config: DecontaminateConfig, inputs: DecontaminateInputs, hooks: DedupHooks = SILENT_HOOKS): Promise<DecontaminateSummary> {
+export async function decontaminate(
+  config: DecontaminateConfig,
+  inputs: DecontaminateInputs,
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<DecontaminateSummary> {
   const started = performance.now();
   const references = await loadReferences(inputs.references, config, hooks);
   const summary: DecontaminateSummary = {
-    documents: 0, contaminated: 0, removed: 0, cut: 0, bytesCut: 0, spans: 0, referenceDocuments: references.ids.length,
-    benchmarks: benchmarkCounts(references), seconds: 0, invalidSkipped: 0, binarySkipped: [],
+    documents: 0,
+    contaminated: 0,
+    removed: 0,
+    cut: 0,
+    bytesCut: 0,
+    spans: 0,
+    referenceDocuments: references.ids.length,
+    benchmarks: benchmarkCounts(references),
+    seconds: 0,
+    invalidSkipped: 0,
+    binarySkipped: [],
   };
   const writers: Writers = {
-    kept: config.out === undefined ? undefined : await openKeptDocuments(config.out, inputs.corpus, config.parquetCompression),
-    table: config.contamination === undefined ? undefined : await openTable(config.contamination, CONTAMINATION_COLUMNS, config.parquetCompression),
+    kept:
+      config.out === undefined
+        ? undefined
+        : await openKeptDocuments(config.out, inputs.corpus, config.parquetCompression),
+    table:
+      config.contamination === undefined
+        ? undefined
+        : await openTable(config.contamination, CONTAMINATION_COLUMNS, config.parquetCompression),
   };
   try {
     await withProgress(hooks, 'scanning', totalInputBytes(inputs.corpus), 'bytes', async (progress) => {
@@ -116,7 +148,13 @@ export async function decontaminate(config: DecontaminateConfig, inputs: Deconta
   return summary;
 }
 
-async function scanDocument(doc: InputDocument, references: ReferenceSet, config: DecontaminateConfig, summary: DecontaminateSummary, writers: Writers): Promise<void> {
+async function scanDocument(
+  doc: InputDocument,
+  references: ReferenceSet,
+  config: DecontaminateConfig,
+  summary: DecontaminateSummary,
+  writers: Writers,
+): Promise<void> {
   summary.documents++;
   const spans = references.decontaminator.spansOf(doc.text);
   if (spans.length > 0) {
@@ -143,7 +181,17 @@ async function scanDocument(doc: InputDocument, references: ReferenceSet, config
 
 function contaminationRow(doc: InputDocument, span: ContaminatedSpan, references: ReferenceSet): (string | number)[] {
   const benchmark = references.files[references.benchmarkOf[span.reference]];
-  return [doc.id, references.ids[span.reference], benchmark, span.start, span.end, span.referenceStart, span.referenceEnd, span.tokens, span.text];
+  return [
+    doc.id,
+    references.ids[span.reference],
+    benchmark,
+    span.start,
+    span.end,
+    span.referenceStart,
+    span.referenceEnd,
+    span.tokens,
+    span.text,
+  ];
 }
 
 /** Per benchmark file: the documents it contaminates (once each), its spans, and its references seen in the corpus. */

@@ -2,7 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import { decontaminate, decontaminatePreflight, type DecontaminateConfig } from '../../../src/pipeline/substrings/decontaminate.js';
+import {
+  decontaminate,
+  decontaminatePreflight,
+  type DecontaminateConfig,
+} from '../../../src/pipeline/substrings/decontaminate.js';
 import { contaminationJson } from '../../../src/pipeline/substrings/contaminationReport.js';
 import { DEFAULT_READ } from '../../../src/io/documents.js';
 import { tempDir } from '../../support/tempDirs.js';
@@ -16,11 +20,19 @@ interface Files {
   readonly benchmarks: string[];
 }
 
-/** The corpus as JSONL with an extra field and a big integer (passed through exactly), and the items as two benchmark files. */
+/**
+ * The corpus as JSONL with an extra field and a big integer (passed through exactly), and the items as two
+ * benchmark files.
+ */
 function writeFiles(): Files {
   const dir = tempDir();
   const corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, planted.corpus.map((text, i) => `{"id":"doc-${i}","text":${JSON.stringify(text)},"n":12345678901234567890}\n`).join(''));
+  writeFileSync(
+    corpus,
+    planted.corpus
+      .map((text, i) => `{"id":"doc-${i}","text":${JSON.stringify(text)},"n":12345678901234567890}\n`)
+      .join(''),
+  );
   const benchmarks = [0, 1].map((b) => {
     const path = join(dir, `bench${b}.jsonl`);
     const items = planted.references.map((text, i) => ({ text, i })).filter(({ i }) => planted.benchmarkOf[i] === b);
@@ -32,8 +44,14 @@ function writeFiles(): Files {
 
 function configOf(files: Files, overrides: Partial<DecontaminateConfig>): DecontaminateConfig {
   return {
-    inputs: [files.corpus], against: files.benchmarks, minTokens: 13, action: 'remove', minRemaining: 1,
-    read: DEFAULT_READ, normalize: { nfkc: false, stripPunctuation: false }, ...overrides,
+    inputs: [files.corpus],
+    against: files.benchmarks,
+    minTokens: 13,
+    action: 'remove',
+    minRemaining: 1,
+    read: DEFAULT_READ,
+    normalize: { nfkc: false, stripPunctuation: false },
+    ...overrides,
   };
 }
 
@@ -54,7 +72,10 @@ describe('substrings --against (n-gram decontamination)', () => {
     const kept = readFileSync(out, 'utf8').split('\n').filter(Boolean);
     const corpusLines = readFileSync(files.corpus, 'utf8').split('\n').filter(Boolean);
     expect(kept).toEqual(corpusLines.filter((line) => !plantedDocuments.has(JSON.parse(line).id)));
-    const rows = readFileSync(contamination, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const rows = readFileSync(contamination, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(new Set(rows.map((r) => r.id))).toEqual(plantedDocuments);
     for (const row of rows) {
       const plant = planted.plants.find((p) => `doc-${p.document}` === row.id)!;
@@ -67,7 +88,7 @@ describe('substrings --against (n-gram decontamination)', () => {
     expect(summary.benchmarks.reduce((sum, b) => sum + b.spans, 0)).toBe(rows.length);
   });
 
-  it('cuts the spans: other fields stay exactly as they were, what is left shares no 13-gram, the rest pass verbatim', async () => {
+  it('cuts the spans: other fields stay exactly, what is left shares no 13-gram, the rest pass verbatim', async () => {
     const files = writeFiles();
     const out = join(files.dir, 'cut.jsonl');
     const summary = await run(configOf(files, { out, action: 'cut' }));
@@ -85,7 +106,9 @@ describe('substrings --against (n-gram decontamination)', () => {
     const again = join(files.dir, 'again.csv');
     const second = await run({ ...configOf(files, { contamination: again, action: 'report' }), inputs: [out] });
     expect(second.contaminated).toBe(0);
-    expect(readFileSync(again, 'utf8')).toBe('id,reference,benchmark,start,end,reference_start,reference_end,tokens,span\n');
+    expect(readFileSync(again, 'utf8')).toBe(
+      'id,reference,benchmark,start,end,reference_start,reference_end,tokens,span\n',
+    );
   });
 
   it('reports only: every document kept verbatim; the table as Parquet and the --report JSON agree', async () => {
@@ -95,13 +118,19 @@ describe('substrings --against (n-gram decontamination)', () => {
     const report = join(files.dir, 'report.json');
     const summary = await run(configOf(files, { out, contamination, report, action: 'report' }));
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(files.corpus, 'utf8'));
-    const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(contamination) })) as { id: string; start: bigint; tokens: bigint }[];
+    const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(contamination) })) as {
+      id: string;
+      start: bigint;
+      tokens: bigint;
+    }[];
     expect(rows.length).toBe(summary.spans);
     expect(new Set(rows.map((r) => r.id))).toEqual(plantedDocuments);
     expect(rows.every((r) => Number(r.tokens) >= 13)).toBe(true);
     const json = JSON.parse(readFileSync(report, 'utf8'));
     expect(json).toEqual(JSON.parse(JSON.stringify(contaminationJson(summary, { minTokens: 13, action: 'report' }))));
-    expect(json.benchmarks.map((b: { documents: number }) => b.documents).reduce((a: number, b: number) => a + b)).toBe(planted.plants.length);
+    expect(json.benchmarks.map((b: { documents: number }) => b.documents).reduce((a: number, b: number) => a + b)).toBe(
+      planted.plants.length,
+    );
   });
 
   it('refuses bad input before any work, in one line naming it', async () => {
@@ -109,11 +138,21 @@ describe('substrings --against (n-gram decontamination)', () => {
     const empty = join(files.dir, 'empty.jsonl');
     writeFileSync(empty, '\n');
     const out = join(files.dir, 'out.jsonl');
-    await expect(run(configOf(files, { out, against: [...files.benchmarks, empty] }))).rejects.toThrow(`${empty}: no reference documents (--against needs at least one document per file)`);
-    await expect(run(configOf(files, { out, against: [join(files.dir, 'missing.jsonl')] }))).rejects.toThrow(/missing\.jsonl/);
-    await expect(run(configOf(files, { out: files.benchmarks[0] }))).rejects.toThrow(`-o ${files.benchmarks[0]}: is an input (--against); writing it would destroy it (give another output name)`);
-    await expect(run(configOf(files, { out: undefined, action: 'cut' }))).rejects.toThrow('--action cut needs -o FILE (where the corpus goes after it)');
-    await expect(run(configOf(files, { out, against: [] }))).rejects.toThrow('--against needs at least one reference file');
+    await expect(run(configOf(files, { out, against: [...files.benchmarks, empty] }))).rejects.toThrow(
+      `${empty}: no reference documents (--against needs at least one document per file)`,
+    );
+    await expect(run(configOf(files, { out, against: [join(files.dir, 'missing.jsonl')] }))).rejects.toThrow(
+      /missing\.jsonl/,
+    );
+    await expect(run(configOf(files, { out: files.benchmarks[0] }))).rejects.toThrow(
+      `-o ${files.benchmarks[0]}: is an input (--against); writing it would destroy it (give another output name)`,
+    );
+    await expect(run(configOf(files, { out: undefined, action: 'cut' }))).rejects.toThrow(
+      '--action cut needs -o FILE (where the corpus goes after it)',
+    );
+    await expect(run(configOf(files, { out, against: [] }))).rejects.toThrow(
+      '--against needs at least one reference file',
+    );
     const broken = join(files.dir, 'broken.jsonl');
     writeFileSync(broken, '{"text":"fine"}\n{"text":\n');
     await expect(run(configOf(files, { out, against: [broken] }))).rejects.toThrow(`${broken}:2:`);
