@@ -42,7 +42,7 @@ export async function dedupPreflight(config: DedupConfig, outputs: readonly Name
 }
 
 /** A corpus file that is also a reference would remove every one of its documents as contamination. */
-async function refuseSelfReference(corpus: readonly InputFile[], reference: readonly InputFile[]): Promise<void> {
+export async function refuseSelfReference(corpus: readonly InputFile[], reference: readonly InputFile[]): Promise<void> {
   const ids = new Map<string, string>();
   for (const file of corpus) {
     const info = file.path === '-' ? undefined : await stat(file.path).catch(() => undefined);

@@ -21,6 +21,7 @@ import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../subs
 import { SILENT_HOOKS, withProgress, type DedupHooks } from '../config.js';
 import { countingRead } from '../indexInput.js';
 import { checkOutputs, type NamedOutput } from '../outputChecks.js';
+import { refuseSelfReference } from '../preflight.js';
 import { edited } from './writeEdited.js';
 import { benchmarkCounts, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
@@ -60,6 +61,7 @@ export async function decontaminatePreflight(config: DecontaminateConfig): Promi
     ...corpus.map((f) => ({ path: f.path })),
     ...references.map((f) => ({ path: f.path, role: '--against' })),
   ]);
+  await refuseSelfReference(corpus, references);
   if (config.out !== undefined) await checkKeptOutput(config.out, corpus);
   return { corpus, references };
 }

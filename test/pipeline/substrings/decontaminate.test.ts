@@ -153,6 +153,9 @@ describe('substrings --against (n-gram decontamination)', () => {
     await expect(run(configOf(files, { out, against: [] }))).rejects.toThrow(
       '--against needs at least one reference file',
     );
+    await expect(run(configOf(files, { out, against: [files.corpus] }))).rejects.toThrow(
+      `--against ${files.corpus}: is the corpus file ${files.corpus}; every one of its documents would match itself`,
+    );
     const broken = join(files.dir, 'broken.jsonl');
     writeFileSync(broken, '{"text":"fine"}\n{"text":\n');
     await expect(run(configOf(files, { out, against: [broken] }))).rejects.toThrow(`${broken}:2:`);
