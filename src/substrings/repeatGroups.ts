@@ -15,6 +15,7 @@
 import type { CutMode } from '../options.js';
 import type { CorpusText } from './corpusText.js';
 import { forEachWindow } from './windowHash.js';
+import { collectWindowsWasm, windowKernelAvailable, type WindowSink } from './windowKernel.js';
 
 export interface RoundEntries {
   keys: Uint32Array;
@@ -34,26 +35,65 @@ export interface RoundStats {
   collisions: number;
 }
 
-/** The windows of documents [firstDocument, endDocument) whose key is in [lo, hi), in position order. */
-export function collectRound(corpus: CorpusText, length: number, lo: number, hi: number, firstDocument = 0, endDocument = corpus.starts.length - 1): RoundEntries {
-  let capacity = 1 << 16;
-  let keys: Uint32Array = new Uint32Array(capacity);
-  let lanes: Uint32Array = new Uint32Array(capacity);
-  let positions: Uint32Array = new Uint32Array(capacity);
-  let count = 0;
-  forEachWindow(corpus, length, firstDocument, endDocument, (key, lane, position) => {
-    if (key < lo || key >= hi) return;
-    if (count === capacity) {
-      capacity *= 2;
-      keys = grow(keys, capacity);
-      lanes = grow(lanes, capacity);
-      positions = grow(positions, capacity);
+/**
+ * The windows of documents [firstDocument, endDocument) whose key is in [lo, hi), in position order:
+ * by the WebAssembly kernel, or by forEachWindow where it cannot load (and in the tests, as its reference).
+ */
+export function collectRound(
+  corpus: CorpusText,
+  length: number,
+  lo: number,
+  hi: number,
+  firstDocument = 0,
+  endDocument = corpus.starts.length - 1,
+  useKernel = windowKernelAvailable(),
+): RoundEntries {
+  const entries = new GrowingEntries();
+  if (useKernel) collectWindowsWasm(corpus, length, lo, hi, firstDocument, endDocument, entries);
+  else {
+    forEachWindow(corpus, length, firstDocument, endDocument, (key, lane, position) => {
+      if (key >= lo && key < hi) entries.push(key, lane, position);
+    });
+  }
+  return entries.finish();
+}
+
+class GrowingEntries implements WindowSink {
+  private keys: Uint32Array = new Uint32Array(1 << 16);
+  private lanes: Uint32Array = new Uint32Array(1 << 16);
+  private positions: Uint32Array = new Uint32Array(1 << 16);
+  private count = 0;
+
+  push(key: number, lane: number, position: number): void {
+    if (this.count === this.keys.length) this.reserve(this.count + 1);
+    this.keys[this.count] = key;
+    this.lanes[this.count] = lane;
+    this.positions[this.count++] = position;
+  }
+
+  add(triples: Uint32Array, count: number): void {
+    this.reserve(this.count + count);
+    const { keys, lanes, positions } = this;
+    let n = this.count;
+    for (let i = 0; i < count * 3; i += 3, n++) {
+      keys[n] = triples[i];
+      lanes[n] = triples[i + 1];
+      positions[n] = triples[i + 2];
     }
-    keys[count] = key;
-    lanes[count] = lane;
-    positions[count++] = position;
-  });
-  return { keys, lanes, positions, count };
+    this.count = n;
+  }
+
+  private reserve(needed: number): void {
+    if (needed <= this.keys.length) return;
+    const capacity = Math.max(needed, this.keys.length * 2);
+    this.keys = grow(this.keys, capacity);
+    this.lanes = grow(this.lanes, capacity);
+    this.positions = grow(this.positions, capacity);
+  }
+
+  finish(): RoundEntries {
+    return { keys: this.keys, lanes: this.lanes, positions: this.positions, count: this.count };
+  }
 }
 
 function grow(array: Uint32Array, capacity: number): Uint32Array {

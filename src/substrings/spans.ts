@@ -4,7 +4,7 @@
  * `collect` merges them), never across a document's end; each span then gets
  * the first occurrence (in input order) of its first window.
  */
-import type { CorpusText } from './corpusText.js';
+import { documentAt, type CorpusText } from './corpusText.js';
 import { compareWindows } from './repeatGroups.js';
 import { forEachWindow, windowHashAt } from './windowHash.js';
 
@@ -85,4 +85,24 @@ export function findFirsts(corpus: CorpusText, length: number, spans: SpanColumn
     }
   });
   for (const list of classes.values()) for (const c of list) for (const s of c.spans) spans.firsts[s] = c.first;
+}
+
+/** One span in its document's own offsets, with where its first window first occurs. */
+export interface SpanRow {
+  readonly document: number;
+  readonly start: number;
+  readonly end: number;
+  readonly firstDocument: number;
+  readonly firstStart: number;
+}
+
+export function spanRow(corpus: CorpusText, spans: SpanColumns, s: number): SpanRow {
+  const document = spans.documents[s];
+  const base = corpus.starts[document];
+  const firstDocument = documentAt(corpus, spans.firsts[s]);
+  return { document, start: spans.starts[s] - base, end: spans.ends[s] - base, firstDocument, firstStart: spans.firsts[s] - corpus.starts[firstDocument] };
+}
+
+export function spanRows(corpus: CorpusText, spans: SpanColumns): SpanRow[] {
+  return Array.from({ length: spans.count }, (_, s) => spanRow(corpus, spans, s));
 }

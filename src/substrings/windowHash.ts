@@ -26,6 +26,11 @@ function power(base: number, exponent: number): number {
   return result;
 }
 
+/** What rolling a window of `length` bytes subtracts per outgoing byte: each lane's base^(length − 1) mod 2^32. */
+export function dropFactors(length: number): { dropA: number; dropB: number } {
+  return { dropA: power(BASE_A, length - 1), dropB: power(BASE_B, length - 1) };
+}
+
 /** Calls `visit(key, laneB, position)` for every window of documents [firstDocument, endDocument), in position order. */
 export function forEachWindow(
   corpus: CorpusText,
@@ -35,8 +40,7 @@ export function forEachWindow(
   visit: (key: number, laneB: number, position: number) => void,
 ): void {
   const { bytes, starts } = corpus;
-  const dropA = power(BASE_A, length - 1);
-  const dropB = power(BASE_B, length - 1);
+  const { dropA, dropB } = dropFactors(length);
   for (let d = firstDocument; d < endDocument; d++) {
     const start = starts[d];
     const end = starts[d + 1];

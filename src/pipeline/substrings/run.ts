@@ -12,7 +12,7 @@ import { writeTextFile } from '../../formats/textFile.js';
 import { documentAt, type CorpusText } from '../../substrings/corpusText.js';
 import { searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
-import type { SpanColumns } from '../../substrings/spans.js';
+import { spanRow, type SpanColumns } from '../../substrings/spans.js';
 import { topSpans } from '../../substrings/topSpans.js';
 import { checkOutputs } from '../outputChecks.js';
 import { withProgress, type DedupHooks } from '../config.js';
@@ -119,10 +119,8 @@ async function writeSpans(path: string, corpus: CorpusText, ids: readonly string
   const table = await openTable(path, SPAN_COLUMNS, config.compression);
   try {
     for (let s = 0; s < spans.count; s++) {
-      const d = spans.documents[s];
-      const base = corpus.starts[d];
-      const f = documentAt(corpus, spans.firsts[s]);
-      await table.row([ids[d], spans.starts[s] - base, spans.ends[s] - base, ids[f], spans.firsts[s] - corpus.starts[f]]);
+      const row = spanRow(corpus, spans, s);
+      await table.row([ids[row.document], row.start, row.end, ids[row.firstDocument], row.firstStart]);
     }
     await table.commit();
   } catch (error) {
