@@ -4,7 +4,7 @@
  * over to it when --against is given.
  */
 import type { Command } from 'commander';
-import type { ParquetCompression } from '../formats/parquetFile.js';
+import type { ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { CONTAMINATION_MIN_TOKENS, type ContaminationAction } from '../options.js';
 import {
   decontaminate,

@@ -1,6 +1,6 @@
 /** `gpudedup substrings`: parses the command line, runs src/pipeline/substrings, prints the summary. */
 import { Command, Option } from 'commander';
-import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { thousands } from '../format.js';
 import type { CutMode } from '../options.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';

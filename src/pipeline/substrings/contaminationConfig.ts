@@ -1,10 +1,9 @@
 /** n-gram decontamination's settings, summary and reference set (decontaminate.ts, contaminationReport.ts). */
-import type { ParquetCompression } from '../../formats/parquetFile.js';
+import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import type { ReadOptions } from '../../io/documents.js';
 import type { NgramDecontaminator } from '../../substrings/ngramDecontamination.js';
 import type { NormalizeOptions } from '../../text/normalize.js';
 import type { ContaminationAction } from '../../options.js';
-import type { ReadCounts } from '../indexInput.js';
 
 export interface DecontaminateConfig {
   readonly inputs: readonly string[];
@@ -25,7 +24,11 @@ export interface DecontaminateConfig {
   readonly parquetCompression?: ParquetCompression;
 }
 
-export interface DecontaminateSummary extends ReadCounts {
+export interface DecontaminateSummary {
+  /** Malformed lines skipped (--skip-invalid). */
+  invalidSkipped: number;
+  /** Binary files skipped. */
+  binarySkipped: string[];
   documents: number;
   /** Documents sharing at least one span with a reference. */
   contaminated: number;

@@ -1,5 +1,5 @@
 /** n-gram decontamination's counts per benchmark (reference file), its summary lines and its `--report` JSON. */
-import { BufferedFile } from '../../formats/tableWriter.js';
+import { BufferedFile } from '../../formats/files/tableWriter.js';
 import { counted } from '../../format.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 

@@ -18,10 +18,8 @@ import { openTable, type RowTable, type TableColumn } from '../../formats/openTa
 import { InputError, type InputDocument } from '../../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../substrings/ngramDecontamination.js';
-import { SILENT_HOOKS, withProgress, type DedupHooks } from '../config.js';
-import { countingRead } from '../indexInput.js';
-import { checkOutputs, type NamedOutput } from '../outputChecks.js';
-import { refuseSelfReference } from '../preflight.js';
+import { SILENT_HOOKS, skippedInputCounter, withProgress, type DedupHooks } from '../shared/config.js';
+import { checkOutputs, refuseSelfReference, type NamedOutput } from '../shared/outputChecks.js';
 import { edited } from './writeEdited.js';
 import { benchmarkCounts, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
@@ -132,11 +130,14 @@ export async function decontaminate(
   try {
     await withProgress(hooks, 'scanning', totalInputBytes(inputs.corpus), 'bytes', async (progress) => {
       let bytes = 0;
-      const read = { ...countingRead(config.read, summary, hooks), onBytes: (n: number) => (bytes = n) };
-      for await (const doc of readDocuments(inputs.corpus, read)) {
+      const skipped = skippedInputCounter(hooks, config.read);
+      const { onInvalid, onBinary } = skipped;
+      for await (const doc of readDocuments(inputs.corpus, { ...config.read, onInvalid, onBinary, onBytes: (n) => (bytes = n) })) {
         await scanDocument(doc, references, config, summary, writers);
         progress.update(summary.documents, bytes);
       }
+      summary.invalidSkipped = skipped.skipped;
+      summary.binarySkipped = skipped.binaryFiles;
     });
     summary.seconds = (performance.now() - started) / 1000;
     if (config.report !== undefined) await writeContaminationReport(config.report, config, summary);

@@ -2,7 +2,7 @@
 import { readDocuments, type InputFile } from '../../io/readDocuments.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { CorpusTextBuilder, type CorpusText } from '../../substrings/corpusText.js';
-import type { StageProgress } from '../config.js';
+import type { StageProgress } from '../shared/config.js';
 
 export interface ReadCorpus {
   readonly corpus: CorpusText;

@@ -11,7 +11,7 @@ import type { KeptDocuments } from '../../formats/keptDocuments.js';
 import { bytesRemoved, cutRanges } from '../../substrings/cuts.js';
 import type { CorpusText } from '../../substrings/corpusText.js';
 import type { SpanColumns } from '../../substrings/spans.js';
-import type { StageProgress } from '../config.js';
+import type { StageProgress } from '../shared/config.js';
 
 export interface EditCounts {
   documentsTouched: number;
