@@ -79,19 +79,23 @@ const dir = mkdtempSync(join(tmpdir(), 'ngrams-bench-'));
 try {
   const corpus = join(dir, 'corpus.jsonl');
   const references = join(dir, 'bench.jsonl');
-  writeFileSync(corpus, planted.corpus.map((text, i) => JSON.stringify({ id: `d${i}`, text }) + '\n').join(''));
-  writeFileSync(references, planted.references.map((text, i) => JSON.stringify({ id: `q${i}`, text }) + '\n').join(''));
+  writeFileSync(corpus, planted.corpus.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`).join(''));
+  writeFileSync(references, planted.references.map((text, i) => `${JSON.stringify({ id: `q${i}`, text })}\n`).join(''));
   await stage('baseline: read the JSONL', async () => {
     for await (const doc of readDocuments(await listInputFiles([corpus]), DEFAULT_READ)) void doc;
   });
-  await stage("baseline: tokenize() (word shingles' tokens)", () => planted.corpus.forEach((t) => tokenize(t)));
-  await stage('tokenOffsets (tokens and their byte offsets)', () => planted.corpus.forEach((t) => tokenOffsets(t)));
+  await stage("baseline: tokenize() (word shingles' tokens)", () => {
+    for (const t of planted.corpus) tokenize(t);
+  });
+  await stage('tokenOffsets (tokens and their byte offsets)', () => {
+    for (const t of planted.corpus) tokenOffsets(t);
+  });
   const decontaminator = new NgramDecontaminator(13);
   const referenceBytes = planted.references.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
   await stage(
     'references: tokens and 13-gram table',
     () => {
-      planted.references.forEach((t) => decontaminator.addReference(t));
+      for (const t of planted.references) decontaminator.addReference(t);
       decontaminator.spansOf(''); // builds the table
     },
     referenceBytes,

@@ -95,5 +95,5 @@ export async function runContaminationCommand(inputs: string[], options: Contami
   const config = contaminationConfigFrom(inputs, options);
   const files = await decontaminatePreflight(config);
   const summary = await decontaminate(config, files, cliHooks(options.quiet));
-  if (!options.quiet) process.stderr.write(contaminationLines(summary, config).join('\n') + '\n');
+  if (!options.quiet) process.stderr.write(`${contaminationLines(summary, config).join('\n')}\n`);
 }

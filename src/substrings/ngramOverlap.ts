@@ -72,7 +72,10 @@ export class ReferenceNgrams {
     const ids = new Int32Array(tokens.length);
     tokens.forEach((token, i) => {
       let id = this.vocabulary.get(token);
-      if (id === undefined) this.vocabulary.set(token, (id = this.vocabulary.size));
+      if (id === undefined) {
+        id = this.vocabulary.size;
+        this.vocabulary.set(token, id);
+      }
       ids[i] = id;
     });
     this.documents.push(ids);
@@ -118,7 +121,8 @@ export class ReferenceNgrams {
 
   /** Every maximal shared span of at least n tokens, ordered by corpus start, reference, reference start. */
   overlaps(tokens: readonly string[]): NgramSpan[] {
-    const index = (this.index ??= this.build());
+    this.index ??= this.build();
+    const index = this.index;
     const n = this.n;
     const ids = this.numbersOf(tokens);
     const runs: { reference: number; start: number; last: number; referenceStart: number }[] = [];

@@ -56,14 +56,14 @@ interface Words {
  * The words of the original text; with `lowered` (the text lowercased, as long), also whether lowering kept
  * White_Space where it was — then the tokens are `lowered`'s slices of the same ranges.
  */
-function wordsOf(text: string, lowered?: string): { words: Words; aligned: boolean } {
+function wordsOf(text: string, lowered = ''): { words: Words; aligned: boolean } {
   const words: Words = { from: [], to: [], start: [], end: [] };
-  let aligned = lowered !== undefined && lowered.length === text.length;
+  let aligned = lowered.length === text.length;
   let byte = 0;
   let from = -1;
   for (let i = 0; i <= text.length; i++) {
     const space = i === text.length || isWhiteSpace(text.charCodeAt(i));
-    if (aligned && i < text.length && space !== isWhiteSpace(lowered!.charCodeAt(i))) aligned = false;
+    if (aligned && i < text.length && space !== isWhiteSpace(lowered.charCodeAt(i))) aligned = false;
     if (space && from >= 0) {
       words.to.push(i);
       words.end.push(byte);
@@ -83,7 +83,8 @@ export function tokenOffsets(text: string, options: NormalizeOptions = DEFAULT_N
   const { words, aligned } = wordsOf(text, lowered);
   // Lowercasing alone that kept every White_Space code unit in place:
   // the tokens are the words' ranges of the lowercased text.
-  if (aligned) return { tokens: words.from.map((f, w) => lowered!.slice(f, words.to[w])), ...typed(words) };
+  if (lowered !== undefined && aligned)
+    return { tokens: words.from.map((f, w) => lowered.slice(f, words.to[w])), ...typed(words) };
   const tokens: string[] = [];
   const sources: number[] = [];
   words.from.forEach((f, w) => {

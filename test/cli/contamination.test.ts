@@ -9,13 +9,13 @@ const planted = plantedCorpus(21, 30, 10);
 function writeFiles(): { dir: string; corpus: string; benchmarks: string[] } {
   const dir = tempDir();
   const corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, planted.corpus.map((text, i) => JSON.stringify({ id: `d${i}`, text }) + '\n').join(''));
+  writeFileSync(corpus, planted.corpus.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`).join(''));
   const benchmarks = [0, 1].map((b) => {
     const path = join(dir, `bench${b}.jsonl`);
     const items = planted.references
       .map((text, i) => ({ id: `q${i}`, text }))
       .filter((_, i) => planted.benchmarkOf[i] === b);
-    writeFileSync(path, items.map((item) => JSON.stringify(item) + '\n').join(''));
+    writeFileSync(path, items.map((item) => `${JSON.stringify(item)}\n`).join(''));
     return path;
   });
   return { dir, corpus, benchmarks };

@@ -18,7 +18,7 @@ describe('ReferenceNgrams', () => {
         randomTokens(random, vocabulary, Math.floor(random() * 30)),
       );
       const index = new ReferenceNgrams(n);
-      references.forEach((ref) => index.add(ref));
+      for (const ref of references) index.add(ref);
       for (let d = 0; d < 4; d++) {
         const corpus = randomTokens(random, vocabulary + 1, Math.floor(random() * 40));
         const expected = bruteForceSpans(corpus, references, n);
@@ -70,7 +70,7 @@ describe('ReferenceNgrams', () => {
     const random = rng(77);
     const references = Array.from({ length: 20 }, () => randomTokens(random, 5, 40));
     const index = new Colliding(4);
-    references.forEach((ref) => index.add(ref));
+    for (const ref of references) index.add(ref);
     for (let d = 0; d < 20; d++) {
       const corpus = randomTokens(random, 6, 200);
       expect(index.overlaps(corpus)).toEqual(bruteForceSpans(corpus, references, 4));

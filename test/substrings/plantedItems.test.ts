@@ -8,13 +8,13 @@ import { plantedCorpus, plantedOverlaps } from '../../bench/plantedItems.js';
 const N = 13;
 const planted = plantedCorpus(32, 90);
 const decontaminator = new NgramDecontaminator(N);
-planted.references.forEach((text) => decontaminator.addReference(text));
+for (const text of planted.references) decontaminator.addReference(text);
 const reported = planted.corpus.map((text) => decontaminator.spansOf(text));
 
 /** Whether `inner` occurs as a contiguous run in `outer`. */
 function containsRun(outer: readonly string[], inner: readonly string[]): boolean {
-  outer: for (let i = 0; i + inner.length <= outer.length; i++) {
-    for (let k = 0; k < inner.length; k++) if (outer[i + k] !== inner[k]) continue outer;
+  starts: for (let i = 0; i + inner.length <= outer.length; i++) {
+    for (let k = 0; k < inner.length; k++) if (outer[i + k] !== inner[k]) continue starts;
     return true;
   }
   return false;

@@ -68,7 +68,7 @@ export async function writeContaminationReport(
 ): Promise<void> {
   const file = await BufferedFile.create(path);
   try {
-    await file.write(JSON.stringify(contaminationJson(summary, config), null, 2) + '\n');
+    await file.write(`${JSON.stringify(contaminationJson(summary, config), null, 2)}\n`);
     await file.commit();
   } catch (error) {
     await file.abort();

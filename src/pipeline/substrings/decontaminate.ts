@@ -78,7 +78,7 @@ async function loadReferences(
     for await (const doc of readDocuments(files, { ...config.read, onBytes: (n) => (bytes = n) })) {
       decontaminator.addReference(doc.text);
       set.ids.push(doc.id);
-      set.benchmarkOf.push(fileIndex.get(doc.source.path)!);
+      set.benchmarkOf.push(fileIndex.get(doc.source.path) ?? -1); // always found: the reader names the file it reads
       progress.update(set.ids.length, bytes);
     }
   });
@@ -132,7 +132,12 @@ export async function decontaminate(
       let bytes = 0;
       const skipped = skippedInputCounter(hooks, config.read);
       const { onInvalid, onBinary } = skipped;
-      for await (const doc of readDocuments(inputs.corpus, { ...config.read, onInvalid, onBinary, onBytes: (n) => (bytes = n) })) {
+      for await (const doc of readDocuments(inputs.corpus, {
+        ...config.read,
+        onInvalid,
+        onBinary,
+        onBytes: (n) => (bytes = n),
+      })) {
         await scanDocument(doc, references, config, summary, writers);
         progress.update(summary.documents, bytes);
       }
