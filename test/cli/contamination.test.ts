@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir } from '../support/cli.js';
 import { plantedCorpus } from '../../bench/plantedItems.js';
 
 const planted = plantedCorpus(21, 30, 10);
@@ -101,4 +102,48 @@ describe('gpudedup substrings --against', () => {
     expect(missing.stderr).toContain('nope.jsonl');
     expect(missing.stderr.trim().split('\n').length).toBe(1);
   });
+});
+
+describe('gpudedup substrings --against interrupted', () => {
+  for (const [signal, exit] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal} while writing: exit ${exit}, no output and no temporary left`, async () => {
+      const { dir, benchmarks } = writeFiles();
+      const corpus = join(dir, 'big.jsonl');
+      // Enough text that the scan runs for a while after its outputs' temporaries exist.
+      const lines = planted.corpus.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`).join('');
+      writeFileSync(corpus, lines.repeat(100));
+      const outDir = join(dir, 'out');
+      mkdirSync(outDir);
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          'substrings',
+          corpus,
+          '--against',
+          ...benchmarks,
+          '-o',
+          join(outDir, 'clean.jsonl'),
+          '--contamination',
+          join(outDir, 'spans.csv'),
+        ],
+        { stdio: 'ignore' },
+      );
+      let sent = false;
+      const poll = setInterval(() => {
+        if (!sent && readdirSync(outDir).length > 0) {
+          sent = true;
+          child.kill(signal);
+        }
+      }, 10);
+      const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      clearInterval(poll);
+      expect(sent).toBe(true);
+      expect(code).toBe(exit);
+      expect(readdirSync(outDir)).toEqual([]);
+    });
+  }
 });
