@@ -90,10 +90,12 @@ export function contaminationConfigFrom(inputs: string[], options: Contamination
   };
 }
 
-/** Runs decontamination for the command line and prints its summary to standard error. */
+/** Runs decontamination for the command line; its summary goes to standard output, or standard error when an output does. */
 export async function runContaminationCommand(inputs: string[], options: ContaminationCliOptions): Promise<void> {
   const config = contaminationConfigFrom(inputs, options);
   const files = await decontaminatePreflight(config);
   const summary = await decontaminate(config, files, cliHooks(options.quiet));
-  if (!options.quiet) process.stderr.write(`${contaminationLines(summary, config).join('\n')}\n`);
+  const toStdout = [options.out, options.contamination, options.report].includes('-');
+  if (!options.quiet)
+    (toStdout ? process.stderr : process.stdout).write(`${contaminationLines(summary, config).join('\n')}\n`);
 }

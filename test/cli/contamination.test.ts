@@ -37,10 +37,10 @@ describe('gpudedup substrings --against', () => {
       '--contamination',
       table,
     ]);
-    expect(result.stderr).toContain(`${planted.plants.length} documents of 30 share a span of 13 or more tokens`);
+    expect(result.stdout).toContain(`${planted.plants.length} documents of 30 share a span of 13 or more tokens`);
     for (const [b, path] of benchmarks.entries()) {
       const documents = planted.plants.filter((p) => planted.benchmarkOf[p.reference] === b).length;
-      expect(result.stderr).toContain(`  ${path}: ${documents} document`);
+      expect(result.stdout).toContain(`  ${path}: ${documents} document`);
     }
     expect(result.code).toBe(0);
     const kept = readFileSync(out, 'utf8').split('\n').filter(Boolean);
@@ -65,8 +65,16 @@ describe('gpudedup substrings --against', () => {
       out,
     ]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('share a span of 20 or more tokens');
+    expect(result.stdout).toContain('share a span of 20 or more tokens');
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean).length).toBe(30);
+  });
+
+  it('writes -o - to standard output, the summary then to standard error', async () => {
+    const { corpus, benchmarks } = writeFiles();
+    const result = await runCli(['substrings', corpus, '--against', ...benchmarks, '--action', 'report', '-o', '-']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(readFileSync(corpus, 'utf8'));
+    expect(result.stderr).toContain(`${planted.plants.length} documents of 30 share a span`);
   });
 
   it('refuses bad input with one line', async () => {
