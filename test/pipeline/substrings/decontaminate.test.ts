@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
@@ -163,5 +163,22 @@ describe('substrings --against (n-gram decontamination)', () => {
     const broken = join(files.dir, 'broken.jsonl');
     writeFileSync(broken, '{"text":"fine"}\n{"text":\n');
     await expect(run(configOf(files, { out, against: [broken] }))).rejects.toThrow(`${broken}:2:`);
+    // A malformed corpus line late in the file: the run fails naming it, and leaves no output behind.
+    const corpus = join(files.dir, 'late-error.jsonl');
+    writeFileSync(corpus, `${readFileSync(files.corpus, 'utf8')}{"id":"x","text":"unterminated\n`);
+    const contamination = join(files.dir, 'late.csv');
+    await expect(run({ ...configOf(files, { out, contamination }), inputs: [corpus] })).rejects.toThrow(
+      `${corpus}:61:`,
+    );
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(contamination)).toBe(false);
+    expect(readdirSync(files.dir).filter((name) => name.includes('.tmp') || name.startsWith('.'))).toEqual([]);
+    // --skip-invalid: counted in the summary instead.
+    const skipping = await run({
+      ...configOf(files, { out, read: { ...DEFAULT_READ, skipInvalid: true } }),
+      inputs: [corpus],
+    });
+    expect(skipping.invalidSkipped).toBe(1);
+    expect(skipping.documents).toBe(60);
   });
 });
