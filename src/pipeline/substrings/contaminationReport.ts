@@ -39,6 +39,7 @@ export function contaminationJson(
   config: Pick<DecontaminateConfig, 'minTokens' | 'action'>,
 ): object {
   return {
+    format: 'gpudedup-contamination-report-1',
     minTokens: config.minTokens,
     action: config.action,
     documents: summary.documents,

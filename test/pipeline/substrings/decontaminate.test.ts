@@ -131,6 +131,7 @@ describe('substrings --against (n-gram decontamination)', () => {
     expect(new Set(rows.map((r) => r.id))).toEqual(plantedDocuments);
     expect(rows.every((r) => Number(r.tokens) >= 13)).toBe(true);
     const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.format).toBe('gpudedup-contamination-report-1');
     expect(json).toEqual(JSON.parse(JSON.stringify(contaminationJson(summary, { minTokens: 13, action: 'report' }))));
     expect(json.benchmarks.map((b: { documents: number }) => b.documents).reduce((a: number, b: number) => a + b)).toBe(
       planted.plants.length,
