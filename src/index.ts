@@ -9,7 +9,8 @@
  * the browser-safe modules directly (see web/), never this file's Node-only
  * backend resolution.
  */
-export { minhash, createMinHasher, dedup, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult } from './api.js';
+export { minhash, createMinHasher, dedup, substrings, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult, type SubstringsOptions } from './api.js';
+export { substringDocuments, type SubstringsResult, type EditedDocument, type SubstringSpan } from './substrings/substringDocuments.js';
 export { OPTIONS, optionError, type OptionName, type OptionSpec }  from './options.js';
 
 export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';

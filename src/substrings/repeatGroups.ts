@@ -149,43 +149,57 @@ function sortLanes(lanes: Uint32Array, positions: Uint32Array, start: number, en
   }
 }
 
-/** Marks the repeated windows of a sorted round in `marks` (a bit per corpus byte, set atomically: workers share it). */
+/**
+ * Marks the repeated windows of a sorted round in `marks` (a bit per corpus byte). Each worker
+ * marks its own array (plain writes); searchRepeats ORs them once every round is done.
+ */
 export function markRound(corpus: CorpusText, length: number, sorted: RoundEntries, marks: Int32Array, cut: CutMode): RoundStats {
   const { keys, lanes, positions, count } = sorted;
   const stats: RoundStats = { windows: count, groups: 0, repeatedWindows: 0, collisions: 0 };
+  const view = new DataView(corpus.bytes.buffer, corpus.bytes.byteOffset, corpus.bytes.byteLength);
   for (let start = 0; start < count; ) {
     let end = start + 1;
     while (end < count && keys[end] === keys[start] && lanes[end] === lanes[start]) end++;
-    if (end - start > 1) markRun(corpus.bytes, length, positions.subarray(start, end), marks, cut, stats);
+    if (end - start > 1) {
+      const first = positions[start];
+      let allEqual = true;
+      for (let i = start + 1; i < end && allEqual; i++) allEqual = equalWindows(view, first, positions[i], length);
+      if (allEqual) markClass(positions, start, end, marks, cut, stats);
+      else splitCollision(corpus.bytes, length, positions.slice(start, end), marks, cut, stats);
+    }
     start = end;
   }
   return stats;
 }
 
-function markRun(bytes: Uint8Array, length: number, members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
-  const first = members[0];
-  let allEqual = true;
-  for (let i = 1; i < members.length && allEqual; i++) allEqual = compareWindows(bytes, first, members[i], length) === 0;
-  if (allEqual) return markClass(members, marks, cut, stats);
+/** A run of equal hashes holding different windows: sorted by bytes, then position, each class of equal windows contiguous with its first member first. */
+function splitCollision(bytes: Uint8Array, length: number, members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
   stats.collisions++;
-  // Sorted by bytes, then position: each class of equal windows is contiguous, its first member first.
-  const sorted = Array.from(members).sort((p, q) => compareWindows(bytes, p, q, length) || p - q);
+  const sorted = Uint32Array.from(Array.from(members).sort((p, q) => compareWindows(bytes, p, q, length) || p - q));
   for (let start = 0; start < sorted.length; ) {
     let end = start + 1;
     while (end < sorted.length && compareWindows(bytes, sorted[start], sorted[end], length) === 0) end++;
-    if (end - start > 1) markClass(Uint32Array.from(sorted.slice(start, end)), marks, cut, stats);
+    if (end - start > 1) markClass(sorted, start, end, marks, cut, stats);
     start = end;
   }
 }
 
-/** A class of byte-equal windows, in position order: all marked, or all but the first. */
-function markClass(members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
+/** A class of byte-equal windows, members[start, end) in position order: all marked, or all but the first. */
+function markClass(members: Uint32Array, start: number, end: number, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
   stats.groups++;
-  stats.repeatedWindows += members.length;
-  for (let i = cut === 'all' ? 0 : 1; i < members.length; i++) {
+  stats.repeatedWindows += end - start;
+  for (let i = cut === 'all' ? start : start + 1; i < end; i++) {
     const p = members[i];
-    Atomics.or(marks, p >>> 5, 1 << (p & 31));
+    marks[p >>> 5] |= 1 << (p & 31);
   }
+}
+
+/** Whether the windows at p and q are equal, four bytes at a time (unaligned reads). */
+function equalWindows(view: DataView, p: number, q: number, length: number): boolean {
+  let i = 0;
+  for (; i + 4 <= length; i += 4) if (view.getInt32(p + i, true) !== view.getInt32(q + i, true)) return false;
+  for (; i < length; i++) if (view.getUint8(p + i) !== view.getUint8(q + i)) return false;
+  return true;
 }
 
 export function compareWindows(bytes: Uint8Array, p: number, q: number, length: number): number {

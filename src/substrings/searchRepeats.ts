@@ -20,7 +20,7 @@ export interface SearchStats extends RoundStats {
   rounds: number;
 }
 
-/** Runs the round of keys [lo, hi) on lane `lane` (a worker): marks its repeated windows in the shared marks. */
+/** Runs the round of keys [lo, hi) on lane `lane` (a worker): marks its repeated windows in that lane's marks. */
 export type RoundRunner = (lo: number, hi: number, lane: number) => Promise<RoundStats>;
 
 /** What one window costs in a round: key, lane and position, twice while sorting (4 bytes each). */
@@ -39,19 +39,30 @@ export function newMarks(corpus: CorpusText, shared: boolean): Int32Array {
   return new Int32Array(shared ? new SharedArrayBuffer(words * 4) : new ArrayBuffer(words * 4));
 }
 
+/** One marks array per lane (each written by one worker only), ORed into the first once the rounds are done. */
+export function laneMarks(corpus: CorpusText, lanes: number, shared: boolean): Int32Array[] {
+  return Array.from({ length: lanes }, () => newMarks(corpus, shared));
+}
+
+function orInto(marks: readonly Int32Array[]): Int32Array {
+  const [into, ...others] = marks;
+  for (const other of others) for (let w = 0; w < into.length; w++) into[w] |= other[w];
+  return into;
+}
+
 /** The round of keys [lo, hi) in this thread. */
 export function runRound(corpus: CorpusText, options: SearchOptions, marks: Int32Array, lo: number, hi: number): RoundStats {
   return markRound(corpus, options.minLength, sortRound(collectRound(corpus, options.minLength, lo, hi)), marks, options.cut);
 }
 
 /**
- * Every repeated span: the rounds (by `run`, `parallel` at a time), then the
- * marks merged into spans with their first occurrences.
+ * Every repeated span: the rounds (by `run`, `parallel` at a time, lane i
+ * marking marks[i]), then the marks merged into spans with their first occurrences.
  */
 export async function searchRepeats(
   corpus: CorpusText,
   options: SearchOptions,
-  marks: Int32Array,
+  marks: readonly Int32Array[],
   run: RoundRunner,
   parallel: number,
   onRound: (done: number, total: number) => void = () => undefined,
@@ -72,7 +83,7 @@ export async function searchRepeats(
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
-  const spans = mergeMarks(corpus, options.minLength, marks);
+  const spans = mergeMarks(corpus, options.minLength, orInto(marks));
   findFirsts(corpus, options.minLength, spans);
   return { spans, stats };
 }
@@ -80,5 +91,5 @@ export async function searchRepeats(
 /** The search in this thread (the library, the tab, small corpora). */
 export function searchRepeatsHere(corpus: CorpusText, options: SearchOptions): Promise<{ spans: SpanColumns; stats: SearchStats }> {
   const marks = newMarks(corpus, false);
-  return searchRepeats(corpus, options, marks, async (lo, hi) => runRound(corpus, options, marks, lo, hi), 1);
+  return searchRepeats(corpus, options, [marks], async (lo, hi) => runRound(corpus, options, marks, lo, hi), 1);
 }

@@ -7,6 +7,7 @@
 import { documentAt, type CorpusText } from './corpusText.js';
 import { compareWindows } from './repeatGroups.js';
 import { forEachWindow, windowHashAt } from './windowHash.js';
+import { collectWindowsWasm, FILTER_BYTES, setFilterBit, windowKernelAvailable } from './windowKernel.js';
 
 /** Spans as columns, in corpus order; offsets are global (into corpus.bytes) until `spanRows`. */
 export interface SpanColumns {
@@ -53,16 +54,15 @@ interface WindowClass {
 /**
  * Sets each span's `firsts`: the earliest position whose window equals the
  * span's first window, found by one scan of the corpus in position order
- * (the first byte-equal window met is the earliest).
+ * (the first byte-equal window met is the earliest), by the WebAssembly
+ * kernel where it loads (a filter of the spans' keys passes few windows on).
  */
-export function findFirsts(corpus: CorpusText, length: number, spans: SpanColumns): void {
+export function findFirsts(corpus: CorpusText, length: number, spans: SpanColumns, useKernel = windowKernelAvailable()): void {
   const classes = new Map<number, WindowClass[]>();
-  const filter = new Uint8Array(1 << 21); // a bit per key >>> 8: most windows are passed over with one test
+  const filter = new Uint8Array(FILTER_BYTES);
   let unresolved = 0;
-  let last = 0;
   for (let s = 0; s < spans.count; s++) {
     const position = spans.starts[s];
-    last = Math.max(last, position);
     const { key, lane } = windowHashAt(corpus.bytes, position, length);
     const list = classes.get(key) ?? [];
     const same = list.find((c) => c.lane === lane && compareWindows(corpus.bytes, c.position, position, length) === 0);
@@ -72,18 +72,28 @@ export function findFirsts(corpus: CorpusText, length: number, spans: SpanColumn
       unresolved++;
     }
     classes.set(key, list);
-    filter[key >>> 11] |= 1 << ((key >>> 8) & 7);
+    setFilterBit(filter, key);
   }
-  const documentsToScan = spans.count === 0 ? 0 : spans.documents[spans.count - 1] + 1;
-  forEachWindow(corpus, length, 0, documentsToScan, (key, lane, position) => {
-    if (unresolved === 0 || (filter[key >>> 11] & (1 << ((key >>> 8) & 7))) === 0) return;
+  const visit = (key: number, lane: number, position: number): void => {
     for (const c of classes.get(key) ?? []) {
       if (c.first < 0 && c.lane === lane && compareWindows(corpus.bytes, c.position, position, length) === 0) {
         c.first = position;
         unresolved--;
       }
     }
-  });
+  };
+  const documentsToScan = spans.count === 0 ? 0 : spans.documents[spans.count - 1] + 1;
+  if (useKernel) {
+    const sink = (triples: Uint32Array, count: number): boolean => {
+      for (let i = 0; i < count * 3; i += 3) visit(triples[i], triples[i + 1], triples[i + 2]);
+      return unresolved === 0;
+    };
+    collectWindowsWasm(corpus, length, 0, 2 ** 32, 0, documentsToScan, { add: sink }, filter);
+  } else {
+    forEachWindow(corpus, length, 0, documentsToScan, (key, lane, position) => {
+      if (unresolved > 0 && (filter[key >>> 11] & (1 << ((key >>> 8) & 7))) !== 0) visit(key, lane, position);
+    });
+  }
   for (const list of classes.values()) for (const c of list) for (const s of c.spans) spans.firsts[s] = c.first;
 }
 

@@ -2,7 +2,8 @@
 ;; of a staged batch, the rolling hash of every window of $L bytes inside it, two polynomial lanes mod 2^32
 ;; (a·0x01000193 + byte, b·0x5bd1e995 + byte; rolled by subtracting the outgoing byte times base^(L−1),
 ;; $dropA / $dropB), the key murmur3's fmix32 of lane a; a window whose key is in [$lo, $hi] (unsigned,
-;; inclusive) is written to $out as three u32: key, lane b, $base + its offset in the batch.
+;; inclusive) and, when $filter is not 0, whose bit key >> 8 is set in the 2^24-bit map at $filter, is
+;; written to $out as three u32: key, lane b, $base + its offset in the batch.
 ;; Layout: $src the batch's bytes; $bounds a (start, end) pair of u32 offsets into them per document; returns the windows written.
 (module
   (memory (export "memory") 1)
@@ -16,7 +17,7 @@
 
   (func (export "windows")
     (param $src i32) (param $bounds i32) (param $docs i32) (param $L i32) (param $dropA i32) (param $dropB i32)
-    (param $lo i32) (param $hi i32) (param $out i32) (param $base i32) (result i32)
+    (param $lo i32) (param $hi i32) (param $filter i32) (param $out i32) (param $base i32) (result i32)
     (local $d i32) (local $s i32) (local $e i32) (local $p i32) (local $i i32) (local $a i32) (local $b i32)
     (local $key i32) (local $n i32) (local $at i32) (local $old i32) (local $new i32)
     (block $done
@@ -40,7 +41,12 @@
         (block $last
           (loop $window
             (local.set $key (call $mix (local.get $a)))
-            (if (i32.and (i32.ge_u (local.get $key) (local.get $lo)) (i32.le_u (local.get $key) (local.get $hi)))
+            (if (i32.and
+                  (i32.and (i32.ge_u (local.get $key) (local.get $lo)) (i32.le_u (local.get $key) (local.get $hi)))
+                  (i32.or (i32.eqz (local.get $filter))
+                    (i32.ne (i32.const 0)
+                      (i32.and (i32.load8_u (i32.add (local.get $filter) (i32.shr_u (local.get $key) (i32.const 11))))
+                        (i32.shl (i32.const 1) (i32.and (i32.shr_u (local.get $key) (i32.const 8)) (i32.const 7)))))))
               (then
                 (local.set $at (i32.add (local.get $out) (i32.mul (local.get $n) (i32.const 12))))
                 (i32.store (local.get $at) (local.get $key))
