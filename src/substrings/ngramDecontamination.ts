@@ -10,9 +10,10 @@ import { DEFAULT_NORMALIZE, type NormalizeOptions } from '../text/normalize.js';
 import { tokenOffsets, type TokenOffsets } from '../text/tokenOffsets.js';
 import { ReferenceNgrams } from './ngramOverlap.js';
 import { cutRanges } from './cuts.js';
-import { checkKnownOptions, CONTAMINATION_MIN_TOKENS, optionValue } from '../options.js';
+import { checkKnownOptions, CONTAMINATION_MIN_TOKENS, optionValue, type ContaminationAction } from '../options.js';
+import type { EditedDocument } from './substringDocuments.js';
 
-const encoder = new TextEncoder();
+const utf8 = new TextEncoder();
 
 export interface ContaminatedSpan {
   /** The reference document's number, in the order they were added. */
@@ -85,7 +86,7 @@ export function cutSpans(
     if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
     else merged.push(range);
   }
-  return cutRanges(encoder.encode(text), merged);
+  return cutRanges(utf8.encode(text), merged);
 }
 
 export interface NgramOverlapOptions {
@@ -110,10 +111,54 @@ export function ngramOverlaps(
   options: NgramOverlapOptions = {},
 ): NgramOverlap[] {
   checkKnownOptions(options, ['minTokens', 'normalize'], 'ngramOverlaps');
-  const decontaminator = new NgramDecontaminator(
-    optionValue('minTokens', options.minTokens ?? CONTAMINATION_MIN_TOKENS),
-    options.normalize,
-  );
-  for (const reference of references) decontaminator.addReference(reference);
+  const decontaminator = referenceSet(references, options);
   return documents.flatMap((text, document) => decontaminator.spansOf(text).map((span) => ({ document, ...span })));
+}
+
+function referenceSet(references: readonly string[], options: NgramOverlapOptions): NgramDecontaminator {
+  const minTokens = optionValue('minTokens', options.minTokens ?? CONTAMINATION_MIN_TOKENS);
+  const decontaminator = new NgramDecontaminator(minTokens, options.normalize);
+  for (const reference of references) decontaminator.addReference(reference);
+  return decontaminator;
+}
+
+export interface DecontaminationOptions extends NgramOverlapOptions {
+  /** What becomes of a document sharing a span: 'remove' (default: marked dropped), 'cut' or 'report'. */
+  readonly action?: ContaminationAction;
+  /** With 'cut': a document left with fewer bytes is marked dropped (default 1: only those left empty). */
+  readonly minRemaining?: number;
+}
+
+export interface DecontaminationResult {
+  /** Every document in input order (id: its position), as `substrings()` gives them: dropped ones marked. */
+  readonly documents: readonly EditedDocument[];
+  readonly spans: readonly NgramOverlap[];
+}
+
+/** `gpudedup substrings --against` on documents in memory: the spans, and each document after the action. */
+export function decontaminateDocuments(
+  documents: readonly string[],
+  references: readonly string[],
+  options: DecontaminationOptions = {},
+): DecontaminationResult {
+  checkKnownOptions(options, ['minTokens', 'normalize', 'action', 'minRemaining'], 'decontaminateDocuments');
+  const action = optionValue('action', options.action);
+  const minRemaining = optionValue('minRemaining', options.minRemaining);
+  const decontaminator = referenceSet(references, options);
+  const spans: NgramOverlap[] = [];
+  const edited = documents.map((text, document): EditedDocument => {
+    const found = decontaminator.spansOf(text);
+    for (const span of found) spans.push({ document, ...span });
+    const id = String(document);
+    if (found.length === 0 || action === 'report') return { id, text, bytesCut: 0, dropped: false };
+    if (action === 'remove') return { id, text, bytesCut: 0, dropped: true };
+    const cut = cutSpans(text, found);
+    return {
+      id,
+      text: cut.text,
+      bytesCut: cut.removed,
+      dropped: utf8.encode(text).length - cut.removed < minRemaining,
+    };
+  });
+  return { documents: edited, spans };
 }

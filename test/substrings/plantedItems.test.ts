@@ -108,4 +108,27 @@ describe('ngramOverlaps (the library entry, from the package entry point)', () =
       'ngramOverlaps has no option "minToken"; its options are minTokens, normalize',
     );
   });
+
+  it('decontaminateDocuments: each document after remove, cut or report, in the shape substrings() gives', async () => {
+    const { decontaminateDocuments } = await import('../../src/index.js');
+    const contaminated = new Set(planted.plants.map((p) => p.document));
+    const removed = decontaminateDocuments(planted.corpus, planted.references);
+    expect(removed.documents.map((d) => d.dropped)).toEqual(planted.corpus.map((_, d) => contaminated.has(d)));
+    expect(removed.documents.map((d) => d.text)).toEqual(planted.corpus);
+    expect(removed.spans.length).toBe(reported.flat().length);
+    const cut = decontaminateDocuments(planted.corpus, planted.references, { action: 'cut' });
+    cut.documents.forEach((d, i) => {
+      expect(d.id).toBe(String(i));
+      expect(d.text).toBe(cutBytes(planted.corpus[i], reported[i]));
+      expect(d.bytesCut).toBe(Buffer.byteLength(planted.corpus[i]) - Buffer.byteLength(d.text));
+      expect(d.dropped).toBe(false);
+    });
+    const everything = decontaminateDocuments(planted.corpus, planted.references, { action: 'cut', minRemaining: 1e9 });
+    expect(everything.documents.map((d) => d.dropped)).toEqual(planted.corpus.map((_, d) => contaminated.has(d)));
+    const report = decontaminateDocuments(planted.corpus, planted.references, { action: 'report' });
+    expect(report.documents.every((d, i) => !d.dropped && d.text === planted.corpus[i])).toBe(true);
+    expect(() => decontaminateDocuments([], [], { action: 'drop' as never })).toThrow(
+      'action must be one of remove, cut or report, got "drop"',
+    );
+  });
 });
