@@ -3,17 +3,25 @@ import { BufferedFile } from '../../formats/files/tableWriter.js';
 import { counted } from '../../format.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 
+/** How many reference documents each file holds. */
+export function referencesPerFile(set: ReferenceSet): number[] {
+  const counts = set.files.map(() => 0);
+  for (const file of set.benchmarkOf) counts[file]++;
+  return counts;
+}
+
 export function benchmarkCounts(set: ReferenceSet): BenchmarkCount[] {
+  const references = referencesPerFile(set);
   return set.files.map((file, i) => ({
     file,
-    references: set.benchmarkOf.filter((b) => b === i).length,
+    references: references[i],
     documents: 0,
     spans: 0,
     referencesFound: new Set<number>(),
   }));
 }
 
-/** The summary's lines after the run (the CLI prints them to standard error). */
+/** The summary's lines after the run (the CLI prints them). */
 export function contaminationLines(
   summary: DecontaminateSummary,
   config: Pick<DecontaminateConfig, 'minTokens' | 'action'>,

@@ -21,7 +21,7 @@ import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../subs
 import { SILENT_HOOKS, skippedInputCounter, withProgress, type DedupHooks } from '../shared/config.js';
 import { checkOutputs, refuseSelfReference, type NamedOutput } from '../shared/outputChecks.js';
 import { edited } from './writeEdited.js';
-import { benchmarkCounts, writeContaminationReport } from './contaminationReport.js';
+import { benchmarkCounts, referencesPerFile, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 
 export type { DecontaminateConfig, DecontaminateSummary } from './contaminationConfig.js';
@@ -82,7 +82,7 @@ async function loadReferences(
       progress.update(set.ids.length, bytes);
     }
   });
-  const empty = files.findIndex((_, i) => !set.benchmarkOf.includes(i));
+  const empty = referencesPerFile(set).indexOf(0);
   if (empty >= 0)
     throw new InputError(
       files[empty].path,
