@@ -47,8 +47,9 @@ export function collectRound(
   firstDocument = 0,
   endDocument = corpus.starts.length - 1,
   useKernel = windowKernelAvailable(),
+  expected = 1 << 16,
 ): RoundEntries {
-  const entries = new GrowingEntries();
+  const entries = new GrowingEntries(expected);
   if (useKernel) collectWindowsWasm(corpus, length, lo, hi, firstDocument, endDocument, entries);
   else {
     forEachWindow(corpus, length, firstDocument, endDocument, (key, lane, position) => {
@@ -58,11 +59,18 @@ export function collectRound(
   return entries.finish();
 }
 
+/** Sized for the round's expected windows (a slice of the key space gets its share, give or take), grown past it if need be. */
 class GrowingEntries implements WindowSink {
-  private keys: Uint32Array = new Uint32Array(1 << 16);
-  private lanes: Uint32Array = new Uint32Array(1 << 16);
-  private positions: Uint32Array = new Uint32Array(1 << 16);
+  private keys: Uint32Array;
+  private lanes: Uint32Array;
+  private positions: Uint32Array;
   private count = 0;
+
+  constructor(capacity: number) {
+    this.keys = new Uint32Array(capacity);
+    this.lanes = new Uint32Array(capacity);
+    this.positions = new Uint32Array(capacity);
+  }
 
   push(key: number, lane: number, position: number): void {
     if (this.count === this.keys.length) this.reserve(this.count + 1);
@@ -85,7 +93,7 @@ class GrowingEntries implements WindowSink {
 
   private reserve(needed: number): void {
     if (needed <= this.keys.length) return;
-    const capacity = Math.max(needed, this.keys.length * 2);
+    const capacity = Math.max(needed, Math.ceil(this.keys.length * 1.25));
     this.keys = grow(this.keys, capacity);
     this.lanes = grow(this.lanes, capacity);
     this.positions = grow(this.positions, capacity);
@@ -102,35 +110,33 @@ function grow(array: Uint32Array, capacity: number): Uint32Array {
   return grown;
 }
 
-/** Sorts the entries by key (stable LSD radix, 2 × 16 bits), then by lane within equal keys (stable). */
+/** Sorts the entries by key (stable LSD radix, 2 × 16 bits, between the entries and one spare set), then by lane within equal keys (stable). */
 export function sortRound(entries: RoundEntries): RoundEntries {
-  let current = entries;
-  for (const shift of [0, 16]) current = radixPass(current, shift);
-  const { keys, lanes, positions, count } = current;
+  const { count } = entries;
+  const spare: RoundEntries = { keys: new Uint32Array(count), lanes: new Uint32Array(count), positions: new Uint32Array(count), count };
+  radixPass(entries, spare, 0);
+  radixPass(spare, entries, 16);
+  const { keys, lanes, positions } = entries;
   for (let start = 0; start < count; ) {
     let end = start + 1;
     while (end < count && keys[end] === keys[start]) end++;
     if (end - start > 1) sortLanes(lanes, positions, start, end);
     start = end;
   }
-  return current;
+  return entries;
 }
 
-function radixPass(source: RoundEntries, shift: number): RoundEntries {
+function radixPass(source: RoundEntries, target: RoundEntries, shift: number): void {
   const { count } = source;
   const counts = new Uint32Array(65537);
   for (let i = 0; i < count; i++) counts[((source.keys[i] >>> shift) & 0xffff) + 1]++;
   for (let b = 1; b <= 65536; b++) counts[b] += counts[b - 1];
-  const keys = new Uint32Array(count);
-  const lanes = new Uint32Array(count);
-  const positions = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     const at = counts[(source.keys[i] >>> shift) & 0xffff]++;
-    keys[at] = source.keys[i];
-    lanes[at] = source.lanes[i];
-    positions[at] = source.positions[i];
+    target.keys[at] = source.keys[i];
+    target.lanes[at] = source.lanes[i];
+    target.positions[at] = source.positions[i];
   }
-  return { keys, lanes, positions, count };
 }
 
 /** Stable insertion sort of [start, end) by lane (runs of one key are short but for repeated windows, whose lanes are equal). */

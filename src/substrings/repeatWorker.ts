@@ -13,6 +13,8 @@ export interface RoundRequest extends PoolRequest {
   readonly cut: CutMode;
   readonly lo: number;
   readonly hi: number;
+  /** Windows in the corpus: the round's tables are sized for its share. */
+  readonly windows: number;
 }
 
 export interface RoundResponse extends PoolResponse {
@@ -20,7 +22,7 @@ export interface RoundResponse extends PoolResponse {
 }
 
 serveRequests<RoundRequest, RoundResponse>((request) => {
-  const { bytes, starts, marks, minLength, cut, lo, hi } = request;
-  const stats = runRound({ bytes, starts }, { minLength, cut, memoryLimitBytes: 0 }, marks, lo, hi);
+  const { bytes, starts, marks, minLength, cut, lo, hi, windows } = request;
+  const stats = runRound({ bytes, starts }, { minLength, cut, memoryLimitBytes: 0 }, marks, lo, hi, windows);
   return { response: { stats }, transfer: [] };
 });

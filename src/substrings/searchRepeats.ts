@@ -23,8 +23,8 @@ export interface SearchStats extends RoundStats {
 /** Runs the round of keys [lo, hi) on lane `lane` (a worker): marks its repeated windows in that lane's marks. */
 export type RoundRunner = (lo: number, hi: number, lane: number) => Promise<RoundStats>;
 
-/** What one window costs in a round: key, lane and position, twice while sorting (4 bytes each). */
-export const BYTES_PER_WINDOW = 24;
+/** What one window costs in a round: key, lane and position, twice while sorting (4 bytes each), and some slack. */
+export const BYTES_PER_WINDOW = 28;
 const KEY_SPACE = 2 ** 32;
 
 /** Slices of the key space, as many as the budget needs (at least `parallel`, one per worker at a time). */
@@ -51,8 +51,10 @@ function orInto(marks: readonly Int32Array[]): Int32Array {
 }
 
 /** The round of keys [lo, hi) in this thread. */
-export function runRound(corpus: CorpusText, options: SearchOptions, marks: Int32Array, lo: number, hi: number): RoundStats {
-  return markRound(corpus, options.minLength, sortRound(collectRound(corpus, options.minLength, lo, hi)), marks, options.cut);
+export function runRound(corpus: CorpusText, options: SearchOptions, marks: Int32Array, lo: number, hi: number, windows?: number): RoundStats {
+  const expected = windows === undefined ? undefined : Math.ceil(((windows * (hi - lo)) / KEY_SPACE) * 1.05) + 1024;
+  const entries = collectRound(corpus, options.minLength, lo, hi, 0, corpus.starts.length - 1, undefined, expected);
+  return markRound(corpus, options.minLength, sortRound(entries), marks, options.cut);
 }
 
 /**
@@ -91,5 +93,6 @@ export async function searchRepeats(
 /** The search in this thread (the library, the tab, small corpora). */
 export function searchRepeatsHere(corpus: CorpusText, options: SearchOptions): Promise<{ spans: SpanColumns; stats: SearchStats }> {
   const marks = newMarks(corpus, false);
-  return searchRepeats(corpus, options, [marks], async (lo, hi) => runRound(corpus, options, marks, lo, hi), 1);
+  const windows = windowCount(corpus, options.minLength);
+  return searchRepeats(corpus, options, [marks], async (lo, hi) => runRound(corpus, options, marks, lo, hi, windows), 1);
 }

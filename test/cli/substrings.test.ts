@@ -59,7 +59,10 @@ describe('gpudedup substrings', () => {
   it('refuses nothing to write, standard input with -o, an output over its input and a bad --min-length, in one line each', async () => {
     const dir = tempDir('substrings-cli-');
     const { path } = corpus(dir);
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"id":"a","text":"fine"}\n{"id":"b","text":\n');
     const cases: Array<[string[], RegExp]> = [
+      [['substrings', bad, '--report', join(dir, 'r.json')], /bad\.jsonl:2: malformed JSON/],
       [['substrings', path], /nothing to write: give -o, --spans or --report/],
       [['substrings', '-', '-o', join(dir, 'o.jsonl')], /standard input \(-\) can be read only once/],
       [['substrings', path, '-o', path], /-o .*in\.jsonl/],
