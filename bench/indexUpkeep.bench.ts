@@ -21,7 +21,10 @@ import { SegmentWriter } from '../src/lshIndex/segmentFiles.js';
 
 const rows = Number(process.argv[2] ?? 200_000);
 const adds = Number(process.argv[3] ?? 2000);
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'index-upkeep-'));
 const cpuSeconds = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
@@ -40,7 +43,12 @@ async function syntheticIndex(count: number): Promise<string> {
     const row = new Uint32Array(2 * p.k);
     const key = new Uint32Array(4);
     let x = 0x9e3779b9;
-    const next = (): number => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0);
+    const next = (): number => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
     for (let i = 0; i < count; i++) {
       for (let w = 0; w < row.length; w++) row[w] = next();
       for (let w = 0; w < 4; w++) key[w] = next();
@@ -56,7 +64,9 @@ async function syntheticIndex(count: number): Promise<string> {
 async function opens(dir: string): Promise<void> {
   const { files } = readManifest(dir).segments[0];
   const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-  console.log(`segment: ${rows} rows; .sig ${mb(files.signatures.bytes)}, .bands ${mb(files.bands.bytes)}, .docs.parquet ${mb(files.documents.bytes)}, .ids ${mb(files.ids.bytes)}`);
+  console.log(
+    `segment: ${rows} rows; .sig ${mb(files.signatures.bytes)}, .bands ${mb(files.bands.bytes)}, .docs.parquet ${mb(files.documents.bytes)}, .ids ${mb(files.ids.bytes)}`,
+  );
   for (const checksums of ['lazy', 'open'] as const) {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -73,7 +83,9 @@ async function opens(dir: string): Promise<void> {
     times.push(performance.now() - started);
   }
   const median = times.sort((a, b) => a - b)[2];
-  console.log(`the document table's check alone: median ${median.toFixed(2)} ms (${(files.documents.bytes / 1e6 / (median / 1000)).toFixed(0)} MB/s)`);
+  console.log(
+    `the document table's check alone: median ${median.toFixed(2)} ms (${(files.documents.bytes / 1e6 / (median / 1000)).toFixed(0)} MB/s)`,
+  );
 }
 
 async function smallAdds(): Promise<void> {
@@ -83,12 +95,19 @@ async function smallAdds(): Promise<void> {
   const started = performance.now();
   let most = 0;
   for (let i = 0; i < adds; i++) {
-    await index.add([{ id: `doc-${i}`, text: `document ${i} of words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709} apart from the rest` }]);
+    await index.add([
+      {
+        id: `doc-${i}`,
+        text: `document ${i} of words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709} apart from the rest`,
+      },
+    ]);
     if (i % 50 === 49) most = Math.max(most, readdirSync('/proc/self/fd').length);
   }
   const wall = (performance.now() - started) / 1000;
   const stats = await index.stats();
-  console.log(`${adds} one-document adds: ${wall.toFixed(1)} s wall (${((wall / adds) * 1000).toFixed(1)} ms an add), ${cpuSeconds(cpu).toFixed(1)} CPU s; ${stats.segments} segments, ${readdirSync(dir).length} files, at most ${most} descriptors open`);
+  console.log(
+    `${adds} one-document adds: ${wall.toFixed(1)} s wall (${((wall / adds) * 1000).toFixed(1)} ms an add), ${cpuSeconds(cpu).toFixed(1)} CPU s; ${stats.segments} segments, ${readdirSync(dir).length} files, at most ${most} descriptors open`,
+  );
   await index.close();
 }
 

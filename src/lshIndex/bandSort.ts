@@ -17,7 +17,10 @@ function sortSmall(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
 /** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
 export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
   const n = lo.length;
-  if (n < SMALL_SORT) return sortSmall(lo, hi, rows);
+  if (n < SMALL_SORT) {
+    sortSmall(lo, hi, rows);
+    return;
+  }
   let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
   let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
   const counts = new Uint32Array(65_537);

@@ -37,7 +37,10 @@ export class MissingIndexFileError extends CorruptIndexError {
 function checkSize(fd: number, entry: FileEntry, path: string): void {
   const size = fstatSync(fd).size;
   if (size !== entry.bytes) {
-    throw new CorruptIndexError(path, `${size} bytes, the manifest records ${entry.bytes}: the file ${size < entry.bytes ? 'was truncated' : 'grew'} after it was written`);
+    throw new CorruptIndexError(
+      path,
+      `${size} bytes, the manifest records ${entry.bytes}: the file ${size < entry.bytes ? 'was truncated' : 'grew'} after it was written`,
+    );
   }
 }
 
@@ -109,9 +112,13 @@ export class StoredFile {
   }
 
   read(into: Uint8Array, position: number): void {
-    if (position + into.length > this.entry.bytes) throw new CorruptIndexError(this.path, `a read of bytes ${position}–${position + into.length} past its ${this.entry.bytes} bytes`);
+    if (position + into.length > this.entry.bytes)
+      throw new CorruptIndexError(
+        this.path,
+        `a read of bytes ${position}–${position + into.length} past its ${this.entry.bytes} bytes`,
+      );
     if (this.bytes !== undefined) into.set(this.bytes.subarray(position, position + into.length));
-    else readFully(this.fd!, into, position, this.path);
+    else if (this.fd !== undefined) readFully(this.fd, into, position, this.path);
   }
 
   close(): void {
@@ -137,7 +144,8 @@ export class CheckedFile {
     inMemory: boolean,
   ) {
     this.path = join(dir, entry.name);
-    if (blocks.length !== Math.ceil(entry.bytes / BLOCK)) throw new CorruptIndexError(this.path, `${blocks.length} block checksums for ${entry.bytes} bytes`);
+    if (blocks.length !== Math.ceil(entry.bytes / BLOCK))
+      throw new CorruptIndexError(this.path, `${blocks.length} block checksums for ${entry.bytes} bytes`);
     this.file = new StoredFile(dir, entry, inMemory);
     // Held in memory, the file was checked whole: hence each block (the writer recorded both from the same bytes).
     this.checked = new Uint8Array(blocks.length).fill(this.file.verified ? 1 : 0);
@@ -160,7 +168,10 @@ export class CheckedFile {
     this.file.read(view, b * BLOCK);
     const actual = crc32(view) >>> 0;
     if (actual !== this.blocks[b]) {
-      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex8(actual)}, recorded ${hex8(this.blocks[b])}): the file changed after it was written`);
+      throw new CorruptIndexError(
+        this.path,
+        `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex8(actual)}, recorded ${hex8(this.blocks[b])}): the file changed after it was written`,
+      );
     }
     this.checked[b] = 1;
   }

@@ -13,7 +13,14 @@ import type { IndexSegment } from './segment.js';
 import type { SegmentRecord } from './segmentFiles.js';
 
 /** The manifest after segments [from, to) of `state` became `record` (written already); writes a removed list if it changed. */
-export function mergedManifest(dir: string, state: IndexState, from: number, to: number, record: SegmentRecord, generation: number): Manifest {
+export function mergedManifest(
+  dir: string,
+  state: IndexState,
+  from: number,
+  to: number,
+  record: SegmentRecord,
+  generation: number,
+): Manifest {
   const { manifest } = state;
   const removed = new Map(state.removed);
   let dropped = 0;
@@ -21,7 +28,11 @@ export function mergedManifest(dir: string, state: IndexState, from: number, to:
     dropped += removed.get(s.name)?.length ?? 0;
     removed.delete(s.name);
   }
-  const segments = [...manifest.segments.slice(0, from), ...(record.count > 0 ? [record] : []), ...manifest.segments.slice(to)];
+  const segments = [
+    ...manifest.segments.slice(0, from),
+    ...(record.count > 0 ? [record] : []),
+    ...manifest.segments.slice(to),
+  ];
   let entry = manifest.removed;
   if (dropped > 0) {
     const left = [...removed.values()].some((rows) => rows.length > 0);
@@ -44,7 +55,11 @@ export function relocate(live: Map<string, Located>, from: number, to: number, m
 }
 
 /** The removed rows after removing `ids` (those live in `live`), and how many of them were live. */
-export function removedAfter(state: IndexState, live: ReadonlyMap<string, Located>, ids: readonly string[]): { removed: Map<string, number[]>; count: number } {
+export function removedAfter(
+  state: IndexState,
+  live: ReadonlyMap<string, Located>,
+  ids: readonly string[],
+): { removed: Map<string, number[]>; count: number } {
   const removed = new Map([...state.removed].map(([name, rows]) => [name, [...rows]]));
   let count = 0;
   for (const id of new Set(ids)) {

@@ -14,7 +14,11 @@ import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { startServer } from '../../src/server/http.js';
 import { CLI, runCli, tempDir } from '../support/cli.js';
 
-const LINES = ['alpha beta gamma delta epsilon zeta eta theta iota', 'alpha beta gamma delta epsilon zeta eta theta iota', 'one two three four five six seven eight nine']
+const LINES = [
+  'alpha beta gamma delta epsilon zeta eta theta iota',
+  'alpha beta gamma delta epsilon zeta eta theta iota',
+  'one two three four five six seven eight nine',
+]
   .map((text, i) => JSON.stringify({ id: `d${i}`, text }))
   .join('\n');
 
@@ -31,7 +35,10 @@ async function indexed(): Promise<{ dir: string; idx: string; corpus: string }> 
 
 /** The CLI's one error line (progress and notes aside). */
 const errorLine = (stderr: string): string => {
-  const lines = stderr.trim().split('\n').filter((l) => l.startsWith('gpudedup:') || l.startsWith('error:'));
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('gpudedup:') || l.startsWith('error:'));
   expect(lines, stderr).toHaveLength(1);
   return lines[0];
 };
@@ -42,7 +49,9 @@ describe('index messages', () => {
     rmSync(join(idx, 'seg-000001.sig'));
     const result = await runCli(['query', idx, '-'], `${JSON.stringify({ text: 'alpha beta' })}\n`);
     expect(result.code).not.toBe(0);
-    expect(errorLine(result.stderr)).toBe(`gpudedup: corrupt index: ${join(idx, 'seg-000001.sig')}: missing: the manifest names it, but the file is not there`);
+    expect(errorLine(result.stderr)).toBe(
+      `gpudedup: corrupt index: ${join(idx, 'seg-000001.sig')}: missing: the manifest names it, but the file is not there`,
+    );
   });
 
   it('a truncated .sets and a changed file: their sizes, and checksums in hex', async () => {
@@ -51,14 +60,18 @@ describe('index messages', () => {
     const size = readFileSync(sets).length;
     truncateSync(sets, 10);
     const truncated = await runCli(['index', 'stats', idx]);
-    expect(errorLine(truncated.stderr)).toBe(`gpudedup: corrupt index: ${sets}: 10 bytes, the manifest records ${size}: the file was truncated after it was written`);
+    expect(errorLine(truncated.stderr)).toBe(
+      `gpudedup: corrupt index: ${sets}: 10 bytes, the manifest records ${size}: the file was truncated after it was written`,
+    );
     const again = await indexed();
     const ids = join(again.idx, 'seg-000001.ids');
     const bytes = readFileSync(ids);
     bytes[bytes.length - 1] ^= 1;
     writeFileSync(ids, bytes);
     const changed = await runCli(['index', 'stats', again.idx]);
-    expect(errorLine(changed.stderr)).toMatch(/seg-000001\.ids: checksum mismatch \(CRC-32 [0-9a-f]{8}, the manifest records [0-9a-f]{8}\): the file changed after it was written$/);
+    expect(errorLine(changed.stderr)).toMatch(
+      /seg-000001\.ids: checksum mismatch \(CRC-32 [0-9a-f]{8}, the manifest records [0-9a-f]{8}\): the file changed after it was written$/,
+    );
   });
 
   it('a manifest without a checksum says so (not "recorded undefined"); a changed one in hex', async () => {
@@ -67,16 +80,22 @@ describe('index messages', () => {
     const manifest = JSON.parse(readFileSync(path, 'utf8'));
     writeFileSync(path, JSON.stringify({ ...manifest, checksum: undefined }, null, 1));
     const missing = await runCli(['index', 'stats', idx]);
-    expect(errorLine(missing.stderr)).toMatch(/manifest\.json: it has no checksum \("checksum": \{ "crc32": … \} is missing\)/);
+    expect(errorLine(missing.stderr)).toMatch(
+      /manifest\.json: it has no checksum \("checksum": \{ "crc32": … \} is missing\)/,
+    );
     writeFileSync(path, JSON.stringify({ ...manifest, documents: 5 }, null, 1));
     const changed = await runCli(['index', 'stats', idx]);
-    expect(errorLine(changed.stderr)).toMatch(/manifest\.json: checksum mismatch \(CRC-32 [0-9a-f]{8}, recorded [0-9a-f]{8}\)/);
+    expect(errorLine(changed.stderr)).toMatch(
+      /manifest\.json: checksum mismatch \(CRC-32 [0-9a-f]{8}, recorded [0-9a-f]{8}\)/,
+    );
   });
 
   it('a missing --ids file is named, not a raw ENOENT', async () => {
     const { dir, idx } = await indexed();
     const result = await runCli(['index', 'remove', idx, '--ids', join(dir, 'nope.txt')]);
-    expect(errorLine(result.stderr)).toBe(`gpudedup: ${join(dir, 'nope.txt')}: no such file or directory (ENOENT, access)`);
+    expect(errorLine(result.stderr)).toBe(
+      `gpudedup: ${join(dir, 'nope.txt')}: no such file or directory (ENOENT, access)`,
+    );
   });
 
   it('--top abc says "abc", not NaN; --scheme datasketch-affine32 is not refused for a --slot-bits never given', async () => {
@@ -86,29 +105,51 @@ describe('index messages', () => {
     expect(top.stderr).not.toMatch(/NaN/);
     const datasketch = await runCli(['index', 'create', join(tempDir(), 'ds'), '--scheme', 'datasketch-affine32']);
     expect(datasketch.code, datasketch.stderr).toBe(0);
-    const refused = await runCli(['index', 'create', join(tempDir(), 'ds'), '--scheme', 'datasketch-affine32', '--slot-bits', '64']);
+    const refused = await runCli([
+      'index',
+      'create',
+      join(tempDir(), 'ds'),
+      '--scheme',
+      'datasketch-affine32',
+      '--slot-bits',
+      '64',
+    ]);
     expect(errorLine(refused.stderr)).toMatch(/datasketch-affine32 keeps 32-bit slots .*not --slot-bits 64/);
   });
 
   it('a re-run of an add that committed says what most likely happened', async () => {
     const { idx, corpus } = await indexed();
     const rerun = await runCli(['index', 'add', idx, corpus]);
-    expect(errorLine(rerun.stderr)).toMatch(/a\.jsonl:1: id "d0" is already in the index: .* \(2 of the add's 3 ids are in the index already: was this add run before\?/);
+    expect(errorLine(rerun.stderr)).toMatch(
+      /a\.jsonl:1: id "d0" is already in the index: .* \(2 of the add's 3 ids are in the index already: was this add run before\?/,
+    );
   });
 
-  it.runIf(process.getuid?.() === 0)('a read-only directory: the writer lock refused in words, not a raw EACCES (as another user)', async () => {
-    const { dir, idx, corpus } = await indexed();
-    chmodSync(dir, 0o755);
-    chmodSync(idx, 0o555);
-    chmodSync(corpus, 0o644);
-    const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'index', 'add', idx, corpus], { encoding: 'utf8' });
-    chmodSync(idx, 0o755);
-    expect(errorLine(run.stderr)).toBe(`gpudedup: ${idx}: cannot take the writer lock (${join(idx, 'writer.lock')}: permission denied): writing needs a directory this user may write; to query or inspect, open it read-only`);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'a read-only directory: the writer lock refused in words, not a raw EACCES (as another user)',
+    async () => {
+      const { dir, idx, corpus } = await indexed();
+      chmodSync(dir, 0o755);
+      chmodSync(idx, 0o555);
+      chmodSync(corpus, 0o644);
+      const run = spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'index', 'add', idx, corpus],
+        { encoding: 'utf8' },
+      );
+      chmodSync(idx, 0o755);
+      expect(errorLine(run.stderr)).toBe(
+        `gpudedup: ${idx}: cannot take the writer lock (${join(idx, 'writer.lock')}: permission denied): writing needs a directory this user may write; to query or inspect, open it read-only`,
+      );
+    },
+  );
 
   it('a wrong token is told apart from a missing one', async () => {
     const memory = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
-    const server = await startServer({ reader: memory, writer: memory }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4, token: 'right' });
+    const server = await startServer(
+      { reader: memory, writer: memory },
+      { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4, token: 'right' },
+    );
     try {
       const missing = await fetch(`${server.url}/stats`);
       expect(missing.status).toBe(401);
@@ -128,6 +169,8 @@ describe('index messages', () => {
     await index.close();
     rmSync(join(dir, 'seg-000001.docs.parquet'));
     const { openIndex } = await import('../../src/lshIndex/diskIndex.js');
-    await expect(openIndex(dir)).rejects.toThrow(`corrupt index: ${join(dir, 'seg-000001.docs.parquet')}: missing: the manifest names it, but the file is not there`);
+    await expect(openIndex(dir)).rejects.toThrow(
+      `corrupt index: ${join(dir, 'seg-000001.docs.parquet')}: missing: the manifest names it, but the file is not there`,
+    );
   });
 });

@@ -12,14 +12,22 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../support/cli.js';
 
-const LINES = ['alpha beta gamma delta epsilon zeta eta theta iota', 'alpha beta gamma delta epsilon zeta eta theta iota', 'one two three four five six seven eight nine']
+const LINES = [
+  'alpha beta gamma delta epsilon zeta eta theta iota',
+  'alpha beta gamma delta epsilon zeta eta theta iota',
+  'one two three four five six seven eight nine',
+]
   .map((text, i) => JSON.stringify({ id: `d${i}`, text }))
   .join('\n');
 
 /** Runs `script` in bash (for <( ) and mkfifo) in `dir`, the CLI as $G; its exit code and output. */
 function bash(dir: string, script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: dir, env: { ...process.env, G: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd: dir,
+      env: { ...process.env, G: `${process.execPath} ${CLI}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -43,12 +51,18 @@ function corpus(): string {
 describe('named pipes and process substitution are read as streams', () => {
   it('sign, index add (with -o) and query read <(zcat a.gz), as the file itself', async () => {
     const dir = corpus();
-    const piped = await bash(dir, '$G sign <(zcat a.jsonl.gz) -o piped.npy && $G sign a.jsonl -o file.npy && $G index create idx <(zcat a.jsonl.gz) -o added.jsonl && $G query idx <(zcat a.jsonl.gz) > answers.jsonl');
+    const piped = await bash(
+      dir,
+      '$G sign <(zcat a.jsonl.gz) -o piped.npy && $G sign a.jsonl -o file.npy && $G index create idx <(zcat a.jsonl.gz) -o added.jsonl && $G query idx <(zcat a.jsonl.gz) > answers.jsonl',
+    );
     expect(piped.stderr).not.toMatch(/ESPIPE/);
     expect(piped.code, piped.stderr).toBe(0);
     expect(readFileSync(join(dir, 'piped.npy'))).toEqual(readFileSync(join(dir, 'file.npy')));
     expect(readFileSync(join(dir, 'added.jsonl'), 'utf8')).toBe(`${LINES.split('\n')[0]}\n${LINES.split('\n')[2]}\n`);
-    const answers = readFileSync(join(dir, 'answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const answers = readFileSync(join(dir, 'answers.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(answers.map((a) => a.matches.map((m: { id: string }) => m.id))).toEqual([['d0'], ['d0'], ['d2']]);
   });
 
@@ -65,7 +79,10 @@ describe('named pipes and process substitution are read as streams', () => {
     expect(add.stderr).not.toMatch(/ESPIPE/);
     const refused = await bash(dir, `${feed('cat a.jsonl')} ; $G dedup fifo -o out.jsonl`);
     expect(refused.code).not.toBe(0);
-    const lines = refused.stderr.trim().split('\n').filter((l) => l.startsWith('gpudedup:'));
+    const lines = refused.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('gpudedup:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/fifo \(a pipe\) can be read only once, but dedup reads the corpus again to write -o/);
   });

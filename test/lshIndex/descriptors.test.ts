@@ -43,14 +43,21 @@ describe(`under ulimit -n ${LIMIT}`, () => {
     const dir = join(root, 'library');
     const script = join(tempDir(), 'adder.mjs');
     writeFileSync(script, ADDER);
-    const run = spawnSync('bash', underLimit(`${quote(process.execPath)} ${quote(script)} ${quote(dir)}`), { encoding: 'utf8', timeout: 150_000 });
+    const run = spawnSync('bash', underLimit(`${quote(process.execPath)} ${quote(script)} ${quote(dir)}`), {
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ documents: ADDS, problem: null });
     expect(result.segments).toBeLessThanOrEqual(40); // merged: at most 9 per level of 1, 10, 100 and 1,000 rows
     expect(result.most).toBeLessThan(64); // small segments are held in memory: no descriptor each
-    const cli = (args: string): ReturnType<typeof spawnSync> => spawnSync('bash', underLimit(`${quote(process.execPath)} ${quote(CLI)} ${args}`), { encoding: 'utf8', timeout: 60_000 });
+    const cli = (args: string): ReturnType<typeof spawnSync> =>
+      spawnSync('bash', underLimit(`${quote(process.execPath)} ${quote(CLI)} ${args}`), {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const stats = cli(`index stats ${quote(dir)} --json`);
     expect(stats.stderr).toBe('');
     expect(JSON.parse(stats.stdout as string).documents).toBe(ADDS);
@@ -62,12 +69,22 @@ describe(`under ulimit -n ${LIMIT}`, () => {
     const dir = join(root, 'served');
     const created = spawnSync(process.execPath, [CLI, 'index', 'create', dir, '--k', '64'], { encoding: 'utf8' });
     expect(created.status, created.stderr).toBe(0);
-    const served = await startServe(['bash', ...underLimit(`${quote(process.execPath)} ${quote(CLI)} serve ${quote(dir)} --port 0 --threads 1`)]);
+    const served = await startServe([
+      'bash',
+      ...underLimit(`${quote(process.execPath)} ${quote(CLI)} serve ${quote(dir)} --port 0 --threads 1`),
+    ]);
     const { url } = served;
     try {
       const deadline = Date.now() + 150_000;
       for (let i = 0; i < ADDS && Date.now() < deadline; i++) {
-        const reply = await postJson(`${url}/add`, { documents: [{ id: `doc-${i}`, text: `served document ${i} with words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709}` }] });
+        const reply = await postJson(`${url}/add`, {
+          documents: [
+            {
+              id: `doc-${i}`,
+              text: `served document ${i} with words ${(i * 7919) % 10007} and ${(i * 104729) % 1299709}`,
+            },
+          ],
+        });
         expect(reply.status, `add ${i}: ${JSON.stringify(reply.body)}`).toBe(200);
       }
       const stats = await (await fetch(`${url}/stats`)).json();

@@ -9,7 +9,17 @@
  * answer, and for a write the very files (by CRC-32) the undamaged index
  * writes — so nothing damaged is served or copied.
  */
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createIndex, openIndex, type DiskIndex } from '../../src/lshIndex/diskIndex.js';
@@ -42,17 +52,20 @@ async function built(): Promise<string> {
   await index.add(docs.slice(0, 6));
   const second = await index.add(docs.slice(6, 12));
   await index.add(docs.slice(12));
-  expect((await index.remove([second.decisions.find((d) => d.added)!.id])).removed).toBe(1);
+  const removed = second.decisions.find((d) => d.added)?.id ?? '';
+  expect((await index.remove([removed])).removed).toBe(1);
   await index.close();
   return dir;
 }
 
 type Damage = (path: string) => void;
-const flipAt = (where: (size: number) => number): Damage => (path) => {
-  const bytes = readFileSync(path);
-  bytes[where(bytes.length)] ^= 0x5a;
-  writeFileSync(path, bytes);
-};
+const flipAt =
+  (where: (size: number) => number): Damage =>
+  (path) => {
+    const bytes = readFileSync(path);
+    bytes[where(bytes.length)] ^= 0x5a;
+    writeFileSync(path, bytes);
+  };
 const damages: Record<string, Damage> = {
   'a bit flip in the first byte': flipAt(() => 0),
   'a bit flip in the middle': flipAt((n) => n >> 1),
@@ -69,29 +82,35 @@ type Operation = (dir: string, options: OpenOptions) => Promise<Outcome>;
 /** The manifest's files (name → CRC-32) that `before` did not name: what a write committed. */
 function writtenFiles(dir: string, before: Set<string>): Record<string, number> {
   const manifest = readManifest(dir);
-  const entries = [...manifest.segments.flatMap((s) => Object.values(s.files)), manifest.removed].filter((e) => e !== undefined);
+  const entries = [...manifest.segments.flatMap((s) => Object.values(s.files)), manifest.removed].filter(
+    (e) => e !== undefined,
+  );
   return Object.fromEntries(entries.filter((e) => !before.has(e.name)).map((e) => [e.name, e.crc32]));
 }
 
-const write = (work: (index: DiskIndex) => Promise<unknown>): Operation => async (dir, options) => {
-  const before = referencedFiles(readManifest(dir));
-  const index = await openIndex(dir, options);
-  try {
-    const answer = await work(index);
-    return { answer: { answer, stats: await index.stats() }, written: writtenFiles(dir, before) };
-  } finally {
-    await index.close();
-  }
-};
+const write =
+  (work: (index: DiskIndex) => Promise<unknown>): Operation =>
+  async (dir, options) => {
+    const before = referencedFiles(readManifest(dir));
+    const index = await openIndex(dir, options);
+    try {
+      const answer = await work(index);
+      return { answer: { answer, stats: await index.stats() }, written: writtenFiles(dir, before) };
+    } finally {
+      await index.close();
+    }
+  };
 
-const read = (work: (index: DiskIndex) => Promise<unknown>): Operation => async (dir, options) => {
-  const index = await openIndex(dir, { ...options, readOnly: true });
-  try {
-    return { answer: await work(index), written: {} };
-  } finally {
-    await index.close();
-  }
-};
+const read =
+  (work: (index: DiskIndex) => Promise<unknown>): Operation =>
+  async (dir, options) => {
+    const index = await openIndex(dir, { ...options, readOnly: true });
+    try {
+      return { answer: await work(index), written: {} };
+    } finally {
+      await index.close();
+    }
+  };
 
 const operations: Record<string, Operation> = {
   query: read(async (index) => [await index.query(probes), await index.query(probes, { top: 3 })]),
@@ -109,7 +128,11 @@ const modes: Record<string, { options: OpenOptions; smallSegmentBytes: number }>
 /** One file of each kind the index has (the first segment's, and its removed list and manifest). */
 function fileKinds(dir: string): string[] {
   const manifest = readManifest(dir);
-  return ['manifest.json', manifest.removed!.name, ...Object.values(manifest.segments[0].files).map((e) => e.name)];
+  return [
+    'manifest.json',
+    manifest.removed?.name ?? 'no removed list',
+    ...Object.values(manifest.segments[0].files).map((e) => e.name),
+  ];
 }
 
 afterEach(() => {
@@ -122,7 +145,15 @@ describe('fault injection: damaged files are named, never served or copied', () 
       segmentTuning.smallSegmentBytes = mode.smallSegmentBytes;
       const base = await built();
       const kinds = fileKinds(base);
-      expect(kinds).toEqual(expect.arrayContaining(['seg-000001.docs.parquet', 'seg-000001.sets', 'seg-000001.sets.crc', 'seg-000001.bands.idx', 'seg-000001.sig.crc']));
+      expect(kinds).toEqual(
+        expect.arrayContaining([
+          'seg-000001.docs.parquet',
+          'seg-000001.sets',
+          'seg-000001.sets.crc',
+          'seg-000001.bands.idx',
+          'seg-000001.sig.crc',
+        ]),
+      );
       const reference: Record<string, Outcome> = {};
       for (const [name, operation] of Object.entries(operations)) {
         const clean = scratch(`clean-${name}`);
@@ -141,7 +172,10 @@ describe('fault injection: damaged files are named, never served or copied', () 
             try {
               outcome = await operation(dir, mode.options);
             } catch (error) {
-              expect(error instanceof CorruptIndexError || error instanceof IndexFormatError, `${what}: ${String(error)}`).toBe(true);
+              expect(
+                error instanceof CorruptIndexError || error instanceof IndexFormatError,
+                `${what}: ${String(error)}`,
+              ).toBe(true);
               expect((error as Error).message, what).toContain(file);
               expect((error as Error).message.split('\n'), what).toHaveLength(1);
               tally.named++;

@@ -26,22 +26,39 @@ const LINES = `{"id":"\\ufffd","text":"${OTHER}"}\n{"id":"x\\ud800","text":"${TE
 describe('ids that are not valid Unicode are refused', () => {
   it('by the index (on disk and in memory), naming the document', async () => {
     const index = await createIndex(join(tempDir(), 'idx'));
-    const add = index.add([{ id: '\ufffd', text: OTHER }, { id: 'x\ud800', text: TEXT }]);
+    const add = index.add([
+      { id: '\ufffd', text: OTHER },
+      { id: 'x\ud800', text: TEXT },
+    ]);
     await expect(add).rejects.toBeInstanceOf(IndexIdError);
-    await expect(index.add([{ id: 'x\ud800', text: TEXT }])).rejects.toThrow(/document 1 of the add: its id is not valid Unicode: it holds a lone surrogate \(\\ud800 at UTF-16 unit 1\)/);
+    await expect(index.add([{ id: 'x\ud800', text: TEXT }])).rejects.toThrow(
+      /document 1 of the add: its id is not valid Unicode: it holds a lone surrogate \(\\ud800 at UTF-16 unit 1\)/,
+    );
     expect((await index.stats()).documents).toBe(0); // refused before any work
-    await index.add([{ id: '\ufffd', text: OTHER }, { id: '\ud83d\ude00', text: TEXT }]); // U+FFFD and a pair are valid
+    await index.add([
+      { id: '\ufffd', text: OTHER },
+      { id: '\ud83d\ude00', text: TEXT },
+    ]); // U+FFFD and a pair are valid
     expect((await index.stats()).documents).toBe(2);
     await index.close();
     const memory = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
-    await expect(memory.add([{ id: '\udc00', text: TEXT }])).rejects.toThrow(/lone surrogate \(\\udc00 at UTF-16 unit 0\)/);
+    await expect(memory.add([{ id: '\udc00', text: TEXT }])).rejects.toThrow(
+      /lone surrogate \(\\udc00 at UTF-16 unit 0\)/,
+    );
   });
 
   it('by /add: 400, naming the document', async () => {
     const memory = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
-    const server = await startServer({ reader: memory, writer: memory }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 });
+    const server = await startServer(
+      { reader: memory, writer: memory },
+      { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 4 },
+    );
     try {
-      const response = await fetch(`${server.url}/add`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"documents":[{"id":"\\ud800","text":"${TEXT}"}]}` });
+      const response = await fetch(`${server.url}/add`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: `{"documents":[{"id":"\\ud800","text":"${TEXT}"}]}`,
+      });
       expect(response.status).toBe(400);
       expect((await response.json()).error).toMatch(/document 1 of the add: its id is not valid Unicode/);
     } finally {
@@ -50,11 +67,21 @@ describe('ids that are not valid Unicode are refused', () => {
   });
 
   it('by dedup in the library, naming the document', async () => {
-    const run = dedup([{ id: 'a', text: OTHER }, { id: '\ud800', text: TEXT }], { backend: 'cpu' });
+    const run = dedup(
+      [
+        { id: 'a', text: OTHER },
+        { id: '\ud800', text: TEXT },
+      ],
+      { backend: 'cpu' },
+    );
     await expect(run).rejects.toThrow(/document 2: its id is not valid Unicode/);
   });
 
-  for (const command of [['dedup', '-o', 'OUT.jsonl'], ['sign', '-o', 'OUT.npy'], ['index', 'create', 'IDX']]) {
+  for (const command of [
+    ['dedup', '-o', 'OUT.jsonl'],
+    ['sign', '-o', 'OUT.npy'],
+    ['index', 'create', 'IDX'],
+  ]) {
     it(`by ${command.slice(0, 2).join(' ')} on the command line: one line naming the file and line`, async () => {
       const dir = tempDir();
       const input = join(dir, 'a.jsonl');
@@ -62,7 +89,11 @@ describe('ids that are not valid Unicode are refused', () => {
       const args = command.map((a) => (/^(OUT|IDX)/.test(a) ? join(dir, a) : a));
       const result = await runCli(command[0] === 'index' ? [...args, input] : [command[0], input, ...args.slice(1)]);
       expect(result.code).not.toBe(0);
-      expect(result.stderr).toMatch(new RegExp(`${input.replace(/[.]/g, '\\.')}:2: id field "id" is not valid Unicode: it holds a lone surrogate \\(\\\\ud800 at UTF-16 unit 1\\)`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `${input.replace(/[.]/g, '\\.')}:2: id field "id" is not valid Unicode: it holds a lone surrogate \\(\\\\ud800 at UTF-16 unit 1\\)`,
+        ),
+      );
       expect(result.stderr).not.toMatch(/repeats the id/);
     });
   }

@@ -24,13 +24,15 @@ function simulate(adds: readonly number[]): { most: number; amplification: numbe
   let most = 0;
   const rows = (): number[] => segments.map(([a, z]) => z - a);
   for (const size of adds) {
-    segments.push([next, (next += size)]);
+    segments.push([next, next + size]);
+    next += size;
     for (let run = mergeDue(rows()); run !== undefined; run = mergeDue(rows())) {
       const merged = segments.slice(run.from, run.to);
       // Adjacent segments only: the merged one holds its rows in the order they were added.
-      merged.forEach(([a], i) => i > 0 && expect(a).toBe(merged[i - 1][1]));
-      rewritten += merged.at(-1)![1] - merged[0][0];
-      segments = [...segments.slice(0, run.from), [merged[0][0], merged.at(-1)![1]], ...segments.slice(run.to)];
+      for (let i = 1; i < merged.length; i++) expect(merged[i][0]).toBe(merged[i - 1][1]);
+      const end = merged[merged.length - 1][1];
+      rewritten += end - merged[0][0];
+      segments = [...segments.slice(0, run.from), [merged[0][0], end], ...segments.slice(run.to)];
     }
     most = Math.max(most, segments.length);
   }
@@ -38,7 +40,8 @@ function simulate(adds: readonly number[]): { most: number; amplification: numbe
 }
 
 /** Segments covering rows 0 … total − 1 in order. */
-const inOrder = (segments: readonly [number, number][], total: number): boolean => segments.every(([a], i) => a === (i === 0 ? 0 : segments[i - 1][1])) && segments.at(-1)![1] === total;
+const inOrder = (segments: readonly [number, number][], total: number): boolean =>
+  segments.every(([a], i) => a === (i === 0 ? 0 : segments[i - 1][1])) && segments[segments.length - 1][1] === total;
 
 describe('merge policy', () => {
   it('2,000 one-document adds: a few dozen segments at most, each document rewritten about log10(2,000) times, order kept', () => {
@@ -75,10 +78,16 @@ describe('the index merges its segments', () => {
   it('48 one-document adds with removes between them: few segments, every answer the in-memory index’s', async () => {
     const dir = join(tempDir(), 'idx');
     const index = await createIndex(dir, { threshold: 0.7 });
-    const memory = createMemoryIndex({ threshold: 0.7, signer: inlineIndexSigner(resolveParameters({ threshold: 0.7 })) });
+    const memory = createMemoryIndex({
+      threshold: 0.7,
+      signer: inlineIndexSigner(resolveParameters({ threshold: 0.7 })),
+    });
     for (const [i, doc] of docs.entries()) {
       expect(await index.add([doc])).toEqual(await memory.add([doc]));
-      if (i % 7 === 6) expect(await index.remove([docs[i - 3].id, docs[i - 5].id])).toEqual(await memory.remove([docs[i - 3].id, docs[i - 5].id]));
+      if (i % 7 === 6)
+        expect(await index.remove([docs[i - 3].id, docs[i - 5].id])).toEqual(
+          await memory.remove([docs[i - 3].id, docs[i - 5].id]),
+        );
     }
     expect(docs.length).toBe(48);
     const stats = await index.stats();

@@ -38,8 +38,12 @@ export function startServe(command: readonly string[]): Promise<ServeProcess> {
 }
 
 /** POST a JSON body; the status and the parsed reply. */
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
