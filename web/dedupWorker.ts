@@ -142,7 +142,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
     const documents = unitDocuments(webInputUnits(files, bytes('writing', corpusBytes), () => undefined), { ...read, skipInvalid: true }, BROWSER_SOURCES);
-    const outputs = await writeDownloads(documents, { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped });
+    const outputs = await writeDownloads(documents, { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped, writingStarted });
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];
     inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);

@@ -20,6 +20,13 @@ export function row(cells: (string | Node)[], labels: readonly string[], numeric
   return tr;
 }
 
+/**
+ * Text from the user's files (an id, a file name) set inside the page's own
+ * words: wrapped in Unicode's first-strong isolate and its pop (U+2068,
+ * U+2069), so a right-to-left override in it cannot reorder the words after it.
+ */
+export const isolated = (text: string): string => `\u2068${text}\u2069`;
+
 export function button(label: string, onClick: () => void, accessibleName?: string): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
