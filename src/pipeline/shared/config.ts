@@ -7,6 +7,7 @@
 import type { LshParams } from '../../bands/lshParams.js';
 import type { ClusterCheck } from '../../clusters/clustering.js';
 import type { StageRunner } from '../../dedup/dedupSigned.js';
+import type { StageTimer } from '../../dedup/stageTimer.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import type { VerifyMode } from '../../verify/verification.js';
 import type { ReadOptions } from '../../io/documents.js';
@@ -84,16 +85,9 @@ export async function withProgress<T>(
 }
 
 /** A StageRunner that adds each stage's milliseconds to `timings` under its name and shows an item count when it has a total. */
-export function stageRunner(hooks: DedupHooks, timings: Record<string, number>): StageRunner {
-  return async (name, work, total) => {
-    const started = performance.now();
-    try {
-      if (total === undefined) return await work(() => undefined);
-      return await withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)));
-    } finally {
-      timings[name] = (timings[name] ?? 0) + performance.now() - started;
-    }
-  };
+export function stageRunner(hooks: DedupHooks, timer: StageTimer): StageRunner {
+  return (name, work, total) =>
+    timer.time(name, () => (total === undefined ? work(() => undefined) : withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)))));
 }
 
 /**
