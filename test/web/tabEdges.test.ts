@@ -123,7 +123,7 @@ describe('the tab: results', () => {
       await heading.waitFor();
       expect(await heading.textContent()).toContain('kept');
       const edges = await heading.evaluate((element) => {
-        const node = element.firstChild!;
+        const node = Array.from(element.childNodes).reverse().find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('kept'))!;
         const at = node.textContent!.lastIndexOf('kept');
         return [...'kept'].map((_, i) => {
           const range = document.createRange();
