@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIndex, createMemoryIndex, dedup, inlineIndexSigner, minhash, openIndex, resolveIndexParameters } from '../src/index.js';
+import { createIndex, createMemoryIndex, dedup, inlineIndexSigner, minhash, openIndex, resolveIndexParameters, substrings } from '../src/index.js';
 import { tempDir } from './support/tempDirs.js';
 
 const docs = [
@@ -55,6 +55,7 @@ describe('an index never iterates a string as ids or texts', () => {
       [() => dedup([{ text: 'no id' } as unknown as string], { backend: 'cpu' }), 'dedup: document 1 must be a string or { id: string, text: string }, got { text }'],
       [() => dedup(null as unknown as string[]), 'dedup: expected an array of documents, got null'],
       [() => dedup(['a'], { against: 'b' as unknown as string[] }), 'dedup: against: expected an array of documents, got the string "b"'],
+      [() => substrings('abc' as unknown as string[]), 'substrings: expected an array of documents, got the string "abc"'],
     ];
     for (const [call, message] of cases) {
       const error = await failure(call);
