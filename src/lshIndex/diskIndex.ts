@@ -16,6 +16,7 @@ import { compactSegments } from './compaction.js';
 import { closeDropped, openState, openWithRetry, writeRemoved, type IndexState } from './diskState.js';
 import { mergedManifest, relocate, removedAfter } from './diskMerge.js';
 import { mergeDue } from './mergePolicy.js';
+import { checkAddArguments, checkOpenArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { IndexParameterError } from './errors.js';
 import { acquireLock, type WriterLock } from './lock.js';
@@ -56,6 +57,7 @@ const INLINE_CHARACTERS = 1 << 18;
 
 /** Creates an index in `dir` (missing or empty); refuses an existing index. */
 export async function createIndex(dir: string, options: IndexOptions & OpenOptions = {}): Promise<DiskIndex> {
+  checkOpenArguments(dir, options, 'createIndex');
   const { backend, threads, readOnly, expect: _expect, checksums, ...indexOptions } = options;
   if (readOnly) throw new RangeError('createIndex: an index is created by its writer (readOnly is for openIndex)');
   const parameters = resolveParameters(indexOptions);
@@ -75,6 +77,7 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
 
 /** Opens an existing index: a writer (takes the lock) unless `readOnly`. */
 export async function openIndex(dir: string, options: OpenOptions = {}): Promise<DiskIndex> {
+  checkOpenArguments(dir, options, 'openIndex');
   if (!options.readOnly) readManifest(dir); // not an index: say so before taking (creating) its lock
   const lock = options.readOnly ? undefined : acquireLock(dir);
   try {
@@ -130,6 +133,7 @@ class PersistentIndex implements DiskIndex {
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
     return this.writes.run(async () => {
+      checkAddArguments(documents, options);
       const live = this.writer('add');
       checkBatchIds(documents, (id) => live.has(id));
       const { manifest, views } = this.state;
@@ -155,6 +159,7 @@ class PersistentIndex implements DiskIndex {
 
   remove(ids: readonly string[]): Promise<RemoveResult> {
     return this.writes.run(async () => {
+      checkRemoveArguments(ids);
       const live = this.writer('remove');
       const { manifest } = this.state;
       const { removed, count } = removedAfter(this.state, live, ids);

@@ -7,8 +7,10 @@
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { usesShingleSets } from '../verify/verification.js';
+import { checkOptions } from '../arguments.js';
+import { checkAddArguments, checkQueryArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
-import { resolveParameters, type IndexOptions, type IndexParameters } from './options.js';
+import { INDEX_OPTIONS, resolveParameters, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -25,7 +27,9 @@ export interface MemoryIndex extends DedupIndex {
 }
 
 export function createMemoryIndex(options: MemoryIndexOptions): MemoryIndex {
-  const { signer, ...rest } = options;
+  checkOptions(options, [...INDEX_OPTIONS, 'signer'], 'createMemoryIndex');
+  const { signer, ...rest } = options ?? {};
+  if (typeof signer?.backend?.k !== 'number') throw new TypeError('createMemoryIndex: expected a signer (a FirstPassSigner: Web Workers, or inlineIndexSigner(parameters))');
   const parameters = resolveParameters(rest);
   if (signer.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${signer.backend.k} slots, the index has k = ${parameters.k}`);
   return new InMemoryIndex(parameters, signer);
@@ -64,6 +68,7 @@ class InMemoryIndex implements MemoryIndex {
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
     return this.writes.run(async () => {
       this.open();
+      checkAddArguments(documents, options);
       checkBatchIds(documents, (id) => this.live.has(id));
       const pending = new MemorySegment(`memory-${this.segments.length + 1}`, this.settings, this.settings.storeSets);
       const decisions: AddDecision[] = [];
@@ -91,6 +96,7 @@ class InMemoryIndex implements MemoryIndex {
   remove(ids: readonly string[]): Promise<RemoveResult> {
     return this.writes.run(async () => {
       this.open();
+      checkRemoveArguments(ids);
       let removed = 0;
       for (const id of new Set(ids)) {
         const at = this.live.get(id);
@@ -117,11 +123,7 @@ class InMemoryIndex implements MemoryIndex {
   }
 }
 
-/** Texts must be strings; `top` a positive integer. */
+/** Texts must be an array of strings; `top` as the options table says (src/lshIndex/arguments.ts). */
 export function checkQuery(texts: readonly string[], options: QueryOptions): void {
-  if (!Array.isArray(texts)) throw new TypeError('query: expected an array of texts');
-  texts.forEach((t, i) => {
-    if (typeof t !== 'string') throw new TypeError(`query: text ${i + 1} is not a string`);
-  });
-  if (options.top !== undefined && !(Number.isInteger(options.top) && options.top >= 1)) throw new RangeError(`query: top must be a positive integer, got ${String(options.top)}`);
+  checkQueryArguments(texts, options);
 }

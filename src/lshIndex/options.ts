@@ -6,7 +6,7 @@
 import { checkParams, type LshParams } from '../bands/lshParams.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { checkKnownOptions, checkTableOptions, optionValue, type VerifyMode } from '../options.js';
+import { checkKnownOptions, checkTableOptions, optionError, optionValue, type VerifyMode } from '../options.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
 import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureOptions, type SignatureParams } from '../signatures/params.js';
@@ -70,6 +70,9 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkKnownOptions(options, INDEX_OPTIONS, 'index');
   const { storeSets, lsh: givenLsh, ...table } = options;
   checkTableOptions(table);
+  if (storeSets !== undefined && typeof storeSets !== 'boolean') throw optionError('storeSets', 'true or false', storeSets);
+  // As the CLI refuses --verify exact with --no-store-sets: exact Jaccard needs both pairs' sets.
+  if (storeSets === false && options.verify === 'exact') throw new RangeError('verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate');
   const signature = makeParams(options);
   const slotBits = fullSlotBits(signature);
   const threshold = optionValue('threshold', options.threshold);

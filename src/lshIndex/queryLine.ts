@@ -8,9 +8,12 @@
 import { sixDecimals } from '../format.js';
 import type { IndexMatch } from './types.js';
 
+/** Matches as every output shows them (the CLI's lines, serve's replies): similarities to six decimals, as dedup's tables. */
+export function shownMatches(matches: readonly IndexMatch[]): IndexMatch[] {
+  return matches.map((m) => (m.exact === undefined ? { id: m.id, similarity: sixDecimals(m.similarity) } : { id: m.id, similarity: sixDecimals(m.similarity), exact: sixDecimals(m.exact) }));
+}
 
-/** One document's line: its id and its matches (similarities to six decimals, as dedup's tables). */
+/** One document's line: its id and its matches. */
 export function queryLine(id: string, matches: readonly IndexMatch[]): string {
-  const shown = matches.map((m) => (m.exact === undefined ? { id: m.id, similarity: sixDecimals(m.similarity) } : { id: m.id, similarity: sixDecimals(m.similarity), exact: sixDecimals(m.exact) }));
-  return JSON.stringify({ id, matches: shown });
+  return JSON.stringify({ id, matches: shownMatches(matches) });
 }
