@@ -18,12 +18,6 @@ import { writeTextFile } from '../formats/textFile.js';
 import { checkOutputs } from '../pipeline/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
 
-export function unitInterval(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number strictly between 0 and 1');
-  return n;
-}
-
 export function nonNegative(value: string): number {
   const n = Number(value);
   if (!(n >= 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a non-negative number');
@@ -49,12 +43,6 @@ export interface LshCliOptions {
   fpWeight: number;
   fnWeight: number;
   recallAtThreshold?: number;
-}
-
-export function unitIntervalOrZero(value: string): number {
-  const n = Number(value);
-  if (!(n >= 0 && n < 1)) throw new InvalidArgumentError('expected a number from 0 up to (not including) 1');
-  return n;
 }
 
 export function addLshOptions(command: Command): Command {

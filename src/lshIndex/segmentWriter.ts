@@ -27,7 +27,7 @@ class AppendFile {
   bytes = 0;
 
   constructor(
-    private readonly path: string,
+    path: string,
     readonly name: string,
   ) {
     this.fd = openSync(path, 'w');
