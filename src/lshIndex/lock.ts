@@ -76,29 +76,40 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Creates the lock, holding `me`; false where one exists. */
+function createLock(file: string, me: Holder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    try {
+      writeSync(fd, JSON.stringify(me));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
+    try {
+      unlinkSync(file);
+    } catch {
+      // nothing more to do: the next writer treats an empty lock as stale
+    }
+    throw error;
+  }
+  return true;
+}
+
 export function acquireLock(dir: string): WriterLock {
   const file = join(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   let note: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      try {
-        try {
-          writeSync(fd, JSON.stringify(me));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      } catch (error) {
-        // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
-        try {
-          unlinkSync(file);
-        } catch {
-          // nothing more to do: the next writer treats an empty lock as stale
-        }
-        throw error;
-      }
+    if (createLock(file, me)) {
       // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next writer).
       registerTemporary(file);
       return {
@@ -110,8 +121,6 @@ export function acquireLock(dir: string): WriterLock {
           if (typeof holder === 'object' && holder.pid === me.pid) unlinkSync(file);
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     let holder = holderOf(file);
     if (holder === 'gone') continue; // removed meanwhile: take it
