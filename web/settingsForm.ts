@@ -4,8 +4,8 @@
  * S-curve of the settings as they stand, drawn by the params worker.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import type { KeepPolicy } from '../src/exact/keepPolicy.js';
-import type { VerifyMode } from '../src/clusters/verification.js';
+import type { KeepPolicy } from '../src/text/keepPolicy.js';
+import type { VerifyMode } from '../src/verify/verification.js';
 import { makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { byId, showSvg } from './dom.js';

@@ -12,17 +12,17 @@
  * reference set, up to a budget.
  */
 import { sixDecimals } from '../src/format.js';
-import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import { documentAsJson } from '../src/io/documents.js';
-import { csvCell, type Cell } from '../src/formats/csv.js';
-import { buildReport } from '../src/formats/dedupReport.js';
-import { htmlReport } from '../src/formats/htmlReport.js';
+import { csvCell, type Cell } from '../src/formats/files/csv.js';
+import { buildReport } from '../src/formats/reports/dedupReport.js';
+import { htmlReport } from '../src/formats/reports/htmlReport.js';
 import { largestClusters, showClusters } from '../src/clusters/largestClusters.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { shingleOptionsOf } from '../src/signatures/params.js';
-import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
+import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquet/parquetBuffer.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquet/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
 import { signaturesNpy } from './signaturesNpy.js';
@@ -206,7 +206,7 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
   return { downloads, texts, textsDropped };
 }
 
-/** The CLI's report fields (src/pipeline/report.ts: format gpudedup-dedup-report, version 1), from the tab. */
+/** The CLI's report fields (src/pipeline/shared/report.ts: format gpudedup-dedup-report, version 1), from the tab. */
 /** The CLI's report (`--report`), from the app's run. */
 export function buildWebReport(run: RunRecord) {
   const { result, settings } = run;

@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
+import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
