@@ -13,7 +13,7 @@ import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { hashFamilyOf } from '../signatures/params.js';
 import { openSigner } from '../firstPass/node/resolveBackend.js';
 import { compactSegments } from './compaction.js';
-import { closeDropped, openState, writeRemoved, type IndexState } from './diskState.js';
+import { closeDropped, openState, openWithRetry, writeRemoved, type IndexState } from './diskState.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { IndexParameterError } from './errors.js';
 import { acquireLock, type WriterLock } from './lock.js';
@@ -85,28 +85,6 @@ export async function openIndex(dir: string, options: OpenOptions = {}): Promise
     lock?.release();
     throw error;
   }
-}
-
-/** A reader may meet files a writer removed right after its next commit: then it reads the newer manifest. */
-function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return openState(dir, manifest, checksumMode(manifest, checksums), previous);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
-      manifest = readManifest(dir);
-    }
-  }
-}
-
-/** Signature and set bytes up to which `auto` checks every block at open. */
-const OPEN_CHECK_BYTES = 256 * 2 ** 20;
-
-function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'auto'): 'open' | 'lazy' {
-  if (option !== 'auto') return option;
-  let bytes = 0;
-  for (const s of manifest.segments) bytes += s.files.signatures.bytes + (s.files.sets?.bytes ?? 0);
-  return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
 }
 
 class PersistentIndex implements DiskIndex {

@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { CorruptIndexError } from './errors.js';
 import { writeWhole, type FileEntry } from './files.js';
-import type { Manifest } from './manifest.js';
+import { readManifest, type Manifest } from './manifest.js';
+import type { OpenOptions } from './options.js';
 import { DiskSegment, readChecked } from './segmentFiles.js';
 import type { IndexSegment } from './segment.js';
 
@@ -75,4 +76,26 @@ export function openState(dir: string, manifest: Manifest, checksums: 'open' | '
 export function closeDropped(old: IndexState, current: IndexState | undefined): void {
   const kept = new Set(current?.segments ?? []);
   for (const s of old.segments) if (!kept.has(s)) s.close();
+}
+
+/** A reader may meet files a writer removed right after its next commit: then it reads the newer manifest. */
+export function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return openState(dir, manifest, checksumMode(manifest, checksums), previous);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
+      manifest = readManifest(dir);
+    }
+  }
+}
+
+/** Signature and set bytes up to which `auto` checks every block at open. */
+const OPEN_CHECK_BYTES = 256 * 2 ** 20;
+
+function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'auto'): 'open' | 'lazy' {
+  if (option !== 'auto') return option;
+  let bytes = 0;
+  for (const s of manifest.segments) bytes += s.files.signatures.bytes + (s.files.sets?.bytes ?? 0);
+  return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
 }
