@@ -77,7 +77,7 @@ export interface MinHasher {
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
   const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
-  const { signer, shingler, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   const setup = { read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, shingle: shingleOptionsOf(params), keep: { kind: 'first' } as const };
   return {
     params,
@@ -98,7 +98,6 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
     },
     destroy() {
       signer.destroy();
-      shingler.destroy();
       firstPass.workers.destroy();
     },
   };
@@ -173,7 +172,7 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
   const corpus = documents.map(asDocument);
   requireUniqueIdsInMemory(corpus); // as the CLI's first pass refuses a repeated id
-  const { signer, shingler, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   try {
     const result = await dedupDocuments(corpus, {
       backend: signer,
@@ -195,7 +194,6 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
     return { ...result, audit, backend: signer.description };
   } finally {
     signer.destroy();
-    shingler.destroy();
     firstPass.workers.destroy();
   }
 }

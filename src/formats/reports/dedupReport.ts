@@ -12,7 +12,7 @@ import type { SignedDedup } from '../../dedup/dedupSigned.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import type { VerifyMode } from '../../verify/verification.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { PipelineTimings } from '../../firstPass/signDocuments.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../../verify/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';

@@ -30,7 +30,7 @@ import type { ReadOptions } from '../../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { readSignatureFile } from '../../formats/shards/signatureFile.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { PipelineTimings } from '../../firstPass/signDocuments.js';
 import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, withRunSigner, type DedupConfig, type DedupHooks, type RunSigner } from '../shared/config.js';
 import { presignedPass, signingPass, type CorpusPassResult } from '../shared/corpusPass.js';
 import { signReferenceSet } from './reference.js';

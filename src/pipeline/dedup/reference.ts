@@ -8,7 +8,7 @@ import { inputUnits } from '../../firstPass/node/inputUnits.js';
 import { listInputFiles } from '../../io/readDocuments.js';
 import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner } from '../../firstPass/signedUnits.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { PipelineTimings } from '../../firstPass/signDocuments.js';
 import type { StageProgress } from '../shared/config.js';
 import { unitSetup } from '../shared/corpusPass.js';
 

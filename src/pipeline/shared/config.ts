@@ -118,12 +118,12 @@ export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
   return counter;
 }
 
-/** A run's signer (GPU with CPU fallback, or CPU) and the pool that shingles for it. */
+/** A run's signer (GPU with CPU fallback, or CPU) and the first pass's workers. */
 export type RunSigner = Awaited<ReturnType<typeof openSigner>>;
 
 /**
  * Runs `work` with the run's signer: the backend choice and any GPU fallback
- * are noted, and signer and shingle pool are always released (a live Dawn
+ * are noted, and signer and workers are always released (a live Dawn
  * device busy-waits a core until destroyed).
  */
 export async function withRunSigner<T>(
@@ -140,7 +140,6 @@ export async function withRunSigner<T>(
     return await work(signer);
   } finally {
     signer.signer.destroy();
-    signer.shingler.destroy();
     signer.firstPass.workers.destroy();
   }
 }

@@ -14,7 +14,7 @@ import type { SignedCorpus } from '../../dedup/dedupSigned.js';
 import { ExactPrePass } from '../../exact/exactPrePass.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { PipelineTimings } from '../../firstPass/signDocuments.js';
 import { DocumentRecords } from '../../firstPass/documentRecords.js';
 import type { ReadSetup } from '../../firstPass/protocol.js';
 import type { SetSpool } from '../../firstPass/setSpool.js';

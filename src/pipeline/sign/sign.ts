@@ -20,7 +20,7 @@ import { partialPath } from '../../formats/files/atomicFile.js';
 import { stat } from 'node:fs/promises';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { PipelineTimings } from '../../firstPass/signDocuments.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from '../shared/config.js';
 
 export interface SignConfig {
