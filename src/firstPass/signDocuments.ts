@@ -39,7 +39,7 @@ export interface PipelineOptions {
   readonly keepSets?: boolean;
 }
 
-/** The library's name for the first pass's timings (the same type). */
+/** The library's name for SignedPassTimings, kept: one type. */
 export type PipelineTimings = SignedPassTimings;
 
 const MEMORY_READ = { textField: 'text', idField: 'id', skipInvalid: false, strict: false } as const;

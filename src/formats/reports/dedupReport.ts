@@ -12,7 +12,7 @@ import type { SignedDedup } from '../../dedup/dedupSigned.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import type { VerifyMode } from '../../verify/verification.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../firstPass/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../../verify/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
@@ -45,7 +45,7 @@ export interface ReportOutcome extends SignedDedup {
   readonly invalidSkipped: number;
   readonly binarySkipped: readonly string[];
   readonly backend: string;
-  readonly signing?: PipelineTimings;
+  readonly signing?: SignedPassTimings;
   /** `--audit N`: the sample measured by exact Jaccard. */
   readonly audit?: AuditResult;
 }
