@@ -14,6 +14,7 @@ import {
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { tableOption } from './options.js';
+import type { OptionValues } from '../options.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
@@ -36,14 +37,8 @@ export function byteSize(value: string): number {
   return bytes;
 }
 
-export interface LshCliOptions {
-  threshold: number;
-  bands?: number;
-  rows?: number;
-  fpWeight: number;
-  fnWeight: number;
-  recallAtThreshold?: number;
-}
+/** The LSH flags as the option table types them (src/options.ts). */
+export type LshCliOptions = Pick<OptionValues, 'threshold' | 'fpWeight' | 'fnWeight'> & Partial<Pick<OptionValues, 'bands' | 'rows' | 'recallAtThreshold'>>;
 
 export function addLshOptions(command: Command): Command {
   return command

@@ -7,10 +7,8 @@ import { approximateThreshold, candidateProbability } from '../../bands/lshParam
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { counted, namesOf, thousands } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import type { ClusterCheck } from '../../clusters/clustering.js';
 import type { SignedDedup } from '../../dedup/dedupSigned.js';
-import type { KeepPolicy } from '../../text/keepPolicy.js';
-import type { VerifyMode } from '../../verify/verification.js';
+import type { OptionValues } from '../../options.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../../clusters/clustering.js';
@@ -23,19 +21,12 @@ import { auditReport, auditSummaryLines } from './auditReport.js';
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
 /** What a run was asked to do (the pipeline's DedupConfig fits). */
-export interface ReportConfig {
+export interface ReportConfig extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>, Partial<Pick<OptionValues, 'estimateError' | 'chainDelta' | 'maxRepresentatives'>> {
   readonly inputs: readonly string[];
   readonly signatures?: string;
   readonly against: readonly string[];
   readonly params: SignatureParams;
-  readonly threshold: number;
   readonly lsh: LshParams;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
-  readonly estimateError?: number;
-  readonly chainDelta?: number;
-  readonly maxRepresentatives?: number;
 }
 
 /** What it found (the pipeline's DedupOutcome fits; the app gives the same fields). */
