@@ -7,22 +7,23 @@
  * all three agree document for document.
  */
 import type { LshParams } from '../bands/lshParams.js';
-import { isBBit, toStoredRows } from '../bands/bBitSlots.js';
+import { isBBit } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
-import { RowStore } from '../bands/rowStore.js';
-import { DocumentRecords } from '../firstPass/documentRecords.js';
+import type { DocumentRecords } from '../firstPass/documentRecords.js';
 import { firstPassHandler } from '../firstPass/handler.js';
 import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
-import { unitId, type InputUnit, type ReadSetup, type UnitReadOptions } from '../firstPass/protocol.js';
+import type { InputUnit, ReadSetup, UnitReadOptions } from '../firstPass/protocol.js';
 import { MemorySetSpool } from '../firstPass/setSpool.js';
-import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings } from '../firstPass/signedUnits.js';
-import { UniqueIds } from '../exact/uniqueIds.js';
+import type { FirstPassSigner, SignedPassTimings } from '../firstPass/signedUnits.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from '../signatures/backend.js';
-import { ExactPrePass } from '../exact/exactPrePass.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type SignedReference, type StageRunner } from './dedupSigned.js';
+import { signCorpus, signReference, type RowShape } from './signPass.js';
+import { StageTimer, type StageTime } from './stageTimer.js';
+import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type StageRunner } from './dedupSigned.js';
+
+export type { StageTime } from './stageTimer.js';
 
 export interface InMemoryDocument {
   readonly id: string;
@@ -49,11 +50,6 @@ export interface DedupUnitsOptions extends DedupSettings {
   readonly onBinary?: (path: string) => void;
 }
 
-export interface StageTime {
-  readonly stage: string;
-  readonly ms: number;
-}
-
 export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
   /** Every distinct text's row: in memory here, never spilled. */
   readonly signatures: SignatureMatrix;
@@ -73,66 +69,37 @@ const MEMORY_READ: UnitReadOptions = { textField: 'text', idField: 'id', skipInv
 
 /** The first pass over `units`, then every stage after signing. */
 export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions): Promise<DedupDocumentsResult> {
-  const timings: StageTime[] = [];
+  const timer = new StageTimer();
   const stage: StageRunner = async (name, work, total) => {
     await options.onStage?.(name);
-    const started = performance.now();
-    const value = await work((done) => {
-      if (total !== undefined) options.onProgress?.(name, done, total);
-    });
-    timings.push({ stage: name, ms: performance.now() - started });
-    return value;
+    return timer.time(name, () =>
+      work((done) => {
+        if (total !== undefined) options.onProgress?.(name, done, total);
+      }),
+    );
   };
   const signing: SignedPassTimings = { shingleMs: 0, signMs: 0 };
   await options.onStage?.('signing');
   const started = performance.now();
   const setup: ReadSetup = { read: options.read ?? MEMORY_READ, shingle: options.shingle, keep: options.keep };
   const sets = usesShingleSets(options.verify) ? new MemorySetSpool() : undefined;
-  const corpus = await signCorpus(units, options, setup, signing, sets);
-  const reference = options.against !== undefined ? await signReference(options.against, options, setup, signing) : undefined;
+  const rows = rowShape(options);
+  const pass = await signCorpus(units, options.signer, { setup, rows, sets, onInvalid: options.onInvalid, onBinary: options.onBinary }, signing);
+  // No spill port here: every row is in memory.
+  const corpus = { table: pass.table, signatures: pass.signatures as SignatureMatrix, missingKeepField: pass.missingKeepField, shingles: pass.shingles, records: pass.records };
+  const reference = options.against !== undefined ? await signReference(options.against, options.signer, { setup, rows, keepSets: true }, signing) : undefined;
   const signingMs = performance.now() - started;
-  timings.push(
-    // Shingling and signing overlap reading in the workers: their milliseconds are the workers', summed.
-    { stage: 'read + sign', ms: signingMs },
-    { stage: 'shingling', ms: signing.shingleMs },
-    { stage: 'signing', ms: signing.signMs },
-  );
+  timer.add('read + sign', signingMs);
+  // Shingling and signing overlap reading in the workers: their milliseconds are the workers', summed.
+  timer.add('shingling', signing.shingleMs);
+  timer.add('signing', signing.signMs);
   const core = await dedupSigned(corpus, options, sets ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
-  return { ...core, ...corpus, lsh: options.lsh, timings };
+  return { ...core, ...corpus, lsh: options.lsh, timings: timer.stages };
 }
 
-/** The exact pre-pass over the documents, signing the first of each group; row g and set g are group g's. */
-async function signCorpus(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions, setup: ReadSetup, timings: SignedPassTimings, sets: MemorySetSpool | undefined) {
-  const prePass = new ExactPrePass(options.shingle.normalize, options.keep);
-  const { k } = options.signer.backend;
-  const bands = isBBit(options.slotBits) ? options.lsh : undefined;
-  const store = new RowStore(k, options.slotBits, bands);
-  const records = new DocumentRecords();
-  let shingles = 0;
-  const signed = signedUnits(units, options.signer, { setup, prePass, ids: new UniqueIds(), onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets: sets !== undefined }, timings);
-  for await (const unit of signed) {
-    records.addUnit(unit);
-    store.append(toStoredRows(unit.signatures, k, options.slotBits, bands));
-    if (sets !== undefined) for (let i = 0; i < unit.selected.length; i++) sets.append(selectedSet(unit, i)!);
-    shingles += unit.result.shingleCount;
-  }
-  return { table: prePass.table, signatures: store.joined(), missingKeepField: prePass.missingKeepField, shingles, records };
-}
-
-/** Every reference document signed (never deduplicated), with its shingle set for exact verification. */
-async function signReference(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions, setup: ReadSetup, timings: SignedPassTimings): Promise<SignedReference> {
-  const { k } = options.signer.backend;
-  const bands = isBBit(options.slotBits) ? options.lsh : undefined;
-  const store = new RowStore(k, options.slotBits, bands);
-  const ids: string[] = [];
-  const sets: Uint32Array[] = [];
-  for await (const unit of signedUnits(units, options.signer, { setup, keepSets: true }, timings)) {
-    for (let d = 0; d < unit.documents.count; d++) ids.push(unitId(unit.documents, d));
-    store.append(toStoredRows(rowsOfEveryDocument(unit, k), k, options.slotBits, bands));
-    let s = 0;
-    for (let d = 0; d < unit.documents.count; d++) sets.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);
-  }
-  return { ids, rows: store.joined(), sets };
+/** The rows as the library and the tab store them: b-bit rows banded by the options' banding. */
+function rowShape(options: DedupUnitsOptions): RowShape {
+  return { k: options.signer.backend.k, slotBits: options.slotBits, bands: isBBit(options.slotBits) ? options.lsh : undefined };
 }
 
 /** Documents one at a time, from memory or from a stream. */

@@ -23,6 +23,7 @@ import type { RowSpill } from '../../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../../bands/signatureMatrix.js';
 import { checkDedupSettings, dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../../dedup/dedupSigned.js';
 import { groupIdenticalRows } from '../../exact/exactPrePass.js';
+import { StageTimer } from '../../dedup/stageTimer.js';
 import { usesShingleSets } from '../../verify/verification.js';
 import { auditDedup, type AuditResult } from '../../audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
@@ -68,7 +69,7 @@ interface Run {
   readonly files: readonly InputFile[];
   /** Read options with the skipped-line counter. */
   readonly read: ReadOptions;
-  readonly timings: Record<string, number>;
+  readonly timer: StageTimer;
   readonly signing: SignedPassTimings;
   /** --memory-limit, or its default: shared out by rowSpill.ts's memoryPlan. */
   readonly memoryLimitBytes: number;
@@ -80,21 +81,21 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   checkDedupSettings(config, config.params.k); // the options table's checks, before any file is read
   const files = await listInputFiles(config.inputs, hooks.note);
   const invalid = skippedInputCounter(hooks, config.read);
-  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timings: {}, signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
+  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timer: new StageTimer(), signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   try {
     const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
     const sets = { load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget), fetch: first.sets?.fetch };
-    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timings));
+    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
     releaseSpill(first.signatures);
     first.sets?.release();
   }
-  return { ...core, ...first, audit, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timings, signing: run.signing };
+  return { ...core, ...first, audit, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timer.byName(), signing: run.signing };
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */
@@ -232,11 +233,6 @@ function signatureSpill(run: Run): RowSpill {
   };
 }
 
-async function timed<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    run.timings[name] = (run.timings[name] ?? 0) + performance.now() - started;
-  }
+function timed<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {
+  return run.timer.time(name, work);
 }

@@ -6,19 +6,15 @@
  * - kept documents: JSONL, each kept line verbatim (all fields preserved);
  *   plain-text inputs become {"id", "text"} records; or Parquet
  *   (formats/keptDocuments.ts). Every output is compressed by its name.
- * - tables below: CSV, JSONL or Parquet by the name (formats/openTable.ts).
- * - clusters: `id, cluster, kept`, one row per input document.
- * - pairs: `id_a, id_b, estimate[, exact]`, one row per verified pair of
- *   distinct texts, named by the first document of each text.
- * - contamination: `id, reference, similarity, estimate`, one row per
- *   corpus document removed because it matched the reference set.
+ * - clusters, pairs, contamination: their rows from src/dedup/outputRows.ts
+ *   (the tab's downloads build theirs there too), as CSV, JSONL or Parquet
+ *   by the name (formats/openTable.ts).
  */
-import { sixDecimals } from '../../format.js';
+import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../../dedup/outputRows.js';
 import type { VerifiedPairs } from '../../verify/verification.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { openKeptDocuments } from '../../formats/keptDocuments.js';
-import { openTable, type RowTable, type TableColumn } from '../../formats/openTable.js';
-import type { Cell } from '../../formats/files/csv.js';
+import { openTable, type RowTable } from '../../formats/openTable.js';
 import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import type { StageProgress } from '../shared/config.js';
 import type { DedupOutcome } from './dedup.js';
@@ -72,12 +68,8 @@ async function openPerDocument(
   compression: ParquetCompression | undefined,
 ) {
   const out = paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
-  const clusters =
-    paths.clusters === undefined ? undefined : await open(() => openTable(paths.clusters!, [['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']], compression));
-  const contamination =
-    paths.contamination === undefined
-      ? undefined
-      : await open(() => openTable(paths.contamination!, [['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']], compression));
+  const clusters = paths.clusters === undefined ? undefined : await open(() => openTable(paths.clusters!, CLUSTER_COLUMNS, compression));
+  const contamination = paths.contamination === undefined ? undefined : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
   // Pairs are named by the first document of each text: remember just those ids.
   const pairGroups = new Set<number>();
   if (paths.pairs !== undefined) for (let i = 0; i < outcome.verified.a.length; i++) pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
@@ -91,16 +83,13 @@ async function visitCorpus(
   progress: StageProgress,
   { out, clusters, contamination: contaminationFile, pairGroups }: Awaited<ReturnType<typeof openPerDocument>>,
 ): Promise<Map<number, string>> {
-  const { assignment, table, contamination } = outcome;
   const groupIds = new Map<number, string>();
   const visit = async (index: number, id: string): Promise<void> => {
-    const g = table.group(index);
-    const isKept = assignment.kept[index] === 1;
-    await clusters?.row([id, assignment.cluster[index], isKept]);
+    const g = outcome.table.group(index);
+    await clusters?.row(clusterRow(outcome, index, id));
     if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
-    if (contaminationFile !== undefined && contamination !== undefined && g >= 0 && contamination.match[g] >= 0) {
-      await contaminationFile.row([id, contamination.referenceIds[contamination.match[g]], sixDecimals(contamination.similarity[g]), sixDecimals(contamination.estimate[g])]);
-    }
+    const matched = contaminationFile === undefined ? undefined : contaminationRow(outcome, index, id);
+    if (matched !== undefined) await contaminationFile!.row(matched);
   };
   const { records } = outcome;
   if (records !== undefined) {
@@ -108,8 +97,8 @@ async function visitCorpus(
     if (out !== undefined) await writeKept(outcome, records, out, read, progress);
     for (let d = 0; d < records.documents; d++) await visit(d, records.id(d));
   } else if (outcome.files.length > 0) {
-    for await (const doc of rereadCorpus(outcome.files, read, table.documents, 'to write the outputs', progress)) {
-      if (out !== undefined && assignment.kept[doc.index] === 1) await out.write(doc);
+    for await (const doc of rereadCorpus(outcome.files, read, outcome.table.documents, 'to write the outputs', progress)) {
+      if (out !== undefined && outcome.assignment.kept[doc.index] === 1) await out.write(doc);
       await visit(doc.index, doc.id);
     }
   } else {
@@ -120,19 +109,7 @@ async function visitCorpus(
   return groupIds;
 }
 
-function pairColumns(verified: VerifiedPairs): TableColumn[] {
-  const columns: TableColumn[] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
-  if (verified.exact !== undefined) columns.push(['exact', 'DOUBLE']);
-  return columns;
-}
-
 /** One row per verified pair, each text named by its first document. */
 async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
-  for (let i = 0; i < verified.a.length; i++) {
-    const row: Cell[] = [groupIds.get(verified.a[i])!, groupIds.get(verified.b[i])!, sixDecimals(verified.estimate[i])];
-    // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in Parquet) for the others.
-    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : sixDecimals(verified.exact[i]));
-    await pairs.row(row);
-  }
+  for (let i = 0; i < verified.a.length; i++) await pairs.row(pairRow(verified, i, (g) => groupIds.get(g)!));
 }
-

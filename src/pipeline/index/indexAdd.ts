@@ -24,6 +24,7 @@ import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 import type { NamedOutput } from '../shared/outputChecks.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
+import { StageTimer } from '../../dedup/stageTimer.js';
 
 export interface IndexAddOutputs {
   /** The added documents (kept), as dedup's `-o` writes them. */
@@ -78,17 +79,10 @@ export async function readAddInput(config: IndexAddConfig, corpus: readonly Inpu
 
 /** One add (one commit), then the outputs and the report. */
 export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus: readonly InputFile[], { input, readingMs }: ReadInput): Promise<IndexAddReport> {
-  const timings: Record<string, number> = { reading: readingMs };
-  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      timings[stage] = performance.now() - started;
-    }
-  };
-  const result = await timed('adding', () => index.add(input.documents, { all: config.all }).catch((error: unknown) => Promise.reject(located(error, input))));
-  await timed('writing', () => writeAddOutputs(input, result, corpus, config.outputs));
+  const timer = new StageTimer();
+  timer.add('reading', readingMs);
+  const result = await timer.time('adding', () => index.add(input.documents, { all: config.all }).catch((error: unknown) => Promise.reject(located(error, input))));
+  await timer.time('writing', () => writeAddOutputs(input, result, corpus, config.outputs));
   const report = buildIndexAddReport({
     index: config.dir,
     inputs: config.inputs,
@@ -97,7 +91,7 @@ export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus
     stats: await index.stats(),
     invalidSkipped: input.invalidSkipped,
     binarySkipped: input.binarySkipped,
-    timings,
+    timings: timer.byName(),
   });
   if (config.outputs.report !== undefined) await writeTextFile(config.outputs.report, JSON.stringify(report, null, 2) + '\n');
   return report;

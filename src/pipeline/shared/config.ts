@@ -7,6 +7,7 @@
 import type { LshParams } from '../../bands/lshParams.js';
 import type { StageRunner } from '../../dedup/dedupSigned.js';
 import type { OptionValues, VerificationOptions } from '../../options.js';
+import type { StageTimer } from '../../dedup/stageTimer.js';
 import type { ReadOptions } from '../../io/documents.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import { hashFamilyOf } from '../../signatures/params.js';
@@ -68,16 +69,9 @@ export async function withProgress<T>(
 }
 
 /** A StageRunner that adds each stage's milliseconds to `timings` under its name and shows an item count when it has a total. */
-export function stageRunner(hooks: DedupHooks, timings: Record<string, number>): StageRunner {
-  return async (name, work, total) => {
-    const started = performance.now();
-    try {
-      if (total === undefined) return await work(() => undefined);
-      return await withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)));
-    } finally {
-      timings[name] = (timings[name] ?? 0) + performance.now() - started;
-    }
-  };
+export function stageRunner(hooks: DedupHooks, timer: StageTimer): StageRunner {
+  return (name, work, total) =>
+    timer.time(name, () => (total === undefined ? work(() => undefined) : withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)))));
 }
 
 /**

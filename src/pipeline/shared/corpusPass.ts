@@ -8,19 +8,19 @@
 import { locationOf, type InputDocument, type ReadOptions } from '../../io/documents.js';
 import { readDocuments, type InputFile } from '../../io/readDocuments.js';
 import { RowStore, type RowSpill } from '../../bands/rowStore.js';
-import { toStoredRows } from '../../bands/bBitSlots.js';
 import { isEmptySignature, rowWords, type SignatureMatrix } from '../../bands/signatureMatrix.js';
 import type { SignedCorpus } from '../../dedup/dedupSigned.js';
 import { ExactPrePass } from '../../exact/exactPrePass.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
-import { DocumentRecords } from '../../firstPass/documentRecords.js';
+import type { DocumentRecords } from '../../firstPass/documentRecords.js';
 import type { ReadSetup } from '../../firstPass/protocol.js';
 import type { SetSpool } from '../../firstPass/setSpool.js';
-import { selectedSet, signedUnits, type FirstPassSigner } from '../../firstPass/signedUnits.js';
+import type { FirstPassSigner } from '../../firstPass/signedUnits.js';
+import { signCorpus } from '../../dedup/signPass.js';
 import { inputUnits } from '../../firstPass/node/inputUnits.js';
-import { requireUniqueIds, UniqueIds } from '../../exact/uniqueIds.js';
+import { requireUniqueIds } from '../../exact/uniqueIds.js';
 
 export interface CorpusPassResult extends SignedCorpus {
   /** Documents whose keep field was missing or not a number (field:NAME only). */
@@ -59,27 +59,20 @@ export interface Presigned {
  * workers on the CPU, by `signer.backend` with a GPU), adding to `timings`.
  */
 export async function signingPass(files: readonly InputFile[], options: CorpusPassOptions, signer: FirstPassSigner, timings: SignedPassTimings): Promise<CorpusPassResult> {
-  const prePass = new ExactPrePass(options.params.normalize, options.keep);
   const { k, slotBits, bandKeys } = options.params;
-  const store = new RowStore(k, slotBits, bandKeys, options.spill);
-  const records = new DocumentRecords();
-  const ids = new UniqueIds();
-  const units = signedUnits(inputUnits(files, options.read.onBytes), signer, {
+  const pass = await signCorpus(inputUnits(files, options.read.onBytes), signer, {
     setup: unitSetup(options.params, options.read, options.keep),
-    prePass,
-    ids,
+    rows: { k, slotBits, bands: bandKeys },
+    spill: options.spill,
+    sets: options.sets,
     onInvalid: options.read.onInvalid,
     onBinary: options.read.onBinary,
-    keepSets: options.sets !== undefined,
+    onUnit: (tablesBytes, documents) => {
+      options.onTablesBytes?.(tablesBytes);
+      options.onDocument?.(documents);
+    },
   }, timings);
-  for await (const unit of units) {
-    records.addUnit(unit);
-    options.onTablesBytes?.(prePass.bytes + ids.bytes + records.bytes);
-    store.append(toStoredRows(unit.signatures, k, slotBits, bandKeys));
-    if (options.sets !== undefined) for (let i = 0; i < unit.selected.length; i++) options.sets.append(selectedSet(unit, i)!);
-    options.onDocument?.(prePass.table.documents);
-  }
-  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField, sets: options.sets, records };
+  return { table: pass.table, signatures: pass.signatures, missingKeepField: pass.missingKeepField, sets: options.sets, records: pass.records };
 }
 
 /** What every first-pass read of a run shares. */
