@@ -30,6 +30,14 @@ export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
 export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph', 'datasketch-affine32', 'datasketch-affine64', 'datasketch-legacy'];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
+/** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
+export type CutMode = 'later' | 'all';
+export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
+/** What `substrings --against` does with a corpus document that shares an n-gram with a reference (decontaminate.ts). */
+export type ContaminationAction = 'remove' | 'cut' | 'report';
+export const CONTAMINATION_ACTIONS: readonly ContaminationAction[] = ['remove', 'cut', 'report'];
+/** GPT-3's decontamination n: `--min-tokens` with `--against` when not given. */
+export const CONTAMINATION_MIN_TOKENS = 13;
 
 export interface OptionSpec<T> {
   /** The code name (library option, commander attribute, config field). */
@@ -63,7 +71,13 @@ function spec<T>(name: string, flag: string, defaultValue: T | undefined, rule: 
     if (!valid(value)) throw optionError(name, rule, value);
     return value as T;
   };
-  return { name, flag, default: defaultValue, rule, choices, check, parse: (text) => check(fromText(text)) };
+  // Text that is not a number is shown as given ("abc"), not as what it became (NaN).
+  const parse = (text: string): T => {
+    const value = fromText(text);
+    if (!valid(value)) throw optionError(name, rule, Number.isNaN(value) ? text : value);
+    return value as T;
+  };
+  return { name, flag, default: defaultValue, rule, choices, check, parse };
 }
 
 function integer(name: string, flag: string, defaultValue: number | undefined, min: number, max = Infinity): OptionSpec<number> {
@@ -168,6 +182,14 @@ export const OPTIONS = {
   auditSeed: spec<string | number>('auditSeed', '--audit-seed', undefined, 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
   // Queries of an index (`query --top`, serve's `"top"`): a bound on the work one query asks for.
   top: integer('top', '--top', undefined, 1, 10_000),
+  // Exact substrings (`substrings`): repeated spans of at least minLength bytes of UTF-8, found exactly and cut.
+  minLength: integer('minLength', '--min-length', 100, 1, 1 << 20),
+  cut: oneOf<CutMode>('cut', '--cut', 'later', CUT_MODES),
+  /** A document with a cut and fewer bytes left than this is dropped (1: only those left empty). */
+  minRemaining: integer('minRemaining', '--min-remaining', 1, 0),
+  // n-gram decontamination (`substrings --against`). Default: 13 (CONTAMINATION_MIN_TOKENS) with --against.
+  minTokens: integer('minTokens', '--min-tokens', undefined, 1, 100_000),
+  action: oneOf<ContaminationAction>('action', '--action', 'remove', CONTAMINATION_ACTIONS),
   // Reading.
   textField: fieldName('textField', '--text-field', 'text'),
   idField: fieldName('idField', '--id-field', 'id'),

@@ -30,7 +30,7 @@ describe('the options table', () => {
 
   it('the defaults the docs document', () => {
     const defaults = Object.fromEntries(Object.entries(OPTIONS).map(([key, spec]) => [key, spec.default]));
-    expect(defaults).toMatchObject({ k: 128, seed: '42', n: 5, shingle: 'word', scheme: 'classic', slotBits: 64, backend: 'auto', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8, estimateError: 0.001, maxBucketPairs: 16, batchSize: 2048, fpWeight: 0.1, fnWeight: 0.9, textField: 'text', idField: 'id' });
+    expect(defaults).toMatchObject({ k: 128, seed: '42', n: 5, shingle: 'word', scheme: 'classic', slotBits: 64, backend: 'auto', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8, estimateError: 0.001, maxBucketPairs: 16, batchSize: 2048, fpWeight: 0.1, fnWeight: 0.9, textField: 'text', idField: 'id', minLength: 100, cut: 'later', minRemaining: 1 });
     expect(defaults.keep).toEqual({ kind: 'first' });
   });
 
@@ -55,7 +55,8 @@ describe('the options table', () => {
       expect(() => OPTIONS[name].check(value), `${name} ${String(value)}`).toThrow(message);
       if (typeof value === 'number') expect(() => OPTIONS[name].parse(String(value))).toThrow(message);
     }
-    expect(() => OPTIONS.k.parse('')).toThrow('k must be an integer from 1 to 4096, got NaN'); // an empty field is not 0
+    expect(() => OPTIONS.k.parse('')).toThrow('k must be an integer from 1 to 4096, got ""'); // an empty field is not 0
+    expect(() => OPTIONS.top.parse('abc')).toThrow('top must be an integer from 1 to 10000, got "abc"'); // not "got NaN" (issue 31)
     expect(OPTIONS.slotBits.parse('32')).toBe(32);
     expect(OPTIONS.keep.parse('field:quality')).toEqual({ kind: 'field', field: 'quality' });
     expect(OPTIONS.keep.check({ kind: 'longest' })).toEqual({ kind: 'longest' });

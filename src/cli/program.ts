@@ -13,6 +13,7 @@ import { registerBenchCommand } from './bench.js';
 import { registerIndexCommand } from './indexCommands.js';
 import { registerQueryCommand } from './query.js';
 import { registerServeCommand } from './serve.js';
+import { registerSubstringsCommand } from './substrings.js';
 
 export function buildProgram(version: string): Command {
   const program = new Command()
@@ -29,6 +30,7 @@ export function buildProgram(version: string): Command {
   registerIndexCommand(program);
   registerQueryCommand(program);
   registerServeCommand(program);
+  registerSubstringsCommand(program);
   // A mistyped option gets its one-line error and where to look, not the whole help.
   program.showHelpAfterError("(see 'gpudedup --help')");
   for (const command of program.commands) {

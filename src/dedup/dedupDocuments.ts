@@ -7,6 +7,7 @@
  * all three agree document for document.
  */
 import { inlineSigner } from '../firstPass/signDocuments.js';
+import { invalidIdReason } from '../text/wellFormed.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
@@ -124,6 +125,8 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
     return out;
   };
   for await (const doc of documents) {
+    const invalid = typeof doc.id === 'string' ? invalidIdReason(doc.id) : undefined;
+    if (invalid !== undefined) throw new RangeError(`document ${first + texts.length}: its id ${invalid}`);
     texts.push(doc.text);
     ids.push(doc.id);
     records.push(doc.record);

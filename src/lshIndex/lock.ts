@@ -77,31 +77,34 @@ function sleep(ms: number): void {
 }
 
 /** Creates the lock, holding `me`; false where one exists. */
-function createLock(file: string, me: Holder): boolean {
-  let fd: number;
+function createLock(dir: string, file: string, me: Holder): boolean {
   try {
-    fd = openSync(file, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
+    const fd = openSync(file, 'wx');
     try {
-      writeSync(fd, JSON.stringify(me));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      try {
+        writeSync(fd, JSON.stringify(me));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
+      try {
+        unlinkSync(file);
+      } catch {
+        // nothing more to do: the next writer treats an empty lock as stale
+      }
+      throw error;
     }
+    return true;
   } catch (error) {
-    // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
-    try {
-      unlinkSync(file);
-    } catch {
-      // nothing more to do: the next writer treats an empty lock as stale
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new Error(`${dir}: cannot take the writer lock (${file}: ${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this user may write; to query or inspect, open it read-only`);
     }
-    throw error;
+    if (code !== 'EEXIST') throw error;
+    return false;
   }
-  return true;
 }
 
 export function acquireLock(dir: string): WriterLock {
@@ -109,7 +112,7 @@ export function acquireLock(dir: string): WriterLock {
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   let note: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (createLock(file, me)) {
+    if (createLock(dir, file, me)) {
       // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next writer).
       registerTemporary(file);
       return {

@@ -31,12 +31,14 @@ export interface OpenOptions {
   /** Parameters the caller expects (e.g. the CLI's flags): any that differs from the index's refuses the open, naming each. */
   readonly expect?: IndexOptions;
   /**
-   * When the signature and shingle-set files' checksums are verified (the
-   * files read whole at open — band tables, ids, removed rows, block
-   * checksums — always are, as they are read): `open`, every block before
-   * open returns; `lazy`, each 64 KiB block on the first read that touches
-   * it; `auto` (default), `open` up to 256 MiB of such files, else `lazy`
-   * (a 1 M-document index opens in well under a second).
+   * When the files read by position (band tables, signatures, shingle
+   * sets) and the document tables are verified (every file's length is
+   * checked at open, and the files read whole — ids, removed rows, block
+   * checksums — as they are read): `open`, every byte before open returns;
+   * `lazy`, each block on the first read that touches it, a document table
+   * when a compaction or merge reads it; `auto` (default), `open` up to
+   * 256 MiB of such files, else `lazy` (a 1 M-document index opens in well
+   * under a second). A small segment is read whole and checked either way.
    */
   readonly checksums?: 'open' | 'lazy' | 'auto';
 }

@@ -10,7 +10,7 @@ import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
 import { checkQuery } from './memoryIndex.js';
-import { checkManifestRecord, MANIFEST, manifestParameters } from './manifestCheck.js';
+import { checkManifestChecksum, checkManifestRecord, hex8, MANIFEST, manifestParameters } from './manifestCheck.js';
 import type { IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { signTexts } from './signing.js';
@@ -36,7 +36,7 @@ async function checked(read: ReadIndexFile, entry: Entry, named: (file: string) 
   const bytes = await read(entry.name);
   if (bytes.length !== entry.bytes) throw new CorruptIndexError(named(entry.name), `${bytes.length} bytes, the manifest records ${entry.bytes}`);
   const actual = crc32(bytes);
-  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${actual}, the manifest records ${entry.crc32})`);
+  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
   // A fresh, aligned copy: typed-array views need 4-byte alignment.
   return new Uint8Array(bytes);
 }
@@ -151,8 +151,7 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   }
   checkManifestRecord(parsed, dir, 'snapshot');
   const { checksum, ...rest } = parsed as Record<string, unknown> & { checksum?: { crc32?: number } };
-  const actual = crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1)));
-  if (checksum?.crc32 !== actual) throw new CorruptIndexError(named(MANIFEST), `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
+  checkManifestChecksum(named(MANIFEST), checksum, crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1))));
   const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
   const sign = typeof signer === 'function' ? signer(parameters) : signer;
   if (sign.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);

@@ -144,7 +144,11 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
     if (method === 'OPTIONS' && origin !== undefined) return preflight(url);
     const route = findRoute(method, url);
     if (route.authenticated && !gate.authorized(request.headers.authorization)) {
-      throw new RequestError('a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)', 401, { 'WWW-Authenticate': 'Bearer' });
+      const sent = request.headers.authorization !== undefined;
+      const message = sent
+        ? 'the bearer token sent is not this server\'s: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)'
+        : 'a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)';
+      throw new RequestError(message, 401, { 'WWW-Authenticate': 'Bearer' });
     }
     if (context.stopping && route.body) throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
     if (route.body) checkJsonContentType(request.headers['content-type']);
