@@ -5,7 +5,7 @@
  * the on-disk index. Read-only: add and remove are the writer's (Node).
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
-import { usesShingleSets } from '../clusters/verification.js';
+import { usesShingleSets } from '../verify/verification.js';
 import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';

@@ -1,6 +1,6 @@
 /** What a `substrings` run is given, and what it reports. */
 import type { ReadOptions } from '../../io/documents.js';
-import type { ParquetCompression } from '../../formats/parquetFile.js';
+import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import type { CutMode } from '../../options.js';
 import type { TopSpan } from '../../substrings/topSpans.js';
 import type { SearchStats } from '../../substrings/searchRepeats.js';

@@ -2,14 +2,19 @@
 import { readDocuments, type InputFile } from '../../io/readDocuments.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { CorpusTextBuilder, type CorpusText } from '../../substrings/corpusText.js';
-import type { StageProgress } from '../config.js';
+import type { StageProgress } from '../shared/config.js';
 
 export interface ReadCorpus {
   readonly corpus: CorpusText;
   readonly ids: string[];
 }
 
-export async function readCorpus(files: readonly InputFile[], read: ReadOptions, shared: boolean, progress: StageProgress): Promise<ReadCorpus> {
+export async function readCorpus(
+  files: readonly InputFile[],
+  read: ReadOptions,
+  shared: boolean,
+  progress: StageProgress,
+): Promise<ReadCorpus> {
   const builder = new CorpusTextBuilder();
   const ids: string[] = [];
   let bytes = 0;
