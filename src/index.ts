@@ -47,3 +47,16 @@ export { resolveParameters as resolveIndexParameters, parameterDifferences as in
 export { IndexLockedError } from './lshIndex/lock.js';
 export { CorruptIndexError, IndexFormatError, IndexIdError, IndexParameterError, type IndexIdProblem } from './lshIndex/errors.js';
 export type { DedupIndex, IndexDocument, IndexMatch, QueryResult, QueryOptions, AddOptions, AddDecision, AddResult, RemoveResult, IndexStats } from './lshIndex/types.js';
+export {
+  ngramOverlaps,
+  decontaminateDocuments,
+  NgramDecontaminator,
+  cutSpans,
+  type NgramOverlap,
+  type NgramOverlapOptions,
+  type DecontaminationOptions,
+  type DecontaminationResult,
+  type ContaminatedSpan,
+} from './substrings/ngramDecontamination.js';
+export { tokenOffsets, type TokenOffsets } from './text/tokenOffsets.js';
+export { decontaminate, decontaminatePreflight, type DecontaminateConfig, type DecontaminateSummary } from './pipeline/substrings/decontaminate.js';

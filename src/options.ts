@@ -33,6 +33,11 @@ export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
 /** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
 export type CutMode = 'later' | 'all';
 export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
+/** What `substrings --against` does with a corpus document that shares an n-gram with a reference (decontaminate.ts). */
+export type ContaminationAction = 'remove' | 'cut' | 'report';
+export const CONTAMINATION_ACTIONS: readonly ContaminationAction[] = ['remove', 'cut', 'report'];
+/** GPT-3's decontamination n: `--min-tokens` with `--against` when not given. */
+export const CONTAMINATION_MIN_TOKENS = 13;
 
 export interface OptionSpec<T> {
   /** The code name (library option, commander attribute, config field). */
@@ -176,6 +181,9 @@ export const OPTIONS = {
   cut: oneOf<CutMode>('cut', '--cut', 'later', CUT_MODES),
   /** A document with a cut and fewer bytes left than this is dropped (1: only those left empty). */
   minRemaining: integer('minRemaining', '--min-remaining', 1, 0),
+  // n-gram decontamination (`substrings --against`). Default: 13 (CONTAMINATION_MIN_TOKENS) with --against.
+  minTokens: integer('minTokens', '--min-tokens', undefined, 1, 100_000),
+  action: oneOf<ContaminationAction>('action', '--action', 'remove', CONTAMINATION_ACTIONS),
   // Reading.
   textField: fieldName('textField', '--text-field', 'text'),
   idField: fieldName('idField', '--id-field', 'id'),

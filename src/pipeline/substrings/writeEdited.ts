@@ -96,7 +96,8 @@ export async function writeEdited(
   if (d !== corpus.starts.length - 1) throw new Error('the input changed between passes (fewer documents than before)');
 }
 
-function edited(document: InputDocument, text: string, textField: string): InputDocument {
+/** The document with another text: a JSON line keeps every other byte (jsonField.ts), a row every other column. */
+export function edited(document: InputDocument, text: string, textField: string): InputDocument {
   const record = document.record === undefined ? undefined : { ...document.record, [textField]: text };
   const rawLine =
     document.rawLine === undefined
