@@ -18,7 +18,16 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,14 +47,26 @@ interface Timed {
 /** Runs a command under GNU time; throws with its output on failure. */
 function timed(command: string, args: readonly string[], cwd?: string, stdout?: string): Timed {
   const shell = `ulimit -Sn 100000; exec /usr/bin/time -f '%e %U %S %M' -o time.out "$@"${stdout ? ` > '${stdout}'` : ''}`;
-  const result = spawnSync('bash', ['-c', shell, 'bash', command, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const result = spawnSync('bash', ['-c', shell, 'bash', command, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr.slice(-2000)}`);
-  const [wall, user, sys, kb] = readFileSync(join(cwd ?? '.', 'time.out'), 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  const [wall, user, sys, kb] = readFileSync(join(cwd ?? '.', 'time.out'), 'utf8')
+    .trim()
+    .split('\n')
+    .pop()!
+    .split(' ')
+    .map(Number);
   return { wall, cpu: user + sys, peakGiB: kb / 2 ** 20 };
 }
 
 /** The reference's data file: per document \xff\xff + its number (u32 LE), then the text's UTF-8; and where each text starts. */
-async function writeDataFile(corpus: string, path: string): Promise<{ starts: number[]; ends: number[]; ids: string[] }> {
+async function writeDataFile(
+  corpus: string,
+  path: string,
+): Promise<{ starts: number[]; ends: number[]; ids: string[] }> {
   const out = createWriteStream(path);
   const starts: number[] = [];
   const ends: number[] = [];
@@ -69,7 +90,12 @@ async function writeDataFile(corpus: string, path: string): Promise<{ starts: nu
   return { starts, ends, ids };
 }
 
-function runReference(dir: string, data: string, length: number, work: string): { ranges: Array<[number, number]>; times: Record<string, Timed> } {
+function runReference(
+  dir: string,
+  data: string,
+  length: number,
+  work: string,
+): { ranges: Array<[number, number]>; times: Record<string, Timed> } {
   const debug = join(dir, 'target/debug');
   if (!existsSync(debug)) symlinkSync(join(dir, 'target/release'), debug); // its scripts call ./target/debug
   mkdirSync(join(dir, 'tmp'), { recursive: true });
@@ -78,11 +104,33 @@ function runReference(dir: string, data: string, length: number, work: string): 
   const exe = join(dir, 'target/release/dedup_dataset');
   const times = {
     suffixArray: timed('python3', ['scripts/make_suffix_array.py', data], dir),
-    selfSimilar: timed(exe, ['self-similar', '--data-file', data, '--length-threshold', String(length), '--cache-dir', cache, '--num-threads', String(cpus().length)], dir),
-    collect: timed(exe, ['collect', '--data-file', data, '--cache-dir', cache, '--length-threshold', String(length)], dir, join(work, 'ref-ranges.txt')),
+    selfSimilar: timed(
+      exe,
+      [
+        'self-similar',
+        '--data-file',
+        data,
+        '--length-threshold',
+        String(length),
+        '--cache-dir',
+        cache,
+        '--num-threads',
+        String(cpus().length),
+      ],
+      dir,
+    ),
+    collect: timed(
+      exe,
+      ['collect', '--data-file', data, '--cache-dir', cache, '--length-threshold', String(length)],
+      dir,
+      join(work, 'ref-ranges.txt'),
+    ),
   };
   const text = readFileSync(join(work, 'ref-ranges.txt'), 'utf8');
-  const lines = text.slice(text.indexOf('out\n') + 4).split('\n').filter((l) => l.trim() !== '');
+  const lines = text
+    .slice(text.indexOf('out\n') + 4)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return { ranges: lines.map((l) => l.split(' ').map(Number) as [number, number]), times };
 }
 
@@ -93,12 +141,21 @@ async function engineOnBytes(data: string, length: number, out: string): Promise
   bytes.set(raw);
   const starts = new Float64Array(new SharedArrayBuffer(16));
   starts[1] = raw.length;
-  const { spans } = await searchRepeatsInWorkers({ bytes, starts }, { minLength: length, cut: 'all', memoryLimitBytes: 4 * 2 ** 30 });
-  writeFileSync(out, Array.from({ length: spans.count }, (_, s) => `${spans.starts[s]} ${spans.ends[s]}`).join('\n') + '\n');
+  const { spans } = await searchRepeatsInWorkers(
+    { bytes, starts },
+    { minLength: length, cut: 'all', memoryLimitBytes: 4 * 2 ** 30 },
+  );
+  writeFileSync(
+    out,
+    Array.from({ length: spans.count }, (_, s) => `${spans.starts[s]} ${spans.ends[s]}`).join('\n') + '\n',
+  );
 }
 
 /** The reference's ranges cut to each document's text, as `id start end` in the text's own offsets. */
-function clipToTexts(ranges: ReadonlyArray<[number, number]>, layout: { starts: number[]; ends: number[]; ids: string[] }): string[] {
+function clipToTexts(
+  ranges: ReadonlyArray<[number, number]>,
+  layout: { starts: number[]; ends: number[]; ids: string[] },
+): string[] {
   const rows: string[] = [];
   let d = 0;
   for (const [a, b] of ranges) {
@@ -120,7 +177,10 @@ async function main(): Promise<void> {
   };
   if (args[0] === '--engine-on') return engineOnBytes(args[1], Number(args[2]), args[3]);
   const reference = flag('--reference');
-  if (reference === undefined) throw new Error('usage: node dist/bench/substrings.bench.js --reference DIR [--documents N] [--length L] [--dir WORK] [--corpus X.jsonl]');
+  if (reference === undefined)
+    throw new Error(
+      'usage: node dist/bench/substrings.bench.js --reference DIR [--documents N] [--length L] [--dir WORK] [--corpus X.jsonl]',
+    );
   const documents = Number(flag('--documents', '50000'));
   const length = Number(flag('--length', '100'));
   const work = resolve(flag('--dir', `/tmp/gpudedup-substrings-bench-${documents}`)!);
@@ -131,10 +191,43 @@ async function main(): Promise<void> {
   const layout = await writeDataFile(corpus, data);
   const loadBefore = load();
   const ref = runReference(resolve(reference), data, length, work);
-  const engine = timed(process.execPath, [fileURLToPath(import.meta.url), '--engine-on', data, String(length), join(work, 'ours-bytes.txt')], work);
-  const ours = timed(process.execPath, [CLI, 'substrings', corpus, '--cut', 'all', '--min-length', String(length), '--spans', join(work, 'ours.csv'), '--report', join(work, 'ours.json'), '-q'], work);
+  const engine = timed(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--engine-on', data, String(length), join(work, 'ours-bytes.txt')],
+    work,
+  );
+  const ours = timed(
+    process.execPath,
+    [
+      CLI,
+      'substrings',
+      corpus,
+      '--cut',
+      'all',
+      '--min-length',
+      String(length),
+      '--spans',
+      join(work, 'ours.csv'),
+      '--report',
+      join(work, 'ours.json'),
+      '-q',
+    ],
+    work,
+  );
   const loadAfter = load();
-  report({ corpus, documents: layout.ids.length, data, length, ref, engine, ours, work, layout, loadBefore, loadAfter });
+  report({
+    corpus,
+    documents: layout.ids.length,
+    data,
+    length,
+    ref,
+    engine,
+    ours,
+    work,
+    layout,
+    loadBefore,
+    loadAfter,
+  });
 }
 
 function report(r: {
@@ -151,10 +244,16 @@ function report(r: {
   loadAfter: string;
 }): void {
   const refLines = r.ref.ranges.map(([a, b]) => `${a} ${b}`);
-  const engineLines = readFileSync(join(r.work, 'ours-bytes.txt'), 'utf8').split('\n').filter((l) => l !== '');
+  const engineLines = readFileSync(join(r.work, 'ours-bytes.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const sameBytes = refLines.length === engineLines.length && refLines.every((l, i) => l === engineLines[i]);
   const refClipped = new Set(clipToTexts(r.ref.ranges, r.layout));
-  const ourRows = readFileSync(join(r.work, 'ours.csv'), 'utf8').split('\n').slice(1).filter((l) => l !== '').map((l) => l.split(',').slice(0, 3).join(' '));
+  const ourRows = readFileSync(join(r.work, 'ours.csv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l !== '')
+    .map((l) => l.split(',').slice(0, 3).join(' '));
   const ourSet = new Set(ourRows);
   const onlyRef = [...refClipped].filter((x) => !ourSet.has(x));
   const onlyOurs = ourRows.filter((x) => !refClipped.has(x));
@@ -171,11 +270,19 @@ function report(r: {
   };
   const explained = onlyOurs.filter((o) => onlyRef.some((x) => atEdge(x) && overlaps(o, x))).length;
   const mb = statSync(r.corpus).size / 1e6;
-  const textMb = (r.layout.ends.reduce((sum, e, d) => sum + e - r.layout.starts[d], 0)) / 1e6;
-  const refTotal = Object.values(r.ref.times).reduce((sum, t) => ({ wall: sum.wall + t.wall, cpu: sum.cpu + t.cpu, peakGiB: Math.max(sum.peakGiB, t.peakGiB) }), { wall: 0, cpu: 0, peakGiB: 0 });
-  const row = (name: string, t: Timed): string => `| ${name} | ${t.wall.toFixed(1)} s | ${t.cpu.toFixed(1)} s | ${(textMb / t.wall).toFixed(2)} | ${((t.cpu * 1000) / textMb).toFixed(0)} | ${t.peakGiB.toFixed(2)} GiB |`;
-  console.log(`${r.corpus}: ${r.documents.toLocaleString('en-US')} documents, ${mb.toFixed(1)} MB JSONL, ${textMb.toFixed(1)} MB of text; --length-threshold / --min-length ${r.length}`);
-  console.log(`${cpus()[0]?.model ?? 'CPU'}, ${cpus().length} cores, Node ${process.version}; load average before ${r.loadBefore}, after ${r.loadAfter}`);
+  const textMb = r.layout.ends.reduce((sum, e, d) => sum + e - r.layout.starts[d], 0) / 1e6;
+  const refTotal = Object.values(r.ref.times).reduce(
+    (sum, t) => ({ wall: sum.wall + t.wall, cpu: sum.cpu + t.cpu, peakGiB: Math.max(sum.peakGiB, t.peakGiB) }),
+    { wall: 0, cpu: 0, peakGiB: 0 },
+  );
+  const row = (name: string, t: Timed): string =>
+    `| ${name} | ${t.wall.toFixed(1)} s | ${t.cpu.toFixed(1)} s | ${(textMb / t.wall).toFixed(2)} | ${((t.cpu * 1000) / textMb).toFixed(0)} | ${t.peakGiB.toFixed(2)} GiB |`;
+  console.log(
+    `${r.corpus}: ${r.documents.toLocaleString('en-US')} documents, ${mb.toFixed(1)} MB JSONL, ${textMb.toFixed(1)} MB of text; --length-threshold / --min-length ${r.length}`,
+  );
+  console.log(
+    `${cpus()[0]?.model ?? 'CPU'}, ${cpus().length} cores, Node ${process.version}; load average before ${r.loadBefore}, after ${r.loadAfter}`,
+  );
   console.log();
   console.log('| | wall | CPU (user + sys) | MB/s of text | CPU ms per MB | peak RSS |');
   console.log('| --- | --: | --: | --: | --: | --: |');
@@ -184,9 +291,13 @@ function report(r: {
   console.log(row('our engine on the same data file (one string)', r.engine));
   console.log(row('gpudedup substrings --cut all --spans (JSONL in, whole process)', r.ours));
   console.log();
-  console.log(`1. the same bytes: ${refLines.length.toLocaleString('en-US')} reference ranges, ${engineLines.length.toLocaleString('en-US')} ours: ${sameBytes ? 'identical' : 'DIFFERENT'}`);
-  console.log(`2. per document: ${ourRows.length.toLocaleString('en-US')} spans ours, ${refClipped.size.toLocaleString('en-US')} reference ranges clipped to texts; ` +
-    `${(ourRows.length - onlyOurs.length).toLocaleString('en-US')} equal; ${onlyRef.length} only in the reference (${onlyRef.filter(atEdge).length} touching a document's edge), ${onlyOurs.length} only ours (${explained} overlapping a reference-only range at an edge)`);
+  console.log(
+    `1. the same bytes: ${refLines.length.toLocaleString('en-US')} reference ranges, ${engineLines.length.toLocaleString('en-US')} ours: ${sameBytes ? 'identical' : 'DIFFERENT'}`,
+  );
+  console.log(
+    `2. per document: ${ourRows.length.toLocaleString('en-US')} spans ours, ${refClipped.size.toLocaleString('en-US')} reference ranges clipped to texts; ` +
+      `${(ourRows.length - onlyOurs.length).toLocaleString('en-US')} equal; ${onlyRef.length} only in the reference (${onlyRef.filter(atEdge).length} touching a document's edge), ${onlyOurs.length} only ours (${explained} overlapping a reference-only range at an edge)`,
+  );
   if (!sameBytes) process.exitCode = 1;
 }
 

@@ -37,7 +37,10 @@ export class CorpusTextBuilder {
     }
     this.used += written;
     this.total += written;
-    if (this.total > MAX_CORPUS_BYTES) throw new RangeError(`the corpus's text passes ${MAX_CORPUS_BYTES.toLocaleString('en-US')} bytes of UTF-8, the most one substrings run searches (32-bit positions): split it`);
+    if (this.total > MAX_CORPUS_BYTES)
+      throw new RangeError(
+        `the corpus's text passes ${MAX_CORPUS_BYTES.toLocaleString('en-US')} bytes of UTF-8, the most one substrings run searches (32-bit positions): split it`,
+      );
     this.starts[++this.documents] = this.total;
     return written;
   }
@@ -85,7 +88,8 @@ export function corpusOf(texts: Iterable<string>, shared = false): CorpusText {
 /** The number of windows of `length` bytes inside documents (a window never crosses a document's end). */
 export function windowCount(corpus: CorpusText, length: number): number {
   let count = 0;
-  for (let d = 0; d + 1 < corpus.starts.length; d++) count += Math.max(0, corpus.starts[d + 1] - corpus.starts[d] - length + 1);
+  for (let d = 0; d + 1 < corpus.starts.length; d++)
+    count += Math.max(0, corpus.starts[d + 1] - corpus.starts[d] - length + 1);
   return count;
 }
 

@@ -27,7 +27,10 @@ export function bytesRemoved(bytes: Uint8Array, ranges: ReadonlyArray<readonly [
 }
 
 /** The text of `bytes` with the ranges (sorted, disjoint, document offsets) removed, and how many bytes went. */
-export function cutRanges(bytes: Uint8Array, ranges: ReadonlyArray<readonly [number, number]>): { text: string; removed: number } {
+export function cutRanges(
+  bytes: Uint8Array,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): { text: string; removed: number } {
   const decoder = new TextDecoder();
   let text = '';
   let from = 0;

@@ -113,7 +113,12 @@ function grow(array: Uint32Array, capacity: number): Uint32Array {
 /** Sorts the entries by key (stable LSD radix, 2 × 16 bits, between the entries and one spare set), then by lane within equal keys (stable). */
 export function sortRound(entries: RoundEntries): RoundEntries {
   const { count } = entries;
-  const spare: RoundEntries = { keys: new Uint32Array(count), lanes: new Uint32Array(count), positions: new Uint32Array(count), count };
+  const spare: RoundEntries = {
+    keys: new Uint32Array(count),
+    lanes: new Uint32Array(count),
+    positions: new Uint32Array(count),
+    count,
+  };
   radixPass(entries, spare, 0);
   radixPass(spare, entries, 16);
   const { keys, lanes, positions } = entries;
@@ -159,7 +164,13 @@ function sortLanes(lanes: Uint32Array, positions: Uint32Array, start: number, en
  * Marks the repeated windows of a sorted round in `marks` (a bit per corpus byte). Each worker
  * marks its own array (plain writes); searchRepeats ORs them once every round is done.
  */
-export function markRound(corpus: CorpusText, length: number, sorted: RoundEntries, marks: Int32Array, cut: CutMode): RoundStats {
+export function markRound(
+  corpus: CorpusText,
+  length: number,
+  sorted: RoundEntries,
+  marks: Int32Array,
+  cut: CutMode,
+): RoundStats {
   const { keys, lanes, positions, count } = sorted;
   const stats: RoundStats = { windows: count, groups: 0, repeatedWindows: 0, collisions: 0 };
   const view = new DataView(corpus.bytes.buffer, corpus.bytes.byteOffset, corpus.bytes.byteLength);
@@ -179,7 +190,14 @@ export function markRound(corpus: CorpusText, length: number, sorted: RoundEntri
 }
 
 /** A run of equal hashes holding different windows: sorted by bytes, then position, each class of equal windows contiguous with its first member first. */
-function splitCollision(bytes: Uint8Array, length: number, members: Uint32Array, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
+function splitCollision(
+  bytes: Uint8Array,
+  length: number,
+  members: Uint32Array,
+  marks: Int32Array,
+  cut: CutMode,
+  stats: RoundStats,
+): void {
   stats.collisions++;
   const sorted = Uint32Array.from(Array.from(members).sort((p, q) => compareWindows(bytes, p, q, length) || p - q));
   for (let start = 0; start < sorted.length; ) {
@@ -191,7 +209,14 @@ function splitCollision(bytes: Uint8Array, length: number, members: Uint32Array,
 }
 
 /** A class of byte-equal windows, members[start, end) in position order: all marked, or all but the first. */
-function markClass(members: Uint32Array, start: number, end: number, marks: Int32Array, cut: CutMode, stats: RoundStats): void {
+function markClass(
+  members: Uint32Array,
+  start: number,
+  end: number,
+  marks: Int32Array,
+  cut: CutMode,
+  stats: RoundStats,
+): void {
   stats.groups++;
   stats.repeatedWindows += end - start;
   for (let i = cut === 'all' ? start : start + 1; i < end; i++) {

@@ -22,12 +22,26 @@ export async function searchRepeatsInWorkers(
   }
   const marks = laneMarks(corpus, threads, true);
   const windows = windowCount(corpus, options.minLength);
-  const pool = new WorkerPool<RoundRequest, RoundResponse>(workerScript(import.meta.url, 'substrings/repeatWorker.js'), threads, 'substrings');
+  const pool = new WorkerPool<RoundRequest, RoundResponse>(
+    workerScript(import.meta.url, 'substrings/repeatWorker.js'),
+    threads,
+    'substrings',
+  );
   try {
     const run = async (lo: number, hi: number, lane: number): Promise<NonNullable<RoundResponse['stats']>> => {
-      const body = { bytes: corpus.bytes, starts: corpus.starts, marks: marks[lane], minLength: options.minLength, cut: options.cut, lo, hi, windows };
+      const body = {
+        bytes: corpus.bytes,
+        starts: corpus.starts,
+        marks: marks[lane],
+        minLength: options.minLength,
+        cut: options.cut,
+        lo,
+        hi,
+        windows,
+      };
       const response = await pool.request(lane, body);
-      if (response.error !== undefined || response.stats === undefined) throw new Error(`substrings worker: ${response.error ?? 'no answer'}`);
+      if (response.error !== undefined || response.stats === undefined)
+        throw new Error(`substrings worker: ${response.error ?? 'no answer'}`);
       return response.stats;
     };
     return await searchRepeats(corpus, options, marks, run, threads, onRound);

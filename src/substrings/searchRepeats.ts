@@ -31,7 +31,10 @@ const KEY_SPACE = 2 ** 32;
 export function keySlices(windows: number, memoryLimitBytes: number, parallel: number): Array<[number, number]> {
   const perRound = Math.max(1, Math.floor(memoryLimitBytes / BYTES_PER_WINDOW / parallel));
   const count = Math.min(KEY_SPACE, Math.max(parallel, Math.ceil(windows / perRound)));
-  return Array.from({ length: count }, (_, i) => [Math.floor((i * KEY_SPACE) / count), Math.floor(((i + 1) * KEY_SPACE) / count)]);
+  return Array.from({ length: count }, (_, i) => [
+    Math.floor((i * KEY_SPACE) / count),
+    Math.floor(((i + 1) * KEY_SPACE) / count),
+  ]);
 }
 
 export function newMarks(corpus: CorpusText, shared: boolean): Int32Array {
@@ -51,7 +54,14 @@ function orInto(marks: readonly Int32Array[]): Int32Array {
 }
 
 /** The round of keys [lo, hi) in this thread. */
-export function runRound(corpus: CorpusText, options: SearchOptions, marks: Int32Array, lo: number, hi: number, windows?: number): RoundStats {
+export function runRound(
+  corpus: CorpusText,
+  options: SearchOptions,
+  marks: Int32Array,
+  lo: number,
+  hi: number,
+  windows?: number,
+): RoundStats {
   const expected = windows === undefined ? undefined : Math.ceil(((windows * (hi - lo)) / KEY_SPACE) * 1.05) + 1024;
   const entries = collectRound(corpus, options.minLength, lo, hi, 0, corpus.starts.length - 1, undefined, expected);
   return markRound(corpus, options.minLength, sortRound(entries), marks, options.cut);
@@ -91,8 +101,17 @@ export async function searchRepeats(
 }
 
 /** The search in this thread (the library, the tab, small corpora). */
-export function searchRepeatsHere(corpus: CorpusText, options: SearchOptions): Promise<{ spans: SpanColumns; stats: SearchStats }> {
+export function searchRepeatsHere(
+  corpus: CorpusText,
+  options: SearchOptions,
+): Promise<{ spans: SpanColumns; stats: SearchStats }> {
   const marks = newMarks(corpus, false);
   const windows = windowCount(corpus, options.minLength);
-  return searchRepeats(corpus, options, [marks], async (lo, hi) => runRound(corpus, options, marks, lo, hi, windows), 1);
+  return searchRepeats(
+    corpus,
+    options,
+    [marks],
+    async (lo, hi) => runRound(corpus, options, marks, lo, hi, windows),
+    1,
+  );
 }

@@ -41,7 +41,13 @@ export function mergeMarks(corpus: CorpusText, length: number, marks: Int32Array
       }
     }
   }
-  return { documents: Uint32Array.from(documents), starts: Float64Array.from(starts), ends: Float64Array.from(ends), firsts: new Float64Array(documents.length), count: documents.length };
+  return {
+    documents: Uint32Array.from(documents),
+    starts: Float64Array.from(starts),
+    ends: Float64Array.from(ends),
+    firsts: new Float64Array(documents.length),
+    count: documents.length,
+  };
 }
 
 interface WindowClass {
@@ -57,7 +63,12 @@ interface WindowClass {
  * (the first byte-equal window met is the earliest), by the WebAssembly
  * kernel where it loads (a filter of the spans' keys passes few windows on).
  */
-export function findFirsts(corpus: CorpusText, length: number, spans: SpanColumns, useKernel = windowKernelAvailable()): void {
+export function findFirsts(
+  corpus: CorpusText,
+  length: number,
+  spans: SpanColumns,
+  useKernel = windowKernelAvailable(),
+): void {
   const classes = new Map<number, WindowClass[]>();
   const filter = new Uint8Array(FILTER_BYTES);
   let unresolved = 0;
@@ -110,7 +121,13 @@ export function spanRow(corpus: CorpusText, spans: SpanColumns, s: number): Span
   const document = spans.documents[s];
   const base = corpus.starts[document];
   const firstDocument = documentAt(corpus, spans.firsts[s]);
-  return { document, start: spans.starts[s] - base, end: spans.ends[s] - base, firstDocument, firstStart: spans.firsts[s] - corpus.starts[firstDocument] };
+  return {
+    document,
+    start: spans.starts[s] - base,
+    end: spans.ends[s] - base,
+    firstDocument,
+    firstStart: spans.firsts[s] - corpus.starts[firstDocument],
+  };
 }
 
 export function spanRows(corpus: CorpusText, spans: SpanColumns): SpanRow[] {

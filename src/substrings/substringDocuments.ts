@@ -46,7 +46,10 @@ export interface SubstringsResult {
   readonly search: SearchStats;
 }
 
-export type SearchRunner = (corpus: CorpusText, options: SearchOptions) => Promise<{ spans: SpanColumns; stats: SearchStats }>;
+export type SearchRunner = (
+  corpus: CorpusText,
+  options: SearchOptions,
+) => Promise<{ spans: SpanColumns; stats: SearchStats }>;
 
 export async function substringDocuments(
   documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
@@ -54,7 +57,10 @@ export async function substringDocuments(
   search: SearchRunner = searchRepeatsHere,
   shared = false,
 ): Promise<SubstringsResult> {
-  const corpus = corpusOf(documents.map((d) => d.text), shared);
+  const corpus = corpusOf(
+    documents.map((d) => d.text),
+    shared,
+  );
   const found = await search(corpus, settings);
   const rows = spanRows(corpus, found.spans);
   const byDocument = new Map<number, Array<[number, number]>>();
@@ -72,7 +78,13 @@ export async function substringDocuments(
   });
   return {
     documents: edited,
-    spans: rows.map((r) => ({ id: documents[r.document].id, start: r.start, end: r.end, firstId: documents[r.firstDocument].id, firstStart: r.firstStart })),
+    spans: rows.map((r) => ({
+      id: documents[r.document].id,
+      start: r.start,
+      end: r.end,
+      firstId: documents[r.firstDocument].id,
+      firstStart: r.firstStart,
+    })),
     topSpans: topSpans(corpus, found.spans, settings.cut),
     search: found.stats,
   };

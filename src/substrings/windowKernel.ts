@@ -10,7 +10,19 @@ import type { CorpusText } from './corpusText.js';
 import { dropFactors } from './windowHash.js';
 import { WINDOW_KEYS_WASM } from './wasm/kernels.generated.js';
 
-type WindowsExport = (src: number, bounds: number, docs: number, length: number, dropA: number, dropB: number, lo: number, hi: number, filter: number, out: number, base: number) => number;
+type WindowsExport = (
+  src: number,
+  bounds: number,
+  docs: number,
+  length: number,
+  dropA: number,
+  dropB: number,
+  lo: number,
+  hi: number,
+  filter: number,
+  out: number,
+  base: number,
+) => number;
 
 const kernel = new LazyKernel<{ memory: WebAssembly.Memory; windows: WindowsExport }>(WINDOW_KEYS_WASM);
 
@@ -59,7 +71,19 @@ export function collectWindowsWasm(
     if (bounds.length === 0 || stopped) return;
     new Uint8Array(memory.buffer, 0, batchEnd - batchStart).set(corpus.bytes.subarray(batchStart, batchEnd));
     new Uint32Array(memory.buffer, boundsAt, bounds.length).set(bounds);
-    const count = windows(0, boundsAt, bounds.length / 2, length, dropA, dropB, lo | 0, (hi - 1) | 0, filter === undefined ? 0 : filterAt, outAt, batchStart);
+    const count = windows(
+      0,
+      boundsAt,
+      bounds.length / 2,
+      length,
+      dropA,
+      dropB,
+      lo | 0,
+      (hi - 1) | 0,
+      filter === undefined ? 0 : filterAt,
+      outAt,
+      batchStart,
+    );
     stopped = sink.add(new Uint32Array(memory.buffer, outAt, count * 3), count) === true;
     bounds.length = 0;
   };

@@ -42,7 +42,9 @@ describe('substrings search', () => {
       const minLength = 1 + Math.floor(random() * 8);
       const cut = trial % 2 === 0 ? 'later' : 'all';
       const budget = trial % 4 === 0 ? 24 : 1 << 20; // 24 bytes: one window a round, so thousands of rounds
-      expect(await found(texts, minLength, cut, budget), JSON.stringify({ texts, minLength, cut })).toEqual(bruteForceSpans(texts, minLength, cut));
+      expect(await found(texts, minLength, cut, budget), JSON.stringify({ texts, minLength, cut })).toEqual(
+        bruteForceSpans(texts, minLength, cut),
+      );
     }
   });
 
@@ -55,14 +57,21 @@ describe('substrings search', () => {
       { document: 2, start: 0, end: p.length, firstDocument: 0, firstStart: 5 },
     ]);
     // Each document ends with what the next begins with: never one span across the boundary.
-    expect(await found(['aaaaXbbbb', 'bbbbYaaaa'], 4, 'all')).toEqual(bruteForceSpans(['aaaaXbbbb', 'bbbbYaaaa'], 4, 'all'));
+    expect(await found(['aaaaXbbbb', 'bbbbYaaaa'], 4, 'all')).toEqual(
+      bruteForceSpans(['aaaaXbbbb', 'bbbbYaaaa'], 4, 'all'),
+    );
   });
 
   it('equal hashes of different windows (a collision) are split by their bytes, never merged', () => {
     const corpus = corpusOf(['abcd', 'abce', 'abcd', 'abce', 'zzzz']);
     const marks = newMarks(corpus, false);
     // One run of equal (key, lane) holding two different windows twice each, and a third window alone.
-    const entries: RoundEntries = { keys: new Uint32Array(5), lanes: new Uint32Array(5), positions: Uint32Array.from([0, 4, 8, 12, 16]), count: 5 };
+    const entries: RoundEntries = {
+      keys: new Uint32Array(5),
+      lanes: new Uint32Array(5),
+      positions: Uint32Array.from([0, 4, 8, 12, 16]),
+      count: 5,
+    };
     const stats = markRound(corpus, 4, entries, marks, 'later');
     expect(stats).toEqual({ windows: 5, groups: 2, repeatedWindows: 4, collisions: 1 });
     const spans = mergeMarks(corpus, 4, marks);
@@ -73,20 +82,26 @@ describe('substrings search', () => {
     const random = seeded(3);
     const long = Array.from({ length: (1 << 22) + 5000 }, () => 'abcd'[Math.floor(random() * 4)]).join('');
     const corpus = corpusOf(['short', 'x'.repeat(120), long, 'é€'.repeat(80)]);
-    for (const [lo, hi] of [[0, 2 ** 32], [2 ** 31, 2 ** 31 + 2 ** 28]]) {
+    for (const [lo, hi] of [
+      [0, 2 ** 32],
+      [2 ** 31, 2 ** 31 + 2 ** 28],
+    ]) {
       const wasm = collectRound(corpus, 100, lo, hi, 0, 4, true);
       const ts = collectRound(corpus, 100, lo, hi, 0, 4, false);
       expect(wasm.count).toBe(ts.count);
       expect(wasm.count).toBeGreaterThan(100_000);
       const bytesOf = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, wasm.count * 4);
-      for (const column of ['keys', 'lanes', 'positions'] as const) expect(bytesOf(wasm[column]).equals(bytesOf(ts[column])), column).toBe(true);
+      for (const column of ['keys', 'lanes', 'positions'] as const)
+        expect(bytesOf(wasm[column]).equals(bytesOf(ts[column])), column).toBe(true);
     }
   });
 
   it('worker threads find the same spans as this thread', async () => {
     const random = seeded(7);
     const words = ['alpha ', 'beta ', 'gamma ', 'delta ', 'epsilon ', 'zeta '];
-    const texts = Array.from({ length: 300 }, () => Array.from({ length: 60 }, () => words[Math.floor(random() * words.length)]).join(''));
+    const texts = Array.from({ length: 300 }, () =>
+      Array.from({ length: 60 }, () => words[Math.floor(random() * words.length)]).join(''),
+    );
     for (const cut of ['later', 'all'] as const) {
       const options = { minLength: 30, cut, memoryLimitBytes: 1 << 16 };
       const here = await searchRepeatsHere(corpusOf(texts), options);

@@ -42,7 +42,13 @@ describe('substrings against a suffix array (pydivsufsort)', () => {
 
   for (const length of [100]) {
     it(`the licence corpus, --min-length ${length}: the same spans and firsts for both cuts`, async () => {
-      const reference = JSON.parse(execFileSync('python3', [SCRIPT], { input: JSON.stringify({ texts, length }), maxBuffer: 1 << 28, encoding: 'utf8' })) as Record<'later' | 'all', number[][]>;
+      const reference = JSON.parse(
+        execFileSync('python3', [SCRIPT], {
+          input: JSON.stringify({ texts, length }),
+          maxBuffer: 1 << 28,
+          encoding: 'utf8',
+        }),
+      ) as Record<'later' | 'all', number[][]>;
       const corpus = corpusOf(texts);
       for (const cut of ['later', 'all'] as const) {
         const { spans } = await searchRepeatsHere(corpus, { minLength: length, cut, memoryLimitBytes: 1 << 28 });

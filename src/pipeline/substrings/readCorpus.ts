@@ -9,7 +9,12 @@ export interface ReadCorpus {
   readonly ids: string[];
 }
 
-export async function readCorpus(files: readonly InputFile[], read: ReadOptions, shared: boolean, progress: StageProgress): Promise<ReadCorpus> {
+export async function readCorpus(
+  files: readonly InputFile[],
+  read: ReadOptions,
+  shared: boolean,
+  progress: StageProgress,
+): Promise<ReadCorpus> {
   const builder = new CorpusTextBuilder();
   const ids: string[] = [];
   let bytes = 0;

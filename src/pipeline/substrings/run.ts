@@ -36,11 +36,19 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   };
   const files = await checkSubstringsRun(config, hooks);
   const threads = config.threads ?? availableParallelism();
-  const { corpus, ids } = await timed('read', () => withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)));
-  const options: SearchOptions = { minLength: config.minLength, cut: config.cut, memoryLimitBytes: config.memoryLimitBytes };
+  const { corpus, ids } = await timed('read', () =>
+    withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)),
+  );
+  const options: SearchOptions = {
+    minLength: config.minLength,
+    cut: config.cut,
+    memoryLimitBytes: config.memoryLimitBytes,
+  };
   const { spans, stats } = await timed('search', () =>
     withProgress(hooks, 'searching', undefined, 'items', (p) =>
-      threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES ? searchRepeatsInWorkers(corpus, options, threads, (done) => p.update(done)) : searchRepeatsHere(corpus, options),
+      threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES
+        ? searchRepeatsInWorkers(corpus, options, threads, (done) => p.update(done))
+        : searchRepeatsHere(corpus, options),
     ),
   );
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
@@ -74,14 +82,19 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
   if (config.inputs.length === 0) throw new RangeError('no input: give corpus files or directories');
   const files = await listInputFiles(config.inputs, hooks.note);
   if (config.out !== undefined && files.some((f) => f.path === '-')) {
-    throw new RangeError('standard input (-) can be read only once, but substrings reads the corpus again to write -o: save it to a file');
+    throw new RangeError(
+      'standard input (-) can be read only once, but substrings reads the corpus again to write -o: save it to a file',
+    );
   }
   const outputs = [
     { flag: '-o', path: config.out },
     { flag: '--spans', path: config.spans },
     { flag: '--report', path: config.report },
   ].filter((o): o is { flag: string; path: string } => o.path !== undefined);
-  await checkOutputs(outputs, files.filter((f) => f.path !== '-').map((f) => ({ path: f.path })));
+  await checkOutputs(
+    outputs,
+    files.filter((f) => f.path !== '-').map((f) => ({ path: f.path })),
+  );
   if (config.out !== undefined) await checkKeptOutput(config.out, files);
   return files;
 }
@@ -99,7 +112,9 @@ async function writeOutputs(
   if (config.out === undefined) return;
   const out = await openKeptDocuments(config.out, files, config.compression);
   try {
-    await withProgress(hooks, 'writing', undefined, 'bytes', (p) => writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p));
+    await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
+      writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
+    );
     await out.commit();
   } catch (error) {
     await out.abort();
@@ -115,7 +130,13 @@ export const SPAN_COLUMNS = [
   ['first_start', 'INT64'],
 ] as const;
 
-async function writeSpans(path: string, corpus: CorpusText, ids: readonly string[], spans: SpanColumns, config: SubstringsConfig): Promise<void> {
+async function writeSpans(
+  path: string,
+  corpus: CorpusText,
+  ids: readonly string[],
+  spans: SpanColumns,
+  config: SubstringsConfig,
+): Promise<void> {
   const table = await openTable(path, SPAN_COLUMNS, config.compression);
   try {
     for (let s = 0; s < spans.count; s++) {

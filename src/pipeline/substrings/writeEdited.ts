@@ -27,7 +27,11 @@ export interface DocumentCut {
 }
 
 /** Each touched document's cut, and the counts of the summary. */
-export function planCuts(corpus: CorpusText, spans: SpanColumns, minRemaining: number): { cuts: Map<number, DocumentCut>; counts: EditCounts } {
+export function planCuts(
+  corpus: CorpusText,
+  spans: SpanColumns,
+  minRemaining: number,
+): { cuts: Map<number, DocumentCut>; counts: EditCounts } {
   const cuts = new Map<number, DocumentCut>();
   const counts: EditCounts = { documentsTouched: 0, documentsDropped: 0, bytesCut: 0 };
   for (let s = 0; s < spans.count; ) {
@@ -48,7 +52,13 @@ function documentBytes(corpus: CorpusText, d: number): Uint8Array {
 }
 
 /** Spans [first, end) of document d, in its own offsets. */
-export function rangesOf(corpus: CorpusText, spans: SpanColumns, d: number, first: number, end: number): Array<[number, number]> {
+export function rangesOf(
+  corpus: CorpusText,
+  spans: SpanColumns,
+  d: number,
+  first: number,
+  end: number,
+): Array<[number, number]> {
   const base = corpus.starts[d];
   const ranges: Array<[number, number]> = [];
   for (let s = first; s < end; s++) ranges.push([spans.starts[s] - base, spans.ends[s] - base]);
@@ -67,8 +77,14 @@ export async function writeEdited(
 ): Promise<void> {
   let d = 0;
   let bytes = 0;
-  for await (const document of readDocuments(files, { ...read, onInvalid: undefined, onBinary: undefined, onBytes: (n) => (bytes = n) })) {
-    if (d >= corpus.starts.length - 1) throw new Error(`${document.source.path}: the input changed between passes (more documents than before)`);
+  for await (const document of readDocuments(files, {
+    ...read,
+    onInvalid: undefined,
+    onBinary: undefined,
+    onBytes: (n) => (bytes = n),
+  })) {
+    if (d >= corpus.starts.length - 1)
+      throw new Error(`${document.source.path}: the input changed between passes (more documents than before)`);
     const cut = cuts.get(d);
     if (cut === undefined) await out.write(document);
     else if (corpus.starts[d + 1] - corpus.starts[d] - cut.removed >= minRemaining) {
@@ -83,6 +99,9 @@ export async function writeEdited(
 /** The document with another text: a JSON line keeps every other byte (jsonField.ts), a row every other column. */
 export function edited(document: InputDocument, text: string, textField: string): InputDocument {
   const record = document.record === undefined ? undefined : { ...document.record, [textField]: text };
-  const rawLine = document.rawLine === undefined ? undefined : replaceTopLevelField(document.rawLine, textField, JSON.stringify(text));
+  const rawLine =
+    document.rawLine === undefined
+      ? undefined
+      : replaceTopLevelField(document.rawLine, textField, JSON.stringify(text));
   return { ...document, text, record, rawLine };
 }
