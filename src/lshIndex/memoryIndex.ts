@@ -8,7 +8,7 @@
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { usesShingleSets } from '../clusters/verification.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
-import { resolveParameters, type IndexOptions, type IndexParameters } from './options.js';
+import { resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -82,10 +82,9 @@ class InMemoryIndex implements MemoryIndex {
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.open();
-    checkQuery(texts, options);
-    const exact = options.top === undefined && this.settings.storeSets && usesShingleSets(this.settings.verify);
+    const query = resolveQuery(texts, options, this.settings);
     const segments = [...this.segments]; // the state when the query began
-    return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, exact), options.top);
+    return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, query.keepSets), query.options);
   }
 
   remove(ids: readonly string[]): Promise<RemoveResult> {
@@ -115,13 +114,4 @@ class InMemoryIndex implements MemoryIndex {
   private open(): void {
     if (this.closed) throw new Error('the index is closed');
   }
-}
-
-/** Texts must be strings; `top` a positive integer. */
-export function checkQuery(texts: readonly string[], options: QueryOptions): void {
-  if (!Array.isArray(texts)) throw new TypeError('query: expected an array of texts');
-  texts.forEach((t, i) => {
-    if (typeof t !== 'string') throw new TypeError(`query: text ${i + 1} is not a string`);
-  });
-  if (options.top !== undefined && !(Number.isInteger(options.top) && options.top >= 1)) throw new RangeError(`query: top must be a positive integer, got ${String(options.top)}`);
 }

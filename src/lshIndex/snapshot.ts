@@ -5,13 +5,11 @@
  * the on-disk index. Read-only: add and remove are the writer's (Node).
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
-import { usesShingleSets } from '../clusters/verification.js';
 import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
-import { checkQuery } from './memoryIndex.js';
 import { checkManifestRecord, MANIFEST, manifestParameters } from './manifestCheck.js';
-import type { IndexParameters } from './options.js';
+import { resolveQuery, type IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddResult, DedupIndex, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -117,6 +115,10 @@ class BufferSegment implements IndexSegment {
     if (this.setWords === undefined || this.setOffsets === undefined) return undefined;
     return this.setWords.subarray(2 * this.setOffsets[row], 2 * this.setOffsets[row + 1]);
   }
+
+  setSize(row: number): number {
+    return this.setOffsets === undefined ? 0 : this.setOffsets[row + 1] - this.setOffsets[row];
+  }
 }
 
 export interface SnapshotOptions {
@@ -171,9 +173,8 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   return {
     parameters,
     async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
-      checkQuery(texts, options);
-      const exact = options.top === undefined && parameters.storeSets && usesShingleSets(parameters.verify);
-      return engine.query(segments, await signTexts(texts, sign, parameters, exact), options.top);
+      const query = resolveQuery(texts, options, parameters);
+      return engine.query(segments, await signTexts(texts, sign, parameters, query.keepSets), query.options);
     },
     add: (): Promise<AddResult> => readOnly('add'),
     remove: (): Promise<RemoveResult> => readOnly('remove'),
