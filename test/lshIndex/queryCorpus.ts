@@ -70,3 +70,27 @@ export function recallAtK(truth: readonly number[][], found: readonly (readonly 
   });
   return wanted === 0 ? 1 : hit / wanted;
 }
+
+/**
+ * Short items planted inside longer documents: `hosts` documents of
+ * [minHost, maxHost] words, each holding `perHost` items of [minItem, maxItem]
+ * words at random places; queries are the items, a third of them with a word
+ * in ten replaced, and `strays` items planted nowhere.
+ */
+export function plantedItems(seed: number, o: { hosts: number; perHost: number; host: [number, number]; item: [number, number]; strays: number }): { hosts: string[]; items: string[] } {
+  const random = rng(seed);
+  const between = ([lo, hi]: [number, number]): number => lo + Math.floor(random() * (hi - lo + 1));
+  const hosts: string[] = [];
+  const items: string[] = [];
+  for (let h = 0; h < o.hosts; h++) {
+    const host = words(random, between(o.host));
+    for (let i = 0; i < o.perHost; i++) {
+      const item = words(random, between(o.item));
+      host.splice(Math.floor(random() * host.length), 0, ...item);
+      items.push((items.length % 3 === 2 ? mutate(random, item, 0.1) : item).join(' '));
+    }
+    hosts.push(host.join(' '));
+  }
+  for (let s = 0; s < o.strays; s++) items.push(words(random, between(o.item)).join(' '));
+  return { hosts, items };
+}
