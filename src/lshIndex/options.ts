@@ -129,6 +129,14 @@ export function parametersFromRecord(record: Record<string, unknown>): IndexPara
   return resolveParameters({ ...rest, lsh: { bands, rows } } as IndexOptions);
 }
 
+/** A query asking what the index cannot do (a client's mistake: serve answers 400). */
+export class QueryOptionError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryOptionError';
+  }
+}
+
 /** A query's options, checked by the table, with `rerank` resolved; and whether the query texts' sets are needed. */
 export interface ResolvedQuery {
   readonly options: QueryOptions;
@@ -150,10 +158,10 @@ export function resolveQuery(texts: readonly string[], options: QueryOptions, p:
   const top = options.top === undefined ? undefined : OPTIONS.top.check(options.top);
   const containment = options.containment === undefined ? undefined : OPTIONS.containment.check(options.containment);
   let rerank = options.rerank === undefined ? undefined : OPTIONS.rerank.check(options.rerank);
-  if (rerank !== undefined && (top === undefined || containment !== undefined)) throw new RangeError('query: rerank ranks the top K (give top, without containment)');
-  if (rerank === 'exact' && !p.storeSets) throw new RangeError('query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use rerank estimate');
+  if (rerank !== undefined && (top === undefined || containment !== undefined)) throw new QueryOptionError('query: rerank ranks the top K (give top, without containment)');
+  if (rerank === 'exact' && !p.storeSets) throw new QueryOptionError('query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use rerank estimate');
   if (containment !== undefined && !knowsSetSizes(p, p.storeSets)) {
-    throw new RangeError(`query: containment needs set sizes: stored sets, or the classic scheme's 64-bit slots (this index: ${p.scheme}, ${p.slotBits}-bit, no sets)`);
+    throw new QueryOptionError(`query: containment needs set sizes: stored sets, or the classic scheme's 64-bit slots (this index: ${p.scheme}, ${p.slotBits}-bit, no sets)`);
   }
   if (top !== undefined && containment === undefined) rerank ??= p.storeSets ? 'exact' : 'estimate';
   const verifying = top === undefined && containment === undefined && p.storeSets && usesShingleSets(p.verify);
