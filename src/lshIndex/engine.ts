@@ -157,7 +157,7 @@ export class IndexEngine {
         const query: ForestQuery = { words: signed.words, at, fingerprints, set };
         const { top, containment } = options;
         const matches = containment !== undefined
-          ? containmentMatches(segments, forests, query, set === undefined ? 0 : set.length / 2, containment, this.scorer).slice(0, top)
+          ? containmentMatches(segments, forests, (s) => this.forests.postingsOf(s), { ...query, q: set === undefined ? 0 : set.length / 2, c: containment }, this.scorer).slice(0, top)
           : topMatches(segments, forests, query, top!, options.rerank ?? 'estimate', this.scorer);
         results.push({ matches });
       }

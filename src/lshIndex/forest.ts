@@ -16,6 +16,7 @@
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
+import { ShinglePostings } from './postings.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 
 /** Slots per tree (the longest prefix) and the most trees. */
@@ -186,6 +187,13 @@ export class PrefixForest {
     }
   }
 
+  /** Whether the row is met for the first time in this query (it is marked met). */
+  firstMeeting(row: number): boolean {
+    if (this.seen[row] === this.stamp) return false;
+    this.seen[row] = this.stamp;
+    return true;
+  }
+
   /** Fingerprint agreement of a row with the query: the Jaccard estimate over the forest's slots. */
   agreement(row: number, query: Uint16Array): number {
     let equal = 0;
@@ -203,18 +211,29 @@ function sortByPartition(rows: readonly number[], parts: readonly number[]): num
 }
 
 /**
- * Forests of an index's segments, built on the first top-K or containment
- * query that needs each and kept while the segment is in the index (by name:
- * segments are immutable, a removal only flags rows, read at query time).
+ * Forests (and sampled postings, postings.ts) of an index's segments, built
+ * on the first top-K or containment query that needs each and kept while the
+ * segment is in the index (by name: segments are immutable, a removal only
+ * flags rows, read at query time).
  */
 export class ForestCache {
   private readonly forests = new Map<string, PrefixForest>();
+  private readonly postings = new Map<string, ShinglePostings>();
 
   constructor(private readonly parameters: IndexParameters) {}
+
+  /** The segment's sampled shingle postings; undefined where it stores no sets. */
+  postingsOf(segment: IndexSegment): ShinglePostings | undefined {
+    if (!segment.hasSets) return undefined;
+    let found = this.postings.get(segment.name);
+    if (found === undefined || found.segment.count !== segment.count) this.postings.set(segment.name, (found = new ShinglePostings(segment)));
+    return found;
+  }
 
   forestsOf(segments: readonly IndexSegment[]): PrefixForest[] {
     const names = new Set(segments.map((s) => s.name));
     for (const name of this.forests.keys()) if (!names.has(name)) this.forests.delete(name);
+    for (const name of this.postings.keys()) if (!names.has(name)) this.postings.delete(name);
     return segments.map((segment) => {
       let forest = this.forests.get(segment.name);
       if (forest === undefined || forest.segment.count !== segment.count) {

@@ -41,6 +41,7 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
     expect(jaccardFloor(0.8, 100, 100)).toBeCloseTo(80 / 120, 12);
     expect(depthFor(0.9, 32, 4)).toBe(4);
     expect(depthFor(0.1, 32, 4)).toBe(1);
+    expect(depthFor(0.05, 32, 4)).toBe(0); // one slot is not enough: the sampled postings
     expect(containmentOf(0.5, 50, 100)).toBeCloseTo(1, 12); // Q ⊂ X: J = 50/100
   });
 
@@ -61,6 +62,27 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
     // The Jaccard threshold query misses them: an item is a small part of its host.
     const banded = (await index.query(corpus.items)).map((r) => r.matches.map((m) => Number(m.id)));
     expect(score(truth, banded, 0.8).recall).toBeLessThan(0.5);
+  });
+
+  it('finds short items in long documents through the sampled postings (no signature can: J ≈ 0.01)', async () => {
+    const corpus = plantedItems(11, { hosts: 60, perHost: 2, host: [2000, 5000], item: [20, 40], strays: 10 });
+    const index = memoryIndex({});
+    await index.add(corpus.hosts.map((text, i) => ({ id: String(i), text })), { all: true });
+    const hostSets = corpus.hosts.map((h) => shingles(h));
+    const truth = corpus.items.map((item) => {
+      const q = shingles(item);
+      return hostSets.map((x) => common(q, x) / q.size);
+    });
+    const found = (await index.query(corpus.items, { containment: 0.8 })).map((r) => r.matches.map((m) => Number(m.id)));
+    const { recall, wanted, wrong } = score(truth, found, 0.8);
+    expect(wanted).toBeGreaterThan(70);
+    expect(recall).toBeGreaterThanOrEqual(0.95);
+    expect(wrong).toBe(0);
+    // Without stored sets only the signatures are left: the same corpus tells.
+    const bare = memoryIndex({ verify: 'estimate', storeSets: false });
+    await bare.add(corpus.hosts.map((text, i) => ({ id: String(i), text })), { all: true });
+    const estimated = (await bare.query(corpus.items, { containment: 0.8 })).map((r) => r.matches.map((m) => Number(m.id)));
+    expect(score(truth, estimated, 0.8).recall).toBeLessThan(0.5);
   });
 
   it('estimates from the signatures and their set sizes without stored sets', async () => {
