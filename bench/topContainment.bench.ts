@@ -6,6 +6,7 @@
  *   node dist/bench/topContainment.bench.js top --sample [--datasketch]
  *   node dist/bench/topContainment.bench.js top --documents 100000 --queries 1000 [--datasketch]
  *   node dist/bench/topContainment.bench.js containment --hosts 1000 [--datasketch]
+ *   node dist/bench/topContainment.bench.js latency --index DIR --documents N [--queries 1000]
  *
  * top: an in-memory index (the engine the disk index runs) of the sample
  * (each of its 727 documents asked, itself left out) or of N generated
@@ -16,6 +17,11 @@
  * containment: H hosts of 1–20 k words of licence text, each holding one
  * planted item of 20–200 words (a third of the items asked with a word in ten
  * replaced), asked with C = 0.8; truth by the inverted index.
+ * latency: an on-disk index of the generator's first N documents (as
+ * bench/serve.bench.ts builds it: DIR/index-N), opened read-only; the first
+ * queries' forest and postings builds timed apart; then top-10 (the
+ * generator's next documents) and containment ≥ 0.8 (excerpts of 20–200
+ * words of indexed documents), one at a time on one thread: p50/p99.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { openIndex } from '../src/lshIndex/diskIndex.js';
 import { createMemoryIndex } from '../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../src/lshIndex/options.js';
 import { inlineIndexSigner, signTexts } from '../src/lshIndex/signing.js';
@@ -236,7 +243,48 @@ function datasketch(mode: string, indexed: readonly string[], queries: readonly 
   console.log(execFileSync('python3', [script, join(dir, 'data.json')], { encoding: 'utf8', maxBuffer: 2 ** 26 }));
 }
 
+async function latency(): Promise<void> {
+  const dir = option('--index', '');
+  const documents = Number(option('--documents', '200000'));
+  const count = Number(option('--queries', '1000'));
+  const generator = new Generator(licenceWords(), 1);
+  let seed = 99;
+  const random = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const tops = Array.from({ length: count }, (_, q) => generator.document(documents + q).text);
+  const items = Array.from({ length: count }, () => {
+    const words = generator.document(Math.floor(random() * documents)).text.split(/\s+/);
+    const length = Math.min(words.length, 20 + Math.floor(random() * 181));
+    const at = Math.floor(random() * (words.length - length + 1));
+    return words.slice(at, at + length).join(' ');
+  });
+  console.log(`latency: ${dir} (${documents} documents), ${count} queries each; load average ${load()}`);
+  let t = performance.now();
+  const reader = await openIndex(dir, { readOnly: true });
+  console.log(`opened in ${(performance.now() - t).toFixed(0)} ms, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  for (const [name, texts, options] of [['top 10', tops, { top: 10 }], ['containment 0.8', items, { containment: 0.8 }]] as const) {
+    t = performance.now();
+    await reader.query([texts[0]], options);
+    console.log(`${name}: first query (builds) ${((performance.now() - t) / 1000).toFixed(2)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+    const ms: number[] = [];
+    let matched = 0;
+    for (const text of texts) {
+      const s = performance.now();
+      const [r] = await reader.query([text], options);
+      ms.push(performance.now() - s);
+      if (r.matches.length > 0) matched++;
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`${name}: p50 ${percentile(ms, 0.5).toFixed(2)} ms, p99 ${percentile(ms, 0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(2)} ms; ${matched}/${texts.length} with matches; load ${load()}`);
+  }
+  console.log(`rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  await reader.close();
+}
+
 if (argv[0] === 'top') await top();
+else if (argv[0] === 'latency') await latency();
 else if (argv[0] === 'containment') await containment();
 else throw new Error('usage: topContainment.bench.js top|containment …');
 process.exit(0);

@@ -71,10 +71,8 @@ function postingCandidates(segments: readonly IndexSegment[], forests: readonly 
   for (const segment of which) {
     const postings = postingsOf(forests[segment].segment);
     if (postings === undefined) continue;
-    const hits = new Map<number, number>();
-    for (const key of keys) postings.count(key, hits);
-    for (const [row, n] of hits) {
-      if (n >= least && forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row)) met.push({ segment, row, agreement: 0 });
+    for (const row of postings.rowsSharing(keys, least)) {
+      if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row)) met.push({ segment, row, agreement: 0 });
     }
   }
   return met;

@@ -8,7 +8,7 @@
  * query's shingles shares a sampled one with probability 1 − (3/4)^m — at
  * least 0.95 for m ≥ 11, i.e. C·|Q| ≥ 11. Built in memory from the stored
  * sets on the first containment query that needs it (nothing on disk):
- * 8 bytes per sampled shingle, 2 bytes per stored shingle. Browser-safe.
+ * 8 bytes per sampled shingle (2 bytes per stored one), and 4 bytes per row. Browser-safe.
  */
 import type { IndexSegment } from './segment.js';
 
@@ -33,8 +33,10 @@ export class ShinglePostings {
   /** Keys in ascending order, each with its row. */
   readonly keys: Uint32Array;
   readonly rows: Uint32Array;
+  private readonly hits: Uint32Array;
 
   constructor(readonly segment: IndexSegment) {
+    this.hits = new Uint32Array(segment.count);
     const perRow: Uint32Array[] = [];
     let total = 0;
     for (let r = 0; r < segment.count; r++) {
@@ -70,17 +72,25 @@ export class ShinglePostings {
     this.rows = rows;
   }
 
-  /** Adds 1 to hits[row] for each row posted under `key`. */
-  count(key: number, hits: Map<number, number>): void {
-    const { keys } = this;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < key) lo = mid + 1;
-      else hi = mid;
+  /** The rows posted under at least `least` of `keys`, each once (a typed counter: posting lists can be long). */
+  rowsSharing(keys: Uint32Array, least: number): number[] {
+    const touched: number[] = [];
+    for (const key of keys) {
+      let lo = 0;
+      let hi = this.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.keys.length && this.keys[i] === key; i++) {
+        const row = this.rows[i];
+        if (this.hits[row]++ === 0) touched.push(row);
+      }
     }
-    for (let i = lo; i < keys.length && keys[i] === key; i++) hits.set(this.rows[i], (hits.get(this.rows[i]) ?? 0) + 1);
+    const found = touched.filter((row) => this.hits[row] >= least);
+    for (const row of touched) this.hits[row] = 0;
+    return found;
   }
 }
 

@@ -7,7 +7,8 @@
  * K rows were met and that is ≥ 1 − MISS_PROBABILITY for J = max(the K-th
  * best estimate, TOP_FLOOR), so every document at or above both is missed
  * with probability ≤ 0.05 (at 32 trees: J ≥ 0.3 at depth 2; J ≥ 0.5 there
- * with 1.0·10^−4); with fewer than K met it goes on to one slot. The best are
+ * with 1.0·10^−4); with fewer than K met it goes on to one slot, until K are
+ * met (datasketch's rule; bounded, no guarantee below the floor). The best are
  * then rescored with the full signature and, where the index stores sets,
  * reranked by exact Jaccard. Browser-safe.
  */
@@ -63,8 +64,12 @@ export class RowScorer {
   }
 }
 
-/** Rows of every tree (of every partition `parts` allows) sharing the query's first r slots, each once. */
-export function metAtDepth(segments: readonly IndexSegment[], forests: readonly PrefixForest[], query: ForestQuery, depthOf: (forest: PrefixForest, part: number) => number): Met[] {
+/**
+ * Rows of every tree (in each partition, at the prefix length `depthOf`
+ * gives, none at 0) sharing the query's first r slots, each once; no more
+ * trees are searched once `limit` rows are met.
+ */
+export function metAtDepth(segments: readonly IndexSegment[], forests: readonly PrefixForest[], query: ForestQuery, depthOf: (forest: PrefixForest, part: number) => number, limit = Infinity): Met[] {
   const met: Met[] = [];
   const rows: number[] = [];
   forests.forEach((forest, segment) => {
@@ -72,7 +77,7 @@ export function metAtDepth(segments: readonly IndexSegment[], forests: readonly 
     for (let part = 0; part < forest.partitions; part++) {
       const r = depthOf(forest, part);
       if (r <= 0) continue;
-      for (let t = 0; t < forest.shape.trees; t++) {
+      for (let t = 0; t < forest.shape.trees && met.length + rows.length < limit; t++) {
         const [lo, hi] = forest.range(t, part, query.fingerprints, r);
         forest.collect(segments[segment], t, lo, hi, rows);
       }
@@ -89,10 +94,12 @@ export function topMatches(segments: readonly IndexSegment[], forests: readonly 
   const { trees, depth } = forests[0].shape;
   const pool: Met[] = [];
   for (let r = depth; r >= 1; r--) {
-    pool.push(...metAtDepth(segments, forests, query, () => r));
+    // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
+    // are met, as datasketch descends: a bounded best effort, no guarantee.
+    const belowFloor = missProbability(TOP_FLOOR, r + 1, trees) <= MISS_PROBABILITY;
+    pool.push(...metAtDepth(segments, forests, query, () => r, belowFloor ? top - pool.length : Infinity));
     pool.sort((x, y) => y.agreement - x.agreement);
-    // Fewer than K met: shorter prefixes still (datasketch's rule), down to one slot.
-    if (pool.length >= top && missProbability(Math.max(pool[top - 1].agreement, TOP_FLOOR), r, trees) <= MISS_PROBABILITY) break;
+    if (pool.length >= top && (belowFloor || missProbability(Math.max(pool[top - 1].agreement, TOP_FLOOR), r, trees) <= MISS_PROBABILITY)) break;
   }
   return rescored(segments, pool, query, top, rerank, scorer, forests[0].slots);
 }
@@ -106,7 +113,8 @@ function rescored(segments: readonly IndexSegment[], pool: readonly Met[], query
   if (pool.length === 0) return [];
   const kth = pool[Math.min(top, pool.length) - 1].agreement;
   const margin = rerank === 'exact' ? 3 * Math.sqrt((kth * (1 - kth)) / slots) + 1 / slots : 0;
-  const chosen = pool.filter((m, i) => i < top || (m.agreement >= kth - margin && i < 4 * top + 32));
+  // (Below the floor no document is promised: no more is read there.)
+  const chosen = pool.filter((m, i) => i < top || (m.agreement >= Math.max(kth, TOP_FLOOR) - margin && i < 4 * top + 32));
   scorer.setQuery(query);
   const scored = chosen.map((m) => {
     const source = segments[m.segment];
