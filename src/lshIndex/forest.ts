@@ -42,11 +42,6 @@ export function fingerprintsOf(p: IndexParameters, words: Uint32Array, at: numbe
   for (let s = 0; s < out.length; s++) out[s] = p.slotBits === 64 ? fingerprint(words[at + 2 * s], words[at + 2 * s + 1]) : fingerprint(words[at + s], 0);
 }
 
-/** Whether a set size can be had for every row: stored sets, else the classic scheme's 64-bit slots (estimated). */
-export function knowsSetSizes(p: IndexParameters, hasSets: boolean): boolean {
-  return hasSets || (p.scheme === 'classic' && p.slotBits === 64);
-}
-
 /**
  * The set size from a classic 64-bit signature: each slot is the least of the
  * set's |X| hash values, uniform below P = 2^61 − 1, so −ln(1 − slot/P) is
@@ -94,7 +89,7 @@ export class PrefixForest {
       segment.readRow(r, row, 0);
       if (row.every((w) => w === EMPTY_SLOT_WORD)) continue; // no tokens: never a candidate, as in the band tables
       fingerprintsOf(parameters, row, 0, this.fingerprints.subarray(r * this.slots, (r + 1) * this.slots));
-      this.sizes[r] = bySets ? segment.setSize!(r) : parameters.slotBits === 64 ? estimatedSetSize(row, 0, parameters.k) : 0;
+      this.sizes[r] = bySets ? segment.setSize!(r) : parameters.scheme === 'classic' && parameters.slotBits === 64 ? estimatedSetSize(row, 0, parameters.k) : 0;
       indexed.push(r);
     }
     this.banded = indexed.length;

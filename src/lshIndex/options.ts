@@ -7,7 +7,6 @@ import { checkParams, type LshParams } from '../bands/lshParams.js';
 import { defaultLshParams } from '../clusters/dedupSigned.js';
 import { usesShingleSets } from '../clusters/verification.js';
 import { checkKnownOptions, checkTableOptions, OPTIONS, optionValue, type VerifyMode } from '../options.js';
-import { knowsSetSizes } from './forest.js';
 import type { QueryOptions } from './types.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
@@ -127,6 +126,11 @@ export function optionsOf(p: IndexParameters): IndexOptions {
 export function parametersFromRecord(record: Record<string, unknown>): IndexParameters {
   const { bands, rows, ...rest } = record as unknown as IndexParameters;
   return resolveParameters({ ...rest, lsh: { bands, rows } } as IndexOptions);
+}
+
+/** Whether a set size can be had for every row: stored sets, else the classic scheme's 64-bit slots (forest.ts estimates it). */
+export function knowsSetSizes(p: IndexParameters, hasSets: boolean): boolean {
+  return hasSets || (p.scheme === 'classic' && p.slotBits === 64);
 }
 
 /** A query asking what the index cannot do (a client's mistake: serve answers 400). */
