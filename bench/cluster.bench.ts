@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuckDb, sqlString } from '../src/engines/duckdb.js';
-import { runCluster, type EngineName } from '../src/pipeline/cluster.js';
+import { runCluster, type EngineName } from '../src/pipeline/cluster/cluster.js';
 import { writeSyntheticShard } from './syntheticShards.js';
 import type { ClusterCheck, VerifyMode } from '../src/options.js';
 

@@ -350,7 +350,7 @@ async function bench(c: Check, dir: string, gpu: Promise<GpuInfo | undefined>): 
 }
 
 /**
- * The feed rate `gpudedup bench --json` reports itself: its `feed` rows (src/pipeline/feedRate.ts), one per
+ * The feed rate `gpudedup bench --json` reports itself: its `feed` rows (src/pipeline/bench/feedRate.ts), one per
  * thread count; per core from the one-thread row when there is one, else the all-threads row's share.
  */
 export function feedFromBench(report: Record<string, unknown> | undefined): FeedRate | undefined {

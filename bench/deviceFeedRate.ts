@@ -11,12 +11,12 @@
  *   node dist/bench/deviceFeedRate.js CORPUS...   → one JSON line
  */
 import { availableParallelism } from 'node:os';
-import { ExactPrePass } from '../src/clusters/exactPrePass.js';
+import { ExactPrePass } from '../src/exact/exactPrePass.js';
 import { firstPass } from '../src/firstPass/firstPass.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
 import { inputUnits } from '../src/firstPass/node/inputUnits.js';
 import { listInputFiles, type InputFile } from '../src/io/readDocuments.js';
-import { unitSetup } from '../src/pipeline/corpusPass.js';
+import { unitSetup } from '../src/pipeline/shared/corpusPass.js';
 import { makeParams } from '../src/signatures/params.js';
 import { nodeFirstPassWorkers } from '../src/firstPass/node/firstPassWorkers.js';
 

@@ -1,5 +1,5 @@
 /**
- * The host feed rate alone (src/pipeline/feedRate.ts: read, parse, exact
+ * The host feed rate alone (src/pipeline/bench/feedRate.ts: read, parse, exact
  * pre-pass, shingle buffers), on 1 and 2 threads, with the process's CPU
  * time and the load average: for profiling with node --cpu-prof.
  *
@@ -8,7 +8,7 @@
 import { loadavg } from 'node:os';
 import { DEFAULT_READ } from '../src/io/documents.js';
 import { listInputFiles } from '../src/io/readDocuments.js';
-import { measureFeedRate } from '../src/pipeline/feedRate.js';
+import { measureFeedRate } from '../src/pipeline/bench/feedRate.js';
 import { makeParams } from '../src/signatures/params.js';
 
 const [corpus, ...threadArgs] = process.argv.slice(2);

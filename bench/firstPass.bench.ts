@@ -13,8 +13,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_READ } from '../src/io/documents.js';
-import { runDedup, type DedupConfig } from '../src/pipeline/dedup.js';
-import { defaultLshParams } from '../src/clusters/dedupSigned.js';
+import { runDedup, type DedupConfig } from '../src/pipeline/dedup/dedup.js';
+import { defaultLshParams } from '../src/dedup/dedupSigned.js';
 import { makeParams } from '../src/signatures/params.js';
 
 const argv = process.argv.slice(2);

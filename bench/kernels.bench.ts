@@ -8,7 +8,7 @@
  * The native reference (bench/native/minhash.c) is compiled with gcc -O2 -march=native when gcc
  * is there, and skipped with a message otherwise. TypeScript signing runs on a prefix of the
  * documents (its rate is per evaluation, so the prefix is enough). Read and shingle rows: best of 3;
- * sign rows: gpudedup bench's (src/pipeline/bench.ts), median of 3 after a warm-up.
+ * sign rows: gpudedup bench's (src/pipeline/bench/bench.ts), median of 3 after a warm-up.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../s
 import { wasmWindowHashes } from '../src/shingles/wasm/shingleKernel.js';
 import { normalizeText } from '../src/text/normalize.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
-import { benchSigning, checkEqual } from '../src/pipeline/bench.js';
+import { benchSigning, checkEqual } from '../src/pipeline/bench/bench.js';
 
 const args = process.argv.slice(2);
 const kAt = args.indexOf('--k');
@@ -74,7 +74,7 @@ pool.destroy();
 const family = makeHashFamily(K, u64(0, 42));
 const evaluations = distinct * K;
 const signRow = (name: string, seconds: number) => rows.push({ stage: 'sign', name, seconds, docs, bytes, shingles: distinct, evaluations });
-// The signing rows are gpudedup bench's (src/pipeline/bench.ts): median of REPS timed runs after a warm-up,
+// The signing rows are gpudedup bench's (src/pipeline/bench/bench.ts): median of REPS timed runs after a warm-up,
 // every result equal to wasm SIMD's; the native reference is checked against the same signatures.
 const signing = await benchSigning(batch, family, { documents: docs, bytes, shingles: distinct, evaluations }, { runs: REPS, cpuThreads: threads, typescriptEvaluations: TS_EVALUATIONS }, { note: (m) => m.includes('skipped') && console.log(m), stage: () => ({ update: () => undefined, stop: () => undefined }) });
 const check = (name: string, got: Uint32Array) => checkEqual(name, got, signing.reference);

@@ -24,7 +24,7 @@ import { toStoredRows } from '../src/bands/bBitSlots.js';
 import { optimalParams, DEDUP_WEIGHTS } from '../src/bands/lshParams.js';
 import { signatureAgreement, signatureMatrix, type SlotBits } from '../src/bands/signatureMatrix.js';
 import { u64 } from '../src/math/u64.js';
-import { runDedup, type DedupConfig } from '../src/pipeline/dedup.js';
+import { runDedup, type DedupConfig } from '../src/pipeline/dedup/dedup.js';
 import { pack } from '../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';

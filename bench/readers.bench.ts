@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BufferedFile } from '../src/formats/tableWriter.js';
-import { flatSchema, ParquetFile } from '../src/formats/parquetFile.js';
+import { BufferedFile } from '../src/formats/files/tableWriter.js';
+import { flatSchema, ParquetFile } from '../src/formats/parquet/parquetFile.js';
 import { listInputFiles, readDocuments } from '../src/io/readDocuments.js';
 import { loadSampleCorpus, utf8Bytes } from './corpus.js';
 

@@ -10,7 +10,7 @@
  * The shards' union is checked (documents = the corpus's).
  *
  * `--read-only` runs only the shards' reading (shardSource of
- * src/pipeline/shardSources.ts, in this process: the plan, the pieces, every
+ * src/pipeline/sign/shardSources.ts, in this process: the plan, the pieces, every
  * document parsed, the bytes counted as `sign --shard` counts them) without
  * signing, for sizes where signing N shards here would take too long;
  * `--no-parquet` skips the Parquet layout (written in memory).
@@ -21,10 +21,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { readShardMeta } from '../src/formats/shardFile.js';
+import { readShardMeta } from '../src/formats/shards/shardFile.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
 import { listInputFiles } from '../src/io/readDocuments.js';
-import { shardSource } from '../src/pipeline/shardSources.js';
+import { shardSource } from '../src/pipeline/sign/shardSources.js';
 import { writeScaleCorpus } from './scaleCorpus.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));

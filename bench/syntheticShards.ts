@@ -15,7 +15,7 @@
  * same expected answer.
  */
 import { openDuckDb, sqlString } from '../src/engines/duckdb.js';
-import { SHARD_FORMAT, SHARD_META_KEY, type ShardMeta } from '../src/formats/shardFile.js';
+import { SHARD_FORMAT, SHARD_META_KEY, type ShardMeta } from '../src/formats/shards/shardFile.js';
 import { makeParams } from '../src/signatures/params.js';
 
 export interface SyntheticShardOptions {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEDUP_WEIGHTS, optimalParams } from '../src/bands/lshParams.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
-import { runDedup } from '../src/pipeline/dedup.js';
+import { runDedup } from '../src/pipeline/dedup/dedup.js';
 import { makeParams } from '../src/signatures/params.js';
 import { buildApp, launchChromium, serve } from '../test/web/browser.js';
 import { writeLargeCorpus } from '../test/web/largeCorpus.js';

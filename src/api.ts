@@ -6,18 +6,18 @@
  * src/index.ts too, for callers that need one stage alone.
  */
 import { checkParams, type LshParams } from './bands/lshParams.js';
-import { defaultLshParams } from './clusters/dedupSigned.js';
+import { defaultLshParams } from './dedup/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import type { ClusterCheck } from './clusters/clustering.js';
-import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './clusters/dedupDocuments.js';
-import type { KeepPolicy } from './exact/keepPolicy.js';
-import type { VerifyMode } from './clusters/verification.js';
+import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
+import type { KeepPolicy } from './text/keepPolicy.js';
+import type { VerifyMode } from './verify/verification.js';
 import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
 import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.js';
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { checkKnownOptions, checkTableOptions, optionValue } from './options.js';
-import { auditDedup, type AuditResult } from './clusters/audit.js';
+import { auditDedup, type AuditResult } from './audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from './clusters/nearDuplicates.js';
 import { shingleDocument } from './shingles/shingles.js';
 
@@ -141,7 +141,7 @@ export interface DedupOptions extends MinHashOptions {
   readonly maxBucketPairs?: number;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
   readonly against?: readonly (string | InMemoryDocument)[];
-  /** Audit: exact Jaccard of a seeded sample of this many accepted pairs per similarity bin and removed documents (src/clusters/audit.ts). */
+  /** Audit: exact Jaccard of a seeded sample of this many accepted pairs per similarity bin and removed documents (src/audit/audit.ts). */
   readonly audit?: number;
   /** The audit's seed (default: the signature seed). */
   readonly auditSeed?: string | number;

@@ -8,7 +8,7 @@
  *
  * Browser-safe: no `node:` import, and nothing that imports this file back.
  */
-import { parseKeepPolicy, type KeepPolicy } from './exact/keepPolicy.js';
+import { parseKeepPolicy, type KeepPolicy } from './text/keepPolicy.js';
 import { parseU64 } from './math/u64.js';
 
 /** How verification decides a candidate pair (verification.ts). */

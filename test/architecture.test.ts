@@ -1,5 +1,5 @@
 /**
- * The layout's rules, checked on the source (README: Layout): which stage may
+ * The layout's rules, checked on the source (docs/architecture.md): which stage may
  * import which, and that the passes over files stay readable.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -47,6 +47,18 @@ const allImports = [...sourceFiles('src'), ...sourceFiles('web')].flatMap(import
 /** The source file an import's target names: `src/a.js` → `src/a.ts`; module names as they are. */
 const moduleFile = (target: string): string => target.replace(/\.js$/, '.ts');
 
+/** Every file and module `files` import, directly or through others (themselves included). */
+function reachedFrom(...files: string[]): Set<string> {
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
+  };
+  for (const file of files) visit(file);
+  return reached;
+}
+
 /**
  * Every import cycle among the files of `imports`, each once, as "a → b → a"
  * from its first file in sorted order (depth-first search over the sorted graph).
@@ -80,8 +92,59 @@ function importCycles(imports: readonly Import[]): string[] {
   for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
   return [...cycles].sort();
 }
+/**
+ * The stages of src/, lowest first (docs/architecture.md draws them): a folder may import only folders on an
+ * earlier line; folders on one line import none of each other. A file directly in src/ is a node of its own, and
+ * so is each subfolder of src/pipeline (one per command) and of src/formats (what several commands read and write).
+ */
+const STAGES: readonly (readonly string[])[] = [
+  ['src/errors.ts', 'src/format.ts', 'src/math', 'src/wasm', 'src/workers', 'src/text'],
+  ['src/io', 'src/formats/files'],
+  ['src/formats/parquet'],
+  ['src/formats'],
+  ['src/options.ts'],
+  ['src/shingles'],
+  ['src/signatures'],
+  ['src/bands'],
+  ['src/formats/shards'],
+  ['src/exact'],
+  ['src/firstPass'],
+  ['src/verify'],
+  ['src/clusters'],
+  ['src/plots'],
+  ['src/audit'],
+  ['src/dedup'],
+  ['src/formats/reports'],
+  ['src/lshIndex'],
+  ['src/engines'],
+  ['src/api.ts'],
+  ['src/pipeline/shared'],
+  ['src/pipeline/dedup', 'src/pipeline/sign', 'src/pipeline/cluster', 'src/pipeline/index', 'src/pipeline/bench'],
+  ['src/server'],
+  ['src/index.ts', 'src/cli'],
+];
+const RANK = new Map(STAGES.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
+
+/** The node of the folder graph a file of src/ belongs to. */
+function folderOf(file: string): string {
+  const parts = file.replace(/\.js$/, '.ts').split('/');
+  const nested = parts.length > 3 && (parts[1] === 'pipeline' || parts[1] === 'formats');
+  return parts.slice(0, nested ? 3 : 2).join('/');
+}
+
+/** The folder edges that go up the stage order or sideways within one rank (an unranked folder ranks lowest). */
+function upwardImports(edges: readonly Import[]): string[] {
+  const rankOf = (folder: string): number => RANK.get(folder) ?? -1;
+  const bad = edges.filter((e) => rankOf(e.target) >= rankOf(e.from));
+  return [...new Set(bad.map((e) => `${e.from} (rank ${rankOf(e.from)}) imports ${e.target} (rank ${rankOf(e.target)})`))].sort();
+}
+
 const inside = (dir: string) => (path: string): boolean => path === dir || path.startsWith(`${dir}/`);
 const describeImport = (i: Import): string => `${i.from} imports ${i.target}`;
+
+const folderEdges = allImports
+  .filter((i) => inside('src')(i.from) && inside('src')(i.target) && folderOf(i.from) !== folderOf(i.target))
+  .map((i) => ({ ...i, from: folderOf(i.from), target: folderOf(i.target) }));
 
 describe('layout rules', () => {
   it('only src/pipeline, src/cli and src/index.ts import src/pipeline', () => {
@@ -89,8 +152,8 @@ describe('layout rules', () => {
     expect(allImports.filter((i) => inside('src/pipeline')(i.target) && !allowed(i.from)).map(describeImport)).toEqual([]);
   });
 
-  it('clusters, bands, text, math, plots and wasm import no node: module', () => {
-    const pure = ['src/clusters', 'src/bands', 'src/text', 'src/math', 'src/plots', 'src/wasm'].map(inside);
+  it('exact, verify, clusters, audit, dedup, bands, text, math, plots and wasm import no node: module', () => {
+    const pure = ['src/exact', 'src/verify', 'src/clusters', 'src/audit', 'src/dedup', 'src/bands', 'src/text', 'src/math', 'src/plots', 'src/wasm'].map(inside);
     expect(allImports.filter((i) => pure.some((p) => p(i.from)) && i.target.startsWith('node:')).map(describeImport)).toEqual([]);
   });
 
@@ -100,14 +163,14 @@ describe('layout rules', () => {
 
   it('the in-memory stages import no I/O module except types', () => {
     const io = ['src/io', 'src/formats', 'src/workers', 'src/cli'].map(inside);
-    const stages = ['src/clusters', 'src/bands'].map(inside);
+    const stages = ['src/verify', 'src/clusters', 'src/audit', 'src/bands'].map(inside);
     const bad = allImports.filter((i) => stages.some((s) => s(i.from)) && io.some((d) => d(i.target)) && !i.typeOnly);
     expect(bad.map(describeImport)).toEqual([]);
   });
 
   it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
     const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts'];
-    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/exact/keepPolicy.js', 'src/options.js'];
+    const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/text/keepPolicy.js', 'src/options.js'];
     const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
     expect(bad.map(describeImport)).toEqual([]);
     expect(allImports.filter((i) => i.from === 'web/main.ts').length).toBeGreaterThan(3); // the rule sees main.ts's imports
@@ -115,7 +178,7 @@ describe('layout rules', () => {
 
   it('web/ runs the library core (dedupDocuments) and imports nothing from src/pipeline', () => {
     const web = allImports.filter((i) => inside('web')(i.from));
-    expect(web.some((i) => i.target === 'src/clusters/dedupDocuments.js')).toBe(true);
+    expect(web.some((i) => i.target === 'src/dedup/dedupDocuments.js')).toBe(true);
     expect(web.filter((i) => inside('src/pipeline')(i.target)).map(describeImport)).toEqual([]);
   });
 
@@ -124,13 +187,27 @@ describe('layout rules', () => {
   });
 
   it("src/'s folders form a one-way graph: no two folders import each other, directly or through others", () => {
-    // A folder is src/'s first path component (a file directly in src/ is its own); type-only imports count.
-    const folderOf = (file: string): string => file.split('/').slice(0, 2).join('/').replace(/\.js$/, '.ts');
-    const edges = allImports
-      .filter((i) => inside('src')(i.from) && inside('src')(i.target) && folderOf(i.from) !== folderOf(i.target))
-      .map((i) => ({ ...i, from: folderOf(i.from), target: folderOf(i.target) }));
-    expect(importCycles(edges)).toEqual([]);
-    expect(new Set(edges.map((e) => e.from)).size).toBeGreaterThan(10); // the rule sees the folders
+    // Type-only imports count; src/pipeline/* and src/formats/* are nodes of their own (folderOf).
+    expect(importCycles(folderEdges)).toEqual([]);
+    expect(new Set(folderEdges.map((e) => e.from)).size).toBeGreaterThan(20); // the rule sees the folders
+  });
+
+  it('every folder of src/ has its rank in the stage order, and imports only folders ranked below it', () => {
+    const unranked = [...new Set(sourceFiles('src').map(folderOf))].filter((f) => !RANK.has(f)).sort();
+    expect(unranked).toEqual([]);
+    expect(upwardImports(folderEdges)).toEqual([]);
+  });
+
+  it('the stage-order check finds an upward import and one between folders of the same rank', () => {
+    const edge = (from: string, target: string): Import => ({ from, target, typeOnly: true });
+    expect(upwardImports([edge('src/bands', 'src/shingles'), edge('src/cli', 'src/pipeline/dedup')])).toEqual([]);
+    expect(upwardImports([edge('src/shingles', 'src/bands')])).toEqual(['src/shingles (rank 5) imports src/bands (rank 7)']);
+    expect(upwardImports([edge('src/pipeline/sign', 'src/pipeline/dedup')])).toHaveLength(1);
+    expect(upwardImports([edge('src/nowhere', 'src/bands')])).toHaveLength(1);
+    expect(folderOf('src/pipeline/dedup/dedup.ts')).toBe('src/pipeline/dedup');
+    expect(folderOf('src/formats/openTable.ts')).toBe('src/formats');
+    expect(folderOf('src/formats/parquet/parquetFile.js')).toBe('src/formats/parquet');
+    expect(folderOf('src/options.js')).toBe('src/options.ts');
   });
 
   it('the first pass is browser-safe but for its Node wiring (src/firstPass/node): no node: module elsewhere in it', () => {
@@ -147,26 +224,19 @@ describe('layout rules', () => {
   });
 
   it('the options table is browser-safe: src/options.ts imports no node: module, directly or through its imports', () => {
-    const reached = new Set<string>();
-    const visit = (file: string): void => {
-      if (reached.has(file)) return;
-      reached.add(file);
-      for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
-    };
-    visit('src/options.ts');
+    const reached = reachedFrom('src/options.ts');
     expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
     expect(reached.size).toBeGreaterThan(1);
   });
 
+  it('the dedup core is browser-safe: src/dedup/dedupDocuments.ts imports no node: module, directly or through its imports', () => {
+    const reached = reachedFrom('src/dedup/dedupDocuments.ts');
+    expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
+    expect(reached.has('src/firstPass/handler.ts')).toBe(true); // the rule sees its imports
+  });
+
   it("the in-memory index and the saved-index reader are browser-safe: src/lshIndex/memoryIndex.ts and snapshot.ts import no node: module, directly or through their imports", () => {
-    const reached = new Set<string>();
-    const visit = (file: string): void => {
-      if (reached.has(file)) return;
-      reached.add(file);
-      for (const i of allImports) if (i.from === file) visit(moduleFile(i.target));
-    };
-    visit('src/lshIndex/memoryIndex.ts');
-    visit('src/lshIndex/snapshot.ts');
+    const reached = reachedFrom('src/lshIndex/memoryIndex.ts', 'src/lshIndex/snapshot.ts');
     expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
     expect(reached.has('src/lshIndex/engine.ts')).toBe(true); // the rule sees its imports
   });

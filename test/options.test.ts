@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMinHasher, dedup, minhash } from '../src/api.js';
-import { checkDedupSettings } from '../src/clusters/dedupSigned.js';
+import { checkDedupSettings } from '../src/dedup/dedupSigned.js';
 import { CLUSTER_CHECKS, OPTIONS, SLOT_BITS, VERIFY_MODES, type OptionName } from '../src/options.js';
-import { runDedup } from '../src/pipeline/dedup.js';
+import { runDedup } from '../src/pipeline/dedup/dedup.js';
 import { testDedupConfig } from './support/dedupConfig.js';
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -6,7 +6,7 @@
  * downloads. It keeps what the inspector asks about afterwards. Cancel is the
  * page terminating this worker.
  */
-import { dedupUnits, type DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import { dedupUnits, type DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import type { FirstPassWorkers } from '../src/firstPass/ports.js';
 import type { FirstPassSigner } from '../src/firstPass/signedUnits.js';
 import { unitDocuments } from '../src/firstPass/unitDocuments.js';

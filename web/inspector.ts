@@ -5,9 +5,9 @@
  * of two documents with their shared shingles marked.
  */
 import { signatureAgreement } from '../src/bands/signatureMatrix.js';
-import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
-import { exactJaccard } from '../src/clusters/verification.js';
-import { compareTexts } from '../src/clusters/compareTexts.js';
+import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
+import { exactJaccard } from '../src/verify/verification.js';
+import { compareTexts } from '../src/verify/compareTexts.js';
 import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.js';
 import type { ClusterMember, ClusterRow, Comparison, InspectorList } from './protocol.js';
 

@@ -4,8 +4,8 @@
  * results and the inspector's answers come back. Nothing leaves the tab.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import type { KeepPolicy } from '../src/exact/keepPolicy.js';
-import type { VerifyMode } from '../src/clusters/verification.js';
+import type { KeepPolicy } from '../src/text/keepPolicy.js';
+import type { VerifyMode } from '../src/verify/verification.js';
 import { defaultSeedOf, makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';

@@ -4,8 +4,8 @@
  * k = 128), too long for the page's thread. Answers the latest request only.
  */
 import { approximateThreshold, candidateProbability, checkParams, type LshParams } from '../src/bands/lshParams.js';
-import { defaultLshParams } from '../src/clusters/dedupSigned.js';
-import type { VerifyMode } from '../src/clusters/verification.js';
+import { defaultLshParams } from '../src/dedup/dedupSigned.js';
+import type { VerifyMode } from '../src/verify/verification.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { errorMessage } from '../src/errors.js';
 

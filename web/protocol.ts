@@ -6,8 +6,8 @@
 import type { LshParams } from '../src/bands/lshParams.js';
 import type { AssignmentCounts } from '../src/clusters/assignment.js';
 import type { ClusterCheck } from '../src/clusters/clustering.js';
-import type { KeepPolicy } from '../src/exact/keepPolicy.js';
-import type { VerifyMode } from '../src/clusters/verification.js';
+import type { KeepPolicy } from '../src/text/keepPolicy.js';
+import type { VerifyMode } from '../src/verify/verification.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
 import type { ShingleMode } from '../src/shingles/shingles.js';
 import type { SchemeName } from '../src/options.js';

@@ -1,5 +1,5 @@
 /** The results of a run: the backend, the settings, counts, notes, times, downloads, plots and the inspector. */
-import { describeKeepPolicy } from '../src/exact/keepPolicy.js';
+import { describeKeepPolicy } from '../src/text/keepPolicy.js';
 import { byId, formatSeconds, int, plural, row, setDownload, showSvg } from './dom.js';
 import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';

@@ -8,8 +8,8 @@
  * `hashvalues` datasketch's `MinHash(..., hashvalues=row)` takes.
  */
 import { rowStart, rowWords, type SignatureMatrix } from '../src/bands/signatureMatrix.js';
-import type { DocumentTable } from '../src/clusters/documentTable.js';
-import { npyHeader, signatureColumns, signatureDtype } from '../src/formats/npyHeader.js';
+import type { DocumentTable } from '../src/exact/documentTable.js';
+import { npyHeader, signatureColumns, signatureDtype } from '../src/formats/shards/npyHeader.js';
 import { EMPTY_SLOT_WORD } from '../src/signatures/backend.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 

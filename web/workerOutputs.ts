@@ -11,18 +11,18 @@
  * texts of the documents that are in a cluster of two or more or matched the
  * reference set, up to a budget.
  */
-import { sixDecimals } from '../src/format.js';
-import type { DedupDocumentsResult } from '../src/clusters/dedupDocuments.js';
+import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
+import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../src/dedup/outputRows.js';
 import { documentAsJson } from '../src/io/documents.js';
-import { csvCell, type Cell } from '../src/formats/csv.js';
-import { buildReport } from '../src/formats/dedupReport.js';
-import { htmlReport } from '../src/formats/htmlReport.js';
+import { csvCell, type Cell } from '../src/formats/files/csv.js';
+import { buildReport } from '../src/formats/reports/dedupReport.js';
+import { htmlReport } from '../src/formats/reports/htmlReport.js';
 import { largestClusters, showClusters } from '../src/clusters/largestClusters.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { shingleOptionsOf } from '../src/signatures/params.js';
-import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquetBuffer.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquetSchema.js';
+import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquet/parquetBuffer.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquet/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 import type { Downloads, RunSettings } from './protocol.js';
 import { signaturesNpy } from './signaturesNpy.js';
@@ -136,8 +136,8 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
   const kept = new BlobBuilder('application/x-ndjson');
   const keptColumns = new KeptSchemaInference();
   const keptStaged = new BlobBuilder('application/x-ndjson');
-  const clusters = new Table([['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']]);
-  const matched = contamination === undefined ? undefined : new Table([['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']]);
+  const clusters = new Table(CLUSTER_COLUMNS);
+  const matched = contamination === undefined ? undefined : new Table(CONTAMINATION_COLUMNS);
   const sizes = new Uint32Array(assignment.counts.clusters);
   for (const c of assignment.cluster) sizes[c]++;
   const texts = new Map<number, string>();
@@ -153,10 +153,10 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
       else kept.add(documentAsJson(doc) + '\n');
       keptStaged.add(keptColumns.stage(doc) + '\n');
     }
-    clusters.row([doc.id, assignment.cluster[d], isKept]);
-    const g = table.group(d);
-    const isMatched = contamination !== undefined && g >= 0 && contamination.match[g] >= 0;
-    if (isMatched) matched!.row([doc.id, contamination.referenceIds[contamination.match[g]], sixDecimals(contamination.similarity[g]), sixDecimals(contamination.estimate[g])]);
+    clusters.row(clusterRow(result, d, doc.id));
+    const matchRow = contaminationRow(result, d, doc.id);
+    const isMatched = matchRow !== undefined;
+    if (isMatched) matched!.row(matchRow);
     if (sizes[assignment.cluster[d]] > 1 || isMatched) {
       if (doc.text.length <= budget) {
         texts.set(d, doc.text);
@@ -173,14 +173,8 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
     const g = table.group(doc);
     if (g >= 0 && firstOf[g] < 0) firstOf[g] = doc;
   }
-  const pairColumns: [string, ScalarType][] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
-  if (verified.exact !== undefined) pairColumns.push(['exact', 'DOUBLE']);
-  const pairs = new Table(pairColumns);
-  for (let i = 0; i < verified.a.length; i++) {
-    const row: Cell[] = [ids[firstOf[verified.a[i]]], ids[firstOf[verified.b[i]]], sixDecimals(verified.estimate[i])];
-    if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : sixDecimals(verified.exact[i])); // hybrid: empty where the estimate decided, as the CLI writes it
-    pairs.row(row);
-  }
+  const pairs = new Table(pairColumns(verified));
+  for (let i = 0; i < verified.a.length; i++) pairs.row(pairRow(verified, i, (g) => ids[firstOf[g]]));
   const reportFields = buildWebReport(run);
   const report = new Blob([JSON.stringify(reportFields, null, 2) + '\n'], { type: 'application/json' });
   // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without a diff).
@@ -206,7 +200,7 @@ export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run
   return { downloads, texts, textsDropped };
 }
 
-/** The CLI's report fields (src/pipeline/report.ts: format gpudedup-dedup-report, version 1), from the tab. */
+/** The CLI's report fields (src/pipeline/shared/report.ts: format gpudedup-dedup-report, version 1), from the tab. */
 /** The CLI's report (`--report`), from the app's run. */
 export function buildWebReport(run: RunRecord) {
   const { result, settings } = run;

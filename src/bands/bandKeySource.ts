@@ -1,7 +1,7 @@
 /**
  * What banding reads: every document's key in each band, band by band. From
  * a signature matrix in memory the keys are computed band by band as banding
- * asks; from spilled signatures (src/pipeline/rowSpill.ts) they were computed
+ * asks; from spilled signatures (src/pipeline/dedup/rowSpill.ts) they were computed
  * in one pass over the file and are held per band, in memory or on disk.
  */
 import { bandKey } from './bandKeys.js';

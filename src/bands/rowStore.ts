@@ -1,7 +1,7 @@
 /**
  * Signature rows appended batch by batch, joined once at the end (peak: twice
  * the rows, briefly). With a spill, rows past `limitBytes` go to its sink
- * instead (the Node pipeline's temporary file, src/pipeline/rowSpill.ts), and
+ * instead (the Node pipeline's temporary file, src/pipeline/dedup/rowSpill.ts), and
  * the store ends as spilled signatures.
  */
 import type { BandLayout } from './bBitSlots.js';

@@ -9,7 +9,7 @@
  *
  * A sparse matrix (`rowAt`) holds the rows of some documents only: the
  * candidates' rows, loaded after banding when the signatures were spilled to
- * disk (src/pipeline/rowSpill.ts). Every reader goes through `rowStart`.
+ * disk (src/pipeline/dedup/rowSpill.ts). Every reader goes through `rowStart`.
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { bBitRowWords, isBBit, liKonigEstimate, packedSlotWords, type BandLayout, type BBitSlotBits } from './bBitLayout.js';

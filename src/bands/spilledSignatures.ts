@@ -1,6 +1,6 @@
 /**
  * Signatures held on disk instead of in memory (the Node pipeline spills them
- * past its memory limit: src/pipeline/rowSpill.ts). Banding needs only the
+ * past its memory limit: src/pipeline/dedup/rowSpill.ts). Banding needs only the
  * band keys, computed in one pass over the rows; verification and clustering
  * need only the rows of candidate documents, loaded after banding as a sparse
  * matrix. This interface keeps src/clusters free of files.

@@ -1,6 +1,6 @@
 /** `gpudedup dedup CORPUS --clusters-from FILE -o kept.jsonl`: the dedup command's mode that applies a clusters table. */
 import { counted, thousands } from '../format.js';
-import { runApplyClusters } from '../pipeline/applyClusters.js';
+import { runApplyClusters } from '../pipeline/cluster/applyClusters.js';
 import { readOptionsFrom, type InputCliOptions } from './options.js';
 import { stageBar } from './progress.js';
 

@@ -1,10 +1,10 @@
-/** `gpudedup bench`: parses the command line, runs src/pipeline/bench.ts, prints the table and writes --json / --plot. */
+/** `gpudedup bench`: parses the command line, runs src/pipeline/bench/bench.ts, prints the table and writes --json / --plot. */
 import { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { counted } from '../format.js';
-import { writeTextFile } from '../formats/textFile.js';
-import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench.js';
-import { checkOutputs } from '../pipeline/outputChecks.js';
+import { writeTextFile } from '../formats/files/textFile.js';
+import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench/bench.js';
+import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { listInputFiles } from '../io/readDocuments.js';
 import { makeParams } from '../signatures/params.js';
 import { shortNumber, throughputSvg } from '../plots/throughput.js';

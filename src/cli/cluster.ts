@@ -1,15 +1,15 @@
 /** `gpudedup cluster SHARD...`: the band join and connected components of signed shards, on DuckDB or Spark. */
 import { Command, Option } from 'commander';
 import { candidateProbability } from '../bands/lshParams.js';
-import { writeTextFile } from '../formats/textFile.js';
-import { checkOutputs } from '../pipeline/outputChecks.js';
+import { writeTextFile } from '../formats/files/textFile.js';
+import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
-import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster.js';
+import { ENGINES, planFor, runCluster, type ClusterConfig, type ClusterSummary, type EngineName } from '../pipeline/cluster/cluster.js';
 import { counted, thousands } from '../format.js';
 import { positiveInteger, tableOption } from './options.js';
 import type { ClusterCheck, VerifyMode } from '../options.js';
-import { describeKeepPolicy, type KeepPolicy } from '../exact/keepPolicy.js';
-import { auditSummaryLines } from '../formats/auditReport.js';
+import { describeKeepPolicy, type KeepPolicy } from '../text/keepPolicy.js';
+import { auditSummaryLines } from '../formats/reports/auditReport.js';
 
 interface ClusterCliOptions {
   engine: EngineName;

@@ -1,14 +1,14 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
 import { stat } from 'node:fs/promises';
-import { describeKeepPolicy, type KeepPolicy } from '../exact/keepPolicy.js';
-import type { DedupConfig, DedupHooks } from '../pipeline/config.js';
-import { dedupJob } from '../pipeline/dedupJob.js';
+import { describeKeepPolicy, type KeepPolicy } from '../text/keepPolicy.js';
+import type { DedupConfig, DedupHooks } from '../pipeline/shared/config.js';
+import { dedupJob } from '../pipeline/dedup/dedupJob.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
-import { usesShingleSets, type VerifyMode } from '../clusters/verification.js';
-import { formatSummary } from '../pipeline/report.js';
-import { readSignatureParams } from '../formats/signatureFile.js';
-import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
+import { usesShingleSets, type VerifyMode } from '../verify/verification.js';
+import { formatSummary } from '../pipeline/shared/report.js';
+import { readSignatureParams } from '../formats/shards/signatureFile.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, byteSize, lshParamsFrom, nonNegative, type LshCliOptions } from './params.js';

@@ -1,7 +1,7 @@
 /** `gpudedup dedup CORPUS --against REF --containment C`: decontamination by containment (src/pipeline/containmentAgainst.ts). */
 import { counted } from '../format.js';
-import type { ParquetCompression } from '../formats/parquetFile.js';
-import { containmentAgainst, containmentPreflight } from '../pipeline/containmentAgainst.js';
+import type { ParquetCompression } from '../formats/parquet/parquetFile.js';
+import { containmentAgainst, containmentPreflight } from '../pipeline/index/containmentAgainst.js';
 import { schemeOf } from '../signatures/params.js';
 import { cliHooks } from './indexOptions.js';
 import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';

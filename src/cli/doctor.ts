@@ -15,7 +15,7 @@ import { tableOption } from './options.js';
 import { errorMessage } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_READ } from '../io/documents.js';
-import { runBench, type BenchRow } from '../pipeline/bench.js';
+import { runBench, type BenchRow } from '../pipeline/bench/bench.js';
 import { makeParams } from '../signatures/params.js';
 
 interface DoctorOptions {

@@ -4,9 +4,9 @@ import { counted, thousands } from '../format.js';
 import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import { resolveParameters } from '../lshIndex/options.js';
-import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/indexAdd.js';
-import { removeFromIndex } from '../pipeline/indexRemove.js';
-import { checkNewIndexDirectory } from '../pipeline/indexOutputs.js';
+import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/index/indexAdd.js';
+import { removeFromIndex } from '../pipeline/index/indexRemove.js';
+import { checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
 import {
   addAddOptions,
   addIndexParameterOptions,

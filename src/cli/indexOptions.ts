@@ -1,12 +1,12 @@
 /** The options of the index commands: an index's parameters (from the options table), how it is opened, what add writes. */
 import { Command, Option } from 'commander';
-import { usesShingleSets } from '../clusters/verification.js';
+import { usesShingleSets } from '../verify/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { IndexOptions, OpenOptions } from '../lshIndex/diskIndex.js';
-import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquetFile.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import type { VerifyMode } from '../options.js';
-import type { IndexAddOutputs } from '../pipeline/indexAdd.js';
-import type { DedupHooks } from '../pipeline/config.js';
+import type { IndexAddOutputs } from '../pipeline/index/indexAdd.js';
+import type { DedupHooks } from '../pipeline/shared/config.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';

@@ -12,7 +12,7 @@ import { registerBenchCommand } from './bench.js';
 import { registerIndexCommand } from './indexCommands.js';
 import { registerQueryCommand } from './query.js';
 import { registerServeCommand } from './serve.js';
-import { installSignalCleanup } from '../formats/temporaries.js';
+import { installSignalCleanup } from '../formats/files/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 

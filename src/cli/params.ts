@@ -14,8 +14,8 @@ import {
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { tableOption } from './options.js';
-import { writeTextFile } from '../formats/textFile.js';
-import { checkOutputs } from '../pipeline/outputChecks.js';
+import { writeTextFile } from '../formats/files/textFile.js';
+import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
 
 export function unitInterval(value: string): number {

@@ -5,7 +5,7 @@
  */
 import cliProgress from 'cli-progress';
 import { fixed, thousands } from '../format.js';
-import type { StageProgress } from '../pipeline/config.js';
+import type { StageProgress } from '../pipeline/shared/config.js';
 
 const SILENT: StageProgress = { update: () => undefined, stop: () => undefined };
 

@@ -1,8 +1,8 @@
-/** `gpudedup query DIR DOCS…`: the indexed documents similar to each document, as JSON Lines (src/pipeline/indexQuery.ts). */
+/** `gpudedup query DIR DOCS…`: the indexed documents similar to each document, as JSON Lines (src/pipeline/index/indexQuery.ts). */
 import { Command } from 'commander';
 import { counted } from '../format.js';
 import { openIndex } from '../lshIndex/diskIndex.js';
-import { queryDocuments, queryPreflight } from '../pipeline/indexQuery.js';
+import { queryDocuments, queryPreflight } from '../pipeline/index/indexQuery.js';
 import { cliHooks, openOptionsFrom, readFrom } from './indexOptions.js';
 import { addInputOptions, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { observeTemporaries, removeTemporaries } from '../formats/temporaries.js';
+import { observeTemporaries, removeTemporaries } from '../formats/files/temporaries.js';
 
 /** Lines known to be harmless, matched from their start. */
 export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [

@@ -1,10 +1,10 @@
-/** `gpudedup sign`: parses the command line, runs src/pipeline/sign.ts, prints the summary. */
+/** `gpudedup sign`: parses the command line, runs src/pipeline/sign/sign.ts, prints the summary. */
 import { Command } from 'commander';
-import { sidecarPath } from '../formats/signatureFile.js';
+import { sidecarPath } from '../formats/shards/signatureFile.js';
 import { counted } from '../format.js';
-import { namesOf } from '../pipeline/report.js';
-import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign.js';
-import { isParquetOutput } from '../formats/parquetFile.js';
+import { namesOf } from '../pipeline/shared/report.js';
+import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign/sign.js';
+import { isParquetOutput } from '../formats/parquet/parquetFile.js';
 import {
   addInputOptions,
   addSignatureOptions,
@@ -16,10 +16,10 @@ import {
 } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
-import { onInterrupt } from '../formats/temporaries.js';
+import { onInterrupt } from '../formats/files/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
 import type { VerifyMode } from '../options.js';
-import type { KeepPolicy } from '../exact/keepPolicy.js';
+import type { KeepPolicy } from '../text/keepPolicy.js';
 
 type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode; keep?: KeepPolicy };
 

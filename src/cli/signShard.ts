@@ -1,12 +1,12 @@
 /** `gpudedup sign --shard I/N -o shard.parquet`: the sign command's sharded mode, for `gpudedup cluster`. */
-import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/signShard.js';
+import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/sign/signShard.js';
 import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { lshParamsFrom, type LshCliOptions } from './params.js';
 import { counted } from '../format.js';
 import { stageBar } from './progress.js';
 import { defaultOf, type VerifyMode } from '../options.js';
-import { usesShingleSets } from '../clusters/verification.js';
-import type { KeepPolicy } from '../exact/keepPolicy.js';
+import { usesShingleSets } from '../verify/verification.js';
+import type { KeepPolicy } from '../text/keepPolicy.js';
 
 export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
 

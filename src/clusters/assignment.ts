@@ -7,8 +7,8 @@
  * removed. Clusters are numbered 0, 1, … in order of their first document, so
  * the numbering depends only on the input and the clustering.
  */
-import type { DocumentTable } from './documentTable.js';
-import { isPreferred } from '../exact/keepPolicy.js';
+import type { DocumentTable } from '../exact/documentTable.js';
+import { isPreferred } from '../text/keepPolicy.js';
 
 export interface Assignment {
   /** Cluster number of each input document. */

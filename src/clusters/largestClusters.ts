@@ -6,8 +6,8 @@
  */
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { Assignment } from './assignment.js';
-import { compareTexts, type TextComparison } from './compareTexts.js';
-import type { DocumentTable } from './documentTable.js';
+import { compareTexts, type TextComparison } from '../verify/compareTexts.js';
+import type { DocumentTable } from '../exact/documentTable.js';
 
 /** Clusters shown, and removed members shown per cluster. */
 export const SHOWN_CLUSTERS = 10;

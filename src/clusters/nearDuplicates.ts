@@ -3,7 +3,7 @@ import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { defaultOf } from '../options.js';
 import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
-import { countDecision, decidePair, estimateVerdict, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity, type PairRule } from './pairDecision.js';
+import { countDecision, decidePair, estimateVerdict, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity, type PairRule } from '../verify/pairDecision.js';
 import type { VerifyMode } from '../options.js';
 
 /** δ: a removed document must reach t − δ against the document kept in its place. */

@@ -4,11 +4,11 @@
  * compare field by field and the HTML page (htmlReport.ts) shows either.
  * Pure.
  */
-import type { AuditResult } from '../clusters/audit.js';
+import type { AuditResult } from '../audit/audit.js';
 import type { EngineStats } from './engine.js';
-import { auditReport } from '../formats/auditReport.js';
-import { reportParameters, type ReportConfig } from '../formats/dedupReport.js';
-import type { ShardMeta } from '../formats/shardFile.js';
+import { auditReport } from '../formats/reports/auditReport.js';
+import { reportParameters, type ReportConfig } from '../formats/reports/dedupReport.js';
+import type { ShardMeta } from '../formats/shards/shardFile.js';
 
 export const CLUSTER_REPORT_FORMAT = 'gpudedup-cluster-report';
 

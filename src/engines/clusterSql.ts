@@ -4,7 +4,7 @@
  * groups, connected components by large-star / small-star (Kiveris et al.,
  * "Connected Components in MapReduce and Beyond", SoCC 2014) and the keep
  * policy. The input is a relation `shards` with the columns of
- * src/formats/shardFile.ts; each engine (duckdb.ts, the Spark job of spark.ts)
+ * src/formats/shards/shardFile.ts; each engine (duckdb.ts, the Spark job of spark.ts)
  * registers it, materializes every step as a table under its name and runs
  * the loop. No `node:` import: the plan is data, handed to Python as JSON.
  *

@@ -3,7 +3,7 @@
  * dependency with prebuilt binaries): every step becomes a table, so DuckDB
  * works out of core under `memory_limit`, spilling to `temp_directory`.
  */
-import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
+import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { mkdtempSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
  * `scored` (a, b, agree), `verified` (a, b), `clusters` (id, position,
  * cluster, kept, grp, contaminated). Each query's rows are few (at most a
  * few thousand) and go back to the host, which builds the report, the audit
- * (src/clusters/audit.ts) and the page from them (src/pipeline/clusterInspect.ts).
+ * (src/audit/audit.ts) and the page from them (src/pipeline/cluster/clusterInspect.ts).
  *
  * - `counts`: the report's document counts, as dedup's assignment counts them.
  * - `histogram`: verified pairs by agreeing slots (the similarity histogram;

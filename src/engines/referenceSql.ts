@@ -1,7 +1,7 @@
 /**
  * Decontamination (`cluster --against REF.parquet`) as SQL: the corpus
  * groups that are near-duplicates of a reference document, as
- * src/clusters/decontaminate.ts finds them. Corpus groups and reference
+ * src/verify/decontaminate.ts finds them. Corpus groups and reference
  * documents are banded together, but only corpus × reference pairs are made:
  * all of them in a bucket of up to `maxBucketPairs` members, and in a bigger
  * one each corpus member with the bucket's first `anchors` reference

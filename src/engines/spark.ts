@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { registerTemporary, removeTemporary } from '../formats/temporaries.js';
+import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';

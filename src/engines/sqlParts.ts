@@ -2,7 +2,7 @@
  * Pieces of the cluster plan (clusterSql.ts) used more than once: the plan's
  * shape, a pair decision as SQL, and the large-star / small-star loop.
  *
- * A pair decision is the one of src/clusters/pairDecision.ts with its numbers
+ * A pair decision is the one of src/verify/pairDecision.ts with its numbers
  * worked out on the host: the count of agreeing slots is compared with two
  * integers (accept from, reject up to), and only between them — hybrid's
  * margin; every pair for exact — is the exact Jaccard of the two shingle lists

@@ -6,7 +6,7 @@
  *   - a parsed document's text through the kernel (the other readers),
  *   - the TypeScript path (settings the kernel does not have, or a text it leaves to JavaScript).
  */
-import { keepScore } from '../exact/keepPolicy.js';
+import { keepScore } from '../text/keepPolicy.js';
 import { idFieldRequired } from '../io/documents.js';
 import { murmur3x86_128 } from '../math/murmur3.js';
 import type { ShingleBatch } from '../shingles/shingleBatch.js';

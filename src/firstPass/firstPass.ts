@@ -10,7 +10,7 @@ import { unitId, type FinishMode, type InputUnit, type ReadSetup, type SelectedD
 import type { FirstPassWorkers } from './ports.js';
 import type { UniqueIds } from '../exact/uniqueIds.js';
 
-/** The exact pre-pass as this thread drives it, in input order (src/clusters/exactPrePass.ts is the one). */
+/** The exact pre-pass as this thread drives it, in input order (src/exact/exactPrePass.ts is the one). */
 export interface OrderingPrePass {
   /** Records the next document from its key (words [at, at + 4) of `keys`) and keep score; `isNew`: the first of a non-empty group. */
   addKeyed(keys: Uint32Array, at: number, empty: boolean, score: number): { group: number; isNew: boolean };

@@ -11,7 +11,7 @@
  *   2. `finish` it: shingle (and on the CPU sign) the documents the ordering
  *      thread selected — the first of each new exact group — and drop the rest.
  */
-import type { KeepPolicy } from '../exact/keepPolicy.js';
+import type { KeepPolicy } from '../text/keepPolicy.js';
 import type { ShingleOptions } from '../shingles/shingles.js';
 import type { CpuKernelName, SigningFamily } from '../signatures/cpuKernel.js';
 

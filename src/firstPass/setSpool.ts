@@ -3,7 +3,7 @@
  * verification, the cluster check) instead of a second pass over the corpus:
  * appended group by group as the workers return them, read back for the
  * groups a stage needs (LoadShingleSets). In memory here (the library, the
- * tab); src/pipeline/setSpill.ts adds a file past a memory share.
+ * tab); src/pipeline/dedup/setSpill.ts adds a file past a memory share.
  */
 
 /**

@@ -23,11 +23,11 @@ import { documentAsJson, InputError, type InputDocument } from '../io/documents.
 import type { InputFile } from '../io/readDocuments.js';
 import { localParquetFile } from '../io/localParquetFile.js';
 import { openParquet } from '../io/parquetDocuments.js';
-import { keptParquetPlan, unwritableColumn, type KeptParquetColumn } from './keptParquet.js';
-import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquetSchema.js';
-import { BufferedFile } from './tableWriter.js';
-import { removeTemporary, reserveTemporary } from './temporaries.js';
+import { keptParquetPlan, unwritableColumn, type KeptParquetColumn } from './parquet/keptParquet.js';
+import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquet/parquetFile.js';
+import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquet/parquetSchema.js';
+import { BufferedFile } from './files/tableWriter.js';
+import { removeTemporary, reserveTemporary } from './files/temporaries.js';
 
 export interface KeptDocuments {
   write(document: InputDocument): Promise<void>;

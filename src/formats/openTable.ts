@@ -2,10 +2,10 @@
  * A row-oriented output by its name: Parquet (`*.parquet`, typed columns),
  * else CSV or JSON Lines, compressed or not (tableWriter.ts).
  */
-import type { Cell } from './csv.js';
-import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquetFile.js';
-import { flatSchema, TABLE_ROW_GROUP, toColumnValue, type ScalarType } from './parquetSchema.js';
-import { TableWriter } from './tableWriter.js';
+import type { Cell } from './files/csv.js';
+import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquet/parquetFile.js';
+import { flatSchema, TABLE_ROW_GROUP, toColumnValue, type ScalarType } from './parquet/parquetSchema.js';
+import { TableWriter } from './files/tableWriter.js';
 
 export type TableColumn = readonly [name: string, type: ScalarType];
 

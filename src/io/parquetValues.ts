@@ -18,7 +18,7 @@
  * Other values are as hyparquet gives them: strings, numbers (INT32, FLOAT,
  * DOUBLE, FLOAT16), bigints (INT64), booleans, Uint8Arrays (binary), Dates
  * (DATE), UUID strings, arrays (LIST), objects (structs). The writer turns
- * them back (formats/keptParquet.ts), and exactJson.ts maps them to JSON.
+ * them back (formats/parquet/keptParquet.ts), and exactJson.ts maps them to JSON.
  */
 import type { ParquetParsers, SchemaElement, SchemaTree } from 'hyparquet';
 

@@ -17,7 +17,7 @@
  * Ĉ = Ĵ·(q + x) / ((1 + Ĵ)·q), and verified on the shingle sets where the
  * index stores them (the estimate decides otherwise). Browser-safe.
  */
-import { exactJaccard } from '../clusters/verification.js';
+import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import { leastHits, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';

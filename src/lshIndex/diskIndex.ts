@@ -8,7 +8,7 @@
  * removes), after it the new one.
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { usesShingleSets } from '../clusters/verification.js';
+import { usesShingleSets } from '../verify/verification.js';
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { hashFamilyOf } from '../signatures/params.js';
 import { openSigner } from '../firstPass/node/resolveBackend.js';

@@ -11,8 +11,8 @@
  * the verify mode — the decision dedup's exact pre-pass makes.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../clusters/pairDecision.js';
-import { exactJaccard } from '../clusters/verification.js';
+import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
+import { exactJaccard } from '../verify/verification.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';

@@ -6,10 +6,10 @@
  * disk); any other is refused with IndexLockedError. A lock that cannot be
  * written whole is removed at once, and a writer ended by SIGINT, SIGTERM or
  * SIGHUP (or by process.exit) removes its lock: it is registered as a
- * temporary (src/formats/temporaries.ts). Readers take no lock.
+ * temporary (src/formats/files/temporaries.ts). Readers take no lock.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { forgetTemporary, registerTemporary } from '../formats/temporaries.js';
+import { forgetTemporary, registerTemporary } from '../formats/files/temporaries.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 

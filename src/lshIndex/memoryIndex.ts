@@ -3,10 +3,10 @@
  * on-disk one (DedupIndex) and the same engine: each add becomes one
  * in-memory segment. The caller hands it a first-pass signer — Web Workers,
  * or this thread (`inlineSigner(new WasmSigner(family))` from
- * src/clusters/dedupDocuments.ts) — and destroys that signer itself.
+ * src/dedup/dedupDocuments.ts) — and destroys that signer itself.
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
-import { usesShingleSets } from '../clusters/verification.js';
+import { usesShingleSets } from '../verify/verification.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';

@@ -4,8 +4,8 @@
  * Browser-safe: the in-memory index reads them too.
  */
 import { checkParams, type LshParams } from '../bands/lshParams.js';
-import { defaultLshParams } from '../clusters/dedupSigned.js';
-import { usesShingleSets } from '../clusters/verification.js';
+import { defaultLshParams } from '../dedup/dedupSigned.js';
+import { usesShingleSets } from '../verify/verification.js';
 import { checkKnownOptions, checkTableOptions, OPTIONS, optionValue, type VerifyMode } from '../options.js';
 import type { QueryOptions } from './types.js';
 import type { ShingleMode } from '../shingles/shingles.js';

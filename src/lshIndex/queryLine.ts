@@ -1,5 +1,5 @@
 /**
- * A line of `gpudedup query`'s JSON Lines (src/pipeline/indexQuery.ts), with
+ * A line of `gpudedup query`'s JSON Lines (src/pipeline/index/indexQuery.ts), with
  * no node: import: the tab writes the same lines when it checks files
  * against a saved index.
  *

@@ -7,7 +7,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { ParquetTableBuffer } from '../formats/parquetBuffer.js';
+import { ParquetTableBuffer } from '../formats/parquet/parquetBuffer.js';
 import { bytesOf, faultPoint, writeWhole, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, rowWidthOf } from './segment.js';

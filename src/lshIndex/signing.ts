@@ -7,9 +7,9 @@
  * thread in Node. Browser-safe.
  */
 import { fromSignerWords } from '../bands/signatureMatrix.js';
-import { textUnits } from '../clusters/dedupDocuments.js';
+import { textUnits } from '../dedup/dedupDocuments.js';
 import type { ReadSetup } from '../firstPass/protocol.js';
-import { ExactPrePass } from '../clusters/exactPrePass.js';
+import { ExactPrePass } from '../exact/exactPrePass.js';
 import { selectedSet, signedUnits, type FirstPassSigner } from '../firstPass/signedUnits.js';
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import { firstPassHandler } from '../firstPass/handler.js';

@@ -13,7 +13,7 @@
  * reranked by exact Jaccard. Browser-safe.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { exactJaccard } from '../clusters/verification.js';
+import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import type { IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';

@@ -4,7 +4,7 @@
  * smallest value (or the threshold) up to 1.
  */
 import { axes, element, FRAME, svgDocument, text, xScale, yScale } from './svg.js';
-import type { VerifiedPairs } from '../clusters/verification.js';
+import type { VerifiedPairs } from '../verify/verification.js';
 
 export interface HistogramInput {
   readonly similarities: ArrayLike<number>;

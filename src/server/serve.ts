@@ -13,7 +13,7 @@ import { constants } from 'node:os';
 import { openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import type { BackendChoice } from '../options.js';
 import type { IndexStats } from '../lshIndex/types.js';
-import { removeTemporaries } from '../formats/temporaries.js';
+import { removeTemporaries } from '../formats/files/temporaries.js';
 import { startServer, type RunningServer, type ServerOptions } from './http.js';
 import { allowedHostEntry, allowedOriginEntry, checkExposure } from './auth.js';
 import { WriterThread } from './writerThread.js';

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readSignatureFile } from '../../src/formats/signatureFile.js';
+import { readSignatureFile } from '../../src/formats/shards/signatureFile.js';
 import { makeParams, paramDifferences, SCHEMES, schemeOf } from '../../src/signatures/params.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { ophSignatureRef, pairsToBigInts } from '../support/reference.js';

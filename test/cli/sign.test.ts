@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readNpy } from '../../src/formats/npy.js';
-import { readSignatureFile } from '../../src/formats/signatureFile.js';
+import { readNpy } from '../../src/formats/shards/npy.js';
+import { readSignatureFile } from '../../src/formats/shards/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { dedup } from '../../src/api.js';
 import { clusterPairs } from '../../src/clusters/clustering.js';
-import { exactJaccard } from '../../src/clusters/verification.js';
+import { exactJaccard } from '../../src/verify/verification.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { rng } from '../support/reference.js';
 

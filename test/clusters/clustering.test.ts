@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clusterPairs } from '../../src/clusters/clustering.js';
 import { assignClusters } from '../../src/clusters/assignment.js';
-import { DocumentTable } from '../../src/clusters/documentTable.js';
-import { isPreferred, keepScore, parseKeepPolicy } from '../../src/exact/keepPolicy.js';
+import { DocumentTable } from '../../src/exact/documentTable.js';
+import { isPreferred, keepScore, parseKeepPolicy } from '../../src/text/keepPolicy.js';
 
 const pairs = (list: [number, number][]) => ({ a: Uint32Array.from(list.map((p) => p[0])), b: Uint32Array.from(list.map((p) => p[1])) });
 const byIndex = (a: number, b: number): number => a - b;

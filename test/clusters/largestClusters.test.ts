@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assignClusters } from '../../src/clusters/assignment.js';
-import { DocumentTable } from '../../src/clusters/documentTable.js';
+import { DocumentTable } from '../../src/exact/documentTable.js';
 import { largestClusters, showClusters } from '../../src/clusters/largestClusters.js';
 import { shingleOptionsOf, makeParams } from '../../src/signatures/params.js';
 

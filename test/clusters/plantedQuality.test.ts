@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { candidateProbability, optimalParams } from '../../src/bands/lshParams.js';
 import { clusterVerified } from '../../src/clusters/nearDuplicates.js';
-import { verifyPairs } from '../../src/clusters/verification.js';
-import { binomialTail, plantedCorpus, similarity } from './planted.js';
+import { verifyPairs } from '../../src/verify/verification.js';
+import { binomialTail, plantedCorpus, similarity } from '../support/planted.js';
 
 // 40 families of a 200-word base and 10 variants with 1 … 40 words replaced: 440 documents,
 // 96,580 pairs, of which 2,200 related ones spread over Jaccard 0.1 … 0.99 (≥ 80 per bin).

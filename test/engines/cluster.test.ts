@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
-import { setValues } from '../../src/formats/shardFile.js';
+import { setValues } from '../../src/formats/shards/shardFile.js';
 import { openDuckDb } from '../../src/engines/duckdb.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
@@ -239,7 +239,7 @@ describe('gpudedup cluster outputs and refusals', () => {
     expect(stdout).toContain(`spark-submit ${job} --out OUT_DIR`);
     const text = readFileSync(job, 'utf8');
     const planText = /PLAN = json\.loads\(r'''([\s\S]*?)'''\)/.exec(text)![1];
-    const { planFor } = await import('../../src/pipeline/cluster.js');
+    const { planFor } = await import('../../src/pipeline/cluster/cluster.js');
     const { plan } = await planFor({ shards, maxBucketPairs: 16, keep: { kind: 'first' }, chainDelta: 0.05 });
     expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(plan)));
     execFileSync('python3', ['-m', 'py_compile', job]); // valid Python, without needing pyspark

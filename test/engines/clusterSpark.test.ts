@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
 import { sparkWanted } from '../support/spark.js';
-import { runCluster } from '../../src/pipeline/cluster.js';
+import { runCluster } from '../../src/pipeline/cluster/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
 const dir = tempDir();
@@ -44,7 +44,7 @@ describe.each(['spark'])('sign --shard + cluster on %s', () => {
       const [clusters, explain] = [join(dir, 'spark.csv'), join(dir, 'explain.json')];
       const shards = shardsOf('sample', 2);
       // With the inspection (--report, --audit) too, whose statements must keep to the same rule, and whose
-      // report and audit sample must be DuckDB's (test/pipeline/clusterInspect.test.ts checks DuckDB's against dedup).
+      // report and audit sample must be DuckDB's (test/pipeline/cluster/clusterInspect.test.ts checks DuckDB's against dedup).
       const inspect = (engine: string) => ({ report: join(dir, `${engine}-report.json`), audit: 10, auditFile: join(dir, `${engine}-audit.csv`) });
       const settings = { shards, maxBucketPairs: 16, keep: { kind: 'first' } as const };
       await runCluster({ ...settings, engine: 'spark', clusters, inspect: inspect('spark'), engineOptions: { explain } });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { clusterPlan, minimumAgreement, statementsOf } from '../../src/engines/clusterSql.js';
-import { estimateBounds } from '../../src/clusters/estimateBounds.js';
-import { sqlPairRule } from '../../src/pipeline/cluster.js';
-import { checkShardSet, SHARD_FORMAT, type ShardMeta } from '../../src/formats/shardFile.js';
-import { parseShardSlice } from '../../src/pipeline/signShard.js';
+import { estimateBounds } from '../../src/verify/estimateBounds.js';
+import { sqlPairRule } from '../../src/pipeline/cluster/cluster.js';
+import { checkShardSet, SHARD_FORMAT, type ShardMeta } from '../../src/formats/shards/shardFile.js';
+import { parseShardSlice } from '../../src/pipeline/sign/signShard.js';
 import { makeParams } from '../../src/signatures/params.js';
 
 describe('minimumAgreement', () => {

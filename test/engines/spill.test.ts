@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSyntheticShard } from '../../bench/syntheticShards.js';
-import { runCluster } from '../../src/pipeline/cluster.js';
+import { runCluster } from '../../src/pipeline/cluster/cluster.js';
 import { tempDir } from '../support/cli.js';
 
 const DOCS = 300_000;

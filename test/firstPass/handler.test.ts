@@ -4,7 +4,7 @@
 // missing, escaped, lone surrogates or start with U+FEFF, Greek capitals, Turkish İ, ZWJ emoji), for
 // units of any size, both keep policies that the kernel serves, word and char shingles.
 import { describe, expect, it } from 'vitest';
-import { ExactPrePass } from '../../src/clusters/exactPrePass.js';
+import { ExactPrePass } from '../../src/exact/exactPrePass.js';
 import { UniqueIds } from '../../src/exact/uniqueIds.js';
 import { firstPass } from '../../src/firstPass/firstPass.js';
 import { firstPassHandler } from '../../src/firstPass/handler.js';

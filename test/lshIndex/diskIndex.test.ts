@@ -4,7 +4,7 @@ import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { tempDir } from '../support/tempDirs.js';
 
 const corpus = plantedCorpus(11, 10, [3, 10, 40, 120]);

@@ -12,7 +12,7 @@ import { CorruptIndexError, IndexParameterError } from '../../src/lshIndex/error
 import { faults } from '../../src/lshIndex/files.js';
 import { IndexLockedError } from '../../src/lshIndex/lock.js';
 import { readManifest, referencedFiles } from '../../src/lshIndex/manifest.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { rng } from '../support/reference.js';
 import { tempDir } from '../support/tempDirs.js';
 

@@ -3,7 +3,7 @@ import { dedup } from '../../src/api.js';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 
 const memoryIndex = (options: Parameters<typeof resolveParameters>[0] = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 

@@ -8,7 +8,7 @@ import { IndexIdError } from '../../src/lshIndex/errors.js';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters, type IndexOptions } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
-import { plantedCorpus, similarity } from '../clusters/planted.js';
+import { plantedCorpus, similarity } from '../support/planted.js';
 
 const memoryIndex = (options: IndexOptions = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 const corpus = plantedCorpus(3, 30, [1, 5, 15, 30, 60, 100]);

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndex, openIndex, type DiskIndex } from '../../src/lshIndex/diskIndex.js';
 import { readManifest, referencedFiles } from '../../src/lshIndex/manifest.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { requireFreshDist } from '../support/freshDist.js';
 import { rng } from '../support/reference.js';
 import { tempDir } from '../support/tempDirs.js';

@@ -8,7 +8,7 @@ import { CorruptIndexError } from '../../src/lshIndex/errors.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { openIndexSnapshot } from '../../src/lshIndex/snapshot.js';
-import { plantedCorpus } from '../clusters/planted.js';
+import { plantedCorpus } from '../support/planted.js';
 import { rng } from '../support/reference.js';
 import { tempDir } from '../support/tempDirs.js';
 

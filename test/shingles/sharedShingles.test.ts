@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedShingleView } from '../../src/shingles/sharedShingles.js';
 import { shingleDocument, type ShingleOptions } from '../../src/shingles/shingles.js';
-import { exactJaccard } from '../../src/clusters/verification.js';
+import { exactJaccard } from '../../src/verify/verification.js';
 import { looksBinary } from '../../src/io/binaryText.js';
 
 const word: ShingleOptions = { mode: 'word', n: 3, normalize: { nfkc: false, stripPunctuation: false } };

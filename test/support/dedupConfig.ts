@@ -1,6 +1,6 @@
 /** The small runDedup configuration the pipeline tests share: CPU signing, k = 64, 10 × 6 bands, hybrid verification. */
 import { DEFAULT_READ } from '../../src/io/documents.js';
-import type { DedupConfig } from '../../src/pipeline/dedup.js';
+import type { DedupConfig } from '../../src/pipeline/dedup/dedup.js';
 import { makeParams } from '../../src/signatures/params.js';
 
 export function testDedupConfig(inputs: readonly string[]): DedupConfig {

@@ -6,7 +6,7 @@
 //!   rust-minhash CORPUS.jsonl -o OUT.npy [-k 128] [--seed 42] [-n 5] [-q]
 //!
 //! The steps (README, "The hash family"; src/text/normalize.ts, src/shingles/shingles.ts,
-//! src/signatures/hashFamily.ts, src/formats/npy.ts):
+//! src/signatures/hashFamily.ts, src/formats/shards/npy.ts):
 //!   1. JSON Lines, one object per line (\n, \r\n or a lone \r end a line, as node:readline);
 //!      blank lines skipped but counted; "text" must be a string; "id" a string or number,
 //!      else the 1-based line number. Invalid UTF-8 becomes U+FFFD (maximal subparts, as
@@ -93,7 +93,7 @@ fn mul_add_mod_p(a: u64, x: u64, b: u64) -> u64 {
     r
 }
 
-/// The header src/formats/npyHeader.ts writes: magic, version 1.0, 118 bytes of dict padded with spaces and a newline.
+/// The header src/formats/shards/npyHeader.ts writes: magic, version 1.0, 118 bytes of dict padded with spaces and a newline.
 fn npy_header(rows: u64, cols: usize) -> [u8; NPY_HEADER_BYTES] {
     let dict = format!("{{'descr': '<u8', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
     let text_length = NPY_HEADER_BYTES - 10;

@@ -1,0 +1,286 @@
+/**
+ * Shard files of `gpudedup sign --shard I/N`: Parquet, one row per document of
+ * the shard, read by `gpudedup cluster` through DuckDB or Spark.
+ *
+ * Columns (all INT64 but `id`; flat, so that the shared SQL of src/engines
+ * needs no list functions, whose names differ between DuckDB and Spark):
+ *
+ * | column | content |
+ * | --- | --- |
+ * | `id` | the document id (STRING) |
+ * | `position` | its global position in the whole input, 0-based |
+ * | `exact_lo`, `exact_hi` | MurmurHash3_x86_128 of the normalized UTF-8 (the exact pre-pass's key), low and high 64 bits; null for an empty document |
+ * | `length` | the text length in UTF-16 code units (`--keep longest`) |
+ * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an empty document |
+ * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots; all-ones when empty) |
+ * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for `--keep field:NAME` |
+ * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each 64-bit shingle hash, signed), empty for an empty document |
+ *
+ * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
+ * exactJaccard over (lo, hi) pairs): whole 64-bit values, not their low 32
+ * bits, since two shingles that differ only in the high word would otherwise
+ * count as shared and change a pair's Jaccard, so the clusters would differ
+ * from dedup's.
+ *
+ * The parameters are in the key-value metadata under `gpudedup.shard` (JSON,
+ * ShardMeta). Written with hyparquet-writer (pure JavaScript) to a fresh temporary
+ * (temporaries.ts), renamed when complete. Kept apart from the formats branch's Parquet writer on
+ * purpose, so the two can be reconciled.
+ */
+import { mkdirSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
+import type { LshParams } from '../../bands/lshParams.js';
+import { paramDifferences, type SignatureParams } from '../../signatures/params.js';
+import type { ShardRanges } from './shardRanges.js';
+import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
+
+export const SHARD_FORMAT = 'gpudedup-shard/v1';
+export const SHARD_META_KEY = 'gpudedup.shard';
+
+export interface ShardMeta {
+  readonly format: string;
+  readonly params: SignatureParams;
+  readonly lsh: LshParams;
+  /** The threshold the bands were chosen for; `cluster` verifies at it unless told otherwise. */
+  readonly threshold: number;
+  /** Shard index (0-based) of count: documents with position ≡ index (mod count), or with `ranges`, the index-th run of the input. */
+  readonly shard: { readonly index: number; readonly count: number };
+  /** Documents in this shard. */
+  readonly documents: number;
+  /**
+   * Documents in the whole input when this shard read all of it (no `ranges`);
+   * with `ranges`, this shard's own (checkShardSet returns the sum).
+   */
+  readonly totalDocuments: number;
+  /** Bytes this shard read from disk (absent in shards written before it was counted). */
+  readonly bytesRead?: number;
+  /** Present when the shard read only its own pieces of the input (src/io/shardPlan.ts). */
+  readonly ranges?: ShardRanges;
+  /** Whether the `shingles` column is there (exact and hybrid verification in `cluster`); absent: no. */
+  readonly sets?: boolean;
+  /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
+  readonly scoreField?: string;
+}
+
+/** The optional columns of a shard. */
+export interface ShardColumns {
+  /** The `shingles` column. */
+  readonly sets?: boolean;
+  /** The `score` column. */
+  readonly score?: boolean;
+}
+
+/** One buffered row group's worth of columns. */
+export interface ShardRows {
+  ids: string[];
+  position: number[];
+  exactLo: (bigint | null)[];
+  exactHi: (bigint | null)[];
+  length: number[];
+  /** bands[j][row] */
+  bands: BigInt64Array[];
+  /** slots[i][row] */
+  slots: BigInt64Array[];
+  /** Each row's shingle set, when the shard stores sets. */
+  shingles: bigint[][];
+  /** Each row's keep score, when the shard stores one. */
+  score: number[];
+}
+
+export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; slots: string[] } {
+  return {
+    bands: Array.from({ length: lsh.bands }, (_, j) => `band_${j}`),
+    slots: Array.from({ length: k }, (_, i) => `slot_${i}`),
+  };
+}
+
+function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaElement[] {
+  const names = shardColumnNames(lsh, k);
+  const int64 = (name: string, optional = false): SchemaElement => ({ name, type: 'INT64', repetition_type: optional ? 'OPTIONAL' : 'REQUIRED' });
+  const columns: SchemaElement[] = [
+    { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+    int64('position'),
+    int64('exact_lo', true),
+    int64('exact_hi', true),
+    int64('length'),
+    ...names.bands.map((n) => int64(n)),
+    ...names.slots.map((n) => int64(n)),
+  ];
+  // The three-level LIST of the Parquet spec, which DuckDB and Spark read as a list of BIGINT.
+  const list: SchemaElement[] = [
+    { name: 'shingles', repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT64', repetition_type: 'REQUIRED' },
+  ];
+  if (optional.score) columns.push({ name: 'score', type: 'DOUBLE', repetition_type: 'REQUIRED' });
+  if (optional.sets) columns.push(...list);
+  return [{ name: 'root', num_children: columns.length - (optional.sets ? 2 : 0) }, ...columns];
+}
+
+export class ShardWriter {
+  private rows: ShardRows;
+  private written = 0;
+
+  private constructor(
+    readonly path: string,
+    private readonly temp: string,
+    private readonly writer: ParquetWriter,
+    private readonly lsh: LshParams,
+    private readonly k: number,
+    private readonly rowGroup: number,
+    private readonly optional: ShardColumns,
+  ) {
+    this.rows = emptyRows(lsh, k, rowGroup);
+  }
+
+  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With optional columns, `push` takes their values. */
+  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192, optional: ShardColumns = {}): ShardWriter {
+    mkdirSync(dirname(path), { recursive: true });
+    const temp = reserveTemporary(path);
+    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k, optional), createdBy: 'gpudedup' });
+    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
+    shard.meta = meta;
+    return shard;
+  }
+
+  private meta: () => ShardMeta = () => {
+    throw new Error('internal: shard metadata missing');
+  };
+
+  /** Buffered rows: fill them with `push`, then call `flushIfFull`. */
+  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array, set?: Uint32Array, score?: number): void {
+    const r = this.rows;
+    const at = r.ids.length;
+    r.ids.push(id);
+    r.position.push(position);
+    r.exactLo.push(exact === null ? null : exact[0]);
+    r.exactHi.push(exact === null ? null : exact[1]);
+    r.length.push(length);
+    for (let j = 0; j < this.lsh.bands; j++) r.bands[j][at] = bandKeys[j];
+    for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
+    if (this.optional.sets) {
+      if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
+      r.shingles.push(setValues(set));
+    }
+    if (this.optional.score) {
+      if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
+      r.score.push(score);
+    }
+    if (r.ids.length === this.rowGroup) this.flush();
+  }
+
+  get documents(): number {
+    return this.written + this.rows.ids.length;
+  }
+
+  private flush(): void {
+    const r = this.rows;
+    const n = r.ids.length;
+    if (n === 0) return;
+    const names = shardColumnNames(this.lsh, this.k);
+    const columnData: ColumnSource[] = [
+      { name: 'id', data: r.ids, nullable: false },
+      { name: 'position', data: BigInt64Array.from(r.position, BigInt), nullable: false },
+      { name: 'exact_lo', data: r.exactLo },
+      { name: 'exact_hi', data: r.exactHi },
+      { name: 'length', data: BigInt64Array.from(r.length, BigInt), nullable: false },
+      ...names.bands.map((name, j) => ({ name, data: r.bands[j].subarray(0, n), nullable: false })),
+      ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
+      ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
+      ...(this.optional.sets ? [{ name: 'shingles', data: r.shingles }] : []),
+    ];
+    void this.writer.write({ columnData, rowGroupSize: n });
+    this.written += n;
+    this.rows = emptyRows(this.lsh, this.k, this.rowGroup);
+  }
+
+  async commit(): Promise<void> {
+    this.flush();
+    this.writer.kvMetadata = [{ key: SHARD_META_KEY, value: JSON.stringify(this.meta()) }];
+    await this.writer.finish();
+    await rename(this.temp, this.path);
+    forgetTemporary(this.temp);
+  }
+
+  async abort(): Promise<void> {
+    removeTemporary(this.temp);
+  }
+}
+
+function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
+  return {
+    ids: [],
+    position: [],
+    exactLo: [],
+    exactHi: [],
+    length: [],
+    bands: Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity)),
+    slots: Array.from({ length: k }, () => new BigInt64Array(capacity)),
+    shingles: [],
+    score: [],
+  };
+}
+
+/** (lo, hi) pairs as signed 64-bit values hi·2^32 + lo. */
+export function setValues(set: Uint32Array): bigint[] {
+  const values = new Array<bigint>(set.length / 2);
+  for (let i = 0; i < values.length; i++) values[i] = BigInt.asIntN(64, (BigInt(set[2 * i + 1]) << 32n) | BigInt(set[2 * i]));
+  return values;
+}
+
+/** The shard metadata of a Parquet file, or a one-line error naming it. */
+export async function readShardMeta(path: string): Promise<ShardMeta> {
+  let metadata;
+  try {
+    metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+  } catch (error) {
+    throw new Error(`${path}: not a readable Parquet file (${(error as Error).message})`);
+  }
+  const entry = metadata.key_value_metadata?.find((kv) => kv.key === SHARD_META_KEY);
+  if (entry?.value === undefined) throw new Error(`${path}: no ${SHARD_META_KEY} metadata: not a shard of \`gpudedup sign --shard\``);
+  const meta = JSON.parse(entry.value) as ShardMeta;
+  if (meta.format !== SHARD_FORMAT) throw new Error(`${path}: shard format ${meta.format}, expected ${SHARD_FORMAT}`);
+  return meta;
+}
+
+/**
+ * Refuses shards that cannot be joined: different signature or LSH parameters
+ * (naming each difference), different inputs or shard counts, a shard given
+ * twice or missing. Returns the common metadata of the first.
+ */
+export function checkShardSet(paths: readonly string[], metas: readonly ShardMeta[]): ShardMeta {
+  if (metas.length === 0) throw new RangeError('no shard files given');
+  const first = metas[0];
+  const seen = new Map<number, string>();
+  metas.forEach((m, i) => {
+    const differences = [
+      ...paramDifferences(first.params, m.params),
+      ...(['bands', 'rows'] as const).filter((key) => first.lsh[key] !== m.lsh[key]).map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
+      ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
+      ...inputDifferences(first, m),
+      ...((first.sets ?? false) !== (m.sets ?? false) ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`] : []),
+      ...(first.scoreField !== m.scoreField ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`] : []),
+    ];
+    if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
+    const twice = seen.get(m.shard.index);
+    if (twice !== undefined) throw new RangeError(`${twice} and ${paths[i]} are both shard ${m.shard.index + 1}/${m.shard.count}`);
+    seen.set(m.shard.index, paths[i]);
+  });
+  const missing = Array.from({ length: first.shard.count }, (_, i) => i).filter((i) => !seen.has(i));
+  if (missing.length > 0) {
+    throw new RangeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i + 1}/${first.shard.count}`).join(', ')}: every shard is needed for the clusters`);
+  }
+  return first.ranges === undefined ? first : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
+}
+
+/** Shards of different inputs: modulo shards each counted the whole input; ranges shards share one plan. */
+function inputDifferences(first: ShardMeta, m: ShardMeta): string[] {
+  if ((first.ranges === undefined) !== (m.ranges === undefined)) return ['slicing: one read its own pieces, the other all of the input (standard input; or an older gpudedup)'];
+  if (first.ranges !== undefined && m.ranges !== undefined) {
+    return first.ranges.plan === m.ranges.plan ? [] : ['input plan: the files, their sizes or the shard count differ (not the same input)'];
+  }
+  return first.totalDocuments !== m.totalDocuments ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`] : [];
+}

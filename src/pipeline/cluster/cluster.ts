@@ -1,0 +1,222 @@
+/**
+ * `gpudedup cluster SHARD...`: joins the shards of `gpudedup sign --shard` on
+ * an engine (DuckDB in process, or Spark) and writes every document's cluster
+ * and a removal list. Candidate pairs are verified and clusters checked as
+ * `gpudedup dedup` does (--verify, --cluster-check, --chain-delta,
+ * --max-representatives, --estimate-error, with dedup's defaults), in the SQL
+ * of src/engines, so the clusters equal dedup's with the same parameters,
+ * numbered the same way: the files compare byte for byte.
+ */
+import { rename } from 'node:fs/promises';
+import { forgetTemporary, removeTemporary, reserveTemporary } from '../../formats/files/temporaries.js';
+import { checkShardSet, readShardMeta, type ShardMeta } from '../../formats/shards/shardFile.js';
+import { rangeOffsets } from '../../formats/shards/shardRanges.js';
+import { TableWriter } from '../../formats/files/tableWriter.js';
+import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../../engines/clusterSql.js';
+import { hasMargin } from '../../engines/sqlParts.js';
+import { estimateBounds } from '../../verify/estimateBounds.js';
+import { defaultOf, type ClusterCheck, type VerifyMode } from '../../options.js';
+import type { SlotBits } from '../../bands/signatureMatrix.js';
+import { describeKeepPolicy, type KeepPolicy } from '../../text/keepPolicy.js';
+import { referenceAnchors } from '../../bands/candidates.js';
+import { runDuckDb } from '../../engines/duckdb.js';
+import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
+import { inspectPlan } from '../../engines/inspectSql.js';
+import type { ClusterReport } from '../../engines/clusterReport.js';
+import { inspectOptionsFor, readInspection, wantsInspection, writeInspection, type InspectSettings } from './clusterInspect.js';
+import { runSpark } from '../../engines/spark.js';
+import { checkOutputs } from '../shared/outputChecks.js';
+
+export type EngineName = 'duckdb' | 'spark';
+export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
+
+export interface ClusterConfig {
+  readonly shards: readonly string[];
+  readonly engine: EngineName;
+  /** Verification threshold; default the one the shards' bands were chosen for. */
+  readonly threshold?: number;
+  readonly maxBucketPairs: number;
+  readonly keep: KeepPolicy;
+  /** As in dedup; defaults: hybrid, representative, δ 0.1, R 8, error 0.001. */
+  readonly verify?: VerifyMode;
+  readonly clusterCheck?: ClusterCheck;
+  readonly chainDelta?: number;
+  readonly maxRepresentatives?: number;
+  readonly estimateError?: number;
+  /** Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup --against`. */
+  readonly against?: readonly string[];
+  /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
+  readonly clusters?: string;
+  /** The ids of the removed documents, in input order (CSV with header `id`, or JSONL). */
+  readonly removed?: string;
+  /** `--report`, `--report-html`, `--audit N`, `--audit-file`, `--corpus`. */
+  readonly inspect?: InspectSettings;
+  readonly engineOptions: EngineOptions;
+}
+
+export interface ClusterSummary {
+  readonly documents: number;
+  readonly clusters: number;
+  readonly removed: number;
+  readonly meta: ShardMeta;
+  readonly threshold: number;
+  readonly stats: EngineStats;
+  readonly seconds: number;
+  /** With --report, --report-html or --audit: the report (what --report writes). */
+  readonly report?: ClusterReport;
+}
+
+export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against' | 'inspect'>;
+
+/**
+ * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
+ * estimate accepts from minimumAgreement, hybrid by estimateBounds, exact
+ * always measures, none accepts all.
+ */
+export function sqlPairRule(verify: VerifyMode, threshold: number, k: number, slotBits: SlotBits, estimateError = defaultOf('estimateError')): SqlPairRule {
+  switch (verify) {
+    case 'none':
+      return { acceptFrom: 0, rejectUpTo: -1, threshold };
+    case 'estimate': {
+      const m = minimumAgreement(threshold, k);
+      return { acceptFrom: m, rejectUpTo: m - 1, threshold };
+    }
+    case 'exact':
+      return { acceptFrom: k + 1, rejectUpTo: -1, threshold };
+    case 'hybrid': {
+      const { acceptFrom, rejectUpTo } = estimateBounds(k, threshold, estimateError, slotBits);
+      return { acceptFrom, rejectUpTo, threshold };
+    }
+  }
+}
+
+/** The checked shard set and the plan it gets. */
+export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
+  const metas = await Promise.all(config.shards.map(readShardMeta));
+  const meta = checkShardSet(config.shards, metas);
+  const threshold = config.threshold ?? meta.threshold;
+  const { k, slotBits } = meta.params;
+  const verify = config.verify ?? defaultOf('verify');
+  const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError);
+  // As nearDuplicates.ts: the check decides as verification did, at t − δ (the estimate for verify none); none at t − δ ≤ 0.
+  const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
+  const check =
+    (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
+      ? { rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError), maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives') }
+      : undefined;
+  if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
+    throw new RangeError(
+      `--verify ${verify} needs the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): ` +
+        `sign the shards again without it, or cluster with --verify estimate`,
+    );
+  }
+  const keep = config.keep.kind === 'field' ? 'score' : config.keep.kind;
+  if (config.keep.kind === 'field' && meta.scoreField !== config.keep.field) {
+    throw new RangeError(
+      `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
+    );
+  }
+  if (config.inspect?.audit !== undefined && !meta.sets) {
+    throw new RangeError(`--audit measures exact Jaccard on the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): sign the shards again without it`);
+  }
+  const reference = config.against !== undefined && config.against.length > 0 ? { anchors: referenceAnchors(config.maxBucketPairs) } : undefined;
+  if (reference !== undefined) await checkReference(config.against!, config.shards[0], meta);
+  const joinPlan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
+  const plan = config.inspect !== undefined && wantsInspection(config.inspect) ? { ...joinPlan, inspect: inspectPlan(inspectOptionsFor(meta, config.inspect, meta.ranges === undefined ? undefined : rangeOffsets(metas))) } : joinPlan;
+  return { meta, plan, threshold, verify };
+}
+
+/** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */
+async function checkReference(paths: readonly string[], corpusPath: string, corpus: ShardMeta): Promise<void> {
+  const meta = checkShardSet(paths, await Promise.all(paths.map(readShardMeta)));
+  // checkShardSet names each difference; the shard counts, sizes and keep scores of corpus and reference may differ.
+  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, ranges: undefined, scoreField: undefined });
+  checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
+}
+
+export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
+  const started = performance.now();
+  const inspect = config.inspect ?? {};
+  const outputs = [
+    ['--clusters', config.clusters],
+    ['--removed', config.removed],
+    ['--report', inspect.report],
+    ['--report-html', inspect.reportHtml],
+    ['--audit-file', inspect.auditFile],
+  ] as const;
+  await checkOutputs(
+    outputs.filter(([, path]) => path !== undefined).map(([flag, path]) => ({ flag, path: path! })),
+    [...config.shards.map((path) => ({ path, role: 'a shard' })), ...(config.against ?? []).map((path) => ({ path, role: 'a reference shard' })), ...(inspect.corpus ?? []).map((path) => ({ path, role: 'the corpus' }))],
+  );
+  const { meta, plan, threshold, verify } = await planFor(config);
+  const engineOptions = { ...config.engineOptions, reference: config.against };
+  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, engineOptions) : await runSpark(plan, config.shards, engineOptions);
+  try {
+    const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
+    const inspection = run.inspected === undefined ? undefined : readInspection(run.inspected, meta, threshold, chainDelta, inspect);
+    // The shown clusters' numbers come from the rows as they stream (their labels are positions, not numbers).
+    const watched = new Set(inspection?.largest.map((c) => c.kept.id));
+    const numbers = new Map<string, number>();
+    const counts = await writeClusterOutputs(run, config, meta.totalDocuments, (row) => watched.has(row.id) && numbers.set(row.id, row.cluster));
+    const summary = { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
+    if (inspection === undefined) return summary;
+    const report = await writeInspection(inspection, inspect, {
+      shards: config.shards,
+      against: config.against ?? [],
+      keep: config.keep,
+      estimateError: config.estimateError,
+      maxRepresentatives: config.maxRepresentatives,
+      backend: config.engine === 'spark' ? `spark local[${config.engineOptions.threads ?? 2}]` : 'duckdb',
+      meta,
+      threshold,
+      verify,
+      clusterCheck: config.clusterCheck ?? defaultOf('clusterCheck'),
+      chainDelta,
+      stats: run.stats,
+      rows: { ...counts, numbers },
+      note: (message) => config.engineOptions.onNote?.(message),
+    });
+    return { ...summary, report };
+  } finally {
+    await run.close();
+  }
+}
+
+/** Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the end. */
+async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number, onRow: (row: ClusterRow) => void): Promise<{ documents: number; clusters: number; removed: number }> {
+  const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
+  const tables: TableWriter[] = [];
+  const parquetTemp = parquet ? reserveTemporary(config.clusters!) : undefined;
+  try {
+    const clusters = config.clusters !== undefined && !parquet ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept']) : undefined;
+    const removed = config.removed !== undefined ? await TableWriter.create(config.removed, ['id']) : undefined;
+    for (const t of [clusters, removed]) if (t !== undefined) tables.push(t);
+    let documents = 0;
+    let removedCount = 0;
+    let clusterCount = 0;
+    for await (const chunk of run.rows()) {
+      for (const row of chunk) {
+        onRow(row);
+        documents++;
+        clusterCount = Math.max(clusterCount, row.cluster + 1);
+        await clusters?.row([row.id, row.cluster, row.kept]);
+        if (!row.kept) {
+          removedCount++;
+          await removed?.row([row.id]);
+        }
+      }
+    }
+    if (documents !== expected) throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
+    if (parquetTemp !== undefined) await run.writeParquet(parquetTemp);
+    for (const t of tables) await t.commit();
+    if (parquetTemp !== undefined) {
+      await rename(parquetTemp, config.clusters!);
+      forgetTemporary(parquetTemp);
+    }
+    return { documents, clusters: clusterCount, removed: removedCount };
+  } catch (error) {
+    await Promise.all(tables.map((t) => t.abort().catch(() => undefined)));
+    if (parquetTemp !== undefined) removeTemporary(parquetTemp);
+    throw error;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Signature rows spilled to a temporary file once they pass their share of
+ * `--memory-limit` (memoryPlan below), then read back twice: once for every
+ * band's keys (kept in memory when they fit their share, else one file per
+ * band) and once for the rows of the candidate documents only. RSS then holds
+ * the band keys or one band of them, and the candidates' rows, instead of
+ * every row. The files live in `--temp-directory` and are removed at the end of the
+ * run, or at exit if it fails, signals included (formats/files/temporaries.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { registerTemporary, removeTemporary } from '../../formats/files/temporaries.js';
+import { totalmem } from 'node:os';
+import { bandKey } from '../../bands/bandKeys.js';
+import type { BandKeySource } from '../../bands/bandKeySource.js';
+import type { BandLayout } from '../../bands/bBitSlots.js';
+import type { LshParams } from '../../bands/lshParams.js';
+import type { RowSink } from '../../bands/rowStore.js';
+import { isEmptySignature, rowWords, signatureMatrix, sparseMatrix, type SignatureMatrix, type SlotBits } from '../../bands/signatureMatrix.js';
+import type { SpilledSignatures } from '../../bands/spilledSignatures.js';
+
+/** 1 GiB: the default `--memory-limit` (a quarter of the machine's memory where that is less). */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+
+/**
+ * The default `--memory-limit`: 1 GiB, or a quarter of the machine's memory
+ * if less. A million documents then peak near 1.3 GiB (bench/RESULTS.md); a
+ * larger limit holds more in memory (faster, never different results).
+ */
+export function defaultMemoryLimit(): number {
+  return Math.min(DEFAULT_MEMORY_LIMIT, Math.floor(totalmem() / 4));
+}
+
+/**
+ * How the limit is shared.
+ *
+ * The first pass: the signed rows stay in memory while they total an eighth
+ * of it (joining them after signing briefly doubles that). Its per-document
+ * tables (the exact pre-pass, the id check and the records for writing:
+ * about 140 bytes a document at 1 M, counted as they grow) and the shingle
+ * sets kept for exact Jaccard share a quarter: the sets go to a temporary
+ * file as the two fill it (setSpill.ts).
+ *
+ * After it: band keys while they total a quarter; exact Jaccard reads each
+ * set where it lies when a comparison needs it (from the file, through an
+ * 8 MiB ring, once the sets spilled: those held then go there too; all in
+ * memory when they fitted), or with presigned rows loads them
+ * within a quarter less the tables kept for writing; the rest is for the
+ * bucket table, the candidate pairs and the candidates' rows. The candidates'
+ * rows are held whatever their size (README "Known limitations").
+ *
+ * Outside the limit, each with a bound: the Node runtime and this thread's
+ * V8 heap (about 150 MiB); per first-pass worker thread (one per core, ended
+ * with the pass) its V8 heap, its document kernel's memory (about 36 times
+ * its largest unit: ~38 MiB for JSON Lines, whose units are cut at the line
+ * end past 512 KiB of a 1 MiB read, a unit being one line where a line is
+ * longer; an instance past 256 MiB is dropped after its unit) and its signing
+ * kernel's (at most 32 MiB a chunk); and the units in flight, three per worker
+ * (firstPass.ts's readAhead), each its input and its answer, a few MiB.
+ */
+export function memoryPlan(limitBytes: number) {
+  return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4, shingleSets: limitBytes / 4 };
+}
+
+const BLOCK_BYTES = 16 * 2 ** 20;
+
+/** 1.5 GiB, 768 MiB, 32 KiB: how the notes name sizes. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  return bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 2 ** 10)} KiB`;
+}
+function tempPath(dir: string, what: string): string {
+  return join(dir, `gpudedup-${process.pid}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.${what}`);
+}
+
+/** An append-only temporary file of 32-bit words; I/O errors name it and the option that moves it. */
+export class WordFile {
+  readonly path: string;
+  private readonly fd: number;
+
+  constructor(
+    dir: string,
+    what: string,
+    private readonly holding = 'spilled signatures',
+  ) {
+    this.path = tempPath(dir, what);
+    // wx+: a new file, never one already there; registered so that exit and signals remove it.
+    this.fd = this.io('create', () => openSync(this.path, 'wx+', 0o600));
+    registerTemporary(this.path);
+  }
+
+  append(words: Uint32Array): void {
+    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+    let done = 0;
+    while (done < bytes.length) done += this.io('write', () => writeSync(this.fd, bytes, done, bytes.length - done));
+  }
+
+  /** Reads words [fromWord, fromWord + into.length) into `into`. */
+  read(into: Uint32Array, fromWord: number): void {
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = this.io('read', () => readSync(this.fd, bytes, done, bytes.length - done, fromWord * 4 + done));
+      if (n === 0) throw new Error(`${this.path}: the ${this.holding} end early (the temporary file was changed)`);
+      done += n;
+    }
+  }
+
+  remove(): void {
+    closeSync(this.fd);
+    removeTemporary(this.path);
+  }
+
+  private io<T>(what: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw new Error(`cannot ${what} the temporary file ${this.path} for ${this.holding}: ${(error as Error).message} (choose another place with --temp-directory)`);
+    }
+  }
+}
+
+export interface SpillOptions {
+  readonly dir: string;
+  readonly memoryLimitBytes: number;
+  /** Told when the band keys go to disk too. */
+  readonly note?: (message: string) => void;
+}
+
+/** A sink for RowStore: rows appended to a temporary file, then read back as SpilledSignatures. */
+export function rowSpill(options: SpillOptions, k: number, slotBits: SlotBits, bands?: BandLayout): RowSink {
+  const file = new WordFile(options.dir, 'rows');
+  const width = rowWords(k, slotBits, bands);
+  let words = 0;
+  return {
+    append(rows) {
+      file.append(rows);
+      words += rows.length;
+    },
+    finish: () => new SpilledRows(file, { k, slotBits, bands, width, count: words / width }, options),
+  };
+}
+
+interface RowShape {
+  readonly k: number;
+  readonly slotBits: SlotBits;
+  readonly bands?: BandLayout;
+  readonly width: number;
+  readonly count: number;
+}
+
+class SpilledRows implements SpilledSignatures {
+  readonly spilled = true;
+  readonly count: number;
+  readonly k: number;
+  readonly slotBits: SlotBits;
+  readonly bands?: BandLayout;
+  private readonly files: WordFile[];
+
+  constructor(
+    private readonly file: WordFile,
+    private readonly shape: RowShape,
+    private readonly options: SpillOptions,
+  ) {
+    this.files = [file];
+    this.count = shape.count;
+    this.k = shape.k;
+    this.slotBits = shape.slotBits;
+    if (shape.bands) this.bands = shape.bands;
+  }
+
+  /** Calls `visit` with consecutive blocks of rows as matrices, `first` the document of the block's first row. */
+  private forEachBlock(visit: (block: SignatureMatrix, first: number) => void): void {
+    const { width, count } = this.shape;
+    const rowsPerBlock = Math.max(1, Math.floor(BLOCK_BYTES / 4 / width));
+    const buffer = new Uint32Array(rowsPerBlock * width);
+    for (let first = 0; first < count; first += rowsPerBlock) {
+      const rows = Math.min(rowsPerBlock, count - first);
+      const words = buffer.subarray(0, rows * width);
+      this.file.read(words, first * width);
+      visit(signatureMatrix(words, this.k, this.slotBits, this.bands), first);
+    }
+  }
+
+  async bandKeys(lsh: LshParams): Promise<BandKeySource> {
+    const { count } = this;
+    const nonEmpty = new Uint8Array(count);
+    const keyBytes = lsh.bands * 8 * count;
+    const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
+    const inMemory = keyBytes <= share;
+    if (!inMemory) this.options.note?.(`band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one file per band in ${this.options.dir}`);
+    const columns = Array.from({ length: lsh.bands }, () => new Uint32Array(inMemory ? 2 * count : 0));
+    const bandFiles = inMemory ? [] : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
+    this.files.push(...bandFiles);
+    this.forEachBlock((block, first) => {
+      const blockKeys = inMemory ? undefined : Array.from({ length: lsh.bands }, () => new Uint32Array(2 * block.count));
+      for (let d = 0; d < block.count; d++) {
+        nonEmpty[first + d] = isEmptySignature(block, d) ? 0 : 1;
+        if (nonEmpty[first + d] === 0) continue;
+        for (let band = 0; band < lsh.bands; band++) {
+          if (blockKeys) bandKey(block, d, band, lsh.rows, blockKeys[band], 2 * d);
+          else bandKey(block, d, band, lsh.rows, columns[band], 2 * (first + d));
+        }
+      }
+      blockKeys?.forEach((keys, band) => bandFiles[band].append(keys));
+    });
+    const reused = inMemory ? undefined : new Uint32Array(2 * count);
+    const keysOf = (band: number): Uint32Array => {
+      if (reused === undefined) return columns[band];
+      bandFiles[band].read(reused, 0);
+      return reused;
+    };
+    return { count, k: this.k, lsh, nonEmpty, keysOf };
+  }
+
+  async load(needed: Uint8Array): Promise<SignatureMatrix> {
+    const { width } = this.shape;
+    const rowAt = new Int32Array(this.count).fill(-1);
+    let held = 0;
+    for (let d = 0; d < this.count; d++) if (needed[d] === 1) rowAt[d] = held++;
+    const words = new Uint32Array(held * width);
+    this.forEachBlock((block, first) => {
+      for (let d = 0; d < block.count; d++) {
+        const at = rowAt[first + d];
+        if (at >= 0) words.set(block.words.subarray(d * width, (d + 1) * width), at * width);
+      }
+    });
+    return sparseMatrix(signatureMatrix(words, this.k, this.slotBits, this.bands), rowAt);
+  }
+
+  /** Removes the temporary files. */
+  release(): void {
+    for (const file of this.files) file.remove();
+    this.files.length = 0;
+  }
+}
+
+/** Removes a spill's files; a no-op for rows in memory. */
+export function releaseSpill(signatures: object): void {
+  if (signatures instanceof SpilledRows) signatures.release();
+}

@@ -1,0 +1,176 @@
+/**
+ * The first pass's shingle sets past their share of --memory-limit: held in
+ * memory up to it, then appended to a temporary file beside the spilled rows
+ * (rowSpill.ts's WordFile). Exact Jaccard reads each set when a comparison
+ * needs it (`fetch`: held, or from the file through an 8 MiB ring that keeps
+ * the most recent), so that no pair is decided by the estimate for want of
+ * memory; `load` reads back the sets a stage needs, up to a budget (the
+ * audit's sample).
+ *
+ * The first pass's per-document tables share the room (`reserve`): as they
+ * grow, the latest sets held move to the file, so that the two together stay
+ * within it (unless the tables alone pass it).
+ */
+import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
+import type { SetSpool } from '../../firstPass/setSpool.js';
+import { WordFile } from './rowSpill.js';
+
+/** 1 MiB: the write buffer of the sets on their way to the file. */
+const WRITE_BLOCK_WORDS = 2 ** 18;
+/** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
+const FETCH_RING_WORDS = 2 ** 21;
+
+export class FileSetSpool implements SetSpool {
+  /** The sets held in memory: those of groups [0, held.length), a view of their unit's buffer each. */
+  private readonly held: Uint32Array[] = [];
+  private heldBytes = 0;
+  /** Bytes of other data that share the sets' room (the first pass's per-document tables): `reserve`. */
+  private reservedBytes = 0;
+  private file: WordFile | undefined;
+  /** Groups appended. */
+  private groups = 0;
+  /** Per group in the file: its first word there and its length in words (groups held: not set). */
+  private starts = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
+  private words = 0;
+  /** Sets on their way to the file, written in blocks (one write per set would be a system call per document). */
+  private pending = new Uint32Array(0);
+  private pendingWords = 0;
+  /** Sets fetched from the file: in the ring, from word 0 up to `ringAt`, each group's first word (emptied when it wraps). */
+  private ring = new Uint32Array(0);
+  private ringAt = 0;
+  private readonly inRing = new Map<number, number>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly memoryBytes: number,
+    private readonly onSpill?: () => void,
+  ) {}
+
+  append(set: Uint32Array): void {
+    const g = this.groups++;
+    if (g === this.starts.length) this.grow();
+    if (this.file === undefined && this.reservedBytes + this.heldBytes + set.byteLength <= this.memoryBytes) {
+      this.held.push(set); // a view of its unit's buffer, which holds only selected sets
+      this.heldBytes += set.byteLength;
+      return;
+    }
+    this.write(g, set);
+  }
+
+  /**
+   * Counts `bytes` of other data against the sets' room from now on (replacing what was reserved before);
+   * the latest sets held move to the file until the two fit (whole units' buffers are freed as they go).
+   */
+  reserve(bytes: number): void {
+    this.reservedBytes = bytes;
+    this.moveHeld(Math.max(0, this.memoryBytes - this.reservedBytes));
+  }
+
+  /**
+   * The first pass is over. When the sets spilled, those still held go to the file too: comparisons read
+   * them from there as they read the others, and their room is free for the stages after the pass (the
+   * candidates' rows). When they all fit, they stay.
+   */
+  passDone(): void {
+    if (this.file !== undefined) this.moveHeld(0);
+  }
+
+  /** Moves the latest sets held to the file until at most `bytes` are held (whole units' buffers are freed as they go). */
+  private moveHeld(bytes: number): void {
+    while (this.held.length > 0 && this.heldBytes > bytes) {
+      const g = this.held.length - 1;
+      const set = this.held.pop()!;
+      this.heldBytes -= set.byteLength;
+      this.write(g, set);
+    }
+  }
+
+  readonly load: LoadShingleSets = async (needed, budgetBytes) => {
+    const out: (Uint32Array | undefined)[] = new Array(needed.length);
+    let bytes = 0;
+    for (let g = 0; g < needed.length; g++) {
+      if (needed[g] !== 1) continue;
+      const size = g < this.held.length ? this.held[g].byteLength : this.lengths[g] * 4;
+      if (bytes + size > budgetBytes) break; // the memory limit: the rest are fetched one at a time
+      out[g] = g < this.held.length ? this.held[g] : this.read(g);
+      bytes += size;
+    }
+    return out;
+  };
+
+  /**
+   * Group g's set: held, or read from the file into the ring (valid until the ring wraps past it: at least one
+   * more fetch, as FetchShingleSet promises, since a set in the ring is at most a quarter of it).
+   */
+  readonly fetch: FetchShingleSet = (g) => {
+    if (g < this.held.length) return this.held[g];
+    const length = this.lengths[g];
+    if (length > FETCH_RING_WORDS / 4) return this.read(g);
+    const at = this.inRing.get(g);
+    if (at !== undefined) return this.ring.subarray(at, at + length);
+    if (this.ring.length === 0) this.ring = new Uint32Array(FETCH_RING_WORDS);
+    if (this.ringAt + length > this.ring.length) {
+      this.ringAt = 0;
+      this.inRing.clear();
+    }
+    const set = this.ring.subarray(this.ringAt, this.ringAt + length);
+    this.flush();
+    if (length > 0) this.file!.read(set, this.starts[g]);
+    this.inRing.set(g, this.ringAt);
+    this.ringAt += length;
+    return set;
+  };
+
+  release(): void {
+    this.held.length = 0;
+    this.heldBytes = 0;
+    this.pendingWords = 0;
+    this.pending = new Uint32Array(0);
+    this.ring = new Uint32Array(0);
+    this.ringAt = 0;
+    this.inRing.clear();
+    this.file?.remove();
+    this.file = undefined;
+  }
+
+  private read(g: number): Uint32Array {
+    this.flush();
+    const set = new Uint32Array(this.lengths[g]);
+    if (set.length > 0) this.file!.read(set, this.starts[g]);
+    return set;
+  }
+
+  /** Group g's set to the file (through the write buffer). */
+  private write(g: number, set: Uint32Array): void {
+    if (this.file === undefined) {
+      this.file = new WordFile(this.dir, 'sets', 'spilled shingle sets');
+      this.pending = new Uint32Array(WRITE_BLOCK_WORDS);
+      this.onSpill?.();
+    }
+    this.starts[g] = this.words;
+    this.lengths[g] = set.length;
+    this.words += set.length;
+    if (this.pendingWords + set.length > this.pending.length) this.flush();
+    if (set.length > this.pending.length) this.file.append(set);
+    else {
+      this.pending.set(set, this.pendingWords);
+      this.pendingWords += set.length;
+    }
+  }
+
+  private flush(): void {
+    if (this.pendingWords === 0) return;
+    this.file!.append(this.pending.subarray(0, this.pendingWords));
+    this.pendingWords = 0;
+  }
+
+  private grow(): void {
+    const starts = new Float64Array(this.starts.length * 2);
+    starts.set(this.starts);
+    this.starts = starts;
+    const lengths = new Uint32Array(this.lengths.length * 2);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The writing pass of dedup: the corpus is read a second time and every
+ * output is written in input order, all atomically (nothing appears under a
+ * final name unless the whole run succeeds).
+ *
+ * - kept documents: JSONL, each kept line verbatim (all fields preserved);
+ *   plain-text inputs become {"id", "text"} records; or Parquet
+ *   (formats/keptDocuments.ts). Every output is compressed by its name.
+ * - clusters, pairs, contamination: their rows from src/dedup/outputRows.ts
+ *   (the tab's downloads build theirs there too), as CSV, JSONL or Parquet
+ *   by the name (formats/openTable.ts).
+ */
+import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../../dedup/outputRows.js';
+import type { VerifiedPairs } from '../../verify/verification.js';
+import type { ReadOptions } from '../../io/documents.js';
+import { openKeptDocuments } from '../../formats/keptDocuments.js';
+import { openTable, type RowTable } from '../../formats/openTable.js';
+import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
+import type { StageProgress } from '../shared/config.js';
+import type { DedupOutcome } from './dedup.js';
+import { rereadCorpus } from './reread.js';
+import { writeKept } from './writeKept.js';
+
+export interface DedupOutputPaths {
+  readonly out?: string;
+  readonly clusters?: string;
+  readonly pairs?: string;
+  readonly contamination?: string;
+}
+
+interface Committable {
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function writeDedupOutputs(
+  outcome: DedupOutcome,
+  paths: DedupOutputPaths,
+  read: ReadOptions,
+  progress: StageProgress,
+  formats: { readonly parquetCompression?: ParquetCompression } = {},
+): Promise<void> {
+  const opened: Committable[] = [];
+  const open = async <T extends Committable>(make: () => Promise<T>): Promise<T> => {
+    const writer = await make();
+    opened.push(writer);
+    return writer;
+  };
+  try {
+    const compression = formats.parquetCompression;
+    const perDocument = await openPerDocument(outcome, paths, open, compression);
+    const groupIds = await visitCorpus(outcome, read, progress, perDocument);
+    if (paths.pairs !== undefined) await writePairs(await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)), outcome.verified, groupIds);
+    for (const writer of opened) await writer.commit();
+  } catch (error) {
+    await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
+    throw error;
+  } finally {
+    progress.stop();
+  }
+}
+
+/** The outputs with a row per document, and the groups whose first document names a pair. */
+async function openPerDocument(
+  outcome: DedupOutcome,
+  paths: DedupOutputPaths,
+  open: <T extends Committable>(make: () => Promise<T>) => Promise<T>,
+  compression: ParquetCompression | undefined,
+) {
+  const out = paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
+  const clusters = paths.clusters === undefined ? undefined : await open(() => openTable(paths.clusters!, CLUSTER_COLUMNS, compression));
+  const contamination = paths.contamination === undefined ? undefined : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
+  // Pairs are named by the first document of each text: remember just those ids.
+  const pairGroups = new Set<number>();
+  if (paths.pairs !== undefined) for (let i = 0; i < outcome.verified.a.length; i++) pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
+  return { out, clusters, contamination, pairGroups };
+}
+
+/** Writes every document's rows, in input order; returns the id naming each group in a pair. */
+async function visitCorpus(
+  outcome: DedupOutcome,
+  read: ReadOptions,
+  progress: StageProgress,
+  { out, clusters, contamination: contaminationFile, pairGroups }: Awaited<ReturnType<typeof openPerDocument>>,
+): Promise<Map<number, string>> {
+  const groupIds = new Map<number, string>();
+  const visit = async (index: number, id: string): Promise<void> => {
+    const g = outcome.table.group(index);
+    await clusters?.row(clusterRow(outcome, index, id));
+    if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
+    const matched = contaminationFile === undefined ? undefined : contaminationRow(outcome, index, id);
+    if (matched !== undefined) await contaminationFile!.row(matched);
+  };
+  const { records } = outcome;
+  if (records !== undefined) {
+    // The first pass recorded every id and line: the corpus is read again only to copy the kept documents.
+    if (out !== undefined) await writeKept(outcome, records, out, read, progress);
+    for (let d = 0; d < records.documents; d++) await visit(d, records.id(d));
+  } else if (outcome.files.length > 0) {
+    for await (const doc of rereadCorpus(outcome.files, read, outcome.table.documents, 'to write the outputs', progress)) {
+      if (out !== undefined && outcome.assignment.kept[doc.index] === 1) await out.write(doc);
+      await visit(doc.index, doc.id);
+    }
+  } else {
+    const ids = outcome.presignedIds ?? [];
+    if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');
+    for (let d = 0; d < ids.length; d++) await visit(d, ids[d]);
+  }
+  return groupIds;
+}
+
+/** One row per verified pair, each text named by its first document. */
+async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
+  for (let i = 0; i < verified.a.length; i++) await pairs.row(pairRow(verified, i, (g) => groupIds.get(g)!));
+}

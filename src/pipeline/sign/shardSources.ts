@@ -1,0 +1,100 @@
+/**
+ * Where a `sign --shard I/N` run's documents come from, and how their
+ * positions are formed (recorded in the shard's metadata, src/formats/shards/shardFile.ts):
+ *
+ * - ranges (files): the shard reads only its pieces of the input
+ *   (src/io/shardPlan.ts), N shards reading the corpus about once in total;
+ *   positions are `(I − 1) × 2^32 + ordinal in the shard`, which order
+ *   documents as the whole input does.
+ * - modulo (standard input, which cannot be split or re-read): every shard
+ *   streams all of it and keeps the documents at global positions p with
+ *   p mod N = I − 1.
+ *
+ * Both count the bytes they read from disk (or the pipe).
+ */
+import { createHash } from 'node:crypto';
+import type { ShardMeta } from '../../formats/shards/shardFile.js';
+import { rangePosition, type ShardRanges } from '../../formats/shards/shardRanges.js';
+import type { InputDocument, ReadOptions } from '../../io/documents.js';
+import { readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
+import { describeForShards, readPiece } from '../../io/shardInputs.js';
+import { planShards, type Piece } from '../../io/shardPlan.js';
+import type { StageProgress } from '../shared/config.js';
+
+export interface ShardSource {
+  /** Bytes this shard is to read, for progress (undefined for standard input). */
+  readonly bytes: number | undefined;
+  /** The shard's documents, `index` being the position written to the shard. */
+  documents(read: ReadOptions, progress: StageProgress): AsyncIterable<InputDocument>;
+  /** The metadata fields the source knows, once its documents are read. */
+  meta(): Pick<ShardMeta, 'totalDocuments' | 'bytesRead' | 'ranges'>;
+}
+
+/** Shards of at most 2^21 runs keep positions (index × 2^32 + ordinal) exact doubles. */
+const MAX_RANGE_SHARDS = 2 ** 21;
+
+export async function shardSource(files: readonly InputFile[], shard: { index: number; count: number }, read: ReadOptions, note: (message: string) => void): Promise<ShardSource> {
+  if (files.some((f) => f.path === '-')) {
+    if (shard.count > 1) note('standard input cannot be split: this shard reads all of it and keeps every ' + `${shard.count}th document (give files to read only this shard's part)`);
+    return moduloSource(files, shard);
+  }
+  if (shard.count > MAX_RANGE_SHARDS) throw new RangeError(`--shard: at most ${MAX_RANGE_SHARDS} shards`);
+  return rangeSource(files, shard, read, note);
+}
+
+async function rangeSource(files: readonly InputFile[], shard: { index: number; count: number }, read: ReadOptions, note: (message: string) => void): Promise<ShardSource> {
+  let bytesRead = 0;
+  const countBytes = (n: number): void => {
+    bytesRead += n;
+  };
+  const described = await describeForShards(files, read, shard.count, countBytes);
+  for (const line of described.notes) note(line);
+  const plan = planShards(described.planned, shard.count);
+  const mine = plan[shard.index];
+  const pieces = mine.map((p) => ({ path: files[p.file].path, part: partOf(p), documents: 0 }));
+  const identity = { count: shard.count, files: files.map((f, i) => [f.path, f.size, described.planned[i].split]), plan };
+  const ranges: ShardRanges = { plan: createHash('sha256').update(JSON.stringify(identity)).digest('hex'), inputBytes: totalInputBytes(files) ?? 0, pieces };
+  let documents = 0;
+  return {
+    bytes: mine.reduce((sum, p) => sum + pieceBytes(p, described.planned[p.file].size, described.planned[p.file].split), 0),
+    async *documents(options, progress) {
+      for (const [k, piece] of mine.entries()) {
+        for await (const doc of readPiece(files[piece.file], piece, described.footers[piece.file], files.length > 1, options, countBytes)) {
+          pieces[k].documents++;
+          yield { ...doc, index: rangePosition(shard.index, documents++) };
+          if ((documents & 1023) === 0) progress.update(documents, bytesRead);
+        }
+      }
+      progress.update(documents, bytesRead);
+    },
+    meta: () => ({ totalDocuments: documents, bytesRead, ranges }),
+  };
+}
+
+function moduloSource(files: readonly InputFile[], shard: { index: number; count: number }): ShardSource {
+  let bytesRead = 0;
+  let total = 0;
+  return {
+    bytes: totalInputBytes(files),
+    async *documents(read, progress) {
+      for await (const doc of readDocuments(files, { ...read, onBytes: (b) => (bytesRead = b) })) {
+        total = doc.index + 1;
+        if ((doc.index & 1023) === 0) progress.update(doc.index, bytesRead);
+        if (doc.index % shard.count === shard.index) yield doc;
+      }
+    },
+    meta: () => ({ totalDocuments: total, bytesRead }),
+  };
+}
+
+/** How the metadata names a piece. */
+function partOf(piece: Piece): string {
+  if (piece.kind === 'file') return 'whole';
+  return piece.kind === 'groups' ? `groups ${piece.first}-${piece.end}` : `bytes ${piece.start}-${piece.end}`;
+}
+
+function pieceBytes(piece: Piece, size: number, split: { kind: string; sizes?: readonly number[] }): number {
+  if (piece.kind === 'bytes') return piece.end - piece.start;
+  if (piece.kind === 'groups') return (split.sizes ?? []).slice(piece.first, piece.end).reduce((a, b) => a + b, 0);
+  return size;
+}

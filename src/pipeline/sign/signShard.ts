@@ -1,0 +1,140 @@
+/**
+ * `gpudedup sign --shard I/N -o shard.parquet`: signs one slice of the input
+ * for `gpudedup cluster`.
+ *
+ * With files, shard I reads only its pieces of the input (whole files, Parquet
+ * row groups, byte ranges of JSON Lines cut at line ends: src/io/shardPlan.ts),
+ * so N shards read the corpus about once in total; standard input, which
+ * cannot be split, is streamed whole by every shard, which keeps the documents
+ * at positions p mod N = I − 1 (shardSources.ts). Either way every document's
+ * position orders it as in the whole input, and the metadata says how.
+ */
+import { bandKey } from '../../bands/bandKeys.js';
+import type { LshParams } from '../../bands/lshParams.js';
+import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../../bands/signatureMatrix.js';
+import { exactKey, words64 } from '../../exact/exactKey.js';
+import { keepScore } from '../../text/keepPolicy.js';
+import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../../formats/shards/shardFile.js';
+import type { InputDocument, ReadOptions } from '../../io/documents.js';
+import { listInputFiles } from '../../io/readDocuments.js';
+import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
+import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
+import { signDocuments, type SignedBatch } from '../../signatures/signDocuments.js';
+import { normalizedForExactMatch } from '../../text/normalize.js';
+import { checkOutputs } from '../shared/outputChecks.js';
+import { requireUniqueIds } from '../../exact/uniqueIds.js';
+import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks } from '../shared/config.js';
+import { shardSource, type ShardSource } from './shardSources.js';
+
+export interface ShardSlice {
+  /** 0-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+export interface SignShardConfig {
+  readonly inputs: readonly string[];
+  readonly read: ReadOptions;
+  readonly params: SignatureParams;
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly shard: ShardSlice;
+  readonly backend: BackendChoice;
+  readonly threads?: number;
+  readonly out: string;
+  readonly batchSize?: number;
+  /** Store each document's shingle set (the `shingles` column) for exact Jaccard in `cluster`. */
+  readonly storeSets?: boolean;
+  /** Store this field's numeric value as the `score` column, for `cluster --keep field:NAME`. */
+  readonly scoreField?: string;
+}
+
+export interface SignShardSummary {
+  readonly documents: number;
+  readonly totalDocuments: number;
+  readonly empty: number;
+  readonly seconds: number;
+  readonly backend: string;
+  /** Bytes read from disk, and the input's bytes (undefined for standard input). */
+  readonly bytesRead: number;
+  readonly inputBytes: number | undefined;
+}
+
+/** Parses `I/N` (1 ≤ I ≤ N) into a 0-based slice. */
+export function parseShardSlice(text: string): ShardSlice {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const i = match ? Number(match[1]) : NaN;
+  const n = match ? Number(match[2]) : NaN;
+  if (!(Number.isSafeInteger(i) && Number.isSafeInteger(n) && n >= 1 && i >= 1 && i <= n)) {
+    throw new RangeError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 1/4), got "${text}"`);
+  }
+  return { index: i - 1, count: n };
+}
+
+export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<SignShardSummary> {
+  const { slotBits } = config.params;
+  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
+  const files = await listInputFiles(config.inputs, hooks.note);
+  if (config.out === '-') throw new RangeError('sign --shard -o -: a shard is a Parquet file; give a file name');
+  await checkOutputs([{ flag: '-o', path: config.out }], files);
+  const source = await shardSource(files, config.shard, config.read, hooks.note);
+  return withRunSigner(config, hooks, async (signer) => {
+    const started = performance.now();
+    let empty = 0;
+    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, source), undefined, {
+      sets: config.storeSets === true,
+      score: config.scoreField !== undefined,
+    });
+    try {
+      await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, source.bytes, 'bytes', async (progress) => {
+        const skipped = skippedInputCounter(hooks, config.read);
+        const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
+        // Ids are checked unique among the documents this shard reads (all of them, on standard input).
+        const documents = requireUniqueIds(source.documents(read, progress));
+        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, shingler: signer.shingler };
+        for await (const batch of signDocuments(documents, signer.signer, pipeline)) empty += appendBatch(writer, batch, config);
+      });
+      await writer.commit();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+    const meta = source.meta();
+    const seconds = (performance.now() - started) / 1000;
+    const inputBytes = meta.ranges?.inputBytes ?? source.bytes;
+    return { documents: writer.documents, totalDocuments: meta.totalDocuments, empty, seconds, backend: signer.signer.description, bytesRead: meta.bytesRead ?? 0, inputBytes };
+  });
+}
+
+function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta(), sets: config.storeSets === true, scoreField: config.scoreField };
+}
+
+/** Rows of one signed batch; returns the number of empty documents in it. */
+function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
+  const { k } = config.params;
+  const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
+  const { bands, rows } = config.lsh;
+  const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
+  const key = new Uint32Array(2);
+  const bandKeys = new BigInt64Array(bands);
+  const slots = new BigInt64Array(k);
+  let empty = 0;
+  batch.documents.forEach((doc, d) => {
+    const normalized = normalizedForExactMatch(doc.text, config.params.normalize);
+    const isEmpty = normalized === '';
+    if (isEmpty) empty++;
+    for (let j = 0; j < bands; j++) {
+      if (isEmpty) bandKeys[j] = 0n;
+      else {
+        bandKey(matrix, d, j, rows, key, 0);
+        bandKeys[j] = words64(key[0], key[1]);
+      }
+    }
+    const words = matrix.words;
+    for (let i = 0; i < k; i++) slots[i] = slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
+    const score = config.scoreField === undefined ? undefined : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
+    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d], score);
+  });
+  return empty;
+}

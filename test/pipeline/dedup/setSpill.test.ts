@@ -1,0 +1,108 @@
+// The first pass's shingle sets past their memory share: held, then in a temporary file, read back exactly,
+// loaded within a budget or one at a time.
+import { readdirSync, rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
+import { rng } from '../../support/reference.js';
+import { tempDir } from '../../support/cli.js';
+
+describe('FileSetSpool', () => {
+  const dir = tempDir();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives back every needed set exactly, from memory or from its file, up to the budget, and removes the file', async () => {
+    const random = rng(7);
+    const sets = Array.from({ length: 300 }, (_, g) => Uint32Array.from({ length: 2 * (g % 7 === 0 ? 0 : 1 + Math.floor(random() * 40)) }, () => (random() * 2 ** 32) >>> 0));
+    let spilled = 0;
+    const spool = new FileSetSpool(dir, 4096, () => spilled++);
+    for (const set of sets) spool.append(set);
+    expect(spilled).toBe(1);
+    expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(true);
+    const needed = Uint8Array.from(sets, (_, g) => (g % 3 === 0 ? 1 : 0));
+    const all = await spool.load(needed, Number.POSITIVE_INFINITY);
+    for (let g = 0; g < sets.length; g++) {
+      if (needed[g] === 1) expect([...all[g]!]).toEqual([...sets[g]]);
+      else expect(all[g]).toBeUndefined();
+    }
+    const limited = await spool.load(needed, 2000);
+    const bytes = limited.reduce((n, s) => n + (s?.byteLength ?? 0), 0);
+    expect(bytes).toBeLessThanOrEqual(2000);
+    expect(limited.filter((s) => s !== undefined).length).toBeLessThan(all.filter((s) => s !== undefined).length);
+    // Any one set on demand, held or in the file, exactly (the last ones still in the write buffer too).
+    for (const g of [0, 1, 150, 298, 299, 7]) expect([...spool.fetch(g)]).toEqual([...sets[g]]);
+    spool.release();
+    expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
+  });
+
+  it('counts reserved bytes (the first pass\'s tables) against its room, and writes sets larger than its write buffer whole', async () => {
+    const spool = new FileSetSpool(dir, 4096);
+    spool.reserve(4000);
+    const small = Uint32Array.from({ length: 64 }, (_, i) => i); // 256 bytes: would fit 4096 alone, not with 4000 reserved
+    const large = Uint32Array.from({ length: 2 ** 18 + 10 }, (_, i) => (i * 2654435761) >>> 0); // past the 1 MiB write buffer
+    spool.append(small);
+    spool.append(large);
+    spool.append(small);
+    expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(true);
+    expect([...spool.fetch(1)]).toEqual([...large]);
+    expect([...spool.fetch(2)]).toEqual([...small]);
+    const all = await spool.load(Uint8Array.of(1, 1, 1), Number.POSITIVE_INFINITY);
+    expect(all.map((set) => set?.length)).toEqual([64, 2 ** 18 + 10, 64]);
+    spool.release();
+  });
+
+  it('fetches through its ring: a set stays valid through the next fetch, also when the ring wraps', async () => {
+    const spool = new FileSetSpool(dir, 0);
+    // 2^19 − 8 words: just under a quarter of the 2^21-word ring, so the ring wraps every fourth set.
+    const sets = Array.from({ length: 7 }, (_, g) => Uint32Array.from({ length: 2 ** 19 - 8 }, (_, i) => (g * 7919 + i * 31) >>> 0));
+    const huge = Uint32Array.from({ length: 2 ** 19 + 8 }, (_, i) => i ^ 0x5555); // past a quarter: its own array
+    for (const set of sets) spool.append(set);
+    spool.append(huge);
+    const order = [0, 1, 2, 3, 4, 5, 6, 0, 3, 6, 2, 5, 1, 4, 7, 0, 7, 6];
+    for (let i = 0; i + 1 < order.length; i++) {
+      const a = spool.fetch(order[i]);
+      const b = spool.fetch(order[i + 1]);
+      const want = (g: number) => (g === 7 ? huge : sets[g]);
+      expect(a.length).toBe(want(order[i]).length);
+      expect(a.every((w, j) => w === want(order[i])[j])).toBe(true);
+      expect(b.every((w, j) => w === want(order[i + 1])[j])).toBe(true);
+    }
+    spool.release();
+  });
+
+  it('moves the latest sets held to its file when the reserved bytes grow past its room, and still gives each back', async () => {
+    const sets = Array.from({ length: 10 }, (_, g) => Uint32Array.from({ length: 2 * (g + 1) }, (_, i) => 100 * g + i)); // 8·(g + 1) bytes
+    let spilled = 0;
+    const spool = new FileSetSpool(dir, 440, () => spilled++); // all ten sets: 440 bytes
+    for (const set of sets) spool.append(set);
+    expect(spilled).toBe(0);
+    spool.reserve(100); // the last three (80 + 72 + 64 = 216 bytes) go; 224 + 100 fit
+    expect(spilled).toBe(1);
+    const budget = await spool.load(new Uint8Array(10).fill(1), 224); // exactly the seven held
+    expect(budget.filter((set) => set !== undefined).length).toBe(7);
+    for (let g = 0; g < 7; g++) expect(budget[g]).toBe(spool.fetch(g)); // held: the same views, not copies
+    spool.append(sets[0]);
+    spool.reserve(10_000); // the tables alone pass the room: every set goes
+    for (let g = 0; g < 10; g++) expect([...spool.fetch(g)]).toEqual([...sets[g]]);
+    expect([...spool.fetch(10)]).toEqual([...sets[0]]);
+    spool.release();
+  });
+
+  it('after the pass moves the sets it still holds to its file only if it spilled', async () => {
+    const sets = Array.from({ length: 4 }, (_, g) => Uint32Array.from({ length: 8 }, (_, i) => 10 * g + i)); // 32 bytes each
+    const fits = new FileSetSpool(dir, 128);
+    for (const set of sets) fits.append(set);
+    fits.passDone();
+    for (let g = 0; g < 4; g++) expect(fits.fetch(g)).toBe(sets[g]); // still the views held
+    expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
+    const spilled = new FileSetSpool(dir, 64);
+    for (const set of sets) spilled.append(set);
+    expect(spilled.fetch(0)).toBe(sets[0]);
+    spilled.passDone();
+    for (let g = 0; g < 4; g++) {
+      expect(spilled.fetch(g)).not.toBe(sets[g]); // read from the file
+      expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
+    }
+    fits.release();
+    spilled.release();
+  });
+});
