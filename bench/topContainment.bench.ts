@@ -1,7 +1,7 @@
 /**
  * Top-K and containment queries of the index (issue 33) against brute force,
  * and beside datasketch 2.0's MinHashLSHForest and MinHashLSHEnsemble on the
- * same texts (bench/datasketchQueries.py, `--datasketch`).
+ * same signatures (bench/datasketchQueries.py, `--datasketch`).
  *
  *   node dist/bench/topContainment.bench.js top --sample [--datasketch]
  *   node dist/bench/topContainment.bench.js top --documents 100000 --queries 1000 [--datasketch]
@@ -170,7 +170,7 @@ async function top(): Promise<void> {
     console.log(`\nrerank ${rerank}: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s (one thread); load ${load()}`);
     printTopTable(`gpudedup forest, rerank ${rerank}`, truth, found);
   }
-  if (argv.includes('--datasketch')) datasketch('top', texts, queries, { truth: truth.nearest, scores: truth.scores, self: sample });
+  if (argv.includes('--datasketch')) await datasketch('top', texts, queries, { truth: truth.nearest, scores: truth.scores, self: sample });
 }
 
 /** Hosts of 1–20 k words with one planted item each; the items asked (a third edited). */
@@ -232,13 +232,32 @@ async function containment(): Promise<void> {
   for (const [bucket, b] of Object.entries(bySize)) console.log(`| ${bucket} | ${b.wanted} | ${(b.hit / b.wanted).toFixed(4)} |`);
   console.log(`| all | ${all.wanted} | ${(all.hit / all.wanted).toFixed(4)} |`);
   console.log(`precision: ${returned === 0 ? 1 : ((returned - wrong) / returned).toFixed(4)} (${wrong} of ${returned} returned below C)`);
-  if (argv.includes('--datasketch')) datasketch('containment', hosts, items, { truth, c });
+  if (argv.includes('--datasketch')) await datasketch('containment', hosts, items, { truth, c });
 }
 
-/** bench/datasketchQueries.py on the same texts and truth: its lines printed as they are. */
-function datasketch(mode: string, indexed: readonly string[], queries: readonly string[], extra: object): void {
+/** Rows of 128 64-bit slots, indexed then queries, little-endian (what numpy reads as uint64), and the set sizes. */
+async function signaturesFor(texts: readonly string[]): Promise<{ words: Uint32Array[]; sizes: number[] }> {
+  const words: Uint32Array[] = [];
+  const sizes: number[] = [];
+  for (let from = 0; from < texts.length; from += 5000) {
+    const signed = await signTexts(texts.slice(from, from + 5000), signer, parameters, true);
+    words.push(signed.words);
+    sizes.push(...signed.sets!.map((set) => set.length / 2));
+  }
+  return { words, sizes };
+}
+
+/**
+ * bench/datasketchQueries.py on the same signatures (ours, given to
+ * datasketch's MinHash as its hash values: the structures are compared, not
+ * the hashing) and truth: its lines printed as they are.
+ */
+async function datasketch(mode: string, indexed: readonly string[], queries: readonly string[], extra: object): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ds-queries-'));
-  writeFileSync(join(dir, 'data.json'), JSON.stringify({ mode, indexed, queries, ...extra }));
+  const a = await signaturesFor(indexed);
+  const b = await signaturesFor(queries);
+  writeFileSync(join(dir, 'signatures.bin'), Buffer.concat([...a.words, ...b.words].map((w) => Buffer.from(w.buffer, w.byteOffset, w.byteLength))));
+  writeFileSync(join(dir, 'data.json'), JSON.stringify({ mode, indexed: indexed.length, queries: queries.length, k: parameters.k, sizes: a.sizes, querySizes: b.sizes, ...extra }));
   const script = fileURLToPath(new URL('../../bench/datasketchQueries.py', import.meta.url));
   console.log(execFileSync('python3', [script, join(dir, 'data.json')], { encoding: 'utf8', maxBuffer: 2 ** 26 }));
 }
