@@ -62,10 +62,22 @@ function commonCounts(indexed: readonly Int32Array[], queries: readonly Int32Arr
   });
 }
 
-async function setsOf(texts: readonly string[]): Promise<Uint32Array[]> {
-  const out: Uint32Array[] = [];
-  for (let from = 0; from < texts.length; from += 5000) out.push(...(await signTexts(texts.slice(from, from + 5000), signer, parameters, true)).sets!);
-  return out;
+/** Texts signed once, for the truth (their sets) and for datasketch (their rows and set sizes). */
+interface Signed {
+  readonly sets: Uint32Array[];
+  readonly words: Uint32Array[];
+  readonly sizes: number[];
+}
+
+async function signAll(texts: readonly string[]): Promise<Signed> {
+  const signed: Signed = { sets: [], words: [], sizes: [] };
+  for (let from = 0; from < texts.length; from += 5000) {
+    const part = await signTexts(texts.slice(from, from + 5000), signer, parameters, true);
+    signed.sets.push(...part.sets!);
+    signed.words.push(part.words);
+    signed.sizes.push(...part.sets!.map((set) => set.length / 2));
+  }
+  return signed;
 }
 
 async function indexOf(texts: readonly string[]) {
@@ -158,7 +170,9 @@ async function top(): Promise<void> {
   const { index, seconds } = await indexOf(texts);
   console.log(`indexed in ${seconds.toFixed(1)} s`);
   let t = performance.now();
-  const dense = denseSets([...(await setsOf(texts)), ...(await setsOf(queries))]);
+  const a = await signAll(texts);
+  const b = sample ? a : await signAll(queries);
+  const dense = denseSets([...a.sets, ...b.sets]);
   const truth = topTruth(dense.slice(0, texts.length), dense.slice(texts.length), self);
   console.log(`brute force in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   t = performance.now();
@@ -170,7 +184,7 @@ async function top(): Promise<void> {
     console.log(`\nrerank ${rerank}: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s (one thread); load ${load()}`);
     printTopTable(`gpudedup forest, rerank ${rerank}`, truth, found);
   }
-  if (argv.includes('--datasketch')) await datasketch('top', texts, queries, { truth: truth.nearest, scores: truth.scores, self: sample });
+  if (argv.includes('--datasketch')) datasketch('top', a, b, { truth: truth.nearest, scores: truth.scores, self: sample });
 }
 
 /** Hosts of 1–20 k words with one planted item each; the items asked (a third edited). */
@@ -207,7 +221,9 @@ async function containment(): Promise<void> {
   console.log(`containment ≥ ${c}: ${hosts.length} hosts (${(hosts.reduce((n, h) => n + h.split(' ').length, 0) / 1e6).toFixed(1)} M words), ${items.length} items asked; load average ${load()}`);
   const { index, seconds } = await indexOf(hosts);
   console.log(`indexed in ${seconds.toFixed(1)} s`);
-  const dense = denseSets([...(await setsOf(hosts)), ...(await setsOf(items))]);
+  const a = await signAll(hosts);
+  const b = await signAll(items);
+  const dense = denseSets([...a.sets, ...b.sets]);
   const counts = commonCounts(dense.slice(0, hosts.length), dense.slice(hosts.length));
   const truth = counts.map((map, q) => [...map].filter(([, n]) => n / dense[hosts.length + q].length >= c).map(([d]) => d));
   await index.query([items[0]], { containment: c });
@@ -232,32 +248,19 @@ async function containment(): Promise<void> {
   for (const [bucket, b] of Object.entries(bySize)) console.log(`| ${bucket} | ${b.wanted} | ${(b.hit / b.wanted).toFixed(4)} |`);
   console.log(`| all | ${all.wanted} | ${(all.hit / all.wanted).toFixed(4)} |`);
   console.log(`precision: ${returned === 0 ? 1 : ((returned - wrong) / returned).toFixed(4)} (${wrong} of ${returned} returned below C)`);
-  if (argv.includes('--datasketch')) await datasketch('containment', hosts, items, { truth, c });
-}
-
-/** Rows of 128 64-bit slots, indexed then queries, little-endian (what numpy reads as uint64), and the set sizes. */
-async function signaturesFor(texts: readonly string[]): Promise<{ words: Uint32Array[]; sizes: number[] }> {
-  const words: Uint32Array[] = [];
-  const sizes: number[] = [];
-  for (let from = 0; from < texts.length; from += 5000) {
-    const signed = await signTexts(texts.slice(from, from + 5000), signer, parameters, true);
-    words.push(signed.words);
-    sizes.push(...signed.sets!.map((set) => set.length / 2));
-  }
-  return { words, sizes };
+  if (argv.includes('--datasketch')) datasketch('containment', a, b, { truth, c });
 }
 
 /**
  * bench/datasketchQueries.py on the same signatures (ours, given to
  * datasketch's MinHash as its hash values: the structures are compared, not
- * the hashing) and truth: its lines printed as they are.
+ * the hashing; rows of 128 64-bit slots, indexed then queries, little-endian)
+ * and truth: its lines printed as they are.
  */
-async function datasketch(mode: string, indexed: readonly string[], queries: readonly string[], extra: object): Promise<void> {
+function datasketch(mode: string, a: Signed, b: Signed, extra: object): void {
   const dir = mkdtempSync(join(tmpdir(), 'ds-queries-'));
-  const a = await signaturesFor(indexed);
-  const b = await signaturesFor(queries);
   writeFileSync(join(dir, 'signatures.bin'), Buffer.concat([...a.words, ...b.words].map((w) => Buffer.from(w.buffer, w.byteOffset, w.byteLength))));
-  writeFileSync(join(dir, 'data.json'), JSON.stringify({ mode, indexed: indexed.length, queries: queries.length, k: parameters.k, sizes: a.sizes, querySizes: b.sizes, ...extra }));
+  writeFileSync(join(dir, 'data.json'), JSON.stringify({ mode, indexed: a.sizes.length, queries: b.sizes.length, k: parameters.k, sizes: a.sizes, querySizes: b.sizes, ...extra }));
   const script = fileURLToPath(new URL('../../bench/datasketchQueries.py', import.meta.url));
   console.log(execFileSync('python3', [script, join(dir, 'data.json')], { encoding: 'utf8', maxBuffer: 2 ** 26 }));
 }
