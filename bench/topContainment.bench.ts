@@ -41,7 +41,10 @@ const option = (name: string, fallback: string): string => {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1] : fallback;
 };
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const parameters = resolveParameters({});
 const signer = inlineIndexSigner(parameters);
 
@@ -83,14 +86,23 @@ async function signAll(texts: readonly string[]): Promise<Signed> {
 async function indexOf(texts: readonly string[]) {
   const index = createMemoryIndex({ signer });
   const started = performance.now();
-  for (let from = 0; from < texts.length; from += 5000) await index.add(texts.slice(from, from + 5000).map((text, i) => ({ id: String(from + i), text })), { all: true });
+  for (let from = 0; from < texts.length; from += 5000)
+    await index.add(
+      texts.slice(from, from + 5000).map((text, i) => ({ id: String(from + i), text })),
+      { all: true },
+    );
   return { index, seconds: (performance.now() - started) / 1000 };
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 /** Queries one at a time: each one's ids, and the latencies. */
-async function timedQueries(index: Awaited<ReturnType<typeof indexOf>>['index'], texts: readonly string[], options: object) {
+async function timedQueries(
+  index: Awaited<ReturnType<typeof indexOf>>['index'],
+  texts: readonly string[],
+  options: object,
+) {
   const found: number[][] = [];
   const ms: number[] = [];
   for (const text of texts) {
@@ -100,7 +112,12 @@ async function timedQueries(index: Awaited<ReturnType<typeof indexOf>>['index'],
     found.push(r.matches.map((m) => Number(m.id)));
   }
   const sorted = [...ms].sort((a, b) => a - b);
-  return { found, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), qps: texts.length / (ms.reduce((a, b) => a + b, 0) / 1000) };
+  return {
+    found,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    qps: texts.length / (ms.reduce((a, b) => a + b, 0) / 1000),
+  };
 }
 
 interface TopTruth {
@@ -114,7 +131,9 @@ function topTruth(indexed: Int32Array[], queries: Int32Array[], self: (q: number
   const counts = commonCounts(indexed, queries);
   const scores: Record<number, number>[] = [];
   const nearest = counts.map((map, q) => {
-    const all = [...map].filter(([d]) => d !== self(q)).map(([d, c]) => ({ i: d, j: c / (queries[q].length + indexed[d].length - c) }));
+    const all = [...map]
+      .filter(([d]) => d !== self(q))
+      .map(([d, c]) => ({ i: d, j: c / (queries[q].length + indexed[d].length - c) }));
     scores.push(Object.fromEntries(all.filter((x) => x.j >= 0.2).map((x) => [x.i, x.j])));
     return all.sort((a, b) => b.j - a.j || a.i - b.i).slice(0, 10);
   });
@@ -126,11 +145,19 @@ function topTruth(indexed: Int32Array[], queries: Int32Array[], self: (q: number
  * first K — ties counted as either: a true one is matched by a returned one
  * of the same exact Jaccard (the i-th best true by the best unmatched returned).
  */
-export function recallAt(truth: TopTruth, found: readonly (readonly number[])[], k: number, floor: number): { recall: number; wanted: number } {
+export function recallAt(
+  truth: TopTruth,
+  found: readonly (readonly number[])[],
+  k: number,
+  floor: number,
+): { recall: number; wanted: number } {
   let wanted = 0;
   let hit = 0;
   truth.nearest.forEach((row, q) => {
-    const got = found[q].slice(0, k).map((i) => truth.scores[q][i] ?? 0).sort((a, b) => b - a);
+    const got = found[q]
+      .slice(0, k)
+      .map((i) => truth.scores[q][i] ?? 0)
+      .sort((a, b) => b - a);
     let g = 0;
     for (const x of row.slice(0, k)) {
       if (x.j < floor) continue;
@@ -147,14 +174,22 @@ export function recallAt(truth: TopTruth, found: readonly (readonly number[])[],
 
 function sampleTexts(): string[] {
   const path = fileURLToPath(new URL('../../data/sample.jsonl.gz', import.meta.url));
-  return gunzipSync(readFileSync(path)).toString('utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+  return gunzipSync(readFileSync(path))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { text: string }).text);
 }
 
 function printTopTable(name: string, truth: TopTruth, found: readonly (readonly number[])[]): void {
-  console.log(`| ${name} | floor | recall@1 | recall@5 | recall@10 | pairs wanted @10 |\n| --- | --: | --: | --: | --: | --: |`);
+  console.log(
+    `| ${name} | floor | recall@1 | recall@5 | recall@10 | pairs wanted @10 |\n| --- | --: | --: | --: | --: | --: |`,
+  );
   for (const floor of [0.5, 0.3]) {
     const at = (k: number) => recallAt(truth, found, k, floor);
-    console.log(`| | ${floor} | ${at(1).recall.toFixed(4)} | ${at(5).recall.toFixed(4)} | ${at(10).recall.toFixed(4)} | ${at(10).wanted} |`);
+    console.log(
+      `| | ${floor} | ${at(1).recall.toFixed(4)} | ${at(5).recall.toFixed(4)} | ${at(10).recall.toFixed(4)} | ${at(10).wanted} |`,
+    );
   }
 }
 
@@ -166,7 +201,9 @@ async function top(): Promise<void> {
   const texts = sample ? sampleTexts() : Array.from({ length: documents }, (_, i) => generator.document(i).text);
   const queries = sample ? texts : Array.from({ length: queryCount }, (_, q) => generator.document(documents + q).text);
   const self = (q: number): number => (sample ? q : -1);
-  console.log(`top-K: ${texts.length} documents, ${queries.length} queries${sample ? ' (each itself left out)' : ''}; load average ${load()}`);
+  console.log(
+    `top-K: ${texts.length} documents, ${queries.length} queries${sample ? ' (each itself left out)' : ''}; load average ${load()}`,
+  );
   const { index, seconds } = await indexOf(texts);
   console.log(`indexed in ${seconds.toFixed(1)} s`);
   let t = performance.now();
@@ -181,10 +218,13 @@ async function top(): Promise<void> {
   for (const rerank of ['exact', 'estimate'] as const) {
     const run = await timedQueries(index, queries, { top: sample ? 11 : 10, rerank });
     const found = run.found.map((ids, q) => ids.filter((i) => i !== self(q)).slice(0, 10));
-    console.log(`\nrerank ${rerank}: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s (one thread); load ${load()}`);
+    console.log(
+      `\nrerank ${rerank}: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s (one thread); load ${load()}`,
+    );
     printTopTable(`gpudedup forest, rerank ${rerank}`, truth, found);
   }
-  if (argv.includes('--datasketch')) datasketch('top', a, b, { truth: truth.nearest, scores: truth.scores, self: sample });
+  if (argv.includes('--datasketch'))
+    datasketch('top', a, b, { truth: truth.nearest, scores: truth.scores, self: sample });
 }
 
 /** Hosts of 1–20 k words with one planted item each; the items asked (a third edited). */
@@ -210,7 +250,11 @@ function plantedHosts(hosts: number): { hosts: string[]; items: string[] } {
     const item = run(20 + Math.floor(random() * 181));
     host.splice(Math.floor(random() * host.length), 0, ...item);
     texts.push(host.join(' '));
-    items.push((h % 3 === 2 ? item.map((w) => (random() < 0.1 ? words[Math.floor(random() * words.length)] : w)) : item).join(' '));
+    items.push(
+      (h % 3 === 2 ? item.map((w) => (random() < 0.1 ? words[Math.floor(random() * words.length)] : w)) : item).join(
+        ' ',
+      ),
+    );
   }
   return { hosts: texts, items };
 }
@@ -218,14 +262,18 @@ function plantedHosts(hosts: number): { hosts: string[]; items: string[] } {
 async function containment(): Promise<void> {
   const c = Number(option('--containment', '0.8'));
   const { hosts, items } = plantedHosts(Number(option('--hosts', '1000')));
-  console.log(`containment ≥ ${c}: ${hosts.length} hosts (${(hosts.reduce((n, h) => n + h.split(' ').length, 0) / 1e6).toFixed(1)} M words), ${items.length} items asked; load average ${load()}`);
+  console.log(
+    `containment ≥ ${c}: ${hosts.length} hosts (${(hosts.reduce((n, h) => n + h.split(' ').length, 0) / 1e6).toFixed(1)} M words), ${items.length} items asked; load average ${load()}`,
+  );
   const { index, seconds } = await indexOf(hosts);
   console.log(`indexed in ${seconds.toFixed(1)} s`);
   const a = await signAll(hosts);
   const b = await signAll(items);
   const dense = denseSets([...a.sets, ...b.sets]);
   const counts = commonCounts(dense.slice(0, hosts.length), dense.slice(hosts.length));
-  const truth = counts.map((map, q) => [...map].filter(([, n]) => n / dense[hosts.length + q].length >= c).map(([d]) => d));
+  const truth = counts.map((map, q) =>
+    [...map].filter(([, n]) => n / dense[hosts.length + q].length >= c).map(([d]) => d),
+  );
   await index.query([items[0]], { containment: c });
   const run = await timedQueries(index, items, { containment: c });
   const bySize: Record<string, { wanted: number; hit: number }> = {};
@@ -241,13 +289,21 @@ async function containment(): Promise<void> {
     }
     for (const d of got) if (!want.includes(d)) wrong++;
   });
-  const all = Object.values(bySize).reduce((a, b) => ({ wanted: a.wanted + b.wanted, hit: a.hit + b.hit }), { wanted: 0, hit: 0 });
+  const all = Object.values(bySize).reduce((a, b) => ({ wanted: a.wanted + b.wanted, hit: a.hit + b.hit }), {
+    wanted: 0,
+    hit: 0,
+  });
   const returned = run.found.reduce((n, f) => n + f.length, 0);
-  console.log(`p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s; load ${load()}`);
+  console.log(
+    `p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.qps.toFixed(0)} queries/s; load ${load()}`,
+  );
   console.log(`| items | pairs at C ≥ ${c} | recall |\n| --- | --: | --: |`);
-  for (const [bucket, b] of Object.entries(bySize)) console.log(`| ${bucket} | ${b.wanted} | ${(b.hit / b.wanted).toFixed(4)} |`);
+  for (const [bucket, b] of Object.entries(bySize))
+    console.log(`| ${bucket} | ${b.wanted} | ${(b.hit / b.wanted).toFixed(4)} |`);
   console.log(`| all | ${all.wanted} | ${(all.hit / all.wanted).toFixed(4)} |`);
-  console.log(`precision: ${returned === 0 ? 1 : ((returned - wrong) / returned).toFixed(4)} (${wrong} of ${returned} returned below C)`);
+  console.log(
+    `precision: ${returned === 0 ? 1 : ((returned - wrong) / returned).toFixed(4)} (${wrong} of ${returned} returned below C)`,
+  );
   if (argv.includes('--datasketch')) datasketch('containment', a, b, { truth, c });
 }
 
@@ -259,8 +315,22 @@ async function containment(): Promise<void> {
  */
 function datasketch(mode: string, a: Signed, b: Signed, extra: object): void {
   const dir = mkdtempSync(join(tmpdir(), 'ds-queries-'));
-  writeFileSync(join(dir, 'signatures.bin'), Buffer.concat([...a.words, ...b.words].map((w) => Buffer.from(w.buffer, w.byteOffset, w.byteLength))));
-  writeFileSync(join(dir, 'data.json'), JSON.stringify({ mode, indexed: a.sizes.length, queries: b.sizes.length, k: parameters.k, sizes: a.sizes, querySizes: b.sizes, ...extra }));
+  writeFileSync(
+    join(dir, 'signatures.bin'),
+    Buffer.concat([...a.words, ...b.words].map((w) => Buffer.from(w.buffer, w.byteOffset, w.byteLength))),
+  );
+  writeFileSync(
+    join(dir, 'data.json'),
+    JSON.stringify({
+      mode,
+      indexed: a.sizes.length,
+      queries: b.sizes.length,
+      k: parameters.k,
+      sizes: a.sizes,
+      querySizes: b.sizes,
+      ...extra,
+    }),
+  );
   const script = fileURLToPath(new URL('../../bench/datasketchQueries.py', import.meta.url));
   console.log(execFileSync('python3', [script, join(dir, 'data.json')], { encoding: 'utf8', maxBuffer: 2 ** 26 }));
 }
@@ -285,11 +355,18 @@ async function latency(): Promise<void> {
   console.log(`latency: ${dir} (${documents} documents), ${count} queries each; load average ${load()}`);
   let t = performance.now();
   const reader = await openIndex(dir, { readOnly: true });
-  console.log(`opened in ${(performance.now() - t).toFixed(0)} ms, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
-  for (const [name, texts, options] of [['top 10', tops, { top: 10 }], ['containment 0.8', items, { containment: 0.8 }]] as const) {
+  console.log(
+    `opened in ${(performance.now() - t).toFixed(0)} ms, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+  );
+  for (const [name, texts, options] of [
+    ['top 10', tops, { top: 10 }],
+    ['containment 0.8', items, { containment: 0.8 }],
+  ] as const) {
     t = performance.now();
     await reader.query([texts[0]], options);
-    console.log(`${name}: first query (builds) ${((performance.now() - t) / 1000).toFixed(2)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `${name}: first query (builds) ${((performance.now() - t) / 1000).toFixed(2)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+    );
     const ms: number[] = [];
     let matched = 0;
     for (const text of texts) {
@@ -299,7 +376,9 @@ async function latency(): Promise<void> {
       if (r.matches.length > 0) matched++;
     }
     ms.sort((a, b) => a - b);
-    console.log(`${name}: p50 ${percentile(ms, 0.5).toFixed(2)} ms, p99 ${percentile(ms, 0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(2)} ms; ${matched}/${texts.length} with matches; load ${load()}`);
+    console.log(
+      `${name}: p50 ${percentile(ms, 0.5).toFixed(2)} ms, p99 ${percentile(ms, 0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(2)} ms; ${matched}/${texts.length} with matches; load ${load()}`,
+    );
   }
   console.log(`rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
   await reader.close();

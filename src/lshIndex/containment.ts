@@ -32,7 +32,7 @@ export function containmentOf(jaccard: number, q: number, x: number): number {
   return q === 0 ? 0 : Math.min(1, (jaccard * (q + x)) / ((1 + jaccard) * q));
 }
 
-/** The longest prefix at which a document at Jaccard t is met with probability ≥ 1 − MISS_PROBABILITY; 0 where none. */
+/** The longest prefix that meets a document at Jaccard t with probability ≥ 1 − MISS_PROBABILITY; 0 where none does. */
 export function depthFor(t: number, trees: number, depth: number): number {
   for (let r = depth; r >= 1; r--) if (missProbability(t, r, trees) <= MISS_PROBABILITY) return r;
   return 0;
@@ -45,7 +45,13 @@ export interface ContainmentQuery extends ForestQuery {
 }
 
 /** The query's containment matches, most contained first (exact where measured). */
-export function containmentMatches(segments: readonly IndexSegment[], forests: readonly PrefixForest[], postingsOf: (segment: IndexSegment) => ShinglePostings | undefined, query: ContainmentQuery, scorer: RowScorer): IndexMatch[] {
+export function containmentMatches(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
+  query: ContainmentQuery,
+  scorer: RowScorer,
+): IndexMatch[] {
   const { q, c } = query;
   if (q === 0 || forests.length === 0) return [];
   for (const forest of forests) forest.beginQuery();
@@ -64,7 +70,13 @@ export function containmentMatches(segments: readonly IndexSegment[], forests: r
 }
 
 /** Rows sharing at least leastHits of the query's sampled shingles, not met by the forests. */
-function postingCandidates(segments: readonly IndexSegment[], forests: readonly PrefixForest[], postingsOf: (segment: IndexSegment) => ShinglePostings | undefined, query: ContainmentQuery, which: Set<number>): Met[] {
+function postingCandidates(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
+  query: ContainmentQuery,
+  which: Set<number>,
+): Met[] {
   const keys = sampledKeys(query.set!);
   const least = leastHits(query.c, query.q, keys.length);
   const met: Met[] = [];
@@ -72,13 +84,20 @@ function postingCandidates(segments: readonly IndexSegment[], forests: readonly 
     const postings = postingsOf(forests[segment].segment);
     if (postings === undefined) continue;
     for (const row of postings.rowsSharing(keys, least)) {
-      if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row)) met.push({ segment, row, agreement: 0 });
+      if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row))
+        met.push({ segment, row, agreement: 0 });
     }
   }
   return met;
 }
 
-function verified(segments: readonly IndexSegment[], forests: readonly PrefixForest[], met: readonly Met[], query: ContainmentQuery, scorer: RowScorer): IndexMatch[] {
+function verified(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  met: readonly Met[],
+  query: ContainmentQuery,
+  scorer: RowScorer,
+): IndexMatch[] {
   const { q, c } = query;
   scorer.setQuery(query);
   const matches: IndexMatch[] = [];

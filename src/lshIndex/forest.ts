@@ -39,7 +39,8 @@ const fingerprint = (lo: number, hi: number): number => Math.imul(lo ^ Math.imul
 
 /** The fingerprints of the forest's slots of row words[at …], into out (trees·depth of them). */
 export function fingerprintsOf(p: IndexParameters, words: Uint32Array, at: number, out: Uint16Array): void {
-  for (let s = 0; s < out.length; s++) out[s] = p.slotBits === 64 ? fingerprint(words[at + 2 * s], words[at + 2 * s + 1]) : fingerprint(words[at + s], 0);
+  for (let s = 0; s < out.length; s++)
+    out[s] = p.slotBits === 64 ? fingerprint(words[at + 2 * s], words[at + 2 * s + 1]) : fingerprint(words[at + s], 0);
 }
 
 /**
@@ -49,7 +50,8 @@ export function fingerprintsOf(p: IndexParameters, words: Uint32Array, at: numbe
  */
 export function estimatedSetSize(words: Uint32Array, at: number, k: number): number {
   let sum = 0;
-  for (let i = 0; i < k; i++) sum -= Math.log1p(-((words[at + 2 * i + 1] * 2 ** 32 + words[at + 2 * i]) / (2 ** 61 - 1)));
+  for (let i = 0; i < k; i++)
+    sum -= Math.log1p(-((words[at + 2 * i + 1] * 2 ** 32 + words[at + 2 * i]) / (2 ** 61 - 1)));
   return sum > 0 ? (k - 1) / sum : 0;
 }
 
@@ -89,7 +91,11 @@ export class PrefixForest {
       segment.readRow(r, row, 0);
       if (row.every((w) => w === EMPTY_SLOT_WORD)) continue; // no tokens: never a candidate, as in the band tables
       fingerprintsOf(parameters, row, 0, this.fingerprints.subarray(r * this.slots, (r + 1) * this.slots));
-      this.sizes[r] = bySets ? segment.setSize!(r) : parameters.scheme === 'classic' && parameters.slotBits === 64 ? estimatedSetSize(row, 0, parameters.k) : 0;
+      this.sizes[r] = bySets
+        ? segment.setSize!(r)
+        : parameters.scheme === 'classic' && parameters.slotBits === 64
+          ? estimatedSetSize(row, 0, parameters.k)
+          : 0;
       indexed.push(r);
     }
     this.banded = indexed.length;
@@ -104,7 +110,8 @@ export class PrefixForest {
     }
     if (order.length > 0) this.starts.push(order.length);
     this.partOfRow = new Uint8Array(count);
-    for (let p = 0; p < this.partitions; p++) for (let i = this.starts[p]; i < this.starts[p + 1]; i++) this.partOfRow[order[i]] = p;
+    for (let p = 0; p < this.partitions; p++)
+      for (let i = this.starts[p]; i < this.starts[p + 1]; i++) this.partOfRow[order[i]] = p;
     this.sorted = new Uint32Array(shape.trees * this.banded);
     for (let t = 0; t < shape.trees; t++) this.sortTree(t, order);
   }
@@ -171,7 +178,7 @@ export class PrefixForest {
     }
   }
 
-  /** The live rows (of `segment`, this state's view) of tree t's positions [lo, hi) not yet seen in this query, marked seen, appended to out. */
+  /** Live rows (by `segment`, this state's view) of tree t's positions [lo, hi) not seen yet in the query: marked, appended. */
   collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
     const base = t * this.banded;
     for (let i = lo; i < hi; i++) {
@@ -201,7 +208,10 @@ export class PrefixForest {
 /** Rows stably ordered by partition (counting sort over the few partitions). */
 function sortByPartition(rows: readonly number[], parts: readonly number[]): number[] {
   const buckets: number[][] = [];
-  rows.forEach((r, i) => (buckets[parts[i]] ??= []).push(r));
+  rows.forEach((r, i) => {
+    buckets[parts[i]] ??= [];
+    buckets[parts[i]].push(r);
+  });
   return buckets.flatMap((b) => b ?? []);
 }
 
@@ -221,7 +231,10 @@ export class ForestCache {
   postingsOf(segment: IndexSegment): ShinglePostings | undefined {
     if (!segment.hasSets) return undefined;
     let found = this.postings.get(segment.name);
-    if (found === undefined || found.segment.count !== segment.count) this.postings.set(segment.name, (found = new ShinglePostings(segment)));
+    if (found === undefined || found.segment.count !== segment.count) {
+      found = new ShinglePostings(segment);
+      this.postings.set(segment.name, found);
+    }
     return found;
   }
 

@@ -69,7 +69,13 @@ export class RowScorer {
  * gives, none at 0) sharing the query's first r slots, each once; no more
  * trees are searched once `limit` rows are met.
  */
-export function metAtDepth(segments: readonly IndexSegment[], forests: readonly PrefixForest[], query: ForestQuery, depthOf: (forest: PrefixForest, part: number) => number, limit = Infinity): Met[] {
+export function metAtDepth(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  query: ForestQuery,
+  depthOf: (forest: PrefixForest, part: number) => number,
+  limit = Infinity,
+): Met[] {
   const met: Met[] = [];
   const rows: number[] = [];
   forests.forEach((forest, segment) => {
@@ -88,7 +94,14 @@ export function metAtDepth(segments: readonly IndexSegment[], forests: readonly 
 }
 
 /** The `top` most similar live rows: the descent, then the rescoring (exact where `rerank` is exact). */
-export function topMatches(segments: readonly IndexSegment[], forests: readonly PrefixForest[], query: ForestQuery, top: number, rerank: 'exact' | 'estimate', scorer: RowScorer): IndexMatch[] {
+export function topMatches(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  query: ForestQuery,
+  top: number,
+  rerank: 'exact' | 'estimate',
+  scorer: RowScorer,
+): IndexMatch[] {
   for (const forest of forests) forest.beginQuery();
   if (forests.length === 0) return [];
   const { trees, depth } = forests[0].shape;
@@ -99,7 +112,11 @@ export function topMatches(segments: readonly IndexSegment[], forests: readonly 
     const belowFloor = missProbability(TOP_FLOOR, r + 1, trees) <= MISS_PROBABILITY;
     pool.push(...metAtDepth(segments, forests, query, () => r, belowFloor ? top - pool.length : Infinity));
     pool.sort((x, y) => y.agreement - x.agreement);
-    if (pool.length >= top && (belowFloor || missProbability(Math.max(pool[top - 1].agreement, TOP_FLOOR), r, trees) <= MISS_PROBABILITY)) break;
+    if (
+      pool.length >= top &&
+      (belowFloor || missProbability(Math.max(pool[top - 1].agreement, TOP_FLOOR), r, trees) <= MISS_PROBABILITY)
+    )
+      break;
   }
   return rescored(segments, pool, query, top, rerank, scorer, forests[0].slots);
 }
@@ -109,18 +126,31 @@ export function topMatches(segments: readonly IndexSegment[], forests: readonly 
  * errors of the K-th (an estimate's noise could hide a better one there),
  * rescored; the K best by exact Jaccard where measured, else by estimate.
  */
-function rescored(segments: readonly IndexSegment[], pool: readonly Met[], query: ForestQuery, top: number, rerank: 'exact' | 'estimate', scorer: RowScorer, slots: number): IndexMatch[] {
+function rescored(
+  segments: readonly IndexSegment[],
+  pool: readonly Met[],
+  query: ForestQuery,
+  top: number,
+  rerank: 'exact' | 'estimate',
+  scorer: RowScorer,
+  slots: number,
+): IndexMatch[] {
   if (pool.length === 0) return [];
   const kth = pool[Math.min(top, pool.length) - 1].agreement;
   const margin = rerank === 'exact' ? 3 * Math.sqrt((kth * (1 - kth)) / slots) + 1 / slots : 0;
   // (Below the floor no document is promised: no more is read there.)
-  const chosen = pool.filter((m, i) => i < top || (m.agreement >= Math.max(kth, TOP_FLOOR) - margin && i < 4 * top + 32));
+  const chosen = pool.filter(
+    (m, i) => i < top || (m.agreement >= Math.max(kth, TOP_FLOOR) - margin && i < 4 * top + 32),
+  );
   scorer.setQuery(query);
   const scored = chosen.map((m) => {
     const source = segments[m.segment];
     const similarity = scorer.estimate(source, m.row);
     const set = rerank === 'exact' && query.set !== undefined ? source.readSet(m.row) : undefined;
-    const match: IndexMatch = set === undefined ? { id: source.id(m.row), similarity } : { id: source.id(m.row), similarity, exact: exactJaccard(query.set!, set) };
+    const match: IndexMatch =
+      set === undefined
+        ? { id: source.id(m.row), similarity }
+        : { id: source.id(m.row), similarity, exact: exactJaccard(query.set!, set) };
     return match;
   });
   const key = (m: IndexMatch): number => m.exact ?? m.similarity;

@@ -17,10 +17,19 @@ const ok = (result: CliResult): CliResult => {
   return result;
 };
 const CPU = ['--backend', 'cpu', '--threads', '1'];
-const lines = (r: CliResult) => r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (r: CliResult) =>
+  r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 /** Every file of the directory with its bytes. */
-const snapshot = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name)).toString('base64')]));
+const snapshot = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(join(dir, name)).toString('base64')]),
+  );
 
 describe('gpudedup query --top and --containment', () => {
   it('answers from the forests with estimate and exact values, writing nothing into the index', async () => {
@@ -28,7 +37,10 @@ describe('gpudedup query --top and --containment', () => {
     const index = join(dir, 'index');
     const near = nearCorpus(5, 6, 6, 1);
     const planted = plantedItems(9, { hosts: 6, perHost: 1, host: [200, 400], item: [80, 120], strays: 1 });
-    const docs = [...near.indexed.map((text, i) => ({ id: `n${i}`, text })), ...planted.hosts.map((text, i) => ({ id: `h${i}`, text }))];
+    const docs = [
+      ...near.indexed.map((text, i) => ({ id: `n${i}`, text })),
+      ...planted.hosts.map((text, i) => ({ id: `h${i}`, text })),
+    ];
     writeFileSync(join(dir, 'a.jsonl'), jsonl(docs.slice(0, 20)));
     writeFileSync(join(dir, 'b.jsonl'), jsonl(docs.slice(20)));
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), '--all', ...CPU]));
@@ -46,16 +58,21 @@ describe('gpudedup query --top and --containment', () => {
       const exacts = line.matches.map((m: { exact: number }) => m.exact);
       expect(exacts).toEqual([...exacts].sort((x, y) => y - x));
     });
-    const estimated = lines(ok(await runCli(['query', index, '-', '--top', '2', '--rerank', 'estimate', ...CPU], jsonl(probe))));
+    const estimated = lines(
+      ok(await runCli(['query', index, '-', '--top', '2', '--rerank', 'estimate', ...CPU], jsonl(probe))),
+    );
     for (const line of estimated) for (const m of line.matches) expect(Object.keys(m)).toEqual(['id', 'similarity']);
 
     const items = planted.items.map((text, i) => ({ id: `i${i}`, text }));
     const contained = lines(ok(await runCli(['query', index, '-', '--containment', '0.8', ...CPU], jsonl(items))));
     contained.forEach((line, i) => {
       const q = shingles(planted.items[i]);
-      const truth = planted.hosts.map((h, x) => ({ id: `h${x}`, c: common(q, shingles(h)) / q.size })).filter((x) => x.c >= 0.8);
+      const truth = planted.hosts
+        .map((h, x) => ({ id: `h${x}`, c: common(q, shingles(h)) / q.size }))
+        .filter((x) => x.c >= 0.8);
       expect(line.matches.map((m: { id: string }) => m.id).sort()).toEqual(truth.map((x) => x.id).sort());
-      for (const m of line.matches) expect(Object.keys(m)).toEqual(['id', 'similarity', 'exact', 'containment', 'exactContainment']);
+      for (const m of line.matches)
+        expect(Object.keys(m)).toEqual(['id', 'similarity', 'exact', 'containment', 'exactContainment']);
     });
     expect(contained.filter((l) => l.matches.length > 0).length).toBeGreaterThanOrEqual(4);
     expect(snapshot(index)).toEqual(before);

@@ -5,14 +5,21 @@ import { resolveParameters, type IndexOptions } from '../../src/lshIndex/options
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { common, plantedItems, shingles } from './queryCorpus.js';
 
-const memoryIndex = (options: IndexOptions = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
+const memoryIndex = (options: IndexOptions = {}) =>
+  createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 
 /** Items of 60–150 words in documents of 100–500 words: the skew at which the forests' guarantee holds (t ≥ 0.09). */
 async function planted(options: IndexOptions) {
   const corpus = plantedItems(7, { hosts: 150, perHost: 2, host: [100, 500], item: [60, 150], strays: 30 });
   const index = memoryIndex(options);
-  await index.add(corpus.hosts.slice(0, 70).map((text, i) => ({ id: String(i), text })), { all: true });
-  await index.add(corpus.hosts.slice(70).map((text, i) => ({ id: String(i + 70), text })), { all: true });
+  await index.add(
+    corpus.hosts.slice(0, 70).map((text, i) => ({ id: String(i), text })),
+    { all: true },
+  );
+  await index.add(
+    corpus.hosts.slice(70).map((text, i) => ({ id: String(i + 70), text })),
+    { all: true },
+  );
   const hostSets = corpus.hosts.map((h) => shingles(h));
   const truth = corpus.items.map((item) => {
     const q = shingles(item);
@@ -67,21 +74,31 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
   it('finds short items in long documents through the sampled postings (no signature can: J ≈ 0.01)', async () => {
     const corpus = plantedItems(11, { hosts: 60, perHost: 2, host: [2000, 5000], item: [20, 40], strays: 10 });
     const index = memoryIndex({});
-    await index.add(corpus.hosts.map((text, i) => ({ id: String(i), text })), { all: true });
+    await index.add(
+      corpus.hosts.map((text, i) => ({ id: String(i), text })),
+      { all: true },
+    );
     const hostSets = corpus.hosts.map((h) => shingles(h));
     const truth = corpus.items.map((item) => {
       const q = shingles(item);
       return hostSets.map((x) => common(q, x) / q.size);
     });
-    const found = (await index.query(corpus.items, { containment: 0.8 })).map((r) => r.matches.map((m) => Number(m.id)));
+    const found = (await index.query(corpus.items, { containment: 0.8 })).map((r) =>
+      r.matches.map((m) => Number(m.id)),
+    );
     const { recall, wanted, wrong } = score(truth, found, 0.8);
     expect(wanted).toBeGreaterThan(70);
     expect(recall).toBeGreaterThanOrEqual(0.95);
     expect(wrong).toBe(0);
     // Without stored sets only the signatures are left: the same corpus tells.
     const bare = memoryIndex({ verify: 'estimate', storeSets: false });
-    await bare.add(corpus.hosts.map((text, i) => ({ id: String(i), text })), { all: true });
-    const estimated = (await bare.query(corpus.items, { containment: 0.8 })).map((r) => r.matches.map((m) => Number(m.id)));
+    await bare.add(
+      corpus.hosts.map((text, i) => ({ id: String(i), text })),
+      { all: true },
+    );
+    const estimated = (await bare.query(corpus.items, { containment: 0.8 })).map((r) =>
+      r.matches.map((m) => Number(m.id)),
+    );
     expect(score(truth, estimated, 0.8).recall).toBeLessThan(0.5);
   });
 

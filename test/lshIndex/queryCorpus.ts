@@ -16,10 +16,12 @@ export function rng(seed: number): () => number {
   };
 }
 
-export const words = (random: () => number, n: number): string[] => Array.from({ length: n }, () => `w${Math.floor(random() * 20000).toString(36)}`);
+export const words = (random: () => number, n: number): string[] =>
+  Array.from({ length: n }, () => `w${Math.floor(random() * 20000).toString(36)}`);
 
 /** `base` with each word replaced with probability p. */
-export const mutate = (random: () => number, base: readonly string[], p: number): string[] => base.map((w) => (random() < p ? words(random, 1)[0] : w));
+export const mutate = (random: () => number, base: readonly string[], p: number): string[] =>
+  base.map((w) => (random() < p ? words(random, 1)[0] : w));
 
 export function shingles(text: string, n = 5): Set<string> {
   const w = text.split(' ').filter((x) => x !== '');
@@ -46,7 +48,12 @@ export const jaccard = (a: Set<string>, b: Set<string>): number => {
  * bases of 150–300 words, `members` indexed variants each and `queries` query
  * variants each, words replaced with probability 0.01–0.2.
  */
-export function nearCorpus(seed: number, clusters: number, members: number, queries: number): { indexed: string[]; queries: string[] } {
+export function nearCorpus(
+  seed: number,
+  clusters: number,
+  members: number,
+  queries: number,
+): { indexed: string[]; queries: string[] } {
   const random = rng(seed);
   const indexed: string[] = [];
   const asked: string[] = [];
@@ -59,11 +66,20 @@ export function nearCorpus(seed: number, clusters: number, members: number, quer
 }
 
 /** Of each query's true `k` nearest by exact Jaccard, those at `floor` or above: the share of them `found` holds. */
-export function recallAtK(truth: readonly number[][], found: readonly (readonly number[])[], k: number, floor: number): number {
+export function recallAtK(
+  truth: readonly number[][],
+  found: readonly (readonly number[])[],
+  k: number,
+  floor: number,
+): number {
   let wanted = 0;
   let hit = 0;
   truth.forEach((row, q) => {
-    const order = row.map((j, i) => ({ j, i })).sort((a, b) => b.j - a.j).slice(0, k).filter((x) => x.j >= floor);
+    const order = row
+      .map((j, i) => ({ j, i }))
+      .sort((a, b) => b.j - a.j)
+      .slice(0, k)
+      .filter((x) => x.j >= floor);
     const got = new Set(found[q]);
     wanted += order.length;
     hit += order.filter((x) => got.has(x.i)).length;
@@ -77,7 +93,10 @@ export function recallAtK(truth: readonly number[][], found: readonly (readonly 
  * words at random places; queries are the items, a third of them with a word
  * in ten replaced, and `strays` items planted nowhere.
  */
-export function plantedItems(seed: number, o: { hosts: number; perHost: number; host: [number, number]; item: [number, number]; strays: number }): { hosts: string[]; items: string[] } {
+export function plantedItems(
+  seed: number,
+  o: { hosts: number; perHost: number; host: [number, number]; item: [number, number]; strays: number },
+): { hosts: string[]; items: string[] } {
   const random = rng(seed);
   const between = ([lo, hi]: [number, number]): number => lo + Math.floor(random() * (hi - lo + 1));
   const hosts: string[] = [];

@@ -6,7 +6,8 @@ import { missProbability, MISS_PROBABILITY, TOP_FLOOR } from '../../src/lshIndex
 import { forestShape } from '../../src/lshIndex/forest.js';
 import { jaccard, nearCorpus, recallAtK, shingles } from './queryCorpus.js';
 
-const memoryIndex = (options: IndexOptions = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
+const memoryIndex = (options: IndexOptions = {}) =>
+  createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 
 /** The corpus indexed in `batches` adds (segments), its queries, and each query's exact Jaccard to every indexed document. */
 async function indexed(options: IndexOptions, batches = 3) {
@@ -23,7 +24,8 @@ async function indexed(options: IndexOptions, batches = 3) {
   return { index, corpus, truth };
 }
 
-const ids = (results: readonly { matches: readonly { id: string }[] }[]) => results.map((r) => r.matches.map((m) => Number(m.id)));
+const ids = (results: readonly { matches: readonly { id: string }[] }[]) =>
+  results.map((r) => r.matches.map((m) => Number(m.id)));
 
 describe('top-K queries (LSH Forest)', () => {
   it('the descent stops at depth 2 for the floor with 32 trees, and the guarantee holds there', () => {
@@ -67,7 +69,9 @@ describe('top-K queries (LSH Forest)', () => {
     const { index, corpus, truth } = await indexed({ verify: 'estimate', storeSets: false });
     const top = await index.query(corpus.queries, { top: 10 });
     expect(recallAtK(truth, ids(top), 10, 0.5)).toBeGreaterThanOrEqual(0.9);
-    await expect(index.query(['a b c'], { top: 3, rerank: 'exact' })).rejects.toThrow(/rerank exact needs the shingle sets/);
+    await expect(index.query(['a b c'], { top: 3, rerank: 'exact' })).rejects.toThrow(
+      /rerank exact needs the shingle sets/,
+    );
   });
 
   it('skips removed documents', async () => {

@@ -54,27 +54,54 @@ export interface ContainmentAgainstSummary {
   readonly seconds: number;
 }
 
-const COLUMNS = [['id', 'STRING'], ['reference_file', 'STRING'], ['reference_id', 'STRING'], ['containment', 'DOUBLE']] as const;
+const COLUMNS = [
+  ['id', 'STRING'],
+  ['reference_file', 'STRING'],
+  ['reference_id', 'STRING'],
+  ['containment', 'DOUBLE'],
+] as const;
 
 export async function containmentPreflight(config: ContainmentAgainstConfig): Promise<InputFile[]> {
   OPTIONS.containment.check(config.containment);
-  if (config.against.length === 0) throw new RangeError('--containment needs --against REF (the reference documents to look for)');
-  if (config.out === undefined && config.contamination === undefined) throw new RangeError('nothing to write: give -o or --contamination');
+  if (config.against.length === 0)
+    throw new RangeError('--containment needs --against REF (the reference documents to look for)');
+  if (config.out === undefined && config.contamination === undefined)
+    throw new RangeError('nothing to write: give -o or --contamination');
   const corpus = await listInputFiles(config.inputs);
   for (const ref of config.against) await listInputFiles([ref]);
-  const outputs: NamedOutput[] = [['-o', config.out], ['--contamination', config.contamination]].filter((o): o is [string, string] => o[1] !== undefined).map(([flag, path]) => ({ flag, path }));
-  await checkOutputs(outputs, [...corpus.map((f) => ({ path: f.path })), ...config.against.map((path) => ({ path, role: '--against' }))]);
+  const outputs: NamedOutput[] = [
+    ['-o', config.out],
+    ['--contamination', config.contamination],
+  ]
+    .filter((o): o is [string, string] => o[1] !== undefined)
+    .map(([flag, path]) => ({ flag, path }));
+  await checkOutputs(outputs, [
+    ...corpus.map((f) => ({ path: f.path })),
+    ...config.against.map((path) => ({ path, role: '--against' })),
+  ]);
   if (config.out !== undefined) await checkKeptOutput(config.out, corpus);
   return corpus;
 }
 
-export async function containmentAgainst(config: ContainmentAgainstConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<ContainmentAgainstSummary> {
+export async function containmentAgainst(
+  config: ContainmentAgainstConfig,
+  corpus: readonly InputFile[],
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<ContainmentAgainstSummary> {
   const started = performance.now();
-  const index = createMemoryIndex({ ...config.signature, verify: 'exact', storeSets: true, signer: inlineIndexSigner(resolveParameters({ ...config.signature, verify: 'exact' })) });
+  const index = createMemoryIndex({
+    ...config.signature,
+    verify: 'exact',
+    storeSets: true,
+    signer: inlineIndexSigner(resolveParameters({ ...config.signature, verify: 'exact' })),
+  });
   const read: InputDocument[] = [];
   for await (const doc of readDocuments(corpus, config.read)) read.push(doc);
   for (let from = 0; from < read.length; from += 4096) {
-    await index.add(read.slice(from, from + 4096).map((doc, i) => ({ id: String(from + i), text: doc.text })), { all: true });
+    await index.add(
+      read.slice(from, from + 4096).map((doc, i) => ({ id: String(from + i), text: doc.text })),
+      { all: true },
+    );
   }
   hooks.note(`indexed ${read.length} corpus documents; looking for ${config.against.length} reference file(s) in them`);
   const found = new Map<number, Contained>();
@@ -84,14 +111,18 @@ export async function containmentAgainst(config: ContainmentAgainstConfig, corpu
     references.push(entry);
     for await (const batch of documentBatches(await listInputFiles([file]), config.read, 256)) {
       entry.documents += batch.length;
-      const results = await index.query(batch.map((d) => d.text), { containment: config.containment });
+      const results = await index.query(
+        batch.map((d) => d.text),
+        { containment: config.containment },
+      );
       results.forEach((result, i) => {
         for (const m of result.matches) {
           const document = Number(m.id);
           const containment = m.exactContainment ?? m.containment!;
           const earlier = found.get(document);
           if (earlier === undefined) entry.removed++;
-          if (earlier === undefined || containment > earlier.containment) found.set(document, { document, referenceFile: file, referenceId: batch[i].id, containment });
+          if (earlier === undefined || containment > earlier.containment)
+            found.set(document, { document, referenceFile: file, referenceId: batch[i].id, containment });
         }
       });
     }
@@ -101,7 +132,12 @@ export async function containmentAgainst(config: ContainmentAgainstConfig, corpu
 }
 
 /** -o (the documents not removed) and --contamination, both or neither committed. */
-async function writeOutputs(config: ContainmentAgainstConfig, corpus: readonly InputFile[], read: readonly InputDocument[], found: ReadonlyMap<number, Contained>): Promise<void> {
+async function writeOutputs(
+  config: ContainmentAgainstConfig,
+  corpus: readonly InputFile[],
+  read: readonly InputDocument[],
+  found: ReadonlyMap<number, Contained>,
+): Promise<void> {
   const opened: { commit(): Promise<void>; abort(): Promise<void> }[] = [];
   try {
     if (config.out !== undefined) {
@@ -112,7 +148,8 @@ async function writeOutputs(config: ContainmentAgainstConfig, corpus: readonly I
     if (config.contamination !== undefined) {
       const table: RowTable = await openTable(config.contamination, COLUMNS, config.parquetCompression);
       opened.push(table);
-      for (const c of [...found.values()].sort((a, b) => a.document - b.document)) await table.row([read[c.document].id, c.referenceFile, c.referenceId, sixDecimals(c.containment)]);
+      for (const c of [...found.values()].sort((a, b) => a.document - b.document))
+        await table.row([read[c.document].id, c.referenceFile, c.referenceId, sixDecimals(c.containment)]);
     }
     for (const writer of opened) await writer.commit();
   } catch (error) {
