@@ -28,7 +28,7 @@ export function notMeasuredSection(date: string): string {
   return [
     `Not yet measured: no GPU lent so far (as of ${date}).`,
     '',
-    'When a GPU machine is lent, `bash scripts/device/check.sh` (README: "Checking on a GPU machine")',
+    'When a GPU machine is lent, `bash scripts/device/check.sh` (docs/benchmarks.md: "Checking on a GPU machine")',
     'measures the numbers this section holds: `gpudedup doctor`, `gpudedup bench` on ≥ 1 GB of',
     'generated real text (all cores against the GPU), the signing kernel against its integer-multiply',
     'roofline, the host feed rate, and a whole `dedup` on `--backend webgpu` and `--backend cpu`. Its',

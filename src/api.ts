@@ -16,10 +16,14 @@ import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type Signatur
 import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.js';
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
+import { availableParallelism } from 'node:os';
 import { checkKnownOptions, checkTableOptions, optionValue } from './options.js';
 import { auditDedup, type AuditResult } from './audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from './clusters/nearDuplicates.js';
 import { shingleDocument } from './shingles/shingles.js';
+import { substringDocuments, type SubstringsResult } from './substrings/substringDocuments.js';
+import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
+import type { CutMode } from './options.js';
 
 /** The options each function takes: any other key (a misspelling) is refused. */
 const SIGNATURE_OPTIONS = ['scheme', 'seed', 'k', 'shingle', 'n', 'nfkc', 'stripPunctuation', 'slotBits', 'bandKeys'] as const;
@@ -218,4 +222,37 @@ function auditInMemory(
     }
     return sets;
   });
+}
+
+export interface SubstringsOptions {
+  /** Shortest repeated span, in bytes of UTF-8 (default 100). */
+  readonly minLength?: number;
+  /** 'later' (default): cut every occurrence but the first; 'all': every occurrence. */
+  readonly cut?: CutMode;
+  /** A document with a cut and fewer bytes left is marked dropped (default 1: only those left empty). */
+  readonly minRemaining?: number;
+  /** Bytes for the search's tables (default 1 GiB); the texts are held besides. */
+  readonly memoryLimitBytes?: number;
+  /** Worker threads of the search (default: one per core; 1: this thread). */
+  readonly threads?: number;
+}
+
+const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads'] as const;
+
+/**
+ * Exact-substring deduplication (as `gpudedup substrings`): every span of at
+ * least minLength bytes occurring more than once, verified byte for byte, cut.
+ */
+export async function substrings(documents: readonly (string | InMemoryDocument)[], options: SubstringsOptions = {}): Promise<SubstringsResult> {
+  checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
+  const settings = {
+    minLength: optionValue('minLength', options.minLength),
+    cut: optionValue('cut', options.cut),
+    minRemaining: optionValue('minRemaining', options.minRemaining),
+    memoryLimitBytes: options.memoryLimitBytes ?? 2 ** 30,
+  };
+  const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
+  const threads = optionValue('threads', options.threads) ?? availableParallelism();
+  if (threads === 1) return substringDocuments(corpus, settings);
+  return substringDocuments(corpus, settings, (shared, search) => searchRepeatsInWorkers(shared, search, threads), true);
 }

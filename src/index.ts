@@ -9,7 +9,8 @@
  * the browser-safe modules directly (see web/), never this file's Node-only
  * backend resolution.
  */
-export { minhash, createMinHasher, dedup, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult } from './api.js';
+export { minhash, createMinHasher, dedup, substrings, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult, type SubstringsOptions } from './api.js';
+export { substringDocuments, type SubstringsResult, type EditedDocument, type SubstringSpan } from './substrings/substringDocuments.js';
 export { OPTIONS, optionError, type OptionName, type OptionSpec }  from './options.js';
 
 export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';
@@ -46,3 +47,16 @@ export { resolveParameters as resolveIndexParameters, parameterDifferences as in
 export { IndexLockedError } from './lshIndex/lock.js';
 export { CorruptIndexError, IndexFormatError, IndexIdError, IndexParameterError, type IndexIdProblem } from './lshIndex/errors.js';
 export type { DedupIndex, IndexDocument, IndexMatch, QueryResult, QueryOptions, AddOptions, AddDecision, AddResult, RemoveResult, IndexStats } from './lshIndex/types.js';
+export {
+  ngramOverlaps,
+  decontaminateDocuments,
+  NgramDecontaminator,
+  cutSpans,
+  type NgramOverlap,
+  type NgramOverlapOptions,
+  type DecontaminationOptions,
+  type DecontaminationResult,
+  type ContaminatedSpan,
+} from './substrings/ngramDecontamination.js';
+export { tokenOffsets, type TokenOffsets } from './text/tokenOffsets.js';
+export { decontaminate, decontaminatePreflight, type DecontaminateConfig, type DecontaminateSummary } from './pipeline/substrings/decontaminate.js';

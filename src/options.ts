@@ -30,6 +30,14 @@ export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
 export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph', 'datasketch-affine32', 'datasketch-affine64', 'datasketch-legacy'];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
+/** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
+export type CutMode = 'later' | 'all';
+export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
+/** What `substrings --against` does with a corpus document that shares an n-gram with a reference (decontaminate.ts). */
+export type ContaminationAction = 'remove' | 'cut' | 'report';
+export const CONTAMINATION_ACTIONS: readonly ContaminationAction[] = ['remove', 'cut', 'report'];
+/** GPT-3's decontamination n: `--min-tokens` with `--against` when not given. */
+export const CONTAMINATION_MIN_TOKENS = 13;
 
 export interface OptionSpec<T> {
   /** The code name (library option, commander attribute, config field). */
@@ -172,6 +180,14 @@ export const OPTIONS = {
   containment: real('containment', '--containment', undefined, 'a number above 0 and at most 1', (c) => c > 0 && c <= 1),
   /** Top-K's ranking: exact Jaccard of the stored sets, or the estimate. Default: exact where the index stores sets. */
   rerank: spec<'exact' | 'estimate'>('rerank', '--rerank', undefined, 'exact or estimate', (v) => v === 'exact' || v === 'estimate', (text) => text, ['exact', 'estimate']),
+  // Exact substrings (`substrings`): repeated spans of at least minLength bytes of UTF-8, found exactly and cut.
+  minLength: integer('minLength', '--min-length', 100, 1, 1 << 20),
+  cut: oneOf<CutMode>('cut', '--cut', 'later', CUT_MODES),
+  /** A document with a cut and fewer bytes left than this is dropped (1: only those left empty). */
+  minRemaining: integer('minRemaining', '--min-remaining', 1, 0),
+  // n-gram decontamination (`substrings --against`). Default: 13 (CONTAMINATION_MIN_TOKENS) with --against.
+  minTokens: integer('minTokens', '--min-tokens', undefined, 1, 100_000),
+  action: oneOf<ContaminationAction>('action', '--action', 'remove', CONTAMINATION_ACTIONS),
   // Reading.
   textField: fieldName('textField', '--text-field', 'text'),
   idField: fieldName('idField', '--id-field', 'id'),

@@ -1,4 +1,4 @@
-// The README's library examples, run as written (imports from the package entry point).
+// The library examples of README.md and docs/library.md, run as written (imports from the package entry point).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -13,8 +13,24 @@ const texts = [
   'an entirely different document, about nothing in particular at all',
 ];
 
-it('signs and deduplicates in memory, as in the README', async () => {
+it("the README's quick start", async () => {
   // --- README example ---
+  const texts = [
+    'the quick brown fox jumps over the lazy dog and runs far away into the woods',
+    'The quick brown fox jumps over the lazy dog and runs far away into the wood', // a near-duplicate of the first
+    'an entirely different document, about nothing in particular at all',
+  ];
+  const { slots, k } = await minhash(texts, { k: 128 }); // texts.length × k slots, a BigUint64Array
+  const { assignment } = await dedup(texts, { threshold: 0.8 }); // exactly as `gpudedup dedup` decides
+  const kept = texts.filter((_, d) => assignment.kept[d] === 1); // one document per cluster: the first and the third
+  // --- end ---
+  expect(slots).toBeInstanceOf(BigUint64Array);
+  expect(slots.length).toBe(texts.length * k);
+  expect(kept).toEqual([texts[0], texts[2]]);
+});
+
+it('signs and deduplicates in memory, as in docs/library.md', async () => {
+  // --- docs/library.md example ---
   // One shot: a BigUint64Array of texts.length × k slots (Uint32Array with slotBits: 32).
   const { slots, k } = await minhash(texts, { k: 128 }); // seed 42, word 5-grams; backend 'auto' | 'cpu' | 'webgpu'
 

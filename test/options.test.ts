@@ -28,9 +28,9 @@ describe('the options table', () => {
     expect(OPTIONS.slotBits.choices).toEqual(SLOT_BITS.map(String));
   });
 
-  it('the defaults the README documents', () => {
+  it('the defaults the docs document', () => {
     const defaults = Object.fromEntries(Object.entries(OPTIONS).map(([key, spec]) => [key, spec.default]));
-    expect(defaults).toMatchObject({ k: 128, seed: '42', n: 5, shingle: 'word', scheme: 'classic', slotBits: 64, backend: 'auto', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8, estimateError: 0.001, maxBucketPairs: 16, batchSize: 2048, fpWeight: 0.1, fnWeight: 0.9, textField: 'text', idField: 'id' });
+    expect(defaults).toMatchObject({ k: 128, seed: '42', n: 5, shingle: 'word', scheme: 'classic', slotBits: 64, backend: 'auto', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8, estimateError: 0.001, maxBucketPairs: 16, batchSize: 2048, fpWeight: 0.1, fnWeight: 0.9, textField: 'text', idField: 'id', minLength: 100, cut: 'later', minRemaining: 1 });
     expect(defaults.keep).toEqual({ kind: 'first' });
   });
 

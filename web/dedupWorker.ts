@@ -9,7 +9,6 @@
 import { dedupUnits, type DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import type { FirstPassWorkers } from '../src/firstPass/ports.js';
 import type { FirstPassSigner } from '../src/firstPass/signedUnits.js';
-import { unitDocuments } from '../src/firstPass/unitDocuments.js';
 import { CPU_KERNEL_LABELS, openCpuKernel } from '../src/signatures/cpuKernel.js';
 import type { HashFamily } from '../src/signatures/hashFamily.js';
 import { WasmSigner } from '../src/signatures/wasmSigner.js';
@@ -24,13 +23,15 @@ import { errorMessage } from '../src/errors.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
-import type { BackendChoice, FromWorker, RunSettings, StageProgress, ToWorker } from './protocol.js';
-import { writeDownloads } from './workerOutputs.js';
-import { BROWSER_SOURCES, webFirstPassWorkers, webInputUnits } from './webSources.js';
+import type { BackendChoice, FromWorker, ParquetTable, RunSettings, StageProgress, ToWorker } from './protocol.js';
+import { parquetDownload, writeDownloads, type RunRecord } from './workerOutputs.js';
+import { webFirstPassWorkers, webInputUnits } from './webSources.js';
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(message, transfer);
 
 let inspector: Inspector | undefined;
+/** The last run, for the Parquet downloads made when asked for. */
+let lastRun: RunRecord | undefined;
 /** Shingling and CPU signing on every core; started with the first run, kept for the next. */
 let pool: FirstPassWorkers | undefined;
 const firstPassWorkers = (): FirstPassWorkers => (pool ??= webFirstPassWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
@@ -50,6 +51,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       break;
     case 'run':
       inspector = undefined;
+      lastRun = undefined;
       run(message.files, message.reference, message.settings).catch((error: unknown) => {
         console.error(error);
         post({ type: 'error', message: errorMessage(error) });
@@ -64,8 +66,20 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     case 'compare':
       reply(message.id, () => ({ type: 'compare', id: message.id, comparison: requireInspector().compare(message.kept, message.removed) }));
       break;
+    case 'parquet':
+      void makeParquet(message.id, message.table);
+      break;
   }
 };
+
+async function makeParquet(id: number, table: ParquetTable): Promise<void> {
+  try {
+    if (lastRun === undefined) throw new Error('no results to download: run a dedup first');
+    post({ type: 'parquet', id, blob: await parquetDownload(lastRun, table) });
+  } catch (error) {
+    post({ type: 'reply-error', id, message: errorMessage(error) });
+  }
+}
 
 function requireInspector(): Inspector {
   if (inspector === undefined) throw new Error('no results to inspect: run a dedup first');
@@ -141,11 +155,12 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
-    const documents = unitDocuments(webInputUnits(files, bytes('writing', corpusBytes), () => undefined), { ...read, skipInvalid: true }, BROWSER_SOURCES);
-    const outputs = await writeDownloads(documents, { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped });
+    const record: RunRecord = { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped };
+    const outputs = await writeDownloads(record, bytes('writing', corpusBytes));
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];
     inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);
+    lastRun = record;
     post({
       type: 'result',
       summary: {

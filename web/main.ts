@@ -33,7 +33,7 @@ applyOptionDefaults((id) => byId<HTMLInputElement | HTMLSelectElement>(id));
 
 const client = new WorkerClient();
 const inspector = new InspectorView(client);
-const resultsView = new ResultsView(results, inspector);
+const resultsView = new ResultsView(results, inspector, (table) => client.parquet(table));
 const progress = new ProgressView(progressList, (label) => showStatus(label));
 let probe: BackendProbe | undefined;
 

@@ -43,7 +43,8 @@ export type ToWorker =
   | { readonly type: 'run'; readonly files: File[]; readonly reference: File[]; readonly settings: RunSettings }
   | { readonly type: 'page'; readonly id: number; readonly list: InspectorList; readonly offset: number; readonly count: number }
   | { readonly type: 'cluster'; readonly id: number; readonly cluster: number }
-  | { readonly type: 'compare'; readonly id: number; readonly kept: number; readonly removed: number };
+  | { readonly type: 'compare'; readonly id: number; readonly kept: number; readonly removed: number }
+  | { readonly type: 'parquet'; readonly id: number; readonly table: ParquetTable };
 
 export type InspectorList = 'clusters' | 'contaminated';
 
@@ -98,9 +99,10 @@ export interface Downloads {
   /** Every document's signature, as `gpudedup sign` writes its .npy (signaturesNpy.ts). */
   readonly signatures: Blob;
   readonly contamination?: Blob;
-  /** The same tables as snappy Parquet (kept documents: id, text and the other scalar fields, typed). */
-  readonly parquet: { readonly kept: Blob; readonly clusters: Blob; readonly pairs: Blob; readonly contamination?: Blob };
 }
+
+/** The tables the tab also gives as snappy Parquet (kept documents: id, text and the other scalar fields, typed), each made when asked for. */
+export type ParquetTable = 'kept' | 'clusters' | 'pairs' | 'contamination';
 
 export interface ClusterRow {
   readonly cluster: number;
@@ -149,4 +151,5 @@ export type FromWorker =
   | { readonly type: 'page'; readonly id: number; readonly rows: ClusterRow[]; readonly total: number }
   | { readonly type: 'cluster'; readonly id: number; readonly members: ClusterMember[] }
   | { readonly type: 'compare'; readonly id: number; readonly comparison: Comparison }
+  | { readonly type: 'parquet'; readonly id: number; readonly blob: Blob }
   | { readonly type: 'reply-error'; readonly id: number; readonly message: string };

@@ -3,20 +3,25 @@ import { describeKeepPolicy } from '../src/text/keepPolicy.js';
 import { byId, formatSeconds, int, plural, row, setDownload, showSvg } from './dom.js';
 import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';
-import type { Downloads, RunSummary } from './protocol.js';
+import type { Downloads, ParquetTable, RunSummary } from './protocol.js';
+import { clearLazyDownload, setLazyDownload } from './lazyDownload.js';
 
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'kept-parquet', 'clusters-parquet', 'pairs-parquet', 'contamination-parquet', 'report', 'report-html', 'signatures', 's-curve', 'histogram'] as const;
+const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'report', 'report-html', 'signatures', 's-curve', 'histogram'] as const;
+const PARQUET_TABLES: readonly ParquetTable[] = ['kept', 'clusters', 'pairs', 'contamination'];
 
 export class ResultsView {
   constructor(
     private readonly section: HTMLElement,
     private readonly inspector: InspectorView,
+    /** A table of the shown run as Parquet, made by the worker when its link is followed. */
+    private readonly makeParquet: (table: ParquetTable) => Promise<Blob>,
   ) {}
 
   /** After an error or before a run: no results, no download links from an earlier run. */
   clear(): void {
     this.section.hidden = true;
     for (const name of DOWNLOADS) setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
+    for (const name of PARQUET_TABLES) clearLazyDownload(byId(`download-${name}-parquet`), byId(`${name}-parquet-bytes`));
     this.inspector.clear();
   }
 
@@ -63,7 +68,11 @@ export class ResultsView {
     setDownload(byId('download-clusters'), downloads.clusters, byId('clusters-bytes'));
     setDownload(byId('download-pairs'), downloads.pairs, byId('pairs-bytes'));
     setDownload(byId('download-contamination'), downloads.contamination, byId('contamination-bytes'));
-    for (const name of ['kept', 'clusters', 'pairs', 'contamination'] as const) setDownload(byId(`download-${name}-parquet`), downloads.parquet[name], byId(`${name}-parquet-bytes`));
+    for (const name of PARQUET_TABLES) {
+      const [link, bytes] = [byId<HTMLAnchorElement>(`download-${name}-parquet`), byId(`${name}-parquet-bytes`)];
+      if (name === 'contamination' && downloads.contamination === undefined) clearLazyDownload(link, bytes);
+      else setLazyDownload(link, () => this.makeParquet(name), bytes);
+    }
     setDownload(byId('download-report'), downloads.report, byId('report-bytes'));
     setDownload(byId('download-report-html'), downloads.reportHtml, byId('report-html-bytes'));
     setDownload(byId('download-signatures'), downloads.signatures, byId('signatures-bytes'));

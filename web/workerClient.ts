@@ -3,7 +3,7 @@
  * Cancel (terminate() stops it at once, whatever it was doing); requests from
  * the inspector are answered by id.
  */
-import type { BackendProbe, ClusterMember, ClusterRow, Comparison, Downloads, FromWorker, InspectorList, RunSettings, RunSummary, StageProgress, ToWorker } from './protocol.js';
+import type { BackendProbe, ClusterMember, ClusterRow, Comparison, Downloads, FromWorker, InspectorList, ParquetTable, RunSettings, RunSummary, StageProgress, ToWorker } from './protocol.js';
 
 export interface RunHandlers {
   progress(progress: StageProgress): void;
@@ -95,5 +95,10 @@ export class WorkerClient {
 
   async compare(kept: number, removed: number): Promise<Comparison> {
     return (await this.request<Extract<FromWorker, { type: 'compare' }>>((id) => ({ type: 'compare', id, kept, removed }))).comparison;
+  }
+
+  /** A table of the last run as Parquet, made now (the worker reads the corpus again for the kept documents). */
+  async parquet(table: ParquetTable): Promise<Blob> {
+    return (await this.request<Extract<FromWorker, { type: 'parquet' }>>((id) => ({ type: 'parquet', id, table }))).blob;
   }
 }

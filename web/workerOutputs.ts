@@ -1,18 +1,20 @@
 /**
- * The writing pass, in the worker: the corpus is read a second time and the
- * downloads are made as Blobs, chunk by chunk (a Blob per few MiB, so the
- * output never sits in the worker's heap as one string): kept documents as
- * `gpudedup dedup -o` writes them, every document's cluster (`--clusters`), the
- * verified pairs (`--pairs`), the reference matches (`--contamination`) and the
- * report (`--report`, same fields) and its page (`--report-html`), the signatures (`gpudedup sign`'s .npy), and the same tables as snappy Parquet (the
- * CLI's `*.parquet` outputs: parquetSchema.ts; kept documents with the columns
- * inferred from the fields, staged as JSON lines in a Blob and read back once
- * the columns are known). The same pass keeps, for the inspector, the
- * texts of the documents that are in a cluster of two or more or matched the
- * reference set, up to a budget.
+ * The writing pass, in the worker: the downloads made as Blobs, chunk by
+ * chunk (a Blob per few MiB, so the output never sits in the worker's heap as
+ * one string): kept documents as `gpudedup dedup -o` writes them (their lines
+ * copied by the byte ranges the first pass recorded: keptDownload.ts), every
+ * document's cluster (`--clusters`), the verified pairs (`--pairs`), the
+ * reference matches (`--contamination`), the report (`--report`, same
+ * fields) and its page (`--report-html`), and the signatures (`gpudedup
+ * sign`'s .npy). The same tables as snappy Parquet (the CLI's `*.parquet`
+ * outputs) are made only when one is asked for (parquetDownload), as the CLI
+ * writes only the outputs it is given. The same pass keeps, for the
+ * inspector, the texts of the documents that are in a cluster of two or more
+ * or matched the reference set, up to a budget.
  */
 import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../src/dedup/outputRows.js';
+import type { OutputColumn } from '../src/dedup/outputRows.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/files/csv.js';
 import { buildReport } from '../src/formats/reports/dedupReport.js';
@@ -21,12 +23,12 @@ import { largestClusters, showClusters } from '../src/clusters/largestClusters.j
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../src/plots/histogram.js';
 import { sCurveSvg } from '../src/plots/sCurve.js';
 import { shingleOptionsOf } from '../src/signatures/params.js';
-import { ParquetBuffer, ParquetTableBuffer } from '../src/formats/parquet/parquetBuffer.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT, KeptSchemaInference, TABLE_ROW_GROUP, type ScalarType } from '../src/formats/parquet/parquetSchema.js';
+import { ParquetTableBuffer } from '../src/formats/parquet/parquetBuffer.js';
+import { TABLE_ROW_GROUP } from '../src/formats/parquet/parquetSchema.js';
 import type { SignatureParams } from '../src/signatures/params.js';
-import type { Downloads, RunSettings } from './protocol.js';
+import type { Downloads, ParquetTable, RunSettings } from './protocol.js';
+import { keptParquet, wantedDocuments, type CorpusSource } from './keptDownload.js';
 import { signaturesNpy } from './signaturesNpy.js';
-import type { UnitDocument } from '../src/firstPass/unitDocuments.js';
 
 /** UTF-16 code units of texts the inspector may keep (≈ 512 MiB); beyond it, documents are listed without their text. */
 export const INSPECTOR_TEXT_BUDGET = 256 * 1024 * 1024;
@@ -71,53 +73,6 @@ class BlobBuilder {
   }
 }
 
-const PARQUET = 'application/vnd.apache.parquet';
-
-/** A table written both as CSV and as Parquet (the CLI's `--clusters x.csv` / `x.parquet`). */
-class Table {
-  readonly csv = new BlobBuilder('text/csv');
-  private readonly parquet: ParquetTableBuffer;
-
-  constructor(columns: readonly (readonly [string, ScalarType])[]) {
-    this.csv.row(columns.map(([name]) => name));
-    this.parquet = new ParquetTableBuffer(columns, TABLE_ROW_GROUP);
-  }
-
-  row(cells: readonly Cell[]): void {
-    this.csv.row(cells);
-    this.parquet.row(cells);
-  }
-
-  parquetBlob(): Blob {
-    return new Blob(this.parquet.finish() as BlobPart[], { type: PARQUET });
-  }
-}
-
-/** The kept documents as Parquet: the staged JSON lines read back once their columns are known. */
-async function keptParquet(staged: Blob, inference: KeptSchemaInference): Promise<Blob> {
-  const columns = inference.columns();
-  const file = new ParquetBuffer(flatSchema(columns), KEPT_ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT);
-  for await (const line of blobLines(staged)) {
-    const { values, textLength } = KeptSchemaInference.values(line, columns);
-    file.add(values, textLength);
-  }
-  return new Blob(file.finish() as BlobPart[], { type: PARQUET });
-}
-
-/** A Blob's lines (the staged lines are JSON: no newline inside one). */
-async function* blobLines(blob: Blob): AsyncGenerator<string> {
-  const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
-  let rest = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const lines = (rest + value).split('\n');
-    rest = lines.pop()!;
-    yield* lines;
-  }
-  if (rest !== '') yield rest;
-}
-
 export interface RunRecord {
   readonly files: readonly File[];
   readonly reference: readonly File[];
@@ -130,74 +85,113 @@ export interface RunRecord {
   readonly invalidSkipped: number;
 }
 
-export async function writeDownloads(documents: AsyncIterable<UnitDocument>, run: RunRecord) {
+/** The downloads but the Parquet ones, and the inspector's texts; `onBytes` gets the bytes of the corpus read so far. */
+export async function writeDownloads(run: RunRecord, onBytes?: (done: number) => void) {
   const { result, ids } = run;
-  const { assignment, table, verified, contamination } = result;
-  const kept = new BlobBuilder('application/x-ndjson');
-  const keptColumns = new KeptSchemaInference();
-  const keptStaged = new BlobBuilder('application/x-ndjson');
-  const clusters = new Table(CLUSTER_COLUMNS);
-  const matched = contamination === undefined ? undefined : new Table(CONTAMINATION_COLUMNS);
+  const { assignment, contamination } = result;
+  const { texts, textsDropped, kept } = await readCorpus(run, onBytes);
+  const clusters = csvTable(run, 'clusters');
+  const pairs = csvTable(run, 'pairs');
+  const reportFields = buildWebReport(run);
+  const report = new Blob([JSON.stringify(reportFields, null, 2) + '\n'], { type: 'application/json' });
+  // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without a diff).
+  const shown = showClusters(largestClusters(assignment, result.table), result.table, (doc) => ids[doc], (doc) => texts.get(doc), shingleOptionsOf(run.params));
+  const histogram = similarityHistogramSvg(verifiedPairsHistogram(result.verified, run.settings.threshold));
+  const page = htmlReport({ report: reportFields, sCurveSvg: sCurveSvg({ ...result.lsh, threshold: run.settings.threshold }), histogramSvg: histogram, clusters: shown });
+  const downloads: Downloads = {
+    kept,
+    clusters,
+    pairs,
+    report,
+    reportHtml: new Blob([page], { type: 'text/html' }),
+    signatures: signaturesNpy(result.table, result.signatures, run.params),
+    contamination: contamination === undefined ? undefined : csvTable(run, 'contamination'),
+  };
+  return { downloads, texts, textsDropped };
+}
+
+/** The kept documents' download and the inspector's texts, from one pass over the corpus that visits only those documents. */
+async function readCorpus(run: RunRecord, onBytes?: (done: number) => void) {
+  const { assignment } = run.result;
   const sizes = new Uint32Array(assignment.counts.clusters);
   for (const c of assignment.cluster) sizes[c]++;
+  const wantsText = (d: number): boolean => sizes[assignment.cluster[d]] > 1 || matchedReference(run.result, d);
+  const kept = new BlobBuilder('application/x-ndjson');
   const texts = new Map<number, string>();
   let budget = INSPECTOR_TEXT_BUDGET;
   let textsDropped = 0;
-  let d = 0;
-  for await (const doc of documents) {
-    if (d >= ids.length || doc.id !== ids[d]) throw new Error(`the files changed while they were deduplicated (document ${d + 1})`);
-    const isKept = assignment.kept[d] === 1;
-    if (isKept) {
-      // A kept JSON line as it came in (its bytes, invalid UTF-8 and CRLF included), as the CLI writes it.
+  const wanted = (d: number): boolean => assignment.kept[d] === 1 || wantsText(d);
+  for await (const doc of wantedDocuments(corpusSource(run), wanted, onBytes)) {
+    const { d } = doc;
+    // A kept JSON line as it came in (its bytes, invalid UTF-8 and CRLF included), as the CLI writes it.
+    if (assignment.kept[d] === 1) {
       if (doc.lineBytes !== undefined) kept.addBytes(doc.lineBytes);
-      else kept.add(documentAsJson(doc) + '\n');
-      keptStaged.add(keptColumns.stage(doc) + '\n');
+      else kept.add(documentAsJson(doc.document()) + '\n');
     }
-    clusters.row(clusterRow(result, d, doc.id));
-    const matchRow = contaminationRow(result, d, doc.id);
-    const isMatched = matchRow !== undefined;
-    if (isMatched) matched!.row(matchRow);
-    if (sizes[assignment.cluster[d]] > 1 || isMatched) {
-      if (doc.text.length <= budget) {
-        texts.set(d, doc.text);
-        budget -= doc.text.length;
-      } else textsDropped++;
-    }
-    d++;
+    if (!wantsText(d)) continue;
+    const { text } = doc.document();
+    if (text.length <= budget) {
+      texts.set(d, text);
+      budget -= text.length;
+    } else textsDropped++;
   }
-  if (d !== ids.length) throw new Error(`the files changed while they were deduplicated: ${d} documents, not ${ids.length}`);
+  return { kept: kept.finish(), texts, textsDropped };
+}
 
-  // Pairs are over exact groups, each named by its first document.
+function matchedReference(result: DedupDocumentsResult, d: number): boolean {
+  const g = result.table.group(d);
+  return result.contamination !== undefined && g >= 0 && result.contamination.match[g] >= 0;
+}
+
+function corpusSource(run: RunRecord): CorpusSource {
+  return { files: run.files, records: run.result.records, ids: run.ids, read: run.settings };
+}
+
+/** The tables built from the result alone, without reading the corpus. */
+type RowTable = Exclude<ParquetTable, 'kept'>;
+
+/** A table's columns and rows, in the CLI's order (src/dedup/outputRows.ts). */
+function tableRows(run: RunRecord, name: RowTable): { columns: readonly OutputColumn[]; rows: Iterable<Cell[]> } {
+  const { result, ids } = run;
+  if (name === 'pairs') return { columns: pairColumns(result.verified), rows: pairRows(result, ids) };
+  const columns = name === 'clusters' ? CLUSTER_COLUMNS : CONTAMINATION_COLUMNS;
+  function* rows(): Generator<Cell[]> {
+    for (let d = 0; d < ids.length; d++) {
+      const row = name === 'clusters' ? clusterRow(result, d, ids[d]) : contaminationRow(result, d, ids[d]);
+      if (row !== undefined) yield row;
+    }
+  }
+  return { columns, rows: rows() };
+}
+
+/** Pairs are over exact groups, each named by its first document. */
+function* pairRows({ table, verified }: DedupDocumentsResult, ids: readonly string[]): Generator<Cell[]> {
   const firstOf = new Int32Array(table.groups).fill(-1);
   for (let doc = 0; doc < table.documents; doc++) {
     const g = table.group(doc);
     if (g >= 0 && firstOf[g] < 0) firstOf[g] = doc;
   }
-  const pairs = new Table(pairColumns(verified));
-  for (let i = 0; i < verified.a.length; i++) pairs.row(pairRow(verified, i, (g) => ids[firstOf[g]]));
-  const reportFields = buildWebReport(run);
-  const report = new Blob([JSON.stringify(reportFields, null, 2) + '\n'], { type: 'application/json' });
-  // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without a diff).
-  const shown = showClusters(largestClusters(assignment, table), table, (doc) => ids[doc], (doc) => texts.get(doc), shingleOptionsOf(run.params));
-  const histogram = similarityHistogramSvg(verifiedPairsHistogram(verified, run.settings.threshold));
-  const page = htmlReport({ report: reportFields, sCurveSvg: sCurveSvg({ ...result.lsh, threshold: run.settings.threshold }), histogramSvg: histogram, clusters: shown });
-  const reportHtml = new Blob([page], { type: 'text/html' });
-  const downloads: Downloads = {
-    kept: kept.finish(),
-    clusters: clusters.csv.finish(),
-    pairs: pairs.csv.finish(),
-    report,
-    reportHtml,
-    signatures: signaturesNpy(table, result.signatures, run.params),
-    contamination: matched?.csv.finish(),
-    parquet: {
-      kept: await keptParquet(keptStaged.finish(), keptColumns),
-      clusters: clusters.parquetBlob(),
-      pairs: pairs.parquetBlob(),
-      contamination: matched?.parquetBlob(),
-    },
-  };
-  return { downloads, texts, textsDropped };
+  for (let i = 0; i < verified.a.length; i++) yield pairRow(verified, i, (g) => ids[firstOf[g]]);
+}
+
+function csvTable(run: RunRecord, name: RowTable): Blob {
+  const { columns, rows } = tableRows(run, name);
+  const csv = new BlobBuilder('text/csv');
+  csv.row(columns.map(([column]) => column));
+  for (const row of rows) csv.row(row);
+  return csv.finish();
+}
+
+/** A table as snappy Parquet (the CLI's `--clusters x.parquet`, `-o kept.parquet`, …), made when it is asked for. */
+export async function parquetDownload(run: RunRecord, name: ParquetTable): Promise<Blob> {
+  if (name === 'kept') return keptParquet(corpusSource(run), run.result.assignment.kept);
+  if (name === 'contamination' && run.result.contamination === undefined) {
+    throw new Error('this run had no reference set');
+  }
+  const { columns, rows } = tableRows(run, name);
+  const parquet = new ParquetTableBuffer(columns, TABLE_ROW_GROUP);
+  for (const row of rows) parquet.row(row);
+  return new Blob(parquet.finish() as BlobPart[], { type: 'application/vnd.apache.parquet' });
 }
 
 /** The CLI's report fields (src/pipeline/shared/report.ts: format gpudedup-dedup-report, version 1), from the tab. */

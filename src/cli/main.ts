@@ -1,17 +1,9 @@
 #!/usr/bin/env node
 /** The `gpudedup` command line. Each command lives in its own module. */
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { registerSignCommand } from './sign.js';
-import { registerDedupCommand } from './dedup.js';
-import { registerParamsCommand } from './params.js';
-import { registerDoctorCommand } from './doctor.js';
+import { buildProgram } from './program.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
-import { registerClusterCommand } from './cluster.js';
-import { registerBenchCommand } from './bench.js';
-import { registerIndexCommand } from './indexCommands.js';
-import { registerQueryCommand } from './query.js';
-import { registerServeCommand } from './serve.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -43,26 +35,7 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 // `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
 if (process.argv[2] !== 'serve') installSignalCleanup();
 
-const program = new Command()
-  .name('gpudedup')
-  .description('Near-duplicate detection for text corpora with MinHash LSH, signed on WebGPU or the CPU')
-  .version(version);
-
-registerSignCommand(program);
-registerDedupCommand(program);
-registerParamsCommand(program);
-registerDoctorCommand(program);
-registerClusterCommand(program);
-registerBenchCommand(program);
-registerIndexCommand(program);
-registerQueryCommand(program);
-registerServeCommand(program);
-// A mistyped option gets its one-line error and where to look, not the whole help.
-program.showHelpAfterError("(see 'gpudedup --help')");
-for (const command of program.commands) {
-  command.showHelpAfterError(`(see 'gpudedup ${command.name()} --help')`);
-  for (const sub of command.commands) sub.showHelpAfterError(`(see 'gpudedup ${command.name()} ${sub.name()} --help')`);
-}
+const program = buildProgram(version);
 
 try {
   await program.parseAsync(process.argv);

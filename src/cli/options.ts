@@ -1,7 +1,7 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { OPTIONS, type OptionName } from '../options.js';
+import { OPTIONS, type OptionName, type OptionSpec } from '../options.js';
 import { makeParams, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
 import { DATASKETCH_SCHEMES } from '../signatures/datasketchFamily.js';
@@ -35,6 +35,10 @@ export function positiveInteger(value: string): number {
   return n;
 }
 
+/** The options-table entry behind each option tableOption made: the CLI reference (npm run docs) shows its rule. */
+const TABLE_SPECS = new WeakMap<Option, OptionSpec<unknown>>();
+export const tableSpecOf = (option: Option): OptionSpec<unknown> | undefined => TABLE_SPECS.get(option);
+
 /**
  * A commander option of the options table (src/options.ts): its check parses
  * the argument (so the CLI's message for a bad value is the library's and the
@@ -45,6 +49,7 @@ export function tableOption(name: OptionName, flags: string, description: string
   const spec = OPTIONS[name];
   if (!flags.split(/[ ,]+/).includes(spec.flag)) throw new Error(`the flag of option ${name} is ${spec.flag}, not in "${flags}"`);
   const option = new Option(flags, description);
+  TABLE_SPECS.set(option, spec as OptionSpec<unknown>);
   if (spec.choices) option.choices(spec.choices); // for the help; the parser below replaces commander's check
   if (flags.includes('<')) {
     option.argParser((text: string) => {

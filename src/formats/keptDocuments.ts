@@ -2,7 +2,7 @@
  * The kept documents (`dedup -o`), by the output's name:
  *
  * - JSON Lines (`.jsonl`, optionally `.gz` / `.zst`): each kept JSONL line
- *   verbatim; a Parquet row as a JSON object of its columns (the README's
+ *   verbatim; a Parquet row as a JSON object of its columns (docs/inputs-outputs.md's
  *   mapping: io/exactJson.ts); a plain-text
  *   document as `{"id","text"}`.
  * - Parquet (`.parquet`): when every input is Parquet with one schema, that

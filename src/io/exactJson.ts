@@ -11,8 +11,8 @@
  * marker could be mistaken) is parsed by lossless-json instead, which the
  * tests also take as the reference. Every other number stays a number.
  *
- * Writing: the one mapping of gpudedup's values to JSON (the README's
- * "Parquet to JSON Lines"): bigint as its exact digits (a JSON number), a
+ * Writing: the one mapping of gpudedup's values to JSON (docs/inputs-outputs.md,
+ * "Parquet values as JSON"): bigint as its exact digits (a JSON number), a
  * byte array as a base64 string, a Date (a Parquet DATE) as `YYYY-MM-DD`, a
  * non-finite float as the string `NaN`, `Infinity` or `-Infinity`, -0 as `-0.0`,
  * a missing value as null; strings, booleans and other numbers as JSON.stringify

@@ -1,6 +1,6 @@
 /**
  * The persistent index (Node): a directory of immutable segments and a
- * manifest replaced by atomic rename (README: "A persistent index: on-disk
+ * manifest replaced by atomic rename (docs/index.md, "On-disk
  * format"). One writer (writer.lock), any number of readers; each reader
  * sees the manifest it opened until refresh(). A commit writes the new
  * files, fsyncs them, then renames the new manifest into place: a crash

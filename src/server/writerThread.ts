@@ -126,10 +126,12 @@ export class WriterThread implements DedupIndex {
   async close(): Promise<void> {
     this.closing = true;
     if (this.gone) return;
+    // Listening before asking: the reply and the exit can arrive in one turn (Node delivers a thread's last
+    // messages, then 'exit'), before code after the reply's await runs.
+    const ended = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     await this.call({ op: 'close' });
-    await new Promise<void>((resolve) => {
-      this.worker.once('exit', () => resolve());
-      setTimeout(() => void this.worker.terminate(), 5000).unref();
-    });
+    const stuck = setTimeout(() => void this.worker.terminate(), 5000).unref();
+    await ended;
+    clearTimeout(stuck);
   }
 }

@@ -5,7 +5,7 @@
  * `update_batch([s.encode("utf-8") for s in shingles])`: sha1_hash32 (the digest's
  * first 4 bytes, little-endian; (value, 0) pairs) or sha1_hash64 (the first 8).
  *
- * The shingle strings (what such a user feeds, README "Signing for datasketch"):
+ * The shingle strings (what such a user feeds, docs/signatures.md, "Signing for datasketch"):
  * - word: n consecutive tokens joined by single spaces (no trailing space, unlike
  *   the FNV-1a shingles of our own schemes); fewer than n tokens give one shingle of all;
  * - char: the tokens joined by single spaces, windows of n consecutive code points;

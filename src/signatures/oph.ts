@@ -1,7 +1,7 @@
 /**
  * One-permutation hashing (Li, Owen and Zhang, NeurIPS 2012) with optimal
  * densification (Shrivastava, ICML 2017): one hash per shingle instead of k.
- * The README's "The hash family" specifies it; test/support/reference.ts has
+ * docs/signatures.md, "The hash family", specifies it; test/support/reference.ts has
  * the BigInt version of every step.
  *
  *   h(x)   = ((a_0·x) mod P + b_0) mod P            the classic family's h_0

@@ -11,13 +11,13 @@ import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from 
 export type { SchemeName } from './hashFamily.js';
 
 /**
- * The recorded name of each signing scheme of the specification (README, "The
+ * The recorded name of each signing scheme of the specification (docs/signatures.md, "The
  * hash family"); bump the version if any step changes. `--scheme` takes the keys.
  */
 export const SCHEMES: Readonly<Record<SchemeName, string>> = {
   classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
   oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
-  // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (README, "Signing for datasketch").
+  // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (docs/signatures.md, "Signing for datasketch").
   'datasketch-affine32': 'datasketch-2.0.0-affine32-sha1/v1',
   'datasketch-affine64': 'datasketch-2.0.0-affine64-sha1/v1',
   'datasketch-legacy': 'datasketch-2.0.0-legacy-sha1/v1',

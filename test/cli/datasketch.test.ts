@@ -1,5 +1,5 @@
 // gpudedup sign --scheme datasketch-* read by datasketch 2.0.0 (PyPI) itself:
-// the README's Python example run as written, and a MinHashLSH built from our
+// the Python example of docs/signatures.md run as written, and a MinHashLSH built from our
 // .npy returning, for every document, the candidates of one datasketch builds
 // from the same texts. Also: the scheme's dtype, seed and refusals.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,12 +16,12 @@ import { datasketchRows, describeWithDatasketch, runPython } from '../support/da
 const corpus = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean);
 const docs = corpus.map((line) => JSON.parse(line) as { id: string; text: string });
 
-/** The README's Python block that loads signatures into a MinHashLSH. */
+/** The Python block of docs/signatures.md that loads signatures into a MinHashLSH. */
 function readmeExample(): string {
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readFileSync('docs/signatures.md', 'utf8');
   const blocks = [...readme.matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1]);
   const block = blocks.find((b) => b.includes('MinHashLSH') && b.includes('sigs.npy.json'));
-  if (!block) throw new Error('README.md: no Python block loading sigs.npy into a MinHashLSH');
+  if (!block) throw new Error('docs/signatures.md: no Python block loading sigs.npy into a MinHashLSH');
   return block;
 }
 
@@ -76,7 +76,7 @@ describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', (
     });
   }
 
-  it("the README's example runs as written: its row finds itself, and a new document shingled in Python finds its twin", async () => {
+  it("docs/signatures.md's example runs as written: its row finds itself, and a new document shingled in Python finds its twin", async () => {
     const work = tempDir();
     await sign(work, 'datasketch-affine32', ['--seed', '1']);
     const { execFileSync } = await import('node:child_process');

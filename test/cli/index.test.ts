@@ -126,7 +126,7 @@ function started(args: readonly string[]): { child: ChildProcess; done: Promise<
 }
 
 /**
- * Waits until `writer` holds the index's lock (its writer.lock file, README:
+ * Waits until `writer` holds the index's lock (its writer.lock file, docs/index.md:
  * on-disk format). Polling with a second writer instead would race: one
  * holding the lock for a moment refuses the first.
  */

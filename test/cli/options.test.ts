@@ -11,12 +11,13 @@ import { registerParamsCommand } from '../../src/cli/params.js';
 import { registerSignCommand } from '../../src/cli/sign.js';
 import { registerClusterCommand } from '../../src/cli/cluster.js';
 import { registerBenchCommand } from '../../src/cli/bench.js';
+import { registerSubstringsCommand } from '../../src/cli/substrings.js';
 import { OPTIONS, type OptionName } from '../../src/options.js';
 import { runCli } from '../support/cli.js';
 
 function commands(): Command[] {
   const program = new Command();
-  for (const register of [registerDedupCommand, registerSignCommand, registerParamsCommand, registerClusterCommand, registerBenchCommand]) register(program);
+  for (const register of [registerDedupCommand, registerSignCommand, registerParamsCommand, registerClusterCommand, registerBenchCommand, registerSubstringsCommand]) register(program);
   return program.commands as Command[];
 }
 

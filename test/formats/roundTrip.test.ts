@@ -86,7 +86,7 @@ describe.runIf(run)('round trip: every kept row equals its input row, value for 
     });
   });
 
-  it('Parquet to JSON Lines: the README mapping, the same for every row (checked by an independent Python mapping)', () => {
+  it('Parquet to JSON Lines: the mapping of docs/inputs-outputs.md, the same for every row (checked by an independent Python mapping)', () => {
     const check = pyarrow('json', path('all-types.parquet'), path('kept.jsonl'));
     expect(check.problems).toEqual([]);
     expect(check.ids).toEqual(['0', '1', '2', '3', '4', '5']);

@@ -1,5 +1,5 @@
-// The README's persistent-index example, run as written (imports from the package entry point),
-// and its document table read by pyarrow and DuckDB as the README says.
+// The persistent-index example of docs/library.md, run as written (imports from the package entry point),
+// and its document table read by pyarrow and DuckDB as docs/index.md says.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -9,11 +9,11 @@ import { tempDir } from '../support/tempDirs.js';
 
 const base = 'the quick brown fox jumps over the lazy dog and then runs far away into the deep green woods beyond the river';
 
-it('creates, adds, queries and refreshes as in the README', async () => {
+it('creates, adds, queries and refreshes as in docs/library.md', async () => {
   const dir = join(tempDir(), 'corpus.index');
   const logged: unknown[] = [];
   const console = { log: (...args: unknown[]) => logged.push(args) };
-  // --- README example ---
+  // --- docs/library.md example ---
   const index = await createIndex(dir, { threshold: 0.8, k: 128 }); // the dedup options; refuses an existing index
   const { decisions } = await index.add([{ id: 'a', text: base }, { id: 'b', text: `${base} today` }]); // { all: true } appends every one
   for (const d of decisions) if (!d.added) console.log(d.id, 'matches', d.matches); // [{ id, similarity, exact? }]
@@ -50,7 +50,7 @@ async function twoSegments(): Promise<string> {
   return dir;
 }
 
-it.skipIf(!hasPython('pyarrow'))('the document table reads in pyarrow, as the README says', async () => {
+it.skipIf(!hasPython('pyarrow'))('the document table reads in pyarrow, as docs/index.md says', async () => {
   const dir = await twoSegments();
   const program = `
 import json, sys, pyarrow.parquet as pq
@@ -64,7 +64,7 @@ print(json.dumps([r for t in live for r in t.to_pylist()]))
   expect(rows[0].exact_key).toMatch(/^[0-9a-f]{32}$/);
 });
 
-it('the document table reads in DuckDB, as the README says', async () => {
+it('the document table reads in DuckDB, as docs/index.md says', async () => {
   const dir = await twoSegments();
   const found = await withDuckDB((db) => rows(db, `SELECT id, row, length FROM read_parquet(${sqlString(`${dir}/seg-*.docs.parquet`)}) ORDER BY id`));
   expect(found.map((r) => [r.id, Number(r.row), Number(r.length)])).toEqual([['a', 0, base.length], ['empty', 2, 0], ['z', 0, 42], ['é', 1, 43]]);

@@ -1,5 +1,5 @@
 // One-permutation hashing on the CPU against the BigInt reference written from
-// the README (test/support/reference.ts), and the OPH scheme through the signers.
+// docs/signatures.md (test/support/reference.ts), and the OPH scheme through the signers.
 import { describe, expect, it } from 'vitest';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { ParallelCpuSigner } from '../../src/signatures/cpuParallel.js';

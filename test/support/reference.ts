@@ -117,7 +117,7 @@ export function fmix32Ref(h: bigint): bigint {
   return h ^ (h >> 16n);
 }
 
-/** The bin minima of one-permutation hashing, written from the README, before densification. */
+/** The bin minima of one-permutation hashing, written from docs/signatures.md, before densification. */
 export function ophBinMinimaRef(shingles: Iterable<bigint>, k: number, seed: bigint): bigint[] {
   const { a, b } = familyRef(1, seed);
   const bins = new Array<bigint>(k).fill(MASK64);
@@ -129,7 +129,7 @@ export function ophBinMinimaRef(shingles: Iterable<bigint>, k: number, seed: big
   return bins;
 }
 
-/** OPH with optimal densification (README, "The hash family"), in BigInt; an empty set stays all-ones. */
+/** OPH with optimal densification (docs/signatures.md, "The hash family"), in BigInt; an empty set stays all-ones. */
 export function ophSignatureRef(shingles: Iterable<bigint>, k: number, seed: bigint): bigint[] {
   const bins = ophBinMinimaRef(shingles, k, seed);
   const c = splitmix64Ref((seed + 2n) & MASK64) & MASK32;

@@ -6,7 +6,7 @@
                        values.jsonl: big integers, decimals as strings, CRLF and invalid UTF-8.
   parquet IN OUT       OUT (Parquet) holds IN's rows with OUT's ids: same Arrow schema, same Parquet
                        column types, every value equal (floats bit for bit).
-  json IN OUT          OUT (JSON Lines) holds IN's rows with OUT's ids, by the README's mapping.
+  json IN OUT          OUT (JSON Lines) holds IN's rows with OUT's ids, by the docs' mapping (docs/inputs-outputs.md).
   jsonl-parquet IN OUT OUT (Parquet from JSON Lines) holds IN's lines' values exactly.
   jsonl IN OUT         OUT (JSON Lines from JSON Lines) holds IN's lines' values exactly.
 
@@ -191,7 +191,7 @@ def check_parquet(source, kept):
     return {'ok': not problems, 'problems': problems, 'ids': [str(i) for i in ids], 'columns': a.num_columns}
 
 
-# ---- Parquet to JSON Lines: the README's mapping, written independently ------
+# ---- Parquet to JSON Lines: the docs' mapping, written independently --------
 
 def iso(value, per_second, digits, utc):
     seconds, fraction = divmod(value, per_second)

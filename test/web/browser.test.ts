@@ -446,7 +446,10 @@ async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun
   const local = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll(prefix, '') : value);
   await withDuckDB(async (db) => {
     for (const name of ['kept', 'clusters', 'pairs']) {
+      // Made only when asked for, as the CLI writes only the outputs it is given: no Blob behind the link until then.
+      expect(await page.getAttribute(`#download-${name}-parquet`, 'href'), name).toBe('#');
       const [file] = await Promise.all([page.waitForEvent('download'), page.click(`#download-${name}-parquet`)]);
+      expect(await page.getAttribute(`#download-${name}-parquet`, 'href'), name).toMatch(/^blob:/);
       expect(file.suggestedFilename()).toBe(`${name}.parquet`);
       await file.saveAs(path(`app-${name}.parquet`));
       const read = (who: string) => rows(db, `SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))})`);

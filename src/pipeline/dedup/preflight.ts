@@ -12,7 +12,14 @@ import { isParquetOutput } from '../../formats/parquet/parquetFile.js';
 import { sidecarPath } from '../../formats/shards/signatureFile.js';
 import { listInputFiles, readDocuments, type InputFile } from '../../io/readDocuments.js';
 import type { DedupConfig } from '../shared/config.js';
-import { cannotCreateFilesIn, checkOutputs, OutputPathError, type NamedOutput, type ReadFile } from '../shared/outputChecks.js';
+import {
+  cannotCreateFilesIn,
+  checkOutputs,
+  OutputPathError,
+  refuseSelfReference,
+  type NamedOutput,
+  type ReadFile,
+} from '../shared/outputChecks.js';
 
 /** The names of the plots `--plots DIR` writes. */
 export const PLOT_FILES = ['s-curve.svg', 'similarity-histogram.svg'] as const;
@@ -39,24 +46,6 @@ export async function dedupPreflight(config: DedupConfig, outputs: readonly Name
   await refuseSelfReference(corpus, reference);
   if (config.tempDirectory !== undefined) await checkTempDirectory(config.tempDirectory);
   await checkKeepField(config, corpus);
-}
-
-/** A corpus file that is also a reference would remove every one of its documents as contamination. */
-async function refuseSelfReference(corpus: readonly InputFile[], reference: readonly InputFile[]): Promise<void> {
-  const ids = new Map<string, string>();
-  for (const file of corpus) {
-    const info = file.path === '-' ? undefined : await stat(file.path).catch(() => undefined);
-    if (info) ids.set(`${info.dev}:${info.ino}`, file.path);
-  }
-  for (const file of reference) {
-    const info = file.path === '-' ? undefined : await stat(file.path).catch(() => undefined);
-    const same = info && ids.get(`${info.dev}:${info.ino}`);
-    if (same) {
-      throw new RangeError(
-        `--against ${file.path}: is the corpus file ${same}; every one of its documents would match itself and be removed (give a reference set other than the corpus)`,
-      );
-    }
-  }
 }
 
 async function checkTempDirectory(dir: string): Promise<void> {

@@ -48,7 +48,7 @@ export function defaultMemoryLimit(): number {
  * memory when they fitted), or with presigned rows loads them
  * within a quarter less the tables kept for writing; the rest is for the
  * bucket table, the candidate pairs and the candidates' rows. The candidates'
- * rows are held whatever their size (README "Known limitations").
+ * rows are held whatever their size (docs/how-it-works.md, "Known limitations").
  *
  * Outside the limit, each with a bound: the Node runtime and this thread's
  * V8 heap (about 150 MiB); per first-pass worker thread (one per core, ended

@@ -17,6 +17,7 @@
 import { realpath, stat, unlink, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { temporaryName } from '../../formats/files/temporaries.js';
+import type { InputFile } from '../../io/readDocuments.js';
 
 export interface NamedOutput {
   /** How the user named it, e.g. `-o` or `--clusters`. */
@@ -130,5 +131,26 @@ export async function refuseInsideDirectory(outputs: readonly NamedOutput[], dir
     if (path === '-') continue;
     const real = await canonicalPath(path);
     if (real === root || real.startsWith(root + sep)) throw new OutputPathError(`${flag} ${path}: is inside ${role} ${dir}; writing it there would change the index (give a path outside it)`);
+  }
+}
+
+/** A corpus file that is also a reference would remove every one of its documents as contamination. */
+export async function refuseSelfReference(
+  corpus: readonly Pick<InputFile, 'path'>[],
+  reference: readonly Pick<InputFile, 'path'>[],
+): Promise<void> {
+  const ids = new Map<string, string>();
+  for (const file of corpus) {
+    const info = file.path === '-' ? undefined : await stat(file.path).catch(() => undefined);
+    if (info) ids.set(`${info.dev}:${info.ino}`, file.path);
+  }
+  for (const file of reference) {
+    const info = file.path === '-' ? undefined : await stat(file.path).catch(() => undefined);
+    const same = info && ids.get(`${info.dev}:${info.ino}`);
+    if (same) {
+      throw new RangeError(
+        `--against ${file.path}: is the corpus file ${same}; every one of its documents would match itself and be removed (give a reference set other than the corpus)`,
+      );
+    }
   }
 }

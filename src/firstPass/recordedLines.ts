@@ -1,0 +1,94 @@
+/**
+ * The second pass over a JSON Lines file, for the CLI's writing
+ * (pipeline/dedup/writeKept.ts) and the tab's downloads (web/keptDownload.ts):
+ * the lines the first pass recorded (DocumentRecords.byteRange) cut from the
+ * file's decompressed chunks by their byte ranges, without parsing the rest;
+ * and one of those lines parsed again where its fields are needed.
+ */
+import { InputError, type InputDocument, type ReadOptions } from '../io/documents.js';
+import { parseJsonLine } from '../io/jsonLines.js';
+import type { DocumentRecords } from './documentRecords.js';
+
+/** A file's run of documents, [first, end). */
+export interface FileSpan {
+  readonly first: number;
+  readonly end: number;
+}
+
+/** Each file's run of documents, by the first pass's records, in input order. */
+export function fileSpans(records: DocumentRecords): { readonly path: string; readonly span: FileSpan }[] {
+  return records.files.map((f, i) => {
+    const end = records.files[i + 1]?.firstDocument ?? records.documents;
+    return { path: f.path, span: { first: f.firstDocument, end } };
+  });
+}
+
+/** Whether the file's documents are lines with recorded byte ranges (JSON Lines), not whole files or Parquet rows. */
+export function hasRecordedLines(records: DocumentRecords, span: FileSpan): boolean {
+  return span.end > span.first && records.byteRange(span.first) !== undefined;
+}
+
+/**
+ * The lines of the wanted documents of `span`, in order, each its bytes (line
+ * end included; a view into the chunks, which are never changed). Stops
+ * reading after the last wanted line.
+ */
+export async function* recordedLines(
+  chunks: AsyncIterable<Uint8Array>,
+  path: string,
+  records: DocumentRecords,
+  span: FileSpan,
+  wanted: (d: number) => boolean,
+): AsyncGenerator<{ readonly document: number; readonly bytes: Uint8Array }> {
+  const next = (from: number): number => {
+    let d = from;
+    while (d < span.end && !wanted(d)) d++;
+    return d;
+  };
+  let d = next(span.first);
+  if (d >= span.end) {
+    await chunks[Symbol.asyncIterator]().return?.(); // nothing wanted: the file is closed unread
+    return;
+  }
+  let offset = 0; // of `held` in the decompressed file
+  let held: Uint8Array = new Uint8Array(0);
+  for await (const chunk of chunks) {
+    held = held.length === 0 ? chunk : joined(held, chunk);
+    while (d < span.end) {
+      const [start, end] = records.byteRange(d)!;
+      if (end > offset + held.length) break;
+      yield { document: d, bytes: held.subarray(start - offset, end - offset) };
+      d = next(d + 1);
+    }
+    if (d >= span.end) return;
+    const [start] = records.byteRange(d)!;
+    if (start > offset) {
+      const drop = Math.min(held.length, start - offset);
+      held = held.subarray(drop);
+      offset += drop;
+    }
+  }
+  throw new Error(`${path}: the file changed between passes (it ends before the line of document ${d + 1})`);
+}
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** A recorded line parsed again (its fields, for Parquet or the inspector's text); one that no longer parses means the file changed. */
+export function parseRecordedLine(
+  bytes: Uint8Array,
+  path: string,
+  d: number,
+  read: Pick<ReadOptions, 'textField' | 'idField'>,
+): Omit<InputDocument, 'index'> {
+  const line = new TextDecoder().decode(bytes).replace(/\r?\n$/, '');
+  const parsed = parseJsonLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, path, 0, false, read);
+  if (parsed instanceof InputError) {
+    throw new Error(`${path}: the file changed between passes (document ${d + 1} no longer parses)`);
+  }
+  return parsed;
+}

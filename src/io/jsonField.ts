@@ -1,0 +1,56 @@
+/**
+ * One top-level field of a JSON object's text replaced, every other byte of
+ * the line kept as it is (spacing, key order, number spellings, escapes):
+ * how an edited document's line is written when only its text changed. With
+ * a key given twice, the last is replaced, as JSON.parse reads the last.
+ */
+
+/** `line` (one JSON object) with the value of top-level `field` replaced by `valueJson`; undefined if it has no such field. */
+export function replaceTopLevelField(line: string, field: string, valueJson: string): string | undefined {
+  let found: [number, number] | undefined;
+  let i = skipSpace(line, 0);
+  if (line[i] !== '{') return undefined;
+  i = skipSpace(line, i + 1);
+  while (i < line.length && line[i] !== '}') {
+    const keyEnd = skipString(line, i);
+    const key = JSON.parse(line.slice(i, keyEnd)) as string;
+    i = skipSpace(line, skipSpace(line, keyEnd) + 1); // past the colon
+    const valueEnd = skipValue(line, i);
+    if (key === field) found = [i, valueEnd];
+    i = skipSpace(line, valueEnd);
+    if (line[i] === ',') i = skipSpace(line, i + 1);
+  }
+  return found === undefined ? undefined : line.slice(0, found[0]) + valueJson + line.slice(found[1]);
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  return i;
+}
+
+/** The index past the string literal opening at i. */
+function skipString(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++;
+    else if (text[j] === '"') return j + 1;
+  }
+  return text.length;
+}
+
+/** The index past the value starting at i (a string, an object or array with what it holds, or a literal). */
+function skipValue(text: string, i: number): number {
+  if (text[i] === '"') return skipString(text, i);
+  if (text[i] !== '{' && text[i] !== '[') {
+    let j = i;
+    while (j < text.length && !',}] \t\r\n'.includes(text[j])) j++;
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text[j];
+    if (c === '"') j = skipString(text, j) - 1;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return j + 1;
+  }
+  return text.length;
+}

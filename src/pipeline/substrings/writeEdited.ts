@@ -1,0 +1,88 @@
+/**
+ * The second pass of `substrings`: the corpus read again, each document
+ * written as it was (a JSON line verbatim), with its spans cut (only its text
+ * field replaced: every other byte of the line, every other column of the row,
+ * as read), or not at all when too little of it is left.
+ */
+import { readDocuments, type InputFile } from '../../io/readDocuments.js';
+import type { InputDocument, ReadOptions } from '../../io/documents.js';
+import { replaceTopLevelField } from '../../io/jsonField.js';
+import type { KeptDocuments } from '../../formats/keptDocuments.js';
+import { bytesRemoved, cutRanges } from '../../substrings/cuts.js';
+import type { CorpusText } from '../../substrings/corpusText.js';
+import type { SpanColumns } from '../../substrings/spans.js';
+import type { StageProgress } from '../shared/config.js';
+
+export interface EditCounts {
+  documentsTouched: number;
+  documentsDropped: number;
+  bytesCut: number;
+}
+
+/** A document's spans: [first, end) of the span columns, and the bytes its cut removes. */
+export interface DocumentCut {
+  readonly first: number;
+  readonly end: number;
+  readonly removed: number;
+}
+
+/** Each touched document's cut, and the counts of the summary. */
+export function planCuts(corpus: CorpusText, spans: SpanColumns, minRemaining: number): { cuts: Map<number, DocumentCut>; counts: EditCounts } {
+  const cuts = new Map<number, DocumentCut>();
+  const counts: EditCounts = { documentsTouched: 0, documentsDropped: 0, bytesCut: 0 };
+  for (let s = 0; s < spans.count; ) {
+    const d = spans.documents[s];
+    const first = s;
+    while (s < spans.count && spans.documents[s] === d) s++;
+    const removed = bytesRemoved(documentBytes(corpus, d), rangesOf(corpus, spans, d, first, s));
+    cuts.set(d, { first, end: s, removed });
+    counts.documentsTouched++;
+    counts.bytesCut += removed;
+    if (corpus.starts[d + 1] - corpus.starts[d] - removed < minRemaining) counts.documentsDropped++;
+  }
+  return { cuts, counts };
+}
+
+function documentBytes(corpus: CorpusText, d: number): Uint8Array {
+  return corpus.bytes.subarray(corpus.starts[d], corpus.starts[d + 1]);
+}
+
+/** Spans [first, end) of document d, in its own offsets. */
+export function rangesOf(corpus: CorpusText, spans: SpanColumns, d: number, first: number, end: number): Array<[number, number]> {
+  const base = corpus.starts[d];
+  const ranges: Array<[number, number]> = [];
+  for (let s = first; s < end; s++) ranges.push([spans.starts[s] - base, spans.ends[s] - base]);
+  return ranges;
+}
+
+export async function writeEdited(
+  files: readonly InputFile[],
+  read: ReadOptions,
+  corpus: CorpusText,
+  spans: SpanColumns,
+  cuts: ReadonlyMap<number, DocumentCut>,
+  minRemaining: number,
+  out: KeptDocuments,
+  progress: StageProgress,
+): Promise<void> {
+  let d = 0;
+  let bytes = 0;
+  for await (const document of readDocuments(files, { ...read, onInvalid: undefined, onBinary: undefined, onBytes: (n) => (bytes = n) })) {
+    if (d >= corpus.starts.length - 1) throw new Error(`${document.source.path}: the input changed between passes (more documents than before)`);
+    const cut = cuts.get(d);
+    if (cut === undefined) await out.write(document);
+    else if (corpus.starts[d + 1] - corpus.starts[d] - cut.removed >= minRemaining) {
+      const { text } = cutRanges(documentBytes(corpus, d).slice(), rangesOf(corpus, spans, d, cut.first, cut.end));
+      await out.write(edited(document, text, read.textField));
+    }
+    if ((++d & 1023) === 0) progress.update(d, bytes);
+  }
+  if (d !== corpus.starts.length - 1) throw new Error('the input changed between passes (fewer documents than before)');
+}
+
+/** The document with another text: a JSON line keeps every other byte (jsonField.ts), a row every other column. */
+export function edited(document: InputDocument, text: string, textField: string): InputDocument {
+  const record = document.record === undefined ? undefined : { ...document.record, [textField]: text };
+  const rawLine = document.rawLine === undefined ? undefined : replaceTopLevelField(document.rawLine, textField, JSON.stringify(text));
+  return { ...document, text, record, rawLine };
+}

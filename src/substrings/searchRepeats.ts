@@ -1,0 +1,98 @@
+/**
+ * The search, whatever runs its rounds: the key space is cut into equal
+ * slices, so that one slice's windows fit the memory budget; each slice is a
+ * round (repeatGroups.ts), run in this thread or by workers sharing the
+ * corpus and the marks (repeatWorkers.ts). Then the marks become spans.
+ */
+import type { CutMode } from '../options.js';
+import { windowCount, type CorpusText } from './corpusText.js';
+import { collectRound, markRound, sortRound, type RoundStats } from './repeatGroups.js';
+import { findFirsts, mergeMarks, type SpanColumns } from './spans.js';
+
+export interface SearchOptions {
+  readonly minLength: number;
+  readonly cut: CutMode;
+  /** Bytes for the rounds' tables (the corpus and its marks come on top). */
+  readonly memoryLimitBytes: number;
+}
+
+export interface SearchStats extends RoundStats {
+  rounds: number;
+}
+
+/** Runs the round of keys [lo, hi) on lane `lane` (a worker): marks its repeated windows in that lane's marks. */
+export type RoundRunner = (lo: number, hi: number, lane: number) => Promise<RoundStats>;
+
+/** What one window costs in a round: key, lane and position, twice while sorting (4 bytes each), and some slack. */
+export const BYTES_PER_WINDOW = 28;
+const KEY_SPACE = 2 ** 32;
+
+/** Slices of the key space, as many as the budget needs (at least `parallel`, one per worker at a time). */
+export function keySlices(windows: number, memoryLimitBytes: number, parallel: number): Array<[number, number]> {
+  const perRound = Math.max(1, Math.floor(memoryLimitBytes / BYTES_PER_WINDOW / parallel));
+  const count = Math.min(KEY_SPACE, Math.max(parallel, Math.ceil(windows / perRound)));
+  return Array.from({ length: count }, (_, i) => [Math.floor((i * KEY_SPACE) / count), Math.floor(((i + 1) * KEY_SPACE) / count)]);
+}
+
+export function newMarks(corpus: CorpusText, shared: boolean): Int32Array {
+  const words = Math.ceil(corpus.bytes.length / 32) + 1;
+  return new Int32Array(shared ? new SharedArrayBuffer(words * 4) : new ArrayBuffer(words * 4));
+}
+
+/** One marks array per lane (each written by one worker only), ORed into the first once the rounds are done. */
+export function laneMarks(corpus: CorpusText, lanes: number, shared: boolean): Int32Array[] {
+  return Array.from({ length: lanes }, () => newMarks(corpus, shared));
+}
+
+function orInto(marks: readonly Int32Array[]): Int32Array {
+  const [into, ...others] = marks;
+  for (const other of others) for (let w = 0; w < into.length; w++) into[w] |= other[w];
+  return into;
+}
+
+/** The round of keys [lo, hi) in this thread. */
+export function runRound(corpus: CorpusText, options: SearchOptions, marks: Int32Array, lo: number, hi: number, windows?: number): RoundStats {
+  const expected = windows === undefined ? undefined : Math.ceil(((windows * (hi - lo)) / KEY_SPACE) * 1.05) + 1024;
+  const entries = collectRound(corpus, options.minLength, lo, hi, 0, corpus.starts.length - 1, undefined, expected);
+  return markRound(corpus, options.minLength, sortRound(entries), marks, options.cut);
+}
+
+/**
+ * Every repeated span: the rounds (by `run`, `parallel` at a time, lane i
+ * marking marks[i]), then the marks merged into spans with their first occurrences.
+ */
+export async function searchRepeats(
+  corpus: CorpusText,
+  options: SearchOptions,
+  marks: readonly Int32Array[],
+  run: RoundRunner,
+  parallel: number,
+  onRound: (done: number, total: number) => void = () => undefined,
+): Promise<{ spans: SpanColumns; stats: SearchStats }> {
+  const slices = keySlices(windowCount(corpus, options.minLength), options.memoryLimitBytes, parallel);
+  const stats: SearchStats = { rounds: slices.length, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
+  let next = 0;
+  let done = 0;
+  const lane = async (_: unknown, index: number): Promise<void> => {
+    while (next < slices.length) {
+      const [lo, hi] = slices[next++];
+      const round = await run(lo, hi, index);
+      stats.windows += round.windows;
+      stats.groups += round.groups;
+      stats.repeatedWindows += round.repeatedWindows;
+      stats.collisions += round.collisions;
+      onRound(++done, slices.length);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, lane));
+  const spans = mergeMarks(corpus, options.minLength, orInto(marks));
+  findFirsts(corpus, options.minLength, spans);
+  return { spans, stats };
+}
+
+/** The search in this thread (the library, the tab, small corpora). */
+export function searchRepeatsHere(corpus: CorpusText, options: SearchOptions): Promise<{ spans: SpanColumns; stats: SearchStats }> {
+  const marks = newMarks(corpus, false);
+  const windows = windowCount(corpus, options.minLength);
+  return searchRepeats(corpus, options, [marks], async (lo, hi) => runRound(corpus, options, marks, lo, hi, windows), 1);
+}

@@ -1,0 +1,79 @@
+/**
+ * Exact-substring deduplication of documents in memory (the library's
+ * `substrings`, and the tab's where it fits): every span of at least
+ * minLength bytes of UTF-8 that occurs more than once is found, cut from
+ * the later occurrences (or all), and documents left too short dropped.
+ * Browser-safe: the search runs in this thread unless the caller gives
+ * another (the library passes its worker threads).
+ */
+import type { CutMode } from '../options.js';
+import { corpusOf, type CorpusText } from './corpusText.js';
+import { cutRanges } from './cuts.js';
+import { searchRepeatsHere, type SearchOptions, type SearchStats } from './searchRepeats.js';
+import { spanRows, type SpanColumns } from './spans.js';
+import { topSpans, type TopSpan } from './topSpans.js';
+
+export interface SubstringsSettings {
+  readonly minLength: number;
+  readonly cut: CutMode;
+  readonly minRemaining: number;
+  readonly memoryLimitBytes: number;
+}
+
+export interface EditedDocument {
+  readonly id: string;
+  /** The text with its spans cut (whole characters), or as it was. */
+  readonly text: string;
+  readonly bytesCut: number;
+  /** Left with fewer than minRemaining bytes after a cut. */
+  readonly dropped: boolean;
+}
+
+/** A span in its document's UTF-8 byte offsets, and where its first window first occurs. */
+export interface SubstringSpan {
+  readonly id: string;
+  readonly start: number;
+  readonly end: number;
+  readonly firstId: string;
+  readonly firstStart: number;
+}
+
+export interface SubstringsResult {
+  /** Every document, in input order (dropped ones marked, not removed). */
+  readonly documents: readonly EditedDocument[];
+  readonly spans: readonly SubstringSpan[];
+  readonly topSpans: readonly TopSpan[];
+  readonly search: SearchStats;
+}
+
+export type SearchRunner = (corpus: CorpusText, options: SearchOptions) => Promise<{ spans: SpanColumns; stats: SearchStats }>;
+
+export async function substringDocuments(
+  documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
+  settings: SubstringsSettings,
+  search: SearchRunner = searchRepeatsHere,
+  shared = false,
+): Promise<SubstringsResult> {
+  const corpus = corpusOf(documents.map((d) => d.text), shared);
+  const found = await search(corpus, settings);
+  const rows = spanRows(corpus, found.spans);
+  const byDocument = new Map<number, Array<[number, number]>>();
+  for (const row of rows) {
+    const ranges = byDocument.get(row.document) ?? [];
+    ranges.push([row.start, row.end]);
+    byDocument.set(row.document, ranges);
+  }
+  const edited = documents.map(({ id, text }, d): EditedDocument => {
+    const ranges = byDocument.get(d);
+    if (ranges === undefined) return { id, text, bytesCut: 0, dropped: false };
+    const bytes = corpus.bytes.slice(corpus.starts[d], corpus.starts[d + 1]);
+    const cut = cutRanges(bytes, ranges);
+    return { id, text: cut.text, bytesCut: cut.removed, dropped: bytes.length - cut.removed < settings.minRemaining };
+  });
+  return {
+    documents: edited,
+    spans: rows.map((r) => ({ id: documents[r.document].id, start: r.start, end: r.end, firstId: documents[r.firstDocument].id, firstStart: r.firstStart })),
+    topSpans: topSpans(corpus, found.spans, settings.cut),
+    search: found.stats,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * `gpudedup substrings` as a user runs it: repeated spans cut from the later
+ * documents, every other byte of their lines as it was, documents left empty
+ * dropped, the spans table and the report; `--cut all`; the refusals.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+
+const P = 'This paragraph is boilerplate that every page repeats, a licence header of sorts, long enough to count: ☃ éè.';
+
+function corpus(dir: string): { path: string; lines: string[] } {
+  const lines = [
+    `{"id": 12345678901234567890, "text": ${JSON.stringify(`Intro one. ${P} Outro one.`)}, "score": 1.0, "meta": {"k": [1, "x"]}}`,
+    `{"text":${JSON.stringify(`Second page: ${P}`)},"id":"b","score":2.50}`,
+    `{"id":"c","text":${JSON.stringify(P)}}`,
+    `{"id":"d","text":"nothing shared here","extra":"\\u00e9"}`,
+  ];
+  const path = join(dir, 'in.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return { path, lines };
+}
+
+describe('gpudedup substrings', () => {
+  it('cuts later occurrences, keeps every other byte of the lines, drops emptied documents, writes spans and report', async () => {
+    const dir = tempDir('substrings-cli-');
+    const { path, lines } = corpus(dir);
+    const out = join(dir, 'out.jsonl');
+    const r = await runCli(['substrings', path, '-o', out, '--spans', join(dir, 'spans.csv'), '--report', join(dir, 'r.json'), '--min-length', '40']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/2 repeated spans of ≥ 40 bytes/);
+    const written = readFileSync(out, 'utf8').split('\n');
+    const cutP = ` ${P}`; // the space before the paragraph repeats too (document 2 has ": " before it, document 1 ". ")
+    expect(written).toEqual([lines[0], lines[1].replace(JSON.stringify(`Second page: ${P}`), JSON.stringify('Second page:')), lines[3], '']);
+    expect(Buffer.byteLength(cutP)).toBeGreaterThan(40);
+    const p0 = Buffer.byteLength('Intro one.');
+    const spans = readFileSync(join(dir, 'spans.csv'), 'utf8');
+    expect(spans).toBe(`id,start,end,first_id,first_start\nb,12,${12 + Buffer.byteLength(cutP)},12345678901234567890,${p0}\nc,0,${Buffer.byteLength(P)},12345678901234567890,${p0 + 1}\n`);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(report).toMatchObject({ documents: 4, documentsTouched: 2, documentsDropped: 1, spans: 2, bytesCut: Buffer.byteLength(cutP) + Buffer.byteLength(P) });
+    expect(report.topSpans[0]).toMatchObject({ firstId: '12345678901234567890' });
+  });
+
+  it('--cut all cuts the first occurrence too; --spans JSONL by its name', async () => {
+    const dir = tempDir('substrings-cli-');
+    const { path, lines } = corpus(dir);
+    const out = join(dir, 'out.jsonl');
+    const r = await runCli(['substrings', path, '-o', out, '--spans', join(dir, 'spans.jsonl'), '--cut', 'all', '--min-length', '40', '-q']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    const first = JSON.parse(readFileSync(out, 'utf8').split('\n')[0].replace(/"id": (\d+)/, '"id": "$1"'));
+    expect(first.text).toBe('Intro one. Outro one.');
+    expect(readFileSync(join(dir, 'spans.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('refuses nothing to write, standard input with -o, an output over its input and a bad --min-length, in one line each', async () => {
+    const dir = tempDir('substrings-cli-');
+    const { path } = corpus(dir);
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"id":"a","text":"fine"}\n{"id":"b","text":\n');
+    const cases: Array<[string[], RegExp]> = [
+      [['substrings', bad, '--report', join(dir, 'r.json')], /bad\.jsonl:2: malformed JSON/],
+      [['substrings', path], /nothing to write: give -o, --spans or --report/],
+      [['substrings', '-', '-o', join(dir, 'o.jsonl')], /standard input \(-\) can be read only once/],
+      [['substrings', path, '-o', path], /-o .*in\.jsonl/],
+      [['substrings', path, '--report', join(dir, 'r.json'), '--min-length', '0'], /minLength must be an integer from 1 to 1048576, got 0/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+    }
+    expect(readFileSync(path, 'utf8')).toContain('nothing shared here');
+  });
+});
