@@ -21,7 +21,8 @@
  * bench/serve.bench.ts builds it: DIR/index-N), opened read-only; the first
  * queries' forest and postings builds timed apart; then top-10 (the
  * generator's next documents) and containment ≥ 0.8 (excerpts of 20–200
- * words of indexed documents), one at a time on one thread: p50/p99.
+ * words of indexed documents), one at a time on one thread: p50/p99 of
+ * wall time and of the process's CPU time (user + sys) per query.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -368,17 +369,21 @@ async function latency(): Promise<void> {
       `${name}: first query (builds) ${((performance.now() - t) / 1000).toFixed(2)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
     );
     const ms: number[] = [];
+    const cpu: number[] = [];
     let matched = 0;
     for (const text of texts) {
+      const c = process.cpuUsage();
       const s = performance.now();
       const [r] = await reader.query([text], options);
       ms.push(performance.now() - s);
+      const d = process.cpuUsage(c);
+      cpu.push((d.user + d.system) / 1000);
       if (r.matches.length > 0) matched++;
     }
     ms.sort((a, b) => a - b);
-    console.log(
-      `${name}: p50 ${percentile(ms, 0.5).toFixed(2)} ms, p99 ${percentile(ms, 0.99).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(2)} ms; ${matched}/${texts.length} with matches; load ${load()}`,
-    );
+    cpu.sort((a, b) => a - b);
+    const at = (p: number) => `wall ${percentile(ms, p).toFixed(2)} ms, CPU ${percentile(cpu, p).toFixed(2)} ms`;
+    console.log(`${name}: p50 ${at(0.5)}; p99 ${at(0.99)}; ${matched}/${texts.length} with matches; load ${load()}`);
   }
   console.log(`rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
   await reader.close();
