@@ -17,7 +17,8 @@ import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
-import { checkKnownOptions, checkTableOptions, optionValue } from './options.js';
+import { optionValue } from './options.js';
+import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import { auditDedup, type AuditResult } from './audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from './clusters/nearDuplicates.js';
 import { shingleDocument } from './shingles/shingles.js';
@@ -32,8 +33,7 @@ const DEDUP_OPTIONS = [...MINHASH_OPTIONS, 'threshold', 'lsh', 'verify', 'cluste
 
 /** Every option checked by the table (src/options.ts) before any work, with the CLI's messages. */
 function checkedOptions<T extends object>(options: T, known: readonly string[], what: string): T {
-  checkKnownOptions(options, known, what);
-  checkTableOptions(options);
+  checkOptions(options, known, what);
   return options;
 }
 
@@ -90,6 +90,7 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
       return signer.description; // may change: a failing GPU hands over to the CPU
     },
     async sign(texts) {
+      checkStrings(texts, 'sign', 'texts');
       const slots = slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
       const words = new Uint32Array(slots.buffer); // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
       let row = 0;
@@ -116,6 +117,7 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
  * // slots.length === 2 * k; row d is slots.subarray(d * k, (d + 1) * k)
  */
 export async function minhash(texts: readonly string[], options: MinHashOptions = {}): Promise<Signatures> {
+  checkStrings(texts, 'minhash', 'texts');
   const hasher = await createMinHasher(options);
   try {
     return await hasher.sign(texts);
@@ -168,6 +170,8 @@ export interface DedupResult extends DedupDocumentsResult {
  * assignment.cluster; // Uint32Array [0, 0, 1]
  */
 export async function dedup(documents: readonly (string | InMemoryDocument)[], options: DedupOptions = {}): Promise<DedupResult> {
+  checkDocuments(documents, 'dedup', true);
+  if (options?.against !== undefined) checkDocuments(options.against, 'dedup: against', true);
   const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
   const slotBits = fullSlotBits(params);
   const threshold = optionValue('threshold', options.threshold);
@@ -244,6 +248,7 @@ const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitByte
  * least minLength bytes occurring more than once, verified byte for byte, cut.
  */
 export async function substrings(documents: readonly (string | InMemoryDocument)[], options: SubstringsOptions = {}): Promise<SubstringsResult> {
+  checkDocuments(documents, 'substrings', true);
   checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
   const settings = {
     minLength: optionValue('minLength', options.minLength),

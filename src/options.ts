@@ -71,7 +71,13 @@ function spec<T>(name: string, flag: string, defaultValue: T | undefined, rule: 
     if (!valid(value)) throw optionError(name, rule, value);
     return value as T;
   };
-  return { name, flag, default: defaultValue, rule, choices, check, parse: (text) => check(fromText(text)) };
+  // Text that is not a number is shown as given ("abc"), not as what it became (NaN).
+  const parse = (text: string): T => {
+    const value = fromText(text);
+    if (!valid(value)) throw optionError(name, rule, Number.isNaN(value) ? text : value);
+    return value as T;
+  };
+  return { name, flag, default: defaultValue, rule, choices, check, parse };
 }
 
 function integer(name: string, flag: string, defaultValue: number | undefined, min: number, max = Infinity): OptionSpec<number> {

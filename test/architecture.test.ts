@@ -103,7 +103,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['src/formats/parquet'],
   ['src/formats'],
   ['src/options.ts'],
-  ['src/shingles'],
+  ['src/shingles', 'src/arguments.ts'],
   ['src/signatures', 'src/substrings'],
   ['src/bands'],
   ['src/formats/shards'],

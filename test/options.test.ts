@@ -55,7 +55,8 @@ describe('the options table', () => {
       expect(() => OPTIONS[name].check(value), `${name} ${String(value)}`).toThrow(message);
       if (typeof value === 'number') expect(() => OPTIONS[name].parse(String(value))).toThrow(message);
     }
-    expect(() => OPTIONS.k.parse('')).toThrow('k must be an integer from 1 to 4096, got NaN'); // an empty field is not 0
+    expect(() => OPTIONS.k.parse('')).toThrow('k must be an integer from 1 to 4096, got ""'); // an empty field is not 0
+    expect(() => OPTIONS.top.parse('abc')).toThrow('top must be an integer from 1 to 10000, got "abc"'); // not "got NaN" (issue 31)
     expect(OPTIONS.slotBits.parse('32')).toBe(32);
     expect(OPTIONS.keep.parse('field:quality')).toEqual({ kind: 'field', field: 'quality' });
     expect(OPTIONS.keep.check({ kind: 'longest' })).toEqual({ kind: 'longest' });

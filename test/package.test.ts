@@ -59,6 +59,24 @@ describe('npm pack', () => {
     expect(missing).toEqual([]);
   });
 
+  // Issue 31, item 16: the tarball kept a `prepare` script (`node scripts/build-wasm.mjs`) but not scripts/, so npm's
+  // install of it failed with MODULE_NOT_FOUND. `prepare` now builds only where the build's sources are (a clone).
+  it('npm installs the unpacked tarball into a project (no install-time script needs what it does not ship), and it runs', () => {
+    const unpacked = join(dir, 'installable');
+    const project = join(dir, 'project');
+    mkdirSync(unpacked, { recursive: true });
+    mkdirSync(project, { recursive: true });
+    execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', unpacked, '--strip-components=1']);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
+    // A local folder is linked, not fetched: no network; its lifecycle scripts run as for any install.
+    execFileSync(npm, ['install', unpacked, '--offline', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its dependencies, as npm would fetch them: ours.
+    symlinkSync(join(ROOT, 'node_modules'), join(unpacked, 'node_modules'), 'dir');
+    const script = "import { minhash } from 'gpudedup'; const s = await minhash(['a b c d e f g'], { k: 4, backend: 'cpu' }); console.log(s.rows, s.k);";
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }).trim()).toBe('1 4');
+    expect(execFileSync(join(project, 'node_modules/.bin/gpudedup'), ['--version'], { cwd: project, encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 120_000);
+
   it("the shipped types compile in a consumer with skipLibCheck: false, without @webgpu/types or any devDependency", () => {
     const consumer = join(dir, 'consumer');
     const modules = join(consumer, 'node_modules');

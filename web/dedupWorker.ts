@@ -155,7 +155,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
-    const record: RunRecord = { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped };
+    const record: RunRecord = { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped, writingStarted };
     const outputs = await writeDownloads(record, bytes('writing', corpusBytes));
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];

@@ -20,6 +20,20 @@ export function row(cells: (string | Node)[], labels: readonly string[], numeric
   return tr;
 }
 
+/** Text from the user's files (an id, a file name) among the page's own words. */
+export interface UserText {
+  readonly user: string;
+}
+
+/**
+ * Sets `element`'s text: the page's words as they are, each user text in a
+ * `<bdi>`, so a right-to-left override in an id cannot reorder the words
+ * after it (and the accessible name stays the plain text).
+ */
+export function setText(element: HTMLElement, ...parts: (string | UserText)[]): void {
+  element.replaceChildren(...parts.map((part) => (typeof part === 'string' ? part : Object.assign(document.createElement('bdi'), { textContent: part.user }))));
+}
+
 export function button(label: string, onClick: () => void, accessibleName?: string): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';

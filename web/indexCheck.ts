@@ -58,13 +58,35 @@ function question(): QueryOptions {
   return kind === 'top' ? { top: value } : { containment: value };
 }
 
-function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void {
+/** Documents a page of the table shows: 500 documents' rows at once made a 40,000 px page. */
+export const PAGE_DOCUMENTS = 50;
+const previous = byId<HTMLButtonElement>('index-previous');
+const next = byId<HTMLButtonElement>('index-next');
+let shownRows: Extract<IndexCheckReply, { type: 'checked' }>['rows'] = [];
+let page = 0;
+
+function showPage(to: number): void {
+  const pages = Math.max(1, Math.ceil(shownRows.length / PAGE_DOCUMENTS));
+  page = Math.min(Math.max(0, to), pages - 1);
   const body = table.tBodies[0];
   body.replaceChildren();
-  for (const doc of reply.rows) {
+  const from = page * PAGE_DOCUMENTS;
+  for (const doc of shownRows.slice(from, from + PAGE_DOCUMENTS)) {
     if (doc.matches.length === 0) body.append(row([doc.id, 'no match', ''], LABELS, [false, false, true]));
     for (const match of doc.matches) body.append(row([doc.id, match.id, similarity(match)], LABELS, [false, false, true]));
   }
+  byId('index-page').textContent = `Documents ${from + 1}–${Math.min(from + PAGE_DOCUMENTS, shownRows.length)} of ${shownRows.length} (page ${page + 1} of ${pages})`;
+  previous.disabled = page === 0;
+  next.disabled = page === pages - 1;
+  byId<HTMLElement>('index-results').querySelector('nav')!.hidden = pages === 1;
+}
+
+previous.addEventListener('click', () => showPage(page - 1));
+next.addEventListener('click', () => showPage(page + 1));
+
+function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void {
+  shownRows = reply.rows;
+  showPage(0);
   setDownload(byId<HTMLAnchorElement>('download-matches'), reply.jsonl, byId('matches-bytes'));
   results.hidden = false;
   const shown = reply.rows.length < reply.documents ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.` : '';

@@ -6,7 +6,7 @@
  * buttons, so the whole table works from the keyboard.
  */
 import type { ClusterMember, ClusterRow, Comparison } from './protocol.js';
-import { button, byId, int, plural, row } from './dom.js';
+import { button, byId, int, plural, row, setText } from './dom.js';
 import type { WorkerClient } from './workerClient.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
 
@@ -74,7 +74,7 @@ export class InspectorView {
     tr.classList.add('selected');
     const members = await this.client.members(r.cluster);
     const kept = members.find((m) => m.kept)!;
-    byId('members-heading').textContent = `Cluster ${r.cluster}: ${plural(members.length, 'document')}, “${kept.id}” kept`;
+    setText(byId('members-heading'), `Cluster ${r.cluster}: ${plural(members.length, 'document')}, “`, { user: kept.id }, '” kept');
     const rows = members.map((m) => this.memberRow(m, kept));
     byId<HTMLTableElement>('members-table').tBodies[0].replaceChildren(...rows);
     byId('members').hidden = false;
@@ -93,12 +93,12 @@ export class InspectorView {
 
   private async showComparison(keptDoc: number, removedDoc: number): Promise<void> {
     const c: Comparison = await this.client.compare(keptDoc, removedDoc);
-    byId('compare-heading').textContent = `“${c.removedId}” against the kept “${c.keptId}”`;
+    setText(byId('compare-heading'), '“', { user: c.removedId }, '” against the kept “', { user: c.keptId }, '”');
     byId('compare-summary').textContent =
       `Estimate ${c.estimate.toFixed(3)} (signature agreement), exact Jaccard ${c.exact.toFixed(3)}: ` +
       `${plural(c.sharedShingles, 'shared shingle')} of ${int(c.keptShingles)} (kept) and ${int(c.removedShingles)} (removed).`;
-    byId('compare-kept-title').textContent = `Kept: ${c.keptId}`;
-    byId('compare-removed-title').textContent = `Removed: ${c.removedId}`;
+    setText(byId('compare-kept-title'), 'Kept: ', { user: c.keptId });
+    setText(byId('compare-removed-title'), 'Removed: ', { user: c.removedId });
     byId('compare-kept').replaceChildren(...segments(c.kept));
     byId('compare-removed').replaceChildren(...segments(c.removed));
     byId('compare').hidden = false;

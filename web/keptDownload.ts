@@ -41,7 +41,10 @@ export async function* wantedDocuments(
   let done = 0;
   for (const { file, span } of corpusFiles(source)) {
     const before = done;
-    const counted = (n: number): void => onBytes?.((done += n));
+    const counted = (n: number): void => {
+      done += n;
+      onBytes?.(done);
+    };
     yield* (hasRecordedLines(source.records, span) ? wantedLines : wantedRecords)(source, file, span, wanted, counted);
     done = before + file.size;
     onBytes?.(done);
@@ -114,9 +117,10 @@ export async function keptParquet(source: CorpusSource, kept: Uint8Array): Promi
     stagedLength = 0;
   };
   for await (const doc of wantedDocuments(source, (d) => kept[d] === 1)) {
-    const line = inference.stage(doc.document()) + '\n';
+    const line = `${inference.stage(doc.document())}\n`;
     staged.push(line);
-    if ((stagedLength += line.length) >= 4 << 20) flush();
+    stagedLength += line.length;
+    if (stagedLength >= 4 << 20) flush();
   }
   flush();
   const columns = inference.columns();
@@ -136,7 +140,7 @@ async function* blobLines(blob: Blob): AsyncGenerator<string> {
     const { done, value } = await reader.read();
     if (done) break;
     const lines = (rest + value).split('\n');
-    rest = lines.pop()!;
+    rest = lines.pop() ?? '';
     yield* lines;
   }
   if (rest !== '') yield rest;

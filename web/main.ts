@@ -9,7 +9,7 @@ import type { VerifyMode } from '../src/verify/verification.js';
 import { defaultSeedOf, makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';
-import { byId, formatBytes, formatSeconds, showSvg } from './dom.js';
+import { byId, formatBytes, formatSeconds, setText, showSvg, type UserText } from './dom.js';
 import { InspectorView } from './inspectorView.js';
 import './indexCheck.js'; // Check against a saved index: its own button, worker and results
 import { forThisPage } from './messages.js';
@@ -46,8 +46,8 @@ function describeFiles(): void {
     return;
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  const names = files.slice(0, 3).map((file) => file.name).join(', ') + (files.length > 3 ? ', …' : '');
-  byId('file-summary').textContent = `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): ${names}`;
+  const names = files.slice(0, 3).flatMap((file, i): (string | UserText)[] => [...(i > 0 ? [', '] : []), { user: file.name }]);
+  setText(byId('file-summary'), `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): `, ...names, files.length > 3 ? ', …' : '');
   clearFieldError(filesInput);
 }
 

@@ -74,6 +74,7 @@ export const BROWSER_SOURCES: FirstPassSources = {
 export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: number) => void, onSkipped?: (message: string) => void): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
+  refuseRepeatedNames(files);
   for (const file of files) {
     // What only a picked file can be: empty, or a binary file picked by mistake. Both are skipped and named.
     if (file.size === 0) {
@@ -103,6 +104,22 @@ export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: n
       yield { kind: 'text-file', path: file.name, source: file };
       onBytes?.((before += file.size));
     }
+  }
+}
+
+/**
+ * A page knows a picked file by its name alone (no folder): two files of one
+ * name could not be told apart in a message, and their documents without ids
+ * would both be named NAME:LINE, refused later as repeated ids. Refused here,
+ * before any work, saying so.
+ */
+function refuseRepeatedNames(files: readonly File[]): void {
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (seen.has(file.name)) {
+      throw new InputError(file.name, 0, 'two of the files picked have this name: the page knows a file by its name only (not its folder), so it cannot tell them apart in messages or name their documents without ids (NAME:LINE); rename one, or pick them one run at a time');
+    }
+    seen.add(file.name);
   }
 }
 

@@ -83,6 +83,8 @@ export interface RunRecord {
   readonly backend: string;
   readonly timings: readonly { stage: string; ms: number }[];
   readonly invalidSkipped: number;
+  /** When the writing pass began: the report's `writing` seconds, as the CLI's (its outputs written before the report). */
+  readonly writingStarted?: number;
 }
 
 /** The downloads but the Parquet ones, and the inspector's texts; `onBytes` gets the bytes of the corpus read so far. */
@@ -200,5 +202,6 @@ export function buildWebReport(run: RunRecord) {
   const { result, settings } = run;
   const config = { ...settings, inputs: run.files.map((f) => f.name), against: run.reference.map((f) => f.name), params: run.params, lsh: result.lsh };
   const outcome = { ...result, invalidSkipped: run.invalidSkipped, binarySkipped: [], backend: run.backend };
-  return buildReport(config, outcome, Object.fromEntries(run.timings.map((t) => [t.stage, t.ms])));
+  const writing = run.writingStarted === undefined ? [] : [['writing', performance.now() - run.writingStarted] as const];
+  return buildReport(config, outcome, Object.fromEntries([...run.timings.map((t) => [t.stage, t.ms] as const), ...writing]));
 }

@@ -1,6 +1,7 @@
 /** `gpudedup dedup`: a corpus in, the deduplicated corpus, its clusters and a report out. */
 import { Command, Option } from 'commander';
 import { stat } from 'node:fs/promises';
+import { readsOnce } from '../io/readDocuments.js';
 import { describeKeepPolicy, type KeepPolicy } from '../text/keepPolicy.js';
 import type { DedupConfig, DedupHooks } from '../pipeline/shared/config.js';
 import { dedupJob } from '../pipeline/dedup/dedupJob.js';
@@ -106,10 +107,11 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle pass.
   const writes = !options.dryRun && [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
-  if (inputs.includes('-') && (writes || usesShingleSets(verify))) {
+  const once = inputs.find(readsOnce);
+  if (once !== undefined && (writes || usesShingleSets(verify))) {
     throw new RangeError(
-      'standard input (-) can be read only once, but dedup reads the corpus again to write -o, --clusters, --pairs or ' +
-        '--contamination and for --verify exact or hybrid: save it to a file, or run `gpudedup sign - -o sigs.npy` and then `gpudedup dedup --signatures sigs.npy`',
+      `${readOnceName(once)} can be read only once, but dedup reads the corpus again to write -o, --clusters, --pairs or ` +
+        `--contamination and for --verify exact or hybrid: save it to a file, or run \`gpudedup sign ${once === '-' ? '-' : 'FILE'} -o sigs.npy\` and then \`gpudedup dedup --signatures sigs.npy\``,
     );
   }
   return {
@@ -143,8 +145,12 @@ function checkAuditOptions(inputs: string[], options: DedupCliOptions): void {
   if (options.audit === undefined && options.reportHtml === undefined) return;
   const flag = options.audit !== undefined ? '--audit' : '--report-html';
   if (inputs.length === 0) throw new RangeError(`${flag} needs the corpus as input: it reads the texts again`);
-  if (inputs.includes('-')) throw new RangeError(`${flag} reads the corpus again, and standard input (-) can be read only once: save it to a file`);
+  const once = inputs.find(readsOnce);
+  if (once !== undefined) throw new RangeError(`${flag} reads the corpus again, and ${readOnceName(once)} can be read only once: save it to a file`);
 }
+
+/** Standard input or a pipe, in a message. */
+const readOnceName = (path: string): string => (path === '-' ? 'standard input (-)' : `${path} (a pipe)`);
 
 /** --plots names a directory, created when missing: a file there is refused before any work. */
 async function checkPlotsDirectory(path: string): Promise<void> {
@@ -158,9 +164,10 @@ async function checkPlotsDirectory(path: string): Promise<void> {
  * signature file alone) or standard input, with a note. Given explicitly, it is refused later.
  */
 function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: Command): VerifyMode {
-  const rereadable = inputs.length > 0 && !inputs.includes('-');
+  const once = inputs.find(readsOnce);
+  const rereadable = inputs.length > 0 && once === undefined;
   if (!rereadable && cmd.getOptionValueSource('verify') !== 'cli' && options.verify === 'hybrid') {
-    const why = inputs.length === 0 ? 'without the corpus' : 'standard input (-) is read once, so';
+    const why = once === undefined ? 'without the corpus' : `${readOnceName(once)} is read once, so`;
     if (!options.quiet) process.stderr.write(`note: ${why} shingle sets cannot be read for exact Jaccard: pairs are decided by the signature estimate (--verify estimate)\n`);
     return 'estimate';
   }

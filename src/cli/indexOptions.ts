@@ -55,8 +55,9 @@ export function addAddOptions(command: Command, { withBackend }: { withBackend: 
 }
 
 export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
-  const slotBits = options.slotBits ?? 64;
-  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--slot-bits ${slotBits}: an index stores 32- or 64-bit slots (b-bit slots are for signature files)`);
+  // Not given: the scheme's default (64, or a datasketch scheme's dtype), never a flag the user did not give.
+  const slotBits = options.slotBits;
+  if (slotBits !== undefined && slotBits !== 32 && slotBits !== 64) throw new RangeError(`--slot-bits ${slotBits}: an index stores 32- or 64-bit slots (b-bit slots are for signature files)`);
   const exact = usesShingleSets(options.verify);
   if (!options.storeSets && (options.verify === 'exact')) throw new RangeError('--verify exact needs the shingle sets: drop --no-store-sets, or choose --verify hybrid or estimate');
   return {

@@ -6,6 +6,7 @@
  * runs the same first pass over the CLI's files and shares `dedupSigned`, so
  * all three agree document for document.
  */
+import { invalidIdReason } from '../text/wellFormed.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
@@ -61,8 +62,10 @@ export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
   readonly shingles: number;
   /** Every document's id and place, in input order. */
   readonly records: DocumentRecords;
-  /** Milliseconds per stage, in order. */
+  /** Milliseconds per stage, in order (wall time: they add up to the run's). */
   readonly timings: readonly StageTime[];
+  /** Within 'read + sign': the workers' milliseconds shingling and signing, summed (they overlap reading, so not stages). */
+  readonly signing: SignedPassTimings;
 }
 
 const MEMORY_READ: UnitReadOptions = { textField: 'text', idField: 'id', skipInvalid: false, strict: false };
@@ -90,11 +93,10 @@ export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<Inpu
   const reference = options.against !== undefined ? await signReference(options.against, options.signer, { setup, rows, keepSets: true }, signing) : undefined;
   const signingMs = performance.now() - started;
   timer.add('read + sign', signingMs);
-  // Shingling and signing overlap reading in the workers: their milliseconds are the workers', summed.
-  timer.add('shingling', signing.shingleMs);
-  timer.add('signing', signing.signMs);
+  // Shingling and signing overlap reading in the workers: their summed milliseconds go apart (`signing`), as the
+  // CLI's report keeps them (signingSeconds); as stages they were counted twice in the total.
   const core = await dedupSigned(corpus, options, sets ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
-  return { ...core, ...corpus, lsh: options.lsh, timings: timer.stages };
+  return { ...core, ...corpus, lsh: options.lsh, timings: timer.stages, signing };
 }
 
 /** The rows as the library and the tab store them: b-bit rows banded by the options' banding. */
@@ -125,6 +127,8 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
     return out;
   };
   for await (const doc of documents) {
+    const invalid = typeof doc.id === 'string' ? invalidIdReason(doc.id) : undefined;
+    if (invalid !== undefined) throw new RangeError(`document ${first + texts.length}: its id ${invalid}`);
     texts.push(doc.text);
     ids.push(doc.id);
     records.push(doc.record);

@@ -9,6 +9,7 @@ import { looksBinary } from '../io/binaryText.js';
 import { InputError, type InputDocument } from '../io/documents.js';
 import { parseJsonArray, parseJsonLine } from '../io/jsonLines.js';
 import { readParquetRowGroup } from '../io/parquetDocuments.js';
+import { decodeWithin } from '../io/stringLimit.js';
 import type { InputUnit, UnitReadOptions } from './protocol.js';
 import type { FirstPassSources } from './ports.js';
 
@@ -35,12 +36,23 @@ const CR = 0x0d;
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export async function parseUnit(unit: InputUnit, read: UnitReadOptions, sources: FirstPassSources): Promise<ParsedUnit> {
+  try {
+    return await parseUnitTexts(unit, read, sources);
+  } catch (error) {
+    // A text past the longest string (stringLimit.ts): refused, skipInvalid or not — it is not malformed.
+    if (error instanceof InputError) return { documents: [], invalid: [], error: error.message };
+    throw error;
+  }
+}
+
+async function parseUnitTexts(unit: InputUnit, read: UnitReadOptions, sources: FirstPassSources): Promise<ParsedUnit> {
   switch (unit.kind) {
     case 'lines':
       return parseLines(unit, read);
     case 'json-array': {
       const options = withInvalid(read);
-      return collect(() => parseJsonArray(withoutBom(decoder.decode(unit.bytes)), unit.path, unit.qualifyIds, options), options);
+      const text = decodeWithin(decoder, unit.bytes, unit.path, 0);
+      return collect(() => parseJsonArray(withoutBom(text), unit.path, unit.qualifyIds, options), options);
     }
     case 'text-file':
       return parseTextFile(unit.path, await sources.readWhole(unit.source), read);
@@ -66,7 +78,7 @@ function parseLines(unit: Extract<InputUnit, { kind: 'lines' }>, read: UnitReadO
   const documents: ParsedDocument[] = [];
   const invalid: string[] = [];
   let lineNumber = unit.firstLine - 1;
-  for (const line of splitUnitLines(unit.bytes)) {
+  for (const line of splitUnitLines(unit.bytes, unit.path, unit.firstLine)) {
     lineNumber++;
     let { text, start } = line;
     if (lineNumber === 1 && unit.stripBom && text.charCodeAt(0) === 0xfeff) {
@@ -102,7 +114,13 @@ export function parseJsonFallbackLine(unit: Extract<InputUnit, { kind: 'lines' }
   let contentEnd = end;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === LF) contentEnd--;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === CR) contentEnd--;
-  const parsed = parseLine(unit, decoder.decode(unit.bytes.subarray(start, contentEnd)), lineNumber, start, end, read);
+  let text: string;
+  try {
+    text = decodeWithin(decoder, unit.bytes.subarray(start, contentEnd), unit.path, lineNumber);
+  } catch (error) {
+    return { documents: [], invalid: [], error: (error as Error).message };
+  }
+  const parsed = parseLine(unit, text, lineNumber, start, end, read);
   if (parsed === undefined) return undefined;
   if (typeof parsed !== 'string') return { documents: [parsed], invalid: [] };
   return read.skipInvalid ? { documents: [], invalid: [parsed] } : { documents: [], invalid: [], error: parsed };
@@ -121,8 +139,8 @@ export interface UnitLine {
  * A \n or \r byte never occurs inside a UTF-8 sequence, so decoding the whole
  * unit once and splitting the text gives each line's text exactly.
  */
-export function* splitUnitLines(bytes: Uint8Array): Generator<UnitLine> {
-  const text = decoder.decode(bytes);
+export function* splitUnitLines(bytes: Uint8Array, path = '', firstLine = 1): Generator<UnitLine> {
+  const text = decodeWithin(decoder, bytes, path, firstLine);
   let from = 0; // in text
   let byte = 0; // in bytes
   while (from < text.length) {
@@ -153,7 +171,7 @@ function parseTextFile(path: string, bytes: Uint8Array, read: UnitReadOptions): 
     if (read.strict) return { documents: [], invalid: [], error: new InputError(path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document').message };
     return { documents: [], invalid: [], binary: true };
   }
-  return { documents: [{ id: path, text: withoutBom(decoder.decode(bytes)), line: 0, start: -1, end: -1 }], invalid: [] };
+  return { documents: [{ id: path, text: withoutBom(decodeWithin(decoder, bytes, path, 0)), line: 0, start: -1, end: -1 }], invalid: [] };
 }
 
 function withoutBom(text: string): string {

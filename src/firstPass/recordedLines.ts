@@ -55,13 +55,13 @@ export async function* recordedLines(
   for await (const chunk of chunks) {
     held = held.length === 0 ? chunk : joined(held, chunk);
     while (d < span.end) {
-      const [start, end] = records.byteRange(d)!;
+      const [start, end] = rangeOf(records, d);
       if (end > offset + held.length) break;
       yield { document: d, bytes: held.subarray(start - offset, end - offset) };
       d = next(d + 1);
     }
     if (d >= span.end) return;
-    const [start] = records.byteRange(d)!;
+    const [start] = rangeOf(records, d);
     if (start > offset) {
       const drop = Math.min(held.length, start - offset);
       held = held.subarray(drop);
@@ -69,6 +69,13 @@ export async function* recordedLines(
     }
   }
   throw new Error(`${path}: the file changed between passes (it ends before the line of document ${d + 1})`);
+}
+
+/** A wanted document's recorded range; one without is a caller's mistake (hasRecordedLines says which files have them). */
+function rangeOf(records: DocumentRecords, d: number): [number, number] {
+  const range = records.byteRange(d);
+  if (range === undefined) throw new Error(`document ${d + 1} has no recorded line`);
+  return range;
 }
 
 function joined(a: Uint8Array, b: Uint8Array): Uint8Array {

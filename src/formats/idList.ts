@@ -6,13 +6,22 @@
  * skipped, surrounding spaces trimmed). `-` is standard input, one id per line.
  * A row without the id is refused, naming the file and line.
  */
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { systemReason } from '../errors.js';
+import { invalidIdReason } from '../text/wellFormed.js';
 import { createInterface } from 'node:readline';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { InputError } from '../io/documents.js';
 import { csvRecords } from './clusterTable.js';
 
 export async function readIdList(path: string, idField = 'id'): Promise<string[]> {
+  if (path !== '-') {
+    // Checked up front: a missing or unreadable file is one line naming it, not a stream's raw ENOENT.
+    await access(path, constants.R_OK).catch((error: unknown) => {
+      throw new InputError(path, 0, systemReason(error));
+    });
+  }
   const lower = path.toLowerCase();
   if (lower.endsWith('.parquet')) return parquetIds(path, idField);
   if (lower.endsWith('.csv')) return csvIds(path, idField);
@@ -30,6 +39,8 @@ async function* lines(path: string): AsyncGenerator<{ text: string; line: number
 
 /** An id cell: a string, or a number or bigint written as text; anything else refused. */
 function idOf(value: unknown, path: string, line: number, idField: string): string {
+  const invalid = typeof value === 'string' ? invalidIdReason(value) : undefined;
+  if (invalid !== undefined) throw new InputError(path, line, `"${idField}" ${invalid}`);
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   throw new InputError(path, line, value === undefined || value === null ? `no "${idField}" field` : `"${idField}" must be a string or a number, got ${JSON.stringify(value)}`);

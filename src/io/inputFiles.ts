@@ -11,7 +11,7 @@
  * would be missing from the outputs. Files and directories named on the command
  * line are read as given (one named twice is refused later, as a repeated id).
  */
-import type { BigIntStats } from 'node:fs';
+import { statSync, type BigIntStats } from 'node:fs';
 import { open, readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemReason } from '../errors.js';
@@ -23,7 +23,7 @@ import { isJsonLinesName } from './jsonLines.js';
 export interface InputFile {
   readonly path: string;
   readonly format: 'jsonl' | 'text' | 'parquet';
-  /** Bytes on disk, or undefined for standard input. */
+  /** Bytes on disk, or undefined for standard input or a pipe (readsOnce). */
   readonly size?: number;
 }
 
@@ -32,11 +32,26 @@ export function totalInputBytes(files: readonly InputFile[]): number | undefined
   return files.every((f) => f.size !== undefined) ? files.reduce((sum, f) => sum + (f.size ?? 0), 0) : undefined;
 }
 
+/**
+ * Standard input (`-`), a named pipe, process substitution (`<(zcat a.gz)`,
+ * a /dev/fd path) or a device: read once, front to back, as standard input
+ * is — JSON Lines (gzip or zstd), no size, no seek, no second pass.
+ */
+export function readsOnce(path: string): boolean {
+  if (path === '-') return true;
+  try {
+    const info = statSync(path);
+    return !info.isFile() && !info.isDirectory();
+  } catch {
+    return false; // missing: refused where it is opened, naming it
+  }
+}
+
 /** Expands the command line's paths into the files to read, in order; `note` hears what a walk read once or skipped. */
 export async function listInputFiles(paths: readonly string[], note?: (message: string) => void): Promise<InputFile[]> {
   const files: InputFile[] = [];
   for (const path of paths) {
-    if (path === '-') {
+    if (readsOnce(path)) {
       files.push({ path, format: 'jsonl' });
       continue;
     }

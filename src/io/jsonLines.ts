@@ -7,6 +7,7 @@
  * naming file and line, for the caller to throw or skip.
  */
 import { namesOf } from '../format.js';
+import { invalidIdReason } from '../text/wellFormed.js';
 import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { jsonText, parseJsonExact } from './exactJson.js';
 
@@ -44,6 +45,8 @@ export function parseJsonLine(
     id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
   } else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
   else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
+  const invalid = invalidIdReason(id);
+  if (invalid !== undefined) return new InputError(path, lineNumber, `id field "${options.idField}" ${invalid}`);
   return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
 }
 

@@ -26,7 +26,7 @@ import { localParquetFile } from './localParquetFile.js';
 import { readParquetDocuments } from './parquetDocuments.js';
 import { zstdDecompressed } from './zstdChunks.js';
 
-export { listInputFiles, totalInputBytes, type InputFile } from './inputFiles.js';
+export { listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
 
 /** All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a shard reading some of several files passes true). */
 export async function* readDocuments(
@@ -124,7 +124,8 @@ export async function openDecompressed(path: string, countBytes: (n: number) => 
     { objectMode: false },
   );
   const compression = compressionOf(head);
-  if (path === '-' && isParquetHead(head)) throw new InputError(path, 0, 'Parquet cannot be read from standard input (its index is at the end): give the file');
+  // A Parquet file named on the command line is read by position (inputFiles.ts): here is standard input or a pipe.
+  if (isParquetHead(head)) throw new InputError(path, 0, `Parquet cannot be read from ${path === '-' ? 'standard input' : 'a pipe'} (its index is at the end): give the file`);
   if (compression === 'zstd') return Readable.from(zstdDecompressed(rest, path), { objectMode: false });
   if (compression === 'none') return rest;
   const gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES }); // zlib's default 16 KiB chunks cost the feeding thread 3–5× as much per MB

@@ -13,15 +13,18 @@ import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { hashFamilyOf } from '../signatures/params.js';
 import { openSigner } from '../firstPass/node/resolveBackend.js';
 import { compactSegments } from './compaction.js';
-import { closeDropped, openState, writeRemoved, type IndexState } from './diskState.js';
+import { closeDropped, openState, openWithRetry, writeRemoved, type IndexState } from './diskState.js';
+import { mergedManifest, relocate, removedAfter } from './diskMerge.js';
+import { mergeDue } from './mergePolicy.js';
+import { checkAddArguments, checkOpenArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { IndexParameterError } from './errors.js';
 import { acquireLock, type WriterLock } from './lock.js';
 import { FORMAT, FORMAT_VERSION, MANIFEST, readManifest, removedName, removeUnreferenced, segmentName, writeManifest, type Manifest } from './manifest.js';
-import { WriteQueue } from './memoryIndex.js';
+import { checkQuery, WriteQueue } from './memoryIndex.js';
 import { parameterDifferences, resolveParameters, resolveQuery, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
 import { MemorySegment } from './segment.js';
-import { SegmentWriter } from './segmentFiles.js';
+import { writeMemorySegment } from './segmentFiles.js';
 import { inlineIndexSigner, signTexts, type SignedTexts } from './signing.js';
 import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
 
@@ -45,6 +48,8 @@ export interface DiskIndex extends DedupIndex {
   refresh(): Promise<void>;
   /** Merges the live segments into one and drops removed documents (one commit). */
   compact(): Promise<CompactResult>;
+  /** Why the last automatic merge after an add failed (the add itself committed); undefined when it did not. */
+  readonly writeProblem?: string;
 }
 
 /** Texts up to this many characters are signed on this thread (no worker round trip); more go to the worker pool. */
@@ -52,6 +57,7 @@ const INLINE_CHARACTERS = 1 << 18;
 
 /** Creates an index in `dir` (missing or empty); refuses an existing index. */
 export async function createIndex(dir: string, options: IndexOptions & OpenOptions = {}): Promise<DiskIndex> {
+  checkOpenArguments(dir, options, 'createIndex');
   const { backend, threads, readOnly, expect: _expect, checksums, ...indexOptions } = options;
   if (readOnly) throw new RangeError('createIndex: an index is created by its writer (readOnly is for openIndex)');
   const parameters = resolveParameters(indexOptions);
@@ -71,6 +77,7 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
 
 /** Opens an existing index: a writer (takes the lock) unless `readOnly`. */
 export async function openIndex(dir: string, options: OpenOptions = {}): Promise<DiskIndex> {
+  checkOpenArguments(dir, options, 'openIndex');
   if (!options.readOnly) readManifest(dir); // not an index: say so before taking (creating) its lock
   const lock = options.readOnly ? undefined : acquireLock(dir);
   try {
@@ -87,28 +94,6 @@ export async function openIndex(dir: string, options: OpenOptions = {}): Promise
   }
 }
 
-/** A reader may meet files a writer removed right after its next commit: then it reads the newer manifest. */
-function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return openState(dir, manifest, checksumMode(manifest, checksums), previous);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
-      manifest = readManifest(dir);
-    }
-  }
-}
-
-/** Signature and set bytes up to which `auto` checks every block at open. */
-const OPEN_CHECK_BYTES = 256 * 2 ** 20;
-
-function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'auto'): 'open' | 'lazy' {
-  if (option !== 'auto') return option;
-  let bytes = 0;
-  for (const s of manifest.segments) bytes += s.files.signatures.bytes + (s.files.sets?.bytes ?? 0);
-  return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
-}
-
 class PersistentIndex implements DiskIndex {
   private readonly engine: IndexEngine;
   private readonly settings: IndexParameters;
@@ -118,6 +103,7 @@ class PersistentIndex implements DiskIndex {
   /** Live id → place, built on the first add or remove (readers never need it). */
   private live?: Map<string, Located>;
   private closed = false;
+  private mergeFailure?: string;
 
   constructor(
     readonly dir: string,
@@ -139,6 +125,7 @@ class PersistentIndex implements DiskIndex {
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.ensureOpen();
+    checkQuery(texts, options); // the call's shape, as the other calls are checked
     const query = resolveQuery(texts, options, this.settings);
     const signed = await this.sign(texts, query.keepSets);
     return this.engine.query(this.state.views, signed, query.options); // synchronous: one state from here on
@@ -146,6 +133,7 @@ class PersistentIndex implements DiskIndex {
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
     return this.writes.run(async () => {
+      checkAddArguments(documents, options);
       const live = this.writer('add');
       checkBatchIds(documents, (id) => live.has(id));
       const { manifest, views } = this.state;
@@ -158,22 +146,12 @@ class PersistentIndex implements DiskIndex {
       });
       if (pending.count > 0) {
         this.commit(() => {
-          const writer = new SegmentWriter(this.dir, name, this.settings, this.settings.storeSets);
-          try {
-            const words = pending.rowWords();
-            const width = words.length / pending.count;
-            for (let row = 0; row < pending.count; row++) {
-              writer.add(pending.ids[row], pending.lengths[row], words, row * width, pending.exactKey(row), pending.empty[row] === 1, pending.readSet(row));
-            }
-          } catch (error) {
-            writer.abandon();
-            throw error;
-          }
-          const record = writer.finish();
+          const record = writeMemorySegment(this.dir, name, pending);
           return { ...manifest, generation: manifest.generation + 1, segments: [...manifest.segments, record], documents: manifest.documents + pending.count };
         });
         const segment = this.state.manifest.segments.length - 1;
         pending.ids.forEach((id, row) => live.set(id, { segment, row }));
+        await this.mergeSmall();
       }
       return { decisions, added: pending.count, matched: decisions.filter((d) => d.matches.length > 0).length };
     });
@@ -181,19 +159,10 @@ class PersistentIndex implements DiskIndex {
 
   remove(ids: readonly string[]): Promise<RemoveResult> {
     return this.writes.run(async () => {
+      checkRemoveArguments(ids);
       const live = this.writer('remove');
       const { manifest } = this.state;
-      const removed = new Map([...this.state.removed].map(([name, rows]) => [name, [...rows]]));
-      let count = 0;
-      for (const id of new Set(ids)) {
-        const at = live.get(id);
-        if (at === undefined) continue;
-        const name = manifest.segments[at.segment].name;
-        const rows = removed.get(name);
-        if (rows === undefined) removed.set(name, [at.row]);
-        else rows.push(at.row);
-        count++;
-      }
+      const { removed, count } = removedAfter(this.state, live, ids);
       if (count === 0) return { removed: 0 };
       this.commit(() => {
         const generation = manifest.generation + 1;
@@ -211,12 +180,45 @@ class PersistentIndex implements DiskIndex {
       const { manifest } = this.state;
       const result: CompactResult = { segmentsBefore: manifest.segments.length, documents: manifest.documents, dropped: manifest.removedDocuments };
       if (manifest.segments.length <= 1 && manifest.removedDocuments === 0) return result;
-      const generation = manifest.generation + 1;
-      const record = await compactSegments(this.dir, segmentName(generation), this.settings, this.state);
-      this.commit(() => ({ ...manifest, generation, segments: record.count > 0 ? [record] : [], removed: undefined, removedDocuments: 0 }));
+      await this.merge(0, manifest.segments.length);
       this.live = undefined; // every place changed
       return result;
     });
+  }
+
+  /**
+   * Merges segments [from, to) into one (one commit; compaction.ts reads
+   * and checks what it copies), the id map moved to the new places.
+   */
+  private async merge(from: number, to: number): Promise<void> {
+    const generation = this.state.manifest.generation + 1;
+    const record = await compactSegments(this.dir, segmentName(generation), this.settings, this.state, from, to);
+    const before = this.state;
+    this.commit(() => mergedManifest(this.dir, before, from, to, record, generation));
+    if (this.live !== undefined) relocate(this.live, from, to, record.count > 0 ? this.state.views[from] : undefined);
+  }
+
+  /**
+   * After a committed add: the runs of small segments the merge policy says
+   * are due, each its own commit. A merge that fails leaves the add
+   * committed (it is not undone, nor reported as failed): the failure is
+   * kept in `writeProblem` and the merge tried again after the next add.
+   */
+  private async mergeSmall(): Promise<void> {
+    try {
+      for (let run = this.dueRun(); run !== undefined; run = this.dueRun()) await this.merge(run.from, run.to);
+      this.mergeFailure = undefined;
+    } catch (error) {
+      this.mergeFailure = `merging segments after the add failed (the add is committed; the merge is tried again after the next add): ${(error as Error).message}`;
+    }
+  }
+
+  private dueRun(): { from: number; to: number } | undefined {
+    return mergeDue(this.state.manifest.segments.map((s) => s.count));
+  }
+
+  get writeProblem(): string | undefined {
+    return this.mergeFailure;
   }
 
   async refresh(): Promise<void> {

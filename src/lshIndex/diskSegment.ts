@@ -1,65 +1,30 @@
 /**
- * A committed segment opened for reading (segmentFiles.ts: the format), its
- * files checked against the manifest's CRC-32 — whole, or block by block.
+ * A committed segment opened for reading (segmentFiles.ts: the format), every
+ * file the manifest names for it checked against its size and CRC-32 before
+ * its bytes are used — whole, or block by block (checkedFile.ts).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { CheckedFile, readChecked, StoredFile, verifyFile } from './checkedFile.js';
+import { hex8 } from './manifestCheck.js';
 import { CorruptIndexError } from './errors.js';
-import { bytesOf, checkCrc, crcOfFile, readFully, type FileEntry } from './files.js';
+import { bytesOf, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
-import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+import { BAND_BLOCK, type SegmentRecord } from './segmentFormat.js';
 
 const decoder = new TextDecoder();
 
 /**
- * A signature or set file read by position. Its blocks' CRC-32 are checked
- * once each: all before the segment opens (`open`), or each block on the
- * first read that touches it (`lazy`).
+ * A segment whose signature, set and band files hold `smallSegmentBytes` or
+ * fewer (tests lower it) is read whole into memory at open (checked) and holds no descriptor:
+ * an index of many small segments (each add makes one) does not run out of
+ * descriptors; large ones are few (the merge policy, diskMerge.ts).
  */
-class CheckedFile {
-  private readonly fd: number;
-  private readonly checked: Uint8Array;
-  private readonly block = new Uint8Array(BLOCK);
+export const segmentTuning = { smallSegmentBytes: 2 ** 20 };
 
-  constructor(
-    private readonly path: string,
-    private readonly entry: FileEntry,
-    private readonly blocks: Uint32Array,
-  ) {
-    if (blocks.length !== Math.ceil(entry.bytes / BLOCK)) throw new CorruptIndexError(path, `${blocks.length} block checksums for ${entry.bytes} bytes`);
-    this.fd = openSync(path, 'r');
-    this.checked = new Uint8Array(blocks.length);
-  }
-
-  /** The whole file's CRC-32, streamed; every block counts as checked after it. */
-  verifyAll(): void {
-    checkCrc(this.entry, crcOfFile(this.fd, this.entry.bytes, this.path), this.path);
-    this.checked.fill(1);
-  }
-
-  read(into: Uint8Array, position: number): void {
-    if (position + into.length > this.entry.bytes) throw new CorruptIndexError(this.path, `a read of bytes ${position}–${position + into.length} past its ${this.entry.bytes} bytes`);
-    const last = Math.floor((position + into.length - 1) / BLOCK);
-    for (let b = Math.floor(position / BLOCK); b <= last; b++) if (this.checked[b] === 0) this.checkBlock(b);
-    readFully(this.fd, into, position, this.path);
-  }
-
-  private checkBlock(b: number): void {
-    const view = this.block.subarray(0, Math.min(BLOCK, this.entry.bytes - b * BLOCK));
-    readFully(this.fd, view, b * BLOCK, this.path);
-    const actual = crc32(view) >>> 0;
-    if (actual !== this.blocks[b]) {
-      throw new CorruptIndexError(this.path, `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${actual.toString(16)}, recorded ${this.blocks[b].toString(16)}): the file changed after it was written`);
-    }
-    this.checked[b] = 1;
-  }
-
-  close(): void {
-    closeSync(this.fd);
-  }
-}
+/** The bytes of the files a reader reads by position (what decides held in memory or read through a descriptor). */
+export const positionalBytes = (record: SegmentRecord): number => record.files.signatures.bytes + (record.files.sets?.bytes ?? 0) + record.files.bands.bytes;
 
 /**
  * A committed segment, opened for reading: the band tables' block index, ids
@@ -69,14 +34,13 @@ class CheckedFile {
  * returns (`open`) or on first read (`lazy`).
  */
 export class DiskSegment {
-  private readonly bandsFd: number;
+  private readonly bands: StoredFile;
   private readonly fence: Uint32Array;
   private readonly blocks: number;
   private readonly bandChecked: Uint8Array;
   /** Band blocks read (and checked) so far, by band × blocks + i, oldest first; BAND_CACHE_BYTES at most. */
   private readonly cache = new Map<number, Uint32Array>();
   private cachedBytes = 0;
-  private readonly bandsPath: string;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
   private readonly setOffsets?: Float64Array;
@@ -91,6 +55,7 @@ export class DiskSegment {
     checksums: 'open' | 'lazy',
   ) {
     const { files, count } = record;
+    const inMemory = positionalBytes(record) <= segmentTuning.smallSegmentBytes;
     this.rowBytes = rowWidthOf(parameters) * 4;
     expectSize(dir, files.signatures, count * this.rowBytes);
     expectSize(dir, files.bands, record.banded * parameters.bands * 12);
@@ -98,24 +63,33 @@ export class DiskSegment {
     this.fence = new Uint32Array(readChecked(dir, files.bandIndex).buffer);
     if (this.fence.length !== parameters.bands * this.blocks * 3) throw new CorruptIndexError(join(dir, files.bandIndex.name), `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`);
     this.bandChecked = new Uint8Array(parameters.bands * this.blocks);
-    this.bandsPath = join(dir, files.bands.name);
     const ids = readChecked(dir, files.ids);
+    if (ids.length < 4 * (count + 1)) throw new CorruptIndexError(join(dir, files.ids.name), `${ids.length} bytes cannot hold the offsets of ${count} ids`);
     this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
     this.idBytes = ids.subarray(4 * (count + 1));
-    this.bandsFd = openSync(this.bandsPath, 'r');
-    this.signatures = new CheckedFile(join(dir, files.signatures.name), files.signatures, new Uint32Array(readChecked(dir, files.signatureBlocks).buffer));
+    const signatureBlocks = new Uint32Array(readChecked(dir, files.signatureBlocks).buffer);
+    const setBlocks = files.setBlocks && new Uint32Array(readChecked(dir, files.setBlocks).buffer);
+    if (checksums === 'open' || inMemory) verifyFile(dir, files.documents); // read by compaction only, checked there again
+    this.bands = new StoredFile(dir, files.bands, inMemory);
+    try {
+      this.signatures = new CheckedFile(dir, files.signatures, signatureBlocks, inMemory);
+    } catch (error) {
+      this.bands.close();
+      throw error;
+    }
     try {
       if (files.sets !== undefined) {
-        if (files.setBlocks === undefined) throw new CorruptIndexError(join(dir, MANIFEST_NAME), `${record.name} has sets without their block checksums`);
-        this.sets = new CheckedFile(join(dir, files.sets.name), files.sets, new Uint32Array(readChecked(dir, files.setBlocks).buffer));
+        if (setBlocks === undefined) throw new CorruptIndexError(join(dir, MANIFEST_NAME), `${record.name} has sets without their block checksums`);
+        this.sets = new CheckedFile(dir, files.sets, setBlocks, inMemory);
         const offsets = new Float64Array(count + 1);
         const at = files.sets.bytes - offsets.byteLength;
         if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
         this.sets.read(bytesOf(offsets), at);
         this.setOffsets = offsets;
       }
+      if (this.bands.verified) this.bandChecked.fill(1); // read whole and checked, hence each block
       if (checksums === 'open') {
-        checkCrc(files.bands, crcOfFile(this.bandsFd, files.bands.bytes, this.bandsPath), this.bandsPath);
+        this.bands.verifyAll();
         this.bandChecked.fill(1); // the whole file matches, hence each block its recorded CRC
         this.signatures.verifyAll();
         this.sets?.verifyAll();
@@ -184,11 +158,11 @@ export class DiskSegment {
     const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
     const block = new Uint32Array(3 * entries);
     const view = bytesOf(block);
-    readFully(this.bandsFd, view, 12 * (band * n + i * BAND_BLOCK), this.bandsPath);
+    this.bands.read(view, 12 * (band * n + i * BAND_BLOCK));
     if (this.bandChecked[at] === 0) {
       const actual = crc32(view) >>> 0;
       const recorded = this.fence[3 * at + 2];
-      if (actual !== recorded) throw new CorruptIndexError(this.bandsPath, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${actual.toString(16)}, recorded ${recorded.toString(16)}): the file changed after it was written`);
+      if (actual !== recorded) throw new CorruptIndexError(this.bands.path, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${hex8(actual)}, recorded ${hex8(recorded)}): the file changed after it was written`);
       this.bandChecked[at] = 1;
     }
     this.cache.set(at, block);
@@ -238,7 +212,7 @@ export class DiskSegment {
   }
 
   close(): void {
-    closeSync(this.bandsFd);
+    this.bands.close();
     this.signatures?.close();
     this.sets?.close();
   }
@@ -252,21 +226,3 @@ const BAND_CACHE_BYTES = 32 * 2 ** 20;
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);
 }
-
-/** A whole file, its size and CRC-32 checked against the manifest's entry, in a fresh (aligned) buffer. */
-export function readChecked(dir: string, entry: FileEntry): Uint8Array {
-  const path = join(dir, entry.name);
-  const fd = openSync(path, 'r');
-  try {
-    const bytes = new Uint8Array(new ArrayBuffer(entry.bytes));
-    readFully(fd, bytes, 0, path);
-    const extra = new Uint8Array(1);
-    if (readSyncSafe(fd, extra, entry.bytes) > 0) throw new CorruptIndexError(path, `longer than the ${entry.bytes} bytes the manifest records`);
-    checkCrc(entry, crc32(bytes) >>> 0, path);
-    return bytes;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const readSyncSafe = (fd: number, into: Uint8Array, position: number): number => readSync(fd, into, 0, into.length, position);

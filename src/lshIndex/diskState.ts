@@ -5,9 +5,12 @@
  * one consistent generation.
  */
 import { join } from 'node:path';
+import { MissingIndexFileError } from './checkedFile.js';
 import { CorruptIndexError } from './errors.js';
 import { writeWhole, type FileEntry } from './files.js';
-import type { Manifest } from './manifest.js';
+import { readManifest, type Manifest } from './manifest.js';
+import type { OpenOptions } from './options.js';
+import { positionalBytes } from './diskSegment.js';
 import { DiskSegment, readChecked } from './segmentFiles.js';
 import type { IndexSegment } from './segment.js';
 
@@ -76,3 +79,32 @@ export function closeDropped(old: IndexState, current: IndexState | undefined): 
   const kept = new Set(current?.segments ?? []);
   for (const s of old.segments) if (!kept.has(s)) s.close();
 }
+
+/**
+ * A reader may meet files a writer removed right after its next commit: then
+ * it reads the newer manifest. A file missing from the manifest it just read
+ * is a damaged index (MissingIndexFileError names the file).
+ */
+export function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return openState(dir, manifest, checksumMode(manifest, checksums), previous);
+    } catch (error) {
+      if (!(error instanceof MissingIndexFileError) || attempt >= 5) throw error;
+      const newer = readManifest(dir);
+      if (newer.generation === manifest.generation) throw error;
+      manifest = newer;
+    }
+  }
+}
+
+/** Bytes of the files read by position (and document tables) up to which `auto` checks every file whole at open. */
+const OPEN_CHECK_BYTES = 256 * 2 ** 20;
+
+function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'auto'): 'open' | 'lazy' {
+  if (option !== 'auto') return option;
+  let bytes = 0;
+  for (const s of manifest.segments) bytes += positionalBytes(s) + s.files.documents.bytes;
+  return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
+}
+

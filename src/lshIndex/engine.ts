@@ -21,6 +21,7 @@ import { IndexIdError } from './errors.js';
 import { containmentMatches } from './containment.js';
 import { fingerprintsOf, ForestCache } from './forest.js';
 import { RowScorer, topMatches, type ForestQuery } from './topK.js';
+import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
 export interface Located {
@@ -195,8 +196,9 @@ function sortMatches(matches: IndexMatch[]): IndexMatch[] {
 }
 
 /**
- * Refuses a batch before any work: ids must be non-empty strings, distinct
- * within the batch and not already live in the index.
+ * Refuses a batch before any work: ids must be non-empty strings of valid
+ * Unicode (stored as UTF-8: a lone surrogate would collapse into U+FFFD),
+ * distinct within the batch and not already live in the index.
  */
 export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: string) => boolean): void {
   const seen = new Map<string, number>();
@@ -205,9 +207,13 @@ export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: 
       throw new TypeError(`document ${i + 1} of the add: expected { id: string, text: string }`);
     }
     if (doc.id === '') throw new IndexIdError('empty', doc.id, [i + 1]);
+    if (invalidIdReason(doc.id) !== undefined) throw new IndexIdError('invalid', doc.id, [i + 1]);
     const earlier = seen.get(doc.id);
     if (earlier !== undefined) throw new IndexIdError('repeated', doc.id, [earlier + 1, i + 1]);
     seen.set(doc.id, i);
-    if (isLive(doc.id)) throw new IndexIdError('indexed', doc.id, [i + 1]);
+    if (isLive(doc.id)) {
+      const indexed = documents.filter((d) => d !== null && typeof d === 'object' && typeof d.id === 'string' && isLive(d.id)).length;
+      throw new IndexIdError('indexed', doc.id, [i + 1], { indexed, of: documents.length });
+    }
   });
 }

@@ -7,6 +7,7 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { CorruptIndexError } from './errors.js';
+import { hex8 } from './manifestCheck.js';
 
 /** A file of the index as the manifest records it. */
 export interface FileEntry {
@@ -30,8 +31,26 @@ export function faultPoint(point: string): void {
 /** Bytes written per write call (and between fault points). */
 const CHUNK = 1 << 22;
 
+/**
+ * Runs a file system call on `path`; a system error that does not name the
+ * file (a write's ENOSPC, a fsync's EIO) is given its path, its code kept.
+ */
+export function onFile<T>(path: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure?.code === 'string' && typeof failure.message === 'string' && !failure.message.includes(path)) failure.message = `${path}: ${failure.message}`;
+    throw error;
+  }
+}
+
 /** Writes `parts` end to end as `path` (created or truncated), fsync'd; returns its entry. */
 export function writeWhole(path: string, name: string, parts: readonly Uint8Array[]): FileEntry {
+  return onFile(path, () => writeParts(path, name, parts));
+}
+
+function writeParts(path: string, name: string, parts: readonly Uint8Array[]): FileEntry {
   const fd = openSync(path, 'w');
   let bytes = 0;
   let crc = 0;
@@ -61,18 +80,20 @@ export function replaceAtomically(dir: string, path: string, text: string): void
   const temp = `${path}.tmp-${process.pid}`;
   writeWhole(temp, 'manifest.json (temporary)', [new TextEncoder().encode(text)]);
   faultPoint('rename manifest');
-  renameSync(temp, path);
+  onFile(path, () => renameSync(temp, path));
   faultPoint('fsync directory');
   syncDirectory(dir);
 }
 
 export function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  onFile(dir, () => {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** Reads `length` bytes at `position` of fd into `into`, all of them. */
@@ -99,10 +120,8 @@ export function crcOfFile(fd: number, bytes: number, what: string): number {
 /** Refuses a file whose CRC-32 is not the manifest's, naming it. */
 export function checkCrc(entry: FileEntry, actual: number, path: string): void {
   if (actual !== entry.crc32) {
-    throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${hex(actual)}, the manifest records ${hex(entry.crc32)}): the file changed after it was written`);
+    throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
   }
 }
 
 export const crcOf = (bytes: Uint8Array): number => crc32(bytes) >>> 0;
-
-const hex = (n: number): string => n.toString(16).padStart(8, '0');

@@ -111,7 +111,11 @@ export function acquireLock(dir: string): WriterLock {
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+        throw new Error(`${dir}: cannot take the writer lock (${file}: ${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this user may write; to query or inspect, open it read-only`);
+      }
+      if (code !== 'EEXIST') throw error;
     }
     let holder = holderOf(file);
     if (holder === 'gone') continue; // removed meanwhile: take it

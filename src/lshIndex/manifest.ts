@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
-import { checkManifestRecord, FORMAT, MANIFEST, manifestParameters } from './manifestCheck.js';
+import { checkManifestChecksum, checkManifestRecord, FORMAT, MANIFEST, manifestParameters } from './manifestCheck.js';
 import { crcOf, faultPoint, replaceAtomically, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
 import type { SegmentRecord } from './segmentFiles.js';
@@ -66,8 +66,7 @@ export function readManifest(dir: string): Manifest {
   }
   checkManifestRecord(parsed, dir, 'disk');
   const { checksum, ...rest } = parsed as unknown as Manifest & { checksum?: { crc32?: number } };
-  const actual = crcOf(new TextEncoder().encode(body(rest)));
-  if (checksum?.crc32 !== actual) throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
+  checkManifestChecksum(path, checksum, crcOf(new TextEncoder().encode(body(rest))));
   return { ...rest, parameters: manifestParameters(rest.parameters as unknown as Record<string, unknown>, dir) };
 }
 

@@ -7,7 +7,7 @@
  * field fails with one line naming the directory and what was found, never a
  * TypeError from deep inside the open.
  */
-import { IndexFormatError } from './errors.js';
+import { CorruptIndexError, IndexFormatError } from './errors.js';
 import { parametersFromRecord, type IndexParameters } from './options.js';
 
 export const MANIFEST = 'manifest.json';
@@ -81,4 +81,15 @@ export function manifestParameters(record: Record<string, unknown>, dir: string)
   } catch (error) {
     throw new IndexFormatError(dir, `${dir}/${MANIFEST}: parameters: ${(error as Error).message}`);
   }
+}
+
+/** A checksum in messages: 8 hex digits, as every message of the index prints one. */
+export const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+
+/** The manifest's own CRC-32 (`checksum.crc32`, over the rest of its text) against `actual`; a missing one is said so. */
+export function checkManifestChecksum(file: string, checksum: { crc32?: unknown } | undefined, actual: number): void {
+  if (checksum === undefined || typeof checksum.crc32 !== 'number') {
+    throw new CorruptIndexError(file, `it has no checksum ("checksum": { "crc32": … } is ${checksum === undefined ? 'missing' : 'not a number'}): it was edited by hand or written by something else; this gpudedup writes one`);
+  }
+  if (checksum.crc32 !== actual) throw new CorruptIndexError(file, `checksum mismatch (CRC-32 ${hex8(actual)}, recorded ${hex8(checksum.crc32)}): the file changed after it was written`);
 }

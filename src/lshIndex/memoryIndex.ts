@@ -7,8 +7,10 @@
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { usesShingleSets } from '../verify/verification.js';
+import { checkOptions } from '../arguments.js';
+import { checkAddArguments, checkQueryArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
-import { resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
+import { INDEX_OPTIONS, resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -25,7 +27,9 @@ export interface MemoryIndex extends DedupIndex {
 }
 
 export function createMemoryIndex(options: MemoryIndexOptions): MemoryIndex {
-  const { signer, ...rest } = options;
+  checkOptions(options, [...INDEX_OPTIONS, 'signer'], 'createMemoryIndex');
+  const { signer, ...rest } = options ?? {};
+  if (typeof signer?.backend?.k !== 'number') throw new TypeError('createMemoryIndex: expected a signer (a FirstPassSigner: Web Workers, or inlineIndexSigner(parameters))');
   const parameters = resolveParameters(rest);
   if (signer.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${signer.backend.k} slots, the index has k = ${parameters.k}`);
   return new InMemoryIndex(parameters, signer);
@@ -64,6 +68,7 @@ class InMemoryIndex implements MemoryIndex {
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
     return this.writes.run(async () => {
       this.open();
+      checkAddArguments(documents, options);
       checkBatchIds(documents, (id) => this.live.has(id));
       const pending = new MemorySegment(`memory-${this.segments.length + 1}`, this.settings, this.settings.storeSets);
       const decisions: AddDecision[] = [];
@@ -82,6 +87,7 @@ class InMemoryIndex implements MemoryIndex {
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.open();
+    checkQuery(texts, options); // the call's shape, as the other calls are checked
     const query = resolveQuery(texts, options, this.settings);
     const segments = [...this.segments]; // the state when the query began
     return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, query.keepSets), query.options);
@@ -90,6 +96,7 @@ class InMemoryIndex implements MemoryIndex {
   remove(ids: readonly string[]): Promise<RemoveResult> {
     return this.writes.run(async () => {
       this.open();
+      checkRemoveArguments(ids);
       let removed = 0;
       for (const id of new Set(ids)) {
         const at = this.live.get(id);
@@ -114,4 +121,9 @@ class InMemoryIndex implements MemoryIndex {
   private open(): void {
     if (this.closed) throw new Error('the index is closed');
   }
+}
+
+/** Texts must be an array of strings; `top` as the options table says (src/lshIndex/arguments.ts). */
+export function checkQuery(texts: readonly string[], options: QueryOptions): void {
+  checkQueryArguments(texts, options);
 }

@@ -6,7 +6,7 @@
 import { checkParams, type LshParams } from '../bands/lshParams.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { checkKnownOptions, checkTableOptions, OPTIONS, optionValue, type VerifyMode } from '../options.js';
+import { checkKnownOptions, checkTableOptions, OPTIONS, optionError, optionValue, type VerifyMode } from '../options.js';
 import type { QueryOptions } from './types.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
@@ -32,12 +32,14 @@ export interface OpenOptions {
   /** Parameters the caller expects (e.g. the CLI's flags): any that differs from the index's refuses the open, naming each. */
   readonly expect?: IndexOptions;
   /**
-   * When the signature and shingle-set files' checksums are verified (the
-   * files read whole at open — band tables, ids, removed rows, block
-   * checksums — always are, as they are read): `open`, every block before
-   * open returns; `lazy`, each 64 KiB block on the first read that touches
-   * it; `auto` (default), `open` up to 256 MiB of such files, else `lazy`
-   * (a 1 M-document index opens in well under a second).
+   * When the files read by position (band tables, signatures, shingle
+   * sets) and the document tables are verified (every file's length is
+   * checked at open, and the files read whole — ids, removed rows, block
+   * checksums — as they are read): `open`, every byte before open returns;
+   * `lazy`, each block on the first read that touches it, a document table
+   * when a compaction or merge reads it; `auto` (default), `open` up to
+   * 256 MiB of such files, else `lazy` (a 1 M-document index opens in well
+   * under a second). A small segment is read whole and checked either way.
    */
   readonly checksums?: 'open' | 'lazy' | 'auto';
 }
@@ -69,6 +71,9 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkKnownOptions(options, INDEX_OPTIONS, 'index');
   const { storeSets, lsh: givenLsh, ...table } = options;
   checkTableOptions(table);
+  if (storeSets !== undefined && typeof storeSets !== 'boolean') throw optionError('storeSets', 'true or false', storeSets);
+  // As the CLI refuses --verify exact with --no-store-sets: exact Jaccard needs both pairs' sets.
+  if (storeSets === false && options.verify === 'exact') throw new RangeError('verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate');
   const signature = makeParams(options);
   const slotBits = fullSlotBits(signature);
   const threshold = optionValue('threshold', options.threshold);

@@ -10,15 +10,19 @@
 import { sixDecimals } from '../format.js';
 import type { IndexMatch } from './types.js';
 
+/** Matches as every output shows them (the CLI's lines, serve's replies): values to six decimals, as dedup's tables. */
+export function shownMatches(matches: readonly IndexMatch[]): IndexMatch[] {
+  return matches.map(shownMatch);
+}
 
-/** One document's line: its id and its matches (similarities to six decimals, as dedup's tables). */
+/** One document's line: its id and its matches. */
 export function queryLine(id: string, matches: readonly IndexMatch[]): string {
-  return JSON.stringify({ id, matches: matches.map(shownMatch) });
+  return JSON.stringify({ id, matches: shownMatches(matches) });
 }
 
 /** A match with its values to six decimals; each field only where measured. */
-function shownMatch(m: IndexMatch): Record<string, string | number> {
-  const shown: Record<string, string | number> = { id: m.id, similarity: sixDecimals(m.similarity) };
+function shownMatch(m: IndexMatch): IndexMatch {
+  const shown: { -readonly [K in keyof IndexMatch]: IndexMatch[K] } = { id: m.id, similarity: sixDecimals(m.similarity) };
   if (m.exact !== undefined) shown.exact = sixDecimals(m.exact);
   if (m.containment !== undefined) shown.containment = sixDecimals(m.containment);
   if (m.exactContainment !== undefined) shown.exactContainment = sixDecimals(m.exactContainment);

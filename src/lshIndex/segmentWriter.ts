@@ -8,17 +8,20 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ParquetTableBuffer } from '../formats/parquet/parquetBuffer.js';
-import { bytesOf, faultPoint, writeWhole, type FileEntry } from './files.js';
+import { bytesOf, faultPoint, onFile, writeWhole, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
-import { bandKeysOfRow, rowWidthOf } from './segment.js';
+import { bandKeysOfRow, rowWidthOf, type MemorySegment } from './segment.js';
 import { BAND_BLOCK, BLOCK, type SegmentRecord } from './segmentFormat.js';
+import { hex8 } from './manifestCheck.js';
+import { radixSortByKey } from './bandSort.js';
 
 const WRITE_BUFFER = 1 << 22;
 
 /** A file written front to back through a buffer, its CRC-32 kept as it goes. */
 class AppendFile {
   private readonly fd: number;
-  private readonly buffer = new Uint8Array(WRITE_BUFFER);
+  /** Grows to WRITE_BUFFER: a one-document segment does not allocate megabytes per file. */
+  private buffer = new Uint8Array(1 << 16);
   private used = 0;
   private crc = 0;
   private blockCrc = 0;
@@ -26,14 +29,21 @@ class AppendFile {
   readonly blocks: number[] = [];
   bytes = 0;
 
+  private closed = false;
+
   constructor(
     private readonly path: string,
     readonly name: string,
   ) {
-    this.fd = openSync(path, 'w');
+    this.fd = onFile(path, () => openSync(path, 'w'));
   }
 
   append(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buffer.length && this.buffer.length < WRITE_BUFFER) {
+      const grown = new Uint8Array(Math.min(WRITE_BUFFER, Math.max(2 * this.buffer.length, this.used + bytes.length)));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
     if (this.used + bytes.length > this.buffer.length) this.flush();
     if (bytes.length > this.buffer.length) this.write(bytes);
     else {
@@ -49,7 +59,9 @@ class AppendFile {
   }
 
   private write(bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    onFile(this.path, () => {
+      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    });
     this.crc = crc32(bytes, this.crc);
     for (let at = 0; at < bytes.length; ) {
       const take = Math.min(bytes.length - at, BLOCK - ((this.bytes + at) % BLOCK));
@@ -69,26 +81,24 @@ class AppendFile {
       this.flush();
       if (this.bytes % BLOCK !== 0) this.blocks.push(this.blockCrc >>> 0);
       faultPoint(`fsync ${this.name}`);
-      fsyncSync(this.fd);
+      onFile(this.path, () => fsyncSync(this.fd));
     } finally {
-      closeSync(this.fd);
+      this.abandon();
     }
     return { name: this.name, bytes: this.bytes, crc32: this.crc >>> 0 };
   }
 
+  /** Closes the file once: a second close could close a descriptor the process has since opened again. */
   abandon(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }
 
 const encoder = new TextEncoder();
-const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 /** The exact key (4 words, as the first pass gives them) as 32 hex digits, high word first. */
-export const exactKeyHex = (key: Uint32Array): string => hex32(key[3]) + hex32(key[2]) + hex32(key[1]) + hex32(key[0]);
+export const exactKeyHex = (key: Uint32Array): string => hex8(key[3]) + hex8(key[2]) + hex8(key[1]) + hex8(key[0]);
 
 /** Writes one segment, document by document; `finish` sorts the band tables and writes the rest. */
 export class SegmentWriter {
@@ -234,28 +244,18 @@ function bandFence(sorted: Uint32Array, bands: number, n: number): Uint32Array {
   return fence;
 }
 
-/** Sorts (lo, hi, row) triples by the 64-bit key hi·2³² + lo: LSD radix, four 16-bit digits, stable. */
-export function radixSortByKey(lo: Uint32Array, hi: Uint32Array, rows: Uint32Array): void {
-  const n = lo.length;
-  let [sLo, sHi, sRows]: Uint32Array[] = [lo, hi, rows];
-  let [tLo, tHi, tRows]: Uint32Array[] = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
-  const counts = new Uint32Array(65_537);
-  for (let pass = 0; pass < 4; pass++) {
-    const source = pass < 2 ? sLo : sHi;
-    const shift = (pass & 1) * 16;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((source[i] >>> shift) & 0xffff) + 1]++;
-    for (let d = 0; d < 65_536; d++) counts[d + 1] += counts[d];
-    const key = pass < 2 ? sLo : sHi;
-    for (let i = 0; i < n; i++) {
-      const to = counts[(key[i] >>> shift) & 0xffff]++;
-      tLo[to] = sLo[i];
-      tHi[to] = sHi[i];
-      tRows[to] = sRows[i];
+/** An add's segment, built in memory, written as the segment `name` of `dir`. */
+export function writeMemorySegment(dir: string, name: string, pending: MemorySegment): SegmentRecord {
+  const writer = new SegmentWriter(dir, name, pending.parameters, pending.hasSets);
+  try {
+    const words = pending.rowWords();
+    const width = words.length / pending.count;
+    for (let row = 0; row < pending.count; row++) {
+      writer.add(pending.ids[row], pending.lengths[row], words, row * width, pending.exactKey(row), pending.empty[row] === 1, pending.readSet(row));
     }
-    [sLo, tLo] = [tLo, sLo];
-    [sHi, tHi] = [tHi, sHi];
-    [sRows, tRows] = [tRows, sRows];
+  } catch (error) {
+    writer.abandon();
+    throw error;
   }
-  // Four passes: the sorted triples are back in the caller's arrays.
+  return writer.finish();
 }

@@ -8,7 +8,8 @@ import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
-import { checkManifestRecord, MANIFEST, manifestParameters } from './manifestCheck.js';
+import { checkManifestChecksum, checkManifestRecord, hex8, MANIFEST, manifestParameters } from './manifestCheck.js';
+import { checkQuery } from './memoryIndex.js';
 import { resolveQuery, type IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { signTexts } from './signing.js';
@@ -34,7 +35,7 @@ async function checked(read: ReadIndexFile, entry: Entry, named: (file: string) 
   const bytes = await read(entry.name);
   if (bytes.length !== entry.bytes) throw new CorruptIndexError(named(entry.name), `${bytes.length} bytes, the manifest records ${entry.bytes}`);
   const actual = crc32(bytes);
-  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${actual}, the manifest records ${entry.crc32})`);
+  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
   // A fresh, aligned copy: typed-array views need 4-byte alignment.
   return new Uint8Array(bytes);
 }
@@ -153,8 +154,7 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   }
   checkManifestRecord(parsed, dir, 'snapshot');
   const { checksum, ...rest } = parsed as Record<string, unknown> & { checksum?: { crc32?: number } };
-  const actual = crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1)));
-  if (checksum?.crc32 !== actual) throw new CorruptIndexError(named(MANIFEST), `checksum mismatch (CRC-32 ${actual}, recorded ${String(checksum?.crc32)})`);
+  checkManifestChecksum(named(MANIFEST), checksum, crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1))));
   const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
   const sign = typeof signer === 'function' ? signer(parameters) : signer;
   if (sign.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);
@@ -173,7 +173,8 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   return {
     parameters,
     async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
-      const query = resolveQuery(texts, options, parameters);
+      checkQuery(texts, options); // the call's shape, as the other calls are checked
+    const query = resolveQuery(texts, options, parameters);
       return engine.query(segments, await signTexts(texts, sign, parameters, query.keepSets), query.options);
     },
     add: (): Promise<AddResult> => readOnly('add'),

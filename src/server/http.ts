@@ -5,9 +5,10 @@
  * where it comes from (`Host` must name this server, 421; an `Origin` must be
  * allowed, 403, so a web page can neither write nor, by DNS rebinding, read;
  * a body must be JSON, 415), checks the bearer token, calls the
- * route (routes.ts) and writes its JSON reply. `stop()` stops accepting,
- * refuses the writes still waiting, lets the write running and the requests
- * in progress finish, and closes every connection; the caller closes the index.
+ * route (routes.ts) and writes its JSON reply. `stop()` answers 503 to what
+ * comes from then on, refuses the writes still waiting, lets the write running
+ * and the requests in progress finish, then stops listening and closes every
+ * connection; the caller closes the index.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -144,9 +145,14 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
     if (method === 'OPTIONS' && origin !== undefined) return preflight(url);
     const route = findRoute(method, url);
     if (route.authenticated && !gate.authorized(request.headers.authorization)) {
-      throw new RequestError('a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)', 401, { 'WWW-Authenticate': 'Bearer' });
+      const sent = request.headers.authorization !== undefined;
+      const message = sent
+        ? 'the bearer token sent is not this server\'s: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)'
+        : 'a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)';
+      throw new RequestError(message, 401, { 'WWW-Authenticate': 'Bearer' });
     }
-    if (context.stopping && route.body) throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
+    // Stopping: every route but /health (which says 'stopping') is refused; the requests already in progress finish.
+    if (context.stopping && route.authenticated) throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
     if (route.body) checkJsonContentType(request.headers['content-type']);
     const body = route.body ? parseJson(await readBody(request, options.maxBody)) : undefined;
     return await route.handle(context, body);
@@ -202,9 +208,10 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
+  // While it stops, the server still listens: a request that comes meanwhile is answered 503 (writes and queries,
+  // with Retry-After; /health 'stopping'), as documented, not refused a connection. The port closes at the end.
   const stop = async (graceMs = 30_000): Promise<void> => {
     context.stopping = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await writes.close(); // the write running finishes (commits); the ones waiting are refused
     if (inProgress > 0) {
@@ -213,6 +220,7 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
         setTimeout(resolve, graceMs).unref();
       });
     }
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;
   };

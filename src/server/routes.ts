@@ -10,6 +10,7 @@
  * (its readers see a committed state), the server adds no locking of its own.
  */
 import { IndexIdError } from '../lshIndex/errors.js';
+import { shownMatches } from '../lshIndex/queryLine.js';
 import type { DedupIndex } from '../lshIndex/types.js';
 import { parseAddRequest, parseQueryRequest, parseRemoveRequest, RequestError } from './requests.js';
 import { RETRY_AFTER_SECONDS, type WriteQueue } from './writeQueue.js';
@@ -63,7 +64,7 @@ async function query(context: RouteContext, body: unknown): Promise<Reply> {
   try {
     const results = await context.index.reader.query(request.texts, { top: request.top, containment: request.containment, rerank: request.rerank });
     const ids = request.ids;
-    return ok({ results: results.map((result, i) => (ids ? { id: ids[i], matches: result.matches } : { matches: result.matches })) });
+    return ok({ results: results.map((result, i) => (ids ? { id: ids[i], matches: shownMatches(result.matches) } : { matches: shownMatches(result.matches) })) });
   } finally {
     context.queries--;
   }
@@ -84,7 +85,9 @@ async function write<T>(context: RouteContext, task: (writer: DedupIndex) => Pro
 async function add(context: RouteContext, body: unknown): Promise<Reply> {
   const request = parseAddRequest(body);
   const result = await write(context, (writer) => writer.add(request.documents, { all: request.all }));
-  return ok({ added: result.added, matched: result.matched, decisions: result.decisions });
+  // Similarities to six decimals, as the CLI writes them (`index add -o`, `query`).
+  const decisions = result.decisions.map((d) => ({ id: d.id, added: d.added, matches: shownMatches(d.matches) }));
+  return ok({ added: result.added, matched: result.matched, decisions });
 }
 
 async function remove(context: RouteContext, body: unknown): Promise<Reply> {

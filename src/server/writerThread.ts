@@ -32,20 +32,26 @@ export type WriterRequest = { readonly id: number } & WriterOp;
 export interface WriterFailure {
   readonly name: string;
   readonly message: string;
-  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[] };
+  /** A system error's code (ENOSPC, EMFILE…): the writer could not write, whatever was asked. */
+  readonly code?: string;
+  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[]; readonly indexedOf?: { readonly indexed: number; readonly of: number } };
 }
 
 export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: WriterFailure });
 
 /** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
 export function writerFailure(error: unknown): WriterFailure {
-  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents } };
-  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents, indexedOf: error.indexedOf } };
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
 }
+
+/** Errors that say the writer cannot write at all (descriptors, space, permissions, the device), not that a request was wrong. */
+const CANNOT_WRITE = new Set(['EMFILE', 'ENFILE', 'ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
 /** The error as thrown on the writer's thread: IndexIdError, RangeError and TypeError as such, others by name. */
 function rebuilt(error: WriterFailure): Error {
-  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents);
+  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents, error.refusedId.indexedOf);
   const made = error.name === 'RangeError' ? new RangeError(error.message) : error.name === 'TypeError' ? new TypeError(error.message) : new Error(error.message);
   made.name = error.name;
   return made;
@@ -58,17 +64,27 @@ export class WriterThread implements DedupIndex {
   private gone: Error | undefined;
   private closing = false;
 
-  /** Why the writer cannot write (its thread failed or ended unasked); undefined while it can. */
+  /** The last write's failure to write (ENOSPC, EMFILE…) or the index's note after it; cleared by a write that succeeds. */
+  private writeFailure: string | undefined;
+
+  /** Why the writer cannot write (its thread failed or ended unasked, or the last write could not write); undefined while it can. */
   get failure(): string | undefined {
-    return this.closing ? undefined : this.gone?.message;
+    return this.closing ? undefined : (this.gone?.message ?? this.writeFailure);
   }
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: WriterReply) => {
       const entry = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
-      if (reply.ok) entry?.resolve(reply.value);
-      else entry?.reject(rebuilt(reply.error));
+      if (reply.ok) {
+        const note = (reply.value as { writeProblem?: string } | null)?.writeProblem;
+        if (this.writes.has(reply.id)) this.writeFailure = note;
+        entry?.resolve(reply.value);
+      } else {
+        if (this.writes.has(reply.id) && reply.error.code !== undefined && CANNOT_WRITE.has(reply.error.code)) this.writeFailure = `the last write failed: ${reply.error.message}`;
+        entry?.reject(rebuilt(reply.error));
+      }
+      this.writes.delete(reply.id);
     });
     const end = (error: Error): void => {
       this.gone ??= error;
@@ -98,15 +114,20 @@ export class WriterThread implements DedupIndex {
     return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
   }
 
+  /** The ids of adds and removes in flight: their outcome says whether the writer can write. */
+  private readonly writes = new Set<number>();
+
   private call(op: WriterOp): Promise<unknown> {
     const id = this.next++;
+    if (op.op === 'add' || op.op === 'remove') this.writes.add(id);
     const reply = this.reply(id);
     if (!this.gone) this.worker.postMessage({ ...op, id } satisfies WriterRequest);
     return reply;
   }
 
   async add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
-    return (await this.call({ op: 'add', documents, all: options.all === true })) as AddResult;
+    const { writeProblem: _note, ...result } = (await this.call({ op: 'add', documents, all: options.all === true })) as AddResult & { writeProblem?: string };
+    return result;
   }
 
   async remove(ids: readonly string[]): Promise<RemoveResult> {

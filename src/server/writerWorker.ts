@@ -18,8 +18,11 @@ try {
   port.on('message', (request: WriterRequest) => {
     const run = async (): Promise<unknown> => {
       switch (request.op) {
-        case 'add':
-          return index.add(request.documents, { all: request.all });
+        case 'add': {
+          // A merge after the add that failed (the add committed): /health reports it.
+          const result = await index.add(request.documents, { all: request.all });
+          return index.writeProblem === undefined ? result : { ...result, writeProblem: index.writeProblem };
+        }
         case 'remove':
           return index.remove(request.ids);
         case 'stats':

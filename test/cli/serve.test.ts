@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
@@ -129,6 +129,30 @@ describe('gpudedup serve (real processes)', () => {
       expect(await stop(serving)).toBe(0);
     }
     expect(await documentsIn(dir)).toBe(8 * 50 + ownAdded);
+  });
+
+  it('similarities to six decimals, as `gpudedup query` writes them: /query answers its lines, /add the same matches', async () => {
+    const dir = await emptyIndex();
+    const base = documents(7, 20, 'd');
+    // Near-duplicates: a few words of each changed, so the estimates are not round numbers.
+    const near = base.map((doc, i) => ({ id: `near${i}`, text: doc.text.split(' ').map((w, j) => (j % 40 === 0 && j / 40 <= i % 3 ? `x${j}` : w)).join(' ') }));
+    const file = join(tempDir(), 'near.jsonl');
+    writeFileSync(file, near.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const serving = await serve(dir);
+    try {
+      expect((await post(`${serving.url}/add`, { documents: base })).status).toBe(200);
+      const served = (await post(`${serving.url}/query`, { documents: near })).body.results;
+      const cli = await runCli(['query', dir, file, '--threads', '1']);
+      expect(cli.code, cli.stderr).toBe(0);
+      const lines = cli.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines.some((line) => line.matches.length > 0)).toBe(true);
+      expect(served).toEqual(lines);
+      for (const { matches } of served) for (const m of matches) expect(m.similarity).toBe(Math.round(m.similarity * 1e6) / 1e6);
+      const added = (await post(`${serving.url}/add`, { documents: near })).body.decisions;
+      expect(added.map((d: { id: string; matches: unknown }) => ({ id: d.id, matches: d.matches }))).toEqual(lines);
+    } finally {
+      expect(await stop(serving)).toBe(0);
+    }
   });
 
   it('400, 404, 405, 413 and 503 (with Retry-After), each naming the problem', async () => {

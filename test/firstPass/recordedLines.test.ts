@@ -20,7 +20,9 @@ function corpus(seed: number): { bytes: Uint8Array; ranges: [number, number][] }
   for (let i = 0; i < 80; i++) {
     if (random() < 0.2) text += '\n'; // a blank line: no document
     const start = encoder.encode(text).length;
-    text += JSON.stringify({ id: `d${i}`, text: 'wörd '.repeat(Math.floor(random() * 40)) }) + (random() < 0.3 ? '\r\n' : '\n');
+    text +=
+      JSON.stringify({ id: `d${i}`, text: 'wörd '.repeat(Math.floor(random() * 40)) }) +
+      (random() < 0.3 ? '\r\n' : '\n');
     ranges.push([start, encoder.encode(text).length]);
   }
   return { bytes: encoder.encode(text), ranges };
@@ -51,12 +53,18 @@ describe('recordedLines', () => {
       const { bytes, ranges } = corpus(seed);
       const span: FileSpan = { first: Math.floor(random() * 5), end: ranges.length - Math.floor(random() * 5) };
       const wanted = new Set(ranges.map((_, d) => d).filter(() => random() < (seed % 4) / 3));
-      const cuts = seed % 5 === 0
-        ? Array.from({ length: bytes.length - 1 }, (_, i) => i + 1) // one byte a chunk
-        : Array.from({ length: Math.floor(random() * 20) }, () => Math.floor(random() * bytes.length)).sort((a, b) => a - b);
+      const cuts =
+        seed % 5 === 0
+          ? Array.from({ length: bytes.length - 1 }, (_, i) => i + 1) // one byte a chunk
+          : Array.from({ length: Math.floor(random() * 20) }, () => Math.floor(random() * bytes.length)).sort(
+              (a, b) => a - b,
+            );
       const expected: [number, string][] = [];
-      for (let d = span.first; d < span.end; d++) if (wanted.has(d)) expected.push([d, Buffer.from(bytes.subarray(...ranges[d])).toString('latin1')]);
-      const got = await collect(recordedLines(chunked(bytes, cuts), 'c.jsonl', recordsOf(ranges), span, (d) => wanted.has(d)));
+      for (let d = span.first; d < span.end; d++)
+        if (wanted.has(d)) expected.push([d, Buffer.from(bytes.subarray(...ranges[d])).toString('latin1')]);
+      const got = await collect(
+        recordedLines(chunked(bytes, cuts), 'c.jsonl', recordsOf(ranges), span, (d) => wanted.has(d)),
+      );
       expect(got, `seed ${seed}`).toEqual(expected);
     }
   });
@@ -64,23 +72,44 @@ describe('recordedLines', () => {
   it('names the file when it ends before a wanted line, and closes a file with nothing wanted unread', async () => {
     const { bytes, ranges } = corpus(3);
     const short = bytes.subarray(0, ranges[70][1] - 1);
-    const lines = recordedLines(chunked(short, [100]), 'c.jsonl', recordsOf(ranges), { first: 0, end: ranges.length }, (d) => d === 70);
-    await expect(collect(lines)).rejects.toThrow('c.jsonl: the file changed between passes (it ends before the line of document 71)');
+    const lines = recordedLines(
+      chunked(short, [100]),
+      'c.jsonl',
+      recordsOf(ranges),
+      { first: 0, end: ranges.length },
+      (d) => d === 70,
+    );
+    await expect(collect(lines)).rejects.toThrow(
+      'c.jsonl: the file changed between passes (it ends before the line of document 71)',
+    );
     let pulled = 0;
     let closed = false;
     const source: AsyncIterable<Uint8Array> = {
       [Symbol.asyncIterator]: () => ({
-        next: async () => (pulled++, { done: false, value: bytes }),
-        return: async () => ((closed = true), { done: true, value: undefined }),
+        next: async () => {
+          pulled++;
+          return { done: false, value: bytes };
+        },
+        return: async () => {
+          closed = true;
+          return { done: true, value: undefined };
+        },
       }),
     };
-    expect(await collect(recordedLines(source, 'c.jsonl', recordsOf(ranges), { first: 0, end: ranges.length }, () => false))).toEqual([]);
+    expect(
+      await collect(recordedLines(source, 'c.jsonl', recordsOf(ranges), { first: 0, end: ranges.length }, () => false)),
+    ).toEqual([]);
     expect([pulled, closed]).toEqual([0, true]);
   });
 
   it('parses a recorded line again (CRLF and a BOM dropped), and names the document of one that no longer parses', () => {
     const read = { textField: 'text', idField: 'id' };
-    expect(parseRecordedLine(encoder.encode('\ufeff{"id":"a","text":"wörd"}\r\n'), 'c.jsonl', 0, read)).toMatchObject({ id: 'a', text: 'wörd' });
-    expect(() => parseRecordedLine(encoder.encode('{"id":"a",\n'), 'c.jsonl', 4, read)).toThrow('c.jsonl: the file changed between passes (document 5 no longer parses)');
+    expect(parseRecordedLine(encoder.encode('\ufeff{"id":"a","text":"wörd"}\r\n'), 'c.jsonl', 0, read)).toMatchObject({
+      id: 'a',
+      text: 'wörd',
+    });
+    expect(() => parseRecordedLine(encoder.encode('{"id":"a",\n'), 'c.jsonl', 4, read)).toThrow(
+      'c.jsonl: the file changed between passes (document 5 no longer parses)',
+    );
   });
 });

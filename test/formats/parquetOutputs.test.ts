@@ -49,6 +49,23 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
     });
   });
 
+  it("from JSON Lines without ids: each kept row's id is the one the clusters table gives it (its line; with several inputs, path:line)", async () => {
+    const [a, b] = [path('no-ids-a.jsonl'), path('no-ids-b.jsonl')];
+    const texts = formatCorpus().slice(0, 60).map((r) => ({ text: r.text }));
+    writeFileSync(a, toJsonLines(texts.slice(0, 30)));
+    writeFileSync(b, toJsonLines(texts.slice(30)));
+    for (const inputs of [[a], [a, b]]) {
+      const [out, clusters] = [path(`no-ids-${inputs.length}.parquet`), path(`no-ids-${inputs.length}.csv`)];
+      await dedup([...inputs, '-o', out, '--clusters', clusters]);
+      await withDuckDB(async (db) => {
+        const kept = (await rows(db, `select id from ${sqlString(out)}`)).map((r) => r.id);
+        const expected = await rows(db, `select id from read_csv(${sqlString(clusters)}, header = true, all_varchar = true) where kept = 'true'`);
+        expect(kept.length).toBeGreaterThan(20);
+        expect(kept, inputs.join(' ')).toEqual(expected.map((r) => r.id));
+      });
+    }
+  });
+
   it('clusters and pairs as Parquet: the rows of the CSV, typed', async () => {
     expect(await columnsOf(path('clusters.parquet'))).toEqual(['id VARCHAR', 'cluster BIGINT', 'kept BOOLEAN']);
     expect(await columnsOf(path('pairs.parquet'))).toEqual(['id_a VARCHAR', 'id_b VARCHAR', 'estimate DOUBLE', 'exact DOUBLE']); // hybrid (the default): exact where computed, null where the estimate decided

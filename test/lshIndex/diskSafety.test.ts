@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIndex, openIndex, type DiskIndex } from '../../src/lshIndex/diskIndex.js';
 import { CorruptIndexError, IndexParameterError } from '../../src/lshIndex/errors.js';
+import { segmentTuning } from '../../src/lshIndex/diskSegment.js';
 import { faults } from '../../src/lshIndex/files.js';
 import { IndexLockedError } from '../../src/lshIndex/lock.js';
 import { readManifest, referencedFiles } from '../../src/lshIndex/manifest.js';
@@ -32,6 +33,7 @@ async function built(documents = docs.slice(0, 24)): Promise<string> {
 
 afterEach(() => {
   faults.hook = undefined;
+  segmentTuning.smallSegmentBytes = 2 ** 20;
 });
 
 describe('parameters', () => {
@@ -104,6 +106,7 @@ describe('checksums', () => {
   }
 
   it('lazy checksums: a signature block is checked on the first read that touches it, and named', async () => {
+    segmentTuning.smallSegmentBytes = 0; // every segment read by position (small ones are read whole, checked, at open)
     const dir = await built();
     const path = join(dir, 'seg-000001.sig');
     flipByte(path, 8);

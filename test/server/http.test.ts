@@ -49,12 +49,12 @@ describe('serve: routes', () => {
     expect(added.body.matched).toBe(1);
     expect(added.body.decisions).toEqual([
       { id: 'a', added: true, matches: [] },
-      { id: 'a2', added: false, matches: [{ id: 'a', similarity: 7 / 9 }] },
+      { id: 'a2', added: false, matches: [{ id: 'a', similarity: 0.777778 }] }, // 7/9 to six decimals, as the CLI writes it
       { id: 'b', added: true, matches: [] },
     ]);
     const queried = await call(server, 'POST', '/query', { texts: [A2, 'nothing like it', B] });
     expect(queried.status).toBe(200);
-    expect(queried.body).toEqual({ results: [{ matches: [{ id: 'a', similarity: 7 / 9 }] }, { matches: [] }, { matches: [{ id: 'b', similarity: 1 }] }] });
+    expect(queried.body).toEqual({ results: [{ matches: [{ id: 'a', similarity: 0.777778 }] }, { matches: [] }, { matches: [{ id: 'b', similarity: 1 }] }] });
     const byDocument = await call(server, 'POST', '/query', { documents: [{ id: 'q1', text: B }], top: 2 });
     expect(byDocument.body).toEqual({ results: [{ id: 'q1', matches: [{ id: 'b', similarity: 1 }, { id: 'a', similarity: 0 }] }] });
     const all = await call(server, 'POST', '/add', { documents: [{ id: 'b2', text: B }], all: true });
@@ -242,7 +242,7 @@ describe('serve: reads during a write', () => {
     expect((await call(server, 'POST', '/query', { texts: [B] })).body).toEqual({ results: [{ matches: [{ id: 'b', similarity: 1 }] }] });
   });
 
-  it('stop() during an add: the add finishes and is answered, writes waiting get 503, new connections are refused', async () => {
+  it('stop() during an add: the add finishes and is answered, writes waiting get 503, new requests get 503 until it has stopped', async () => {
     const { server, index } = await serve();
     running.splice(0);
     let release!: () => void;
@@ -254,11 +254,20 @@ describe('serve: reads during a write', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const stopped = server.stop(5000);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(fetch(server.url + '/health')).rejects.toThrow();
+    // A new connection while it stops is answered, as the README says (503 and why), not refused.
+    const health = await call(server, 'GET', '/health');
+    expect(health).toMatchObject({ status: 503, body: { status: 'stopping' } });
+    for (const [method, path, body] of [['POST', '/add', { documents: [{ id: 'c', text: B }] }], ['POST', '/query', { texts: [A] }], ['GET', '/stats', undefined]] as const) {
+      const refused = await call(server, method, path, body);
+      expect(refused, path).toMatchObject({ status: 503, body: { error: 'the server is shutting down' } });
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('connection')).toBe('close');
+    }
     release();
     expect((await adding).body).toMatchObject({ added: 1 });
     expect((await waiting).status).toBe(503);
     await stopped;
+    await expect(fetch(server.url + '/health')).rejects.toThrow(); // stopped: the port is closed
     expect(index.adds).toBe(1);
   });
 });

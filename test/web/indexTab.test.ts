@@ -115,9 +115,14 @@ describe('the tab checks files against a saved index', () => {
       const status = await check(page, dir, [corpus]);
       expect(status, name).toMatch(new RegExp(`^Checked ${lines.length} documents against [\\d,]+ indexed documents \\(threshold ${name === 'default' ? '0.8' : '0.5'}\\): [\\d,]+ documents? with a match\\.$`));
       expect(await download(page, '#download-matches'), name).toBe(cli);
-      // The table: a row per match, or one "no match" row, per document.
-      const rows = await page.locator('#index-table tbody tr').count();
+      // The table, in pages of 50 documents: a row per match, or one "no match" row, per document.
+      let rows = await page.locator('#index-table tbody tr').count();
+      while (await page.isEnabled('#index-next')) {
+        await page.click('#index-next');
+        rows += await page.locator('#index-table tbody tr').count();
+      }
       expect(rows).toBe(lines.reduce((n, l) => n + Math.max(1, l.matches.length), 0));
+      while (await page.isEnabled('#index-previous')) await page.click('#index-previous'); // back to the first page
       const first = lines.find((l) => l.matches.length > 0)!;
       expect(await page.locator('#index-table tbody tr').filter({ hasText: first.matches[0].id }).count()).toBeGreaterThan(0);
     }

@@ -35,7 +35,7 @@ export interface HtmlReportInput {
 }
 
 const STYLE = `
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f}
+body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;overflow-wrap:anywhere}
 h1{font-size:1.6rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd}h3{font-size:1.05rem}
 table{border-collapse:collapse;margin:.6rem 0}td,th{border:1px solid #ddd;padding:.25rem .55rem;text-align:left;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f6}
@@ -48,9 +48,21 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** A number of the JSON report, tagged with its path and value. */
-function field(path: string, value: number | string | null, shown = value === null ? '–' : typeof value === 'number' ? value.toLocaleString('en-US') : value): string {
-  return `<td class="n" data-field="${escapeHtml(path)}" data-value="${escapeHtml(String(value))}">${escapeHtml(String(shown))}</td>`;
+/**
+ * Text from the user's files (an id, a file name), escaped and isolated: a
+ * right-to-left override (U+202E) or an Arabic id stays inside its `<bdi>`
+ * and cannot reorder the page's own words after it.
+ */
+export function userText(text: string): string {
+  return `<bdi>${escapeHtml(text)}</bdi>`;
+}
+
+/** The same where no markup may go (`<title>`): Unicode's first-strong isolate and its pop (U+2068, U+2069). */
+const isolated = (text: string): string => `\u2068${escapeHtml(text)}\u2069`;
+
+/** A number of the JSON report, tagged with its path and value: its cell (or, `tag` span, part of one). */
+function field(path: string, value: number | string | null, shown = value === null ? '–' : typeof value === 'number' ? value.toLocaleString('en-US') : value, tag = 'td'): string {
+  return `<${tag} class="n" data-field="${escapeHtml(path)}" data-value="${escapeHtml(String(value))}">${escapeHtml(String(shown))}</${tag}>`;
 }
 
 const percent = (x: number | null): string => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
@@ -70,14 +82,14 @@ function summary(report: PageReport): string {
     row('removed', field('removed', report.removed)),
     row('kept', field('kept', report.kept)),
     row('threshold', field('parameters.threshold', p.threshold)),
-    row('bands × rows', field('parameters.bands', p.bands) + field('parameters.rows', p.rows)),
+    row('bands × rows', `<td class="n">${field('parameters.bands', p.bands, undefined, 'span')} × ${field('parameters.rows', p.rows, undefined, 'span')}</td>`),
     row('verification', field('parameters.verify', p.verify)),
     row('cluster check', field('parameters.clusterCheck', p.clusterCheck)),
     row('keep', field('parameters.keep', p.keep)),
     row('candidate pairs', field('candidates.pairs', report.candidates.pairs)),
     row('verified pairs', field('candidates.verified', report.candidates.verified)),
   ];
-  return `<h2>Summary</h2><table>${rows.join('')}</table><p class="note">Inputs: ${escapeHtml(report.inputs.join(', '))}. Backend: ${escapeHtml(report.backend)}.</p>`;
+  return `<h2>Summary</h2><table>${rows.join('')}</table><p class="note">Inputs: ${report.inputs.map(userText).join(', ')}. Backend: ${escapeHtml(report.backend)}.</p>`;
 }
 
 function plots(sCurveSvg: string, histogramSvg: string): string {
@@ -123,14 +135,14 @@ function segmentsHtml(segments: readonly Segment[]): string {
 }
 
 function member(m: HtmlClusterMember, keptId: string): string {
-  if (m.exactDuplicate) return `<li>${escapeHtml(m.id)}: exact duplicate of the kept text</li>`;
-  if (m.comparison === undefined) return `<li>${escapeHtml(m.id)}: text not at hand</li>`;
+  if (m.exactDuplicate) return `<li>${userText(m.id)}: exact duplicate of the kept text</li>`;
+  if (m.comparison === undefined) return `<li>${userText(m.id)}: text not at hand</li>`;
   const c = m.comparison;
   return (
-    `<li><details><summary>${escapeHtml(m.id)}: exact Jaccard ${c.exact.toFixed(3)} ` +
+    `<li><details><summary>${userText(m.id)}: exact Jaccard ${c.exact.toFixed(3)} ` +
     `(${c.sharedShingles.toLocaleString('en-US')} shared shingles of ${c.keptShingles.toLocaleString('en-US')} and ${c.removedShingles.toLocaleString('en-US')})</summary>` +
-    `<div class="diff"><div><h4>Kept: ${escapeHtml(keptId)}</h4><div class="doc">${segmentsHtml(c.kept)}</div></div>` +
-    `<div><h4>Removed: ${escapeHtml(m.id)}</h4><div class="doc">${segmentsHtml(c.removed)}</div></div></div></details></li>`
+    `<div class="diff"><div><h4>Kept: ${userText(keptId)}</h4><div class="doc">${segmentsHtml(c.kept)}</div></div>` +
+    `<div><h4>Removed: ${userText(m.id)}</h4><div class="doc">${segmentsHtml(c.removed)}</div></div></div></details></li>`
   );
 }
 
@@ -138,7 +150,7 @@ function clusters(list: readonly HtmlCluster[]): string {
   if (list.length === 0) return '<h2>Largest clusters</h2><p class="note">No near-duplicate clusters.</p>';
   const sections = list.map(
     (c) =>
-      `<section><h3>Cluster ${c.cluster}: ${c.size.toLocaleString('en-US')} documents, “${escapeHtml(c.keptId)}” kept</h3>` +
+      `<section><h3>Cluster ${c.cluster}: ${c.size.toLocaleString('en-US')} documents, “${userText(c.keptId)}” kept</h3>` +
       `<ul>${c.members.map((m) => member(m, c.keptId)).join('')}</ul>` +
       (c.size - 1 > c.members.length ? `<p class="note">and ${(c.size - 1 - c.members.length).toLocaleString('en-US')} more removed</p>` : '') +
       '</section>',
@@ -152,7 +164,7 @@ export function htmlReport(input: HtmlReportInput): string {
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>gpudedup report: ${escapeHtml(report.inputs.join(', ') || 'run')}</title><style>${STYLE}</style></head><body>` +
+    `<title>gpudedup report: ${report.inputs.length === 0 ? 'run' : report.inputs.map(isolated).join(', ')}</title><style>${STYLE}</style></head><body>` +
     `<h1>${escapeHtml(input.title ?? 'gpudedup dedup report')}</h1>` +
     summary(report) +
     plots(input.sCurveSvg, input.histogramSvg) +

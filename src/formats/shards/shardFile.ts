@@ -63,7 +63,11 @@ export interface ShardMeta {
   readonly sets?: boolean;
   /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
   readonly scoreField?: string;
+  /** How the input was read (the text field signs, the id field names, skipping counts): alike in every shard. Absent: an older gpudedup. */
+  readonly read?: ShardReading;
 }
+
+export type ShardReading = Readonly<Record<'textField' | 'idField', string> & Record<'skipInvalid' | 'strict', boolean>>;
 
 /** The optional columns of a shard. */
 export interface ShardColumns {
@@ -263,6 +267,8 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
       ...inputDifferences(first, m),
       ...((first.sets ?? false) !== (m.sets ?? false) ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`] : []),
       ...(first.scoreField !== m.scoreField ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`] : []),
+      ...(first.threshold !== m.threshold ? [`threshold: ${first.threshold} vs ${m.threshold}`] : []),
+      ...readingDifferences(first.read, m.read),
     ];
     if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
     const twice = seen.get(m.shard.index);
@@ -274,6 +280,13 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
     throw new RangeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i + 1}/${first.shard.count}`).join(', ')}: every shard is needed for the clusters`);
   }
   return first.ranges === undefined ? first : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
+}
+
+/** Another text field signs other texts (another signature, another set); another id field or skipping names or counts other documents. */
+function readingDifferences(first: ShardReading | undefined, m: ShardReading | undefined): string[] {
+  if (first === undefined || m === undefined) return (first === undefined) === (m === undefined) ? [] : ['reading options: not recorded by one (an older gpudedup): sign it again'];
+  const flags = { textField: '--text-field', idField: '--id-field', skipInvalid: '--skip-invalid', strict: '--strict' } as const;
+  return (Object.keys(flags) as (keyof ShardReading)[]).filter((key) => first[key] !== m[key]).map((key) => `${flags[key]}: ${JSON.stringify(first[key])} vs ${JSON.stringify(m[key])}`);
 }
 
 /** Shards of different inputs: modulo shards each counted the whole input; ranges shards share one plan. */

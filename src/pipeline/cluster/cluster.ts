@@ -129,8 +129,9 @@ export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; 
 /** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */
 async function checkReference(paths: readonly string[], corpusPath: string, corpus: ShardMeta): Promise<void> {
   const meta = checkShardSet(paths, await Promise.all(paths.map(readShardMeta)));
-  // checkShardSet names each difference; the shard counts, sizes and keep scores of corpus and reference may differ.
-  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, ranges: undefined, scoreField: undefined });
+  // checkShardSet names each difference; the shard counts, sizes, keep scores, thresholds and reading options
+  // (another file's text field) of corpus and reference may differ: their signatures are compared.
+  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, ranges: undefined, scoreField: undefined, threshold: 0, read: undefined });
   checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 

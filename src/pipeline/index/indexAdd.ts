@@ -15,7 +15,7 @@ import { openTable, type RowTable } from '../../formats/openTable.js';
 import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import { buildIndexAddReport, type IndexAddReport } from '../../lshIndex/indexAddReport.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
-import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
+import { listInputFiles, readsOnce, type InputFile } from '../../io/readDocuments.js';
 import { IndexIdError } from '../../lshIndex/errors.js';
 import type { AddResult, DedupIndex } from '../../lshIndex/types.js';
 import { SILENT_HOOKS, type DedupHooks } from '../shared/config.js';
@@ -140,7 +140,7 @@ export async function writeWanted(read: readonly InputDocument[], wanted: (d: nu
     const path = read[i].source.path;
     let end = i;
     while (end < read.length && read[end].source.path === path) end++;
-    const copied = out.writeLine !== undefined && path !== '-' && read[i].rawLine !== undefined;
+    const copied = out.writeLine !== undefined && !readsOnce(path) && read[i].rawLine !== undefined;
     const lines: WantedLine[] = [];
     for (let d = i; d < end; d++) {
       if (!wanted(d)) continue;

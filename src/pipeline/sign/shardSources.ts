@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { rangePosition, type ShardRanges } from '../../formats/shards/shardRanges.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
-import { readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
+import { readDocuments, readsOnce, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { describeForShards, readPiece } from '../../io/shardInputs.js';
 import { planShards, type Piece } from '../../io/shardPlan.js';
 import type { StageProgress } from '../shared/config.js';
@@ -34,8 +34,10 @@ export interface ShardSource {
 const MAX_RANGE_SHARDS = 2 ** 21;
 
 export async function shardSource(files: readonly InputFile[], shard: { index: number; count: number }, read: ReadOptions, note: (message: string) => void): Promise<ShardSource> {
-  if (files.some((f) => f.path === '-')) {
-    if (shard.count > 1) note('standard input cannot be split: this shard reads all of it and keeps every ' + `${shard.count}th document (give files to read only this shard's part)`);
+  const once = files.find((f) => readsOnce(f.path));
+  if (once !== undefined) {
+    const what = once.path === '-' ? 'standard input' : `${once.path} (a pipe)`;
+    if (shard.count > 1) note(`${what} cannot be split: this shard reads all of it and keeps every ` + `${shard.count}th document (give files to read only this shard's part)`);
     return moduloSource(files, shard);
   }
   if (shard.count > MAX_RANGE_SHARDS) throw new RangeError(`--shard: at most ${MAX_RANGE_SHARDS} shards`);

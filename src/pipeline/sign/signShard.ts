@@ -107,7 +107,9 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
 }
 
 function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta(), sets: config.storeSets === true, scoreField: config.scoreField };
+  const { textField, idField, skipInvalid, strict } = config.read;
+  const read = { textField, idField, skipInvalid, strict: strict === true };
+  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta(), sets: config.storeSets === true, scoreField: config.scoreField, read };
 }
 
 /** Rows of one signed batch; returns the number of empty documents in it. */
