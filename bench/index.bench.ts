@@ -140,7 +140,6 @@ async function serve(): Promise<void> {
     console.log(`signing one query text on ${name} (${signer.backend.description}): p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`);
   }
   pool.signer.destroy();
-  pool.shingler.destroy();
   pool.firstPass.workers.destroy();
   await reader.close();
   console.log(`load average after: ${load()}`);

@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { listInputFiles, readDocuments } from '../src/io/readDocuments.js';
 import { u64 } from '../src/math/u64.js';
 import { pack, type ShingleBatch } from '../src/shingles/shingleBatch.js';
-import { ShinglePool } from '../src/shingles/shinglePool.js';
-import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../src/shingles/shingles.js';
+import { shingleDocument, shingleDocumentReference } from '../src/shingles/shingles.js';
 import { wasmWindowHashes } from '../src/shingles/wasm/shingleKernel.js';
 import { normalizeText } from '../src/text/normalize.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
@@ -65,10 +64,6 @@ const shingleRow = (name: string, seconds: number) => rows.push({ stage: 'shingl
 shingleRow('TypeScript, 1 thread', await best(() => texts.forEach((t) => shingleDocumentReference(t))));
 shingleRow('wasm, 1 thread', await best(() => texts.forEach((t) => shingleDocument(t))));
 shingleRow('wasm without the per-document dedup', await best(() => texts.forEach((t) => wasmWindowHashes(normalizeText(t), 'word', 5))));
-const pool = new ShinglePool(threads);
-await pool.shingleAll(texts.slice(0, 64), DEFAULT_SHINGLE);
-shingleRow(`wasm, ${threads} threads`, await best(() => pool.shingleAll(texts, DEFAULT_SHINGLE)));
-pool.destroy();
 
 // Sign.
 const family = makeHashFamily(K, u64(0, 42));

@@ -21,7 +21,7 @@ import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
 import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
 import { pack } from '../src/shingles/shingleBatch.js';
-import { signDocuments } from '../src/signatures/signDocuments.js';
+import { signDocuments } from '../src/firstPass/signDocuments.js';
 import type { SignerBackend } from '../src/signatures/backend.js';
 import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
 import { acquireNodeDevice } from '../src/signatures/webgpu/nodeDevice.js';

@@ -10,8 +10,6 @@ import { shingleDocument } from '../src/shingles/shingles.js';
 import { makeHashFamily } from '../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../src/signatures/cpuSigner.js';
 import { ParallelCpuSigner } from '../src/signatures/cpuParallel.js';
-import { ShinglePool } from '../src/shingles/shinglePool.js';
-import { DEFAULT_SHINGLE } from '../src/shingles/shingles.js';
 import { pack } from '../src/shingles/shingleBatch.js';
 import { u64 } from '../src/math/u64.js';
 import { pairsToBigInts, signatureRef } from '../test/support/reference.js';
@@ -32,9 +30,6 @@ const sliceShingles = sliceSets.reduce((n, s) => n + s.length, 0);
 
 const threads = availableParallelism();
 const parallel = new ParallelCpuSigner(family, threads);
-const pool = new ShinglePool(threads);
-const texts = documents.map((d) => d.text);
-const POOL = `shingle, ${threads} worker threads`;
 
 const SHINGLE = 'shingle (word 5-grams, FNV-1a mod P)';
 const BASELINE = `baseline: BigInt reference, k=${K}, first ${sliceDocs} docs`;
@@ -45,9 +40,6 @@ const bench = new Bench({ iterations: 5, warmupIterations: 2, time: 0 });
 bench
   .add(SHINGLE, () => {
     for (const d of documents) shingleDocument(d.text);
-  })
-  .add(POOL, async () => {
-    await pool.shingleAll(texts, DEFAULT_SHINGLE);
   })
   .add(SINGLE, () => {
     signBatchOnCpu(family, batch);
@@ -61,11 +53,9 @@ bench
 
 await bench.run();
 parallel.destroy();
-pool.destroy();
 
 const mean = (name: string): number => meanSeconds(bench, name);
 const shingleS = mean(SHINGLE);
-const poolS = mean(POOL);
 const signS = mean(SINGLE);
 const parallelS = mean(PARALLEL);
 const baselineS = mean(BASELINE);
@@ -77,7 +67,6 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maxim
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}`);
 console.log(`corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB of UTF-8 text, ${fmt(shingles)} shingles, k=${K}`);
 console.log(`shingling: ${fmt(shingleS, 3)} s → ${fmt(documents.length / shingleS)} docs/s, ${fmt(bytes / 1e6 / shingleS, 1)} MB/s, ${fmt(shingles / shingleS)} shingles/s`);
-console.log(`shingling, ${threads} threads: ${fmt(poolS, 3)} s → ${fmt(documents.length / poolS)} docs/s, ${fmt(bytes / 1e6 / poolS, 1)} MB/s (${fmt(shingleS / poolS, 2)}× one thread)`);
 console.log(`signing:   ${fmt(signS, 3)} s → ${fmt(documents.length / signS)} docs/s, ${fmt(bytes / 1e6 / signS, 2)} MB/s, ${fmt(laneRate / 1e6, 1)} M hash evaluations/s`);
 console.log(`signing, ${threads} threads: ${fmt(parallelS, 3)} s → ${fmt(documents.length / parallelS)} docs/s, ${fmt(evals / parallelS / 1e6, 1)} M hash evaluations/s (${fmt(signS / parallelS, 2)}× one thread)`);
 console.log(`end to end (shingle + sign): ${fmt(documents.length / (shingleS + signS))} docs/s, ${fmt(bytes / 1e6 / (shingleS + signS), 2)} MB/s`);

@@ -5,6 +5,7 @@
 // network access at run time. Run by `npm run build` before tsc; the outputs are not committed.
 // The first pass's kernel is AssemblyScript (src/firstPass/wasm/*.as.ts, compiled by asc, also npm):
 // a JSON parser and a Unicode case table are past what one keeps readable in hand-written .wat.
+// asc compiles the entry, unitKernel.as.ts (its exports are the module's), with the modules it imports.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

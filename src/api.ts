@@ -8,16 +8,14 @@
 import { checkParams, type LshParams } from './bands/lshParams.js';
 import { defaultLshParams } from './dedup/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
-import type { ClusterCheck } from './clusters/clustering.js';
 import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
 import type { KeepPolicy } from './text/keepPolicy.js';
-import type { VerifyMode } from './verify/verification.js';
 import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
 import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.js';
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
-import { optionValue } from './options.js';
+import { optionValue, type OptionValues, type VerificationOptions } from './options.js';
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import { auditDedup, type AuditResult } from './audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from './clusters/nearDuplicates.js';
@@ -81,7 +79,7 @@ export interface MinHasher {
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
   const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
-  const { signer, shingler, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   const setup = { read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, shingle: shingleOptionsOf(params), keep: { kind: 'first' } as const };
   return {
     params,
@@ -103,7 +101,6 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
     },
     destroy() {
       signer.destroy();
-      shingler.destroy();
       firstPass.workers.destroy();
     },
   };
@@ -126,31 +123,14 @@ export async function minhash(texts: readonly string[], options: MinHashOptions 
   }
 }
 
-export interface DedupOptions extends MinHashOptions {
-  /** Jaccard similarity at which two documents are near-duplicates (default 0.8). */
-  readonly threshold?: number;
+/** The option table's fields (src/options.ts: types, defaults, checks), each optional; `keep` also in the CLI's spellings. */
+export interface DedupOptions extends MinHashOptions, Partial<Pick<OptionValues, 'threshold' | 'audit' | 'auditSeed'> & VerificationOptions> {
   /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
   readonly lsh?: LshParams;
-  /** default 'hybrid' */
-  readonly verify?: VerifyMode;
-  /** default 'representative' (removed documents reach threshold − chainDelta against the kept one) */
-  readonly clusterCheck?: ClusterCheck;
-  /** δ of the representative check (default 0.1; 0: the threshold itself). */
-  readonly chainDelta?: number;
-  /** Representatives a member is compared with before it is kept alone (default 8). */
-  readonly maxRepresentatives?: number;
-  /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateError?: number;
   /** default first; the CLI's spellings ('longest', 'field:quality') too. */
   readonly keep?: KeepPolicy | string;
-  /** Buckets up to this size pair all their members; larger ones pair each with the first (default 16). */
-  readonly maxBucketPairs?: number;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
   readonly against?: readonly (string | InMemoryDocument)[];
-  /** Audit: exact Jaccard of a seeded sample of this many accepted pairs per similarity bin and removed documents (src/audit/audit.ts). */
-  readonly audit?: number;
-  /** The audit's seed (default: the signature seed). */
-  readonly auditSeed?: string | number;
 }
 
 export interface DedupResult extends DedupDocumentsResult {
@@ -181,7 +161,7 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
   const corpus = documents.map(asDocument);
   requireUniqueIdsInMemory(corpus); // as the CLI's first pass refuses a repeated id
-  const { signer, shingler, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
   try {
     const result = await dedupDocuments(corpus, {
       backend: signer,
@@ -203,7 +183,6 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
     return { ...result, audit, backend: signer.description };
   } finally {
     signer.destroy();
-    shingler.destroy();
     firstPass.workers.destroy();
   }
 }

@@ -26,7 +26,7 @@ export { FallbackSigner } from './signatures/fallbackSigner.js';
 export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './firstPass/node/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
 export { WasmSigner } from './signatures/wasmSigner.js';
-export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './signatures/signDocuments.js';
+export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './firstPass/signDocuments.js';
 export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
 export { dedupDocuments, type DedupDocumentsOptions, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
 export { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup } from './dedup/dedupSigned.js';

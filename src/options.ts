@@ -202,6 +202,17 @@ export const OPTIONS = {
 export type OptionName = keyof typeof OPTIONS;
 type ValueOf<N extends OptionName> = (typeof OPTIONS)[N] extends OptionSpec<infer T> ? T : never;
 
+/**
+ * The options resolved, each field typed by the table: the one declaration of
+ * an option's field (its default, rule and message are the table's). The
+ * configurations of dedup, cluster, the report, the tab and the library pick
+ * from it rather than restate the fields.
+ */
+export type OptionValues = { readonly [N in OptionName]: ValueOf<N> };
+
+/** The options of verification and clustering a run resolves, beside the threshold and the banding. */
+export type VerificationOptions = Pick<OptionValues, 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'maxBucketPairs'>;
+
 /** The option's default; for options whose default is written in the table. */
 export function defaultOf<N extends OptionName>(name: N): ValueOf<N> {
   const value = OPTIONS[name].default;

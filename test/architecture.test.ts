@@ -15,6 +15,31 @@ function sourceFiles(dir: string): string[] {
     .map((e) => relative(ROOT, join(e.parentPath, e.name)));
 }
 
+/** A file's lines (as `wc -l` counts them, a last line without its newline included). */
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** The functions of a TypeScript (or AssemblyScript) source longer than `limit` lines, as "file:line name (n lines)". */
+function longFunctions(file: string, text: string, limit: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const long: string[] = [];
+  const lineOf = (position: number): number => source.getLineAndCharacterOfPosition(position).line;
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      if (lines > limit) long.push(`${file}:${lineOf(node.getStart()) + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return long;
+}
+
+/** Written by hand: generated modules (*.generated.*, written by scripts/ at build time, not committed) are left out. */
+const handWritten = (file: string): boolean => !/\.generated\./.test(file);
+
 interface Import {
   readonly from: string;
   /** Repository-relative target for relative imports, else the module name. */
@@ -176,7 +201,7 @@ describe('layout rules', () => {
   });
 
   it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
-    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts'];
+    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts', 'web/settingsForm.ts'];
     const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/text/keepPolicy.js', 'src/options.js'];
     const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
     expect(bad.map(describeImport)).toEqual([]);
@@ -248,19 +273,24 @@ describe('layout rules', () => {
     expect(reached.has('src/lshIndex/engine.ts')).toBe(true); // the rule sees its imports
   });
 
-  it('no function in src/pipeline is longer than 60 lines', () => {
-    const long: string[] = [];
-    for (const file of sourceFiles('src/pipeline')) {
-      const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.ES2022, true);
-      const visit = (node: ts.Node): void => {
-        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-          const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-          if (lines > 60) long.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-    }
-    expect(long).toEqual([]);
+  it('no file in src/ or web/ is over 300 lines and no function over 60 (generated modules aside)', () => {
+    const files = [...sourceFiles('src'), ...sourceFiles('web')].filter(handWritten);
+    const texts = files.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')] as const);
+    expect(texts.filter(([, text]) => lineCount(text) > 300).map(([file, text]) => `${file} (${lineCount(text)} lines)`)).toEqual([]);
+    const long = texts.flatMap(([file, text]) => longFunctions(file, text, 60)).map((entry) => entry.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, ''));
+    // Being rewritten by another change of issue 30 (the dedup core and its output rows): each leaves this list with it.
+    const pending = ['web/dedupWorker.ts run'];
+    expect(long.filter((entry) => !pending.includes(entry))).toEqual([]);
+    expect(pending.filter((entry) => !long.includes(entry))).toEqual([]); // none listed that is short already
+    expect(files.some((file) => file.endsWith('.as.ts'))).toBe(true); // the rule sees the AssemblyScript kernel
+  });
+
+  it('the size rule counts lines as wc -l does and finds a long function, a long method and a long arrow', () => {
+    expect([lineCount(''), lineCount('a\n'), lineCount('a\nb'), lineCount('a\nb\n')]).toEqual([0, 1, 2, 2]);
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  x += ${i};`).join('\n');
+    const text = [`function f() {`, body(59), `}`, `class C {`, `  m() {`, body(3), `  }`, `}`, `const g = () => {`, body(58), `};`].join('\n');
+    expect(longFunctions('a.ts', text, 60)).toEqual(['a.ts:1 f (61 lines)']);
+    expect(longFunctions('a.ts', text, 4)).toEqual(['a.ts:1 f (61 lines)', 'a.ts:63 m (5 lines)', 'a.ts:69 (anonymous) (60 lines)']);
+    expect(['src/a.generated.ts', 'src/x/lowercase.generated.as.ts', 'src/x/unitKernel.as.ts'].filter(handWritten)).toEqual(['src/x/unitKernel.as.ts']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The package is the library: `npm pack` ships the library and CLI build and
- * what they load at run time (the WGSL shaders, the sample corpus `npm start`
- * and `gpudedup bench` read), not bench/, test/ or sources; and its .d.ts files
+ * what they load at run time (the WGSL shaders, the Spark job's Python, the sample
+ * corpus `npm start` and `gpudedup bench` read), not bench/, test/ or sources; and its .d.ts files
  * compile in a consumer with `skipLibCheck: false` and none of our
  * devDependencies (@webgpu/types in particular) installed.
  */
@@ -36,11 +36,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
-  it('ships the build of src/, the shaders and the sample corpus; no bench/, test/, web/ or TypeScript sources', () => {
-    for (const needed of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/options.js', 'shaders/minhash.wgsl', 'shaders/oph.wgsl', 'shaders/mersenne61.wgsl', 'data/sample.jsonl.gz']) {
+  it('ships the build of src/, the shaders, the Spark job and the sample corpus; no bench/, test/, web/ or TypeScript sources', () => {
+    for (const needed of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/options.js', 'shaders/minhash.wgsl', 'shaders/oph.wgsl', 'shaders/mersenne61.wgsl', 'data/sample.jsonl.gz', 'src/engines/sparkJob.py']) {
       expect(files, needed).toContain(needed);
     }
-    const foreign = [...files].filter((f) => !/^(dist\/src\/|shaders\/|data\/sample\.jsonl\.gz$|package\.json$|README\.md$|LICENSE)/.test(f));
+    const foreign = [...files].filter((f) => !/^(dist\/src\/|shaders\/|data\/sample\.jsonl\.gz$|src\/engines\/sparkJob\.py$|package\.json$|README\.md$|LICENSE)/.test(f));
     expect(foreign).toEqual([]);
     expect([...files].filter((f) => /^(dist\/)?(bench|test)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
   });

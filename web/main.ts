@@ -3,20 +3,17 @@
  * (dedupWorker.ts, which runs the library's dedupDocumentStream); progress,
  * results and the inspector's answers come back. Nothing leaves the tab.
  */
-import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import type { KeepPolicy } from '../src/text/keepPolicy.js';
-import type { VerifyMode } from '../src/verify/verification.js';
-import { defaultSeedOf, makeParams } from '../src/signatures/params.js';
+import { defaultSeedOf } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';
-import { byId, formatBytes, formatSeconds, setText, showSvg, type UserText } from './dom.js';
+import { byId, formatBytes, formatSeconds, setText, type UserText } from './dom.js';
 import { InspectorView } from './inspectorView.js';
 import './indexCheck.js'; // Check against a saved index: its own button, worker and results
 import { forThisPage } from './messages.js';
 import { ProgressView, type RunEnd } from './progressView.js';
 import { ResultsView } from './resultsView.js';
-import type { LshReply, LshRequest } from './paramsWorker.js';
 import type { BackendChoice, BackendProbe, RunSettings } from './protocol.js';
+import { clearFieldError, drawSettingsCurve, FieldError, readSettings, showFieldError, value } from './settingsForm.js';
 import { WorkerClient } from './workerClient.js';
 
 const form = byId<HTMLFormElement>('dedup-form');
@@ -66,129 +63,7 @@ dropZone.addEventListener('drop', (event) => {
   }
 });
 
-// ---- settings, validated field by field -----------------------------------
-
-class FieldError extends Error {
-  constructor(
-    readonly field: HTMLElement,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const value = (id: string): string => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
-const checked = (id: string): boolean => byId<HTMLInputElement>(id).checked;
-
-/** Runs a field's check; its error (the options table's message, as the CLI's and the library's) marks that field. */
-function fieldCheck<T>(id: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw new FieldError(byId(id), forThisPage((error as Error).message));
-  }
-}
-
-function readThreshold(): number {
-  return fieldCheck('threshold', () => OPTIONS.threshold.parse(value('threshold')));
-}
-
-function readK(): number {
-  return fieldCheck('k', () => OPTIONS.k.parse(value('k')));
-}
-
-/** bands × rows as given (both or neither), checked against k as the CLI does; undefined for the optimizer's choice. */
-function readManualLsh(k: number): LshParams | undefined {
-  const bands = value('bands');
-  const rows = value('rows');
-  if (bands === '' && rows === '') return undefined;
-  const field = bands === '' ? byId('bands') : rows === '' ? byId('rows') : byId('bands');
-  if (bands === '' || rows === '') throw new FieldError(field, 'Bands and rows go together: give both or neither.');
-  const lsh = { bands: Number(bands), rows: Number(rows) };
-  try {
-    checkParams(lsh, k);
-  } catch (error) {
-    throw new FieldError(byId('bands'), (error as Error).message);
-  }
-  return lsh;
-}
-
-// The optimizer and the S-curve run in their own small worker (paramsWorker.ts): they take too long for this thread.
-const paramsWorker = new Worker(new URL('./paramsWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup params' });
-const paramsWaiting = new Map<number, (reply: LshReply) => void>();
-let paramsId = 0;
-paramsWorker.onmessage = (event: MessageEvent<LshReply>) => {
-  paramsWaiting.get(event.data.id)?.(event.data);
-  paramsWaiting.delete(event.data.id);
-};
-function chooseLsh(threshold: number, k: number, manual: LshParams | undefined): Promise<LshReply> {
-  // The CLI's choice: with hybrid or exact verification it targets recall at the threshold (defaultLshParams).
-  const request: LshRequest = { id: ++paramsId, threshold, k, manual, verify: value('verify') as VerifyMode };
-  return new Promise((resolve) => {
-    paramsWaiting.set(request.id, resolve);
-    paramsWorker.postMessage(request);
-  });
-}
-
-function readKeep(): KeepPolicy {
-  const kind = value('keep');
-  if (kind !== 'field') return { kind: kind as 'first' | 'longest' };
-  const field = value('keep-field');
-  if (field === '') throw new FieldError(byId('keep-field'), 'Name the field whose highest value is kept, e.g. quality.');
-  return { kind: 'field', field };
-}
-
-async function readSettings(): Promise<RunSettings> {
-  const threshold = readThreshold();
-  const k = readK();
-  const n = fieldCheck('n', () => OPTIONS.n.parse(value('n')));
-  const scheme = fieldCheck('scheme', () => OPTIONS.scheme.parse(value('scheme')));
-  // An empty seed is the scheme's default, as an absent --seed is (makeParams: datasketch's 1, else 42).
-  const seed = fieldCheck('seed', () => makeParams({ scheme, seed: value('seed') === '' ? undefined : value('seed') }).seed);
-  const manual = readManualLsh(k);
-  const chosen = await chooseLsh(threshold, k, manual);
-  if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
-  const lsh = chosen.lsh;
-  const textField = fieldCheck('text-field', () => OPTIONS.textField.parse(value('text-field')));
-  const idField = fieldCheck('id-field', () => OPTIONS.idField.parse(value('id-field')));
-  return {
-    threshold,
-    lsh,
-    manualLsh: manual !== undefined,
-    scheme,
-    k,
-    seed,
-    shingle: OPTIONS.shingle.parse(value('shingle')),
-    n,
-    nfkc: checked('nfkc'),
-    stripPunctuation: checked('strip-punctuation'),
-    verify: OPTIONS.verify.parse(value('verify')),
-    clusterCheck: OPTIONS.clusterCheck.parse(value('cluster-check')),
-    keep: readKeep(),
-    backend: OPTIONS.backend.parse(value('backend-choice')) as BackendChoice, // the form offers auto and cpu
-    textField,
-    idField,
-    skipInvalid: checked('skip-invalid'),
-  };
-}
-
-function showFieldError(error: FieldError): void {
-  const field = error.field;
-  const message = byId(field.getAttribute('aria-describedby')!.split(' ').find((id) => id.endsWith('-error'))!);
-  message.textContent = error.message;
-  message.hidden = false;
-  field.setAttribute('aria-invalid', 'true');
-  const details = field.closest('details');
-  if (details) details.open = true;
-  field.focus();
-}
-
-function clearFieldError(field: HTMLElement): void {
-  if (field.getAttribute('aria-invalid') !== 'true') return;
-  field.removeAttribute('aria-invalid');
-  const id = field.getAttribute('aria-describedby')?.split(' ').find((x) => x.endsWith('-error'));
-  if (id) byId(id).hidden = true;
-}
+// ---- settings, validated field by field (settingsForm.ts) ----------------------
 
 for (const field of form.querySelectorAll<HTMLElement>('input, select')) {
   field.addEventListener('input', () => {
@@ -209,30 +84,6 @@ byId('scheme').addEventListener('change', () => {
 });
 byId('keep').addEventListener('change', () => (byId('keep-field').hidden = value('keep') !== 'field'));
 
-/** The S-curve of the settings as they are now, redrawn on every change of threshold, k, bands or rows. */
-async function drawSettingsCurve(): Promise<void> {
-  const invalid = (): void => {
-    byId('lsh-summary').textContent = 'The S-curve shows once threshold, k, bands and rows are valid.';
-  };
-  let threshold: number, k: number, manual: LshParams | undefined;
-  try {
-    threshold = OPTIONS.threshold.parse(value('threshold'));
-    k = OPTIONS.k.parse(value('k'));
-    manual = readManualLsh(k);
-  } catch {
-    return invalid();
-  }
-  const request = paramsId + 1;
-  const reply = await chooseLsh(threshold, k, manual);
-  if (request !== paramsId) return; // a newer change is on its way
-  if ('error' in reply) return invalid();
-  const { lsh } = reply;
-  showSvg(byId('s-curve'), reply.svg);
-  byId('s-curve').dataset.lsh = `${lsh.bands}x${lsh.rows}`;
-  byId('lsh-summary').textContent =
-    `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a pair at the threshold becomes a candidate ` +
-    `with probability ${reply.atThreshold.toFixed(3)}; the curve's midpoint is ≈ ${reply.midpoint.toFixed(3)}.`;
-}
 for (const id of ['threshold', 'k', 'bands', 'rows', 'verify']) byId(id).addEventListener('input', () => void drawSettingsCurve());
 void drawSettingsCurve();
 

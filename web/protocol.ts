@@ -5,36 +5,23 @@
  */
 import type { LshParams } from '../src/bands/lshParams.js';
 import type { AssignmentCounts } from '../src/clusters/assignment.js';
-import type { ClusterCheck } from '../src/clusters/clustering.js';
-import type { KeepPolicy } from '../src/text/keepPolicy.js';
-import type { VerifyMode } from '../src/verify/verification.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
-import type { ShingleMode } from '../src/shingles/shingles.js';
-import type { SchemeName } from '../src/options.js';
+import type { OptionValues } from '../src/options.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 
 /** 'auto' passes a software adapter over for the CPU, as the CLI does; 'webgpu' signs on whatever adapter there is. */
 export type BackendChoice = 'auto' | 'cpu' | 'webgpu';
 
-export interface RunSettings {
-  readonly threshold: number;
+/** The form's options as the table types them (src/options.ts), with the banding chosen and the seed resolved. */
+export interface RunSettings
+  extends Pick<OptionValues, 'threshold' | 'scheme' | 'k' | 'shingle' | 'n' | 'nfkc' | 'stripPunctuation' | 'verify' | 'clusterCheck' | 'keep' | 'textField' | 'idField'> {
   readonly lsh: LshParams;
   /** Whether bands × rows were given by hand (else the optimizer's choice). */
   readonly manualLsh: boolean;
-  readonly scheme: SchemeName;
-  readonly k: number;
   /** The seed as given, decimal; the scheme's default (datasketch's 1, else 42) when the field was left at it. */
   readonly seed: string;
-  readonly shingle: ShingleMode;
-  readonly n: number;
-  readonly nfkc: boolean;
-  readonly stripPunctuation: boolean;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
+  /** The form offers auto and cpu. */
   readonly backend: BackendChoice;
-  readonly textField: string;
-  readonly idField: string;
   readonly skipInvalid: boolean;
 }
 

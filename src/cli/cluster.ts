@@ -69,53 +69,60 @@ export function registerClusterCommand(program: Command): void {
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
     .option('--emit-script <job.py>', 'write the Spark SQL job for spark-submit instead of running anything')
     .option('-q, --quiet', 'print errors only: no notes or summary', false)
-    .action(async (shards: string[], options: ClusterCliOptions) => {
-      if (options.emitScript !== undefined) return emitScript(shards, options);
-      if ([options.clusters, options.removed, options.report, options.reportHtml, options.auditFile].every((p) => p === undefined)) {
-        throw new RangeError('nothing to write: give --clusters, --removed, --report, --report-html, --audit-file or --emit-script');
-      }
-      if (options.auditFile !== undefined && options.audit === undefined) throw new RangeError('--audit-file needs --audit N (the sample size)');
-      if (options.auditSeed !== undefined && options.audit === undefined) throw new RangeError('--audit-seed needs --audit N (the sample size)');
-      if (options.corpus !== undefined && options.reportHtml === undefined) throw new RangeError('--corpus is read for the texts of --report-html: give --report-html too');
-      const config: ClusterConfig = {
-        shards,
-        engine: options.engine,
-        threshold: options.threshold,
-        maxBucketPairs: options.maxBucketPairs,
-        keep: options.keep,
-        ...checkSettings(options),
-        against: options.against,
-        clusters: options.clusters,
-        removed: options.removed,
-        inspect: {
-          report: options.report,
-          reportHtml: options.reportHtml,
-          audit: options.audit,
-          auditSeed: options.auditSeed,
-          auditFile: options.auditFile,
-          corpus: options.corpus,
-          read: { textField: options.textField, idField: options.idField, skipInvalid: false },
-        },
-        engineOptions: {
-          onNote: (message) => process.stderr.write(`note: ${message}\n`),
-          memoryLimit: options.memoryLimit,
-          tempDirectory: options.tempDirectory,
-          threads: options.threads,
-          onRound: (round, remaining, loop) => {
-            if (options.quiet) return;
-            if (loop === 'components') process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
-            if (loop === 'check') process.stderr.write(`cluster check round ${round}: ${counted(remaining, 'distinct text')} still to check\n`);
-          },
-        },
-      };
-      // Before the join: the shards' footers say what they were banded for.
-      const warning = options.quiet ? undefined : thresholdWarning({ ...(await planFor(config)) });
-      if (warning !== undefined) process.stderr.write(`${warning}\n`);
-      const summary = await runCluster(config);
-      if (options.quiet) return;
-      // With an output on standard output (`--clusters -`), the summary goes to standard error.
-      printSummary(summary, options, [options.clusters, options.removed, options.report, options.auditFile].includes('-') ? process.stderr : process.stdout);
-    });
+    .action(runClusterCommand);
+}
+
+async function runClusterCommand(shards: string[], options: ClusterCliOptions): Promise<void> {
+  if (options.emitScript !== undefined) return emitScript(shards, options);
+  if ([options.clusters, options.removed, options.report, options.reportHtml, options.auditFile].every((p) => p === undefined)) {
+    throw new RangeError('nothing to write: give --clusters, --removed, --report, --report-html, --audit-file or --emit-script');
+  }
+  if (options.auditFile !== undefined && options.audit === undefined) throw new RangeError('--audit-file needs --audit N (the sample size)');
+  if (options.auditSeed !== undefined && options.audit === undefined) throw new RangeError('--audit-seed needs --audit N (the sample size)');
+  if (options.corpus !== undefined && options.reportHtml === undefined) throw new RangeError('--corpus is read for the texts of --report-html: give --report-html too');
+  const config = clusterConfig(shards, options);
+  // Before the join: the shards' footers say what they were banded for.
+  const warning = options.quiet ? undefined : thresholdWarning({ ...(await planFor(config)) });
+  if (warning !== undefined) process.stderr.write(`${warning}\n`);
+  const summary = await runCluster(config);
+  if (options.quiet) return;
+  // With an output on standard output (`--clusters -`), the summary goes to standard error.
+  printSummary(summary, options, [options.clusters, options.removed, options.report, options.auditFile].includes('-') ? process.stderr : process.stdout);
+}
+
+/** What the join is given: the options as the pipeline names them, with notes and rounds printed here. */
+function clusterConfig(shards: string[], options: ClusterCliOptions): ClusterConfig {
+  return {
+    shards,
+    engine: options.engine,
+    threshold: options.threshold,
+    maxBucketPairs: options.maxBucketPairs,
+    keep: options.keep,
+    ...checkSettings(options),
+    against: options.against,
+    clusters: options.clusters,
+    removed: options.removed,
+    inspect: {
+      report: options.report,
+      reportHtml: options.reportHtml,
+      audit: options.audit,
+      auditSeed: options.auditSeed,
+      auditFile: options.auditFile,
+      corpus: options.corpus,
+      read: { textField: options.textField, idField: options.idField, skipInvalid: false },
+    },
+    engineOptions: {
+      onNote: (message) => process.stderr.write(`note: ${message}\n`),
+      memoryLimit: options.memoryLimit,
+      tempDirectory: options.tempDirectory,
+      threads: options.threads,
+      onRound: (round, remaining, loop) => {
+        if (options.quiet) return;
+        if (loop === 'components') process.stderr.write(`components round ${round}: ${counted(remaining, 'edge')} still ${remaining === 1 ? 'points' : 'point'} at a non-root\n`);
+        if (loop === 'check') process.stderr.write(`cluster check round ${round}: ${counted(remaining, 'distinct text')} still to check\n`);
+      },
+    },
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { readSignatureParams } from '../formats/shards/signatureFile.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
-import { addLshOptions, byteSize, lshParamsFrom, nonNegative, type LshCliOptions } from './params.js';
+import { addLshOptions, byteSize, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { applyClustersCommand } from './applyClusters.js';
 import { containmentCommand, type ContainmentCliOptions } from './dedupContainment.js';

@@ -4,7 +4,6 @@ import type { ReadOptions } from '../io/documents.js';
 import { OPTIONS, type OptionName, type OptionSpec } from '../options.js';
 import { makeParams, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
 import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
-import { DATASKETCH_SCHEMES } from '../signatures/datasketchFamily.js';
 
 export interface InputCliOptions {
   textField: string;

@@ -14,15 +14,10 @@ import {
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { tableOption } from './options.js';
+import type { OptionValues } from '../options.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
-
-export function unitInterval(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number strictly between 0 and 1');
-  return n;
-}
 
 export function nonNegative(value: string): number {
   const n = Number(value);
@@ -42,20 +37,8 @@ export function byteSize(value: string): number {
   return bytes;
 }
 
-export interface LshCliOptions {
-  threshold: number;
-  bands?: number;
-  rows?: number;
-  fpWeight: number;
-  fnWeight: number;
-  recallAtThreshold?: number;
-}
-
-export function unitIntervalOrZero(value: string): number {
-  const n = Number(value);
-  if (!(n >= 0 && n < 1)) throw new InvalidArgumentError('expected a number from 0 up to (not including) 1');
-  return n;
-}
+/** The LSH flags as the option table types them (src/options.ts). */
+export type LshCliOptions = Pick<OptionValues, 'threshold' | 'fpWeight' | 'fnWeight'> & Partial<Pick<OptionValues, 'bands' | 'rows' | 'recallAtThreshold'>>;
 
 export function addLshOptions(command: Command): Command {
   return command

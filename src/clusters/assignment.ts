@@ -32,6 +32,19 @@ export interface AssignmentCounts {
   readonly kept: number;
 }
 
+/** Flags each cluster's best document (bestOf[c]; −1 for none) among the documents, and counts them. */
+function markKept(cluster: Uint32Array, bestOf: readonly number[]): { kept: Uint8Array; keptCount: number } {
+  const kept = new Uint8Array(cluster.length);
+  let keptCount = 0;
+  for (let d = 0; d < cluster.length; d++) {
+    if (bestOf[cluster[d]] === d) {
+      kept[d] = 1;
+      keptCount++;
+    }
+  }
+  return { kept, keptCount };
+}
+
 /**
  * `representative[g]` is the representative group of group g's cluster;
  * `contaminated[g]` (optional) flags groups matched by the reference set.
@@ -72,14 +85,7 @@ export function assignClusters(table: DocumentTable, representative: Int32Array,
     const best = bestOf[c];
     if (best >= 0 && isPreferred(table.score(d), d, table.score(best), best)) bestOf[c] = d;
   }
-  const kept = new Uint8Array(n);
-  let keptCount = 0;
-  for (let d = 0; d < n; d++) {
-    if (bestOf[cluster[d]] === d) {
-      kept[d] = 1;
-      keptCount++;
-    }
-  }
+  const { kept, keptCount } = markKept(cluster, bestOf);
   let nearDuplicateClusters = 0;
   for (const groups of groupsIn) if (groups >= 2) nearDuplicateClusters++;
   return {

@@ -6,13 +6,12 @@
  * runs the same first pass over the CLI's files and shares `dedupSigned`, so
  * all three agree document for document.
  */
+import { inlineSigner } from '../firstPass/signDocuments.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { isBBit } from '../bands/bBitSlots.js';
 import type { SignatureMatrix, SlotBits } from '../bands/signatureMatrix.js';
 import type { DocumentRecords } from '../firstPass/documentRecords.js';
-import { firstPassHandler } from '../firstPass/handler.js';
-import { InlineWorkers, type FirstPassSources } from '../firstPass/ports.js';
 import type { InputUnit, ReadSetup, UnitReadOptions } from '../firstPass/protocol.js';
 import { MemorySetSpool } from '../firstPass/setSpool.js';
 import type { FirstPassSigner, SignedPassTimings } from '../firstPass/signedUnits.js';
@@ -138,14 +137,7 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
   if (texts.length > 0) yield unit();
 }
 
-/** A signer on this thread alone: `backend` signs what the inline "worker" shingles. */
-export function inlineSigner(backend: SignerBackend): FirstPassSigner {
-  const noFiles: FirstPassSources = {
-    readWhole: () => Promise.reject(new Error('no files here: documents come from memory')),
-    openParquet: () => Promise.reject(new Error('no files here: documents come from memory')),
-  };
-  return { backend, workers: new InlineWorkers(firstPassHandler(noFiles)) };
-}
+export { inlineSigner };
 
 export interface DedupDocumentsOptions extends Omit<DedupUnitsOptions, 'signer' | 'against'> {
   /** Signs the distinct texts (on this thread's shingles) unless `signer` is given; its k is the signature length. The caller destroys it. */

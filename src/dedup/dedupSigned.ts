@@ -14,13 +14,12 @@
  */
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import { checkParams, DEDUP_WEIGHTS, DEFAULT_RECALL_AT_THRESHOLD, optimalParams, type LshParams } from '../bands/lshParams.js';
-import { checkTableOptions } from '../options.js';
+import { checkTableOptions, type OptionValues, type VerificationOptions } from '../options.js';
 import type { PairList } from '../bands/pairSet.js';
 import type { BandKeySource } from '../bands/bandKeySource.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { bandKeysOf, isSpilled, rowsFor } from '../bands/spilledSignatures.js';
 import { assignClusters, type Assignment } from '../clusters/assignment.js';
-import type { ClusterCheck } from '../clusters/clustering.js';
 import { matchReferences, referenceCandidates, type ReferenceMatches } from '../verify/decontaminate.js';
 import type { DocumentTable } from '../exact/documentTable.js';
 import { candidateDocuments, checkSetsLikelyNeeded, clusterVerified, type ClusterVerifiedOptions, type VerifiedClustering } from '../clusters/nearDuplicates.js';
@@ -32,19 +31,9 @@ import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } fro
 export type { FetchShingleSet, LoadShingleSets, ShingleSetSource } from '../verify/shingleSetStore.js';
 export type { SignedCorpus } from '../exact/exactPrePass.js';
 
-export interface DedupSettings {
-  readonly threshold: number;
+/** The options as src/options.ts types them (defaults there): threshold, verify and clusterCheck given, the rest optional. */
+export interface DedupSettings extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck'>, Partial<Omit<VerificationOptions, 'verify' | 'clusterCheck'>> {
   readonly lsh: LshParams;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  /** Buckets up to this size pair all their members (default 16). */
-  readonly maxBucketPairs?: number;
-  /** The representative check keeps a member with its representative from similarity t − δ (default 0.1). */
-  readonly chainDelta?: number;
-  /** Representatives a member is compared with before it is kept alone (default 8). */
-  readonly maxRepresentatives?: number;
-  /** Hybrid: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateError?: number;
   /**
    * Exact and hybrid: most bytes of shingle sets loaded (default: no limit); past it, their pairs are decided by
    * the estimate. Unused with a source that reads each set when compared (ShingleSetSource.fetch).

@@ -102,11 +102,18 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
   }
   checkRule(verify, k, 'verification');
   if (options.check !== undefined) checkRule(options.check.rule, k, 'cluster check');
-  const bandColumns = Array.from({ length: bands }, (_, j) => `band_${j}`);
   const against = options.reference !== undefined;
   const score = options.keep === 'longest' ? 's.length' : options.keep === 'score' ? 's.score' : 'CAST(0 AS BIGINT)';
+  const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
+  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
+  return { checks: [REPEATED_ID_CHECK], setup: setupSteps(options), stats, program: programOps(options, score), finish: finishSteps(options, score) };
+}
 
-  const setup: SqlStep[] = [
+/** The plan's setup: exact groups, their bands (less the contaminated ones), buckets, candidates, verification, edges. */
+function setupSteps(options: ClusterSqlOptions): SqlStep[] {
+  const { k, bands, maxBucketPairs, verify } = options;
+  const bandColumns = Array.from({ length: bands }, (_, j) => `band_${j}`);
+  return [
     // Exact groups: identical normalized texts; a group is named by (and stands at) its first document's position.
     { name: 'exact_groups', sql: `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY exact_lo, exact_hi` },
     // A group's band keys, slots and shingles are its first document's (same normalized text, same signature), read by position.
@@ -119,6 +126,23 @@ export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
           // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key not found").
           { name: 'group_bands', sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)`, view: true },
         ]),
+    ...bucketSteps(bandColumns, maxBucketPairs),
+    // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists inside it.
+    { name: 'scored', sql: `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b` },
+    ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
+    {
+      name: 'verified',
+      sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
+    },
+    // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star operations keep.
+    { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified`, view: true },
+    { name: 'edges', sql: `SELECT src, dst FROM verified_edges` },
+  ];
+}
+
+/** The bands' buckets, and the candidate pairs in them. */
+function bucketSteps(bandColumns: readonly string[], maxBucketPairs: number): SqlStep[] {
+  return [
     // Read once, by buckets: a view, so the band-major copy (bands × groups rows) is never stored.
     { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n'), view: true },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
@@ -142,18 +166,11 @@ WHERE size >= 2`,
   SELECT x.node AS a, y.node AS b FROM buckets x JOIN buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key AND y.rn = x.rn + 1 WHERE x.rn >= 2 AND x.size > ${maxBucketPairs}
 ) p`,
     },
-    // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists inside it.
-    { name: 'scored', sql: `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b` },
-    ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
-    {
-      name: 'verified',
-      sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
-    },
-    // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star operations keep.
-    { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified`, view: true },
-    { name: 'edges', sql: `SELECT src, dst FROM verified_edges` },
   ];
+}
 
+/** The components loop, then (with a cluster check) the representative check's rounds. */
+function programOps(options: ClusterSqlOptions, score: string): PlanOp[] {
   const program: PlanOp[] = [starLoop('', 'components')];
   if (options.check !== undefined) {
     // The order clustering.ts sorts groups in: the score of a group's preferred document, then that document's position.
@@ -164,15 +181,20 @@ WHERE size >= 2`,
   SELECT g.node, ${score} AS score, s.position AS pref, ROW_NUMBER() OVER (PARTITION BY g.node ORDER BY ${score} DESC, s.position) AS rn
   FROM shards s JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi) p
 WHERE rn = 1`;
-    program.push({ name: 'group_pref', sql: groupPref }, ...chainGuardOps({ k, rule: options.check.rule, maxRepresentatives: options.check.maxRepresentatives }));
+    program.push({ name: 'group_pref', sql: groupPref }, ...chainGuardOps({ k: options.k, rule: options.check.rule, maxRepresentatives: options.check.maxRepresentatives }));
   }
+  return program;
+}
+
+/** Each document's cluster, and which document each cluster keeps. */
+function finishSteps(options: ClusterSqlOptions, score: string): SqlStep[] {
+  const against = options.reference !== undefined;
   // Each group in a pair, and the label of its cluster: the least group (its first document) of the cluster.
   const clusterOf =
     options.check === undefined
       ? `SELECT src AS node, dst AS label FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS label FROM edges`
       : `SELECT s.node, l.label FROM settled s JOIN (SELECT rep, MIN(node) AS label FROM settled GROUP BY rep) l ON l.rep = s.rep`;
-
-  const finish: SqlStep[] = [
+  return [
     { name: 'cluster_of', sql: clusterOf },
     // A document's cluster is its group's; an empty document is a cluster of its own, and so is a contaminated group (all removed).
     {
@@ -193,7 +215,4 @@ LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k
 FROM documents`,
     },
   ];
-  const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
-  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
-  return { checks: [REPEATED_ID_CHECK], setup, stats, program, finish };
 }

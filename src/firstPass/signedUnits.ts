@@ -25,9 +25,11 @@ export interface SignedUnit extends OrderedUnit {
   readonly signatures: Uint32Array;
 }
 
+/** Where a signing pass's time went (the library also calls it PipelineTimings). */
 export interface SignedPassTimings {
-  /** Milliseconds shingling and signing in the workers (summed over them), and waiting for the GPU here. */
+  /** Milliseconds shingling, in the workers (summed over them). */
   shingleMs: number;
+  /** Milliseconds signing: in the workers (summed) on the CPU; with a GPU, waiting here for what did not overlap. */
   signMs: number;
 }
 

@@ -77,16 +77,26 @@ async function* readCsvTable(path: string): AsyncGenerator<ClusterTableRow> {
   }
 }
 
-export async function* csvRecords(path: string): AsyncGenerator<{ cells: string[]; line: number }> {
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let afterQuote = false;
-  let line = 1;
-  let recordLine = 1;
-  let pendingCr = false;
-  for await (const chunk of createReadStream(path, { encoding: 'utf8' })) {
-    const text = chunk as string;
+/** A CSV record's cells and the line it starts on. */
+interface CsvRecord {
+  cells: string[];
+  line: number;
+}
+
+/** A CSV parse across chunks (quoted cells with "" in them; records end at LF, CRLF or CR). */
+class CsvScanner {
+  cells: string[] = [];
+  cell = '';
+  quoted = false;
+  afterQuote = false;
+  line = 1;
+  recordLine = 1;
+  pendingCr = false;
+
+  /** The records that `text`, the next chunk, completes. */
+  scan(text: string): CsvRecord[] {
+    const records: CsvRecord[] = [];
+    let { cells, cell, quoted, afterQuote, line, recordLine, pendingCr } = this;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
       if (pendingCr) {
@@ -123,7 +133,7 @@ export async function* csvRecords(path: string): AsyncGenerator<{ cells: string[
         cell = '';
       } else if (c === '\n' || c === '\r') {
         cells.push(cell);
-        yield { cells, line: recordLine };
+        records.push({ cells, line: recordLine });
         cells = [];
         cell = '';
         line++;
@@ -131,7 +141,15 @@ export async function* csvRecords(path: string): AsyncGenerator<{ cells: string[
         pendingCr = c === '\r';
       } else cell += c;
     }
+    Object.assign(this, { cells, cell, quoted, afterQuote, line, recordLine, pendingCr });
+    return records;
   }
+}
+
+export async function* csvRecords(path: string): AsyncGenerator<CsvRecord> {
+  const scanner = new CsvScanner();
+  for await (const chunk of createReadStream(path, { encoding: 'utf8' })) yield* scanner.scan(chunk as string);
+  const { cells, cell, quoted, recordLine } = scanner;
   if (quoted) throw new Error(`${path}:${recordLine}: unterminated quoted cell`);
   if (cell !== '' || cells.length > 0) {
     cells.push(cell);

@@ -18,7 +18,3 @@ export function looksBinary(head: Uint8Array): boolean {
   for (let i = 0; i + 2 < bytes.length; i++) if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) literal++;
   return (replaced - literal) / decoded.length > 0.1;
 }
-
-export function binarySkipReason(): string {
-  return 'looks binary (NUL bytes or mostly invalid UTF-8), skipped';
-}

@@ -243,7 +243,6 @@ class PersistentIndex implements DiskIndex {
     this.closed = true;
     closeDropped(this.state, undefined);
     this.pool?.signer.destroy();
-    this.pool?.shingler.destroy();
     this.pool?.firstPass.workers.destroy();
     this.lock?.release();
   }

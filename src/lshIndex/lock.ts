@@ -76,29 +76,43 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Creates the lock, holding `me`; false where one exists. */
+function createLock(dir: string, file: string, me: Holder): boolean {
+  try {
+    const fd = openSync(file, 'wx');
+    try {
+      try {
+        writeSync(fd, JSON.stringify(me));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
+      try {
+        unlinkSync(file);
+      } catch {
+        // nothing more to do: the next writer treats an empty lock as stale
+      }
+      throw error;
+    }
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new Error(`${dir}: cannot take the writer lock (${file}: ${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this user may write; to query or inspect, open it read-only`);
+    }
+    if (code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
 export function acquireLock(dir: string): WriterLock {
   const file = join(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   let note: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      try {
-        try {
-          writeSync(fd, JSON.stringify(me));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      } catch (error) {
-        // A full disk (or any failure) must not leave an empty lock that refuses every later writer.
-        try {
-          unlinkSync(file);
-        } catch {
-          // nothing more to do: the next writer treats an empty lock as stale
-        }
-        throw error;
-      }
+    if (createLock(dir, file, me)) {
       // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next writer).
       registerTemporary(file);
       return {
@@ -110,12 +124,6 @@ export function acquireLock(dir: string): WriterLock {
           if (typeof holder === 'object' && holder.pid === me.pid) unlinkSync(file);
         },
       };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-        throw new Error(`${dir}: cannot take the writer lock (${file}: ${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this user may write; to query or inspect, open it read-only`);
-      }
-      if (code !== 'EEXIST') throw error;
     }
     let holder = holderOf(file);
     if (holder === 'gone') continue; // removed meanwhile: take it

@@ -161,6 +161,31 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
   }
 }
 
+/** A client that asks before sending its body (Expect: 100-continue, as curl does for large ones) is refused before it sends. */
+function refuseLargeBodies(server: Server, maxBody: number): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (Number(request.headers['content-length']) > maxBody) send(response, errorReply(tooLarge(maxBody)), false, true); // nothing sent yet: close
+    else {
+      response.writeContinue();
+      server.emit('request', request, response);
+    }
+  });
+}
+
+/** Binds the port, then sets the names Host may give, now that the port is known (before any request is read). */
+function listen(server: Server, options: ServerOptions, gate: Gate, allowedHosts: ReturnType<typeof allowedHostEntry>[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const bound = server.address() as AddressInfo;
+      const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+      gate.hostAllowed = hostCheck(defaultHostNames(bound.address, interfaces), bound.port, allowedHosts);
+      resolve();
+    });
+  });
+}
+
 /** Starts listening; resolves once the port is bound (rejects if it cannot be). */
 export async function startServer(index: ServedIndex, options: ServerOptions): Promise<RunningServer> {
   checkExposure(options.host, options.token);
@@ -185,26 +210,8 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
       if (!request.complete) response.once('finish', () => setTimeout(() => request.complete || request.socket.destroy(), DRAIN_MS).unref());
     });
   });
-  // A client that asks before sending its body (Expect: 100-continue, as curl does for large ones) is refused before it sends.
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (Number(request.headers['content-length']) > options.maxBody) send(response, errorReply(tooLarge(options.maxBody)), false, true); // nothing sent yet: close
-    else {
-      response.writeContinue();
-      server.emit('request', request, response);
-    }
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      // The names Host may give, now that the port is known (before any request is read).
-      const bound = server.address() as AddressInfo;
-      const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
-      gate.hostAllowed = hostCheck(defaultHostNames(bound.address, interfaces), bound.port, allowedHosts);
-      resolve();
-    });
-  });
+  refuseLargeBodies(server, options.maxBody);
+  await listen(server, options, gate, allowedHosts);
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 

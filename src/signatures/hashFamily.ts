@@ -5,7 +5,7 @@
  */
 import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
-import { isDatasketchScheme, makeDatasketchFamily, type DatasketchScheme } from './datasketchFamily.js';
+import { isDatasketchScheme, makeDatasketchFamily } from './datasketchFamily.js';
 
 /**
  * classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts);

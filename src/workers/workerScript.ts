@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * @param callerUrl  `import.meta.url` of the module that starts the worker
- * @param script     the worker's path relative to src/, e.g. `shingles/shingleWorker.js`
+ * @param script     the worker's path relative to src/, e.g. `signatures/cpuWorker.js`
  */
 export function workerScript(callerUrl: string, script: string): string {
   const here = dirname(fileURLToPath(callerUrl));

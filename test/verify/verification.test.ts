@@ -53,7 +53,7 @@ describe('verifyPairs', () => {
 
   it('none keeps every candidate; exact uses the given similarity', () => {
     expect(Array.from(verifyPairs(candidates, { verify: 'none', threshold: 0.75, signatures: m }).b)).toEqual([1, 2]);
-    const v = verifyPairs(candidates, { verify: 'exact', threshold: 0.5, signatures: m, exactSimilarity: (a, b) => (b === 2 ? 0.9 : 0.1) });
+    const v = verifyPairs(candidates, { verify: 'exact', threshold: 0.5, signatures: m, exactSimilarity: (_a, b) => (b === 2 ? 0.9 : 0.1) });
     expect(Array.from(v.b)).toEqual([2]);
     expect(Array.from(v.exact!)).toEqual([0.9]);
     expect(Array.from(v.estimate)).toEqual([0.25]);

@@ -12,7 +12,6 @@
 import { availableParallelism } from 'node:os';
 import { ParallelCpuSigner } from '../../signatures/cpuParallel.js';
 import { FallbackSigner } from '../../signatures/fallbackSigner.js';
-import { ShinglePool } from '../../shingles/shinglePool.js';
 import type { HashFamily } from '../../signatures/hashFamily.js';
 import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from '../../signatures/selectBackend.js';
 import { errorMessage } from '../../errors.js';
@@ -70,18 +69,19 @@ export async function resolveBackend(choice: BackendChoice, family: HashFamily, 
 /**
  * The backend a Node run signs with: the resolved one, wrapped so that a GPU
  * failure hands the remaining batches to the (multi-threaded) CPU backend; and
- * the pool that shingles for it on as many threads. Destroy both when done.
+ * the first pass's workers, which shingle for it (or sign, on the CPU) on as
+ * many threads. Destroy both when done.
  */
 export async function openSigner(
   choice: BackendChoice,
   family: HashFamily,
   options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
-): Promise<{ signer: FallbackSigner; shingler: ShinglePool; firstPass: FirstPassSigner; notes: readonly string[] }> {
+): Promise<{ signer: FallbackSigner; firstPass: FirstPassSigner; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
   const { threads, note } = cpuThreads(options.cpuThreads);
   const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
   // On the CPU the first pass's workers sign with the kernel the backend loaded; with a GPU they shingle for it.
   const cpu = resolved.backend instanceof ParallelCpuSigner ? { kernel: resolved.backend.kernelName, family } : undefined;
   const firstPass: FirstPassSigner = { backend: signer, workers: nodeFirstPassWorkers(threads), cpu };
-  return { signer, shingler: new ShinglePool(threads), firstPass, notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
+  return { signer, firstPass, notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
 }

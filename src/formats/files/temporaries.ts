@@ -55,11 +55,6 @@ export function removeTemporaries(): void {
   for (const path of [...registered]) removeTemporary(path);
 }
 
-/** Paths of the temporaries now registered (for tests). */
-export function liveTemporaries(): readonly string[] {
-  return [...registered];
-}
-
 process.on('exit', removeTemporaries);
 
 /** A hidden name beside `path` that no earlier file has: `.NAME.<pid>-<random>.<tag>`. */

@@ -7,12 +7,10 @@ import { approximateThreshold, candidateProbability } from '../../bands/lshParam
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { counted, namesOf, thousands } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import type { ClusterCheck } from '../../clusters/clustering.js';
 import type { SignedDedup } from '../../dedup/dedupSigned.js';
-import type { KeepPolicy } from '../../text/keepPolicy.js';
-import type { VerifyMode } from '../../verify/verification.js';
+import type { OptionValues } from '../../options.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../../verify/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
@@ -23,19 +21,12 @@ import { auditReport, auditSummaryLines } from './auditReport.js';
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
 /** What a run was asked to do (the pipeline's DedupConfig fits). */
-export interface ReportConfig {
+export interface ReportConfig extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>, Partial<Pick<OptionValues, 'estimateError' | 'chainDelta' | 'maxRepresentatives'>> {
   readonly inputs: readonly string[];
   readonly signatures?: string;
   readonly against: readonly string[];
   readonly params: SignatureParams;
-  readonly threshold: number;
   readonly lsh: LshParams;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
-  readonly estimateError?: number;
-  readonly chainDelta?: number;
-  readonly maxRepresentatives?: number;
 }
 
 /** What it found (the pipeline's DedupOutcome fits; the app gives the same fields). */
@@ -45,7 +36,7 @@ export interface ReportOutcome extends SignedDedup {
   readonly invalidSkipped: number;
   readonly binarySkipped: readonly string[];
   readonly backend: string;
-  readonly signing?: PipelineTimings;
+  readonly signing?: SignedPassTimings;
   /** `--audit N`: the sample measured by exact Jaccard. */
   readonly audit?: AuditResult;
 }

@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { toStoredRows } from '../../bands/bBitSlots.js';
-import { isEmptySignature, rowWords, signatureMatrix } from '../../bands/signatureMatrix.js';
+import { isEmptySignature, signatureMatrix } from '../../bands/signatureMatrix.js';
 import { AtomicFile, partialPath } from '../files/atomicFile.js';
 import { NpyWriter, readNpy } from './npy.js';
 import { signatureColumns, signatureDtype } from './npyHeader.js';

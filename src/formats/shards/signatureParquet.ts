@@ -181,6 +181,22 @@ export function readParquetSignatureParams(path: string): Promise<SignatureParam
   return openSignatureParquet(path, async (_file, _metadata, head) => head.params);
 }
 
+/** Refuses a file whose columns (id, then k slot columns of the slots' width) or row count are not those its metadata gives. */
+function checkColumns(path: string, metadata: FileMetaData, head: SignatureMetadata & { params: SignatureParams }): void {
+  const { k, slotBits } = head.params;
+  const rows = Number(metadata.num_rows);
+  const names = metadata.schema.slice(1).map((e) => e.name);
+  const wanted = ['id', ...Array.from({ length: k }, (_, i) => slotColumn(i))];
+  const integer = slotBits === 64 ? 'INT64' : 'INT32';
+  const slotsOk = metadata.schema.slice(2).every((e) => e.type === integer && (e.num_children ?? 0) === 0);
+  if (names.join(',') !== wanted.join(',') || !slotsOk || (head.documents !== undefined && head.documents !== rows)) {
+    throw new Error(
+      `${path}: does not match its metadata (${rows} rows, columns ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}; ` +
+        `metadata: ${head.documents} documents, id + ${k} ${slotBits === 64 ? 'UINT64' : 'UINT32'} slot columns s0…s${k - 1})`,
+    );
+  }
+}
+
 /** Reads the file back; with `expected`, refuses other parameters, naming each difference. */
 export function readParquetSignatures(
   path: string,
@@ -195,18 +211,9 @@ export function readParquetSignatures(
         throw new Error(`${path}: signatures were made with different parameters (file vs this run): ${differences.join('; ')}`);
       }
     }
+    checkColumns(path, metadata, head);
     const { k, slotBits } = params;
     const rows = Number(metadata.num_rows);
-    const names = metadata.schema.slice(1).map((e) => e.name);
-    const wanted = ['id', ...Array.from({ length: k }, (_, i) => slotColumn(i))];
-    const integer = slotBits === 64 ? 'INT64' : 'INT32';
-    const slotsOk = metadata.schema.slice(2).every((e) => e.type === integer && (e.num_children ?? 0) === 0);
-    if (names.join(',') !== wanted.join(',') || !slotsOk || (head.documents !== undefined && head.documents !== rows)) {
-      throw new Error(
-        `${path}: does not match its metadata (${rows} rows, columns ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}; ` +
-          `metadata: ${head.documents} documents, id + ${k} ${slotBits === 64 ? 'UINT64' : 'UINT32'} slot columns s0…s${k - 1})`,
-      );
-    }
     const width = rowWords(k, slotBits);
     const words = new Uint32Array(rows * width);
     const ids: string[] = new Array(rows);

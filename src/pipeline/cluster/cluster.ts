@@ -15,9 +15,9 @@ import { TableWriter } from '../../formats/files/tableWriter.js';
 import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
 import { estimateBounds } from '../../verify/estimateBounds.js';
-import { defaultOf, type ClusterCheck, type VerifyMode } from '../../options.js';
+import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
-import { describeKeepPolicy, type KeepPolicy } from '../../text/keepPolicy.js';
+import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { runDuckDb } from '../../engines/duckdb.js';
 import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
@@ -30,19 +30,10 @@ import { checkOutputs } from '../shared/outputChecks.js';
 export type EngineName = 'duckdb' | 'spark';
 export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
 
-export interface ClusterConfig {
+/** As in dedup (src/options.ts: types and defaults); the threshold's default is the one the shards' bands were chosen for. */
+export interface ClusterConfig extends Pick<OptionValues, 'maxBucketPairs' | 'keep'>, Partial<Omit<VerificationOptions, 'maxBucketPairs'>>, Partial<Pick<OptionValues, 'threshold'>> {
   readonly shards: readonly string[];
   readonly engine: EngineName;
-  /** Verification threshold; default the one the shards' bands were chosen for. */
-  readonly threshold?: number;
-  readonly maxBucketPairs: number;
-  readonly keep: KeepPolicy;
-  /** As in dedup; defaults: hybrid, representative, δ 0.1, R 8, error 0.001. */
-  readonly verify?: VerifyMode;
-  readonly clusterCheck?: ClusterCheck;
-  readonly chainDelta?: number;
-  readonly maxRepresentatives?: number;
-  readonly estimateError?: number;
   /** Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup --against`. */
   readonly against?: readonly string[];
   /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */

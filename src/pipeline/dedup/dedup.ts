@@ -31,7 +31,7 @@ import type { ReadOptions } from '../../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { readSignatureFile } from '../../formats/shards/signatureFile.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, withRunSigner, type DedupConfig, type DedupHooks, type RunSigner } from '../shared/config.js';
 import { presignedPass, signingPass, type CorpusPassResult } from '../shared/corpusPass.js';
 import { signReferenceSet } from './reference.js';
@@ -59,7 +59,7 @@ export interface DedupOutcome extends SignedDedup, SignedCorpus {
   /** Milliseconds per stage, in order. */
   readonly timings: Record<string, number>;
   /** Of the corpus's signing: time waiting for shingles, and in the signer. */
-  readonly signing: PipelineTimings;
+  readonly signing: SignedPassTimings;
 }
 
 /** A run's state between stages: what every stage reads, never reassigned. */
@@ -70,7 +70,7 @@ interface Run {
   /** Read options with the skipped-line counter. */
   readonly read: ReadOptions;
   readonly timer: StageTimer;
-  readonly signing: PipelineTimings;
+  readonly signing: SignedPassTimings;
   /** --memory-limit, or its default: shared out by rowSpill.ts's memoryPlan. */
   readonly memoryLimitBytes: number;
 }

@@ -6,7 +6,7 @@ import { inputUnits } from '../../firstPass/node/inputUnits.js';
 import { listInputFiles } from '../../io/readDocuments.js';
 import type { FirstPassSigner } from '../../firstPass/signedUnits.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import type { StageProgress } from '../shared/config.js';
 import { unitSetup } from '../shared/corpusPass.js';
 
@@ -18,7 +18,7 @@ export async function signReferenceSet(
   /** Keep the shingle sets (exact verification compares them). */
   keepSets: boolean,
   progress: StageProgress,
-  timings: PipelineTimings,
+  timings: SignedPassTimings,
 ): Promise<SignedReference> {
   const files = await listInputFiles(paths);
   return signReference(inputUnits(files), signer, {

@@ -5,17 +5,16 @@
  * in-memory stages and the passes over files alike.
  */
 import type { LshParams } from '../../bands/lshParams.js';
-import type { ClusterCheck } from '../../clusters/clustering.js';
 import type { StageRunner } from '../../dedup/dedupSigned.js';
+import type { OptionValues, VerificationOptions } from '../../options.js';
 import type { StageTimer } from '../../dedup/stageTimer.js';
-import type { KeepPolicy } from '../../text/keepPolicy.js';
-import type { VerifyMode } from '../../verify/verification.js';
 import type { ReadOptions } from '../../io/documents.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import { hashFamilyOf } from '../../signatures/params.js';
 import { openSigner, type BackendChoice } from '../../firstPass/node/resolveBackend.js';
 
-export interface DedupConfig {
+/** The option table's fields (src/options.ts: types, defaults) as DedupSettings picks them, with keep and the audit's. */
+export interface DedupConfig extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>, Partial<Omit<VerificationOptions, 'verify' | 'clusterCheck'>>, Partial<Pick<OptionValues, 'audit' | 'auditSeed'>> {
   /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
@@ -24,32 +23,17 @@ export interface DedupConfig {
   readonly backend: BackendChoice;
   /** Worker threads of the CPU backend; default one per core. */
   readonly threads?: number;
-  readonly threshold: number;
   readonly lsh: LshParams;
-  readonly verify: VerifyMode;
-  readonly clusterCheck: ClusterCheck;
-  readonly keep: KeepPolicy;
   /** Reference files for decontamination. */
   readonly against: readonly string[];
   /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
   readonly signatures?: string;
-  readonly maxBucketPairs?: number;
-  /** Representative check: removed documents reach threshold − chainDelta against the kept one (default 0.1). */
-  readonly chainDelta?: number;
-  /** Representative check: representatives per member at most (default 8). */
-  readonly maxRepresentatives?: number;
-  /** Hybrid verification: the estimate's error rate at the threshold (default 0.001). */
-  readonly estimateError?: number;
   /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures and shingle sets spill to `tempDirectory` (default: 1 GiB, or a quarter of RAM if less). */
   readonly memoryLimitBytes?: number;
   /** The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows alone). */
   readonly shingleSetBytes?: number;
   /** Where spilled signatures go (default: the system's temporary directory). */
   readonly tempDirectory?: string;
-  /** Audit (src/audit/audit.ts): pairs sampled per similarity bin and removed documents sampled; undefined: none. */
-  readonly audit?: number;
-  /** The audit's sampling seed (default: the signature seed). */
-  readonly auditSeed?: string | number;
 }
 
 export interface StageProgress {
@@ -112,12 +96,12 @@ export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
   return counter;
 }
 
-/** A run's signer (GPU with CPU fallback, or CPU) and the pool that shingles for it. */
+/** A run's signer (GPU with CPU fallback, or CPU) and the first pass's workers. */
 export type RunSigner = Awaited<ReturnType<typeof openSigner>>;
 
 /**
  * Runs `work` with the run's signer: the backend choice and any GPU fallback
- * are noted, and signer and shingle pool are always released (a live Dawn
+ * are noted, and signer and workers are always released (a live Dawn
  * device busy-waits a core until destroyed).
  */
 export async function withRunSigner<T>(
@@ -134,7 +118,6 @@ export async function withRunSigner<T>(
     return await work(signer);
   } finally {
     signer.signer.destroy();
-    signer.shingler.destroy();
     signer.firstPass.workers.destroy();
   }
 }

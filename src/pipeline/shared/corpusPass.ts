@@ -13,7 +13,7 @@ import type { SignedCorpus } from '../../dedup/dedupSigned.js';
 import { ExactPrePass } from '../../exact/exactPrePass.js';
 import type { KeepPolicy } from '../../text/keepPolicy.js';
 import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
 import type { ReadSetup } from '../../firstPass/protocol.js';
 import type { SetSpool } from '../../firstPass/setSpool.js';
@@ -58,7 +58,7 @@ export interface Presigned {
  * document; the first of each exact group is shingled and signed (in the
  * workers on the CPU, by `signer.backend` with a GPU), adding to `timings`.
  */
-export async function signingPass(files: readonly InputFile[], options: CorpusPassOptions, signer: FirstPassSigner, timings: PipelineTimings): Promise<CorpusPassResult> {
+export async function signingPass(files: readonly InputFile[], options: CorpusPassOptions, signer: FirstPassSigner, timings: SignedPassTimings): Promise<CorpusPassResult> {
   const { k, slotBits, bandKeys } = options.params;
   const pass = await signCorpus(inputUnits(files, options.read.onBytes), signer, {
     setup: unitSetup(options.params, options.read, options.keep),

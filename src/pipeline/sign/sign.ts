@@ -20,7 +20,7 @@ import { partialPath } from '../../formats/files/atomicFile.js';
 import { stat } from 'node:fs/promises';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
-import type { PipelineTimings } from '../../signatures/signDocuments.js';
+import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from '../shared/config.js';
 
 export interface SignConfig {
@@ -49,7 +49,7 @@ export interface SignSummary {
   /** UTF-8 bytes of the documents' texts. */
   readonly textBytes: number;
   readonly seconds: number;
-  readonly timings: PipelineTimings;
+  readonly timings: SignedPassTimings;
   readonly backend: string;
   readonly fellBack: boolean;
   /** Documents taken over from an interrupted run. */
@@ -122,7 +122,7 @@ async function signInto(
 ): Promise<SignSummary> {
   const resumed = writer.documentCount;
   const invalid = skippedInputCounter(hooks, config.read);
-  const timings: PipelineTimings = { shingleMs: 0, signMs: 0 };
+  const timings: SignedPassTimings = { shingleMs: 0, signMs: 0 };
   const started = performance.now();
   const counts = { bytes: 0, shingles: 0, textBytes: 0 };
   try {
@@ -155,7 +155,7 @@ async function appendSigned(
   config: SignConfig,
   signer: Signer,
   invalid: ReturnType<typeof skippedInputCounter>,
-  timings: PipelineTimings,
+  timings: SignedPassTimings,
   counts: { bytes: number; shingles: number; textBytes: number },
   progress: StageProgress,
 ): Promise<void> {

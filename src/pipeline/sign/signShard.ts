@@ -19,7 +19,7 @@ import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { listInputFiles } from '../../io/readDocuments.js';
 import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
-import { signDocuments, type SignedBatch } from '../../signatures/signDocuments.js';
+import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
 import { normalizedForExactMatch } from '../../text/normalize.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { requireUniqueIds } from '../../exact/uniqueIds.js';
@@ -91,8 +91,8 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
         const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
         // Ids are checked unique among the documents this shard reads (all of them, on standard input).
         const documents = requireUniqueIds(source.documents(read, progress));
-        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, shingler: signer.shingler };
-        for await (const batch of signDocuments(documents, signer.signer, pipeline)) empty += appendBatch(writer, batch, config);
+        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, keepSets: config.storeSets === true };
+        for await (const batch of signDocuments(documents, signer.firstPass, pipeline)) empty += appendBatch(writer, batch, config);
       });
       await writer.commit();
     } catch (error) {

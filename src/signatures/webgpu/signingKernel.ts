@@ -6,7 +6,6 @@
 import type { HashFamily } from '../hashFamily.js';
 import { densifyBatch } from '../oph.js';
 import { segmentCapFor, type Chunk } from './plan.js';
-import type { KernelName } from './shaderSources.js';
 import { isDatasketchScheme } from '../datasketchFamily.js';
 import { DATASKETCH_KERNELS } from './datasketchKernels.js';
 

@@ -11,12 +11,10 @@ const slice = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').
 describe('runSign', () => {
   it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
     const destroy = vi.fn();
-    const destroyShingler = vi.fn();
     const destroyWorkers = vi.fn();
     vi.doMock('../../../src/firstPass/node/resolveBackend.js', () => ({
       openSigner: async () => ({
         signer: { description: 'fake', destroy, sign: async () => new Uint32Array(0) },
-        shingler: { shingleAll: async () => [], destroy: destroyShingler },
         firstPass: { workers: { size: 1, request: async () => ({}), destroy: destroyWorkers } },
         notes: [],
       }),
@@ -31,7 +29,6 @@ describe('runSign', () => {
       const config = { inputs: [join(dir, 'in.jsonl')], read: DEFAULT_READ, params: makeParams({ k: 8 }), backend: 'cpu' as const, out, resume: true, batchSize: 4 };
       await expect(runSign(config)).rejects.toThrow(/cannot resume/);
       expect(destroy).toHaveBeenCalledOnce();
-      expect(destroyShingler).toHaveBeenCalledOnce();
       expect(destroyWorkers).toHaveBeenCalledOnce();
     } finally {
       vi.doUnmock('../../../src/firstPass/node/resolveBackend.js');
