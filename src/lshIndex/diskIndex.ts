@@ -119,16 +119,13 @@ class PersistentIndex implements DiskIndex {
     return { ...this.settings };
   }
 
-  get lockNote(): string | undefined {
-    return this.lock?.note;
-  }
+  get lockNote(): string | undefined { return this.lock?.note; }
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.ensureOpen();
-    checkQuery(texts, options); // the call's shape, as the other calls are checked
+    checkQuery(texts, options);
     const query = resolveQuery(texts, options, this.settings);
-    const signed = await this.sign(texts, query.keepSets);
-    return this.engine.query(this.state.views, signed, query.options); // synchronous: one state from here on
+    return this.engine.query(this.state.views, await this.sign(texts, query.keepSets), query.options); // one state from here
   }
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
