@@ -11,6 +11,7 @@
  *                                  [--duration 10] [--connections 16] [--threads N]
  *   node dist/bench/serve.bench.js --index DIR [--writable] ...   (an existing index, served --read-only unless --writable)
  *   ... --adds 500   (meanwhile, one more client posts adds of 500 new documents, one after another)
+ *   ... --fields '{"top":10}'   (merged into every query body: top-K or containment queries, issue 33)
  *
  * The index is built once into DIR/index-N (library: createIndex, add with
  * all: true in batches of 5,000, then compact) and reused. autocannon (a devDependency) is loaded with require();
@@ -147,7 +148,8 @@ mkdirSync(dir, { recursive: true });
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const index = existing !== '' ? existing : await buildIndex(dir, documents, threads);
 const { child, url } = await startServe(index, threads, existing !== '' && !writable);
-const bodies = await queryBodies(dir, served, 64);
+const fields = JSON.parse(option('--fields', '{}')) as Record<string, unknown>;
+const bodies = (await queryBodies(dir, served, 64)).map((body) => JSON.stringify({ ...JSON.parse(body), ...fields }));
 /** The server's peak resident memory (Linux: VmHWM), read before it stops. */
 const serverPeakRss = (): number => {
   try {
@@ -172,6 +174,7 @@ try {
   const loadAfter = loadavg();
   const row = {
     documents: served,
+    fields,
     connections,
     seconds: result.duration,
     queriesPerSecond: Number(result.requests.average.toFixed(1)),

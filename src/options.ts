@@ -182,6 +182,10 @@ export const OPTIONS = {
   auditSeed: spec<string | number>('auditSeed', '--audit-seed', undefined, 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
   // Queries of an index (`query --top`, serve's `"top"`): a bound on the work one query asks for.
   top: integer('top', '--top', undefined, 1, 10_000),
+  /** |Q ∩ X| / |Q| at or above which an indexed X is returned (`query --containment`, `dedup --against --containment`). */
+  containment: real('containment', '--containment', undefined, 'a number above 0 and at most 1', (c) => c > 0 && c <= 1),
+  /** Top-K's ranking: exact Jaccard of the stored sets, or the estimate. Default: exact where the index stores sets. */
+  rerank: spec<'exact' | 'estimate'>('rerank', '--rerank', undefined, 'exact or estimate', (v) => v === 'exact' || v === 'estimate', (text) => text, ['exact', 'estimate']),
   // Exact substrings (`substrings`): repeated spans of at least minLength bytes of UTF-8, found exactly and cut.
   minLength: integer('minLength', '--min-length', 100, 1, 1 << 20),
   cut: oneOf<CutMode>('cut', '--cut', 'later', CUT_MODES),

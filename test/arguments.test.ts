@@ -105,7 +105,7 @@ describe('unknown and contradictory options are refused in every entry point', (
 
   it('query and add options: unknown names and bad values refused through the options table', async () => {
     const index = await createIndex(join(tempDir(), 'idx'));
-    expect((await failure(() => index.query(['a'], { tpo: 3 } as never)))?.message).toBe('query has no option "tpo"; its options are top');
+    expect((await failure(() => index.query(['a'], { tpo: 3 } as never)))?.message).toBe('query has no option "tpo"; its options are top, containment, rerank');
     expect((await failure(() => index.query(['a'], { top: 0 })))?.message).toBe('top must be an integer from 1 to 10000, got 0');
     expect((await failure(() => index.add(docs, { al: true } as never)))?.message).toBe('add has no option "al"; its options are all');
     expect((await failure(() => index.add(docs, { all: 'yes' } as never)))?.message).toBe('all must be true or false, got "yes"');

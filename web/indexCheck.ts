@@ -4,6 +4,7 @@
  * its JSON Lines become the download. Nothing leaves the tab.
  */
 import { byId, formatBytes, plural, row, setDownload } from './dom.js';
+import type { IndexMatch, QueryOptions } from '../src/lshIndex/types.js';
 import type { IndexCheckReply, IndexCheckRequest } from './indexWorker.js';
 import { forThisPage } from './messages.js';
 
@@ -40,8 +41,21 @@ function show(message: string, isError = false): void {
   status.setAttribute('role', isError ? 'alert' : 'status');
 }
 
-function similarity(match: { similarity: number; exact?: number }): string {
+function similarity(match: IndexMatch): string {
+  if (match.containment !== undefined) {
+    const exact = match.exactContainment;
+    return exact === undefined ? `containment ${match.containment.toFixed(3)}` : `containment ${exact.toFixed(3)} exact (estimate ${match.containment.toFixed(3)})`;
+  }
   return match.exact === undefined ? match.similarity.toFixed(3) : `${match.exact.toFixed(3)} exact (estimate ${match.similarity.toFixed(3)})`;
+}
+
+/** The form's question: the threshold, or --top K / --containment C (its value checked by the index's options table). */
+function question(): QueryOptions {
+  const kind = byId<HTMLSelectElement>('index-question').value;
+  const text = byId<HTMLInputElement>('index-question-value').value.trim();
+  if (kind === 'threshold') return {};
+  const value = text === '' ? (kind === 'top' ? 10 : 0.8) : Number(text);
+  return kind === 'top' ? { top: value } : { containment: value };
 }
 
 /** Documents a page of the table shows: 500 documents' rows at once made a 40,000 px page. */
@@ -77,7 +91,7 @@ function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void
   results.hidden = false;
   const shown = reply.rows.length < reply.documents ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.` : '';
   show(
-    `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} (threshold ${reply.threshold}): ` +
+    `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} (${reply.question}): ` +
       `${plural(reply.matched, 'document')} with a match.${shown}`,
   );
 }
@@ -110,6 +124,7 @@ button.addEventListener('click', () => {
     name: folderName(index),
     files,
     read: { textField: value('text-field', 'text'), idField: value('id-field', 'id'), skipInvalid: byId<HTMLInputElement>('skip-invalid').checked },
+    query: question(),
   };
   button.disabled = true;
   stop.hidden = false;

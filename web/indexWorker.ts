@@ -11,7 +11,7 @@ import { unitDocuments } from '../src/firstPass/unitDocuments.js';
 import { queryLine } from '../src/lshIndex/queryLine.js';
 import { inlineIndexSigner } from '../src/lshIndex/signing.js';
 import { openIndexSnapshot } from '../src/lshIndex/snapshot.js';
-import type { IndexMatch } from '../src/lshIndex/types.js';
+import type { IndexMatch, QueryOptions } from '../src/lshIndex/types.js';
 import { BROWSER_SOURCES, webInputUnits } from './webSources.js';
 
 export interface IndexCheckRequest {
@@ -22,6 +22,8 @@ export interface IndexCheckRequest {
   readonly name: string;
   readonly files: File[];
   readonly read: { readonly textField: string; readonly idField: string; readonly skipInvalid: boolean };
+  /** `top` or `containment` (checked by the index, as `gpudedup query --top/--containment`); none: the threshold. */
+  readonly query: QueryOptions;
 }
 
 export interface CheckedDocument {
@@ -38,7 +40,8 @@ export type IndexCheckReply =
       readonly documents: number;
       readonly matched: number;
       readonly indexed: number;
-      readonly threshold: number;
+      /** What was asked: "threshold 0.8", "top 10" or "containment ≥ 0.8". */
+      readonly question: string;
       readonly jsonl: Blob;
     }
   | { readonly type: 'error'; readonly message: string };
@@ -63,6 +66,7 @@ async function check(request: IndexCheckRequest): Promise<void> {
     return new Uint8Array(await file.arrayBuffer());
   };
   const index = await openIndexSnapshot(read, (parameters) => inlineIndexSigner(parameters), { name: request.name });
+  await index.query([], request.query); // bad values refused before any file is read
   const stats = await index.stats();
   const rows: CheckedDocument[] = [];
   const lines: string[] = [];
@@ -70,7 +74,7 @@ async function check(request: IndexCheckRequest): Promise<void> {
   let matched = 0;
   let batch: { id: string; text: string }[] = [];
   const flush = async (): Promise<void> => {
-    const results = await index.query(batch.map((d) => d.text));
+    const results = await index.query(batch.map((d) => d.text), request.query);
     batch.forEach((doc, i) => {
       const matches = results[i].matches;
       if (matches.length > 0) matched++;
@@ -87,5 +91,7 @@ async function check(request: IndexCheckRequest): Promise<void> {
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length > 0) await flush();
-  post({ type: 'checked', rows, documents, matched, indexed: stats.documents, threshold: index.parameters.threshold, jsonl: new Blob(lines, { type: 'application/x-ndjson' }) });
+  const { top, containment } = request.query;
+  const question = containment !== undefined ? `containment ≥ ${containment}` : top !== undefined ? `top ${top}` : `threshold ${String(index.parameters.threshold)}`;
+  post({ type: 'checked', rows, documents, matched, indexed: stats.documents, question, jsonl: new Blob(lines, { type: 'application/x-ndjson' }) });
 }

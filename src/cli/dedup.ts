@@ -15,6 +15,7 @@ import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsF
 import { addLshOptions, byteSize, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { applyClustersCommand } from './applyClusters.js';
+import { containmentCommand, type ContainmentCliOptions } from './dedupContainment.js';
 
 type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
@@ -43,6 +44,7 @@ type DedupCliOptions = InputCliOptions &
     auditSeed?: string;
     auditFile?: string;
     reportHtml?: string;
+    containment?: number;
   };
 
 export function registerDedupCommand(program: Command): void {
@@ -64,6 +66,7 @@ export function registerDedupCommand(program: Command): void {
     .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'))
     .option('--pairs <file>', 'write the verified near-duplicate pairs with their estimated (and exact) Jaccard')
     .option('--contamination <file>', 'with --against: each removed document, the reference document it matched, and their similarity')
+    .addOption(tableOption('containment', '--containment <c>', 'with --against: remove the documents holding at least this share of a reference document\'s shingles, |ref ∩ doc| / |ref| (an item inside a long document), instead of near-duplicates'))
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--signatures <file>', 'use signatures from `gpudedup sign` of the same inputs (.npy or .parquet) instead of signing')
     .option('--clusters-from <file>', 'apply a clusters table (from `gpudedup cluster` or --clusters) in one pass: write its kept documents to -o')
@@ -78,6 +81,7 @@ export function registerDedupCommand(program: Command): void {
     .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
   addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
     if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
+    if (options.containment !== undefined) return containmentCommand(inputs, options as unknown as ContainmentCliOptions);
     checkCompression(options, cmd);
     const config = await configFrom(inputs, options, cmd);
     await runDedupCommand(config, options);

@@ -21,7 +21,7 @@ export function checkOpenArguments(dir: unknown, options: unknown, what: 'openIn
 
 export function checkQueryArguments(texts: unknown, options: unknown): void {
   checkStrings(texts, 'query', 'texts');
-  checkOptions(options, ['top'], 'query');
+  checkOptions(options, ['top', 'containment', 'rerank'], 'query');
 }
 
 export function checkAddArguments(documents: unknown, options: unknown): void {

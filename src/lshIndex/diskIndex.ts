@@ -22,7 +22,7 @@ import { IndexParameterError } from './errors.js';
 import { acquireLock, type WriterLock } from './lock.js';
 import { FORMAT, FORMAT_VERSION, MANIFEST, readManifest, removedName, removeUnreferenced, segmentName, writeManifest, type Manifest } from './manifest.js';
 import { checkQuery, WriteQueue } from './memoryIndex.js';
-import { parameterDifferences, resolveParameters, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
+import { parameterDifferences, resolveParameters, resolveQuery, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
 import { MemorySegment } from './segment.js';
 import { writeMemorySegment } from './segmentFiles.js';
 import { inlineIndexSigner, signTexts, type SignedTexts } from './signing.js';
@@ -119,16 +119,13 @@ class PersistentIndex implements DiskIndex {
     return { ...this.settings };
   }
 
-  get lockNote(): string | undefined {
-    return this.lock?.note;
-  }
+  get lockNote(): string | undefined { return this.lock?.note; }
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.ensureOpen();
     checkQuery(texts, options);
-    const exact = options.top === undefined && this.settings.storeSets && usesShingleSets(this.settings.verify);
-    const signed = await this.sign(texts, exact);
-    return this.engine.query(this.state.views, signed, options.top); // synchronous: one state from here on
+    const query = resolveQuery(texts, options, this.settings);
+    return this.engine.query(this.state.views, await this.sign(texts, query.keepSets), query.options); // one state from here
   }
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {

@@ -192,6 +192,10 @@ export class DiskSegment {
     return set;
   }
 
+  setSize(row: number): number {
+    return this.setOffsets === undefined ? 0 : this.setOffsets[row + 1] - this.setOffsets[row];
+  }
+
   /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
   view(removed: Uint8Array | undefined): IndexSegment {
     return {
@@ -203,6 +207,7 @@ export class DiskSegment {
       id: (row) => this.id(row),
       readRow: (row, out, at) => this.readRow(row, out, at),
       readSet: (row) => this.readSet(row),
+      setSize: (row) => this.setSize(row),
     };
   }
 

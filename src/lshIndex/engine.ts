@@ -16,8 +16,11 @@ import { exactJaccard } from '../verify/verification.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';
-import type { AddDecision, IndexDocument, IndexMatch, QueryResult } from './types.js';
+import type { AddDecision, IndexDocument, IndexMatch, QueryOptions, QueryResult } from './types.js';
 import { IndexIdError } from './errors.js';
+import { containmentMatches } from './containment.js';
+import { fingerprintsOf, ForestCache } from './forest.js';
+import { RowScorer, topMatches, type ForestQuery } from './topK.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
@@ -36,8 +39,13 @@ export class IndexEngine {
   private readonly keys: Uint32Array;
   private readonly pair: Uint32Array;
   private readonly pairMatrix: SignatureMatrix;
+  /** Top-K and containment queries' forests, built on the first such query (forest.ts). */
+  private readonly forests: ForestCache;
+  private readonly scorer: RowScorer;
 
   constructor(readonly parameters: IndexParameters) {
+    this.forests = new ForestCache(parameters);
+    this.scorer = new RowScorer(parameters);
     this.width = rowWidthOf(parameters);
     this.rule = pairRule(parameters.verify, parameters.threshold, { k: parameters.k, slotBits: parameters.slotBits }, parameters.estimateError);
     this.keys = new Uint32Array(2 * parameters.bands);
@@ -129,27 +137,31 @@ export class IndexEngine {
     return sortMatches(matches);
   }
 
-  /** The `top` candidates by estimated Jaccard, threshold or not. */
-  top(candidates: readonly Candidate[], words: Uint32Array, at: number, top: number): IndexMatch[] {
-    this.pair.set(words.subarray(at, at + this.width), 0);
-    const scored = candidates.map((c) => {
-      c.source.readRow(c.row, this.pair, this.width);
-      return { c, similarity: signatureAgreement(this.pairMatrix, 0, 1) };
-    });
-    return sortMatches(scored.map(({ c, similarity }) => ({ id: c.source.id(c.row), similarity }))).slice(0, top);
-  }
-
-  /** One result per signed text, in order. */
-  query(segments: readonly IndexSegment[], signed: SignedTexts, top?: number): QueryResult[] {
+  /**
+   * One result per signed text, in order: the matches at the threshold, or
+   * (`top`, `containment`) those the forests find (topK.ts, containment.ts).
+   */
+  query(segments: readonly IndexSegment[], signed: SignedTexts, options: QueryOptions = {}): QueryResult[] {
+    const byForest = options.top !== undefined || options.containment !== undefined;
+    const forests = byForest ? this.forests.forestsOf(segments) : [];
+    const fingerprints = new Uint16Array(forests[0]?.slots ?? 0);
     const results: QueryResult[] = [];
     for (let d = 0; d < signed.count; d++) {
+      const at = d * this.width;
+      const set = signed.sets?.[d];
       if (signed.empty[d] === 1) {
         results.push({ matches: [] }); // no tokens: never a duplicate of anything
-        continue;
+      } else if (!byForest) {
+        results.push({ matches: this.verified(this.candidates(segments, signed.words, at), signed.words, at, set) });
+      } else {
+        fingerprintsOf(this.parameters, signed.words, at, fingerprints);
+        const query: ForestQuery = { words: signed.words, at, fingerprints, set };
+        const { top, containment } = options;
+        const matches = containment !== undefined
+          ? containmentMatches(segments, forests, (s) => this.forests.postingsOf(s), { ...query, q: set === undefined ? 0 : set.length / 2, c: containment }, this.scorer).slice(0, top)
+          : topMatches(segments, forests, query, top!, options.rerank ?? 'estimate', this.scorer);
+        results.push({ matches });
       }
-      const candidates = this.candidates(segments, signed.words, d * this.width);
-      const matches = top === undefined ? this.verified(candidates, signed.words, d * this.width, signed.sets?.[d]) : this.top(candidates, signed.words, d * this.width, top);
-      results.push({ matches });
     }
     return results;
   }

@@ -10,7 +10,7 @@ import { usesShingleSets } from '../verify/verification.js';
 import { checkOptions } from '../arguments.js';
 import { checkAddArguments, checkQueryArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
-import { INDEX_OPTIONS, resolveParameters, type IndexOptions, type IndexParameters } from './options.js';
+import { INDEX_OPTIONS, resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -87,10 +87,10 @@ class InMemoryIndex implements MemoryIndex {
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.open();
-    checkQuery(texts, options);
-    const exact = options.top === undefined && this.settings.storeSets && usesShingleSets(this.settings.verify);
+    checkQuery(texts, options); // the call's shape, as the other calls are checked
+    const query = resolveQuery(texts, options, this.settings);
     const segments = [...this.segments]; // the state when the query began
-    return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, exact), options.top);
+    return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, query.keepSets), query.options);
   }
 
   remove(ids: readonly string[]): Promise<RemoveResult> {

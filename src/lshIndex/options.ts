@@ -6,7 +6,8 @@
 import { checkParams, type LshParams } from '../bands/lshParams.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { checkKnownOptions, checkTableOptions, optionError, optionValue, type VerifyMode } from '../options.js';
+import { checkKnownOptions, checkTableOptions, OPTIONS, optionError, optionValue, type VerifyMode } from '../options.js';
+import type { QueryOptions } from './types.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
 import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureOptions, type SignatureParams } from '../signatures/params.js';
@@ -130,4 +131,48 @@ export function optionsOf(p: IndexParameters): IndexOptions {
 export function parametersFromRecord(record: Record<string, unknown>): IndexParameters {
   const { bands, rows, ...rest } = record as unknown as IndexParameters;
   return resolveParameters({ ...rest, lsh: { bands, rows } } as IndexOptions);
+}
+
+/** Whether a set size can be had for every row: stored sets, else the classic scheme's 64-bit slots (forest.ts estimates it). */
+export function knowsSetSizes(p: IndexParameters, hasSets: boolean): boolean {
+  return hasSets || (p.scheme === 'classic' && p.slotBits === 64);
+}
+
+/** A query asking what the index cannot do (a client's mistake: serve answers 400). */
+export class QueryOptionError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryOptionError';
+  }
+}
+
+/** A query's options, checked by the table, with `rerank` resolved; and whether the query texts' sets are needed. */
+export interface ResolvedQuery {
+  readonly options: QueryOptions;
+  readonly keepSets: boolean;
+}
+
+/**
+ * Texts must be strings; `top`, `containment` and `rerank` pass the options
+ * table, and what the index cannot do is refused: `rerank: 'exact'` without
+ * stored sets, containment without set sizes (no sets, and slots that are not
+ * the classic scheme's 64 bits), `rerank` without `top`.
+ */
+export function resolveQuery(texts: readonly string[], options: QueryOptions, p: IndexParameters): ResolvedQuery {
+  if (!Array.isArray(texts)) throw new TypeError('query: expected an array of texts');
+  texts.forEach((t, i) => {
+    if (typeof t !== 'string') throw new TypeError(`query: text ${i + 1} is not a string`);
+  });
+  checkKnownOptions(options, ['top', 'containment', 'rerank'], 'query');
+  const top = options.top === undefined ? undefined : OPTIONS.top.check(options.top);
+  const containment = options.containment === undefined ? undefined : OPTIONS.containment.check(options.containment);
+  let rerank = options.rerank === undefined ? undefined : OPTIONS.rerank.check(options.rerank);
+  if (rerank !== undefined && (top === undefined || containment !== undefined)) throw new QueryOptionError('query: rerank ranks the top K (give top, without containment)');
+  if (rerank === 'exact' && !p.storeSets) throw new QueryOptionError('query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use rerank estimate');
+  if (containment !== undefined && !knowsSetSizes(p, p.storeSets)) {
+    throw new QueryOptionError(`query: containment needs set sizes: stored sets, or the classic scheme's 64-bit slots (this index: ${p.scheme}, ${p.slotBits}-bit, no sets)`);
+  }
+  if (top !== undefined && containment === undefined) rerank ??= p.storeSets ? 'exact' : 'estimate';
+  const verifying = top === undefined && containment === undefined && p.storeSets && usesShingleSets(p.verify);
+  return { options: { top, containment, rerank }, keepSets: containment !== undefined || rerank === 'exact' || verifying };
 }

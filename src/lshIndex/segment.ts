@@ -23,6 +23,8 @@ export interface IndexSegment {
   readRow(row: number, out: Uint32Array, at: number): void;
   /** The row's shingle set as (lo, hi) pairs; undefined when sets are not stored. */
   readSet(row: number): Uint32Array | undefined;
+  /** The number of shingles of the row's stored set, without reading it (containment queries' partitions). */
+  setSize?(row: number): number;
 }
 
 /** Words of one signature row. */
@@ -123,6 +125,10 @@ export class MemorySegment implements IndexSegment {
 
   readSet(row: number): Uint32Array | undefined {
     return this.hasSets ? this.sets[row] : undefined;
+  }
+
+  setSize(row: number): number {
+    return this.hasSets ? this.sets[row].length / 2 : 0;
   }
 
   /** Every row's words, row-major (for writing). */

@@ -5,13 +5,12 @@
  * the on-disk index. Read-only: add and remove are the writer's (Node).
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
-import { usesShingleSets } from '../verify/verification.js';
 import { crc32 } from './crc32.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
-import { checkQuery } from './memoryIndex.js';
 import { checkManifestChecksum, checkManifestRecord, hex8, MANIFEST, manifestParameters } from './manifestCheck.js';
-import type { IndexParameters } from './options.js';
+import { checkQuery } from './memoryIndex.js';
+import { resolveQuery, type IndexParameters } from './options.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { signTexts } from './signing.js';
 import type { AddResult, DedupIndex, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
@@ -117,6 +116,10 @@ class BufferSegment implements IndexSegment {
     if (this.setWords === undefined || this.setOffsets === undefined) return undefined;
     return this.setWords.subarray(2 * this.setOffsets[row], 2 * this.setOffsets[row + 1]);
   }
+
+  setSize(row: number): number {
+    return this.setOffsets === undefined ? 0 : this.setOffsets[row + 1] - this.setOffsets[row];
+  }
 }
 
 export interface SnapshotOptions {
@@ -170,9 +173,9 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   return {
     parameters,
     async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
-      checkQuery(texts, options);
-      const exact = options.top === undefined && parameters.storeSets && usesShingleSets(parameters.verify);
-      return engine.query(segments, await signTexts(texts, sign, parameters, exact), options.top);
+      checkQuery(texts, options); // the call's shape, as the other calls are checked
+    const query = resolveQuery(texts, options, parameters);
+      return engine.query(segments, await signTexts(texts, sign, parameters, query.keepSets), query.options);
     },
     add: (): Promise<AddResult> => readOnly('add'),
     remove: (): Promise<RemoveResult> => readOnly('remove'),

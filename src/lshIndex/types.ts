@@ -17,6 +17,10 @@ export interface IndexMatch {
   readonly similarity: number;
   /** Exact Jaccard of the shingle sets, where the index verified the pair. */
   readonly exact?: number;
+  /** Containment queries: |Q ∩ X| / |Q| estimated from the signatures and the set sizes. */
+  readonly containment?: number;
+  /** Containment queries: |Q ∩ X| / |Q| of the shingle sets, where the index stores them. */
+  readonly exactContainment?: number;
 }
 
 export interface QueryResult {
@@ -24,8 +28,16 @@ export interface QueryResult {
 }
 
 export interface QueryOptions {
-  /** The K most similar indexed documents by estimated Jaccard, threshold or not. */
+  /**
+   * The K most similar indexed documents, threshold or not, found by the LSH
+   * Forest (forest.ts): each at Jaccard ≥ 0.3 (and above the K-th found) is
+   * missed with probability ≤ 0.05. With `containment`: the K most contained.
+   */
   readonly top?: number;
+  /** The indexed documents X with |Q ∩ X| / |Q| ≥ C (containment.ts), instead of those at the threshold. */
+  readonly containment?: number;
+  /** How top-K candidates are ranked: exact Jaccard of the stored sets (the default where stored) or the estimate. */
+  readonly rerank?: 'exact' | 'estimate';
 }
 
 export interface AddOptions {

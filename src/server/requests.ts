@@ -24,6 +24,8 @@ export interface QueryRequest {
   /** Present when the body gave documents: each result then carries its document's id. */
   readonly ids?: readonly string[];
   readonly top?: number;
+  readonly containment?: number;
+  readonly rerank?: 'exact' | 'estimate';
 }
 
 export interface AddRequest {
@@ -90,22 +92,26 @@ function optionalBoolean(value: unknown, name: string): boolean {
   return value;
 }
 
-/** `{"texts": [...]}` or `{"documents": [{"id", "text"}]}`, and an optional `"top": K`. */
+/**
+ * `{"texts": [...]}` or `{"documents": [{"id", "text"}]}`, and optional
+ * `"top": K`, `"containment": C`, `"rerank": "exact"|"estimate"`.
+ */
 export function parseQueryRequest(body: unknown): QueryRequest {
   const b = objectBody(body, ['texts', 'documents']);
-  onlyFields(b, ['texts', 'documents', 'top']);
-  // The options table's check (as `query --top`): a bound on the work one request can cause.
-  let top: number | undefined;
+  onlyFields(b, ['texts', 'documents', 'top', 'containment', 'rerank']);
+  // The options table's checks (as `query --top`): top is a bound on the work one request can cause.
+  let options: Pick<QueryRequest, 'top' | 'containment' | 'rerank'>;
   try {
-    top = b.top === undefined ? undefined : OPTIONS.top.check(b.top);
+    const checked = <T>(name: 'top' | 'containment' | 'rerank', check: (v: unknown) => T): T | undefined => (b[name] === undefined ? undefined : check(b[name]));
+    options = { top: checked('top', OPTIONS.top.check), containment: checked('containment', OPTIONS.containment.check), rerank: checked('rerank', OPTIONS.rerank.check) };
   } catch (error) {
     throw new RequestError((error as Error).message);
   }
   if (b.texts !== undefined && b.documents !== undefined) throw new RequestError('give "texts" or "documents", not both');
-  if (b.texts !== undefined) return { texts: strings(b.texts, 'texts'), top };
+  if (b.texts !== undefined) return { texts: strings(b.texts, 'texts'), ...options };
   if (b.documents !== undefined) {
     const docs = documents(b.documents, 'documents');
-    return { texts: docs.map((d) => d.text), ids: docs.map((d) => d.id), top };
+    return { texts: docs.map((d) => d.text), ids: docs.map((d) => d.id), ...options };
   }
   throw new RequestError('the body needs "texts" (an array of strings) or "documents" (an array of {"id", "text"})');
 }

@@ -62,7 +62,7 @@ async function query(context: RouteContext, body: unknown): Promise<Reply> {
   }
   context.queries++;
   try {
-    const results = await context.index.reader.query(request.texts, request.top === undefined ? undefined : { top: request.top });
+    const results = await context.index.reader.query(request.texts, { top: request.top, containment: request.containment, rerank: request.rerank });
     const ids = request.ids;
     return ok({ results: results.map((result, i) => (ids ? { id: ids[i], matches: shownMatches(result.matches) } : { matches: shownMatches(result.matches) })) });
   } finally {
@@ -138,7 +138,8 @@ export function findRoute(method: string, url: string): Route {
  * The reply to anything a route threw: a `RequestError` is the client's
  * (its status and message); an id already indexed 409 and another refused
  * id 400 (IndexIdError, by its problem); a request with other parameters
- * than the index's 400 (IndexParameterError); anything else the server's
+ * than the index's, or a query the index cannot answer, 400
+ * (IndexParameterError, QueryOptionError); anything else the server's
  * (500, its message).
  */
 export function errorReply(error: unknown): Reply {
@@ -146,7 +147,7 @@ export function errorReply(error: unknown): Reply {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof IndexIdError) return { status: error.problem === 'indexed' ? 409 : 400, body: { error: message } };
   // By name: the writer's thread (writerThread.ts) sends it back as an Error named so.
-  if (error instanceof Error && error.name === 'IndexParameterError') return { status: 400, body: { error: message } };
+  if (error instanceof Error && (error.name === 'IndexParameterError' || error.name === 'QueryOptionError')) return { status: 400, body: { error: message } };
   return { status: 500, body: { error: message } };
 }
 

@@ -38,6 +38,29 @@ function texts(seed: number, count: number): string[] {
 const edited = (text: string): string => text.split(' ').map((w, i) => (i === 60 ? `${w}x` : w)).join(' ');
 
 describe('serve over the in-memory index', () => {
+  it('answers top and containment queries with their fields, and refuses what the index cannot do with 400', async () => {
+    const server = await serveMemory();
+    const docs = texts(3, 20);
+    const host = `${docs[0]} ${docs[1]}`; // holds all of docs[1]: containment 1, Jaccard ≈ 0.5
+    await post(server, '/add', { documents: [...docs.slice(2).map((text, i) => ({ id: `d${i + 2}`, text })), { id: 'a', text: docs[0] }, { id: 'host', text: host }] });
+    const top = await post(server, '/query', { texts: [edited(docs[0])], top: 2 });
+    expect(top.status).toBe(200);
+    const [first, second] = top.body.results[0].matches;
+    expect(first).toMatchObject({ id: 'a' });
+    expect(first.exact).toBeGreaterThan(0.85);
+    expect(second).toMatchObject({ id: 'host' });
+    const estimated = await post(server, '/query', { texts: [edited(docs[0])], top: 1, rerank: 'estimate' });
+    expect(estimated.body.results[0].matches[0].exact).toBeUndefined();
+    const contained = await post(server, '/query', { documents: [{ id: 'item', text: docs[1] }], containment: 0.9 });
+    expect(contained.status).toBe(200);
+    expect(contained.body.results[0]).toMatchObject({ id: 'item', matches: [{ id: 'host', exactContainment: 1 }] });
+    expect(contained.body.results[0].matches[0].containment).toBeGreaterThan(0.6);
+    const refused = await post(server, '/query', { texts: ['x'], rerank: 'exact' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/rerank ranks the top K/);
+    expect((await post(server, '/query', { texts: ['x'], containment: 2 })).status).toBe(400);
+  });
+
   it('adds, finds a near-duplicate with its similarity, keeps it out, removes', async () => {
     const server = await serveMemory();
     const [a, b] = texts(1, 2);

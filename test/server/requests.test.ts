@@ -35,6 +35,13 @@ describe('query bodies', () => {
     expect(message(parseQueryRequest, { documents: ['x'] })).toMatch(/^documents\[0\] must be an object/);
     for (const top of [0, -1, 1.5, '3', 10_001, null]) expect(message(parseQueryRequest, { texts: ['a'], top })).toBe(`top must be an integer from 1 to 10000, got ${typeof top === 'string' ? `"${top}"` : top}`);
   });
+
+  it('takes containment and rerank, checked by the options table', () => {
+    expect(parseQueryRequest({ texts: ['a'], containment: 0.8 })).toEqual({ texts: ['a'], containment: 0.8 });
+    expect(parseQueryRequest({ texts: ['a'], top: 3, rerank: 'estimate' })).toEqual({ texts: ['a'], top: 3, rerank: 'estimate' });
+    for (const containment of [0, -0.5, 1.01, '0.8', null]) expect(message(parseQueryRequest, { texts: ['a'], containment })).toMatch(/^containment must be a number above 0 and at most 1, got/);
+    expect(message(parseQueryRequest, { texts: ['a'], top: 2, rerank: 'best' })).toMatch(/^rerank must be exact or estimate, got "best"/);
+  });
 });
 
 describe('add bodies', () => {

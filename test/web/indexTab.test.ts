@@ -134,6 +134,34 @@ describe('the tab checks files against a saved index', () => {
     await page.close();
   }, 300_000);
 
+  it('asks for the top K or containment as gpudedup query --top/--containment does, line for line; refuses a bad K', async () => {
+    const corpus = join(root, 'questions.jsonl');
+    writeFileSync(corpus, queryCorpus());
+    const dir = join(root, 'index-questions');
+    const created = await runCli(['index', 'create', dir, join(REPO, 'data/sample.jsonl.gz'), '--quiet']);
+    expect(created.code, created.stderr).toBe(0);
+    const page = await browser!.context.newPage();
+    await page.goto(`${server!.origin}/`);
+    for (const [kind, value, flags, label] of [
+      ['top', '3', ['--top', '3'], 'top 3'],
+      ['containment', '0.8', ['--containment', '0.8'], 'containment ≥ 0.8'],
+    ] as const) {
+      const queried = await runCli(['query', dir, corpus, '--quiet', ...flags]);
+      expect(queried.code, queried.stderr).toBe(0);
+      const lines = queried.stdout.trim().split('\n').map((line) => JSON.parse(line) as { matches: object[] });
+      expect(lines.filter((l) => l.matches.length > 0).length).toBeGreaterThan(20);
+      await page.selectOption('#index-question', kind);
+      await page.fill('#index-question-value', value);
+      const status = await check(page, dir, [corpus]);
+      expect(status).toContain(`(${label})`);
+      expect(await download(page, '#download-matches'), kind).toBe(queried.stdout);
+    }
+    await page.selectOption('#index-question', 'top');
+    await page.fill('#index-question-value', '0');
+    expect(await check(page, dir, [corpus])).toMatch(/top must be an integer from 1 to 10000, got 0/);
+    await page.close();
+  }, 300_000);
+
   it('refuses a folder that is not an index, or an index of another format version, in one line naming it; Stop checking stops at once', async () => {
     const page = await browser!.context.newPage();
     await page.goto(`${server!.origin}/`);

@@ -131,18 +131,23 @@ async function writeAddOutputs(input: IndexInput, result: AddResult, corpus: rea
  * plain-text files written from what was read (keptDocuments.ts).
  */
 async function writeAdded(read: readonly InputDocument[], result: AddResult, out: KeptDocuments): Promise<void> {
+  await writeWanted(read, (d) => result.decisions[d].added, out);
+}
+
+/** The documents `wanted` picks, in input order, JSON lines of a file copied as bytes (also `dedup --containment`'s -o). */
+export async function writeWanted(read: readonly InputDocument[], wanted: (d: number) => boolean, out: KeptDocuments): Promise<void> {
   for (let i = 0; i < read.length; ) {
     const path = read[i].source.path;
     let end = i;
     while (end < read.length && read[end].source.path === path) end++;
     const copied = out.writeLine !== undefined && !readsOnce(path) && read[i].rawLine !== undefined;
-    const wanted: WantedLine[] = [];
+    const lines: WantedLine[] = [];
     for (let d = i; d < end; d++) {
-      if (!result.decisions[d].added) continue;
-      if (copied) wanted.push({ line: read[d].source.line, rawLine: read[d].rawLine! });
+      if (!wanted(d)) continue;
+      if (copied) lines.push({ line: read[d].source.line, rawLine: read[d].rawLine! });
       else await out.write(read[d]);
     }
-    if (wanted.length > 0) await copyLines(path, wanted, { writeLine: (bytes) => out.writeLine!(bytes) });
+    if (lines.length > 0) await copyLines(path, lines, { writeLine: (bytes) => out.writeLine!(bytes) });
     i = end;
   }
 }

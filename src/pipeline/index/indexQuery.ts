@@ -7,9 +7,11 @@
  *
  * `id` is the queried document's (its id field, else its line or path, as
  * dedup names documents); `matches` the indexed documents at or above the
- * index's threshold, most similar first (or the `--top K` by estimated
- * similarity); `similarity` the estimated Jaccard, `exact` the exact Jaccard
- * where the index verified the pair. Written atomically to `-o FILE`, or to
+ * index's threshold, most similar first (or the `--top K` most similar, found
+ * by the LSH Forest and reranked by exact Jaccard where the index stores sets,
+ * or with `--containment C` those holding ≥ C of the document's shingles);
+ * `similarity` the estimated Jaccard, `exact` the exact Jaccard where
+ * measured, `containment`/`exactContainment` likewise. Written atomically to `-o FILE`, or to
  * standard output as it goes.
  */
 import { BufferedFile } from '../../formats/files/tableWriter.js';
@@ -25,8 +27,11 @@ export interface QueryConfig {
   readonly dir: string;
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
-  /** The K most similar by estimate instead of those at the threshold. */
+  /** The K most similar (LSH Forest) instead of those at the threshold. */
   readonly top?: number;
+  /** The indexed documents holding ≥ C of each document's shingles. */
+  readonly containment?: number;
+  readonly rerank?: 'exact' | 'estimate';
   /** `-` (the default): standard output. */
   readonly out: string;
   /** Documents per index query (memory: one batch of texts). */
@@ -55,7 +60,7 @@ export async function queryDocuments(index: DedupIndex, config: QueryConfig, cor
   try {
     const read = countingRead(config.read, summary, hooks);
     for await (const batch of documentBatches(corpus, read, config.batchSize ?? 256)) {
-      const results = await index.query(batch.map((d) => d.text), config.top === undefined ? {} : { top: config.top });
+      const results = await index.query(batch.map((d) => d.text), { top: config.top, containment: config.containment, rerank: config.rerank });
       let lines = '';
       for (let i = 0; i < batch.length; i++) {
         const matches = results[i].matches;

@@ -1,0 +1,128 @@
+/**
+ * Containment queries, |Q ∩ X| / |Q| ≥ C, as LSH Ensemble answers them (Zhu
+ * et al., VLDB 2016): the rows are partitioned by set size (forest.ts, powers
+ * of two), and in a partition whose sets reach up to u shingles a document
+ * containing C·|Q| of the query's has Jaccard at least
+ *
+ *   t = C·q / (q + u − C·q)        (q = |Q|)
+ *
+ * so the partition's forests are probed at the longest prefix r at which a
+ * document at Jaccard t is missed with probability ≤ MISS_PROBABILITY
+ * (1 − (1 − t^r)^l). A partition where even one slot is not enough (t below
+ * ≈ 0.09 at 32 trees: a short Q in long X) is searched through the sampled
+ * shingle postings (postings.ts) where the index stores sets — missed with
+ * probability ≤ 0.05 when C·q ≥ 11 — else at r = 1, without a guarantee. A
+ * partition whose sets are all smaller than C·q is skipped. Each candidate's
+ * containment is estimated from its Jaccard estimate and the set sizes,
+ * Ĉ = Ĵ·(q + x) / ((1 + Ĵ)·q), and verified on the shingle sets where the
+ * index stores them (the estimate decides otherwise). Browser-safe.
+ */
+import { exactJaccard } from '../verify/verification.js';
+import type { PrefixForest } from './forest.js';
+import { leastHits, sampledKeys, type ShinglePostings } from './postings.js';
+import type { IndexSegment } from './segment.js';
+import { metAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type Met, type RowScorer } from './topK.js';
+import type { IndexMatch } from './types.js';
+
+/** The least Jaccard of Q (q shingles) with a set of at most u shingles that holds C·q of Q's. */
+export const jaccardFloor = (c: number, q: number, u: number): number => (c * q) / (q + u - c * q);
+
+/** |Q ∩ X| / |Q| from a Jaccard value and the two sizes (at most 1). */
+export function containmentOf(jaccard: number, q: number, x: number): number {
+  return q === 0 ? 0 : Math.min(1, (jaccard * (q + x)) / ((1 + jaccard) * q));
+}
+
+/** The longest prefix that meets a document at Jaccard t with probability ≥ 1 − MISS_PROBABILITY; 0 where none does. */
+export function depthFor(t: number, trees: number, depth: number): number {
+  for (let r = depth; r >= 1; r--) if (missProbability(t, r, trees) <= MISS_PROBABILITY) return r;
+  return 0;
+}
+
+export interface ContainmentQuery extends ForestQuery {
+  /** |Q|: the query's shingles. */
+  readonly q: number;
+  readonly c: number;
+}
+
+/** The query's containment matches, most contained first (exact where measured). */
+export function containmentMatches(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
+  query: ContainmentQuery,
+  scorer: RowScorer,
+): IndexMatch[] {
+  const { q, c } = query;
+  if (q === 0 || forests.length === 0) return [];
+  for (const forest of forests) forest.beginQuery();
+  const byPostings = new Set<number>(); // segments with a partition the forests cannot search
+  const depthOf = (forest: PrefixForest, part: number): number => {
+    const u = forest.largest[part];
+    if (u < c * q) return 0; // no set there can hold C·q of the query's shingles
+    const r = depthFor(jaccardFloor(c, q, u), forest.shape.trees, forest.shape.depth);
+    if (r > 0 || !forest.segment.hasSets || query.set === undefined) return Math.max(r, 1);
+    byPostings.add(forests.indexOf(forest));
+    return 0;
+  };
+  const met = metAtDepth(segments, forests, query, depthOf);
+  if (byPostings.size > 0) met.push(...postingCandidates(segments, forests, postingsOf, query, byPostings));
+  return verified(segments, forests, met, query, scorer);
+}
+
+/** Rows sharing at least leastHits of the query's sampled shingles, not met by the forests. */
+function postingCandidates(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
+  query: ContainmentQuery,
+  which: Set<number>,
+): Met[] {
+  const keys = sampledKeys(query.set!);
+  const least = leastHits(query.c, query.q, keys.length);
+  const met: Met[] = [];
+  for (const segment of which) {
+    const postings = postingsOf(forests[segment].segment);
+    if (postings === undefined) continue;
+    for (const row of postings.rowsSharing(keys, least)) {
+      if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row))
+        met.push({ segment, row, agreement: 0 });
+    }
+  }
+  return met;
+}
+
+function verified(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  met: readonly Met[],
+  query: ContainmentQuery,
+  scorer: RowScorer,
+): IndexMatch[] {
+  const { q, c } = query;
+  scorer.setQuery(query);
+  const matches: IndexMatch[] = [];
+  for (const m of met) {
+    const source = segments[m.segment];
+    const forest = forests[m.segment];
+    const x = forest.sizes[m.row];
+    if (x < c * q) continue;
+    const similarity = scorer.estimate(source, m.row);
+    const containment = containmentOf(similarity, q, x);
+    // Sets are read only where the estimate leaves room for containment C: within three standard errors
+    // (at the least Jaccard that C allows), and a slot, of that Jaccard.
+    const t = jaccardFloor(c, q, x);
+    if (similarity < t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots) continue;
+    const set = query.set === undefined ? undefined : source.readSet(m.row);
+    if (set === undefined) {
+      if (containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
+      continue;
+    }
+    const exact = exactJaccard(query.set!, set);
+    // |Q ∩ X| recovered from the exact Jaccard: an integer, so the rounding is exact.
+    const common = Math.round((exact * (q + set.length / 2)) / (1 + exact));
+    const exactContainment = common / q;
+    if (exactContainment >= c) matches.push({ id: source.id(m.row), similarity, exact, containment, exactContainment });
+  }
+  const key = (m: IndexMatch): number => m.exactContainment ?? m.containment ?? 0;
+  return matches.sort((a, b) => key(b) - key(a) || b.similarity - a.similarity);
+}

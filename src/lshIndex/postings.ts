@@ -1,0 +1,105 @@
+/**
+ * Sampled shingle postings of one segment, for containment queries of short
+ * items in long documents, where no signature can help: a 16-shingle item in
+ * a 20,000-shingle document has Jaccard 0.0008, so the documents' MinHash
+ * slots almost never hold one of its shingles. Each stored set's shingles
+ * with a hash in the lowest quarter are posted (a consistent sample: the
+ * same shingle is sampled in every set), so a document holding m of the
+ * query's shingles shares a sampled one with probability 1 − (3/4)^m — at
+ * least 0.95 for m ≥ 11, i.e. C·|Q| ≥ 11. Built in memory from the stored
+ * sets on the first containment query that needs it (nothing on disk):
+ * 8 bytes per sampled shingle (2 bytes per stored one), and 4 bytes per row. Browser-safe.
+ */
+import type { IndexSegment } from './segment.js';
+
+/** 1 in 2^SAMPLE_BITS shingles is posted. */
+export const SAMPLE_BITS = 2;
+export const SAMPLE_RATE = 1 / 2 ** SAMPLE_BITS;
+
+/** A 32-bit mix of a shingle's (lo, hi) hash: its top SAMPLE_BITS decide the sample, all 32 its posting key. */
+const mix = (lo: number, hi: number): number => Math.imul(lo ^ Math.imul(hi, 0xcc9e2d51), 0x1b873593) >>> 0;
+
+/** The posting keys of a set's sampled shingles (sorted, distinct). */
+export function sampledKeys(set: Uint32Array): Uint32Array {
+  const keys: number[] = [];
+  for (let i = 0; i < set.length; i += 2) {
+    const key = mix(set[i], set[i + 1]);
+    if (key >>> (32 - SAMPLE_BITS) === 0) keys.push(key);
+  }
+  return Uint32Array.from(new Set(keys)).sort();
+}
+
+export class ShinglePostings {
+  /** Keys in ascending order, each with its row. */
+  readonly keys: Uint32Array;
+  readonly rows: Uint32Array;
+  private readonly hits: Uint32Array;
+
+  constructor(readonly segment: IndexSegment) {
+    this.hits = new Uint32Array(segment.count);
+    const perRow: Uint32Array[] = [];
+    let total = 0;
+    for (let r = 0; r < segment.count; r++) {
+      const keys = sampledKeys(segment.readSet(r) ?? new Uint32Array(0));
+      perRow.push(keys);
+      total += keys.length;
+    }
+    // Sorted by key with a two-pass radix sort (16 bits a pass), rows alongside.
+    let keys = new Uint32Array(total);
+    let rows = new Uint32Array(total);
+    let at = 0;
+    perRow.forEach((k, r) => {
+      keys.set(k, at);
+      rows.fill(r, at, at + k.length);
+      at += k.length;
+    });
+    let nextKeys = new Uint32Array(total);
+    let nextRows = new Uint32Array(total);
+    const counts = new Uint32Array(65537);
+    for (const shift of [0, 16]) {
+      counts.fill(0);
+      for (let i = 0; i < total; i++) counts[((keys[i] >>> shift) & 0xffff) + 1]++;
+      for (let d = 1; d <= 65536; d++) counts[d] += counts[d - 1];
+      for (let i = 0; i < total; i++) {
+        const to = counts[(keys[i] >>> shift) & 0xffff]++;
+        nextKeys[to] = keys[i];
+        nextRows[to] = rows[i];
+      }
+      [keys, nextKeys] = [nextKeys, keys];
+      [rows, nextRows] = [nextRows, rows];
+    }
+    this.keys = keys;
+    this.rows = rows;
+  }
+
+  /** The rows posted under at least `least` of `keys`, each once (a typed counter: posting lists can be long). */
+  rowsSharing(keys: Uint32Array, least: number): number[] {
+    const touched: number[] = [];
+    for (const key of keys) {
+      let lo = 0;
+      let hi = this.keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.keys.length && this.keys[i] === key; i++) {
+        const row = this.rows[i];
+        if (this.hits[row]++ === 0) touched.push(row);
+      }
+    }
+    const found = touched.filter((row) => this.hits[row] >= least);
+    for (const row of touched) this.hits[row] = 0;
+    return found;
+  }
+}
+
+/**
+ * The fewest sampled shingles a document holding C·q of the query's q
+ * shingles shares among the query's s sampled ones, short of three standard
+ * deviations (hypergeometric): fewer is not a candidate. At least 1.
+ */
+export function leastHits(c: number, q: number, s: number): number {
+  const sd = q > 1 ? Math.sqrt((s * c * (1 - c) * (q - s)) / (q - 1)) : 0;
+  return Math.max(1, Math.floor(c * s - 3 * sd));
+}
