@@ -20,14 +20,25 @@ import type { ClusterCheck, VerifyMode } from '../src/options.js';
 const sizes = process.argv.slice(2).map(Number);
 const memoryLimit = process.env.BENCH_MEMORY ?? '2GB';
 const engines = (process.env.BENCH_ENGINES ?? 'duckdb').split(',') as EngineName[];
-const modes = (process.env.BENCH_MODES ?? 'estimate/none,hybrid/representative').split(',').map((m) => m.split('/') as [VerifyMode, ClusterCheck]);
+const modes = (process.env.BENCH_MODES ?? 'estimate/none,hybrid/representative')
+  .split(',')
+  .map((m) => m.split('/') as [VerifyMode, ClusterCheck]);
 
 for (const documents of sizes.length > 0 ? sizes : [100_000]) {
   const dir = mkdtempSync(join(tmpdir(), 'gpudedup-bench-cluster-'));
   try {
     const shards = [0, 1].map((index) => join(dir, `shard-${index + 1}.parquet`));
     let started = performance.now();
-    for (const [index, path] of shards.entries()) await writeSyntheticShard(path, { documents, k: 128, bands: 16, rows: 8, shard: { index, count: 2 }, memoryLimit, sets: true });
+    for (const [index, path] of shards.entries())
+      await writeSyntheticShard(path, {
+        documents,
+        k: 128,
+        bands: 16,
+        rows: 8,
+        shard: { index, count: 2 },
+        memoryLimit,
+        sets: true,
+      });
     const generateSeconds = (performance.now() - started) / 1000;
     const bytes = shards.reduce((sum, p) => sum + statSync(p).size, 0);
 
@@ -38,7 +49,9 @@ for (const documents of sizes.length > 0 ? sizes : [100_000]) {
     const scanSeconds = (performance.now() - started) / 1000;
     close();
 
-    const runs = engines.flatMap((engine) => modes.map(([verify, clusterCheck]) => [engine, verify, clusterCheck] as const));
+    const runs = engines.flatMap((engine) =>
+      modes.map(([verify, clusterCheck]) => [engine, verify, clusterCheck] as const),
+    );
     for (const [engine, verify, clusterCheck] of runs) {
       started = performance.now();
       const s = await runCluster({
@@ -52,7 +65,10 @@ for (const documents of sizes.length > 0 ? sizes : [100_000]) {
         engineOptions: { threads: 2, memoryLimit, tempDirectory: join(dir, 'spill') },
       });
       const seconds = (performance.now() - started) / 1000;
-      const ok = s.clusters === documents / 2 && s.stats.verified === documents / 2 && s.stats.candidates === documents / 2 + documents / 5;
+      const ok =
+        s.clusters === documents / 2 &&
+        s.stats.verified === documents / 2 &&
+        s.stats.candidates === documents / 2 + documents / 5;
       const t = s.stats.timings;
       console.log(
         JSON.stringify({

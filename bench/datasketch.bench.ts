@@ -86,7 +86,22 @@ interface Run {
   wall: number;
   cpu?: number;
 }
-const signArgs = (root: string, out: string): string[] => [join(root, 'dist/src/cli/main.js'), 'sign', input, '-o', out, '--scheme', 'datasketch-affine32', '-k', String(K), '--backend', backend, '--threads', threads, '-q'];
+const signArgs = (root: string, out: string): string[] => [
+  join(root, 'dist/src/cli/main.js'),
+  'sign',
+  input,
+  '-o',
+  out,
+  '--scheme',
+  'datasketch-affine32',
+  '-k',
+  String(K),
+  '--backend',
+  backend,
+  '--threads',
+  threads,
+  '-q',
+];
 // Interleaved, so that a neighbour's load falls on every contender alike: this build, datasketch, the baseline, then again.
 const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loadBefore = load();
@@ -95,8 +110,13 @@ for (let r = 0; r < repeat; r++) {
   const ours = timed(process.execPath, signArgs('.', npy));
   const reference = timed('python3', ['-c', PYTHON, input, npy]); // compares its rows with ours
   const base = baseline === undefined ? undefined : timed(process.execPath, signArgs(baseline, join(dir, 'base.npy')));
-  if (base !== undefined && !readFileSync(npy).equals(readFileSync(join(dir, 'base.npy')))) throw new Error('this build and the baseline wrote different .npy files');
-  runs.push({ python: { ...(JSON.parse(reference.stdout) as Python), wall: reference.wall, cpu: reference.cpu }, ours, base });
+  if (base !== undefined && !readFileSync(npy).equals(readFileSync(join(dir, 'base.npy'))))
+    throw new Error('this build and the baseline wrote different .npy files');
+  runs.push({
+    python: { ...(JSON.parse(reference.stdout) as Python), wall: reference.wall, cpu: reference.cpu },
+    ours,
+    base,
+  });
 }
 const loadAfter = load();
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -106,20 +126,32 @@ const theirs = median(runs.map((r) => r.python.wall));
 const bulk = median(runs.map((r) => r.python.bulk_s));
 const shingle = median(runs.map((r) => r.python.shingle_s));
 const ours = median(runs.map((r) => r.ours.wall));
-const cpu = (xs: (number | undefined)[]): string => (xs.some((x) => x === undefined) ? 'n/a' : `${fmt(median(xs as number[]))} s`);
+const cpu = (xs: (number | undefined)[]): string =>
+  xs.some((x) => x === undefined) ? 'n/a' : `${fmt(median(xs as number[]))} s`;
 const mb = statSync(input).size / 1e6;
-const fmt = (x: number, digits = 2): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (x: number, digits = 2): string =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const walls = (xs: number[]): string => xs.map((x) => fmt(x)).join(' / ');
 console.log(`### gpudedup sign --scheme datasketch-affine32 vs datasketch 2.0.0 MinHash.bulk (k = ${K}, word 5-grams)`);
 console.log();
-console.log(`${input}: ${python.documents.toLocaleString('en-US')} documents, ${python.shingles.toLocaleString('en-US')} shingles, ${fmt(mb, 1)} MB on disk; rows equal: ${python.equal_rows} of ${python.documents}`);
-console.log(`${repeat} interleaved round${repeat === 1 ? '' : 's'}, medians (each round's wall in the last column); load average before ${loadBefore}, after ${loadAfter}`);
+console.log(
+  `${input}: ${python.documents.toLocaleString('en-US')} documents, ${python.shingles.toLocaleString('en-US')} shingles, ${fmt(mb, 1)} MB on disk; rows equal: ${python.equal_rows} of ${python.documents}`,
+);
+console.log(
+  `${repeat} interleaved round${repeat === 1 ? '' : 's'}, medians (each round's wall in the last column); load average before ${loadBefore}, after ${loadAfter}`,
+);
 console.log();
 console.log('| | wall, whole process (median) | CPU (user + sys) | of which / against datasketch | walls |');
 console.log('| --- | --- | --- | --- | --- |');
-console.log(`| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | ${cpu(runs.map((r) => r.python.cpu))} | reading + shingling ${fmt(shingle)} s, MinHash.bulk ${fmt(bulk)} s (wall) | ${walls(runs.map((r) => r.python.wall))} |`);
-console.log(`| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${cpu(runs.map((r) => r.ours.cpu))} | whole process ${fmt(theirs / ours, 1)}×, bulk alone ${fmt(bulk / ours, 1)}× (best round: ${fmt(bulk / best(runs.map((r) => r.ours.wall)), 1)}×) | ${walls(runs.map((r) => r.ours.wall))} |`);
+console.log(
+  `| datasketch 2.0.0 (Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1]}) | ${fmt(theirs)} s | ${cpu(runs.map((r) => r.python.cpu))} | reading + shingling ${fmt(shingle)} s, MinHash.bulk ${fmt(bulk)} s (wall) | ${walls(runs.map((r) => r.python.wall))} |`,
+);
+console.log(
+  `| gpudedup sign, ${backend}, ${threads} threads | ${fmt(ours)} s | ${cpu(runs.map((r) => r.ours.cpu))} | whole process ${fmt(theirs / ours, 1)}×, bulk alone ${fmt(bulk / ours, 1)}× (best round: ${fmt(bulk / best(runs.map((r) => r.ours.wall)), 1)}×) | ${walls(runs.map((r) => r.ours.wall))} |`,
+);
 if (baseline !== undefined) {
   const base = median(runs.map((r) => r.base!.wall));
-  console.log(`| baseline (${baseline}), same flags | ${fmt(base)} s | ${cpu(runs.map((r) => r.base!.cpu))} | whole process ${fmt(theirs / base, 1)}×, bulk alone ${fmt(bulk / base, 1)}×; this build ${fmt(base / ours, 2)}× the baseline's speed, same .npy | ${walls(runs.map((r) => r.base!.wall))} |`);
+  console.log(
+    `| baseline (${baseline}), same flags | ${fmt(base)} s | ${cpu(runs.map((r) => r.base!.cpu))} | whole process ${fmt(theirs / base, 1)}×, bulk alone ${fmt(bulk / base, 1)}×; this build ${fmt(base / ours, 2)}× the baseline's speed, same .npy | ${walls(runs.map((r) => r.base!.wall))} |`,
+  );
 }

@@ -16,7 +16,17 @@
  * bench.json, bench.svg, dedup-webgpu.json, dedup-cpu.json.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,15 +83,33 @@ export interface DeviceSummary {
   readonly schema: 'gpudedup-device-check/1';
   readonly started: string;
   finished?: string;
-  readonly check: { readonly documents: number; readonly runs: number; readonly budgetSeconds: number; readonly allowSoftware: boolean };
-  readonly machine: { readonly cpu: string; readonly cores: number; readonly memoryBytes: number; readonly node: string; readonly kernel: string };
+  readonly check: {
+    readonly documents: number;
+    readonly runs: number;
+    readonly budgetSeconds: number;
+    readonly allowSoftware: boolean;
+  };
+  readonly machine: {
+    readonly cpu: string;
+    readonly cores: number;
+    readonly memoryBytes: number;
+    readonly node: string;
+    readonly kernel: string;
+  };
   bundle?: unknown;
   loader?: string;
   vkDriverFiles?: string;
   adapter?: { readonly description: string; readonly software: boolean; readonly parity: boolean };
   gpu?: GpuInfo;
   corpus?: { readonly documents: number; readonly bytes: number; readonly files: number; readonly seconds: number };
-  bench?: { readonly runs: number; readonly shingles: number; readonly evaluations: number; readonly rows: readonly BenchRowLite[]; readonly gpuOverCpu?: number; readonly cpuThreads?: number };
+  bench?: {
+    readonly runs: number;
+    readonly shingles: number;
+    readonly evaluations: number;
+    readonly rows: readonly BenchRowLite[];
+    readonly gpuOverCpu?: number;
+    readonly cpuThreads?: number;
+  };
   roofline?: Roofline;
   feedRate?: FeedRate;
   readonly dedup: { webgpu?: DedupRun; cpu?: DedupRun };
@@ -123,8 +151,19 @@ class Check {
     this.summary = {
       schema: 'gpudedup-device-check/1',
       started: new Date(options.started).toISOString(),
-      check: { documents: options.documents, runs: options.runs, budgetSeconds: options.budgetSeconds, allowSoftware: options.allowSoftware },
-      machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryBytes: totalmem(), node: process.version, kernel: release() },
+      check: {
+        documents: options.documents,
+        runs: options.runs,
+        budgetSeconds: options.budgetSeconds,
+        allowSoftware: options.allowSoftware,
+      },
+      machine: {
+        cpu: cpus()[0]?.model ?? 'unknown',
+        cores: availableParallelism(),
+        memoryBytes: totalmem(),
+        node: process.version,
+        kernel: release(),
+      },
       ...(options.loader ? { loader: options.loader } : {}),
       dedup: {},
       steps: [],
@@ -167,17 +206,29 @@ class Check {
 
   record(step: StepRecord): void {
     this.summary.steps.push({ ...step, seconds: Number(step.seconds.toFixed(2)) });
-    appendFileSync(this.log, `== ${step.name}: ${step.status} in ${step.seconds.toFixed(1)} s${step.note ? ` (${step.note})` : ''}\n`);
+    appendFileSync(
+      this.log,
+      `== ${step.name}: ${step.status} in ${step.seconds.toFixed(1)} s${step.note ? ` (${step.note})` : ''}\n`,
+    );
     this.write();
   }
 
   /** One command under `timeout`, its output appended to check.log (and stdout to `stdoutTo` when given). */
-  run(label: string, boxSeconds: number, command: string, args: readonly string[], stdoutTo?: string): Promise<CommandResult> {
+  run(
+    label: string,
+    boxSeconds: number,
+    command: string,
+    args: readonly string[],
+    stdoutTo?: string,
+  ): Promise<CommandResult> {
     const started = performance.now();
     if (boxSeconds <= 0) return Promise.resolve({ status: 'timeout', code: null, stdout: '', seconds: 0 }); // `timeout 0` would never stop it
     const argv = this.hasTimeout ? ['--kill-after=5', String(boxSeconds), command, ...args] : [command, ...args];
     return new Promise((resolve) => {
-      const child = spawn(this.hasTimeout ? 'timeout' : command, this.hasTimeout ? argv : args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.hasTimeout ? 'timeout' : command, this.hasTimeout ? argv : args, {
+        env: this.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       this.running.add(child);
       const timer = this.hasTimeout ? undefined : setTimeout(() => child.kill('SIGKILL'), boxSeconds * 1000);
       let stdout = '';
@@ -190,7 +241,10 @@ class Check {
         const timedOut = (this.hasTimeout && (code === 124 || code === 137)) || signal === 'SIGKILL';
         const status: StepStatus = timedOut ? 'timeout' : code === 0 ? 'ok' : 'failed';
         if (stdoutTo !== undefined) writeFileSync(stdoutTo, stdout);
-        appendFileSync(this.log, `-- ${label}: ${[command, ...args].join(' ')}\n${stdoutTo ? `(stdout in ${stdoutTo})\n` : stdout}${stderr}-- exit ${code ?? signal}${timedOut ? ` (over its ${boxSeconds} s box)` : ''}\n`);
+        appendFileSync(
+          this.log,
+          `-- ${label}: ${[command, ...args].join(' ')}\n${stdoutTo ? `(stdout in ${stdoutTo})\n` : stdout}${stderr}-- exit ${code ?? signal}${timedOut ? ` (over its ${boxSeconds} s box)` : ''}\n`,
+        );
         resolve({ status, code, stdout, seconds: (performance.now() - started) / 1000 });
       };
       child.on('error', (error) => {
@@ -220,7 +274,11 @@ function parseJson<T>(text: string): T | undefined {
 }
 
 interface DoctorJson {
-  readonly adapters: { readonly description?: string; readonly check?: { readonly ok: boolean }; readonly error?: string }[];
+  readonly adapters: {
+    readonly description?: string;
+    readonly check?: { readonly ok: boolean };
+    readonly error?: string;
+  }[];
   readonly auto: string;
 }
 
@@ -230,12 +288,18 @@ function usableAdapter(report: DoctorJson | undefined, allowSoftware: boolean): 
   if (!report || !passed) return undefined;
   const software = !report.auto.startsWith('webgpu');
   if (software && !allowSoftware) return undefined;
-  return { description: passed.description ?? 'unknown adapter', software, parity: report.adapters.every((a) => a.check?.ok !== false) };
+  return {
+    description: passed.description ?? 'unknown adapter',
+    software,
+    parity: report.adapters.every((a) => a.check?.ok !== false),
+  };
 }
 
 /** Finds the GPU through Dawn; without one, tries the NVIDIA driver's ICD file (VK_DRIVER_FILES). */
 async function probe(c: Check): Promise<void> {
-  const attempt = async (label: string): Promise<{ adapter?: DeviceSummary['adapter']; result: CommandResult; report?: DoctorJson }> => {
+  const attempt = async (
+    label: string,
+  ): Promise<{ adapter?: DeviceSummary['adapter']; result: CommandResult; report?: DoctorJson }> => {
     const result = await c.run(label, c.box(60), process.execPath, [CLI, 'doctor', '--json', '--no-rates']);
     const report = parseJson<DoctorJson>(result.stdout);
     return { adapter: usableAdapter(report, c.options.allowSoftware), result, report };
@@ -252,36 +316,91 @@ async function probe(c: Check): Promise<void> {
   const why = found.adapter
     ? found.adapter.description
     : found.result.status === 'timeout'
-      ? found.result.seconds === 0 ? 'not started: no time left' : 'doctor did not answer within its box'
+      ? found.result.seconds === 0
+        ? 'not started: no time left'
+        : 'doctor did not answer within its box'
       : `no ${c.options.allowSoftware ? '' : 'hardware '}adapter: ${found.report?.auto ?? found.result.stdout.slice(0, 200)}`;
-  c.record({ name: 'probe', status: found.adapter ? 'ok' : found.result.status === 'timeout' ? 'timeout' : 'failed', seconds: found.result.seconds, exitCode: found.result.code, note: [note, why].filter(Boolean).join('; ') });
+  c.record({
+    name: 'probe',
+    status: found.adapter ? 'ok' : found.result.status === 'timeout' ? 'timeout' : 'failed',
+    seconds: found.result.seconds,
+    exitCode: found.result.code,
+    note: [note, why].filter(Boolean).join('; '),
+  });
 }
 
 /** nvidia-smi's name, driver, clocks and memory, and the SM count from PyTorch (or a table of known parts). */
 async function gpuInfo(c: Check): Promise<GpuInfo | undefined> {
-  const smi = await c.run('nvidia-smi', c.box(30), 'nvidia-smi', ['--query-gpu=name,driver_version,clocks.max.sm,memory.total', '--format=csv,noheader,nounits']);
-  if (smi.status === 'timeout') return (c.record({ name: 'gpu info', status: 'timeout', seconds: smi.seconds, note: 'nvidia-smi did not answer in time' }), undefined);
-  if (smi.status !== 'ok') return (c.record({ name: 'gpu info', status: 'skipped', seconds: smi.seconds, exitCode: smi.code, note: 'no nvidia-smi here: no NVIDIA GPU, no roofline' }), undefined);
-  const [name, driver, clock, memory] = smi.stdout.split('\n')[0].split(',').map((s) => s.trim());
-  const torch = await c.run('SM count (PyTorch)', c.box(60), 'python3', ['-c', 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)']);
+  const smi = await c.run('nvidia-smi', c.box(30), 'nvidia-smi', [
+    '--query-gpu=name,driver_version,clocks.max.sm,memory.total',
+    '--format=csv,noheader,nounits',
+  ]);
+  if (smi.status === 'timeout')
+    return (
+      c.record({
+        name: 'gpu info',
+        status: 'timeout',
+        seconds: smi.seconds,
+        note: 'nvidia-smi did not answer in time',
+      }),
+      undefined
+    );
+  if (smi.status !== 'ok')
+    return (
+      c.record({
+        name: 'gpu info',
+        status: 'skipped',
+        seconds: smi.seconds,
+        exitCode: smi.code,
+        note: 'no nvidia-smi here: no NVIDIA GPU, no roofline',
+      }),
+      undefined
+    );
+  const [name, driver, clock, memory] = smi.stdout
+    .split('\n')[0]
+    .split(',')
+    .map((s) => s.trim());
+  const torch = await c.run('SM count (PyTorch)', c.box(60), 'python3', [
+    '-c',
+    'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)',
+  ]);
   const fromTorch = torch.status === 'ok' ? Number(torch.stdout.trim().split('\n').pop()) : NaN;
   const fromTable = knownSmCount(name);
   const smCount = Number.isInteger(fromTorch) && fromTorch > 0 ? fromTorch : fromTable;
-  c.record({ name: 'gpu info', status: 'ok', seconds: smi.seconds + torch.seconds, note: `${name}, SM count ${smCount ?? 'unknown'} (${Number.isInteger(fromTorch) && fromTorch > 0 ? 'PyTorch' : 'table'})` });
+  c.record({
+    name: 'gpu info',
+    status: 'ok',
+    seconds: smi.seconds + torch.seconds,
+    note: `${name}, SM count ${smCount ?? 'unknown'} (${Number.isInteger(fromTorch) && fromTorch > 0 ? 'PyTorch' : 'table'})`,
+  });
   return {
     name,
     driver,
     ...(Number(clock) > 0 ? { maxSmClockMHz: Number(clock) } : {}),
     ...(Number(memory) > 0 ? { memoryMiB: Number(memory) } : {}),
-    ...(smCount === undefined ? {} : { smCount, smCountSource: smCount === fromTorch ? ('torch' as const) : ('table' as const) }),
+    ...(smCount === undefined
+      ? {}
+      : { smCount, smCountSource: smCount === fromTorch ? ('torch' as const) : ('table' as const) }),
   };
 }
 
 async function doctor(c: Check): Promise<void> {
   const box = c.box(90);
   if (box === 0) return c.record({ name: 'doctor', status: 'timeout', seconds: 0, note: 'not started: no time left' });
-  const r = await c.run('doctor', box, process.execPath, [CLI, 'doctor', '--json', ...(c.options.quick ? ['--no-rates'] : [])], join(c.options.out, 'doctor.json'));
-  c.record({ name: 'doctor', status: r.status, seconds: r.seconds, exitCode: r.code, note: r.code === 1 ? 'an adapter signed differently from the CPU (doctor.json)' : undefined });
+  const r = await c.run(
+    'doctor',
+    box,
+    process.execPath,
+    [CLI, 'doctor', '--json', ...(c.options.quick ? ['--no-rates'] : [])],
+    join(c.options.out, 'doctor.json'),
+  );
+  c.record({
+    name: 'doctor',
+    status: r.status,
+    seconds: r.seconds,
+    exitCode: r.code,
+    note: r.code === 1 ? 'an adapter signed differently from the CPU (doctor.json)' : undefined,
+  });
 }
 
 function corpusBytes(dir: string): { bytes: number; files: number } {
@@ -292,14 +411,21 @@ function corpusBytes(dir: string): { bytes: number; files: number } {
 /** The generated corpus, in one part per core (at most 16), side by side in one directory. */
 async function corpus(c: Check, dir: string): Promise<boolean> {
   const box = c.box(120);
-  if (box === 0) return (c.record({ name: 'corpus', status: 'timeout', seconds: 0, note: 'not started: no time left' }), false);
+  if (box === 0)
+    return (c.record({ name: 'corpus', status: 'timeout', seconds: 0, note: 'not started: no time left' }), false);
   mkdirSync(dir, { recursive: true });
   const parts = Math.max(1, Math.min(16, availableParallelism(), c.options.documents));
   const started = performance.now();
   const results = await Promise.all(
     Array.from({ length: parts }, (_, i) => {
       const name = `part-${String(i + 1).padStart(2, '0')}.jsonl`;
-      return c.run(`corpus ${name}`, box, process.execPath, [GENERATOR, String(c.options.documents), join(dir, name), '--part', `${i + 1}/${parts}`]);
+      return c.run(`corpus ${name}`, box, process.execPath, [
+        GENERATOR,
+        String(c.options.documents),
+        join(dir, name),
+        '--part',
+        `${i + 1}/${parts}`,
+      ]);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -307,7 +433,12 @@ async function corpus(c: Check, dir: string): Promise<boolean> {
   if (bad) return (c.record({ name: 'corpus', status: bad.status, seconds, exitCode: bad.code }), false);
   const { bytes, files } = corpusBytes(dir);
   c.summary.corpus = { documents: c.options.documents, bytes, files, seconds: Number(seconds.toFixed(1)) };
-  c.record({ name: 'corpus', status: 'ok', seconds, note: `${c.options.documents} documents, ${(bytes / 1e9).toFixed(3)} GB in ${files} files` });
+  c.record({
+    name: 'corpus',
+    status: 'ok',
+    seconds,
+    note: `${c.options.documents} documents, ${(bytes / 1e9).toFixed(3)} GB in ${files} files`,
+  });
   return true;
 }
 
@@ -315,7 +446,12 @@ interface BenchJson {
   readonly shingles: number;
   readonly evaluations: number;
   readonly machine: { readonly adapter?: string };
-  readonly rows: readonly { backend: string; seconds: { median: number }; evaluationsPerSecond: number; mbPerSecond: number }[];
+  readonly rows: readonly {
+    backend: string;
+    seconds: { median: number };
+    evaluationsPerSecond: number;
+    mbPerSecond: number;
+  }[];
   readonly [key: string]: unknown;
 }
 
@@ -324,13 +460,31 @@ async function bench(c: Check, dir: string, gpu: Promise<GpuInfo | undefined>): 
   c.summary.gpu = await gpu; // before timing: PyTorch's start-up would take cores from the benchmark
   c.write();
   const box = c.box(180);
-  if (box === 0) return (c.record({ name: 'bench', status: 'timeout', seconds: 0, note: 'not started: no time left' }), undefined);
+  if (box === 0)
+    return (c.record({ name: 'bench', status: 'timeout', seconds: 0, note: 'not started: no time left' }), undefined);
   const json = join(c.options.out, 'bench.json');
-  const args = [BIG_HEAP, CLI, 'bench', dir, '--runs', String(c.options.runs), '--no-single-thread', '--json', json, '--plot', join(c.options.out, 'bench.svg')];
+  const args = [
+    BIG_HEAP,
+    CLI,
+    'bench',
+    dir,
+    '--runs',
+    String(c.options.runs),
+    '--no-single-thread',
+    '--json',
+    json,
+    '--plot',
+    join(c.options.out, 'bench.svg'),
+  ];
   const r = await c.run('bench', box, process.execPath, args);
   const report = r.status === 'ok' && existsSync(json) ? parseJson<BenchJson>(readFileSync(json, 'utf8')) : undefined;
   if (report) {
-    const rows = report.rows.map((row) => ({ backend: row.backend, seconds: row.seconds.median, evaluationsPerSecond: row.evaluationsPerSecond, mbPerSecond: row.mbPerSecond }));
+    const rows = report.rows.map((row) => ({
+      backend: row.backend,
+      seconds: row.seconds.median,
+      evaluationsPerSecond: row.evaluationsPerSecond,
+      mbPerSecond: row.mbPerSecond,
+    }));
     const gpuRow = rows.find((row) => row.backend === report.machine.adapter);
     const cpuRow = rows.find((row) => row.backend.includes('(all threads)'));
     const threads = Number(/(\d+) threads?/.exec(cpuRow?.backend ?? '')?.[1]);
@@ -343,9 +497,16 @@ async function bench(c: Check, dir: string, gpu: Promise<GpuInfo | undefined>): 
       ...(threads > 0 ? { cpuThreads: threads } : {}),
     };
     const g = c.summary.gpu;
-    if (gpuRow && g?.smCount && g.maxSmClockMHz) c.summary.roofline = roofline(g.smCount, g.maxSmClockMHz, gpuRow.evaluationsPerSecond);
+    if (gpuRow && g?.smCount && g.maxSmClockMHz)
+      c.summary.roofline = roofline(g.smCount, g.maxSmClockMHz, gpuRow.evaluationsPerSecond);
   }
-  c.record({ name: 'bench', status: report || r.status !== 'ok' ? r.status : 'failed', seconds: r.seconds, exitCode: r.code, note: report && !c.summary.roofline ? 'no roofline: no NVIDIA GPU seen (nvidia-smi) or no WebGPU row' : undefined });
+  c.record({
+    name: 'bench',
+    status: report || r.status !== 'ok' ? r.status : 'failed',
+    seconds: r.seconds,
+    exitCode: r.code,
+    note: report && !c.summary.roofline ? 'no roofline: no NVIDIA GPU seen (nvidia-smi) or no WebGPU row' : undefined,
+  });
   return report;
 }
 
@@ -376,11 +537,17 @@ async function feedRate(c: Check, dir: string, report: BenchJson | undefined): P
     return c.record({ name: 'feed rate', status: 'ok', seconds: 0, note: fromBench.what });
   }
   const box = c.box(90);
-  if (box === 0) return c.record({ name: 'feed rate', status: 'timeout', seconds: 0, note: 'not started: no time left' });
+  if (box === 0)
+    return c.record({ name: 'feed rate', status: 'timeout', seconds: 0, note: 'not started: no time left' });
   const r = await c.run('feed rate', box, process.execPath, [FEED, dir]);
   const measured = r.status === 'ok' ? parseJson<FeedRate>(r.stdout.trim().split('\n').pop() ?? '') : undefined;
   if (measured) c.summary.feedRate = measured;
-  c.record({ name: 'feed rate', status: measured || r.status !== 'ok' ? r.status : 'failed', seconds: r.seconds, exitCode: r.code });
+  c.record({
+    name: 'feed rate',
+    status: measured || r.status !== 'ok' ? r.status : 'failed',
+    seconds: r.seconds,
+    exitCode: r.code,
+  });
 }
 
 interface DedupReportJson {
@@ -400,10 +567,24 @@ async function dedup(c: Check, dir: string, backend: 'webgpu' | 'cpu'): Promise<
   const kept = join(c.options.work, `kept-${backend}.jsonl`);
   const temp = join(c.options.work, `tmp-${backend}`);
   mkdirSync(temp, { recursive: true });
-  const r = await c.run(name, box, process.execPath, [CLI, 'dedup', dir, '-o', kept, '--report', report, '--backend', backend, '--temp-directory', temp, '-q']);
+  const r = await c.run(name, box, process.execPath, [
+    CLI,
+    'dedup',
+    dir,
+    '-o',
+    kept,
+    '--report',
+    report,
+    '--backend',
+    backend,
+    '--temp-directory',
+    temp,
+    '-q',
+  ]);
   rmSync(kept, { force: true });
   rmSync(temp, { recursive: true, force: true });
-  const json = r.status === 'ok' && existsSync(report) ? parseJson<DedupReportJson>(readFileSync(report, 'utf8')) : undefined;
+  const json =
+    r.status === 'ok' && existsSync(report) ? parseJson<DedupReportJson>(readFileSync(report, 'utf8')) : undefined;
   if (json && c.summary.corpus) {
     c.summary.dedup[backend] = {
       backend: json.backend,
@@ -415,7 +596,13 @@ async function dedup(c: Check, dir: string, backend: 'webgpu' | 'cpu'): Promise<
       ...(json.signingSeconds ? { signingSeconds: json.signingSeconds } : {}),
     };
   }
-  c.record({ name, status: json || r.status !== 'ok' ? r.status : 'failed', seconds: r.seconds, exitCode: r.code, note: json?.backend });
+  c.record({
+    name,
+    status: json || r.status !== 'ok' ? r.status : 'failed',
+    seconds: r.seconds,
+    exitCode: r.code,
+    note: json?.backend,
+  });
 }
 
 export async function runDeviceCheck(options: Options): Promise<DeviceSummary> {
@@ -424,7 +611,12 @@ export async function runDeviceCheck(options: Options): Promise<DeviceSummary> {
   const c = new Check(options);
   const stop = (signal: NodeJS.Signals): void => {
     c.stop();
-    c.record({ name: 'stopped', status: 'failed', seconds: 0, note: `${signal}: the check was stopped; the steps above finished` });
+    c.record({
+      name: 'stopped',
+      status: 'failed',
+      seconds: 0,
+      note: `${signal}: the check was stopped; the steps above finished`,
+    });
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   };
   process.once('SIGTERM', stop);
@@ -442,7 +634,8 @@ export async function runDeviceCheck(options: Options): Promise<DeviceSummary> {
   } else {
     c.summary.gpu = await gpu;
     const status = c.summary.steps.find((s) => s.name === 'corpus')!.status;
-    for (const name of ['bench', 'dedup --backend webgpu', 'feed rate', 'dedup --backend cpu']) c.record({ name, status, seconds: 0, note: 'not started: no corpus' });
+    for (const name of ['bench', 'dedup --backend webgpu', 'feed rate', 'dedup --backend cpu'])
+      c.record({ name, status, seconds: 0, note: 'not started: no corpus' });
   }
   c.summary.finished = new Date().toISOString();
   c.write();
@@ -456,7 +649,10 @@ function parseArgs(argv: readonly string[]): Options {
   };
   const out = value('--out');
   const work = value('--work');
-  if (!out || !work) throw new RangeError('usage: node dist/bench/deviceCheck.js --out DIR --work DIR [--docs N] [--runs N] [--budget S] [--started MS] [--allow-software] [--quick] [--loader TEXT] [--manifest FILE]');
+  if (!out || !work)
+    throw new RangeError(
+      'usage: node dist/bench/deviceCheck.js --out DIR --work DIR [--docs N] [--runs N] [--budget S] [--started MS] [--allow-software] [--quick] [--loader TEXT] [--manifest FILE]',
+    );
   const positive = (name: string, fallback: number): number => {
     const n = Number(value(name) ?? fallback);
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got ${value(name)}`);
@@ -481,8 +677,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const summary = await runDeviceCheck(parseArgs(process.argv.slice(2)));
     // Skipped: not applicable here (no NVIDIA GPU for the roofline); failures and timeouts fail the check.
     const failed = summary.steps.filter((s) => s.status === 'failed' || s.status === 'timeout');
-    console.log(`device check: ${summary.steps.filter((s) => s.status === 'ok').length} of ${summary.steps.length} steps ok${failed.length ? `; not ok: ${failed.map((s) => `${s.name} (${s.status})`).join(', ')}` : ''}`);
-    for (const t of summary.targets) console.log(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.target}: ${t.measured}`);
+    console.log(
+      `device check: ${summary.steps.filter((s) => s.status === 'ok').length} of ${summary.steps.length} steps ok${failed.length ? `; not ok: ${failed.map((s) => `${s.name} (${s.status})`).join(', ')}` : ''}`,
+    );
+    for (const t of summary.targets)
+      console.log(`  ${t.met === null ? '·' : t.met ? '✓' : '✗'} ${t.target}: ${t.measured}`);
     process.exitCode = failed.length ? 1 : 0;
   } catch (error) {
     console.error(`device check: ${error instanceof Error ? error.message : String(error)}`);

@@ -34,7 +34,10 @@ export interface FeedRate {
 const FIRST = { kind: 'first' } as const;
 
 /** Seconds for the first pass over `files` on `threads` workers, shingles only; input bytes and shingles counted. */
-async function feed(files: readonly InputFile[], threads: number): Promise<{ seconds: number; bytes: number; shingles: number }> {
+async function feed(
+  files: readonly InputFile[],
+  threads: number,
+): Promise<{ seconds: number; bytes: number; shingles: number }> {
   const params = makeParams({});
   const workers = nodeFirstPassWorkers(threads);
   let bytes = 0;
@@ -42,7 +45,12 @@ async function feed(files: readonly InputFile[], threads: number): Promise<{ sec
   try {
     const started = performance.now();
     const units = inputUnits(files, (n) => (bytes = n));
-    for await (const unit of firstPass(units, { setup: unitSetup(params, DEFAULT_READ, FIRST), workers, finish: { sign: false }, prePass: new ExactPrePass(params.normalize, FIRST) })) {
+    for await (const unit of firstPass(units, {
+      setup: unitSetup(params, DEFAULT_READ, FIRST),
+      workers,
+      finish: { sign: false },
+      prePass: new ExactPrePass(params.normalize, FIRST),
+    })) {
       shingles += unit.result.shingleCount;
     }
     return { seconds: (performance.now() - started) / 1000, bytes, shingles };

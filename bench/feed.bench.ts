@@ -19,5 +19,9 @@ for (const threads of threadArgs.length > 0 ? threadArgs.map(Number) : [1, 2]) {
   const rate = await measureFeedRate(files, params, DEFAULT_READ, threads);
   const used = process.cpuUsage(cpu);
   const cpuSeconds = (used.user + used.system) / 1e6;
-  console.log(`${threads} thread(s): ${rate.seconds.toFixed(2)} s, ${rate.mbPerSecond.toFixed(1)} MB/s, ${(rate.mbPerSecond / threads).toFixed(1)} MB/s per thread, CPU ${cpuSeconds.toFixed(2)} s; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `${threads} thread(s): ${rate.seconds.toFixed(2)} s, ${rate.mbPerSecond.toFixed(1)} MB/s, ${(rate.mbPerSecond / threads).toFixed(1)} MB/s per thread, CPU ${cpuSeconds.toFixed(2)} s; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -19,7 +19,8 @@ import { makeParams } from '../src/signatures/params.js';
 
 const argv = process.argv.slice(2);
 const corpus = resolve(argv[0]);
-const option = (name: string): string | undefined => (argv.indexOf(name) > 0 ? argv[argv.indexOf(name) + 1] : undefined);
+const option = (name: string): string | undefined =>
+  argv.indexOf(name) > 0 ? argv[argv.indexOf(name) + 1] : undefined;
 const baseline = option('--baseline');
 const runs = Number(option('--runs') ?? 1);
 const out = mkdtempSync(join(tmpdir(), 'gpudedup-firstpass-'));
@@ -31,9 +32,14 @@ function timeCommand(cli: string, args: string[]): { seconds: number; report?: R
   for (let r = 0; r < runs; r++) {
     const reportPath = join(out, `report-${r}.json`);
     const started = performance.now();
-    const result = spawnSync(process.execPath, [cli, ...args, ...(args[0] === 'dedup' ? ['--report', reportPath] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const result = spawnSync(
+      process.execPath,
+      [cli, ...args, ...(args[0] === 'dedup' ? ['--report', reportPath] : [])],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     const seconds = (performance.now() - started) / 1000;
-    if (result.status !== 0) throw new Error(`${args.join(' ')}: exit ${result.status}: ${result.stderr.toString().slice(-400)}`);
+    if (result.status !== 0)
+      throw new Error(`${args.join(' ')}: exit ${result.status}: ${result.stderr.toString().slice(-400)}`);
     if (seconds < best) {
       best = seconds;
       if (args[0] === 'dedup') report = JSON.parse(readFileSync(reportPath, 'utf8'));
@@ -54,12 +60,16 @@ function rows(label: string, cli: string): string[] {
       const stages = report?.seconds as Record<string, number> | undefined;
       const writing = stages?.writing;
       const share = writing === undefined ? '' : `${((100 * writing) / seconds).toFixed(1)} %`;
-      lines.push(`| ${label} | ${command} | ${threads} | ${seconds.toFixed(2)} | ${(megabytes / seconds).toFixed(1)} | ${share} |`);
+      lines.push(
+        `| ${label} | ${command} | ${threads} | ${seconds.toFixed(2)} | ${(megabytes / seconds).toFixed(1)} | ${share} |`,
+      );
       rmSync(target, { force: true });
       rmSync(`${target}.json`, { force: true });
     }
   }
-  lines.push(`| ${label} | **threads 2 / threads 1** | | dedup ${(times.dedup1 / times.dedup2).toFixed(2)}×, sign ${(times.sign1 / times.sign2).toFixed(2)}× | | |`);
+  lines.push(
+    `| ${label} | **threads 2 / threads 1** | | dedup ${(times.dedup1 / times.dedup2).toFixed(2)}×, sign ${(times.sign1 / times.sign2).toFixed(2)}× | | |`,
+  );
   return lines;
 }
 
@@ -67,8 +77,17 @@ function rows(label: string, cli: string): string[] {
 async function mainThreadShare(): Promise<{ elu: number; seconds: number }> {
   const params = makeParams({});
   const config: DedupConfig = {
-    inputs: [corpus], read: DEFAULT_READ, params, backend: 'cpu', threads: 2, threshold: 0.8,
-    lsh: defaultLshParams(0.8, params.k, 'hybrid'), verify: 'hybrid', clusterCheck: 'representative', keep: { kind: 'first' }, against: [],
+    inputs: [corpus],
+    read: DEFAULT_READ,
+    params,
+    backend: 'cpu',
+    threads: 2,
+    threshold: 0.8,
+    lsh: defaultLshParams(0.8, params.k, 'hybrid'),
+    verify: 'hybrid',
+    clusterCheck: 'representative',
+    keep: { kind: 'first' },
+    against: [],
   };
   let start = performance.eventLoopUtilization();
   let began = 0;
@@ -83,7 +102,11 @@ async function mainThreadShare(): Promise<{ elu: number; seconds: number }> {
       return {
         update: () => undefined,
         stop: () => {
-          if (label === 'signing') result = { elu: performance.eventLoopUtilization(start).utilization, seconds: (performance.now() - began) / 1000 };
+          if (label === 'signing')
+            result = {
+              elu: performance.eventLoopUtilization(start).utilization,
+              seconds: (performance.now() - began) / 1000,
+            };
         },
       };
     },
@@ -92,7 +115,9 @@ async function mainThreadShare(): Promise<{ elu: number; seconds: number }> {
   return result;
 }
 
-const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 console.log(`corpus ${corpus}: ${megabytes.toFixed(1)} MB; load average before: ${load}; best of ${runs}`);
 console.log('');
 console.log('| build | command | threads | seconds | MB/s | writing share |');
@@ -101,6 +126,12 @@ for (const line of rows('this', resolve('dist/src/cli/main.js'))) console.log(li
 if (baseline) for (const line of rows('baseline', join(baseline, 'dist/src/cli/main.js'))) console.log(line);
 const share = await mainThreadShare();
 console.log('');
-console.log(`main thread busy during the first pass (2 worker threads, in process): ${(100 * share.elu).toFixed(1)} % of ${share.seconds.toFixed(1)} s`);
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `main thread busy during the first pass (2 worker threads, in process): ${(100 * share.elu).toFixed(1)} % of ${share.seconds.toFixed(1)} s`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 rmSync(out, { recursive: true, force: true });

@@ -22,7 +22,10 @@ const baseline = option('--baseline');
 const runs = Number(option('--runs') ?? 3);
 const here = resolve(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'gpudedup-targets-'));
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 interface Timed {
@@ -59,13 +62,33 @@ function feedRates(): void {
 
 function dedupCost(): void {
   const mb = statSync(largeCorpus).size / 1e6;
-  const builds = [{ label: 'this build', root: here }, ...(baseline ? [{ label: 'baseline', root: resolve(baseline) }] : [])];
+  const builds = [
+    { label: 'this build', root: here },
+    ...(baseline ? [{ label: 'baseline', root: resolve(baseline) }] : []),
+  ];
   const rows = new Map<string, Timed[]>(builds.map((b) => [b.label, []]));
-  console.log(`\n## dedup --backend cpu --threads 2: ${largeCorpus} (${mb.toFixed(1)} MB), ${runs} rounds; load before ${load()}`);
+  console.log(
+    `\n## dedup --backend cpu --threads 2: ${largeCorpus} (${mb.toFixed(1)} MB), ${runs} rounds; load before ${load()}`,
+  );
   for (let r = 0; r < runs; r++) {
     for (const build of builds) {
       const kept = join(out, 'kept.jsonl');
-      rows.get(build.label)!.push(timed([join(build.root, 'dist/src/cli/main.js'), 'dedup', largeCorpus, '-o', kept, '--backend', 'cpu', '--threads', '2', '-q']));
+      rows
+        .get(build.label)!
+        .push(
+          timed([
+            join(build.root, 'dist/src/cli/main.js'),
+            'dedup',
+            largeCorpus,
+            '-o',
+            kept,
+            '--backend',
+            'cpu',
+            '--threads',
+            '2',
+            '-q',
+          ]),
+        );
       rmSync(kept, { force: true });
     }
   }
@@ -73,7 +96,9 @@ function dedupCost(): void {
   for (const [label, times] of rows) {
     const wall = median(times.map((t) => t.wall));
     const cpu = median(times.map((t) => t.cpu));
-    console.log(`| ${label} | ${wall.toFixed(2)} | ${cpu.toFixed(2)} | ${((1000 * cpu) / mb).toFixed(1)} | ${(mb / wall).toFixed(1)} |`);
+    console.log(
+      `| ${label} | ${wall.toFixed(2)} | ${cpu.toFixed(2)} | ${((1000 * cpu) / mb).toFixed(1)} | ${(mb / wall).toFixed(1)} |`,
+    );
   }
   console.log(`load after ${load()}`);
 }
@@ -81,20 +106,42 @@ function dedupCost(): void {
 function ophSpeedup(): void {
   const mb = statSync(feedCorpus).size / 1e6;
   const times: Record<string, Timed[]> = { classic: [], oph: [] };
-  console.log(`\n## sign --threads 1 --backend cpu, classic and oph: ${feedCorpus} (${mb.toFixed(1)} MB), ${runs} rounds; load before ${load()}`);
+  console.log(
+    `\n## sign --threads 1 --backend cpu, classic and oph: ${feedCorpus} (${mb.toFixed(1)} MB), ${runs} rounds; load before ${load()}`,
+  );
   for (let r = 0; r < runs; r++) {
     for (const scheme of ['classic', 'oph']) {
       const target = join(out, `${scheme}.npy`);
-      times[scheme].push(timed([join(here, 'dist/src/cli/main.js'), 'sign', feedCorpus, '-o', target, '--scheme', scheme, '--threads', '1', '--backend', 'cpu', '-q']));
+      times[scheme].push(
+        timed([
+          join(here, 'dist/src/cli/main.js'),
+          'sign',
+          feedCorpus,
+          '-o',
+          target,
+          '--scheme',
+          scheme,
+          '--threads',
+          '1',
+          '--backend',
+          'cpu',
+          '-q',
+        ]),
+      );
       rmSync(target, { force: true });
       rmSync(`${target}.json`, { force: true });
     }
   }
   console.log(`| scheme | wall s | CPU s |\n| --- | --: | --: |`);
-  for (const scheme of ['classic', 'oph']) console.log(`| ${scheme} | ${median(times[scheme].map((t) => t.wall)).toFixed(2)} | ${median(times[scheme].map((t) => t.cpu)).toFixed(2)} |`);
+  for (const scheme of ['classic', 'oph'])
+    console.log(
+      `| ${scheme} | ${median(times[scheme].map((t) => t.wall)).toFixed(2)} | ${median(times[scheme].map((t) => t.cpu)).toFixed(2)} |`,
+    );
   const ratio = median(times.classic.map((t) => t.wall)) / median(times.oph.map((t) => t.wall));
   const cpuRatio = median(times.classic.map((t) => t.cpu)) / median(times.oph.map((t) => t.cpu));
-  console.log(`oph speed-up over classic: ${ratio.toFixed(2)}× by wall, ${cpuRatio.toFixed(2)}× by CPU; load after ${load()}`);
+  console.log(
+    `oph speed-up over classic: ${ratio.toFixed(2)}× by wall, ${cpuRatio.toFixed(2)}× by CPU; load after ${load()}`,
+  );
 }
 
 try {

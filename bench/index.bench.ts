@@ -39,9 +39,13 @@ const documents = Number(serving ? argv[2] : (argv[0] ?? 100_000));
 const batch = Number(option('--batch', '50000'));
 const queries = Number(option('--queries', '1000'));
 const dir = serving ? argv[1] : option('--dir', join(mkdtempSync(join(tmpdir(), 'index-bench-')), 'index'));
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 const generator = new Generator(licenceWords(), 1);
 const text = (i: number): string => generator.baseWords(i).join(' ');
@@ -51,9 +55,14 @@ async function build(): Promise<void> {
   let started = performance.now();
   const writer = await createIndex(dir, { threads: 2 });
   for (let from = 0; from < documents; from += batch) {
-    const docs = Array.from({ length: Math.min(batch, documents - from) }, (_, j) => ({ id: `doc-${from + j}`, text: text(from + j) }));
+    const docs = Array.from({ length: Math.min(batch, documents - from) }, (_, j) => ({
+      id: `doc-${from + j}`,
+      text: text(from + j),
+    }));
     const result = await writer.add(docs);
-    process.stdout.write(`  added ${from + docs.length} (${result.matched} matched) ${((performance.now() - started) / 1000).toFixed(1)} s\r`);
+    process.stdout.write(
+      `  added ${from + docs.length} (${result.matched} matched) ${((performance.now() - started) / 1000).toFixed(1)} s\r`,
+    );
   }
   const buildSeconds = (performance.now() - started) / 1000;
   started = performance.now();
@@ -61,7 +70,9 @@ async function build(): Promise<void> {
   const compactSeconds = (performance.now() - started) / 1000;
   const stats = await writer.stats();
   await writer.close();
-  console.log(`\nbuilt in ${buildSeconds.toFixed(1)} s (${(documents / buildSeconds).toFixed(0)} docs/s, batches of ${batch}), compacted in ${compactSeconds.toFixed(1)} s; ${stats.documents} documents, parameters ${JSON.stringify(stats.parameters)}`);
+  console.log(
+    `\nbuilt in ${buildSeconds.toFixed(1)} s (${(documents / buildSeconds).toFixed(0)} docs/s, batches of ${batch}), compacted in ${compactSeconds.toFixed(1)} s; ${stats.documents} documents, parameters ${JSON.stringify(stats.parameters)}`,
+  );
 
   // Size on disk, per kind of file.
   const sizes = new Map<string, number>();
@@ -79,7 +90,9 @@ async function build(): Promise<void> {
   const { k, slotBits, bands } = stats.parameters as { k: number; slotBits: number; bands: number };
   const engine = (sizes.get('sig') ?? 0) + (sizes.get('bands') ?? 0) + (sizes.get('ids') ?? 0);
   console.log(`| total | ${total} | ${perDoc(total)} |`);
-  console.log(`target per document: k × slot bytes + 12 × bands + id = ${k} × ${slotBits / 8} + 12 × ${bands} + id ≈ ${k * (slotBits / 8) + 12 * bands} + ~11; engine files (sig + bands + ids): ${perDoc(engine)}`);
+  console.log(
+    `target per document: k × slot bytes + 12 × bands + id = ${k} × ${slotBits / 8} + 12 × ${bands} + id ≈ ${k * (slotBits / 8) + 12 * bands} + ~11; engine files (sig + bands + ids): ${perDoc(engine)}`,
+  );
 }
 
 async function serve(): Promise<void> {
@@ -110,7 +123,9 @@ async function serve(): Promise<void> {
     for (let w = 0; w < words.length; w += 80) words[w] = 'changed';
     return words.join(' ');
   });
-  console.log(`query texts: mean ${(probes.reduce((n, p) => n + Buffer.byteLength(p), 0) / probes.length / 1024).toFixed(1)} KB`);
+  console.log(
+    `query texts: mean ${(probes.reduce((n, p) => n + Buffer.byteLength(p), 0) / probes.length / 1024).toFixed(1)} KB`,
+  );
   for (const mode of [{}, { top: 10 }]) {
     const times: number[] = [];
     let matched = 0;
@@ -121,15 +136,22 @@ async function serve(): Promise<void> {
       if (result.matches.length > 0) matched++;
     }
     times.sort((a, b) => a - b);
-    console.log(`query ${JSON.stringify(mode)}: p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms; ${matched}/${probes.length} with matches`);
+    console.log(
+      `query ${JSON.stringify(mode)}: p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms; ${matched}/${probes.length} with matches`,
+    );
   }
   const memory = process.memoryUsage();
-  console.log(`memory while serving: rss ${mib(memory.rss)}, heap ${mib(memory.heapUsed)}, array buffers ${mib(memory.arrayBuffers)}`);
+  console.log(
+    `memory while serving: rss ${mib(memory.rss)}, heap ${mib(memory.heapUsed)}, array buffers ${mib(memory.arrayBuffers)}`,
+  );
   // Signing one query text: on this thread (what query does) against a round trip to the worker pool.
   const parameters = parametersFromRecord(reader.parameters as Record<string, unknown>);
   const inline = inlineIndexSigner(parameters);
   const pool = await openSigner('cpu', hashFamilyOf(signatureParamsOf(parameters)), { cpuThreads: 2 });
-  for (const [name, signer] of [['this thread (wasm)', inline], ['worker pool', pool.firstPass]] as const) {
+  for (const [name, signer] of [
+    ['this thread (wasm)', inline],
+    ['worker pool', pool.firstPass],
+  ] as const) {
     const times: number[] = [];
     for (const probe of probes.slice(0, 300)) {
       const t = performance.now();
@@ -137,7 +159,9 @@ async function serve(): Promise<void> {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    console.log(`signing one query text on ${name} (${signer.backend.description}): p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`);
+    console.log(
+      `signing one query text on ${name} (${signer.backend.description}): p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`,
+    );
   }
   pool.signer.destroy();
   pool.firstPass.workers.destroy();
@@ -168,7 +192,12 @@ function synthetic(count: number): void {
       writer.add(`syn-${i}`, 2000, row, 0, key, false, new Uint32Array(0));
     }
     const record = writer.finish();
-    writeManifest(dir, { ...manifest, generation: manifest.generation + 1, segments: [...manifest.segments, record], documents: manifest.documents + count });
+    writeManifest(dir, {
+      ...manifest,
+      generation: manifest.generation + 1,
+      segments: [...manifest.segments, record],
+      documents: manifest.documents + count,
+    });
   } finally {
     lock.release();
   }
@@ -182,6 +211,10 @@ else {
   const total = Number(option('--synthetic', '0'));
   if (total > documents) synthetic(total - documents);
   // The measuring half in a fresh process: its memory is the serving index's alone.
-  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--serve', dir, String(documents), '--queries', String(queries)], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--serve', dir, String(documents), '--queries', String(queries)],
+    { stdio: 'inherit' },
+  );
   if (!argv.includes('--keep') && !argv.includes('--dir')) rmSync(join(dir, '..'), { recursive: true, force: true });
 }

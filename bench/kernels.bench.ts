@@ -32,7 +32,15 @@ const REPS = 3;
 /** Evaluations the TypeScript signer is given (≈ 3 s at its rate). */
 const TS_EVALUATIONS = 1e8;
 
-interface Row { stage: string; name: string; seconds: number; docs: number; bytes: number; shingles: number; evaluations: number }
+interface Row {
+  stage: string;
+  name: string;
+  seconds: number;
+  docs: number;
+  bytes: number;
+  shingles: number;
+  evaluations: number;
+}
 const rows: Row[] = [];
 const best = async (f: () => unknown): Promise<number> => {
   let b = Infinity;
@@ -59,19 +67,41 @@ const batch = pack(sets);
 const distinct = batch.offsets[docs];
 let windows = 0;
 for (const t of texts) windows += wasmWindowHashes(normalizeText(t), 'word', 5)!.hashes.length / 2;
-rows.push({ stage: 'read + parse', name: 'readDocuments', seconds: readSeconds, docs, bytes, shingles: 0, evaluations: 0 });
-const shingleRow = (name: string, seconds: number) => rows.push({ stage: 'shingle', name, seconds, docs, bytes, shingles: windows, evaluations: 0 });
+rows.push({
+  stage: 'read + parse',
+  name: 'readDocuments',
+  seconds: readSeconds,
+  docs,
+  bytes,
+  shingles: 0,
+  evaluations: 0,
+});
+const shingleRow = (name: string, seconds: number) =>
+  rows.push({ stage: 'shingle', name, seconds, docs, bytes, shingles: windows, evaluations: 0 });
 shingleRow('TypeScript, 1 thread', await best(() => texts.forEach((t) => shingleDocumentReference(t))));
 shingleRow('wasm, 1 thread', await best(() => texts.forEach((t) => shingleDocument(t))));
-shingleRow('wasm without the per-document dedup', await best(() => texts.forEach((t) => wasmWindowHashes(normalizeText(t), 'word', 5))));
+shingleRow(
+  'wasm without the per-document dedup',
+  await best(() => texts.forEach((t) => wasmWindowHashes(normalizeText(t), 'word', 5))),
+);
 
 // Sign.
 const family = makeHashFamily(K, u64(0, 42));
 const evaluations = distinct * K;
-const signRow = (name: string, seconds: number) => rows.push({ stage: 'sign', name, seconds, docs, bytes, shingles: distinct, evaluations });
+const signRow = (name: string, seconds: number) =>
+  rows.push({ stage: 'sign', name, seconds, docs, bytes, shingles: distinct, evaluations });
 // The signing rows are gpudedup bench's (src/pipeline/bench/bench.ts): median of REPS timed runs after a warm-up,
 // every result equal to wasm SIMD's; the native reference is checked against the same signatures.
-const signing = await benchSigning(batch, family, { documents: docs, bytes, shingles: distinct, evaluations }, { runs: REPS, cpuThreads: threads, typescriptEvaluations: TS_EVALUATIONS }, { note: (m) => m.includes('skipped') && console.log(m), stage: () => ({ update: () => undefined, stop: () => undefined }) });
+const signing = await benchSigning(
+  batch,
+  family,
+  { documents: docs, bytes, shingles: distinct, evaluations },
+  { runs: REPS, cpuThreads: threads, typescriptEvaluations: TS_EVALUATIONS },
+  {
+    note: (m) => m.includes('skipped') && console.log(m),
+    stage: () => ({ update: () => undefined, stop: () => undefined }),
+  },
+);
 const check = (name: string, got: Uint32Array) => checkEqual(name, got, signing.reference);
 const native = nativeSeconds(batch);
 if (native !== undefined) signRow('native C (gcc -O2 -march=native, u128), 1 thread', native);
@@ -80,14 +110,19 @@ for (const r of signing.rows) signRow(r.backend, r.seconds.median);
 // Report.
 const nativeRate = rows.find((r) => r.name.startsWith('native'))?.evaluations;
 const nativeSec = native;
-console.log(`${docs} documents, ${(bytes / 1e6).toFixed(1)} MB, ${windows} shingles (${distinct} distinct within their document), k = ${K}`);
+console.log(
+  `${docs} documents, ${(bytes / 1e6).toFixed(1)} MB, ${windows} shingles (${distinct} distinct within their document), k = ${K}`,
+);
 console.log(`${cpus()[0]?.model ?? 'unknown CPU'}, ${threads} threads, Node ${process.version}\n`);
 console.log('| stage | kernel | seconds | docs/s | MB/s | shingles/s | evaluations/s | time vs native |');
 console.log('| --- | --- | --: | --: | --: | --: | --: | --: |');
-const f = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0));
+const f = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(0);
 for (const r of rows) {
   const vs = r.stage === 'sign' && nativeRate && nativeSec ? `${(r.seconds / nativeSec).toFixed(2)}×` : '';
-  console.log(`| ${r.stage} | ${r.name} | ${r.seconds.toFixed(3)} | ${f(r.docs / r.seconds)} | ${(r.bytes / 1e6 / r.seconds).toFixed(1)} | ${r.shingles ? f(r.shingles / r.seconds) : ''} | ${r.evaluations ? f(r.evaluations / r.seconds) : ''} | ${vs} |`);
+  console.log(
+    `| ${r.stage} | ${r.name} | ${r.seconds.toFixed(3)} | ${f(r.docs / r.seconds)} | ${(r.bytes / 1e6 / r.seconds).toFixed(1)} | ${r.shingles ? f(r.shingles / r.seconds) : ''} | ${r.evaluations ? f(r.evaluations / r.seconds) : ''} | ${vs} |`,
+  );
 }
 
 function nativeSeconds(b: ShingleBatch): number | undefined {
@@ -101,7 +136,9 @@ function nativeSeconds(b: ShingleBatch): number | undefined {
     execFileSync('gcc', ['-O2', '-march=native', '-o', exe, 'bench/native/minhash.c']);
     const n = b.offsets.length - 1;
     const head = Uint32Array.of(K, n);
-    const input = Buffer.concat([head, family.a, family.b, b.offsets, b.shingles].map((x) => Buffer.from(x.buffer, x.byteOffset, x.byteLength)));
+    const input = Buffer.concat(
+      [head, family.a, family.b, b.offsets, b.shingles].map((x) => Buffer.from(x.buffer, x.byteOffset, x.byteLength)),
+    );
     writeFileSync(join(dir, 'in.bin'), input);
     const seconds = Number(execFileSync(exe, [join(dir, 'in.bin'), join(dir, 'out.bin'), String(REPS)]).toString());
     const out = readFileSync(join(dir, 'out.bin'));

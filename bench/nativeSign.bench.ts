@@ -53,14 +53,17 @@ const repeat = Number(option('--repeat', '3'));
 const keep = option('--keep', '');
 const targetCpuNative = !flag('--portable');
 if (args.some((a) => a.startsWith('-')) || args.length > 1 || !(repeat >= 1) || !(documents >= 1)) {
-  console.error('usage: node dist/bench/nativeSign.bench.js [CORPUS.jsonl] [--documents 16000] [--repeat 3] [--portable] [--keep DIR]');
+  console.error(
+    'usage: node dist/bench/nativeSign.bench.js [CORPUS.jsonl] [--documents 16000] [--repeat 3] [--portable] [--keep DIR]',
+  );
   process.exit(2);
 }
 
 const dir = keep === '' ? mkdtempSync(join(tmpdir(), 'gpudedup-bench-native-')) : keep;
 mkdirSync(dir, { recursive: true });
 const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const fmt = (x: number, digits = 2): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (x: number, digits = 2): string =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -80,7 +83,10 @@ try {
   let corpus = args[0];
   if (corpus === undefined) {
     corpus = join(dir, `corpus-${documents}.jsonl`);
-    if (!existsSync(corpus)) execFileSync(process.execPath, [GENERATOR, String(documents), corpus], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!existsSync(corpus))
+      execFileSync(process.execPath, [GENERATOR, String(documents), corpus], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
   }
   const bytes = statSync(corpus).size;
   const mb = bytes / 1e6;
@@ -130,14 +136,22 @@ try {
 
   console.log(`### gpudedup sign --threads 1 vs the native Rust reference (whole process, k = ${K}, word 5-grams)`);
   console.log();
-  console.log(`${corpus}: ${rows.toLocaleString('en-US')} documents, ${fmt(mb, 1)} MB on disk; .npy byte-identical in every run, ids equal (and on ${edgeRows} awkward documents)`);
+  console.log(
+    `${corpus}: ${rows.toLocaleString('en-US')} documents, ${fmt(mb, 1)} MB on disk; .npy byte-identical in every run, ids equal (and on ${edgeRows} awkward documents)`,
+  );
   console.log(`${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}, ${rustc}`);
-  console.log(`${repeat} interleaved round${repeat === 1 ? '' : 's'} after an untimed one, medians; load average before ${loadBefore}, after ${loadAfter}`);
+  console.log(
+    `${repeat} interleaved round${repeat === 1 ? '' : 's'} after an untimed one, medians; load average before ${loadBefore}, after ${loadAfter}`,
+  );
   console.log();
   console.log('| | wall (median) | CPU, user + sys (median) | MB/s (wall) | CPU ms per MB | walls |');
   console.log('| --- | --: | --: | --: | --: | --- |');
-  console.log(`| ${rustName} | ${fmt(wall('rust'))} s | ${cpuText('rust')} | ${fmt(mb / wall('rust'), 1)} | ${cpuPerMb('rust')} | ${walls('rust')} |`);
-  console.log(`| gpudedup sign --threads 1 --backend cpu | ${fmt(wall('gpudedup'))} s | ${cpuText('gpudedup')} | ${fmt(mb / wall('gpudedup'), 1)} | ${cpuPerMb('gpudedup')} | ${walls('gpudedup')} |`);
+  console.log(
+    `| ${rustName} | ${fmt(wall('rust'))} s | ${cpuText('rust')} | ${fmt(mb / wall('rust'), 1)} | ${cpuPerMb('rust')} | ${walls('rust')} |`,
+  );
+  console.log(
+    `| gpudedup sign --threads 1 --backend cpu | ${fmt(wall('gpudedup'))} s | ${cpuText('gpudedup')} | ${fmt(mb / wall('gpudedup'), 1)} | ${cpuPerMb('gpudedup')} | ${walls('gpudedup')} |`,
+  );
   console.log();
   console.log(
     `Ratio (Rust time ÷ gpudedup time; issue 29's target ≥ 0.70): by wall ${fmt(ratioWall)}×` +
@@ -165,7 +179,10 @@ function buildReference(): string {
   // Exactly these flags, whatever the environment holds: the build is the one the results name.
   if (targetCpuNative) env.RUSTFLAGS = '-C target-cpu=native';
   else delete env.RUSTFLAGS;
-  execFileSync('cargo', ['build', '--release', '--locked', '--quiet', '--manifest-path', join(CRATE, 'Cargo.toml')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('cargo', ['build', '--release', '--locked', '--quiet', '--manifest-path', join(CRATE, 'Cargo.toml')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   return join(targetDir, 'release', process.platform === 'win32' ? 'rust-minhash.exe' : 'rust-minhash');
 }
 
@@ -174,7 +191,10 @@ function timed(command: string, commandArgs: string[]): Timed {
   const log = join(dir, 'time.log');
   const withTime = existsSync(TIME);
   const started = performance.now();
-  if (withTime) execFileSync(TIME, ['-f', '%U %S', '-o', log, command, ...commandArgs], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (withTime)
+    execFileSync(TIME, ['-f', '%U %S', '-o', log, command, ...commandArgs], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   else execFileSync(command, commandArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
   const wall = (performance.now() - started) / 1000;
   if (!withTime) return { wall };
@@ -202,12 +222,19 @@ function compare(input: string, gdPath: string, rsPath: string): number {
   const problems: string[] = [];
   if (gd.length !== rs.length) problems.push(`${gdPath} has ${gd.length} bytes, ${rsPath} ${rs.length}`);
   if (!gd.subarray(0, 128).equals(rs.subarray(0, 128))) {
-    problems.push(`headers differ: gpudedup ${JSON.stringify(gd.subarray(10, 128).toString('latin1').trim())}, Rust ${JSON.stringify(rs.subarray(10, 128).toString('latin1').trim())}`);
+    problems.push(
+      `headers differ: gpudedup ${JSON.stringify(gd.subarray(10, 128).toString('latin1').trim())}, Rust ${JSON.stringify(rs.subarray(10, 128).toString('latin1').trim())}`,
+    );
   }
   if (gdIds.length !== rsIds.length) problems.push(`gpudedup signed ${gdIds.length} documents, Rust ${rsIds.length}`);
   const idDiffs = gdIds.flatMap((id, i) => (id !== rsIds[i] ? [i] : []));
   if (idDiffs.length > 0) {
-    problems.push(`${idDiffs.length} ids differ, e.g. ${idDiffs.slice(0, 5).map((i) => `row ${i}: ${JSON.stringify(gdIds[i])} vs ${JSON.stringify(rsIds[i])}`).join('; ')}`);
+    problems.push(
+      `${idDiffs.length} ids differ, e.g. ${idDiffs
+        .slice(0, 5)
+        .map((i) => `row ${i}: ${JSON.stringify(gdIds[i])} vs ${JSON.stringify(rsIds[i])}`)
+        .join('; ')}`,
+    );
   }
   const rowBytes = 8 * K;
   const rows = Math.min(gd.length, rs.length) > 128 ? Math.floor((Math.min(gd.length, rs.length) - 128) / rowBytes) : 0;
@@ -222,7 +249,8 @@ function compare(input: string, gdPath: string, rsPath: string): number {
     for (const r of rowDiffs.slice(0, 10)) {
       const at = 128 + r * rowBytes;
       let slots = 0;
-      for (let i = 0; i < K; i++) if (!gd.subarray(at + 8 * i, at + 8 * i + 8).equals(rs.subarray(at + 8 * i, at + 8 * i + 8))) slots++;
+      for (let i = 0; i < K; i++)
+        if (!gd.subarray(at + 8 * i, at + 8 * i + 8).equals(rs.subarray(at + 8 * i, at + 8 * i + 8))) slots++;
       const empty = (b: Buffer): boolean => b.subarray(at, at + rowBytes).every((x) => x === 0xff);
       const text = texts.get(r) ?? '';
       const unusual = [...new Set([...text].filter((c) => c.codePointAt(0)! > 0x7e || c.codePointAt(0)! < 0x20))];
@@ -230,7 +258,10 @@ function compare(input: string, gdPath: string, rsPath: string): number {
         `  row ${r} (id ${JSON.stringify(gdIds[r])}): ${slots} of ${K} slots differ${empty(gd) ? ', empty for gpudedup' : ''}${empty(rs) ? ', empty for Rust' : ''}; ` +
           (unusual.length === 0
             ? 'the text is printable ASCII: not a Unicode difference (a bug in one of the two)'
-            : `its characters beyond printable ASCII (lowercasing, White_Space or UTF-8 may differ there): ${unusual.slice(0, 20).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ')}`),
+            : `its characters beyond printable ASCII (lowercasing, White_Space or UTF-8 may differ there): ${unusual
+                .slice(0, 20)
+                .map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+                .join(' ')}`),
       );
     }
   }
@@ -266,15 +297,54 @@ function documentTexts(input: string, rows: Set<number>): Map<number, string> {
  */
 function edgeCorpus(): Buffer {
   const line = (record: Record<string, unknown>): string => JSON.stringify(record);
-  const ws = ['\u0009', '\u000b', '\u000c', '\u0085', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000'];
+  const ws = [
+    '\u0009',
+    '\u000b',
+    '\u000c',
+    '\u0085',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u2005',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+  ];
   const lines: (string | Buffer)[] = [
     line({ id: 'upper', text: 'THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG AND THE QUICK BROWN FOX' }),
-    line({ id: 'sigma', text: 'ΟΔΥΣΣΕΥΣ ΣΟΦΟΣ Σ ΑΣ. ΑΣΑ Α.Σ ΑΣ\u0301 ΑΣ\u0301Β ΑΣ-Β ΑΣ\' Σ\'Α ΑΣ\u00ad ΑΣ\u00adΒ ΌΣΟΣ ΌΣΟΣ, ΣΣ' }),
+    line({
+      id: 'sigma',
+      text: "ΟΔΥΣΣΕΥΣ ΣΟΦΟΣ Σ ΑΣ. ΑΣΑ Α.Σ ΑΣ\u0301 ΑΣ\u0301Β ΑΣ-Β ΑΣ' Σ'Α ΑΣ\u00ad ΑΣ\u00adΒ ΌΣΟΣ ΌΣΟΣ, ΣΣ",
+    }),
     line({ id: 'sigma-short', text: 'ΑΣ' }),
     line({ id: 'turkish', text: 'İSTANBUL İı IJ ǅ ǈ ǋ ǲ ẞ ΐ Ω K Å ⅷ Ⓐ' }),
     line({ id: 'scripts', text: 'ДОБРЫЙ ДЕНЬ ՀԱՅԵՐԵՆ ᲠᲣᲡᲗᲐᲕᲔᲚᲘ Ꭰ Ꭱ Ꭲ ꭰ 𐐀𐐁 𐓀 𞤀𞤁 𑢠 𖹀 ᏸ ＡＢＣ full width' }),
     line({ id: 'cjk-emoji', text: '東京は晴れです 今日も いい天気 👩‍👩‍👧 🇯🇵 e\u0301 ñ n\u0303 ﬁ ﬀ' }),
-    line({ id: 'white-space', text: ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'].map((w, i) => w + ws[i % ws.length]).join('') }),
+    line({
+      id: 'white-space',
+      text: [
+        'one',
+        'two',
+        'three',
+        'four',
+        'five',
+        'six',
+        'seven',
+        'eight',
+        'nine',
+        'ten',
+        'eleven',
+        'twelve',
+        'thirteen',
+        'fourteen',
+        'fifteen',
+      ]
+        .map((w, i) => w + ws[i % ws.length])
+        .join(''),
+    }),
     line({ id: 'not-white-space', text: 'a\u200bb c\ufeffd e\u180ef g\u200dh i\u2060j k l m n' }),
     line({ id: 'one-token', text: 'Hello' }),
     line({ id: 'four-tokens', text: '  Four  TOKENS only here  ' }),
@@ -284,19 +354,41 @@ function edgeCorpus(): Buffer {
     line({ id: 'empty', text: '' }),
     line({ id: 'spaces-only', text: ' \t\n\u3000\u00a0 ' }),
     '{"id":"lone-surrogates","text":"abc \\ud800 def \\udc00x \\ud83d\\ude00 \\uD83D ghi \\\\ud800 jkl mno"}',
-    Buffer.concat([Buffer.from('{"id":"invalid-utf8","text":"bad \u00e9 '), Buffer.from([0xff, 0x20, 0xc3, 0x28, 0x20, 0xe2, 0x82, 0x20, 0xf0, 0x9f, 0x98, 0x20, 0xed, 0xa0, 0x80]), Buffer.from(' bytes here and there"}')]),
+    Buffer.concat([
+      Buffer.from('{"id":"invalid-utf8","text":"bad \u00e9 '),
+      Buffer.from([0xff, 0x20, 0xc3, 0x28, 0x20, 0xe2, 0x82, 0x20, 0xf0, 0x9f, 0x98, 0x20, 0xed, 0xa0, 0x80]),
+      Buffer.from(' bytes here and there"}'),
+    ]),
     line({ id: 7, text: 'numeric id seven, a short document' }),
     line({ id: -3, text: 'a negative id' }),
     line({ id: 5.0, text: 'five point oh' }) + '\r',
     '{"id":1.5,"text":"one point five"}',
-    line({ id: 'before-lone-cr', text: 'a lone carriage return ends a line' }) + '\r' + line({ text: 'as node:readline reads: this one is line 23' }),
+    line({ id: 'before-lone-cr', text: 'a lone carriage return ends a line' }) +
+      '\r' +
+      line({ text: 'as node:readline reads: this one is line 23' }),
     '',
     '   ',
     line({ text: 'no id: the line number' }),
     line({ id: null, text: 'a null id: the line number' }),
     line({ id: 'escapes', text: 'tab\there new\nline quote" back\\slash \u0000 nul \u001f unit' }),
-    line({ id: 'extra-fields', meta: { nested: [1, 2, { text: 'not this' }] }, text: 'the text field after another field', url: 'https://example.com' }),
-    line({ id: 'long', text: Array.from({ length: 400 }, (_, i) => ['Σοφία', 'ΜΑΘΗΜΑΤΙΚΆ', 'İzmir', 'Straße', 'ÉCOLE', 'naïve', 'word', 'ǄUNGLA', 'ΣΣ'][i % 9] + (i % 7) + (i % 2 === 0 ? ' ' : '\u00a0')).join('') }),
+    line({
+      id: 'extra-fields',
+      meta: { nested: [1, 2, { text: 'not this' }] },
+      text: 'the text field after another field',
+      url: 'https://example.com',
+    }),
+    line({
+      id: 'long',
+      text: Array.from(
+        { length: 400 },
+        (_, i) =>
+          ['Σοφία', 'ΜΑΘΗΜΑΤΙΚΆ', 'İzmir', 'Straße', 'ÉCOLE', 'naïve', 'word', 'ǄUNGLA', 'ΣΣ'][i % 9] +
+          (i % 7) +
+          (i % 2 === 0 ? ' ' : '\u00a0'),
+      ).join(''),
+    }),
   ];
-  return Buffer.concat(lines.map((l) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from('\n')])));
+  return Buffer.concat(
+    lines.map((l) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from('\n')])),
+  );
 }

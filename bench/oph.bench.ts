@@ -44,14 +44,16 @@ const K = 128;
 const THRESHOLD = 0.8;
 type BenchScheme = 'classic' | 'oph';
 const SCHEMES: BenchScheme[] = ['classic', 'oph'];
-const largeMb = Number(process.argv[process.argv.indexOf('--large') + 1] || 0) * (process.argv.includes('--large') ? 1 : 0);
+const largeMb =
+  Number(process.argv[process.argv.indexOf('--large') + 1] || 0) * (process.argv.includes('--large') ? 1 : 0);
 
 const out: string[] = [];
 const print = (line = ''): void => {
   out.push(line);
   process.stderr.write(line + '\n');
 };
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Best wall time of `runs` calls, in seconds. */
 async function best(runs: number, work: () => unknown): Promise<number> {
@@ -71,8 +73,12 @@ const batch = pack(sets);
 const shingles = batch.offsets[batch.offsets.length - 1];
 const families = { classic: makeHashFamily(K, u64(0, 42)), oph: makeHashFamily(K, u64(0, 42), 'oph') };
 
-print(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`);
-print(`Corpus \`${CORPUS}\`: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB, ${fmt(shingles)} word 5-gram shingles; k = ${K}, seed 42.`);
+print(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+);
+print(
+  `Corpus \`${CORPUS}\`: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB, ${fmt(shingles)} word 5-gram shingles; k = ${K}, seed 42.`,
+);
 print();
 
 async function kernelSpeeds(): Promise<void> {
@@ -82,14 +88,21 @@ async function kernelSpeeds(): Promise<void> {
   print('| --- | --- | --- | --- | --- | --- | --- |');
   const row = (backend: string, scheme: SchemeName, seconds: number, base: number): void => {
     const evaluations = scheme === 'oph' ? shingles : shingles * K;
-    print(`| ${backend} | ${scheme} | ${fmt(seconds, 3)} s | ${fmt(documents.length / seconds)} | ${fmt(shingles / seconds / 1e6, 2)} M | ${fmt(evaluations / seconds / 1e6, 1)} M | ${fmt(base / seconds, 1)}× |`);
+    print(
+      `| ${backend} | ${scheme} | ${fmt(seconds, 3)} s | ${fmt(documents.length / seconds)} | ${fmt(shingles / seconds / 1e6, 2)} M | ${fmt(evaluations / seconds / 1e6, 1)} M | ${fmt(base / seconds, 1)}× |`,
+    );
   };
   const cpuClassic = await best(1, () => signBatchOnCpu(families.classic, batch));
   const cpuOph = await best(5, () => signBatchOnCpu(families.oph, batch));
   row('CPU, TypeScript, 1 thread', 'classic', cpuClassic, cpuClassic);
   row('CPU, TypeScript, 1 thread', 'oph', cpuOph, cpuClassic);
   const wasmBins = loadWasmOphBins();
-  row('CPU, wasm OPH bins (ophBins.wat), 1 thread', 'oph', await best(5, () => signBatchOph(families.oph, batch, wasmBins)), cpuClassic);
+  row(
+    'CPU, wasm OPH bins (ophBins.wat), 1 thread',
+    'oph',
+    await best(5, () => signBatchOph(families.oph, batch, wasmBins)),
+    cpuClassic,
+  );
   const gpu = await acquireNodeDevice({ label: 'gpudedup bench oph' }).catch((error: Error) => {
     print(`| WebGPU | — | no adapter: ${error.message} | | | | |`);
     return undefined;
@@ -119,10 +132,28 @@ async function kernelSpeeds(): Promise<void> {
 /** `gpudedup sign` as a user runs it; wall seconds. */
 function signCli(input: string, npy: string, scheme: SchemeName, backend: string, extra: string[] = []): number {
   const t0 = performance.now();
-  execFileSync(process.execPath, ['dist/src/cli/main.js', 'sign', input, '-o', npy, '-k', String(K), '--scheme', scheme, '--backend', backend, '-q', ...extra], {
-    stdio: 'ignore',
-    env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp/gpudedup-xdg' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      'dist/src/cli/main.js',
+      'sign',
+      input,
+      '-o',
+      npy,
+      '-k',
+      String(K),
+      '--scheme',
+      scheme,
+      '--backend',
+      backend,
+      '-q',
+      ...extra,
+    ],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp/gpudedup-xdg' },
+    },
+  );
   return (performance.now() - t0) / 1000;
 }
 
@@ -145,16 +176,25 @@ async function quality(): Promise<void> {
   const truth = new Float32Array(n * n);
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) truth[a * n + b] = jaccard(dense[a], dense[b]);
   const lsh = optimalParams(THRESHOLD, K, DEDUP_WEIGHTS);
-  print(`### Dedup quality on the sample (t = ${THRESHOLD}, ${lsh.bands} × ${lsh.rows}, verify estimate, signed in memory on the CPU)`);
+  print(
+    `### Dedup quality on the sample (t = ${THRESHOLD}, ${lsh.bands} × ${lsh.rows}, verify estimate, signed in memory on the CPU)`,
+  );
   print();
-  print('| scheme | slot bits | recall, J ≥ t + 0.05 (same cluster) | verified pairs | false positives (J < t) | removed |');
+  print(
+    '| scheme | slot bits | recall, J ≥ t + 0.05 (same cluster) | verified pairs | false positives (J < t) | removed |',
+  );
   print('| --- | --- | --- | --- | --- | --- |');
   for (const scheme of SCHEMES) {
     for (const slotBits of [64, 8] as SlotBits[]) {
       const config: DedupConfig = {
         inputs: [CORPUS],
         read: { textField: 'text', idField: 'id', skipInvalid: false },
-        params: makeParams({ k: K, scheme, slotBits, bandKeys: slotBits < 32 ? { bands: lsh.bands, rows: lsh.rows } : undefined }),
+        params: makeParams({
+          k: K,
+          scheme,
+          slotBits,
+          bandKeys: slotBits < 32 ? { bands: lsh.bands, rows: lsh.rows } : undefined,
+        }),
         backend: 'cpu',
         threshold: THRESHOLD,
         lsh: { bands: lsh.bands, rows: lsh.rows },
@@ -182,7 +222,9 @@ async function quality(): Promise<void> {
         }
       }
       const removed = assignment.kept.reduce((s, kept) => s + (kept === 1 ? 0 : 1), 0);
-      print(`| ${scheme} | ${slotBits} | ${fmt((100 * found) / pairs, 1)} % of ${pairs} | ${verified.a.length} | ${falsePositives} (${fmt((100 * falsePositives) / Math.max(1, verified.a.length), 1)} %) | ${removed} |`);
+      print(
+        `| ${scheme} | ${slotBits} | ${fmt((100 * found) / pairs, 1)} % of ${pairs} | ${verified.a.length} | ${falsePositives} (${fmt((100 * falsePositives) / Math.max(1, verified.a.length), 1)} %) | ${removed} |`,
+      );
     }
   }
   print();
@@ -190,17 +232,27 @@ async function quality(): Promise<void> {
 
 function storedBytes(dir: string): void {
   const lsh = optimalParams(THRESHOLD, K, DEDUP_WEIGHTS);
-  print(`### Stored bytes per document (k = ${K}, band keys for ${lsh.bands} × ${lsh.rows} with b < 32; measured \`.npy\` data bytes)`);
+  print(
+    `### Stored bytes per document (k = ${K}, band keys for ${lsh.bands} × ${lsh.rows} with b < 32; measured \`.npy\` data bytes)`,
+  );
   print();
   print('| --slot-bits | bytes/document | smaller than 64-bit by |');
   print('| --- | --- | --- |');
   const sample = join(dir, 'bytes.jsonl');
-  writeFileSync(sample, documents.slice(0, 50).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writeFileSync(
+    sample,
+    documents
+      .slice(0, 50)
+      .map((d) => JSON.stringify(d))
+      .join('\n') + '\n',
+  );
   for (const bits of [64, 32, 16, 8, 4, 2, 1]) {
     const npy = join(dir, `bytes-${bits}.npy`);
     signCli(sample, npy, 'oph', 'cpu', ['--slot-bits', String(bits)]);
     const perDoc = (statSync(npy).size - 128) / 50; // 128-byte .npy header
-    print(`| ${bits} | ${fmt(perDoc)} (slots ${fmt((K * bits) / 8)}) | ${fmt(1024 / perDoc, 1)}× (slots alone ${fmt(64 / bits, 1)}×) |`);
+    print(
+      `| ${bits} | ${fmt(perDoc)} (slots ${fmt((K * bits) / 8)}) | ${fmt(1024 / perDoc, 1)}× (slots alone ${fmt(64 / bits, 1)}×) |`,
+    );
   }
   print();
 }
@@ -238,7 +290,9 @@ function estimateError(): void {
       }
     }
     const [r64, r8] = [Math.sqrt(se[64]), Math.sqrt(se[8])];
-    print(`| ${scheme} | ${fmt(r64, 4)} | ${fmt(r8, 4)} | ${fmt(r8 / r64, 2)} | ${fmt(mean8, 4)} | ${r8 / r64 <= 1.5 ? 'met' : 'missed'} |`);
+    print(
+      `| ${scheme} | ${fmt(r64, 4)} | ${fmt(r8, 4)} | ${fmt(r8 / r64, 2)} | ${fmt(mean8, 4)} | ${r8 / r64 <= 1.5 ? 'met' : 'missed'} |`,
+    );
   }
   print(`Theory (classic, independent slots): √(J(1−J)/k) = ${fmt(Math.sqrt((j * (1 - j)) / K), 4)} for 64 bits.`);
   print();
@@ -253,7 +307,10 @@ function generateLarge(dir: string, mb: number): { path: string; docs: number; m
   let total = 0;
   for (let copy = 0; total < mb * 1e6; copy++) {
     for (const doc of documents as BenchDocument[]) {
-      const text = doc.text.split(' ').map((w) => (next() % 100 < 3 ? words[next() % words.length] : w)).join(' ');
+      const text = doc.text
+        .split(' ')
+        .map((w) => (next() % 100 < 3 ? words[next() % words.length] : w))
+        .join(' ');
       lines.push(JSON.stringify({ id: `${doc.id}#${copy}`, text }));
       total += Buffer.byteLength(text);
     }
@@ -268,7 +325,14 @@ await kernelSpeeds();
 wholeProcess(dir, CORPUS, 'the sample', documents.length, bytes / 1e6, ['cpu', 'webgpu']);
 if (largeMb > 0) {
   const large = generateLarge(dir, largeMb);
-  wholeProcess(dir, large.path, 'generated real text', large.docs, large.mb, (process.env.LARGE_BACKENDS ?? 'webgpu,cpu').split(','));
+  wholeProcess(
+    dir,
+    large.path,
+    'generated real text',
+    large.docs,
+    large.mb,
+    (process.env.LARGE_BACKENDS ?? 'webgpu,cpu').split(','),
+  );
 }
 await quality();
 storedBytes(dir);

@@ -63,7 +63,9 @@ function plantedDocuments(families: number, unrelated: number, seed = 14): Bench
     return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
   };
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const vocabulary = Array.from({ length: 30_000 }, () => Array.from({ length: 3 + Math.floor(next() * 7) }, () => letters[Math.floor(next() * 26)]).join(''));
+  const vocabulary = Array.from({ length: 30_000 }, () =>
+    Array.from({ length: 3 + Math.floor(next() * 7) }, () => letters[Math.floor(next() * 26)]).join(''),
+  );
   const word = (): string => vocabulary[Math.floor(next() * vocabulary.length)];
   const edit = (words: string[], m: number): string[] => {
     const out = words.slice();
@@ -122,7 +124,14 @@ function partnersAbove(truth: Truth, x: number): number {
   return count;
 }
 
-function evaluate(name: string, config: DedupConfig, outcome: DedupOutcome, corpus: CorpusTruth, seconds: number, stages: Record<string, number>): Row {
+function evaluate(
+  name: string,
+  config: DedupConfig,
+  outcome: DedupOutcome,
+  corpus: CorpusTruth,
+  seconds: number,
+  stages: Record<string, number>,
+): Row {
   const { truth } = corpus;
   const { n } = truth;
   const { assignment } = outcome;
@@ -176,24 +185,57 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { name: "previous defaults: estimate, no check, 14 × 9", verify: 'estimate', clusterCheck: 'none', recallAtThreshold: 0 },
+  {
+    name: 'previous defaults: estimate, no check, 14 × 9',
+    verify: 'estimate',
+    clusterCheck: 'none',
+    recallAtThreshold: 0,
+  },
   { name: 'estimate + check', verify: 'estimate', clusterCheck: 'representative', recallAtThreshold: 0 },
-  { name: 'estimate, P ≥ 0.99 at t', verify: 'estimate', clusterCheck: 'none', recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD },
+  {
+    name: 'estimate, P ≥ 0.99 at t',
+    verify: 'estimate',
+    clusterCheck: 'none',
+    recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD,
+  },
   { name: 'exact, no check', verify: 'exact', clusterCheck: 'none', recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD },
-  { name: 'exact + check', verify: 'exact', clusterCheck: 'representative', recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD },
+  {
+    name: 'exact + check',
+    verify: 'exact',
+    clusterCheck: 'representative',
+    recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD,
+  },
   { name: 'hybrid, no check', verify: 'hybrid', clusterCheck: 'none', recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD },
   { name: 'hybrid + check, 14 × 9', verify: 'hybrid', clusterCheck: 'representative', recallAtThreshold: 0 },
-  { name: '**new defaults: hybrid + check, P ≥ 0.99 at t**', verify: 'hybrid', clusterCheck: 'representative', recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD },
+  {
+    name: '**new defaults: hybrid + check, P ≥ 0.99 at t**',
+    verify: 'hybrid',
+    clusterCheck: 'representative',
+    recallAtThreshold: DEFAULT_RECALL_AT_THRESHOLD,
+  },
 ];
 
-async function benchCorpus(label: string, path: string, documents: readonly BenchDocument[], dir: string): Promise<string[]> {
+async function benchCorpus(
+  label: string,
+  path: string,
+  documents: readonly BenchDocument[],
+  dir: string,
+): Promise<string[]> {
   let started = performance.now();
   const truth = bruteForce(documents.map((d) => d.text));
   const truthSeconds = (performance.now() - started) / 1000;
-  const corpus: CorpusTruth = { truth, withPartnerT: partnersAbove(truth, THRESHOLD), withPartnerT5: partnersAbove(truth, THRESHOLD + 0.05) };
+  const corpus: CorpusTruth = {
+    truth,
+    withPartnerT: partnersAbove(truth, THRESHOLD),
+    withPartnerT5: partnersAbove(truth, THRESHOLD + 0.05),
+  };
   const npy = join(dir, `${label}.npy`);
   started = performance.now();
-  execFileSync(process.execPath, ['dist/src/cli/main.js', 'sign', path, '-o', npy, '-k', String(K), '--backend', 'cpu', '-q'], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    ['dist/src/cli/main.js', 'sign', path, '-o', npy, '-k', String(K), '--backend', 'cpu', '-q'],
+    { stdio: 'ignore' },
+  );
   const signSeconds = (performance.now() - started) / 1000;
   const base = {
     inputs: [path],
@@ -208,7 +250,12 @@ async function benchCorpus(label: string, path: string, documents: readonly Benc
   const rows: Row[] = [];
   for (const variant of VARIANTS) {
     const { bands, rows: r } = optimalParams(THRESHOLD, K, DEDUP_WEIGHTS, variant.recallAtThreshold);
-    const config: DedupConfig = { ...base, lsh: { bands, rows: r }, verify: variant.verify, clusterCheck: variant.clusterCheck };
+    const config: DedupConfig = {
+      ...base,
+      lsh: { bands, rows: r },
+      verify: variant.verify,
+      clusterCheck: variant.clusterCheck,
+    };
     // Best of two runs: the machine is shared.
     let best: Row | undefined;
     for (let run = 0; run < 2; run++) {
@@ -225,12 +272,14 @@ async function benchCorpus(label: string, path: string, documents: readonly Benc
   out.push(`### ${label}`);
   out.push('');
   out.push(
-    `${path.startsWith("data/") ? `\`${path}\`` : "generated by bench/quality.ts"}: ${documents.length} documents, ${((documents.length * (documents.length - 1)) / 2).toLocaleString('en-US')} pairs, truth by brute force in ${truthSeconds.toFixed(1)} s; ` +
+    `${path.startsWith('data/') ? `\`${path}\`` : 'generated by bench/quality.ts'}: ${documents.length} documents, ${((documents.length * (documents.length - 1)) / 2).toLocaleString('en-US')} pairs, truth by brute force in ${truthSeconds.toFixed(1)} s; ` +
       `${corpus.withPartnerT} documents have a partner at J ≥ ${THRESHOLD}, ${corpus.withPartnerT5} at J ≥ ${(THRESHOLD + 0.05).toFixed(2)}. ` +
       `Signed once (CPU, ${signSeconds.toFixed(1)} s, not in the times below; the end-to-end ratio adds it to every row).`,
   );
   out.push('');
-  out.push('| configuration | b × r | candidates | exact Jaccard pairs | residual J ≥ t | residual J ≥ t + 0.05 | removed | removed < t − 0.1 | removed < t | kept | time after signing | ratio | end to end | stages (s) |');
+  out.push(
+    '| configuration | b × r | candidates | exact Jaccard pairs | residual J ≥ t | residual J ≥ t + 0.05 | removed | removed < t − 0.1 | removed < t | kept | time after signing | ratio | end to end | stages (s) |',
+  );
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const stages = Object.entries(r.stages)
@@ -266,7 +315,12 @@ async function endToEnd(label: string, path: string): Promise<string> {
     return { bands, rows };
   };
   const previous: DedupConfig = { ...base, lsh: lsh(0), verify: 'estimate', clusterCheck: 'none' };
-  const current: DedupConfig = { ...base, lsh: lsh(DEFAULT_RECALL_AT_THRESHOLD), verify: 'hybrid', clusterCheck: 'representative' };
+  const current: DedupConfig = {
+    ...base,
+    lsh: lsh(DEFAULT_RECALL_AT_THRESHOLD),
+    verify: 'hybrid',
+    clusterCheck: 'representative',
+  };
   // The corpus's shingle sets past their share of a small --memory-limit: spilled to a file, read back for the candidates.
   const overBudget: DedupConfig = { ...current, memoryLimitBytes: 64 * 2 ** 20 };
   const best = [Infinity, Infinity, Infinity];
@@ -279,7 +333,9 @@ async function endToEnd(label: string, path: string): Promise<string> {
       const seconds = (performance.now() - t0) / 1000;
       if (seconds < best[i]) {
         best[i] = seconds;
-        stages[i] = Object.entries(outcome.timings).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+        stages[i] = Object.entries(outcome.timings)
+          .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
+          .join(', ');
       }
       backend = outcome.backend;
     }
@@ -301,7 +357,12 @@ async function main(): Promise<void> {
     `k = ${K}, seed 42, word 5-grams, threshold t = ${THRESHOLD}, keep first.`,
     '',
     ...(await benchCorpus('Bundled corpus (SPDX licences)', 'data/sample.jsonl.gz', sample, dir)),
-    ...(await benchCorpus('Planted near-duplicates (120 families of 15: stars J 0.5–0.97, chains of 4; 300 unrelated)', plantedPath, planted, dir)),
+    ...(await benchCorpus(
+      'Planted near-duplicates (120 families of 15: stars J 0.5–0.97, chains of 4; 300 unrelated)',
+      plantedPath,
+      planted,
+      dir,
+    )),
     '### Whole runs, signing included (best of 3, interleaved)',
     '',
     '| corpus | previous defaults | new defaults | new defaults, sets read again (over budget) | stages, new defaults (s) | stages, sets read again (s) | backend |',

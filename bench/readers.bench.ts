@@ -19,12 +19,18 @@ const ROUNDS = 3;
 
 async function main(): Promise<void> {
   const sample = loadSampleCorpus();
-  const records = Array.from({ length: COPIES }, (_, c) => sample.map((d) => ({ id: `${d.id}#${c}`, text: d.text }))).flat();
+  const records = Array.from({ length: COPIES }, (_, c) =>
+    sample.map((d) => ({ id: `${d.id}#${c}`, text: d.text })),
+  ).flat();
   const textBytes = utf8Bytes(records);
   const dir = mkdtempSync(join(tmpdir(), 'gpudedup-bench-readers-'));
   try {
     const jsonl = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    const files: [string, string][] = [['JSON Lines', join(dir, 'corpus.jsonl')], ['gzip JSON Lines', join(dir, 'corpus.jsonl.gz')], ['zstd JSON Lines', join(dir, 'corpus.jsonl.zst')]];
+    const files: [string, string][] = [
+      ['JSON Lines', join(dir, 'corpus.jsonl')],
+      ['gzip JSON Lines', join(dir, 'corpus.jsonl.gz')],
+      ['zstd JSON Lines', join(dir, 'corpus.jsonl.zst')],
+    ];
     writeFileSync(files[0][1], jsonl);
     writeFileSync(files[1][1], gzipSync(jsonl));
     const zst = await BufferedFile.create(files[2][1]);
@@ -32,10 +38,20 @@ async function main(): Promise<void> {
     await zst.commit();
     for (const compression of ['snappy', 'zstd'] as const) {
       const path = join(dir, `corpus-${compression}.parquet`);
-      const file = await ParquetFile.create(path, flatSchema([{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }]), { compression });
+      const file = await ParquetFile.create(
+        path,
+        flatSchema([
+          { name: 'id', type: 'STRING' },
+          { name: 'text', type: 'STRING' },
+        ]),
+        { compression },
+      );
       for (let start = 0; start < records.length; start += 1000) {
         const group = records.slice(start, start + 1000);
-        await file.writeRowGroup([{ name: 'id', data: group.map((r) => r.id) }, { name: 'text', data: group.map((r) => r.text) }]);
+        await file.writeRowGroup([
+          { name: 'id', data: group.map((r) => r.id) },
+          { name: 'text', data: group.map((r) => r.text) },
+        ]);
       }
       await file.commit();
       files.push([`Parquet ${compression}`, path]);
@@ -47,7 +63,8 @@ async function main(): Promise<void> {
         const started = performance.now();
         let documents = 0;
         for await (const _ of readDocuments(await listInputFiles([path]))) documents++;
-        if (documents !== records.length) throw new Error(`${name}: read ${documents} documents, expected ${records.length}`);
+        if (documents !== records.length)
+          throw new Error(`${name}: read ${documents} documents, expected ${records.length}`);
         const s = (performance.now() - started) / 1000;
         seconds.set(name, Math.min(seconds.get(name) ?? Infinity, s));
       }

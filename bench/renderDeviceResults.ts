@@ -12,7 +12,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { DeviceSummary } from './deviceCheck.js';
 
-export const SECTION_START = '<!-- device-check:start (rendered by bench/renderDeviceResults.ts from scripts/device/check.sh) -->';
+export const SECTION_START =
+  '<!-- device-check:start (rendered by bench/renderDeviceResults.ts from scripts/device/check.sh) -->';
 export const SECTION_END = '<!-- device-check:end -->';
 export const HEADING = '## H200: the device check (`scripts/device/check.sh`)';
 
@@ -20,8 +21,16 @@ const giga = (x: number): string => `${(x / 1e9).toFixed(x >= 1e11 ? 0 : 1)} G`;
 const mega = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function table(head: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
-  return [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (right[i] ? '--:' : '---')).join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly boolean[] = [],
+): string[] {
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map((_, i) => (right[i] ? '--:' : '---')).join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
 }
 
 export function notMeasuredSection(date: string): string {
@@ -40,8 +49,12 @@ function machineLines(s: DeviceSummary): string[] {
   const m = s.machine;
   const g = s.gpu;
   const bundle = s.bundle as { commit?: string; dirty?: boolean } | undefined;
-  const gpu = g ? `${g.name}${g.smCount ? `, ${g.smCount} SMs (${g.smCountSource === 'torch' ? 'PyTorch' : 'by name'})` : ''}${g.maxSmClockMHz ? `, max SM clock ${g.maxSmClockMHz} MHz` : ''}${g.driver ? `, driver ${g.driver}` : ''}${g.memoryMiB ? `, ${(g.memoryMiB / 1024).toFixed(0)} GiB` : ''}` : 'no NVIDIA GPU seen (nvidia-smi)';
-  const corpus = s.corpus ? `${s.corpus.documents.toLocaleString('en-US')} documents, ${(s.corpus.bytes / 1e9).toFixed(2)} GB of JSON Lines (bench/scaleCorpus.ts, ${s.corpus.files} parts, generated in ${s.corpus.seconds} s)` : 'not generated';
+  const gpu = g
+    ? `${g.name}${g.smCount ? `, ${g.smCount} SMs (${g.smCountSource === 'torch' ? 'PyTorch' : 'by name'})` : ''}${g.maxSmClockMHz ? `, max SM clock ${g.maxSmClockMHz} MHz` : ''}${g.driver ? `, driver ${g.driver}` : ''}${g.memoryMiB ? `, ${(g.memoryMiB / 1024).toFixed(0)} GiB` : ''}`
+    : 'no NVIDIA GPU seen (nvidia-smi)';
+  const corpus = s.corpus
+    ? `${s.corpus.documents.toLocaleString('en-US')} documents, ${(s.corpus.bytes / 1e9).toFixed(2)} GB of JSON Lines (bench/scaleCorpus.ts, ${s.corpus.files} parts, generated in ${s.corpus.seconds} s)`
+    : 'not generated';
   return [
     `Run of ${s.started.slice(0, 10)} (${s.started.slice(11, 16)} UTC)${bundle?.commit ? `, bundle from commit ${bundle.commit.slice(0, 10)}${bundle.dirty ? ' with uncommitted changes' : ''}` : ''}, budget ${s.check.budgetSeconds} s.`,
     '',
@@ -59,7 +72,9 @@ function benchLines(s: DeviceSummary): string[] {
     `Signing, \`gpudedup bench --no-single-thread --runs ${b.runs}\` on the corpus (${b.shingles.toLocaleString('en-US')} shingles, k = 128: ${giga(b.evaluations)} evaluations), median of ${b.runs} after a warm-up; signatures equal word for word:`,
     '',
     ...table(['backend', 'seconds', 'evaluations/s', 'MB/s'], rows, [false, true, true, true]),
-    ...(b.gpuOverCpu === undefined ? [] : ['', `GPU over the CPU on ${b.cpuThreads ?? '?'} threads: **${b.gpuOverCpu.toFixed(2)}×**.`]),
+    ...(b.gpuOverCpu === undefined
+      ? []
+      : ['', `GPU over the CPU on ${b.cpuThreads ?? '?'} threads: **${b.gpuOverCpu.toFixed(2)}×**.`]),
   ];
 }
 
@@ -77,11 +92,23 @@ function dedupLines(s: DeviceSummary): string[] {
   const runs = (['webgpu', 'cpu'] as const).filter((b) => s.dedup[b]).map((b) => [b, s.dedup[b]!] as const);
   if (runs.length === 0) return ['Whole `dedup`: not measured.'];
   const stages = [...new Set(runs.flatMap(([, r]) => Object.keys(r.stages)))];
-  const rows = runs.map(([flag, r]) => [`\`--backend ${flag}\` (${r.backend})`, r.seconds.toFixed(1), mega(r.mbPerSecond), `${((100 * r.removed) / Math.max(1, r.documents)).toFixed(1)} %`, ...stages.map((k) => (r.stages[k] === undefined ? '' : r.stages[k].toFixed(1)))]);
+  const rows = runs.map(([flag, r]) => [
+    `\`--backend ${flag}\` (${r.backend})`,
+    r.seconds.toFixed(1),
+    mega(r.mbPerSecond),
+    `${((100 * r.removed) / Math.max(1, r.documents)).toFixed(1)} %`,
+    ...stages.map((k) => (r.stages[k] === undefined ? '' : r.stages[k].toFixed(1))),
+  ]);
   return [
     'Whole `gpudedup dedup CORPUS -o kept.jsonl --report …` of the corpus, defaults otherwise (stage times from `--report`, seconds):',
     '',
-    ...table(['run', 'seconds', 'MB/s', 'removed', ...stages], rows, [false, true, true, true, ...stages.map(() => true)]),
+    ...table(['run', 'seconds', 'MB/s', 'removed', ...stages], rows, [
+      false,
+      true,
+      true,
+      true,
+      ...stages.map(() => true),
+    ]),
   ];
 }
 
@@ -93,8 +120,15 @@ function feedLine(s: DeviceSummary): string {
 
 /** The section's Markdown (between the markers) for one summary. */
 export function renderDeviceSection(s: DeviceSummary): string {
-  const targets = table(['target', 'measured', 'met'], s.targets.map((t) => [t.target, t.measured, t.met === null ? 'not judged' : t.met ? 'yes' : 'no']));
-  const steps = table(['step', 'status', 'seconds', 'note'], s.steps.map((t) => [t.name, t.status, t.seconds.toFixed(1), t.note ?? '']), [false, false, true, false]);
+  const targets = table(
+    ['target', 'measured', 'met'],
+    s.targets.map((t) => [t.target, t.measured, t.met === null ? 'not judged' : t.met ? 'yes' : 'no']),
+  );
+  const steps = table(
+    ['step', 'status', 'seconds', 'note'],
+    s.steps.map((t) => [t.name, t.status, t.seconds.toFixed(1), t.note ?? '']),
+    [false, false, true, false],
+  );
   return [
     ...machineLines(s),
     '',
@@ -120,7 +154,8 @@ export function replaceSection(markdown: string, section: string): string {
   const start = markdown.indexOf(SECTION_START);
   const end = markdown.indexOf(SECTION_END);
   if (start >= 0 && end > start) return markdown.slice(0, start) + block + markdown.slice(end + SECTION_END.length);
-  if (start >= 0 || end >= 0) throw new Error('bench/RESULTS.md: only one of the device-check markers is there; fix the file by hand');
+  if (start >= 0 || end >= 0)
+    throw new Error('bench/RESULTS.md: only one of the device-check markers is there; fix the file by hand');
   return `${markdown.trimEnd()}\n\n${HEADING}\n\n${block}\n`;
 }
 
@@ -132,11 +167,17 @@ function main(argv: readonly string[]): void {
     section = notMeasuredSection(value('--date') ?? new Date().toISOString().slice(0, 10));
   } else {
     const path = argv.find((a, i) => !a.startsWith('--') && !['--results', '--date'].includes(argv[i - 1] ?? ''));
-    if (!path) throw new RangeError('usage: node dist/bench/renderDeviceResults.js SUMMARY.json [--results FILE] [--allow-software] | --not-measured [--date D]');
+    if (!path)
+      throw new RangeError(
+        'usage: node dist/bench/renderDeviceResults.js SUMMARY.json [--results FILE] [--allow-software] | --not-measured [--date D]',
+      );
     const summary = JSON.parse(readFileSync(path, 'utf8')) as DeviceSummary;
-    if (summary.schema !== 'gpudedup-device-check/1') throw new Error(`${path}: not a device check summary (schema ${String(summary.schema)})`);
+    if (summary.schema !== 'gpudedup-device-check/1')
+      throw new Error(`${path}: not a device check summary (schema ${String(summary.schema)})`);
     if (summary.adapter?.software !== false && !argv.includes('--allow-software')) {
-      throw new Error(`${path}: ${summary.adapter ? `its adapter is a software one (${summary.adapter.description})` : 'no GPU adapter was found'}; the section takes a GPU's run (--allow-software to render it anyway)`);
+      throw new Error(
+        `${path}: ${summary.adapter ? `its adapter is a software one (${summary.adapter.description})` : 'no GPU adapter was found'}; the section takes a GPU's run (--allow-software to render it anyway)`,
+      );
     }
     section = renderDeviceSection(summary);
   }

@@ -57,9 +57,18 @@ async function corpus(dir: string, documents: number): Promise<string> {
   const parts = 2;
   const started = performance.now();
   const results = await Promise.all(
-    Array.from({ length: parts }, (_, i) => run(process.execPath, [GENERATOR, String(documents), join(path, `part-${i + 1}.jsonl`), '--part', `${i + 1}/${parts}`])),
+    Array.from({ length: parts }, (_, i) =>
+      run(process.execPath, [
+        GENERATOR,
+        String(documents),
+        join(path, `part-${i + 1}.jsonl`),
+        '--part',
+        `${i + 1}/${parts}`,
+      ]),
+    ),
   );
-  if (results.some((r) => r.code !== 0)) throw new Error(`generating ${path} failed: ${results.map((r) => r.stderr).join('\n')}`);
+  if (results.some((r) => r.code !== 0))
+    throw new Error(`generating ${path} failed: ${results.map((r) => r.stderr).join('\n')}`);
   appendFileSync(done, `${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return path;
 }
@@ -83,9 +92,28 @@ async function measure(dir: string, documents: number, options: readonly string[
   const report = join(dir, `report-${documents}.json`);
   const kept = join(dir, `kept-${documents}.jsonl`);
   let peakTempBytes = 0;
-  const args = ['-f', 'rss-kb %M', process.execPath, CLI, 'dedup', input, '-o', kept, '--report', report, '--temp-directory', temp, '-q', ...options];
+  const args = [
+    '-f',
+    'rss-kb %M',
+    process.execPath,
+    CLI,
+    'dedup',
+    input,
+    '-o',
+    kept,
+    '--report',
+    report,
+    '--temp-directory',
+    temp,
+    '-q',
+    ...options,
+  ];
   const started = performance.now();
-  const result = await run('/usr/bin/time', args, () => (peakTempBytes = Math.max(peakTempBytes, directoryBytes(temp))));
+  const result = await run(
+    '/usr/bin/time',
+    args,
+    () => (peakTempBytes = Math.max(peakTempBytes, directoryBytes(temp))),
+  );
   const seconds = (performance.now() - started) / 1000;
   rmSync(kept, { force: true });
   const rss = /rss-kb (\d+)/.exec(result.stderr);
@@ -108,7 +136,18 @@ async function measure(dir: string, documents: number, options: readonly string[
 
 function table(rows: readonly ScaleRow[]): string {
   const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stages)))];
-  const head = ['documents', 'JSONL GB', 'seconds', 'docs/s', 'MB/s', 'peak RSS GiB', 'peak spill GB', ...stageNames.map((s) => `${s} s`), 'removed', 'largest bucket'];
+  const head = [
+    'documents',
+    'JSONL GB',
+    'seconds',
+    'docs/s',
+    'MB/s',
+    'peak RSS GiB',
+    'peak spill GB',
+    ...stageNames.map((s) => `${s} s`),
+    'removed',
+    'largest bucket',
+  ];
   const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '--:').join(' | ')} |`];
   for (const r of rows) {
     const cells = [
@@ -140,7 +179,9 @@ if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   process.exit(2);
 }
 mkdirSync(dir, { recursive: true });
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`,
+);
 const rows: ScaleRow[] = [];
 for (const documents of sizes) {
   const row = await measure(dir, documents, options);

@@ -103,8 +103,10 @@ export class Generator {
     for (const word of base) {
       const r = random();
       if (r >= rate) out.push(word);
-      else if (r < rate / 3) continue; // deleted
-      else if (r < (2 * rate) / 3) out.push(words[Math.floor(random() * words.length)]); // replaced
+      else if (r < rate / 3)
+        continue; // deleted
+      else if (r < (2 * rate) / 3)
+        out.push(words[Math.floor(random() * words.length)]); // replaced
       else out.push(word, words[Math.floor(random() * words.length)]); // inserted after
     }
     return out;
@@ -142,6 +144,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const total = Number(documents);
   const [part, parts] = (option('--part') ?? '1/1').split('/').map(Number);
   const started = performance.now();
-  const stats = await writeScaleCorpus(path, Math.floor(((part - 1) * total) / parts), Math.floor((part * total) / parts), Number(option('--seed') ?? 1));
+  const stats = await writeScaleCorpus(
+    path,
+    Math.floor(((part - 1) * total) / parts),
+    Math.floor((part * total) / parts),
+    Number(option('--seed') ?? 1),
+  );
   console.log(JSON.stringify({ ...stats, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) }));
 }

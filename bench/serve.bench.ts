@@ -32,7 +32,13 @@ const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 interface AutocannonResult {
   readonly requests: { readonly average: number; readonly total: number };
-  readonly latency: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly average: number };
+  readonly latency: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+    readonly average: number;
+  };
   readonly errors: number;
   readonly timeouts: number;
   readonly non2xx: number;
@@ -96,7 +102,12 @@ async function queryBodies(dir: string, from: number, count: number): Promise<st
 }
 
 /** Posts adds of `size` new generated documents, one after another, while `going()`: their count and durations. */
-async function addWhile(url: string, from: number, size: number, going: () => boolean): Promise<{ size: number; count: number; documents: number; msEach: number[] }> {
+async function addWhile(
+  url: string,
+  from: number,
+  size: number,
+  going: () => boolean,
+): Promise<{ size: number; count: number; documents: number; msEach: number[] }> {
   const msEach: number[] = [];
   let documents = 0;
   for (let next = from + 1_000_000; going(); next += size) {
@@ -105,7 +116,11 @@ async function addWhile(url: string, from: number, size: number, going: () => bo
     const batch: IndexDocument[] = [];
     for await (const doc of jsonLines(path)) batch.push({ id: `add-${doc.id}`, text: doc.text });
     const t = performance.now();
-    const response = await fetch(`${url}/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documents: batch, all: true }) });
+    const response = await fetch(`${url}/add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ documents: batch, all: true }),
+    });
     if (response.status !== 200) throw new Error(`add answered ${response.status}: ${await response.text()}`);
     documents += ((await response.json()) as { added: number }).added;
     msEach.push(Math.round(performance.now() - t));
@@ -114,8 +129,22 @@ async function addWhile(url: string, from: number, size: number, going: () => bo
 }
 
 /** Starts `gpudedup serve` on a free loopback port; resolves with its URL from the line it prints. */
-function startServe(index: string, threads: number | undefined, readOnly: boolean): Promise<{ child: ChildProcess; url: string }> {
-  const args = [CLI, 'serve', index, '--port', '0', '--backend', 'cpu', ...(threads ? ['--threads', String(threads)] : []), ...(readOnly ? ['--read-only'] : [])];
+function startServe(
+  index: string,
+  threads: number | undefined,
+  readOnly: boolean,
+): Promise<{ child: ChildProcess; url: string }> {
+  const args = [
+    CLI,
+    'serve',
+    index,
+    '--port',
+    '0',
+    '--backend',
+    'cpu',
+    ...(threads ? ['--threads', String(threads)] : []),
+    ...(readOnly ? ['--read-only'] : []),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -160,15 +189,33 @@ const serverPeakRss = (): number => {
 };
 try {
   // A short warm-up (JIT, first page-ins), then the measured run.
-  await autocannon({ url: `${url}/query`, connections, duration: 2, requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })) });
+  await autocannon({
+    url: `${url}/query`,
+    connections,
+    duration: 2,
+    requests: bodies.map((body) => ({
+      method: 'POST',
+      path: '/query',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })),
+  });
   const loadBefore = loadavg();
   const started = performance.now();
-  const adding = addSize > 0 ? addWhile(url, served, addSize, () => performance.now() - started < duration * 1000) : Promise.resolve(undefined);
+  const adding =
+    addSize > 0
+      ? addWhile(url, served, addSize, () => performance.now() - started < duration * 1000)
+      : Promise.resolve(undefined);
   const result = await autocannon({
     url: `${url}/query`,
     connections,
     duration,
-    requests: bodies.map((body) => ({ method: 'POST', path: '/query', headers: { 'content-type': 'application/json' }, body })),
+    requests: bodies.map((body) => ({
+      method: 'POST',
+      path: '/query',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })),
   });
   const adds = await adding;
   const loadAfter = loadavg();
@@ -186,7 +233,10 @@ try {
     queryBytes: Math.round(bodies.reduce((s, b) => s + b.length, 0) / bodies.length),
     adds,
     serverPeakRssBytes: serverPeakRss(),
-    loadAverage: { before: loadBefore.map((l) => Number(l.toFixed(2))), after: loadAfter.map((l) => Number(l.toFixed(2))) },
+    loadAverage: {
+      before: loadBefore.map((l) => Number(l.toFixed(2))),
+      after: loadAfter.map((l) => Number(l.toFixed(2))),
+    },
     machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`,
   };
   console.log(JSON.stringify(row, null, 2));

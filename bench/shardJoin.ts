@@ -31,7 +31,11 @@ async function step(name: string, args: readonly string[]): Promise<number> {
   });
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${name} failed (exit ${code}): gpudedup ${args.join(' ')}`);
-  console.log(`| ${name} | ${seconds.toFixed(1)} | ${loadavg().map((x) => x.toFixed(1)).join(' ')} |`);
+  console.log(
+    `| ${name} | ${seconds.toFixed(1)} | ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} |`,
+  );
   return seconds;
 }
 
@@ -62,8 +66,27 @@ const at = (name: string): string => join(dir, name);
 const shards = Array.from({ length: shardCount }, (_, i) => at(`shard-${i + 1}.parquet`));
 console.log(`| step | seconds | load |\n| --- | --: | --- |`);
 if (!reuse) {
-  for (const [i, shard] of shards.entries()) await step(`sign --shard ${i + 1}/${shardCount}`, ['sign', corpus, '--shard', `${i + 1}/${shardCount}`, ...signOptions, '-o', shard, '-q']);
-  await step(`dedup ${options.join(' ')} (signs itself)`, ['dedup', corpus, ...options, '--clusters', at('dedup.csv'), '-o', at('dedup.jsonl'), '-q']);
+  for (const [i, shard] of shards.entries())
+    await step(`sign --shard ${i + 1}/${shardCount}`, [
+      'sign',
+      corpus,
+      '--shard',
+      `${i + 1}/${shardCount}`,
+      ...signOptions,
+      '-o',
+      shard,
+      '-q',
+    ]);
+  await step(`dedup ${options.join(' ')} (signs itself)`, [
+    'dedup',
+    corpus,
+    ...options,
+    '--clusters',
+    at('dedup.csv'),
+    '-o',
+    at('dedup.jsonl'),
+    '-q',
+  ]);
   writeFileSync(at('dedup-kept.sha256'), await sha256(at('dedup.jsonl')));
   rmSync(at('dedup.jsonl'));
 }
@@ -71,16 +94,51 @@ const results: Record<string, { clusters: string; kept: string }> = {};
 for (const engine of engines) {
   // The baseline in the same run: the join without verification or the check, on the same shards.
   if (process.env.BENCH_BASELINE !== '0') {
-    await step(`cluster --engine ${engine} --verify estimate --cluster-check none (baseline)`, ['cluster', ...shards, '--engine', engine, '--verify', 'estimate', '--cluster-check', 'none', '--clusters', at(`${engine}-estimate.csv`), '--temp-directory', dir, '-q']);
+    await step(`cluster --engine ${engine} --verify estimate --cluster-check none (baseline)`, [
+      'cluster',
+      ...shards,
+      '--engine',
+      engine,
+      '--verify',
+      'estimate',
+      '--cluster-check',
+      'none',
+      '--clusters',
+      at(`${engine}-estimate.csv`),
+      '--temp-directory',
+      dir,
+      '-q',
+    ]);
   }
-  await step(`cluster --engine ${engine}`, ['cluster', ...shards, '--engine', engine, ...options, '--clusters', at(`${engine}.csv`), '--temp-directory', dir, '-q']);
-  await step(`dedup --clusters-from (${engine})`, ['dedup', corpus, '--clusters-from', at(`${engine}.csv`), '-o', at(`${engine}.jsonl`), '-q']);
+  await step(`cluster --engine ${engine}`, [
+    'cluster',
+    ...shards,
+    '--engine',
+    engine,
+    ...options,
+    '--clusters',
+    at(`${engine}.csv`),
+    '--temp-directory',
+    dir,
+    '-q',
+  ]);
+  await step(`dedup --clusters-from (${engine})`, [
+    'dedup',
+    corpus,
+    '--clusters-from',
+    at(`${engine}.csv`),
+    '-o',
+    at(`${engine}.jsonl`),
+    '-q',
+  ]);
   results[engine] = { clusters: await sha256(at(`${engine}.csv`)), kept: await sha256(at(`${engine}.jsonl`)) };
 }
 const want = { clusters: await sha256(at('dedup.csv')), kept: readFileSync(at('dedup-kept.sha256'), 'utf8') };
 for (const [engine, got] of Object.entries(results)) {
   const same = got.clusters === want.clusters && got.kept === want.kept;
-  console.log(`${engine}: clusters ${got.clusters === want.clusters ? 'equal' : 'DIFFER'}, kept documents ${got.kept === want.kept ? 'equal' : 'DIFFER'} to dedup's`);
+  console.log(
+    `${engine}: clusters ${got.clusters === want.clusters ? 'equal' : 'DIFFER'}, kept documents ${got.kept === want.kept ? 'equal' : 'DIFFER'} to dedup's`,
+  );
   if (!same) process.exitCode = 1;
 }
 for (const name of ['duckdb.jsonl', 'spark.jsonl']) rmSync(at(name), { force: true });

@@ -42,7 +42,8 @@ async function gpudedup(args: readonly string[]): Promise<number> {
 
 const args = process.argv.slice(2);
 const documents = Number(args[0]);
-const option = (name: string, fallback: string): string => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const option = (name: string, fallback: string): string =>
+  args.includes(name) ? args[args.indexOf(name) + 1] : fallback;
 const dir = option('--dir', 'bench-shard-reads');
 const shards = Number(option('--shards', '4'));
 if (!Number.isSafeInteger(documents) || documents < 1) {
@@ -54,11 +55,15 @@ mkdirSync(join(dir, 'parts'), { recursive: true });
 const one = join(dir, 'corpus.jsonl');
 await writeScaleCorpus(one, 0, documents);
 const parts = Array.from({ length: 8 }, (_, i) => join(dir, 'parts', `part-${i}.jsonl`));
-for (const [i, part] of parts.entries()) await writeScaleCorpus(part, Math.floor((i * documents) / 8), Math.floor(((i + 1) * documents) / 8));
+for (const [i, part] of parts.entries())
+  await writeScaleCorpus(part, Math.floor((i * documents) / 8), Math.floor(((i + 1) * documents) / 8));
 const parquet = join(dir, 'corpus.parquet');
 const withParquet = !args.includes('--no-parquet');
 if (withParquet) {
-  const records = readFileSync(one, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { id: string; text: string });
+  const records = readFileSync(one, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id: string; text: string });
   const columnData = [
     { name: 'id', data: records.map((r) => String(r.id)), type: 'STRING' as const },
     { name: 'text', data: records.map((r) => r.text), type: 'STRING' as const },
@@ -87,7 +92,8 @@ async function readShards(inputs: string[]): Promise<{ documents: number[]; byte
 async function signShards(inputs: string[]): Promise<{ documents: number[]; bytesRead: number[]; seconds: number }> {
   let seconds = 0;
   const paths = Array.from({ length: shards }, (_, i) => join(dir, `shard-${i + 1}.parquet`));
-  for (const [i, out] of paths.entries()) seconds += await gpudedup(['sign', ...inputs, '--shard', `${i + 1}/${shards}`, '-o', out, '-q']);
+  for (const [i, out] of paths.entries())
+    seconds += await gpudedup(['sign', ...inputs, '--shard', `${i + 1}/${shards}`, '-o', out, '-q']);
   const metas = await Promise.all(paths.map(readShardMeta));
   return { documents: metas.map((m) => m.documents), bytesRead: metas.map((m) => m.bytesRead ?? 0), seconds };
 }
@@ -95,11 +101,19 @@ async function signShards(inputs: string[]): Promise<{ documents: number[]; byte
 const layouts: [string, string[], number][] = [
   ['one JSON Lines file', [one], statSync(one).size],
   ['8 JSON Lines files', [join(dir, 'parts')], parts.reduce((sum, p) => sum + statSync(p).size, 0)],
-  ...(withParquet ? [['one Parquet file (row groups of 8,192)', [parquet], statSync(parquet).size] as [string, string[], number]] : []),
+  ...(withParquet
+    ? [['one Parquet file (row groups of 8,192)', [parquet], statSync(parquet).size] as [string, string[], number]]
+    : []),
 ];
 const readOnly = args.includes('--read-only');
-console.log(`${documents.toLocaleString('en-US')} documents, ${shards} shards${readOnly ? ', reading only' : ''}; load average before: ${loadavg().map((l) => l.toFixed(2)).join(', ')}\n`);
-console.log(`| layout | corpus bytes | bytes read by all shards | read / corpus | largest shard (documents) | ${readOnly ? 'reading' : 'signing'}, all shards | load average after |`);
+console.log(
+  `${documents.toLocaleString('en-US')} documents, ${shards} shards${readOnly ? ', reading only' : ''}; load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}\n`,
+);
+console.log(
+  `| layout | corpus bytes | bytes read by all shards | read / corpus | largest shard (documents) | ${readOnly ? 'reading' : 'signing'}, all shards | load average after |`,
+);
 console.log('| --- | --: | --: | --: | --: | --: | --- |');
 for (const [name, inputs, bytes] of layouts) {
   const run = readOnly ? await readShards(inputs) : await signShards(inputs);
@@ -108,5 +122,9 @@ for (const [name, inputs, bytes] of layouts) {
   if (total !== documents) throw new Error(`${name}: the shards hold ${total} documents, the corpus ${documents}`);
   const largest = Math.max(...run.documents) / documents;
   const int = (n: number): string => n.toLocaleString('en-US');
-  console.log(`| ${name} | ${int(bytes)} | ${int(read)} | ${(read / bytes).toFixed(3)}× | ${(100 * largest).toFixed(1)} % | ${run.seconds.toFixed(1)} s | ${loadavg().map((l) => l.toFixed(2)).join(', ')} |`);
+  console.log(
+    `| ${name} | ${int(bytes)} | ${int(read)} | ${(read / bytes).toFixed(3)}× | ${(100 * largest).toFixed(1)} % | ${run.seconds.toFixed(1)} s | ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} |`,
+  );
 }

@@ -61,7 +61,12 @@ const profiler = await WebGpuSigner.create(gpu.device, family, sources, { profil
 const threads = availableParallelism();
 const parallel = new ParallelCpuSigner(family, threads);
 
-const inputs: InputDocument[] = documents.map((d, index) => ({ index, id: d.id, text: d.text, source: { path: 'bench', line: index + 1 } }));
+const inputs: InputDocument[] = documents.map((d, index) => ({
+  index,
+  id: d.id,
+  text: d.text,
+  source: { path: 'bench', line: index + 1 },
+}));
 async function* streamed(): AsyncGenerator<InputDocument> {
   yield* inputs;
 }
@@ -87,7 +92,17 @@ bench
   .add(CPU_1, () => void signBatchOnCpu(family, batch))
   .add(CPU_N, async () => void (await parallel.sign(batch)))
   .add(GPU, async () => void (await signer.sign(batch)))
-  .add(PIPE_CPU, async () => void (await pipeline({ kind: 'cpu', description: 'cpu', k: K, sign: async (b) => signBatchOnCpu(family, b), destroy() {} })))
+  .add(
+    PIPE_CPU,
+    async () =>
+      void (await pipeline({
+        kind: 'cpu',
+        description: 'cpu',
+        k: K,
+        sign: async (b) => signBatchOnCpu(family, b),
+        destroy() {},
+      })),
+  )
   .add(PIPE_GPU, async () => void (await pipeline(signer)));
 await bench.run();
 
@@ -95,7 +110,8 @@ await bench.run();
 await profiler.sign(batch);
 const before: SignerStats = { ...profiler.stats };
 for (let i = 0; i < ITERATIONS; i++) await profiler.sign(batch);
-const phase = (key: 'uploadMs' | 'kernelMs' | 'readbackMs' | 'combineMs'): number => (profiler.stats[key] - before[key]) / ITERATIONS / 1000;
+const phase = (key: 'uploadMs' | 'kernelMs' | 'readbackMs' | 'combineMs'): number =>
+  (profiler.stats[key] - before[key]) / ITERATIONS / 1000;
 
 const intOpsPerSecond = await integerThroughput(gpu.device);
 
@@ -105,27 +121,47 @@ parallel.destroy();
 gpu.release();
 
 const seconds = (name: string): number => meanSeconds(bench, name);
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rates = (s: number): string =>
   `${fmt(s, 3)} s | ${fmt(documents.length / s)} | ${fmt(shingles / s / 1e6, 2)} M | ${fmt(evaluations / s / 1e6, 1)} M`;
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}`);
 console.log(`adapter: ${adapter}`);
-console.log(`corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB, ${fmt(shingles)} shingles, k = ${K} → ${fmt(evaluations / 1e6, 1)} M hash evaluations`);
-console.log(`tinybench: ${ITERATIONS} iterations after 1 warm-up; pipeline batches of ${PIPELINE_BATCH_DOCUMENTS} documents\n`);
+console.log(
+  `corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB, ${fmt(shingles)} shingles, k = ${K} → ${fmt(evaluations / 1e6, 1)} M hash evaluations`,
+);
+console.log(
+  `tinybench: ${ITERATIONS} iterations after 1 warm-up; pipeline batches of ${PIPELINE_BATCH_DOCUMENTS} documents\n`,
+);
 console.log('| task | time | docs/s | shingles/s | hash evaluations/s |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const name of [SHINGLE, CPU_1, CPU_N, GPU, PIPE_CPU, PIPE_GPU]) {
-  console.log(name === SHINGLE ? `| ${name} | ${fmt(seconds(name), 3)} s | ${fmt(documents.length / seconds(name))} | ${fmt(shingles / seconds(name) / 1e6, 2)} M | |` : `| ${name} | ${rates(seconds(name))} |`);
+  console.log(
+    name === SHINGLE
+      ? `| ${name} | ${fmt(seconds(name), 3)} s | ${fmt(documents.length / seconds(name))} | ${fmt(shingles / seconds(name) / 1e6, 2)} M | |`
+      : `| ${name} | ${rates(seconds(name))} |`,
+  );
 }
 
-const split = { shingle: seconds(SHINGLE), upload: phase('uploadMs'), kernel: phase('kernelMs'), readback: phase('readbackMs'), combine: phase('combineMs') };
+const split = {
+  shingle: seconds(SHINGLE),
+  upload: phase('uploadMs'),
+  kernel: phase('kernelMs'),
+  readback: phase('readbackMs'),
+  combine: phase('combineMs'),
+};
 const total = Object.values(split).reduce((a, b) => a + b, 0);
 console.log(`\nWebGPU time split, phases run one after another (profiling signer, mean of ${ITERATIONS}):`);
-for (const [name, s] of Object.entries(split)) console.log(`  ${name.padEnd(9)} ${fmt(s * 1000, 1).padStart(9)} ms  ${fmt((100 * s) / total, 1).padStart(5)} %`);
+for (const [name, s] of Object.entries(split))
+  console.log(`  ${name.padEnd(9)} ${fmt(s * 1000, 1).padStart(9)} ms  ${fmt((100 * s) / total, 1).padStart(5)} %`);
 const kernelRate = evaluations / split.kernel;
-console.log(`  kernel alone: ${fmt(kernelRate / 1e6, 1)} M hash evaluations/s × ${OPS_PER_EVALUATION} integer ops = ${fmt((kernelRate * OPS_PER_EVALUATION) / 1e9, 1)} G ops/s`);
-console.log(`device integer throughput (int_throughput.wgsl): ${fmt(intOpsPerSecond / 1e9, 1)} G ops/s → kernel at ${fmt((100 * kernelRate * OPS_PER_EVALUATION) / intOpsPerSecond, 0)} % of it; ceiling ${fmt(intOpsPerSecond / OPS_PER_EVALUATION / 1e6, 0)} M evaluations/s`);
+console.log(
+  `  kernel alone: ${fmt(kernelRate / 1e6, 1)} M hash evaluations/s × ${OPS_PER_EVALUATION} integer ops = ${fmt((kernelRate * OPS_PER_EVALUATION) / 1e9, 1)} G ops/s`,
+);
+console.log(
+  `device integer throughput (int_throughput.wgsl): ${fmt(intOpsPerSecond / 1e9, 1)} G ops/s → kernel at ${fmt((100 * kernelRate * OPS_PER_EVALUATION) / intOpsPerSecond, 0)} % of it; ceiling ${fmt(intOpsPerSecond / OPS_PER_EVALUATION / 1e6, 0)} M evaluations/s`,
+);
 
 /** 32-bit integer operations per second of shaders/int_throughput.wgsl: best of a few timed dispatches. */
 async function integerThroughput(device: GPUDevice): Promise<number> {
@@ -140,7 +176,11 @@ async function integerThroughput(device: GPUDevice): Promise<number> {
     layout: 'auto',
     compute: { module, entryPoint: 'spin', constants: { WORKGROUP_SIZE: 64, STEPS } },
   });
-  const sink = device.createBuffer({ label: 'bench int throughput sink', size: 4 * invocations, usage: GPUBufferUsage.STORAGE });
+  const sink = device.createBuffer({
+    label: 'bench int throughput sink',
+    size: 4 * invocations,
+    usage: GPUBufferUsage.STORAGE,
+  });
   const bindGroup = device.createBindGroup({
     label: 'bench int throughput bindings',
     layout: pipeline.getBindGroupLayout(0),

@@ -65,9 +65,21 @@ const bigintRate = (sliceShingles * K) / baselineS;
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}`);
-console.log(`corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB of UTF-8 text, ${fmt(shingles)} shingles, k=${K}`);
-console.log(`shingling: ${fmt(shingleS, 3)} s → ${fmt(documents.length / shingleS)} docs/s, ${fmt(bytes / 1e6 / shingleS, 1)} MB/s, ${fmt(shingles / shingleS)} shingles/s`);
-console.log(`signing:   ${fmt(signS, 3)} s → ${fmt(documents.length / signS)} docs/s, ${fmt(bytes / 1e6 / signS, 2)} MB/s, ${fmt(laneRate / 1e6, 1)} M hash evaluations/s`);
-console.log(`signing, ${threads} threads: ${fmt(parallelS, 3)} s → ${fmt(documents.length / parallelS)} docs/s, ${fmt(evals / parallelS / 1e6, 1)} M hash evaluations/s (${fmt(signS / parallelS, 2)}× one thread)`);
-console.log(`end to end (shingle + sign): ${fmt(documents.length / (shingleS + signS))} docs/s, ${fmt(bytes / 1e6 / (shingleS + signS), 2)} MB/s`);
-console.log(`baseline BigInt reference: ${fmt(bigintRate / 1e6, 2)} M hash evaluations/s → lanes are ${fmt(laneRate / bigintRate, 1)}× faster`);
+console.log(
+  `corpus: ${documents.length} documents, ${fmt(bytes / 1e6, 2)} MB of UTF-8 text, ${fmt(shingles)} shingles, k=${K}`,
+);
+console.log(
+  `shingling: ${fmt(shingleS, 3)} s → ${fmt(documents.length / shingleS)} docs/s, ${fmt(bytes / 1e6 / shingleS, 1)} MB/s, ${fmt(shingles / shingleS)} shingles/s`,
+);
+console.log(
+  `signing:   ${fmt(signS, 3)} s → ${fmt(documents.length / signS)} docs/s, ${fmt(bytes / 1e6 / signS, 2)} MB/s, ${fmt(laneRate / 1e6, 1)} M hash evaluations/s`,
+);
+console.log(
+  `signing, ${threads} threads: ${fmt(parallelS, 3)} s → ${fmt(documents.length / parallelS)} docs/s, ${fmt(evals / parallelS / 1e6, 1)} M hash evaluations/s (${fmt(signS / parallelS, 2)}× one thread)`,
+);
+console.log(
+  `end to end (shingle + sign): ${fmt(documents.length / (shingleS + signS))} docs/s, ${fmt(bytes / 1e6 / (shingleS + signS), 2)} MB/s`,
+);
+console.log(
+  `baseline BigInt reference: ${fmt(bigintRate / 1e6, 2)} M hash evaluations/s → lanes are ${fmt(laneRate / bigintRate, 1)}× faster`,
+);

@@ -60,7 +60,11 @@ export async function writeSyntheticShard(path: string, o: SyntheticShardOptions
       'CAST(100 + i % 7 AS BIGINT) AS length',
       ...Array.from({ length: o.bands }, (_, j) => `${band(j)} AS band_${j}`),
       ...Array.from({ length: o.k }, (_, s) => `${slot(s)} AS slot_${s}`),
-      ...(o.sets ? ['[CAST(hash(CASE WHEN j < 180 THEN i // 2 ELSE i END, 5000 + j) >> 1 AS BIGINT) FOR j IN range(200)] AS shingles'] : []),
+      ...(o.sets
+        ? [
+            '[CAST(hash(CASE WHEN j < 180 THEN i // 2 ELSE i END, 5000 + j) >> 1 AS BIGINT) FOR j IN range(200)] AS shingles',
+          ]
+        : []),
     ];
     await connection.run(
       `COPY (SELECT ${columns.join(', ')} FROM range(${o.documents}) t(i) WHERE i % ${o.shard.count} = ${o.shard.index}) TO ${sqlString(path)} ` +

@@ -15,7 +15,14 @@ const argv = process.argv.slice(2);
 const bytes = readFileSync(argv[0]);
 const runs = Number(argv[argv.indexOf('--runs') + 1] || 5);
 const hash = (argv.includes('--hash') ? argv[argv.indexOf('--hash') + 1] : 'fnv1a64') as ShingleHash;
-const setup: KernelSetup = { textField: 'text', idField: 'id', idRequired: false, char: argv.includes('--char'), n: argv.includes('--char') ? 5 : 5, hash };
+const setup: KernelSetup = {
+  textField: 'text',
+  idField: 'id',
+  idRequired: false,
+  char: argv.includes('--char'),
+  n: argv.includes('--char') ? 5 : 5,
+  hash,
+};
 const units: Uint8Array[] = [];
 for (let at = 0; at < bytes.length; ) {
   let end = Math.min(bytes.length, at + UNIT_BYTES);
@@ -23,7 +30,11 @@ for (let at = 0; at < bytes.length; ) {
   units.push(new Uint8Array(bytes.subarray(at, end)));
   at = end;
 }
-console.log(`${argv[0]}: ${(bytes.length / 1e6).toFixed(1)} MB in ${units.length} units, ${setup.char ? 'char' : 'word'} ${setup.n}-grams, ${hash}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `${argv[0]}: ${(bytes.length / 1e6).toFixed(1)} MB in ${units.length} units, ${setup.char ? 'char' : 'word'} ${setup.n}-grams, ${hash}; load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (let run = 0; run < runs; run++) {
   let documents = 0;
   let forJs = 0;
@@ -40,6 +51,12 @@ for (let run = 0; run < runs; run++) {
     });
   }
   const ms = performance.now() - started;
-  console.log(`run ${run + 1}: ${ms.toFixed(0)} ms, ${((bytes.length / 1e6) / (ms / 1000)).toFixed(1)} MB/s, ${(ms / (bytes.length / 1e6)).toFixed(2)} ms/MB; ${documents} documents, ${forJs} for JavaScript, ${shingles} shingles`);
+  console.log(
+    `run ${run + 1}: ${ms.toFixed(0)} ms, ${(bytes.length / 1e6 / (ms / 1000)).toFixed(1)} MB/s, ${(ms / (bytes.length / 1e6)).toFixed(2)} ms/MB; ${documents} documents, ${forJs} for JavaScript, ${shingles} shingles`,
+  );
 }
-console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

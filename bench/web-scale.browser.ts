@@ -34,7 +34,9 @@ it(`dedups a ${MB} MB JSONL in the tab (k = ${K}, ${BACKEND})`, async () => {
   const path = join(tmpdir(), `gpudedup-web-scale-${MB}.jsonl`);
   const generated = performance.now();
   const corpus = await writeLargeCorpus(path, MB * 1e6);
-  console.info(`generated ${corpus.documents} documents, ${(statSync(path).size / 1e6).toFixed(0)} MB in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
+  console.info(
+    `generated ${corpus.documents} documents, ${(statSync(path).size / 1e6).toFixed(0)} MB in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
+  );
   const built = await buildApp();
   const server = await serve(built);
   const browser = await launchChromium({ webgpu: BACKEND !== 'cpu' });
@@ -47,13 +49,22 @@ it(`dedups a ${MB} MB JSONL in the tab (k = ${K}, ${BACKEND})`, async () => {
     await page.fill('#k', String(K));
     const started = performance.now();
     await page.click('#run');
-    await page.waitForFunction(() => Number(document.getElementById('status')!.dataset.settled ?? 0) > 0, null, { timeout: 3_600_000, polling: 1000 });
+    await page.waitForFunction(() => Number(document.getElementById('status')!.dataset.settled ?? 0) > 0, null, {
+      timeout: 3_600_000,
+      polling: 1000,
+    });
     const seconds = (performance.now() - started) / 1000;
     const status = await page.textContent('#status');
     expect(status).toMatch(/^Done/);
-    const stats = Object.fromEntries(await Promise.all(STATS.map(async (key) => [key, Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''))])));
+    const stats = Object.fromEntries(
+      await Promise.all(
+        STATS.map(async (key) => [key, Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, ''))]),
+      ),
+    );
     const timings = (await page.locator('#timings tbody tr').allTextContents()).join('; ');
-    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const heap = await page.evaluate(
+      () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
+    );
     console.info(
       `${(corpus.bytes / 1e6).toFixed(0)} MB, ${corpus.documents} documents in ${seconds.toFixed(1)} s: ${(corpus.bytes / 1e6 / seconds).toFixed(2)} MB/s, ` +
         `${Math.round(corpus.documents / seconds)} docs/s; ${await page.textContent('#backend')}\n  stages: ${timings}\n  counts: ${JSON.stringify(stats)}\n` +
@@ -66,20 +77,34 @@ it(`dedups a ${MB} MB JSONL in the tab (k = ${K}, ${BACKEND})`, async () => {
       // The page's settings: the options table's defaults, and the bands × rows it chose.
       const [bands, rows] = (await page.getAttribute('#s-curve', 'data-lsh'))!.split('x').map(Number);
       const cli = await runDedup({
-        inputs: [path], read: DEFAULT_READ, params, backend: 'cpu', threshold: OPTIONS.threshold.default!, lsh: { bands, rows },
-        verify: OPTIONS.verify.default!, clusterCheck: OPTIONS.clusterCheck.default!, keep: OPTIONS.keep.default!, against: [],
+        inputs: [path],
+        read: DEFAULT_READ,
+        params,
+        backend: 'cpu',
+        threshold: OPTIONS.threshold.default!,
+        lsh: { bands, rows },
+        verify: OPTIONS.verify.default!,
+        clusterCheck: OPTIONS.clusterCheck.default!,
+        keep: OPTIONS.keep.default!,
+        against: [],
       });
       const cliDedup = (performance.now() - cliStarted) / 1000;
       const out = mkdtempSync(join(tmpdir(), 'gpudedup-web-scale-cli-'));
       const writingStarted = performance.now();
-      const files = { out: join(out, 'kept.jsonl'), clusters: join(out, 'clusters.csv'), pairs: join(out, 'pairs.csv') };
+      const files = {
+        out: join(out, 'kept.jsonl'),
+        clusters: join(out, 'clusters.csv'),
+        pairs: join(out, 'pairs.csv'),
+      };
       await writeDedupOutputs(cli, files, DEFAULT_READ, { update: () => undefined, stop: () => undefined });
       const cliWriting = (performance.now() - writingStarted) / 1000;
       rmSync(out, { recursive: true, force: true });
       for (const key of STATS) expect(stats[key], key).toBe(cli.assignment.counts[key]);
       const tabWriting = Number(/writing([\d.]+)/.exec(timings)?.[1] ?? NaN);
       console.info(
-        `counts equal the CLI's runDedup; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n` +
+        `counts equal the CLI's runDedup; load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}\n` +
           `  CLI: ${(cliDedup + cliWriting).toFixed(1)} s (writing ${cliWriting.toFixed(2)} s); tab: ${seconds.toFixed(1)} s (writing ${tabWriting.toFixed(2)} s); ` +
           `tab / CLI ${(seconds / (cliDedup + cliWriting)).toFixed(2)}×, writing ${(tabWriting / cliWriting).toFixed(2)}×`,
       );

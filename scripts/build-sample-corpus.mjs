@@ -25,40 +25,38 @@
 // gzip: zlib level 9, no file name, mtime 0, OS byte forced to 3 (Unix) so
 // the header does not depend on the platform that ran the build.
 
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { gunzipSync, gzipSync, constants as zc } from "node:zlib";
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync, constants as zc } from 'node:zlib';
 
-const PACKAGE = "spdx-license-list";
-const VERSION = "6.12.0";
+const PACKAGE = 'spdx-license-list';
+const VERSION = '6.12.0';
 const SOURCE = `${PACKAGE}@${VERSION}`;
 // sha256 of spdx-full.json inside spdx-license-list-6.12.0.tgz
 // (tarball sha256 54cc8d13086187333ca1457c8edaa06d9a412144f076aa7f7c1b59c4f3b0a1ef).
-const INPUT_SHA256 = "a2af313af682077111b673033e763108d33e6af9b02e7f08b380f544180bcfd6";
+const INPUT_SHA256 = 'a2af313af682077111b673033e763108d33e6af9b02e7f08b380f544180bcfd6';
 
-const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
+const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
 function usage(msg) {
   if (msg) console.error(`error: ${msg}`);
-  console.error(
-    "usage: node scripts/build-sample-corpus.mjs [--check] <package-dir | spdx-full.json> [out.jsonl.gz]",
-  );
+  console.error('usage: node scripts/build-sample-corpus.mjs [--check] <package-dir | spdx-full.json> [out.jsonl.gz]');
   process.exit(2);
 }
 
 function readInput(arg) {
   let file = resolve(arg);
   if (existsSync(file) && statSync(file).isDirectory()) {
-    const pkgFile = join(file, "package.json");
+    const pkgFile = join(file, 'package.json');
     if (existsSync(pkgFile)) {
-      const pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
+      const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
       if (pkg.name !== PACKAGE || pkg.version !== VERSION) {
         usage(`${pkgFile} is ${pkg.name}@${pkg.version}, expected ${SOURCE}`);
       }
     }
-    file = join(file, "spdx-full.json");
+    file = join(file, 'spdx-full.json');
   }
   if (!existsSync(file)) usage(`no such file: ${file}`);
   const raw = readFileSync(file);
@@ -66,7 +64,7 @@ function readInput(arg) {
   if (digest !== INPUT_SHA256) {
     usage(`${file} has sha256 ${digest}, expected ${INPUT_SHA256} (spdx-full.json of ${SOURCE})`);
   }
-  return JSON.parse(raw.toString("utf8"));
+  return JSON.parse(raw.toString('utf8'));
 }
 
 export function buildJsonl(full) {
@@ -75,8 +73,8 @@ export function buildJsonl(full) {
   let dropped = 0;
   for (const id of ids) {
     const e = full[id];
-    const text = typeof e.licenseText === "string" ? e.licenseText : "";
-    if (text.trim() === "") {
+    const text = typeof e.licenseText === 'string' ? e.licenseText : '';
+    if (text.trim() === '') {
       dropped++;
       continue;
     }
@@ -91,7 +89,7 @@ export function buildJsonl(full) {
       }),
     );
   }
-  return { jsonl: Buffer.from(lines.map((l) => l + "\n").join(""), "utf8"), count: lines.length, dropped };
+  return { jsonl: Buffer.from(lines.map((l) => l + '\n').join(''), 'utf8'), count: lines.length, dropped };
 }
 
 export function gzipDeterministic(buf) {
@@ -106,13 +104,13 @@ function main(argv) {
   let check = false;
   const args = [];
   for (const a of argv) {
-    if (a === "--check") check = true;
-    else if (a === "-h" || a === "--help") usage();
+    if (a === '--check') check = true;
+    else if (a === '-h' || a === '--help') usage();
     else args.push(a);
   }
   if (args.length < 1 || args.length > 2) usage();
   const here = dirname(fileURLToPath(import.meta.url));
-  const out = resolve(args[1] ?? join(here, "..", "data", "sample.jsonl.gz"));
+  const out = resolve(args[1] ?? join(here, '..', 'data', 'sample.jsonl.gz'));
 
   const { jsonl, count, dropped } = buildJsonl(readInput(args[0]));
 

@@ -5,7 +5,9 @@ import { spawn } from 'node:child_process';
 import { LineFilter } from '../dist/src/cli/quietNative.js';
 
 const [command, ...args] = process.argv.slice(2);
-const child = spawn(command, args, { stdio: ['inherit', 'inherit', process.env.GPUDEDUP_DEBUG === '1' ? 'inherit' : 'pipe'] });
+const child = spawn(command, args, {
+  stdio: ['inherit', 'inherit', process.env.GPUDEDUP_DEBUG === '1' ? 'inherit' : 'pipe'],
+});
 const filter = new LineFilter((text) => process.stderr.write(text));
 child.stderr?.on('data', (chunk) => filter.push(chunk.toString('utf8')));
 child.on('close', (code, signal) => {

@@ -21,17 +21,21 @@ const iota = (k) => bytes((i) => 16 * k + i);
 /** The 80 rounds over w0..w15 and a..e, as statements; returns them and the names holding a and b at the end. */
 function rounds(simd) {
   const lines = [];
-  const rotl = (x, n) => (simd ? `v128.or(i32x4.shl(${x}, ${n}), i32x4.shr_u(${x}, ${32 - n}))` : `rotl<u32>(${x}, ${n})`);
+  const rotl = (x, n) =>
+    simd ? `v128.or(i32x4.shl(${x}, ${n}), i32x4.shr_u(${x}, ${32 - n}))` : `rotl<u32>(${x}, ${n})`;
   const xor = (x, y) => (simd ? `v128.xor(${x}, ${y})` : `(${x} ^ ${y})`);
   const add = (...xs) => (simd ? xs.reduce((acc, x) => `i32x4.add(${acc}, ${x})`) : xs.join(' + '));
   const konst = (x) => (simd ? `i32x4(${[x, x, x, x].map(i32).join(', ')})` : hex(x));
   let [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'];
   for (let t = 0; t < 80; t++) {
     const w = `w${t % 16}`;
-    if (t >= 16) lines.push(`${w} = ${rotl(xor(xor(`w${(t - 3) % 16}`, `w${(t - 8) % 16}`), xor(`w${(t - 14) % 16}`, w)), 1)};`);
+    if (t >= 16)
+      lines.push(`${w} = ${rotl(xor(xor(`w${(t - 3) % 16}`, `w${(t - 8) % 16}`), xor(`w${(t - 14) % 16}`, w)), 1)};`);
     let f;
-    if (t < 20) f = simd ? `v128.bitselect(${c}, ${d}, ${b})` : `(${d} ^ (${b} & (${c} ^ ${d})))`; // ch: b ? c : d
-    else if (t < 40 || t >= 60) f = xor(xor(b, c), d); // parity
+    if (t < 20)
+      f = simd ? `v128.bitselect(${c}, ${d}, ${b})` : `(${d} ^ (${b} & (${c} ^ ${d})))`; // ch: b ? c : d
+    else if (t < 40 || t >= 60)
+      f = xor(xor(b, c), d); // parity
     else f = simd ? `v128.bitselect(${c}, ${b}, v128.xor(${b}, ${d}))` : `((${b} & ${c}) | (${d} & (${b} | ${c})))`; // maj
     lines.push(`${e} = ${add(rotl(a, 5), f, e, konst(K[Math.floor(t / 20)]), w)};`);
     lines.push(`${b} = ${rotl(b, 30)};`);

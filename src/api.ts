@@ -10,7 +10,14 @@ import { defaultLshParams } from './dedup/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
 import type { KeepPolicy } from './text/keepPolicy.js';
-import { fullSlotBits, hashFamilyOf, makeParams, shingleOptionsOf, type SignatureOptions, type SignatureParams } from './signatures/params.js';
+import {
+  fullSlotBits,
+  hashFamilyOf,
+  makeParams,
+  shingleOptionsOf,
+  type SignatureOptions,
+  type SignatureParams,
+} from './signatures/params.js';
 import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.js';
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
@@ -25,9 +32,33 @@ import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
 import type { CutMode } from './options.js';
 
 /** The options each function takes: any other key (a misspelling) is refused. */
-const SIGNATURE_OPTIONS = ['scheme', 'seed', 'k', 'shingle', 'n', 'nfkc', 'stripPunctuation', 'slotBits', 'bandKeys'] as const;
+const SIGNATURE_OPTIONS = [
+  'scheme',
+  'seed',
+  'k',
+  'shingle',
+  'n',
+  'nfkc',
+  'stripPunctuation',
+  'slotBits',
+  'bandKeys',
+] as const;
 const MINHASH_OPTIONS = [...SIGNATURE_OPTIONS, 'backend', 'threads'] as const;
-const DEDUP_OPTIONS = [...MINHASH_OPTIONS, 'threshold', 'lsh', 'verify', 'clusterCheck', 'chainDelta', 'maxRepresentatives', 'estimateError', 'keep', 'maxBucketPairs', 'against', 'audit', 'auditSeed'] as const;
+const DEDUP_OPTIONS = [
+  ...MINHASH_OPTIONS,
+  'threshold',
+  'lsh',
+  'verify',
+  'clusterCheck',
+  'chainDelta',
+  'maxRepresentatives',
+  'estimateError',
+  'keep',
+  'maxBucketPairs',
+  'against',
+  'audit',
+  'auditSeed',
+] as const;
 
 /** Every option checked by the table (src/options.ts) before any work, with the CLI's messages. */
 function checkedOptions<T extends object>(options: T, known: readonly string[], what: string): T {
@@ -79,8 +110,14 @@ export interface MinHasher {
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
   const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
-  const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
-  const setup = { read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, shingle: shingleOptionsOf(params), keep: { kind: 'first' } as const };
+  const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
+    cpuThreads: options.threads,
+  });
+  const setup = {
+    read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false },
+    shingle: shingleOptionsOf(params),
+    keep: { kind: 'first' } as const,
+  };
   return {
     params,
     notes,
@@ -89,8 +126,10 @@ export async function createMinHasher(options: MinHashOptions = {}): Promise<Min
     },
     async sign(texts) {
       checkStrings(texts, 'sign', 'texts');
-      const slots = slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
-      const words = new Uint32Array(slots.buffer); // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
+      const slots =
+        slotBits === 64 ? new BigUint64Array(texts.length * params.k) : new Uint32Array(texts.length * params.k);
+      // 64-bit slots as (lo, hi) words: little-endian, like every WebAssembly and WebGPU host
+      const words = new Uint32Array(slots.buffer);
       let row = 0;
       const units = textUnits(texts.map((text, i) => ({ id: String(i), text })));
       for await (const unit of signedUnits(units, firstPass, { setup, keepSets: false })) {
@@ -123,8 +162,13 @@ export async function minhash(texts: readonly string[], options: MinHashOptions 
   }
 }
 
-/** The option table's fields (src/options.ts: types, defaults, checks), each optional; `keep` also in the CLI's spellings. */
-export interface DedupOptions extends MinHashOptions, Partial<Pick<OptionValues, 'threshold' | 'audit' | 'auditSeed'> & VerificationOptions> {
+/**
+ * The option table's fields (src/options.ts: types, defaults, checks), each optional; `keep` also in the CLI's
+ * spellings.
+ */
+export interface DedupOptions
+  extends MinHashOptions,
+    Partial<Pick<OptionValues, 'threshold' | 'audit' | 'auditSeed'> & VerificationOptions> {
   /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
   readonly lsh?: LshParams;
   /** default first; the CLI's spellings ('longest', 'field:quality') too. */
@@ -149,7 +193,10 @@ export interface DedupResult extends DedupDocumentsResult {
  * assignment.kept;    // Uint8Array [1, 0, 1]: one flag per document, in order
  * assignment.cluster; // Uint32Array [0, 0, 1]
  */
-export async function dedup(documents: readonly (string | InMemoryDocument)[], options: DedupOptions = {}): Promise<DedupResult> {
+export async function dedup(
+  documents: readonly (string | InMemoryDocument)[],
+  options: DedupOptions = {},
+): Promise<DedupResult> {
   checkDocuments(documents, 'dedup', true);
   if (options?.against !== undefined) checkDocuments(options.against, 'dedup: against', true);
   const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
@@ -158,10 +205,13 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   const verify = optionValue('verify', options.verify);
   const lsh = options.lsh ?? defaultLshParams(threshold, params.k, verify);
   checkParams(lsh, params.k);
-  const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument => (typeof d === 'string' ? { id: String(i), text: d } : d);
+  const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument =>
+    typeof d === 'string' ? { id: String(i), text: d } : d;
   const corpus = documents.map(asDocument);
   requireUniqueIdsInMemory(corpus); // as the CLI's first pass refuses a repeated id
-  const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), { cpuThreads: options.threads });
+  const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
+    cpuThreads: options.threads,
+  });
   try {
     const result = await dedupDocuments(corpus, {
       backend: signer,
@@ -179,7 +229,10 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
       keep: optionValue('keep', options.keep),
       against: options.against?.map(asDocument),
     });
-    const audit = options.audit === undefined ? undefined : await auditInMemory(result, corpus, params, { ...options, audit: options.audit, threshold });
+    const audit =
+      options.audit === undefined
+        ? undefined
+        : await auditInMemory(result, corpus, params, { ...options, audit: options.audit, threshold });
     return { ...result, audit, backend: signer.description };
   } finally {
     signer.destroy();
@@ -187,7 +240,10 @@ export async function dedup(documents: readonly (string | InMemoryDocument)[], o
   }
 }
 
-/** The audit of an in-memory run: the sample's shingle sets from the documents' texts (any member of a group has its text). */
+/**
+ * The audit of an in-memory run: the sample's shingle sets from the documents' texts (any member of a group has its
+ * text).
+ */
 function auditInMemory(
   result: DedupDocumentsResult,
   corpus: readonly InMemoryDocument[],
@@ -195,8 +251,18 @@ function auditInMemory(
   options: { audit: number; auditSeed?: string | number; threshold: number; chainDelta?: number },
 ): Promise<AuditResult> {
   const shingle = shingleOptionsOf(params);
-  const settings = { perBin: options.audit, seed: options.auditSeed ?? params.seed, threshold: options.threshold, chainDelta: options.chainDelta ?? DEFAULT_CHAIN_DELTA };
-  const input = { verified: result.verified, assignment: result.assignment, table: result.table, contaminated: result.contamination?.flags };
+  const settings = {
+    perBin: options.audit,
+    seed: options.auditSeed ?? params.seed,
+    threshold: options.threshold,
+    chainDelta: options.chainDelta ?? DEFAULT_CHAIN_DELTA,
+  };
+  const input = {
+    verified: result.verified,
+    assignment: result.assignment,
+    table: result.table,
+    contaminated: result.contamination?.flags,
+  };
   return auditDedup(input, settings, async (needed) => {
     const sets: (Uint32Array | undefined)[] = new Array(needed.length);
     for (let d = 0; d < corpus.length; d++) {
@@ -226,7 +292,10 @@ const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitByte
  * Exact-substring deduplication (as `gpudedup substrings`): every span of at
  * least minLength bytes occurring more than once, verified byte for byte, cut.
  */
-export async function substrings(documents: readonly (string | InMemoryDocument)[], options: SubstringsOptions = {}): Promise<SubstringsResult> {
+export async function substrings(
+  documents: readonly (string | InMemoryDocument)[],
+  options: SubstringsOptions = {},
+): Promise<SubstringsResult> {
   checkDocuments(documents, 'substrings', true);
   checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
   const settings = {
@@ -238,5 +307,10 @@ export async function substrings(documents: readonly (string | InMemoryDocument)
   const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
   const threads = optionValue('threads', options.threads) ?? availableParallelism();
   if (threads === 1) return substringDocuments(corpus, settings);
-  return substringDocuments(corpus, settings, (shared, search) => searchRepeatsInWorkers(shared, search, threads), true);
+  return substringDocuments(
+    corpus,
+    settings,
+    (shared, search) => searchRepeatsInWorkers(shared, search, threads),
+    true,
+  );
 }

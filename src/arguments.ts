@@ -7,7 +7,14 @@
  */
 import { checkKnownOptions, checkTableOptions } from './options.js';
 
-const kind = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}` : typeof value);
+const kind = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
+        : typeof value;
 
 /** An array, never a string or another iterable. */
 export function checkArray(value: unknown, what: string, of: string): asserts value is readonly unknown[] {
@@ -18,19 +25,31 @@ export function checkArray(value: unknown, what: string, of: string): asserts va
 export function checkStrings(value: unknown, what: string, of: 'texts' | 'ids'): asserts value is readonly string[] {
   checkArray(value, what, of);
   value.forEach((item, i) => {
-    if (typeof item !== 'string') throw new TypeError(`${what}: ${of === 'texts' ? 'text' : 'id'} ${i + 1} is not a string (got ${kind(item)})`);
+    if (typeof item !== 'string')
+      throw new TypeError(`${what}: ${of === 'texts' ? 'text' : 'id'} ${i + 1} is not a string (got ${kind(item)})`);
   });
 }
 
-/** An array of documents: `{ id: string, text: string }` each (other fields allowed), or a plain string where `strings`. */
+/**
+ * An array of documents: `{ id: string, text: string }` each (other fields allowed), or a plain string where `strings`.
+ */
 export function checkDocuments(value: unknown, what: string, strings: boolean): void {
   const expected = `${strings ? 'a string or ' : ''}{ id: string, text: string }`;
   checkArray(value, what, 'documents');
   value.forEach((item, i) => {
     if (strings && typeof item === 'string') return;
     const doc = item as { id?: unknown; text?: unknown } | null;
-    if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || typeof doc.id !== 'string' || typeof doc.text !== 'string') {
-      throw new TypeError(`${what}: document ${i + 1} must be ${expected}, got ${doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? `{ ${Object.keys(doc).join(', ')} }` : kind(doc)}`);
+    if (
+      doc === null ||
+      typeof doc !== 'object' ||
+      Array.isArray(doc) ||
+      typeof doc.id !== 'string' ||
+      typeof doc.text !== 'string'
+    ) {
+      throw new TypeError(
+        `${what}: document ${i + 1} must be ${expected}, got ` +
+          `${doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? `{ ${Object.keys(doc).join(', ')} }` : kind(doc)}`,
+      );
     }
   });
 }
@@ -38,7 +57,8 @@ export function checkDocuments(value: unknown, what: string, strings: boolean): 
 /** An options argument: undefined or a plain object; its keys among `known`, the table's values checked. */
 export function checkOptions(options: unknown, known: readonly string[], what: string): void {
   if (options === undefined) return;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${what}: expected an options object, got ${kind(options)}`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw new TypeError(`${what}: expected an options object, got ${kind(options)}`);
   checkKnownOptions(options, known, what);
   checkTableOptions(options);
 }
@@ -46,6 +66,9 @@ export function checkOptions(options: unknown, known: readonly string[], what: s
 /** An option outside the table: one of `choices` (true or false for a flag). */
 export function checkChoice(value: unknown, name: string, choices: readonly unknown[]): void {
   if (value !== undefined && !choices.includes(value)) {
-    throw new RangeError(`${name} must be ${choices.map((c) => (typeof c === 'string' ? c : String(c))).join(' or ')}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+    throw new RangeError(
+      `${name} must be ${choices.map((c) => (typeof c === 'string' ? c : String(c))).join(' or ')}, got ` +
+        `${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
   }
 }

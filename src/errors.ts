@@ -8,7 +8,8 @@ export function errorMessage(error: unknown): string {
  * "ENOSPC: no space left on device, write" → "no space left on device (ENOSPC, write)".
  */
 export function systemReason(error: unknown): string {
-  if (typeof error !== 'object' || error === null || typeof (error as { code?: unknown }).code !== 'string') return errorMessage(error);
+  if (typeof error !== 'object' || error === null || typeof (error as { code?: unknown }).code !== 'string')
+    return errorMessage(error);
   const e = error as { code: string; syscall?: string; message: string };
   const reason = e.message.replace(/^[A-Z]+: /, '').replace(/, (\w+).*$/, '');
   return `${reason} (${e.code}${e.syscall ? `, ${e.syscall}` : ''})`;

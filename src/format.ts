@@ -15,7 +15,10 @@ export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${thousands(n)} ${n === 1 ? noun : plural}`;
 }
 
-/** Six decimals, as every table and report writes a similarity: enough for k up to 10^6, and the same text on every platform. */
+/**
+ * Six decimals, as every table and report writes a similarity: enough for k up to 10^6, and the same text on every
+ * platform.
+ */
 export function sixDecimals(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }

@@ -9,26 +9,82 @@
  * the browser-safe modules directly (see web/), never this file's Node-only
  * backend resolution.
  */
-export { minhash, createMinHasher, dedup, substrings, type MinHasher, type MinHashOptions, type Signatures, type DedupOptions, type DedupResult, type SubstringsOptions } from './api.js';
-export { substringDocuments, type SubstringsResult, type EditedDocument, type SubstringSpan } from './substrings/substringDocuments.js';
-export { OPTIONS, optionError, type OptionName, type OptionSpec }  from './options.js';
+export {
+  minhash,
+  createMinHasher,
+  dedup,
+  substrings,
+  type MinHasher,
+  type MinHashOptions,
+  type Signatures,
+  type DedupOptions,
+  type DedupResult,
+  type SubstringsOptions,
+} from './api.js';
+export {
+  substringDocuments,
+  type SubstringsResult,
+  type EditedDocument,
+  type SubstringSpan,
+} from './substrings/substringDocuments.js';
+export { OPTIONS, optionError, type OptionName, type OptionSpec } from './options.js';
 
 export { normalizeText, tokenize, DEFAULT_NORMALIZE, type NormalizeOptions } from './text/normalize.js';
-export { shingleDocument, chooseMode, DEFAULT_SHINGLE, type ShingleMode, type ShingleOptions } from './shingles/shingles.js';
+export {
+  shingleDocument,
+  chooseMode,
+  DEFAULT_SHINGLE,
+  type ShingleMode,
+  type ShingleOptions,
+} from './shingles/shingles.js';
 export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
 export { mulAddModP, reduce64ModP } from './math/mersenne61.js';
 export { parseU64, toHex64, toDecimal64, type U64 } from './math/u64.js';
 export { makeHashFamily, splitmix64, type HashFamily } from './signatures/hashFamily.js';
-export { makeParams, hashFamilyOf, shingleOptionsOf, paramDifferences, schemeOf, SCHEME, SCHEMES, type SchemeName, type SignatureParams, type SignatureOptions } from './signatures/params.js';
+export {
+  makeParams,
+  hashFamilyOf,
+  shingleOptionsOf,
+  paramDifferences,
+  schemeOf,
+  SCHEME,
+  SCHEMES,
+  type SchemeName,
+  type SignatureParams,
+  type SignatureOptions,
+} from './signatures/params.js';
 export { EMPTY_SLOT_WORD, type SignerBackend, type BackendKind } from './signatures/backend.js';
 export { CpuSigner, signBatchOnCpu } from './signatures/cpuSigner.js';
 export { FallbackSigner } from './signatures/fallbackSigner.js';
-export { resolveBackend, openSigner, type BackendChoice, type ResolvedBackend, type NodeBackendOptions } from './firstPass/node/resolveBackend.js';
+export {
+  resolveBackend,
+  openSigner,
+  type BackendChoice,
+  type ResolvedBackend,
+  type NodeBackendOptions,
+} from './firstPass/node/resolveBackend.js';
 export { ParallelCpuSigner } from './signatures/cpuParallel.js';
 export { WasmSigner } from './signatures/wasmSigner.js';
-export { signDocuments, type SignedBatch, type PipelineOptions, type PipelineTimings } from './firstPass/signDocuments.js';
-export { optimalParams, candidateProbability, DEFAULT_WEIGHTS, DEDUP_WEIGHTS, type LshParams, type OptimizerWeights } from './bands/lshParams.js';
-export { dedupDocuments, type DedupDocumentsOptions, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
+export {
+  signDocuments,
+  type SignedBatch,
+  type PipelineOptions,
+  type PipelineTimings,
+} from './firstPass/signDocuments.js';
+export {
+  optimalParams,
+  candidateProbability,
+  DEFAULT_WEIGHTS,
+  DEDUP_WEIGHTS,
+  type LshParams,
+  type OptimizerWeights,
+} from './bands/lshParams.js';
+export {
+  dedupDocuments,
+  type DedupDocumentsOptions,
+  type DedupDocumentsResult,
+  type InMemoryDocument,
+} from './dedup/dedupDocuments.js';
 export { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup } from './dedup/dedupSigned.js';
 export type { KeepPolicy } from './text/keepPolicy.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
@@ -39,14 +95,47 @@ export { runDedup, type DedupOutcome } from './pipeline/dedup/dedup.js';
 export { dedupJob, type DedupOutputs } from './pipeline/dedup/dedupJob.js';
 export { runSign, type SignConfig, type SignSummary } from './pipeline/sign/sign.js';
 export type { DedupConfig, DedupHooks } from './pipeline/shared/config.js';
-export { createIndex, openIndex, type DiskIndex, type CompactResult, type IndexOptions, type OpenOptions } from './lshIndex/diskIndex.js';
+export {
+  createIndex,
+  openIndex,
+  type DiskIndex,
+  type CompactResult,
+  type IndexOptions,
+  type OpenOptions,
+} from './lshIndex/diskIndex.js';
 export { createMemoryIndex, type MemoryIndex, type MemoryIndexOptions } from './lshIndex/memoryIndex.js';
 export { inlineIndexSigner } from './lshIndex/signing.js';
-export { openIndexSnapshot, type IndexSnapshot, type ReadIndexFile, type SnapshotOptions } from './lshIndex/snapshot.js';
-export { resolveParameters as resolveIndexParameters, parameterDifferences as indexParameterDifferences, type IndexParameters } from './lshIndex/options.js';
+export {
+  openIndexSnapshot,
+  type IndexSnapshot,
+  type ReadIndexFile,
+  type SnapshotOptions,
+} from './lshIndex/snapshot.js';
+export {
+  resolveParameters as resolveIndexParameters,
+  parameterDifferences as indexParameterDifferences,
+  type IndexParameters,
+} from './lshIndex/options.js';
 export { IndexLockedError } from './lshIndex/lock.js';
-export { CorruptIndexError, IndexFormatError, IndexIdError, IndexParameterError, type IndexIdProblem } from './lshIndex/errors.js';
-export type { DedupIndex, IndexDocument, IndexMatch, QueryResult, QueryOptions, AddOptions, AddDecision, AddResult, RemoveResult, IndexStats } from './lshIndex/types.js';
+export {
+  CorruptIndexError,
+  IndexFormatError,
+  IndexIdError,
+  IndexParameterError,
+  type IndexIdProblem,
+} from './lshIndex/errors.js';
+export type {
+  DedupIndex,
+  IndexDocument,
+  IndexMatch,
+  QueryResult,
+  QueryOptions,
+  AddOptions,
+  AddDecision,
+  AddResult,
+  RemoveResult,
+  IndexStats,
+} from './lshIndex/types.js';
 export {
   ngramOverlaps,
   decontaminateDocuments,
@@ -59,4 +148,9 @@ export {
   type ContaminatedSpan,
 } from './substrings/ngramDecontamination.js';
 export { tokenOffsets, type TokenOffsets } from './text/tokenOffsets.js';
-export { decontaminate, decontaminatePreflight, type DecontaminateConfig, type DecontaminateSummary } from './pipeline/substrings/decontaminate.js';
+export {
+  decontaminate,
+  decontaminatePreflight,
+  type DecontaminateConfig,
+  type DecontaminateSummary,
+} from './pipeline/substrings/decontaminate.js';

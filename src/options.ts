@@ -15,7 +15,10 @@ import { parseU64 } from './math/u64.js';
 export type VerifyMode = 'estimate' | 'exact' | 'hybrid' | 'none';
 /** How clustering checks a member against the document kept in its place (clustering.ts). */
 export type ClusterCheck = 'none' | 'representative';
-/** The signing schemes (hashFamily.ts): classic MinHash, one-permutation hashing, or datasketch 2.0's (datasketchFamily.ts). */
+/**
+ * The signing schemes (hashFamily.ts): classic MinHash, one-permutation hashing, or datasketch 2.0's
+ * (datasketchFamily.ts).
+ */
 export type SchemeName = 'classic' | 'oph' | 'datasketch-affine32' | 'datasketch-affine64' | 'datasketch-legacy';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
 export type ShingleMode = 'word' | 'char' | 'auto';
@@ -28,12 +31,20 @@ export const VERIFY_MODES: readonly VerifyMode[] = ['hybrid', 'estimate', 'exact
 export const CLUSTER_CHECKS: readonly ClusterCheck[] = ['representative', 'none'];
 export const SLOT_BITS: readonly ParamSlotBits[] = [1, 2, 4, 8, 16, 32, 64];
 export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
-export const SCHEME_NAMES: readonly SchemeName[] = ['classic', 'oph', 'datasketch-affine32', 'datasketch-affine64', 'datasketch-legacy'];
+export const SCHEME_NAMES: readonly SchemeName[] = [
+  'classic',
+  'oph',
+  'datasketch-affine32',
+  'datasketch-affine64',
+  'datasketch-legacy',
+];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
 /** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
 export type CutMode = 'later' | 'all';
 export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
-/** What `substrings --against` does with a corpus document that shares an n-gram with a reference (decontaminate.ts). */
+/**
+ * What `substrings --against` does with a corpus document that shares an n-gram with a reference (decontaminate.ts).
+ */
 export type ContaminationAction = 'remove' | 'cut' | 'report';
 export const CONTAMINATION_ACTIONS: readonly ContaminationAction[] = ['remove', 'cut', 'report'];
 /** GPT-3's decontamination n: `--min-tokens` with `--against` when not given. */
@@ -66,7 +77,15 @@ export function optionError(name: string, rule: string, value: unknown): RangeEr
 /** A number from text: '' and whitespace are not 0. */
 const numberFrom = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
 
-function spec<T>(name: string, flag: string, defaultValue: T | undefined, rule: string, valid: (value: unknown) => boolean, fromText: (text: string) => unknown, choices?: readonly string[]): OptionSpec<T> {
+function spec<T>(
+  name: string,
+  flag: string,
+  defaultValue: T | undefined,
+  rule: string,
+  valid: (value: unknown) => boolean,
+  fromText: (text: string) => unknown,
+  choices?: readonly string[],
+): OptionSpec<T> {
   const check = (value: unknown): T => {
     if (!valid(value)) throw optionError(name, rule, value);
     return value as T;
@@ -80,16 +99,52 @@ function spec<T>(name: string, flag: string, defaultValue: T | undefined, rule: 
   return { name, flag, default: defaultValue, rule, choices, check, parse };
 }
 
-function integer(name: string, flag: string, defaultValue: number | undefined, min: number, max = Infinity): OptionSpec<number> {
-  const rule = max === Infinity ? (min === 1 ? 'a positive integer' : `an integer of at least ${min}`) : `an integer from ${min} to ${max}`;
-  return spec(name, flag, defaultValue, rule, (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max, numberFrom);
+function integer(
+  name: string,
+  flag: string,
+  defaultValue: number | undefined,
+  min: number,
+  max = Infinity,
+): OptionSpec<number> {
+  const rule =
+    max === Infinity
+      ? min === 1
+        ? 'a positive integer'
+        : `an integer of at least ${min}`
+      : `an integer from ${min} to ${max}`;
+  return spec(
+    name,
+    flag,
+    defaultValue,
+    rule,
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max,
+    numberFrom,
+  );
 }
 
-function real(name: string, flag: string, defaultValue: number | undefined, rule: string, valid: (v: number) => boolean): OptionSpec<number> {
-  return spec(name, flag, defaultValue, rule, (v) => typeof v === 'number' && Number.isFinite(v) && valid(v), numberFrom);
+function real(
+  name: string,
+  flag: string,
+  defaultValue: number | undefined,
+  rule: string,
+  valid: (v: number) => boolean,
+): OptionSpec<number> {
+  return spec(
+    name,
+    flag,
+    defaultValue,
+    rule,
+    (v) => typeof v === 'number' && Number.isFinite(v) && valid(v),
+    numberFrom,
+  );
 }
 
-function oneOf<T extends string | number>(name: string, flag: string, defaultValue: T, choices: readonly T[]): OptionSpec<T> {
+function oneOf<T extends string | number>(
+  name: string,
+  flag: string,
+  defaultValue: T,
+  choices: readonly T[],
+): OptionSpec<T> {
   const words = choices.map(String);
   const rule = `${words.length > 2 ? 'one of ' : ''}${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
   const fromText = typeof choices[0] === 'number' ? numberFrom : (text: string) => text;
@@ -97,11 +152,25 @@ function oneOf<T extends string | number>(name: string, flag: string, defaultVal
 }
 
 function flag(name: string, cliFlag: string): OptionSpec<boolean> {
-  return spec(name, cliFlag, false, 'true or false', (v) => typeof v === 'boolean', (text) => text === 'true' || (text === 'false' ? false : text));
+  return spec(
+    name,
+    cliFlag,
+    false,
+    'true or false',
+    (v) => typeof v === 'boolean',
+    (text) => text === 'true' || (text === 'false' ? false : text),
+  );
 }
 
 function fieldName(name: string, cliFlag: string, defaultValue: string): OptionSpec<string> {
-  return spec(name, cliFlag, defaultValue, 'a field or column name', (v) => typeof v === 'string' && v !== '', (text) => text);
+  return spec(
+    name,
+    cliFlag,
+    defaultValue,
+    'a field or column name',
+    (v) => typeof v === 'string' && v !== '',
+    (text) => text,
+  );
 }
 
 const isU64 = (v: unknown): boolean => {
@@ -132,7 +201,8 @@ const keep: OptionSpec<KeepPolicy> = {
     }
     const policy = value as Partial<{ kind: string; field: unknown }> | null;
     if (policy?.kind === 'first' || policy?.kind === 'longest') return { kind: policy.kind };
-    if (policy?.kind === 'field' && typeof policy.field === 'string' && policy.field !== '') return { kind: 'field', field: policy.field };
+    if (policy?.kind === 'field' && typeof policy.field === 'string' && policy.field !== '')
+      return { kind: 'field', field: policy.field };
     throw optionError('keep', keepRule, typeof value === 'object' ? JSON.stringify(value) : value);
   },
   parse(text) {
@@ -145,7 +215,14 @@ export const OPTIONS = {
   // What a signature is (recorded in every signature file).
   scheme: oneOf<SchemeName>('scheme', '--scheme', 'classic', SCHEME_NAMES),
   k: integer('k', '--k', 128, 1, 4096),
-  seed: spec<string | number>('seed', '--seed', '42', 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
+  seed: spec<string | number>(
+    'seed',
+    '--seed',
+    '42',
+    'a 64-bit unsigned integer (decimal or 0x hex)',
+    isU64,
+    (text) => text,
+  ),
   shingle: oneOf<ShingleMode>('shingle', '--shingle', 'word', SHINGLE_MODES),
   /** The shingle length: `n` in the library and in signature files (the short flag is -n). */
   n: integer('n', '--ngram', 5, 1, 1000),
@@ -166,26 +243,67 @@ export const OPTIONS = {
   fpWeight: real('fpWeight', '--fp-weight', 0.1, 'a non-negative number', (w) => w >= 0),
   fnWeight: real('fnWeight', '--fn-weight', 0.9, 'a non-negative number', (w) => w >= 0),
   /** Default: 0.99 with --verify exact or hybrid (DEFAULT_RECALL_AT_THRESHOLD), else 0. */
-  recallAtThreshold: real('recallAtThreshold', '--recall-at-threshold', undefined, 'a number from 0 up to (not including) 1', (p) => p >= 0 && p < 1),
+  recallAtThreshold: real(
+    'recallAtThreshold',
+    '--recall-at-threshold',
+    undefined,
+    'a number from 0 up to (not including) 1',
+    (p) => p >= 0 && p < 1,
+  ),
   maxBucketPairs: integer('maxBucketPairs', '--max-bucket-pairs', 16, 1),
   // Verification and clustering.
   verify: oneOf<VerifyMode>('verify', '--verify', 'hybrid', VERIFY_MODES),
-  estimateError: real('estimateError', '--estimate-error', 0.001, 'a number strictly between 0 and 1', (a) => a > 0 && a < 1),
+  estimateError: real(
+    'estimateError',
+    '--estimate-error',
+    0.001,
+    'a number strictly between 0 and 1',
+    (a) => a > 0 && a < 1,
+  ),
   clusterCheck: oneOf<ClusterCheck>('clusterCheck', '--cluster-check', 'representative', CLUSTER_CHECKS),
-  chainDelta: real('chainDelta', '--chain-delta', 0.1, 'a number from 0 up to (not including) 1', (d) => d >= 0 && d < 1),
+  chainDelta: real(
+    'chainDelta',
+    '--chain-delta',
+    0.1,
+    'a number from 0 up to (not including) 1',
+    (d) => d >= 0 && d < 1,
+  ),
   maxRepresentatives: integer('maxRepresentatives', '--max-representatives', 8, 1),
   keep,
   // The audit (audit.ts): exact Jaccard of a seeded sample of the decisions.
   /** Pairs sampled per similarity bin, and removed documents sampled; default: no audit. */
   audit: integer('audit', '--audit', undefined, 1),
   /** Default: the signature seed (--seed). */
-  auditSeed: spec<string | number>('auditSeed', '--audit-seed', undefined, 'a 64-bit unsigned integer (decimal or 0x hex)', isU64, (text) => text),
+  auditSeed: spec<string | number>(
+    'auditSeed',
+    '--audit-seed',
+    undefined,
+    'a 64-bit unsigned integer (decimal or 0x hex)',
+    isU64,
+    (text) => text,
+  ),
   // Queries of an index (`query --top`, serve's `"top"`): a bound on the work one query asks for.
   top: integer('top', '--top', undefined, 1, 10_000),
-  /** |Q ∩ X| / |Q| at or above which an indexed X is returned (`query --containment`, `dedup --against --containment`). */
-  containment: real('containment', '--containment', undefined, 'a number above 0 and at most 1', (c) => c > 0 && c <= 1),
+  /**
+   * |Q ∩ X| / |Q| at or above which an indexed X is returned (`query --containment`, `dedup --against --containment`).
+   */
+  containment: real(
+    'containment',
+    '--containment',
+    undefined,
+    'a number above 0 and at most 1',
+    (c) => c > 0 && c <= 1,
+  ),
   /** Top-K's ranking: exact Jaccard of the stored sets, or the estimate. Default: exact where the index stores sets. */
-  rerank: spec<'exact' | 'estimate'>('rerank', '--rerank', undefined, 'exact or estimate', (v) => v === 'exact' || v === 'estimate', (text) => text, ['exact', 'estimate']),
+  rerank: spec<'exact' | 'estimate'>(
+    'rerank',
+    '--rerank',
+    undefined,
+    'exact or estimate',
+    (v) => v === 'exact' || v === 'estimate',
+    (text) => text,
+    ['exact', 'estimate'],
+  ),
   // Exact substrings (`substrings`): repeated spans of at least minLength bytes of UTF-8, found exactly and cut.
   minLength: integer('minLength', '--min-length', 100, 1, 1 << 20),
   cut: oneOf<CutMode>('cut', '--cut', 'later', CUT_MODES),
@@ -211,7 +329,10 @@ type ValueOf<N extends OptionName> = (typeof OPTIONS)[N] extends OptionSpec<infe
 export type OptionValues = { readonly [N in OptionName]: ValueOf<N> };
 
 /** The options of verification and clustering a run resolves, beside the threshold and the banding. */
-export type VerificationOptions = Pick<OptionValues, 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'maxBucketPairs'>;
+export type VerificationOptions = Pick<
+  OptionValues,
+  'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'maxBucketPairs'
+>;
 
 /** The option's default; for options whose default is written in the table. */
 export function defaultOf<N extends OptionName>(name: N): ValueOf<N> {

@@ -55,10 +55,18 @@ function importsOf(file: string): Import[] {
     found.push({ from: file, target, typeOnly });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const typeOnly = ts.isImportDeclaration(node) ? (node.importClause?.isTypeOnly ?? false) : node.isTypeOnly;
       add(node.moduleSpecifier.text, typeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node.arguments[0].text, false);
     }
     ts.forEachChild(node, visit);
@@ -168,10 +176,15 @@ function folderOf(file: string): string {
 function upwardImports(edges: readonly Import[]): string[] {
   const rankOf = (folder: string): number => RANK.get(folder) ?? -1;
   const bad = edges.filter((e) => rankOf(e.target) >= rankOf(e.from));
-  return [...new Set(bad.map((e) => `${e.from} (rank ${rankOf(e.from)}) imports ${e.target} (rank ${rankOf(e.target)})`))].sort();
+  return [
+    ...new Set(bad.map((e) => `${e.from} (rank ${rankOf(e.from)}) imports ${e.target} (rank ${rankOf(e.target)})`)),
+  ].sort();
 }
 
-const inside = (dir: string) => (path: string): boolean => path === dir || path.startsWith(`${dir}/`);
+const inside =
+  (dir: string) =>
+  (path: string): boolean =>
+    path === dir || path.startsWith(`${dir}/`);
 const describeImport = (i: Import): string => `${i.from} imports ${i.target}`;
 
 const folderEdges = allImports
@@ -180,17 +193,37 @@ const folderEdges = allImports
 
 describe('layout rules', () => {
   it('only src/pipeline, src/cli and src/index.ts import src/pipeline', () => {
-    const allowed = (from: string): boolean => inside('src/pipeline')(from) || inside('src/cli')(from) || from === 'src/index.ts';
-    expect(allImports.filter((i) => inside('src/pipeline')(i.target) && !allowed(i.from)).map(describeImport)).toEqual([]);
+    const allowed = (from: string): boolean =>
+      inside('src/pipeline')(from) || inside('src/cli')(from) || from === 'src/index.ts';
+    expect(allImports.filter((i) => inside('src/pipeline')(i.target) && !allowed(i.from)).map(describeImport)).toEqual(
+      [],
+    );
   });
 
   it('exact, verify, clusters, audit, dedup, bands, text, math, plots and wasm import no node: module', () => {
-    const pure = ['src/exact', 'src/verify', 'src/clusters', 'src/audit', 'src/dedup', 'src/bands', 'src/text', 'src/math', 'src/plots', 'src/wasm'].map(inside);
-    expect(allImports.filter((i) => pure.some((p) => p(i.from)) && i.target.startsWith('node:')).map(describeImport)).toEqual([]);
+    const pure = [
+      'src/exact',
+      'src/verify',
+      'src/clusters',
+      'src/audit',
+      'src/dedup',
+      'src/bands',
+      'src/text',
+      'src/math',
+      'src/plots',
+      'src/wasm',
+    ].map(inside);
+    expect(
+      allImports.filter((i) => pure.some((p) => p(i.from)) && i.target.startsWith('node:')).map(describeImport),
+    ).toEqual([]);
   });
 
   it('shingles import nothing from signatures', () => {
-    expect(allImports.filter((i) => inside('src/shingles')(i.from) && inside('src/signatures')(i.target)).map(describeImport)).toEqual([]);
+    expect(
+      allImports
+        .filter((i) => inside('src/shingles')(i.from) && inside('src/signatures')(i.target))
+        .map(describeImport),
+    ).toEqual([]);
   });
 
   it('the in-memory stages import no I/O module except types', () => {
@@ -201,9 +234,20 @@ describe('layout rules', () => {
   });
 
   it("the app's main thread only draws: its modules import no computing code from src/, only validation and types", () => {
-    const mainThread = ['web/main.ts', 'web/dom.ts', 'web/inspectorView.ts', 'web/workerClient.ts', 'web/progressView.ts', 'web/resultsView.ts', 'web/formDefaults.ts', 'web/settingsForm.ts'];
+    const mainThread = [
+      'web/main.ts',
+      'web/dom.ts',
+      'web/inspectorView.ts',
+      'web/workerClient.ts',
+      'web/progressView.ts',
+      'web/resultsView.ts',
+      'web/formDefaults.ts',
+      'web/settingsForm.ts',
+    ];
     const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/text/keepPolicy.js', 'src/options.js'];
-    const bad = allImports.filter((i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target));
+    const bad = allImports.filter(
+      (i) => mainThread.includes(i.from) && inside('src')(i.target) && !i.typeOnly && !allowed.includes(i.target),
+    );
     expect(bad.map(describeImport)).toEqual([]);
     expect(allImports.filter((i) => i.from === 'web/main.ts').length).toBeGreaterThan(3); // the rule sees main.ts's imports
   });
@@ -233,7 +277,9 @@ describe('layout rules', () => {
   it('the stage-order check finds an upward import and one between folders of the same rank', () => {
     const edge = (from: string, target: string): Import => ({ from, target, typeOnly: true });
     expect(upwardImports([edge('src/bands', 'src/shingles'), edge('src/cli', 'src/pipeline/dedup')])).toEqual([]);
-    expect(upwardImports([edge('src/shingles', 'src/bands')])).toEqual(['src/shingles (rank 5) imports src/bands (rank 7)']);
+    expect(upwardImports([edge('src/shingles', 'src/bands')])).toEqual([
+      'src/shingles (rank 5) imports src/bands (rank 7)',
+    ]);
     expect(upwardImports([edge('src/pipeline/sign', 'src/pipeline/dedup')])).toHaveLength(1);
     expect(upwardImports([edge('src/nowhere', 'src/bands')])).toHaveLength(1);
     expect(folderOf('src/pipeline/dedup/dedup.ts')).toBe('src/pipeline/dedup');
@@ -248,8 +294,14 @@ describe('layout rules', () => {
   });
 
   it('the cycle check finds a cycle, a self-import and a cycle through a type-only import', () => {
-    const edge = (from: string, target: string, typeOnly = false): Import => ({ from: `src/${from}.ts`, target: `src/${target}.js`, typeOnly });
-    expect(importCycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd')])).toEqual(['src/a.ts → src/b.ts → src/c.ts → src/a.ts']);
+    const edge = (from: string, target: string, typeOnly = false): Import => ({
+      from: `src/${from}.ts`,
+      target: `src/${target}.js`,
+      typeOnly,
+    });
+    expect(importCycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd')])).toEqual([
+      'src/a.ts → src/b.ts → src/c.ts → src/a.ts',
+    ]);
     expect(importCycles([edge('a', 'a')])).toEqual(['src/a.ts → src/a.ts']);
     expect(importCycles([edge('x', 'y'), edge('y', 'x', true)])).toEqual(['src/x.ts → src/y.ts → src/x.ts']);
     expect(importCycles([edge('a', 'b'), edge('b', 'c'), edge('a', 'c')])).toEqual([]);
@@ -267,7 +319,7 @@ describe('layout rules', () => {
     expect(reached.has('src/firstPass/handler.ts')).toBe(true); // the rule sees its imports
   });
 
-  it("the in-memory index and the saved-index reader are browser-safe: src/lshIndex/memoryIndex.ts and snapshot.ts import no node: module, directly or through their imports", () => {
+  it('the in-memory index and the saved-index reader are browser-safe: src/lshIndex/memoryIndex.ts and snapshot.ts import no node: module, directly or through their imports', () => {
     const reached = reachedFrom('src/lshIndex/memoryIndex.ts', 'src/lshIndex/snapshot.ts');
     expect([...reached].filter((f) => f.startsWith('node:'))).toEqual([]);
     expect(reached.has('src/lshIndex/engine.ts')).toBe(true); // the rule sees its imports
@@ -276,8 +328,12 @@ describe('layout rules', () => {
   it('no file in src/ or web/ is over 300 lines and no function over 60 (generated modules aside)', () => {
     const files = [...sourceFiles('src'), ...sourceFiles('web')].filter(handWritten);
     const texts = files.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')] as const);
-    expect(texts.filter(([, text]) => lineCount(text) > 300).map(([file, text]) => `${file} (${lineCount(text)} lines)`)).toEqual([]);
-    const long = texts.flatMap(([file, text]) => longFunctions(file, text, 60)).map((entry) => entry.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, ''));
+    expect(
+      texts.filter(([, text]) => lineCount(text) > 300).map(([file, text]) => `${file} (${lineCount(text)} lines)`),
+    ).toEqual([]);
+    const long = texts
+      .flatMap(([file, text]) => longFunctions(file, text, 60))
+      .map((entry) => entry.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, ''));
     // Being rewritten by another change of issue 30 (the dedup core and its output rows): each leaves this list with it.
     const pending = ['web/dedupWorker.ts run'];
     expect(long.filter((entry) => !pending.includes(entry))).toEqual([]);
@@ -288,9 +344,27 @@ describe('layout rules', () => {
   it('the size rule counts lines as wc -l does and finds a long function, a long method and a long arrow', () => {
     expect([lineCount(''), lineCount('a\n'), lineCount('a\nb'), lineCount('a\nb\n')]).toEqual([0, 1, 2, 2]);
     const body = (n: number): string => Array.from({ length: n }, (_, i) => `  x += ${i};`).join('\n');
-    const text = [`function f() {`, body(59), `}`, `class C {`, `  m() {`, body(3), `  }`, `}`, `const g = () => {`, body(58), `};`].join('\n');
+    const text = [
+      `function f() {`,
+      body(59),
+      `}`,
+      `class C {`,
+      `  m() {`,
+      body(3),
+      `  }`,
+      `}`,
+      `const g = () => {`,
+      body(58),
+      `};`,
+    ].join('\n');
     expect(longFunctions('a.ts', text, 60)).toEqual(['a.ts:1 f (61 lines)']);
-    expect(longFunctions('a.ts', text, 4)).toEqual(['a.ts:1 f (61 lines)', 'a.ts:63 m (5 lines)', 'a.ts:69 (anonymous) (60 lines)']);
-    expect(['src/a.generated.ts', 'src/x/lowercase.generated.as.ts', 'src/x/unitKernel.as.ts'].filter(handWritten)).toEqual(['src/x/unitKernel.as.ts']);
+    expect(longFunctions('a.ts', text, 4)).toEqual([
+      'a.ts:1 f (61 lines)',
+      'a.ts:63 m (5 lines)',
+      'a.ts:69 (anonymous) (60 lines)',
+    ]);
+    expect(
+      ['src/a.generated.ts', 'src/x/lowercase.generated.as.ts', 'src/x/unitKernel.as.ts'].filter(handWritten),
+    ).toEqual(['src/x/unitKernel.as.ts']);
   });
 });

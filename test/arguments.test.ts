@@ -7,7 +7,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIndex, createMemoryIndex, dedup, inlineIndexSigner, minhash, openIndex, resolveIndexParameters, substrings } from '../src/index.js';
+import {
+  createIndex,
+  createMemoryIndex,
+  dedup,
+  inlineIndexSigner,
+  minhash,
+  openIndex,
+  resolveIndexParameters,
+  substrings,
+} from '../src/index.js';
 import { tempDir } from './support/tempDirs.js';
 
 const docs = [
@@ -30,7 +39,10 @@ async function failure(call: () => unknown): Promise<Error | undefined> {
 describe('an index never iterates a string as ids or texts', () => {
   it("remove('doc') is refused and removes nothing: not d, o and c (on disk and in memory)", async () => {
     const index = await createIndex(join(tempDir(), 'idx'), { verify: 'estimate' });
-    const memory = createMemoryIndex({ verify: 'estimate', signer: inlineIndexSigner(resolveIndexParameters({ verify: 'estimate' })) });
+    const memory = createMemoryIndex({
+      verify: 'estimate',
+      signer: inlineIndexSigner(resolveIndexParameters({ verify: 'estimate' })),
+    });
     for (const target of [index, memory]) {
       await target.add(docs);
       const error = await failure(() => target.remove('doc' as unknown as string[]));
@@ -45,17 +57,38 @@ describe('an index never iterates a string as ids or texts', () => {
   it('query, add and the library functions refuse a string or a non-string item, naming the call', async () => {
     const index = await createIndex(join(tempDir(), 'idx'));
     const cases: [() => unknown, string][] = [
-      [() => index.query('some text' as unknown as string[]), 'query: expected an array of texts, got the string "some text"'],
+      [
+        () => index.query('some text' as unknown as string[]),
+        'query: expected an array of texts, got the string "some text"',
+      ],
       [() => index.query(['a', 3 as unknown as string]), 'query: text 2 is not a string (got number)'],
       [() => index.add({ id: 'x', text: 'y' } as unknown as []), 'add: expected an array of documents, got object'],
-      [() => index.add(['plain text' as unknown as { id: string; text: string }]), 'add: document 1 must be { id: string, text: string }, got the string "plain text"'],
-      [() => index.add([{ id: 1, text: 'y' } as unknown as { id: string; text: string }]), 'add: document 1 must be { id: string, text: string }, got { id, text }'],
+      [
+        () => index.add(['plain text' as unknown as { id: string; text: string }]),
+        'add: document 1 must be { id: string, text: string }, got the string "plain text"',
+      ],
+      [
+        () => index.add([{ id: 1, text: 'y' } as unknown as { id: string; text: string }]),
+        'add: document 1 must be { id: string, text: string }, got { id, text }',
+      ],
       [() => index.remove([7 as unknown as string]), 'remove: id 1 is not a string (got number)'],
-      [() => minhash('abc' as unknown as string[], { backend: 'cpu' }), 'minhash: expected an array of texts, got the string "abc"'],
-      [() => dedup([{ text: 'no id' } as unknown as string], { backend: 'cpu' }), 'dedup: document 1 must be a string or { id: string, text: string }, got { text }'],
+      [
+        () => minhash('abc' as unknown as string[], { backend: 'cpu' }),
+        'minhash: expected an array of texts, got the string "abc"',
+      ],
+      [
+        () => dedup([{ text: 'no id' } as unknown as string], { backend: 'cpu' }),
+        'dedup: document 1 must be a string or { id: string, text: string }, got { text }',
+      ],
       [() => dedup(null as unknown as string[]), 'dedup: expected an array of documents, got null'],
-      [() => dedup(['a'], { against: 'b' as unknown as string[] }), 'dedup: against: expected an array of documents, got the string "b"'],
-      [() => substrings('abc' as unknown as string[]), 'substrings: expected an array of documents, got the string "abc"'],
+      [
+        () => dedup(['a'], { against: 'b' as unknown as string[] }),
+        'dedup: against: expected an array of documents, got the string "b"',
+      ],
+      [
+        () => substrings('abc' as unknown as string[]),
+        'substrings: expected an array of documents, got the string "abc"',
+      ],
     ];
     for (const [call, message] of cases) {
       const error = await failure(call);
@@ -72,7 +105,9 @@ describe('unknown and contradictory options are refused in every entry point', (
     const dir = join(tempDir(), 'idx');
     await (await createIndex(dir)).close();
     const error = await failure(() => openIndex(dir, { readonly: true } as never));
-    expect(error?.message).toMatch(/^openIndex has no option "readonly"; its options are backend, threads, readOnly, expect, checksums$/);
+    expect(error?.message).toMatch(
+      /^openIndex has no option "readonly"; its options are backend, threads, readOnly, expect, checksums$/,
+    );
     expect(existsSync(join(dir, 'writer.lock'))).toBe(false);
     for (const [options, message] of [
       [{ readOnly: 'yes' }, 'readOnly must be true or false, got "yes"'],
@@ -93,22 +128,40 @@ describe('unknown and contradictory options are refused in every entry point', (
   it("createIndex({ verify: 'exact', storeSets: false }) is refused as the CLI refuses --verify exact --no-store-sets", async () => {
     const dir = join(tempDir(), 'idx');
     const error = await failure(() => createIndex(dir, { verify: 'exact', storeSets: false }));
-    expect(error?.message).toBe('verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate');
+    expect(error?.message).toBe(
+      'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
+    );
     expect(existsSync(join(dir, 'manifest.json'))).toBe(false);
-    expect((await failure(() => createIndex(dir, { storeSets: 'no' } as never)))?.message).toBe('storeSets must be true or false, got "no"');
-    expect((await failure(() => createIndex(dir, { readonly: true } as never)))?.message).toMatch(/^createIndex has no option "readonly"/);
-    expect((await failure(() => createIndex(dir, null as never)))?.message).toBe('createIndex: expected an options object, got null');
-    expect((await failure(() => createMemoryIndex({ verify: 'exact', storeSets: false } as never)))?.message).toMatch(/^createMemoryIndex: expected a signer|verify exact needs/);
+    expect((await failure(() => createIndex(dir, { storeSets: 'no' } as never)))?.message).toBe(
+      'storeSets must be true or false, got "no"',
+    );
+    expect((await failure(() => createIndex(dir, { readonly: true } as never)))?.message).toMatch(
+      /^createIndex has no option "readonly"/,
+    );
+    expect((await failure(() => createIndex(dir, null as never)))?.message).toBe(
+      'createIndex: expected an options object, got null',
+    );
+    expect((await failure(() => createMemoryIndex({ verify: 'exact', storeSets: false } as never)))?.message).toMatch(
+      /^createMemoryIndex: expected a signer|verify exact needs/,
+    );
     const index = await createIndex(dir, { verify: 'hybrid', storeSets: false });
     await index.close();
   });
 
   it('query and add options: unknown names and bad values refused through the options table', async () => {
     const index = await createIndex(join(tempDir(), 'idx'));
-    expect((await failure(() => index.query(['a'], { tpo: 3 } as never)))?.message).toBe('query has no option "tpo"; its options are top, containment, rerank');
-    expect((await failure(() => index.query(['a'], { top: 0 })))?.message).toBe('top must be an integer from 1 to 10000, got 0');
-    expect((await failure(() => index.add(docs, { al: true } as never)))?.message).toBe('add has no option "al"; its options are all');
-    expect((await failure(() => index.add(docs, { all: 'yes' } as never)))?.message).toBe('all must be true or false, got "yes"');
+    expect((await failure(() => index.query(['a'], { tpo: 3 } as never)))?.message).toBe(
+      'query has no option "tpo"; its options are top, containment, rerank',
+    );
+    expect((await failure(() => index.query(['a'], { top: 0 })))?.message).toBe(
+      'top must be an integer from 1 to 10000, got 0',
+    );
+    expect((await failure(() => index.add(docs, { al: true } as never)))?.message).toBe(
+      'add has no option "al"; its options are all',
+    );
+    expect((await failure(() => index.add(docs, { all: 'yes' } as never)))?.message).toBe(
+      'all must be true or false, got "yes"',
+    );
     expect((await index.stats()).documents).toBe(0);
     await index.close();
   });

@@ -2,7 +2,20 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createMinHasher, dedup, makeParams, minhash, runDedup, optimalParams, DEDUP_WEIGHTS, signBatchOnCpu, hashFamilyOf, pack, shingleDocument, shingleOptionsOf } from '../src/index.js';
+import {
+  createMinHasher,
+  dedup,
+  makeParams,
+  minhash,
+  runDedup,
+  optimalParams,
+  DEDUP_WEIGHTS,
+  signBatchOnCpu,
+  hashFamilyOf,
+  pack,
+  shingleDocument,
+  shingleOptionsOf,
+} from '../src/index.js';
 import { tempDir } from './support/cli.js';
 
 const texts = [
@@ -62,7 +75,9 @@ it('minhash gives 32-bit slots as a Uint32Array, the low words of the 64-bit one
   const wide = await minhash(texts, { k: 16, backend: 'cpu' });
   const narrow = await minhash(texts, { k: 16, slotBits: 32, backend: 'cpu' });
   expect(narrow.slots).toBeInstanceOf(Uint32Array);
-  expect(Array.from(narrow.slots as Uint32Array)).toEqual(Array.from(wide.slots as BigUint64Array, (x) => Number(x & 0xffffffffn)));
+  expect(Array.from(narrow.slots as Uint32Array)).toEqual(
+    Array.from(wide.slots as BigUint64Array, (x) => Number(x & 0xffffffffn)),
+  );
 });
 
 it('dedup in memory equals runDedup over the same documents in a file', async () => {
@@ -82,7 +97,12 @@ it('dedup in memory equals runDedup over the same documents in a file', async ()
     keep: { kind: 'longest' },
     against: [],
   });
-  const memory = await dedup(texts, { backend: 'cpu', verify: 'exact', clusterCheck: 'representative', keep: { kind: 'longest' } });
+  const memory = await dedup(texts, {
+    backend: 'cpu',
+    verify: 'exact',
+    clusterCheck: 'representative',
+    keep: { kind: 'longest' },
+  });
   expect(Array.from(memory.assignment.kept)).toEqual(Array.from(outcome.assignment.kept));
   expect(Array.from(memory.assignment.cluster)).toEqual(Array.from(outcome.assignment.cluster));
 });

@@ -28,7 +28,11 @@ beforeAll(() => {
   requireFreshDist(); // the pack takes dist/ as it is: never a stale one
   dir = tempDir('gpudedup-pack-');
   // --ignore-scripts: `prepare` would build again; the check above stands for it.
-  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   packed = (JSON.parse(out) as PackResult[])[0];
   files = new Set(packed.files.map((f) => f.path));
 }, 120_000);
@@ -37,12 +41,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('ships the build of src/, the shaders, the Spark job and the sample corpus; no bench/, test/, web/ or TypeScript sources', () => {
-    for (const needed of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/options.js', 'shaders/minhash.wgsl', 'shaders/oph.wgsl', 'shaders/mersenne61.wgsl', 'data/sample.jsonl.gz', 'src/engines/sparkJob.py']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/main.js',
+      'dist/src/options.js',
+      'shaders/minhash.wgsl',
+      'shaders/oph.wgsl',
+      'shaders/mersenne61.wgsl',
+      'data/sample.jsonl.gz',
+      'src/engines/sparkJob.py',
+    ]) {
       expect(files, needed).toContain(needed);
     }
-    const foreign = [...files].filter((f) => !/^(dist\/src\/|shaders\/|data\/sample\.jsonl\.gz$|src\/engines\/sparkJob\.py$|package\.json$|README\.md$|LICENSE)/.test(f));
+    const foreign = [...files].filter(
+      (f) =>
+        !/^(dist\/src\/|shaders\/|data\/sample\.jsonl\.gz$|src\/engines\/sparkJob\.py$|package\.json$|README\.md$|LICENSE)/.test(
+          f,
+        ),
+    );
     expect(foreign).toEqual([]);
-    expect([...files].filter((f) => /^(dist\/)?(bench|test)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    expect(
+      [...files].filter((f) => /^(dist\/)?(bench|test)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))),
+    ).toEqual([]);
   });
 
   it('every relative import of a shipped module is shipped (the CLI and library load nothing left behind)', () => {
@@ -67,17 +90,32 @@ describe('npm pack', () => {
     mkdirSync(unpacked, { recursive: true });
     mkdirSync(project, { recursive: true });
     execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', unpacked, '--strip-components=1']);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }),
+    );
     // A local folder is linked, not fetched: no network; its lifecycle scripts run as for any install.
-    execFileSync(npm, ['install', unpacked, '--offline', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(npm, ['install', unpacked, '--offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Its dependencies, as npm would fetch them: ours.
     symlinkSync(join(ROOT, 'node_modules'), join(unpacked, 'node_modules'), 'dir');
-    const script = "import { minhash } from 'gpudedup'; const s = await minhash(['a b c d e f g'], { k: 4, backend: 'cpu' }); console.log(s.rows, s.k);";
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }).trim()).toBe('1 4');
-    expect(execFileSync(join(project, 'node_modules/.bin/gpudedup'), ['--version'], { cwd: project, encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const script =
+      "import { minhash } from 'gpudedup'; const s = await minhash(['a b c d e f g'], { k: 4, backend: 'cpu' }); console.log(s.rows, s.k);";
+    expect(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }).trim(),
+    ).toBe('1 4');
+    expect(
+      execFileSync(join(project, 'node_modules/.bin/gpudedup'), ['--version'], {
+        cwd: project,
+        encoding: 'utf8',
+      }).trim(),
+    ).toMatch(/^\d+\.\d+\.\d+/);
   }, 120_000);
 
-  it("the shipped types compile in a consumer with skipLibCheck: false, without @webgpu/types or any devDependency", () => {
+  it('the shipped types compile in a consumer with skipLibCheck: false, without @webgpu/types or any devDependency', () => {
     const consumer = join(dir, 'consumer');
     const modules = join(consumer, 'node_modules');
     const installed = join(modules, 'gpudedup');
@@ -85,8 +123,15 @@ describe('npm pack', () => {
     execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', installed, '--strip-components=1']);
     // What `npm install gpudedup` gives a TypeScript project: our dependencies (with theirs, e.g. webgpu's
     // @webgpu/types, found from their real paths) and the project's own @types/node.
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
-    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies ?? {}), '@types/node']) {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    for (const name of [
+      ...Object.keys(pkg.dependencies),
+      ...Object.keys(pkg.optionalDependencies ?? {}),
+      '@types/node',
+    ]) {
       mkdirSync(dirname(join(modules, name)), { recursive: true });
       symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
     }
@@ -105,11 +150,24 @@ describe('npm pack', () => {
       ].join('\n'),
     );
     // DOM in lib: @webgpu/types itself (every `webgpu` user's) names DOM types such as VideoFrame and EventInit.
-    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: ['node'], strict: true, skipLibCheck: false, noEmit: true };
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2022', 'DOM'],
+      types: ['node'],
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
     let output = '';
     try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(consumer, 'tsconfig.json')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(
+        process.execPath,
+        [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(consumer, 'tsconfig.json')],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+      );
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }

@@ -27,14 +27,16 @@ import type { BackendChoice, FromWorker, ParquetTable, RunSettings, StageProgres
 import { parquetDownload, writeDownloads, type RunRecord } from './workerOutputs.js';
 import { webFirstPassWorkers, webInputUnits } from './webSources.js';
 
-const post = (message: FromWorker, transfer: Transferable[] = []): void => (self as unknown as Worker).postMessage(message, transfer);
+const post = (message: FromWorker, transfer: Transferable[] = []): void =>
+  (self as unknown as Worker).postMessage(message, transfer);
 
 let inspector: Inspector | undefined;
 /** The last run, for the Parquet downloads made when asked for. */
 let lastRun: RunRecord | undefined;
 /** Shingling and CPU signing on every core; started with the first run, kept for the next. */
 let pool: FirstPassWorkers | undefined;
-const firstPassWorkers = (): FirstPassWorkers => (pool ??= webFirstPassWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
+const firstPassWorkers = (): FirstPassWorkers =>
+  (pool ??= webFirstPassWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
@@ -58,13 +60,25 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       });
       break;
     case 'page':
-      reply(message.id, () => ({ type: 'page', id: message.id, ...requireInspector().page(message.list, message.offset, message.count) }));
+      reply(message.id, () => ({
+        type: 'page',
+        id: message.id,
+        ...requireInspector().page(message.list, message.offset, message.count),
+      }));
       break;
     case 'cluster':
-      reply(message.id, () => ({ type: 'cluster', id: message.id, members: requireInspector().members(message.cluster) }));
+      reply(message.id, () => ({
+        type: 'cluster',
+        id: message.id,
+        members: requireInspector().members(message.cluster),
+      }));
       break;
     case 'compare':
-      reply(message.id, () => ({ type: 'compare', id: message.id, comparison: requireInspector().compare(message.kept, message.removed) }));
+      reply(message.id, () => ({
+        type: 'compare',
+        id: message.id,
+        comparison: requireInspector().compare(message.kept, message.removed),
+      }));
       break;
     case 'parquet':
       void makeParquet(message.id, message.table);
@@ -113,7 +127,15 @@ function progressReporter(): (progress: StageProgress) => void {
 
 async function run(files: File[], reference: File[], settings: RunSettings): Promise<void> {
   const report = progressReporter();
-  const params = makeParams({ scheme: settings.scheme, k: settings.k, seed: settings.seed, shingle: settings.shingle, n: settings.n, nfkc: settings.nfkc, stripPunctuation: settings.stripPunctuation });
+  const params = makeParams({
+    scheme: settings.scheme,
+    k: settings.k,
+    seed: settings.seed,
+    shingle: settings.shingle,
+    n: settings.n,
+    nfkc: settings.nfkc,
+    stripPunctuation: settings.stripPunctuation,
+  });
   const started = performance.now();
   report({ stage: 'backend setup', done: 0, total: 1, unit: 'steps' });
   const { backend, note } = await chooseBackend(settings.backend, params);
@@ -124,42 +146,71 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
     const skippedFiles: string[] = [];
     const invalid: string[] = [];
     let invalidSkipped = 0;
-    const read = { textField: settings.textField, idField: settings.idField, skipInvalid: settings.skipInvalid, strict: false };
+    const read = {
+      textField: settings.textField,
+      idField: settings.idField,
+      skipInvalid: settings.skipInvalid,
+      strict: false,
+    };
     const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
     // The first pass runs in the pool's workers, from the files' bytes (src/firstPass); this worker orders it.
-    const result = await dedupUnits(webInputUnits(files, bytes('signing', corpusBytes), (message) => skippedFiles.push(message)), {
-      signer: backend,
-      read,
-      threshold: settings.threshold,
-      lsh: settings.lsh,
-      shingle: shingleOptionsOf(params),
-      slotBits: params.slotBits,
-      verify: settings.verify,
-      clusterCheck: settings.clusterCheck,
-      keep: settings.keep,
-      against: reference.length > 0 ? webInputUnits(reference, bytes('reference set', referenceBytes)) : undefined,
-      onInvalid: (message) => {
-        invalidSkipped++;
-        if (invalid.length < 5) invalid.push(message);
+    const result = await dedupUnits(
+      webInputUnits(files, bytes('signing', corpusBytes), (message) => skippedFiles.push(message)),
+      {
+        signer: backend,
+        read,
+        threshold: settings.threshold,
+        lsh: settings.lsh,
+        shingle: shingleOptionsOf(params),
+        slotBits: params.slotBits,
+        verify: settings.verify,
+        clusterCheck: settings.clusterCheck,
+        keep: settings.keep,
+        against: reference.length > 0 ? webInputUnits(reference, bytes('reference set', referenceBytes)) : undefined,
+        onInvalid: (message) => {
+          invalidSkipped++;
+          if (invalid.length < 5) invalid.push(message);
+        },
+        onBinary: (path) => skippedFiles.push(`${path}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`),
+        onStage: (stage) => report({ stage, done: 0, total: 1, unit: 'steps' }),
+        onProgress: (stage, done, total) =>
+          report({ stage, done, total, unit: stage === 'verification' ? 'pairs' : 'bands' }),
       },
-      onBinary: (path) => skippedFiles.push(`${path}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`),
-      onStage: (stage) => report({ stage, done: 0, total: 1, unit: 'steps' }),
-      onProgress: (stage, done, total) => report({ stage, done, total, unit: stage === 'verification' ? 'pairs' : 'bands' }),
-    });
+    );
     const ids = Array.from({ length: result.records.documents }, (_, d) => result.records.id(d));
     if (result.table.documents === 0) {
       const why = skippedFiles.length > 0 ? ` (${skippedFiles.join('; ')})` : '';
       throw new InputError(files.map((f) => f.name).join(', '), 0, `no documents to deduplicate${why}`);
     }
     const fellBack = backend.backend instanceof FallbackSigner && backend.backend.fallbackReason !== undefined;
-    const backendNote = fellBack ? 'The GPU failed during the run; the remaining batches were signed on the CPU.' : note;
+    const backendNote = fellBack
+      ? 'The GPU failed during the run; the remaining batches were signed on the CPU.'
+      : note;
     const writingStarted = performance.now();
     const timings = [{ stage: 'backend setup', ms: setupMs }, ...result.timings];
-    const record: RunRecord = { files, reference, settings, params, result, ids, backend: backend.backend.description, timings, invalidSkipped, writingStarted };
+    const record: RunRecord = {
+      files,
+      reference,
+      settings,
+      params,
+      result,
+      ids,
+      backend: backend.backend.description,
+      timings,
+      invalidSkipped,
+      writingStarted,
+    };
     const outputs = await writeDownloads(record, bytes('writing', corpusBytes));
     timings.push({ stage: 'writing', ms: performance.now() - writingStarted });
     const referenceIds = result.contamination?.referenceIds ?? [];
-    inspector = new Inspector(result, ids, outputs.texts, shingleOptionsOf(params), settings.verify === 'exact', referenceIds);
+    inspector = new Inspector(
+      result,
+      ids,
+      outputs.texts,
+      shingleOptionsOf(params),
+      settings.verify === 'exact',
+      referenceIds,
+    );
     lastRun = record;
     post({
       type: 'result',
@@ -202,7 +253,10 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
  * why: `auto` passes a software adapter over, as the CLI does. A GPU that fails mid-run hands
  * the remaining batches to the CPU (FallbackSigner).
  */
-async function chooseBackend(choice: BackendChoice, params: SignatureParams): Promise<{ backend: FirstPassSigner; note?: string }> {
+async function chooseBackend(
+  choice: BackendChoice,
+  params: SignatureParams,
+): Promise<{ backend: FirstPassSigner; note?: string }> {
   const family = hashFamilyOf(params);
   if (choice === 'cpu') return { backend: cpuSigner(family), note: 'CPU backend chosen in the settings.' };
   const resolved = await resolveBrowserBackend(choice, family);
@@ -213,22 +267,39 @@ async function chooseBackend(choice: BackendChoice, params: SignatureParams): Pr
         backend: cpuSigner(family),
         note:
           `WebGPU here is a software adapter (${describeAdapter(resolved.passedOver)}), slower than this tab's CPU workers, ` +
-          'so documents were signed on the CPU: same signatures. Choose “WebGPU, even a software adapter” as the signing backend to use it anyway.',
+          'so documents were signed on the CPU: same signatures. Choose “WebGPU, even a software adapter” as the ' +
+          'signing backend to use it anyway.',
       };
     }
-    const reason = resolved.notes.find((n) => n.startsWith('webgpu:'))?.slice('webgpu:'.length).trim() ?? 'unknown reason';
-    return { backend: cpuSigner(family), note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.` };
+    const reason =
+      resolved.notes
+        .find((n) => n.startsWith('webgpu:'))
+        ?.slice('webgpu:'.length)
+        .trim() ?? 'unknown reason';
+    return {
+      backend: cpuSigner(family),
+      note: `WebGPU is not available here (${reason}), so documents were signed on the CPU: same signatures, slower.`,
+    };
   }
   return { backend: { backend: new FallbackSigner(resolved.backend, family), workers: firstPassWorkers() } };
 }
 
-/** The CPU backend: the first-pass workers sign with the fastest kernel that loads here (the backend itself names it, and signs a GPU fallback's batches). */
+/**
+ * The CPU backend: the first-pass workers sign with the fastest kernel that loads here (the backend itself names it,
+ * and signs a GPU fallback's batches).
+ */
 function cpuSigner(family: HashFamily): FirstPassSigner {
   const inline = new WasmSigner(family);
   const workers = firstPassWorkers();
   const kernel = openCpuKernel().kernel;
   const description = `CPU (${CPU_KERNEL_LABELS[kernel.name]}, ${workers.size} worker${workers.size === 1 ? '' : 's'})`;
-  const backend: SignerBackend = { kind: 'cpu', k: family.k, description, sign: (batch) => inline.sign(batch), destroy: () => inline.destroy() };
+  const backend: SignerBackend = {
+    kind: 'cpu',
+    k: family.k,
+    description,
+    sign: (batch) => inline.sign(batch),
+    destroy: () => inline.destroy(),
+  };
   return { backend, workers, cpu: { kernel: kernel.name, family } };
 }
 

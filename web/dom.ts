@@ -7,7 +7,11 @@ export function byId<T extends HTMLElement>(id: string): T {
 }
 
 /** A table row; `labels` name the cells for the phone-width card layout (td::before). */
-export function row(cells: (string | Node)[], labels: readonly string[], numeric: readonly boolean[] = []): HTMLTableRowElement {
+export function row(
+  cells: (string | Node)[],
+  labels: readonly string[],
+  numeric: readonly boolean[] = [],
+): HTMLTableRowElement {
   const tr = document.createElement('tr');
   cells.forEach((cell, i) => {
     const td = document.createElement('td');
@@ -31,7 +35,11 @@ export interface UserText {
  * after it (and the accessible name stays the plain text).
  */
 export function setText(element: HTMLElement, ...parts: (string | UserText)[]): void {
-  element.replaceChildren(...parts.map((part) => (typeof part === 'string' ? part : Object.assign(document.createElement('bdi'), { textContent: part.user }))));
+  element.replaceChildren(
+    ...parts.map((part) =>
+      typeof part === 'string' ? part : Object.assign(document.createElement('bdi'), { textContent: part.user }),
+    ),
+  );
 }
 
 export function button(label: string, onClick: () => void, accessibleName?: string): HTMLButtonElement {

@@ -1,4 +1,7 @@
-/** One of the tab's first-pass workers (src/firstPass/handler.ts), started by the dedup worker; files come as File objects. */
+/**
+ * One of the tab's first-pass workers (src/firstPass/handler.ts), started by the dedup worker; files come as File
+ * objects.
+ */
 import { firstPassHandler } from '../src/firstPass/handler.js';
 import { answerRequests } from '../src/workers/pool.js';
 import { BROWSER_SOURCES } from './webSources.js';

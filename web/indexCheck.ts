@@ -32,7 +32,10 @@ function indexFiles(): File[] {
 folderInput.addEventListener('change', () => {
   const files = indexFiles();
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  byId('index-summary').textContent = files.length === 0 ? 'No index chosen.' : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`;
+  byId('index-summary').textContent =
+    files.length === 0
+      ? 'No index chosen.'
+      : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`;
 });
 
 function show(message: string, isError = false): void {
@@ -44,12 +47,18 @@ function show(message: string, isError = false): void {
 function similarity(match: IndexMatch): string {
   if (match.containment !== undefined) {
     const exact = match.exactContainment;
-    return exact === undefined ? `containment ${match.containment.toFixed(3)}` : `containment ${exact.toFixed(3)} exact (estimate ${match.containment.toFixed(3)})`;
+    return exact === undefined
+      ? `containment ${match.containment.toFixed(3)}`
+      : `containment ${exact.toFixed(3)} exact (estimate ${match.containment.toFixed(3)})`;
   }
-  return match.exact === undefined ? match.similarity.toFixed(3) : `${match.exact.toFixed(3)} exact (estimate ${match.similarity.toFixed(3)})`;
+  return match.exact === undefined
+    ? match.similarity.toFixed(3)
+    : `${match.exact.toFixed(3)} exact (estimate ${match.similarity.toFixed(3)})`;
 }
 
-/** The form's question: the threshold, or --top K / --containment C (its value checked by the index's options table). */
+/**
+ * The form's question: the threshold, or --top K / --containment C (its value checked by the index's options table).
+ */
 function question(): QueryOptions {
   const kind = byId<HTMLSelectElement>('index-question').value;
   const text = byId<HTMLInputElement>('index-question-value').value.trim();
@@ -73,9 +82,11 @@ function showPage(to: number): void {
   const from = page * PAGE_DOCUMENTS;
   for (const doc of shownRows.slice(from, from + PAGE_DOCUMENTS)) {
     if (doc.matches.length === 0) body.append(row([doc.id, 'no match', ''], LABELS, [false, false, true]));
-    for (const match of doc.matches) body.append(row([doc.id, match.id, similarity(match)], LABELS, [false, false, true]));
+    for (const match of doc.matches)
+      body.append(row([doc.id, match.id, similarity(match)], LABELS, [false, false, true]));
   }
-  byId('index-page').textContent = `Documents ${from + 1}–${Math.min(from + PAGE_DOCUMENTS, shownRows.length)} of ${shownRows.length} (page ${page + 1} of ${pages})`;
+  byId('index-page').textContent =
+    `Documents ${from + 1}–${Math.min(from + PAGE_DOCUMENTS, shownRows.length)} of ${shownRows.length} (page ${page + 1} of ${pages})`;
   previous.disabled = page === 0;
   next.disabled = page === pages - 1;
   byId<HTMLElement>('index-results').querySelector('nav')!.hidden = pages === 1;
@@ -89,9 +100,13 @@ function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void
   showPage(0);
   setDownload(byId<HTMLAnchorElement>('download-matches'), reply.jsonl, byId('matches-bytes'));
   results.hidden = false;
-  const shown = reply.rows.length < reply.documents ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.` : '';
+  const shown =
+    reply.rows.length < reply.documents
+      ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.`
+      : '';
   show(
-    `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} (${reply.question}): ` +
+    `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} ` +
+      `(${reply.question}): ` +
       `${plural(reply.matched, 'document')} with a match.${shown}`,
   );
 }
@@ -110,11 +125,17 @@ button.addEventListener('click', () => {
   const files = Array.from(filesInput.files ?? []);
   results.hidden = true;
   if (index.length === 0 || files.length === 0) {
-    show(index.length === 0 ? 'Choose the index folder first.' : 'Choose the files to check first (Files, above).', true);
+    show(
+      index.length === 0 ? 'Choose the index folder first.' : 'Choose the files to check first (Files, above).',
+      true,
+    );
     return finish();
   }
   if (!index.some((file) => file.name === 'manifest.json')) {
-    show(`${folderName(index)} is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.`, true);
+    show(
+      `${folderName(index)} is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.`,
+      true,
+    );
     return finish();
   }
   const value = (id: string, fallback: string): string => byId<HTMLInputElement>(id).value.trim() || fallback;
@@ -123,7 +144,11 @@ button.addEventListener('click', () => {
     index,
     name: folderName(index),
     files,
-    read: { textField: value('text-field', 'text'), idField: value('id-field', 'id'), skipInvalid: byId<HTMLInputElement>('skip-invalid').checked },
+    read: {
+      textField: value('text-field', 'text'),
+      idField: value('id-field', 'id'),
+      skipInvalid: byId<HTMLInputElement>('skip-invalid').checked,
+    },
     query: question(),
   };
   button.disabled = true;

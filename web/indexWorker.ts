@@ -74,7 +74,10 @@ async function check(request: IndexCheckRequest): Promise<void> {
   let matched = 0;
   let batch: { id: string; text: string }[] = [];
   const flush = async (): Promise<void> => {
-    const results = await index.query(batch.map((d) => d.text), request.query);
+    const results = await index.query(
+      batch.map((d) => d.text),
+      request.query,
+    );
     batch.forEach((doc, i) => {
       const matches = results[i].matches;
       if (matches.length > 0) matched++;
@@ -92,6 +95,19 @@ async function check(request: IndexCheckRequest): Promise<void> {
   }
   if (batch.length > 0) await flush();
   const { top, containment } = request.query;
-  const question = containment !== undefined ? `containment ≥ ${containment}` : top !== undefined ? `top ${top}` : `threshold ${String(index.parameters.threshold)}`;
-  post({ type: 'checked', rows, documents, matched, indexed: stats.documents, question, jsonl: new Blob(lines, { type: 'application/x-ndjson' }) });
+  const question =
+    containment !== undefined
+      ? `containment ≥ ${containment}`
+      : top !== undefined
+        ? `top ${top}`
+        : `threshold ${String(index.parameters.threshold)}`;
+  post({
+    type: 'checked',
+    rows,
+    documents,
+    matched,
+    indexed: stats.documents,
+    question,
+    jsonl: new Blob(lines, { type: 'application/x-ndjson' }),
+  });
 }

@@ -12,7 +12,7 @@ import { shingleDocument, type ShingleOptions } from '../src/shingles/shingles.j
 import type { ClusterMember, ClusterRow, Comparison, InspectorList } from './protocol.js';
 
 const SNIPPET = 160;
-const NO_TEXT = '(text not kept: over the inspector\'s memory budget)';
+const NO_TEXT = "(text not kept: over the inspector's memory budget)";
 
 export class Inspector {
   /** Clusters of two or more documents with a kept one, largest first; their members in input order. */
@@ -141,7 +141,10 @@ export class Inspector {
   private snippet(d: number): string {
     const text = this.texts.get(d);
     if (text === undefined) return NO_TEXT;
-    const flat = text.slice(0, SNIPPET * 4).replace(/\s+/g, ' ').trim();
+    const flat = text
+      .slice(0, SNIPPET * 4)
+      .replace(/\s+/g, ' ')
+      .trim();
     return flat.length > SNIPPET ? `${flat.slice(0, SNIPPET)}…` : flat;
   }
 }

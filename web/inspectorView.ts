@@ -46,7 +46,8 @@ export class InspectorView {
     byId('clusters-summary').textContent =
       clusters === 0
         ? 'No duplicates found: every document is kept.'
-        : `${plural(clusters, 'cluster')} of two or more documents (near-duplicates, exact duplicates or both), largest first, ${PAGE_SIZE} a page. ` +
+        : `${plural(clusters, 'cluster')} of two or more documents (near-duplicates, exact duplicates or both), ` +
+          `largest first, ${PAGE_SIZE} a page. ` +
           'Inspect one to see each removed document’s similarity to the kept one and the two texts side by side.';
     await this.showClusters(0);
     byId('reference-matches').hidden = contaminated === 0;
@@ -62,9 +63,15 @@ export class InspectorView {
   }
 
   private clusterRow(r: ClusterRow): HTMLTableRowElement {
-    const removed = r.removedIds.join(', ') + (r.removed > r.removedIds.length ? ` +${int(r.removed - r.removedIds.length)} more` : '');
+    const removed =
+      r.removedIds.join(', ') +
+      (r.removed > r.removedIds.length ? ` +${int(r.removed - r.removedIds.length)} more` : '');
     const inspect = button('Inspect', () => void this.showMembers(r, tr), `Inspect cluster ${r.cluster}`);
-    const tr = row([String(r.cluster), r.kind, String(r.size), r.keptId, removed, r.snippet, inspect], CLUSTER_LABELS, [true, false, true]);
+    const tr = row([String(r.cluster), r.kind, String(r.size), r.keptId, removed, r.snippet, inspect], CLUSTER_LABELS, [
+      true,
+      false,
+      true,
+    ]);
     tr.dataset.cluster = String(r.cluster);
     return tr;
   }
@@ -74,7 +81,12 @@ export class InspectorView {
     tr.classList.add('selected');
     const members = await this.client.members(r.cluster);
     const kept = members.find((m) => m.kept)!;
-    setText(byId('members-heading'), `Cluster ${r.cluster}: ${plural(members.length, 'document')}, “`, { user: kept.id }, '” kept');
+    setText(
+      byId('members-heading'),
+      `Cluster ${r.cluster}: ${plural(members.length, 'document')}, “`,
+      { user: kept.id },
+      '” kept',
+    );
     const rows = members.map((m) => this.memberRow(m, kept));
     byId<HTMLTableElement>('members-table').tBodies[0].replaceChildren(...rows);
     byId('members').hidden = false;
@@ -85,7 +97,9 @@ export class InspectorView {
   private memberRow(m: ClusterMember, kept: ClusterMember): HTMLTableRowElement {
     const role = m.kept ? 'kept' : m.exactDuplicate ? 'removed (exact duplicate)' : 'removed';
     const similarity = m.kept ? '—' : describeSimilarity(m.estimate, m.exact, this.exact);
-    const compare = m.kept ? '' : button('Compare', () => void this.showComparison(kept.doc, m.doc), `Compare ${m.id} with the kept document`);
+    const compare = m.kept
+      ? ''
+      : button('Compare', () => void this.showComparison(kept.doc, m.doc), `Compare ${m.id} with the kept document`);
     const tr = row([m.id, role, similarity, m.snippet, compare], MEMBER_LABELS, [false, false, true]);
     tr.dataset.doc = String(m.doc);
     return tr;
@@ -111,7 +125,13 @@ export class InspectorView {
     const { rows } = await this.client.page('contaminated', this.referencePage * PAGE_SIZE, PAGE_SIZE);
     const label = this.exact ? 'exact' : 'estimate';
     byId<HTMLTableElement>('reference-table').tBodies[0].replaceChildren(
-      ...rows.map((r) => row([r.removedIds[0], r.reference ?? '', `${(r.similarity ?? 0).toFixed(3)} (${label})`, r.snippet], REFERENCE_LABELS, [false, false, true])),
+      ...rows.map((r) =>
+        row(
+          [r.removedIds[0], r.reference ?? '', `${(r.similarity ?? 0).toFixed(3)} (${label})`, r.snippet],
+          REFERENCE_LABELS,
+          [false, false, true],
+        ),
+      ),
     );
     pager('reference', this.referencePage, pages, this.referenceTotal);
   }

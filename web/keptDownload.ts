@@ -32,7 +32,10 @@ export interface WantedDocument {
   document(): UnitDocument;
 }
 
-/** The wanted documents in input order; `onBytes` gets the bytes read so far (of the files as they are, compressed or not). */
+/**
+ * The wanted documents in input order; `onBytes` gets the bytes read so far (of the files as they are, compressed or
+ * not).
+ */
 export async function* wantedDocuments(
   source: CorpusSource,
   wanted: (d: number) => boolean,

@@ -43,8 +43,15 @@ function describeFiles(): void {
     return;
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  const names = files.slice(0, 3).flatMap((file, i): (string | UserText)[] => [...(i > 0 ? [', '] : []), { user: file.name }]);
-  setText(byId('file-summary'), `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): `, ...names, files.length > 3 ? ', …' : '');
+  const names = files
+    .slice(0, 3)
+    .flatMap((file, i): (string | UserText)[] => [...(i > 0 ? [', '] : []), { user: file.name }]);
+  setText(
+    byId('file-summary'),
+    `${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(bytes)}): `,
+    ...names,
+    files.length > 3 ? ', …' : '',
+  );
   clearFieldError(filesInput);
 }
 
@@ -74,7 +81,8 @@ for (const field of form.querySelectorAll<HTMLElement>('input, select')) {
     }
   });
 }
-// The seed follows the scheme's default until it is edited, as --seed does on the CLI (datasketch-*: 1, its MinHash seed).
+// The seed follows the scheme's default until it is edited, as --seed does on the CLI (datasketch-*: 1, its MinHash
+// seed).
 let seedDefault = defaultSeedOf(OPTIONS.scheme.parse(value('scheme')));
 byId('scheme').addEventListener('change', () => {
   const next = defaultSeedOf(OPTIONS.scheme.parse(value('scheme')));
@@ -84,7 +92,8 @@ byId('scheme').addEventListener('change', () => {
 });
 byId('keep').addEventListener('change', () => (byId('keep-field').hidden = value('keep') !== 'field'));
 
-for (const id of ['threshold', 'k', 'bands', 'rows', 'verify']) byId(id).addEventListener('input', () => void drawSettingsCurve());
+for (const id of ['threshold', 'k', 'bands', 'rows', 'verify'])
+  byId(id).addEventListener('input', () => void drawSettingsCurve());
 void drawSettingsCurve();
 
 // ---- which backend ------------------------------------------------------------
@@ -98,17 +107,32 @@ function describePlan(): void {
   plan.dataset.plan = kind;
 }
 
-function planFor(choice: BackendChoice, found: BackendProbe | undefined): ['cpu' | 'webgpu' | 'unknown' | 'unavailable', string] {
+function planFor(
+  choice: BackendChoice,
+  found: BackendProbe | undefined,
+): ['cpu' | 'webgpu' | 'unknown' | 'unavailable', string] {
   if (choice === 'cpu') return ['cpu', 'Will sign on the CPU, as chosen.'];
   if (found === undefined) return ['unknown', 'Checking for WebGPU…'];
   if (!found.webgpu) {
-    if (choice === 'webgpu') return ['unavailable', `WebGPU is not available here (${found.detail}): a run would stop. Choose the CPU, or the default.`];
-    return ['cpu', `Will sign on the CPU: WebGPU is not available here (${found.detail}). The signatures are the same, only slower.`];
+    if (choice === 'webgpu')
+      return [
+        'unavailable',
+        `WebGPU is not available here (${found.detail}): a run would stop. Choose the CPU, or the default.`,
+      ];
+    return [
+      'cpu',
+      `Will sign on the CPU: WebGPU is not available here (${found.detail}). The signatures are the same, only slower.`,
+    ];
   }
   if (!found.software) return ['webgpu', `Will sign with ${found.detail}.`];
   // A software adapter shares the CPU path's cores and was 3–4× slower than it (src/signatures/webgpu/browser.ts).
-  if (choice === 'webgpu') return ['webgpu', `Will sign with ${found.detail}, as chosen (a software adapter: slower than the CPU here).`];
-  return ['cpu', `Will sign on the CPU: the only WebGPU here is a software adapter (${found.detail}), slower than this tab's CPU workers. Same signatures; “WebGPU, even a software adapter” uses it anyway.`];
+  if (choice === 'webgpu')
+    return ['webgpu', `Will sign with ${found.detail}, as chosen (a software adapter: slower than the CPU here).`];
+  return [
+    'cpu',
+    `Will sign on the CPU: the only WebGPU here is a software adapter (${found.detail}), slower than this tab's CPU ` +
+      `workers. Same signatures; “WebGPU, even a software adapter” uses it anyway.`,
+  ];
 }
 byId('backend-choice').addEventListener('change', describePlan);
 function watchProbe(): void {
@@ -204,7 +228,10 @@ function finish(end: RunEnd): void {
   progress.stop(end);
 }
 
-/** `settled` marks the end of a press of Dedup (done, failed, refused or cancelled): data-settled counts them, for tests. */
+/**
+ * `settled` marks the end of a press of Dedup (done, failed, refused or cancelled): data-settled counts them, for
+ * tests.
+ */
 function showStatus(message: string, isError = false, settled = false): void {
   if (settled) status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1);
   status.textContent = message;

@@ -23,9 +23,11 @@ const SETTINGS: readonly (readonly [string, string])[] = [
   ['--scheme', 'the signing scheme'],
 ];
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A flag as a word of its own: not inside a file name such as `my--text-field.jsonl`. */
-const PATTERNS = SETTINGS.map(([flag, setting]) => [new RegExp(`(?<![\\w.-])${escape(flag)}(?![\\w.-])`, 'g'), setting] as const);
+const PATTERNS = SETTINGS.map(
+  ([flag, setting]) => [new RegExp(`(?<![\\w.-])${escapeRegExp(flag)}(?![\\w.-])`, 'g'), setting] as const,
+);
 
 /** `message` with every CLI option it names replaced by the page's setting. */
 export function forThisPage(message: string): string {

@@ -19,7 +19,13 @@ export interface LshRequest {
 }
 
 export type LshReply =
-  | { readonly id: number; readonly lsh: LshParams; readonly svg: string; readonly atThreshold: number; readonly midpoint: number }
+  | {
+      readonly id: number;
+      readonly lsh: LshParams;
+      readonly svg: string;
+      readonly atThreshold: number;
+      readonly midpoint: number;
+    }
   | { readonly id: number; readonly error: string };
 
 self.onmessage = (event: MessageEvent<LshRequest>) => {
@@ -34,7 +40,13 @@ self.onmessage = (event: MessageEvent<LshRequest>) => {
       lsh = defaultLshParams(threshold, k, verify);
     }
     const svg = sCurveSvg({ ...lsh, threshold });
-    reply = { id, lsh, svg, atThreshold: candidateProbability(threshold, lsh.bands, lsh.rows), midpoint: approximateThreshold(lsh.bands, lsh.rows) };
+    reply = {
+      id,
+      lsh,
+      svg,
+      atThreshold: candidateProbability(threshold, lsh.bands, lsh.rows),
+      midpoint: approximateThreshold(lsh.bands, lsh.rows),
+    };
   } catch (error) {
     reply = { id, error: errorMessage(error) };
   }

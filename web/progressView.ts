@@ -75,8 +75,12 @@ export class ProgressView {
     item.bar.max = Math.max(1, p.total);
     item.bar.value = Math.min(p.done, p.total);
     const fraction = p.total > 0 ? p.done / p.total : 0;
-    const eta = fraction > 0.02 && fraction < 1 && elapsed > 500 ? `, about ${formatSeconds((elapsed / fraction) * (1 - fraction))} s left` : '';
-    item.text.textContent = p.unit === 'steps' ? 'running…' : `${describeAmount(p)} (${Math.floor(fraction * 100)} %${eta})`;
+    const eta =
+      fraction > 0.02 && fraction < 1 && elapsed > 500
+        ? `, about ${formatSeconds((elapsed / fraction) * (1 - fraction))} s left`
+        : '';
+    item.text.textContent =
+      p.unit === 'steps' ? 'running…' : `${describeAmount(p)} (${Math.floor(fraction * 100)} %${eta})`;
     item.bar.setAttribute('aria-valuetext', item.text.textContent);
     this.onStage(`${STAGE_LABELS[p.stage] ?? p.stage}…`);
   }

@@ -14,7 +14,21 @@ export type BackendChoice = 'auto' | 'cpu' | 'webgpu';
 
 /** The form's options as the table types them (src/options.ts), with the banding chosen and the seed resolved. */
 export interface RunSettings
-  extends Pick<OptionValues, 'threshold' | 'scheme' | 'k' | 'shingle' | 'n' | 'nfkc' | 'stripPunctuation' | 'verify' | 'clusterCheck' | 'keep' | 'textField' | 'idField'> {
+  extends Pick<
+    OptionValues,
+    | 'threshold'
+    | 'scheme'
+    | 'k'
+    | 'shingle'
+    | 'n'
+    | 'nfkc'
+    | 'stripPunctuation'
+    | 'verify'
+    | 'clusterCheck'
+    | 'keep'
+    | 'textField'
+    | 'idField'
+  > {
   readonly lsh: LshParams;
   /** Whether bands × rows were given by hand (else the optimizer's choice). */
   readonly manualLsh: boolean;
@@ -28,7 +42,13 @@ export interface RunSettings
 export type ToWorker =
   | { readonly type: 'probe' }
   | { readonly type: 'run'; readonly files: File[]; readonly reference: File[]; readonly settings: RunSettings }
-  | { readonly type: 'page'; readonly id: number; readonly list: InspectorList; readonly offset: number; readonly count: number }
+  | {
+      readonly type: 'page';
+      readonly id: number;
+      readonly list: InspectorList;
+      readonly offset: number;
+      readonly count: number;
+    }
   | { readonly type: 'cluster'; readonly id: number; readonly cluster: number }
   | { readonly type: 'compare'; readonly id: number; readonly kept: number; readonly removed: number }
   | { readonly type: 'parquet'; readonly id: number; readonly table: ParquetTable };
@@ -73,7 +93,12 @@ export interface RunSummary {
   readonly timings: { readonly stage: string; readonly ms: number }[];
   /** The run's S-curve and the histogram of its verified pairs' similarities (exact when verified exactly), as SVG. */
   readonly plots: { readonly curve: string; readonly histogram: string };
-  readonly inspector: { readonly clusters: number; readonly contaminated: number; readonly textsKept: number; readonly textsDropped: number };
+  readonly inspector: {
+    readonly clusters: number;
+    readonly contaminated: number;
+    readonly textsKept: number;
+    readonly textsDropped: number;
+  };
 }
 
 export interface Downloads {
@@ -88,7 +113,10 @@ export interface Downloads {
   readonly contamination?: Blob;
 }
 
-/** The tables the tab also gives as snappy Parquet (kept documents: id, text and the other scalar fields, typed), each made when asked for. */
+/**
+ * The tables the tab also gives as snappy Parquet (kept documents: id, text and the other scalar fields, typed), each
+ * made when asked for.
+ */
 export type ParquetTable = 'kept' | 'clusters' | 'pairs' | 'contamination';
 
 export interface ClusterRow {

@@ -6,7 +6,17 @@ import type { InspectorView } from './inspectorView.js';
 import type { Downloads, ParquetTable, RunSummary } from './protocol.js';
 import { clearLazyDownload, setLazyDownload } from './lazyDownload.js';
 
-const DOWNLOADS = ['kept', 'clusters', 'pairs', 'contamination', 'report', 'report-html', 'signatures', 's-curve', 'histogram'] as const;
+const DOWNLOADS = [
+  'kept',
+  'clusters',
+  'pairs',
+  'contamination',
+  'report',
+  'report-html',
+  'signatures',
+  's-curve',
+  'histogram',
+] as const;
 const PARQUET_TABLES: readonly ParquetTable[] = ['kept', 'clusters', 'pairs', 'contamination'];
 
 export class ResultsView {
@@ -20,8 +30,10 @@ export class ResultsView {
   /** After an error or before a run: no results, no download links from an earlier run. */
   clear(): void {
     this.section.hidden = true;
-    for (const name of DOWNLOADS) setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
-    for (const name of PARQUET_TABLES) clearLazyDownload(byId(`download-${name}-parquet`), byId(`${name}-parquet-bytes`));
+    for (const name of DOWNLOADS)
+      setDownload(byId(`download-${name}`), undefined, document.getElementById(`${name}-bytes`) ?? undefined);
+    for (const name of PARQUET_TABLES)
+      clearLazyDownload(byId(`download-${name}-parquet`), byId(`${name}-parquet-bytes`));
     this.inspector.clear();
   }
 
@@ -41,26 +53,47 @@ export class ResultsView {
     }
     byId('contamination-item').hidden = downloads.contamination === undefined;
     byId('run-details').textContent =
-      `${plural(counts.documents, 'document')} ${counts.documents === 1 ? 'holds' : 'hold'} ${plural(summary.distinctTexts, 'distinct non-empty text')} (the rest are exact duplicates or empty). ` +
-      `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters of exact duplicates only. ` +
-      `${plural(summary.candidates, 'candidate pair')} from banding, ${int(summary.verified)} verified; largest bucket ${int(summary.largestBucket)}; ` +
+      `${plural(counts.documents, 'document')} ${counts.documents === 1 ? 'holds' : 'hold'} ` +
+      `${plural(summary.distinctTexts, 'distinct non-empty text')} (the rest are exact duplicates or empty). ` +
+      `“Near-duplicate clusters” counts clusters of two or more distinct texts; the table below also lists clusters ` +
+      `of exact duplicates only. ` +
+      `${plural(summary.candidates, 'candidate pair')} from banding, ${int(summary.verified)} verified; largest ` +
+      `bucket ${int(summary.largestBucket)}; ` +
       `${plural(summary.shingles, 'shingle')} signed.` +
       (summary.splitOff > 0 ? ` The representative check split off ${plural(summary.splitOff, 'text')}.` : '');
     const skipped = byId('skipped');
     const dropped = summary.inspector.textsDropped;
     const notes = [
       ...summary.skippedFiles,
-      ...(summary.invalidSkipped > 0 ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped, e.g. ${summary.invalidExamples[0]}`] : []),
-      ...(summary.missingKeepField > 0 ? [`${plural(summary.missingKeepField, 'document')} had no numeric value for the keep field (ranked last).`] : []),
-      ...(dropped > 0 ? [`${plural(dropped, 'clustered document')} ${dropped === 1 ? 'is' : 'are'} listed without ${dropped === 1 ? 'its' : 'their'} text (the inspector's memory budget).`] : []),
+      ...(summary.invalidSkipped > 0
+        ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped, e.g. ${summary.invalidExamples[0]}`]
+        : []),
+      ...(summary.missingKeepField > 0
+        ? [`${plural(summary.missingKeepField, 'document')} had no numeric value for the keep field (ranked last).`]
+        : []),
+      ...(dropped > 0
+        ? [
+            `${plural(dropped, 'clustered document')} ${dropped === 1 ? 'is' : 'are'} listed without ` +
+              `${dropped === 1 ? 'its' : 'their'} text (the inspector's memory budget).`,
+          ]
+        : []),
     ].map(forThisPage);
     skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
     skipped.hidden = notes.length === 0;
 
     const timingRows = byId<HTMLTableElement>('timings').tBodies[0];
-    const shown = summary.timings.map((t) => ({ ...t, stage: t.stage === 'exact pre-pass' ? 'reading + exact pre-pass' : t.stage }));
-    timingRows.replaceChildren(...shown.map((t) => row([t.stage, formatSeconds(t.ms)], ['Stage', 'Seconds'], [false, true])));
-    const total = row(['total', formatSeconds(summary.timings.reduce((sum, t) => sum + t.ms, 0))], ['Stage', 'Seconds'], [false, true]);
+    const shown = summary.timings.map((t) => ({
+      ...t,
+      stage: t.stage === 'exact pre-pass' ? 'reading + exact pre-pass' : t.stage,
+    }));
+    timingRows.replaceChildren(
+      ...shown.map((t) => row([t.stage, formatSeconds(t.ms)], ['Stage', 'Seconds'], [false, true])),
+    );
+    const total = row(
+      ['total', formatSeconds(summary.timings.reduce((sum, t) => sum + t.ms, 0))],
+      ['Stage', 'Seconds'],
+      [false, true],
+    );
     total.classList.add('total');
     timingRows.append(total);
 
@@ -82,7 +115,11 @@ export class ResultsView {
     setDownload(byId('download-s-curve'), new Blob([curve], { type: 'image/svg+xml' }));
     setDownload(byId('download-histogram'), new Blob([histogram], { type: 'image/svg+xml' }));
 
-    await this.inspector.load(summary.inspector.clusters, summary.inspector.contaminated, summary.settings.verify === 'exact');
+    await this.inspector.load(
+      summary.inspector.clusters,
+      summary.inspector.contaminated,
+      summary.settings.verify === 'exact',
+    );
     this.section.hidden = false;
   }
 }
@@ -90,10 +127,15 @@ export class ResultsView {
 function describeSettings(summary: RunSummary): string {
   const s = summary.settings;
   const p = summary.params;
-  const normalization = [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : ''].filter(Boolean).join(', ') || 'lowercase only';
+  const normalization =
+    [p.normalize.nfkc ? 'NFKC' : '', p.normalize.stripPunctuation ? 'punctuation stripped' : '']
+      .filter(Boolean)
+      .join(', ') || 'lowercase only';
   return (
-    `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
-    `scheme ${s.scheme}, k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
+    `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ` +
+    `${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
+    `scheme ${s.scheme}, k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; ` +
+    `cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
     (summary.referenceDocuments > 0 ? `; against ${plural(summary.referenceDocuments, 'reference document')}` : '') +
     (s.skipInvalid ? '; malformed lines skipped' : '') +
     '.'

@@ -59,7 +59,10 @@ function readManualLsh(k: number): LshParams | undefined {
 }
 
 // The optimizer and the S-curve run in their own small worker (paramsWorker.ts): they take too long for this thread.
-const paramsWorker = new Worker(new URL('./paramsWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup params' });
+const paramsWorker = new Worker(new URL('./paramsWorker.ts', import.meta.url), {
+  type: 'module',
+  name: 'gpudedup params',
+});
 const paramsWaiting = new Map<number, (reply: LshReply) => void>();
 let paramsId = 0;
 paramsWorker.onmessage = (event: MessageEvent<LshReply>) => {
@@ -79,7 +82,8 @@ function readKeep(): KeepPolicy {
   const kind = value('keep');
   if (kind !== 'field') return { kind: kind as 'first' | 'longest' };
   const field = value('keep-field');
-  if (field === '') throw new FieldError(byId('keep-field'), 'Name the field whose highest value is kept, e.g. quality.');
+  if (field === '')
+    throw new FieldError(byId('keep-field'), 'Name the field whose highest value is kept, e.g. quality.');
   return { kind: 'field', field };
 }
 
@@ -89,7 +93,10 @@ export async function readSettings(): Promise<RunSettings> {
   const n = fieldCheck('n', () => OPTIONS.n.parse(value('n')));
   const scheme = fieldCheck('scheme', () => OPTIONS.scheme.parse(value('scheme')));
   // An empty seed is the scheme's default, as an absent --seed is (makeParams: datasketch's 1, else 42).
-  const seed = fieldCheck('seed', () => makeParams({ scheme, seed: value('seed') === '' ? undefined : value('seed') }).seed);
+  const seed = fieldCheck(
+    'seed',
+    () => makeParams({ scheme, seed: value('seed') === '' ? undefined : value('seed') }).seed,
+  );
   const manual = readManualLsh(k);
   const chosen = await chooseLsh(threshold, k, manual);
   if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
@@ -119,7 +126,12 @@ export async function readSettings(): Promise<RunSettings> {
 
 export function showFieldError(error: FieldError): void {
   const field = error.field;
-  const message = byId(field.getAttribute('aria-describedby')!.split(' ').find((id) => id.endsWith('-error'))!);
+  const message = byId(
+    field
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .find((id) => id.endsWith('-error'))!,
+  );
   message.textContent = error.message;
   message.hidden = false;
   field.setAttribute('aria-invalid', 'true');
@@ -131,7 +143,10 @@ export function showFieldError(error: FieldError): void {
 export function clearFieldError(field: HTMLElement): void {
   if (field.getAttribute('aria-invalid') !== 'true') return;
   field.removeAttribute('aria-invalid');
-  const id = field.getAttribute('aria-describedby')?.split(' ').find((x) => x.endsWith('-error'));
+  const id = field
+    .getAttribute('aria-describedby')
+    ?.split(' ')
+    .find((x) => x.endsWith('-error'));
   if (id) byId(id).hidden = true;
 }
 
@@ -156,6 +171,7 @@ export async function drawSettingsCurve(): Promise<void> {
   showSvg(byId('s-curve'), reply.svg);
   byId('s-curve').dataset.lsh = `${lsh.bands}x${lsh.rows}`;
   byId('lsh-summary').textContent =
-    `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a pair at the threshold becomes a candidate ` +
+    `${lsh.bands} bands × ${lsh.rows} rows of k = ${k} ${manual ? '(as given)' : '(chosen for the threshold)'}: a ` +
+    `pair at the threshold becomes a candidate ` +
     `with probability ${reply.atThreshold.toFixed(3)}; the curve's midpoint is ≈ ${reply.midpoint.toFixed(3)}.`;
 }

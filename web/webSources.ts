@@ -32,20 +32,33 @@ export async function* decompressedChunks(file: File, onBytes?: (n: number) => v
       },
     }),
   );
-  const stream = compression === 'gzip' ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : counted;
+  const stream =
+    compression === 'gzip'
+      ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
+      : counted;
   const chunks = streamChunks(stream, file.name, compression === 'gzip');
   if (compression === 'zstd') yield* zstdDecompressed(chunks, file.name);
   else yield* chunks;
 }
 
-async function* streamChunks(stream: ReadableStream<Uint8Array>, name: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+async function* streamChunks(
+  stream: ReadableStream<Uint8Array>,
+  name: string,
+  gzip: boolean,
+): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   for (;;) {
     let result: ReadableStreamReadResult<Uint8Array>;
     try {
       result = await reader.read();
     } catch (error) {
-      throw new InputError(name, 0, gzip ? `not a valid gzip stream (${(error as Error).message})` : `could not be read (${(error as Error).message})`);
+      throw new InputError(
+        name,
+        0,
+        gzip
+          ? `not a valid gzip stream (${(error as Error).message})`
+          : `could not be read (${(error as Error).message})`,
+      );
     }
     if (result.done) return;
     yield result.value;
@@ -70,8 +83,15 @@ export const BROWSER_SOURCES: FirstPassSources = {
   },
 };
 
-/** Files as first-pass units, in order, by the CLI's rules: Parquet by its magic, JSON Lines by name, else one text document. */
-export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: number) => void, onSkipped?: (message: string) => void): AsyncGenerator<InputUnit> {
+/**
+ * Files as first-pass units, in order, by the CLI's rules: Parquet by its magic, JSON Lines by name, else one text
+ * document.
+ */
+export async function* webInputUnits(
+  files: readonly File[],
+  onBytes?: (bytes: number) => void,
+  onSkipped?: (message: string) => void,
+): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
   refuseRepeatedNames(files);
@@ -82,13 +102,20 @@ export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: n
       continue;
     }
     const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
-    if (compressionOf(head) === 'none' && !isParquetHead(head) && looksBinary(new Uint8Array(await file.slice(0, BINARY_SNIFF_BYTES).arrayBuffer()))) {
+    if (
+      compressionOf(head) === 'none' &&
+      !isParquetHead(head) &&
+      looksBinary(new Uint8Array(await file.slice(0, BINARY_SNIFF_BYTES).arrayBuffer()))
+    ) {
       onSkipped?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`);
       onBytes?.((before += file.size));
       continue;
     }
     if (isParquetHead(head)) {
-      const buffer: AsyncBuffer = { byteLength: file.size, slice: (start, end) => file.slice(start, end).arrayBuffer() };
+      const buffer: AsyncBuffer = {
+        byteLength: file.size,
+        slice: (start, end) => file.slice(start, end).arrayBuffer(),
+      };
       const metadata = await parquetMetadataAsync(buffer).catch((error: Error) => {
         throw new InputError(file.name, 0, `not a readable Parquet file (${error.message})`);
       });
@@ -99,7 +126,11 @@ export async function* webInputUnits(files: readonly File[], onBytes?: (bytes: n
     } else if (isParquetName(file.name)) {
       throw new InputError(file.name, 0, 'not a Parquet file (it does not start with PAR1)');
     } else if (isJsonLinesName(file.name)) {
-      yield* lineUnits(file.name, decompressedChunks(file, (n) => onBytes?.((before += n))), qualifyIds);
+      yield* lineUnits(
+        file.name,
+        decompressedChunks(file, (n) => onBytes?.((before += n))),
+        qualifyIds,
+      );
     } else {
       yield { kind: 'text-file', path: file.name, source: file };
       onBytes?.((before += file.size));
@@ -117,7 +148,13 @@ function refuseRepeatedNames(files: readonly File[]): void {
   const seen = new Set<string>();
   for (const file of files) {
     if (seen.has(file.name)) {
-      throw new InputError(file.name, 0, 'two of the files picked have this name: the page knows a file by its name only (not its folder), so it cannot tell them apart in messages or name their documents without ids (NAME:LINE); rename one, or pick them one run at a time');
+      throw new InputError(
+        file.name,
+        0,
+        'two of the files picked have this name: the page knows a file by its name only (not its folder), so it ' +
+          'cannot tell them apart in messages or name their documents without ids (NAME:LINE); rename one, or pick ' +
+          'them one run at a time',
+      );
     }
     seen.add(file.name);
   }
@@ -127,7 +164,10 @@ function refuseRepeatedNames(files: readonly File[]): void {
 export function webFirstPassWorkers(threads: number): FirstPassWorkers {
   const pool = new Pool<FirstPassRequest & PoolRequest, FirstPassResponse & PoolResponse>(
     () => {
-      const worker = new Worker(new URL('./firstPassWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup first pass' });
+      const worker = new Worker(new URL('./firstPassWorker.ts', import.meta.url), {
+        type: 'module',
+        name: 'gpudedup first pass',
+      });
       return {
         postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
         listen: (onMessage, onFailure) => {
@@ -140,5 +180,9 @@ export function webFirstPassWorkers(threads: number): FirstPassWorkers {
     threads,
     'first pass',
   );
-  return { size: threads, request: (worker, request, transfer) => pool.request(worker, request, transfer), destroy: () => pool.destroy() };
+  return {
+    size: threads,
+    request: (worker, request, transfer) => pool.request(worker, request, transfer),
+    destroy: () => pool.destroy(),
+  };
 }

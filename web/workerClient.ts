@@ -3,7 +3,20 @@
  * Cancel (terminate() stops it at once, whatever it was doing); requests from
  * the inspector are answered by id.
  */
-import type { BackendProbe, ClusterMember, ClusterRow, Comparison, Downloads, FromWorker, InspectorList, ParquetTable, RunSettings, RunSummary, StageProgress, ToWorker } from './protocol.js';
+import type {
+  BackendProbe,
+  ClusterMember,
+  ClusterRow,
+  Comparison,
+  Downloads,
+  FromWorker,
+  InspectorList,
+  ParquetTable,
+  RunSettings,
+  RunSummary,
+  StageProgress,
+  ToWorker,
+} from './protocol.js';
 
 export interface RunHandlers {
   progress(progress: StageProgress): void;
@@ -14,7 +27,10 @@ export interface RunHandlers {
 export class WorkerClient {
   private worker!: Worker;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (message: FromWorker) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (message: FromWorker) => void; reject: (error: Error) => void }
+  >();
   private handlers: RunHandlers | undefined;
   probe!: Promise<BackendProbe>;
 
@@ -90,15 +106,19 @@ export class WorkerClient {
   }
 
   async members(cluster: number): Promise<ClusterMember[]> {
-    return (await this.request<Extract<FromWorker, { type: 'cluster' }>>((id) => ({ type: 'cluster', id, cluster }))).members;
+    return (await this.request<Extract<FromWorker, { type: 'cluster' }>>((id) => ({ type: 'cluster', id, cluster })))
+      .members;
   }
 
   async compare(kept: number, removed: number): Promise<Comparison> {
-    return (await this.request<Extract<FromWorker, { type: 'compare' }>>((id) => ({ type: 'compare', id, kept, removed }))).comparison;
+    return (
+      await this.request<Extract<FromWorker, { type: 'compare' }>>((id) => ({ type: 'compare', id, kept, removed }))
+    ).comparison;
   }
 
   /** A table of the last run as Parquet, made now (the worker reads the corpus again for the kept documents). */
   async parquet(table: ParquetTable): Promise<Blob> {
-    return (await this.request<Extract<FromWorker, { type: 'parquet' }>>((id) => ({ type: 'parquet', id, table }))).blob;
+    return (await this.request<Extract<FromWorker, { type: 'parquet' }>>((id) => ({ type: 'parquet', id, table })))
+      .blob;
   }
 }

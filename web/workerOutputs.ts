@@ -13,7 +13,14 @@
  * or matched the reference set, up to a budget.
  */
 import type { DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
-import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../src/dedup/outputRows.js';
+import {
+  CLUSTER_COLUMNS,
+  CONTAMINATION_COLUMNS,
+  clusterRow,
+  contaminationRow,
+  pairColumns,
+  pairRow,
+} from '../src/dedup/outputRows.js';
 import type { OutputColumn } from '../src/dedup/outputRows.js';
 import { documentAsJson } from '../src/io/documents.js';
 import { csvCell, type Cell } from '../src/formats/files/csv.js';
@@ -30,7 +37,9 @@ import type { Downloads, ParquetTable, RunSettings } from './protocol.js';
 import { keptParquet, wantedDocuments, type CorpusSource } from './keptDownload.js';
 import { signaturesNpy } from './signaturesNpy.js';
 
-/** UTF-16 code units of texts the inspector may keep (≈ 512 MiB); beyond it, documents are listed without their text. */
+/**
+ * UTF-16 code units of texts the inspector may keep (≈ 512 MiB); beyond it, documents are listed without their text.
+ */
 export const INSPECTOR_TEXT_BUDGET = 256 * 1024 * 1024;
 const CHUNK = 4 * 1024 * 1024;
 
@@ -83,11 +92,15 @@ export interface RunRecord {
   readonly backend: string;
   readonly timings: readonly { stage: string; ms: number }[];
   readonly invalidSkipped: number;
-  /** When the writing pass began: the report's `writing` seconds, as the CLI's (its outputs written before the report). */
+  /**
+   * When the writing pass began: the report's `writing` seconds, as the CLI's (its outputs written before the report).
+   */
   readonly writingStarted?: number;
 }
 
-/** The downloads but the Parquet ones, and the inspector's texts; `onBytes` gets the bytes of the corpus read so far. */
+/**
+ * The downloads but the Parquet ones, and the inspector's texts; `onBytes` gets the bytes of the corpus read so far.
+ */
 export async function writeDownloads(run: RunRecord, onBytes?: (done: number) => void) {
   const { result, ids } = run;
   const { assignment, contamination } = result;
@@ -96,10 +109,22 @@ export async function writeDownloads(run: RunRecord, onBytes?: (done: number) =>
   const pairs = csvTable(run, 'pairs');
   const reportFields = buildWebReport(run);
   const report = new Blob([JSON.stringify(reportFields, null, 2) + '\n'], { type: 'application/json' });
-  // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without a diff).
-  const shown = showClusters(largestClusters(assignment, result.table), result.table, (doc) => ids[doc], (doc) => texts.get(doc), shingleOptionsOf(run.params));
+  // The page `--report-html` writes, its clusters' texts from the inspector's (those past its budget are shown without
+  // a diff).
+  const shown = showClusters(
+    largestClusters(assignment, result.table),
+    result.table,
+    (doc) => ids[doc],
+    (doc) => texts.get(doc),
+    shingleOptionsOf(run.params),
+  );
   const histogram = similarityHistogramSvg(verifiedPairsHistogram(result.verified, run.settings.threshold));
-  const page = htmlReport({ report: reportFields, sCurveSvg: sCurveSvg({ ...result.lsh, threshold: run.settings.threshold }), histogramSvg: histogram, clusters: shown });
+  const page = htmlReport({
+    report: reportFields,
+    sCurveSvg: sCurveSvg({ ...result.lsh, threshold: run.settings.threshold }),
+    histogramSvg: histogram,
+    clusters: shown,
+  });
   const downloads: Downloads = {
     kept,
     clusters,
@@ -112,7 +137,10 @@ export async function writeDownloads(run: RunRecord, onBytes?: (done: number) =>
   return { downloads, texts, textsDropped };
 }
 
-/** The kept documents' download and the inspector's texts, from one pass over the corpus that visits only those documents. */
+/**
+ * The kept documents' download and the inspector's texts, from one pass over the corpus that visits only those
+ * documents.
+ */
 async function readCorpus(run: RunRecord, onBytes?: (done: number) => void) {
   const { assignment } = run.result;
   const sizes = new Uint32Array(assignment.counts.clusters);
@@ -200,8 +228,19 @@ export async function parquetDownload(run: RunRecord, name: ParquetTable): Promi
 /** The CLI's report (`--report`), from the app's run. */
 export function buildWebReport(run: RunRecord) {
   const { result, settings } = run;
-  const config = { ...settings, inputs: run.files.map((f) => f.name), against: run.reference.map((f) => f.name), params: run.params, lsh: result.lsh };
+  const config = {
+    ...settings,
+    inputs: run.files.map((f) => f.name),
+    against: run.reference.map((f) => f.name),
+    params: run.params,
+    lsh: result.lsh,
+  };
   const outcome = { ...result, invalidSkipped: run.invalidSkipped, binarySkipped: [], backend: run.backend };
-  const writing = run.writingStarted === undefined ? [] : [['writing', performance.now() - run.writingStarted] as const];
-  return buildReport(config, outcome, Object.fromEntries([...run.timings.map((t) => [t.stage, t.ms] as const), ...writing]));
+  const writing =
+    run.writingStarted === undefined ? [] : [['writing', performance.now() - run.writingStarted] as const];
+  return buildReport(
+    config,
+    outcome,
+    Object.fromEntries([...run.timings.map((t) => [t.stage, t.ms] as const), ...writing]),
+  );
 }

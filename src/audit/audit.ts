@@ -58,7 +58,10 @@ export function auditBin(similarity: number): number {
   return bin;
 }
 
-export const binRange = (h: number): [number, number] => [AUDIT_BIN_EDGES[h], h + 1 < AUDIT_BIN_EDGES.length ? AUDIT_BIN_EDGES[h + 1] : 1];
+export const binRange = (h: number): [number, number] => [
+  AUDIT_BIN_EDGES[h],
+  h + 1 < AUDIT_BIN_EDGES.length ? AUDIT_BIN_EDGES[h + 1] : 1,
+];
 
 /** A 32-bit Mersenne Twister seed from a 64-bit seed (decimal or 0x hex): its two halves xor-ed. */
 export function auditGenerator(seed: string | number): MersenneTwister {
@@ -139,8 +142,13 @@ export function drawAuditSample(input: AuditInput, perBin: number, seed: string 
   return { perBin, binPairs, pairs, removedPopulation: removable.docs.length, removals };
 }
 
-/** Removed documents whose text differs from their cluster's kept one, in input order; and each cluster's kept document. */
-function nearDuplicateRemovals({ assignment, table, contaminated }: AuditInput): { docs: number[]; keptOf: Int32Array } {
+/**
+ * Removed documents whose text differs from their cluster's kept one, in input order; and each cluster's kept document.
+ */
+function nearDuplicateRemovals({ assignment, table, contaminated }: AuditInput): {
+  docs: number[];
+  keptOf: Int32Array;
+} {
   const { cluster, kept } = assignment;
   const keptOf = new Int32Array(assignment.counts.clusters).fill(-1);
   for (let d = 0; d < cluster.length; d++) if (kept[d] === 1) keptOf[cluster[d]] = d;
@@ -186,8 +194,19 @@ export interface AuditResult {
   readonly chainThreshold: number;
   readonly bins: readonly AuditBinResult[];
   /** The bins' precisions weighted by their sizes, with the interval at Kish's effective sample size. */
-  readonly precision: { readonly share: number; readonly low: number; readonly high: number; readonly sampled: number; readonly pairs: number; readonly effectiveSample: number };
-  readonly removed: { readonly population: number; readonly belowChainThreshold: Proportion; readonly belowThreshold: Proportion };
+  readonly precision: {
+    readonly share: number;
+    readonly low: number;
+    readonly high: number;
+    readonly sampled: number;
+    readonly pairs: number;
+    readonly effectiveSample: number;
+  };
+  readonly removed: {
+    readonly population: number;
+    readonly belowChainThreshold: Proportion;
+    readonly belowThreshold: Proportion;
+  };
   /** Every sampled item with its exact Jaccard, for the audit file. */
   readonly pairs: readonly (SampledPair & { readonly exact: number })[];
   readonly removals: readonly (SampledRemoval & { readonly exact: number })[];
@@ -198,7 +217,11 @@ export function proportion(count: number, sampled: number): Proportion {
 }
 
 /** Measures the sample: `exact(a, b)` is exact Jaccard between exact groups a and b. */
-export function measureAudit(sample: AuditSample, exact: (a: number, b: number) => number, settings: { threshold: number; chainDelta: number; seed: string | number }): AuditResult {
+export function measureAudit(
+  sample: AuditSample,
+  exact: (a: number, b: number) => number,
+  settings: { threshold: number; chainDelta: number; seed: string | number },
+): AuditResult {
   const { threshold } = settings;
   const chainThreshold = threshold - settings.chainDelta;
   const pairs = sample.pairs.map((p) => ({ ...p, exact: exact(p.a, p.b) }));
@@ -208,9 +231,15 @@ export function measureAudit(sample: AuditSample, exact: (a: number, b: number) 
     if (population === 0) return;
     const inBin = pairs.filter((p) => p.bin === h);
     const [from, to] = binRange(h);
-    bins.push({ from, to, pairs: population, precision: proportion(inBin.filter((p) => p.exact >= threshold).length, inBin.length) });
+    bins.push({
+      from,
+      to,
+      pairs: population,
+      precision: proportion(inBin.filter((p) => p.exact >= threshold).length, inBin.length),
+    });
   });
-  const below = (limit: number): Proportion => proportion(removals.filter((r) => r.exact < limit).length, removals.length);
+  const below = (limit: number): Proportion =>
+    proportion(removals.filter((r) => r.exact < limit).length, removals.length);
   return {
     perBin: sample.perBin,
     seed: String(settings.seed),
@@ -218,7 +247,11 @@ export function measureAudit(sample: AuditSample, exact: (a: number, b: number) 
     chainThreshold,
     bins,
     precision: stratifiedPrecision(bins),
-    removed: { population: sample.removedPopulation, belowChainThreshold: below(chainThreshold), belowThreshold: below(threshold) },
+    removed: {
+      population: sample.removedPopulation,
+      belowChainThreshold: below(chainThreshold),
+      belowThreshold: below(threshold),
+    },
     pairs,
     removals,
   };
@@ -241,7 +274,10 @@ export function stratifiedPrecision(bins: readonly AuditBinResult[]) {
   return { share, low, high, sampled, pairs, effectiveSample };
 }
 
-/** The shingle sets of the groups flagged in `needed` (any loader: memory, the first pass's spool, a pass over the files). */
+/**
+ * The shingle sets of the groups flagged in `needed` (any loader: memory, the first pass's spool, a pass over the
+ * files).
+ */
 export type LoadAuditSets = (needed: Uint8Array) => Promise<readonly (Uint32Array | undefined)[]>;
 
 export interface AuditSettings {
@@ -253,7 +289,11 @@ export interface AuditSettings {
 }
 
 /** Draws the sample, loads just its shingle sets, and measures it. */
-export async function auditDedup(input: AuditInput, settings: AuditSettings, load: LoadAuditSets): Promise<AuditResult> {
+export async function auditDedup(
+  input: AuditInput,
+  settings: AuditSettings,
+  load: LoadAuditSets,
+): Promise<AuditResult> {
   const sample = drawAuditSample(input, settings.perBin, settings.seed);
   const sets = await load(auditGroups(sample, input.table.groups));
   const setOf = (g: number): Uint32Array => {

@@ -21,7 +21,14 @@ import { bandKey } from './bandKeys.js';
 import { bBitRowWords, isBBit, type BandLayout, type BBitSlotBits } from './bBitLayout.js';
 import { fromSignerWords, rowStart, type SignatureMatrix } from './signatureMatrix.js';
 
-export { bBitRowWords, isBBit, liKonigEstimate, packedSlotWords, type BandLayout, type BBitSlotBits } from './bBitLayout.js';
+export {
+  bBitRowWords,
+  isBBit,
+  liKonigEstimate,
+  packedSlotWords,
+  type BandLayout,
+  type BBitSlotBits,
+} from './bBitLayout.js';
 export { bBitMatches } from './signatureMatrix.js';
 
 /**

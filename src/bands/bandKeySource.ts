@@ -19,11 +19,15 @@ export interface BandKeySource {
   keysOf(band: number): Uint32Array;
 }
 
-/** Keys computed from the rows in memory, one band at a time into one reused array; a sparse matrix bands the rows it holds. */
+/**
+ * Keys computed from the rows in memory, one band at a time into one reused array; a sparse matrix bands the rows it
+ * holds.
+ */
 export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySource {
   const keys = new Uint32Array(2 * m.count);
   const nonEmpty = new Uint8Array(m.count);
-  for (let d = 0; d < m.count; d++) nonEmpty[d] = (m.rowAt !== undefined && m.rowAt[d] < 0) || isEmptySignature(m, d) ? 0 : 1;
+  for (let d = 0; d < m.count; d++)
+    nonEmpty[d] = (m.rowAt !== undefined && m.rowAt[d] < 0) || isEmptySignature(m, d) ? 0 : 1;
   return {
     count: m.count,
     k: m.k,
@@ -39,7 +43,10 @@ export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySourc
 /** The keys of `first`'s documents followed by `second`'s: a corpus and its reference set banded together. */
 export function concatBandKeys(first: BandKeySource, second: BandKeySource): BandKeySource {
   if (first.k !== second.k || first.lsh.rows !== second.lsh.rows || first.lsh.bands !== second.lsh.bands) {
-    throw new RangeError(`cannot band keys of k=${first.k}, ${first.lsh.bands}×${first.lsh.rows} with k=${second.k}, ${second.lsh.bands}×${second.lsh.rows}`);
+    throw new RangeError(
+      `cannot band keys of k=${first.k}, ${first.lsh.bands}×${first.lsh.rows} with k=${second.k}, ` +
+        `${second.lsh.bands}×${second.lsh.rows}`,
+    );
   }
   const count = first.count + second.count;
   const keys = new Uint32Array(2 * count);

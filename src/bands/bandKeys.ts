@@ -33,12 +33,21 @@ function finalize(h: number, length: number): number {
  * Writes the key of band `band` (slots band·r … band·r + r − 1) of document
  * `doc` into out[at] (lo) and out[at + 1] (hi).
  */
-export function bandKey(m: SignatureMatrix, doc: number, band: number, rows: number, out: Uint32Array, at: number): void {
+export function bandKey(
+  m: SignatureMatrix,
+  doc: number,
+  band: number,
+  rows: number,
+  out: Uint32Array,
+  at: number,
+): void {
   const { words } = m;
   if (m.bands) {
     // b-bit rows carry the keys of their full values (bBitSlots.ts): banding only reads them.
     if (rows !== m.bands.rows || band >= m.bands.bands) {
-      throw new RangeError(`these signatures store band keys for ${m.bands.bands} bands × ${m.bands.rows} rows, not band ${band} of ${rows} rows`);
+      throw new RangeError(
+        `these signatures store band keys for ${m.bands.bands} bands × ${m.bands.rows} rows, not band ${band} of ${rows} rows`,
+      );
     }
     const from = rowStart(m, doc, rowWords(m.k, m.slotBits, m.bands)) + 2 * band;
     out[at] = words[from];

@@ -39,7 +39,8 @@ export class BucketTable {
    * array, valid only during the call.
    */
   forEachBucket(keys: Uint32Array, count: number, include: Uint8Array | undefined, visit: BucketVisitor): void {
-    if (count > this.documents) throw new RangeError(`bucket table sized for ${this.documents} documents, got ${count}`);
+    if (count > this.documents)
+      throw new RangeError(`bucket table sized for ${this.documents} documents, got ${count}`);
     const { keyLo, keyHi, head, tail, size, next, mask } = this;
     head.fill(-1);
     for (let doc = 0; doc < count; doc++) {

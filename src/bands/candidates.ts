@@ -51,10 +51,13 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
   checkParams(options, source.k);
   const keys = 'words' in source ? matrixBandKeys(source, options) : source;
   if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands) {
-    throw new RangeError(`band keys computed for ${keys.lsh.bands} × ${keys.lsh.rows}, asked for ${options.bands} × ${options.rows}`);
+    throw new RangeError(
+      `band keys computed for ${keys.lsh.bands} × ${keys.lsh.rows}, asked for ${options.bands} × ${options.rows}`,
+    );
   }
   const maxBucketPairs = options.maxBucketPairs ?? DEFAULT_MAX_ALL_PAIRS;
-  if (!Number.isInteger(maxBucketPairs) || maxBucketPairs < 2) throw new RangeError(`maxBucketPairs must be an integer ≥ 2, got ${maxBucketPairs}`);
+  if (!Number.isInteger(maxBucketPairs) || maxBucketPairs < 2)
+    throw new RangeError(`maxBucketPairs must be an integer ≥ 2, got ${maxBucketPairs}`);
   const include = keys.nonEmpty.slice();
   if (options.include !== undefined) for (let d = 0; d < keys.count; d++) include[d] &= options.include[d];
   const table = new BucketTable(keys.count);
@@ -80,7 +83,12 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
 }
 
 /** All pairs of a small bucket, or a star around its first (earliest) member plus a chain of neighbours. */
-export function pairsInBucket(members: Uint32Array, size: number, maxBucketPairs: number, emit: (a: number, b: number) => void): void {
+export function pairsInBucket(
+  members: Uint32Array,
+  size: number,
+  maxBucketPairs: number,
+  emit: (a: number, b: number) => void,
+): void {
   if (size <= maxBucketPairs) {
     for (let i = 0; i < size; i++) for (let j = i + 1; j < size; j++) emit(members[i], members[j]);
   } else {
@@ -105,14 +113,16 @@ export function crossPairsInBucket(
 ): void {
   if (size <= maxBucketPairs) {
     for (let i = 0; i < size; i++) {
-      for (let j = i + 1; j < size; j++) if (reference[members[i]] !== reference[members[j]]) emit(members[i], members[j]);
+      for (let j = i + 1; j < size; j++)
+        if (reference[members[i]] !== reference[members[j]]) emit(members[i], members[j]);
     }
     return;
   }
   const anchors: number[] = [];
   const wanted = referenceAnchors(maxBucketPairs);
   for (let i = 0; i < size && anchors.length < wanted; i++) if (reference[members[i]] === 1) anchors.push(members[i]);
-  for (const anchor of anchors) for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
+  for (const anchor of anchors)
+    for (let i = 0; i < size; i++) if (reference[members[i]] === 0) emit(anchor, members[i]);
 }
 
 /** Reference members each corpus member of a big bucket is paired with: 4 with the default 16. */

@@ -33,7 +33,10 @@ export const DEFAULT_WEIGHTS: OptimizerWeights = { falsePositive: 0.5, falseNega
  * while a false negative is a duplicate lost for good. With k = 128, t = 0.8
  * they give 14 × 9 instead of 9 × 13 (P = 0.98 instead of 0.69 at J = 0.85).
  */
-export const DEDUP_WEIGHTS: OptimizerWeights = { falsePositive: defaultOf('fpWeight'), falseNegative: defaultOf('fnWeight') };
+export const DEDUP_WEIGHTS: OptimizerWeights = {
+  falsePositive: defaultOf('fpWeight'),
+  falseNegative: defaultOf('fnWeight'),
+};
 
 export interface OptimalParams extends LshParams {
   /** ∫₀ᵗ P(s) ds. */
@@ -47,24 +50,24 @@ export interface OptimalParams extends LshParams {
 /** P(s) = 1 − (1 − s^r)^b: the probability that a pair of similarity s becomes a candidate. */
 export function candidateProbability(s: number, bands: number, rows: number): number {
   // log1p/expm1 keep precision where s^r is tiny (P ≈ b·s^r) and where it is near 1.
-  const sr = Math.pow(s, rows);
+  const sr = s ** rows;
   if (sr >= 1) return 1;
   return -Math.expm1(bands * Math.log1p(-sr));
 }
 
 /** The similarity where the S-curve is steepest, roughly: (1/b)^(1/r). */
 export function approximateThreshold(bands: number, rows: number): number {
-  return Math.pow(1 / bands, 1 / rows);
+  return (1 / bands) ** (1 / rows);
 }
 
 // 8-point Gauss–Legendre nodes and weights on [−1, 1].
 const GL_NODES = [
-  -0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498, 0.1834346424956498,
+  -0.9602898564975363, -0.7966664774136267, -0.525532409916329, -0.1834346424956498, 0.1834346424956498,
   0.525532409916329, 0.7966664774136267, 0.9602898564975363,
 ];
 const GL_WEIGHTS = [
-  0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783378362, 0.362683783378362,
-  0.3137066458778873, 0.2223810344533745, 0.1012285362903763,
+  0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783378362, 0.362683783378362, 0.3137066458778873,
+  0.2223810344533745, 0.1012285362903763,
 ];
 const PANELS = 64;
 
@@ -103,7 +106,12 @@ export const DEFAULT_RECALL_AT_THRESHOLD = 0.99;
  * (0: no constraint, datasketch's choice). The constraint can always be met
  * for a target below 1 − (1 − t)^k (b = k, r = 1).
  */
-export function optimalParams(threshold: number, k: number, weights: OptimizerWeights = DEFAULT_WEIGHTS, recallAtThreshold = 0): OptimalParams {
+export function optimalParams(
+  threshold: number,
+  k: number,
+  weights: OptimizerWeights = DEFAULT_WEIGHTS,
+  recallAtThreshold = 0,
+): OptimalParams {
   checkThreshold(threshold);
   OPTIONS.recallAtThreshold.check(recallAtThreshold);
   OPTIONS.k.check(k);
@@ -123,7 +131,10 @@ export function optimalParams(threshold: number, k: number, weights: OptimizerWe
       }
     }
   }
-  if (best === undefined) throw new RangeError(`no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold}`);
+  if (best === undefined)
+    throw new RangeError(
+      `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold}`,
+    );
   return best;
 }
 

@@ -31,8 +31,8 @@ export class PairSet {
 
   /** Adds the pair {x, y} (x ≠ y); returns false when it was already there. */
   add(x: number, y: number): boolean {
-    const a = x < y ? x : y;
-    const b = x < y ? y : x;
+    const a = Math.min(x, y);
+    const b = Math.max(x, y);
     if (a === b) throw new RangeError(`a document cannot pair with itself (${a})`);
     if ((this.used + 1) * 2 > this.table.length) this.grow();
     return this.insert(a * this.documents + b, a, b);

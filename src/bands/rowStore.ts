@@ -34,7 +34,10 @@ export class RowStore {
   ) {}
 
   append(rows: Uint32Array): void {
-    if (this.sink !== undefined) return this.sink.append(rows);
+    if (this.sink !== undefined) {
+      this.sink.append(rows);
+      return;
+    }
     this.chunks.push(rows.slice());
     this.words += rows.length;
     if (this.spill !== undefined && this.words * 4 > this.spill.limitBytes) {

@@ -12,7 +12,14 @@
  * disk (src/pipeline/dedup/rowSpill.ts). Every reader goes through `rowStart`.
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
-import { bBitRowWords, isBBit, liKonigEstimate, packedSlotWords, type BandLayout, type BBitSlotBits } from './bBitLayout.js';
+import {
+  bBitRowWords,
+  isBBit,
+  liKonigEstimate,
+  packedSlotWords,
+  type BandLayout,
+  type BBitSlotBits,
+} from './bBitLayout.js';
 
 export type SlotBits = 1 | 2 | 4 | 8 | 16 | 32 | 64;
 /** The slot widths signing and the in-memory pipeline use; narrower ones are for stored signatures. */
@@ -53,11 +60,18 @@ export function rowWords(k: number, slotBits: SlotBits, bands?: BandLayout): num
   return slotBits === 64 ? 2 * k : k;
 }
 
-export function signatureMatrix(words: Uint32Array, k: number, slotBits: SlotBits = 64, bands?: BandLayout): SignatureMatrix {
+export function signatureMatrix(
+  words: Uint32Array,
+  k: number,
+  slotBits: SlotBits = 64,
+  bands?: BandLayout,
+): SignatureMatrix {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
   const row = rowWords(k, slotBits, bands);
   if (words.length % row !== 0) {
-    throw new RangeError(`signature words (${words.length}) are not a whole number of rows of k = ${k} ${slotBits}-bit slots`);
+    throw new RangeError(
+      `signature words (${words.length}) are not a whole number of rows of k = ${k} ${slotBits}-bit slots`,
+    );
   }
   const m = { words, k, slotBits, count: words.length / row };
   return isBBit(slotBits) ? { ...m, bands } : m;
@@ -119,7 +133,10 @@ export function equalSlots(m: SignatureMatrix, a: number, b: number): number {
   return equal;
 }
 
-/** Rows of `first` followed by rows of `second`, e.g. a corpus and a reference set banded together (sparse if either is). */
+/**
+ * Rows of `first` followed by rows of `second`, e.g. a corpus and a reference set banded together (sparse if either
+ * is).
+ */
 export function concatMatrices(first: SignatureMatrix, second: SignatureMatrix): SignatureMatrix {
   const sameBands = first.bands?.bands === second.bands?.bands && first.bands?.rows === second.bands?.rows;
   if (first.k !== second.k || first.slotBits !== second.slotBits || !sameBands) {

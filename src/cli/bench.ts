@@ -1,5 +1,8 @@
-/** `gpudedup bench`: parses the command line, runs src/pipeline/bench/bench.ts, prints the table and writes --json / --plot. */
-import { Command } from 'commander';
+/**
+ * `gpudedup bench`: parses the command line, runs src/pipeline/bench/bench.ts, prints the table and writes --json /
+ * --plot.
+ */
+import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { counted } from '../format.js';
 import { writeTextFile } from '../formats/files/textFile.js';
@@ -28,8 +31,13 @@ type BenchCliOptions = InputCliOptions & {
 export function registerBenchCommand(program: Command): void {
   const command = program
     .command('bench')
-    .description('time every signing backend side by side on this machine (wasm SIMD, wasm scalar, TypeScript, all threads, WebGPU)')
-    .argument('[corpus...]', 'JSONL, Parquet or plain-text files or directories (default: the bundled data/sample.jsonl.gz)')
+    .description(
+      'time every signing backend side by side on this machine (wasm SIMD, wasm scalar, TypeScript, all threads, WebGPU)',
+    )
+    .argument(
+      '[corpus...]',
+      'JSONL, Parquet or plain-text files or directories (default: the bundled data/sample.jsonl.gz)',
+    )
     .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions)'))
     .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex)'))
     .addOption(tableOption('shingle', '--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document'))
@@ -50,10 +58,24 @@ export function registerBenchCommand(program: Command): void {
       webgpu: options.webgpu,
       singleThread: options.singleThread,
     };
-    const outputs = [options.json && { flag: '--json', path: options.json }, options.plot && { flag: '--plot', path: options.plot }].filter((o) => !!o);
+    const outputs = [
+      options.json && { flag: '--json', path: options.json },
+      options.plot && { flag: '--plot', path: options.plot },
+    ].filter((o) => !!o);
     await checkOutputs(outputs, await listInputFiles(config.inputs));
-    const summary = await runBench(config, { note: (m) => !options.quiet && process.stderr.write(`${m}\n`), stage: () => ({ update: () => undefined, stop: () => undefined }) });
-    if (options.json) await writeTextFile(options.json, JSON.stringify({ ...summary, runs: options.runs, seed: options.seed, shingle: options.shingle, ngram: options.ngram }, null, 2) + '\n');
+    const summary = await runBench(config, {
+      note: (m) => !options.quiet && process.stderr.write(`${m}\n`),
+      stage: () => ({ update: () => undefined, stop: () => undefined }),
+    });
+    if (options.json)
+      await writeTextFile(
+        options.json,
+        JSON.stringify(
+          { ...summary, runs: options.runs, seed: options.seed, shingle: options.shingle, ngram: options.ngram },
+          null,
+          2,
+        ) + '\n',
+      );
     if (options.plot) await writeTextFile(options.plot, plotOf(summary));
     process.stdout.write(tableOf(summary, options.runs)); // the table is the result: -q silences only the notes
   });
@@ -62,33 +84,59 @@ export function registerBenchCommand(program: Command): void {
 function tableOf(s: BenchSummary, runs: number): string {
   const m = s.machine;
   const lines = [
-    `${counted(s.documents, 'document')}, ${(s.bytes / 1e6).toFixed(2)} MB, ${counted(s.shingles, 'shingle')}, k = ${s.k}: ${counted(s.evaluations, 'hash evaluation')}`,
-    `${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Node ${m.node}${m.adapter ? `, ${m.adapter}` : ', no WebGPU adapter'}`,
-    `median of ${runs} timed run${runs === 1 ? '' : 's'} after a warm-up; spread = fastest–slowest run; signatures equal to the first row's word for word`,
+    `${counted(s.documents, 'document')}, ${(s.bytes / 1e6).toFixed(2)} MB, ${counted(s.shingles, 'shingle')}, k = ` +
+      `${s.k}: ${counted(s.evaluations, 'hash evaluation')}`,
+    `${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Node ` +
+      `${m.node}${m.adapter ? `, ${m.adapter}` : ', no WebGPU adapter'}`,
+    `median of ${runs} timed run${runs === 1 ? '' : 's'} after a warm-up; spread = fastest–slowest run; signatures ` +
+      `equal to the first row's word for word`,
     '',
     '| backend | seconds (median) | spread | docs/s | MB/s | shingles/s | evaluations/s | time vs fastest |',
     '| --- | --: | --: | --: | --: | --: | --: | --: |',
   ];
   for (const r of s.rows) {
     lines.push(
-      `| ${r.backend} | ${r.seconds.median.toFixed(4)} | ${r.seconds.min.toFixed(4)}–${r.seconds.max.toFixed(4)} | ${shortNumber(r.docsPerSecond)} | ${r.mbPerSecond.toFixed(2)} | ${shortNumber(r.shinglesPerSecond)} | ${shortNumber(r.evaluationsPerSecond)} | ${r.timeVsFastest.toFixed(2)}× |`,
+      `| ${r.backend} | ${r.seconds.median.toFixed(4)} | ${r.seconds.min.toFixed(4)}–${r.seconds.max.toFixed(4)} | ` +
+        `${shortNumber(r.docsPerSecond)} | ${r.mbPerSecond.toFixed(2)} | ${shortNumber(r.shinglesPerSecond)} | ` +
+        `${shortNumber(r.evaluationsPerSecond)} | ${r.timeVsFastest.toFixed(2)}× |`,
     );
   }
   const scaled = s.rows.find((r) => r.measuredShare < 1);
-  if (scaled) lines.push('', `${scaled.backend}: signed ${(scaled.measuredShare * 100).toFixed(1)} % of the evaluations, its time scaled to the whole corpus`);
-  lines.push('', 'host feed rate for a GPU (read, parse, exact pre-pass, shingle buffers ready to upload):', '', '| threads | seconds | MB/s of text | MB/s per core | main thread ms/MB |', '| --: | --: | --: | --: | --: |');
-  for (const f of s.feed) lines.push(`| ${f.threads} | ${f.seconds.toFixed(3)} | ${f.mbPerSecond.toFixed(1)} | ${f.mbPerSecondPerCore.toFixed(1)} | ${f.mainMsPerMB.toFixed(2)} |`);
+  if (scaled)
+    lines.push(
+      '',
+      `${scaled.backend}: signed ${(scaled.measuredShare * 100).toFixed(1)} % of the evaluations, its time scaled to ` +
+        `the whole corpus`,
+    );
+  lines.push(
+    '',
+    'host feed rate for a GPU (read, parse, exact pre-pass, shingle buffers ready to upload):',
+    '',
+    '| threads | seconds | MB/s of text | MB/s per core | main thread ms/MB |',
+    '| --: | --: | --: | --: | --: |',
+  );
+  for (const f of s.feed)
+    lines.push(
+      `| ${f.threads} | ${f.seconds.toFixed(3)} | ${f.mbPerSecond.toFixed(1)} | ${f.mbPerSecondPerCore.toFixed(1)} | ` +
+        `${f.mainMsPerMB.toFixed(2)} |`,
+    );
   const p = s.feedProjection;
   if (p) {
     lines.push(
       '',
-      `main thread ms/MB: its CPU time per MB of text (with workers: reading, cutting units, ordering documents; where Linux's per-thread CPU time is missing, its event loop's busy time, which counts waits for a core)`,
-      `feed projected from the ${p.threads}-thread run: min(cores × ${p.perCoreMBps.toFixed(1)} MB/s per worker, 1000 / ${p.mainMsPerMB.toFixed(2)} ms per MB on the main thread = ${(1000 / p.mainMsPerMB).toFixed(0)} MB/s):`,
+      `main thread ms/MB: its CPU time per MB of text (with workers: reading, cutting units, ordering documents; ` +
+        `where Linux's per-thread CPU time is missing, its event loop's busy time, which counts waits for a core)`,
+      `feed projected from the ${p.threads}-thread run: min(cores × ${p.perCoreMBps.toFixed(1)} MB/s per worker, 1000 ` +
+        `/ ${p.mainMsPerMB.toFixed(2)} ms per MB on the main thread = ${(1000 / p.mainMsPerMB).toFixed(0)} MB/s):`,
       '',
       '| cores | projected MB/s | bound by |',
       '| --: | --: | --- |',
     );
-    for (const r of p.projections) lines.push(`| ${r.cores} | ${r.mbPerSecond.toFixed(0)} | ${r.bound === 'workers' ? 'workers (cores × per worker)' : 'the main thread'} |`);
+    for (const r of p.projections)
+      lines.push(
+        `| ${r.cores} | ${r.mbPerSecond.toFixed(0)} | ` +
+          `${r.bound === 'workers' ? 'workers (cores × per worker)' : 'the main thread'} |`,
+      );
   }
   return lines.join('\n') + '\n';
 }
@@ -100,5 +148,9 @@ function plotOf(s: BenchSummary): string {
     low: s.evaluations / r.seconds.max,
     high: s.evaluations / r.seconds.min,
   }));
-  return throughputSvg(bars, 'hash evaluations per second', `Signing throughput, k = ${s.k}, ${counted(s.documents, 'document')} (${s.machine.cpu})`);
+  return throughputSvg(
+    bars,
+    'hash evaluations per second',
+    `Signing throughput, k = ${s.k}, ${counted(s.documents, 'document')} (${s.machine.cpu})`,
+  );
 }

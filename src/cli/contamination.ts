@@ -90,7 +90,10 @@ export function contaminationConfigFrom(inputs: string[], options: Contamination
   };
 }
 
-/** Runs decontamination for the command line; its summary goes to standard output, or standard error when an output does. */
+/**
+ * Runs decontamination for the command line; its summary goes to standard output, or standard error when an output
+ * does.
+ */
 export async function runContaminationCommand(inputs: string[], options: ContaminationCliOptions): Promise<void> {
   const config = contaminationConfigFrom(inputs, options);
   const files = await decontaminatePreflight(config);

@@ -1,4 +1,7 @@
-/** `gpudedup dedup CORPUS --against REF --containment C`: decontamination by containment (pipeline/index/containmentAgainst.ts). */
+/**
+ * `gpudedup dedup CORPUS --against REF --containment C`: decontamination by containment
+ * (pipeline/index/containmentAgainst.ts).
+ */
 import { counted } from '../format.js';
 import type { ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { containmentAgainst, containmentPreflight } from '../pipeline/index/containmentAgainst.js';
@@ -33,7 +36,8 @@ export async function containmentCommand(inputs: string[], options: ContainmentC
   const given = OTHER_OUTPUTS.filter((name) => options[name] !== undefined && options[name] !== false);
   if (given.length > 0)
     throw new RangeError(
-      `--containment writes -o and --contamination only (not --${given.map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')})`,
+      `--containment writes -o and --contamination only (not ` +
+        `--${given.map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')})`,
     );
   const p = signatureParamsFrom(options);
   const config = {

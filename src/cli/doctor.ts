@@ -64,7 +64,11 @@ export function registerDoctorCommand(program: Command): void {
       const report = await runDoctor(options.k);
       const rates = options.rates ? await measureRates(options.k) : undefined;
       const missing = options.requireGpu && report.adapters.every((a) => a.check === undefined);
-      process.stdout.write(options.json ? `${JSON.stringify({ ...report, rates }, null, 2)}\n` : formatReport(report, options.k, missing) + formatRates(rates));
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ ...report, rates }, null, 2)}\n`
+          : formatReport(report, options.k, missing) + formatRates(rates),
+      );
       if (!report.ok || missing) process.exitCode = 1;
     });
 }
@@ -75,14 +79,21 @@ export function registerDoctorCommand(program: Command): void {
  */
 async function measureRates(k: number): Promise<BenchRow[]> {
   const sample = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
-  const summary = await runBench({ inputs: [sample], read: DEFAULT_READ, params: makeParams({ k }), runs: 1, typescriptEvaluations: 1e7 });
+  const summary = await runBench({
+    inputs: [sample],
+    read: DEFAULT_READ,
+    params: makeParams({ k }),
+    runs: 1,
+    typescriptEvaluations: 1e7,
+  });
   return [...summary.rows];
 }
 
 function formatRates(rows: readonly BenchRow[] | undefined): string {
   if (rows === undefined) return '';
   const lines = ['Signing rates on the bundled corpus (one run; `gpudedup bench` for medians):'];
-  for (const row of rows) lines.push(`  ${row.backend}: ${(row.evaluationsPerSecond / 1e6).toFixed(0)} M hash evaluations/s`);
+  for (const row of rows)
+    lines.push(`  ${row.backend}: ${(row.evaluationsPerSecond / 1e6).toFixed(0)} M hash evaluations/s`);
   return lines.join('\n') + '\n';
 }
 
@@ -101,7 +112,9 @@ export async function runDoctor(k: number): Promise<DoctorReport> {
   try {
     const chosen = await node.acquireNodeDevice({ label: 'gpudedup doctor' });
     const skip = reasonToPreferCpu(chosen.adapter);
-    auto = skip ? `cpu (webgpu: passed over ${describeAdapter(chosen.adapter)}: ${skip})` : `webgpu, ${describeAdapter(chosen.adapter)}`;
+    auto = skip
+      ? `cpu (webgpu: passed over ${describeAdapter(chosen.adapter)}: ${skip})`
+      : `webgpu, ${describeAdapter(chosen.adapter)}`;
     defaultAdapter = { backend: chosen.adapter.backend, name: chosen.adapter.device };
     chosen.release();
   } catch (error) {
@@ -136,7 +149,9 @@ function formatReport(report: DoctorReport, k: number, missingRequiredGpu: boole
   const count = report.adapters.length;
   lines.push(`WebGPU adapters (Dawn, npm package \`webgpu\`): ${count === 0 ? 'none' : count}`);
   if (count === 0) {
-    lines.push('  On Debian 12 without a GPU, install Mesa lavapipe (software Vulkan) as root: scripts/install-lavapipe.sh');
+    lines.push(
+      '  On Debian 12 without a GPU, install Mesa lavapipe (software Vulkan) as root: scripts/install-lavapipe.sh',
+    );
   }
   report.adapters.forEach((a, i) => {
     lines.push('', `[${i + 1}] ${a.name}, backend ${a.backend}`);
@@ -144,10 +159,14 @@ function formatReport(report: DoctorReport, k: number, missingRequiredGpu: boole
     if (a.error) lines.push(`    unusable: ${a.error}`);
     if (a.limits) {
       lines.push('    limits');
-      for (const [name, value] of Object.entries(a.limits)) lines.push(`      ${name.padEnd(34)} ${formatLimit(name, value)}`);
+      for (const [name, value] of Object.entries(a.limits))
+        lines.push(`      ${name.padEnd(34)} ${formatLimit(name, value)}`);
     }
     if (a.capacity) {
-      lines.push(`    batches  at k=${k}: up to ${a.capacity.shingles.toLocaleString('en')} shingles and ${a.capacity.segments.toLocaleString('en')} segments per dispatch`);
+      lines.push(
+        `    batches  at k=${k}: up to ${a.capacity.shingles.toLocaleString('en')} shingles and ` +
+          `${a.capacity.segments.toLocaleString('en')} segments per dispatch`,
+      );
     }
     if (a.check) lines.push(...formatCheck(a.check));
   });
@@ -158,12 +177,15 @@ function formatReport(report: DoctorReport, k: number, missingRequiredGpu: boole
 }
 
 function formatCheck(c: SelfCheckResult): string[] {
-  const verdict = (wrong: readonly string[]): string => (wrong.length === 0 ? 'equal to the CPU' : 'DIFFERENT from the CPU');
+  const verdict = (wrong: readonly string[]): string =>
+    wrong.length === 0 ? 'equal to the CPU' : 'DIFFERENT from the CPU';
   return [
     `    parity   ${c.ok ? 'ok' : 'FAILED'} in ${Math.round(c.ms)} ms`,
-    `      multiply-mod on ${c.mulmodCases.toLocaleString('en')} edge and random operands: ${verdict(c.mulmodMismatches)}`,
+    `      multiply-mod on ${c.mulmodCases.toLocaleString('en')} edge and random operands: ` +
+      `${verdict(c.mulmodMismatches)}`,
     ...c.mulmodMismatches.map((m) => `        ${m}`),
-    `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}, classic and OPH schemes: ${verdict(c.signatureMismatches)}`,
+    `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}, ` +
+      `classic and OPH schemes: ${verdict(c.signatureMismatches)}`,
     ...c.signatureMismatches.map((m) => `        ${m}`),
   ];
 }
@@ -173,5 +195,8 @@ const BYTE_LIMITS = new Set<string>(['maxStorageBufferBindingSize', 'maxBufferSi
 function formatLimit(name: string, value: number): string {
   if (!BYTE_LIMITS.has(name)) return value.toLocaleString('en');
   const mib = value / 2 ** 20;
-  return `${value.toLocaleString('en')} bytes (${mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib.toFixed(0)} MiB`})`;
+  return (
+    `${value.toLocaleString('en')} bytes ` +
+    `(${mib >= 1024 ? `${(mib / 1024).toFixed(1)} GiB` : `${mib.toFixed(0)} MiB`})`
+  );
 }

@@ -1,10 +1,16 @@
 /** `gpudedup index create|add|remove|stats|compact`: a persistent index of kept documents (src/lshIndex). */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { counted, thousands } from '../format.js';
 import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import { resolveParameters } from '../lshIndex/options.js';
-import { addInput, indexAdd, indexAddPreflight, readAddInput, type IndexAddConfig } from '../pipeline/index/indexAdd.js';
+import {
+  addInput,
+  indexAdd,
+  indexAddPreflight,
+  readAddInput,
+  type IndexAddConfig,
+} from '../pipeline/index/indexAdd.js';
 import { removeFromIndex } from '../pipeline/index/indexRemove.js';
 import { checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
 import {
@@ -20,7 +26,11 @@ import {
 } from './indexOptions.js';
 
 export function registerIndexCommand(program: Command): void {
-  const index = program.command('index').description('a persistent index of documents on disk: create it, add to it (deduplicating against it), remove, compact, inspect');
+  const index = program
+    .command('index')
+    .description(
+      'a persistent index of documents on disk: create it, add to it (deduplicating against it), remove, compact, inspect',
+    );
   registerCreate(index);
   registerAdd(index);
   registerRemove(index);
@@ -31,39 +41,58 @@ export function registerIndexCommand(program: Command): void {
 function registerCreate(index: Command): void {
   const command = index
     .command('create')
-    .description('create an index in DIR (missing or empty) with the dedup parameters; with CORPUS, add it at once (as index add)')
+    .description(
+      'create an index in DIR (missing or empty) with the dedup parameters; with CORPUS, add it at once (as index add)',
+    )
     .argument('<dir>', 'the index directory')
-    .argument('[corpus...]', 'documents to add: JSONL, Parquet or plain-text files, directories, or - for standard input');
-  addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
-    const parameters = indexOptionsFrom(options);
-    resolveParameters(parameters); // the index's own checks, before any work
-    await checkNewIndexDirectory(dir);
-    const config = addConfig(dir, corpus, options);
-    if (corpus.length === 0 && (options.out ?? options.matches ?? options.report) !== undefined) throw new RangeError('-o, --matches and --report write what an add did: give corpus files to add');
-    const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
-    // The corpus is read (and refused, naming file and line) before the directory becomes an index.
-    const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
-    const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
-    await withIndex(created, async () => {
-      if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
-      if (!options.quiet) process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
-    });
-  });
+    .argument(
+      '[corpus...]',
+      'documents to add: JSONL, Parquet or plain-text files, directories, or - for standard input',
+    );
+  addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(
+    async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
+      const parameters = indexOptionsFrom(options);
+      resolveParameters(parameters); // the index's own checks, before any work
+      await checkNewIndexDirectory(dir);
+      const config = addConfig(dir, corpus, options);
+      if (corpus.length === 0 && (options.out ?? options.matches ?? options.report) !== undefined)
+        throw new RangeError('-o, --matches and --report write what an add did: give corpus files to add');
+      const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
+      // The corpus is read (and refused, naming file and line) before the directory becomes an index.
+      const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
+      const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
+      await withIndex(created, async () => {
+        if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
+        if (!options.quiet)
+          process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
+      });
+    },
+  );
 }
 
 function registerAdd(index: Command): void {
   const command = index
     .command('add')
-    .description('add documents to the index: each is decided against the index and the earlier documents of the run; new ones are appended (one commit per run)')
+    .description(
+      'add documents to the index: each is decided against the index and the earlier documents of the run; new ones ' +
+        'are appended (one commit per run)',
+    )
     .argument('<dir>', 'the index directory')
-    .argument('<corpus...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)');
-  addAddOptions(command, { withBackend: true }).action(async (dir: string, corpus: string[], options: AddCliOptions) => {
-    const config = addConfig(dir, corpus, options);
-    const files = await indexAddPreflight(config);
-    const opened = await openIndex(dir, openOptionsFrom(options));
-    noteLock(opened, options.quiet);
-    await withIndex(opened, async () => printAdd(await indexAdd(opened, config, files, cliHooks(options.quiet)), options));
-  });
+    .argument(
+      '<corpus...>',
+      'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)',
+    );
+  addAddOptions(command, { withBackend: true }).action(
+    async (dir: string, corpus: string[], options: AddCliOptions) => {
+      const config = addConfig(dir, corpus, options);
+      const files = await indexAddPreflight(config);
+      const opened = await openIndex(dir, openOptionsFrom(options));
+      noteLock(opened, options.quiet);
+      await withIndex(opened, async () =>
+        printAdd(await indexAdd(opened, config, files, cliHooks(options.quiet)), options),
+      );
+    },
+  );
 }
 
 function addConfig(dir: string, corpus: string[], options: AddCliOptions): IndexAddConfig {
@@ -96,14 +125,21 @@ function registerRemove(index: Command): void {
     .command('remove')
     .description('remove documents from the index by id (they stop matching at once; compact reclaims their space)')
     .argument('<dir>', 'the index directory')
-    .requiredOption('--ids <file>', 'the ids: one per line, or a CSV/JSONL/Parquet file with an id column (.csv, .jsonl, .parquet); - for standard input')
+    .requiredOption(
+      '--ids <file>',
+      'the ids: one per line, or a CSV/JSONL/Parquet file with an id column (.csv, .jsonl, .parquet); - for standard input',
+    )
     .option('--id-field <name>', 'the id column of a CSV, JSONL or Parquet --ids file', 'id')
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { ids: string; idField: string; quiet: boolean }) => {
       const result = await removeFromIndex(dir, options.ids, options.idField);
       if (!options.quiet) {
         const unknown = result.requested - result.removed;
-        process.stdout.write(`removed ${counted(result.removed, 'document')} from ${dir}` + (unknown > 0 ? ` (${counted(unknown, 'id')} not in the index)` : '') + `; ${counted(result.documents, 'document')} left\n`);
+        process.stdout.write(
+          `removed ${counted(result.removed, 'document')} from ${dir}` +
+            (unknown > 0 ? ` (${counted(unknown, 'id')} not in the index)` : '') +
+            `; ${counted(result.documents, 'document')} left\n`,
+        );
       }
     });
 }
@@ -124,9 +160,13 @@ function registerStats(index: Command): void {
       const lines = [
         `index ${dir}`,
         `  documents      ${thousands(stats.documents)}`,
-        `  removed        ${thousands(stats.removed)}` + (stats.removed > 0 ? ' (space reclaimed by index compact)' : ''),
+        `  removed        ${thousands(stats.removed)}` +
+          (stats.removed > 0 ? ' (space reclaimed by index compact)' : ''),
         `  segments       ${thousands(stats.segments)}`,
-        `  on disk        ${(stats.bytesOnDisk / 1e6).toFixed(2)} MB` + (stats.documents > 0 ? ` (${thousands(Math.round(stats.bytesOnDisk / stats.documents))} bytes per document)` : ''),
+        `  on disk        ${(stats.bytesOnDisk / 1e6).toFixed(2)} MB` +
+          (stats.documents > 0
+            ? ` (${thousands(Math.round(stats.bytesOnDisk / stats.documents))} bytes per document)`
+            : ''),
         `  parameters     ${describeParameters(stats.parameters)}`,
       ];
       process.stdout.write(lines.join('\n') + '\n');
@@ -145,7 +185,8 @@ function registerCompact(index: Command): void {
       const result = await withIndex(opened, () => opened.compact());
       if (!options.quiet) {
         process.stdout.write(
-          `compacted ${dir}: ${counted(result.segmentsBefore, 'segment')} → ${result.documents > 0 ? 1 : 0}, ${counted(result.documents, 'document')}, ${counted(result.dropped, 'removed document')} dropped\n`,
+          `compacted ${dir}: ${counted(result.segmentsBefore, 'segment')} → ${result.documents > 0 ? 1 : 0}, ` +
+            `${counted(result.documents, 'document')}, ${counted(result.dropped, 'removed document')} dropped\n`,
         );
       }
     });

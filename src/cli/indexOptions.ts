@@ -1,5 +1,7 @@
-/** The options of the index commands: an index's parameters (from the options table), how it is opened, what add writes. */
-import { Command, Option } from 'commander';
+/**
+ * The options of the index commands: an index's parameters (from the options table), how it is opened, what add writes.
+ */
+import { type Command, Option } from 'commander';
 import { usesShingleSets } from '../verify/verification.js';
 import type { ReadOptions } from '../io/documents.js';
 import type { IndexOptions, OpenOptions } from '../lshIndex/diskIndex.js';
@@ -7,7 +9,14 @@ import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parque
 import type { VerifyMode } from '../options.js';
 import type { IndexAddOutputs } from '../pipeline/index/indexAdd.js';
 import type { DedupHooks } from '../pipeline/shared/config.js';
-import { addInputOptions, addSignatureOptions, readOptionsFrom, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import {
+  addInputOptions,
+  addSignatureOptions,
+  readOptionsFrom,
+  tableOption,
+  type InputCliOptions,
+  type SignatureCliOptions,
+} from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 
@@ -32,10 +41,32 @@ export type AddCliOptions = InputCliOptions &
 export function addIndexParameterOptions(command: Command): Command {
   addLshOptions(addSignatureOptions(command));
   return command
-    .addOption(tableOption('verify', '--verify <mode>', 'how a candidate match is decided: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature estimate, exact Jaccard, or none'))
-    .addOption(tableOption('estimateError', '--estimate-error <a>', 'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin'))
-    .addOption(tableOption('maxBucketPairs', '--max-bucket-pairs <n>', 'buckets up to this size pair all members; larger ones pair each with the first member'))
-    .option('--no-store-sets', 'do not keep shingle sets in the index (smaller; matches are then decided by the estimate alone)');
+    .addOption(
+      tableOption(
+        'verify',
+        '--verify <mode>',
+        'how a candidate match is decided: hybrid (the estimate where it is sure, exact Jaccard inside its margin), ' +
+          'signature estimate, exact Jaccard, or none',
+      ),
+    )
+    .addOption(
+      tableOption(
+        'estimateError',
+        '--estimate-error <a>',
+        'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin',
+      ),
+    )
+    .addOption(
+      tableOption(
+        'maxBucketPairs',
+        '--max-bucket-pairs <n>',
+        'buckets up to this size pair all members; larger ones pair each with the first member',
+      ),
+    )
+    .option(
+      '--no-store-sets',
+      'do not keep shingle sets in the index (smaller; matches are then decided by the estimate alone)',
+    );
 }
 
 /** What `index add` (and `index create DIR CORPUS…`) reads and writes. */
@@ -43,23 +74,42 @@ export function addAddOptions(command: Command, { withBackend }: { withBackend: 
   const withInput = addInputOptions(command);
   if (withBackend) {
     withInput
-      .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
+      .addOption(
+        tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'),
+      )
       .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
   }
   return withInput
-    .option('-o, --out <file>', 'the added documents in input order, as dedup -o writes kept ones: JSONL (lines verbatim; .gz/.zst compressed) or Parquet (.parquet)')
-    .option('--matches <file>', 'one row per match: id, matched (the indexed or earlier document), estimate, exact (CSV; .jsonl or .parquet by the name)')
+    .option(
+      '-o, --out <file>',
+      'the added documents in input order, as dedup -o writes kept ones: JSONL (lines verbatim; .gz/.zst compressed) ' +
+        'or Parquet (.parquet)',
+    )
+    .option(
+      '--matches <file>',
+      'one row per match: id, matched (the indexed or earlier document), estimate, exact (CSV; .jsonl or .parquet by the name)',
+    )
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--all', 'append every document (ids must still be new); only report the matches', false)
-    .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'));
+    .addOption(
+      new Option('--compression <codec>', 'compression of Parquet outputs')
+        .choices(PARQUET_COMPRESSIONS)
+        .default('snappy'),
+    );
 }
 
 export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
   // Not given: the scheme's default (64, or a datasketch scheme's dtype), never a flag the user did not give.
   const slotBits = options.slotBits;
-  if (slotBits !== undefined && slotBits !== 32 && slotBits !== 64) throw new RangeError(`--slot-bits ${slotBits}: an index stores 32- or 64-bit slots (b-bit slots are for signature files)`);
+  if (slotBits !== undefined && slotBits !== 32 && slotBits !== 64)
+    throw new RangeError(
+      `--slot-bits ${slotBits}: an index stores 32- or 64-bit slots (b-bit slots are for signature files)`,
+    );
   const exact = usesShingleSets(options.verify);
-  if (!options.storeSets && (options.verify === 'exact')) throw new RangeError('--verify exact needs the shingle sets: drop --no-store-sets, or choose --verify hybrid or estimate');
+  if (!options.storeSets && options.verify === 'exact')
+    throw new RangeError(
+      '--verify exact needs the shingle sets: drop --no-store-sets, or choose --verify hybrid or estimate',
+    );
   return {
     scheme: options.scheme,
     seed: options.seed,
@@ -78,12 +128,20 @@ export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
   };
 }
 
-export function openOptionsFrom(options: Partial<Pick<SignatureCliOptions, 'backend' | 'threads'>>, readOnly = false): OpenOptions {
+export function openOptionsFrom(
+  options: Partial<Pick<SignatureCliOptions, 'backend' | 'threads'>>,
+  readOnly = false,
+): OpenOptions {
   return { backend: options.backend, threads: options.threads, readOnly };
 }
 
 export function addOutputsFrom(options: AddCliOptions): IndexAddOutputs {
-  return { out: options.out, matches: options.matches, report: options.report, parquetCompression: options.compression };
+  return {
+    out: options.out,
+    matches: options.matches,
+    report: options.report,
+    parquetCompression: options.compression,
+  };
 }
 
 export function readFrom(options: InputCliOptions): ReadOptions {

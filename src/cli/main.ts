@@ -6,7 +6,9 @@ import { buildProgram } from './program.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 // `gpudedup … | head` closes the pipe early: stop quietly, as other command-line tools do.
 for (const stream of [process.stdout, process.stderr]) {
@@ -21,7 +23,9 @@ function mayOpenGpu(argv: readonly string[]): boolean {
   const command = argv[2];
   const cpuOnly = argv.some((arg, i) => (arg === '--backend' && argv[i + 1] === 'cpu') || arg === '--backend=cpu');
   // `index create|add` and `query` sign documents; `index stats|remove|compact` never do.
-  const signs = ['sign', 'dedup', 'doctor', 'bench', 'query'].includes(command) || (command === 'index' && ['create', 'add'].includes(argv[3]));
+  const signs =
+    ['sign', 'dedup', 'doctor', 'bench', 'query'].includes(command) ||
+    (command === 'index' && ['create', 'add'].includes(argv[3]));
   return signs && !cpuOnly && !argv.includes('--help') && !argv.includes('-h');
 }
 

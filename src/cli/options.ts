@@ -1,8 +1,14 @@
 /** Command-line options shared by the commands that read and sign documents. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
 import { OPTIONS, type OptionName, type OptionSpec } from '../options.js';
-import { makeParams, type ParamSlotBits, type SchemeName, type SignatureParams, type StoredBandLayout } from '../signatures/params.js';
+import {
+  makeParams,
+  type ParamSlotBits,
+  type SchemeName,
+  type SignatureParams,
+  type StoredBandLayout,
+} from '../signatures/params.js';
 import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
 
 export interface InputCliOptions {
@@ -46,7 +52,8 @@ export const tableSpecOf = (option: Option): OptionSpec<unknown> | undefined => 
  */
 export function tableOption(name: OptionName, flags: string, description: string, { withDefault = true } = {}): Option {
   const spec = OPTIONS[name];
-  if (!flags.split(/[ ,]+/).includes(spec.flag)) throw new Error(`the flag of option ${name} is ${spec.flag}, not in "${flags}"`);
+  if (!flags.split(/[ ,]+/).includes(spec.flag))
+    throw new Error(`the flag of option ${name} is ${spec.flag}, not in "${flags}"`);
   const option = new Option(flags, description);
   TABLE_SPECS.set(option, spec as OptionSpec<unknown>);
   if (spec.choices) option.choices(spec.choices); // for the help; the parser below replaces commander's check
@@ -66,7 +73,13 @@ export function tableOption(name: OptionName, flags: string, description: string
 export function addInputOptions(command: Command): Command {
   return command
     .addOption(tableOption('textField', '--text-field <name>', 'JSONL field or Parquet column holding the text'))
-    .addOption(tableOption('idField', '--id-field <name>', 'JSONL field or Parquet column holding the id (else the line or row number)'))
+    .addOption(
+      tableOption(
+        'idField',
+        '--id-field <name>',
+        'JSONL field or Parquet column holding the id (else the line or row number)',
+      ),
+    )
     .option('--skip-invalid', 'skip malformed lines (counted in the summary) instead of failing', false)
     .option('--strict', 'refuse binary files (NUL bytes, mostly invalid UTF-8) instead of skipping them', false)
     .option('-q, --quiet', 'print errors only: no progress bar, notes, warnings or summary', false);
@@ -74,20 +87,51 @@ export function addInputOptions(command: Command): Command {
 
 export function addSignatureOptions(command: Command): Command {
   return command
-    .addOption(tableOption('scheme', '--scheme <name>', 'classic: k hash functions; oph: one hash into k bins, densified; datasketch-*: datasketch 2.0 MinHash, bit for bit'))
+    .addOption(
+      tableOption(
+        'scheme',
+        '--scheme <name>',
+        'classic: k hash functions; oph: one hash into k bins, densified; datasketch-*: datasketch 2.0 MinHash, bit for bit',
+      ),
+    )
     .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)'))
-    .addOption(tableOption('seed', '--seed <u64>', '64-bit seed of the hash family (decimal or 0x hex; default 42, for datasketch-* 1, its MinHash seed)', { withDefault: false }))
+    .addOption(
+      tableOption(
+        'seed',
+        '--seed <u64>',
+        '64-bit seed of the hash family (decimal or 0x hex; default 42, for datasketch-* 1, its MinHash seed)',
+        { withDefault: false },
+      ),
+    )
     .addOption(tableOption('shingle', '--shingle <mode>', 'shingles: word n-grams, char n-grams, or auto per document'))
     .addOption(tableOption('n', '-n, --ngram <n>', 'shingle length: tokens (word) or code points (char)'))
     .addOption(tableOption('nfkc', '--nfkc', 'apply Unicode NFKC normalization first'))
-    .addOption(tableOption('stripPunctuation', '--strip-punctuation', 'turn Unicode punctuation and symbols into spaces'))
-    .addOption(tableOption('slotBits', '--slot-bits <bits>', 'bits kept per slot (default 64; 32 halves memory; 1–16: b-bit slots with band keys of the full values; datasketch-*: its dtype)', { withDefault: false }))
-    .addOption(tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'))
+    .addOption(
+      tableOption('stripPunctuation', '--strip-punctuation', 'turn Unicode punctuation and symbols into spaces'),
+    )
+    .addOption(
+      tableOption(
+        'slotBits',
+        '--slot-bits <bits>',
+        'bits kept per slot (default 64; 32 halves memory; 1–16: b-bit slots with band keys of the full values; ' +
+          'datasketch-*: its dtype)',
+        { withDefault: false },
+      ),
+    )
+    .addOption(
+      tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'),
+    )
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
 }
 
 export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {
-  return { textField: options.textField, idField: options.idField, skipInvalid: options.skipInvalid, strict: options.strict, onInvalid };
+  return {
+    textField: options.textField,
+    idField: options.idField,
+    skipInvalid: options.skipInvalid,
+    strict: options.strict,
+    onInvalid,
+  };
 }
 
 /** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */

@@ -10,7 +10,13 @@ import type { StageProgress } from '../pipeline/shared/config.js';
 const SILENT: StageProgress = { update: () => undefined, stop: () => undefined };
 
 /** `stream`: where the bar draws (standard error; a test gives its own terminal). */
-export function stageBar(label: string, total: number | undefined, unit: 'bytes' | 'items', quiet: boolean, stream: NodeJS.WriteStream = process.stderr): StageProgress {
+export function stageBar(
+  label: string,
+  total: number | undefined,
+  unit: 'bytes' | 'items',
+  quiet: boolean,
+  stream: NodeJS.WriteStream = process.stderr,
+): StageProgress {
   if (quiet || !stream.isTTY) return SILENT;
   return unit === 'bytes' ? bytesBar(label.padEnd(9), total, stream) : itemsBar(label.padEnd(9), total, stream);
 }
@@ -37,7 +43,10 @@ function bytesBar(label: string, totalBytes: number | undefined, stream: NodeJS.
         mb: fixed(bytes / 1e6, 1),
         mbps: fixed(bytes / 1e6 / Math.max(seconds, 1e-3), 1),
         // From the input read so far; cli-progress's own ETA misbehaves on bursty updates.
-        remaining: totalBytes && bytes > 0 ? `${thousands(Math.ceil((seconds * Math.max(totalBytes - bytes, 0)) / bytes))}s` : '…',
+        remaining:
+          totalBytes && bytes > 0
+            ? `${thousands(Math.ceil((seconds * Math.max(totalBytes - bytes, 0)) / bytes))}s`
+            : '…',
       });
     },
     stop: () => bar.stop(),
@@ -51,5 +60,8 @@ function itemsBar(label: string, total: number | undefined, stream: NodeJS.Write
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { done: '0', all: thousands(total) });
-  return { update: (done) => bar.update(Math.min(done, total), { done: thousands(Math.min(done, total)) }), stop: () => bar.stop() };
+  return {
+    update: (done) => bar.update(Math.min(done, total), { done: thousands(Math.min(done, total)) }),
+    stop: () => bar.stop(),
+  };
 }

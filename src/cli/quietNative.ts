@@ -20,7 +20,8 @@ export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
   /^WARNING: lavapipe is not a conformant vulkan implementation/,
   /^MESA: error: XDG_RUNTIME_DIR/,
   /^error: XDG_RUNTIME_DIR is invalid or not set/,
-  // A Vulkan loader without any driver (the usual GPU-less server): Dawn finds no Vulkan adapter, and says so per instance.
+  // A Vulkan loader without any driver (the usual GPU-less server): Dawn finds no Vulkan adapter, and says so per
+  // instance.
   /^Warning: vkCreateInstance: Found no drivers!/,
   /^Warning: vkCreateInstance failed with VK_ERROR_INCOMPATIBLE_DRIVER/,
 ];
@@ -95,7 +96,11 @@ export function adoptParentTerminal(): void {
   // That event waits for the main thread, which may be busy for seconds: the watchdog thread does not.
   if (process.env.GPUDEDUP_LIFELINE === '1') {
     const { port1, port2 } = new MessageChannel();
-    const watchdog = new Worker(WATCHDOG, { eval: true, workerData: { port: port2, fd: LIFELINE_FD, pid: process.pid }, transferList: [port2] });
+    const watchdog = new Worker(WATCHDOG, {
+      eval: true,
+      workerData: { port: port2, fd: LIFELINE_FD, pid: process.pid },
+      transferList: [port2],
+    });
     watchdog.unref();
     observeTemporaries((path, live) => port1.postMessage([path, live]));
     port1.unref();
@@ -155,7 +160,11 @@ export class LineFilter {
       this.line(line);
     }
     // A partial line that may yet be a location line after a warning waits for its end too.
-    if (this.pending !== '' && !mayBecomeHarmless(this.pending) && !(this.after !== 'other' && /^[ \t]/.test(this.pending))) {
+    if (
+      this.pending !== '' &&
+      !mayBecomeHarmless(this.pending) &&
+      !(this.after !== 'other' && /^[ \t]/.test(this.pending))
+    ) {
       this.after = 'other';
       this.write(this.pending);
       this.pending = '';
@@ -163,7 +172,8 @@ export class LineFilter {
   }
 
   end(): void {
-    if (this.pending !== '' && !isHarmless(this.pending) && !(this.after !== 'other' && LOCATION.test(this.pending))) this.write(this.pending);
+    if (this.pending !== '' && !isHarmless(this.pending) && !(this.after !== 'other' && LOCATION.test(this.pending)))
+      this.write(this.pending);
     this.pending = '';
   }
 
@@ -187,6 +197,12 @@ function isHarmless(line: string): boolean {
 
 /** Whether `partial` is a prefix of some harmless line (their fixed prefixes are at least 8 characters). */
 function mayBecomeHarmless(partial: string): boolean {
-  const starts = ['Warning: maxDynamic', 'WARNING: lavapipe', 'MESA: error: XDG', 'error: XDG_RUNTIME_DIR', 'Warning: vkCreateInstance'];
+  const starts = [
+    'Warning: maxDynamic',
+    'WARNING: lavapipe',
+    'MESA: error: XDG',
+    'error: XDG_RUNTIME_DIR',
+    'Warning: vkCreateInstance',
+  ];
   return starts.some((start) => start.startsWith(partial) || partial.startsWith(start));
 }

@@ -1,5 +1,5 @@
 /** `gpudedup sign`: parses the command line, runs src/pipeline/sign/sign.ts, prints the summary. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { sidecarPath } from '../formats/shards/signatureFile.js';
 import { counted } from '../format.js';
 import { namesOf } from '../pipeline/shared/report.js';
@@ -21,35 +21,80 @@ import { signShardCommand, type ShardCliOptions } from './signShard.js';
 import type { VerifyMode } from '../options.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 
-type SignCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; resume: boolean; batchSize: number; shard?: string; verify?: VerifyMode; keep?: KeepPolicy };
+type SignCliOptions = InputCliOptions &
+  SignatureCliOptions &
+  LshCliOptions & {
+    out: string;
+    resume: boolean;
+    batchSize: number;
+    shard?: string;
+    verify?: VerifyMode;
+    keep?: KeepPolicy;
+  };
 
 export function registerSignCommand(program: Command): void {
   const command = program
     .command('sign')
-    .description('compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar) or a .parquet file')
-    .argument('<inputs...>', 'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)')
-    .requiredOption('-o, --out <file.npy>', 'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)')
-    .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
-    .addOption(tableOption('batchSize', '--batch-size <documents>', 'documents per signing batch (memory and checkpoint granularity)'))
-    .option('--shard <I/N>', 'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a Parquet shard for `gpudedup cluster` (with the band options)')
-    .addOption(
-      tableOption('verify', '--verify <mode>', "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store each document's shingle set and band as dedup does for them; estimate and none store no sets", {
-        withDefault: false,
-      }),
+    .description(
+      'compute MinHash signatures of documents into a .npy file (plus a .npy.json sidecar) or a .parquet file',
     )
-    .addOption(tableOption('keep', '--keep <policy>', 'with --shard: field:NAME stores that field\'s numeric value for `cluster --keep field:NAME` (first and longest need nothing)', { withDefault: false }));
+    .argument(
+      '<inputs...>',
+      'JSONL, Parquet or plain-text files, directories of them, or - for standard input (gzip and zstd are detected)',
+    )
+    .requiredOption(
+      '-o, --out <file.npy>',
+      'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)',
+    )
+    .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
+    .addOption(
+      tableOption(
+        'batchSize',
+        '--batch-size <documents>',
+        'documents per signing batch (memory and checkpoint granularity)',
+      ),
+    )
+    .option(
+      '--shard <I/N>',
+      'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a ' +
+        'Parquet shard for `gpudedup cluster` (with the band options)',
+    )
+    .addOption(
+      tableOption(
+        'verify',
+        '--verify <mode>',
+        "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store each document's " +
+          'shingle set and band as dedup does for them; estimate and none store no sets',
+        {
+          withDefault: false,
+        },
+      ),
+    )
+    .addOption(
+      tableOption(
+        'keep',
+        '--keep <policy>',
+        "with --shard: field:NAME stores that field's numeric value for `cluster --keep field:NAME` (first and " +
+          'longest need nothing)',
+        { withDefault: false },
+      ),
+    );
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
-  addLshOptions(addSignatureOptions(addInputOptions(command))).action(async (inputs: string[], options: SignCliOptions) => {
-    if (options.shard !== undefined) {
-      if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
-      return signShardCommand(inputs, options as ShardCliOptions);
-    }
-    if (options.verify !== undefined) throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
-    if (options.keep !== undefined) throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
-    const config = signConfigFrom(inputs, options);
-    const summary = await signWithProgress(config, options.quiet);
-    if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
-  });
+  addLshOptions(addSignatureOptions(addInputOptions(command))).action(
+    async (inputs: string[], options: SignCliOptions) => {
+      if (options.shard !== undefined) {
+        if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
+        return signShardCommand(inputs, options as ShardCliOptions);
+      }
+      if (options.verify !== undefined)
+        throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
+      if (options.keep !== undefined)
+        throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
+      const config = signConfigFrom(inputs, options);
+      const summary = await signWithProgress(config, options.quiet);
+      if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
+    },
+  );
 }
 
 export function signConfigFrom(inputs: string[], options: SignCliOptions): SignConfig {
@@ -65,11 +110,16 @@ export function signConfigFrom(inputs: string[], options: SignCliOptions): SignC
   };
 }
 
-/** Runs the sign pipeline with notes and a progress bar on standard error; Ctrl-C leaves the .partial files for --resume. */
+/**
+ * Runs the sign pipeline with notes and a progress bar on standard error; Ctrl-C leaves the .partial files for
+ * --resume.
+ */
 async function signWithProgress(config: SignConfig, quiet: boolean): Promise<SignSummary> {
   let signed = 0;
   // The signal handler (temporaries.ts) exits with 130 or 143; the checkpoint (.partial) stays for --resume.
-  const forget = onInterrupt(() => process.stderr.write(`\ninterrupted after ${counted(signed, 'document')}; run again with --resume to continue\n`));
+  const forget = onInterrupt(() =>
+    process.stderr.write(`\ninterrupted after ${counted(signed, 'document')}; run again with --resume to continue\n`),
+  );
   try {
     return await runSign(config, {
       note: (message) => {
@@ -87,21 +137,36 @@ async function signWithProgress(config: SignConfig, quiet: boolean): Promise<Sig
 
 function printSummary(options: SignCliOptions, s: SignSummary): void {
   if (s.alreadyComplete) {
-    process.stdout.write(`${options.out} is complete (${counted(s.documents, 'document')}, signed with these parameters): nothing to resume; run without --resume to sign again\n`);
+    process.stdout.write(
+      `${options.out} is complete (${counted(s.documents, 'document')}, signed with these parameters): nothing to ` +
+        `resume; run without --resume to sign again\n`,
+    );
     return;
   }
   const int = (n: number): string => n.toLocaleString('en-US');
-  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k; // OPH: one per shingle, plus densification
-  const perSecond = (n: number): string => (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const dtype = options.slotBits === 64 ? 'uint64' : options.slotBits === 32 ? 'uint32' : `uint32 words: band keys + ${options.slotBits}-bit slots`;
+  // OPH: one per shingle, plus densification
+  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k;
+  const perSecond = (n: number): string =>
+    (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const dtype =
+    options.slotBits === 64
+      ? 'uint64'
+      : options.slotBits === 32
+        ? 'uint32'
+        : `uint32 words: band keys + ${options.slotBits}-bit slots`;
   const lines = [
     `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
-    `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` + (s.binarySkipped.length > 0 ? `, ${counted(s.binarySkipped.length, 'binary file')} (${namesOf(s.binarySkipped)})` : ''),
+    `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` +
+      (s.binarySkipped.length > 0
+        ? `, ${counted(s.binarySkipped.length, 'binary file')} (${namesOf(s.binarySkipped)})`
+        : ''),
     `  shingles   ${int(s.shingles)} (${options.shingle} ${options.ngram}-grams), ${int(evaluations)} hash evaluations`,
     `  backend    ${s.backend}`,
-    `  time       ${s.seconds.toFixed(2)} s (shingling ${(s.timings.shingleMs / 1000).toFixed(2)} s, signing ${(s.timings.signMs / 1000).toFixed(2)} s not overlapped)`,
-    `  throughput ${perSecond(s.documents - s.resumed)} docs/s, ${(s.textBytes / 1e6 / Math.max(s.seconds, 1e-9)).toFixed(2)} MB/s of text, ${perSecond(evaluations)} hash evaluations/s`,
+    `  time       ${s.seconds.toFixed(2)} s (shingling ${(s.timings.shingleMs / 1000).toFixed(2)} s, signing ` +
+      `${(s.timings.signMs / 1000).toFixed(2)} s not overlapped)`,
+    `  throughput ${perSecond(s.documents - s.resumed)} docs/s, ` +
+      `${(s.textBytes / 1e6 / Math.max(s.seconds, 1e-9)).toFixed(2)} MB/s of text, ${perSecond(evaluations)} hash evaluations/s`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

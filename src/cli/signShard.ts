@@ -8,12 +8,16 @@ import { defaultOf, type VerifyMode } from '../options.js';
 import { usesShingleSets } from '../verify/verification.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 
-export type ShardCliOptions = InputCliOptions & SignatureCliOptions & LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
+export type ShardCliOptions = InputCliOptions &
+  SignatureCliOptions &
+  LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
 
 export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
-  if (!options.out.toLowerCase().endsWith('.parquet')) throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
+  if (!options.out.toLowerCase().endsWith('.parquet'))
+    throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
   const params = signatureParamsFrom(options);
-  // The shard is for the verification `cluster` will run: dedup's bands for it, and the shingle sets exact Jaccard needs.
+  // The shard is for the verification `cluster` will run: dedup's bands for it, and the shingle sets exact Jaccard
+  // needs.
   const exact = usesShingleSets(options.verify ?? defaultOf('verify'));
   const config: SignShardConfig = {
     inputs,
@@ -40,11 +44,20 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
   const int = (n: number): string => n.toLocaleString('en-US');
   process.stdout.write(
     [
-      s.totalDocuments === s.documents ? `signed shard ${options.shard}: ${counted(s.documents, 'document')} → ${options.out}` : `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ${options.out}`,
+      s.totalDocuments === s.documents
+        ? `signed shard ${options.shard}: ${counted(s.documents, 'document')} → ${options.out}`
+        : `signed shard ${options.shard}: ${int(s.documents)} of ${counted(s.totalDocuments, 'document')} → ` +
+          `${options.out}`,
       `  empty      ${int(s.empty)}`,
-      `  read       ${int(s.bytesRead)} bytes${s.inputBytes ? ` of the input's ${int(s.inputBytes)} (${((100 * s.bytesRead) / s.inputBytes).toFixed(1)} %)` : ''}`,
+      `  read       ${int(s.bytesRead)} ` +
+        `bytes${
+          s.inputBytes
+            ? ` of the input's ${int(s.inputBytes)} ` + `(${((100 * s.bytesRead) / s.inputBytes).toFixed(1)} %)`
+            : ''
+        }`,
       `  sets       ${config.storeSets ? 'shingle sets stored (for --verify hybrid or exact)' : 'none (for --verify estimate)'}`,
-      `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ${config.threshold}), k ${params.k}`,
+      `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ` +
+        `${config.threshold}), k ${params.k}`,
       `  backend    ${s.backend}`,
       `  time       ${s.seconds.toFixed(2)} s`,
     ].join('\n') + '\n',

@@ -1,5 +1,5 @@
 /** `gpudedup substrings`: parses the command line, runs src/pipeline/substrings, prints the summary. */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { thousands } from '../format.js';
 import type { CutMode } from '../options.js';
@@ -28,33 +28,65 @@ export const DEFAULT_SUBSTRINGS_MEMORY = 1 << 30;
 export function registerSubstringsCommand(program: Command): void {
   const command = program
     .command('substrings')
-    .description('exact-substring deduplication: cut every span of at least --min-length bytes that occurs more than once in the corpus (all occurrences but the first)')
+    .description(
+      'exact-substring deduplication: cut every span of at least --min-length bytes that occurs more than once in the ' +
+        'corpus (all occurrences but the first)',
+    )
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
-    .option('-o, --out <file>', 'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other columns as read)')
-    .option('--spans <file>', 'write id, start, end, first_id, first_start per span: byte offsets in the text\'s UTF-8 (CSV; JSONL or Parquet by the name)')
+    .option(
+      '-o, --out <file>',
+      'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other ' +
+        'columns as read)',
+    )
+    .option(
+      '--spans <file>',
+      "write id, start, end, first_id, first_start per span: byte offsets in the text's UTF-8 (CSV; JSONL or Parquet by the name)",
+    )
     .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans')
-    .addOption(tableOption('minLength', '--min-length <bytes>', 'shortest repeated span, in bytes of the text\'s UTF-8'))
-    .addOption(tableOption('cut', '--cut <which>', 'later: every occurrence but the first (input order); all: every occurrence'))
-    .addOption(tableOption('minRemaining', '--min-remaining <bytes>', 'a document with a cut and fewer bytes left is dropped (1: only those left empty)'))
-    .option('--memory-limit <size>', 'memory for the search\'s tables, e.g. 4GiB (default 1 GiB); the corpus\'s text is held in memory besides', byteSize)
+    .addOption(tableOption('minLength', '--min-length <bytes>', "shortest repeated span, in bytes of the text's UTF-8"))
+    .addOption(
+      tableOption('cut', '--cut <which>', 'later: every occurrence but the first (input order); all: every occurrence'),
+    )
+    .addOption(
+      tableOption(
+        'minRemaining',
+        '--min-remaining <bytes>',
+        'a document with a cut and fewer bytes left is dropped (1: only those left empty)',
+      ),
+    )
+    .option(
+      '--memory-limit <size>',
+      "memory for the search's tables, e.g. 4GiB (default 1 GiB); the corpus's text is held in memory besides",
+      byteSize,
+    )
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
-    .addOption(new Option('--compression <codec>', 'compression of Parquet outputs').choices(PARQUET_COMPRESSIONS).default('snappy'));
-  addInputOptions(addContaminationOptions(command)).action(async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
-    if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
-    const config = substringsConfigFrom(inputs, options);
-    const report = await runSubstrings(config, {
-      note: (message) => {
-        if (!options.quiet) process.stderr.write(`${message}\n`);
-      },
-      stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
-    });
-    const toStdout = [options.out, options.spans, options.report].includes('-');
-    if (!options.quiet) (toStdout ? process.stderr : process.stdout).write(formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''));
-  });
+    .addOption(
+      new Option('--compression <codec>', 'compression of Parquet outputs')
+        .choices(PARQUET_COMPRESSIONS)
+        .default('snappy'),
+    );
+  addInputOptions(addContaminationOptions(command)).action(
+    async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
+      if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
+      const config = substringsConfigFrom(inputs, options);
+      const report = await runSubstrings(config, {
+        note: (message) => {
+          if (!options.quiet) process.stderr.write(`${message}\n`);
+        },
+        stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
+      });
+      const toStdout = [options.out, options.spans, options.report].includes('-');
+      if (!options.quiet)
+        (toStdout ? process.stderr : process.stdout).write(
+          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''),
+        );
+    },
+  );
 }
 
 export function substringsConfigFrom(inputs: string[], options: SubstringsCliOptions): SubstringsConfig {
-  if ([options.out, options.spans, options.report].every((p) => p === undefined)) throw new RangeError('nothing to write: give -o, --spans or --report');
+  if ([options.out, options.spans, options.report].every((p) => p === undefined))
+    throw new RangeError('nothing to write: give -o, --spans or --report');
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
@@ -74,12 +106,20 @@ export function formatSubstringsSummary(r: SubstringsReport, destination: string
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
   const lines = [
     `substrings: ${thousands(r.documents)} documents, ${thousands(r.textBytes)} bytes of text → ${destination}`,
-    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${r.minLength} bytes (${thousands(r.spanBytes)} bytes), cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
-    `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ${thousands(r.documentsTouched)} documents`,
+    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${r.minLength} bytes (${thousands(r.spanBytes)} bytes), ` +
+      `cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
+    `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ` +
+      `${thousands(r.documentsTouched)} documents`,
     `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
-    `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`,
-    `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
+    `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ${thousands(r.search.groups)} ` +
+      `repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`,
+    `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +
+      `${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
   ];
-  for (const t of r.topSpans.slice(0, 3)) lines.push(`  top        ×${thousands(t.count)} ${t.bytes} bytes first in ${t.firstId}@${t.firstStart}: ${JSON.stringify(t.preview.slice(0, 60))}`);
+  for (const t of r.topSpans.slice(0, 3))
+    lines.push(
+      `  top        ×${thousands(t.count)} ${t.bytes} bytes first in ${t.firstId}@${t.firstStart}: ` +
+        `${JSON.stringify(t.preview.slice(0, 60))}`,
+    );
   return lines.join('\n') + '\n';
 }

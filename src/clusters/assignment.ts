@@ -49,10 +49,15 @@ function markKept(cluster: Uint32Array, bestOf: readonly number[]): { kept: Uint
  * `representative[g]` is the representative group of group g's cluster;
  * `contaminated[g]` (optional) flags groups matched by the reference set.
  */
-export function assignClusters(table: DocumentTable, representative: Int32Array, contaminated?: Uint8Array): Assignment {
+export function assignClusters(
+  table: DocumentTable,
+  representative: Int32Array,
+  contaminated?: Uint8Array,
+): Assignment {
   const n = table.documents;
   const cluster = new Uint32Array(n);
-  // Slots [0, groups) key clusters by representative; [groups, 2·groups) key contaminated groups, apart from any cluster.
+  // Slots [0, groups) key clusters by representative; [groups, 2·groups) key contaminated groups, apart from any
+  // cluster.
   const clusterOfRep = new Int32Array(2 * table.groups).fill(-1);
   const bestOf: number[] = [];
   const groupsIn: number[] = [];

@@ -94,13 +94,20 @@ class RepresentativeCheck {
   /** Piece label of each member of the failed set being split (−1: not in it). */
   private readonly piece: Int32Array;
 
-  constructor(count: number, pairs: PairList, private readonly representative: Int32Array, options: ClusterOptions) {
+  constructor(
+    count: number,
+    pairs: PairList,
+    private readonly representative: Int32Array,
+    options: ClusterOptions,
+  ) {
     const { passes, similarity, threshold } = options;
     if (passes !== undefined) this.passes = passes;
-    else if (similarity !== undefined && threshold !== undefined) this.passes = (rep, m) => similarity(rep, m) >= threshold;
+    else if (similarity !== undefined && threshold !== undefined)
+      this.passes = (rep, m) => similarity(rep, m) >= threshold;
     else throw new Error('the representative check needs a similarity and a threshold');
     this.maxRepresentatives = options.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES;
-    if (!(this.maxRepresentatives >= 1)) throw new RangeError(`maxRepresentatives must be at least 1, got ${this.maxRepresentatives}`);
+    if (!(this.maxRepresentatives >= 1))
+      throw new RangeError(`maxRepresentatives must be at least 1, got ${this.maxRepresentatives}`);
     this.start = new Uint32Array(count + 1);
     for (let i = 0; i < pairs.a.length; i++) {
       this.start[pairs.a[i] + 1]++;

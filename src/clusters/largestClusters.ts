@@ -21,8 +21,16 @@ export interface ChosenCluster {
   readonly removed: number[];
 }
 
-/** The largest clusters of two or more distinct texts (ties: lower cluster number), with their kept and first removed documents. */
-export function largestClusters(assignment: Assignment, table: DocumentTable, count = SHOWN_CLUSTERS, perCluster = SHOWN_MEMBERS): ChosenCluster[] {
+/**
+ * The largest clusters of two or more distinct texts (ties: lower cluster number), with their kept and first removed
+ * documents.
+ */
+export function largestClusters(
+  assignment: Assignment,
+  table: DocumentTable,
+  count = SHOWN_CLUSTERS,
+  perCluster = SHOWN_MEMBERS,
+): ChosenCluster[] {
   const { cluster, kept } = assignment;
   const clusters = assignment.counts.clusters;
   const sizes = new Uint32Array(clusters);
@@ -32,11 +40,14 @@ export function largestClusters(assignment: Assignment, table: DocumentTable, co
     sizes[cluster[d]]++;
     if (kept[d] === 1) keptOf[cluster[d]] = d;
   }
-  for (let d = 0; d < cluster.length; d++) if (keptOf[cluster[d]] >= 0 && table.group(d) !== table.group(keptOf[cluster[d]])) mixed[cluster[d]] = 1;
+  for (let d = 0; d < cluster.length; d++)
+    if (keptOf[cluster[d]] >= 0 && table.group(d) !== table.group(keptOf[cluster[d]])) mixed[cluster[d]] = 1;
   const order: number[] = [];
   for (let c = 0; c < clusters; c++) if (mixed[c] === 1) order.push(c);
   order.sort((a, b) => sizes[b] - sizes[a] || a - b);
-  const chosen = order.slice(0, count).map((c): ChosenCluster => ({ cluster: c, size: sizes[c], kept: keptOf[c], removed: [] }));
+  const chosen = order
+    .slice(0, count)
+    .map((c): ChosenCluster => ({ cluster: c, size: sizes[c], kept: keptOf[c], removed: [] }));
   const byCluster = new Map(chosen.map((c) => [c.cluster, c]));
   for (let d = 0; d < cluster.length; d++) {
     const c = byCluster.get(cluster[d]);
@@ -60,7 +71,10 @@ export interface ShownCluster {
   readonly members: readonly ShownMember[];
 }
 
-/** A cluster to show: its kept member and removed members, of any kind (document indexes here, rows of the join in `cluster`). */
+/**
+ * A cluster to show: its kept member and removed members, of any kind (document indexes here, rows of the join in
+ * `cluster`).
+ */
 export interface ClusterToShow<M> {
   readonly cluster: number;
   readonly size: number;
@@ -75,14 +89,24 @@ export interface MemberSource<M> {
   sameText(a: M, b: M): boolean;
 }
 
-/** The clusters with their diffs; a member without its text (the tab's memory budget, a corpus not given) is shown without one. */
-export function showChosenClusters<M>(chosen: readonly ClusterToShow<M>[], source: MemberSource<M>, shingle: ShingleOptions): ShownCluster[] {
+/**
+ * The clusters with their diffs; a member without its text (the tab's memory budget, a corpus not given) is shown
+ * without one.
+ */
+export function showChosenClusters<M>(
+  chosen: readonly ClusterToShow<M>[],
+  source: MemberSource<M>,
+  shingle: ShingleOptions,
+): ShownCluster[] {
   return chosen.map((c) => {
     const keptText = source.text(c.kept);
     const members = c.removed.map((m): ShownMember => {
       const exactDuplicate = source.sameText(m, c.kept);
       const text = source.text(m);
-      const comparison = exactDuplicate || text === undefined || keptText === undefined ? undefined : compareTexts(keptText, text, shingle);
+      const comparison =
+        exactDuplicate || text === undefined || keptText === undefined
+          ? undefined
+          : compareTexts(keptText, text, shingle);
       return { id: source.id(m), exactDuplicate, comparison };
     });
     return { cluster: c.cluster, size: c.size, keptId: source.id(c.kept), members };
@@ -90,6 +114,16 @@ export function showChosenClusters<M>(chosen: readonly ClusterToShow<M>[], sourc
 }
 
 /** The chosen clusters of a run with their diffs; `textOf` may lack a document's text (the tab's memory budget). */
-export function showClusters(chosen: readonly ChosenCluster[], table: DocumentTable, idOf: (doc: number) => string, textOf: (doc: number) => string | undefined, shingle: ShingleOptions): ShownCluster[] {
-  return showChosenClusters(chosen, { id: idOf, text: textOf, sameText: (a, b) => table.group(a) === table.group(b) }, shingle);
+export function showClusters(
+  chosen: readonly ChosenCluster[],
+  table: DocumentTable,
+  idOf: (doc: number) => string,
+  textOf: (doc: number) => string | undefined,
+  shingle: ShingleOptions,
+): ShownCluster[] {
+  return showChosenClusters(
+    chosen,
+    { id: idOf, text: textOf, sameText: (a, b) => table.group(a) === table.group(b) },
+    shingle,
+  );
 }

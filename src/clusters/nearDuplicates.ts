@@ -3,7 +3,19 @@ import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { defaultOf } from '../options.js';
 import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
-import { countDecision, decidePair, estimateVerdict, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity, type PairRule } from '../verify/pairDecision.js';
+import {
+  countDecision,
+  decidePair,
+  estimateVerdict,
+  isAccepted,
+  noDecisions,
+  pairRule,
+  requireEvidence,
+  type DecisionCounts,
+  type ExactEvidence,
+  type ExactSimilarity,
+  type PairRule,
+} from '../verify/pairDecision.js';
 import type { VerifyMode } from '../options.js';
 
 /** δ: a removed document must reach t − δ against the document kept in its place. */
@@ -19,7 +31,9 @@ export interface ClusterVerifiedOptions {
   readonly exactSimilarity?: ExactSimilarity;
   /** Hybrid: whether both shingle sets are loaded; a pair inside the margin without them fails the check. */
   readonly known?: (a: number, b: number) => boolean;
-  /** A comparison without its sets fails (default), or is decided by the estimate: their sets passed the memory limit. */
+  /**
+   * A comparison without its sets fails (default), or is decided by the estimate: their sets passed the memory limit.
+   */
   readonly missingSets?: 'reject' | 'estimate';
   /** The representative check's threshold is threshold − chainDelta (default 0.1; 0 for the threshold itself). */
   readonly chainDelta?: number;
@@ -37,7 +51,11 @@ export interface VerifiedClustering extends Clustering {
 }
 
 /** Clusters verified pairs; the representative check measures similarity the way the pairs were verified, at t − δ. */
-export function clusterVerified(m: SignatureMatrix, verified: PairList, options: ClusterVerifiedOptions): VerifiedClustering {
+export function clusterVerified(
+  m: SignatureMatrix,
+  verified: PairList,
+  options: ClusterVerifiedOptions,
+): VerifiedClustering {
   const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
   if (options.clusterCheck === 'none' || checkThreshold <= 0) {
     const clustering = clusterPairs(m.count, verified, { check: 'none', compare: options.compare });
@@ -45,7 +63,11 @@ export function clusterVerified(m: SignatureMatrix, verified: PairList, options:
   }
   const rule = checkRule(m, options, checkThreshold);
   requireEvidence(rule.verify, options.exactSimilarity);
-  const evidence: ExactEvidence | undefined = options.exactSimilarity && { similarity: options.exactSimilarity, known: options.known, missingSets: options.missingSets };
+  const evidence: ExactEvidence | undefined = options.exactSimilarity && {
+    similarity: options.exactSimilarity,
+    known: options.known,
+    missingSets: options.missingSets,
+  };
   const counts = noDecisions();
   const clustering = clusterPairs(m.count, verified, {
     check: 'representative',
@@ -71,7 +93,12 @@ function checkRule(m: SignatureMatrix, options: ClusterVerifiedOptions, threshol
  * or inside the margin), with the estimate standing in for exact Jaccard.
  * Loading them with verification's sets saves a second pass in most runs.
  */
-export function checkSetsLikelyNeeded(m: SignatureMatrix, notRejected: PairList, options: ClusterVerifiedOptions, needed: Uint8Array): void {
+export function checkSetsLikelyNeeded(
+  m: SignatureMatrix,
+  notRejected: PairList,
+  options: ClusterVerifiedOptions,
+  needed: Uint8Array,
+): void {
   const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
   if (options.verify !== 'hybrid' || options.clusterCheck === 'none' || checkThreshold <= 0) return;
   const rule = checkRule(m, options, checkThreshold);

@@ -21,7 +21,13 @@ import type { KeepPolicy } from '../text/keepPolicy.js';
 import { usesShingleSets } from '../verify/verification.js';
 import { signCorpus, signReference, type RowShape } from './signPass.js';
 import { StageTimer, type StageTime } from './stageTimer.js';
-import { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup, type StageRunner } from './dedupSigned.js';
+import {
+  dedupSigned,
+  type DedupSettings,
+  type SignedCorpus,
+  type SignedDedup,
+  type StageRunner,
+} from './dedupSigned.js';
 
 export type { StageTime } from './stageTimer.js';
 
@@ -63,14 +69,20 @@ export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
   readonly records: DocumentRecords;
   /** Milliseconds per stage, in order (wall time: they add up to the run's). */
   readonly timings: readonly StageTime[];
-  /** Within 'read + sign': the workers' milliseconds shingling and signing, summed (they overlap reading, so not stages). */
+  /**
+   * Within 'read + sign': the workers' milliseconds shingling and signing, summed (they overlap reading, so not
+   * stages).
+   */
   readonly signing: SignedPassTimings;
 }
 
 const MEMORY_READ: UnitReadOptions = { textField: 'text', idField: 'id', skipInvalid: false, strict: false };
 
 /** The first pass over `units`, then every stage after signing. */
-export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: DedupUnitsOptions): Promise<DedupDocumentsResult> {
+export async function dedupUnits(
+  units: AsyncIterable<InputUnit> | Iterable<InputUnit>,
+  options: DedupUnitsOptions,
+): Promise<DedupDocumentsResult> {
   const timer = new StageTimer();
   const stage: StageRunner = async (name, work, total) => {
     await options.onStage?.(name);
@@ -86,21 +98,45 @@ export async function dedupUnits(units: AsyncIterable<InputUnit> | Iterable<Inpu
   const setup: ReadSetup = { read: options.read ?? MEMORY_READ, shingle: options.shingle, keep: options.keep };
   const sets = usesShingleSets(options.verify) ? new MemorySetSpool() : undefined;
   const rows = rowShape(options);
-  const pass = await signCorpus(units, options.signer, { setup, rows, sets, onInvalid: options.onInvalid, onBinary: options.onBinary }, signing);
+  const pass = await signCorpus(
+    units,
+    options.signer,
+    { setup, rows, sets, onInvalid: options.onInvalid, onBinary: options.onBinary },
+    signing,
+  );
   // No spill port here: every row is in memory.
-  const corpus = { table: pass.table, signatures: pass.signatures as SignatureMatrix, missingKeepField: pass.missingKeepField, shingles: pass.shingles, records: pass.records };
-  const reference = options.against !== undefined ? await signReference(options.against, options.signer, { setup, rows, keepSets: true }, signing) : undefined;
+  const corpus = {
+    table: pass.table,
+    signatures: pass.signatures as SignatureMatrix,
+    missingKeepField: pass.missingKeepField,
+    shingles: pass.shingles,
+    records: pass.records,
+  };
+  const reference =
+    options.against !== undefined
+      ? await signReference(options.against, options.signer, { setup, rows, keepSets: true }, signing)
+      : undefined;
   const signingMs = performance.now() - started;
   timer.add('read + sign', signingMs);
   // Shingling and signing overlap reading in the workers: their summed milliseconds go apart (`signing`), as the
   // CLI's report keeps them (signingSeconds); as stages they were counted twice in the total.
-  const core = await dedupSigned(corpus, options, sets ?? (async () => []), reference?.rows.count ? reference : undefined, stage);
+  const core = await dedupSigned(
+    corpus,
+    options,
+    sets ?? (async () => []),
+    reference?.rows.count ? reference : undefined,
+    stage,
+  );
   return { ...core, ...corpus, lsh: options.lsh, timings: timer.stages, signing };
 }
 
 /** The rows as the library and the tab store them: b-bit rows banded by the options' banding. */
 function rowShape(options: DedupUnitsOptions): RowShape {
-  return { k: options.signer.backend.k, slotBits: options.slotBits, bands: isBBit(options.slotBits) ? options.lsh : undefined };
+  return {
+    k: options.signer.backend.k,
+    slotBits: options.slotBits,
+    bands: isBBit(options.slotBits) ? options.lsh : undefined,
+  };
 }
 
 /** Documents one at a time, from memory or from a stream. */
@@ -117,7 +153,13 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
   let characters = 0;
   let first = 1;
   const unit = (): InputUnit => {
-    const out: InputUnit = { kind: 'texts', texts, ids, first, records: records.some((r) => r !== undefined) ? records : undefined };
+    const out: InputUnit = {
+      kind: 'texts',
+      texts,
+      ids,
+      first,
+      records: records.some((r) => r !== undefined) ? records : undefined,
+    };
     first += texts.length;
     texts = [];
     ids = [];
@@ -140,14 +182,20 @@ export async function* textUnits(documents: DocumentStream): AsyncGenerator<Inpu
 export { inlineSigner };
 
 export interface DedupDocumentsOptions extends Omit<DedupUnitsOptions, 'signer' | 'against'> {
-  /** Signs the distinct texts (on this thread's shingles) unless `signer` is given; its k is the signature length. The caller destroys it. */
+  /**
+   * Signs the distinct texts (on this thread's shingles) unless `signer` is given; its k is the signature length. The
+   * caller destroys it.
+   */
   readonly backend: SignerBackend;
   readonly signer?: FirstPassSigner;
   readonly against?: DocumentStream;
 }
 
 /** Dedup of documents in memory or streamed: ids must be unique (a repeat is refused, naming both). */
-export async function dedupDocuments(documents: DocumentStream, options: DedupDocumentsOptions): Promise<DedupDocumentsResult> {
+export async function dedupDocuments(
+  documents: DocumentStream,
+  options: DedupDocumentsOptions,
+): Promise<DedupDocumentsResult> {
   const signer = options.signer ?? inlineSigner(options.backend);
   const against = options.against === undefined ? undefined : textUnits(options.against);
   return dedupUnits(textUnits(documents), { ...options, signer, against });

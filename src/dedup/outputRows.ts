@@ -19,8 +19,17 @@ import type { Contamination } from './dedupSigned.js';
 
 export type OutputColumn = readonly [name: string, type: ScalarType];
 
-export const CLUSTER_COLUMNS: readonly OutputColumn[] = [['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']];
-export const CONTAMINATION_COLUMNS: readonly OutputColumn[] = [['id', 'STRING'], ['reference', 'STRING'], ['similarity', 'DOUBLE'], ['estimate', 'DOUBLE']];
+export const CLUSTER_COLUMNS: readonly OutputColumn[] = [
+  ['id', 'STRING'],
+  ['cluster', 'INT64'],
+  ['kept', 'BOOLEAN'],
+];
+export const CONTAMINATION_COLUMNS: readonly OutputColumn[] = [
+  ['id', 'STRING'],
+  ['reference', 'STRING'],
+  ['similarity', 'DOUBLE'],
+  ['estimate', 'DOUBLE'],
+];
 
 /** What the rows are built from: a dedup's result. */
 export interface DedupRowsSource {
@@ -41,12 +50,21 @@ export function contaminationRow(result: DedupRowsSource, d: number, id: string)
   const g = result.table.group(d);
   if (contamination === undefined || g < 0 || contamination.match[g] < 0) return undefined;
   const m = contamination.match[g];
-  return [id, contamination.referenceIds[m], sixDecimals(contamination.similarity[g]), sixDecimals(contamination.estimate[g])];
+  return [
+    id,
+    contamination.referenceIds[m],
+    sixDecimals(contamination.similarity[g]),
+    sixDecimals(contamination.estimate[g]),
+  ];
 }
 
 /** The pairs table's columns: `exact` with exact or hybrid verification. */
 export function pairColumns(verified: VerifiedPairs): OutputColumn[] {
-  const columns: OutputColumn[] = [['id_a', 'STRING'], ['id_b', 'STRING'], ['estimate', 'DOUBLE']];
+  const columns: OutputColumn[] = [
+    ['id_a', 'STRING'],
+    ['id_b', 'STRING'],
+    ['estimate', 'DOUBLE'],
+  ];
   if (verified.exact !== undefined) columns.push(['exact', 'DOUBLE']);
   return columns;
 }
@@ -54,7 +72,8 @@ export function pairColumns(verified: VerifiedPairs): OutputColumn[] {
 /** Verified pair `i`'s row, each text named by `idOfGroup` (its first document's id). */
 export function pairRow(verified: VerifiedPairs, i: number, idOfGroup: (group: number) => string): Cell[] {
   const row: Cell[] = [idOfGroup(verified.a[i]), idOfGroup(verified.b[i]), sixDecimals(verified.estimate[i])];
-  // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in Parquet) for the others.
+  // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in
+  // Parquet) for the others.
   if (verified.exact !== undefined) row.push(Number.isNaN(verified.exact[i]) ? null : sixDecimals(verified.exact[i]));
   return row;
 }

@@ -15,7 +15,14 @@ import { UniqueIds } from '../exact/uniqueIds.js';
 import { DocumentRecords } from '../firstPass/documentRecords.js';
 import { unitId, type InputUnit, type ReadSetup } from '../firstPass/protocol.js';
 import type { SetSpool } from '../firstPass/setSpool.js';
-import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings, type SignedUnit } from '../firstPass/signedUnits.js';
+import {
+  rowsOfEveryDocument,
+  selectedSet,
+  signedUnits,
+  type FirstPassSigner,
+  type SignedPassTimings,
+  type SignedUnit,
+} from '../firstPass/signedUnits.js';
 
 export type Units = AsyncIterable<InputUnit> | Iterable<InputUnit>;
 
@@ -53,14 +60,24 @@ export interface SignedCorpusPass extends SignedCorpus {
 }
 
 /** The exact pre-pass over the corpus, signing the first document of each group; row g and set g are group g's. */
-export async function signCorpus(units: Units, signer: FirstPassSigner, options: CorpusSigning, timings: SignedPassTimings): Promise<SignedCorpusPass> {
+export async function signCorpus(
+  units: Units,
+  signer: FirstPassSigner,
+  options: CorpusSigning,
+  timings: SignedPassTimings,
+): Promise<SignedCorpusPass> {
   const { setup, rows, sets } = options;
   const prePass = new ExactPrePass(setup.shingle.normalize, setup.keep);
   const store = new RowStore(rows.k, rows.slotBits, rows.bands, options.spill);
   const records = new DocumentRecords();
   const ids = new UniqueIds();
   let shingles = 0;
-  const signed = signedUnits(units, signer, { setup, prePass, ids, onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets: sets !== undefined }, timings);
+  const signed = signedUnits(
+    units,
+    signer,
+    { setup, prePass, ids, onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets: sets !== undefined },
+    timings,
+  );
   for await (const unit of signed) {
     records.addUnit(unit);
     options.onUnit?.(prePass.bytes + ids.bytes + records.bytes, prePass.table.documents);
@@ -68,7 +85,14 @@ export async function signCorpus(units: Units, signer: FirstPassSigner, options:
     if (sets !== undefined) for (let i = 0; i < unit.selected.length; i++) sets.append(selectedSet(unit, i)!);
     shingles += unit.result.shingleCount;
   }
-  return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField, shingles, records, sets };
+  return {
+    table: prePass.table,
+    signatures: store.finish(),
+    missingKeepField: prePass.missingKeepField,
+    shingles,
+    records,
+    sets,
+  };
 }
 
 export interface ReferenceSigning {
@@ -83,12 +107,22 @@ export interface ReferenceSigning {
 }
 
 /** Every reference document signed (never deduplicated), with its shingle set when asked. */
-export async function signReference(units: Units, signer: FirstPassSigner, options: ReferenceSigning, timings: SignedPassTimings) {
+export async function signReference(
+  units: Units,
+  signer: FirstPassSigner,
+  options: ReferenceSigning,
+  timings: SignedPassTimings,
+) {
   const { setup, rows, keepSets } = options;
   const ids: string[] = [];
   const sets: Uint32Array[] = [];
   const store = new RowStore(rows.k, rows.slotBits, rows.bands);
-  for await (const unit of signedUnits(units, signer, { setup, onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets }, timings)) {
+  for await (const unit of signedUnits(
+    units,
+    signer,
+    { setup, onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets },
+    timings,
+  )) {
     for (let d = 0; d < unit.documents.count; d++) ids.push(unitId(unit.documents, d));
     store.append(toStoredRows(rowsOfEveryDocument(unit, rows.k), rows.k, rows.slotBits, rows.bands));
     if (keepSets) everySet(unit, sets);
@@ -100,5 +134,6 @@ export async function signReference(units: Units, signer: FirstPassSigner, optio
 /** The unit's sets in document order, an empty document's empty. */
 function everySet(unit: SignedUnit, into: Uint32Array[]): void {
   let s = 0;
-  for (let d = 0; d < unit.documents.count; d++) into.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);
+  for (let d = 0; d < unit.documents.count; d++)
+    into.push(unit.documents.empty[d] === 1 ? new Uint32Array(0) : selectedSet(unit, s++)!);
 }

@@ -37,7 +37,12 @@ export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
     ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
     : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
   return [
-    { name: 'check_members', sql: `SELECT src AS node, dst AS grp, 0 AS attempts FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp, 0 AS attempts FROM edges` },
+    {
+      name: 'check_members',
+      sql:
+        `SELECT src AS node, dst AS grp, 0 AS attempts FROM edges UNION ALL SELECT DISTINCT dst AS node, dst AS ` +
+        `grp, 0 AS attempts FROM edges`,
+    },
     { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
     {
       loop: 'check',
@@ -57,15 +62,24 @@ WHERE m.rn > 1 AND m.attempts < ${r}`,
         ...passedExact,
         {
           name: 'check_failed',
-          sql: `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE s.agree < ${rule.acceptFrom} AND e.node IS NULL`,
+          sql:
+            `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE ` +
+            `s.agree < ${rule.acceptFrom} AND e.node IS NULL`,
         },
         // The verified pairs among the failed members of one group, and the pieces they connect.
         {
           name: 'piece_edges',
-          sql: `SELECT e.src, e.dst FROM verified_edges e JOIN check_failed f ON f.node = e.src JOIN check_failed g ON g.node = e.dst WHERE f.grp = g.grp`,
+          sql:
+            `SELECT e.src, e.dst FROM verified_edges e JOIN check_failed f ON f.node = e.src JOIN check_failed g ` +
+            `ON g.node = e.dst WHERE f.grp = g.grp`,
         },
         starLoop('piece_', 'pieces'),
-        { name: 'piece_nodes', sql: `SELECT src AS node, dst AS grp FROM piece_edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp FROM piece_edges` },
+        {
+          name: 'piece_nodes',
+          sql:
+            `SELECT src AS node, dst AS grp FROM piece_edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp ` +
+            `FROM piece_edges`,
+        },
         {
           name: 'settled_next',
           sql: `SELECT node, rep FROM settled
@@ -75,7 +89,10 @@ UNION ALL SELECT s.node, s.rep FROM check_scored s LEFT JOIN check_exact e ON e.
 UNION ALL SELECT f.node, f.node AS rep FROM check_failed f LEFT JOIN piece_nodes p ON p.node = f.node WHERE p.node IS NULL`,
         },
         { name: 'settled', sql: `SELECT node, rep FROM settled_next` },
-        { name: 'check_members', sql: `SELECT f.node, p.grp, f.attempts FROM check_failed f JOIN piece_nodes p ON p.node = f.node` },
+        {
+          name: 'check_members',
+          sql: `SELECT f.node, p.grp, f.attempts FROM check_failed f JOIN piece_nodes p ON p.node = f.node`,
+        },
       ],
       until: `SELECT COUNT(*) AS n FROM check_members`,
     },

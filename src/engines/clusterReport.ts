@@ -24,7 +24,11 @@ export interface JoinCounts {
 }
 
 /** What the join was asked (dedup's ReportConfig, its inputs the shards) and what it found. */
-export interface ClusterReportInput extends Pick<ReportConfig, 'against' | 'threshold' | 'verify' | 'clusterCheck' | 'keep' | 'estimateError' | 'chainDelta' | 'maxRepresentatives'> {
+export interface ClusterReportInput
+  extends Pick<
+    ReportConfig,
+    'against' | 'threshold' | 'verify' | 'clusterCheck' | 'keep' | 'estimateError' | 'chainDelta' | 'maxRepresentatives'
+  > {
   readonly shards: readonly string[];
   /** e.g. "duckdb", "spark local[2]". */
   readonly backend: string;
@@ -53,11 +57,21 @@ export function buildClusterReport(i: ClusterReportInput) {
     removed: c.removed,
     kept: c.documents - c.removed,
     parameters: reportParameters({ ...i, inputs: i.shards, params: i.meta.params, lsh: i.meta.lsh }),
-    candidates: { pairs: s.candidates, verified: s.verified, largestBucket: s.largestBucket, exactPairs: s.exactPairs, contaminatedGroups: s.contaminatedGroups },
+    candidates: {
+      pairs: s.candidates,
+      verified: s.verified,
+      largestBucket: s.largestBucket,
+      exactPairs: s.exactPairs,
+      contaminatedGroups: s.contaminatedGroups,
+    },
     components: { rounds: s.rounds, checkRounds: s.checkRounds },
-    /** `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit). */
+    /**
+     * `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit).
+     */
     audit: auditReport(i.audit),
-    seconds: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Number((ms / 1000).toFixed(3))])),
+    seconds: Object.fromEntries(
+      Object.entries(s.timings).map(([phase, ms]) => [phase, Number((ms / 1000).toFixed(3))]),
+    ),
   };
 }
 

@@ -35,7 +35,16 @@
 import { chainGuardOps } from './chainGuardSql.js';
 import type { InspectPlan } from './inspectSql.js';
 import { referenceSteps } from './referenceSql.js';
-import { agreementSql, checkRule, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import {
+  agreementSql,
+  checkRule,
+  exactPassSteps,
+  hasMargin,
+  starLoop,
+  type PlanOp,
+  type SqlPairRule,
+  type SqlStep,
+} from './sqlParts.js';
 
 export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
@@ -48,16 +57,24 @@ export interface ClusterSqlOptions {
   readonly verify: SqlPairRule;
   /** The representative check (at t − δ) and R; absent: `--cluster-check none`. */
   readonly check?: { readonly rule: SqlPairRule; readonly maxRepresentatives: number };
-  /** `longest` ranks by the length column, `score` by the score column (`--keep field:NAME`); `first` by position alone. */
+  /**
+   * `longest` ranks by the length column, `score` by the score column (`--keep field:NAME`); `first` by position alone.
+   */
   readonly keep: 'first' | 'longest' | 'score';
-  /** Decontamination against the relation `reference` (`--against`): reference members a corpus member of a big bucket meets. */
+  /**
+   * Decontamination against the relation `reference` (`--against`): reference members a corpus member of a big bucket
+   * meets.
+   */
   readonly reference?: { readonly anchors: number };
 }
 
 export interface ClusterPlan {
   /** Run once, in order. */
   readonly setup: readonly SqlStep[];
-  /** Statistics after setup: one row with columns candidates, verified, largest_bucket, exact_pairs, contaminated_groups. */
+  /**
+   * Statistics after setup: one row with columns candidates, verified, largest_bucket, exact_pairs,
+   * contaminated_groups.
+   */
   readonly stats: string;
   /** Run once after the stats: the components loop, then the representative check's rounds. */
   readonly program: readonly PlanOp[];
@@ -67,9 +84,14 @@ export interface ClusterPlan {
    * document's position, null when empty; contaminated as 0/1).
    */
   readonly finish: readonly SqlStep[];
-  /** Run before everything: each query gives one row (n, example); n > 0 stops the run with `message` and the example. */
+  /**
+   * Run before everything: each query gives one row (n, example); n > 0 stops the run with `message` and the example.
+   */
   readonly checks: readonly PlanCheck[];
-  /** `cluster --report`, `--report-html`, `--audit`: steps after `finish`, then small queries whose rows go back to the host (inspectSql.ts). */
+  /**
+   * `cluster --report`, `--report-html`, `--audit`: steps after `finish`, then small queries whose rows go back to the
+   * host (inspectSql.ts).
+   */
   readonly inspect?: InspectPlan;
 }
 
@@ -98,43 +120,83 @@ export function minimumAgreement(threshold: number, k: number): number {
 export function clusterPlan(options: ClusterSqlOptions): ClusterPlan {
   const { k, bands, maxBucketPairs, verify } = options;
   for (const [name, value] of Object.entries({ k, bands, maxBucketPairs })) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`internal: ${name} must be a non-negative integer, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new RangeError(`internal: ${name} must be a non-negative integer, got ${value}`);
   }
   checkRule(verify, k, 'verification');
   if (options.check !== undefined) checkRule(options.check.rule, k, 'cluster check');
   const against = options.reference !== undefined;
   const score = options.keep === 'longest' ? 's.length' : options.keep === 'score' ? 's.score' : 'CAST(0 AS BIGINT)';
-  const exactPairs = hasMargin(verify) ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})` : 'CAST(0 AS BIGINT)';
-  const stats = `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, (SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
-  return { checks: [REPEATED_ID_CHECK], setup: setupSteps(options), stats, program: programOps(options, score), finish: finishSteps(options, score) };
+  const exactPairs = hasMargin(verify)
+    ? `(SELECT COUNT(*) FROM scored WHERE agree > ${verify.rejectUpTo} AND agree < ${verify.acceptFrom})`
+    : 'CAST(0 AS BIGINT)';
+  const stats =
+    `SELECT (SELECT COUNT(*) FROM candidates) AS candidates, (SELECT COUNT(*) FROM verified) AS verified, ` +
+    `(SELECT COALESCE(MAX(size), 0) FROM buckets) AS largest_bucket, ${exactPairs} AS exact_pairs, ` +
+    `${against ? '(SELECT COUNT(*) FROM contaminated)' : 'CAST(0 AS BIGINT)'} AS contaminated_groups`;
+  return {
+    checks: [REPEATED_ID_CHECK],
+    setup: setupSteps(options),
+    stats,
+    program: programOps(options, score),
+    finish: finishSteps(options, score),
+  };
 }
 
-/** The plan's setup: exact groups, their bands (less the contaminated ones), buckets, candidates, verification, edges. */
+/**
+ * The plan's setup: exact groups, their bands (less the contaminated ones), buckets, candidates, verification, edges.
+ */
 function setupSteps(options: ClusterSqlOptions): SqlStep[] {
   const { k, bands, maxBucketPairs, verify } = options;
   const bandColumns = Array.from({ length: bands }, (_, j) => `band_${j}`);
   return [
     // Exact groups: identical normalized texts; a group is named by (and stands at) its first document's position.
-    { name: 'exact_groups', sql: `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY exact_lo, exact_hi` },
-    // A group's band keys, slots and shingles are its first document's (same normalized text, same signature), read by position.
-    { name: 'all_group_bands', sql: `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON s.position = g.node` },
-    // With a reference set, the groups it contaminates are removed, then the rest banded without them (as dedupSigned.ts bands again).
+    {
+      name: 'exact_groups',
+      sql:
+        `SELECT exact_lo, exact_hi, MIN(position) AS node FROM shards WHERE exact_hi IS NOT NULL GROUP BY ` +
+        `exact_lo, exact_hi`,
+    },
+    // A group's band keys, slots and shingles are its first document's (same normalized text, same signature), read by
+    // position.
+    {
+      name: 'all_group_bands',
+      sql:
+        `SELECT g.node, ${bandColumns.map((c) => `s.${c}`).join(', ')} FROM shards s JOIN exact_groups g ON ` +
+        `s.position = g.node`,
+    },
+    // With a reference set, the groups it contaminates are removed, then the rest banded without them (as
+    // dedupSigned.ts bands again).
     ...(options.reference === undefined
       ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands`, view: true }]
       : [
           ...referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify }),
-          // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key not found").
-          { name: 'group_bands', sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)`, view: true },
+          // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key
+          // not found").
+          {
+            name: 'group_bands',
+            sql: `SELECT * FROM all_group_bands WHERE node NOT IN (SELECT node FROM contaminated)`,
+            view: true,
+          },
         ]),
     ...bucketSteps(bandColumns, maxBucketPairs),
-    // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists inside it.
-    { name: 'scored', sql: `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN shards y ON y.position = c.b` },
+    // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists
+    // inside it.
+    {
+      name: 'scored',
+      sql:
+        `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN ` +
+        `shards y ON y.position = c.b`,
+    },
     ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
     {
       name: 'verified',
-      sql: `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` + (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
+      sql:
+        `SELECT a, b FROM scored WHERE agree >= ${verify.acceptFrom}` +
+        (hasMargin(verify) ? `\nUNION ALL\nSELECT a, b FROM margin_passed` : ''),
     },
-    // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star operations keep.
+    // Edges point from the larger node to the smaller (src > dst; a < b in candidates), the orientation both star
+    // operations keep.
     { name: 'verified_edges', sql: `SELECT b AS src, a AS dst FROM verified`, view: true },
     { name: 'edges', sql: `SELECT src, dst FROM verified_edges` },
   ];
@@ -144,7 +206,13 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
 function bucketSteps(bandColumns: readonly string[], maxBucketPairs: number): SqlStep[] {
   return [
     // Read once, by buckets: a view, so the band-major copy (bands × groups rows) is never stored.
-    { name: 'band_members', sql: bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`).join('\nUNION ALL\n'), view: true },
+    {
+      name: 'band_members',
+      sql: bandColumns
+        .map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, node FROM group_bands`)
+        .join('\nUNION ALL\n'),
+      view: true,
+    },
     // Members of a bucket in group order, as BucketTable lists them; singletons make no pairs.
     {
       name: 'buckets',
@@ -155,7 +223,8 @@ function bucketSteps(bandColumns: readonly string[], maxBucketPairs: number): Sq
   FROM band_members) b
 WHERE size >= 2`,
     },
-    // pairsInBucket of src/bands/candidates.ts: all pairs of a small bucket; in a big one each member with the first and with its predecessor.
+    // pairsInBucket of src/bands/candidates.ts: all pairs of a small bucket; in a big one each member with the first
+    // and with its predecessor.
     {
       name: 'candidates',
       sql: `SELECT DISTINCT a, b FROM (
@@ -173,7 +242,8 @@ WHERE size >= 2`,
 function programOps(options: ClusterSqlOptions, score: string): PlanOp[] {
   const program: PlanOp[] = [starLoop('', 'components')];
   if (options.check !== undefined) {
-    // The order clustering.ts sorts groups in: the score of a group's preferred document, then that document's position.
+    // The order clustering.ts sorts groups in: the score of a group's preferred document, then that document's
+    // position.
     const groupPref =
       options.keep === 'first'
         ? `SELECT node, ${score} AS score, node AS pref FROM exact_groups`
@@ -181,7 +251,14 @@ function programOps(options: ClusterSqlOptions, score: string): PlanOp[] {
   SELECT g.node, ${score} AS score, s.position AS pref, ROW_NUMBER() OVER (PARTITION BY g.node ORDER BY ${score} DESC, s.position) AS rn
   FROM shards s JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi) p
 WHERE rn = 1`;
-    program.push({ name: 'group_pref', sql: groupPref }, ...chainGuardOps({ k: options.k, rule: options.check.rule, maxRepresentatives: options.check.maxRepresentatives }));
+    program.push(
+      { name: 'group_pref', sql: groupPref },
+      ...chainGuardOps({
+        k: options.k,
+        rule: options.check.rule,
+        maxRepresentatives: options.check.maxRepresentatives,
+      }),
+    );
   }
   return program;
 }
@@ -196,7 +273,8 @@ function finishSteps(options: ClusterSqlOptions, score: string): SqlStep[] {
       : `SELECT s.node, l.label FROM settled s JOIN (SELECT rep, MIN(node) AS label FROM settled GROUP BY rep) l ON l.rep = s.rep`;
   return [
     { name: 'cluster_of', sql: clusterOf },
-    // A document's cluster is its group's; an empty document is a cluster of its own, and so is a contaminated group (all removed).
+    // A document's cluster is its group's; an empty document is a cluster of its own, and so is a contaminated group
+    // (all removed).
     {
       name: 'documents',
       sql: `SELECT s.id, s.position, ${score} AS score,
@@ -206,7 +284,8 @@ FROM shards s
 LEFT JOIN exact_groups g ON s.exact_lo = g.exact_lo AND s.exact_hi = g.exact_hi
 LEFT JOIN cluster_of c ON c.node = g.node${against ? '\nLEFT JOIN contaminated k ON k.node = g.node' : ''}`,
     },
-    // The label is the cluster's first position, so numbering labels in position order numbers clusters by first document.
+    // The label is the cluster's first position, so numbering labels in position order numbers clusters by first
+    // document.
     {
       name: 'clusters',
       sql: `SELECT id, position, component AS cluster,

@@ -10,16 +10,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { isLoop, type ClusterPlan, type PlanCheck, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
-import { checkFailed, DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type InspectRow, type Inspected } from './engine.js';
+import {
+  checkFailed,
+  DEFAULT_MAX_ROUNDS,
+  EngineUnavailableError,
+  numberClusters,
+  writeRowsParquet,
+  type ClusterRow,
+  type EngineOptions,
+  type EngineRun,
+  type InspectRow,
+  type Inspected,
+} from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
 
-export const DUCKDB_INSTALL_HINT = 'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no compiler needed)';
+export const DUCKDB_INSTALL_HINT =
+  'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no ' +
+  'compiler needed)';
 
 async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
   try {
     return await import('@duckdb/node-api');
   } catch (error) {
-    throw new EngineUnavailableError(`--engine duckdb needs DuckDB, which did not load (${(error as Error).message.split('\n')[0]}): ${DUCKDB_INSTALL_HINT}`);
+    throw new EngineUnavailableError(
+      `--engine duckdb needs DuckDB, which did not load (${(error as Error).message.split('\n')[0]}): ` +
+        `${DUCKDB_INSTALL_HINT}`,
+    );
   }
 }
 
@@ -33,7 +49,9 @@ export function sqlString(text: string): string {
  * the temporary directory (deleted on close): tables of a file database leave
  * memory for disk under memory_limit, where an in-memory one runs out.
  */
-export async function openDuckDb(options: EngineOptions = {}): Promise<{ connection: DuckDBConnection; close: () => void }> {
+export async function openDuckDb(
+  options: EngineOptions = {},
+): Promise<{ connection: DuckDBConnection; close: () => void }> {
   const duckdb = await loadDuckDb();
   if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
   // Made and registered in one synchronous step, so a signal never finds it unregistered.
@@ -48,11 +66,13 @@ export async function openDuckDb(options: EngineOptions = {}): Promise<{ connect
   };
   try {
     if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);
-    if (options.tempDirectory !== undefined) await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
+    if (options.tempDirectory !== undefined)
+      await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
     // Row order is set by ORDER BY where it matters; without this DuckDB keeps insertion order at a memory cost.
     await connection.run('SET preserve_insertion_order = false');
-    // The plan measures and explodes lists with Spark's size() and explode(); DuckDB spells them array_length and unnest (sqlParts.ts).
+    // The plan measures and explodes lists with Spark's size() and explode(); DuckDB spells them array_length and
+    // unnest (sqlParts.ts).
     await connection.run('CREATE OR REPLACE TEMP MACRO size(l) AS array_length(l)');
     await connection.run('CREATE OR REPLACE TEMP MACRO explode(l) AS unnest(l)');
   } catch (error) {
@@ -62,12 +82,19 @@ export async function openDuckDb(options: EngineOptions = {}): Promise<{ connect
   return { connection, close };
 }
 
-export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
+export async function runDuckDb(
+  plan: ClusterPlan,
+  shardPaths: readonly string[],
+  options: EngineOptions = {},
+): Promise<EngineRun> {
   const { connection, close } = await openDuckDb(options);
   try {
     await connection.run(`CREATE VIEW shards AS SELECT * FROM read_parquet([${shardPaths.map(sqlString).join(', ')}])`);
     const reference = options.reference ?? [];
-    if (reference.length > 0) await connection.run(`CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`);
+    if (reference.length > 0)
+      await connection.run(
+        `CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`,
+      );
     await runChecks(connection, plan.checks);
     const timings: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -83,7 +110,8 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
     const rounds: Record<string, number> = {};
     await timed('components', () => runOps(connection, plan.program, options, rounds));
     await timed('finish', () => runSteps(connection, plan.finish));
-    const inspected = plan.inspect === undefined ? undefined : await timed('inspect', () => runInspect(connection, plan.inspect!));
+    const inspected =
+      plan.inspect === undefined ? undefined : await timed('inspect', () => runInspect(connection, plan.inspect!));
     return {
       inspected,
       stats: {
@@ -109,7 +137,14 @@ export async function runDuckDb(plan: ClusterPlan, shardPaths: readonly string[]
 /** A query's rows, BIGINT as number (counts and positions stay below 2^53). */
 async function rowsOf(connection: DuckDBConnection, sql: string): Promise<InspectRow[]> {
   const rows = await (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? Number(value) : (value as number | string | null)])));
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => [
+        key,
+        typeof value === 'bigint' ? Number(value) : (value as number | string | null),
+      ]),
+    ),
+  );
 }
 
 async function runChecks(connection: DuckDBConnection, checks: readonly PlanCheck[]): Promise<void> {
@@ -136,15 +171,27 @@ export async function runSteps(connection: DuckDBConnection, steps: readonly Sql
   }
 }
 
-/** Runs ops in order, each loop until its `until` gives 0; counts each loop's rounds in `rounds` (by loop name, summed). */
-export async function runOps(connection: DuckDBConnection, ops: readonly PlanOp[], options: EngineOptions, rounds: Record<string, number> = {}): Promise<void> {
+/**
+ * Runs ops in order, each loop until its `until` gives 0; counts each loop's rounds in `rounds` (by loop name, summed).
+ */
+export async function runOps(
+  connection: DuckDBConnection,
+  ops: readonly PlanOp[],
+  options: EngineOptions,
+  rounds: Record<string, number> = {},
+): Promise<void> {
   for (const op of ops) {
     if (isLoop(op)) await runLoop(connection, op, options, rounds);
     else await runSteps(connection, [op]);
   }
 }
 
-async function runLoop(connection: DuckDBConnection, loop: PlanLoop, options: EngineOptions, rounds: Record<string, number>): Promise<void> {
+async function runLoop(
+  connection: DuckDBConnection,
+  loop: PlanLoop,
+  options: EngineOptions,
+  rounds: Record<string, number>,
+): Promise<void> {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; round <= maxRounds; round++) {
     await runOps(connection, loop.body, options, rounds);
@@ -160,6 +207,10 @@ async function* streamRows(connection: DuckDBConnection): AsyncGenerator<readonl
   const result = await connection.stream('SELECT id, position, cluster, kept FROM clusters ORDER BY position');
   const number = numberClusters();
   for await (const rows of result.yieldRowsJs()) {
-    yield rows.map(([id, position, label, kept]) => ({ id: String(id), cluster: number(Number(position), Number(label)), kept: Number(kept) === 1 }));
+    yield rows.map(([id, position, label, kept]) => ({
+      id: String(id),
+      cluster: number(Number(position), Number(label)),
+      kept: Number(kept) === 1,
+    }));
   }
 }

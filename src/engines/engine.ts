@@ -35,7 +35,10 @@ export interface EngineRun {
   readonly inspected?: Inspected;
   /** Every document's row, in input order (global position), a chunk at a time. */
   rows(): AsyncIterable<readonly ClusterRow[]>;
-  /** Writes the rows as Parquet (id STRING, cluster BIGINT, kept BOOLEAN) to `path` (a temporary name: the caller renames). */
+  /**
+   * Writes the rows as Parquet (id STRING, cluster BIGINT, kept BOOLEAN) to `path` (a temporary name: the caller
+   * renames).
+   */
   writeParquet(path: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,7 +51,10 @@ export interface EngineOptions {
   readonly threads?: number;
   /** Most rounds of the components loop before giving up (default 200). */
   readonly maxRounds?: number;
-  /** After each round of a loop: `components` (remaining: edges to non-roots), `check` (groups still to check), `pieces`. */
+  /**
+   * After each round of a loop: `components` (remaining: edges to non-roots), `check` (groups still to check),
+   * `pieces`.
+   */
   readonly onRound?: (round: number, remaining: number, loop: string) => void;
   /** Reference shards (`--against`), registered as the relation `reference`. */
   readonly reference?: readonly string[];

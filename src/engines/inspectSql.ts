@@ -76,10 +76,21 @@ export function sampleKeySql(x: string, y: string | undefined, seedA: number, se
 }
 
 export function inspectPlan(o: InspectOptions): InspectPlan {
-  const bin = `CASE ${o.binFloors.map((floor, h) => ({ floor, h })).slice(1).reverse().map(({ floor, h }) => `WHEN agree >= ${floor} THEN ${h}`).join(' ')} ELSE 0 END`;
+  const bin = `CASE ${o.binFloors
+    .map((floor, h) => ({ floor, h }))
+    .slice(1)
+    .reverse()
+    .map(({ floor, h }) => `WHEN agree >= ${floor} THEN ${h}`)
+    .join(' ')} ELSE 0 END`;
   const steps: SqlStep[] = [
-    { name: 'verified_scored', sql: `SELECT v.a, v.b, CAST(s.agree AS BIGINT) AS agree FROM verified v JOIN scored s ON s.a = v.a AND s.b = v.b` },
-    { name: 'cluster_texts', sql: `SELECT cluster, COUNT(*) AS size, COUNT(DISTINCT grp) AS texts FROM clusters GROUP BY cluster` },
+    {
+      name: 'verified_scored',
+      sql: `SELECT v.a, v.b, CAST(s.agree AS BIGINT) AS agree FROM verified v JOIN scored s ON s.a = v.a AND s.b = v.b`,
+    },
+    {
+      name: 'cluster_texts',
+      sql: `SELECT cluster, COUNT(*) AS size, COUNT(DISTINCT grp) AS texts FROM clusters GROUP BY cluster`,
+    },
     {
       name: 'largest_pool',
       sql: `SELECT cluster, size FROM (
@@ -134,12 +145,17 @@ export function globalPositionSql(column: string, offsets: readonly number[] | u
 }
 
 /** The sample: pools per stratum, the N smallest keys per stratum, their lists' common shingles. */
-function auditSteps(bin: string, a: NonNullable<InspectOptions['audit']>, offsets: readonly number[] | undefined): SqlStep[] {
+function auditSteps(
+  bin: string,
+  a: NonNullable<InspectOptions['audit']>,
+  offsets: readonly number[] | undefined,
+): SqlStep[] {
   const n = a.perBin;
   const global = (column: string): string => globalPositionSql(column, offsets);
   return [
     {
-      // Pairs name their groups (a, b: first positions); a removed document and its kept one are measured by their groups' lists.
+      // Pairs name their groups (a, b: first positions); a removed document and its kept one are measured by their
+      // groups' lists.
       name: 'audit_pool',
       sql: `SELECT stratum, x, y, x_set, y_set, agree, ${sampleKeySql('gx', 'gy', a.seedA, a.seedB)} AS sample_key FROM (
   SELECT CAST(${bin} AS INT) AS stratum, a AS x, b AS y, a AS x_set, b AS y_set, agree, ${global('a')} AS gx, ${global('b')} AS gy FROM verified_scored) p

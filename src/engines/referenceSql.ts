@@ -25,13 +25,20 @@ export interface ReferenceSqlOptions {
 export function referenceSteps(o: ReferenceSqlOptions): SqlStep[] {
   const bandColumns = Array.from({ length: o.bands }, (_, j) => `band_${j}`);
   const members = (table: string, isReference: number, where = ''): string =>
-    bandColumns.map((c, j) => `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, ${isReference} AS is_ref, ${table === 'reference' ? 'position' : 'node'} AS node FROM ${table}${where}`).join('\nUNION ALL\n');
+    bandColumns
+      .map(
+        (c, j) =>
+          `SELECT CAST(${j} AS INT) AS band, ${c} AS bucket_key, ${isReference} AS is_ref, ` +
+          `${table === 'reference' ? 'position' : 'node'} AS node FROM ${table}${where}`,
+      )
+      .join('\nUNION ALL\n');
   return [
     {
       name: 'cross_members',
       sql: `${members('all_group_bands', 0)}\nUNION ALL\n${members('reference', 1, ' WHERE exact_hi IS NOT NULL')}`,
     },
-    // Each bucket's size, and each member's rank among the bucket's members of its side (references in reference order).
+    // Each bucket's size, and each member's rank among the bucket's members of its side (references in reference
+    // order).
     {
       name: 'cross_buckets',
       sql: `SELECT band, bucket_key, is_ref, node,
@@ -44,11 +51,20 @@ FROM cross_members`,
       sql: `SELECT DISTINCT x.node AS a, y.node AS r FROM cross_buckets x JOIN cross_buckets y ON x.band = y.band AND x.bucket_key = y.bucket_key
 WHERE x.is_ref = 0 AND y.is_ref = 1 AND (x.size <= ${o.maxBucketPairs} OR y.rn <= ${o.anchors})`,
     },
-    { name: 'cross_scored', sql: `SELECT c.a, c.r, ${agreementSql(o.k)} AS agree FROM cross_candidates c JOIN shards x ON x.position = c.a JOIN reference y ON y.position = c.r` },
-    ...(hasMargin(o.rule) ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference') : []),
+    {
+      name: 'cross_scored',
+      sql:
+        `SELECT c.a, c.r, ${agreementSql(o.k)} AS agree FROM cross_candidates c JOIN shards x ON x.position = c.a ` +
+        `JOIN reference y ON y.position = c.r`,
+    },
+    ...(hasMargin(o.rule)
+      ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference')
+      : []),
     {
       name: 'contaminated',
-      sql: `SELECT DISTINCT a AS node FROM cross_scored WHERE agree >= ${o.rule.acceptFrom}` + (hasMargin(o.rule) ? `\nUNION\nSELECT a AS node FROM cross_margin_passed` : ''),
+      sql:
+        `SELECT DISTINCT a AS node FROM cross_scored WHERE agree >= ${o.rule.acceptFrom}` +
+        (hasMargin(o.rule) ? `\nUNION\nSELECT a AS node FROM cross_margin_passed` : ''),
     },
   ];
 }

@@ -20,9 +20,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { ClusterPlan } from './clusterSql.js';
-import { checkFailed, DEFAULT_MAX_ROUNDS, EngineUnavailableError, numberClusters, writeRowsParquet, type ClusterRow, type EngineOptions, type EngineRun, type EngineStats, type Inspected } from './engine.js';
+import {
+  checkFailed,
+  DEFAULT_MAX_ROUNDS,
+  EngineUnavailableError,
+  numberClusters,
+  writeRowsParquet,
+  type ClusterRow,
+  type EngineOptions,
+  type EngineRun,
+  type EngineStats,
+  type Inspected,
+} from './engine.js';
 
-export const SPARK_INSTALL_HINT = 'python3 -m pip install pyspark (Spark with its jars; needs Java 17 or newer on PATH)';
+export const SPARK_INSTALL_HINT =
+  'python3 -m pip install pyspark (Spark with its jars; needs Java 17 or newer on PATH)';
 
 /** The PySpark job: `spark-submit job.py --out DIR SHARD...` (or `python3 job.py --master local[2] …`). */
 export function sparkJobScript(plan: ClusterPlan, maxRounds = DEFAULT_MAX_ROUNDS): string {
@@ -54,7 +66,11 @@ function pythonCommand(): string {
   return process.env.GPUDEDUP_PYTHON ?? 'python3';
 }
 
-function runProcess(command: string, args: readonly string[], onLine?: (line: string) => void): Promise<{ code: number; output: string }> {
+function runProcess(
+  command: string,
+  args: readonly string[],
+  onLine?: (line: string) => void,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -76,12 +92,22 @@ export async function checkPySpark(): Promise<void> {
   try {
     result = await runProcess(pythonCommand(), ['-c', 'import pyspark; print(pyspark.__version__)']);
   } catch (error) {
-    throw new EngineUnavailableError(`--engine spark runs ${pythonCommand()}, which could not start (${(error as Error).message}): install Python 3, then ${SPARK_INSTALL_HINT}`);
+    throw new EngineUnavailableError(
+      `--engine spark runs ${pythonCommand()}, which could not start (${(error as Error).message}): install Python 3, ` +
+        `then ${SPARK_INSTALL_HINT}`,
+    );
   }
-  if (result.code !== 0) throw new EngineUnavailableError(`--engine spark needs PySpark, which ${pythonCommand()} cannot import: ${SPARK_INSTALL_HINT}`);
+  if (result.code !== 0)
+    throw new EngineUnavailableError(
+      `--engine spark needs PySpark, which ${pythonCommand()} cannot import: ${SPARK_INSTALL_HINT}`,
+    );
 }
 
-export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[], options: EngineOptions = {}): Promise<EngineRun> {
+export async function runSpark(
+  plan: ClusterPlan,
+  shardPaths: readonly string[],
+  options: EngineOptions = {},
+): Promise<EngineRun> {
   await checkPySpark();
   // DuckDB creates its temporary directory when it spills; the job's folder needs it first.
   const base = options.tempDirectory ?? tmpdir();
@@ -92,8 +118,17 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
   try {
     const job = join(dir, 'job.py');
     await writeFile(job, sparkJobScript(plan, options.maxRounds));
-    const args = [job, '--master', `local[${options.threads ?? 2}]`, '--shuffle-partitions', String(Math.max(2, (options.threads ?? 2) * 2)), '--out', dir];
-    if (options.memoryLimit !== undefined) args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
+    const args = [
+      job,
+      '--master',
+      `local[${options.threads ?? 2}]`,
+      '--shuffle-partitions',
+      String(Math.max(2, (options.threads ?? 2) * 2)),
+      '--out',
+      dir,
+    ];
+    if (options.memoryLimit !== undefined)
+      args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
     if (options.explain !== undefined) args.push('--explain', options.explain);
     for (const path of options.reference ?? []) args.push('--reference', path);
     args.push('--local-dir', join(dir, 'spill'), ...shardPaths);
@@ -102,18 +137,27 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
       if (match) options.onRound?.(Number(match[1]), Number(match[2]), match[3]);
     });
     if (result.code === 3) {
-      const found = JSON.parse(await readFile(join(dir, 'check_failed.json'), 'utf8')) as { name: string; n: number; example: unknown };
+      const found = JSON.parse(await readFile(join(dir, 'check_failed.json'), 'utf8')) as {
+        name: string;
+        n: number;
+        example: unknown;
+      };
       throw checkFailed(plan.checks.find((c) => c.name === found.name)!, found.n, found.example);
     }
     if (result.code !== 0) {
       // A Java stack trace ends the output; its cause is higher up, on the lines naming an exception.
       const lines = result.output.trim().split('\n');
       const causes = lines.filter((line) => /(Exception|Error)\b/.test(line) && !/^\s+at /.test(line)).slice(-3);
-      throw new Error(`the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`);
+      throw new Error(
+        `the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`,
+      );
     }
     const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as EngineStats;
     const parts = await partFiles(join(dir, 'clusters'));
-    const inspected = plan.inspect === undefined ? undefined : (JSON.parse(await readFile(join(dir, 'inspect.json'), 'utf8')) as Inspected);
+    const inspected =
+      plan.inspect === undefined
+        ? undefined
+        : (JSON.parse(await readFile(join(dir, 'inspect.json'), 'utf8')) as Inspected);
     return {
       stats,
       inspected,
@@ -128,7 +172,10 @@ export async function runSpark(plan: ClusterPlan, shardPaths: readonly string[],
 }
 
 async function partFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name.startsWith('part-') && name.endsWith('.parquet')).sort().map((name) => join(dir, name));
+  return (await readdir(dir))
+    .filter((name) => name.startsWith('part-') && name.endsWith('.parquet'))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /** The part files in order; Spark's sort writes ranges of positions, each file sorted, checked here. */
@@ -140,10 +187,16 @@ async function* readParts(parts: readonly string[]): AsyncGenerator<readonly Clu
     const metadata = await parquetMetadataAsync(file);
     const rowCount = Number(metadata.num_rows);
     for (let start = 0; start < rowCount; start += 65536) {
-      const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: Math.min(rowCount, start + 65536) });
+      const rows = await parquetReadObjects({
+        file,
+        metadata,
+        rowStart: start,
+        rowEnd: Math.min(rowCount, start + 65536),
+      });
       yield rows.map((r) => {
         const position = BigInt(r.position as bigint | number);
-        if (position <= last) throw new Error(`internal: the Spark job's rows are out of order at position ${position}`);
+        if (position <= last)
+          throw new Error(`internal: the Spark job's rows are out of order at position ${position}`);
         last = position;
         return { id: String(r.id), cluster: number(Number(position), Number(r.cluster)), kept: r.kept === true };
       });

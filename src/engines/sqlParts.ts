@@ -62,10 +62,20 @@ export interface SqlPairRule {
 
 export function checkRule(rule: SqlPairRule, k: number, what: string): void {
   const { acceptFrom, rejectUpTo, threshold } = rule;
-  if (!Number.isSafeInteger(acceptFrom) || !Number.isSafeInteger(rejectUpTo) || acceptFrom <= rejectUpTo || acceptFrom < 0 || acceptFrom > k + 1 || rejectUpTo < -1) {
-    throw new RangeError(`internal: ${what} bounds must satisfy −1 ≤ reject < accept ≤ k + 1, got ${rejectUpTo}, ${acceptFrom}`);
+  if (
+    !Number.isSafeInteger(acceptFrom) ||
+    !Number.isSafeInteger(rejectUpTo) ||
+    acceptFrom <= rejectUpTo ||
+    acceptFrom < 0 ||
+    acceptFrom > k + 1 ||
+    rejectUpTo < -1
+  ) {
+    throw new RangeError(
+      `internal: ${what} bounds must satisfy −1 ≤ reject < accept ≤ k + 1, got ${rejectUpTo}, ${acceptFrom}`,
+    );
   }
-  if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`internal: ${what} threshold must be in (0, 1], got ${threshold}`);
+  if (!(threshold > 0 && threshold <= 1))
+    throw new RangeError(`internal: ${what} threshold must be in (0, 1], got ${threshold}`);
 }
 
 /** Whether any pair can fall between the bounds (then the plan reads shingle lists). */
@@ -93,7 +103,15 @@ export function doubleSql(value: number): string {
  * common shingle has similarity 0 and drops out of the join; two empty lists
  * likewise, as exactJaccard.
  */
-export function exactPassSteps(name: string, from: string, left: string, right: string, keep: string, rule: SqlPairRule, rightTable = 'shards'): SqlStep[] {
+export function exactPassSteps(
+  name: string,
+  from: string,
+  left: string,
+  right: string,
+  keep: string,
+  rule: SqlPairRule,
+  rightTable = 'shards',
+): SqlStep[] {
   const pairs = `${name}_pairs`;
   const { steps, rightSets } = commonShingleSteps(name, pairs, left, right, rightTable);
   return [
@@ -116,12 +134,21 @@ WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${
  * `${name}_common` (left, right, common) each pair with a shingle in common
  * (a pair without one has no row).
  */
-export function commonShingleSteps(name: string, pairs: string, left: string, right: string, rightTable = 'shards'): { steps: SqlStep[]; rightSets: string } {
+export function commonShingleSteps(
+  name: string,
+  pairs: string,
+  left: string,
+  right: string,
+  rightTable = 'shards',
+): { steps: SqlStep[]; rightSets: string } {
   const sets = `${name}_sets`;
   const sameSide = rightTable === 'shards';
   const rightSets = sameSide ? sets : `${name}_right_sets`;
-  const needed = sameSide ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}` : `SELECT ${left} FROM ${pairs}`;
-  const setsOf = (table: string, positions: string): string => `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
+  const needed = sameSide
+    ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}`
+    : `SELECT ${left} FROM ${pairs}`;
+  const setsOf = (table: string, positions: string): string =>
+    `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
   const explode = (table: string): string => `SELECT position, explode(shingles) AS h FROM ${table}`;
   const steps: SqlStep[] = [
     { name: sets, sql: setsOf('shards', needed) },
@@ -149,7 +176,11 @@ export function starLoop(p: string, loop: string): PlanLoop {
     loop,
     body: [
       // A view: both directions of the stored edges, cheaper to read twice than to store once more.
-      { name: `${p}neighbours`, sql: `SELECT src AS u, dst AS v FROM ${p}edges UNION ALL SELECT dst AS u, src AS v FROM ${p}edges`, view: true },
+      {
+        name: `${p}neighbours`,
+        sql: `SELECT src AS u, dst AS v FROM ${p}edges UNION ALL SELECT dst AS u, src AS v FROM ${p}edges`,
+        view: true,
+      },
       // Large-star: every neighbour v > u is linked to m(u), the least of u and its neighbours.
       {
         name: `${p}large_star`,
@@ -165,7 +196,8 @@ UNION
 SELECT e.dst AS src, mins.m AS dst FROM ${p}large_star e JOIN (SELECT src, MIN(dst) AS m FROM ${p}large_star GROUP BY src) mins ON e.src = mins.src WHERE e.dst <> mins.m`,
       },
     ],
-    // A fixed point of both operations is a forest of stars around each component's least node: no edge points at a non-root.
+    // A fixed point of both operations is a forest of stars around each component's least node: no edge points at a
+    // non-root.
     until: `SELECT COUNT(*) AS n FROM ${p}edges e JOIN ${p}edges f ON e.dst = f.src`,
   };
 }

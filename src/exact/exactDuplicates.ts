@@ -36,7 +36,10 @@ export class ExactDuplicateIndex {
    * first appearance. `isNew` is true for the first document of a group.
    */
   add(normalized: string | Uint8Array): { group: number; isNew: boolean } {
-    const digest = typeof normalized === 'string' ? this.hashText(normalized) : murmur3x86_128(normalized, normalized.length, this.digest);
+    const digest =
+      typeof normalized === 'string'
+        ? this.hashText(normalized)
+        : murmur3x86_128(normalized, normalized.length, this.digest);
     return this.addKey(digest, 0);
   }
 

@@ -38,7 +38,11 @@ export class UniqueIds {
     const firstPath = this.paths[Math.floor(first / LINES)];
     const firstLine = first % LINES;
     const where = firstLine > 0 ? `${firstPath}:${firstLine}` : firstPath;
-    throw new InputError(path, line, `${repeatedIdMessage(idText(id), where)} (is a file given twice, or does a line-number id meet a real one?)`);
+    throw new InputError(
+      path,
+      line,
+      `${repeatedIdMessage(idText(id), where)} (is a file given twice, or does a line-number id meet a real one?)`,
+    );
   }
 
   /**
@@ -77,13 +81,19 @@ export async function* requireUniqueIds(documents: AsyncIterable<InputDocument>)
   }
 }
 
-/** Refuses documents held in memory with an id twice, naming both indexes: "documents[3]: id "a" repeats the id of documents[1]; …". */
+/**
+ * Refuses documents held in memory with an id twice, naming both indexes: "documents[3]: id "a" repeats the id of
+ * documents[1]; …".
+ */
 export function requireUniqueIdsInMemory(documents: readonly { readonly id: string }[], name = 'documents'): void {
   const ids = new UniqueIds();
   for (let i = 0; i < documents.length; i++) {
     const first = ids.placeOf(documents[i].id, i);
     if (first !== undefined) {
-      throw new RangeError(`${name}[${i}]: ${repeatedIdMessage(documents[i].id, `${name}[${first}]`)} (does a string document's index meet a real id?)`);
+      throw new RangeError(
+        `${name}[${i}]: ${repeatedIdMessage(documents[i].id, `${name}[${first}]`)} (does a string document's index ` +
+          `meet a real id?)`,
+      );
     }
   }
 }

@@ -21,7 +21,14 @@ export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
   const { shingle, keep, read } = setup;
   if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
   if (keep.kind === 'field' || unitKernelUnavailable()) return undefined;
-  return { textField: read.textField, idField: read.idField, idRequired: idFieldRequired(read.idField), char: shingle.mode === 'char', n: shingle.n, hash: shingle.hash ?? 'fnv1a64' };
+  return {
+    textField: read.textField,
+    idField: read.idField,
+    idRequired: idFieldRequired(read.idField),
+    char: shingle.mode === 'char',
+    n: shingle.n,
+    hash: shingle.hash ?? 'fnv1a64',
+  };
 }
 
 /** The sets a worker keeps for `finish`: the selected documents' as one batch. */
@@ -78,7 +85,9 @@ export class DocumentBuilder {
     this.shingles = new Uint32Array(Math.max(1 << 14, inputBytes >> 1));
   }
 
-  /** A document the kernel read from a JSON line (its record at word `at`); `offset`: the unit's first byte in its file. */
+  /**
+   * A document the kernel read from a JSON line (its record at word `at`); `offset`: the unit's first byte in its file.
+   */
   addKernelRecord(records: KernelRecords, at: number, offset: number): void {
     const w = records.words;
     const d = this.next();
@@ -199,7 +208,8 @@ export class DocumentBuilder {
 
   /** The last document's id bytes. */
   private appendId(bytes: Uint8Array): void {
-    if (this.idBytes.length < this.idsUsed + bytes.length) this.idBytes = grown(this.idBytes, Math.max(2 * this.idBytes.length, this.idsUsed + bytes.length));
+    if (this.idBytes.length < this.idsUsed + bytes.length)
+      this.idBytes = grown(this.idBytes, Math.max(2 * this.idBytes.length, this.idsUsed + bytes.length));
     this.idBytes.set(bytes, this.idsUsed);
     this.idsUsed += bytes.length;
     this.idEnds[this.count - 1] = this.idsUsed;
@@ -238,7 +248,8 @@ export class DocumentBuilder {
   }
 
   private reserveSets(pairs: number): void {
-    if (this.shingles.length < 2 * pairs) this.shingles = grown(this.shingles, Math.max(2 * this.shingles.length, 2 * pairs));
+    if (this.shingles.length < 2 * pairs)
+      this.shingles = grown(this.shingles, Math.max(2 * this.shingles.length, 2 * pairs));
   }
 }
 
@@ -246,11 +257,13 @@ function heldSets(shingles: Uint32Array, offsets: Uint32Array, count: number): H
   return {
     select(select: Uint32Array): ShingleBatch {
       // Selections are increasing indexes: as many as the documents means all of them.
-      if (select.length === count) return { shingles: shingles.subarray(0, 2 * offsets[count]), offsets: offsets.slice(0, count + 1) };
+      if (select.length === count)
+        return { shingles: shingles.subarray(0, 2 * offsets[count]), offsets: offsets.slice(0, count + 1) };
       const own = new Uint32Array(select.length + 1);
       for (let i = 0; i < select.length; i++) own[i + 1] = own[i] + offsets[select[i] + 1] - offsets[select[i]];
       const batch = new Uint32Array(2 * own[select.length]);
-      for (let i = 0; i < select.length; i++) batch.set(shingles.subarray(2 * offsets[select[i]], 2 * offsets[select[i] + 1]), 2 * own[i]);
+      for (let i = 0; i < select.length; i++)
+        batch.set(shingles.subarray(2 * offsets[select[i]], 2 * offsets[select[i] + 1]), 2 * own[i]);
       return { shingles: batch, offsets: own };
     },
   };

@@ -50,7 +50,8 @@ export class DocumentRecords {
     const end = documents.ends[i];
     const id = documents.idBytes.subarray(i === 0 ? 0 : documents.idEnds[i - 1], documents.idEnds[i]);
     if (this.count === this.idEnds.length) this.growDocuments();
-    if (this.idBytes.length - this.used < id.length) this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length));
+    if (this.idBytes.length - this.used < id.length)
+      this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length));
     this.idBytes.set(id, this.used);
     this.used += id.length;
     this.idEnds[this.count] = this.used;

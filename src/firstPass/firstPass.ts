@@ -6,13 +6,23 @@
  * unique-id check — and hands each worker back the list of its documents to
  * shingle and sign. No document's text comes here.
  */
-import { unitId, type FinishMode, type InputUnit, type ReadSetup, type SelectedDocuments, type UnitDocuments } from './protocol.js';
+import {
+  unitId,
+  type FinishMode,
+  type InputUnit,
+  type ReadSetup,
+  type SelectedDocuments,
+  type UnitDocuments,
+} from './protocol.js';
 import type { FirstPassWorkers } from './ports.js';
 import type { UniqueIds } from '../exact/uniqueIds.js';
 
 /** The exact pre-pass as this thread drives it, in input order (src/exact/exactPrePass.ts is the one). */
 export interface OrderingPrePass {
-  /** Records the next document from its key (words [at, at + 4) of `keys`) and keep score; `isNew`: the first of a non-empty group. */
+  /**
+   * Records the next document from its key (words [at, at + 4) of `keys`) and keep score; `isNew`: the first of a
+   * non-empty group.
+   */
   addKeyed(keys: Uint32Array, at: number, empty: boolean, score: number): { group: number; isNew: boolean };
   missingKeepField: number;
 }
@@ -57,13 +67,17 @@ interface Pending {
 
 let nextUnitId = 1;
 
-export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, options: FirstPassOptions): AsyncGenerator<OrderedUnit> {
+export async function* firstPass(
+  units: AsyncIterable<InputUnit> | Iterable<InputUnit>,
+  options: FirstPassOptions,
+): AsyncGenerator<OrderedUnit> {
   const { workers } = options;
   const position = { next: 0 };
   const reading: Pending[] = [];
   const finishing: Promise<OrderedUnit>[] = [];
   const limit = workers.size * (options.readAhead ?? 3);
-  const input = Symbol.asyncIterator in units ? units[Symbol.asyncIterator]() : (units as Iterable<InputUnit>)[Symbol.iterator]();
+  const input =
+    Symbol.asyncIterator in units ? units[Symbol.asyncIterator]() : (units as Iterable<InputUnit>)[Symbol.iterator]();
   let nextInput: Promise<IteratorResult<InputUnit>> | undefined = Promise.resolve(input.next());
   let sent = 0;
   try {
@@ -73,7 +87,8 @@ export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<Inpu
       const ready: Promise<Step>[] = [];
       if (finishing.length > 0) ready.push(finishing[0].then(FINISHED, FINISHED));
       if (reading.length > 0) ready.push(reading[0].read.then(READ, READ));
-      if (nextInput !== undefined && reading.length + finishing.length < limit) ready.push(nextInput.then((result) => ({ result })));
+      if (nextInput !== undefined && reading.length + finishing.length < limit)
+        ready.push(nextInput.then((result) => ({ result })));
       const step = await Promise.race(ready);
       if (step === FINISHED_STEP) yield await finishing.shift()!;
       else if (step === READ_STEP) finishing.push((await order(reading.shift()!, options, position)).finished);
@@ -86,7 +101,8 @@ export async function* firstPass(units: AsyncIterable<InputUnit> | Iterable<Inpu
       }
     }
   } finally {
-    // Stopped early (an error, or the consumer quit): stop reading, let nothing reject unobserved, free the workers' texts.
+    // Stopped early (an error, or the consumer quit): stop reading, let nothing reject unobserved, free the workers'
+    // texts.
     if (nextInput !== undefined) void Promise.resolve(input.return?.()).catch(() => undefined);
     for (const pending of reading) {
       pending.read.catch(() => undefined);
@@ -105,16 +121,22 @@ const READ = (): typeof READ_STEP => READ_STEP;
 function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
   const id = nextUnitId++;
   const transfer = input.kind === 'lines' || input.kind === 'json-array' ? [input.bytes.buffer as ArrayBuffer] : [];
-  const read = options.workers.request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer).then((r) => {
-    if (!('documents' in r)) throw new Error('first pass: a worker answered a read with something else');
-    return r.documents;
-  });
+  const read = options.workers
+    .request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer)
+    .then((r) => {
+      if (!('documents' in r)) throw new Error('first pass: a worker answered a read with something else');
+      return r.documents;
+    });
   read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
   return { id, worker, path: input.kind === 'texts' ? 'documents' : input.path, read };
 }
 
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */
-async function order(pending: Pending, options: FirstPassOptions, position: { next: number }): Promise<{ finished: Promise<OrderedUnit> }> {
+async function order(
+  pending: Pending,
+  options: FirstPassOptions,
+  position: { next: number },
+): Promise<{ finished: Promise<OrderedUnit> }> {
   const documents = await pending.read;
   const groups = new Int32Array(documents.count);
   const selected: number[] = [];
@@ -139,10 +161,12 @@ async function order(pending: Pending, options: FirstPassOptions, position: { ne
     throw new Error(documents.error);
   }
   const select = Uint32Array.from(selected);
-  const finished = options.workers.request(pending.worker, { type: 'finish', unit: pending.id, select, mode: options.finish }).then((r) => {
-    if (!('selected' in r)) throw new Error('first pass: a worker answered a finish with something else');
-    return { path: pending.path, documents, groups, selected: select, result: r.selected };
-  });
+  const finished = options.workers
+    .request(pending.worker, { type: 'finish', unit: pending.id, select, mode: options.finish })
+    .then((r) => {
+      if (!('selected' in r)) throw new Error('first pass: a worker answered a finish with something else');
+      return { path: pending.path, documents, groups, selected: select, result: r.selected };
+    });
   finished.catch(() => undefined);
   return { finished };
 }

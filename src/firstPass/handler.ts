@@ -25,7 +25,10 @@ interface HeldUnit {
 }
 
 /** `useKernel: false` reads every document by the TypeScript path (the reference the kernel is tested against). */
-export function firstPassHandler(sources: FirstPassSources, options: { readonly useKernel?: boolean } = {}): FirstPassHandler {
+export function firstPassHandler(
+  sources: FirstPassSources,
+  options: { readonly useKernel?: boolean } = {},
+): FirstPassHandler {
   const held = new Map<number, HeldUnit>();
   const useKernel = options.useKernel ?? true;
   return async (request: FirstPassRequest) => {
@@ -41,7 +44,9 @@ export function firstPassHandler(sources: FirstPassSources, options: { readonly 
         held.delete(request.unit);
         if (unit === undefined) throw new Error(`first pass: unit ${request.unit} was never read here`);
         const selected = finish(unit, request.select, request.mode);
-        const transfer = [selected.signatures, selected.shingles, selected.offsets].filter((a) => a !== undefined).map((a) => a.buffer as ArrayBuffer);
+        const transfer = [selected.signatures, selected.shingles, selected.offsets]
+          .filter((a) => a !== undefined)
+          .map((a) => a.buffer as ArrayBuffer);
         return { response: { selected }, transfer };
       }
       case 'drop':
@@ -51,9 +56,18 @@ export function firstPassHandler(sources: FirstPassSources, options: { readonly 
   };
 }
 
-async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSources, useKernel: boolean): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
+async function readUnit(
+  unit: InputUnit,
+  setup: ReadSetup,
+  sources: FirstPassSources,
+  useKernel: boolean,
+): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
   const kernel = useKernel ? kernelSetupOf(setup) : undefined;
-  const builder = new DocumentBuilder(setup, kernel, unit.kind === 'lines' || unit.kind === 'json-array' ? unit.bytes.length : 0);
+  const builder = new DocumentBuilder(
+    setup,
+    kernel,
+    unit.kind === 'lines' || unit.kind === 'json-array' ? unit.bytes.length : 0,
+  );
   if (unit.kind === 'lines' && kernel !== undefined) {
     const prefix = unit.qualifyIds ? `${unit.path}:` : '';
     const ran = kernelLines(unit.bytes, unit.firstLine, unit.stripBom, kernel, prefix, (records, width) => {
@@ -62,7 +76,13 @@ async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSou
         const status = records.words[at + R.STATUS];
         if (status === LineStatus.Document) builder.addKernelRecord(records, at, unit.offset);
         else if (status === LineStatus.ForJs) {
-          const line = parseJsonFallbackLine(unit, records.words[at + R.LINE], records.words[at + R.START], records.words[at + R.END], setup.read);
+          const line = parseJsonFallbackLine(
+            unit,
+            records.words[at + R.LINE],
+            records.words[at + R.START],
+            records.words[at + R.END],
+            setup.read,
+          );
           if (line !== undefined) builder.addParsed(line, false); // the kernel is mid-unit
         }
       }
@@ -74,7 +94,11 @@ async function readUnit(unit: InputUnit, setup: ReadSetup, sources: FirstPassSou
   return builder.done();
 }
 
-function finish(unit: HeldUnit, select: Uint32Array, mode: Extract<FirstPassRequest, { type: 'finish' }>['mode']): SelectedDocuments {
+function finish(
+  unit: HeldUnit,
+  select: Uint32Array,
+  mode: Extract<FirstPassRequest, { type: 'finish' }>['mode'],
+): SelectedDocuments {
   const batch = unit.sets.select(select);
   const shingleCount = batch.offsets[select.length];
   const timing = { shingleCount, shingleMs: unit.readMs, signMs: 0 };
@@ -82,9 +106,21 @@ function finish(unit: HeldUnit, select: Uint32Array, mode: Extract<FirstPassRequ
   const started = performance.now();
   const signatures = openCpuKernel(mode.kernel).kernel.sign(mode.family, batch);
   timing.signMs = performance.now() - started;
-  return mode.keepSets ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets } : { ...timing, signatures };
+  return mode.keepSets
+    ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets }
+    : { ...timing, signatures };
 }
 
 function transfersOf(documents: UnitDocuments): ArrayBuffer[] {
-  return [documents.idBytes, documents.idEnds, documents.idKeys, documents.exactKeys, documents.empty, documents.scores, documents.lines, documents.starts, documents.ends].map((a) => a.buffer as ArrayBuffer);
+  return [
+    documents.idBytes,
+    documents.idEnds,
+    documents.idKeys,
+    documents.exactKeys,
+    documents.empty,
+    documents.scores,
+    documents.lines,
+    documents.starts,
+    documents.ends,
+  ].map((a) => a.buffer as ArrayBuffer);
 }

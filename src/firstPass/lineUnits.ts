@@ -19,10 +19,16 @@ const CR = 0x0d;
 export const UNIT_BYTES = 1 << 19;
 
 /**
- * `unitLines`: also cut after this many lines (a checkpoint of `sign --batch-size`, or a slow pipe's lines as they come).
- * Where a unit ends depends on the chunks as they come: once `unitBytes` are held, after the last \n held.
+ * `unitLines`: also cut after this many lines (a checkpoint of `sign --batch-size`, or a slow pipe's lines as they
+ * come). Where a unit ends depends on the chunks as they come: once `unitBytes` are held, after the last \n held.
  */
-export async function* lineUnits(path: string, chunks: AsyncIterable<Uint8Array>, qualifyIds: boolean, unitBytes = UNIT_BYTES, unitLines = Infinity): AsyncGenerator<InputUnit> {
+export async function* lineUnits(
+  path: string,
+  chunks: AsyncIterable<Uint8Array>,
+  qualifyIds: boolean,
+  unitBytes = UNIT_BYTES,
+  unitLines = Infinity,
+): AsyncGenerator<InputUnit> {
   const held = new HeldBytes();
   let firstLine = 1;
   let offset = 0;
@@ -46,7 +52,8 @@ export async function* lineUnits(path: string, chunks: AsyncIterable<Uint8Array>
         return;
       }
     }
-    for (let cut = held.cut(unitBytes, unitLines); cut > 0; cut = held.cut(unitBytes, unitLines)) yield unit(held.take(cut), false);
+    for (let cut = held.cut(unitBytes, unitLines); cut > 0; cut = held.cut(unitBytes, unitLines))
+      yield unit(held.take(cut), false);
   }
   if (held.length > 0) yield unit(held.take(held.length), true);
 }
@@ -93,7 +100,9 @@ class HeldBytes {
     return 0;
   }
 
-  /** The first `cut` bytes, copied once into a buffer of their own (which the unit may transfer); the rest stays held. */
+  /**
+   * The first `cut` bytes, copied once into a buffer of their own (which the unit may transfer); the rest stays held.
+   */
   take(cut: number): Uint8Array {
     const out = new Uint8Array(cut);
     let at = 0;
@@ -132,7 +141,9 @@ export function countLines(bytes: Uint8Array, final: boolean): number {
 }
 
 /** Node's Buffer, where there is one: its indexOf of a byte is memchr, several times faster than a Uint8Array's. */
-const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array } }).Buffer;
+const NodeBuffer = (
+  globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array } }
+).Buffer;
 
 /** The same bytes, to search: a Buffer over them in Node (no copy), else themselves (the tab). */
 function searchable(bytes: Uint8Array): Uint8Array {

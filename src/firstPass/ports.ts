@@ -26,7 +26,9 @@ export interface FirstPassWorkers {
 }
 
 /** The handler a worker runs, also called directly by InlineWorkers. */
-export type FirstPassHandler = (request: FirstPassRequest) => Promise<{ response: FirstPassResponse; transfer: ArrayBuffer[] }>;
+export type FirstPassHandler = (
+  request: FirstPassRequest,
+) => Promise<{ response: FirstPassResponse; transfer: ArrayBuffer[] }>;
 
 /** One "worker": this thread. The same handler, no messages. */
 export class InlineWorkers implements FirstPassWorkers {

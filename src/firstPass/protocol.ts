@@ -43,16 +43,42 @@ export type SourceHandle = string | Blob;
 
 /** One piece of the input, cut by the ordering thread. */
 export type InputUnit =
-  /** JSON Lines: whole lines; `firstLine` is the 1-based number of its first line, `offset` its first byte in the (decompressed) file. */
-  | { readonly kind: 'lines'; readonly path: string; readonly bytes: Uint8Array; readonly firstLine: number; readonly offset: number; readonly qualifyIds: boolean; readonly stripBom: boolean }
+  /**
+   * JSON Lines: whole lines; `firstLine` is the 1-based number of its first line, `offset` its first byte in the
+   * (decompressed) file.
+   */
+  | {
+      readonly kind: 'lines';
+      readonly path: string;
+      readonly bytes: Uint8Array;
+      readonly firstLine: number;
+      readonly offset: number;
+      readonly qualifyIds: boolean;
+      readonly stripBom: boolean;
+    }
   /** A `.json` file holding one JSON array of objects, whole. */
   | { readonly kind: 'json-array'; readonly path: string; readonly bytes: Uint8Array; readonly qualifyIds: boolean }
   /** A plain-text file: one document whose id is its path. */
   | { readonly kind: 'text-file'; readonly path: string; readonly source: SourceHandle }
   /** One row group of a Parquet file; `firstRow` is its 0-based first row. */
-  | { readonly kind: 'parquet-group'; readonly path: string; readonly source: SourceHandle; readonly group: number; readonly qualifyIds: boolean }
-  /** Documents from memory (the library); `first` is the 1-based position of its first, which messages name (`documents:N`). */
-  | { readonly kind: 'texts'; readonly texts: readonly string[]; readonly ids: readonly string[]; readonly first: number; readonly records?: readonly (Record<string, unknown> | undefined)[] };
+  | {
+      readonly kind: 'parquet-group';
+      readonly path: string;
+      readonly source: SourceHandle;
+      readonly group: number;
+      readonly qualifyIds: boolean;
+    }
+  /**
+   * Documents from memory (the library); `first` is the 1-based position of its first, which messages name
+   * (`documents:N`).
+   */
+  | {
+      readonly kind: 'texts';
+      readonly texts: readonly string[];
+      readonly ids: readonly string[];
+      readonly first: number;
+      readonly records?: readonly (Record<string, unknown> | undefined)[];
+    };
 
 /** Per document of a unit, in order: what the ordering thread needs, never the text. */
 export interface UnitDocuments {
@@ -112,7 +138,10 @@ export type FirstPassRequest =
   | { readonly type: 'finish'; readonly unit: number; readonly select: Uint32Array; readonly mode: FinishMode }
   | { readonly type: 'drop'; readonly unit: number };
 
-export type FirstPassResponse = { readonly documents: UnitDocuments } | { readonly selected: SelectedDocuments } | { readonly dropped: true };
+export type FirstPassResponse =
+  | { readonly documents: UnitDocuments }
+  | { readonly selected: SelectedDocuments }
+  | { readonly dropped: true };
 
 // An id may start with U+FEFF: keep it.
 const idDecoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -35,7 +35,11 @@ const CR = 0x0d;
 // ignoreBOM keeps a byte order mark in the text, so that the first line's byte range can leave it out too.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-export async function parseUnit(unit: InputUnit, read: UnitReadOptions, sources: FirstPassSources): Promise<ParsedUnit> {
+export async function parseUnit(
+  unit: InputUnit,
+  read: UnitReadOptions,
+  sources: FirstPassSources,
+): Promise<ParsedUnit> {
   try {
     return await parseUnitTexts(unit, read, sources);
   } catch (error) {
@@ -67,7 +71,14 @@ async function parseUnitTexts(unit: InputUnit, read: UnitReadOptions, sources: F
     }
     case 'texts':
       return {
-        documents: unit.texts.map((text, i) => ({ id: unit.ids[i], text, record: unit.records?.[i], line: unit.first + i, start: -1, end: -1 })),
+        documents: unit.texts.map((text, i) => ({
+          id: unit.ids[i],
+          text,
+          record: unit.records?.[i],
+          line: unit.first + i,
+          start: -1,
+          end: -1,
+        })),
         invalid: [],
       };
   }
@@ -97,12 +108,29 @@ function parseLines(unit: Extract<InputUnit, { kind: 'lines' }>, read: UnitReadO
   return { documents, invalid };
 }
 
-/** One line's text (its end left out) at bytes [start, end) of the unit: its document, its message, or undefined when blank. */
-function parseLine(unit: Extract<InputUnit, { kind: 'lines' }>, text: string, lineNumber: number, start: number, end: number, read: UnitReadOptions): ParsedDocument | string | undefined {
+/**
+ * One line's text (its end left out) at bytes [start, end) of the unit: its document, its message, or undefined when
+ * blank.
+ */
+function parseLine(
+  unit: Extract<InputUnit, { kind: 'lines' }>,
+  text: string,
+  lineNumber: number,
+  start: number,
+  end: number,
+  read: UnitReadOptions,
+): ParsedDocument | string | undefined {
   if (text.trim() === '') return undefined;
   const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
   if (parsed instanceof InputError) return parsed.message;
-  return { id: parsed.id, text: parsed.text, record: parsed.record, line: lineNumber, start: unit.offset + start, end: unit.offset + end };
+  return {
+    id: parsed.id,
+    text: parsed.text,
+    record: parsed.record,
+    line: lineNumber,
+    start: unit.offset + start,
+    end: unit.offset + end,
+  };
 }
 
 /**
@@ -110,7 +138,13 @@ function parseLine(unit: Extract<InputUnit, { kind: 'lines' }>, text: string, li
  * `start` is past a byte order mark on line 1, `end` past the line's end.
  * Undefined for a blank line.
  */
-export function parseJsonFallbackLine(unit: Extract<InputUnit, { kind: 'lines' }>, lineNumber: number, start: number, end: number, read: UnitReadOptions): ParsedUnit | undefined {
+export function parseJsonFallbackLine(
+  unit: Extract<InputUnit, { kind: 'lines' }>,
+  lineNumber: number,
+  start: number,
+  end: number,
+  read: UnitReadOptions,
+): ParsedUnit | undefined {
   let contentEnd = end;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === LF) contentEnd--;
   if (contentEnd > start && unit.bytes[contentEnd - 1] === CR) contentEnd--;
@@ -168,10 +202,19 @@ function* splitAtCarriageReturns(piece: string, bytes: Uint8Array, start: number
 
 function parseTextFile(path: string, bytes: Uint8Array, read: UnitReadOptions): ParsedUnit {
   if (looksBinary(bytes)) {
-    if (read.strict) return { documents: [], invalid: [], error: new InputError(path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document').message };
+    if (read.strict)
+      return {
+        documents: [],
+        invalid: [],
+        error: new InputError(path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document')
+          .message,
+      };
     return { documents: [], invalid: [], binary: true };
   }
-  return { documents: [{ id: path, text: withoutBom(decodeWithin(decoder, bytes, path, 0)), line: 0, start: -1, end: -1 }], invalid: [] };
+  return {
+    documents: [{ id: path, text: withoutBom(decodeWithin(decoder, bytes, path, 0)), line: 0, start: -1, end: -1 }],
+    invalid: [],
+  };
 }
 
 function withoutBom(text: string): string {
@@ -201,7 +244,10 @@ function collect(documents: () => Iterable<Readerless>, options: ReturnType<type
   return { documents: out, invalid: options.invalid };
 }
 
-async function collectAsync(documents: AsyncIterable<Readerless>, options: ReturnType<typeof withInvalid>): Promise<ParsedUnit> {
+async function collectAsync(
+  documents: AsyncIterable<Readerless>,
+  options: ReturnType<typeof withInvalid>,
+): Promise<ParsedUnit> {
   const out: ParsedDocument[] = [];
   try {
     for await (const doc of documents) out.push(toParsed(doc));

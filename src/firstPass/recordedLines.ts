@@ -71,7 +71,9 @@ export async function* recordedLines(
   throw new Error(`${path}: the file changed between passes (it ends before the line of document ${d + 1})`);
 }
 
-/** A wanted document's recorded range; one without is a caller's mistake (hasRecordedLines says which files have them). */
+/**
+ * A wanted document's recorded range; one without is a caller's mistake (hasRecordedLines says which files have them).
+ */
 function rangeOf(records: DocumentRecords, d: number): [number, number] {
   const range = records.byteRange(d);
   if (range === undefined) throw new Error(`document ${d + 1} has no recorded line`);
@@ -85,7 +87,10 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** A recorded line parsed again (its fields, for Parquet or the inspector's text); one that no longer parses means the file changed. */
+/**
+ * A recorded line parsed again (its fields, for Parquet or the inspector's text); one that no longer parses means the
+ * file changed.
+ */
 export function parseRecordedLine(
   bytes: Uint8Array,
   path: string,

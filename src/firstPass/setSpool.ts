@@ -11,7 +11,10 @@
  * be left undefined), holding at most `budgetBytes` of them: past it the rest
  * stay undefined, and the pairs that needed them are decided by the estimate.
  */
-export type LoadShingleSets = (needed: Uint8Array, budgetBytes: number) => Promise<readonly (Uint32Array | undefined)[]>;
+export type LoadShingleSets = (
+  needed: Uint8Array,
+  budgetBytes: number,
+) => Promise<readonly (Uint32Array | undefined)[]>;
 
 /**
  * One corpus group's set, read where it lies (a file): random access to every set, whatever the budget. The

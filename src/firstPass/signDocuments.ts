@@ -12,7 +12,14 @@ import type { SignerBackend } from '../signatures/backend.js';
 import { firstPassHandler } from './handler.js';
 import { InlineWorkers, type FirstPassSources } from './ports.js';
 import type { InputUnit, ReadSetup } from './protocol.js';
-import { rowsOfEveryDocument, selectedSet, signedUnits, type FirstPassSigner, type SignedPassTimings, type SignedUnit } from './signedUnits.js';
+import {
+  rowsOfEveryDocument,
+  selectedSet,
+  signedUnits,
+  type FirstPassSigner,
+  type SignedPassTimings,
+  type SignedUnit,
+} from './signedUnits.js';
 
 /** What signing needs of a document: its text (readers' InputDocument and the tab's documents both fit). */
 export interface TextDocument {
@@ -33,7 +40,9 @@ export interface PipelineOptions {
   readonly shingle: ShingleOptions;
   /** Most documents per batch. Default 2048. */
   readonly batchDocuments?: number;
-  /** A batch is closed once its texts hold this many UTF-16 code units. Default 2^23 (8 Mi, ~1.4 M shingles of prose). */
+  /**
+   * A batch is closed once its texts hold this many UTF-16 code units. Default 2^23 (8 Mi, ~1.4 M shingles of prose).
+   */
   readonly batchCharacters?: number;
   /** Each batch with its documents' shingle sets (default true). */
   readonly keepSets?: boolean;
@@ -56,16 +65,30 @@ export async function* signDocuments<D extends TextDocument>(
   // Every document is signed: no exact pre-pass, so no exact keys.
   const setup: ReadSetup = { read: MEMORY_READ, shingle: options.shingle, keep: { kind: 'first' }, exactKeys: false };
   const batches: D[][] = [];
-  for await (const unit of signedUnits(textBatches(documents, options, batches), firstPass, { setup, keepSets }, timings)) {
+  for await (const unit of signedUnits(
+    textBatches(documents, options, batches),
+    firstPass,
+    { setup, keepSets },
+    timings,
+  )) {
     const rows = rowsOfEveryDocument(unit, firstPass.backend.k);
     // Rows and sets may be views of an inline worker's buffers, which its next unit overwrites: copied.
     const signatures = rows === unit.signatures ? rows.slice() : rows;
-    yield { documents: batches.shift()!, signatures, sets: keepSets ? setsOfEveryDocument(unit) : [], shingles: unit.result.shingleCount };
+    yield {
+      documents: batches.shift()!,
+      signatures,
+      sets: keepSets ? setsOfEveryDocument(unit) : [],
+      shingles: unit.result.shingleCount,
+    };
   }
 }
 
 /** The documents in units of texts, each batch's documents queued on `batches` as its unit goes out. */
-async function* textBatches<D extends TextDocument>(documents: AsyncIterable<D> | Iterable<D>, options: PipelineOptions, batches: D[][]): AsyncGenerator<InputUnit> {
+async function* textBatches<D extends TextDocument>(
+  documents: AsyncIterable<D> | Iterable<D>,
+  options: PipelineOptions,
+  batches: D[][],
+): AsyncGenerator<InputUnit> {
   const maxDocuments = options.batchDocuments ?? defaultOf('batchSize');
   const maxCharacters = options.batchCharacters ?? 1 << 23;
   let batch: D[] = [];
@@ -93,7 +116,8 @@ function setsOfEveryDocument(unit: SignedUnit): Uint32Array[] {
   const sets: Uint32Array[] = [];
   const none = new Uint32Array(0);
   let s = 0;
-  for (let d = 0; d < unit.documents.count; d++) sets.push(unit.documents.empty[d] === 1 ? none : selectedSet(unit, s++)!.slice());
+  for (let d = 0; d < unit.documents.count; d++)
+    sets.push(unit.documents.empty[d] === 1 ? none : selectedSet(unit, s++)!.slice());
   return sets;
 }
 

@@ -16,7 +16,9 @@ import type { InputUnit } from './protocol.js';
 export interface FirstPassSigner {
   readonly backend: SignerBackend;
   readonly workers: FirstPassWorkers;
-  /** When `backend` is the CPU: the workers sign with this kernel and family. Absent: they shingle and `backend` signs. */
+  /**
+   * When `backend` is the CPU: the workers sign with this kernel and family. Absent: they shingle and `backend` signs.
+   */
   readonly cpu?: { readonly kernel: CpuKernelName; readonly family: HashFamily };
 }
 
@@ -42,7 +44,15 @@ export async function* signedUnits(
   options: Omit<FirstPassOptions, 'workers' | 'finish'> & { readonly keepSets: boolean },
   timings: SignedPassTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedUnit> {
-  const finish = signer.cpu !== undefined && signer.backend.kind === 'cpu' ? { sign: true as const, family: signingFamily(signer.cpu.family), kernel: signer.cpu.kernel, keepSets: options.keepSets } : { sign: false as const };
+  const finish =
+    signer.cpu !== undefined && signer.backend.kind === 'cpu'
+      ? {
+          sign: true as const,
+          family: signingFamily(signer.cpu.family),
+          kernel: signer.cpu.kernel,
+          keepSets: options.keepSets,
+        }
+      : { sign: false as const };
   const ordered = firstPass(units, { ...options, workers: signer.workers, finish });
   if (finish.sign) {
     for await (const unit of ordered) {
@@ -62,7 +72,11 @@ function signingFamily(family: HashFamily): Omit<HashFamily, 'seed'> {
 }
 
 /** Batches the units' shingles for the device, one batch in flight, and yields the units in order. */
-async function* signOnDevice(units: AsyncIterable<OrderedUnit>, backend: SignerBackend, timings: SignedPassTimings): AsyncGenerator<SignedUnit> {
+async function* signOnDevice(
+  units: AsyncIterable<OrderedUnit>,
+  backend: SignerBackend,
+  timings: SignedPassTimings,
+): AsyncGenerator<SignedUnit> {
   let batch: OrderedUnit[] = [];
   let shingles = 0;
   let inFlight: Promise<SignedUnit[]> | undefined;

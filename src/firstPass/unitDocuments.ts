@@ -16,12 +16,19 @@ export interface UnitDocument {
   readonly lineBytes?: Uint8Array;
 }
 
-export async function* unitDocuments(units: AsyncIterable<InputUnit> | Iterable<InputUnit>, read: UnitReadOptions, sources: FirstPassSources): AsyncGenerator<UnitDocument> {
+export async function* unitDocuments(
+  units: AsyncIterable<InputUnit> | Iterable<InputUnit>,
+  read: UnitReadOptions,
+  sources: FirstPassSources,
+): AsyncGenerator<UnitDocument> {
   for await (const unit of units) {
     const parsed = await parseUnit(unit, read, sources);
     if (parsed.error !== undefined) throw new Error(parsed.error);
     for (const doc of parsed.documents) {
-      const lineBytes = unit.kind === 'lines' && doc.start >= 0 ? unit.bytes.subarray(doc.start - unit.offset, doc.end - unit.offset) : undefined;
+      const lineBytes =
+        unit.kind === 'lines' && doc.start >= 0
+          ? unit.bytes.subarray(doc.start - unit.offset, doc.end - unit.offset)
+          : undefined;
       yield { id: doc.id, text: doc.text, record: doc.record, lineBytes };
     }
   }

@@ -31,7 +31,8 @@ function parseKept(value: unknown, where: string): boolean {
 function row(record: Record<string, unknown>, where: string, line: number): ClusterTableRow {
   if (record.id === undefined || record.id === null) throw new Error(`${where}: no id`);
   const cluster = Number(record.cluster);
-  if (!Number.isSafeInteger(cluster) || cluster < 0) throw new Error(`${where}: cluster must be a non-negative integer, got ${JSON.stringify(record.cluster)}`);
+  if (!Number.isSafeInteger(cluster) || cluster < 0)
+    throw new Error(`${where}: cluster must be a non-negative integer, got ${JSON.stringify(record.cluster)}`);
   return { id: String(record.id), cluster, kept: parseKept(record.kept, where), line };
 }
 
@@ -55,7 +56,13 @@ async function* readParquetTable(path: string): AsyncGenerator<ClusterTableRow> 
   const metadata = await parquetMetadataAsync(file);
   const rows = Number(metadata.num_rows);
   for (let start = 0; start < rows; start += 65536) {
-    const chunk = await parquetReadObjects({ file, metadata, columns: ['id', 'cluster', 'kept'], rowStart: start, rowEnd: Math.min(rows, start + 65536) });
+    const chunk = await parquetReadObjects({
+      file,
+      metadata,
+      columns: ['id', 'cluster', 'kept'],
+      rowStart: start,
+      rowEnd: Math.min(rows, start + 65536),
+    });
     for (let i = 0; i < chunk.length; i++) yield row(chunk[i], `${path}: row ${start + i + 1}`, start + i + 1);
   }
 }
@@ -66,11 +73,13 @@ async function* readCsvTable(path: string): AsyncGenerator<ClusterTableRow> {
   for await (const { cells, line } of csvRecords(path)) {
     if (header === undefined) {
       header = cells;
-      for (const column of ['id', 'cluster', 'kept']) if (!header.includes(column)) throw new Error(`${path}:1: the header has no ${column} column`);
+      for (const column of ['id', 'cluster', 'kept'])
+        if (!header.includes(column)) throw new Error(`${path}:1: the header has no ${column} column`);
       continue;
     }
     if (cells.length === 1 && cells[0] === '') continue;
-    if (cells.length !== header.length) throw new Error(`${path}:${line}: ${cells.length} cells, the header has ${header.length}`);
+    if (cells.length !== header.length)
+      throw new Error(`${path}:${line}: ${cells.length} cells, the header has ${header.length}`);
     const record: Record<string, string> = {};
     header.forEach((column, i) => (record[column] = cells[i]));
     yield row(record, `${path}:${line}`, line);

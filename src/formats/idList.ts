@@ -34,7 +34,8 @@ export async function readIdList(path: string, idField = 'id'): Promise<string[]
 async function* lines(path: string): AsyncGenerator<{ text: string; line: number }> {
   let line = 0;
   const input = path === '-' ? process.stdin : createReadStream(path);
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) yield { text: line++ === 0 ? text.replace(/^\uFEFF/, '') : text, line };
+  for await (const text of createInterface({ input, crlfDelay: Infinity }))
+    yield { text: line++ === 0 ? text.replace(/^\uFEFF/, '') : text, line };
 }
 
 /** An id cell: a string, or a number or bigint written as text; anything else refused. */
@@ -43,7 +44,13 @@ function idOf(value: unknown, path: string, line: number, idField: string): stri
   if (invalid !== undefined) throw new InputError(path, line, `"${idField}" ${invalid}`);
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  throw new InputError(path, line, value === undefined || value === null ? `no "${idField}" field` : `"${idField}" must be a string or a number, got ${JSON.stringify(value)}`);
+  throw new InputError(
+    path,
+    line,
+    value === undefined || value === null
+      ? `no "${idField}" field`
+      : `"${idField}" must be a string or a number, got ${JSON.stringify(value)}`,
+  );
 }
 
 async function jsonIds(path: string, idField: string): Promise<string[]> {
@@ -56,7 +63,8 @@ async function jsonIds(path: string, idField: string): Promise<string[]> {
     } catch (error) {
       throw new InputError(path, line, `not JSON (${(error as Error).message})`);
     }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new InputError(path, line, 'not a JSON object');
+    if (typeof record !== 'object' || record === null || Array.isArray(record))
+      throw new InputError(path, line, 'not a JSON object');
     ids.push(idOf((record as Record<string, unknown>)[idField], path, line, idField));
   }
   return ids;
@@ -80,11 +88,18 @@ async function csvIds(path: string, idField: string): Promise<string[]> {
 async function parquetIds(path: string, idField: string): Promise<string[]> {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
-  if (!metadata.schema.some((element) => element.name === idField)) throw new InputError(path, 0, `no "${idField}" column (give --id-field)`);
+  if (!metadata.schema.some((element) => element.name === idField))
+    throw new InputError(path, 0, `no "${idField}" column (give --id-field)`);
   const rows = Number(metadata.num_rows);
   const ids: string[] = [];
   for (let start = 0; start < rows; start += 65536) {
-    const chunk = await parquetReadObjects({ file, metadata, columns: [idField], rowStart: start, rowEnd: Math.min(rows, start + 65536) });
+    const chunk = await parquetReadObjects({
+      file,
+      metadata,
+      columns: [idField],
+      rowStart: start,
+      rowEnd: Math.min(rows, start + 65536),
+    });
     for (let i = 0; i < chunk.length; i++) ids.push(idOf(chunk[i][idField], path, start + i + 1, idField));
   }
   return ids;

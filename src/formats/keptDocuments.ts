@@ -25,7 +25,12 @@ import { localParquetFile } from '../io/localParquetFile.js';
 import { openParquet } from '../io/parquetDocuments.js';
 import { keptParquetPlan, unwritableColumn, type KeptParquetColumn } from './parquet/keptParquet.js';
 import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquet/parquetFile.js';
-import { flatSchema, KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS, KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT, KeptSchemaInference } from './parquet/parquetSchema.js';
+import {
+  flatSchema,
+  KEPT_ROW_GROUP_ROWS as ROW_GROUP_ROWS,
+  KEPT_ROW_GROUP_TEXT as ROW_GROUP_TEXT,
+  KeptSchemaInference,
+} from './parquet/parquetSchema.js';
 import { BufferedFile } from './files/tableWriter.js';
 import { removeTemporary, reserveTemporary } from './files/temporaries.js';
 
@@ -37,8 +42,11 @@ export interface KeptDocuments {
   abort(): Promise<void>;
 }
 
-
-export async function openKeptDocuments(path: string, inputs: readonly InputFile[], compression?: ParquetCompression): Promise<KeptDocuments> {
+export async function openKeptDocuments(
+  path: string,
+  inputs: readonly InputFile[],
+  compression?: ParquetCompression,
+): Promise<KeptDocuments> {
   if (!isParquetOutput(path)) return new JsonLinesKept(await BufferedFile.create(path));
   const common = await commonParquetSchema(inputs);
   if (common === undefined) {
@@ -48,7 +56,10 @@ export async function openKeptDocuments(path: string, inputs: readonly InputFile
   refuseUnwritable(path, inputs, common.schema);
   const plan = keptParquetPlan(common.schema);
   const metadata = common.arrowSchema === undefined ? undefined : { [ARROW_SCHEMA]: common.arrowSchema };
-  return new SameSchemaKept(await ParquetFile.create(path, plan.writeSchema, { compression, metadata, footerSchema: plan.footerSchema }), plan.columns);
+  return new SameSchemaKept(
+    await ParquetFile.create(path, plan.writeSchema, { compression, metadata, footerSchema: plan.footerSchema }),
+    plan.columns,
+  );
 }
 
 /** Refuses, before any work, a Parquet `-o` that would have to change a column of the inputs' schema. */
@@ -61,10 +72,17 @@ export async function checkKeptOutput(path: string, inputs: readonly InputFile[]
 function refuseUnwritable(path: string, inputs: readonly InputFile[], schema: SchemaElement[]): void {
   const unwritable = unwritableColumn(schema);
   if (unwritable === undefined) return;
-  throw new InputError(inputs[0].path, 0, `column "${unwritable.column}" ${unwritable.reason}; -o ${path} would not keep it exactly (write JSON Lines instead)`);
+  throw new InputError(
+    inputs[0].path,
+    0,
+    `column "${unwritable.column}" ${unwritable.reason}; -o ${path} would not keep it exactly (write JSON Lines instead)`,
+  );
 }
 
-/** pyarrow's own schema in the footer: with it the kept file reads back as the same Arrow types (durations, time zones, large strings). */
+/**
+ * pyarrow's own schema in the footer: with it the kept file reads back as the same Arrow types (durations, time zones,
+ * large strings).
+ */
 const ARROW_SCHEMA = 'ARROW:schema';
 
 /** JSONL lines verbatim; Parquet rows and plain-text documents by the one JSON mapping (io/exactJson.ts). */
@@ -86,8 +104,13 @@ class JsonLinesKept implements KeptDocuments {
   }
 }
 
-/** The schema all inputs share when they are all Parquet (and their ARROW:schema, when all have the same), else undefined. */
-async function commonParquetSchema(inputs: readonly InputFile[]): Promise<{ schema: SchemaElement[]; arrowSchema?: string } | undefined> {
+/**
+ * The schema all inputs share when they are all Parquet (and their ARROW:schema, when all have the same), else
+ * undefined.
+ */
+async function commonParquetSchema(
+  inputs: readonly InputFile[],
+): Promise<{ schema: SchemaElement[]; arrowSchema?: string } | undefined> {
   if (inputs.length === 0 || inputs.some((f) => f.format !== 'parquet')) return undefined;
   let first: { schema: SchemaElement[]; key: string; arrowSchema?: string } | undefined;
   for (const input of inputs) {
@@ -129,7 +152,9 @@ class RowGroupBuffer {
     const data = this.data;
     this.data = this.names.map(() => []);
     this.textLength = 0;
-    await this.file.writeRowGroup(this.names.map((name, i) => ({ name, data: data[i], statistics: this.statistics?.[i] })));
+    await this.file.writeRowGroup(
+      this.names.map((name, i) => ({ name, data: data[i], statistics: this.statistics?.[i] })),
+    );
   }
 }
 
@@ -140,7 +165,11 @@ class SameSchemaKept implements KeptDocuments {
     private readonly file: ParquetFile,
     private readonly columns: readonly KeptParquetColumn[],
   ) {
-    this.rows = new RowGroupBuffer(file, columns.map((c) => c.name), columns.map((c) => c.statistics));
+    this.rows = new RowGroupBuffer(
+      file,
+      columns.map((c) => c.name),
+      columns.map((c) => c.statistics),
+    );
   }
 
   write(document: InputDocument): Promise<void> {
@@ -186,7 +215,10 @@ class InferredSchemaKept implements KeptDocuments {
       const columns = this.inference.columns();
       const file = await ParquetFile.create(this.path, flatSchema(columns), { compression: this.compression });
       try {
-        const rows = new RowGroupBuffer(file, columns.map((c) => c.name));
+        const rows = new RowGroupBuffer(
+          file,
+          columns.map((c) => c.name),
+        );
         for await (const line of createInterface({ input: createReadStream(staged, 'utf8'), crlfDelay: Infinity })) {
           const { values, textLength } = KeptSchemaInference.values(line, columns);
           await rows.add(values, textLength);

@@ -15,10 +15,20 @@ export interface RowTable {
   abort(): Promise<void>;
 }
 
-
-export async function openTable(path: string, columns: readonly TableColumn[], compression?: ParquetCompression): Promise<RowTable> {
-  if (!isParquetOutput(path)) return TableWriter.create(path, columns.map(([name]) => name));
-  return new ParquetTable(await ParquetFile.create(path, flatSchema(columns.map(([name, type]) => ({ name, type }))), { compression }), columns);
+export async function openTable(
+  path: string,
+  columns: readonly TableColumn[],
+  compression?: ParquetCompression,
+): Promise<RowTable> {
+  if (!isParquetOutput(path))
+    return TableWriter.create(
+      path,
+      columns.map(([name]) => name),
+    );
+  return new ParquetTable(
+    await ParquetFile.create(path, flatSchema(columns.map(([name, type]) => ({ name, type }))), { compression }),
+    columns,
+  );
 }
 
 class ParquetTable implements RowTable {

@@ -15,6 +15,7 @@ export function looksBinary(head: Uint8Array): boolean {
   for (let i = 0; i < decoded.length; i++) if (decoded.charCodeAt(i) === 0xfffd) replaced++;
   // A U+FFFD written in the file itself is three valid bytes (EF BF BD): count only the invalid ones.
   let literal = 0;
-  for (let i = 0; i + 2 < bytes.length; i++) if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) literal++;
+  for (let i = 0; i + 2 < bytes.length; i++)
+    if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) literal++;
   return (replaced - literal) / decoded.length > 0.1;
 }

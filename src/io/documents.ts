@@ -18,7 +18,10 @@ export interface InputDocument {
 export interface ReadOptions {
   /** JSONL field holding the text. Default `text`. */
   readonly textField: string;
-  /** JSONL field holding the id. Default `id`: documents without it are named by file and line; any other field must be in every document (idFieldRequired). */
+  /**
+   * JSONL field holding the id. Default `id`: documents without it are named by file and line; any other field must be
+   * in every document (idFieldRequired).
+   */
   readonly idField: string;
   /** Skip (and count) malformed lines instead of failing. Default false. */
   readonly skipInvalid: boolean;
@@ -60,7 +63,10 @@ export class InputError extends Error {
   }
 }
 
-/** A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns (exactJson.ts's mapping), else {id, text}. */
+/**
+ * A document as one JSON Lines record: a JSONL line verbatim, a Parquet row's columns (exactJson.ts's mapping), else
+ * {id, text}.
+ */
 export function documentAsJson(document: Pick<InputDocument, 'id' | 'text' | 'rawLine' | 'record'>): string {
   return document.rawLine ?? jsonText(document.record ?? { id: document.id, text: document.text });
 }

@@ -58,7 +58,8 @@ export async function listInputFiles(paths: readonly string[], note?: (message: 
     const info = await statInput(path);
     if (info.isDirectory()) {
       const walk = await walkDirectory(path, info);
-      if (walk.files.length === 0) throw new InputError(path, 0, 'the directory holds no input files (dot-files are skipped)');
+      if (walk.files.length === 0)
+        throw new InputError(path, 0, 'the directory holds no input files (dot-files are skipped)');
       for (const file of walk.files) files.push(await describeFile(file));
       if (note !== undefined) for (const line of walkNotes(path, walk)) note(line);
     } else {
@@ -75,7 +76,13 @@ async function statInput(path: string): Promise<BigIntStats> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       const target = await readlink(path).catch(() => undefined);
-      throw new InputError(path, 0, target === undefined ? 'no such file or directory' : `a broken symbolic link (to ${target}, which does not exist)`);
+      throw new InputError(
+        path,
+        0,
+        target === undefined
+          ? 'no such file or directory'
+          : `a broken symbolic link (to ${target}, which does not exist)`,
+      );
     }
     throw new InputError(path, 0, systemReason(error));
   }
@@ -147,12 +154,22 @@ function walkNotes(root: string, walk: Walk): string[] {
   const notes: string[] = [];
   if (walk.repeats.length > 0) {
     const pairs = walk.repeats.map(([path, first]) => `${path} (= ${first})`);
-    notes.push(`${root}: ${counted(walk.repeats.length, 'path')} to a file or directory already read, not read again: ${namesOf(pairs)}`);
+    notes.push(
+      `${root}: ${counted(walk.repeats.length, 'path')} to a file or directory already read, not read again: ` +
+        `${namesOf(pairs)}`,
+    );
   }
   if (walk.loops.length > 0) {
     const pairs = walk.loops.map(([link, target]) => `${link} → ${target}`);
-    notes.push(`${root}: ${counted(walk.loops.length, 'symbolic link')} back to a directory above (a loop), not followed: ${namesOf(pairs)}`);
+    notes.push(
+      `${root}: ${counted(walk.loops.length, 'symbolic link')} back to a directory above (a loop), not followed: ` +
+        `${namesOf(pairs)}`,
+    );
   }
-  if (walk.special.length > 0) notes.push(`${root}: skipped ${counted(walk.special.length, 'entry', 'entries')} neither a file nor a directory: ${namesOf(walk.special)}`);
+  if (walk.special.length > 0)
+    notes.push(
+      `${root}: skipped ${counted(walk.special.length, 'entry', 'entries')} neither a file nor a directory: ` +
+        `${namesOf(walk.special)}`,
+    );
   return notes;
 }

@@ -5,7 +5,10 @@
  * a key given twice, the last is replaced, as JSON.parse reads the last.
  */
 
-/** `line` (one JSON object) with the value of top-level `field` replaced by `valueJson`; undefined if it has no such field. */
+/**
+ * `line` (one JSON object) with the value of top-level `field` replaced by `valueJson`; undefined if it has no such
+ * field.
+ */
 export function replaceTopLevelField(line: string, field: string, valueJson: string): string | undefined {
   let found: [number, number] | undefined;
   let i = skipSpace(line, 0);

@@ -11,7 +11,10 @@ import { invalidIdReason } from '../text/wellFormed.js';
 import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { jsonText, parseJsonExact } from './exactJson.js';
 
-/** `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz` or `.zst`: JSON Lines; any other name is one plain-text document. */
+/**
+ * `*.jsonl`, `*.ndjson`, `*.json`, each optionally `.gz` or `.zst`: JSON Lines; any other name is one plain-text
+ * document.
+ */
 export function isJsonLinesName(name: string): boolean {
   return /\.(jsonl|ndjson|json)(\.gz|\.zst|\.zstd)?$/i.test(name);
 }
@@ -34,31 +37,55 @@ export function parseJsonLine(
   }
   const fields = record as Record<string, unknown>;
   const text = fields[options.textField];
-  if (text === undefined) return new InputError(path, lineNumber, `missing text field "${options.textField}" (${fieldsOf(fields)})`);
+  if (text === undefined)
+    return new InputError(path, lineNumber, `missing text field "${options.textField}" (${fieldsOf(fields)})`);
   if (typeof text !== 'string') {
     return new InputError(path, lineNumber, `text field "${options.textField}" is ${describeType(text)}, not a string`);
   }
   const rawId = fields[options.idField];
   let id: string;
   if (rawId === undefined || rawId === null) {
-    if (idFieldRequired(options.idField)) return new InputError(path, lineNumber, rawId === null ? `id field "${options.idField}" is null` : `missing id field "${options.idField}" (${fieldsOf(fields)})`);
+    if (idFieldRequired(options.idField))
+      return new InputError(
+        path,
+        lineNumber,
+        rawId === null
+          ? `id field "${options.idField}" is null`
+          : `missing id field "${options.idField}" (${fieldsOf(fields)})`,
+      );
     id = qualifyIds ? `${path}:${lineNumber}` : String(lineNumber);
   } else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
-  else return new InputError(path, lineNumber, `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`);
+  else
+    return new InputError(
+      path,
+      lineNumber,
+      `id field "${options.idField}" is ${describeType(rawId)}, not a string or number`,
+    );
   const invalid = invalidIdReason(id);
   if (invalid !== undefined) return new InputError(path, lineNumber, `id field "${options.idField}" ${invalid}`);
   return { id, text, source: { path, line: lineNumber }, rawLine: line, record: fields };
 }
 
-/** What a JSON Lines input must hold, for a line that is not JSON (an object over several lines, plain text on standard input). */
+/**
+ * What a JSON Lines input must hold, for a line that is not JSON (an object over several lines, plain text on standard
+ * input).
+ */
 function expectedLayout(path: string): string {
-  return `expected one JSON object per line${path === '-' ? ': standard input is read as JSON Lines, give plain text as a file' : ''}`;
+  return (
+    `expected one JSON object per ` +
+    `line${path === '-' ? ': standard input is read as JSON Lines, give plain text as a file' : ''}`
+  );
 }
 
 /** The fields a record has, for a message about one it lacks. */
 function fieldsOf(fields: Record<string, unknown>): string {
   const names = Object.keys(fields);
-  return names.length === 0 ? 'the object has no fields' : `its fields: ${namesOf(names.map((n) => JSON.stringify(n)), 8)}`;
+  return names.length === 0
+    ? 'the object has no fields'
+    : `its fields: ${namesOf(
+        names.map((n) => JSON.stringify(n)),
+        8,
+      )}`;
 }
 
 function describeType(value: unknown): string {
@@ -82,9 +109,14 @@ export function* parseJsonArray(
   try {
     elements = parseJsonExact(text);
   } catch (error) {
-    throw new InputError(path, 0, `malformed JSON array (${(error as Error).message}); JSON Lines files hold one object per line`);
+    throw new InputError(
+      path,
+      0,
+      `malformed JSON array (${(error as Error).message}); JSON Lines files hold one object per line`,
+    );
   }
-  if (!Array.isArray(elements)) throw new InputError(path, 0, 'expected a JSON array of objects, or one JSON object per line');
+  if (!Array.isArray(elements))
+    throw new InputError(path, 0, 'expected a JSON array of objects, or one JSON object per line');
   for (let i = 0; i < elements.length; i++) {
     const parsed = parseJsonLine(jsonText(elements[i]), path, i + 1, qualifyIds, options);
     if (parsed instanceof InputError) {

@@ -11,7 +11,14 @@
  * `--keep field:NAME` and for writing the row back), each value exactly as
  * stored (parquetValues.ts).
  */
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
+import {
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+  type AsyncBuffer,
+  type FileMetaData,
+  type SchemaTree,
+} from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { EXACT_PARSERS, exactConverter, readingSchema, type Convert } from './parquetValues.js';
@@ -37,10 +44,15 @@ export async function openParquet(file: AsyncBuffer, path: string, initialFetchS
 function unusableColumn(column: SchemaTree | undefined, role: 'text' | 'id'): string | undefined {
   if (column === undefined) return undefined;
   const { element } = column;
-  if (column.children.length > 0) return `is nested (${element.logical_type?.type ?? element.converted_type ?? 'a group'}), not a ${role === 'text' ? 'string' : 'scalar'}`;
+  if (column.children.length > 0)
+    return (
+      `is nested (${element.logical_type?.type ?? element.converted_type ?? 'a group'}), not a ` +
+      `${role === 'text' ? 'string' : 'scalar'}`
+    );
   if (element.repetition_type === 'REPEATED') return 'is a repeated field, not a scalar';
   if (role === 'text' && element.type !== 'BYTE_ARRAY') return `has type ${element.type}, not a string (BYTE_ARRAY)`;
-  if (role === 'id' && !['BYTE_ARRAY', 'INT32', 'INT64', 'FIXED_LEN_BYTE_ARRAY'].includes(element.type ?? '')) return `has type ${element.type}, not a string or integer`;
+  if (role === 'id' && !['BYTE_ARRAY', 'INT32', 'INT64', 'FIXED_LEN_BYTE_ARRAY'].includes(element.type ?? ''))
+    return `has type ${element.type}, not a string or integer`;
   return undefined;
 }
 
@@ -51,7 +63,8 @@ export async function* readParquetDocuments(
   options: Pick<ReadOptions, 'textField' | 'idField' | 'skipInvalid' | 'onInvalid'>,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
   const source = await openParquet(file, path);
-  for (let group = 0; group < source.metadata.row_groups.length; group++) yield* readParquetRowGroup(file, path, group, qualifyIds, options, source);
+  for (let group = 0; group < source.metadata.row_groups.length; group++)
+    yield* readParquetRowGroup(file, path, group, qualifyIds, options, source);
 }
 
 /** Row group `group` of the file (the first pass's workers read one each); `source` saves reading the footer again. */
@@ -67,13 +80,22 @@ export async function* readParquetRowGroup(
   const byName = new Map(columns.map((c) => [c.element.name, c]));
   const textColumn = byName.get(options.textField);
   if (textColumn === undefined) {
-    throw new InputError(path, 0, `no text column "${options.textField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --text-field`);
+    throw new InputError(
+      path,
+      0,
+      `no text column "${options.textField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one ` +
+        `with --text-field`,
+    );
   }
   const textProblem = unusableColumn(textColumn, 'text');
   if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
   const idColumn = byName.get(options.idField);
   if (idColumn === undefined && idFieldRequired(options.idField)) {
-    throw new InputError(path, 0, `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`);
+    throw new InputError(
+      path,
+      0,
+      `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`,
+    );
   }
   const idProblem = unusableColumn(idColumn, 'id');
   if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
@@ -85,7 +107,15 @@ export async function* readParquetRowGroup(
   let rows: Record<string, unknown>[];
   try {
     // utf8: false keeps binary columns as bytes (a string column is still read as text).
-    rows = await parquetReadObjects({ file, metadata: reading, rowStart, rowEnd, compressors, utf8: false, parsers: EXACT_PARSERS });
+    rows = await parquetReadObjects({
+      file,
+      metadata: reading,
+      rowStart,
+      rowEnd,
+      compressors,
+      utf8: false,
+      parsers: EXACT_PARSERS,
+    });
   } catch (error) {
     throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
   }
@@ -95,12 +125,14 @@ export async function* readParquetRowGroup(
     for (const [name, convert] of converters) record[name] = convert(record[name]);
     const text = record[options.textField];
     let problem: string | undefined;
-    if (typeof text !== 'string') problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
+    if (typeof text !== 'string')
+      problem = `text column "${options.textField}" is ${text === null || text === undefined ? 'null' : `a ${typeof text}`}, not a string`;
     const rawId = idColumn === undefined ? undefined : record[options.idField];
     let id: string;
     if (rawId === undefined || rawId === null) {
       id = qualifyIds ? `${path}:${row}` : String(row);
-      if (idColumn !== undefined && idFieldRequired(options.idField)) problem ??= `id column "${options.idField}" is null`;
+      if (idColumn !== undefined && idFieldRequired(options.idField))
+        problem ??= `id column "${options.idField}" is null`;
     } else if (typeof rawId === 'string' || typeof rawId === 'number' || typeof rawId === 'bigint') id = String(rawId);
     else {
       id = '';
@@ -118,8 +150,14 @@ export async function* readParquetRowGroup(
 
 const utf8 = new TextDecoder();
 
-/** Each column's conversion to its exact value (parquetValues.ts); the text and id columns, when bytes without a string annotation, as text. */
-function recordConverters(columns: readonly SchemaTree[], textual: readonly (SchemaTree | undefined)[]): [string, Convert][] {
+/**
+ * Each column's conversion to its exact value (parquetValues.ts); the text and id columns, when bytes without a string
+ * annotation, as text.
+ */
+function recordConverters(
+  columns: readonly SchemaTree[],
+  textual: readonly (SchemaTree | undefined)[],
+): [string, Convert][] {
   const converters: [string, Convert][] = [];
   for (const column of columns) {
     const { type, converted_type, logical_type } = column.element;

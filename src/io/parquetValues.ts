@@ -27,21 +27,36 @@ function lossyAnnotation(element: SchemaElement): boolean {
   const converted = element.converted_type;
   const logical = element.logical_type?.type;
   return (
-    converted === 'DECIMAL' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS' || converted === 'MAP' ||
-    converted === 'MAP_KEY_VALUE' || converted === 'INTERVAL' || converted === 'BSON' ||
-    logical === 'DECIMAL' || logical === 'TIMESTAMP' || logical === 'MAP' || logical === 'BSON' || logical === 'GEOMETRY' ||
-    logical === 'GEOGRAPHY' || logical === 'VARIANT'
+    converted === 'DECIMAL' ||
+    converted === 'TIMESTAMP_MILLIS' ||
+    converted === 'TIMESTAMP_MICROS' ||
+    converted === 'MAP' ||
+    converted === 'MAP_KEY_VALUE' ||
+    converted === 'INTERVAL' ||
+    converted === 'BSON' ||
+    logical === 'DECIMAL' ||
+    logical === 'TIMESTAMP' ||
+    logical === 'MAP' ||
+    logical === 'BSON' ||
+    logical === 'GEOMETRY' ||
+    logical === 'GEOGRAPHY' ||
+    logical === 'VARIANT'
   );
 }
 
 /** The schema to hand hyparquet: the same, less the annotations it would read with a loss. */
 export function readingSchema(schema: readonly SchemaElement[]): SchemaElement[] {
-  return schema.map((element) => (lossyAnnotation(element) ? { ...element, converted_type: undefined, logical_type: undefined } : element));
+  return schema.map((element) =>
+    lossyAnnotation(element) ? { ...element, converted_type: undefined, logical_type: undefined } : element,
+  );
 }
 
 const utf8 = new TextDecoder();
 
-/** hyparquet's parsers for the annotations it still sees: INT96 as its nanoseconds (the only caller left), JSON as its text. */
+/**
+ * hyparquet's parsers for the annotations it still sees: INT96 as its nanoseconds (the only caller left), JSON as its
+ * text.
+ */
 export const EXACT_PARSERS: Partial<ParquetParsers> = {
   timestampFromNanoseconds: (nanos: bigint) => nanos,
   jsonFromBytes: (bytes: Uint8Array) => bytes && utf8.decode(bytes),
@@ -71,7 +86,12 @@ export function isMapGroup(element: SchemaElement): boolean {
 /** hyparquet's test for a standard three-level list, which it reads as an array. */
 export function isListGroup(column: SchemaTree): boolean {
   const repeated = column.children[0];
-  return column.element.converted_type === 'LIST' && column.children.length === 1 && repeated.element.repetition_type === 'REPEATED' && repeated.children.length <= 1;
+  return (
+    column.element.converted_type === 'LIST' &&
+    column.children.length === 1 &&
+    repeated.element.repetition_type === 'REPEATED' &&
+    repeated.children.length <= 1
+  );
 }
 
 /** A list's element: the repeated group's one child, or the repeated field itself. */
@@ -80,14 +100,22 @@ export function listElement(column: SchemaTree): SchemaTree {
   return repeated.children.length === 1 ? repeated.children[0] : repeated;
 }
 
-/** From hyparquet's value of a column read with readingSchema to the exact value above; undefined when it is already. */
+/**
+ * From hyparquet's value of a column read with readingSchema to the exact value above; undefined when it is already.
+ */
 export function exactConverter(column: SchemaTree): Convert | undefined {
   const { element } = column;
   if (column.children.length === 0) return leafConverter(element);
   if (isMapGroup(element) && column.children.length === 1 && column.children[0].children.length === 2) {
     const entries = column.children[0];
     const [key, value] = entries.children.map((child) => exactConverter(child) ?? ((v: unknown) => v));
-    return (map) => (map == null ? null : (map as Record<string, { key: unknown; value: unknown }[]>)[entries.element.name].map((e) => ({ key: key(e.key), value: value(e.value) })));
+    return (map) =>
+      map == null
+        ? null
+        : (map as Record<string, { key: unknown; value: unknown }[]>)[entries.element.name].map((e) => ({
+            key: key(e.key),
+            value: value(e.value),
+          }));
   }
   if (isListGroup(column)) {
     const item = exactConverter(listElement(column));
@@ -110,12 +138,15 @@ export function structConverter(fields: readonly (readonly [string, Convert | un
 
 function leafConverter(element: SchemaElement): Convert | undefined {
   const scale = decimalScale(element);
-  if (scale !== undefined) return (v) => (v == null ? null : decimalText(unscaledDecimal(v as number | bigint | Uint8Array), scale));
+  if (scale !== undefined)
+    return (v) => (v == null ? null : decimalText(unscaledDecimal(v as number | bigint | Uint8Array), scale));
   const timestamp = timestampUnit(element);
-  if (timestamp !== undefined) return (v) => (v == null ? null : timestampText(BigInt(v as bigint), timestamp.unit, timestamp.utc));
+  if (timestamp !== undefined)
+    return (v) => (v == null ? null : timestampText(BigInt(v as bigint), timestamp.unit, timestamp.utc));
   if (element.type === 'INT96') return (v) => (v == null ? null : timestampText(v as bigint, 'NANOS', false));
   // utf8: false leaves ENUM as bytes (hyparquet decodes only STRING); it is text.
-  if (element.converted_type === 'ENUM' || element.logical_type?.type === 'ENUM') return (v) => (v instanceof Uint8Array ? utf8.decode(v) : (v ?? null));
+  if (element.converted_type === 'ENUM' || element.logical_type?.type === 'ENUM')
+    return (v) => (v instanceof Uint8Array ? utf8.decode(v) : (v ?? null));
   return undefined;
 }
 
@@ -136,7 +167,8 @@ export function decimalText(unscaled: bigint, scale: number): string {
 /** decimalText's inverse: the unscaled integer of a decimal string with at most `scale` fraction digits. */
 export function decimalUnscaled(text: string, scale: number): bigint {
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (match === null || (match[3] ?? '').length > scale) throw new RangeError(`"${text}" is not a decimal with at most ${scale} fraction digits`);
+  if (match === null || (match[3] ?? '').length > scale)
+    throw new RangeError(`"${text}" is not a decimal with at most ${scale} fraction digits`);
   const unscaled = BigInt(match[2] + (match[3] ?? '').padEnd(scale, '0'));
   return match[1] === '-' ? -unscaled : unscaled;
 }
@@ -149,14 +181,20 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b < 0n ? q - 1n : q;
 }
 
-/** `YYYY-MM-DDTHH:MM:SS.fff…` (every digit of the unit), `Z` when adjusted to UTC; any int64 (years beyond 0-9999 as ± and six or more digits). */
+/**
+ * `YYYY-MM-DDTHH:MM:SS.fff…` (every digit of the unit), `Z` when adjusted to UTC; any int64 (years beyond 0-9999 as ±
+ * and six or more digits).
+ */
 export function timestampText(value: bigint, unit: TimeUnit, utc: boolean): string {
   const seconds = floorDiv(value, PER_SECOND[unit]);
   const fraction = (value - seconds * PER_SECOND[unit]).toString().padStart(FRACTION_DIGITS[unit], '0');
   const days = Number(floorDiv(seconds, 86_400n));
   const ofDay = Number(seconds - BigInt(days) * 86_400n);
   const [year, month, day] = civilFromDays(days);
-  const yyyy = year >= 0 && year <= 9999 ? String(year).padStart(4, '0') : (year < 0 ? '-' : '+') + String(Math.abs(year)).padStart(6, '0');
+  const yyyy =
+    year >= 0 && year <= 9999
+      ? String(year).padStart(4, '0')
+      : (year < 0 ? '-' : '+') + String(Math.abs(year)).padStart(6, '0');
   const two = (n: number): string => String(n).padStart(2, '0');
   const time = `${two(Math.floor(ofDay / 3600))}:${two(Math.floor(ofDay / 60) % 60)}:${two(ofDay % 60)}`;
   return `${yyyy}-${two(month)}-${two(day)}T${time}.${fraction}${utc ? 'Z' : ''}`;
@@ -166,7 +204,8 @@ export function timestampText(value: bigint, unit: TimeUnit, utc: boolean): stri
 export function timestampValue(text: string, unit: TimeUnit): bigint {
   const match = /^([+-]\d{6,}|\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z?$/.exec(text);
   const fraction = match?.[7] ?? '';
-  if (match === null || fraction.length > FRACTION_DIGITS[unit]) throw new RangeError(`"${text}" is not an ISO 8601 timestamp in ${unit.toLowerCase()}`);
+  if (match === null || fraction.length > FRACTION_DIGITS[unit])
+    throw new RangeError(`"${text}" is not an ISO 8601 timestamp in ${unit.toLowerCase()}`);
   const days = daysFromCivil(Number(match[1]), Number(match[2]), Number(match[3]));
   const seconds = BigInt(days) * 86_400n + BigInt(Number(match[4]) * 3600 + Number(match[5]) * 60 + Number(match[6]));
   return seconds * PER_SECOND[unit] + BigInt(fraction.padEnd(FRACTION_DIGITS[unit], '0'));

@@ -28,7 +28,10 @@ import { zstdDecompressed } from './zstdChunks.js';
 
 export { listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
 
-/** All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a shard reading some of several files passes true). */
+/**
+ * All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a
+ * shard reading some of several files passes true).
+ */
 export async function* readDocuments(
   files: readonly InputFile[],
   options: ReadOptions = DEFAULT_READ,
@@ -44,7 +47,8 @@ export async function* readDocuments(
     if (file.format === 'parquet') {
       const parquet = await localParquetFile(file.path, countBytes);
       try {
-        for await (const doc of readParquetDocuments(parquet.file, file.path, qualifyIds, options)) yield { ...doc, index: index++ };
+        for await (const doc of readParquetDocuments(parquet.file, file.path, qualifyIds, options))
+          yield { ...doc, index: index++ };
       } finally {
         await parquet.close();
       }
@@ -54,7 +58,8 @@ export async function* readDocuments(
     if (file.format === 'text') {
       const bytes = await readAll(stream);
       if (looksBinary(bytes)) {
-        if (options.strict) throw new InputError(file.path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document');
+        if (options.strict)
+          throw new InputError(file.path, 0, 'a binary file (NUL bytes or mostly invalid UTF-8), not a text document');
         options.onBinary?.(file.path);
         continue;
       }
@@ -98,10 +103,15 @@ async function* parseJsonLines(
   }
 }
 
-/** Bytes per read, and per chunk gunzip gives back: lines of a few KB, so a chunk holds hundreds and the per-chunk costs vanish. */
+/**
+ * Bytes per read, and per chunk gunzip gives back: lines of a few KB, so a chunk holds hundreds and the per-chunk costs
+ * vanish.
+ */
 const READ_CHUNK_BYTES = 1 << 20;
 
-/** Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic. */
+/**
+ * Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic.
+ */
 export async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   const chunks = raw[Symbol.asyncIterator]();
@@ -125,10 +135,16 @@ export async function openDecompressed(path: string, countBytes: (n: number) => 
   );
   const compression = compressionOf(head);
   // A Parquet file named on the command line is read by position (inputFiles.ts): here is standard input or a pipe.
-  if (isParquetHead(head)) throw new InputError(path, 0, `Parquet cannot be read from ${path === '-' ? 'standard input' : 'a pipe'} (its index is at the end): give the file`);
+  if (isParquetHead(head))
+    throw new InputError(
+      path,
+      0,
+      `Parquet cannot be read from ${path === '-' ? 'standard input' : 'a pipe'} (its index is at the end): give the file`,
+    );
   if (compression === 'zstd') return Readable.from(zstdDecompressed(rest, path), { objectMode: false });
   if (compression === 'none') return rest;
-  const gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES }); // zlib's default 16 KiB chunks cost the feeding thread 3–5× as much per MB
+  // zlib's default 16 KiB chunks cost the feeding thread 3–5× as much per MB
+  const gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
   rest.on('error', (error) => gunzip.destroy(error));
   gunzip.on('error', (error) => {
     error.message = `${path}: not a valid gzip stream (${error.message})`;

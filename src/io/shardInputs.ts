@@ -36,7 +36,10 @@ export interface DescribedInput {
   readonly notes: string[];
 }
 
-/** Footer bytes asked for at first: the length and magic, then exactly the footer (hyparquet's default 512 KiB would read all of a small file). */
+/**
+ * Footer bytes asked for at first: the length and magic, then exactly the footer (hyparquet's default 512 KiB would
+ * read all of a small file).
+ */
 const FOOTER_FETCH = 8;
 /** Enough for a first JSON line; a file whose first line is longer is read whole by one shard. */
 const HEAD_LIMIT = 1 << 20;
@@ -46,7 +49,12 @@ const TAIL_CHUNK = 1 << 14;
 const LF = 0x0a;
 
 /** What each file allows, looking into only the files big enough to split. */
-export async function describeForShards(files: readonly InputFile[], read: ReadOptions, count: number, countBytes: CountBytes): Promise<DescribedInput> {
+export async function describeForShards(
+  files: readonly InputFile[],
+  read: ReadOptions,
+  count: number,
+  countBytes: CountBytes,
+): Promise<DescribedInput> {
   const total = files.reduce((sum, f) => sum + (f.size ?? 0), 0);
   const described: DescribedInput = { planned: [], footers: [], notes: [] };
   let at = 0;
@@ -76,7 +84,8 @@ export async function describeForShards(files: readonly InputFile[], read: ReadO
 async function whyWhole(path: string, read: ReadOptions, countBytes: CountBytes): Promise<string | undefined> {
   const head = await readHead(path, countBytes);
   const compression = compressionOf(head);
-  if (compression !== 'none') return `${compression}-compressed: a compressed stream cannot be entered mid-way; give several files to spread it`;
+  if (compression !== 'none')
+    return `${compression}-compressed: a compressed stream cannot be entered mid-way; give several files to spread it`;
   const text = new TextDecoder().decode(head);
   const firstLine = text.split('\n').find((line) => line.replace(/^\ufeff/, '').trim() !== '');
   if (firstLine === undefined) return `no line end in its first ${HEAD_LIMIT} bytes`;
@@ -85,7 +94,11 @@ async function whyWhole(path: string, read: ReadOptions, countBytes: CountBytes)
     const parsed = parseJsonLine(firstLine.replace(/^\ufeff/, ''), path, 1, false, read);
     if (parsed instanceof InputError) return 'its first line is not a JSON Lines record';
     const id = parsed.record?.[read.idField];
-    if (id === undefined || id === null) return `no "${read.idField}" in its first record: documents are named by line number, which a shard starting mid-file cannot count`;
+    if (id === undefined || id === null)
+      return (
+        `no "${read.idField}" in its first record: documents are named by line number, which a shard starting ` +
+        `mid-file cannot count`
+      );
   }
   return undefined;
 }
@@ -105,7 +118,13 @@ async function readHead(path: string, countBytes: CountBytes): Promise<Uint8Arra
       head = joined;
       const text = new TextDecoder().decode(head);
       const complete = text.split('\n').slice(0, -1);
-      if (bytesRead < more.length || want >= HEAD_LIMIT || complete.some((l) => l.replace(/^\ufeff/, '').trim() !== '') || compressionOf(head) !== 'none') return head;
+      if (
+        bytesRead < more.length ||
+        want >= HEAD_LIMIT ||
+        complete.some((l) => l.replace(/^\ufeff/, '').trim() !== '') ||
+        compressionOf(head) !== 'none'
+      )
+        return head;
     }
   } finally {
     await handle.close();
@@ -149,7 +168,8 @@ export async function* readPiece(
       const source = counted(parquet.file, countBytes);
       const opened = footer ?? (await openParquet(source, file.path, FOOTER_FETCH));
       const [first, end] = piece.kind === 'groups' ? [piece.first, piece.end] : [0, opened.metadata.row_groups.length];
-      for (let group = first; group < end; group++) yield* readParquetRowGroup(source, file.path, group, qualifyIds, read, opened);
+      for (let group = first; group < end; group++)
+        yield* readParquetRowGroup(source, file.path, group, qualifyIds, read, opened);
     } finally {
       await parquet.close();
     }
@@ -164,7 +184,14 @@ export async function* readPiece(
 }
 
 /** The JSON lines whose first byte lies in [start, end) of the file. */
-async function* readLines(path: string, start: number, end: number, qualifyIds: boolean, read: ReadOptions, countBytes: CountBytes): AsyncGenerator<Omit<InputDocument, 'index'>> {
+async function* readLines(
+  path: string,
+  start: number,
+  end: number,
+  qualifyIds: boolean,
+  read: ReadOptions,
+  countBytes: CountBytes,
+): AsyncGenerator<Omit<InputDocument, 'index'>> {
   const lines = splitLines(Readable.from(ownedBytes(path, start, end, countBytes), { objectMode: false }));
   let lineNumber = 0;
   for await (let line of lines) {
@@ -173,11 +200,23 @@ async function* readLines(path: string, start: number, end: number, qualifyIds: 
     if (line.trim() === '') continue;
     let parsed = parseJsonLine(line, path, lineNumber, qualifyIds, read);
     if (start > 0 && !(parsed instanceof InputError) && (parsed.record?.[read.idField] ?? null) === null) {
-      parsed = new InputError(path, lineNumber, `no "${read.idField}": a shard reading from mid-file cannot name a document by its line number; give every document an id`);
+      parsed = new InputError(
+        path,
+        lineNumber,
+        `no "${read.idField}": a shard reading from mid-file cannot name a document by its line number; give every ` +
+          `document an id`,
+      );
     }
     if (parsed instanceof InputError) {
       // Mid-file, line numbers count from the piece's first line: say so.
-      const error = start === 0 ? parsed : new InputError(path, 0, `line ${lineNumber} from byte ${start}: ${parsed.message.slice(`${path}:${lineNumber}: `.length)}`);
+      const error =
+        start === 0
+          ? parsed
+          : new InputError(
+              path,
+              0,
+              `line ${lineNumber} from byte ${start}: ${parsed.message.slice(`${path}:${lineNumber}: `.length)}`,
+            );
       if (!read.skipInvalid) throw error;
       read.onInvalid?.(error.message);
       continue;
@@ -186,8 +225,16 @@ async function* readLines(path: string, start: number, end: number, qualifyIds: 
   }
 }
 
-/** The bytes of the lines starting in [start, end): from the first line end at or after start − 1 to the first at or after end − 1. */
-async function* ownedBytes(path: string, start: number, end: number, countBytes: CountBytes): AsyncGenerator<Uint8Array> {
+/**
+ * The bytes of the lines starting in [start, end): from the first line end at or after start − 1 to the first at or
+ * after end − 1.
+ */
+async function* ownedBytes(
+  path: string,
+  start: number,
+  end: number,
+  countBytes: CountBytes,
+): AsyncGenerator<Uint8Array> {
   const handle = await open(path, 'r');
   try {
     let at = start === 0 ? 0 : start - 1;
@@ -227,7 +274,12 @@ async function* ownedBytes(path: string, start: number, end: number, countBytes:
   }
 }
 
-async function readAt(handle: import('node:fs/promises').FileHandle, at: number, length: number, countBytes: CountBytes): Promise<Uint8Array> {
+async function readAt(
+  handle: import('node:fs/promises').FileHandle,
+  at: number,
+  length: number,
+  countBytes: CountBytes,
+): Promise<Uint8Array> {
   const bytes = new Uint8Array(length);
   let done = 0;
   while (done < length) {

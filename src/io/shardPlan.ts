@@ -96,7 +96,8 @@ export function planShards(files: readonly PlannedFile[], count: number): Piece[
         const owner = ownerOf(at + Math.floor((before + size / 2) * scale), total, count);
         before += size;
         const last = shards[owner].at(-1);
-        if (last?.kind === 'groups' && last.file === file && last.end === group) shards[owner][shards[owner].length - 1] = { ...last, end: group + 1 };
+        if (last?.kind === 'groups' && last.file === file && last.end === group)
+          shards[owner][shards[owner].length - 1] = { ...last, end: group + 1 };
         else shards[owner].push({ kind: 'groups', file, first: group, end: group + 1 });
       });
     } else {

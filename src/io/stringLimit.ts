@@ -20,7 +20,13 @@ export const MAX_STRING_LENGTH = 2 ** 29 - 24;
  * takes at most 4 bytes, an invalid sequence at most 3 becomes one U+FFFD),
  * so a shorter result (Chromium's "") or a throw (Node's) is the limit.
  */
-export function decodeWithin(decoder: TextDecoder, bytes: Uint8Array, path: string, line: number, limit = MAX_STRING_LENGTH): string {
+export function decodeWithin(
+  decoder: TextDecoder,
+  bytes: Uint8Array,
+  path: string,
+  line: number,
+  limit = MAX_STRING_LENGTH,
+): string {
   if (bytes.length <= limit) return decoder.decode(bytes);
   let text: string | undefined;
   try {
@@ -30,5 +36,10 @@ export function decodeWithin(decoder: TextDecoder, bytes: Uint8Array, path: stri
   }
   if (text !== undefined && text.length <= limit && 4 * text.length >= bytes.length) return text;
   const what = line > 0 ? 'this line' : 'this file, one document,';
-  throw new InputError(path, line, `${what} is ${thousands(bytes.length)} bytes, more text than one JavaScript string holds (${thousands(limit)} UTF-16 code units, about 512 MiB): split it into smaller documents`);
+  throw new InputError(
+    path,
+    line,
+    `${what} is ${thousands(bytes.length)} bytes, more text than one JavaScript string holds (${thousands(limit)} ` +
+      `UTF-16 code units, about 512 MiB): split it into smaller documents`,
+  );
 }

@@ -11,7 +11,8 @@ export const OPEN_OPTIONS = ['backend', 'threads', 'readOnly', 'expect', 'checks
 
 /** openIndex's (or createIndex's, with the index options) options: known names, each value checked. */
 export function checkOpenArguments(dir: unknown, options: unknown, what: 'openIndex' | 'createIndex'): void {
-  if (typeof dir !== 'string' || dir === '') throw new TypeError(`${what}: expected a directory path, got ${dir === '' ? 'an empty string' : typeof dir}`);
+  if (typeof dir !== 'string' || dir === '')
+    throw new TypeError(`${what}: expected a directory path, got ${dir === '' ? 'an empty string' : typeof dir}`);
   checkOptions(options, what === 'openIndex' ? OPEN_OPTIONS : [...INDEX_OPTIONS, ...OPEN_OPTIONS], what);
   const given = (options ?? {}) as Record<string, unknown>;
   checkChoice(given.readOnly, 'readOnly', [true, false]);

@@ -39,7 +39,8 @@ function checkSize(fd: number, entry: FileEntry, path: string): void {
   if (size !== entry.bytes) {
     throw new CorruptIndexError(
       path,
-      `${size} bytes, the manifest records ${entry.bytes}: the file ${size < entry.bytes ? 'was truncated' : 'grew'} after it was written`,
+      `${size} bytes, the manifest records ${entry.bytes}: the file ${size < entry.bytes ? 'was truncated' : 'grew'} ` +
+        `after it was written`,
     );
   }
 }
@@ -170,7 +171,8 @@ export class CheckedFile {
     if (actual !== this.blocks[b]) {
       throw new CorruptIndexError(
         this.path,
-        `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex8(actual)}, recorded ${hex8(this.blocks[b])}): the file changed after it was written`,
+        `checksum mismatch in bytes ${b * BLOCK}–${b * BLOCK + view.length} (block CRC-32 ${hex8(actual)}, recorded ` +
+          `${hex8(this.blocks[b])}): the file changed after it was written`,
       );
     }
     this.checked[b] = 1;

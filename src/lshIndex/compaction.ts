@@ -21,7 +21,14 @@ interface DocumentRow {
 }
 
 /** Merges segments [from, to) of `state` (default: all) into the new segment `name`. */
-export async function compactSegments(dir: string, name: string, parameters: IndexParameters, state: IndexState, from = 0, to = state.views.length): Promise<SegmentRecord> {
+export async function compactSegments(
+  dir: string,
+  name: string,
+  parameters: IndexParameters,
+  state: IndexState,
+  from = 0,
+  to = state.views.length,
+): Promise<SegmentRecord> {
   const writer = new SegmentWriter(dir, name, parameters, parameters.storeSets);
   const row = new Uint32Array(rowWidthOf(parameters));
   const key = new Uint32Array(4);
@@ -52,13 +59,18 @@ async function documentTable(dir: string, record: SegmentRecord): Promise<Docume
   const path = join(dir, entry.name);
   let table: DocumentRow[];
   try {
-    table = (await parquetReadObjects({ file: bytes.buffer as ArrayBuffer, columns: ['length', 'exact_key', 'empty'] })) as unknown as DocumentRow[];
+    table = (await parquetReadObjects({
+      file: bytes.buffer as ArrayBuffer,
+      columns: ['length', 'exact_key', 'empty'],
+    })) as unknown as DocumentRow[];
   } catch (error) {
     throw new CorruptIndexError(path, `not a document table (${(error as Error).message})`);
   }
-  if (table.length !== record.count) throw new CorruptIndexError(path, `${table.length} documents, the segment has ${record.count}`);
+  if (table.length !== record.count)
+    throw new CorruptIndexError(path, `${table.length} documents, the segment has ${record.count}`);
   for (const [r, doc] of table.entries()) {
-    if (typeof doc.exact_key !== 'string' || !/^[0-9a-f]{32}$/.test(doc.exact_key)) throw new CorruptIndexError(path, `row ${r}: exact_key ${JSON.stringify(doc.exact_key)} is not 32 hex digits`);
+    if (typeof doc.exact_key !== 'string' || !/^[0-9a-f]{32}$/.test(doc.exact_key))
+      throw new CorruptIndexError(path, `row ${r}: exact_key ${JSON.stringify(doc.exact_key)} is not 32 hex digits`);
   }
   return table;
 }

@@ -20,13 +20,41 @@ import { checkAddArguments, checkOpenArguments, checkRemoveArguments } from './a
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { IndexParameterError } from './errors.js';
 import { acquireLock, type WriterLock } from './lock.js';
-import { FORMAT, FORMAT_VERSION, MANIFEST, readManifest, removedName, removeUnreferenced, segmentName, writeManifest, type Manifest } from './manifest.js';
+import {
+  FORMAT,
+  FORMAT_VERSION,
+  MANIFEST,
+  readManifest,
+  removedName,
+  removeUnreferenced,
+  segmentName,
+  writeManifest,
+  type Manifest,
+} from './manifest.js';
 import { checkQuery, WriteQueue } from './memoryIndex.js';
-import { parameterDifferences, resolveParameters, resolveQuery, signatureParamsOf, type IndexOptions, type IndexParameters, type OpenOptions } from './options.js';
+import {
+  parameterDifferences,
+  resolveParameters,
+  resolveQuery,
+  signatureParamsOf,
+  type IndexOptions,
+  type IndexParameters,
+  type OpenOptions,
+} from './options.js';
 import { MemorySegment } from './segment.js';
 import { writeMemorySegment } from './segmentFiles.js';
 import { inlineIndexSigner, signTexts, type SignedTexts } from './signing.js';
-import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
+import type {
+  AddDecision,
+  AddOptions,
+  AddResult,
+  DedupIndex,
+  IndexDocument,
+  IndexStats,
+  QueryOptions,
+  QueryResult,
+  RemoveResult,
+} from './types.js';
 
 export type { IndexOptions, OpenOptions } from './options.js';
 export { IndexLockedError } from './lock.js';
@@ -62,12 +90,27 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
   if (readOnly) throw new RangeError('createIndex: an index is created by its writer (readOnly is for openIndex)');
   const parameters = resolveParameters(indexOptions);
   mkdirSync(dir, { recursive: true });
-  if (existsSync(`${dir}/${MANIFEST}`)) throw new Error(`${dir} is already an index (it has ${MANIFEST}): open it with openIndex, or choose an empty directory`);
+  if (existsSync(`${dir}/${MANIFEST}`))
+    throw new Error(
+      `${dir} is already an index (it has ${MANIFEST}): open it with openIndex, or choose an empty directory`,
+    );
   const lock = acquireLock(dir);
   try {
     const others = readdirSync(dir).filter((name) => name !== 'writer.lock');
-    if (others.length > 0) throw new Error(`${dir} is not empty (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}): an index is created in a new or empty directory`);
-    writeManifest(dir, { format: FORMAT, version: FORMAT_VERSION, generation: 0, parameters, segments: [], documents: 0, removedDocuments: 0 });
+    if (others.length > 0)
+      throw new Error(
+        `${dir} is not empty (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}): an index is created ` +
+          `in a new or empty directory`,
+      );
+    writeManifest(dir, {
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      generation: 0,
+      parameters,
+      segments: [],
+      documents: 0,
+      removedDocuments: 0,
+    });
     return new PersistentIndex(dir, openState(dir, readManifest(dir), 'open'), { backend, threads, checksums }, lock);
   } catch (error) {
     lock.release();
@@ -84,7 +127,8 @@ export async function openIndex(dir: string, options: OpenOptions = {}): Promise
     const manifest = readManifest(dir);
     if (options.expect !== undefined) {
       const differences = parameterDifferences(manifest.parameters, options.expect);
-      if (differences.length > 0) throw new IndexParameterError(differences, `${dir} was created with other parameters`);
+      if (differences.length > 0)
+        throw new IndexParameterError(differences, `${dir} was created with other parameters`);
     }
     if (lock !== undefined) removeUnreferenced(dir, manifest); // what an interrupted writer left
     return new PersistentIndex(dir, openWithRetry(dir, manifest, options.checksums), options, lock);
@@ -119,13 +163,16 @@ class PersistentIndex implements DiskIndex {
     return { ...this.settings };
   }
 
-  get lockNote(): string | undefined { return this.lock?.note; }
+  get lockNote(): string | undefined {
+    return this.lock?.note;
+  }
 
   async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
     this.ensureOpen();
     checkQuery(texts, options);
     const query = resolveQuery(texts, options, this.settings);
-    return this.engine.query(this.state.views, await this.sign(texts, query.keepSets), query.options); // one state from here
+    // one state from here
+    return this.engine.query(this.state.views, await this.sign(texts, query.keepSets), query.options);
   }
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
@@ -138,13 +185,22 @@ class PersistentIndex implements DiskIndex {
       const pending = new MemorySegment(name, this.settings, this.settings.storeSets);
       const decisions: AddDecision[] = [];
       // Each run of documents is decided as soon as it is signed, while the workers sign the next.
-      await this.sign(documents.map((d) => d.text), this.settings.storeSets || usesShingleSets(this.settings.verify), (signed, from, to) => {
-        decisions.push(...this.engine.decide(views, documents, signed, pending, options.all === true, from, to));
-      });
+      await this.sign(
+        documents.map((d) => d.text),
+        this.settings.storeSets || usesShingleSets(this.settings.verify),
+        (signed, from, to) => {
+          decisions.push(...this.engine.decide(views, documents, signed, pending, options.all === true, from, to));
+        },
+      );
       if (pending.count > 0) {
         this.commit(() => {
           const record = writeMemorySegment(this.dir, name, pending);
-          return { ...manifest, generation: manifest.generation + 1, segments: [...manifest.segments, record], documents: manifest.documents + pending.count };
+          return {
+            ...manifest,
+            generation: manifest.generation + 1,
+            segments: [...manifest.segments, record],
+            documents: manifest.documents + pending.count,
+          };
         });
         const segment = this.state.manifest.segments.length - 1;
         pending.ids.forEach((id, row) => live.set(id, { segment, row }));
@@ -164,7 +220,13 @@ class PersistentIndex implements DiskIndex {
       this.commit(() => {
         const generation = manifest.generation + 1;
         const entry = writeRemoved(this.dir, removedName(generation), removed);
-        return { ...manifest, generation, removed: entry, documents: manifest.documents - count, removedDocuments: manifest.removedDocuments + count };
+        return {
+          ...manifest,
+          generation,
+          removed: entry,
+          documents: manifest.documents - count,
+          removedDocuments: manifest.removedDocuments + count,
+        };
       });
       for (const id of ids) live.delete(id);
       return { removed: count };
@@ -175,7 +237,11 @@ class PersistentIndex implements DiskIndex {
     return this.writes.run(async () => {
       this.writer('compact');
       const { manifest } = this.state;
-      const result: CompactResult = { segmentsBefore: manifest.segments.length, documents: manifest.documents, dropped: manifest.removedDocuments };
+      const result: CompactResult = {
+        segmentsBefore: manifest.segments.length,
+        documents: manifest.documents,
+        dropped: manifest.removedDocuments,
+      };
       if (manifest.segments.length <= 1 && manifest.removedDocuments === 0) return result;
       await this.merge(0, manifest.segments.length);
       this.live = undefined; // every place changed
@@ -231,7 +297,13 @@ class PersistentIndex implements DiskIndex {
     let bytesOnDisk = 0;
     for (const s of manifest.segments) for (const f of Object.values(s.files)) bytesOnDisk += f?.bytes ?? 0;
     bytesOnDisk += manifest.removed?.bytes ?? 0;
-    return { documents: manifest.documents, removed: manifest.removedDocuments, segments: manifest.segments.length, bytesOnDisk, parameters: this.parameters };
+    return {
+      documents: manifest.documents,
+      removed: manifest.removedDocuments,
+      segments: manifest.segments.length,
+      bytesOnDisk,
+      parameters: this.parameters,
+    };
   }
 
   async close(): Promise<void> {
@@ -272,7 +344,8 @@ class PersistentIndex implements DiskIndex {
   /** The writer's id map, refusing a read-only or closed index. */
   private writer(what: string): Map<string, Located> {
     this.ensureOpen();
-    if (this.lock === undefined) throw new Error(`${this.dir}: opened read-only, cannot ${what}; open it without readOnly (one writer at a time)`);
+    if (this.lock === undefined)
+      throw new Error(`${this.dir}: opened read-only, cannot ${what}; open it without readOnly (one writer at a time)`);
     if (this.live === undefined) {
       const live = new Map<string, Located>();
       this.state.views.forEach((view, segment) => {
@@ -283,14 +356,20 @@ class PersistentIndex implements DiskIndex {
     return this.live;
   }
 
-  private async sign(texts: readonly string[], keepSets: boolean, onSigned?: (signed: SignedTexts, from: number, to: number) => void): Promise<SignedTexts> {
+  private async sign(
+    texts: readonly string[],
+    keepSets: boolean,
+    onSigned?: (signed: SignedTexts, from: number, to: number) => void,
+  ): Promise<SignedTexts> {
     let characters = 0;
     for (const t of texts) characters += t.length;
     if (characters <= INLINE_CHARACTERS) {
       this.inline ??= inlineIndexSigner(this.settings);
       return signTexts(texts, this.inline, this.settings, keepSets, onSigned);
     }
-    this.pool ??= await openSigner(this.options.backend ?? 'cpu', hashFamilyOf(signatureParamsOf(this.settings)), { cpuThreads: this.options.threads });
+    this.pool ??= await openSigner(this.options.backend ?? 'cpu', hashFamilyOf(signatureParamsOf(this.settings)), {
+      cpuThreads: this.options.threads,
+    });
     return signTexts(texts, this.pool.firstPass, this.settings, keepSets, onSigned);
   }
 

@@ -12,7 +12,10 @@ import { removedName, type Manifest } from './manifest.js';
 import type { IndexSegment } from './segment.js';
 import type { SegmentRecord } from './segmentFiles.js';
 
-/** The manifest after segments [from, to) of `state` became `record` (written already); writes a removed list if it changed. */
+/**
+ * The manifest after segments [from, to) of `state` became `record` (written already); writes a removed list if it
+ * changed.
+ */
 export function mergedManifest(
   dir: string,
   state: IndexState,

@@ -24,7 +24,8 @@ const decoder = new TextDecoder();
 export const segmentTuning = { smallSegmentBytes: 2 ** 20 };
 
 /** The bytes of the files a reader reads by position (what decides held in memory or read through a descriptor). */
-export const positionalBytes = (record: SegmentRecord): number => record.files.signatures.bytes + (record.files.sets?.bytes ?? 0) + record.files.bands.bytes;
+export const positionalBytes = (record: SegmentRecord): number =>
+  record.files.signatures.bytes + (record.files.sets?.bytes ?? 0) + record.files.bands.bytes;
 
 /**
  * A committed segment, opened for reading: the band tables' block index, ids
@@ -61,15 +62,24 @@ export class DiskSegment {
     expectSize(dir, files.bands, record.banded * parameters.bands * 12);
     this.blocks = Math.ceil(record.banded / BAND_BLOCK);
     this.fence = new Uint32Array(readChecked(dir, files.bandIndex).buffer);
-    if (this.fence.length !== parameters.bands * this.blocks * 3) throw new CorruptIndexError(join(dir, files.bandIndex.name), `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`);
+    if (this.fence.length !== parameters.bands * this.blocks * 3)
+      throw new CorruptIndexError(
+        join(dir, files.bandIndex.name),
+        `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`,
+      );
     this.bandChecked = new Uint8Array(parameters.bands * this.blocks);
     const ids = readChecked(dir, files.ids);
-    if (ids.length < 4 * (count + 1)) throw new CorruptIndexError(join(dir, files.ids.name), `${ids.length} bytes cannot hold the offsets of ${count} ids`);
+    if (ids.length < 4 * (count + 1))
+      throw new CorruptIndexError(
+        join(dir, files.ids.name),
+        `${ids.length} bytes cannot hold the offsets of ${count} ids`,
+      );
     this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
     this.idBytes = ids.subarray(4 * (count + 1));
     const signatureBlocks = new Uint32Array(readChecked(dir, files.signatureBlocks).buffer);
     const setBlocks = files.setBlocks && new Uint32Array(readChecked(dir, files.setBlocks).buffer);
-    if (checksums === 'open' || inMemory) verifyFile(dir, files.documents); // read by compaction only, checked there again
+    // read by compaction only, checked there again
+    if (checksums === 'open' || inMemory) verifyFile(dir, files.documents);
     this.bands = new StoredFile(dir, files.bands, inMemory);
     try {
       this.signatures = new CheckedFile(dir, files.signatures, signatureBlocks, inMemory);
@@ -79,11 +89,19 @@ export class DiskSegment {
     }
     try {
       if (files.sets !== undefined) {
-        if (setBlocks === undefined) throw new CorruptIndexError(join(dir, MANIFEST_NAME), `${record.name} has sets without their block checksums`);
+        if (setBlocks === undefined)
+          throw new CorruptIndexError(
+            join(dir, MANIFEST_NAME),
+            `${record.name} has sets without their block checksums`,
+          );
         this.sets = new CheckedFile(dir, files.sets, setBlocks, inMemory);
         const offsets = new Float64Array(count + 1);
         const at = files.sets.bytes - offsets.byteLength;
-        if (at < 0) throw new CorruptIndexError(join(dir, files.sets.name), `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`);
+        if (at < 0)
+          throw new CorruptIndexError(
+            join(dir, files.sets.name),
+            `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`,
+          );
         this.sets.read(bytesOf(offsets), at);
         this.setOffsets = offsets;
       }
@@ -100,7 +118,12 @@ export class DiskSegment {
     }
   }
 
-  static open(dir: string, record: SegmentRecord, parameters: IndexParameters, checksums: 'open' | 'lazy'): DiskSegment {
+  static open(
+    dir: string,
+    record: SegmentRecord,
+    parameters: IndexParameters,
+    checksums: 'open' | 'lazy',
+  ): DiskSegment {
     return new DiskSegment(dir, record, parameters, checksums);
   }
 
@@ -162,7 +185,12 @@ export class DiskSegment {
     if (this.bandChecked[at] === 0) {
       const actual = crc32(view) >>> 0;
       const recorded = this.fence[3 * at + 2];
-      if (actual !== recorded) throw new CorruptIndexError(this.bands.path, `checksum mismatch in band ${band}, block ${i} (CRC-32 ${hex8(actual)}, recorded ${hex8(recorded)}): the file changed after it was written`);
+      if (actual !== recorded)
+        throw new CorruptIndexError(
+          this.bands.path,
+          `checksum mismatch in band ${band}, block ${i} (CRC-32 ${hex8(actual)}, recorded ${hex8(recorded)}): the ` +
+            `file changed after it was written`,
+        );
       this.bandChecked[at] = 1;
     }
     this.cache.set(at, block);
@@ -224,5 +252,9 @@ const MANIFEST_NAME = 'manifest.json';
 const BAND_CACHE_BYTES = 32 * 2 ** 20;
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
-  if (entry.bytes !== bytes) throw new CorruptIndexError(join(dir, entry.name), `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`);
+  if (entry.bytes !== bytes)
+    throw new CorruptIndexError(
+      join(dir, entry.name),
+      `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`,
+    );
 }

@@ -40,12 +40,19 @@ export function readRemoved(dir: string, entry: FileEntry | undefined): Map<stri
 }
 
 export function writeRemoved(dir: string, name: string, removed: ReadonlyMap<string, readonly number[]>): FileEntry {
-  const segments = Object.fromEntries([...removed].filter(([, rows]) => rows.length > 0).map(([n, rows]) => [n, [...rows].sort((a, b) => a - b)]));
+  const segments = Object.fromEntries(
+    [...removed].filter(([, rows]) => rows.length > 0).map(([n, rows]) => [n, [...rows].sort((a, b) => a - b)]),
+  );
   return writeWhole(join(dir, name), name, [new TextEncoder().encode(`${JSON.stringify({ segments })}\n`)]);
 }
 
 /** Opens a manifest's state, reusing the already open segments of `previous` (segments never change). */
-export function openState(dir: string, manifest: Manifest, checksums: 'open' | 'lazy', previous?: IndexState): IndexState {
+export function openState(
+  dir: string,
+  manifest: Manifest,
+  checksums: 'open' | 'lazy',
+  previous?: IndexState,
+): IndexState {
   const reuse = new Map((previous?.segments ?? []).map((s) => [s.name, s]));
   const opened: DiskSegment[] = [];
   try {
@@ -62,7 +69,11 @@ export function openState(dir: string, manifest: Manifest, checksums: 'open' | '
       if (rows === undefined) return s.view(undefined);
       const flags = new Uint8Array(s.record.count);
       for (const row of rows) {
-        if (!(Number.isInteger(row) && row >= 0 && row < s.record.count)) throw new CorruptIndexError(join(dir, manifest.removed!.name), `row ${row} is not a row of ${s.name} (${s.record.count} rows)`);
+        if (!(Number.isInteger(row) && row >= 0 && row < s.record.count))
+          throw new CorruptIndexError(
+            join(dir, manifest.removed!.name),
+            `row ${row} is not a row of ${s.name} (${s.record.count} rows)`,
+          );
         flags[row] = 1;
       }
       return s.view(flags);
@@ -85,7 +96,12 @@ export function closeDropped(old: IndexState, current: IndexState | undefined): 
  * it reads the newer manifest. A file missing from the manifest it just read
  * is a damaged index (MissingIndexFileError names the file).
  */
-export function openWithRetry(dir: string, manifest: Manifest, checksums: OpenOptions['checksums'], previous?: IndexState): IndexState {
+export function openWithRetry(
+  dir: string,
+  manifest: Manifest,
+  checksums: OpenOptions['checksums'],
+  previous?: IndexState,
+): IndexState {
   for (let attempt = 0; ; attempt++) {
     try {
       return openState(dir, manifest, checksumMode(manifest, checksums), previous);
@@ -107,4 +123,3 @@ function checksumMode(manifest: Manifest, option: OpenOptions['checksums'] = 'au
   for (const s of manifest.segments) bytes += positionalBytes(s) + s.files.documents.bytes;
   return bytes <= OPEN_CHECK_BYTES ? 'open' : 'lazy';
 }
-

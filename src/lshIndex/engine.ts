@@ -14,7 +14,7 @@ import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatr
 import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
 import { exactJaccard } from '../verify/verification.js';
 import type { IndexParameters } from './options.js';
-import { bandKeysOfRow, MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
+import { bandKeysOfRow, type MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';
 import type { AddDecision, IndexDocument, IndexMatch, QueryOptions, QueryResult } from './types.js';
 import { IndexIdError } from './errors.js';
@@ -47,7 +47,12 @@ export class IndexEngine {
     this.forests = new ForestCache(parameters);
     this.scorer = new RowScorer(parameters);
     this.width = rowWidthOf(parameters);
-    this.rule = pairRule(parameters.verify, parameters.threshold, { k: parameters.k, slotBits: parameters.slotBits }, parameters.estimateError);
+    this.rule = pairRule(
+      parameters.verify,
+      parameters.threshold,
+      { k: parameters.k, slotBits: parameters.slotBits },
+      parameters.estimateError,
+    );
     this.keys = new Uint32Array(2 * parameters.bands);
     this.pair = new Uint32Array(2 * this.width);
     this.pairMatrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
@@ -58,7 +63,12 @@ export class IndexEngine {
    * each once, in (segment, row) order. `looked[s]`, where given, holds
    * segment s's rows for this row's keys, looked up already (`lookUpRun`).
    */
-  candidates(segments: readonly IndexSegment[], words: Uint32Array, at: number, looked?: readonly (readonly number[] | undefined)[]): Candidate[] {
+  candidates(
+    segments: readonly IndexSegment[],
+    words: Uint32Array,
+    at: number,
+    looked?: readonly (readonly number[] | undefined)[],
+  ): Candidate[] {
     bandKeysOfRow(this.parameters, words, at, this.keys);
     const found: Candidate[] = [];
     const rows: number[] = [];
@@ -90,7 +100,12 @@ export class IndexEngine {
     for (let i = 0; i < n; i++) {
       hits.push([]);
       if (signed.empty[from + i] === 1) continue;
-      bandKeysOfRow(this.parameters, signed.words, (from + i) * this.width, keys.subarray(2 * bands * i, 2 * bands * (i + 1)));
+      bandKeysOfRow(
+        this.parameters,
+        signed.words,
+        (from + i) * this.width,
+        keys.subarray(2 * bands * i, 2 * bands * (i + 1)),
+      );
       order.push(i);
     }
     const rows: number[] = [];
@@ -115,7 +130,12 @@ export class IndexEngine {
   }
 
   /** The candidates that pass verification at the threshold, most similar first. */
-  verified(candidates: readonly Candidate[], words: Uint32Array, at: number, set: Uint32Array | undefined): IndexMatch[] {
+  verified(
+    candidates: readonly Candidate[],
+    words: Uint32Array,
+    at: number,
+    set: Uint32Array | undefined,
+  ): IndexMatch[] {
     const matches: IndexMatch[] = [];
     this.pair.set(words.subarray(at, at + this.width), 0);
     for (const c of candidates) {
@@ -132,7 +152,12 @@ export class IndexEngine {
       const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
       // Every slot equal (an exact duplicate, as a rule): confirmed by its sets where they are at hand, for the report.
       if (estimate === 1 && exact === undefined && evidence.known!(0, 1)) evidence.similarity(0, 1);
-      if (isAccepted(decision)) matches.push(exact === undefined ? { id: c.source.id(c.row), similarity: estimate } : { id: c.source.id(c.row), similarity: estimate, exact });
+      if (isAccepted(decision))
+        matches.push(
+          exact === undefined
+            ? { id: c.source.id(c.row), similarity: estimate }
+            : { id: c.source.id(c.row), similarity: estimate, exact },
+        );
     }
     return sortMatches(matches);
   }
@@ -157,9 +182,16 @@ export class IndexEngine {
         fingerprintsOf(this.parameters, signed.words, at, fingerprints);
         const query: ForestQuery = { words: signed.words, at, fingerprints, set };
         const { top, containment } = options;
-        const matches = containment !== undefined
-          ? containmentMatches(segments, forests, (s) => this.forests.postingsOf(s), { ...query, q: set === undefined ? 0 : set.length / 2, c: containment }, this.scorer).slice(0, top)
-          : topMatches(segments, forests, query, top!, options.rerank ?? 'estimate', this.scorer);
+        const matches =
+          containment !== undefined
+            ? containmentMatches(
+                segments,
+                forests,
+                (s) => this.forests.postingsOf(s),
+                { ...query, q: set === undefined ? 0 : set.length / 2, c: containment },
+                this.scorer,
+              ).slice(0, top)
+            : topMatches(segments, forests, query, top!, options.rerank ?? 'estimate', this.scorer);
         results.push({ matches });
       }
     }
@@ -171,7 +203,15 @@ export class IndexEngine {
    * batch's documents added before it (the last segment, `pending`): added
    * when nothing matched (or `all`). Documents [from, to), called in order.
    */
-  decide(segments: readonly IndexSegment[], documents: readonly IndexDocument[], signed: SignedTexts, pending: MemorySegment, all: boolean, from = 0, to = documents.length): AddDecision[] {
+  decide(
+    segments: readonly IndexSegment[],
+    documents: readonly IndexDocument[],
+    signed: SignedTexts,
+    pending: MemorySegment,
+    all: boolean,
+    from = 0,
+    to = documents.length,
+  ): AddDecision[] {
     const searched = [...segments, pending];
     // The committed segments do not change during the add: their lookups for the whole run at once.
     const looked = segments.map((source) => this.lookUpRun(source, signed, from, to));
@@ -179,10 +219,33 @@ export class IndexEngine {
     for (let d = from; d < to; d++) {
       const at = d * this.width;
       const empty = signed.empty[d] === 1;
-      const matches = empty ? [] : this.verified(this.candidates(searched, signed.words, at, looked.map((hits) => hits[d - from])), signed.words, at, signed.sets?.[d]);
+      const matches = empty
+        ? []
+        : this.verified(
+            this.candidates(
+              searched,
+              signed.words,
+              at,
+              looked.map((hits) => hits[d - from]),
+            ),
+            signed.words,
+            at,
+            signed.sets?.[d],
+          );
       const added = all || matches.length === 0;
       // candidates() left this row's band keys in this.keys.
-      if (added) pending.append(documents[d].id, documents[d].text.length, signed.words, at, signed.exactKeys, 4 * d, empty, signed.sets?.[d], empty ? undefined : this.keys);
+      if (added)
+        pending.append(
+          documents[d].id,
+          documents[d].text.length,
+          signed.words,
+          at,
+          signed.exactKeys,
+          4 * d,
+          empty,
+          signed.sets?.[d],
+          empty ? undefined : this.keys,
+        );
       decisions.push({ id: documents[d].id, added, matches });
     }
     return decisions;
@@ -192,7 +255,10 @@ export class IndexEngine {
 /** Most similar first (exact Jaccard where known, then the estimate); ties keep index order. */
 function sortMatches(matches: IndexMatch[]): IndexMatch[] {
   const key = (m: IndexMatch): number => m.exact ?? m.similarity;
-  return matches.map((m, i) => ({ m, i })).sort((x, y) => key(y.m) - key(x.m) || y.m.similarity - x.m.similarity || x.i - y.i).map(({ m }) => m);
+  return matches
+    .map((m, i) => ({ m, i }))
+    .sort((x, y) => key(y.m) - key(x.m) || y.m.similarity - x.m.similarity || x.i - y.i)
+    .map(({ m }) => m);
 }
 
 /**
@@ -212,7 +278,9 @@ export function checkBatchIds(documents: readonly IndexDocument[], isLive: (id: 
     if (earlier !== undefined) throw new IndexIdError('repeated', doc.id, [earlier + 1, i + 1]);
     seen.set(doc.id, i);
     if (isLive(doc.id)) {
-      const indexed = documents.filter((d) => d !== null && typeof d === 'object' && typeof d.id === 'string' && isLive(d.id)).length;
+      const indexed = documents.filter(
+        (d) => d !== null && typeof d === 'object' && typeof d.id === 'string' && isLive(d.id),
+      ).length;
       throw new IndexIdError('indexed', doc.id, [i + 1], { indexed, of: documents.length });
     }
   });

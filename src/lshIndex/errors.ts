@@ -24,7 +24,10 @@ export class IndexParameterError extends Error {
   }
 }
 
-/** What is wrong with an id of an add: empty, twice in the add, already live in the index, or not valid Unicode (text/wellFormed.ts). */
+/**
+ * What is wrong with an id of an add: empty, twice in the add, already live in the index, or not valid Unicode
+ * (text/wellFormed.ts).
+ */
 export type IndexIdProblem = 'empty' | 'repeated' | 'indexed' | 'invalid';
 
 /**
@@ -35,7 +38,8 @@ export type IndexIdProblem = 'empty' | 'repeated' | 'indexed' | 'invalid';
 function rerunHint(indexedOf: { readonly indexed: number; readonly of: number } | undefined): string {
   if (indexedOf === undefined || indexedOf.indexed * 2 <= indexedOf.of) return ''; // most of them, not half
   return (
-    ` (${indexedOf.indexed} of the add's ${indexedOf.of} ids are in the index already: was this add run before? A run that committed ` +
+    ` (${indexedOf.indexed} of the add's ${indexedOf.of} ids are in the index already: was this add run before? A run ` +
+    `that committed ` +
     'is in the index even if it was stopped before writing its outputs; see gpudedup index stats)'
   );
 }
@@ -52,7 +56,10 @@ export class IndexIdError extends RangeError {
     readonly id: string,
     /** The refused document's place in the add, from 1 (for 'repeated': the earlier one, then this one). */
     readonly documents: readonly number[],
-    /** For 'indexed': how many of the add's ids are in the index, and of how many (most: a run that committed, run again). */
+    /**
+     * For 'indexed': how many of the add's ids are in the index, and of how many (most: a run that committed, run
+     * again).
+     */
     readonly indexedOf?: { readonly indexed: number; readonly of: number },
   ) {
     const n = documents.at(-1);
@@ -61,20 +68,28 @@ export class IndexIdError extends RangeError {
         ? `document ${n} of the add has an empty id`
         : problem === 'invalid'
           ? `document ${n} of the add: its id ${invalidIdReason(id)}`
-        : problem === 'repeated'
-          ? `id "${id}" appears twice in this add (documents ${documents.join(' and ')}): ids are unique in an index`
-          : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it first to replace it${rerunHint(indexedOf)}`,
+          : problem === 'repeated'
+            ? `id "${id}" appears twice in this add (documents ${documents.join(' and ')}): ids are unique in an index`
+            : `id "${id}" is already in the index (document ${n} of the add): ids are unique in an index; remove it ` +
+              `first to replace it${rerunHint(indexedOf)}`,
     );
     this.name = 'IndexIdError';
   }
 
-  /** The message with each document named by `locate` (its 0-based place in the add: a caller's file:line) instead of its place. */
+  /**
+   * The message with each document named by `locate` (its 0-based place in the add: a caller's file:line) instead of
+   * its place.
+   */
   located(locate: (i: number) => string): string {
     const at = this.documents.map((d) => locate(d - 1));
     if (this.problem === 'empty') return `${at[0]}: the document has an empty id`;
     if (this.problem === 'invalid') return `${at[0]}: the id ${invalidIdReason(this.id)}`;
-    if (this.problem === 'repeated') return `${at[1]}: id "${this.id}" appears twice in this add (also ${at[0]}): ids are unique in an index`;
-    return `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace it${rerunHint(this.indexedOf)}`;
+    if (this.problem === 'repeated')
+      return `${at[1]}: id "${this.id}" appears twice in this add (also ${at[0]}): ids are unique in an index`;
+    return (
+      `${at[0]}: id "${this.id}" is already in the index: ids are unique in an index; remove it first to replace ` +
+      `it${rerunHint(this.indexedOf)}`
+    );
   }
 }
 

@@ -40,7 +40,8 @@ export function onFile<T>(path: string, work: () => T): T {
     return work();
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
-    if (typeof failure?.code === 'string' && typeof failure.message === 'string' && !failure.message.includes(path)) failure.message = `${path}: ${failure.message}`;
+    if (typeof failure?.code === 'string' && typeof failure.message === 'string' && !failure.message.includes(path))
+      failure.message = `${path}: ${failure.message}`;
     throw error;
   }
 }
@@ -100,7 +101,11 @@ export function syncDirectory(dir: string): void {
 export function readFully(fd: number, into: Uint8Array, position: number, what: string): void {
   for (let done = 0; done < into.length; ) {
     const n = readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0) throw new CorruptIndexError(what, `ends at byte ${position + done}, before the ${into.length} bytes expected there`);
+    if (n === 0)
+      throw new CorruptIndexError(
+        what,
+        `ends at byte ${position + done}, before the ${into.length} bytes expected there`,
+      );
     done += n;
   }
 }
@@ -120,7 +125,11 @@ export function crcOfFile(fd: number, bytes: number, what: string): number {
 /** Refuses a file whose CRC-32 is not the manifest's, naming it. */
 export function checkCrc(entry: FileEntry, actual: number, path: string): void {
   if (actual !== entry.crc32) {
-    throw new CorruptIndexError(path, `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
+    throw new CorruptIndexError(
+      path,
+      `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after ` +
+        `it was written`,
+    );
   }
 }
 

@@ -178,7 +178,10 @@ export class PrefixForest {
     }
   }
 
-  /** Live rows (by `segment`, this state's view) of tree t's positions [lo, hi) not seen yet in the query: marked, appended. */
+  /**
+   * Live rows (by `segment`, this state's view) of tree t's positions [lo, hi) not seen yet in the query: marked,
+   * appended.
+   */
   collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
     const base = t * this.banded;
     for (let i = lo; i < hi; i++) {

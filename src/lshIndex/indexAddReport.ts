@@ -47,9 +47,16 @@ export function buildIndexAddReport(facts: IndexAddFacts) {
     matches: matchRows,
     invalidSkipped: facts.invalidSkipped,
     binarySkipped: facts.binarySkipped,
-    indexAfter: { documents: stats.documents, removed: stats.removed, segments: stats.segments, bytesOnDisk: stats.bytesOnDisk },
+    indexAfter: {
+      documents: stats.documents,
+      removed: stats.removed,
+      segments: stats.segments,
+      bytesOnDisk: stats.bytesOnDisk,
+    },
     parameters: stats.parameters,
-    seconds: Object.fromEntries(Object.entries(facts.timings).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))])),
+    seconds: Object.fromEntries(
+      Object.entries(facts.timings).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))]),
+    ),
   };
 }
 
@@ -63,17 +70,26 @@ export function formatIndexAddSummary(report: IndexAddReport, destination: strin
     .join(', ');
   const after = report.indexAfter;
   const lines = [
-    `indexed ${counted(report.documents, 'document')} into ${report.index}${destination === '' ? '' : ` → ${destination}`}`,
+    `indexed ${counted(report.documents, 'document')} into ` +
+      `${report.index}${destination === '' ? '' : ` → ${destination}`}`,
     `  documents in        ${int(report.documents)}`,
     `  added               ${int(report.added)}` + (report.all ? ' (--all: every document)' : ''),
     `  matched             ${int(report.matched)} (exact or near-duplicates of indexed documents or of earlier ones in this run)` +
       (report.all ? '' : `, not added`),
     `  match rows          ${int(report.matches)}`,
-    `  index now           ${counted(after.documents, 'document')} in ${counted(after.segments, 'segment')}, ${(after.bytesOnDisk / 1e6).toFixed(1)} MB` +
+    `  index now           ${counted(after.documents, 'document')} in ${counted(after.segments, 'segment')}, ` +
+      `${(after.bytesOnDisk / 1e6).toFixed(1)} MB` +
       (after.removed > 0 ? ` (${int(after.removed)} removed, not yet compacted)` : ''),
     `  parameters          ${describeParameters(report.parameters)}`,
-    ...(report.invalidSkipped > 0 ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`] : []),
-    ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
+    ...(report.invalidSkipped > 0
+      ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`]
+      : []),
+    ...(report.binarySkipped.length > 0
+      ? [
+          `  skipped             ${counted(report.binarySkipped.length, 'binary file')} ` +
+            `(${namesOf(report.binarySkipped)})`,
+        ]
+      : []),
     `  time                ${total.toFixed(2)} s (${stages})`,
   ];
   return lines.join('\n') + '\n';

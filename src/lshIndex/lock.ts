@@ -53,7 +53,10 @@ function running(pid: number): boolean {
   }
 }
 
-/** The lock's holder; 'gone' when there is no lock file; 'unreadable' when it holds no valid holder (empty, garbage, being written). */
+/**
+ * The lock's holder; 'gone' when there is no lock file; 'unreadable' when it holds no valid holder (empty, garbage,
+ * being written).
+ */
 function holderOf(file: string): Holder | 'gone' | 'unreadable' {
   let text: string;
   try {
@@ -69,7 +72,10 @@ function holderOf(file: string): Holder | 'gone' | 'unreadable' {
   }
 }
 
-/** How long an unreadable lock is given to become readable (its writer between creating and writing it) before it is stale. */
+/**
+ * How long an unreadable lock is given to become readable (its writer between creating and writing it) before it is
+ * stale.
+ */
 const UNREADABLE_GRACE_MS = 200;
 
 function sleep(ms: number): void {
@@ -100,7 +106,11 @@ function createLock(dir: string, file: string, me: Holder): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-      throw new Error(`${dir}: cannot take the writer lock (${file}: ${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this user may write; to query or inspect, open it read-only`);
+      throw new Error(
+        `${dir}: cannot take the writer lock (${file}: ` +
+          `${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}): writing needs a directory this ` +
+          `user may write; to query or inspect, open it read-only`,
+      );
     }
     if (code !== 'EEXIST') throw error;
     return false;
@@ -113,7 +123,8 @@ export function acquireLock(dir: string): WriterLock {
   let note: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createLock(dir, file, me)) {
-      // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next writer).
+      // Removed on every exit of this process, a signal's included (SIGKILL aside: that lock is stale to the next
+      // writer).
       registerTemporary(file);
       return {
         file,
@@ -137,7 +148,8 @@ export function acquireLock(dir: string): WriterLock {
     if (holder === 'unreadable') {
       note = `took over an empty or unreadable lock, which no writer holds (${file})`;
     } else {
-      if (holder.host !== me.host || holder.pid === me.pid || running(holder.pid)) throw new IndexLockedError(file, holder.pid, holder.host);
+      if (holder.host !== me.host || holder.pid === me.pid || running(holder.pid))
+        throw new IndexLockedError(file, holder.pid, holder.host);
       // Its writer is gone (killed outright): what it left uncommitted is cleaned by this writer.
       note = `took over the lock of pid ${holder.pid} on ${holder.host}, which is no longer running (${file})`;
     }

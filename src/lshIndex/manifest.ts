@@ -7,7 +7,13 @@
 import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
-import { checkManifestChecksum, checkManifestRecord, FORMAT, MANIFEST, manifestParameters } from './manifestCheck.js';
+import {
+  checkManifestChecksum,
+  checkManifestRecord,
+  type FORMAT,
+  MANIFEST,
+  manifestParameters,
+} from './manifestCheck.js';
 import { crcOf, faultPoint, replaceAtomically, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
 import type { SegmentRecord } from './segmentFiles.js';
@@ -52,8 +58,13 @@ export function readManifest(dir: string): Manifest {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !existsSync(dir)) throw new IndexFormatError(dir, `${dir} is not an index: it does not exist`);
-    if (code === 'ENOENT') throw new IndexFormatError(dir, `${dir} is not an index (no ${MANIFEST}): create one with createIndex / gpudedup index create`);
+    if (code === 'ENOENT' && !existsSync(dir))
+      throw new IndexFormatError(dir, `${dir} is not an index: it does not exist`);
+    if (code === 'ENOENT')
+      throw new IndexFormatError(
+        dir,
+        `${dir} is not an index (no ${MANIFEST}): create one with createIndex / gpudedup index create`,
+      );
     if (code === 'ENOTDIR') throw new IndexFormatError(dir, `${dir} is not an index: it is a file, not a directory`);
     if (code === 'EISDIR') throw new IndexFormatError(dir, `${dir} is not an index: its ${MANIFEST} is a directory`);
     throw error;
@@ -79,7 +90,8 @@ export function referencedFiles(m: Manifest): Set<string> {
 }
 
 /** The index's own file names (segments, removed rows, manifest temporaries): only these are ever cleaned. */
-const INDEX_FILE = /^(seg-\d+\.(ids|sig|bands|bands\.idx|sets|docs\.parquet|sig\.crc|sets\.crc)|removed-\d+\.json|manifest\.json\.tmp-\d+)$/;
+const INDEX_FILE =
+  /^(seg-\d+\.(ids|sig|bands|bands\.idx|sets|docs\.parquet|sig\.crc|sets\.crc)|removed-\d+\.json|manifest\.json\.tmp-\d+)$/;
 
 /** Removes the index's files that the manifest does not name: an interrupted writer's, or superseded ones. */
 export function removeUnreferenced(dir: string, m: Manifest): string[] {

@@ -13,7 +13,17 @@ import { checkBatchIds, IndexEngine, type Located } from './engine.js';
 import { INDEX_OPTIONS, resolveParameters, resolveQuery, type IndexOptions, type IndexParameters } from './options.js';
 import { MemorySegment } from './segment.js';
 import { signTexts } from './signing.js';
-import type { AddDecision, AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryOptions, QueryResult, RemoveResult } from './types.js';
+import type {
+  AddDecision,
+  AddOptions,
+  AddResult,
+  DedupIndex,
+  IndexDocument,
+  IndexStats,
+  QueryOptions,
+  QueryResult,
+  RemoveResult,
+} from './types.js';
 
 export type { IndexOptions } from './options.js';
 
@@ -29,9 +39,13 @@ export interface MemoryIndex extends DedupIndex {
 export function createMemoryIndex(options: MemoryIndexOptions): MemoryIndex {
   checkOptions(options, [...INDEX_OPTIONS, 'signer'], 'createMemoryIndex');
   const { signer, ...rest } = options ?? {};
-  if (typeof signer?.backend?.k !== 'number') throw new TypeError('createMemoryIndex: expected a signer (a FirstPassSigner: Web Workers, or inlineIndexSigner(parameters))');
+  if (typeof signer?.backend?.k !== 'number')
+    throw new TypeError(
+      'createMemoryIndex: expected a signer (a FirstPassSigner: Web Workers, or inlineIndexSigner(parameters))',
+    );
   const parameters = resolveParameters(rest);
-  if (signer.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${signer.backend.k} slots, the index has k = ${parameters.k}`);
+  if (signer.backend.k !== parameters.k)
+    throw new RangeError(`the signer signs k = ${signer.backend.k} slots, the index has k = ${parameters.k}`);
   return new InMemoryIndex(parameters, signer);
 }
 
@@ -73,9 +87,17 @@ class InMemoryIndex implements MemoryIndex {
       const pending = new MemorySegment(`memory-${this.segments.length + 1}`, this.settings, this.settings.storeSets);
       const decisions: AddDecision[] = [];
       // Each run of documents is decided as soon as it is signed, while the next is signed.
-      await signTexts(documents.map((d) => d.text), this.signer, this.settings, this.settings.storeSets || usesShingleSets(this.settings.verify), (signed, from, to) => {
-        decisions.push(...this.engine.decide(this.segments, documents, signed, pending, options.all === true, from, to));
-      });
+      await signTexts(
+        documents.map((d) => d.text),
+        this.signer,
+        this.settings,
+        this.settings.storeSets || usesShingleSets(this.settings.verify),
+        (signed, from, to) => {
+          decisions.push(
+            ...this.engine.decide(this.segments, documents, signed, pending, options.all === true, from, to),
+          );
+        },
+      );
       if (pending.count > 0) {
         const segment = this.segments.length;
         this.segments.push(pending);
@@ -90,7 +112,11 @@ class InMemoryIndex implements MemoryIndex {
     checkQuery(texts, options); // the call's shape, as the other calls are checked
     const query = resolveQuery(texts, options, this.settings);
     const segments = [...this.segments]; // the state when the query began
-    return this.engine.query(segments, await signTexts(texts, this.signer, this.settings, query.keepSets), query.options);
+    return this.engine.query(
+      segments,
+      await signTexts(texts, this.signer, this.settings, query.keepSets),
+      query.options,
+    );
   }
 
   remove(ids: readonly string[]): Promise<RemoveResult> {
@@ -111,7 +137,13 @@ class InMemoryIndex implements MemoryIndex {
   }
 
   async stats(): Promise<IndexStats> {
-    return { documents: this.live.size, removed: this.removedCount, segments: this.segments.length, bytesOnDisk: 0, parameters: this.parameters };
+    return {
+      documents: this.live.size,
+      removed: this.removedCount,
+      segments: this.segments.length,
+      bytesOnDisk: 0,
+      parameters: this.parameters,
+    };
   }
 
   async close(): Promise<void> {

@@ -6,11 +6,26 @@
 import { checkParams, type LshParams } from '../bands/lshParams.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { checkKnownOptions, checkTableOptions, OPTIONS, optionError, optionValue, type VerifyMode } from '../options.js';
+import {
+  checkKnownOptions,
+  checkTableOptions,
+  OPTIONS,
+  optionError,
+  optionValue,
+  type VerifyMode,
+} from '../options.js';
 import type { QueryOptions } from './types.js';
 import type { ShingleMode } from '../shingles/shingles.js';
 import type { BackendChoice } from '../signatures/selectBackend.js';
-import { fullSlotBits, makeParams, paramDifferences, schemeOf, type SchemeName, type SignatureOptions, type SignatureParams } from '../signatures/params.js';
+import {
+  fullSlotBits,
+  makeParams,
+  paramDifferences,
+  schemeOf,
+  type SchemeName,
+  type SignatureOptions,
+  type SignatureParams,
+} from '../signatures/params.js';
 
 /** The dedup options that define an index, names from src/options.ts (stored slots: 32 or 64 bits, no b-bit). */
 export interface IndexOptions extends Omit<SignatureOptions, 'slotBits' | 'bandKeys'> {
@@ -29,7 +44,10 @@ export interface OpenOptions {
   readonly threads?: number;
   /** No writer lock: add/remove/compact refused. */
   readonly readOnly?: boolean;
-  /** Parameters the caller expects (e.g. the CLI's flags): any that differs from the index's refuses the open, naming each. */
+  /**
+   * Parameters the caller expects (e.g. the CLI's flags): any that differs from the index's refuses the open, naming
+   * each.
+   */
   readonly expect?: IndexOptions;
   /**
    * When the files read by position (band tables, signatures, shingle
@@ -44,7 +62,22 @@ export interface OpenOptions {
   readonly checksums?: 'open' | 'lazy' | 'auto';
 }
 
-export const INDEX_OPTIONS = ['scheme', 'seed', 'k', 'shingle', 'n', 'nfkc', 'stripPunctuation', 'slotBits', 'threshold', 'lsh', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const;
+export const INDEX_OPTIONS = [
+  'scheme',
+  'seed',
+  'k',
+  'shingle',
+  'n',
+  'nfkc',
+  'stripPunctuation',
+  'slotBits',
+  'threshold',
+  'lsh',
+  'verify',
+  'estimateError',
+  'maxBucketPairs',
+  'storeSets',
+] as const;
 
 /** Every parameter of an index, resolved (defaults filled in): what manifest.json records. */
 export interface IndexParameters {
@@ -71,9 +104,13 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkKnownOptions(options, INDEX_OPTIONS, 'index');
   const { storeSets, lsh: givenLsh, ...table } = options;
   checkTableOptions(table);
-  if (storeSets !== undefined && typeof storeSets !== 'boolean') throw optionError('storeSets', 'true or false', storeSets);
+  if (storeSets !== undefined && typeof storeSets !== 'boolean')
+    throw optionError('storeSets', 'true or false', storeSets);
   // As the CLI refuses --verify exact with --no-store-sets: exact Jaccard needs both pairs' sets.
-  if (storeSets === false && options.verify === 'exact') throw new RangeError('verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate');
+  if (storeSets === false && options.verify === 'exact')
+    throw new RangeError(
+      'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
+    );
   const signature = makeParams(options);
   const slotBits = fullSlotBits(signature);
   const threshold = optionValue('threshold', options.threshold);
@@ -101,7 +138,16 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
 
 /** The signature parameters of an index's (for signing and paramDifferences). */
 export function signatureParamsOf(p: IndexParameters): SignatureParams {
-  return makeParams({ scheme: p.scheme, seed: p.seed, k: p.k, shingle: p.shingle, n: p.n, nfkc: p.nfkc, stripPunctuation: p.stripPunctuation, slotBits: p.slotBits });
+  return makeParams({
+    scheme: p.scheme,
+    seed: p.seed,
+    k: p.k,
+    shingle: p.shingle,
+    n: p.n,
+    nfkc: p.nfkc,
+    stripPunctuation: p.stripPunctuation,
+    slotBits: p.slotBits,
+  });
 }
 
 /**
@@ -112,9 +158,13 @@ export function signatureParamsOf(p: IndexParameters): SignatureParams {
 export function parameterDifferences(index: IndexParameters, given: IndexOptions): string[] {
   const base = optionsOf(index);
   // Another k, threshold or verify mode without its own banding: the banding dedup would choose for it.
-  const rebanded = given.lsh === undefined && (['k', 'threshold', 'verify'] as const).some((key) => given[key] !== undefined && given[key] !== index[key]);
+  const rebanded =
+    given.lsh === undefined &&
+    (['k', 'threshold', 'verify'] as const).some((key) => given[key] !== undefined && given[key] !== index[key]);
   const other = resolveParameters({ ...base, ...(rebanded ? { lsh: undefined } : {}), ...given });
-  const signature = paramDifferences(signatureParamsOf(index), signatureParamsOf(other)).map((d) => d.replace(/^(\w+): (.*) vs (.*)$/, '$1: $2 (index) vs $3'));
+  const signature = paramDifferences(signatureParamsOf(index), signatureParamsOf(other)).map((d) =>
+    d.replace(/^(\w+): (.*) vs (.*)$/, '$1: $2 (index) vs $3'),
+  );
   const rest = (['threshold', 'bands', 'rows', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const)
     .filter((key) => index[key] !== other[key])
     .map((key) => `${key}: ${String(index[key])} (index) vs ${String(other[key])}`);
@@ -133,7 +183,10 @@ export function parametersFromRecord(record: Record<string, unknown>): IndexPara
   return resolveParameters({ ...rest, lsh: { bands, rows } } as IndexOptions);
 }
 
-/** Whether a set size can be had for every row: stored sets, else the classic scheme's 64-bit slots (forest.ts estimates it). */
+/**
+ * Whether a set size can be had for every row: stored sets, else the classic scheme's 64-bit slots (forest.ts estimates
+ * it).
+ */
 export function knowsSetSizes(p: IndexParameters, hasSets: boolean): boolean {
   return hasSets || (p.scheme === 'classic' && p.slotBits === 64);
 }
@@ -167,12 +220,23 @@ export function resolveQuery(texts: readonly string[], options: QueryOptions, p:
   const top = options.top === undefined ? undefined : OPTIONS.top.check(options.top);
   const containment = options.containment === undefined ? undefined : OPTIONS.containment.check(options.containment);
   let rerank = options.rerank === undefined ? undefined : OPTIONS.rerank.check(options.rerank);
-  if (rerank !== undefined && (top === undefined || containment !== undefined)) throw new QueryOptionError('query: rerank ranks the top K (give top, without containment)');
-  if (rerank === 'exact' && !p.storeSets) throw new QueryOptionError('query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use rerank estimate');
+  if (rerank !== undefined && (top === undefined || containment !== undefined))
+    throw new QueryOptionError('query: rerank ranks the top K (give top, without containment)');
+  if (rerank === 'exact' && !p.storeSets)
+    throw new QueryOptionError(
+      'query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use ' +
+        'rerank estimate',
+    );
   if (containment !== undefined && !knowsSetSizes(p, p.storeSets)) {
-    throw new QueryOptionError(`query: containment needs set sizes: stored sets, or the classic scheme's 64-bit slots (this index: ${p.scheme}, ${p.slotBits}-bit, no sets)`);
+    throw new QueryOptionError(
+      `query: containment needs set sizes: stored sets, or the classic scheme's 64-bit slots (this index: ` +
+        `${p.scheme}, ${p.slotBits}-bit, no sets)`,
+    );
   }
   if (top !== undefined && containment === undefined) rerank ??= p.storeSets ? 'exact' : 'estimate';
   const verifying = top === undefined && containment === undefined && p.storeSets && usesShingleSets(p.verify);
-  return { options: { top, containment, rerank }, keepSets: containment !== undefined || rerank === 'exact' || verifying };
+  return {
+    options: { top, containment, rerank },
+    keepSets: containment !== undefined || rerank === 'exact' || verifying,
+  };
 }

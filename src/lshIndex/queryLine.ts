@@ -22,7 +22,10 @@ export function queryLine(id: string, matches: readonly IndexMatch[]): string {
 
 /** A match with its values to six decimals; each field only where measured. */
 function shownMatch(m: IndexMatch): IndexMatch {
-  const shown: { -readonly [K in keyof IndexMatch]: IndexMatch[K] } = { id: m.id, similarity: sixDecimals(m.similarity) };
+  const shown: { -readonly [K in keyof IndexMatch]: IndexMatch[K] } = {
+    id: m.id,
+    similarity: sixDecimals(m.similarity),
+  };
   if (m.exact !== undefined) shown.exact = sixDecimals(m.exact);
   if (m.containment !== undefined) shown.containment = sixDecimals(m.containment);
   if (m.exactContainment !== undefined) shown.exactContainment = sixDecimals(m.exactContainment);

@@ -73,7 +73,17 @@ export class MemorySegment implements IndexSegment {
   }
 
   /** Appends a document: its row is words[at, at + width); an empty one is never banded (never a candidate). */
-  append(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, keyAt: number, empty: boolean, set: Uint32Array | undefined, bandKeys?: Uint32Array): number {
+  append(
+    id: string,
+    length: number,
+    words: Uint32Array,
+    at: number,
+    exactKey: Uint32Array,
+    keyAt: number,
+    empty: boolean,
+    set: Uint32Array | undefined,
+    bandKeys?: Uint32Array,
+  ): number {
     const row = this.ids.length;
     if ((row + 1) * this.width > this.words.length) {
       const grown = new Uint32Array(this.words.length * 2);
@@ -108,7 +118,8 @@ export class MemorySegment implements IndexSegment {
   lookup(band: number, lo: number, hi: number, out: number[]): void {
     const entries = this.tables[band].get(smallKey(lo, hi));
     if (entries === undefined) return;
-    for (let i = 0; i < entries.length; i += 3) if (entries[i] === lo && entries[i + 1] === hi) out.push(entries[i + 2]);
+    for (let i = 0; i < entries.length; i += 3)
+      if (entries[i] === lo && entries[i + 1] === hi) out.push(entries[i + 2]);
   }
 
   isRemoved(row: number): boolean {

@@ -41,6 +41,8 @@ export interface SegmentRecord {
 /** Bytes per checksummed block of the signature and set files. */
 export const BLOCK = 1 << 16;
 
-/** Entries per block of a band table (3 KiB): one read per band per lookup, the first time (diskSegment.ts keeps blocks read). */
+/**
+ * Entries per block of a band table (3 KiB): one read per band per lookup, the first time (diskSegment.ts keeps blocks
+ * read).
+ */
 export const BAND_BLOCK = 256;
-

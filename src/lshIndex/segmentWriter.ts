@@ -106,7 +106,16 @@ export class SegmentWriter {
   private readonly sets?: AppendFile;
   private readonly setOffsets: number[] = [0];
   private readonly ids: Uint8Array[] = [];
-  private readonly table = new ParquetTableBuffer([['id', 'STRING'], ['row', 'INT64'], ['length', 'INT64'], ['exact_key', 'STRING'], ['empty', 'BOOLEAN']], 65_536);
+  private readonly table = new ParquetTableBuffer(
+    [
+      ['id', 'STRING'],
+      ['row', 'INT64'],
+      ['length', 'INT64'],
+      ['exact_key', 'STRING'],
+      ['empty', 'BOOLEAN'],
+    ],
+    65_536,
+  );
   private keysLo: Uint32Array;
   private keysHi: Uint32Array;
   private keyRows: Uint32Array;
@@ -131,7 +140,15 @@ export class SegmentWriter {
     if (hasSets) this.sets = new AppendFile(join(dir, `${name}.sets`), `${name}.sets`);
   }
 
-  add(id: string, length: number, words: Uint32Array, at: number, exactKey: Uint32Array, empty: boolean, set: Uint32Array | undefined): void {
+  add(
+    id: string,
+    length: number,
+    words: Uint32Array,
+    at: number,
+    exactKey: Uint32Array,
+    empty: boolean,
+    set: Uint32Array | undefined,
+  ): void {
     const row = this.count++;
     this.signatures.append(bytesOf(words.subarray(at, at + this.width)));
     this.ids.push(encoder.encode(id));
@@ -188,11 +205,31 @@ export class SegmentWriter {
     const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
     const sorted = this.sortedBands();
     const bands = writeWhole(join(dir, `${name}.bands`), `${name}.bands`, [bytesOf(sorted)]);
-    const bandIndex = writeWhole(join(dir, `${name}.bands.idx`), `${name}.bands.idx`, [bytesOf(bandFence(sorted, this.parameters.bands, this.banded))]);
+    const bandIndex = writeWhole(join(dir, `${name}.bands.idx`), `${name}.bands.idx`, [
+      bytesOf(bandFence(sorted, this.parameters.bands, this.banded)),
+    ]);
     const documents = writeWhole(join(dir, `${name}.docs.parquet`), `${name}.docs.parquet`, this.table.finish());
-    const signatureBlocks = writeWhole(join(dir, `${name}.sig.crc`), `${name}.sig.crc`, [bytesOf(Uint32Array.from(this.signatures.blocks))]);
-    const setBlocks = this.sets && writeWhole(join(dir, `${name}.sets.crc`), `${name}.sets.crc`, [bytesOf(Uint32Array.from(this.sets.blocks))]);
-    return { name, count: this.count, banded: this.banded, files: { ids, signatures, bands, bandIndex, ...(sets ? { sets } : {}), documents, signatureBlocks, ...(setBlocks ? { setBlocks } : {}) } };
+    const signatureBlocks = writeWhole(join(dir, `${name}.sig.crc`), `${name}.sig.crc`, [
+      bytesOf(Uint32Array.from(this.signatures.blocks)),
+    ]);
+    const setBlocks =
+      this.sets &&
+      writeWhole(join(dir, `${name}.sets.crc`), `${name}.sets.crc`, [bytesOf(Uint32Array.from(this.sets.blocks))]);
+    return {
+      name,
+      count: this.count,
+      banded: this.banded,
+      files: {
+        ids,
+        signatures,
+        bands,
+        bandIndex,
+        ...(sets ? { sets } : {}),
+        documents,
+        signatureBlocks,
+        ...(setBlocks ? { setBlocks } : {}),
+      },
+    };
   }
 
   /** Band tables, band-major, each sorted by key (radix sort: stable, so equal keys stay in row order). */
@@ -251,7 +288,15 @@ export function writeMemorySegment(dir: string, name: string, pending: MemorySeg
     const words = pending.rowWords();
     const width = words.length / pending.count;
     for (let row = 0; row < pending.count; row++) {
-      writer.add(pending.ids[row], pending.lengths[row], words, row * width, pending.exactKey(row), pending.empty[row] === 1, pending.readSet(row));
+      writer.add(
+        pending.ids[row],
+        pending.lengths[row],
+        words,
+        row * width,
+        pending.exactKey(row),
+        pending.empty[row] === 1,
+        pending.readSet(row),
+      );
     }
   } catch (error) {
     writer.abandon();

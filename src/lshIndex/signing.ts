@@ -70,7 +70,8 @@ export async function signTexts(
       const doc = at + d;
       const group = unit.groups[d];
       if (group < 0) {
-        words.fill(EMPTY_SLOT_WORD, doc * rowWidth, (doc + 1) * rowWidth); // no tokens: every slot all-ones, as signing gives
+        // no tokens: every slot all-ones, as signing gives
+        words.fill(EMPTY_SLOT_WORD, doc * rowWidth, (doc + 1) * rowWidth);
         if (keepSets) sets.push(noSet);
       } else if (s < unit.selected.length && unit.selected[s] === d) {
         words.set(fromSignerWords(unit.signatures.subarray(s * 2 * k, (s + 1) * 2 * k), slotBits), doc * rowWidth);
@@ -102,5 +103,9 @@ export function inlineIndexSigner(parameters: IndexParameters): FirstPassSigner 
     readWhole: () => Promise.reject(new Error('no files here: documents come from memory')),
     openParquet: () => Promise.reject(new Error('no files here: documents come from memory')),
   };
-  return { backend, workers: new InlineWorkers(firstPassHandler(noFiles)), cpu: { kernel: backend.kernelName, family } };
+  return {
+    backend,
+    workers: new InlineWorkers(firstPassHandler(noFiles)),
+    cpu: { kernel: backend.kernelName, family },
+  };
 }

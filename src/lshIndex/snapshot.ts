@@ -33,9 +33,15 @@ interface SegmentRecord {
 
 async function checked(read: ReadIndexFile, entry: Entry, named: (file: string) => string): Promise<Uint8Array> {
   const bytes = await read(entry.name);
-  if (bytes.length !== entry.bytes) throw new CorruptIndexError(named(entry.name), `${bytes.length} bytes, the manifest records ${entry.bytes}`);
+  if (bytes.length !== entry.bytes)
+    throw new CorruptIndexError(named(entry.name), `${bytes.length} bytes, the manifest records ${entry.bytes}`);
   const actual = crc32(bytes);
-  if (actual !== entry.crc32) throw new CorruptIndexError(named(entry.name), `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after it was written`);
+  if (actual !== entry.crc32)
+    throw new CorruptIndexError(
+      named(entry.name),
+      `checksum mismatch (CRC-32 ${hex8(actual)}, the manifest records ${hex8(entry.crc32)}): the file changed after ` +
+        `it was written`,
+    );
   // A fresh, aligned copy: typed-array views need 4-byte alignment.
   return new Uint8Array(bytes);
 }
@@ -123,7 +129,10 @@ class BufferSegment implements IndexSegment {
 }
 
 export interface SnapshotOptions {
-  /** The index's name in messages (its directory's name or path); files are named `NAME/file`. Default: none (bare file names). */
+  /**
+   * The index's name in messages (its directory's name or path); files are named `NAME/file`. Default: none (bare file
+   * names).
+   */
   readonly name?: string;
 }
 
@@ -136,14 +145,22 @@ export type IndexSnapshot = DedupIndex & { readonly parameters: IndexParameters 
  * one from the index's parameters, read from its manifest (the tab does
  * this, so that what it checks is signed as the index was).
  */
-export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSigner | ((parameters: IndexParameters) => FirstPassSigner), options: SnapshotOptions = {}): Promise<IndexSnapshot> {
+export async function openIndexSnapshot(
+  read: ReadIndexFile,
+  signer: FirstPassSigner | ((parameters: IndexParameters) => FirstPassSigner),
+  options: SnapshotOptions = {},
+): Promise<IndexSnapshot> {
   const dir = options.name ?? 'the saved index';
   const named = (file: string): string => (options.name === undefined ? file : `${options.name}/${file}`);
   let bytes: Uint8Array;
   try {
     bytes = await read(MANIFEST);
   } catch (error) {
-    throw new IndexFormatError(dir, `${dir} is not an index: no ${MANIFEST} could be read (${error instanceof Error ? error.message : String(error)})`);
+    throw new IndexFormatError(
+      dir,
+      `${dir} is not an index: no ${MANIFEST} could be read ` +
+        `(${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const text = new TextDecoder().decode(bytes);
   let parsed: unknown;
@@ -157,30 +174,54 @@ export async function openIndexSnapshot(read: ReadIndexFile, signer: FirstPassSi
   checkManifestChecksum(named(MANIFEST), checksum, crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1))));
   const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
   const sign = typeof signer === 'function' ? signer(parameters) : signer;
-  if (sign.backend.k !== parameters.k) throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);
+  if (sign.backend.k !== parameters.k)
+    throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);
   const removedEntry = rest.removed as Entry | undefined;
-  const removed: Record<string, number[]> = removedEntry ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry, named))).segments : {};
+  const removed: Record<string, number[]> = removedEntry
+    ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry, named))).segments
+    : {};
   const segments: IndexSegment[] = [];
   for (const record of rest.segments as SegmentRecord[]) {
     const { files } = record;
     const flags = removed[record.name] && new Uint8Array(record.count);
     for (const row of removed[record.name] ?? []) flags![row] = 1;
     const sets = files.sets && (await checked(read, files.sets, named));
-    segments.push(new BufferSegment(record, parameters, { ids: await checked(read, files.ids, named), sig: await checked(read, files.signatures, named), bands: await checked(read, files.bands, named), sets }, flags));
+    segments.push(
+      new BufferSegment(
+        record,
+        parameters,
+        {
+          ids: await checked(read, files.ids, named),
+          sig: await checked(read, files.signatures, named),
+          bands: await checked(read, files.bands, named),
+          sets,
+        },
+        flags,
+      ),
+    );
   }
   const engine = new IndexEngine(parameters);
-  const readOnly = (what: string) => Promise.reject(new Error(`a saved index opened from its files is read-only: ${what} with the writer (openIndex in Node)`));
+  const readOnly = (what: string) =>
+    Promise.reject(
+      new Error(`a saved index opened from its files is read-only: ${what} with the writer (openIndex in Node)`),
+    );
   return {
     parameters,
     async query(texts: readonly string[], options: QueryOptions = {}): Promise<readonly QueryResult[]> {
       checkQuery(texts, options); // the call's shape, as the other calls are checked
-    const query = resolveQuery(texts, options, parameters);
+      const query = resolveQuery(texts, options, parameters);
       return engine.query(segments, await signTexts(texts, sign, parameters, query.keepSets), query.options);
     },
     add: (): Promise<AddResult> => readOnly('add'),
     remove: (): Promise<RemoveResult> => readOnly('remove'),
     async stats(): Promise<IndexStats> {
-      return { documents: rest.documents as number, removed: rest.removedDocuments as number, segments: segments.length, bytesOnDisk: 0, parameters: { ...parameters } };
+      return {
+        documents: rest.documents as number,
+        removed: rest.removedDocuments as number,
+        segments: segments.length,
+        bytesOnDisk: 0,
+        parameters: { ...parameters },
+      };
     },
     async close(): Promise<void> {},
   };

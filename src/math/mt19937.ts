@@ -23,7 +23,8 @@ export class MersenneTwister {
 
   /** numpy's `mt19937_seed`: the classic `init_genrand`; seeds are 32-bit, as RandomState requires. */
   constructor(seed: number) {
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`a Mersenne Twister seed is an integer in [0, 2^32 − 1], got ${seed}`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new RangeError(`a Mersenne Twister seed is an integer in [0, 2^32 − 1], got ${seed}`);
     const mt = this.mt;
     mt[0] = seed;
     for (let i = 1; i < N; i++) {

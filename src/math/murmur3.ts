@@ -22,8 +22,15 @@ export function fmix32(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** The 128-bit hash of `bytes[0, length)` as four 32-bit words (h1, h2, h3, h4), the reference's little-endian output order. */
-export function murmur3x86_128(bytes: Uint8Array, length: number = bytes.length, out: Uint32Array = new Uint32Array(4)): Uint32Array {
+/**
+ * The 128-bit hash of `bytes[0, length)` as four 32-bit words (h1, h2, h3, h4), the reference's little-endian output
+ * order.
+ */
+export function murmur3x86_128(
+  bytes: Uint8Array,
+  length: number = bytes.length,
+  out: Uint32Array = new Uint32Array(4),
+): Uint32Array {
   let h1 = 0;
   let h2 = 0;
   let h3 = 0;

@@ -21,20 +21,29 @@ export interface Bins {
 
 /** 0.01-wide bins from floor(min(values, threshold) · 20) / 20 to 1; value 1 goes in the last bin. */
 export function binSimilarities(all: ArrayLike<number>, threshold: number, width = 0.01): Bins {
-  const values = Array.from(all).filter((v) => !Number.isNaN(v)); // NaN: not measured (hybrid's exact where the estimate decided)
+  // NaN: not measured (hybrid's exact where the estimate decided)
+  const values = Array.from(all).filter((v) => !Number.isNaN(v));
   let min = threshold;
   for (let i = 0; i < values.length; i++) min = Math.min(min, values[i]);
   const from = Math.max(0, Math.floor(min * 20) / 20);
   const bins = Math.max(1, Math.round((1 - from) / width));
   const counts = new Array<number>(bins).fill(0);
-  for (let i = 0; i < values.length; i++) counts[Math.min(bins - 1, Math.max(0, Math.floor((values[i] - from) / width + 1e-9)))]++;
+  for (let i = 0; i < values.length; i++)
+    counts[Math.min(bins - 1, Math.max(0, Math.floor((values[i] - from) / width + 1e-9)))]++;
   return { from, width, counts };
 }
 
-/** The histogram of a run's verified pairs: exact Jaccard when it is known for every pair, else the signature estimate. */
-export function verifiedPairsHistogram(verified: Pick<VerifiedPairs, 'estimate' | 'exact'>, threshold: number): HistogramInput {
-  const exactForAll = verified.exact !== undefined && verified.exact.every((x) => !Number.isNaN(x));
-  return exactForAll ? { similarities: verified.exact!, threshold, measure: 'exact Jaccard' } : { similarities: verified.estimate, threshold, measure: 'estimate' };
+/**
+ * The histogram of a run's verified pairs: exact Jaccard when it is known for every pair, else the signature estimate.
+ */
+export function verifiedPairsHistogram(
+  verified: Pick<VerifiedPairs, 'estimate' | 'exact'>,
+  threshold: number,
+): HistogramInput {
+  const exactForAll = verified.exact?.every((x) => !Number.isNaN(x));
+  return exactForAll
+    ? { similarities: verified.exact!, threshold, measure: 'exact Jaccard' }
+    : { similarities: verified.estimate, threshold, measure: 'estimate' };
 }
 
 export function similarityHistogramSvg({ similarities, threshold, measure }: HistogramInput): string {
@@ -58,16 +67,36 @@ export function similarityHistogramSvg({ similarities, threshold, measure }: His
           }),
     )
     .join('');
-  const xTicks = Array.from({ length: Math.round((1 - from) / 0.05) + 1 }, (_, i) => Math.round((from + i * 0.05) * 100) / 100).filter(
-    (_, i, all) => all.length <= 11 || i % 2 === 0,
-  );
+  const xTicks = Array.from(
+    { length: Math.round((1 - from) / 0.05) + 1 },
+    (_, i) => Math.round((from + i * 0.05) * 100) / 100,
+  ).filter((_, i, all) => all.length <= 11 || i % 2 === 0);
   const yTicks = niceTicks(peak);
   const body = [
-    axes(frame, x, y, xTicks, yTicks, { x: `similarity (${measure})`, y: 'verified pairs' }, { x: (v) => v.toFixed(2), y: (v) => String(v) }),
+    axes(
+      frame,
+      x,
+      y,
+      xTicks,
+      yTicks,
+      { x: `similarity (${measure})`, y: 'verified pairs' },
+      { x: (v) => v.toFixed(2), y: (v) => String(v) },
+    ),
     bars,
-    element('line', { x1: x(threshold), y1: y(0), x2: x(threshold), y2: y(peak), stroke: '#d9534f', 'stroke-dasharray': '4 3', 'data-threshold': threshold }),
+    element('line', {
+      x1: x(threshold),
+      y1: y(0),
+      x2: x(threshold),
+      y2: y(peak),
+      stroke: '#d9534f',
+      'stroke-dasharray': '4 3',
+      'data-threshold': threshold,
+    }),
     text(x(threshold) + 4, frame.top + 12, `t = ${threshold}`),
-    text(frame.left, 16, `${similarities.length.toLocaleString('en-US')} verified pairs by similarity (${measure})`, { 'font-size': 13, 'font-weight': 'bold' }),
+    text(frame.left, 16, `${similarities.length.toLocaleString('en-US')} verified pairs by similarity (${measure})`, {
+      'font-size': 13,
+      'font-weight': 'bold',
+    }),
   ].join('');
   return svgDocument(
     frame,

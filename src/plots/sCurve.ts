@@ -6,7 +6,12 @@
  * Used by the browser app (redrawn as the settings change) and by
  * `gpudedup params --plot` / `gpudedup dedup --plots`.
  */
-import { approximateThreshold, candidateProbability, falseNegativeArea, falsePositiveArea } from '../bands/lshParams.js';
+import {
+  approximateThreshold,
+  candidateProbability,
+  falseNegativeArea,
+  falsePositiveArea,
+} from '../bands/lshParams.js';
 import { axes, element, FRAME, num, svgDocument, text, xScale, yScale } from './svg.js';
 
 export interface SCurveInput {
@@ -40,22 +45,51 @@ export function sCurveSvg({ bands, rows, threshold }: SCurveInput): string {
   const atThreshold = candidateProbability(threshold, bands, rows);
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
   const body = [
-    axes(frame, x, y, ticks, ticks, { x: 'Jaccard similarity s', y: 'P(candidate)' }, { x: (v) => v.toFixed(1), y: (v) => v.toFixed(1) }),
+    axes(
+      frame,
+      x,
+      y,
+      ticks,
+      ticks,
+      { x: 'Jaccard similarity s', y: 'P(candidate)' },
+      { x: (v) => v.toFixed(1), y: (v) => v.toFixed(1) },
+    ),
     element('path', { d: fpArea, fill: FP_COLOUR, 'fill-opacity': 0.35, 'data-area': 'false-positive' }),
     element('path', { d: fnArea, fill: FN_COLOUR, 'fill-opacity': 0.35, 'data-area': 'false-negative' }),
-    element('polyline', { points: [...below, ...above.slice(1)].join(' '), fill: 'none', stroke: '#1f5fa8', 'stroke-width': 2, 'data-curve': 's-curve' }),
-    element('line', { x1: x(threshold), y1: y(0), x2: x(threshold), y2: y(1), stroke: '#333', 'stroke-dasharray': '4 3', 'data-threshold': threshold }),
-    text(x(threshold) + 4, frame.top + 12, `t = ${threshold}`, {}),
-    text(frame.left, 16, `${bands} bands × ${rows} rows: P(t) = ${atThreshold.toFixed(3)}, midpoint ≈ ${approximateThreshold(bands, rows).toFixed(3)}`, {
-      'font-size': 13,
-      'font-weight': 'bold',
+    element('polyline', {
+      points: [...below, ...above.slice(1)].join(' '),
+      fill: 'none',
+      stroke: '#1f5fa8',
+      'stroke-width': 2,
+      'data-curve': 's-curve',
     }),
+    element('line', {
+      x1: x(threshold),
+      y1: y(0),
+      x2: x(threshold),
+      y2: y(1),
+      stroke: '#333',
+      'stroke-dasharray': '4 3',
+      'data-threshold': threshold,
+    }),
+    text(x(threshold) + 4, frame.top + 12, `t = ${threshold}`, {}),
+    text(
+      frame.left,
+      16,
+      `${bands} bands × ${rows} rows: P(t) = ${atThreshold.toFixed(3)}, midpoint ≈ ` +
+        `${approximateThreshold(bands, rows).toFixed(3)}`,
+      {
+        'font-size': 13,
+        'font-weight': 'bold',
+      },
+    ),
     legend(frame.left + 12, frame.top + 8, fp, fn), // top left: the curve is near 0 there for any useful banding
   ].join('');
   return svgDocument(
     frame,
     `S-curve of ${bands} bands × ${rows} rows at threshold ${threshold}`,
-    `Probability that a pair of Jaccard similarity s becomes a candidate; false-positive area ${fp.toFixed(4)}, false-negative area ${fn.toFixed(4)}.`,
+    `Probability that a pair of Jaccard similarity s becomes a candidate; false-positive area ${fp.toFixed(4)}, ` +
+      `false-negative area ${fn.toFixed(4)}.`,
     body,
   );
 }

@@ -50,7 +50,8 @@ export function yScale(frame: Frame, from: number, to: number): (y: number) => n
 /** The whole document: an accessible image with a title and a description. */
 export function svgDocument(frame: Frame, title: string, description: string, body: string): string {
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ` +
+    `${frame.width} ${frame.height}" ` +
     `role="img" font-family="system-ui, sans-serif">` +
     element('title', {}, escapeXml(title)) +
     element('desc', {}, escapeXml(description)) +
@@ -84,7 +85,14 @@ export function axes(
     parts.push(element('line', { x1: frame.left, y1: y(t), x2: frame.width - frame.right, y2: y(t), stroke: '#eee' }));
     parts.push(text(frame.left - 7, y(t) + 4, format.y(t), { 'text-anchor': 'end' }));
   }
-  parts.push(text((frame.left + frame.width - frame.right) / 2, frame.height - 8, labels.x, { 'text-anchor': 'middle' }));
-  parts.push(text(14, (frame.top + bottom) / 2, labels.y, { 'text-anchor': 'middle', transform: `rotate(-90 14 ${num((frame.top + bottom) / 2)})` }));
+  parts.push(
+    text((frame.left + frame.width - frame.right) / 2, frame.height - 8, labels.x, { 'text-anchor': 'middle' }),
+  );
+  parts.push(
+    text(14, (frame.top + bottom) / 2, labels.y, {
+      'text-anchor': 'middle',
+      transform: `rotate(-90 14 ${num((frame.top + bottom) / 2)})`,
+    }),
+  );
   return parts.join('');
 }

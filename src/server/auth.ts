@@ -36,7 +36,10 @@ export function checkExposure(host: string, token: string | undefined): void {
   }
 }
 
-/** `Host`'s name (brackets dropped, lowercased, a trailing dot dropped) and port (undefined when absent); undefined when it is not a host. */
+/**
+ * `Host`'s name (brackets dropped, lowercased, a trailing dot dropped) and port (undefined when absent); undefined when
+ * it is not a host.
+ */
 export function parseHost(value: string): { name: string; port: number | undefined } | undefined {
   const match = /^(?:\[([0-9a-f:.]+)\]|([^:[\]/\s@]+))(?::(\d{1,5}))?$/i.exec(value.trim());
   if (!match) return undefined;
@@ -49,7 +52,11 @@ export function parseHost(value: string): { name: string; port: number | undefin
 /** An `--allow-host` value, checked: a name or address, optionally with `:PORT` (without one, any port). */
 export function allowedHostEntry(value: string): { name: string; port: number | undefined } {
   const parsed = parseHost(value);
-  if (parsed === undefined) throw new Error(`serve: --allow-host takes a host name or address, optionally with :PORT (e.g. dedup.example.com or [::1]:8443), got ${JSON.stringify(value)}`);
+  if (parsed === undefined)
+    throw new Error(
+      `serve: --allow-host takes a host name or address, optionally with :PORT (e.g. dedup.example.com or ` +
+        `[::1]:8443), got ${JSON.stringify(value)}`,
+    );
   return parsed;
 }
 
@@ -62,13 +69,23 @@ export function allowedOriginEntry(value: string): string {
     url = undefined;
   }
   const origin = url?.origin;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || value.replace(/\/$/, '').toLowerCase() !== origin) {
-    throw new Error(`serve: --allow-origin takes an origin, http(s)://HOST[:PORT] with no path (e.g. https://app.example.com), got ${JSON.stringify(value)}`);
+  if (
+    url === undefined ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    value.replace(/\/$/, '').toLowerCase() !== origin
+  ) {
+    throw new Error(
+      `serve: --allow-origin takes an origin, http(s)://HOST[:PORT] with no path (e.g. https://app.example.com), got ` +
+        `${JSON.stringify(value)}`,
+    );
   }
   return origin!;
 }
 
-/** The names a server bound to `address` answers to by default: the address itself, and loopback's names when it is loopback (every interface's address when it is a wildcard). */
+/**
+ * The names a server bound to `address` answers to by default: the address itself, and loopback's names when it is
+ * loopback (every interface's address when it is a wildcard).
+ */
 export function defaultHostNames(address: string, interfaceAddresses: readonly string[]): string[] {
   const names = [address.toLowerCase()];
   const wildcard = address === '0.0.0.0' || address === '::';
@@ -83,13 +100,19 @@ export function defaultHostNames(address: string, interfaceAddresses: readonly s
  * port, or any when it has none). A missing `Host` (HTTP/1.0) passes: a
  * browser always sends one, and DNS rebinding is what this check stops.
  */
-export function hostCheck(names: readonly string[], port: number, allowed: readonly { name: string; port: number | undefined }[]): (host: string | undefined) => boolean {
+export function hostCheck(
+  names: readonly string[],
+  port: number,
+  allowed: readonly { name: string; port: number | undefined }[],
+): (host: string | undefined) => boolean {
   const own = new Set(names);
   return (host) => {
     if (host === undefined) return true;
     const parsed = parseHost(host);
     if (parsed === undefined) return false;
     if (own.has(parsed.name) && (parsed.port ?? 80) === port) return true;
-    return allowed.some((entry) => entry.name === parsed.name && (entry.port === undefined || entry.port === parsed.port));
+    return allowed.some(
+      (entry) => entry.name === parsed.name && (entry.port === undefined || entry.port === parsed.port),
+    );
   };
 }

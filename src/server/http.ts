@@ -13,7 +13,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { allowedHostEntry, allowedOriginEntry, bearerCheck, checkExposure, defaultHostNames, hostCheck } from './auth.js';
+import {
+  allowedHostEntry,
+  allowedOriginEntry,
+  bearerCheck,
+  checkExposure,
+  defaultHostNames,
+  hostCheck,
+} from './auth.js';
 import { checkJsonContentType, RequestError } from './requests.js';
 import { errorReply, findRoute, routeAt, type Reply, type RouteContext, type ServedIndex } from './routes.js';
 import { WriteQueue } from './writeQueue.js';
@@ -28,9 +35,15 @@ export interface ServerOptions {
   readonly queue: number;
   /** A bearer token every route but /health needs; required when `host` is not a loopback address. */
   readonly token?: string;
-  /** More names `Host` may give (a proxy's, a DNS name), each `NAME` (any port) or `NAME:PORT`; the bound address (and loopback's names on loopback) always. */
+  /**
+   * More names `Host` may give (a proxy's, a DNS name), each `NAME` (any port) or `NAME:PORT`; the bound address (and
+   * loopback's names on loopback) always.
+   */
   readonly allowHosts?: readonly string[];
-  /** Origins (`https://app.example.com`) whose pages may call the server (CORS); a request with any other `Origin` is refused. */
+  /**
+   * Origins (`https://app.example.com`) whose pages may call the server (CORS); a request with any other `Origin` is
+   * refused.
+   */
   readonly allowOrigins?: readonly string[];
 }
 
@@ -73,7 +86,10 @@ function readBody(request: IncomingMessage, maxBody: number): Promise<Buffer> {
     request.once('end', () => resolve(Buffer.concat(chunks, length)));
     request.once('error', reject);
     // A client gone before its body ended: settle, so nothing waits for a body that will not come.
-    request.once('close', () => request.complete || reject(new RequestError('the client closed the connection before the body ended')));
+    request.once(
+      'close',
+      () => request.complete || reject(new RequestError('the client closed the connection before the body ended')),
+    );
   });
 }
 
@@ -87,9 +103,13 @@ function parseJson(bytes: Buffer): unknown {
 }
 
 /** JSON with 64-bit values (BigInt) as decimal strings, as the index's parameters may hold them. */
-const toJson = (body: unknown): string => JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)) + '\n';
+const toJson = (body: unknown): string =>
+  JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)) + '\n';
 
-/** An allowed origin's reply carries CORS headers (none for any other: CORS stays closed); `Vary: Origin` once some are allowed. */
+/**
+ * An allowed origin's reply carries CORS headers (none for any other: CORS stays closed); `Vary: Origin` once some are
+ * allowed.
+ */
 function withCors(reply: Reply, origin: string | undefined, origins: ReadonlySet<string>): Reply {
   if (origins.size === 0) return reply;
   const headers: Record<string, string> = { Vary: 'Origin', ...reply.headers };
@@ -102,7 +122,11 @@ function withCors(reply: Reply, origin: string | undefined, origins: ReadonlySet
 
 function send(response: ServerResponse, reply: Reply, head: boolean, closing: boolean): void {
   const text = reply.body === undefined ? '' : toJson(reply.body);
-  const headers: Record<string, string | number> = { ...(text === '' ? {} : { 'Content-Type': 'application/json; charset=utf-8' }), 'Content-Length': Buffer.byteLength(text), ...reply.headers };
+  const headers: Record<string, string | number> = {
+    ...(text === '' ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
+    'Content-Length': Buffer.byteLength(text),
+    ...reply.headers,
+  };
   if (closing) headers.Connection = 'close';
   response.writeHead(reply.status, headers);
   response.end(head ? undefined : text);
@@ -121,12 +145,24 @@ function preflight(url: string): Reply {
   return {
     status: 204,
     body: undefined,
-    headers: { 'Access-Control-Allow-Methods': route.method === 'GET' ? 'GET, HEAD' : route.method, 'Access-Control-Allow-Headers': 'Content-Type, Authorization', 'Access-Control-Max-Age': '600' },
+    headers: {
+      'Access-Control-Allow-Methods': route.method === 'GET' ? 'GET, HEAD' : route.method,
+      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Max-Age': '600',
+    },
   };
 }
 
-/** The reply to one request: host, origin, route, token, content type, body, handler; every failure becomes its status and message. */
-async function answer(request: IncomingMessage, context: RouteContext, options: ServerOptions, gate: Gate): Promise<Reply> {
+/**
+ * The reply to one request: host, origin, route, token, content type, body, handler; every failure becomes its status
+ * and message.
+ */
+async function answer(
+  request: IncomingMessage,
+  context: RouteContext,
+  options: ServerOptions,
+  gate: Gate,
+): Promise<Reply> {
   try {
     const method = request.method ?? 'GET';
     const url = request.url ?? '/';
@@ -134,25 +170,33 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
     const health = (method === 'GET' || method === 'HEAD') && url.split('?')[0] === '/health';
     if (!health && !gate.hostAllowed(request.headers.host)) {
       throw new RequestError(
-        `the Host header ${JSON.stringify(request.headers.host)} does not name this server: send the address it listens on, or start it with --allow-host NAME (a proxy's or a DNS name)`,
+        `the Host header ${JSON.stringify(request.headers.host)} does not name this server: send the address it ` +
+          `listens on, or start it with --allow-host NAME (a proxy's or a DNS name)`,
         421,
       );
     }
     const origin = request.headers.origin;
     if (!health && origin !== undefined && !gate.origins.has(origin.toLowerCase())) {
-      throw new RequestError(`requests from web pages are refused (Origin ${JSON.stringify(origin)}): start the server with --allow-origin ORIGIN to let that origin's pages call it`, 403);
+      throw new RequestError(
+        `requests from web pages are refused (Origin ${JSON.stringify(origin)}): start the server with --allow-origin ` +
+          `ORIGIN to let that origin's pages call it`,
+        403,
+      );
     }
     if (method === 'OPTIONS' && origin !== undefined) return preflight(url);
     const route = findRoute(method, url);
     if (route.authenticated && !gate.authorized(request.headers.authorization)) {
       const sent = request.headers.authorization !== undefined;
       const message = sent
-        ? 'the bearer token sent is not this server\'s: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)'
-        : 'a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with (GPUDEDUP_TOKEN or --token)';
+        ? 'the bearer token sent is not this server\'s: send "Authorization: Bearer <token>" with the token the ' +
+          'server was started with (GPUDEDUP_TOKEN or --token)'
+        : 'a bearer token is needed: send "Authorization: Bearer <token>" with the token the server was started with ' +
+          '(GPUDEDUP_TOKEN or --token)';
       throw new RequestError(message, 401, { 'WWW-Authenticate': 'Bearer' });
     }
     // Stopping: every route but /health (which says 'stopping') is refused; the requests already in progress finish.
-    if (context.stopping && route.authenticated) throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
+    if (context.stopping && route.authenticated)
+      throw new RequestError('the server is shutting down', 503, { 'Retry-After': '1', Connection: 'close' });
     if (route.body) checkJsonContentType(request.headers['content-type']);
     const body = route.body ? parseJson(await readBody(request, options.maxBody)) : undefined;
     return await route.handle(context, body);
@@ -161,10 +205,14 @@ async function answer(request: IncomingMessage, context: RouteContext, options: 
   }
 }
 
-/** A client that asks before sending its body (Expect: 100-continue, as curl does for large ones) is refused before it sends. */
+/**
+ * A client that asks before sending its body (Expect: 100-continue, as curl does for large ones) is refused before it
+ * sends.
+ */
 function refuseLargeBodies(server: Server, maxBody: number): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (Number(request.headers['content-length']) > maxBody) send(response, errorReply(tooLarge(maxBody)), false, true); // nothing sent yet: close
+    if (Number(request.headers['content-length']) > maxBody)
+      send(response, errorReply(tooLarge(maxBody)), false, true); // nothing sent yet: close
     else {
       response.writeContinue();
       server.emit('request', request, response);
@@ -173,7 +221,12 @@ function refuseLargeBodies(server: Server, maxBody: number): void {
 }
 
 /** Binds the port, then sets the names Host may give, now that the port is known (before any request is read). */
-function listen(server: Server, options: ServerOptions, gate: Gate, allowedHosts: ReturnType<typeof allowedHostEntry>[]): Promise<void> {
+function listen(
+  server: Server,
+  options: ServerOptions,
+  gate: Gate,
+  allowedHosts: ReturnType<typeof allowedHostEntry>[],
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -192,7 +245,11 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
   const allowedHosts = (options.allowHosts ?? []).map(allowedHostEntry);
   const origins = new Set((options.allowOrigins ?? []).map(allowedOriginEntry));
   // hostAllowed is set once the port is bound (before any request is read): until then, no Host passes.
-  const gate: Gate = { hostAllowed: () => false, origins, authorized: options.token === undefined ? () => true : bearerCheck(options.token) };
+  const gate: Gate = {
+    hostAllowed: () => false,
+    origins,
+    authorized: options.token === undefined ? () => true : bearerCheck(options.token),
+  };
   const writes = new WriteQueue(options.queue);
   const context: RouteContext = { index, writes, maxQueries: Math.max(1, options.queue), stopping: false, queries: 0 };
   let inProgress = 0;
@@ -207,7 +264,8 @@ export async function startServer(index: ServedIndex, options: ServerOptions): P
       send(response, withCors(reply, request.headers.origin, origins), request.method === 'HEAD', context.stopping);
       // A refused body is not kept: node drops what still comes, for at most DRAIN_MS (a client that writes
       // its whole body before reading would otherwise meet a reset instead of the 413), then the connection goes.
-      if (!request.complete) response.once('finish', () => setTimeout(() => request.complete || request.socket.destroy(), DRAIN_MS).unref());
+      if (!request.complete)
+        response.once('finish', () => setTimeout(() => request.complete || request.socket.destroy(), DRAIN_MS).unref());
     });
   });
   refuseLargeBodies(server, options.maxBody);

@@ -37,7 +37,6 @@ export interface RemoveRequest {
   readonly ids: readonly string[];
 }
 
-
 type Body = Record<string, unknown>;
 
 function objectBody(body: unknown, fields: readonly string[]): Body {
@@ -50,7 +49,8 @@ function objectBody(body: unknown, fields: readonly string[]): Body {
 /** Unknown fields are refused, so a misspelled one ("document", "Top") is not silently ignored. */
 function onlyFields(body: Body, allowed: readonly string[]): void {
   for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) throw new RequestError(`unknown field "${key}" (expected ${allowed.map((f) => `"${f}"`).join(', ')})`);
+    if (!allowed.includes(key))
+      throw new RequestError(`unknown field "${key}" (expected ${allowed.map((f) => `"${f}"`).join(', ')})`);
   }
 }
 
@@ -72,15 +72,19 @@ function documents(value: unknown, name: string): IndexDocument[] {
   const seen = new Map<string, number>();
   return array(value, name).map((item, i) => {
     const at = `${name}[${i}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new RequestError(`${at} must be an object with "id" and "text"`);
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new RequestError(`${at} must be an object with "id" and "text"`);
     const doc = item as Body;
-    for (const key of Object.keys(doc)) if (key !== 'id' && key !== 'text') throw new RequestError(`unknown field "${key}" in ${at} (expected "id", "text")`);
+    for (const key of Object.keys(doc))
+      if (key !== 'id' && key !== 'text')
+        throw new RequestError(`unknown field "${key}" in ${at} (expected "id", "text")`);
     if (!('id' in doc)) throw new RequestError(`${at}.id is missing`);
     if (typeof doc.id !== 'string' || doc.id === '') throw new RequestError(`${at}.id must be a non-empty string`);
     if (!('text' in doc)) throw new RequestError(`${at}.text is missing`);
     if (typeof doc.text !== 'string') throw new RequestError(`${at}.text must be a string`);
     const earlier = seen.get(doc.id);
-    if (earlier !== undefined) throw new RequestError(`${at}.id ${JSON.stringify(doc.id)} repeats ${name}[${earlier}].id: ids are unique`);
+    if (earlier !== undefined)
+      throw new RequestError(`${at}.id ${JSON.stringify(doc.id)} repeats ${name}[${earlier}].id: ids are unique`);
     seen.set(doc.id, i);
     return { id: doc.id, text: doc.text };
   });
@@ -102,12 +106,18 @@ export function parseQueryRequest(body: unknown): QueryRequest {
   // The options table's checks (as `query --top`): top is a bound on the work one request can cause.
   let options: Pick<QueryRequest, 'top' | 'containment' | 'rerank'>;
   try {
-    const checked = <T>(name: 'top' | 'containment' | 'rerank', check: (v: unknown) => T): T | undefined => (b[name] === undefined ? undefined : check(b[name]));
-    options = { top: checked('top', OPTIONS.top.check), containment: checked('containment', OPTIONS.containment.check), rerank: checked('rerank', OPTIONS.rerank.check) };
+    const checked = <T>(name: 'top' | 'containment' | 'rerank', check: (v: unknown) => T): T | undefined =>
+      b[name] === undefined ? undefined : check(b[name]);
+    options = {
+      top: checked('top', OPTIONS.top.check),
+      containment: checked('containment', OPTIONS.containment.check),
+      rerank: checked('rerank', OPTIONS.rerank.check),
+    };
   } catch (error) {
     throw new RequestError((error as Error).message);
   }
-  if (b.texts !== undefined && b.documents !== undefined) throw new RequestError('give "texts" or "documents", not both');
+  if (b.texts !== undefined && b.documents !== undefined)
+    throw new RequestError('give "texts" or "documents", not both');
   if (b.texts !== undefined) return { texts: strings(b.texts, 'texts'), ...options };
   if (b.documents !== undefined) {
     const docs = documents(b.documents, 'documents');
@@ -140,6 +150,11 @@ export function parseRemoveRequest(body: unknown): RemoveRequest {
 export function checkJsonContentType(contentType: string | undefined): void {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new RequestError(`the body must be sent as "Content-Type: application/json", not ${contentType === undefined ? 'without a Content-Type' : JSON.stringify(contentType)}`, 415, { 'Accept-Post': 'application/json' });
+    throw new RequestError(
+      `the body must be sent as "Content-Type: application/json", not ` +
+        `${contentType === undefined ? 'without a Content-Type' : JSON.stringify(contentType)}`,
+      415,
+      { 'Accept-Post': 'application/json' },
+    );
   }
 }

@@ -58,13 +58,23 @@ const ok = (body: unknown): Reply => ({ status: 200, body });
 async function query(context: RouteContext, body: unknown): Promise<Reply> {
   const request = parseQueryRequest(body);
   if (context.queries >= context.maxQueries) {
-    throw new RequestError(`too many queries in progress (${context.queries}): retry later`, 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    throw new RequestError(`too many queries in progress (${context.queries}): retry later`, 503, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
   }
   context.queries++;
   try {
-    const results = await context.index.reader.query(request.texts, { top: request.top, containment: request.containment, rerank: request.rerank });
+    const results = await context.index.reader.query(request.texts, {
+      top: request.top,
+      containment: request.containment,
+      rerank: request.rerank,
+    });
     const ids = request.ids;
-    return ok({ results: results.map((result, i) => (ids ? { id: ids[i], matches: shownMatches(result.matches) } : { matches: shownMatches(result.matches) })) });
+    return ok({
+      results: results.map((result, i) =>
+        ids ? { id: ids[i], matches: shownMatches(result.matches) } : { matches: shownMatches(result.matches) },
+      ),
+    });
   } finally {
     context.queries--;
   }
@@ -74,7 +84,8 @@ async function query(context: RouteContext, body: unknown): Promise<Reply> {
 async function write<T>(context: RouteContext, task: (writer: DedupIndex) => Promise<T>): Promise<T> {
   const { index } = context;
   const writer = index.writer;
-  if (writer === undefined) throw new RequestError('this server is read-only (--read-only): add and remove through the index\'s writer', 403);
+  if (writer === undefined)
+    throw new RequestError("this server is read-only (--read-only): add and remove through the index's writer", 403);
   return context.writes.run(async () => {
     const result = await task(writer);
     await index.afterWrite?.();
@@ -97,7 +108,14 @@ async function remove(context: RouteContext, body: unknown): Promise<Reply> {
 
 async function stats(context: RouteContext): Promise<Reply> {
   const stats = await context.index.reader.stats();
-  return ok({ ...stats, server: { writesRunning: context.writes.busy ? 1 : 0, writesQueued: context.writes.queued, queriesInProgress: context.queries } });
+  return ok({
+    ...stats,
+    server: {
+      writesRunning: context.writes.busy ? 1 : 0,
+      writesQueued: context.writes.queued,
+      queriesInProgress: context.queries,
+    },
+  });
 }
 
 async function health(context: RouteContext): Promise<Reply> {
@@ -143,11 +161,14 @@ export function findRoute(method: string, url: string): Route {
  * (500, its message).
  */
 export function errorReply(error: unknown): Reply {
-  if (error instanceof RequestError) return { status: error.status, body: { error: error.message }, headers: error.headers };
+  if (error instanceof RequestError)
+    return { status: error.status, body: { error: error.message }, headers: error.headers };
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof IndexIdError) return { status: error.problem === 'indexed' ? 409 : 400, body: { error: message } };
+  if (error instanceof IndexIdError)
+    return { status: error.problem === 'indexed' ? 409 : 400, body: { error: message } };
   // By name: the writer's thread (writerThread.ts) sends it back as an Error named so.
-  if (error instanceof Error && (error.name === 'IndexParameterError' || error.name === 'QueryOptionError')) return { status: 400, body: { error: message } };
+  if (error instanceof Error && (error.name === 'IndexParameterError' || error.name === 'QueryOptionError'))
+    return { status: 400, body: { error: message } };
   return { status: 500, body: { error: message } };
 }
 

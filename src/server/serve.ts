@@ -60,7 +60,9 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
       });
     }
   });
-  const opened = config.readOnly ? undefined : await WriterThread.open({ dir: config.dir, backend: config.backend, threads: config.threads });
+  const opened = config.readOnly
+    ? undefined
+    : await WriterThread.open({ dir: config.dir, backend: config.backend, threads: config.threads });
   const writer = opened?.writer;
   if (opened?.lockNote !== undefined) hooks.onNote(opened.lockNote);
   let reader: DiskIndex | undefined;
@@ -68,7 +70,10 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
   try {
     reader = await openIndex(config.dir, { readOnly: true, backend: config.backend, threads: config.threads });
     const view = reader;
-    server = await startServer({ reader: view, writer, afterWrite: () => view.refresh(), problem: () => writer?.failure }, config);
+    server = await startServer(
+      { reader: view, writer, afterWrite: () => view.refresh(), problem: () => writer?.failure },
+      config,
+    );
   } catch (error) {
     await reader?.close();
     await writer?.close();
@@ -86,7 +91,10 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
   }
 }
 
-/** A read-only server's view moves to another writer's newest commit, checked every REFRESH_MS; a failure keeps the view and is told once. */
+/**
+ * A read-only server's view moves to another writer's newest commit, checked every REFRESH_MS; a failure keeps the view
+ * and is told once.
+ */
 function followCommits(reader: DiskIndex, hooks: ServeHooks): NodeJS.Timeout {
   let failing = false;
   let busy = false;
@@ -100,7 +108,10 @@ function followCommits(reader: DiskIndex, hooks: ServeHooks): NodeJS.Timeout {
       },
       (error: unknown) => {
         busy = false;
-        if (!failing) hooks.onNote(`cannot follow the index's newest commit, still serving the one before: ${(error as Error).message}`);
+        if (!failing)
+          hooks.onNote(
+            `cannot follow the index's newest commit, still serving the one before: ${(error as Error).message}`,
+          );
         failing = true;
       },
     );

@@ -19,7 +19,8 @@ export class WriteQueue {
   private readonly pending = new Set<{ reject: (error: Error) => void }>();
 
   constructor(readonly capacity: number) {
-    if (!(Number.isInteger(capacity) && capacity >= 0)) throw new RangeError(`queue capacity must be a non-negative integer, got ${capacity}`);
+    if (!(Number.isInteger(capacity) && capacity >= 0))
+      throw new RangeError(`queue capacity must be a non-negative integer, got ${capacity}`);
   }
 
   /** Writes waiting to start (not counting the one running). */
@@ -33,9 +34,14 @@ export class WriteQueue {
 
   /** Runs `task` after every write accepted before it; refuses (503) when the queue is full or closed. */
   run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new RequestError('the server is shutting down', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    if (this.closed)
+      throw new RequestError('the server is shutting down', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     if (this.waiting >= this.capacity && (this.running > 0 || this.waiting > 0)) {
-      throw new RequestError(`too many writes waiting (${this.waiting}, the most is ${this.capacity}): retry later`, 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      throw new RequestError(
+        `too many writes waiting (${this.waiting}, the most is ${this.capacity}): retry later`,
+        503,
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      );
     }
     this.waiting++;
     const result = new Promise<T>((resolve, reject) => {
@@ -63,7 +69,10 @@ export class WriteQueue {
    */
   async close(): Promise<void> {
     this.closed = true;
-    for (const entry of this.pending) entry.reject(new RequestError('the server is shutting down', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) }));
+    for (const entry of this.pending)
+      entry.reject(
+        new RequestError('the server is shutting down', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+      );
     this.pending.clear();
     await this.tail;
   }

@@ -10,7 +10,15 @@
 import { Worker } from 'node:worker_threads';
 import type { BackendChoice } from '../options.js';
 import { IndexIdError, type IndexIdProblem } from '../lshIndex/errors.js';
-import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexStats, QueryResult, RemoveResult } from '../lshIndex/types.js';
+import type {
+  AddOptions,
+  AddResult,
+  DedupIndex,
+  IndexDocument,
+  IndexStats,
+  QueryResult,
+  RemoveResult,
+} from '../lshIndex/types.js';
 import { workerScript } from '../workers/workerScript.js';
 
 export interface WriterSetup {
@@ -34,25 +42,56 @@ export interface WriterFailure {
   readonly message: string;
   /** A system error's code (ENOSPC, EMFILE…): the writer could not write, whatever was asked. */
   readonly code?: string;
-  readonly refusedId?: { readonly problem: IndexIdProblem; readonly id: string; readonly documents: readonly number[]; readonly indexedOf?: { readonly indexed: number; readonly of: number } };
+  readonly refusedId?: {
+    readonly problem: IndexIdProblem;
+    readonly id: string;
+    readonly documents: readonly number[];
+    readonly indexedOf?: { readonly indexed: number; readonly of: number };
+  };
 }
 
-export type WriterReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: WriterFailure });
+export type WriterReply = { readonly id: number } & (
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: WriterFailure }
+);
 
 /** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
 export function writerFailure(error: unknown): WriterFailure {
-  if (error instanceof IndexIdError) return { name: error.name, message: error.message, refusedId: { problem: error.problem, id: error.id, documents: error.documents, indexedOf: error.indexedOf } };
+  if (error instanceof IndexIdError)
+    return {
+      name: error.name,
+      message: error.message,
+      refusedId: { problem: error.problem, id: error.id, documents: error.documents, indexedOf: error.indexedOf },
+    };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
+  return {
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }
 
-/** Errors that say the writer cannot write at all (descriptors, space, permissions, the device), not that a request was wrong. */
+/**
+ * Errors that say the writer cannot write at all (descriptors, space, permissions, the device), not that a request was
+ * wrong.
+ */
 const CANNOT_WRITE = new Set(['EMFILE', 'ENFILE', 'ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
 /** The error as thrown on the writer's thread: IndexIdError, RangeError and TypeError as such, others by name. */
 function rebuilt(error: WriterFailure): Error {
-  if (error.refusedId !== undefined) return new IndexIdError(error.refusedId.problem, error.refusedId.id, error.refusedId.documents, error.refusedId.indexedOf);
-  const made = error.name === 'RangeError' ? new RangeError(error.message) : error.name === 'TypeError' ? new TypeError(error.message) : new Error(error.message);
+  if (error.refusedId !== undefined)
+    return new IndexIdError(
+      error.refusedId.problem,
+      error.refusedId.id,
+      error.refusedId.documents,
+      error.refusedId.indexedOf,
+    );
+  const made =
+    error.name === 'RangeError'
+      ? new RangeError(error.message)
+      : error.name === 'TypeError'
+        ? new TypeError(error.message)
+        : new Error(error.message);
   made.name = error.name;
   return made;
 }
@@ -64,10 +103,15 @@ export class WriterThread implements DedupIndex {
   private gone: Error | undefined;
   private closing = false;
 
-  /** The last write's failure to write (ENOSPC, EMFILE…) or the index's note after it; cleared by a write that succeeds. */
+  /**
+   * The last write's failure to write (ENOSPC, EMFILE…) or the index's note after it; cleared by a write that succeeds.
+   */
   private writeFailure: string | undefined;
 
-  /** Why the writer cannot write (its thread failed or ended unasked, or the last write could not write); undefined while it can. */
+  /**
+   * Why the writer cannot write (its thread failed or ended unasked, or the last write could not write); undefined
+   * while it can.
+   */
   get failure(): string | undefined {
     return this.closing ? undefined : (this.gone?.message ?? this.writeFailure);
   }
@@ -81,7 +125,8 @@ export class WriterThread implements DedupIndex {
         if (this.writes.has(reply.id)) this.writeFailure = note;
         entry?.resolve(reply.value);
       } else {
-        if (this.writes.has(reply.id) && reply.error.code !== undefined && CANNOT_WRITE.has(reply.error.code)) this.writeFailure = `the last write failed: ${reply.error.message}`;
+        if (this.writes.has(reply.id) && reply.error.code !== undefined && CANNOT_WRITE.has(reply.error.code))
+          this.writeFailure = `the last write failed: ${reply.error.message}`;
         entry?.reject(rebuilt(reply.error));
       }
       this.writes.delete(reply.id);
@@ -126,7 +171,11 @@ export class WriterThread implements DedupIndex {
   }
 
   async add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
-    const { writeProblem: _note, ...result } = (await this.call({ op: 'add', documents, all: options.all === true })) as AddResult & { writeProblem?: string };
+    const { writeProblem: _note, ...result } = (await this.call({
+      op: 'add',
+      documents,
+      all: options.all === true,
+    })) as AddResult & { writeProblem?: string };
     return result;
   }
 

@@ -11,7 +11,6 @@ import { writerFailure, type WriterReply, type WriterRequest, type WriterSetup }
 const port = parentPort!;
 const setup = workerData as WriterSetup;
 
-
 try {
   const index = await openIndex(setup.dir, { backend: setup.backend, threads: setup.threads });
   port.postMessage({ id: 0, ok: true, value: index.lockNote ?? null } satisfies WriterReply);
@@ -36,7 +35,8 @@ try {
         port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
         if (request.op === 'close') port.close();
       },
-      (error: unknown) => port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
+      (error: unknown) =>
+        port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
     );
   });
 } catch (error) {

@@ -83,11 +83,16 @@ export function sha1WindowHashes(tokens: readonly string[], options: Sha1Shingle
  * The shingle strings of a document, in window order with repeats: what a
  * datasketch user passes (UTF-8 encoded) to update_batch. For tests and examples.
  */
-export function shingleStrings(text: string, options: { mode: 'word' | 'char'; n: number; normalize: NormalizeOptions }): string[] {
+export function shingleStrings(
+  text: string,
+  options: { mode: 'word' | 'char'; n: number; normalize: NormalizeOptions },
+): string[] {
   const tokens = tokenize(text, options.normalize);
   if (tokens.length === 0) return [];
   const units = options.mode === 'word' ? tokens : Array.from(tokens.join(' '));
   const joiner = options.mode === 'word' ? ' ' : '';
   const span = Math.min(options.n, units.length);
-  return Array.from({ length: Math.max(1, units.length - options.n + 1) }, (_, w) => units.slice(w, w + span).join(joiner));
+  return Array.from({ length: Math.max(1, units.length - options.n + 1) }, (_, w) =>
+    units.slice(w, w + span).join(joiner),
+  );
 }

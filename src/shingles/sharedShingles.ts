@@ -34,7 +34,8 @@ export function sharedShingleView(text: string, other: Uint32Array, options: Shi
   for (let i = 0; i < own.length / 2; i++) if (otherKeys.has(key(own, i))) sharedShingles++;
   if (tokens.length === 0) return { mode, segments: [], shingles: 0, sharedShingles: 0 };
 
-  // Units are tokens (word mode) or code points of the joined text (character mode); window w covers units w … w+span−1.
+  // Units are tokens (word mode) or code points of the joined text (character mode); window w covers units w …
+  // w+span−1.
   const units = mode === 'word' ? tokens : Array.from(tokens.join(' '));
   const windows = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
   const span = Math.min(options.n, units.length);
@@ -49,7 +50,10 @@ export function sharedShingleView(text: string, other: Uint32Array, options: Shi
   for (let u = 1; u <= units.length; u++) {
     if (u < units.length && shared[u] === shared[start]) continue;
     const last = u === units.length;
-    segments.push({ text: units.slice(start, u).join(separator) + (last ? '' : separator), shared: shared[start] === 1 });
+    segments.push({
+      text: units.slice(start, u).join(separator) + (last ? '' : separator),
+      shared: shared[start] === 1,
+    });
     start = u;
   }
   return { mode, segments, shingles: own.length / 2, sharedShingles };

@@ -31,11 +31,16 @@ export interface ShingleOptions {
   readonly hash?: ShingleHash;
 }
 
-export const DEFAULT_SHINGLE: ShingleOptions = { mode: defaultOf('shingle'), n: defaultOf('n'), normalize: DEFAULT_NORMALIZE };
+export const DEFAULT_SHINGLE: ShingleOptions = {
+  mode: defaultOf('shingle'),
+  n: defaultOf('n'),
+  normalize: DEFAULT_NORMALIZE,
+};
 
 const encoder = new TextEncoder();
 // Letters only (the lookahead): these scripts' marks, digits and symbols are not counted.
-const SPACELESS_LETTER = /(?=\p{L})[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
+const SPACELESS_LETTER =
+  /(?=\p{L})[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/gu;
 const LETTER = /\p{L}/gu;
 
 /**
@@ -55,7 +60,8 @@ export function shingleNormalized(text: string, normalized: string, options: Shi
   const hash = options.hash ?? 'fnv1a64';
   let result = wasmWindowHashes(normalized, mode === 'char' ? 'char' : 'word', options.n, hash);
   if (!result) return shingleDocumentReference(text, options);
-  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n) result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
+  if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n)
+    result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
   const set = deduplicatePairs(result.hashes);
   return set === result.hashes ? set.slice() : set; // fewer than two windows: copied off the kernel's memory
 }

@@ -13,11 +13,17 @@ import type { AdapterSummary } from './webgpu/adapter.js';
 const SOFTWARE = /llvmpipe|lavapipe|swiftshader|softpipe|software|warp/i;
 
 export function isSoftwareAdapter(adapter: AdapterSummary): boolean {
-  return adapter.fallback || SOFTWARE.test(`${adapter.vendor} ${adapter.architecture} ${adapter.device} ${adapter.description}`);
+  return (
+    adapter.fallback ||
+    SOFTWARE.test(`${adapter.vendor} ${adapter.architecture} ${adapter.device} ${adapter.description}`)
+  );
 }
 
 /** Why auto skips this adapter for the CPU, or undefined when it should sign on it. */
 export function reasonToPreferCpu(adapter: AdapterSummary): string | undefined {
   if (!isSoftwareAdapter(adapter)) return undefined;
-  return 'software adapter on the same cores, slower than the wasm SIMD CPU path here (bench/RESULTS.md); --backend webgpu uses it anyway';
+  return (
+    'software adapter on the same cores, slower than the wasm SIMD CPU path here (bench/RESULTS.md); --backend ' +
+    'webgpu uses it anyway'
+  );
 }

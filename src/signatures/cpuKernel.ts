@@ -97,7 +97,8 @@ export function openCpuKernel(preferred: CpuKernelName = 'wasm-simd'): { kernel:
       return { kernel: typescriptKernel, notes };
     }
     try {
-      if (name === 'wasm-simd' && !wasmSimdSupported()) throw new Error('this engine does not validate WebAssembly SIMD');
+      if (name === 'wasm-simd' && !wasmSimdSupported())
+        throw new Error('this engine does not validate WebAssembly SIMD');
       const kernel = classicOnly(loadWasmSignKernel(name));
       loaded.set(name, kernel);
       return { kernel, notes };

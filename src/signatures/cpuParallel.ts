@@ -32,14 +32,16 @@ export class ParallelCpuSigner implements SignerBackend {
     readonly threads: number = availableParallelism(),
     preferred: CpuKernelName = 'wasm-simd',
   ) {
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new RangeError(`threads must be a positive integer, got ${threads}`);
     this.k = family.k;
     // Loaded here too: batches too small to post are signed inline, and the workers load the same kernel.
     const { kernel, notes } = openCpuKernel(preferred);
     this.kernel = kernel;
     this.notes = notes;
     this.description = `CPU (${CPU_KERNEL_LABELS[kernel.name]}, ${threads} thread${threads === 1 ? '' : 's'})`;
-    if (threads > 1) this.pool = new WorkerPool(workerScript(import.meta.url, 'signatures/cpuWorker.js'), threads, 'CPU signer');
+    if (threads > 1)
+      this.pool = new WorkerPool(workerScript(import.meta.url, 'signatures/cpuWorker.js'), threads, 'CPU signer');
   }
 
   /** The kernel that signs: 'wasm-simd', 'wasm-scalar' or 'typescript'. */
@@ -73,7 +75,10 @@ export class ParallelCpuSigner implements SignerBackend {
     const shingles = batch.shingles.slice(2 * first, 2 * batch.offsets[to]);
     const offsets = batch.offsets.slice(from, to + 1).map((o) => o - first);
     const { seed: _seed, ...family } = this.family; // all but the seed, which signing does not use
-    const response = await pool.request(worker, { family, kernel: this.kernel.name, shingles, offsets }, [shingles.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer]);
+    const response = await pool.request(worker, { family, kernel: this.kernel.name, shingles, offsets }, [
+      shingles.buffer as ArrayBuffer,
+      offsets.buffer as ArrayBuffer,
+    ]);
     return response.signatures!;
   }
 }

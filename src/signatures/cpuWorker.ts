@@ -16,6 +16,9 @@ export interface CpuWorkerResponse extends PoolResponse {
 }
 
 serveRequests<CpuWorkerRequest, CpuWorkerResponse>((request) => {
-  const signatures = openCpuKernel(request.kernel).kernel.sign(request.family, { shingles: request.shingles, offsets: request.offsets });
+  const signatures = openCpuKernel(request.kernel).kernel.sign(request.family, {
+    shingles: request.shingles,
+    offsets: request.offsets,
+  });
   return { response: { signatures }, transfer: [signatures.buffer as ArrayBuffer] };
 });

@@ -39,7 +39,8 @@ const ZERO: U64 = { hi: 0, lo: 0 };
  * integer: numpy's RandomState refuses larger ones.
  */
 export function makeDatasketchFamily(k: number, seed: U64, scheme: DatasketchScheme): HashFamily {
-  if (seed.hi !== 0) throw new RangeError(`datasketch seeds are 32-bit (numpy.random.RandomState): got one of 2^32 or more`);
+  if (seed.hi !== 0)
+    throw new RangeError(`datasketch seeds are 32-bit (numpy.random.RandomState): got one of 2^32 or more`);
   const gen = new MersenneTwister(seed.lo);
   const a = new Uint32Array(2 * k);
   const b = new Uint32Array(2 * k);

@@ -33,7 +33,14 @@ function mulLow64(xLo: number, xHi: number, yLo: number, yHi: number): [number, 
 }
 
 /** The slot value of one shingle hash for coefficient pair i, into out[0], out[1]. */
-export function datasketchSlot(scheme: DatasketchScheme, family: Pick<HashFamily, 'a' | 'b'>, i: number, xLo: number, xHi: number, out: Uint32Array): void {
+export function datasketchSlot(
+  scheme: DatasketchScheme,
+  family: Pick<HashFamily, 'a' | 'b'>,
+  i: number,
+  xLo: number,
+  xHi: number,
+  out: Uint32Array,
+): void {
   const { a, b } = family;
   if (scheme === 'datasketch-affine32') {
     out[0] = (Math.imul(fmix32(xLo), a[2 * i]) + b[2 * i]) >>> 0;

@@ -20,10 +20,16 @@ function entries(dir: string): string[] {
 }
 
 /** Why no hardware adapter can exist here, or undefined when one may. */
-export function noGpuDeviceReason(platform: string = process.platform, list: (dir: string) => string[] = entries): string | undefined {
+export function noGpuDeviceReason(
+  platform: string = process.platform,
+  list: (dir: string) => string[] = entries,
+): string | undefined {
   if (platform !== 'linux') return undefined;
   const dri = list('/dev/dri').filter((name) => /^(renderD|card)\d+$/.test(name));
   const dev = list('/dev').filter((name) => /^(nvidia\d+|dxg|kfd)$/.test(name));
   if (dri.length > 0 || dev.length > 0) return undefined;
-  return 'not started: no GPU device (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), so only a software adapter could be found; --backend webgpu uses one';
+  return (
+    'not started: no GPU device (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), so only a software adapter could be ' +
+    'found; --backend webgpu uses one'
+  );
 }

@@ -1,4 +1,7 @@
-/** What a hash family is (hashFamily.ts makes ours, datasketchFamily.ts datasketch's): apart, so neither imports the other back. */
+/**
+ * What a hash family is (hashFamily.ts makes ours, datasketchFamily.ts datasketch's): apart, so neither imports the
+ * other back.
+ */
 import type { U64 } from '../math/u64.js';
 import type { SchemeName } from '../options.js';
 

@@ -109,7 +109,8 @@ export function densify(out: Uint32Array, documents: number, k: number, probeKey
 }
 
 function ophProbeKey(family: HashFamily): number {
-  if (family.probeKey === undefined) throw new Error('an OPH signer needs a family made with the oph scheme (its probe key)');
+  if (family.probeKey === undefined)
+    throw new Error('an OPH signer needs a family made with the oph scheme (its probe key)');
   return family.probeKey;
 }
 
@@ -122,7 +123,9 @@ export function signBatchOph(family: HashFamily, batch: ShingleBatch, kernel: Op
   return out;
 }
 
-/** Densifies rows whose bin minima another backend computed (rows without empty bins are left alone); returns how many. */
+/**
+ * Densifies rows whose bin minima another backend computed (rows without empty bins are left alone); returns how many.
+ */
 export function densifyBatch(family: HashFamily, out: Uint32Array): number {
   return densify(out, out.length / (2 * family.k), family.k, ophProbeKey(family));
 }

@@ -17,7 +17,8 @@ export type { SchemeName } from './hashFamily.js';
 export const SCHEMES: Readonly<Record<SchemeName, string>> = {
   classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
   oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
-  // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (docs/signatures.md, "Signing for datasketch").
+  // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (docs/signatures.md, "Signing
+  // for datasketch").
   'datasketch-affine32': 'datasketch-2.0.0-affine32-sha1/v1',
   'datasketch-affine64': 'datasketch-2.0.0-affine64-sha1/v1',
   'datasketch-legacy': 'datasketch-2.0.0-legacy-sha1/v1',
@@ -38,7 +39,9 @@ const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
 export function schemeOf(params: Pick<SignatureParams, 'scheme'>): SchemeName {
   const found = (Object.keys(SCHEMES) as SchemeName[]).find((name) => SCHEMES[name] === params.scheme);
   if (!found) {
-    const known = Object.entries(SCHEMES).map(([name, id]) => `${name} = ${id}`).join(', ');
+    const known = Object.entries(SCHEMES)
+      .map(([name, id]) => `${name} = ${id}`)
+      .join(', ');
     throw new RangeError(`unknown signature scheme ${JSON.stringify(params.scheme)} (this gpudedup signs ${known})`);
   }
   return found;
@@ -95,15 +98,25 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   const shingle = optionValue('shingle', options.shingle);
   const scheme = optionValue('scheme', options.scheme);
   const datasketch = isDatasketchScheme(scheme) ? checkDatasketch(scheme, options) : undefined;
-  const slotBits = options.slotBits === undefined ? (datasketch?.slotBits ?? optionValue('slotBits', undefined)) : optionValue('slotBits', options.slotBits);
+  const slotBits =
+    options.slotBits === undefined
+      ? (datasketch?.slotBits ?? optionValue('slotBits', undefined))
+      : optionValue('slotBits', options.slotBits);
   const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
   return {
     scheme: SCHEMES[scheme],
-    seed: options.seed === undefined ? defaultSeedOf(scheme) : toDecimal64(parseU64(String(optionValue('seed', options.seed)))),
+    seed:
+      options.seed === undefined
+        ? defaultSeedOf(scheme)
+        : toDecimal64(parseU64(String(optionValue('seed', options.seed)))),
     k,
     shingle,
     n,
-    normalize: { lowercase: true, nfkc: optionValue('nfkc', options.nfkc), stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation) },
+    normalize: {
+      lowercase: true,
+      nfkc: optionValue('nfkc', options.nfkc),
+      stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation),
+    },
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
   };
@@ -111,27 +124,42 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
 
 /** The seed a scheme signs with when none is given, in decimal: datasketch's 1 for its schemes, else the table's 42. */
 export function defaultSeedOf(scheme: SchemeName): string {
-  return toDecimal64(parseU64(String(isDatasketchScheme(scheme) ? DATASKETCH_DEFAULT_SEED : optionValue('seed', undefined))));
+  return toDecimal64(
+    parseU64(String(isDatasketchScheme(scheme) ? DATASKETCH_DEFAULT_SEED : optionValue('seed', undefined))),
+  );
 }
 
 /** A datasketch scheme stores its own dtype (uint32, or uint64 for affine64) and takes numpy's 32-bit seeds. */
-function checkDatasketch(scheme: SchemeName & `datasketch-${string}`, options: SignatureOptions): { slotBits: 32 | 64 } {
+function checkDatasketch(
+  scheme: SchemeName & `datasketch-${string}`,
+  options: SignatureOptions,
+): { slotBits: 32 | 64 } {
   const slotBits = datasketchSlotBits(scheme);
   if (options.slotBits !== undefined && options.slotBits !== slotBits) {
-    throw new RangeError(`--scheme ${scheme} keeps ${slotBits}-bit slots (datasketch's hash values), not --slot-bits ${options.slotBits}`);
+    throw new RangeError(
+      `--scheme ${scheme} keeps ${slotBits}-bit slots (datasketch's hash values), not --slot-bits ${options.slotBits}`,
+    );
   }
   if (options.seed !== undefined && parseU64(String(options.seed)).hi !== 0) {
-    throw new RangeError(`--scheme ${scheme} takes datasketch's seed, an integer from 0 to 4294967295 (numpy.random.RandomState), got ${String(options.seed)}`);
+    throw new RangeError(
+      `--scheme ${scheme} takes datasketch's seed, an integer from 0 to 4294967295 (numpy.random.RandomState), got ` +
+        `${String(options.seed)}`,
+    );
   }
   return { slotBits };
 }
 
-function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLayout | undefined): StoredBandLayout | undefined {
+function checkBandKeys(
+  slotBits: ParamSlotBits,
+  k: number,
+  layout: StoredBandLayout | undefined,
+): StoredBandLayout | undefined {
   if (slotBits >= 32) {
     if (layout) throw new RangeError(`stored band keys go with b-bit slots (slot bits below 32), not ${slotBits}`);
     return undefined;
   }
-  if (!layout) throw new RangeError(`${slotBits}-bit slots need the band layout (bands × rows) whose keys are stored beside them`);
+  if (!layout)
+    throw new RangeError(`${slotBits}-bit slots need the band layout (bands × rows) whose keys are stored beside them`);
   const { bands, rows } = layout;
   if (!Number.isInteger(bands) || !Number.isInteger(rows) || bands < 1 || rows < 1 || bands * rows > k) {
     throw new RangeError(`stored band keys need positive integers bands × rows ≤ k = ${k}, got ${bands} × ${rows}`);
@@ -143,7 +171,8 @@ function checkBandKeys(slotBits: ParamSlotBits, k: number, layout: StoredBandLay
 export function fullSlotBits(params: SignatureParams): 32 | 64 {
   if (params.slotBits === 32 || params.slotBits === 64) return params.slotBits;
   throw new RangeError(
-    `--slot-bits ${params.slotBits} is for stored signatures (gpudedup sign, then dedup --signatures); signing in memory keeps 32 or 64`,
+    `--slot-bits ${params.slotBits} is for stored signatures (gpudedup sign, then dedup --signatures); signing in ` +
+      `memory keeps 32 or 64`,
   );
 }
 

@@ -49,11 +49,19 @@ export async function selectBackend(
   OPTIONS.backend.check(choice); // a misspelled choice ('gpu') is refused, never signed on the CPU without a word
   const notes: string[] = [];
   let passedOver: AdapterSummary | undefined;
-  const skip = choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true ? environment.noHardwareReason?.() : undefined;
+  const skip =
+    choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true
+      ? environment.noHardwareReason?.()
+      : undefined;
   if (skip !== undefined) notes.push(`webgpu: ${skip}`);
   else if (choice === 'webgpu' || choice === 'auto') {
     try {
-      const backend = await createWebGpuSigner(family, environment, tuning, choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true);
+      const backend = await createWebGpuSigner(
+        family,
+        environment,
+        tuning,
+        choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true,
+      );
       notes.push(`webgpu: chosen, ${backend.description}`);
       return { backend, notes };
     } catch (error) {

@@ -39,7 +39,8 @@ export class CorpusTextBuilder {
     this.total += written;
     if (this.total > MAX_CORPUS_BYTES)
       throw new RangeError(
-        `the corpus's text passes ${MAX_CORPUS_BYTES.toLocaleString('en-US')} bytes of UTF-8, the most one substrings run searches (32-bit positions): split it`,
+        `the corpus's text passes ${MAX_CORPUS_BYTES.toLocaleString('en-US')} bytes of UTF-8, the most one substrings ` +
+          `run searches (32-bit positions): split it`,
       );
     this.starts[++this.documents] = this.total;
     return written;

@@ -59,7 +59,10 @@ export function collectRound(
   return entries.finish();
 }
 
-/** Sized for the round's expected windows (a slice of the key space gets its share, give or take), grown past it if need be. */
+/**
+ * Sized for the round's expected windows (a slice of the key space gets its share, give or take), grown past it if need
+ * be.
+ */
 class GrowingEntries implements WindowSink {
   private keys: Uint32Array;
   private lanes: Uint32Array;
@@ -110,7 +113,10 @@ function grow(array: Uint32Array, capacity: number): Uint32Array {
   return grown;
 }
 
-/** Sorts the entries by key (stable LSD radix, 2 × 16 bits, between the entries and one spare set), then by lane within equal keys (stable). */
+/**
+ * Sorts the entries by key (stable LSD radix, 2 × 16 bits, between the entries and one spare set), then by lane within
+ * equal keys (stable).
+ */
 export function sortRound(entries: RoundEntries): RoundEntries {
   const { count } = entries;
   const spare: RoundEntries = {
@@ -144,7 +150,10 @@ function radixPass(source: RoundEntries, target: RoundEntries, shift: number): v
   }
 }
 
-/** Stable insertion sort of [start, end) by lane (runs of one key are short but for repeated windows, whose lanes are equal). */
+/**
+ * Stable insertion sort of [start, end) by lane (runs of one key are short but for repeated windows, whose lanes are
+ * equal).
+ */
 function sortLanes(lanes: Uint32Array, positions: Uint32Array, start: number, end: number): void {
   for (let i = start + 1; i < end; i++) {
     const lane = lanes[i];
@@ -189,7 +198,10 @@ export function markRound(
   return stats;
 }
 
-/** A run of equal hashes holding different windows: sorted by bytes, then position, each class of equal windows contiguous with its first member first. */
+/**
+ * A run of equal hashes holding different windows: sorted by bytes, then position, each class of equal windows
+ * contiguous with its first member first.
+ */
 function splitCollision(
   bytes: Uint8Array,
   length: number,

@@ -31,7 +31,9 @@ export function dropFactors(length: number): { dropA: number; dropB: number } {
   return { dropA: power(BASE_A, length - 1), dropB: power(BASE_B, length - 1) };
 }
 
-/** Calls `visit(key, laneB, position)` for every window of documents [firstDocument, endDocument), in position order. */
+/**
+ * Calls `visit(key, laneB, position)` for every window of documents [firstDocument, endDocument), in position order.
+ */
 export function forEachWindow(
   corpus: CorpusText,
   length: number,

@@ -31,6 +31,7 @@ const BATCH = 1 << 22;
 
 /** Receives the windows of a round: key, lane, position triples; returns true to stop early. */
 export interface WindowSink {
+  // biome-ignore lint/suspicious/noConfusingVoidType: sinks that never stop early return nothing
   add(triples: Uint32Array, count: number): boolean | void;
 }
 

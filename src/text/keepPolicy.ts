@@ -9,12 +9,17 @@
  *   member of their cluster has one.
  */
 
-export type KeepPolicy = { readonly kind: 'first' } | { readonly kind: 'longest' } | { readonly kind: 'field'; readonly field: string };
+export type KeepPolicy =
+  | { readonly kind: 'first' }
+  | { readonly kind: 'longest' }
+  | { readonly kind: 'field'; readonly field: string };
 
 export function parseKeepPolicy(text: string): KeepPolicy {
   if (text === 'first' || text === 'longest') return { kind: text };
-  if (text.startsWith('field:') && text.length > 'field:'.length) return { kind: 'field', field: text.slice('field:'.length) };
-  throw new RangeError(`keep must be first, longest or field:NAME, got ${JSON.stringify(text)}`); // the options table's message (src/options.ts)
+  if (text.startsWith('field:') && text.length > 'field:'.length)
+    return { kind: 'field', field: text.slice('field:'.length) };
+  // the options table's message (src/options.ts)
+  throw new RangeError(`keep must be first, longest or field:NAME, got ${JSON.stringify(text)}`);
 }
 
 export function describeKeepPolicy(policy: KeepPolicy): string {

@@ -48,10 +48,22 @@ export function normalizedForExactMatch(text: string, options: NormalizeOptions 
 export function isWhiteSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0x85) return false;
-  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
 }
 
-/** Whether normalized text has a token (a code unit that is not White_Space): exactMatchUtf8 writes no byte otherwise. */
+/**
+ * Whether normalized text has a token (a code unit that is not White_Space): exactMatchUtf8 writes no byte otherwise.
+ */
 export function hasToken(normalized: string): boolean {
   for (let i = 0; i < normalized.length; i++) if (!isWhiteSpace(normalized.charCodeAt(i))) return true;
   return false;

@@ -13,5 +13,8 @@ export function invalidIdReason(id: string): string | undefined {
   const found = LONE_SURROGATE.exec(id);
   if (found === null) return undefined;
   const code = found[0].charCodeAt(0).toString(16);
-  return `is not valid Unicode: it holds a lone surrogate (\\u${code} at UTF-16 unit ${found.index}), which UTF-8 cannot carry (it would become U+FFFD and equal other ids)`;
+  return (
+    `is not valid Unicode: it holds a lone surrogate (\\u${code} at UTF-16 unit ${found.index}), which UTF-8 ` +
+    `cannot carry (it would become U+FFFD and equal other ids)`
+  );
 }

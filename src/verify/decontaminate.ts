@@ -9,7 +9,13 @@ import { concatBandKeys, matrixBandKeys, type BandKeySource } from '../bands/ban
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { verifiedSimilarity, verifyPairs, type ExactSimilarity, type VerifiedPairs, type VerifyMode } from './verification.js';
+import {
+  verifiedSimilarity,
+  verifyPairs,
+  type ExactSimilarity,
+  type VerifiedPairs,
+  type VerifyMode,
+} from './verification.js';
 
 export interface ContaminationOptions extends LshParams {
   readonly threshold: number;
@@ -37,7 +43,11 @@ export interface ReferenceMatches {
 }
 
 /** The corpus × reference candidate pairs, in the combined numbering (reference j is corpus.count + j). */
-export function referenceCandidates(corpus: BandKeySource, reference: SignatureMatrix, options: ContaminationOptions): Candidates {
+export function referenceCandidates(
+  corpus: BandKeySource,
+  reference: SignatureMatrix,
+  options: ContaminationOptions,
+): Candidates {
   const keys = concatBandKeys(corpus, matrixBandKeys(reference, options));
   const isReference = new Uint8Array(keys.count);
   isReference.fill(1, corpus.count);
@@ -45,11 +55,22 @@ export function referenceCandidates(corpus: BandKeySource, reference: SignatureM
 }
 
 /** The corpus × reference candidate pairs and the rows that verify them, for callers that load shingle sets first. */
-export function contaminationCandidates(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions) {
-  return { combined: concatMatrices(corpus, reference), candidates: referenceCandidates(matrixBandKeys(corpus, options), reference, options) };
+export function contaminationCandidates(
+  corpus: SignatureMatrix,
+  reference: SignatureMatrix,
+  options: ContaminationOptions,
+) {
+  return {
+    combined: concatMatrices(corpus, reference),
+    candidates: referenceCandidates(matrixBandKeys(corpus, options), reference, options),
+  };
 }
 
-export function findContamination(corpus: SignatureMatrix, reference: SignatureMatrix, options: ContaminationOptions): ReferenceMatches {
+export function findContamination(
+  corpus: SignatureMatrix,
+  reference: SignatureMatrix,
+  options: ContaminationOptions,
+): ReferenceMatches {
   const { combined, candidates } = contaminationCandidates(corpus, reference, options);
   return matchReferences(candidates, combined, corpus.count, options);
 }
@@ -61,9 +82,21 @@ export function matchReferences(
   corpusCount: number,
   options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateError' | 'known'>,
 ): ReferenceMatches {
-  const { verify, threshold, exactSimilarity, estimateError, known } = options; // only these: callers pass wider settings
-  const verified = verifyPairs(candidates, { verify, threshold, signatures: combined, exactSimilarity, estimateError, known });
-  return { ...bestReferenceMatches(verified, corpusCount), candidates: candidates.a.length, candidateStats: candidates.stats };
+  // only these: callers pass wider settings
+  const { verify, threshold, exactSimilarity, estimateError, known } = options;
+  const verified = verifyPairs(candidates, {
+    verify,
+    threshold,
+    signatures: combined,
+    exactSimilarity,
+    estimateError,
+    known,
+  });
+  return {
+    ...bestReferenceMatches(verified, corpusCount),
+    candidates: candidates.a.length,
+    candidateStats: candidates.stats,
+  };
 }
 
 /** For each corpus document, its best verified reference match (combined numbering: references follow the corpus). */

@@ -52,8 +52,14 @@ function binomialPmf(k: number, p: number): Float64Array {
   return pmf;
 }
 
-export function estimateBounds(k: number, threshold: number, errorRate: number, slotBits: SlotBits = 64): EstimateBounds {
-  if (!(errorRate > 0 && errorRate < 0.5)) throw new RangeError(`the estimate's error rate must be in (0, 0.5), got ${errorRate}`);
+export function estimateBounds(
+  k: number,
+  threshold: number,
+  errorRate: number,
+  slotBits: SlotBits = 64,
+): EstimateBounds {
+  if (!(errorRate > 0 && errorRate < 0.5))
+    throw new RangeError(`the estimate's error rate must be in (0, 0.5), got ${errorRate}`);
   // Slots of b < 64 stored bits also agree by chance when the minima differ: P(equal) = J + (1 − J)·2^−b.
   const p = slotBits === 64 ? threshold : threshold + (1 - threshold) * 2 ** -slotBits;
   const pmf = binomialPmf(k, p);

@@ -21,11 +21,21 @@ export interface DecisionCounts {
   exactRejected: number;
   /** Hybrid pairs inside the margin whose shingle sets were not loaded: rejected (see `ExactEvidence.known`). */
   undecided: number;
-  /** Of the estimate's decisions: pairs that needed exact Jaccard but whose sets passed the memory limit (`missingSets: 'estimate'`). */
+  /**
+   * Of the estimate's decisions: pairs that needed exact Jaccard but whose sets passed the memory limit (`missingSets:
+   * 'estimate'`).
+   */
   estimatePastMemoryLimit: number;
 }
 
-export const noDecisions = (): DecisionCounts => ({ estimateAccepted: 0, estimateRejected: 0, exactAccepted: 0, exactRejected: 0, undecided: 0, estimatePastMemoryLimit: 0 });
+export const noDecisions = (): DecisionCounts => ({
+  estimateAccepted: 0,
+  estimateRejected: 0,
+  exactAccepted: 0,
+  exactRejected: 0,
+  undecided: 0,
+  estimatePastMemoryLimit: 0,
+});
 
 /** How pairs of one matrix are decided at one threshold; hybrid's margin is computed once, here. */
 export interface PairRule {
@@ -34,15 +44,30 @@ export interface PairRule {
   readonly bounds?: EstimateBounds;
 }
 
-export function pairRule(verify: VerifyMode, threshold: number, signatures: Pick<SignatureMatrix, 'k' | 'slotBits'>, estimateError = DEFAULT_ESTIMATE_ERROR): PairRule {
-  const bounds = verify === 'hybrid' ? estimateBounds(signatures.k, threshold, estimateError, signatures.slotBits) : undefined;
+export function pairRule(
+  verify: VerifyMode,
+  threshold: number,
+  signatures: Pick<SignatureMatrix, 'k' | 'slotBits'>,
+  estimateError = DEFAULT_ESTIMATE_ERROR,
+): PairRule {
+  const bounds =
+    verify === 'hybrid' ? estimateBounds(signatures.k, threshold, estimateError, signatures.slotBits) : undefined;
   return { verify, threshold, bounds };
 }
 
-/** What the estimate alone says: accept, reject, or `exact` where only exact Jaccard decides (always for exact; inside hybrid's margin). */
+/**
+ * What the estimate alone says: accept, reject, or `exact` where only exact Jaccard decides (always for exact; inside
+ * hybrid's margin).
+ */
 export type EstimateVerdict = 'accept' | 'reject' | 'exact';
 
-export function estimateVerdict(rule: PairRule, signatures: SignatureMatrix, a: number, b: number, estimate?: number): EstimateVerdict {
+export function estimateVerdict(
+  rule: PairRule,
+  signatures: SignatureMatrix,
+  a: number,
+  b: number,
+  estimate?: number,
+): EstimateVerdict {
   switch (rule.verify) {
     case 'none':
       return 'accept';
@@ -89,7 +114,14 @@ export type PairDecision =
  * (computed when not given); exact Jaccard is asked of `evidence` only where
  * the estimate cannot decide.
  */
-export function decidePair(rule: PairRule, signatures: SignatureMatrix, a: number, b: number, evidence?: ExactEvidence, estimate = signatureAgreement(signatures, a, b)): PairDecision {
+export function decidePair(
+  rule: PairRule,
+  signatures: SignatureMatrix,
+  a: number,
+  b: number,
+  evidence?: ExactEvidence,
+  estimate = signatureAgreement(signatures, a, b),
+): PairDecision {
   const verdict = estimateVerdict(rule, signatures, a, b, estimate);
   if (verdict === 'accept') return 'estimate accepted';
   if (verdict === 'reject') return 'estimate rejected';
@@ -102,7 +134,11 @@ export function decidePair(rule: PairRule, signatures: SignatureMatrix, a: numbe
 }
 
 export function isAccepted(decision: PairDecision): boolean {
-  return decision === 'estimate accepted' || decision === 'exact accepted' || decision === 'estimate accepted past memory limit';
+  return (
+    decision === 'estimate accepted' ||
+    decision === 'exact accepted' ||
+    decision === 'estimate accepted past memory limit'
+  );
 }
 
 /** Adds a decision to its counts (one past the memory limit counts as the estimate's, and past the limit). */
@@ -136,5 +172,6 @@ export function countDecision(counts: DecisionCounts, decision: PairDecision): v
 
 /** Refuses exact and hybrid verification without shingle sets, before any pair. */
 export function requireEvidence(verify: VerifyMode, similarity: ExactSimilarity | undefined): void {
-  if ((verify === 'exact' || verify === 'hybrid') && similarity === undefined) throw new Error(`${verify} verification needs the shingle sets`);
+  if ((verify === 'exact' || verify === 'hybrid') && similarity === undefined)
+    throw new Error(`${verify} verification needs the shingle sets`);
 }

@@ -15,7 +15,6 @@ import type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js'
 
 export type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
 
-
 /** Where the sets come from: loads within a budget, or (with `fetch`) any one set on demand. */
 export interface ShingleSetSource {
   readonly load: LoadShingleSets;
@@ -75,8 +74,12 @@ export class ShingleSetStore {
     }
     if (!any) return false;
     if (this.bytes >= this.budgetBytes) {
-      // Full: no pass that could load nothing. Their pairs are decided by the estimate (the cluster check keeps them apart).
-      this.overBudget = Math.max(this.overBudget, missing.reduce((sum, flag) => sum + flag, 0));
+      // Full: no pass that could load nothing. Their pairs are decided by the estimate (the cluster check keeps them
+      // apart).
+      this.overBudget = Math.max(
+        this.overBudget,
+        missing.reduce((sum, flag) => sum + flag, 0),
+      );
       return false;
     }
     const got = await this.load(missing, this.budgetBytes - this.bytes);
@@ -120,7 +123,8 @@ export class ShingleSetStore {
   private combinedSet(i: number): Uint32Array {
     if (i < this.count) return this.corpusSet(i);
     const set = this.referenceSets?.[i - this.count];
-    if (set === undefined) throw new Error(`internal: shingle set of reference document ${i - this.count} was not kept`);
+    if (set === undefined)
+      throw new Error(`internal: shingle set of reference document ${i - this.count} was not kept`);
     return set;
   }
 }

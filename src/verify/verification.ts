@@ -14,7 +14,17 @@ import type { PairList } from '../bands/pairSet.js';
 import { PairIndex } from '../shingles/pairIndex.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { VerifyMode } from '../options.js';
-import { countDecision, decidePair, isAccepted, noDecisions, pairRule, requireEvidence, type DecisionCounts, type ExactEvidence, type ExactSimilarity } from './pairDecision.js';
+import {
+  countDecision,
+  decidePair,
+  isAccepted,
+  noDecisions,
+  pairRule,
+  requireEvidence,
+  type DecisionCounts,
+  type ExactEvidence,
+  type ExactSimilarity,
+} from './pairDecision.js';
 
 export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
@@ -26,7 +36,10 @@ export type { ExactSimilarity } from './pairDecision.js';
 export interface VerifiedPairs extends PairList {
   /** Signature agreement of each verified pair. */
   readonly estimate: Float64Array;
-  /** Exact Jaccard of each verified pair, when verification was exact or hybrid (NaN where hybrid decided by the estimate). */
+  /**
+   * Exact Jaccard of each verified pair, when verification was exact or hybrid (NaN where hybrid decided by the
+   * estimate).
+   */
   readonly exact?: Float64Array;
   /** Candidate pairs examined. */
   readonly candidates: number;
@@ -63,7 +76,9 @@ export interface VerifyPairsOptions {
   readonly signatures: SignatureMatrix;
   /** Needed for exact and hybrid. */
   readonly exactSimilarity?: ExactSimilarity;
-  /** Whether both shingle sets are held; a pair without them is decided by the estimate (they passed the memory limit). */
+  /**
+   * Whether both shingle sets are held; a pair without them is decided by the estimate (they passed the memory limit).
+   */
   readonly known?: (a: number, b: number) => boolean;
   /** Hybrid: the estimate's error rate at J = threshold (default 0.001). */
   readonly estimateError?: number;
@@ -77,7 +92,11 @@ export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): 
   requireEvidence(verify, exactSimilarity);
   const rule = pairRule(verify, threshold, signatures, options.estimateError);
   let exact = Number.NaN; // the last pair's exact Jaccard, where decidePair computed it
-  const evidence: ExactEvidence | undefined = exactSimilarity && { similarity: (a, b) => (exact = exactSimilarity(a, b)), known: options.known, missingSets: 'estimate' };
+  const evidence: ExactEvidence | undefined = exactSimilarity && {
+    similarity: (a, b) => (exact = exactSimilarity(a, b)),
+    known: options.known,
+    missingSets: 'estimate',
+  };
   const counts = noDecisions();
   const n = candidates.a.length;
   const keepA: number[] = [];

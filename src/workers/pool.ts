@@ -23,7 +23,9 @@ export interface PoolResponse {
 /** What the pool needs of one worker, whatever starts it. */
 export interface PoolWorker<Response> {
   postMessage(message: unknown, transfer: readonly ArrayBuffer[]): void;
-  /** Calls back with every answer, and with the error that ended the worker (its message completes "LABEL worker …"). */
+  /**
+   * Calls back with every answer, and with the error that ended the worker (its message completes "LABEL worker …").
+   */
   listen(onMessage: (response: Response) => void, onFailure: (error: Error) => void): void;
   ref?(): void;
   unref?(): void;
@@ -32,7 +34,10 @@ export interface PoolWorker<Response> {
 
 export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
   private workers: PoolWorker<Response>[] = [];
-  private readonly waiting = new Map<number, { resolve: (response: Response) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (response: Response) => void; reject: (error: Error) => void }
+  >();
   private readonly busy: number[];
   private nextId = 0;
   /** Why the pool cannot work any more: a worker died, or destroy() was called. */
@@ -101,8 +106,15 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
  * Requests are handled as they arrive; an async handler's answers may overlap.
  */
 export function answerRequests<Request extends PoolRequest, Response extends PoolResponse>(
-  port: { postMessage(message: unknown, transfer: ArrayBuffer[]): void; onRequest(handler: (request: Request) => void): void },
-  handle: (request: Request) => Promise<{ readonly response: Omit<Response, 'id' | 'error'>; readonly transfer: readonly ArrayBuffer[] }> | { readonly response: Omit<Response, 'id' | 'error'>; readonly transfer: readonly ArrayBuffer[] },
+  port: {
+    postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+    onRequest(handler: (request: Request) => void): void;
+  },
+  handle: (
+    request: Request,
+  ) =>
+    | Promise<{ readonly response: Omit<Response, 'id' | 'error'>; readonly transfer: readonly ArrayBuffer[] }>
+    | { readonly response: Omit<Response, 'id' | 'error'>; readonly transfer: readonly ArrayBuffer[] },
 ): void {
   port.onRequest(async (request) => {
     try {

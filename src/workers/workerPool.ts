@@ -18,7 +18,9 @@ function threadWorker<Response>(script: string): PoolWorker<Response> {
   // A worker inherits node's flags, but --input-type (a script given with -e) is refused for a worker's file:
   // only then pass the flags, without it (and without heap sizes, which a worker's execArgv may not carry).
   const refused = process.execArgv.some((flag) => flag.startsWith('--input-type'));
-  const execArgv = refused ? process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--max-old-space-size')) : undefined;
+  const execArgv = refused
+    ? process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--max-old-space-size'))
+    : undefined;
   const worker = new Worker(script, execArgv === undefined ? {} : { execArgv });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
@@ -39,5 +41,8 @@ export function serveRequests<Request extends PoolRequest, Response extends Pool
 ): void {
   if (!parentPort) return;
   const port = parentPort;
-  answerRequests<Request, Response>({ postMessage: (m, t) => port.postMessage(m, t), onRequest: (h) => port.on('message', h) }, handle);
+  answerRequests<Request, Response>(
+    { postMessage: (m, t) => port.postMessage(m, t), onRequest: (h) => port.on('message', h) },
+    handle,
+  );
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { assignClusters } from '../../src/clusters/assignment.js';
-import { auditBin, auditGenerator, auditGroups, drawAuditSample, measureAudit, sampleRanks, stratifiedPrecision, wilsonInterval, type AuditInput } from '../../src/audit/audit.js';
+import {
+  auditBin,
+  auditGenerator,
+  auditGroups,
+  drawAuditSample,
+  measureAudit,
+  sampleRanks,
+  stratifiedPrecision,
+  wilsonInterval,
+  type AuditInput,
+} from '../../src/audit/audit.js';
 import { DocumentTable } from '../../src/exact/documentTable.js';
 import { dedup } from '../../src/api.js';
 import { plantedCorpus, similarity } from '../support/planted.js';
@@ -61,13 +71,20 @@ describe('auditBin', () => {
  * A planted run: `groups` distinct texts, one document each, in clusters of two (group 2i kept, 2i + 1 removed),
  * accepted pairs (2i, 2i + 1) with a chosen estimate and a chosen exact Jaccard.
  */
-function plantedRun(estimates: number[], exacts: number[]): { input: AuditInput; exact: (a: number, b: number) => number } {
+function plantedRun(
+  estimates: number[],
+  exacts: number[],
+): { input: AuditInput; exact: (a: number, b: number) => number } {
   const table = new DocumentTable();
   const n = estimates.length;
   for (let g = 0; g < 2 * n; g++) table.add(g, 0);
   const representative = Int32Array.from({ length: 2 * n }, (_, g) => g - (g % 2));
   const assignment = assignClusters(table, representative);
-  const verified = { a: Uint32Array.from({ length: n }, (_, i) => 2 * i), b: Uint32Array.from({ length: n }, (_, i) => 2 * i + 1), estimate: Float64Array.from(estimates) };
+  const verified = {
+    a: Uint32Array.from({ length: n }, (_, i) => 2 * i),
+    b: Uint32Array.from({ length: n }, (_, i) => 2 * i + 1),
+    estimate: Float64Array.from(estimates),
+  };
   const exact = (a: number, b: number): number => {
     if (Math.abs(a - b) !== 1 || Math.min(a, b) % 2 !== 0) throw new Error(`pair ${a}, ${b} was not planted`);
     return exacts[Math.min(a, b) / 2];
@@ -78,7 +95,11 @@ function plantedRun(estimates: number[], exacts: number[]): { input: AuditInput;
 describe('drawAuditSample and measureAudit', () => {
   // 600 pairs estimated 0.85 (exact: 70 % ≥ 0.8), 300 estimated 0.95 (exact: all ≥ 0.8), 100 estimated 0.75 (exact: 10 % ≥ 0.8).
   const estimates = [...new Array(600).fill(0.85), ...new Array(300).fill(0.95), ...new Array(100).fill(0.75)];
-  const exacts = [...Array.from({ length: 600 }, (_, i) => (i % 10 < 7 ? 0.83 : 0.72)), ...new Array(300).fill(0.97), ...Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? 0.81 : 0.65))];
+  const exacts = [
+    ...Array.from({ length: 600 }, (_, i) => (i % 10 < 7 ? 0.83 : 0.72)),
+    ...new Array(300).fill(0.97),
+    ...Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? 0.81 : 0.65)),
+  ];
   const { input, exact } = plantedRun(estimates, exacts);
   const settings = { threshold: 0.8, chainDelta: 0.1, seed: '42' };
   const truePrecision = (600 * 0.7 + 300 + 100 * 0.1) / 1000;
@@ -135,7 +156,9 @@ describe('drawAuditSample and measureAudit', () => {
 
 describe('stratifiedPrecision', () => {
   it('is one bin’s Wilson interval when there is one bin', () => {
-    const bins = [{ from: 0.8, to: 0.9, pairs: 500, precision: { count: 45, sampled: 50, share: 0.9, ...wilsonInterval(45, 50) } }];
+    const bins = [
+      { from: 0.8, to: 0.9, pairs: 500, precision: { count: 45, sampled: 50, share: 0.9, ...wilsonInterval(45, 50) } },
+    ];
     const p = stratifiedPrecision(bins);
     expect(p.effectiveSample).toBeCloseTo(50, 9);
     expect(p.low).toBeCloseTo(wilsonInterval(45, 50).low, 12);
@@ -149,10 +172,18 @@ describe('dedup({ audit }) on a planted corpus', () => {
     const planted = plantedCorpus(11, 12, [5, 15, 25, 40, 60]);
     const threshold = 0.6;
     // verify none: every candidate is accepted, so the precision is well below 1 and known from the planted Jaccard.
-    const result = await dedup(planted.texts, { backend: 'cpu', threshold, verify: 'none', clusterCheck: 'none', audit: 100_000, k: 64 });
+    const result = await dedup(planted.texts, {
+      backend: 'cpu',
+      threshold,
+      verify: 'none',
+      clusterCheck: 'none',
+      audit: 100_000,
+      k: 64,
+    });
     const { verified, audit } = result;
     let correct = 0;
-    for (let i = 0; i < verified.a.length; i++) if (similarity(planted, verified.a[i], verified.b[i]) >= threshold) correct++;
+    for (let i = 0; i < verified.a.length; i++)
+      if (similarity(planted, verified.a[i], verified.b[i]) >= threshold) correct++;
     expect(verified.a.length).toBeGreaterThan(20);
     expect(correct).toBeLessThan(verified.a.length); // the corpus has false candidates to find
     expect(audit!.precision.sampled).toBe(verified.a.length); // every pair sampled

@@ -2,7 +2,14 @@
 // unpackbits(bitorder='little') would), band keys of the full values (so
 // candidates do not change with b), and Li and König's corrected estimate.
 import { describe, expect, it } from 'vitest';
-import { bBitSlot, liKonigEstimate, packBBitRows, packedSlotWords, toStoredRows, type BBitSlotBits } from '../../src/bands/bBitSlots.js';
+import {
+  bBitSlot,
+  liKonigEstimate,
+  packBBitRows,
+  packedSlotWords,
+  toStoredRows,
+  type BBitSlotBits,
+} from '../../src/bands/bBitSlots.js';
 import { bandKey } from '../../src/bands/bandKeys.js';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { isEmptySignature, signatureAgreement, signatureMatrix } from '../../src/bands/signatureMatrix.js';
@@ -20,7 +27,10 @@ function similarSets(next: () => number, size: number, j: number): [bigint[], bi
   const common = Math.round((2 * size * j) / (1 + j));
   const shared = Array.from({ length: common }, () => randomBelow(next, P));
   const own = (): bigint[] => Array.from({ length: size - common }, () => randomBelow(next, P));
-  return [[...shared, ...own()], [...shared, ...own()]];
+  return [
+    [...shared, ...own()],
+    [...shared, ...own()],
+  ];
 }
 
 describe('b-bit rows', () => {

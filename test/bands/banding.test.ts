@@ -4,7 +4,12 @@ import { matrixBandKeys } from '../../src/bands/bandKeySource.js';
 import { BucketTable } from '../../src/bands/bucketTable.js';
 import { crossPairsInBucket, findCandidates, pairsInBucket } from '../../src/bands/candidates.js';
 import { PairSet } from '../../src/bands/pairSet.js';
-import { fromSignerWords, isEmptySignature, signatureAgreement, signatureMatrix } from '../../src/bands/signatureMatrix.js';
+import {
+  fromSignerWords,
+  isEmptySignature,
+  signatureAgreement,
+  signatureMatrix,
+} from '../../src/bands/signatureMatrix.js';
 import { randomU32, rng } from '../support/reference.js';
 
 const K = 12;
@@ -193,7 +198,8 @@ describe('findCandidates', () => {
         if (isEmptySignature(m, a) || isEmptySignature(m, b)) continue;
         for (let band = 0; band < bands; band++) {
           let same = true;
-          for (let w = band * rows * 2; w < (band + 1) * rows * 2; w++) if (m.words[a * K * 2 + w] !== m.words[b * K * 2 + w]) same = false;
+          for (let w = band * rows * 2; w < (band + 1) * rows * 2; w++)
+            if (m.words[a * K * 2 + w] !== m.words[b * K * 2 + w]) same = false;
           if (same) {
             truth.add(`${a}-${b}`);
             break;

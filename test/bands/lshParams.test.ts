@@ -13,19 +13,20 @@ function fpClosedForm(t: number, b: number, r: number): number {
   let sum = 0;
   let binom = 1;
   for (let j = 0; j <= b; j++) {
-    sum += (j % 2 === 0 ? 1 : -1) * binom * Math.pow(t, r * j + 1) / (r * j + 1);
+    sum += ((j % 2 === 0 ? 1 : -1) * binom * t ** (r * j + 1)) / (r * j + 1);
     binom = (binom * (b - j)) / (j + 1);
   }
   return t - sum;
 }
-const fnClosedForm = (t: number, b: number, r: number): number => 1 - t - (fpClosedForm(1, b, r) - fpClosedForm(t, b, r));
+const fnClosedForm = (t: number, b: number, r: number): number =>
+  1 - t - (fpClosedForm(1, b, r) - fpClosedForm(t, b, r));
 
 describe('S-curve', () => {
   it('matches the hand-computed values for b=20, r=5', () => {
     // 1 − (1 − 0.5^5)^20 = 1 − (31/32)^20 = 0.4701; 1 − (1 − 0.7^5)^20 = 1 − 0.83193^20 = 0.9748
     expect(candidateProbability(0.5, 20, 5)).toBeCloseTo(0.47, 3);
     expect(candidateProbability(0.7, 20, 5)).toBeCloseTo(0.975, 3);
-    expect(candidateProbability(0.5, 20, 5)).toBeCloseTo(1 - Math.pow(31 / 32, 20), 12);
+    expect(candidateProbability(0.5, 20, 5)).toBeCloseTo(1 - (31 / 32) ** 20, 12);
   });
 
   it('is 0 at s=0, 1 at s=1, increasing in between', () => {
@@ -40,7 +41,7 @@ describe('S-curve', () => {
   });
 
   it('approximate threshold (1/b)^(1/r)', () => {
-    expect(approximateThreshold(20, 5)).toBeCloseTo(Math.pow(0.05, 0.2), 12);
+    expect(approximateThreshold(20, 5)).toBeCloseTo(0.05 ** 0.2, 12);
     expect(approximateThreshold(1, 7)).toBe(1);
   });
 
@@ -77,7 +78,8 @@ describe('optimalParams', () => {
       expect(best.bands * best.rows).toBeLessThanOrEqual(k);
       let minError = Infinity;
       for (let b = 1; b <= k; b++) {
-        for (let r = 1; b * r <= k; r++) minError = Math.min(minError, wfp * fpClosedForm(t, b, r) + wfn * fnClosedForm(t, b, r));
+        for (let r = 1; b * r <= k; r++)
+          minError = Math.min(minError, wfp * fpClosedForm(t, b, r) + wfn * fnClosedForm(t, b, r));
       }
       expect(best.error).toBeCloseTo(minError, 8);
     }
@@ -110,7 +112,10 @@ describe('optimalParams', () => {
     }
     // Without a target, t = 0.8 gets 14 × 9 (P = 0.867); with 0.99, 16 × 6 (P = 0.992).
     expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 })).toMatchObject({ bands: 14, rows: 9 });
-    expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({ bands: 16, rows: 6 });
+    expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({
+      bands: 16,
+      rows: 6,
+    });
     expect(() => optimalParams(0.8, 128, undefined, 1)).toThrow(/recall/);
   });
 

@@ -4,7 +4,16 @@ import { bandKey } from '../../src/bands/bandKeys.js';
 import { matrixBandKeys } from '../../src/bands/bandKeySource.js';
 import { toStoredRows } from '../../src/bands/bBitSlots.js';
 import { findCandidates } from '../../src/bands/candidates.js';
-import { concatMatrices, equalSlots, isEmptySignature, rowWords, signatureMatrix, sparseMatrix, type SignatureMatrix, type SlotBits } from '../../src/bands/signatureMatrix.js';
+import {
+  concatMatrices,
+  equalSlots,
+  isEmptySignature,
+  rowWords,
+  signatureMatrix,
+  sparseMatrix,
+  type SignatureMatrix,
+  type SlotBits,
+} from '../../src/bands/signatureMatrix.js';
 import { randomU32, rng } from '../support/reference.js';
 
 const K = 16;
@@ -53,7 +62,8 @@ describe('sparse signature matrices', () => {
           bandKey(sparse, a, band, LAYOUT.rows, out, 2);
           expect([out[2], out[3]]).toEqual([out[0], out[1]]);
         }
-        for (let b = 0; b < dense.count; b++) if (held(b)) expect(equalSlots(sparse, a, b)).toBe(equalSlots(dense, a, b));
+        for (let b = 0; b < dense.count; b++)
+          if (held(b)) expect(equalSlots(sparse, a, b)).toBe(equalSlots(dense, a, b));
       }
       const onlyHeld = Uint8Array.from({ length: dense.count }, (_, d) => (held(d) ? 1 : 0));
       const fromDense = findCandidates(dense, { ...LAYOUT, include: onlyHeld });
@@ -70,7 +80,8 @@ describe('sparse signature matrices', () => {
     const both = concatMatrices(sparse, other);
     const whole = concatMatrices(dense, other);
     expect(both.count).toBe(16);
-    for (let a = 5; a < 16; a++) for (let b = 5; b < 16; b++) expect(equalSlots(both, a, b)).toBe(equalSlots(whole, a, b));
+    for (let a = 5; a < 16; a++)
+      for (let b = 5; b < 16; b++) expect(equalSlots(both, a, b)).toBe(equalSlots(whole, a, b));
     expect(() => equalSlots(both, 4, 5)).toThrow(/not held/);
   });
 });

@@ -33,13 +33,30 @@ function pyarrowAvailable(): boolean {
 async function audited(dir: string, name: string, extra: string[] = []): Promise<{ report: any; file: string }> {
   const file = join(dir, name);
   const report = join(dir, `${name}.report.json`);
-  const result = await runCli(['dedup', SAMPLE, '--audit', '25', '--audit-file', file, '--report', report, '--backend', 'cpu', '-q', ...extra]);
+  const result = await runCli([
+    'dedup',
+    SAMPLE,
+    '--audit',
+    '25',
+    '--audit-file',
+    file,
+    '--report',
+    report,
+    '--backend',
+    'cpu',
+    '-q',
+    ...extra,
+  ]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return { report: JSON.parse(readFileSync(report, 'utf8')), file };
 }
 
-const jsonl = (path: string): AuditRow[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+const jsonl = (path: string): AuditRow[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('dedup --audit', () => {
   const dir = tempDir();
@@ -74,7 +91,8 @@ describe('dedup --audit', () => {
     expect(lines).toHaveLength(rows.length + 1);
     if (pyarrowAvailable()) {
       const parquet = (await audited(dir, 'audit.parquet')).file;
-      const script = 'import pyarrow.parquet as pq, json, sys; print(json.dumps(pq.read_table(sys.argv[1]).to_pylist()))';
+      const script =
+        'import pyarrow.parquet as pq, json, sys; print(json.dumps(pq.read_table(sys.argv[1]).to_pylist()))';
       expect(JSON.parse(execFileSync('python3', ['-c', script, parquet], { encoding: 'utf8' }))).toEqual(rows);
     }
   }, 180_000);

@@ -10,9 +10,21 @@ interface BenchJson {
   documents: number;
   evaluations: number;
   machine: { cpu: string; cores: number; memoryBytes: number; node: string; adapter?: string };
-  rows: { backend: string; runs: number; docsPerSecond: number; mbPerSecond: number; shinglesPerSecond: number; evaluationsPerSecond: number; timeVsFastest: number }[];
+  rows: {
+    backend: string;
+    runs: number;
+    docsPerSecond: number;
+    mbPerSecond: number;
+    shinglesPerSecond: number;
+    evaluationsPerSecond: number;
+    timeVsFastest: number;
+  }[];
   feed: { threads: number; mbPerSecond: number; mainMsPerMB: number }[];
-  feedProjection?: { perCoreMBps: number; mainMsPerMB: number; projections: { cores: number; mbPerSecond: number; bound: 'workers' | 'main thread' }[] };
+  feedProjection?: {
+    perCoreMBps: number;
+    mainMsPerMB: number;
+    projections: { cores: number; mbPerSecond: number; bound: 'workers' | 'main thread' }[];
+  };
 }
 
 describe('gpudedup bench', () => {
@@ -28,7 +40,9 @@ describe('gpudedup bench', () => {
     expect(result.stdout).toMatch(/^60 documents, .*k = 64/);
     const [signing, feedAndProjection] = result.stdout.split('host feed rate for a GPU');
     const [feed, projection] = feedAndProjection.split('feed projected from');
-    const table = signing.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| backend') && !l.startsWith('| ---'));
+    const table = signing
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| backend') && !l.startsWith('| ---'));
     // The feed rate: one thread, then every thread, each a positive MB/s and main-thread ms per MB.
     const feedRows = feed.split('\n').filter((l) => /^\| \d+ \|/.test(l));
     expect(feedRows.length).toBeGreaterThanOrEqual(1);
@@ -37,7 +51,12 @@ describe('gpudedup bench', () => {
       expect(Number(row.split(' | ')[4].replace(' |', ''))).toBeGreaterThan(0);
     }
     const names = table.map((l) => l.split(' | ')[0].slice(2));
-    expect(names.slice(0, 4)).toEqual(['wasm SIMD, 1 thread', 'wasm scalar, 1 thread', 'TypeScript, 1 thread', expect.stringMatching(/^wasm SIMD, \d+ threads? \(all threads\)$/)]);
+    expect(names.slice(0, 4)).toEqual([
+      'wasm SIMD, 1 thread',
+      'wasm scalar, 1 thread',
+      'TypeScript, 1 thread',
+      expect.stringMatching(/^wasm SIMD, \d+ threads? \(all threads\)$/),
+    ]);
     for (const line of table) {
       const cells = line.split(' | ');
       expect(Number(cells[1])).toBeGreaterThan(0); // median seconds
@@ -53,7 +72,8 @@ describe('gpudedup bench', () => {
     expect(report.rows.map((r) => r.backend)).toEqual(names);
     for (const row of report.rows) {
       expect(row.runs).toBe(1);
-      for (const rate of [row.docsPerSecond, row.mbPerSecond, row.shinglesPerSecond, row.evaluationsPerSecond]) expect(rate).toBeGreaterThan(0);
+      for (const rate of [row.docsPerSecond, row.mbPerSecond, row.shinglesPerSecond, row.evaluationsPerSecond])
+        expect(rate).toBeGreaterThan(0);
       expect(row.timeVsFastest).toBeGreaterThanOrEqual(1);
     }
     expect(Math.min(...report.rows.map((r) => r.timeVsFastest))).toBe(1);
@@ -62,9 +82,12 @@ describe('gpudedup bench', () => {
     if (report.feed.some((f) => f.threads > 1)) {
       const p = report.feedProjection!;
       expect(p.projections.map((r) => r.cores)).toEqual([16, 64]);
-      for (const r of p.projections) expect(r.mbPerSecond).toBeCloseTo(Math.min(r.cores * p.perCoreMBps, 1000 / p.mainMsPerMB), 6);
+      for (const r of p.projections)
+        expect(r.mbPerSecond).toBeCloseTo(Math.min(r.cores * p.perCoreMBps, 1000 / p.mainMsPerMB), 6);
       const printed = projection.split('\n').filter((l) => /^\| \d+ \|/.test(l));
-      expect(printed.map((l) => l.split(' | ').slice(0, 2))).toEqual(p.projections.map((r) => [`| ${r.cores}`, r.mbPerSecond.toFixed(0)]));
+      expect(printed.map((l) => l.split(' | ').slice(0, 2))).toEqual(
+        p.projections.map((r) => [`| ${r.cores}`, r.mbPerSecond.toFixed(0)]),
+      );
       expect(printed.map((l) => /main thread/.test(l))).toEqual(p.projections.map((r) => r.bound === 'main thread'));
     } else expect(projection).toBeUndefined();
     // WebGPU, when an adapter is found, is the fifth row; it got there only with signatures equal to wasm SIMD's.

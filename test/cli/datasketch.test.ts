@@ -27,7 +27,20 @@ function readmeExample(): string {
 
 async function sign(dir: string, scheme: string, extra: string[] = []): Promise<string> {
   const out = join(dir, `${scheme}.npy`);
-  const result = await runCli(['sign', 'data/sample.jsonl.gz', '-o', out, '--scheme', scheme, '--backend', 'cpu', '--threads', '2', '-q', ...extra]);
+  const result = await runCli([
+    'sign',
+    'data/sample.jsonl.gz',
+    '-o',
+    out,
+    '--scheme',
+    scheme,
+    '--backend',
+    'cpu',
+    '--threads',
+    '2',
+    '-q',
+    ...extra,
+  ]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return out;
@@ -62,15 +75,25 @@ print(json.dumps({"documents": len(ours), "candidates": pairs}))
 describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', () => {
   const dir = tempDir();
   const shinglesPath = join(dir, 'shingles.json');
-  writeFileSync(shinglesPath, JSON.stringify(docs.map((d) => shingleStrings(d.text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }))));
+  writeFileSync(
+    shinglesPath,
+    JSON.stringify(docs.map((d) => shingleStrings(d.text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }))),
+  );
 
-  for (const [scheme, dtype] of [['affine32', '<u4'], ['affine64', '<u8'], ['legacy', '<u4']] as const) {
+  for (const [scheme, dtype] of [
+    ['affine32', '<u4'],
+    ['affine64', '<u8'],
+    ['legacy', '<u4'],
+  ] as const) {
     it(`${scheme}: datasketch's dtype, seed 1, and a MinHashLSH of our rows has datasketch's own candidates for every document`, async () => {
       const out = await sign(dir, `datasketch-${scheme}`);
       expect(readFileSync(out).subarray(0, 128).toString('latin1')).toContain(`'descr': '${dtype}'`);
       const sidecar = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { params: { seed: string; slotBits: number } };
       expect(sidecar.params.seed).toBe('1');
-      const result = JSON.parse(runPython(SAME_CANDIDATES, '', [out, scheme, shinglesPath])) as { documents: number; candidates: number };
+      const result = JSON.parse(runPython(SAME_CANDIDATES, '', [out, scheme, shinglesPath])) as {
+        documents: number;
+        candidates: number;
+      };
       expect(result.documents).toBe(docs.length);
       expect(result.candidates).toBeGreaterThan(0); // the licenses have near-duplicate versions
     });
@@ -107,14 +130,47 @@ describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', (
   it('dedup bands, verifies and clusters them; another scheme is refused, naming both', async () => {
     const out = await sign(dir, 'datasketch-affine64', ['-k', '64']);
     const report = join(dir, 'report.json');
-    const ok = await runCli(['dedup', 'data/sample.jsonl.gz', '--signatures', out, '--dry-run', '--report', report, '-q']);
+    const ok = await runCli([
+      'dedup',
+      'data/sample.jsonl.gz',
+      '--signatures',
+      out,
+      '--dry-run',
+      '--report',
+      report,
+      '-q',
+    ]);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(readFileSync(report, 'utf8')).toMatch(/datasketch-2\.0\.0-affine64-sha1\/v1/);
-    const mixed = await runCli(['dedup', 'data/sample.jsonl.gz', '--signatures', out, '--scheme', 'classic', '--dry-run', '--report', report, '-q']);
+    const mixed = await runCli([
+      'dedup',
+      'data/sample.jsonl.gz',
+      '--signatures',
+      out,
+      '--scheme',
+      'classic',
+      '--dry-run',
+      '--report',
+      report,
+      '-q',
+    ]);
     expect(mixed.code).toBe(1);
-    expect(mixed.stderr).toMatch(/different parameters.*scheme: datasketch-affine64 \(datasketch's MinHash, scheme affine64\) vs classic/);
-    const narrower = await runCli(['dedup', 'data/sample.jsonl.gz', '--signatures', out, '--scheme', 'datasketch-affine32', '--dry-run', '--report', report, '-q']);
+    expect(mixed.stderr).toMatch(
+      /different parameters.*scheme: datasketch-affine64 \(datasketch's MinHash, scheme affine64\) vs classic/,
+    );
+    const narrower = await runCli([
+      'dedup',
+      'data/sample.jsonl.gz',
+      '--signatures',
+      out,
+      '--scheme',
+      'datasketch-affine32',
+      '--dry-run',
+      '--report',
+      report,
+      '-q',
+    ]);
     expect(narrower.code).toBe(1);
     expect(narrower.stderr).toMatch(/datasketch-affine32 keeps 32-bit slots/);
   });

@@ -7,7 +7,8 @@ import { runCli, tempDir } from '../support/cli.js';
 import { noGpu, tryAcquireTestDevice } from '../support/gpu.js';
 
 // The first 300 licences (0BSD … CC-*): exact duplicates, BSD and Creative Commons near-duplicates.
-const slice = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').slice(0, 300).join('\n') + '\n';
+const slice =
+  gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').slice(0, 300).join('\n') + '\n';
 
 it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical', async (context) => {
   const probe = await tryAcquireTestDevice('dedup cli probe');
@@ -16,12 +17,33 @@ it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical',
   const dir = tempDir();
   const input = join(dir, 'slice.jsonl');
   writeFileSync(input, slice);
-  const outputs = (backend: string) => ['-o', join(dir, `${backend}.jsonl`), '--clusters', join(dir, `${backend}.csv`), '--pairs', join(dir, `${backend}-pairs.csv`), '--backend', backend, '-k', '64'];
+  const outputs = (backend: string) => [
+    '-o',
+    join(dir, `${backend}.jsonl`),
+    '--clusters',
+    join(dir, `${backend}.csv`),
+    '--pairs',
+    join(dir, `${backend}-pairs.csv`),
+    '--backend',
+    backend,
+    '-k',
+    '64',
+  ];
   const gpu = await runCli(['dedup', input, ...outputs('webgpu')]);
   expect(gpu.code).toBe(0);
   expect(gpu.stdout).toMatch(/backend\s+WebGPU/);
   expect(gpu.stderr).not.toMatch(/artificially reduced/); // Dawn's harmless native warnings are filtered
-  const quiet = await runCli(['dedup', input, '--clusters', join(dir, 'quiet.csv'), '--backend', 'webgpu', '-k', '64', '-q']);
+  const quiet = await runCli([
+    'dedup',
+    input,
+    '--clusters',
+    join(dir, 'quiet.csv'),
+    '--backend',
+    'webgpu',
+    '-k',
+    '64',
+    '-q',
+  ]);
   expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']); // -q: errors only
   const cpu = await runCli(['dedup', input, ...outputs('cpu')]);
   expect(cpu.code).toBe(0);

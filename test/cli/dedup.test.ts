@@ -46,17 +46,31 @@ function setup(): { dir: string; input: string } {
   return { dir, input };
 }
 
-const parseCsv = (text: string): string[][] => text.trim().split('\n').map((l) => l.split(','));
+const parseCsv = (text: string): string[][] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
 
 describe('gpudedup dedup', () => {
   it('writes kept lines verbatim in input order, a cluster row per document, pairs and a report', async () => {
     const { dir, input } = setup();
     const out = join(dir, 'out.jsonl');
     const result = await runCli([
-      'dedup', input, '-o', out, '--clusters', join(dir, 'clusters.csv'), '--pairs', join(dir, 'pairs.csv'),
-      '--report', join(dir, 'report.json'), '--backend', 'cpu',
+      'dedup',
+      input,
+      '-o',
+      out,
+      '--clusters',
+      join(dir, 'clusters.csv'),
+      '--pairs',
+      join(dir, 'pairs.csv'),
+      '--report',
+      join(dir, 'report.json'),
+      '--backend',
+      'cpu',
     ]);
-    expect(result.stderr).toMatch(/^(backend .*\n)*$/) // notes only: no warning, no error;
+    expect(result.stderr).toMatch(/^(backend .*\n)*$/); // notes only: no warning, no error;
     expect(result.code).toBe(0);
     const clusters = parseCsv(readFileSync(join(dir, 'clusters.csv'), 'utf8'));
     expect(clusters[0]).toEqual(['id', 'cluster', 'kept']);
@@ -81,12 +95,29 @@ describe('gpudedup dedup', () => {
     const kept = records.map((r, i) => (row.get(r.id)!.kept ? lines[i] : undefined)).filter((l) => l !== undefined);
     expect(readFileSync(out, 'utf8')).toBe(kept.join('\n') + '\n');
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
-    expect(report).toMatchObject({ documents: 12, empty: 2, exactDuplicates: 1, kept: kept.length, removed: 12 - kept.length });
-    expect(report.parameters).toMatchObject({ threshold: 0.8, bands: 16, rows: 6, verify: 'hybrid', estimateErrorRate: 0.001, clusterCheck: 'representative', chainDelta: 0.1, maxRepresentatives: 8 });
+    expect(report).toMatchObject({
+      documents: 12,
+      empty: 2,
+      exactDuplicates: 1,
+      kept: kept.length,
+      removed: 12 - kept.length,
+    });
+    expect(report.parameters).toMatchObject({
+      threshold: 0.8,
+      bands: 16,
+      rows: 6,
+      verify: 'hybrid',
+      estimateErrorRate: 0.001,
+      clusterCheck: 'representative',
+      chainDelta: 0.1,
+      maxRepresentatives: 8,
+    });
     expect(report.backend).toMatch(/CPU/);
     // Every candidate decided once, by the estimate or (inside the margin) by exact Jaccard.
     const v = report.verification;
-    expect(v.byEstimate.accepted + v.byEstimate.rejected + v.byExact.accepted + v.byExact.rejected).toBe(report.candidates.pairs);
+    expect(v.byEstimate.accepted + v.byEstimate.rejected + v.byExact.accepted + v.byExact.rejected).toBe(
+      report.candidates.pairs,
+    );
     expect(v.byEstimate.accepted + v.byExact.accepted).toBe(report.candidates.verified);
     expect(report.clusterCheck.threshold).toBeCloseTo(0.7, 12);
     const pairs = parseCsv(readFileSync(join(dir, 'pairs.csv'), 'utf8'));
@@ -95,9 +126,23 @@ describe('gpudedup dedup', () => {
     // Hybrid: exact Jaccard where the estimate was inside its margin (then ≥ t), empty where the estimate was sure.
     for (const p of pairs.slice(1)) expect(p[3] === '' ? Number(p[2]) : Number(p[3])).toBeGreaterThanOrEqual(0.8);
     expect(pairs.length - 1).toBe(report.candidates.verified);
-    expect(result.stdout).toMatch(/decided\s+by estimate \d+ accepted, \d+ rejected; by exact Jaccard \d+ accepted, \d+ rejected/);
+    expect(result.stdout).toMatch(
+      /decided\s+by estimate \d+ accepted, \d+ rejected; by exact Jaccard \d+ accepted, \d+ rejected/,
+    );
     expect(result.stdout).toMatch(/verify hybrid, cluster check representative \(removed ≥ 0\.70 to the kept\)/);
-    const estimate = await runCli(['dedup', input, '--pairs', join(dir, 'pe.csv'), '--verify', 'estimate', '--cluster-check', 'none', '--backend', 'cpu', '-q']);
+    const estimate = await runCli([
+      'dedup',
+      input,
+      '--pairs',
+      join(dir, 'pe.csv'),
+      '--verify',
+      'estimate',
+      '--cluster-check',
+      'none',
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     expect(estimate.code).toBe(0);
     const estimatePairs = parseCsv(readFileSync(join(dir, 'pe.csv'), 'utf8'));
     expect(estimatePairs[0]).toEqual(['id_a', 'id_b', 'estimate']);
@@ -108,11 +153,28 @@ describe('gpudedup dedup', () => {
 
   it('--verify exact reports exact Jaccard, never below the threshold; --keep longest and field:NAME choose the kept one', async () => {
     const { dir, input } = setup();
-    await runCli(['dedup', input, '--clusters', join(dir, 'c.jsonl'), '--pairs', join(dir, 'p.csv'), '--verify', 'exact', '--keep', 'longest', '--backend', 'cpu', '-q']);
+    await runCli([
+      'dedup',
+      input,
+      '--clusters',
+      join(dir, 'c.jsonl'),
+      '--pairs',
+      join(dir, 'p.csv'),
+      '--verify',
+      'exact',
+      '--keep',
+      'longest',
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     const pairs = parseCsv(readFileSync(join(dir, 'p.csv'), 'utf8'));
     expect(pairs[0]).toEqual(['id_a', 'id_b', 'estimate', 'exact']);
     for (const p of pairs.slice(1)) expect(Number(p[3])).toBeGreaterThanOrEqual(0.8);
-    const rows = readFileSync(join(dir, 'c.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(dir, 'c.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const kept = (id: string): boolean => rows.find((r) => r.id === id).kept;
     // "mit-exact" doubles every space: the longest member of MIT's cluster.
     expect(kept('mit-exact')).toBe(true);
@@ -120,7 +182,17 @@ describe('gpudedup dedup', () => {
 
     const scored = records.map((r) => ({ ...r, quality: r.id === 'mit-edited' ? 0.9 : 0.1 }));
     writeFileSync(join(dir, 'scored.jsonl'), scored.map((r) => JSON.stringify(r)).join('\n'));
-    await runCli(['dedup', join(dir, 'scored.jsonl'), '--clusters', join(dir, 'c2.csv'), '--keep', 'field:quality', '--backend', 'cpu', '-q']);
+    await runCli([
+      'dedup',
+      join(dir, 'scored.jsonl'),
+      '--clusters',
+      join(dir, 'c2.csv'),
+      '--keep',
+      'field:quality',
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     const c2 = new Map(parseCsv(readFileSync(join(dir, 'c2.csv'), 'utf8')).map((r) => [r[0], r[2]]));
     expect(c2.get('mit-edited')).toBe('true');
     expect(c2.get('MIT')).toBe('false');
@@ -128,7 +200,19 @@ describe('gpudedup dedup', () => {
 
   it('--dry-run writes only the report', async () => {
     const { dir, input } = setup();
-    const result = await runCli(['dedup', input, '-o', join(dir, 'out.jsonl'), '--clusters', join(dir, 'c.csv'), '--report', join(dir, 'r.json'), '--dry-run', '--backend', 'cpu']);
+    const result = await runCli([
+      'dedup',
+      input,
+      '-o',
+      join(dir, 'out.jsonl'),
+      '--clusters',
+      join(dir, 'c.csv'),
+      '--report',
+      join(dir, 'r.json'),
+      '--dry-run',
+      '--backend',
+      'cpu',
+    ]);
     expect(result.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['corpus.jsonl', 'r.json']);
     expect(result.stdout).toMatch(/dry run/);
@@ -138,8 +222,28 @@ describe('gpudedup dedup', () => {
     const { dir, input } = setup();
     const npy = join(dir, 'sigs.npy');
     expect((await runCli(['sign', input, '-o', npy, '--backend', 'cpu', '-q'])).code).toBe(0);
-    await runCli(['dedup', input, '-o', join(dir, 'a.jsonl'), '--clusters', join(dir, 'a.csv'), '--backend', 'cpu', '-q']);
-    const viaFile = await runCli(['dedup', input, '-o', join(dir, 'b.jsonl'), '--clusters', join(dir, 'b.csv'), '--signatures', npy, '-q']);
+    await runCli([
+      'dedup',
+      input,
+      '-o',
+      join(dir, 'a.jsonl'),
+      '--clusters',
+      join(dir, 'a.csv'),
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
+    const viaFile = await runCli([
+      'dedup',
+      input,
+      '-o',
+      join(dir, 'b.jsonl'),
+      '--clusters',
+      join(dir, 'b.csv'),
+      '--signatures',
+      npy,
+      '-q',
+    ]);
     expect(viaFile.code).toBe(0);
     expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
     expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
@@ -148,26 +252,70 @@ describe('gpudedup dedup', () => {
     const alone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'c.csv')]);
     expect(alone.code).toBe(0);
     expect(alone.stdout).toMatch(/verify estimate/);
-    const hybridAlone = await runCli(['dedup', '--signatures', npy, '--clusters', join(dir, 'h.csv'), '--verify', 'hybrid', '-q']);
+    const hybridAlone = await runCli([
+      'dedup',
+      '--signatures',
+      npy,
+      '--clusters',
+      join(dir, 'h.csv'),
+      '--verify',
+      'hybrid',
+      '-q',
+    ]);
     expect(hybridAlone.code).toBe(1);
     expect(hybridAlone.stderr).toMatch(/--verify hybrid needs the corpus as input/);
     expect(readFileSync(join(dir, 'c.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
 
-    const otherK = await runCli(['dedup', input, '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-k', '64', '-q']);
+    const otherK = await runCli([
+      'dedup',
+      input,
+      '--clusters',
+      join(dir, 'x.csv'),
+      '--signatures',
+      npy,
+      '-k',
+      '64',
+      '-q',
+    ]);
     expect(otherK.code).toBe(1);
     expect(otherK.stderr).toMatch(/different parameters.*k: 128 vs 64/);
     writeFileSync(join(dir, 'other.jsonl'), lines.slice(1).join('\n'));
-    const otherCorpus = await runCli(['dedup', join(dir, 'other.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    const otherCorpus = await runCli([
+      'dedup',
+      join(dir, 'other.jsonl'),
+      '--clusters',
+      join(dir, 'x.csv'),
+      '--signatures',
+      npy,
+      '-q',
+    ]);
     expect(otherCorpus.code).toBe(1);
     expect(otherCorpus.stderr).toMatch(/not the corpus that was signed/);
     // The same ids with edited texts: an emptied document, and one turned into a copy of another.
-    const edited = (id: string, text: string): string => records.map((r) => JSON.stringify(r.id === id ? { ...r, text } : r)).join('\n');
+    const edited = (id: string, text: string): string =>
+      records.map((r) => JSON.stringify(r.id === id ? { ...r, text } : r)).join('\n');
     writeFileSync(join(dir, 'emptied.jsonl'), edited('ISC', ''));
-    const emptied = await runCli(['dedup', join(dir, 'emptied.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    const emptied = await runCli([
+      'dedup',
+      join(dir, 'emptied.jsonl'),
+      '--clusters',
+      join(dir, 'x.csv'),
+      '--signatures',
+      npy,
+      '-q',
+    ]);
     expect(emptied.code).toBe(1);
     expect(emptied.stderr).toMatch(/"ISC" has no text but its signature is not empty: not the corpus that was signed/);
     writeFileSync(join(dir, 'copied.jsonl'), edited('Zlib', pick('0BSD').text));
-    const copied = await runCli(['dedup', join(dir, 'copied.jsonl'), '--clusters', join(dir, 'x.csv'), '--signatures', npy, '-q']);
+    const copied = await runCli([
+      'dedup',
+      join(dir, 'copied.jsonl'),
+      '--clusters',
+      join(dir, 'x.csv'),
+      '--signatures',
+      npy,
+      '-q',
+    ]);
     expect(copied.code).toBe(1);
     expect(copied.stderr).toMatch(/"Zlib" repeats the text of document 0 but not its signature/);
     expect(existsSync(join(dir, 'x.csv'))).toBe(false);
@@ -183,13 +331,27 @@ describe('gpudedup dedup', () => {
         { id: 'eval-isc', text: [...isc.slice(0, 20), 'CHANGED', ...isc.slice(21)].join(' ') },
         { id: 'eval-isc-copy', text: pick('ISC').text }, // the reference itself holds duplicates: never deduplicated
         { id: 'eval-other', text: 'an unrelated evaluation question about prime numbers and their gaps' },
-      ].map((r) => JSON.stringify(r)).join('\n'),
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
     );
     const result = await runCli([
-      'dedup', input, '-o', join(dir, 'out.jsonl'), '--against', reference, '--contamination', join(dir, 'cont.csv'),
-      '--clusters', join(dir, 'c.csv'), '--verify', 'exact', '--backend', 'cpu',
+      'dedup',
+      input,
+      '-o',
+      join(dir, 'out.jsonl'),
+      '--against',
+      reference,
+      '--contamination',
+      join(dir, 'cont.csv'),
+      '--clusters',
+      join(dir, 'c.csv'),
+      '--verify',
+      'exact',
+      '--backend',
+      'cpu',
     ]);
-    expect(result.stderr).toMatch(/^(backend .*\n)*$/) // notes only: no warning, no error;
+    expect(result.stderr).toMatch(/^(backend .*\n)*$/); // notes only: no warning, no error;
     const cont = parseCsv(readFileSync(join(dir, 'cont.csv'), 'utf8'));
     expect(cont[0]).toEqual(['id', 'reference', 'similarity', 'estimate']);
     expect(cont.slice(1).map((r) => [r[0], r[1]])).toEqual([['ISC', 'eval-isc-copy']]);
@@ -221,14 +383,42 @@ describe('gpudedup dedup', () => {
     writeFileSync(join(dir, 'big.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
     writeFileSync(join(dir, 'ref.jsonl'), JSON.stringify({ id: 'r', text: base }) + '\n');
     const result = await runCli([
-      'dedup', join(dir, 'big.jsonl'), '--against', join(dir, 'ref.jsonl'), '--clusters', join(dir, 'c.csv'), '--report', join(dir, 'r.json'),
-      '--threshold', '0.7', '--bands', '1', '--rows', '1', '--max-bucket-pairs', '2', '--seed', '1', '--backend', 'cpu', '-q',
+      'dedup',
+      join(dir, 'big.jsonl'),
+      '--against',
+      join(dir, 'ref.jsonl'),
+      '--clusters',
+      join(dir, 'c.csv'),
+      '--report',
+      join(dir, 'r.json'),
+      '--threshold',
+      '0.7',
+      '--bands',
+      '1',
+      '--rows',
+      '1',
+      '--max-bucket-pairs',
+      '2',
+      '--seed',
+      '1',
+      '--backend',
+      'cpu',
+      '-q',
     ]);
     expect(result.code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report.contaminated).toBe(2);
-    const kept = new Map(parseCsv(readFileSync(join(dir, 'c.csv'), 'utf8')).slice(1).map((r) => [r[0], r[2]]));
-    expect([...kept]).toEqual([['c0', 'false'], ['x1', 'true'], ['c1', 'false'], ['x2', 'false']]);
+    const kept = new Map(
+      parseCsv(readFileSync(join(dir, 'c.csv'), 'utf8'))
+        .slice(1)
+        .map((r) => [r[0], r[2]]),
+    );
+    expect([...kept]).toEqual([
+      ['c0', 'false'],
+      ['x1', 'true'],
+      ['c1', 'false'],
+      ['x2', 'false'],
+    ]);
   });
 
   it('--skip-invalid skips malformed lines and counts them in the summary and the report', async () => {
@@ -236,10 +426,24 @@ describe('gpudedup dedup', () => {
     const bad = join(dir, 'bad.jsonl');
     const copy = JSON.stringify({ ...JSON.parse(lines[1]), id: 'copy' }); // an exact duplicate under its own id
     writeFileSync(bad, [lines[0], '{"id": "x", "text": ', lines[1], copy].join('\n') + '\n');
-    const result = await runCli(['dedup', bad, '-o', join(dir, 'o.jsonl'), '--report', join(dir, 'r.json'), '--skip-invalid', '--backend', 'cpu']);
+    const result = await runCli([
+      'dedup',
+      bad,
+      '-o',
+      join(dir, 'o.jsonl'),
+      '--report',
+      join(dir, 'r.json'),
+      '--skip-invalid',
+      '--backend',
+      'cpu',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/skipped\s+1 invalid line/);
-    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ documents: 3, exactDuplicates: 1, invalidSkipped: 1 });
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({
+      documents: 3,
+      exactDuplicates: 1,
+      invalidSkipped: 1,
+    });
     expect(readFileSync(join(dir, 'o.jsonl'), 'utf8')).toBe(`${lines[0]}\n${lines[1]}\n`);
   });
 
@@ -249,7 +453,10 @@ describe('gpudedup dedup', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/standard input/);
     expect(existsSync(join(dir, 'c.csv'))).toBe(false);
-    const exact = await runCli(['dedup', '-', '--report', join(dir, 'r.json'), '--verify', 'exact', '--backend', 'cpu', '-q'], corpus);
+    const exact = await runCli(
+      ['dedup', '-', '--report', join(dir, 'r.json'), '--verify', 'exact', '--backend', 'cpu', '-q'],
+      corpus,
+    );
     expect(exact.code).toBe(1);
     expect(exact.stderr).toMatch(/standard input/);
     const reportOnly = await runCli(['dedup', '-', '--report', join(dir, 'r.json'), '--backend', 'cpu', '-q'], corpus);
@@ -273,7 +480,17 @@ describe('gpudedup dedup', () => {
     expect(keep.stderr).toMatch(/--keep <policy>.*keep must be first, longest or field:NAME/);
     const nothing = await runCli(['dedup', input]);
     expect(nothing.stderr).toMatch(/nothing to write/);
-    const same = await runCli(['dedup', input, '--clusters', join(dir, 'same.csv'), '--pairs', join(dir, '.', 'same.csv'), '--backend', 'cpu', '-q']);
+    const same = await runCli([
+      'dedup',
+      input,
+      '--clusters',
+      join(dir, 'same.csv'),
+      '--pairs',
+      join(dir, '.', 'same.csv'),
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     expect(same.code).toBe(1);
     expect(same.stderr).toMatch(/--clusters and --pairs both name .*same\.csv/);
     expect(existsSync(join(dir, 'same.csv'))).toBe(false);
@@ -301,7 +518,8 @@ describe('gpudedup params', () => {
   it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {
     const result = await runCli(['params', '--bands', '20', '--rows', '5', '--threshold', '0.7', '--json']);
     const json = JSON.parse(result.stdout);
-    const at = (s: number): number => json.candidateProbability.find((p: { similarity: number }) => p.similarity === s).probability;
+    const at = (s: number): number =>
+      json.candidateProbability.find((p: { similarity: number }) => p.similarity === s).probability;
     expect(at(0.5)).toBeCloseTo(0.47, 3);
     expect(at(0.7)).toBeCloseTo(0.975, 3);
     expect(json.falseNegativeRateAtThreshold).toBeCloseTo(1 - 0.9748, 3);

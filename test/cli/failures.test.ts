@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runCli, tempDir } from '../support/cli.js';
 import { noGpu } from '../support/gpu.js';
 
-const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 30);
+const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 30);
 const corpus = lines.join('\n') + '\n';
 
 function setup(): { dir: string; input: string } {
@@ -46,7 +50,10 @@ describe('outputs never destroy inputs', () => {
   it('refuses an output naming a directory before any work, leaving nothing behind', async () => {
     const { dir, input } = setup();
     mkdirSync(join(dir, 'x'));
-    for (const args of [['sign', input, '-o', join(dir, 'x')], ['dedup', input, '-o', join(dir, 'x')]]) {
+    for (const args of [
+      ['sign', input, '-o', join(dir, 'x')],
+      ['dedup', input, '-o', join(dir, 'x')],
+    ]) {
       const result = await runCli([...args, ...cpu]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/-o .*x: is a directory; give a file name/);
@@ -92,17 +99,31 @@ describe('a full disk', () => {
 /** Mounting a tmpfs needs root: CI runs as root, so there this fails instead of skipping. */
 function noDisk(skip: (note: string) => never): never {
   const message = 'cannot mount a small tmpfs to fill (needs root)';
-  if (!['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase())) throw new Error(`${message} (CI is set, so this fails instead of skipping)`);
+  if (!['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase()))
+    throw new Error(`${message} (CI is set, so this fails instead of skipping)`);
   return skip(message);
 }
 
 describe('read options that change rows are part of a signature file', () => {
   it('refuses --resume and --signatures with another --text-field, naming it', async () => {
     const { dir, input } = setup();
-    writeFileSync(input, lines.map((l) => JSON.stringify({ ...JSON.parse(l), body: JSON.parse(l).text.slice(0, 50) })).join('\n') + '\n');
+    writeFileSync(
+      input,
+      lines.map((l) => JSON.stringify({ ...JSON.parse(l), body: JSON.parse(l).text.slice(0, 50) })).join('\n') + '\n',
+    );
     const out = join(dir, 's.npy');
     expect((await runCli(['sign', input, '-o', out, ...cpu, '-q'])).code).toBe(0);
-    const other = await runCli(['dedup', input, '--signatures', out, '--clusters', join(dir, 'c.csv'), '--text-field', 'body', '-q']);
+    const other = await runCli([
+      'dedup',
+      input,
+      '--signatures',
+      out,
+      '--clusters',
+      join(dir, 'c.csv'),
+      '--text-field',
+      'body',
+      '-q',
+    ]);
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/different parameters .*--text-field: text vs body/);
     // An interrupted run's checkpoint, resumed with another text field.
@@ -110,7 +131,9 @@ describe('read options that change rows are part of a signature file', () => {
     writeFileSync(`${out}.json.partial`, readFileSync(`${out}.json`, 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
     const resumed = await runCli(['sign', input, '-o', out, ...cpu, '--text-field', 'body', '--resume', '-q']);
     expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toMatch(/cannot resume, the interrupted run used different parameters: --text-field: text vs body/);
+    expect(resumed.stderr).toMatch(
+      /cannot resume, the interrupted run used different parameters: --text-field: text vs body/,
+    );
   });
 });
 
@@ -121,24 +144,42 @@ describe('input mistakes', () => {
     const empty = await runCli(['dedup', join(dir, 'empty'), '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(empty.stderr).toMatch(/empty: the directory holds no input files/);
     const keep = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'field:quality', ...cpu]);
-    expect([keep.code, keep.stderr]).toEqual([1, expect.stringMatching(/--keep field:quality: no document has a numeric "quality" field/)]);
+    expect([keep.code, keep.stderr]).toEqual([
+      1,
+      expect.stringMatching(/--keep field:quality: no document has a numeric "quality" field/),
+    ]);
     const twice = await runCli(['dedup', input, input, '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(twice.stderr).toMatch(/a\.jsonl:1: id "0BSD" repeats the id of .*a\.jsonl:1; ids must be unique/);
     writeFileSync(join(dir, 'n.jsonl'), '{"text":"first document here"}\n{"id":"1","text":"second"}\n');
     const lineId = await runCli(['sign', join(dir, 'n.jsonl'), '-o', join(dir, 'n.npy'), ...cpu]);
     expect(lineId.stderr).toMatch(/n\.jsonl:2: id "1" repeats the id of .*n\.jsonl:1/);
-    writeFileSync(join(dir, 'arr.json'), JSON.stringify(lines.slice(0, 4).map((l) => JSON.parse(l)), null, 2));
+    writeFileSync(
+      join(dir, 'arr.json'),
+      JSON.stringify(
+        lines.slice(0, 4).map((l) => JSON.parse(l)),
+        null,
+        2,
+      ),
+    );
     const array = await runCli(['sign', join(dir, 'arr.json'), '-o', join(dir, 'arr.npy'), ...cpu]);
     expect(array.stdout).toMatch(/signed 4 documents/);
     writeFileSync(join(dir, 'bad.json'), '[{"id": "a", "text": "x"}, 3]');
-    expect((await runCli(['sign', join(dir, 'bad.json'), '-o', join(dir, 'b.npy'), ...cpu])).stderr).toMatch(/bad\.json: element 2: expected a JSON object/);
+    expect((await runCli(['sign', join(dir, 'bad.json'), '-o', join(dir, 'b.npy'), ...cpu])).stderr).toMatch(
+      /bad\.json: element 2: expected a JSON object/,
+    );
     expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);
   });
 
   it('takes --against one file per use, so the corpus after it stays the corpus', async () => {
     const { dir, input } = setup();
     const reference = join(dir, 'ref.jsonl');
-    writeFileSync(reference, lines.slice(0, 2).map((l) => JSON.stringify({ ...JSON.parse(l), id: `ref-${JSON.parse(l).id}` })).join('\n') + '\n');
+    writeFileSync(
+      reference,
+      lines
+        .slice(0, 2)
+        .map((l) => JSON.stringify({ ...JSON.parse(l), id: `ref-${JSON.parse(l).id}` }))
+        .join('\n') + '\n',
+    );
     const result = await runCli(['dedup', '--against', reference, input, '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/documents in\s+30/);
@@ -148,9 +189,18 @@ describe('input mistakes', () => {
   it('skips binary files with a count and their names; --strict refuses them', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'docs'));
-    writeFileSync(join(dir, 'docs', 'a.txt'), lines.map((l) => JSON.parse(l).text).slice(0, 2).join('\n'));
+    writeFileSync(
+      join(dir, 'docs', 'a.txt'),
+      lines
+        .map((l) => JSON.parse(l).text)
+        .slice(0, 2)
+        .join('\n'),
+    );
     writeFileSync(join(dir, 'docs', 'b.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2, 3]));
-    writeFileSync(join(dir, 'docs', 'c.txt'), Buffer.from(Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? 0xff : 0x41))));
+    writeFileSync(
+      join(dir, 'docs', 'c.txt'),
+      Buffer.from(Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? 0xff : 0x41))),
+    );
     const result = await runCli(['dedup', join(dir, 'docs'), '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/documents in\s+1\n/);
@@ -163,7 +213,10 @@ describe('input mistakes', () => {
 describe('messages and exits', () => {
   it('exits quietly when the reader of its output goes away', async () => {
     const { dir, input } = setup();
-    const child = spawn(`node ${CLI} sign ${input} -o ${join(dir, 's.npy')} ${cpu.join(' ')} | head -c 1`, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(`node ${CLI} sign ${input} -o ${join(dir, 's.npy')} ${cpu.join(' ')} | head -c 1`, {
+      shell: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     await new Promise((resolve) => child.on('close', resolve));
@@ -175,13 +228,25 @@ describe('messages and exits', () => {
     const out = join(dir, 's.npy');
     writeFileSync(`${out}.partial`, 'checkpoint');
     const result = await runCli(['sign', input, '-o', out, ...cpu]);
-    expect(result.stderr).toMatch(/warning: starting afresh over the checkpoint of an interrupted run .*s\.npy\.partial.*--resume/);
+    expect(result.stderr).toMatch(
+      /warning: starting afresh over the checkpoint of an interrupted run .*s\.npy\.partial.*--resume/,
+    );
   });
 
   it('uses the singular for one', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'one.jsonl'), '{"id":"x","text":"just one document of a few words"}\n');
-    const result = await runCli(['dedup', join(dir, 'one.jsonl'), '--clusters', join(dir, 'c.csv'), '--bands', '1', '--rows', '16', ...cpu]);
+    const result = await runCli([
+      'dedup',
+      join(dir, 'one.jsonl'),
+      '--clusters',
+      join(dir, 'c.csv'),
+      '--bands',
+      '1',
+      '--rows',
+      '16',
+      ...cpu,
+    ]);
     expect(result.stdout).toMatch(/deduplicated 1 document →/);
     expect(result.stdout).toMatch(/1 band × 16 rows/);
   });

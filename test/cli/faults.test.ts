@@ -11,7 +11,13 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli, tempDir } from '../support/cli.js';
 
-const corpus = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 240).join('\n') + '\n';
+const corpus =
+  gunzipSync(readFileSync('data/sample.jsonl.gz'))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 240)
+    .join('\n') + '\n';
 
 /** Runs the CLI and SIGKILLs it after `ms` (if it is still running). */
 function killedAfter(args: readonly string[], ms: number): Promise<void> {
@@ -49,8 +55,12 @@ describe('killed runs leave whole files and resume exactly', () => {
       const out = join(dir, `run${seed}.npy`);
       await killedAfter(['sign', input, '-o', out, ...common], ms * fraction);
       if (!existsSync(`${out}.json`)) interrupted++;
-      for (const [path, bytes] of [[out, want[0]], [`${out}.json`, want[1]]] as const) {
-        if (existsSync(path)) expect(readFileSync(path).equals(bytes), `${path} after a kill at ${fraction}`).toBe(true);
+      for (const [path, bytes] of [
+        [out, want[0]],
+        [`${out}.json`, want[1]],
+      ] as const) {
+        if (existsSync(path))
+          expect(readFileSync(path).equals(bytes), `${path} after a kill at ${fraction}`).toBe(true);
       }
       const resumed = await runCli(['sign', input, '-o', out, ...common, '--resume']);
       expect(resumed.code, resumed.stderr).toBe(0);
@@ -65,8 +75,24 @@ describe('killed runs leave whole files and resume exactly', () => {
     const dir = tempDir();
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, corpus);
-    const outputs = { '-o': join(dir, 'kept.jsonl'), '--clusters': join(dir, 'clusters.csv'), '--pairs': join(dir, 'pairs.csv'), '--report': join(dir, 'report.json') };
-    const args = ['dedup', input, ...Object.entries(outputs).flat(), '--backend', 'cpu', '-k', '32', '--threads', '1', '-q'];
+    const outputs = {
+      '-o': join(dir, 'kept.jsonl'),
+      '--clusters': join(dir, 'clusters.csv'),
+      '--pairs': join(dir, 'pairs.csv'),
+      '--report': join(dir, 'report.json'),
+    };
+    const args = [
+      'dedup',
+      input,
+      ...Object.entries(outputs).flat(),
+      '--backend',
+      'cpu',
+      '-k',
+      '32',
+      '--threads',
+      '1',
+      '-q',
+    ];
     const ms = await timed(args);
     const want = new Map(Object.values(outputs).map((path) => [path, readFileSync(path)]));
     let interrupted = 0;
@@ -76,7 +102,10 @@ describe('killed runs leave whole files and resume exactly', () => {
       for (const path of Object.values(outputs)) {
         const now = readFileSync(path);
         // The report holds timings: compare its counts only.
-        const complete = path.endsWith('.json') ? now.toString() !== 'previous run\n' && JSON.parse(now.toString()).kept === JSON.parse(want.get(path)!.toString()).kept : now.equals(want.get(path)!);
+        const complete = path.endsWith('.json')
+          ? now.toString() !== 'previous run\n' &&
+            JSON.parse(now.toString()).kept === JSON.parse(want.get(path)!.toString()).kept
+          : now.equals(want.get(path)!);
         expect(now.toString() === 'previous run\n' || complete, `${path} after a kill at ${fraction}`).toBe(true);
         if (now.toString() === 'previous run\n') interrupted++;
       }

@@ -28,7 +28,10 @@ function random(seed: number): () => number {
 /** `count` distinct documents of 100 words (ids `prefix0…`), and near-duplicates: one word changed (J ≈ 0.9 on word 5-grams). */
 function documents(prefix: string, count: number, seed: number): { id: string; text: string }[] {
   const next = random(seed);
-  return Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, text: Array.from({ length: 100 }, () => `w${Math.floor(next() * 20000)}`).join(' ') }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i}`,
+    text: Array.from({ length: 100 }, () => `w${Math.floor(next() * 20000)}`).join(' '),
+  }));
 }
 
 function nearDuplicate(text: string, salt: string): string {
@@ -65,26 +68,52 @@ describe('index create, add, query: a round trip', () => {
     expect(await statsOf(index)).toMatchObject({ documents: 200 });
 
     const matches = join(dir, 'matches.csv');
-    const added = ok(await runCli(['index', 'add', index, join(dir, 'b.jsonl'), '-o', join(dir, 'kept.jsonl'), '--matches', matches, '--report', join(dir, 'r.json'), ...CPU]));
+    const added = ok(
+      await runCli([
+        'index',
+        'add',
+        index,
+        join(dir, 'b.jsonl'),
+        '-o',
+        join(dir, 'kept.jsonl'),
+        '--matches',
+        matches,
+        '--report',
+        join(dir, 'r.json'),
+        ...CPU,
+      ]),
+    );
     expect(added.stdout).toMatch(/added\s+50/);
     expect(readFileSync(join(dir, 'kept.jsonl'), 'utf8')).toBe(jsonl(fresh));
     const rows = readFileSync(matches, 'utf8').trim().split('\n');
     expect(rows[0]).toBe('id,matched,estimate,exact');
-    const pairs = rows.slice(1).map((r) => r.split(',').slice(0, 2).join('→')).sort();
+    const pairs = rows
+      .slice(1)
+      .map((r) => r.split(',').slice(0, 2).join('→'))
+      .sort();
     expect(pairs).toEqual([...dups.map((d, i) => `${d.id}→a${i}`), 'exact0→a20', 'batch0→b0'].sort());
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report).toMatchObject({ documents: 62, added: 50, matched: 12, indexAfter: { documents: 250 } });
 
     // query: a file, and standard input; --top.
-    const probe = [{ id: 'q0', text: nearDuplicate(a[5].text, 'q') }, { id: 'q1', text: documents('z', 1, 99)[0].text }];
+    const probe = [
+      { id: 'q0', text: nearDuplicate(a[5].text, 'q') },
+      { id: 'q1', text: documents('z', 1, 99)[0].text },
+    ];
     const answered = ok(await runCli(['query', index, '-', ...CPU], jsonl(probe)));
-    const lines = answered.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = answered.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual(['q0', 'q1']);
     expect(lines[0].matches.map((m: { id: string }) => m.id)).toContain('a5');
     expect(lines[0].matches[0].similarity).toBeGreaterThan(0.7);
     expect(lines[1].matches).toEqual([]);
     const top = ok(await runCli(['query', index, '-', '--top', '3', ...CPU], jsonl(probe)));
-    const tops = top.stdout.trim().split('\n').map((l) => JSON.parse(l).matches as { id: string; similarity: number }[]);
+    const tops = top.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).matches as { id: string; similarity: number }[]);
     expect(tops[0].length).toBeGreaterThanOrEqual(1);
     expect(tops[0].length).toBeLessThanOrEqual(3);
     expect(tops[0][0].id).toBe('a5');
@@ -167,11 +196,17 @@ describe('SIGKILL in the middle of index add', () => {
     const dir = tempDir();
     const base = join(dir, 'base');
     const a = documents('a', 1500, 6);
-    const b = [...documents('b', 1500, 7), ...a.slice(0, 100).map((d, i) => ({ id: `dup${i}`, text: nearDuplicate(d.text, String(i)) }))];
+    const b = [
+      ...documents('b', 1500, 7),
+      ...a.slice(0, 100).map((d, i) => ({ id: `dup${i}`, text: nearDuplicate(d.text, String(i)) })),
+    ];
     writeFileSync(join(dir, 'a.jsonl'), jsonl(a));
     writeFileSync(join(dir, 'b.jsonl'), jsonl(b));
     const probe = join(dir, 'probe.jsonl');
-    writeFileSync(probe, jsonl([...b.slice(0, 40), ...b.slice(-20), ...a.slice(200, 220)].map((d, i) => ({ id: `p${i}`, text: d.text }))));
+    writeFileSync(
+      probe,
+      jsonl([...b.slice(0, 40), ...b.slice(-20), ...a.slice(200, 220)].map((d, i) => ({ id: `p${i}`, text: d.text }))),
+    );
     ok(await runCli(['index', 'create', base, join(dir, 'a.jsonl'), ...CPU]));
     const answers = async (index: string): Promise<string> => ok(await runCli(['query', index, probe, ...CPU])).stdout;
     const before = { stats: await statsOf(base), answers: await answers(base) };
@@ -198,7 +233,10 @@ describe('SIGKILL in the middle of index add', () => {
         if (run.child.signalCode === 'SIGKILL') seen.killed++;
         const state = { stats: await statsOf(index), answers: await answers(index) };
         const which = state.stats.documents === before.stats.documents ? before : after;
-        expect(state.stats, `seed ${seed}, kill after ${delay.toFixed(0)} ms`).toMatchObject({ documents: which.stats.documents, removed: which.stats.removed });
+        expect(state.stats, `seed ${seed}, kill after ${delay.toFixed(0)} ms`).toMatchObject({
+          documents: which.stats.documents,
+          removed: which.stats.removed,
+        });
         expect(state.answers, `seed ${seed}, kill after ${delay.toFixed(0)} ms`).toBe(which.answers);
         seen[which === before ? 'before' : 'after']++;
         // The dead writer's lock is no obstacle: the add runs again (or, done already, is refused for its ids).
@@ -208,7 +246,9 @@ describe('SIGKILL in the middle of index add', () => {
         }
       }
     }
-    console.log(`SIGKILL mid-add: ${seen.killed} of 9 runs killed (full run ${ms.toFixed(0)} ms); left the previous state ${seen.before}×, the new state ${seen.after}×`);
+    console.log(
+      `SIGKILL mid-add: ${seen.killed} of 9 runs killed (full run ${ms.toFixed(0)} ms); left the previous state ${seen.before}×, the new state ${seen.after}×`,
+    );
     expect(seen.before + seen.after).toBe(9);
     expect(seen.killed).toBeGreaterThanOrEqual(6);
     expect(seen.before).toBeGreaterThan(0);
@@ -224,9 +264,22 @@ describe('SIGTERM in the middle of index add', () => {
     writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 100, 11)));
     writeFileSync(join(dir, 'b.jsonl'), jsonl(documents('b', 3000, 12)));
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
-    const run = started(['index', 'add', index, join(dir, 'b.jsonl'), '-o', join(out, 'kept.jsonl'), '--matches', join(out, 'm.csv'), ...CPU]);
+    const run = started([
+      'index',
+      'add',
+      index,
+      join(dir, 'b.jsonl'),
+      '-o',
+      join(out, 'kept.jsonl'),
+      '--matches',
+      join(out, 'm.csv'),
+      ...CPU,
+    ]);
     // Signal once it holds the lock (its handlers are installed by then: a fixed delay raced a loaded machine's start-up).
-    await lockTaken(index, run.child).then(() => new Promise((r) => setTimeout(r, 300)), () => undefined);
+    await lockTaken(index, run.child).then(
+      () => new Promise((r) => setTimeout(r, 300)),
+      () => undefined,
+    );
     run.child.kill('SIGTERM');
     const ended = await run.done;
     if (ended.code === 0) return; // finished before the signal on a fast machine: nothing to check
@@ -261,7 +314,9 @@ describe('damage and bad input', () => {
     const index = join(dir, 'index');
     writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 100, 8)));
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
-    const files = readdirSync(index, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !/manifest|lock/i.test(e.name));
+    const files = readdirSync(index, { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && !/manifest|lock/i.test(e.name),
+    );
     const largest = files.map((e) => join(e.parentPath, e.name)).sort((x, y) => statSync(y).size - statSync(x).size)[0];
     const bytes = readFileSync(largest);
     bytes[Math.floor(bytes.length / 2)] ^= 0x55;
@@ -306,7 +361,9 @@ describe('damage and bad input', () => {
     ok(await runCli(['index', 'create', index, ...CPU]));
     const again = await runCli(['index', 'create', index, '-k', '64', ...CPU]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`gpudedup: ${index} is already an index: add to it with gpudedup index add, or choose a new directory\n`);
+    expect(again.stderr).toBe(
+      `gpudedup: ${index} is already an index: add to it with gpudedup index add, or choose a new directory\n`,
+    );
     writeFileSync(join(dir, 'c.jsonl'), jsonl(documents('c', 5, 15)));
     const withCorpus = await runCli(['index', 'create', index, join(dir, 'c.jsonl'), ...CPU]);
     expect(withCorpus.stderr).toMatch(/is already an index/);

@@ -26,9 +26,14 @@ import { denseSets, jaccard } from '../../bench/bruteForceJaccard.js';
 const T = 0.8;
 
 /** Sorted dense shingle ids per document (the reference shingler), shared ids across documents. */
-const shingleSets = (texts: readonly string[]): Int32Array[] => denseSets(texts.map((text) => shingleDocumentReference(text)));
+const shingleSets = (texts: readonly string[]): Int32Array[] =>
+  denseSets(texts.map((text) => shingleDocumentReference(text)));
 
-const idsOf = (jsonl: string): string[] => jsonl.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+const idsOf = (jsonl: string): string[] =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 
 /** Rows of a CSV written by gpudedup (no quoted cells here: licence ids have no commas). */
 function csvRows(text: string): Record<string, string>[] {
@@ -46,12 +51,41 @@ describe('index add A then B keeps a set as clean as dedup of A followed by B (r
     writeFileSync(join(dir, 'a.jsonl'), a.join('\n') + '\n');
     writeFileSync(join(dir, 'b.jsonl'), b.join('\n') + '\n');
     const cpu = ['--backend', 'cpu', '-q'];
-    const dedup = await runCli(['dedup', join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), '-o', join(dir, 'dedup.jsonl'), '--pairs', join(dir, 'pairs.csv'), ...cpu]);
+    const dedup = await runCli([
+      'dedup',
+      join(dir, 'a.jsonl'),
+      join(dir, 'b.jsonl'),
+      '-o',
+      join(dir, 'dedup.jsonl'),
+      '--pairs',
+      join(dir, 'pairs.csv'),
+      ...cpu,
+    ]);
     expect(dedup.code, dedup.stderr).toBe(0);
     const index = join(dir, 'index');
-    const created = await runCli(['index', 'create', index, join(dir, 'a.jsonl'), '-o', join(dir, 'ka.jsonl'), '--matches', join(dir, 'ma.csv'), ...cpu]);
+    const created = await runCli([
+      'index',
+      'create',
+      index,
+      join(dir, 'a.jsonl'),
+      '-o',
+      join(dir, 'ka.jsonl'),
+      '--matches',
+      join(dir, 'ma.csv'),
+      ...cpu,
+    ]);
     expect(created.code, created.stderr).toBe(0);
-    const added = await runCli(['index', 'add', index, join(dir, 'b.jsonl'), '-o', join(dir, 'kb.jsonl'), '--matches', join(dir, 'mb.csv'), ...cpu]);
+    const added = await runCli([
+      'index',
+      'add',
+      index,
+      join(dir, 'b.jsonl'),
+      '-o',
+      join(dir, 'kb.jsonl'),
+      '--matches',
+      join(dir, 'mb.csv'),
+      ...cpu,
+    ]);
     expect(added.code, added.stderr).toBe(0);
 
     // The truth, in the order dedup read the corpus (A then B).
@@ -77,11 +111,17 @@ describe('index add A then B keeps a set as clean as dedup of A followed by B (r
       return left / withPartner;
     };
     const keptDedup = idsOf(readFileSync(join(dir, 'dedup.jsonl'), 'utf8'));
-    const keptIndex = [...idsOf(readFileSync(join(dir, 'ka.jsonl'), 'utf8')), ...idsOf(readFileSync(join(dir, 'kb.jsonl'), 'utf8'))];
+    const keptIndex = [
+      ...idsOf(readFileSync(join(dir, 'ka.jsonl'), 'utf8')),
+      ...idsOf(readFileSync(join(dir, 'kb.jsonl'), 'utf8')),
+    ];
     const rDedup = residual(keptDedup);
     const rIndex = residual(keptIndex);
 
-    const matches = [...csvRows(readFileSync(join(dir, 'ma.csv'), 'utf8')), ...csvRows(readFileSync(join(dir, 'mb.csv'), 'utf8'))];
+    const matches = [
+      ...csvRows(readFileSync(join(dir, 'ma.csv'), 'utf8')),
+      ...csvRows(readFileSync(join(dir, 'mb.csv'), 'utf8')),
+    ];
     let exactGiven = 0;
     let belowT = 0;
     for (const m of matches) {
@@ -98,9 +138,16 @@ describe('index add A then B keeps a set as clean as dedup of A followed by B (r
 
     // Documents only the index kept: how close each is to what dedup kept (dedup's representative check removes down to t − 0.1).
     const dedupKept = keptDedup.map((id) => position.get(id)!);
-    const onlyIndex = keptIndex.filter((id) => !keptDedup.includes(id)).map((id) => Math.max(...dedupKept.map((e) => sim(e, position.get(id)!))));
+    const onlyIndex = keptIndex
+      .filter((id) => !keptDedup.includes(id))
+      .map((id) => Math.max(...dedupKept.map((e) => sim(e, position.get(id)!))));
     const pp = (x: number): string => (100 * x).toFixed(2);
-    console.log(`kept by the index, not by dedup: ${onlyIndex.length}, their best J to dedup's kept documents: ${onlyIndex.map((j) => j.toFixed(3)).sort().join(' ')}`);
+    console.log(
+      `kept by the index, not by dedup: ${onlyIndex.length}, their best J to dedup's kept documents: ${onlyIndex
+        .map((j) => j.toFixed(3))
+        .sort()
+        .join(' ')}`,
+    );
     console.log(
       `quality (t = ${T}, ${docs.length} documents, ${withPartner} with a partner at J ≥ t): ` +
         `dedup kept ${keptDedup.length}, residual ${pp(rDedup)} %, ${pairs.length} pairs (${pairsBelowT} below t); ` +

@@ -10,14 +10,19 @@ import { runCli, tempDir } from '../support/cli.js';
 const dir = tempDir('gpudedup-messages-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const corpus = join(dir, 'c.jsonl');
-writeFileSync(corpus, '{"id":"a","text":"the quick brown fox jumps over the lazy dog"}\n{"id":"b","text":"the quick brown fox jumps over the lazy cat"}\n');
+writeFileSync(
+  corpus,
+  '{"id":"a","text":"the quick brown fox jumps over the lazy dog"}\n{"id":"b","text":"the quick brown fox jumps over the lazy cat"}\n',
+);
 
 describe('an invalid option value', () => {
   it('is the one-line error and where to find the options, not the whole help', async () => {
     const result = await runCli(['dedup', corpus, '--verify', 'exactt', '--backend', 'cpu']);
     expect(result.code).toBe(1);
     // The options table's message (src/options.ts), the same in the library and the tab.
-    expect(result.stderr).toBe("error: option '--verify <mode>' argument 'exactt' is invalid. verify must be one of hybrid, estimate, exact or none, got \"exactt\"\n(see 'gpudedup dedup --help')\n");
+    expect(result.stderr).toBe(
+      "error: option '--verify <mode>' argument 'exactt' is invalid. verify must be one of hybrid, estimate, exact or none, got \"exactt\"\n(see 'gpudedup dedup --help')\n",
+    );
     const unknown = await runCli(['dedupp']);
     expect(unknown.stderr.split('\n').filter(Boolean).length).toBeLessThanOrEqual(3);
     expect(unknown.stderr).toContain("(see 'gpudedup --help')");
@@ -76,7 +81,12 @@ describe('the licence', () => {
     const license = readFileSync('LICENSE', 'utf8');
     expect((JSON.parse(readFileSync('package.json', 'utf8')) as { license: string }).license).toBe('MIT');
     // The bundled corpus is the SPDX License List: its MIT text, with our copyright line, is the reference.
-    const spdx = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; text: string }).find((r) => r.id === 'MIT')!;
+    const spdx = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; text: string })
+      .find((r) => r.id === 'MIT')!;
     const words = (text: string): string => text.replace(/\s+/g, ' ').trim();
     expect(words(license)).toBe(words(spdx.text.replace('<year> <copyright holders>', '2026 the gpudedup authors')));
   });

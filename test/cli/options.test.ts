@@ -17,7 +17,15 @@ import { runCli } from '../support/cli.js';
 
 function commands(): Command[] {
   const program = new Command();
-  for (const register of [registerDedupCommand, registerSignCommand, registerParamsCommand, registerClusterCommand, registerBenchCommand, registerSubstringsCommand]) register(program);
+  for (const register of [
+    registerDedupCommand,
+    registerSignCommand,
+    registerParamsCommand,
+    registerClusterCommand,
+    registerBenchCommand,
+    registerSubstringsCommand,
+  ])
+    register(program);
   return program.commands as Command[];
 }
 
@@ -36,13 +44,16 @@ describe('the CLI reads the options table', () => {
         if (name === undefined) continue;
         const spec = OPTIONS[name];
         expect(option.long, `${command.name()} ${option.flags}`).toBe(spec.flag);
-        if (command.name() === 'cluster' && name === 'threshold') expect(option.defaultValue).toBeUndefined(); // the shards' threshold
+        if (command.name() === 'cluster' && name === 'threshold')
+          expect(option.defaultValue).toBeUndefined(); // the shards' threshold
         else if ((name === 'seed' || name === 'slotBits') && option.defaultValue === undefined) {
           // sign and dedup leave them to the scheme (makeParams: datasketch-* has its own); elsewhere the table's
-        }
-        else if (command.name() === 'sign' && (name === 'verify' || name === 'keep')) expect(option.defaultValue).toBeUndefined(); // --shard only: runSignShard fills them in
-        else if (!(command.name() === 'cluster' && name === 'keep')) expect(option.defaultValue, `${command.name()} ${option.flags}`).toEqual(spec.default);
-        if (spec.choices && !(command.name() === 'cluster' && name === 'keep')) expect(option.argChoices).toEqual(spec.choices);
+        } else if (command.name() === 'sign' && (name === 'verify' || name === 'keep'))
+          expect(option.defaultValue).toBeUndefined(); // --shard only: runSignShard fills them in
+        else if (!(command.name() === 'cluster' && name === 'keep'))
+          expect(option.defaultValue, `${command.name()} ${option.flags}`).toEqual(spec.default);
+        if (spec.choices && !(command.name() === 'cluster' && name === 'keep'))
+          expect(option.argChoices).toEqual(spec.choices);
         checked++;
       }
     }
@@ -73,10 +84,22 @@ describe('the same message for the same bad value, CLI and library', () => {
 
   it('a misspelled backend, verify mode or keep policy, and a threshold out of range, named with the flag', async () => {
     const cases: [string[], string][] = [
-      [['--backend', 'gpu'], `option '--backend <name>' argument 'gpu' is invalid. backend must be one of auto, cpu or webgpu, got "gpu"`],
-      [['--verify', 'exactt'], `argument 'exactt' is invalid. verify must be one of hybrid, estimate, exact or none, got "exactt"`],
-      [['--keep', 'shortest'], `argument 'shortest' is invalid. keep must be first, longest or field:NAME, got "shortest"`],
-      [['-t', '1.5', '--bands', '2', '--rows', '4'], `argument '1.5' is invalid. threshold must be a number strictly between 0 and 1, got 1.5`],
+      [
+        ['--backend', 'gpu'],
+        `option '--backend <name>' argument 'gpu' is invalid. backend must be one of auto, cpu or webgpu, got "gpu"`,
+      ],
+      [
+        ['--verify', 'exactt'],
+        `argument 'exactt' is invalid. verify must be one of hybrid, estimate, exact or none, got "exactt"`,
+      ],
+      [
+        ['--keep', 'shortest'],
+        `argument 'shortest' is invalid. keep must be first, longest or field:NAME, got "shortest"`,
+      ],
+      [
+        ['-t', '1.5', '--bands', '2', '--rows', '4'],
+        `argument '1.5' is invalid. threshold must be a number strictly between 0 and 1, got 1.5`,
+      ],
       [['--max-bucket-pairs', '0'], `argument '0' is invalid. maxBucketPairs must be a positive integer, got 0`],
     ];
     for (const [args, message] of cases) {

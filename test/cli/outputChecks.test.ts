@@ -9,7 +9,11 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliResult } from '../support/cli.js';
 
-const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 60);
+const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 60);
 const corpusText = lines.join('\n') + '\n';
 const CPU = ['--backend', 'cpu', '-k', '32', '--threads', '1'];
 
@@ -45,11 +49,20 @@ beforeAll(async () => {
 describe('every file a command reads is an input of the output check', () => {
   it('dedup --signatures: neither the .npy nor its sidecar may be an output (also through a hard link)', async () => {
     const before = snapshot([sigs, `${sigs}.json`, corpus]);
-    expectRefused(await runCli(['dedup', corpus, '--signatures', sigs, '-o', sigs, ...CPU]), /-o .*s\.npy: is an input \(--signatures\)/);
-    expectRefused(await runCli(['dedup', corpus, '--signatures', sigs, '--clusters', `${sigs}.json`, ...CPU]), /--clusters .*s\.npy\.json: is an input \(--signatures sidecar\)/);
+    expectRefused(
+      await runCli(['dedup', corpus, '--signatures', sigs, '-o', sigs, ...CPU]),
+      /-o .*s\.npy: is an input \(--signatures\)/,
+    );
+    expectRefused(
+      await runCli(['dedup', corpus, '--signatures', sigs, '--clusters', `${sigs}.json`, ...CPU]),
+      /--clusters .*s\.npy\.json: is an input \(--signatures sidecar\)/,
+    );
     const linked = join(dir, 'linked.csv');
     if (!existsSync(linked)) linkSync(sigs, linked);
-    expectRefused(await runCli(['dedup', corpus, '--signatures', sigs, '--pairs', linked, ...CPU]), /--pairs .*linked\.csv: is the input .*s\.npy \(--signatures\)/);
+    expectRefused(
+      await runCli(['dedup', corpus, '--signatures', sigs, '--pairs', linked, ...CPU]),
+      /--pairs .*linked\.csv: is the input .*s\.npy \(--signatures\)/,
+    );
     expectUnchanged(before);
   });
 
@@ -58,8 +71,14 @@ describe('every file a command reads is an input of the output check', () => {
     const made = await runCli(['dedup', corpus, '--clusters', table, ...CPU, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const before = snapshot([table, corpus]);
-    expectRefused(await runCli(['dedup', corpus, '--clusters-from', table, '-o', table]), /-o .*c\.csv: is an input \(--clusters-from\)/);
-    expectRefused(await runCli(['dedup', corpus, '--clusters-from', table, '-o', corpus]), /-o .*corpus\.jsonl: is an input/);
+    expectRefused(
+      await runCli(['dedup', corpus, '--clusters-from', table, '-o', table]),
+      /-o .*c\.csv: is an input \(--clusters-from\)/,
+    );
+    expectRefused(
+      await runCli(['dedup', corpus, '--clusters-from', table, '-o', corpus]),
+      /-o .*corpus\.jsonl: is an input/,
+    );
     expectUnchanged(before);
   });
 
@@ -70,9 +89,18 @@ describe('every file a command reads is an input of the output check', () => {
       expect(made.code, made.stderr).toBe(0);
     }
     const before = snapshot(shards);
-    expectRefused(await runCli(['cluster', ...shards, '--clusters', shards[0]]), /--clusters .*shard-1\.parquet: is an input \(a shard\)/);
-    expectRefused(await runCli(['cluster', ...shards, '--removed', shards[1]]), /--removed .*shard-2\.parquet: is an input \(a shard\)/);
-    expectRefused(await runCli(['cluster', ...shards, '--emit-script', shards[1]]), /--emit-script .*shard-2\.parquet: is an input \(a shard\)/);
+    expectRefused(
+      await runCli(['cluster', ...shards, '--clusters', shards[0]]),
+      /--clusters .*shard-1\.parquet: is an input \(a shard\)/,
+    );
+    expectRefused(
+      await runCli(['cluster', ...shards, '--removed', shards[1]]),
+      /--removed .*shard-2\.parquet: is an input \(a shard\)/,
+    );
+    expectRefused(
+      await runCli(['cluster', ...shards, '--emit-script', shards[1]]),
+      /--emit-script .*shard-2\.parquet: is an input \(a shard\)/,
+    );
     expectUnchanged(before);
   });
 });
@@ -108,7 +136,10 @@ describe('an input named like a temporary is never destroyed', () => {
   it("sign x.npy.partial -o x.npy is refused up front: x.npy.partial is the run's checkpoint name", async () => {
     const input = join(dir, 'x.npy.partial');
     writeFileSync(input, corpusText);
-    expectRefused(await runCli(['sign', input, '-o', join(dir, 'x.npy'), ...CPU]), /-o \(its checkpoint\) .*x\.npy\.partial: is an input/);
+    expectRefused(
+      await runCli(['sign', input, '-o', join(dir, 'x.npy'), ...CPU]),
+      /-o \(its checkpoint\) .*x\.npy\.partial: is an input/,
+    );
     expect(readFileSync(input, 'utf8')).toBe(corpusText);
     expect(existsSync(join(dir, 'x.npy'))).toBe(false);
   });
@@ -119,16 +150,28 @@ describe('an input named like a temporary is never destroyed', () => {
     const input = join(plots, 's-curve.svg');
     writeFileSync(input, 'a plain-text document that happens to have this name\n');
     const before = snapshot([input]);
-    expectRefused(await runCli(['dedup', input, corpus, '--plots', plots, ...CPU]), /--plots .*s-curve\.svg: is an input/);
+    expectRefused(
+      await runCli(['dedup', input, corpus, '--plots', plots, ...CPU]),
+      /--plots .*s-curve\.svg: is an input/,
+    );
     expectUnchanged(before);
   });
 });
 
 describe('output problems are found before any work', () => {
   it('an output under a file (not a directory), --plots naming a file, a missing --temp-directory', async () => {
-    expectRefused(await runCli(['dedup', corpus, '-o', join(corpus, 'kept.jsonl'), ...CPU]), /-o .*corpus\.jsonl\/kept\.jsonl: .*corpus\.jsonl is not a directory/);
-    expectRefused(await runCli(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]), /--plots .*corpus\.jsonl: is a file; give a directory/);
-    expectRefused(await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--temp-directory', join(dir, 'no-such-dir'), ...CPU]), /--temp-directory .*no-such-dir: no such directory/);
+    expectRefused(
+      await runCli(['dedup', corpus, '-o', join(corpus, 'kept.jsonl'), ...CPU]),
+      /-o .*corpus\.jsonl\/kept\.jsonl: .*corpus\.jsonl is not a directory/,
+    );
+    expectRefused(
+      await runCli(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]),
+      /--plots .*corpus\.jsonl: is a file; give a directory/,
+    );
+    expectRefused(
+      await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--temp-directory', join(dir, 'no-such-dir'), ...CPU]),
+      /--temp-directory .*no-such-dir: no such directory/,
+    );
     expect(existsSync(join(dir, 'k.jsonl'))).toBe(false);
   });
 
@@ -144,17 +187,31 @@ describe('output problems are found before any work', () => {
     writeFileSync(join(sub, 'in.jsonl'), corpusText);
     const locked = join(sub, 'locked');
     mkdirSync(locked);
-    for (const [path, mode] of [[dir, 0o755], [sub, 0o755], [join(sub, 'in.jsonl'), 0o644], [locked, 0o555]] as const) chmodSync(path, mode);
+    for (const [path, mode] of [
+      [dir, 0o755],
+      [sub, 0o755],
+      [join(sub, 'in.jsonl'), 0o644],
+      [locked, 0o555],
+    ] as const)
+      chmodSync(path, mode);
     const args = [CLI, 'dedup', join(sub, 'in.jsonl'), '-o', join(locked, 'kept.jsonl'), ...CPU];
     const run = root
-      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], { encoding: 'utf8' })
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], {
+          encoding: 'utf8',
+        })
       : spawnSync(process.execPath, args, { encoding: 'utf8' });
     chmodSync(locked, 0o755);
-    expectRefused({ code: run.status, stdout: run.stdout, stderr: run.stderr }, /-o .*kept\.jsonl: cannot create files in .*locked: permission denied \(EACCES\)/);
+    expectRefused(
+      { code: run.status, stdout: run.stdout, stderr: run.stderr },
+      /-o .*kept\.jsonl: cannot create files in .*locked: permission denied \(EACCES\)/,
+    );
   });
 
   it('--keep field:NAME that no document has, before signing', async () => {
-    expectRefused(await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--keep', 'field:nosuch', ...CPU]), /--keep field:nosuch: no document has a numeric "nosuch" field/);
+    expectRefused(
+      await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--keep', 'field:nosuch', ...CPU]),
+      /--keep field:nosuch: no document has a numeric "nosuch" field/,
+    );
   });
 });
 
@@ -167,17 +224,26 @@ describe('the quieter failures of issue 19 item 15', () => {
     expect(written.code, written.stderr).toBe(0);
     const { spawnSync } = await import('node:child_process');
     const { CLI } = await import('../support/cli.js');
-    const piped = spawnSync(process.execPath, [CLI, 'dedup', corpus, '-o', '-', ...CPU], { cwd: sub, encoding: 'utf8' });
+    const piped = spawnSync(process.execPath, [CLI, 'dedup', corpus, '-o', '-', ...CPU], {
+      cwd: sub,
+      encoding: 'utf8',
+    });
     expect(piped.status, piped.stderr).toBe(0);
     expect(piped.stdout).toBe(readFileSync(file, 'utf8'));
     expect(piped.stderr).toMatch(/kept/);
     expect(existsSync(join(sub, '-'))).toBe(false);
-    const report = spawnSync(process.execPath, [CLI, 'dedup', corpus, '--report', '-', ...CPU], { cwd: sub, encoding: 'utf8' });
+    const report = spawnSync(process.execPath, [CLI, 'dedup', corpus, '--report', '-', ...CPU], {
+      cwd: sub,
+      encoding: 'utf8',
+    });
     expect(report.status, report.stderr).toBe(0);
     expect((JSON.parse(report.stdout) as { documents: number }).documents).toBe(60);
     expect(existsSync(join(sub, '-'))).toBe(false);
     expectRefused(await runCli(['sign', corpus, '-o', '-', ...CPU]), /sign -o -: .*give a file name/);
-    expectRefused(await runCli(['dedup', corpus, '-o', '-', '--clusters', '-', ...CPU]), /-o and --clusters both name - \(standard output\)/);
+    expectRefused(
+      await runCli(['dedup', corpus, '-o', '-', '--clusters', '-', ...CPU]),
+      /-o and --clusters both name - \(standard output\)/,
+    );
   });
 
   it('sign --resume over a finished output: complete with the same parameters, refused with others, never re-signed', async () => {
@@ -194,18 +260,26 @@ describe('the quieter failures of issue 19 item 15', () => {
   });
 
   it('--compression with no Parquet output is refused, naming the output', async () => {
-    expectRefused(await runCli(['dedup', corpus, '--compression', 'zstd', '-o', join(dir, 'x.jsonl'), ...CPU]), /--compression zstd applies to Parquet outputs .*x\.jsonl is not Parquet/);
+    expectRefused(
+      await runCli(['dedup', corpus, '--compression', 'zstd', '-o', join(dir, 'x.jsonl'), ...CPU]),
+      /--compression zstd applies to Parquet outputs .*x\.jsonl is not Parquet/,
+    );
     expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
   });
 
   it('dedup X --against X is refused', async () => {
-    expectRefused(await runCli(['dedup', corpus, '--against', corpus, '-o', join(dir, 'y.jsonl'), ...CPU]), /--against .*corpus\.jsonl: is the corpus file .*every one of its documents would match itself/);
+    expectRefused(
+      await runCli(['dedup', corpus, '--against', corpus, '-o', join(dir, 'y.jsonl'), ...CPU]),
+      /--against .*corpus\.jsonl: is the corpus file .*every one of its documents would match itself/,
+    );
   });
 
   it('dedup - notes that hybrid verification became the estimate', async () => {
     const result = await runCli(['dedup', '-', '--report', join(dir, 'stdin-report.json'), ...CPU], corpusText);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/note: standard input \(-\) is read once, so shingle sets cannot be read for exact Jaccard: pairs are decided by the signature estimate \(--verify estimate\)/);
+    expect(result.stderr).toMatch(
+      /note: standard input \(-\) is read once, so shingle sets cannot be read for exact Jaccard: pairs are decided by the signature estimate \(--verify estimate\)/,
+    );
   });
 
   it('cluster -t below the threshold the shards were banded for warns', async () => {
@@ -218,7 +292,9 @@ describe('the quieter failures of issue 19 item 15', () => {
     const low = await runCli(['cluster', ...shards, '-t', '0.5', '--removed', join(dir, 'removed.csv')]);
     if (low.stderr.includes('DuckDB')) return; // the optional engine is not installed here
     expect(low.code, low.stderr).toBe(0);
-    expect(low.stderr).toMatch(/warning: the shards were banded for threshold 0\.8 \(7 bands × 3 rows\): a pair at J = 0\.5 becomes a candidate with probability 60\.7 % \(99\.3 % at 0\.8\)/);
+    expect(low.stderr).toMatch(
+      /warning: the shards were banded for threshold 0\.8 \(7 bands × 3 rows\): a pair at J = 0\.5 becomes a candidate with probability 60\.7 % \(99\.3 % at 0\.8\)/,
+    );
     const same = await runCli(['cluster', ...shards, '--removed', join(dir, 'removed.csv')]);
     expect(same.stderr).not.toMatch(/warning/);
   });

@@ -24,11 +24,33 @@ describe('plots from the command line', () => {
     const sample = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n').slice(0, 300);
     writeFileSync(input, sample.join('\n') + '\n');
     const pairs = join(dir, 'pairs.csv');
-    const result = await runCli(['dedup', input, '--pairs', pairs, '--plots', join(dir, 'plots'), '--verify', 'exact', '--bands', '16', '--rows', '8', '--backend', 'cpu', '-q']);
+    const result = await runCli([
+      'dedup',
+      input,
+      '--pairs',
+      pairs,
+      '--plots',
+      join(dir, 'plots'),
+      '--verify',
+      'exact',
+      '--bands',
+      '16',
+      '--rows',
+      '8',
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(readFileSync(join(dir, 'plots', 's-curve.svg'), 'utf8')).toBe(sCurveSvg({ bands: 16, rows: 8, threshold: 0.8 }));
-    const exact = readFileSync(pairs, 'utf8').trim().split('\n').slice(1).map((line) => Number(line.split(',').at(-1)));
+    expect(readFileSync(join(dir, 'plots', 's-curve.svg'), 'utf8')).toBe(
+      sCurveSvg({ bands: 16, rows: 8, threshold: 0.8 }),
+    );
+    const exact = readFileSync(pairs, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => Number(line.split(',').at(-1)));
     expect(exact.length).toBeGreaterThan(10);
     const histogram = readFileSync(join(dir, 'plots', 'similarity-histogram.svg'), 'utf8');
     // The pairs file rounds to six decimals; the bins are 0.01 wide, so the counts are the same.

@@ -6,7 +6,8 @@ import { LineFilter } from '../../src/cli/quietNative.js';
 import { noGpuDeviceReason } from '../../src/signatures/gpuDevices.js';
 import { CLI, tempDir } from '../support/cli.js';
 
-const DAWN = 'Warning: maxDynamicStorageBuffersPerPipelineLayout artificially reduced from 1000000 to 16 to fit dynamic offset allocation limit.\n';
+const DAWN =
+  'Warning: maxDynamicStorageBuffersPerPipelineLayout artificially reduced from 1000000 to 16 to fit dynamic offset allocation limit.\n';
 
 function filtered(chunks: string[]): string[] {
   const written: string[] = [];
@@ -20,7 +21,9 @@ describe('LineFilter', () => {
   it('drops the harmless native lines, however the chunks cut them', () => {
     const text = `backend webgpu: chosen\n${DAWN}${DAWN.replace('Storage', 'Uniform')}gpudedup: real error\n`;
     for (let cut = 1; cut < text.length; cut += 7) {
-      expect(filtered([text.slice(0, cut), text.slice(cut)]).join('')).toBe('backend webgpu: chosen\ngpudedup: real error\n');
+      expect(filtered([text.slice(0, cut), text.slice(cut)]).join('')).toBe(
+        'backend webgpu: chosen\ngpudedup: real error\n',
+      );
     }
   });
 
@@ -42,12 +45,16 @@ describe('LineFilter', () => {
       '\n';
     const text = `${block}${block}backend cpu: chosen\n\nsummary\n    indented\n`;
     for (let cut = 1; cut < text.length; cut += 5) {
-      expect(filtered([text.slice(0, cut), text.slice(cut)]).join('')).toBe('backend cpu: chosen\n\nsummary\n    indented\n');
+      expect(filtered([text.slice(0, cut), text.slice(cut)]).join('')).toBe(
+        'backend cpu: chosen\n\nsummary\n    indented\n',
+      );
     }
   });
 
   it('keeps a line that only starts like a harmless one', () => {
-    expect(filtered(['Warning: maxDynamic', 'ally something else\n']).join('')).toBe('Warning: maxDynamically something else\n');
+    expect(filtered(['Warning: maxDynamic', 'ally something else\n']).join('')).toBe(
+      'Warning: maxDynamically something else\n',
+    );
   });
 });
 
@@ -58,10 +65,14 @@ describe('native noise in real runs', () => {
     mkdirSync(drivers);
     writeFileSync(join(dir, 'in.jsonl'), '{"id":"a","text":"one two three four five six"}\n');
     // VK_DRIVER_FILES naming an empty folder: the loader finds no driver, as on a GPU-less server.
-    const run = spawnSync(process.execPath, [CLI, 'sign', join(dir, 'in.jsonl'), '-o', join(dir, 's.npy'), '--backend', 'webgpu'], {
-      encoding: 'utf8',
-      env: { ...process.env, VK_DRIVER_FILES: drivers, VK_ICD_FILENAMES: drivers },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'sign', join(dir, 'in.jsonl'), '-o', join(dir, 's.npy'), '--backend', 'webgpu'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, VK_DRIVER_FILES: drivers, VK_ICD_FILENAMES: drivers },
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(/vkCreateInstance|CheckVkSuccessImpl/);
     expect(run.stderr.trim().split('\n'), run.stderr).toHaveLength(1);

@@ -10,7 +10,11 @@ import { shingleDocument } from '../../src/shingles/shingles.js';
 import { ophSignatureRef, pairsToBigInts } from '../support/reference.js';
 import { runCli, tempDir } from '../support/cli.js';
 
-const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 30);
+const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 30);
 
 describe('the signing scheme as a parameter', () => {
   it('is classic by default, recorded by name, and differences say which scheme is which', () => {
@@ -22,14 +26,28 @@ describe('the signing scheme as a parameter', () => {
       'scheme: oph (one-permutation hashing with optimal densification) vs classic (classic MinHash, k hash functions)',
     ]);
     expect(() => schemeOf({ scheme: 'minhash/v0' })).toThrow(/unknown signature scheme "minhash\/v0"/);
-    expect(() => makeParams({ scheme: 'bogus' as 'oph' })).toThrow(/scheme must be one of classic, oph, datasketch-affine32/);
+    expect(() => makeParams({ scheme: 'bogus' as 'oph' })).toThrow(
+      /scheme must be one of classic, oph, datasketch-affine32/,
+    );
   });
 
   it('sign --scheme oph writes OPH signatures (the BigInt reference) and records the scheme', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), lines.join('\n') + '\n');
     const out = join(dir, 'sigs.npy');
-    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--scheme', 'oph', '--backend', 'cpu', '-k', '32', '-q']);
+    const result = await runCli([
+      'sign',
+      join(dir, 'in.jsonl'),
+      '-o',
+      out,
+      '--scheme',
+      'oph',
+      '--backend',
+      'cpu',
+      '-k',
+      '32',
+      '-q',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const sidecar = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { params: { scheme: string } };
@@ -41,23 +59,62 @@ describe('the signing scheme as a parameter', () => {
     });
 
     // dedup takes the scheme from the file; asking for the other one is refused, naming it.
-    const ok = await runCli(['dedup', join(dir, 'in.jsonl'), '--signatures', out, '--dry-run', '--report', join(dir, 'r.json'), '-q']);
+    const ok = await runCli([
+      'dedup',
+      join(dir, 'in.jsonl'),
+      '--signatures',
+      out,
+      '--dry-run',
+      '--report',
+      join(dir, 'r.json'),
+      '-q',
+    ]);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    const mixed = await runCli(['dedup', join(dir, 'in.jsonl'), '--signatures', out, '--scheme', 'classic', '--dry-run', '--report', join(dir, 'r.json'), '-q']);
+    const mixed = await runCli([
+      'dedup',
+      join(dir, 'in.jsonl'),
+      '--signatures',
+      out,
+      '--scheme',
+      'classic',
+      '--dry-run',
+      '--report',
+      join(dir, 'r.json'),
+      '-q',
+    ]);
     expect(mixed.code).toBe(1);
-    expect(mixed.stderr).toMatch(/different parameters.*scheme: oph \(one-permutation hashing with optimal densification\) vs classic/);
+    expect(mixed.stderr).toMatch(
+      /different parameters.*scheme: oph \(one-permutation hashing with optimal densification\) vs classic/,
+    );
   });
 
   it('sign --resume refuses to continue a run of the other scheme', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), lines.join('\n') + '\n');
     const out = join(dir, 'sigs.npy');
-    const sidecarHead = JSON.stringify({ format: 'gpudedup-signatures', version: 1, params: makeParams({ k: 8, scheme: 'oph' }) }).slice(0, -1) + ',"ids":[\n';
+    const sidecarHead =
+      JSON.stringify({ format: 'gpudedup-signatures', version: 1, params: makeParams({ k: 8, scheme: 'oph' }) }).slice(
+        0,
+        -1,
+      ) + ',"ids":[\n';
     writeFileSync(`${out}.json.partial`, sidecarHead);
     writeFileSync(`${out}.partial`, Buffer.alloc(128));
-    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--resume', '--backend', 'cpu', '-k', '8', '-q']);
+    const result = await runCli([
+      'sign',
+      join(dir, 'in.jsonl'),
+      '-o',
+      out,
+      '--resume',
+      '--backend',
+      'cpu',
+      '-k',
+      '8',
+      '-q',
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/cannot resume.*scheme: oph \(one-permutation hashing with optimal densification\) vs classic \(classic MinHash/);
+    expect(result.stderr).toMatch(
+      /cannot resume.*scheme: oph \(one-permutation hashing with optimal densification\) vs classic \(classic MinHash/,
+    );
   });
 });

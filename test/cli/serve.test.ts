@@ -22,7 +22,10 @@ interface Serving {
 
 /** Starts `gpudedup serve DIR --port 0 ARGS`; resolves once it prints its address. */
 function serve(dir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0', '--threads', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0', '--threads', '1', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -49,11 +52,22 @@ async function stop(serving: Serving, signal: NodeJS.Signals = 'SIGTERM'): Promi
 /** `count` documents of 120 words from a vocabulary of 20,000: unrelated to each other. */
 function documents(seed: number, count: number, prefix: string): { id: string; text: string }[] {
   const next = rng(seed);
-  return Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, text: Array.from({ length: 120 }, () => `w${Math.floor(next() * 20_000)}`).join(' ') }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i}`,
+    text: Array.from({ length: 120 }, () => `w${Math.floor(next() * 20_000)}`).join(' '),
+  }));
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
@@ -62,10 +76,19 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 function rawPost(url: string, headers: Record<string, string>, body: string): Promise<number> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: pathname, method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        path: pathname,
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -97,7 +120,8 @@ describe('gpudedup serve (real processes)', () => {
       const probes = batches.flatMap((batch) => [batch[0].text, batch.at(-1)!.text]);
       let adding = true;
       const first = (async () => {
-        for (const batch of batches) expect((await post(`${serving.url}/add`, { documents: batch })).body.added).toBe(batch.length);
+        for (const batch of batches)
+          expect((await post(`${serving.url}/add`, { documents: batch })).body.added).toBe(batch.length);
         adding = false;
       })();
       const seen: number[] = [];
@@ -135,7 +159,13 @@ describe('gpudedup serve (real processes)', () => {
     const dir = await emptyIndex();
     const base = documents(7, 20, 'd');
     // Near-duplicates: a few words of each changed, so the estimates are not round numbers.
-    const near = base.map((doc, i) => ({ id: `near${i}`, text: doc.text.split(' ').map((w, j) => (j % 40 === 0 && j / 40 <= i % 3 ? `x${j}` : w)).join(' ') }));
+    const near = base.map((doc, i) => ({
+      id: `near${i}`,
+      text: doc.text
+        .split(' ')
+        .map((w, j) => (j % 40 === 0 && j / 40 <= i % 3 ? `x${j}` : w))
+        .join(' '),
+    }));
     const file = join(tempDir(), 'near.jsonl');
     writeFileSync(file, near.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const serving = await serve(dir);
@@ -144,10 +174,14 @@ describe('gpudedup serve (real processes)', () => {
       const served = (await post(`${serving.url}/query`, { documents: near })).body.results;
       const cli = await runCli(['query', dir, file, '--threads', '1']);
       expect(cli.code, cli.stderr).toBe(0);
-      const lines = cli.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = cli.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines.some((line) => line.matches.length > 0)).toBe(true);
       expect(served).toEqual(lines);
-      for (const { matches } of served) for (const m of matches) expect(m.similarity).toBe(Math.round(m.similarity * 1e6) / 1e6);
+      for (const { matches } of served)
+        for (const m of matches) expect(m.similarity).toBe(Math.round(m.similarity * 1e6) / 1e6);
       const added = (await post(`${serving.url}/add`, { documents: near })).body.decisions;
       expect(added.map((d: { id: string; matches: unknown }) => ({ id: d.id, matches: d.matches }))).toEqual(lines);
     } finally {
@@ -159,13 +193,21 @@ describe('gpudedup serve (real processes)', () => {
     const dir = await emptyIndex();
     const serving = await serve(dir, ['--max-body', '4MiB', '--queue', '0']);
     try {
-      expect(await post(`${serving.url}/query`, { texts: ['a', 'b', 3] })).toMatchObject({ status: 400, body: { error: 'texts[2] must be a string' } });
+      expect(await post(`${serving.url}/query`, { texts: ['a', 'b', 3] })).toMatchObject({
+        status: 400,
+        body: { error: 'texts[2] must be a string' },
+      });
       expect((await post(`${serving.url}/add`, '{"documents": [')).body.error).toMatch(/^the body is not valid JSON/);
-      expect((await post(`${serving.url}/add`, { documents: [{ id: 'x' }] })).body.error).toBe('documents[0].text is missing');
+      expect((await post(`${serving.url}/add`, { documents: [{ id: 'x' }] })).body.error).toBe(
+        'documents[0].text is missing',
+      );
       expect((await fetch(`${serving.url}/nothing`)).status).toBe(404);
       expect((await fetch(`${serving.url}/add`)).status).toBe(405);
       const large = await post(`${serving.url}/query`, { texts: ['x'.repeat(5 * 2 ** 20)] });
-      expect(large).toMatchObject({ status: 413, body: { error: `the body is over the limit of ${4 * 2 ** 20} bytes (--max-body)` } });
+      expect(large).toMatchObject({
+        status: 413,
+        body: { error: `the body is over the limit of ${4 * 2 ** 20} bytes (--max-body)` },
+      });
       // --queue 0: a write while another runs is refused. The first add is large enough to be running when the second comes.
       const big = post(`${serving.url}/add`, { documents: documents(5, 3000, 'big') });
       let refused: Awaited<ReturnType<typeof post>> | undefined;
@@ -199,12 +241,18 @@ describe('gpudedup serve (real processes)', () => {
     const dir = await emptyIndex();
     const refused = await runCli(['serve', dir, '--host', '0.0.0.0', '--port', '0']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^gpudedup: serve: --host 0\.0\.0\.0 reaches beyond this machine, so it needs --token T/);
+    expect(refused.stderr).toMatch(
+      /^gpudedup: serve: --host 0\.0\.0\.0 reaches beyond this machine, so it needs --token T/,
+    );
     const serving = await serve(dir, ['--token', 'a-long-secret']);
     try {
       expect((await post(`${serving.url}/query`, { texts: ['x'] })).status).toBe(401);
-      expect((await post(`${serving.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer a-long-secreT' })).status).toBe(401);
-      expect((await post(`${serving.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer a-long-secret' })).status).toBe(200);
+      expect(
+        (await post(`${serving.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer a-long-secreT' })).status,
+      ).toBe(401);
+      expect(
+        (await post(`${serving.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer a-long-secret' })).status,
+      ).toBe(200);
       expect((await fetch(`${serving.url}/health`)).status).toBe(200);
     } finally {
       expect(await stop(serving)).toBe(0);
@@ -216,7 +264,9 @@ describe('gpudedup serve (real processes)', () => {
     const fromEnv = await serve(dir, [], { GPUDEDUP_TOKEN: 'an-env-secret' });
     try {
       expect((await post(`${fromEnv.url}/query`, { texts: ['x'] })).status).toBe(401);
-      expect((await post(`${fromEnv.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-env-secret' })).status).toBe(200);
+      expect(
+        (await post(`${fromEnv.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-env-secret' })).status,
+      ).toBe(200);
       expect(fromEnv.output()).not.toMatch(/--token on the command line/);
       expect(fromEnv.output()).not.toContain('an-env-secret');
     } finally {
@@ -224,8 +274,13 @@ describe('gpudedup serve (real processes)', () => {
     }
     const fromArgument = await serve(dir, ['--token', 'an-argument-secret'], { GPUDEDUP_TOKEN: 'an-env-secret' });
     try {
-      expect(fromArgument.output()).toMatch(/^gpudedup serve: warning: --token on the command line is visible to every local user \(ps, \/proc\/PID\/cmdline\); set GPUDEDUP_TOKEN instead$/m);
-      expect((await post(`${fromArgument.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-argument-secret' })).status).toBe(200);
+      expect(fromArgument.output()).toMatch(
+        /^gpudedup serve: warning: --token on the command line is visible to every local user \(ps, \/proc\/PID\/cmdline\); set GPUDEDUP_TOKEN instead$/m,
+      );
+      expect(
+        (await post(`${fromArgument.url}/query`, { texts: ['x'] }, { Authorization: 'Bearer an-argument-secret' }))
+          .status,
+      ).toBe(200);
     } finally {
       expect(await stop(fromArgument)).toBe(0);
     }
@@ -234,19 +289,42 @@ describe('gpudedup serve (real processes)', () => {
   it('a web page cannot write (foreign Origin 403, foreign Host 421, text/plain 415); --allow-host and --allow-origin let the named ones in', async () => {
     const dir = await emptyIndex();
     const body = JSON.stringify({ documents: [{ id: 'a', text: 'the quick brown fox jumps over the lazy dog' }] });
-    const serving = await serve(dir, ['--allow-host', 'dedup.example.com', '--allow-origin', 'https://app.example.com']);
+    const serving = await serve(dir, [
+      '--allow-host',
+      'dedup.example.com',
+      '--allow-origin',
+      'https://app.example.com',
+    ]);
     try {
       const own = new URL(serving.url).host;
       const json = 'application/json';
       // The issue's request: a page's no-cors fetch, or curl with its headers.
-      expect(await rawPost(`${serving.url}/add`, { Origin: 'https://evil.example', Host: 'evil.example', 'Content-Type': 'text/plain' }, body)).not.toBe(200);
-      expect(await rawPost(`${serving.url}/add`, { Host: own, Origin: 'https://evil.example', 'Content-Type': json }, body)).toBe(403);
+      expect(
+        await rawPost(
+          `${serving.url}/add`,
+          { Origin: 'https://evil.example', Host: 'evil.example', 'Content-Type': 'text/plain' },
+          body,
+        ),
+      ).not.toBe(200);
+      expect(
+        await rawPost(`${serving.url}/add`, { Host: own, Origin: 'https://evil.example', 'Content-Type': json }, body),
+      ).toBe(403);
       expect(await rawPost(`${serving.url}/add`, { Host: 'evil.example', 'Content-Type': json }, body)).toBe(421);
       expect(await rawPost(`${serving.url}/add`, { Host: own, 'Content-Type': 'text/plain' }, body)).toBe(415);
-      expect(await rawPost(`${serving.url}/add`, { Host: own, 'Content-Type': 'application/x-www-form-urlencoded' }, body)).toBe(415);
+      expect(
+        await rawPost(`${serving.url}/add`, { Host: own, 'Content-Type': 'application/x-www-form-urlencoded' }, body),
+      ).toBe(415);
       expect(await documentsIn(dir)).toBe(0);
-      expect(await rawPost(`${serving.url}/query`, { Host: 'dedup.example.com', 'Content-Type': json }, '{"texts": ["x"]}')).toBe(200);
-      expect(await rawPost(`${serving.url}/add`, { Host: own, Origin: 'https://app.example.com', 'Content-Type': 'application/json; charset=utf-8' }, body)).toBe(200);
+      expect(
+        await rawPost(`${serving.url}/query`, { Host: 'dedup.example.com', 'Content-Type': json }, '{"texts": ["x"]}'),
+      ).toBe(200);
+      expect(
+        await rawPost(
+          `${serving.url}/add`,
+          { Host: own, Origin: 'https://app.example.com', 'Content-Type': 'application/json; charset=utf-8' },
+          body,
+        ),
+      ).toBe(200);
       expect((await fetch(`${serving.url}/health`, { headers: { Origin: 'https://evil.example' } })).status).toBe(200);
     } finally {
       expect(await stop(serving)).toBe(0);
@@ -308,7 +386,10 @@ describe('gpudedup serve (real processes)', () => {
         expect(answer.body.added).toBe(batch.length);
         expect(after).toBe(count.documents + batch.length);
       }
-      expect(readdirSync(dir).filter((name) => name.startsWith('.')), 'no temporary left').toEqual([]);
+      expect(
+        readdirSync(dir).filter((name) => name.startsWith('.')),
+        'no temporary left',
+      ).toEqual([]);
     }
   });
 

@@ -47,7 +47,13 @@ beforeAll(async () => {
   const next = rng(5);
   const words = (n: number): string => Array.from({ length: n }, () => `w${Math.floor(next() * 300)}`).join(' ');
   const seeds = Array.from({ length: 12 }, () => words(40));
-  const lines = Array.from({ length: 60 }, (_, i) => ({ id: `d${i}`, key: `k${i}`, q: i % 7, text: `${seeds[i % 12]} ${words(2)}`, body: `${seeds[(i * 5) % 12]} ${words(3)}` }));
+  const lines = Array.from({ length: 60 }, (_, i) => ({
+    id: `d${i}`,
+    key: `k${i}`,
+    q: i % 7,
+    text: `${seeds[i % 12]} ${words(2)}`,
+    body: `${seeds[(i * 5) % 12]} ${words(3)}`,
+  }));
   writeFileSync(corpus, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const signed = await runCli(['sign', corpus, '--shard', '1/2', '-o', first, ...base]);
   expect(signed.code, signed.stderr).toBe(0);
@@ -62,13 +68,17 @@ describe('cluster: shards signed otherwise are refused, naming the option', () =
     expect(joined.code).toBe(0);
   }, 60_000);
 
-  it.each(VARIANTS)('sign --shard 2/2 %j', async (option, named) => {
-    const second = join(dir, `${option.join('_').replace(/[^\w.]/g, '')}-2.parquet`);
-    const signed = await runCli(['sign', corpus, '--shard', '2/2', '-o', second, ...option, ...base]);
-    expect(signed.code, signed.stderr).toBe(0);
-    const joined = await runCli(['cluster', first, second, '--clusters', join(dir, 'out.csv'), '-q']);
-    expect(joined.code, joined.stderr).toBe(1);
-    expect(joined.stderr).toMatch(/does not match/);
-    expect(joined.stderr).toMatch(named);
-  }, 60_000);
+  it.each(VARIANTS)(
+    'sign --shard 2/2 %j',
+    async (option, named) => {
+      const second = join(dir, `${option.join('_').replace(/[^\w.]/g, '')}-2.parquet`);
+      const signed = await runCli(['sign', corpus, '--shard', '2/2', '-o', second, ...option, ...base]);
+      expect(signed.code, signed.stderr).toBe(0);
+      const joined = await runCli(['cluster', first, second, '--clusters', join(dir, 'out.csv'), '-q']);
+      expect(joined.code, joined.stderr).toBe(1);
+      expect(joined.stderr).toMatch(/does not match/);
+      expect(joined.stderr).toMatch(named);
+    },
+    60_000,
+  );
 });

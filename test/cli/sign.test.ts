@@ -23,11 +23,14 @@ describe('gpudedup sign on real files', () => {
     writeFileSync(join(dir, 'in.jsonl'), slice);
     const out = join(dir, 'sigs.npy');
     const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--backend', 'cpu', '-k', '16']);
-    expect(result.stderr).toMatch(/^(backend .*\n)*$/) // notes only: no warning, no error;
+    expect(result.stderr).toMatch(/^(backend .*\n)*$/); // notes only: no warning, no error;
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/signed 40 documents/);
     const file = await readSignatureFile(out, makeParams({ k: 16 }));
-    const records = slice.trim().split('\n').map((l) => JSON.parse(l) as { id: string; text: string });
+    const records = slice
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; text: string });
     expect(file.ids).toEqual(records.map((r) => r.id));
     const family = makeHashFamily(16, u64(0, 42));
     records.forEach((record, d) => {
@@ -54,7 +57,9 @@ describe('gpudedup sign on real files', () => {
   it('recognizes gzip on standard input when the first chunk holds only one byte', async () => {
     const dir = tempDir();
     const out = join(dir, 'g.npy');
-    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-k', '8', '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-k', '8', '-q'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const packed = gzipSync(slice);
@@ -101,7 +106,19 @@ describe('gpudedup sign on real files', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), slice);
     await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'w.npy'), '--backend', 'cpu', '-k', '8', '-q']);
-    await runCli(['sign', join(dir, 'in.jsonl'), '-o', join(dir, 'h.npy'), '--backend', 'cpu', '-k', '8', '--slot-bits', '32', '-q']);
+    await runCli([
+      'sign',
+      join(dir, 'in.jsonl'),
+      '-o',
+      join(dir, 'h.npy'),
+      '--backend',
+      'cpu',
+      '-k',
+      '8',
+      '--slot-bits',
+      '32',
+      '-q',
+    ]);
     const wide = await readNpy(join(dir, 'w.npy'));
     const half = await readNpy(join(dir, 'h.npy'));
     expect([half.dtype, half.rows, half.cols]).toEqual(['<u4', 40, 8]);
@@ -132,22 +149,40 @@ describe('gpudedup sign on real files', () => {
     await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, '--backend', 'cpu', '-k', '8', '--seed', '7', '-q']);
     await expect(readSignatureFile(out, makeParams({ k: 8, seed: 7 }))).resolves.toBeDefined();
     await expect(readSignatureFile(out, makeParams({ k: 16, seed: 8 }))).rejects.toThrow(/seed: 7 vs 8; k: 8 vs 16/);
-    await expect(readSignatureFile(out, makeParams({ k: 8, seed: 7, shingle: 'char' }))).rejects.toThrow(/shingle: word vs char/);
+    await expect(readSignatureFile(out, makeParams({ k: 8, seed: 7, shingle: 'char' }))).rejects.toThrow(
+      /shingle: word vs char/,
+    );
   });
 });
 
 describe('gpudedup sign on bad input', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['malformed JSON', '{"id": 1, "text": "ok"}\n{"id": 2, "text": \n', /bad\.jsonl:2: malformed JSON/],
-    ['a missing text field', '{"id": 1, "text": "ok"}\n\n{"id": 3, "body": "x"}\n', /bad\.jsonl:3: missing text field "text"/],
-    ['a text that is not a string', '{"id": 1, "text": ["a"]}\n', /bad\.jsonl:1: text field "text" is an array, not a string/],
+    [
+      'a missing text field',
+      '{"id": 1, "text": "ok"}\n\n{"id": 3, "body": "x"}\n',
+      /bad\.jsonl:3: missing text field "text"/,
+    ],
+    [
+      'a text that is not a string',
+      '{"id": 1, "text": ["a"]}\n',
+      /bad\.jsonl:1: text field "text" is an array, not a string/,
+    ],
     ['a line that is not an object', '[1, 2]\n', /bad\.jsonl:1: expected a JSON object/],
   ];
   for (const [label, content, message] of cases) {
     it(`fails on ${label}, naming file and line, and leaves no output`, async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'bad.jsonl'), content);
-      const result = await runCli(['sign', join(dir, 'bad.jsonl'), '-o', join(dir, 'out.npy'), '--backend', 'cpu', '-q']);
+      const result = await runCli([
+        'sign',
+        join(dir, 'bad.jsonl'),
+        '-o',
+        join(dir, 'out.npy'),
+        '--backend',
+        'cpu',
+        '-q',
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(readdirSync(dir)).toEqual(['bad.jsonl']);
@@ -156,9 +191,22 @@ describe('gpudedup sign on bad input', () => {
 
   it('skips and counts invalid lines with --skip-invalid', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'bad.jsonl'), '{"id":"a","text":"one two"}\nnot json\n{"id":"b"}\n{"id":"c","text":"three four"}\n');
+    writeFileSync(
+      join(dir, 'bad.jsonl'),
+      '{"id":"a","text":"one two"}\nnot json\n{"id":"b"}\n{"id":"c","text":"three four"}\n',
+    );
     const out = join(dir, 'out.npy');
-    const result = await runCli(['sign', join(dir, 'bad.jsonl'), '-o', out, '--backend', 'cpu', '-k', '4', '--skip-invalid']);
+    const result = await runCli([
+      'sign',
+      join(dir, 'bad.jsonl'),
+      '-o',
+      out,
+      '--backend',
+      'cpu',
+      '-k',
+      '4',
+      '--skip-invalid',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/skipped\s+2 invalid lines/);
     expect(result.stderr).toMatch(/bad\.jsonl:2: malformed JSON/);
@@ -175,7 +223,9 @@ describe('gpudedup sign on bad input', () => {
   it('leaves no complete-looking file when killed mid-run', async () => {
     const dir = tempDir();
     const out = join(dir, 'partial.npy');
-    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-q'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, '--backend', 'cpu', '-q'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.stdin.on('error', () => undefined); // the kill may cut a write still in flight: EPIPE is expected
     child.stdin.write(slice); // standard input stays open: the run cannot finish
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -191,7 +241,9 @@ describe('gpudedup sign --resume', () => {
 
   /** Starts a run on standard input, feeds it `lines`, and kills it once `batches` batches are on disk. */
   async function interruptedRun(out: string, lines: string, batches: number): Promise<void> {
-    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, ...common], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [CLI, 'sign', '-', '-o', out, ...common], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.stdin.on('error', () => undefined); // the kill may cut a write still in flight: EPIPE is expected
     child.stdin.write(lines); // standard input stays open: the run cannot finish by itself
     const partial = `${out}.json.partial`;
@@ -215,7 +267,14 @@ describe('gpudedup sign --resume', () => {
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(true);
 
-    const result = await runCli(['sign', join(dir, 'in.jsonl'), '-o', out, ...common.filter((a) => a !== '-q'), '--resume']);
+    const result = await runCli([
+      'sign',
+      join(dir, 'in.jsonl'),
+      '-o',
+      out,
+      ...common.filter((a) => a !== '-q'),
+      '--resume',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/resuming after (1[2-9]|20) documents/);
     expect(readFileSync(out)).toEqual(readFileSync(join(dir, 'full.npy')));

@@ -29,7 +29,6 @@ async function cli(args: string[], stdin?: string): Promise<string> {
 
 const signArgs = ['--backend', 'cpu', '--threads', '1'];
 
-
 beforeAll(async () => {
   execFileSync('bash', ['-c', `gzip -dc data/sample.jsonl.gz > ${corpus}`]);
   await cli(['sign', corpus, '-o', sigs, ...signArgs, '-q']);
@@ -40,27 +39,35 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('sign --shard on a file split by byte ranges', () => {
-  it.each([2, 4])('%i shards read it once and cluster to dedup\'s clusters', async (count) => {
-    const shards = Array.from({ length: count }, (_, i) => join(dir, `shard-${i + 1}-of-${count}.parquet`));
-    const outputs = await Promise.all(shards.map((out, i) => cli(['sign', corpus, '--shard', `${i + 1}/${count}`, '-o', out, ...signArgs])));
-    for (const out of outputs) expect(out).toMatch(/read\s+[\d,]+ bytes of the input's [\d,]+ \((\d+\.\d) %\)/);
-    const metas = await Promise.all(shards.map(readShardMeta));
-    const size = metas[0].ranges!.inputBytes;
-    expect(metas.reduce((sum, m) => sum + m.bytesRead!, 0)).toBeLessThanOrEqual(size * 1.1);
-    expect(metas.every((m) => m.ranges!.pieces.length === 1 && m.ranges!.pieces[0].part.startsWith('bytes '))).toBe(true);
+  it.each([2, 4])(
+    "%i shards read it once and cluster to dedup's clusters",
+    async (count) => {
+      const shards = Array.from({ length: count }, (_, i) => join(dir, `shard-${i + 1}-of-${count}.parquet`));
+      const outputs = await Promise.all(
+        shards.map((out, i) => cli(['sign', corpus, '--shard', `${i + 1}/${count}`, '-o', out, ...signArgs])),
+      );
+      for (const out of outputs) expect(out).toMatch(/read\s+[\d,]+ bytes of the input's [\d,]+ \((\d+\.\d) %\)/);
+      const metas = await Promise.all(shards.map(readShardMeta));
+      const size = metas[0].ranges!.inputBytes;
+      expect(metas.reduce((sum, m) => sum + m.bytesRead!, 0)).toBeLessThanOrEqual(size * 1.1);
+      expect(metas.every((m) => m.ranges!.pieces.length === 1 && m.ranges!.pieces[0].part.startsWith('bytes '))).toBe(
+        true,
+      );
 
-    const clusters = join(dir, `cluster-${count}.csv`);
-    await cli(['cluster', ...shards, '--clusters', clusters, '-q']);
-    expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
-    const kept = join(dir, `kept-${count}.jsonl`);
-    await cli(['dedup', corpus, '--clusters-from', clusters, '-o', kept, '-q']);
-    expect(readFileSync(kept, 'utf8')).toBe(want.kept);
-    if (count === 4 && sparkWanted()) {
-      const spark = join(dir, 'cluster-spark.csv');
-      await cli(['cluster', ...shards, '--engine', 'spark', '--clusters', spark, '-q']);
-      expect(readFileSync(spark, 'utf8')).toBe(want.clusters);
-    }
-  }, 600_000);
+      const clusters = join(dir, `cluster-${count}.csv`);
+      await cli(['cluster', ...shards, '--clusters', clusters, '-q']);
+      expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
+      const kept = join(dir, `kept-${count}.jsonl`);
+      await cli(['dedup', corpus, '--clusters-from', clusters, '-o', kept, '-q']);
+      expect(readFileSync(kept, 'utf8')).toBe(want.kept);
+      if (count === 4 && sparkWanted()) {
+        const spark = join(dir, 'cluster-spark.csv');
+        await cli(['cluster', ...shards, '--engine', 'spark', '--clusters', spark, '-q']);
+        expect(readFileSync(spark, 'utf8')).toBe(want.clusters);
+      }
+    },
+    600_000,
+  );
 });
 
 describe('sign - --shard (standard input)', () => {
@@ -68,7 +75,8 @@ describe('sign - --shard (standard input)', () => {
     const text = readFileSync(corpus, 'utf8');
     const shards = [1, 2].map((i) => join(dir, `stdin-${i}.parquet`));
     const outputs = [];
-    for (const [i, out] of shards.entries()) outputs.push(await cli(['sign', '-', '--shard', `${i + 1}/2`, '-o', out, ...signArgs], text));
+    for (const [i, out] of shards.entries())
+      outputs.push(await cli(['sign', '-', '--shard', `${i + 1}/2`, '-o', out, ...signArgs], text));
     expect(outputs[0]).toMatch(/standard input cannot be split/);
     const metas = await Promise.all(shards.map(readShardMeta));
     expect(metas.map((m) => m.ranges)).toEqual([undefined, undefined]);
@@ -80,7 +88,13 @@ describe('sign - --shard (standard input)', () => {
   }, 240_000);
 
   it('refuses to join stdin shards with shards of files', async () => {
-    const result = await runCli(['cluster', join(dir, 'stdin-1.parquet'), join(dir, 'shard-2-of-2.parquet'), '--clusters', join(dir, 'x.csv')]);
+    const result = await runCli([
+      'cluster',
+      join(dir, 'stdin-1.parquet'),
+      join(dir, 'shard-2-of-2.parquet'),
+      '--clusters',
+      join(dir, 'x.csv'),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/slicing: one read its own pieces, the other all of the input/);
   });

@@ -16,7 +16,8 @@ function corpus(documents: number): string {
   let state = 2463534242;
   const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
   const lines: string[] = [];
-  for (let i = 0; i < documents; i++) lines.push(JSON.stringify({ id: `d${i}`, text: Array.from({ length: 50 }, () => `w${next() % 5000}`).join(' ') }));
+  for (let i = 0; i < documents; i++)
+    lines.push(JSON.stringify({ id: `d${i}`, text: Array.from({ length: 50 }, () => `w${next() % 5000}`).join(' ') }));
   return lines.join('\n') + '\n';
 }
 
@@ -29,7 +30,11 @@ interface Ended {
 }
 
 /** Runs the CLI and sends `signal` to its process once `ready` says so (given the stderr so far, or by its own call). */
-function signalledWhen(args: readonly string[], signal: NodeJS.Signals, ready: (stderr: string, fire: () => void) => void): Promise<Ended> {
+function signalledWhen(
+  args: readonly string[],
+  signal: NodeJS.Signals,
+  ready: (stderr: string, fire: () => void) => void,
+): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -62,7 +67,20 @@ describe('dedup interrupted by a signal', () => {
         const spill = join(dir, 'spill');
         mkdirSync(spill);
         writeFileSync(join(dir, 'in.jsonl'), text);
-        const args = ['dedup', join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--memory-limit', '1MiB', '--temp-directory', spill, '--threads', '1', '--backend', backend];
+        const args = [
+          'dedup',
+          join(dir, 'in.jsonl'),
+          '-o',
+          join(dir, 'kept.jsonl'),
+          '--memory-limit',
+          '1MiB',
+          '--temp-directory',
+          spill,
+          '--threads',
+          '1',
+          '--backend',
+          backend,
+        ];
         let spilled = false;
         const ended = await signalledWhen(args, signal, (stderr, fire) => {
           // The note comes as the spill file is opened: the signal lands while rows are being written to it.
@@ -89,7 +107,20 @@ describe('dedup interrupted by a signal', () => {
   it("SIGTERM while an output is being written removes the output's temporary", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), text);
-    const args = ['dedup', join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl.gz'), '--clusters', join(dir, 'clusters.csv'), '--verify', 'estimate', '--threads', '1', '--backend', 'cpu'];
+    const args = [
+      'dedup',
+      join(dir, 'in.jsonl'),
+      '-o',
+      join(dir, 'kept.jsonl.gz'),
+      '--clusters',
+      join(dir, 'clusters.csv'),
+      '--verify',
+      'estimate',
+      '--threads',
+      '1',
+      '--backend',
+      'cpu',
+    ];
     let watcher: ReturnType<typeof watch> | undefined;
     let seen = '';
     const ended = await signalledWhen(args, 'SIGTERM', (_stderr, fire) => {
@@ -119,9 +150,11 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
   function hugeCorpus(): string {
     let state = 1;
     const words: string[] = new Array(8_000_000);
-    for (let i = 0; i < words.length; i++) words[i] = `w${(state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000}`;
+    for (let i = 0; i < words.length; i++)
+      words[i] = `w${(state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 100_000}`;
     const lines = [JSON.stringify({ id: 'huge', text: words.join(' ') })];
-    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ id: `s${i}`, text: words.slice(i * 100, i * 100 + 100).join(' ') }));
+    for (let i = 0; i < 20; i++)
+      lines.push(JSON.stringify({ id: `s${i}`, text: words.slice(i * 100, i * 100 + 100).join(' ') }));
     return lines.join('\n') + '\n';
   }
 
@@ -155,11 +188,16 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
   /** Starts the CLI, kills it with SIGKILL once its child has worked a while, and says how long the child lived on. */
-  async function killParentMidRun(args: readonly string[], cpuBeforeKill: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; childLivedMs: number; stderr: string }> {
+  async function killParentMidRun(
+    args: readonly string[],
+    cpuBeforeKill: number,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; childLivedMs: number; stderr: string }> {
     const parent = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     parent.stderr.on('data', (chunk) => (stderr += chunk));
-    const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => parent.on('close', (code, signal) => resolve([code, signal])));
+    const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      parent.on('close', (code, signal) => resolve([code, signal])),
+    );
     let child: number | undefined;
     for (let waited = 0; child === undefined && waited < 60_000 && parent.exitCode === null; waited += 10) {
       child = childrenOf(parent.pid!)[0];
@@ -167,7 +205,8 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
     }
     expect(child, `no child process: ${stderr}`).toBeDefined();
     // Past node's start-up (about half a CPU second) and into the work.
-    for (let waited = 0; (cpuSeconds(child!) ?? Infinity) < cpuBeforeKill && waited < 60_000; waited += 10) await sleep(10);
+    for (let waited = 0; (cpuSeconds(child!) ?? Infinity) < cpuBeforeKill && waited < 60_000; waited += 10)
+      await sleep(10);
     expect(cpuSeconds(child!), `the child ended before the kill: ${stderr}`).toBeDefined();
     parent.kill('SIGKILL');
     const killedAt = performance.now();
@@ -181,7 +220,19 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
   it('dedup: the child stops at once, writes no output and leaves no temporary', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), huge);
-    const run = await killParentMidRun(['dedup', join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--clusters', join(dir, 'clusters.csv'), '--threads', '1'], 1.5); // several CPU seconds on the huge document
+    const run = await killParentMidRun(
+      [
+        'dedup',
+        join(dir, 'in.jsonl'),
+        '-o',
+        join(dir, 'kept.jsonl'),
+        '--clusters',
+        join(dir, 'clusters.csv'),
+        '--threads',
+        '1',
+      ],
+      1.5,
+    ); // several CPU seconds on the huge document
     expect(run.signal).toBe('SIGKILL');
     expect(run.childLivedMs, run.stderr).toBeLessThan(1500);
     await sleep(300);
@@ -197,7 +248,10 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
     const created = await runCli(['index', 'create', index, join(dir, 'a.jsonl'), '--backend', 'cpu']);
     expect(created.code, created.stderr).toBe(0);
     const before = readdirSync(index).sort();
-    const run = await killParentMidRun(['index', 'add', index, join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--threads', '1'], 1.0); // about 3 CPU seconds in all
+    const run = await killParentMidRun(
+      ['index', 'add', index, join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--threads', '1'],
+      1.0,
+    ); // about 3 CPU seconds in all
     expect(run.signal).toBe('SIGKILL');
     expect(run.childLivedMs, run.stderr).toBeLessThan(1500);
     await sleep(300);

@@ -10,7 +10,8 @@ import { rng } from '../support/reference.js';
 /** A chain of documents, each with `step` more words replaced (well apart) than the one before. */
 function chain(length: number, step: number, words = 200, seed = 5): string[] {
   const next = rng(seed);
-  const word = (): string => Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(next() * 26)]).join('');
+  const word = (): string =>
+    Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(next() * 26)]).join('');
   const base = Array.from({ length: words }, word);
   const out = [base.join(' ')];
   let current = base;
@@ -42,7 +43,9 @@ describe('chain safety by default', () => {
     expect(safe.assignment.kept[3]).toBe(1);
     for (let d = 0; d < texts.length; d++) {
       if (safe.assignment.kept[d] === 1) continue;
-      const kept = texts.findIndex((_, k) => safe.assignment.kept[k] === 1 && safe.assignment.cluster[k] === safe.assignment.cluster[d]);
+      const kept = texts.findIndex(
+        (_, k) => safe.assignment.kept[k] === 1 && safe.assignment.cluster[k] === safe.assignment.cluster[d],
+      );
       expect(jaccard(texts[d], texts[kept])).toBeGreaterThanOrEqual(0.7);
     }
     expect(safe.clustering.splitOff).toBeGreaterThan(0);
@@ -65,13 +68,21 @@ describe('chain safety by default', () => {
 describe('bounded representative check', () => {
   // A path 0 – 1 – … – n−1 where only documents within 2 of each other pass: the old check was quadratic here.
   const n = 400;
-  const path = { a: Uint32Array.from({ length: n - 1 }, (_, i) => i), b: Uint32Array.from({ length: n - 1 }, (_, i) => i + 1) };
+  const path = {
+    a: Uint32Array.from({ length: n - 1 }, (_, i) => i),
+    b: Uint32Array.from({ length: n - 1 }, (_, i) => i + 1),
+  };
   const passes = (rep: number, m: number): boolean => Math.abs(rep - m) <= 2;
 
   it('makes at most R comparisons per member, and every removed member passed against its representative', () => {
     for (const R of [1, 2, 8]) {
       let calls = 0;
-      const result = clusterPairs(n, path, { check: 'representative', compare: (a, b) => a - b, passes: (r, m) => (calls++, passes(r, m)), maxRepresentatives: R });
+      const result = clusterPairs(n, path, {
+        check: 'representative',
+        compare: (a, b) => a - b,
+        passes: (r, m) => (calls++, passes(r, m)),
+        maxRepresentatives: R,
+      });
       expect(calls).toBe(result.comparisons);
       expect(calls).toBeLessThanOrEqual(R * n);
       for (let d = 0; d < n; d++) {
@@ -85,11 +96,21 @@ describe('bounded representative check', () => {
   });
 
   it('splits failed members into connected pieces: a path falls into clusters of three, until the budget runs out', () => {
-    const unbounded = clusterPairs(n, path, { check: 'representative', compare: (a, b) => a - b, passes, maxRepresentatives: Infinity });
+    const unbounded = clusterPairs(n, path, {
+      check: 'representative',
+      compare: (a, b) => a - b,
+      passes,
+      maxRepresentatives: Infinity,
+    });
     // Piece [3j, …]: 3j keeps 3j+1 and 3j+2; the rest is one connected piece again, so the old check is quadratic.
     for (let d = 0; d < n; d++) expect(unbounded.representative[d]).toBe(d - (d % 3));
     expect(unbounded.comparisons).toBeGreaterThan((n * n) / 8);
-    const bounded = clusterPairs(n, path, { check: 'representative', compare: (a, b) => a - b, passes, maxRepresentatives: 8 });
+    const bounded = clusterPairs(n, path, {
+      check: 'representative',
+      compare: (a, b) => a - b,
+      passes,
+      maxRepresentatives: 8,
+    });
     // Members beyond 24 have failed against 8 representatives (0, 3, …, 21) and are kept alone.
     for (let d = 0; d < n; d++) expect(bounded.representative[d]).toBe(d < 24 ? d - (d % 3) : d);
     expect(bounded.exhausted).toBe(n - 25);
@@ -99,8 +120,16 @@ describe('bounded representative check', () => {
   it('a member that failed R representatives is kept alone, never removed', () => {
     // A star: 0 is preferred and joined to everyone; nobody passes against it.
     const m = 20;
-    const star = { a: Uint32Array.from({ length: m - 1 }, () => 0), b: Uint32Array.from({ length: m - 1 }, (_, i) => i + 1) };
-    const result = clusterPairs(m, star, { check: 'representative', compare: (a, b) => a - b, passes: () => false, maxRepresentatives: 2 });
+    const star = {
+      a: Uint32Array.from({ length: m - 1 }, () => 0),
+      b: Uint32Array.from({ length: m - 1 }, (_, i) => i + 1),
+    };
+    const result = clusterPairs(m, star, {
+      check: 'representative',
+      compare: (a, b) => a - b,
+      passes: () => false,
+      maxRepresentatives: 2,
+    });
     for (let d = 0; d < m; d++) expect(result.representative[d]).toBe(d);
     expect(result.comparisons).toBe(m - 1); // after 0 rejects them all, the members are no longer connected
   });

@@ -4,7 +4,10 @@ import { assignClusters } from '../../src/clusters/assignment.js';
 import { DocumentTable } from '../../src/exact/documentTable.js';
 import { isPreferred, keepScore, parseKeepPolicy } from '../../src/text/keepPolicy.js';
 
-const pairs = (list: [number, number][]) => ({ a: Uint32Array.from(list.map((p) => p[0])), b: Uint32Array.from(list.map((p) => p[1])) });
+const pairs = (list: [number, number][]) => ({
+  a: Uint32Array.from(list.map((p) => p[0])),
+  b: Uint32Array.from(list.map((p) => p[1])),
+});
 const byIndex = (a: number, b: number): number => a - b;
 
 describe('clusterPairs', () => {
@@ -25,10 +28,16 @@ describe('clusterPairs', () => {
   });
 
   it('the representative check breaks chains: every member is similar to its representative', () => {
-    const { representative, splitOff } = clusterPairs(7, chain, { check: 'representative', compare: byIndex, similarity: sim, threshold: 0.8 });
+    const { representative, splitOff } = clusterPairs(7, chain, {
+      check: 'representative',
+      compare: byIndex,
+      similarity: sim,
+      threshold: 0.8,
+    });
     expect(Array.from(representative)).toEqual([0, 0, 2, 2, 4, 5, 5]);
     expect(splitOff).toBe(2);
-    for (let d = 0; d < 7; d++) if (representative[d] !== d) expect(sim(d, representative[d])).toBeGreaterThanOrEqual(0.8);
+    for (let d = 0; d < 7; d++)
+      if (representative[d] !== d) expect(sim(d, representative[d])).toBeGreaterThanOrEqual(0.8);
   });
 
   it('the representative check needs a similarity', () => {

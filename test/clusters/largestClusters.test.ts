@@ -21,9 +21,25 @@ describe('largestClusters and showClusters', () => {
   });
 
   it('compares each removed member with the kept text, marks exact duplicates, and says when a text is missing', () => {
-    const texts = ['a b c d e f g h', 'a b c d e f g x', 'a b c d e f g h', 'one two three four five six', '', '', 'one two three four five seven', 'one two three four five six', 'one two three four five six seven'];
+    const texts = [
+      'a b c d e f g h',
+      'a b c d e f g x',
+      'a b c d e f g h',
+      'one two three four five six',
+      '',
+      '',
+      'one two three four five seven',
+      'one two three four five six',
+      'one two three four five six seven',
+    ];
     const shingle = shingleOptionsOf(makeParams({ n: 3 }));
-    const shown = showClusters(largestClusters(assignment, table), table, (d) => `doc${d}`, (d) => (d === 8 ? undefined : texts[d]), shingle);
+    const shown = showClusters(
+      largestClusters(assignment, table),
+      table,
+      (d) => `doc${d}`,
+      (d) => (d === 8 ? undefined : texts[d]),
+      shingle,
+    );
     const [big, small] = shown;
     expect(big.keptId).toBe('doc3');
     expect(big.members.map((m) => [m.id, m.exactDuplicate, m.comparison !== undefined])).toEqual([

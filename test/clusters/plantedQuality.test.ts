@@ -36,7 +36,8 @@ function binsOf(found: Set<number>, probability: (s: number) => number): Bin[] {
   return bins;
 }
 
-const keys = (pairs: { a: Uint32Array; b: Uint32Array }): Set<number> => new Set(Array.from(pairs.a, (a, i) => a * n + pairs.b[i]));
+const keys = (pairs: { a: Uint32Array; b: Uint32Array }): Set<number> =>
+  new Set(Array.from(pairs.a, (a, i) => a * n + pairs.b[i]));
 
 function expectAsPredicted(bins: Bin[]): void {
   for (const bin of bins) {
@@ -77,7 +78,10 @@ describe('planted near-duplicates', () => {
     const candidates = findCandidates(corpus.signatures, params);
     const verified = verifyPairs(candidates, { verify: 'estimate', threshold, signatures: corpus.signatures });
     const need = Math.ceil(threshold * K - 1e-9);
-    const bins = binsOf(keys(verified), (s) => candidateProbability(s, params.bands, params.rows) * binomialTail(K, s, need));
+    const bins = binsOf(
+      keys(verified),
+      (s) => candidateProbability(s, params.bands, params.rows) * binomialTail(K, s, need),
+    );
     // Candidate and agreement events come from the same signature, so the product is an approximation;
     // near s ≈ 0.8 the agreement dominates (P(candidate) > 0.99 there).
     expectAsPredicted(bins.slice(5));
@@ -90,10 +94,17 @@ describe('planted near-duplicates', () => {
     const params = optimalParams(threshold, K);
     const candidates = findCandidates(corpus.signatures, params);
     const exact = (a: number, b: number): number => similarity(corpus, a, b);
-    const verified = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
-    for (let i = 0; i < verified.a.length; i++) expect(exact(verified.a[i], verified.b[i])).toBeGreaterThanOrEqual(threshold);
+    const verified = verifyPairs(candidates, {
+      verify: 'exact',
+      threshold,
+      signatures: corpus.signatures,
+      exactSimilarity: exact,
+    });
+    for (let i = 0; i < verified.a.length; i++)
+      expect(exact(verified.a[i], verified.b[i])).toBeGreaterThanOrEqual(threshold);
     let aboveCandidates = 0;
-    for (let i = 0; i < candidates.a.length; i++) if (exact(candidates.a[i], candidates.b[i]) >= threshold) aboveCandidates++;
+    for (let i = 0; i < candidates.a.length; i++)
+      if (exact(candidates.a[i], candidates.b[i]) >= threshold) aboveCandidates++;
     expect(verified.a.length).toBe(aboveCandidates);
   });
 
@@ -102,7 +113,12 @@ describe('planted near-duplicates', () => {
     const params = optimalParams(threshold, K, { falsePositive: 0.2, falseNegative: 0.8 });
     const exact = (a: number, b: number): number => similarity(corpus, a, b);
     const candidates = findCandidates(corpus.signatures, params);
-    const verified = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
+    const verified = verifyPairs(candidates, {
+      verify: 'exact',
+      threshold,
+      signatures: corpus.signatures,
+      exactSimilarity: exact,
+    });
     const clustering = clusterVerified(corpus.signatures, verified, {
       threshold,
       verify: 'exact',

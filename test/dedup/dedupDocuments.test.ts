@@ -33,14 +33,23 @@ async function both(documents: InMemoryDocument[], against: InMemoryDocument[], 
   const cli = await runDedup({ inputs, read: DEFAULT_READ, params, backend: 'cpu', against: reference, ...settings });
   const backend = new CpuSigner(hashFamilyOf(params));
   try {
-    const memory = await dedupDocuments(documents, { ...settings, backend, shingle: shingleOptionsOf(params), slotBits: params.slotBits, against });
+    const memory = await dedupDocuments(documents, {
+      ...settings,
+      backend,
+      shingle: shingleOptionsOf(params),
+      slotBits: params.slotBits,
+      against,
+    });
     return { cli, memory };
   } finally {
     backend.destroy();
   }
 }
 
-function expectSameResults(cli: Awaited<ReturnType<typeof both>>['cli'], memory: Awaited<ReturnType<typeof both>>['memory']): void {
+function expectSameResults(
+  cli: Awaited<ReturnType<typeof both>>['cli'],
+  memory: Awaited<ReturnType<typeof both>>['memory'],
+): void {
   expect(memory.assignment.counts).toEqual(cli.assignment.counts);
   expect([...memory.assignment.cluster]).toEqual([...cli.assignment.cluster]);
   expect([...memory.assignment.kept]).toEqual([...cli.assignment.kept]);
@@ -53,9 +62,26 @@ describe('dedupDocuments against runDedup', () => {
   it('refuses a repeated id, naming both places, as the CLI does', async () => {
     const backend = new CpuSigner(hashFamilyOf(params));
     try {
-      const documents = [{ id: 'x', text: 'one two three four five six' }, { id: 'y', text: 'other words here' }, { id: 'x', text: 'seven eight nine ten' }];
-      const settings = { threshold: 0.8, verify: 'estimate', clusterCheck: 'representative', keep: { kind: 'first' }, lsh: { bands: 16, rows: 4 } } as const;
-      await expect(dedupDocuments(documents, { ...settings, backend, shingle: shingleOptionsOf(params), slotBits: params.slotBits })).rejects.toThrow(/documents:3: id "x" repeats the id of documents:1/);
+      const documents = [
+        { id: 'x', text: 'one two three four five six' },
+        { id: 'y', text: 'other words here' },
+        { id: 'x', text: 'seven eight nine ten' },
+      ];
+      const settings = {
+        threshold: 0.8,
+        verify: 'estimate',
+        clusterCheck: 'representative',
+        keep: { kind: 'first' },
+        lsh: { bands: 16, rows: 4 },
+      } as const;
+      await expect(
+        dedupDocuments(documents, {
+          ...settings,
+          backend,
+          shingle: shingleOptionsOf(params),
+          slotBits: params.slotBits,
+        }),
+      ).rejects.toThrow(/documents:3: id "x" repeats the id of documents:1/);
     } finally {
       backend.destroy();
     }
@@ -74,19 +100,25 @@ describe('dedupDocuments against runDedup', () => {
     expectSameResults(cli, memory);
   });
 
-  it.each(['estimate', 'exact', 'hybrid'] as const)('agrees on the sample corpus with a reference set (--verify %s)', async (verify) => {
-    const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
-    const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
-    const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
-    const { cli, memory } = await both(documents, against, verify);
-    expect(cli.contamination!.removedGroups).toBeGreaterThan(0);
-    expect(cli.assignment.counts.nearDuplicateClusters).toBeGreaterThan(0);
-    expectSameResults(cli, memory);
-  });
+  it.each(['estimate', 'exact', 'hybrid'] as const)(
+    'agrees on the sample corpus with a reference set (--verify %s)',
+    async (verify) => {
+      const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
+      const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
+      const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
+      const { cli, memory } = await both(documents, against, verify);
+      expect(cli.contamination!.removedGroups).toBeGreaterThan(0);
+      expect(cli.assignment.counts.nearDuplicateClusters).toBeGreaterThan(0);
+      expectSameResults(cli, memory);
+    },
+  );
 });
 
-describe('dedupDocumentStream (the tab\'s streaming path)', () => {
-  async function* stream(documents: readonly InMemoryDocument[], reads: { count: number }): AsyncGenerator<InMemoryDocument> {
+describe("dedupDocumentStream (the tab's streaming path)", () => {
+  async function* stream(
+    documents: readonly InMemoryDocument[],
+    reads: { count: number },
+  ): AsyncGenerator<InMemoryDocument> {
     reads.count++;
     for (const doc of documents) {
       await Promise.resolve(); // a real reader yields between chunks
@@ -94,30 +126,42 @@ describe('dedupDocumentStream (the tab\'s streaming path)', () => {
     }
   }
 
-  it.each(['estimate', 'exact'] as const)('gives dedupDocuments\' result from async iterables, read once, exact sets kept from the first pass (--verify %s)', async (verify) => {
-    const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
-    const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
-    const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
-    const lsh = optimalParams(0.8, params.k, DEDUP_WEIGHTS);
-    const backend = new CpuSigner(hashFamilyOf(params));
-    const shingle = shingleOptionsOf(params);
-    const settings = { threshold: 0.8, verify, clusterCheck: 'representative', keep: { kind: 'longest' }, lsh, backend, shingle, slotBits: params.slotBits } as const;
-    try {
-      const memory = await dedupDocuments(documents, { ...settings, against });
-      const reads = { count: 0 };
-      const progress: string[] = [];
-      const streamed = await dedupDocumentStream(stream(documents, reads), {
-        ...settings,
-        against: stream(against, { count: 0 }),
-        onProgress: (stage, done, total) => progress.push(`${stage} ${done}/${total}`),
-      });
-      expect(streamed.assignment).toEqual(memory.assignment);
-      expect(streamed.verified).toEqual(memory.verified);
-      expect(streamed.contamination?.match).toEqual(memory.contamination?.match);
-      expect(reads.count).toBe(1);
-      expect(progress).toContain(`banding ${lsh.bands}/${lsh.bands}`);
-    } finally {
-      backend.destroy();
-    }
-  });
+  it.each(['estimate', 'exact'] as const)(
+    "gives dedupDocuments' result from async iterables, read once, exact sets kept from the first pass (--verify %s)",
+    async (verify) => {
+      const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
+      const documents = lines.slice(0, 160).map((line) => JSON.parse(line) as InMemoryDocument);
+      const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
+      const lsh = optimalParams(0.8, params.k, DEDUP_WEIGHTS);
+      const backend = new CpuSigner(hashFamilyOf(params));
+      const shingle = shingleOptionsOf(params);
+      const settings = {
+        threshold: 0.8,
+        verify,
+        clusterCheck: 'representative',
+        keep: { kind: 'longest' },
+        lsh,
+        backend,
+        shingle,
+        slotBits: params.slotBits,
+      } as const;
+      try {
+        const memory = await dedupDocuments(documents, { ...settings, against });
+        const reads = { count: 0 };
+        const progress: string[] = [];
+        const streamed = await dedupDocumentStream(stream(documents, reads), {
+          ...settings,
+          against: stream(against, { count: 0 }),
+          onProgress: (stage, done, total) => progress.push(`${stage} ${done}/${total}`),
+        });
+        expect(streamed.assignment).toEqual(memory.assignment);
+        expect(streamed.verified).toEqual(memory.verified);
+        expect(streamed.contamination?.match).toEqual(memory.contamination?.match);
+        expect(reads.count).toBe(1);
+        expect(progress).toContain(`banding ${lsh.bands}/${lsh.bands}`);
+      } finally {
+        backend.destroy();
+      }
+    },
+  );
 });

@@ -27,16 +27,23 @@ const REFERENCE = join(dir, 'reference.jsonl');
 
 /** A reference set: every 17th sample document with 0 to 20 words replaced, a repeat and an empty one. */
 function referenceSet(): string {
-  const docs = gunzipSync(readFileSync(SAMPLE)).toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { text: string });
-  const refs = docs.filter((_, i) => i % 17 === 0).map((d, i) => {
-    const words = d.text.split(/\s+/);
-    for (let e = 0; e < [0, 1, 3, 8, 20][i % 5]; e++) words[(e * 7919 + i) % words.length] = `zzz${e}`;
-    return { id: `ref${i}`, text: words.join(' ') };
-  });
+  const docs = gunzipSync(readFileSync(SAMPLE))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { text: string });
+  const refs = docs
+    .filter((_, i) => i % 17 === 0)
+    .map((d, i) => {
+      const words = d.text.split(/\s+/);
+      for (let e = 0; e < [0, 1, 3, 8, 20][i % 5]; e++) words[(e * 7919 + i) % words.length] = `zzz${e}`;
+      return { id: `ref${i}`, text: words.join(' ') };
+    });
   refs.push({ id: 'ref-repeat', text: refs[1].text }, { id: 'ref-empty', text: '' });
   return refs.map((d) => JSON.stringify(d)).join('\n') + '\n';
 }
-const shardsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
+const shardsOf = (name: string, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
   const result = await runCli(args);
@@ -53,8 +60,10 @@ function chainCorpus(): string {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
-  const vocab = Array.from({ length: 5000 }, () => Array.from({ length: 3 + Math.floor(random() * 7) }, () => pick('abcdefghijklmnopqrstuvwxyz'.split(''))).join(''));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const vocab = Array.from({ length: 5000 }, () =>
+    Array.from({ length: 3 + Math.floor(random() * 7) }, () => pick('abcdefghijklmnopqrstuvwxyz'.split(''))).join(''),
+  );
   const docs: { id: string; text: string }[] = [];
   for (let c = 0; c < 30; c++) {
     const base = Array.from({ length: 3000 }, () => pick(vocab));
@@ -65,26 +74,51 @@ function chainCorpus(): string {
       docs.push({ id: `c${c}-${i}`, text: words.join(' ') });
     }
   }
-  for (let r = 0; r < 300; r++) docs.push({ id: `r${r}`, text: Array.from({ length: 80 }, () => pick(vocab)).join(' ') });
+  for (let r = 0; r < 300; r++)
+    docs.push({ id: `r${r}`, text: Array.from({ length: 80 }, () => pick(vocab)).join(' ') });
   docs.push({ id: 'dup', text: docs[5].text.toUpperCase() }, { id: 'empty', text: '' });
   for (let i = docs.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [docs[i], docs[j]] = [docs[j], docs[i]];
   }
   // A keep score for --keep field:score: a number, a numeric string, or none.
-  const scored = docs.map((d, i) => (i % 5 === 0 ? d : { ...d, score: i % 7 === 0 ? String((i * 37) % 101) : (i * 37) % 101 }));
+  const scored = docs.map((d, i) =>
+    i % 5 === 0 ? d : { ...d, score: i % 7 === 0 ? String((i * 37) % 101) : (i * 37) % 101 },
+  );
   return scored.map((d) => JSON.stringify(d)).join('\n') + '\n';
 }
 
 const sign = (input: string, shards: string[], extra: string[] = []): Promise<string>[] =>
-  shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/${shards.length}`, '-o', out, '--backend', 'cpu', '--threads', '1', '-q', ...extra]));
+  shards.map((out, i) =>
+    cli([
+      'sign',
+      input,
+      '--shard',
+      `${i + 1}/${shards.length}`,
+      '-o',
+      out,
+      '--backend',
+      'cpu',
+      '--threads',
+      '1',
+      '-q',
+      ...extra,
+    ]),
+  );
 
 beforeAll(async () => {
   writeFileSync(CHAINS, chainCorpus());
   writeFileSync(REFERENCE, referenceSet());
   for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
-  await Promise.all([...sign(CHAINS, shardsOf('chains', 2)), ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate'])]);
-  await Promise.all([...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']), ...sign(REFERENCE, shardsOf('reference', 1)), ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate'])]);
+  await Promise.all([
+    ...sign(CHAINS, shardsOf('chains', 2)),
+    ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate']),
+  ]);
+  await Promise.all([
+    ...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']),
+    ...sign(REFERENCE, shardsOf('reference', 1)),
+    ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate']),
+  ]);
 }, 600_000);
 
 interface Expected {
@@ -103,11 +137,13 @@ function expected(input: string, options: string[]): Promise<Expected> {
     const [clusters, kept] = [join(dir, `${name}.csv`), join(dir, `${name}.jsonl`)];
     expectedRuns.set(
       key,
-      cli(['dedup', input, '--backend', 'cpu', '--threads', '1', ...options, '--clusters', clusters, '-o', kept]).then((stdout) => ({
-        clusters: readFileSync(clusters, 'utf8'),
-        kept: readFileSync(kept, 'utf8'),
-        stdout,
-      })),
+      cli(['dedup', input, '--backend', 'cpu', '--threads', '1', ...options, '--clusters', clusters, '-o', kept]).then(
+        (stdout) => ({
+          clusters: readFileSync(clusters, 'utf8'),
+          kept: readFileSync(kept, 'utf8'),
+          stdout,
+        }),
+      ),
     );
   }
   return expectedRuns.get(key)!;
@@ -115,18 +151,43 @@ function expected(input: string, options: string[]): Promise<Expected> {
 
 /** The removal list dedup's clusters file implies: ids of the rows kept = false, in order. */
 function removedOf(clusters: string): string {
-  const ids = clusters.trim().split('\n').slice(1).filter((line) => line.endsWith(',false')).map((line) => line.slice(0, line.lastIndexOf(',', line.length - 7)));
+  const ids = clusters
+    .trim()
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.endsWith(',false'))
+    .map((line) => line.slice(0, line.lastIndexOf(',', line.length - 7)));
   return ['id', ...ids].join('\n') + '\n';
 }
 
 let runs = 0;
 
 /** Clusters `shards` with `options` and checks clusters, removal list and kept documents against dedup's. */
-async function checkAgainstDedup(input: string, shards: string[], engine: string, options: string[], dedupOptions: string[] = options): Promise<string> {
+async function checkAgainstDedup(
+  input: string,
+  shards: string[],
+  engine: string,
+  options: string[],
+  dedupOptions: string[] = options,
+): Promise<string> {
   const want = await expected(input, dedupOptions);
   const name = `${engine}-${shards.length}-run${++runs}`;
-  const [clusters, removed, kept] = [join(dir, `${name}.csv`), join(dir, `${name}-removed.csv`), join(dir, `${name}.jsonl`)];
-  const stdout = await cli(['cluster', ...shards, '--engine', engine, ...options, '--clusters', clusters, '--removed', removed]);
+  const [clusters, removed, kept] = [
+    join(dir, `${name}.csv`),
+    join(dir, `${name}-removed.csv`),
+    join(dir, `${name}.jsonl`),
+  ];
+  const stdout = await cli([
+    'cluster',
+    ...shards,
+    '--engine',
+    engine,
+    ...options,
+    '--clusters',
+    clusters,
+    '--removed',
+    removed,
+  ]);
   expect(readFileSync(clusters, 'utf8')).toBe(want.clusters);
   expect(readFileSync(removed, 'utf8')).toBe(removedOf(want.clusters));
   await cli(['dedup', input, '--clusters-from', clusters, '-o', kept, '-q']);
@@ -138,30 +199,62 @@ async function checkAgainstDedup(input: string, shards: string[], engine: string
 }
 
 describe('sign --shard + cluster with the defaults equal dedup with its defaults (DuckDB)', () => {
-  it.each([1, 2, 4])('on the sample in %i shard(s)', async (n) => {
-    const dedupStdout = await checkAgainstDedup(SAMPLE, shardsOf('sample', n), 'duckdb', []);
-    expect(dedupStdout).toMatch(/removed\s+1\d\d/); // a real amount of deduplication to compare
-    expect(dedupStdout).toMatch(/by exact Jaccard [1-9]/); // hybrid measured pairs inside its margin
-    expect(dedupStdout).toMatch(/[1-9] split off by the representative check/);
-  }, 300_000);
+  it.each([1, 2, 4])(
+    'on the sample in %i shard(s)',
+    async (n) => {
+      const dedupStdout = await checkAgainstDedup(SAMPLE, shardsOf('sample', n), 'duckdb', []);
+      expect(dedupStdout).toMatch(/removed\s+1\d\d/); // a real amount of deduplication to compare
+      expect(dedupStdout).toMatch(/by exact Jaccard [1-9]/); // hybrid measured pairs inside its margin
+      expect(dedupStdout).toMatch(/[1-9] split off by the representative check/);
+    },
+    300_000,
+  );
 });
 
 describe('cluster settings equal dedup with the same settings (DuckDB, the chains corpus)', () => {
   // The shards were banded for hybrid (recall 0.99 at t = 0.8): dedup gets the same bands.
   const bands = ['--bands', '16', '--rows', '6'];
-  const variants = [[], ['--chain-delta', '0'], ['--chain-delta', '0', '--max-representatives', '1'], ['--verify', 'exact', '--chain-delta', '0.02'], ['--verify', 'estimate', '--chain-delta', '0.05'], ['--verify', 'none'], ['--cluster-check', 'none'], ['--keep', 'longest', '--max-bucket-pairs', '2', '--chain-delta', '0']];
-  it.each(variants.map((options) => [options.join(' ') || 'the defaults', options] as const))('%s', async (_, options) => {
-    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('chains', 2), 'duckdb', options, [...options, ...bands]);
-    if (options.includes('--chain-delta') && options[1] === '0') expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
-  }, 300_000);
+  const variants = [
+    [],
+    ['--chain-delta', '0'],
+    ['--chain-delta', '0', '--max-representatives', '1'],
+    ['--verify', 'exact', '--chain-delta', '0.02'],
+    ['--verify', 'estimate', '--chain-delta', '0.05'],
+    ['--verify', 'none'],
+    ['--cluster-check', 'none'],
+    ['--keep', 'longest', '--max-bucket-pairs', '2', '--chain-delta', '0'],
+  ];
+  it.each(variants.map((options) => [options.join(' ') || 'the defaults', options] as const))(
+    '%s',
+    async (_, options) => {
+      const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('chains', 2), 'duckdb', options, [
+        ...options,
+        ...bands,
+      ]);
+      if (options.includes('--chain-delta') && options[1] === '0')
+        expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+    },
+    300_000,
+  );
 
   it('--keep field:NAME with the score the shards stored, and refused on shards without it', async () => {
     const options = ['--keep', 'field:score', '--chain-delta', '0'];
-    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('scored', 2), 'duckdb', options, [...options, ...bands]);
+    const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('scored', 2), 'duckdb', options, [
+      ...options,
+      ...bands,
+    ]);
     expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
-    const result = await runCli(['cluster', ...shardsOf('chains', 2), ...options, '--clusters', join(dir, 'refused.csv')]);
+    const result = await runCli([
+      'cluster',
+      ...shardsOf('chains', 2),
+      ...options,
+      '--clusters',
+      join(dir, 'refused.csv'),
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--keep field:score needs the shards signed with it, and .*chains-1-of-2\.parquet stores no score/);
+    expect(result.stderr).toMatch(
+      /--keep field:score needs the shards signed with it, and .*chains-1-of-2\.parquet stores no score/,
+    );
   }, 300_000);
 
   it('--verify estimate on shards signed for it (no shingle sets), and hybrid refuses them', async () => {
@@ -174,25 +267,54 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
 });
 
 describe('cluster --against reference shards equals dedup --against (DuckDB, the sample)', () => {
-  it.each([[], ['--max-bucket-pairs', '2'], ['--verify', 'exact']].map((o) => [o.join(' ') || 'the defaults', o] as const))('%s', async (_, options) => {
-    const shards = shardsOf('sample', 2);
-    const dedupStdout = await checkAgainstDedup(SAMPLE, shards, 'duckdb', [...options, '--against', shardsOf('reference', 1)[0]], [...options, '--bands', '16', '--rows', '6', '--against', REFERENCE]);
-    expect(dedupStdout).toMatch(/contaminated\s+[1-9]\d+ /);
-  }, 300_000);
+  it.each(
+    [[], ['--max-bucket-pairs', '2'], ['--verify', 'exact']].map((o) => [o.join(' ') || 'the defaults', o] as const),
+  )(
+    '%s',
+    async (_, options) => {
+      const shards = shardsOf('sample', 2);
+      const dedupStdout = await checkAgainstDedup(
+        SAMPLE,
+        shards,
+        'duckdb',
+        [...options, '--against', shardsOf('reference', 1)[0]],
+        [...options, '--bands', '16', '--rows', '6', '--against', REFERENCE],
+      );
+      expect(dedupStdout).toMatch(/contaminated\s+[1-9]\d+ /);
+    },
+    300_000,
+  );
 
   it('refuses a reference signed otherwise, naming the difference', async () => {
-    const result = await runCli(['cluster', ...shardsOf('sample', 2), '--against', shardsOf('reference-estimate', 1)[0], '--clusters', join(dir, 'refused.csv')]);
+    const result = await runCli([
+      'cluster',
+      ...shardsOf('sample', 2),
+      '--against',
+      shardsOf('reference-estimate', 1)[0],
+      '--clusters',
+      join(dir, 'refused.csv'),
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: stored vs none/);
+    expect(result.stderr).toMatch(
+      /reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: stored vs none/,
+    );
   });
 });
 
 describe('the shard file', () => {
-  it('stores each document\'s shingle set as dedup measures it: its 64-bit values, once each', async () => {
-    const texts = new Map(chainCorpus().trim().split('\n').map((line) => JSON.parse(line) as { id: string; text: string }).map((d) => [d.id, d.text]));
+  it("stores each document's shingle set as dedup measures it: its 64-bit values, once each", async () => {
+    const texts = new Map(
+      chainCorpus()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; text: string })
+        .map((d) => [d.id, d.text]),
+    );
     const { connection, close } = await openDuckDb();
     try {
-      const rows = await (await connection.runAndReadAll(`SELECT id, shingles FROM read_parquet('${shardsOf('chains', 2)[1]}')`)).getRowObjectsJS();
+      const rows = await (
+        await connection.runAndReadAll(`SELECT id, shingles FROM read_parquet('${shardsOf('chains', 2)[1]}')`)
+      ).getRowObjectsJS();
       expect(rows.length).toBeGreaterThan(500);
       const shingle = shingleOptionsOf(makeParams({}));
       for (const row of rows) {

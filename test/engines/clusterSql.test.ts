@@ -30,14 +30,34 @@ describe('clusterPlan', () => {
     expect(scored).not.toContain('slot_4');
     expect(plan.setup.find((s) => s.name === 'band_members')!.sql.match(/UNION ALL/g)).toHaveLength(1);
     expect(plan.finish.find((s) => s.name === 'documents')!.sql).toContain('s.length AS score');
-    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 1.5, verify: estimate, keep: 'first' })).toThrow(/maxBucketPairs/);
-    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 2, verify: { acceptFrom: 2, rejectUpTo: 2, threshold: 0.5 }, keep: 'first' })).toThrow(/bounds/);
+    expect(() => clusterPlan({ k: 4, bands: 2, maxBucketPairs: 1.5, verify: estimate, keep: 'first' })).toThrow(
+      /maxBucketPairs/,
+    );
+    expect(() =>
+      clusterPlan({
+        k: 4,
+        bands: 2,
+        maxBucketPairs: 2,
+        verify: { acceptFrom: 2, rejectUpTo: 2, threshold: 0.5 },
+        keep: 'first',
+      }),
+    ).toThrow(/bounds/);
   });
 
   it('reads shingle lists only where a pair can fall inside the margin', () => {
-    const all = (plan: ReturnType<typeof clusterPlan>): string => [...statementsOf([...plan.setup, ...plan.program, ...plan.finish])].map((s) => s.sql).join('\n');
-    expect(all(clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, keep: 'first' }))).not.toContain('shingles');
-    const hybrid = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: { acceptFrom: 4, rejectUpTo: 1, threshold: 0.75 }, check: { rule: estimate, maxRepresentatives: 8 }, keep: 'first' });
+    const all = (plan: ReturnType<typeof clusterPlan>): string =>
+      [...statementsOf([...plan.setup, ...plan.program, ...plan.finish])].map((s) => s.sql).join('\n');
+    expect(all(clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, keep: 'first' }))).not.toContain(
+      'shingles',
+    );
+    const hybrid = clusterPlan({
+      k: 4,
+      bands: 2,
+      maxBucketPairs: 16,
+      verify: { acceptFrom: 4, rejectUpTo: 1, threshold: 0.75 },
+      check: { rule: estimate, maxRepresentatives: 8 },
+      keep: 'first',
+    });
     expect(hybrid.setup.find((s) => s.name === 'margin_passed_pairs')!.sql).toContain('agree > 1 AND agree < 4');
     expect(hybrid.setup.find((s) => s.name === 'margin_passed_elements')!.sql).toContain('explode(shingles)');
     expect(hybrid.setup.find((s) => s.name === 'margin_passed')!.sql).toContain(`>= CAST('0.75' AS DOUBLE)`);
@@ -46,7 +66,14 @@ describe('clusterPlan', () => {
   });
 
   it('has no ROW_NUMBER() or window without PARTITION BY', () => {
-    const plan = clusterPlan({ k: 4, bands: 2, maxBucketPairs: 16, verify: estimate, check: { rule: estimate, maxRepresentatives: 8 }, keep: 'longest' });
+    const plan = clusterPlan({
+      k: 4,
+      bands: 2,
+      maxBucketPairs: 16,
+      verify: estimate,
+      check: { rule: estimate, maxRepresentatives: 8 },
+      keep: 'longest',
+    });
     for (const { sql } of statementsOf([...plan.setup, ...plan.program, ...plan.finish])) {
       for (const over of sql.matchAll(/OVER \(([^)]*)\)/g)) expect(over[1]).toMatch(/^PARTITION BY /);
     }
@@ -54,15 +81,24 @@ describe('clusterPlan', () => {
 });
 
 describe('sqlPairRule', () => {
-  it('is dedup\'s decision as slot-count bounds', () => {
-    for (const [k, t] of [[128, 0.8], [128, 0.7000000000000001], [64, 0.5], [256, 0.9]] as const) {
+  it("is dedup's decision as slot-count bounds", () => {
+    for (const [k, t] of [
+      [128, 0.8],
+      [128, 0.7000000000000001],
+      [64, 0.5],
+      [256, 0.9],
+    ] as const) {
       const m = minimumAgreement(t, k);
       expect(sqlPairRule('estimate', t, k, 64)).toEqual({ acceptFrom: m, rejectUpTo: m - 1, threshold: t });
       expect(sqlPairRule('exact', t, k, 64)).toEqual({ acceptFrom: k + 1, rejectUpTo: -1, threshold: t });
       expect(sqlPairRule('none', t, k, 64)).toEqual({ acceptFrom: 0, rejectUpTo: -1, threshold: t });
       for (const bits of [32, 64] as const) {
         const b = estimateBounds(k, t, 0.001, bits);
-        expect(sqlPairRule('hybrid', t, k, bits)).toEqual({ acceptFrom: b.acceptFrom, rejectUpTo: b.rejectUpTo, threshold: t });
+        expect(sqlPairRule('hybrid', t, k, bits)).toEqual({
+          acceptFrom: b.acceptFrom,
+          rejectUpTo: b.rejectUpTo,
+          threshold: t,
+        });
       }
     }
   });
@@ -85,11 +121,15 @@ describe('checkShardSet', () => {
   });
 
   it('refuses mixed parameters, naming each difference', () => {
-    expect(() => checkShardSet(['a', 'b'], [meta(), meta({ index: 1, params: makeParams({ k: 64, seed: 7 }) })])).toThrow(
-      'b does not match a: seed: 42 vs 7; k: 128 vs 64',
+    expect(() =>
+      checkShardSet(['a', 'b'], [meta(), meta({ index: 1, params: makeParams({ k: 64, seed: 7 }) })]),
+    ).toThrow('b does not match a: seed: 42 vs 7; k: 128 vs 64');
+    expect(() => checkShardSet(['a', 'b'], [meta(), meta({ index: 1, lsh: { bands: 9, rows: 13 } })])).toThrow(
+      'bands: 14 vs 9; rows: 9 vs 13',
     );
-    expect(() => checkShardSet(['a', 'b'], [meta(), meta({ index: 1, lsh: { bands: 9, rows: 13 } })])).toThrow('bands: 14 vs 9; rows: 9 vs 13');
-    expect(() => checkShardSet(['a', 'b'], [meta(), meta({ index: 1, totalDocuments: 21 })])).toThrow('input documents: 20 vs 21 (not the same input)');
+    expect(() => checkShardSet(['a', 'b'], [meta(), meta({ index: 1, totalDocuments: 21 })])).toThrow(
+      'input documents: 20 vs 21 (not the same input)',
+    );
   });
 
   it('refuses a shard given twice or missing', () => {

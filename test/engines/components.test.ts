@@ -14,7 +14,9 @@ async function components(edgesSql: string): Promise<{ rounds: number; summary: 
   const { connection, close } = await openDuckDb({ threads: 2 });
   try {
     await connection.run(`CREATE TABLE input AS ${edgesSql}`);
-    await connection.run('CREATE TABLE edges AS SELECT DISTINCT GREATEST(a, b) AS src, LEAST(a, b) AS dst FROM input WHERE a <> b');
+    await connection.run(
+      'CREATE TABLE edges AS SELECT DISTINCT GREATEST(a, b) AS src, LEAST(a, b) AS dst FROM input WHERE a <> b',
+    );
     const counted: Record<string, number> = {};
     await runOps(connection, [starLoop('', 'components')], { maxRounds: 100 }, counted);
     const rounds = counted.components;
@@ -26,7 +28,9 @@ async function components(edgesSql: string): Promise<{ rounds: number; summary: 
              (SELECT COUNT(*) FROM edges) AS edges,
              (SELECT COUNT(*) FROM (SELECT src FROM edges GROUP BY src HAVING COUNT(*) > 1) x) AS multiParent,
              (SELECT COUNT(*) FROM labelled l JOIN (SELECT root, MIN(node) AS least FROM labelled GROUP BY root) m ON l.root = m.root WHERE m.least <> l.root) AS rootNotLeast`);
-    const summary = Object.fromEntries(Object.entries((await rows.getRowObjectsJS())[0]).map(([k, v]) => [k, Number(v)]));
+    const summary = Object.fromEntries(
+      Object.entries((await rows.getRowObjectsJS())[0]).map(([k, v]) => [k, Number(v)]),
+    );
     return { rounds, summary };
   } finally {
     close();
@@ -53,6 +57,12 @@ describe('connected components by large-star / small-star', () => {
     const { summary } = await components(`
       SELECT p + 100 * j AS a, p + 100 * (j + 1) AS b FROM range(100) x(p), range(49) y(j)
       UNION ALL SELECT 100000 + 2 * i AS a, 100001 + 2 * i AS b FROM range(1000) t(i)`);
-    expect(summary).toEqual({ nodes: 5000 + 2000, components: 1100, edges: 5000 - 100 + 1000, multiParent: 0, rootNotLeast: 0 });
+    expect(summary).toEqual({
+      nodes: 5000 + 2000,
+      components: 1100,
+      edges: 5000 - 100 + 1000,
+      multiParent: 0,
+      rootNotLeast: 0,
+    });
   }, 120_000);
 });

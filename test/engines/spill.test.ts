@@ -16,7 +16,8 @@ const K = 128;
 const BANDS = 16;
 const ROWS = 8;
 
-const write = (path: string, index: number): Promise<void> => writeSyntheticShard(path, { documents: DOCS, k: K, bands: BANDS, rows: ROWS, shard: { index, count: 2 } });
+const write = (path: string, index: number): Promise<void> =>
+  writeSyntheticShard(path, { documents: DOCS, k: K, bands: BANDS, rows: ROWS, shard: { index, count: 2 } });
 
 describe('cluster on DuckDB under a memory limit', () => {
   it('spills under 256 MB and finds every planted pair', async () => {
@@ -57,7 +58,13 @@ describe('cluster on DuckDB under a memory limit', () => {
     expect(summary.stats.candidates).toBe(DOCS / 2 + (2 * DOCS) / 10);
     expect(spilled).toBeGreaterThan(0);
     const lines = readFileSync(join(dir, 'clusters.csv'), 'utf8').split('\n');
-    expect(lines.slice(0, 5)).toEqual(['id,cluster,kept', 'doc-0,0,true', 'doc-1,0,false', 'doc-2,1,true', 'doc-3,1,false']);
+    expect(lines.slice(0, 5)).toEqual([
+      'id,cluster,kept',
+      'doc-0,0,true',
+      'doc-1,0,false',
+      'doc-2,1,true',
+      'doc-3,1,false',
+    ]);
     const removed = readFileSync(join(dir, 'removed.csv'), 'utf8').split('\n');
     expect(removed.slice(0, 3)).toEqual(['id', 'doc-1', 'doc-3']);
   }, 300_000);

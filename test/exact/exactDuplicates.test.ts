@@ -16,7 +16,9 @@ describe('exact pre-pass', () => {
   it('honours the normalization options', () => {
     const strip = { nfkc: true, stripPunctuation: true };
     expect(normalizedForExactMatch('Ｈello, world!', strip)).toBe(normalizedForExactMatch('hello world', strip));
-    expect(normalizedForExactMatch('hello, world!', DEFAULT_NORMALIZE)).not.toBe(normalizedForExactMatch('hello world', DEFAULT_NORMALIZE));
+    expect(normalizedForExactMatch('hello, world!', DEFAULT_NORMALIZE)).not.toBe(
+      normalizedForExactMatch('hello world', DEFAULT_NORMALIZE),
+    );
   });
 
   it('keeps 50,000 distinct texts apart while growing', () => {

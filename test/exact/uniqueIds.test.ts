@@ -12,7 +12,9 @@ describe('UniqueIds', () => {
   });
 
   it('in memory: names both indexes', () => {
-    expect(() => requireUniqueIdsInMemory([{ id: 'a' }, { id: 'b' }, { id: 'a' }])).toThrow('documents[2]: id "a" repeats the id of documents[0]; ids must be unique');
+    expect(() => requireUniqueIdsInMemory([{ id: 'a' }, { id: 'b' }, { id: 'a' }])).toThrow(
+      'documents[2]: id "a" repeats the id of documents[0]; ids must be unique',
+    );
     expect(() => requireUniqueIdsInMemory([{ id: 'a' }, { id: 'b' }])).not.toThrow();
     expect(repeatedIdMessage('x"y', 'f.jsonl:3')).toBe('id "x\\"y" repeats the id of f.jsonl:3; ids must be unique');
   });

@@ -14,19 +14,40 @@ import { unitId, type ReadSetup } from '../../src/firstPass/protocol.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 
-const WORDS = ['the', 'Quick', 'BROWN', 'fox', 'ΣΊΣΥΦΟΣ', 'ΟΔΟΣ', 'İstanbul', 'ǅemal', 'K', 'straße', '👩‍👩‍👧', '東京', 'タワー', 'a\u00a0b', 'x\u2003y', 'tab\there'];
+const WORDS = [
+  'the',
+  'Quick',
+  'BROWN',
+  'fox',
+  'ΣΊΣΥΦΟΣ',
+  'ΟΔΟΣ',
+  'İstanbul',
+  'ǅemal',
+  'K',
+  'straße',
+  '👩‍👩‍👧',
+  '東京',
+  'タワー',
+  'a\u00a0b',
+  'x\u2003y',
+  'tab\there',
+];
 const IDS = ['"\\ud800"', '"\\ufeffx"', '7', '', '"a\\u0000b"', '"\\ud83d\\ude00"', '"ok"', '-5', '"q\\""', '"\u00e9"'];
 
 function corpus(): Uint8Array {
   let seed = 9;
-  const random = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const lines: string[] = [];
   for (let i = 0; i < 300; i++) {
     const words = Array.from({ length: Math.floor(random() * 25) }, () => WORDS[Math.floor(random() * WORDS.length)]);
     const text = random() < 0.2 ? words.join(' ').toUpperCase() : words.join(random() < 0.5 ? ' ' : '  ');
     const id = IDS[i % IDS.length];
-    const idPart = id === '' ? '' : id.startsWith('"') ? `"id": ${id.slice(0, -1)}${i}", ` : `"id": ${Number(id) * 1000 + i}, `;
-    const json = random() < 0.5 ? JSON.stringify(text) : JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const idPart =
+      id === '' ? '' : id.startsWith('"') ? `"id": ${id.slice(0, -1)}${i}", ` : `"id": ${Number(id) * 1000 + i}, `;
+    const json =
+      random() < 0.5
+        ? JSON.stringify(text)
+        : JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     lines.push(i % 37 === 5 ? `{"id": "bad${i}", "text": }` : `{${idPart}"text": ${json}, "n": [1, {"k": null}]}`);
     if (i % 23 === 0) lines.push(i % 2 === 0 ? '' : '  \t');
     if (i % 29 === 0) lines.push(`{"id": "dup${i}", "text": "same TEXT as before"}`);
@@ -58,9 +79,26 @@ async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKe
   for await (const unit of units) {
     const d = unit.documents;
     for (let i = 0; i < d.count; i++) {
-      out.push([unitId(d, i), [...d.idKeys.subarray(4 * i, 4 * i + 4)], [...d.exactKeys.subarray(4 * i, 4 * i + 4)], d.empty[i], d.scores[i], d.lines[i], d.starts[i], d.ends[i], unit.groups[i]]);
+      out.push([
+        unitId(d, i),
+        [...d.idKeys.subarray(4 * i, 4 * i + 4)],
+        [...d.exactKeys.subarray(4 * i, 4 * i + 4)],
+        d.empty[i],
+        d.scores[i],
+        d.lines[i],
+        d.starts[i],
+        d.ends[i],
+        unit.groups[i],
+      ]);
     }
-    out.push(['unit', d.textBytes, [...unit.selected], [...unit.result.signatures!], [...unit.result.shingles!], [...unit.result.offsets!]]);
+    out.push([
+      'unit',
+      d.textBytes,
+      [...unit.selected],
+      [...unit.result.signatures!],
+      [...unit.result.shingles!],
+      [...unit.result.offsets!],
+    ]);
   }
   return { out, invalid };
 }
@@ -86,7 +124,8 @@ describe('the first pass with its kernel', () => {
         expect(got.invalid).toEqual(reference.invalid);
         // Units differ in size, so compare documents, then every unit's signatures and sets joined.
         const documents = (r: typeof got) => r.out.filter((row) => (row as unknown[])[0] !== 'unit');
-        const joined = (r: typeof got) => r.out.filter((row) => (row as unknown[])[0] === 'unit').flatMap((row) => (row as unknown[][])[3]);
+        const joined = (r: typeof got) =>
+          r.out.filter((row) => (row as unknown[])[0] === 'unit').flatMap((row) => (row as unknown[][])[3]);
         expect(documents(got)).toEqual(documents(reference));
         expect(joined(got)).toEqual(joined(reference));
       }

@@ -26,7 +26,10 @@ function corpus(seed: number): Uint8Array {
   const ends = ['\n', '\r\n', '\r', '\n\n', '\r\r\n'];
   const parts: Uint8Array[] = [encoder.encode('\ufeff')];
   for (let i = 0; i < 60; i++) {
-    const text = Array.from({ length: 1 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(' ');
+    const text = Array.from(
+      { length: 1 + Math.floor(random() * 12) },
+      () => words[Math.floor(random() * words.length)],
+    ).join(' ');
     const record = random() < 0.3 ? { text } : { id: `d${i}`, text };
     parts.push(encoder.encode(JSON.stringify(record)));
     if (i === 17) parts.push(Uint8Array.of(0x20, 0xff, 0xfe)); // invalid UTF-8 after the object: a malformed line, skipped by both
@@ -49,7 +52,8 @@ async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Ar
 
 async function collect(units: AsyncIterable<InputUnit> | Iterable<InputUnit>) {
   const out: { id: string; text: string; bytes?: string }[] = [];
-  for await (const doc of unitDocuments(units, READ, NODE_SOURCES)) out.push({ id: doc.id, text: doc.text, bytes: doc.lineBytes && Buffer.from(doc.lineBytes).toString('latin1') });
+  for await (const doc of unitDocuments(units, READ, NODE_SOURCES))
+    out.push({ id: doc.id, text: doc.text, bytes: doc.lineBytes && Buffer.from(doc.lineBytes).toString('latin1') });
   return out;
 }
 
@@ -61,9 +65,20 @@ describe('lineUnits and unitDocuments', () => {
       writeFileSync(path, bytes);
       const expected: { id: string; text: string }[] = [];
       const skipped: string[] = [];
-      for await (const doc of readDocuments(await listInputFiles([path]), { ...DEFAULT_READ, skipInvalid: true, onInvalid: (m) => skipped.push(m) })) expected.push({ id: doc.id, text: doc.text });
+      for await (const doc of readDocuments(await listInputFiles([path]), {
+        ...DEFAULT_READ,
+        skipInvalid: true,
+        onInvalid: (m) => skipped.push(m),
+      }))
+        expected.push({ id: doc.id, text: doc.text });
       expect(skipped.length).toBeGreaterThan(0); // the invalid line is there, and skipped by both
-      for (const [chunk, unit] of [[1, 1], [3, 7], [7, 64], [64, 3], [1 << 16, 1 << 19]]) {
+      for (const [chunk, unit] of [
+        [1, 1],
+        [3, 7],
+        [7, 64],
+        [64, 3],
+        [1 << 16, 1 << 19],
+      ]) {
         const docs = await collect(lineUnits(path, chunked(bytes, chunk), false, unit));
         expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
         // Each document's bytes are its line as it came in, its line end included (the BOM left out).

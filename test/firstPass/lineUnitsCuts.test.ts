@@ -18,7 +18,13 @@ import { rng } from '../support/reference.js';
 const LF = 0x0a;
 const CR = 0x0d;
 
-async function* referenceLineUnits(path: string, chunks: AsyncIterable<Uint8Array>, qualifyIds: boolean, unitBytes: number, unitLines = Infinity): AsyncGenerator<InputUnit> {
+async function* referenceLineUnits(
+  path: string,
+  chunks: AsyncIterable<Uint8Array>,
+  qualifyIds: boolean,
+  unitBytes: number,
+  unitLines = Infinity,
+): AsyncGenerator<InputUnit> {
   let parts: Uint8Array[] = [];
   let held = 0;
   let firstLine = 1;
@@ -39,7 +45,17 @@ async function* referenceLineUnits(path: string, chunks: AsyncIterable<Uint8Arra
       opened = true;
       if (start === '[') {
         for await (const more of chunks) parts.push(more);
-        yield { kind: 'json-array', path, bytes: copy(concat(parts, parts.reduce((n, p) => n + p.length, 0))), qualifyIds };
+        yield {
+          kind: 'json-array',
+          path,
+          bytes: copy(
+            concat(
+              parts,
+              parts.reduce((n, p) => n + p.length, 0),
+            ),
+          ),
+          qualifyIds,
+        };
         return;
       }
     }
@@ -132,7 +148,13 @@ function randomInput(random: () => number, unitBytes: number, json: boolean): Ui
 
 /** The bytes in chunks of random sizes: single bytes, a few bytes, about a unit, several units; now and then an empty chunk. */
 function randomChunks(random: () => number, bytes: Uint8Array, unitBytes: number): Uint8Array[] {
-  const sizes = [() => 1, () => 1 + Math.floor(random() * 5), () => 1 + Math.floor(random() * 2 * unitBytes), () => unitBytes + Math.floor(random() * 4 * unitBytes), () => 0];
+  const sizes = [
+    () => 1,
+    () => 1 + Math.floor(random() * 5),
+    () => 1 + Math.floor(random() * 2 * unitBytes),
+    () => unitBytes + Math.floor(random() * 4 * unitBytes),
+    () => 0,
+  ];
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; ) {
     const size = sizes[Math.floor(random() * sizes.length)]();
@@ -167,28 +189,33 @@ describe('lineUnits', () => {
   it.each([
     ['with', async () => lineUnits],
     ['without', withoutBuffer],
-  ])('cuts random inputs in random chunks into the units the joining implementation gave, each in a buffer of its own (%s Buffer)', async (_, load) => {
-    const lineUnits = await load();
-    const random = rng(29);
-    let units = 0;
-    for (let round = 0; round < 1500; round++) {
-      const unitBytes = 1 + Math.floor(random() * (random() < 0.5 ? 16 : 200));
-      const unitLines = random() < 0.3 ? 1 + Math.floor(random() * 6) : Infinity;
-      const path = random() < 0.2 ? 'in.json' : 'in.jsonl';
-      const bytes = randomInput(random, unitBytes, path.endsWith('.json'));
-      const chunks = randomChunks(random, bytes, unitBytes);
-      const got = await all(lineUnits(path, from(chunks), round % 2 === 0, unitBytes, unitLines));
-      const expected = await all(referenceLineUnits(path, from(chunks), round % 2 === 0, unitBytes, unitLines));
-      expect(got, `round ${round}: ${unitBytes} bytes, ${unitLines} lines, ${chunks.length} chunks`).toEqual(expected);
-      for (const unit of got) {
-        if (unit.kind !== 'lines' && unit.kind !== 'json-array') continue;
-        expect(unit.bytes.byteOffset).toBe(0);
-        expect(unit.bytes.byteLength).toBe(unit.bytes.buffer.byteLength);
+  ])(
+    'cuts random inputs in random chunks into the units the joining implementation gave, each in a buffer of its own (%s Buffer)',
+    async (_, load) => {
+      const lineUnits = await load();
+      const random = rng(29);
+      let units = 0;
+      for (let round = 0; round < 1500; round++) {
+        const unitBytes = 1 + Math.floor(random() * (random() < 0.5 ? 16 : 200));
+        const unitLines = random() < 0.3 ? 1 + Math.floor(random() * 6) : Infinity;
+        const path = random() < 0.2 ? 'in.json' : 'in.jsonl';
+        const bytes = randomInput(random, unitBytes, path.endsWith('.json'));
+        const chunks = randomChunks(random, bytes, unitBytes);
+        const got = await all(lineUnits(path, from(chunks), round % 2 === 0, unitBytes, unitLines));
+        const expected = await all(referenceLineUnits(path, from(chunks), round % 2 === 0, unitBytes, unitLines));
+        expect(got, `round ${round}: ${unitBytes} bytes, ${unitLines} lines, ${chunks.length} chunks`).toEqual(
+          expected,
+        );
+        for (const unit of got) {
+          if (unit.kind !== 'lines' && unit.kind !== 'json-array') continue;
+          expect(unit.bytes.byteOffset).toBe(0);
+          expect(unit.bytes.byteLength).toBe(unit.bytes.buffer.byteLength);
+        }
+        units += got.length;
       }
-      units += got.length;
-    }
-    expect(units).toBeGreaterThan(10_000);
-  });
+      expect(units).toBeGreaterThan(10_000);
+    },
+  );
 
   it('cuts half-MiB units from 16 KiB to 1 MiB chunks as the joining implementation did', async () => {
     const random = rng(7);
@@ -198,7 +225,9 @@ describe('lineUnits', () => {
     for (const size of [1 << 14, 1 << 16, (1 << 16) + 7, 1 << 20]) {
       const chunks: Uint8Array[] = [];
       for (let at = 0; at < big.length; at += size) chunks.push(big.subarray(at, at + size));
-      expect(await all(lineUnits('big.jsonl', from(chunks), false))).toEqual(await all(referenceLineUnits('big.jsonl', from(chunks), false, 1 << 19)));
+      expect(await all(lineUnits('big.jsonl', from(chunks), false))).toEqual(
+        await all(referenceLineUnits('big.jsonl', from(chunks), false, 1 << 19)),
+      );
     }
   });
 });

@@ -14,11 +14,28 @@ import { hashFamilyOf, makeParams, shingleOptionsOf } from '../../src/signatures
 import { pack } from '../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 
-const sample = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 30);
-const texts = [...sample.map((line) => (JSON.parse(line) as { text: string }).text), '', '   ', 'one', 'two words', 'ΣΑΣ İstanbul', ''];
+const sample = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 30);
+const texts = [
+  ...sample.map((line) => (JSON.parse(line) as { text: string }).text),
+  '',
+  '   ',
+  'one',
+  'two words',
+  'ΣΑΣ İstanbul',
+  '',
+];
 const documents: (TextDocument & { n: number })[] = texts.map((text, n) => ({ text, n }));
 
-async function signedAlone(params: ReturnType<typeof makeParams>, signer: Parameters<typeof signDocuments>[1], batchDocuments: number, keepSets: boolean) {
+async function signedAlone(
+  params: ReturnType<typeof makeParams>,
+  signer: Parameters<typeof signDocuments>[1],
+  batchDocuments: number,
+  keepSets: boolean,
+) {
   const family = hashFamilyOf(params);
   const shingle = shingleOptionsOf(params);
   const order: number[] = [];
@@ -30,7 +47,11 @@ async function signedAlone(params: ReturnType<typeof makeParams>, signer: Parame
       order.push(d.n);
       const set = shingleDocument(d.text, shingle);
       const row = batch.signatures.subarray(i * 2 * params.k, (i + 1) * 2 * params.k);
-      if (set.length === 0) expect([...row].every((w) => w === EMPTY_SLOT_WORD), `document ${d.n}`).toBe(true);
+      if (set.length === 0)
+        expect(
+          [...row].every((w) => w === EMPTY_SLOT_WORD),
+          `document ${d.n}`,
+        ).toBe(true);
       else expect([...row], `document ${d.n}`).toEqual([...signBatchOnCpu(family, pack([set]))]);
       if (keepSets) expect([...batch.sets[i]], `set of ${d.n}`).toEqual([...set]);
     });

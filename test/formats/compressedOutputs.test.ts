@@ -14,7 +14,9 @@ describe('compressed outputs', () => {
   it('a zstd file of many frames and a gzip file read back whole (DuckDB, zlib)', async () => {
     const dir = tempDir('gpudedup-compressed-');
     // About 6 MB of lines: several 1 MB buffers, so several zstd frames.
-    const lines = Array.from({ length: 60_000 }, (_, i) => JSON.stringify({ id: i, text: `line ${i} ${'x'.repeat(i % 150)}` }));
+    const lines = Array.from({ length: 60_000 }, (_, i) =>
+      JSON.stringify({ id: i, text: `line ${i} ${'x'.repeat(i % 150)}` }),
+    );
     for (const name of ['many.jsonl.zst', 'many.jsonl.gz']) {
       const file = await BufferedFile.create(join(dir, name));
       for (const line of lines) await file.write(line + '\n');
@@ -26,7 +28,10 @@ describe('compressed outputs', () => {
     expect(zst.length).toBeLessThan(6_000_000 / 4);
     await withDuckDB(async (db) => {
       for (const name of ['many.jsonl.zst', 'many.jsonl.gz']) {
-        const back = await rows(db, `select id::int as id, text from read_json(${sqlString(join(dir, name))}, format = 'newline_delimited')`);
+        const back = await rows(
+          db,
+          `select id::int as id, text from read_json(${sqlString(join(dir, name))}, format = 'newline_delimited')`,
+        );
         expect(back.length).toBe(lines.length);
         expect(back.map((r) => JSON.stringify(r))).toEqual(lines);
       }
@@ -39,8 +44,17 @@ describe('compressed outputs', () => {
     writeFileSync(input, toJsonLines(formatCorpus().slice(0, 600)));
     const run = async (suffix: string): Promise<void> => {
       const result = await runCli([
-        'dedup', input, '-o', join(dir, `kept.jsonl${suffix}`), '--clusters', join(dir, `clusters.csv${suffix}`),
-        '--pairs', join(dir, `pairs.jsonl${suffix}`), '--backend', 'cpu', '-q',
+        'dedup',
+        input,
+        '-o',
+        join(dir, `kept.jsonl${suffix}`),
+        '--clusters',
+        join(dir, `clusters.csv${suffix}`),
+        '--pairs',
+        join(dir, `pairs.jsonl${suffix}`),
+        '--backend',
+        'cpu',
+        '-q',
       ]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -53,8 +67,17 @@ describe('compressed outputs', () => {
     }
     await withDuckDB(async (db) => {
       const read = (path: string, csv: boolean): Promise<Record<string, unknown>[]> =>
-        rows(db, csv ? `select * from read_csv(${sqlString(path)}, header = true, all_varchar = true)` : `select * from read_json(${sqlString(path)}, format = 'newline_delimited')`);
-      for (const [name, csv] of [['kept.jsonl', false], ['clusters.csv', true], ['pairs.jsonl', false]] as const) {
+        rows(
+          db,
+          csv
+            ? `select * from read_csv(${sqlString(path)}, header = true, all_varchar = true)`
+            : `select * from read_json(${sqlString(path)}, format = 'newline_delimited')`,
+        );
+      for (const [name, csv] of [
+        ['kept.jsonl', false],
+        ['clusters.csv', true],
+        ['pairs.jsonl', false],
+      ] as const) {
         expect(await read(join(dir, `${name}.zst`), csv)).toEqual(await read(join(dir, name), csv));
       }
     });
@@ -68,10 +91,20 @@ describe('compressed outputs', () => {
     await jsonl.write(toJsonLines([...records, ...records, ...records]));
     await jsonl.commit();
     const path = join(dir, 'second.parquet');
-    const file = await ParquetFile.create(path, flatSchema([{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }]), { compression: 'zstd' });
+    const file = await ParquetFile.create(
+      path,
+      flatSchema([
+        { name: 'id', type: 'STRING' },
+        { name: 'text', type: 'STRING' },
+      ]),
+      { compression: 'zstd' },
+    );
     for (let start = 0; start < records.length; start += 500) {
       const group = records.slice(start, start + 500);
-      await file.writeRowGroup([{ name: 'id', data: group.map((r) => r.id) }, { name: 'text', data: group.map((r) => r.text) }]);
+      await file.writeRowGroup([
+        { name: 'id', data: group.map((r) => r.id) },
+        { name: 'text', data: group.map((r) => r.text) },
+      ]);
     }
     await file.commit();
     const texts: string[] = [];

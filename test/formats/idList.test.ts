@@ -26,13 +26,18 @@ describe('readIdList', () => {
 
   it('JSON Lines: the id field, numbers as text; a line without it named', async () => {
     expect(await readIdList(file('ids.jsonl', '{"id":"a"}\n{"id":7}\n'))).toEqual(['a', '7']);
-    await expect(readIdList(file('bad.jsonl', '{"id":"a"}\n{"name":"b"}\n'))).rejects.toThrow(/bad\.jsonl:2: no "id" field/);
+    await expect(readIdList(file('bad.jsonl', '{"id":"a"}\n{"name":"b"}\n'))).rejects.toThrow(
+      /bad\.jsonl:2: no "id" field/,
+    );
     await expect(readIdList(file('bad2.jsonl', '{"id":"a"}\n{oops\n'))).rejects.toThrow(/bad2\.jsonl:2: not JSON/);
   });
 
   it('Parquet: the id column', async () => {
     const path = join(dir, 'ids.parquet');
-    const table = await openTable(path, [['id', 'STRING'], ['n', 'INT64']]);
+    const table = await openTable(path, [
+      ['id', 'STRING'],
+      ['n', 'INT64'],
+    ]);
     await table.row(['p', 1]);
     await table.row(['q', 2]);
     await table.commit();

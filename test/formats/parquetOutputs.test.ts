@@ -18,11 +18,15 @@ async function dedup(args: string[]): Promise<void> {
 }
 
 const columnsOf = async (file: string): Promise<string[]> =>
-  withDuckDB(async (db) => (await rows(db, `describe select * from ${sqlString(file)}`)).map((r) => `${r.column_name} ${r.column_type}`));
+  withDuckDB(async (db) =>
+    (await rows(db, `describe select * from ${sqlString(file)}`)).map((r) => `${r.column_name} ${r.column_type}`),
+  );
 
 beforeAll(async () => {
   // Mixed-type and nested fields: a nested field is left out of the inferred schema, a mixed one becomes a string.
-  const records = formatCorpus().slice(0, 500).map((r, i) => ({ ...r, meta: { n: i }, mixed: i % 2 ? 'x' : i, ratio: i / 3 }));
+  const records = formatCorpus()
+    .slice(0, 500)
+    .map((r, i) => ({ ...r, meta: { n: i }, mixed: i % 2 ? 'x' : i, ratio: i / 3 }));
   writeFileSync(jsonl, toJsonLines(records));
   await withDuckDB(async (db) => {
     await db.run(
@@ -33,16 +37,34 @@ beforeAll(async () => {
   });
   await Promise.all([
     dedup([jsonl, '-o', path('kept.jsonl'), '--clusters', path('clusters.csv')]),
-    dedup([jsonl, '-o', path('kept.parquet'), '--clusters', path('clusters.parquet'), '--pairs', path('pairs.parquet')]),
+    dedup([
+      jsonl,
+      '-o',
+      path('kept.parquet'),
+      '--clusters',
+      path('clusters.parquet'),
+      '--pairs',
+      path('pairs.parquet'),
+    ]),
   ]);
 });
 
 describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () => {
   it('from JSON Lines: id, text and the scalar fields, typed by their values; the kept rows in order', async () => {
-    expect(await columnsOf(path('kept.parquet'))).toEqual(['id VARCHAR', 'text VARCHAR', 'score BIGINT', 'lang VARCHAR', 'mixed VARCHAR', 'ratio DOUBLE']);
+    expect(await columnsOf(path('kept.parquet'))).toEqual([
+      'id VARCHAR',
+      'text VARCHAR',
+      'score BIGINT',
+      'lang VARCHAR',
+      'mixed VARCHAR',
+      'ratio DOUBLE',
+    ]);
     await withDuckDB(async (db) => {
       const kept = await rows(db, `select id, text, score, lang, ratio from ${sqlString(path('kept.parquet'))}`);
-      const expected = await rows(db, `select id, text, score, lang, ratio from read_json(${sqlString(path('kept.jsonl'))}, format = 'newline_delimited')`);
+      const expected = await rows(
+        db,
+        `select id, text, score, lang, ratio from read_json(${sqlString(path('kept.jsonl'))}, format = 'newline_delimited')`,
+      );
       expect(kept.length).toBeGreaterThan(400);
       expect(kept.length).toBeLessThan(500);
       expect(kept).toEqual(expected);
@@ -51,7 +73,9 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
 
   it("from JSON Lines without ids: each kept row's id is the one the clusters table gives it (its line; with several inputs, path:line)", async () => {
     const [a, b] = [path('no-ids-a.jsonl'), path('no-ids-b.jsonl')];
-    const texts = formatCorpus().slice(0, 60).map((r) => ({ text: r.text }));
+    const texts = formatCorpus()
+      .slice(0, 60)
+      .map((r) => ({ text: r.text }));
     writeFileSync(a, toJsonLines(texts.slice(0, 30)));
     writeFileSync(b, toJsonLines(texts.slice(30)));
     for (const inputs of [[a], [a, b]]) {
@@ -59,7 +83,10 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
       await dedup([...inputs, '-o', out, '--clusters', clusters]);
       await withDuckDB(async (db) => {
         const kept = (await rows(db, `select id from ${sqlString(out)}`)).map((r) => r.id);
-        const expected = await rows(db, `select id from read_csv(${sqlString(clusters)}, header = true, all_varchar = true) where kept = 'true'`);
+        const expected = await rows(
+          db,
+          `select id from read_csv(${sqlString(clusters)}, header = true, all_varchar = true) where kept = 'true'`,
+        );
         expect(kept.length).toBeGreaterThan(20);
         expect(kept, inputs.join(' ')).toEqual(expected.map((r) => r.id));
       });
@@ -68,50 +95,73 @@ describe('dedup -o x.parquet and --clusters x.parquet, read back by DuckDB', () 
 
   it('clusters and pairs as Parquet: the rows of the CSV, typed', async () => {
     expect(await columnsOf(path('clusters.parquet'))).toEqual(['id VARCHAR', 'cluster BIGINT', 'kept BOOLEAN']);
-    expect(await columnsOf(path('pairs.parquet'))).toEqual(['id_a VARCHAR', 'id_b VARCHAR', 'estimate DOUBLE', 'exact DOUBLE']); // hybrid (the default): exact where computed, null where the estimate decided
+    expect(await columnsOf(path('pairs.parquet'))).toEqual([
+      'id_a VARCHAR',
+      'id_b VARCHAR',
+      'estimate DOUBLE',
+      'exact DOUBLE',
+    ]); // hybrid (the default): exact where computed, null where the estimate decided
     await withDuckDB(async (db) => {
       const parquet = await rows(db, `select * from ${sqlString(path('clusters.parquet'))}`);
-      const csv = await rows(db, `select id, cluster::bigint as cluster, kept::boolean as kept from read_csv(${sqlString(path('clusters.csv'))}, header = true, all_varchar = true)`);
+      const csv = await rows(
+        db,
+        `select id, cluster::bigint as cluster, kept::boolean as kept from read_csv(${sqlString(path('clusters.csv'))}, header = true, all_varchar = true)`,
+      );
       expect(parquet.length).toBe(500);
       expect(parquet).toEqual(csv);
       // The empty exact cells of the CSV (pairs the estimate decided) are nulls in Parquet, never 0.
       const pairs = path('pairs.parquet');
-      const [zeros] = await rows(db, `select count(*) filter (where exact = 0) as zero, count(*) filter (where exact is null) as missing from ${sqlString(pairs)}`);
+      const [zeros] = await rows(
+        db,
+        `select count(*) filter (where exact = 0) as zero, count(*) filter (where exact is null) as missing from ${sqlString(pairs)}`,
+      );
       expect(Number(zeros.zero)).toBe(0);
       expect(Number(zeros.missing)).toBeGreaterThan(0);
     });
   });
 
-  it.each(['snappy', 'zstd', 'gzip', 'none'])('from Parquet, --compression %s: the input schema and the kept rows as they were', async (compression) => {
-    const out = path(`typed-kept-${compression}.parquet`);
-    const clusters = path(`typed-clusters-${compression}.csv`);
-    await dedup([typed, '-o', out, '--clusters', clusters, '--compression', compression]);
-    expect(await columnsOf(out)).toEqual(await columnsOf(typed));
-    await withDuckDB(async (db) => {
-      const codecs = await rows(db, `select distinct compression from parquet_metadata(${sqlString(out)})`);
-      expect(codecs.map((r) => r.compression)).toEqual([compression === 'none' ? 'UNCOMPRESSED' : compression.toUpperCase()]);
-      const kept = await rows(db, `select * from ${sqlString(out)}`);
-      const expected = await rows(
-        db,
-        `select t.* from ${sqlString(typed)} t join (select id from read_csv(${sqlString(clusters)}, header = true, all_varchar = true) where kept = 'true') k using (id)`,
-      );
-      // DuckDB's join does not keep order: compare as sets here, and the order against the input's below.
-      const key = (r: Record<string, unknown>): string => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-      expect(kept.map(key).sort()).toEqual(expected.map(key).sort());
-      expect(kept.length).toBeGreaterThan(400);
-      const order = (await rows(db, `select id from ${sqlString(typed)}`)).map((r) => r.id);
-      const keptIds = kept.map((r) => r.id);
-      expect(keptIds).toEqual(order.filter((id) => keptIds.includes(id)));
-    });
-  });
+  it.each(['snappy', 'zstd', 'gzip', 'none'])(
+    'from Parquet, --compression %s: the input schema and the kept rows as they were',
+    async (compression) => {
+      const out = path(`typed-kept-${compression}.parquet`);
+      const clusters = path(`typed-clusters-${compression}.csv`);
+      await dedup([typed, '-o', out, '--clusters', clusters, '--compression', compression]);
+      expect(await columnsOf(out)).toEqual(await columnsOf(typed));
+      await withDuckDB(async (db) => {
+        const codecs = await rows(db, `select distinct compression from parquet_metadata(${sqlString(out)})`);
+        expect(codecs.map((r) => r.compression)).toEqual([
+          compression === 'none' ? 'UNCOMPRESSED' : compression.toUpperCase(),
+        ]);
+        const kept = await rows(db, `select * from ${sqlString(out)}`);
+        const expected = await rows(
+          db,
+          `select t.* from ${sqlString(typed)} t join (select id from read_csv(${sqlString(clusters)}, header = true, all_varchar = true) where kept = 'true') k using (id)`,
+        );
+        // DuckDB's join does not keep order: compare as sets here, and the order against the input's below.
+        const key = (r: Record<string, unknown>): string =>
+          JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+        expect(kept.map(key).sort()).toEqual(expected.map(key).sort());
+        expect(kept.length).toBeGreaterThan(400);
+        const order = (await rows(db, `select id from ${sqlString(typed)}`)).map((r) => r.id);
+        const keptIds = kept.map((r) => r.id);
+        expect(keptIds).toEqual(order.filter((id) => keptIds.includes(id)));
+      });
+    },
+  );
 
   it('from Parquet to JSON Lines: each kept row as a JSON object of its scalar and nested columns', async () => {
     const out = path('typed-kept.jsonl');
     const parquet = path('typed-kept-for-jsonl.parquet');
     await Promise.all([dedup([typed, '-o', out]), dedup([typed, '-o', parquet])]);
     await withDuckDB(async (db) => {
-      const fromJson = await rows(db, `select id, text, score, lang, even, tags, info.score as info_score from read_json(${sqlString(out)}, format = 'newline_delimited')`);
-      const fromParquet = await rows(db, `select id, text, score, lang, even, tags, info.score as info_score from ${sqlString(parquet)}`);
+      const fromJson = await rows(
+        db,
+        `select id, text, score, lang, even, tags, info.score as info_score from read_json(${sqlString(out)}, format = 'newline_delimited')`,
+      );
+      const fromParquet = await rows(
+        db,
+        `select id, text, score, lang, even, tags, info.score as info_score from ${sqlString(parquet)}`,
+      );
       expect(fromJson.length).toBeGreaterThan(400);
       expect(fromJson).toEqual(fromParquet);
     });

@@ -17,7 +17,10 @@ function hasPyarrow(): boolean {
     execFileSync('python3', ['-c', 'import pyarrow'], { stdio: 'ignore' });
     return true;
   } catch {
-    if (underCi) throw new Error('python3 cannot import pyarrow (scripts/install-python-tests.sh installs it; CI is set, so this fails instead of skipping)');
+    if (underCi)
+      throw new Error(
+        'python3 cannot import pyarrow (scripts/install-python-tests.sh installs it; CI is set, so this fails instead of skipping)',
+      );
     return false;
   }
 }
@@ -78,10 +81,16 @@ describe.runIf(run)('round trip: every kept row equals its input row, value for 
     await withDuckDB(async (db) => {
       const input = `read_parquet(${sqlString(path('all-types.parquet'))})`;
       const kept = `read_parquet(${sqlString(path('kept.parquet'))})`;
-      expect(await rows(db, `describe select * from ${kept}`)).toEqual(await rows(db, `describe select * from ${input}`));
+      expect(await rows(db, `describe select * from ${kept}`)).toEqual(
+        await rows(db, `describe select * from ${input}`),
+      );
       const same = `select * from ${input} where id in (select id from ${kept})`;
-      expect(await rows(db, `select count(*) as n from (select * from ${kept} except all ${same})`)).toEqual([{ n: 0n }]);
-      expect(await rows(db, `select count(*) as n from (${same} except all select * from ${kept})`)).toEqual([{ n: 0n }]);
+      expect(await rows(db, `select count(*) as n from (select * from ${kept} except all ${same})`)).toEqual([
+        { n: 0n },
+      ]);
+      expect(await rows(db, `select count(*) as n from (${same} except all select * from ${kept})`)).toEqual([
+        { n: 0n },
+      ]);
       expect(await rows(db, `select count(*) as n from ${kept}`)).toEqual([{ n: 6n }]);
     });
   });
@@ -97,25 +106,38 @@ describe.runIf(run)('round trip: every kept row equals its input row, value for 
     expect(check.problems).toEqual([]);
     const kept = [1460323737035677698n, 1460323737035677699n, 9007199254740993n, 9007199254740992n];
     expect(check.ids.map((id) => BigInt(id))).toEqual(kept);
-    const clusters = readFileSync(path('values-clusters.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+    const clusters = readFileSync(path('values-clusters.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
     expect(clusters).toEqual([...kept.map(String), '1460323737035677700', '1460323737035677701']);
   });
 
   it('JSON Lines to JSON Lines: every kept line has its input values (big integers to the digit)', () => {
     const check = pyarrow('jsonl', path('values.jsonl'), path('values-kept.jsonl'));
     expect(check.problems).toEqual([]);
-    expect(check.ids.map((id) => BigInt(id))).toEqual([1460323737035677698n, 1460323737035677699n, 9007199254740993n, 9007199254740992n]);
+    expect(check.ids.map((id) => BigInt(id))).toEqual([
+      1460323737035677698n,
+      1460323737035677699n,
+      9007199254740993n,
+      9007199254740992n,
+    ]);
   });
 
   it('refuses, before any work, a Parquet output of an INT96 column, naming the file and the column', async () => {
     // Without -q: the one line is all it prints, so no backend was chosen and nothing was read or signed.
     const result = await runCli(['dedup', path('int96.parquet'), '-o', path('int96-kept.parquet'), '--backend', 'cpu']);
     expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${path('int96.parquet')}: column "ts" is an INT96 timestamp`)]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(`${path('int96.parquet')}: column "ts" is an INT96 timestamp`),
+    ]);
     expect(existsSync(path('int96-kept.parquet'))).toBe(false);
     await dedupOk([path('int96.parquet'), '-o', path('int96-kept.jsonl')]);
     expect(readFileSync(path('int96-kept.jsonl'), 'utf8')).toContain('"ts":"1970-01-01T00:00:00.000000001"');
   });
 });
 
-if (!run) describe('round trip', () => it.skip('needs python3 with pyarrow (scripts/install-python-tests.sh)', () => undefined));
+if (!run)
+  describe('round trip', () =>
+    it.skip('needs python3 with pyarrow (scripts/install-python-tests.sh)', () => undefined));

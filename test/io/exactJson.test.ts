@@ -21,7 +21,9 @@ describe('parseJsonExact', () => {
     for (let i = 0; i < 500; i++) {
       const literal = (next() < 0.5 ? '-' : '') + digits(next, 16 + Math.floor(next() * 25));
       const small = Math.floor(next() * 2 ** 53) * (next() < 0.5 ? -1 : 1);
-      const parsed = parseJsonExact(`{"big": ${literal}, "list": [${literal}], "small": ${small}, "f": 0.1, "e": 1e300}`) as Record<string, unknown>;
+      const parsed = parseJsonExact(
+        `{"big": ${literal}, "list": [${literal}], "small": ${small}, "f": 0.1, "e": 1e300}`,
+      ) as Record<string, unknown>;
       const exact = BigInt(literal);
       expect(parsed.big).toBe(Number.isSafeInteger(Number(exact)) ? Number(exact) : exact);
       expect((parsed.list as unknown[])[0]).toBe(parsed.big);
@@ -33,7 +35,8 @@ describe('parseJsonExact', () => {
 
   it('equals lossless-json on random lines: big integers in objects and arrays, digits and escapes in strings and keys', () => {
     const next = rng(23);
-    const reference = (literal: string): number | bigint => (isInteger(literal) && !isSafeNumber(literal) ? BigInt(literal) : Number(literal));
+    const reference = (literal: string): number | bigint =>
+      isInteger(literal) && !isSafeNumber(literal) ? BigInt(literal) : Number(literal);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
     const scalar = (): string =>
       pick([
@@ -56,17 +59,26 @@ describe('parseJsonExact', () => {
   });
 
   it('reads a line whose text escapes U+0000 (where a marker could be mistaken) by lossless-json', () => {
-    expect(parseJsonExact('{"s": "\\u00001234", "n": 12345678901234567890}')).toStrictEqual({ s: '\u00001234', n: 12345678901234567890n });
+    expect(parseJsonExact('{"s": "\\u00001234", "n": 12345678901234567890}')).toStrictEqual({
+      s: '\u00001234',
+      n: 12345678901234567890n,
+    });
   });
 
   it('equals JSON.parse on lines without big integers, and resolves duplicate keys as it does (the last), every digit kept', () => {
-    for (const text of ['{"a":1,"b":[true,null,"x"],"c":{"d":-0.5}}', '{"hash":"12345678901234567890","n":3}', '{"pi":3.14159265358979323846}']) {
+    for (const text of [
+      '{"a":1,"b":[true,null,"x"],"c":{"d":-0.5}}',
+      '{"hash":"12345678901234567890","n":3}',
+      '{"pi":3.14159265358979323846}',
+    ]) {
       expect(parseJsonExact(text)).toStrictEqual(JSON.parse(text));
     }
-    expect(parseJsonExact('{"a":12345678901234567890,"a":12345678901234567891}')).toStrictEqual({ a: 12345678901234567891n });
+    expect(parseJsonExact('{"a":12345678901234567890,"a":12345678901234567891}')).toStrictEqual({
+      a: 12345678901234567891n,
+    });
   });
 
-  it("fails as JSON.parse does on malformed text, with or without long digits", () => {
+  it('fails as JSON.parse does on malformed text, with or without long digits', () => {
     for (const text of ['{"id": 12345678901234567890', '{"id": 1', 'not json 12345678901234567890']) {
       let message = '';
       try {
@@ -81,16 +93,26 @@ describe('parseJsonExact', () => {
 
 describe('jsonText', () => {
   it('writes what JSON.stringify writes for JSON values', () => {
-    const value = { s: 'quote " and \\ and \u2028 and \u0000 é 😀', n: [0, 1.5, -2, 1e300, 5e-324], b: [true, false], z: null, o: { nested: [{}] } };
+    const value = {
+      s: 'quote " and \\ and \u2028 and \u0000 é 😀',
+      n: [0, 1.5, -2, 1e300, 5e-324],
+      b: [true, false],
+      z: null,
+      o: { nested: [{}] },
+    };
     expect(jsonText(value)).toBe(JSON.stringify(value));
   });
 
   it('writes bigints to the digit, bytes as base64, DATE days, non-finite floats as strings, -0 with its sign, missing as null', () => {
     const bytes = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256);
-    expect(jsonText({ big: -(2n ** 63n), u: 2n ** 64n - 1n })).toBe('{"big":-9223372036854775808,"u":18446744073709551615}');
+    expect(jsonText({ big: -(2n ** 63n), u: 2n ** 64n - 1n })).toBe(
+      '{"big":-9223372036854775808,"u":18446744073709551615}',
+    );
     expect(jsonText(bytes)).toBe(`"${Buffer.from(bytes).toString('base64')}"`);
     expect(jsonText(new Uint8Array([0, 255]))).toBe('"AP8="');
-    expect(jsonText([new Date(0), new Date(Date.UTC(-1, 0, 1)), new Date(Date.UTC(10000, 11, 31))])).toBe('["1970-01-01","-000001-01-01","+010000-12-31"]');
+    expect(jsonText([new Date(0), new Date(Date.UTC(-1, 0, 1)), new Date(Date.UTC(10000, 11, 31))])).toBe(
+      '["1970-01-01","-000001-01-01","+010000-12-31"]',
+    );
     expect(jsonText([NaN, Infinity, -Infinity, -0, undefined])).toBe('["NaN","Infinity","-Infinity",-0.0,null]');
     expect(JSON.parse(jsonText(-0))).toBe(-0);
     expect(jsonText({ a: undefined })).toBe('{"a":null}');
@@ -99,7 +121,13 @@ describe('jsonText', () => {
 
 describe('parseJsonLine and parseJsonArray: ids beyond 2^53', () => {
   it('keeps snowflake ids apart and exact, and integer fields as bigints', () => {
-    const a = parseJsonLine('{"id": 1460323737035677698, "text": "a", "n": 9007199254740993}', 'f.jsonl', 1, false, OPTIONS);
+    const a = parseJsonLine(
+      '{"id": 1460323737035677698, "text": "a", "n": 9007199254740993}',
+      'f.jsonl',
+      1,
+      false,
+      OPTIONS,
+    );
     const b = parseJsonLine('{"id": 1460323737035677699, "text": "b"}', 'f.jsonl', 2, false, OPTIONS);
     expect(a).not.toBeInstanceOf(InputError);
     expect(b).not.toBeInstanceOf(InputError);
@@ -109,7 +137,14 @@ describe('parseJsonLine and parseJsonArray: ids beyond 2^53', () => {
   });
 
   it('reads a JSON array of objects with big integers', () => {
-    const docs = [...parseJsonArray('[{"id": 1460323737035677698, "text": "a"}, {"id": 1460323737035677699, "text": "b"}]', 'a.json', false, { ...OPTIONS, skipInvalid: false })];
+    const docs = [
+      ...parseJsonArray(
+        '[{"id": 1460323737035677698, "text": "a"}, {"id": 1460323737035677699, "text": "b"}]',
+        'a.json',
+        false,
+        { ...OPTIONS, skipInvalid: false },
+      ),
+    ];
     expect(docs.map((d) => d.id)).toEqual(['1460323737035677698', '1460323737035677699']);
   });
 });

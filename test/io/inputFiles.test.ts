@@ -76,15 +76,21 @@ describe('a directory walk', () => {
     symlinkSync('.', join(top, 'a', 'self'));
     const { files, notes } = await listed([top]);
     expect(files).toEqual([join(top, 'a', 'doc.txt')]);
-    expect(notes).toEqual([`${top}: 2 symbolic links back to a directory above (a loop), not followed: ${join(top, 'a', 'self')} → ${join(top, 'a')}, ${join(top, 'a', 'up')} → ${top}`]);
+    expect(notes).toEqual([
+      `${top}: 2 symbolic links back to a directory above (a loop), not followed: ${join(top, 'a', 'self')} → ${join(top, 'a')}, ${join(top, 'a', 'up')} → ${top}`,
+    ]);
   });
 
   it('refuses a broken link, naming it and where it points', async () => {
     const top = folder('broken');
     writeFileSync(join(top, 'a.txt'), 'present');
     symlinkSync('gone.txt', join(top, 'b.txt'));
-    await expect(listInputFiles([top])).rejects.toThrow(`${join(top, 'b.txt')}: a broken symbolic link (to gone.txt, which does not exist)`);
-    await expect(listInputFiles([join(top, 'b.txt')])).rejects.toThrow(`${join(top, 'b.txt')}: a broken symbolic link (to gone.txt, which does not exist)`);
+    await expect(listInputFiles([top])).rejects.toThrow(
+      `${join(top, 'b.txt')}: a broken symbolic link (to gone.txt, which does not exist)`,
+    );
+    await expect(listInputFiles([join(top, 'b.txt')])).rejects.toThrow(
+      `${join(top, 'b.txt')}: a broken symbolic link (to gone.txt, which does not exist)`,
+    );
   });
 
   it('reads files named on the command line as given, links included', async () => {
@@ -114,7 +120,9 @@ describe('an input that cannot be opened', () => {
     const asRoot = process.getuid?.() === 0;
     if (asRoot) for (const d of [dir, top]) chmodSync(d, 0o755);
     const args = [CLI, 'sign', file, '-o', join(top, 'out.npy'), '--backend', 'cpu'];
-    const result = asRoot ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
+    const result = asRoot
+      ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8' })
+      : spawnSync(process.execPath, args, { encoding: 'utf8' });
     expect(result.stderr).toBe(`gpudedup: ${file}: permission denied (EACCES, open)\n`);
     expect(result.status).toBe(1);
   });

@@ -26,13 +26,18 @@ describe('splitLines', () => {
     const random = rng(7);
     const pieces = ['a', 'bc', ' ', 'é', '€', '😀', '\n', '\r\n', '\r', '{"id":1}', '\n\n', '\uFFFD'];
     for (let trial = 0; trial < 300; trial++) {
-      const parts = Array.from({ length: Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]);
+      const parts = Array.from(
+        { length: Math.floor(random() * 30) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      );
       let bytes = Buffer.from(parts.join(''), 'utf8');
       // Invalid UTF-8 too: a truncated sequence before a line end decodes to U+FFFD both ways.
       if (trial % 5 === 0) bytes = Buffer.concat([bytes, Buffer.from([0xe2, 0x82, 0x0a, 0x41])]);
 
       const expected = await collect(createInterface({ input: Readable.from([bytes]), crlfDelay: Infinity }));
-      expect(await collect(splitLines(chunked(bytes, random))), JSON.stringify(bytes.toString('latin1'))).toEqual(expected);
+      expect(await collect(splitLines(chunked(bytes, random))), JSON.stringify(bytes.toString('latin1'))).toEqual(
+        expected,
+      );
     }
   });
 

@@ -1,7 +1,14 @@
 // Exact Parquet values: timestamps against Date (where Date reaches) and round trips over all of int64,
 // decimals against BigInt arithmetic, two's complement bytes against BigInt.asIntN.
 import { describe, expect, it } from 'vitest';
-import { decimalText, decimalUnscaled, timestampText, timestampValue, unscaledDecimal, type TimeUnit } from '../../src/io/parquetValues.js';
+import {
+  decimalText,
+  decimalUnscaled,
+  timestampText,
+  timestampValue,
+  unscaledDecimal,
+  type TimeUnit,
+} from '../../src/io/parquetValues.js';
 import { rng } from '../support/reference.js';
 
 function randomInt64(next: () => number): bigint {
@@ -20,14 +27,25 @@ describe('timestampText and timestampValue', () => {
       const extra = BigInt(Math.floor(next() * 1_000_000));
       const iso = new Date(ms).toISOString().slice(0, -1);
       expect(timestampText(BigInt(ms), 'MILLIS', true)).toBe(`${iso}Z`);
-      expect(timestampText(BigInt(ms) * 1_000n + (extra % 1000n), 'MICROS', false)).toBe(`${iso}${String(extra % 1000n).padStart(3, '0')}`);
-      expect(timestampText(BigInt(ms) * 1_000_000n + extra, 'NANOS', true)).toBe(`${iso}${String(extra).padStart(6, '0')}Z`);
+      expect(timestampText(BigInt(ms) * 1_000n + (extra % 1000n), 'MICROS', false)).toBe(
+        `${iso}${String(extra % 1000n).padStart(3, '0')}`,
+      );
+      expect(timestampText(BigInt(ms) * 1_000_000n + extra, 'NANOS', true)).toBe(
+        `${iso}${String(extra).padStart(6, '0')}Z`,
+      );
     }
   });
 
   it('round-trips every int64 in every unit (years beyond 0000-9999 as ±YYYYYY)', () => {
     const next = rng(6);
-    const values = [0n, -1n, 1n, -(2n ** 63n), 2n ** 63n - 1n, ...Array.from({ length: 3000 }, () => randomInt64(next))];
+    const values = [
+      0n,
+      -1n,
+      1n,
+      -(2n ** 63n),
+      2n ** 63n - 1n,
+      ...Array.from({ length: 3000 }, () => randomInt64(next)),
+    ];
     for (const unit of ['MILLIS', 'MICROS', 'NANOS'] as TimeUnit[]) {
       for (const value of values) expect(timestampValue(timestampText(value, unit, false), unit)).toBe(value);
     }
@@ -44,7 +62,9 @@ describe('decimals', () => {
   it('writes the unscaled integer with exactly `scale` fraction digits and reads it back', () => {
     const next = rng(7);
     for (let i = 0; i < 2000; i++) {
-      const unscaled = BigInt.asIntN(128, (randomInt64(next) << 64n) | BigInt.asUintN(64, randomInt64(next))) >> BigInt(Math.floor(next() * 120));
+      const unscaled =
+        BigInt.asIntN(128, (randomInt64(next) << 64n) | BigInt.asUintN(64, randomInt64(next))) >>
+        BigInt(Math.floor(next() * 120));
       const scale = Math.floor(next() * 40);
       const text = decimalText(unscaled, scale);
       const magnitude = unscaled < 0n ? -unscaled : unscaled;

@@ -27,8 +27,13 @@ beforeAll(async () => {
     await db.run(`create table corpus as select * from read_json(${sqlString(jsonl)}, format = 'newline_delimited')`);
     // DuckDB rounds row_group_size up to its vector size (2,048 rows): 100 gives groups of 2,048.
     for (const codec of PARQUET_CODECS) {
-      await db.run(`copy corpus to ${sqlString(parquet(codec))} (format parquet, compression ${codec}, row_group_size 100)`);
-      const [{ groups }] = await rows(db, `select count(distinct row_group_id)::int as groups from parquet_metadata(${sqlString(parquet(codec))})`);
+      await db.run(
+        `copy corpus to ${sqlString(parquet(codec))} (format parquet, compression ${codec}, row_group_size 100)`,
+      );
+      const [{ groups }] = await rows(
+        db,
+        `select count(distinct row_group_id)::int as groups from parquet_metadata(${sqlString(parquet(codec))})`,
+      );
       rowGroups.set(codec, groups as number);
     }
     await db.run(`copy corpus to ${sqlString(zst)} (format json, compression zstd)`);
@@ -44,7 +49,8 @@ beforeAll(async () => {
 
 async function documentsOf(path: string): Promise<{ id: string; text: string }[]> {
   const out: { id: string; text: string }[] = [];
-  for await (const doc of readDocuments(await listInputFiles([path]), DEFAULT_READ)) out.push({ id: doc.id, text: doc.text });
+  for await (const doc of readDocuments(await listInputFiles([path]), DEFAULT_READ))
+    out.push({ id: doc.id, text: doc.text });
   return out;
 }
 
@@ -124,14 +130,26 @@ describe('input formats read the documents an independent writer wrote', () => {
 describe('gpudedup dedup on each input format finds the clusters it finds on JSON Lines', () => {
   const clustersOf = async (input: string, name: string, extra: string[] = []): Promise<string> => {
     const out = join(dir, `clusters-${name}.csv`);
-    const result = await runCli(['dedup', input, '--clusters', out, '--backend', 'cpu', '--threads', '1', '-q', ...extra]);
+    const result = await runCli([
+      'dedup',
+      input,
+      '--clusters',
+      out,
+      '--backend',
+      'cpu',
+      '--threads',
+      '1',
+      '-q',
+      ...extra,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     return readFileSync(out, 'utf8');
   };
 
   let reference: Promise<string> | undefined;
-  const referenceClusters = (): Promise<string> => (reference ??= clustersOf(jsonl, 'jsonl', ['--keep', 'field:score']));
+  const referenceClusters = (): Promise<string> =>
+    (reference ??= clustersOf(jsonl, 'jsonl', ['--keep', 'field:score']));
 
   it('the JSON Lines reference has planted duplicates to find', async () => {
     const lines = (await referenceClusters()).trim().split('\n');
@@ -142,15 +160,20 @@ describe('gpudedup dedup on each input format finds the clusters it finds on JSO
   const inputs: [string, () => string][] = [
     ...PARQUET_CODECS.map((codec): [string, () => string] => [`Parquet ${codec}`, () => parquet(codec)]),
     ['zstd JSON Lines', () => zst],
-    ['gzip JSON Lines', () => {
-      const gz = join(dir, 'corpus.jsonl.gz');
-      writeFileSync(gz, gzipSync(readFileSync(jsonl)));
-      return gz;
-    }],
+    [
+      'gzip JSON Lines',
+      () => {
+        const gz = join(dir, 'corpus.jsonl.gz');
+        writeFileSync(gz, gzipSync(readFileSync(jsonl)));
+        return gz;
+      },
+    ],
     ['a directory of Parquet shards', () => shards],
   ];
   it.each(inputs)('%s', async (name, path) => {
-    expect(await clustersOf(path(), name.replace(/ /g, '-'), ['--keep', 'field:score'])).toBe(await referenceClusters());
+    expect(await clustersOf(path(), name.replace(/ /g, '-'), ['--keep', 'field:score'])).toBe(
+      await referenceClusters(),
+    );
   });
 });
 
@@ -159,11 +182,15 @@ describe('bad Parquet and zstd inputs are refused naming the file and the row gr
   beforeAll(async () => {
     mkdirSync(bad);
     await withDuckDB(async (db) => {
-      const write = (sql: string, name: string): Promise<unknown> => db.run(`copy (${sql}) to ${sqlString(join(bad, name))} (format parquet, row_group_size 100)`);
+      const write = (sql: string, name: string): Promise<unknown> =>
+        db.run(`copy (${sql}) to ${sqlString(join(bad, name))} (format parquet, row_group_size 100)`);
       await write(`select 'a' || i as id, ['some text', 'more'] as text from range(3) t(i)`, 'nested.parquet');
       await write(`select 'a' || i as id, i as text from range(3) t(i)`, 'integer.parquet');
       await write(`select 'a' || i as id, {'x': 'text'} as text from range(3) t(i)`, 'struct.parquet');
-      await write(`select 'a' || i as id, case when i = 2500 then null else 'text number ' || i end as text from range(3000) t(i)`, 'null.parquet');
+      await write(
+        `select 'a' || i as id, case when i = 2500 then null else 'text number ' || i end as text from range(3000) t(i)`,
+        'null.parquet',
+      );
     });
     writeFileSync(join(bad, 'fake.parquet'), '{"text": "not parquet"}\n');
     const zstBytes = readFileSync(zst);
@@ -177,24 +204,43 @@ describe('bad Parquet and zstd inputs are refused naming the file and the row gr
   };
 
   it('nested or non-string text columns', async () => {
-    expect(await fails([join(bad, 'nested.parquet')])).toMatch(/nested\.parquet: text column "text" is nested \(LIST\), not a string/);
+    expect(await fails([join(bad, 'nested.parquet')])).toMatch(
+      /nested\.parquet: text column "text" is nested \(LIST\), not a string/,
+    );
     expect(await fails([join(bad, 'struct.parquet')])).toMatch(/struct\.parquet: text column "text" is nested/);
-    expect(await fails([join(bad, 'integer.parquet')])).toMatch(/integer\.parquet: text column "text" has type INT64, not a string/);
+    expect(await fails([join(bad, 'integer.parquet')])).toMatch(
+      /integer\.parquet: text column "text" has type INT64, not a string/,
+    );
   });
 
   it('a missing text column lists the columns there are', async () => {
-    expect(await fails([parquet('snappy'), '--text-field', 'body'])).toMatch(/no text column "body" \(columns: id, text, score, lang\)/);
+    expect(await fails([parquet('snappy'), '--text-field', 'body'])).toMatch(
+      /no text column "body" \(columns: id, text, score, lang\)/,
+    );
   });
 
   it('a null text names the row and its row group; --skip-invalid skips it', async () => {
-    expect(await fails([join(bad, 'null.parquet')])).toMatch(/null\.parquet:2501: row group 1: text column "text" is null, not a string/);
-    const result = await runCli(['dedup', join(bad, 'null.parquet'), '--skip-invalid', '--report', join(dir, 'skip.json'), '--backend', 'cpu', '-q']);
+    expect(await fails([join(bad, 'null.parquet')])).toMatch(
+      /null\.parquet:2501: row group 1: text column "text" is null, not a string/,
+    );
+    const result = await runCli([
+      'dedup',
+      join(bad, 'null.parquet'),
+      '--skip-invalid',
+      '--report',
+      join(dir, 'skip.json'),
+      '--backend',
+      'cpu',
+      '-q',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'skip.json'), 'utf8')).documents).toBe(2999);
   });
 
   it('a .parquet file that is not Parquet, Parquet on standard input, a truncated zstd stream', async () => {
-    expect(await fails([join(bad, 'fake.parquet')])).toMatch(/fake\.parquet: not a Parquet file \(it does not start with PAR1\)/);
+    expect(await fails([join(bad, 'fake.parquet')])).toMatch(
+      /fake\.parquet: not a Parquet file \(it does not start with PAR1\)/,
+    );
     expect(await fails(['-'], readFileSync(parquet('snappy')))).toMatch(/Parquet cannot be read from standard input/);
     expect(await fails([join(bad, 'truncated.jsonl.zst')])).toMatch(/truncated\.jsonl\.zst: not a valid zstd stream/);
   });
@@ -206,21 +252,27 @@ describe("the browser app's units (web/webSources.ts) on the same files", () => 
     const { unitDocuments } = await import('../../src/firstPass/unitDocuments.js');
     const file = new File([readFileSync(path)], name);
     const out: { id: string; text: string; record?: Record<string, unknown> }[] = [];
-    for await (const doc of unitDocuments(webInputUnits([file]), { textField: 'text', idField: 'id', skipInvalid: false, strict: false }, BROWSER_SOURCES)) out.push(doc);
+    for await (const doc of unitDocuments(
+      webInputUnits([file]),
+      { textField: 'text', idField: 'id', skipInvalid: false, strict: false },
+      BROWSER_SOURCES,
+    ))
+      out.push(doc);
     return out;
   };
 
-  it.each(['snappy', 'zstd'])('Parquet (%s), through File.slice, with the CLI\'s kept rows', async (codec) => {
+  it.each(['snappy', 'zstd'])("Parquet (%s), through File.slice, with the CLI's kept rows", async (codec) => {
     const docs = await webDocuments(parquet(codec), `corpus-${codec}.parquet`);
     expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
     // A kept Parquet row is written back as the CLI writes it: the JSON object of its columns.
     const { documentAsJson } = await import('../../src/io/documents.js');
     const cli: string[] = [];
-    for await (const doc of readDocuments(await listInputFiles([parquet(codec)]), DEFAULT_READ)) cli.push(documentAsJson(doc));
+    for await (const doc of readDocuments(await listInputFiles([parquet(codec)]), DEFAULT_READ))
+      cli.push(documentAsJson(doc));
     expect(docs.map((d) => documentAsJson(d))).toEqual(cli);
   });
 
-  it('zstd JSON Lines, streamed through the CLI\'s decoder', async () => {
+  it("zstd JSON Lines, streamed through the CLI's decoder", async () => {
     const docs = await webDocuments(zst, 'corpus.jsonl.zst');
     expect(docs.map(({ id, text }) => ({ id, text }))).toEqual(expected);
   });

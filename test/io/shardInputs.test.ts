@@ -38,7 +38,9 @@ describe('readPiece on byte ranges', () => {
     let state = 99;
     const random = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let trial = 0; trial < 40; trial++) {
-      const cuts = [...new Set(Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * size)))].filter((c) => c > 0).sort((a, b) => a - b);
+      const cuts = [...new Set(Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * size)))]
+        .filter((c) => c > 0)
+        .sort((a, b) => a - b);
       const bounds = [0, ...cuts, size];
       const got: string[] = [];
       let read = 0;
@@ -59,7 +61,9 @@ describe('readPiece on byte ranges', () => {
     let read = 0;
     const described = await describeForShards(files, DEFAULT_READ, 2, (n) => (read += n));
     expect(described.planned.map((p) => p.split.kind)).toEqual(['whole', 'whole']);
-    expect(described.notes).toEqual([`${gz}: read whole by one shard (gzip-compressed: a compressed stream cannot be entered mid-way; give several files to spread it)`]);
+    expect(described.notes).toEqual([
+      `${gz}: read whole by one shard (gzip-compressed: a compressed stream cannot be entered mid-way; give several files to spread it)`,
+    ]);
     expect(read).toBe(4096); // the gzip file's first 4 kB
   });
 });

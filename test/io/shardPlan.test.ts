@@ -34,14 +34,18 @@ const load = (files: readonly PlannedFile[], pieces: readonly Piece[]): number =
   pieces.reduce((sum, p) => {
     const f = files[p.file];
     if (p.kind === 'bytes') return sum + p.end - p.start;
-    if (p.kind === 'groups' && f.split.kind === 'groups') return sum + f.split.sizes.slice(p.first, p.end).reduce((a, b) => a + b, 0);
+    if (p.kind === 'groups' && f.split.kind === 'groups')
+      return sum + f.split.sizes.slice(p.first, p.end).reduce((a, b) => a + b, 0);
     return sum + f.size;
   }, 0);
 
 describe('planShards', () => {
   it('gives many small files whole, in contiguous runs balanced by size', () => {
     let state = 7;
-    const files: PlannedFile[] = Array.from({ length: 200 }, () => ({ size: 1000 + ((state = (state * 1103515245 + 12345) % 2 ** 31) % 5000), split: { kind: 'whole' } }));
+    const files: PlannedFile[] = Array.from({ length: 200 }, () => ({
+      size: 1000 + ((state = (state * 1103515245 + 12345) % 2 ** 31) % 5000),
+      split: { kind: 'whole' },
+    }));
     const total = files.reduce((s, f) => s + f.size, 0);
     for (const count of [1, 2, 3, 4, 7]) {
       const plan = planShards(files, count);
@@ -55,7 +59,12 @@ describe('planShards', () => {
     const files: PlannedFile[] = [{ size: 1_000_003, split: { kind: 'bytes' } }];
     const plan = planShards(files, 4);
     checkCovers(files, plan);
-    expect(plan.map((p) => p.map((q) => (q.kind === 'bytes' ? [q.start, q.end] : [])))).toEqual([[[0, 250000]], [[250000, 500001]], [[500001, 750002]], [[750002, 1000003]]]);
+    expect(plan.map((p) => p.map((q) => (q.kind === 'bytes' ? [q.start, q.end] : [])))).toEqual([
+      [[0, 250000]],
+      [[250000, 500001]],
+      [[500001, 750002]],
+      [[750002, 1000003]],
+    ]);
   });
 
   it('gives a Parquet file its row groups by the middle of their bytes (spread over the file, footer included)', () => {

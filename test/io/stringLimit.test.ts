@@ -25,13 +25,17 @@ describe('decodeWithin', () => {
     expect(() => decodeWithin(decoder, bytes, 'big.txt', 0)).toThrow(
       'big.txt: this file, one document, is 536,870,889 bytes, more text than one JavaScript string holds (536,870,888 UTF-16 code units, about 512 MiB): split it into smaller documents',
     );
-    expect(() => [...splitUnitLines(bytes, 'big.jsonl', 7)]).toThrow(/^big\.jsonl:7: this line is 536,870,889 bytes, more text than one JavaScript string holds/);
+    expect(() => [...splitUnitLines(bytes, 'big.jsonl', 7)]).toThrow(
+      /^big\.jsonl:7: this line is 536,870,889 bytes, more text than one JavaScript string holds/,
+    );
   }, 60_000);
 
   it("refuses what Chromium's decoder does past the limit (an empty string), and a truncated result", () => {
     const bytes = new Uint8Array(100).fill(0x61);
     const chromium = { decode: () => '' } as unknown as TextDecoder;
-    expect(() => decodeWithin(chromium, bytes, 'a.txt', 0, 50)).toThrow(/^a\.txt: this file, one document, is 100 bytes/);
+    expect(() => decodeWithin(chromium, bytes, 'a.txt', 0, 50)).toThrow(
+      /^a\.txt: this file, one document, is 100 bytes/,
+    );
     const truncating = { decode: () => 'a'.repeat(20) } as unknown as TextDecoder;
     expect(() => decodeWithin(truncating, bytes, 'a.txt', 3, 50)).toThrow(/^a\.txt:3: this line is 100 bytes/);
   });
@@ -39,7 +43,9 @@ describe('decodeWithin', () => {
   it('past the limit in bytes, text that fits in code units is decoded (three bytes a character)', () => {
     const text = '語'.repeat(30); // 90 bytes, 30 code units
     expect(decodeWithin(decoder, new TextEncoder().encode(text), 'cjk.txt', 0, 50)).toBe(text);
-    expect(() => decodeWithin(decoder, new TextEncoder().encode('語'.repeat(60)), 'cjk.txt', 0, 50)).toThrow(/180 bytes/);
+    expect(() => decodeWithin(decoder, new TextEncoder().encode('語'.repeat(60)), 'cjk.txt', 0, 50)).toThrow(
+      /180 bytes/,
+    );
     expect(decodeWithin(decoder, new TextEncoder().encode('fits'), 'small.txt', 0, 50)).toBe('fits');
   });
 });

@@ -14,7 +14,10 @@ describe('on-disk index', () => {
   it('adds, persists, queries and removes like the in-memory index', async () => {
     const dir = join(tempDir(), 'idx');
     const index = await createIndex(dir, { threshold: 0.7 });
-    const memory = createMemoryIndex({ threshold: 0.7, signer: inlineIndexSigner(resolveParameters({ threshold: 0.7 })) });
+    const memory = createMemoryIndex({
+      threshold: 0.7,
+      signer: inlineIndexSigner(resolveParameters({ threshold: 0.7 })),
+    });
     const first = await index.add(docs.slice(0, 25));
     expect(first).toEqual(await memory.add(docs.slice(0, 25)));
     const second = await index.add(docs.slice(25));
@@ -48,7 +51,10 @@ describe('on-disk index', () => {
 describe('band tables on disk', () => {
   it('finds runs of equal keys across blocks of 256 entries, as the in-memory index does', async () => {
     const many = plantedCorpus(13, 60, [5, 40]).texts;
-    const copies = Array.from({ length: 700 }, (_, i) => ({ id: `copy${i}`, text: `${many[i % 3]}${i % 2 ? ' ' : ''}` }));
+    const copies = Array.from({ length: 700 }, (_, i) => ({
+      id: `copy${i}`,
+      text: `${many[i % 3]}${i % 2 ? ' ' : ''}`,
+    }));
     const batch = [...many.map((text, i) => ({ id: `m${i}`, text })), ...copies];
     const dir = join(tempDir(), 'idx');
     const index = await createIndex(dir);
@@ -96,7 +102,13 @@ describe('readers during a commit', () => {
 });
 
 describe('other parameters', () => {
-  const settings = [{ slotBits: 32 as const }, { scheme: 'oph' as const, k: 64 }, { verify: 'hybrid' as const, storeSets: false }, { verify: 'estimate' as const, threshold: 0.6 }, { shingle: 'char' as const, n: 4, nfkc: true }];
+  const settings = [
+    { slotBits: 32 as const },
+    { scheme: 'oph' as const, k: 64 },
+    { verify: 'hybrid' as const, storeSets: false },
+    { verify: 'estimate' as const, threshold: 0.6 },
+    { shingle: 'char' as const, n: 4, nfkc: true },
+  ];
   for (const options of settings) {
     it(`${JSON.stringify(options)}: the on-disk index answers as the in-memory one, and records the parameters`, async () => {
       const dir = join(tempDir(), 'idx');

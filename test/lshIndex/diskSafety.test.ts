@@ -42,7 +42,9 @@ describe('parameters', () => {
     await (await createIndex(dir, { k: 64, threshold: 0.8 })).close();
     const opened = openIndex(dir, { expect: { k: 128, threshold: 0.9, verify: 'exact', n: 5 } });
     await expect(opened).rejects.toBeInstanceOf(IndexParameterError);
-    await expect(openIndex(dir, { expect: { k: 128, threshold: 0.9, verify: 'exact' } })).rejects.toThrow(/k: 64 \(index\) vs 128.*threshold: 0\.8 \(index\) vs 0\.9.*verify: hybrid \(index\) vs exact/);
+    await expect(openIndex(dir, { expect: { k: 128, threshold: 0.9, verify: 'exact' } })).rejects.toThrow(
+      /k: 64 \(index\) vs 128.*threshold: 0\.8 \(index\) vs 0\.9.*verify: hybrid \(index\) vs exact/,
+    );
     await (await openIndex(dir, { expect: { k: 64, threshold: 0.8 } })).close(); // the same: opens
     await expect(createIndex(dir, { k: 64 })).rejects.toThrow(/already an index/);
   });
@@ -101,7 +103,9 @@ describe('checksums', () => {
       flipByte(path, Math.floor(statSync(path).size / 2));
       const opening = openIndex(dir, { readOnly: true });
       await expect(opening).rejects.toBeInstanceOf(CorruptIndexError);
-      await expect(openIndex(dir, { readOnly: true })).rejects.toThrow(new RegExp(`${path.replace(/[.]/g, '\\.')}: checksum mismatch`));
+      await expect(openIndex(dir, { readOnly: true })).rejects.toThrow(
+        new RegExp(`${path.replace(/[.]/g, '\\.')}: checksum mismatch`),
+      );
     });
   }
 
@@ -139,7 +143,13 @@ describe('checksums', () => {
 /** What an index answers: its counts, live ids' answers to the probes. */
 async function snapshot(index: DiskIndex): Promise<unknown> {
   const { documents, removed, segments } = await index.stats();
-  return { documents, removed, segments, answers: await index.query(probes), top: await index.query(probes, { top: 3 }) };
+  return {
+    documents,
+    removed,
+    segments,
+    answers: await index.query(probes),
+    top: await index.query(probes, { top: 3 }),
+  };
 }
 
 type Operation = (index: DiskIndex) => Promise<unknown>;
@@ -170,7 +180,11 @@ describe('crash safety (fault injection)', () => {
 
       const seen = new Set<string>();
       // The first and last steps, then random ones (several seeds).
-      const stops = [0, points - 1, ...Array.from({ length: 7 }, (_, seed) => Math.floor(rng((seed + 1) * 7919)() * points))];
+      const stops = [
+        0,
+        points - 1,
+        ...Array.from({ length: 7 }, (_, seed) => Math.floor(rng((seed + 1) * 7919)() * points)),
+      ];
       for (const [seed, stop] of stops.entries()) {
         const dir = join(tempDir(), `crash-${seed}`);
         cpSync(base, dir, { recursive: true });
@@ -187,10 +201,14 @@ describe('crash safety (fault injection)', () => {
         const isBefore = JSON.stringify(state) === JSON.stringify(before);
         expect(isBefore || JSON.stringify(state) === JSON.stringify(after)).toBe(true);
         seen.add(isBefore ? 'before' : 'after');
-        const unreferenced = readdirSync(dir).filter((f) => !referencedFiles(readManifest(dir)).has(f) && f !== 'writer.lock');
+        const unreferenced = readdirSync(dir).filter(
+          (f) => !referencedFiles(readManifest(dir)).has(f) && f !== 'writer.lock',
+        );
         expect(unreferenced).toEqual([]);
         // And it takes the next commit.
-        await reopened.add([{ id: `after-crash-${seed}`, text: `a fresh document number ${seed} with words enough to shingle` }]);
+        await reopened.add([
+          { id: `after-crash-${seed}`, text: `a fresh document number ${seed} with words enough to shingle` },
+        ]);
         expect((await reopened.stats()).documents).toBeGreaterThan(previous - 5);
         await reopened.close();
       }

@@ -5,7 +5,8 @@ import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { plantedCorpus } from '../support/planted.js';
 
-const memoryIndex = (options: Parameters<typeof resolveParameters>[0] = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
+const memoryIndex = (options: Parameters<typeof resolveParameters>[0] = {}) =>
+  createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 
 describe('in-memory index', () => {
   it('keeps what dedup keeps for one batch, and reports each match', async () => {

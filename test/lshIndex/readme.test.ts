@@ -3,11 +3,18 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createIndex, openIndex, createMemoryIndex, inlineIndexSigner, resolveIndexParameters } from '../../src/index.js';
+import {
+  createIndex,
+  openIndex,
+  createMemoryIndex,
+  inlineIndexSigner,
+  resolveIndexParameters,
+} from '../../src/index.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import { tempDir } from '../support/tempDirs.js';
 
-const base = 'the quick brown fox jumps over the lazy dog and then runs far away into the deep green woods beyond the river';
+const base =
+  'the quick brown fox jumps over the lazy dog and then runs far away into the deep green woods beyond the river';
 
 it('creates, adds, queries and refreshes as in docs/library.md', async () => {
   const dir = join(tempDir(), 'corpus.index');
@@ -15,7 +22,10 @@ it('creates, adds, queries and refreshes as in docs/library.md', async () => {
   const console = { log: (...args: unknown[]) => logged.push(args) };
   // --- docs/library.md example ---
   const index = await createIndex(dir, { threshold: 0.8, k: 128 }); // the dedup options; refuses an existing index
-  const { decisions } = await index.add([{ id: 'a', text: base }, { id: 'b', text: `${base} today` }]); // { all: true } appends every one
+  const { decisions } = await index.add([
+    { id: 'a', text: base },
+    { id: 'b', text: `${base} today` },
+  ]); // { all: true } appends every one
   for (const d of decisions) if (!d.added) console.log(d.id, 'matches', d.matches); // [{ id, similarity, exact? }]
   await index.close();
 
@@ -28,8 +38,18 @@ it('creates, adds, queries and refreshes as in docs/library.md', async () => {
   expect(logged).toHaveLength(1);
   expect(result.matches).toEqual([{ id: 'a', similarity: 1 }]);
 
-  const memory = createMemoryIndex({ threshold: 0.8, signer: inlineIndexSigner(resolveIndexParameters({ threshold: 0.8 })) });
-  expect((await memory.add([{ id: 'a', text: base }, { id: 'b', text: `${base} today` }])).decisions).toEqual(decisions);
+  const memory = createMemoryIndex({
+    threshold: 0.8,
+    signer: inlineIndexSigner(resolveIndexParameters({ threshold: 0.8 })),
+  });
+  expect(
+    (
+      await memory.add([
+        { id: 'a', text: base },
+        { id: 'b', text: `${base} today` },
+      ])
+    ).decisions,
+  ).toEqual(decisions);
 });
 
 const hasPython = (module: string): boolean => {
@@ -44,7 +64,11 @@ const hasPython = (module: string): boolean => {
 async function twoSegments(): Promise<string> {
   const dir = join(tempDir(), 'corpus.index');
   const index = await createIndex(dir);
-  await index.add([{ id: 'a', text: base }, { id: 'é', text: 'another text altogether, with its own words' }, { id: 'empty', text: '' }]);
+  await index.add([
+    { id: 'a', text: base },
+    { id: 'é', text: 'another text altogether, with its own words' },
+    { id: 'empty', text: '' },
+  ]);
   await index.add([{ id: 'z', text: 'a third segment of words that are new here' }]);
   await index.close();
   return dir;
@@ -60,12 +84,24 @@ live = [pq.read_table(f"{d}/{s['files']['documents']['name']}") for s in m['segm
 print(json.dumps([r for t in live for r in t.to_pylist()]))
 `;
   const rows = JSON.parse(execFileSync('python3', ['-c', program, dir], { encoding: 'utf8' }));
-  expect(rows.map((r: { id: string; row: number; empty: boolean }) => [r.id, r.row, r.empty])).toEqual([['a', 0, false], ['é', 1, false], ['empty', 2, true], ['z', 0, false]]);
+  expect(rows.map((r: { id: string; row: number; empty: boolean }) => [r.id, r.row, r.empty])).toEqual([
+    ['a', 0, false],
+    ['é', 1, false],
+    ['empty', 2, true],
+    ['z', 0, false],
+  ]);
   expect(rows[0].exact_key).toMatch(/^[0-9a-f]{32}$/);
 });
 
 it('the document table reads in DuckDB, as docs/index.md says', async () => {
   const dir = await twoSegments();
-  const found = await withDuckDB((db) => rows(db, `SELECT id, row, length FROM read_parquet(${sqlString(`${dir}/seg-*.docs.parquet`)}) ORDER BY id`));
-  expect(found.map((r) => [r.id, Number(r.row), Number(r.length)])).toEqual([['a', 0, base.length], ['empty', 2, 0], ['z', 0, 42], ['é', 1, 43]]);
+  const found = await withDuckDB((db) =>
+    rows(db, `SELECT id, row, length FROM read_parquet(${sqlString(`${dir}/seg-*.docs.parquet`)}) ORDER BY id`),
+  );
+  expect(found.map((r) => [r.id, Number(r.row), Number(r.length)])).toEqual([
+    ['a', 0, base.length],
+    ['empty', 2, 0],
+    ['z', 0, 42],
+    ['é', 1, 43],
+  ]);
 });

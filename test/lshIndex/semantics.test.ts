@@ -10,7 +10,8 @@ import { resolveParameters, type IndexOptions } from '../../src/lshIndex/options
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { plantedCorpus, similarity } from '../support/planted.js';
 
-const memoryIndex = (options: IndexOptions = {}) => createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
+const memoryIndex = (options: IndexOptions = {}) =>
+  createMemoryIndex({ ...options, signer: inlineIndexSigner(resolveParameters(options)) });
 const corpus = plantedCorpus(3, 30, [1, 5, 15, 30, 60, 100]);
 const docs = corpus.texts.map((text, i) => ({ id: `d${i}`, text }));
 const position = new Map(docs.map((d, i) => [d.id, i]));
@@ -44,7 +45,8 @@ describe('index add decisions', () => {
       // Residual: kept pairs at J ≥ t (LSH misses or the estimate's errors): as few as dedup leaves.
       const residual = (ids: number[]): number => {
         let n = 0;
-        for (let x = 0; x < ids.length; x++) for (let y = x + 1; y < ids.length; y++) if (similarity(corpus, ids[x], ids[y]) >= t) n++;
+        for (let x = 0; x < ids.length; x++)
+          for (let y = x + 1; y < ids.length; y++) if (similarity(corpus, ids[x], ids[y]) >= t) n++;
         return n;
       };
       const reference = await dedup(docs, { backend: 'cpu', threads: 1, verify, threshold: t });
@@ -55,7 +57,12 @@ describe('index add decisions', () => {
   }
 
   it('keeps what dedup keeps (clusterCheck none: no chains in this corpus) and every exact duplicate is dropped', async () => {
-    const withCopies = [...docs, { id: 'copy', text: `  ${docs[5].text.toUpperCase()} ` }, { id: 'empty1', text: ' ' }, { id: 'empty2', text: '' }];
+    const withCopies = [
+      ...docs,
+      { id: 'copy', text: `  ${docs[5].text.toUpperCase()} ` },
+      { id: 'empty1', text: ' ' },
+      { id: 'empty2', text: '' },
+    ];
     const result = await memoryIndex().add(withCopies);
     const reference = await dedup(withCopies, { backend: 'cpu', threads: 1, clusterCheck: 'none' });
     expect(result.decisions.map((d) => (d.added ? 1 : 0))).toEqual([...reference.assignment.kept]);
@@ -77,26 +84,63 @@ describe('index add decisions', () => {
     const index = memoryIndex();
     const { added } = await index.add(docs.slice(0, 3));
     await expect(index.add([{ id: 'd0', text: 'new text here' }])).rejects.toThrow(/id "d0" is already in the index/);
-    await expect(index.add([{ id: 'x', text: 'a' }, { id: 'x', text: 'b' }])).rejects.toThrow(/id "x" appears twice/);
+    await expect(
+      index.add([
+        { id: 'x', text: 'a' },
+        { id: 'x', text: 'b' },
+      ]),
+    ).rejects.toThrow(/id "x" appears twice/);
     expect((await index.stats()).documents).toBe(added);
   });
 
   it('a refused id is an IndexIdError (a RangeError) with the id, its problem and its place in the add; messages as before', async () => {
     const index = memoryIndex();
     const { added } = await index.add(docs.slice(0, 3));
-    const refusal = (batch: { id: string; text: string }[]) => index.add(batch).then(() => expect.unreachable('refused'), (error: unknown) => error as IndexIdError);
-    const indexed = await refusal([{ id: 'new', text: 'a b c' }, { id: 'd0', text: 'new text here' }]);
+    const refusal = (batch: { id: string; text: string }[]) =>
+      index.add(batch).then(
+        () => expect.unreachable('refused'),
+        (error: unknown) => error as IndexIdError,
+      );
+    const indexed = await refusal([
+      { id: 'new', text: 'a b c' },
+      { id: 'd0', text: 'new text here' },
+    ]);
     expect(indexed).toBeInstanceOf(IndexIdError);
     expect(indexed).toBeInstanceOf(RangeError);
-    expect({ problem: indexed.problem, id: indexed.id, documents: indexed.documents }).toEqual({ problem: 'indexed', id: 'd0', documents: [2] });
-    expect(indexed.message).toBe('id "d0" is already in the index (document 2 of the add): ids are unique in an index; remove it first to replace it');
-    expect(indexed.located((i) => `f.jsonl:${i + 10}`)).toBe('f.jsonl:11: id "d0" is already in the index: ids are unique in an index; remove it first to replace it');
-    const twice = await refusal([{ id: 'p', text: 'a' }, { id: 'q', text: 'b' }, { id: 'p', text: 'c' }]);
-    expect({ problem: twice.problem, id: twice.id, documents: twice.documents }).toEqual({ problem: 'repeated', id: 'p', documents: [1, 3] });
+    expect({ problem: indexed.problem, id: indexed.id, documents: indexed.documents }).toEqual({
+      problem: 'indexed',
+      id: 'd0',
+      documents: [2],
+    });
+    expect(indexed.message).toBe(
+      'id "d0" is already in the index (document 2 of the add): ids are unique in an index; remove it first to replace it',
+    );
+    expect(indexed.located((i) => `f.jsonl:${i + 10}`)).toBe(
+      'f.jsonl:11: id "d0" is already in the index: ids are unique in an index; remove it first to replace it',
+    );
+    const twice = await refusal([
+      { id: 'p', text: 'a' },
+      { id: 'q', text: 'b' },
+      { id: 'p', text: 'c' },
+    ]);
+    expect({ problem: twice.problem, id: twice.id, documents: twice.documents }).toEqual({
+      problem: 'repeated',
+      id: 'p',
+      documents: [1, 3],
+    });
     expect(twice.message).toBe('id "p" appears twice in this add (documents 1 and 3): ids are unique in an index');
-    expect(twice.located((i) => `f:${i + 1}`)).toBe('f:3: id "p" appears twice in this add (also f:1): ids are unique in an index');
-    const empty = await refusal([{ id: 'r', text: 'a' }, { id: '', text: 'b' }]);
-    expect({ problem: empty.problem, id: empty.id, documents: empty.documents }).toEqual({ problem: 'empty', id: '', documents: [2] });
+    expect(twice.located((i) => `f:${i + 1}`)).toBe(
+      'f:3: id "p" appears twice in this add (also f:1): ids are unique in an index',
+    );
+    const empty = await refusal([
+      { id: 'r', text: 'a' },
+      { id: '', text: 'b' },
+    ]);
+    expect({ problem: empty.problem, id: empty.id, documents: empty.documents }).toEqual({
+      problem: 'empty',
+      id: '',
+      documents: [2],
+    });
     expect(empty.message).toBe('document 2 of the add has an empty id');
     expect(empty.located((i) => `f:${i + 1}`)).toBe('f:2: the document has an empty id');
     // A malformed document is not an id's problem: a TypeError, as before.
@@ -121,7 +165,10 @@ describe('index queries', () => {
     const top = await index.query([queries[0].text], { top: 2 });
     expect(top[0].matches.length).toBeLessThanOrEqual(2);
     expect(top[0].matches[0].id).toBe(results[0].matches[0].id);
-    expect(await index.query(['', 'completely unrelated words that share nothing with the corpus at all'])).toEqual([{ matches: [] }, { matches: [] }]);
+    expect(await index.query(['', 'completely unrelated words that share nothing with the corpus at all'])).toEqual([
+      { matches: [] },
+      { matches: [] },
+    ]);
   });
 
   it('remove: removed documents are never matched again; unknown ids are not an error', async () => {

@@ -88,10 +88,17 @@ describe('SIGKILL of a writer process', () => {
 });
 
 /** Copies `base` to `dir` and runs the writer there, killed `killAfter` ms after it is ready (never, by default). */
-function runWriter(dir: string, base: string, batches: string, killAfter?: number): Promise<{ done: boolean; ms: number }> {
+function runWriter(
+  dir: string,
+  base: string,
+  batches: string,
+  killAfter?: number,
+): Promise<{ done: boolean; ms: number }> {
   cpSync(base, dir, { recursive: true });
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, dir, batches], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, dir, batches], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let readyAt = 0;

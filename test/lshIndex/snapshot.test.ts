@@ -42,6 +42,8 @@ describe('a saved index opened from its files (browser-safe)', () => {
     bytes[5] ^= 1;
     writeFileSync(path, bytes);
     await expect(openIndexSnapshot(read, inlineIndexSigner(resolveParameters({})))).rejects.toThrow(CorruptIndexError);
-    await expect(openIndexSnapshot(read, inlineIndexSigner(resolveParameters({})))).rejects.toThrow(/seg-000002\.sig: checksum mismatch/);
+    await expect(openIndexSnapshot(read, inlineIndexSigner(resolveParameters({})))).rejects.toThrow(
+      /seg-000002\.sig: checksum mismatch/,
+    );
   });
 });

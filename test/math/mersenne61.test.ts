@@ -15,9 +15,26 @@ function mulAdd(a: bigint, x: bigint, b: bigint): bigint {
 
 // Values below 2^61 that stress carries and folds: limbs of all ones, word edges, P itself.
 const EDGES = [
-  0n, 1n, 2n, P - 2n, P - 1n, P, (1n << 61n) - 2n, (1n << 32n) - 1n, 1n << 32n, (1n << 32n) + 1n,
-  1n << 60n, (1n << 60n) - 1n, 0xffffn, 0xffff0000n, 0xffff_ffff_ffffn, 0x1fff_ffff_0000_0000n,
-  0x1fff_0000_ffff_0000n, 0x0000_ffff_0000_ffffn, 0x1fff_ffff_ffff_0000n, 0xffff_0000_ffffn,
+  0n,
+  1n,
+  2n,
+  P - 2n,
+  P - 1n,
+  P,
+  (1n << 61n) - 2n,
+  (1n << 32n) - 1n,
+  1n << 32n,
+  (1n << 32n) + 1n,
+  1n << 60n,
+  (1n << 60n) - 1n,
+  0xffffn,
+  0xffff0000n,
+  0xffff_ffff_ffffn,
+  0x1fff_ffff_0000_0000n,
+  0x1fff_0000_ffff_0000n,
+  0x0000_ffff_0000_ffffn,
+  0x1fff_ffff_ffff_0000n,
+  0xffff_0000_ffffn,
 ];
 
 describe('mulAddModP (32-bit lanes) against BigInt', () => {
@@ -26,10 +43,12 @@ describe('mulAddModP (32-bit lanes) against BigInt', () => {
   });
 
   it('is exact on every pair of edge values, with edge addends', () => {
-    for (const a of EDGES) for (const x of EDGES) for (const b of [0n, 1n, P - 1n]) {
-      // The algorithm takes operands below 2^61 (P itself included: it folds to 0).
-      expect(mulAdd(a, x, b), `a=${a} x=${x} b=${b}`).toBe(((a * x) % P + b) % P);
-    }
+    for (const a of EDGES)
+      for (const x of EDGES)
+        for (const b of [0n, 1n, P - 1n]) {
+          // The algorithm takes operands below 2^61 (P itself included: it folds to 0).
+          expect(mulAdd(a, x, b), `a=${a} x=${x} b=${b}`).toBe((((a * x) % P) + b) % P);
+        }
   });
 
   it('is exact on 200 000 random operands below P', () => {
@@ -39,7 +58,7 @@ describe('mulAddModP (32-bit lanes) against BigInt', () => {
       const x = randomBelow(next, P);
       const b = randomBelow(next, P);
       const got = mulAdd(a, x, b);
-      if (got !== ((a * x) % P + b) % P) expect(got, `a=${a} x=${x} b=${b}`).toBe(((a * x) % P + b) % P);
+      if (got !== (((a * x) % P) + b) % P) expect(got, `a=${a} x=${x} b=${b}`).toBe((((a * x) % P) + b) % P);
     }
   });
 
@@ -58,7 +77,7 @@ describe('mulAddModP (32-bit lanes) against BigInt', () => {
       const a = pick();
       const x = pick();
       const b = pick() % P;
-      expect(mulAdd(a, x, b)).toBe(((a * x) % P + b) % P);
+      expect(mulAdd(a, x, b)).toBe((((a * x) % P) + b) % P);
     }
   });
 });
@@ -66,7 +85,7 @@ describe('mulAddModP (32-bit lanes) against BigInt', () => {
 describe('reduce64ModP against BigInt', () => {
   it('reduces edge and random 64-bit values', () => {
     const next = rng(3);
-    const values = [0n, 1n, P - 1n, P, P + 1n, 2n * P, (1n << 64n) - 1n, (1n << 63n), 7n * P + 6n];
+    const values = [0n, 1n, P - 1n, P, P + 1n, 2n * P, (1n << 64n) - 1n, 1n << 63n, 7n * P + 6n];
     for (let i = 0; i < 50_000; i++) values.push((BigInt(randomU32(next)) << 32n) | BigInt(randomU32(next)));
     const out = new Uint32Array(2);
     for (const v of values) {

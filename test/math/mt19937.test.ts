@@ -43,20 +43,28 @@ function drawTs(seed: number, c: (typeof CASES)[number]): string[] {
   const gen = new MersenneTwister(seed);
   const rng = c.high - 1n - c.low;
   return Array.from({ length: c.size }, () =>
-    c.dtype === 'uint32' ? String(boundedUint32(gen, Number(c.low), Number(rng))) : String(big(boundedUint64(gen, u64Of(c.low), u64Of(rng)))),
+    c.dtype === 'uint32'
+      ? String(boundedUint32(gen, Number(c.low), Number(rng)))
+      : String(big(boundedUint64(gen, u64Of(c.low), u64Of(rng)))),
   );
 }
 
 describeWithDatasketch('MT19937 and bounded randint against numpy.random.RandomState', () => {
   it('draws what numpy draws, for every seed, dtype and range', () => {
     const jobs = SEEDS.flatMap((seed) => CASES.map((c) => ({ seed, c })));
-    const input = JSON.stringify(jobs.map(({ seed, c }) => [seed, String(c.low), String(c.high), c.dtype, c.size, c.scalar]));
+    const input = JSON.stringify(
+      jobs.map(({ seed, c }) => [seed, String(c.low), String(c.high), c.dtype, c.size, c.scalar]),
+    );
     const numpy = JSON.parse(runPython(NUMPY_DRAWS, input)) as string[][];
-    jobs.forEach(({ seed, c }, i) => expect(drawTs(seed, c), `seed ${seed}, [${c.low}, ${c.high}) ${c.dtype}`).toEqual(numpy[i]));
+    jobs.forEach(({ seed, c }, i) =>
+      expect(drawTs(seed, c), `seed ${seed}, [${c.low}, ${c.high}) ${c.dtype}`).toEqual(numpy[i]),
+    );
   });
 
   it('reproduces MinHash(num_perm=k, seed=s, scheme=…).permutations for k up to 1024', () => {
-    const jobs = DATASKETCH_SCHEMES.flatMap((scheme) => [1, 42, 7, 0xffffffff].flatMap((seed) => [1, 3, 128, 1024].map((k) => ({ scheme, seed, k }))));
+    const jobs = DATASKETCH_SCHEMES.flatMap((scheme) =>
+      [1, 42, 7, 0xffffffff].flatMap((seed) => [1, 3, 128, 1024].map((k) => ({ scheme, seed, k }))),
+    );
     const program = `
 import json, sys
 from datasketch import MinHash
@@ -70,7 +78,8 @@ print(json.dumps(out))
     const expected = JSON.parse(runPython(program, input)) as string[][][];
     jobs.forEach(({ scheme, seed, k }, i) => {
       const family = makeDatasketchFamily(k, { hi: 0, lo: seed }, scheme);
-      const pairs = (words: Uint32Array): string[] => Array.from({ length: k }, (_, s) => String(big({ lo: words[2 * s], hi: words[2 * s + 1] })));
+      const pairs = (words: Uint32Array): string[] =>
+        Array.from({ length: k }, (_, s) => String(big({ lo: words[2 * s], hi: words[2 * s + 1] })));
       expect([pairs(family.a), pairs(family.b)], `${scheme} seed ${seed} k ${k}`).toEqual(expected[i]);
     });
   });

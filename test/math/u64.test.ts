@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { add64, mul32Wide, mul64, parseU64, shr64, sub64, toDecimal64, toHex64, xor64, type U64 } from '../../src/math/u64.js';
+import {
+  add64,
+  mul32Wide,
+  mul64,
+  parseU64,
+  shr64,
+  sub64,
+  toDecimal64,
+  toHex64,
+  xor64,
+  type U64,
+} from '../../src/math/u64.js';
 import { randomU32, rng } from '../support/reference.js';
 
 const MASK64 = (1n << 64n) - 1n;
@@ -17,7 +28,8 @@ describe('u64 lanes against BigInt', () => {
   it('mul32Wide is the full 64-bit product', () => {
     for (const u of EDGE_WORDS) for (const v of EDGE_WORDS) expect(big(mul32Wide(u, v))).toBe(BigInt(u) * BigInt(v));
     for (let i = 0; i < 20_000; i++) {
-      const u = randomU32(next), v = randomU32(next);
+      const u = randomU32(next),
+        v = randomU32(next);
       expect(big(mul32Wide(u, v))).toBe(BigInt(u) * BigInt(v));
     }
   });

@@ -50,7 +50,9 @@ describe('similarity histogram', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(values.length);
     for (let bin = 0; bin < counts.length; bin++) {
       const lo = from + bin * width;
-      const expected = [...values].filter((v) => (bin === counts.length - 1 ? v >= lo - 1e-9 : v >= lo - 1e-9 && v < lo + width - 1e-9)).length;
+      const expected = [...values].filter((v) =>
+        bin === counts.length - 1 ? v >= lo - 1e-9 : v >= lo - 1e-9 && v < lo + width - 1e-9,
+      ).length;
       expect(counts[bin], `bin ${lo.toFixed(2)}`).toBe(expected);
     }
     const svg = similarityHistogramSvg({ similarities: values, threshold: 0.8, measure: 'estimate' });

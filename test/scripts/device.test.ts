@@ -26,7 +26,13 @@ interface Run {
   readonly seconds: number;
 }
 
-function run(cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<Run> {
+function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutSeconds: number,
+): Promise<Run> {
   const started = performance.now();
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -59,7 +65,10 @@ async function freshClone(dest: string): Promise<Run> {
   git(ROOT, ['-c', 'advice.detachedHead=false', 'clone', '--no-hardlinks', '--quiet', ROOT, dest]);
   const diff = git(ROOT, ['diff', '--binary', 'HEAD']);
   if (diff.length > 0) git(dest, ['apply', '--binary', '--whitespace=nowarn'], diff);
-  for (const path of git(ROOT, ['ls-files', '-z', '--others', '--exclude-standard']).toString().split('\0').filter(Boolean)) {
+  for (const path of git(ROOT, ['ls-files', '-z', '--others', '--exclude-standard'])
+    .toString()
+    .split('\0')
+    .filter(Boolean)) {
     cpSync(join(ROOT, path), join(dest, path));
   }
   if (existsSync(join(dest, 'dist'))) throw new Error(`the clone ${dest} has a dist/ before prepare.sh ran`);
@@ -93,10 +102,22 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
     if (install.code !== 0) throw new Error(`npm ci in the fresh clone failed (${install.code}): ${install.stderr}`);
     prepare = await run(clone, 'bash', ['scripts/device/prepare.sh', '--fast'], { GPUDEDUP_DEVICE_DIR: bundle }, 400);
     if (prepare.code !== 0) throw new Error(`prepare.sh failed in a fresh clone (${prepare.code}): ${prepare.stderr}`);
-    const traced = { GPUDEDUP_TRACE_LOADS: traceFile, NODE_OPTIONS: `--require ${tracer}`, GPUDEDUP_DEVICE_LOADER: 'carried' };
-    check = await run(clone, 'bash', ['scripts/device/check.sh', '--docs', '400', '--runs', '1', '--budget', '400', '--allow-software'], { GPUDEDUP_DEVICE_DIR: bundle, OUT: out, ...traced }, 450);
+    const traced = {
+      GPUDEDUP_TRACE_LOADS: traceFile,
+      NODE_OPTIONS: `--require ${tracer}`,
+      GPUDEDUP_DEVICE_LOADER: 'carried',
+    };
+    check = await run(
+      clone,
+      'bash',
+      ['scripts/device/check.sh', '--docs', '400', '--runs', '1', '--budget', '400', '--allow-software'],
+      { GPUDEDUP_DEVICE_DIR: bundle, OUT: out, ...traced },
+      450,
+    );
     summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as DeviceSummary;
-    console.log(`device rehearsal: clone + npm ci ${install.seconds.toFixed(0)} s, prepare.sh (build included) ${prepare.seconds.toFixed(0)} s, check.sh ${check.seconds.toFixed(0)} s`);
+    console.log(
+      `device rehearsal: clone + npm ci ${install.seconds.toFixed(0)} s, prepare.sh (build included) ${prepare.seconds.toFixed(0)} s, check.sh ${check.seconds.toFixed(0)} s`,
+    );
   }, 900_000); // under a minute on two idle cores; far more on a shared, loaded machine
 
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -116,8 +137,15 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
 
   it('the folder is under 60 MiB and holds only what check.sh reads', () => {
     const held = files(bundle);
-    expect(held.filter((f) => !/^(node\.xz|app\.tar\.xz|manifest\.json|vulkan\/(libvulkan1|libglvnd0)_[^/]+_amd64\.deb)$/.test(f))).toEqual([]);
-    expect(held.filter((f) => f.startsWith('vulkan/')).map((f) => f.split('_')[0])).toEqual(['vulkan/libglvnd0', 'vulkan/libvulkan1']);
+    expect(
+      held.filter(
+        (f) => !/^(node\.xz|app\.tar\.xz|manifest\.json|vulkan\/(libvulkan1|libglvnd0)_[^/]+_amd64\.deb)$/.test(f),
+      ),
+    ).toEqual([]);
+    expect(held.filter((f) => f.startsWith('vulkan/')).map((f) => f.split('_')[0])).toEqual([
+      'vulkan/libglvnd0',
+      'vulkan/libvulkan1',
+    ]);
     const bytes = held.reduce((s, f) => s + statSync(join(bundle, f)).size, 0);
     expect(bytes).toBeLessThan(60 * MiB);
     // The default folder is ignored by git, so it travels only when carried.
@@ -128,7 +156,15 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
     expect(check.code, check.stderr).toBe(0);
     const back = readdirSync(out);
     expect(back.length).toBeLessThanOrEqual(8);
-    expect(back.sort()).toEqual(['bench.json', 'bench.svg', 'check.log', 'dedup-cpu.json', 'dedup-webgpu.json', 'doctor.json', 'summary.json']);
+    expect(back.sort()).toEqual([
+      'bench.json',
+      'bench.svg',
+      'check.log',
+      'dedup-cpu.json',
+      'dedup-webgpu.json',
+      'doctor.json',
+      'summary.json',
+    ]);
     expect(summary.steps.map((s) => [s.name, s.status])).toEqual([
       ['probe', 'ok'],
       ['doctor', 'ok'],
@@ -145,10 +181,17 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
   });
 
   it('measures what the H200 run needs: all threads against WebGPU, both backends with the same results, the feed rate', () => {
-    const bench = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as { documents: number; machine: { adapter?: string }; rows: { backend: string }[] };
+    const bench = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as {
+      documents: number;
+      machine: { adapter?: string };
+      rows: { backend: string }[];
+    };
     expect(bench.documents).toBe(400);
     // --no-single-thread: only the all-threads row and the adapter's.
-    expect(bench.rows.map((r) => r.backend)).toEqual([expect.stringMatching(/\(all threads\)$/), bench.machine.adapter]);
+    expect(bench.rows.map((r) => r.backend)).toEqual([
+      expect.stringMatching(/\(all threads\)$/),
+      bench.machine.adapter,
+    ]);
     expect(summary.bench!.gpuOverCpu).toBeGreaterThan(0);
     expect(summary.corpus!.documents).toBe(400);
     expect(summary.corpus!.bytes).toBeGreaterThan(400 * 1000); // 1–3 KB documents
@@ -170,25 +213,39 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
   it('the carried folder holds no file the check did not load, and the check loaded nothing from the checkout', () => {
     const traced = readFileSync(traceFile, 'utf8').split('\n').filter(Boolean);
     const inApp = new Set(traced.flatMap((p) => /\/gpudedup-check\.[^/]+\/app\/(.+)$/.exec(p)?.[1] ?? []));
-    const listed = spawnSync('tar', ['-tJf', join(bundle, 'app.tar.xz')], { encoding: 'utf8' }).stdout.split('\n').filter((f) => f && !f.endsWith('/'));
+    const listed = spawnSync('tar', ['-tJf', join(bundle, 'app.tar.xz')], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((f) => f && !f.endsWith('/'));
     expect(listed.length).toBeGreaterThan(100);
     // Node's resolver reads package.json files ("type", "exports") without the trace seeing it: one on the path of a loaded file counts.
-    const resolverReads = (f: string): boolean => f.endsWith('package.json') && [...inApp].some((p) => p.startsWith(`${dirname(f) === '.' ? '' : `${dirname(f)}/`}`));
+    const resolverReads = (f: string): boolean =>
+      f.endsWith('package.json') &&
+      [...inApp].some((p) => p.startsWith(`${dirname(f) === '.' ? '' : `${dirname(f)}/`}`));
     expect(listed.filter((f) => !inApp.has(f) && !resolverReads(f))).toEqual([]);
     expect(listed).toContain('node_modules/webgpu/dist/linux-x64/dawn.node');
     expect(listed.filter((f) => f.startsWith('node_modules/webgpu/dist/') && !f.includes('/linux-x64/'))).toEqual([]);
-    expect(listed.filter((f) => /\.(d\.ts|map|md)$/.test(f) || f.includes('@duckdb') || f.includes('vitest'))).toEqual([]);
+    expect(listed.filter((f) => /\.(d\.ts|map|md)$/.test(f) || f.includes('@duckdb') || f.includes('vitest'))).toEqual(
+      [],
+    );
     const checkouts = [ROOT, clone].flatMap((dir) => [join(dir, 'dist'), join(dir, 'node_modules')]);
     expect(traced.filter((p) => checkouts.some((dir) => p.startsWith(dir)))).toEqual([]);
     // The carried Node and Vulkan loader are the ones that ran (libglvnd0 is for NVIDIA's driver, which links libGLdispatch).
     expect(traced.some((p) => /\/gpudedup-check\.[^/]+\/node$/.test(p))).toBe(true);
-    expect(traced.some((p) => /\/gpudedup-check\.[^/]+\/vulkan\/usr\/lib\/x86_64-linux-gnu\/libvulkan\.so\.1/.test(p))).toBe(true);
+    expect(
+      traced.some((p) => /\/gpudedup-check\.[^/]+\/vulkan\/usr\/lib\/x86_64-linux-gnu\/libvulkan\.so\.1/.test(p)),
+    ).toBe(true);
   });
 
   it('a step past the deadline is recorded as a timeout, and what finished before it is kept', async () => {
     const short = join(scratch, 'short');
     const budget = 20; // unpacking and the probe take most of it: doctor, if it starts, is killed in its box
-    const r = await run(clone, 'bash', ['scripts/device/check.sh', '--docs', '400', '--runs', '1', '--budget', String(budget), '--allow-software'], { GPUDEDUP_DEVICE_DIR: bundle, OUT: short }, 90);
+    const r = await run(
+      clone,
+      'bash',
+      ['scripts/device/check.sh', '--docs', '400', '--runs', '1', '--budget', String(budget), '--allow-software'],
+      { GPUDEDUP_DEVICE_DIR: bundle, OUT: short },
+      90,
+    );
     expect(r.code).toBe(1);
     const cut = JSON.parse(readFileSync(join(short, 'summary.json'), 'utf8')) as DeviceSummary;
     expect(cut.finished).toBeDefined();
@@ -196,11 +253,28 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
     const first = statuses.indexOf('timeout');
     expect(first, JSON.stringify(cut.steps)).toBeGreaterThanOrEqual(0);
     // Steps before the deadline finished (gpu info is skipped without nvidia-smi); none after it did.
-    expect(statuses.slice(0, first).filter((s) => s !== 'ok' && s !== 'skipped'), JSON.stringify(cut.steps)).toEqual([]);
+    expect(
+      statuses.slice(0, first).filter((s) => s !== 'ok' && s !== 'skipped'),
+      JSON.stringify(cut.steps),
+    ).toEqual([]);
     // The one exception: the feed rate read from bench's report (bench finished in time), which runs nothing.
-    const fromBench = (s: DeviceSummary['steps'][number]): boolean => s.name === 'feed rate' && s.status === 'ok' && s.seconds === 0 && cut.feedRate?.source === 'bench';
-    expect(cut.steps.slice(first).filter((s) => s.status !== 'timeout' && s.status !== 'skipped' && !fromBench(s)), JSON.stringify(cut.steps)).toEqual([]);
-    expect(cut.steps.map((s) => s.name)).toEqual(expect.arrayContaining(['probe', 'doctor', 'corpus', 'bench', 'dedup --backend webgpu', 'feed rate', 'dedup --backend cpu']));
+    const fromBench = (s: DeviceSummary['steps'][number]): boolean =>
+      s.name === 'feed rate' && s.status === 'ok' && s.seconds === 0 && cut.feedRate?.source === 'bench';
+    expect(
+      cut.steps.slice(first).filter((s) => s.status !== 'timeout' && s.status !== 'skipped' && !fromBench(s)),
+      JSON.stringify(cut.steps),
+    ).toEqual([]);
+    expect(cut.steps.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        'probe',
+        'doctor',
+        'corpus',
+        'bench',
+        'dedup --backend webgpu',
+        'feed rate',
+        'dedup --backend cpu',
+      ]),
+    );
     expect(r.seconds).toBeLessThan(budget + 20); // the budget, plus the last kill's grace
     expect(existsSync(join(short, 'check.log'))).toBe(true);
   }, 90_000);

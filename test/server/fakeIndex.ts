@@ -5,7 +5,17 @@
  * indexes do with their manifest), and can be held open by a gate, so tests
  * can put queries in the middle of a write.
  */
-import type { AddOptions, AddResult, DedupIndex, IndexDocument, IndexMatch, IndexStats, QueryOptions, QueryResult, RemoveResult } from '../../src/lshIndex/types.js';
+import type {
+  AddOptions,
+  AddResult,
+  DedupIndex,
+  IndexDocument,
+  IndexMatch,
+  IndexStats,
+  QueryOptions,
+  QueryResult,
+  RemoveResult,
+} from '../../src/lshIndex/types.js';
 import { IndexIdError } from '../../src/lshIndex/errors.js';
 
 const words = (text: string): Set<string> => new Set(text.toLowerCase().split(/\s+/).filter(Boolean));
@@ -71,7 +81,13 @@ export class FakeIndex implements DedupIndex {
   }
 
   async stats(): Promise<IndexStats> {
-    return { documents: this.live.size, removed: 0, segments: 1, bytesOnDisk: 0, parameters: { threshold: this.threshold, seed: 42n } };
+    return {
+      documents: this.live.size,
+      removed: 0,
+      segments: 1,
+      bytesOnDisk: 0,
+      parameters: { threshold: this.threshold, seed: 42n },
+    };
   }
 
   async close(): Promise<void> {

@@ -18,31 +18,50 @@ afterEach(async () => {
 
 async function serveMemory(): Promise<RunningServer> {
   const index = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
-  const server = await startServer({ reader: index, writer: index }, { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 64 });
+  const server = await startServer(
+    { reader: index, writer: index },
+    { host: '127.0.0.1', port: 0, maxBody: 2 ** 20, queue: 64 },
+  );
   running.push(server);
   return server;
 }
 
 async function post(server: RunningServer, path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
 /** `count` texts of 120 words from a vocabulary of 20,000: unrelated to each other. */
 function texts(seed: number, count: number): string[] {
   const next = rng(seed);
-  return Array.from({ length: count }, () => Array.from({ length: 120 }, () => `w${Math.floor(next() * 20_000)}`).join(' '));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 120 }, () => `w${Math.floor(next() * 20_000)}`).join(' '),
+  );
 }
 
 /** `text` with its 61st word changed: word 5-gram Jaccard 111/121 ≈ 0.92. */
-const edited = (text: string): string => text.split(' ').map((w, i) => (i === 60 ? `${w}x` : w)).join(' ');
+const edited = (text: string): string =>
+  text
+    .split(' ')
+    .map((w, i) => (i === 60 ? `${w}x` : w))
+    .join(' ');
 
 describe('serve over the in-memory index', () => {
   it('answers top and containment queries with their fields, and refuses what the index cannot do with 400', async () => {
     const server = await serveMemory();
     const docs = texts(3, 20);
     const host = `${docs[0]} ${docs[1]}`; // holds all of docs[1]: containment 1, Jaccard ≈ 0.5
-    await post(server, '/add', { documents: [...docs.slice(2).map((text, i) => ({ id: `d${i + 2}`, text })), { id: 'a', text: docs[0] }, { id: 'host', text: host }] });
+    await post(server, '/add', {
+      documents: [
+        ...docs.slice(2).map((text, i) => ({ id: `d${i + 2}`, text })),
+        { id: 'a', text: docs[0] },
+        { id: 'host', text: host },
+      ],
+    });
     const top = await post(server, '/query', { texts: [edited(docs[0])], top: 2 });
     expect(top.status).toBe(200);
     const [first, second] = top.body.results[0].matches;
@@ -64,11 +83,22 @@ describe('serve over the in-memory index', () => {
   it('adds, finds a near-duplicate with its similarity, keeps it out, removes', async () => {
     const server = await serveMemory();
     const [a, b] = texts(1, 2);
-    const added = await post(server, '/add', { documents: [{ id: 'a', text: a }, { id: 'b', text: b }, { id: 'a2', text: edited(a) }] });
+    const added = await post(server, '/add', {
+      documents: [
+        { id: 'a', text: a },
+        { id: 'b', text: b },
+        { id: 'a2', text: edited(a) },
+      ],
+    });
     expect(added.status).toBe(200);
     expect(added.body.added).toBe(2);
     expect(added.body.decisions[2]).toMatchObject({ id: 'a2', added: false, matches: [{ id: 'a' }] });
-    const found = await post(server, '/query', { documents: [{ id: 'q', text: edited(a) }, { id: 'r', text: texts(2, 1)[0] }] });
+    const found = await post(server, '/query', {
+      documents: [
+        { id: 'q', text: edited(a) },
+        { id: 'r', text: texts(2, 1)[0] },
+      ],
+    });
     expect(found.status).toBe(200);
     expect(found.body.results[0].id).toBe('q');
     expect(found.body.results[0].matches.map((m: { id: string }) => m.id)).toEqual(['a']);
@@ -83,12 +113,15 @@ describe('serve over the in-memory index', () => {
 
   it('two clients at once, one adding batches, one querying: every query answers, and sees whole batches in order', async () => {
     const server = await serveMemory();
-    const batches = Array.from({ length: 12 }, (_, b) => texts(100 + b, 40).map((text, i) => ({ id: `b${b}-${i}`, text })));
+    const batches = Array.from({ length: 12 }, (_, b) =>
+      texts(100 + b, 40).map((text, i) => ({ id: `b${b}-${i}`, text })),
+    );
     // The first and last document of every batch: a batch is visible whole or not at all, and only after those before it.
     const probes = batches.flatMap((batch) => [batch[0].text, batch[batch.length - 1].text]);
     let adding = true;
     const writer = (async () => {
-      for (const batch of batches) expect((await post(server, '/add', { documents: batch })).body.added).toBe(batch.length);
+      for (const batch of batches)
+        expect((await post(server, '/add', { documents: batch })).body.added).toBe(batch.length);
       adding = false;
     })();
     const seen: number[] = [];

@@ -16,7 +16,11 @@ function message(parse: (body: unknown) => unknown, body: unknown): string {
 describe('query bodies', () => {
   it('takes texts, or documents (their ids kept for the results), and top', () => {
     expect(parseQueryRequest({ texts: ['a', ''] })).toEqual({ texts: ['a', ''], top: undefined });
-    expect(parseQueryRequest({ documents: [{ id: 'x', text: 'a b' }], top: 3 })).toEqual({ texts: ['a b'], ids: ['x'], top: 3 });
+    expect(parseQueryRequest({ documents: [{ id: 'x', text: 'a b' }], top: 3 })).toEqual({
+      texts: ['a b'],
+      ids: ['x'],
+      top: 3,
+    });
     expect(parseQueryRequest({ texts: [] })).toEqual({ texts: [], top: undefined });
   });
 
@@ -30,30 +34,59 @@ describe('query bodies', () => {
     expect(message(parseQueryRequest, { texts: [], documents: [] })).toBe('give "texts" or "documents", not both');
     expect(message(parseQueryRequest, { text: ['a'] })).toMatch(/^unknown field "text"/);
     expect(message(parseQueryRequest, { documents: [{ id: 'a' }] })).toBe('documents[0].text is missing');
-    expect(message(parseQueryRequest, { documents: [{ id: 'a', text: 'x' }, { text: 'y' }] })).toBe('documents[1].id is missing');
-    expect(message(parseQueryRequest, { documents: [{ id: 7, text: 'x' }] })).toBe('documents[0].id must be a non-empty string');
+    expect(message(parseQueryRequest, { documents: [{ id: 'a', text: 'x' }, { text: 'y' }] })).toBe(
+      'documents[1].id is missing',
+    );
+    expect(message(parseQueryRequest, { documents: [{ id: 7, text: 'x' }] })).toBe(
+      'documents[0].id must be a non-empty string',
+    );
     expect(message(parseQueryRequest, { documents: ['x'] })).toMatch(/^documents\[0\] must be an object/);
-    for (const top of [0, -1, 1.5, '3', 10_001, null]) expect(message(parseQueryRequest, { texts: ['a'], top })).toBe(`top must be an integer from 1 to 10000, got ${typeof top === 'string' ? `"${top}"` : top}`);
+    for (const top of [0, -1, 1.5, '3', 10_001, null])
+      expect(message(parseQueryRequest, { texts: ['a'], top })).toBe(
+        `top must be an integer from 1 to 10000, got ${typeof top === 'string' ? `"${top}"` : top}`,
+      );
   });
 
   it('takes containment and rerank, checked by the options table', () => {
     expect(parseQueryRequest({ texts: ['a'], containment: 0.8 })).toEqual({ texts: ['a'], containment: 0.8 });
-    expect(parseQueryRequest({ texts: ['a'], top: 3, rerank: 'estimate' })).toEqual({ texts: ['a'], top: 3, rerank: 'estimate' });
-    for (const containment of [0, -0.5, 1.01, '0.8', null]) expect(message(parseQueryRequest, { texts: ['a'], containment })).toMatch(/^containment must be a number above 0 and at most 1, got/);
-    expect(message(parseQueryRequest, { texts: ['a'], top: 2, rerank: 'best' })).toMatch(/^rerank must be exact or estimate, got "best"/);
+    expect(parseQueryRequest({ texts: ['a'], top: 3, rerank: 'estimate' })).toEqual({
+      texts: ['a'],
+      top: 3,
+      rerank: 'estimate',
+    });
+    for (const containment of [0, -0.5, 1.01, '0.8', null])
+      expect(message(parseQueryRequest, { texts: ['a'], containment })).toMatch(
+        /^containment must be a number above 0 and at most 1, got/,
+      );
+    expect(message(parseQueryRequest, { texts: ['a'], top: 2, rerank: 'best' })).toMatch(
+      /^rerank must be exact or estimate, got "best"/,
+    );
   });
 });
 
 describe('add bodies', () => {
   it('takes documents and all', () => {
-    expect(parseAddRequest({ documents: [{ id: 'a', text: 'x' }] })).toEqual({ documents: [{ id: 'a', text: 'x' }], all: false });
+    expect(parseAddRequest({ documents: [{ id: 'a', text: 'x' }] })).toEqual({
+      documents: [{ id: 'a', text: 'x' }],
+      all: false,
+    });
     expect(parseAddRequest({ documents: [], all: true })).toEqual({ documents: [], all: true });
   });
 
   it('refuses repeated ids, wrong types and missing fields by name', () => {
-    expect(message(parseAddRequest, { documents: [{ id: 'a', text: 'x' }, { id: 'b', text: 'y' }, { id: 'a', text: 'z' }] })).toBe('documents[2].id "a" repeats documents[0].id: ids are unique');
+    expect(
+      message(parseAddRequest, {
+        documents: [
+          { id: 'a', text: 'x' },
+          { id: 'b', text: 'y' },
+          { id: 'a', text: 'z' },
+        ],
+      }),
+    ).toBe('documents[2].id "a" repeats documents[0].id: ids are unique');
     expect(message(parseAddRequest, { documents: [{ id: 'a', text: 1 }] })).toBe('documents[0].text must be a string');
-    expect(message(parseAddRequest, { documents: [{ id: 'a', text: 'x', meta: 1 }] })).toMatch(/^unknown field "meta" in documents\[0\]/);
+    expect(message(parseAddRequest, { documents: [{ id: 'a', text: 'x', meta: 1 }] })).toMatch(
+      /^unknown field "meta" in documents\[0\]/,
+    );
     expect(message(parseAddRequest, { texts: ['x'] })).toMatch(/^unknown field "texts"/);
     expect(message(parseAddRequest, {})).toMatch(/needs "documents"/);
     expect(message(parseAddRequest, { documents: [], all: 'yes' })).toBe('all must be true or false');

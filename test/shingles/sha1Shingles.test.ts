@@ -20,15 +20,18 @@ describe('SHA-1 of byte windows', () => {
   const bytes = new Uint8Array(600).map(() => Math.floor(random() * 256));
   // Every length 0..200 (one and two padded tail blocks, whole blocks) plus long ones, at odd offsets.
   const lengths = [...Array.from({ length: 201 }, (_, i) => i), 255, 256, 257, 511, 512, 577];
-  const windows = new Uint32Array(lengths.flatMap((length) => {
-    const start = Math.floor(random() * (bytes.length - length + 1));
-    return [start, start + length];
-  }));
+  const windows = new Uint32Array(
+    lengths.flatMap((length) => {
+      const start = Math.floor(random() * (bytes.length - length + 1));
+      return [start, start + length];
+    }),
+  );
 
   for (const wide of [false, true]) {
     it(`the TypeScript reference equals node:crypto's first ${wide ? 8 : 4} digest bytes, little-endian`, () => {
       const expected = new Uint32Array(windows.length);
-      for (let i = 0; i < windows.length; i += 2) expected.set(nodeSha1(bytes.subarray(windows[i], windows[i + 1]), wide), i);
+      for (let i = 0; i < windows.length; i += 2)
+        expected.set(nodeSha1(bytes.subarray(windows[i], windows[i + 1]), wide), i);
       expect(Array.from(sha1WindowsReference(bytes, windows, wide))).toEqual(Array.from(expected));
     });
   }
@@ -51,7 +54,8 @@ describe('SHA-1 of byte windows', () => {
         expect(Array.from(got), `${hash} n=${n}`).toEqual(expected);
       }
     }
-    for (let length = 1; length <= 130; length++) expect(lengthsSeen.has(length), `a shingle of ${length} bytes`).toBe(true);
+    for (let length = 1; length <= 130; length++)
+      expect(lengthsSeen.has(length), `a shingle of ${length} bytes`).toBe(true);
   });
 
   it('hashes word windows four at a time (SIMD lanes) and one by one alike: every window count mod 4, short and long windows mixed', () => {
@@ -63,9 +67,12 @@ describe('SHA-1 of byte windows', () => {
       for (const n of [1, 2, 5]) {
         for (const hash of ['sha1-32', 'sha1-64'] as const) {
           const strings = shingleStrings(text, { mode: 'word', n, normalize: DEFAULT_NORMALIZE });
-          if (strings.some((s) => encoder.encode(s).length > 55) && strings.some((s) => encoder.encode(s).length <= 55)) mixed++;
+          if (strings.some((s) => encoder.encode(s).length > 55) && strings.some((s) => encoder.encode(s).length <= 55))
+            mixed++;
           const expected = strings.flatMap((s) => nodeSha1(encoder.encode(s), hash === 'sha1-64'));
-          expect(Array.from(wasmWindowHashes(text, 'word', n, hash)!.hashes), `${hash} n=${n}: ${text}`).toEqual(expected);
+          expect(Array.from(wasmWindowHashes(text, 'word', n, hash)!.hashes), `${hash} n=${n}: ${text}`).toEqual(
+            expected,
+          );
         }
       }
     }
@@ -92,8 +99,12 @@ describe('datasketch shingle strings', () => {
       for (const n of [1, 3, 5]) {
         for (const mode of ['word', 'char'] as const) {
           const { bytes, windows } = (mode === 'word' ? wordWindows : charWindows)(tokens, n);
-          const decoded = Array.from({ length: windows.length / 2 }, (_, w) => decoder.decode(bytes.subarray(windows[2 * w], windows[2 * w + 1])));
-          expect(decoded, `${mode} ${n}: ${JSON.stringify(text)}`).toEqual(shingleStrings(text, { mode, n, normalize: DEFAULT_NORMALIZE }));
+          const decoded = Array.from({ length: windows.length / 2 }, (_, w) =>
+            decoder.decode(bytes.subarray(windows[2 * w], windows[2 * w + 1])),
+          );
+          expect(decoded, `${mode} ${n}: ${JSON.stringify(text)}`).toEqual(
+            shingleStrings(text, { mode, n, normalize: DEFAULT_NORMALIZE }),
+          );
         }
       }
     }

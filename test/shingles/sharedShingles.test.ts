@@ -21,7 +21,10 @@ describe('sharedShingleView', () => {
     const setB = shingleDocument(b, word);
     expect(view.shingles).toBe(8);
     // |A ∩ B| from the view and the sizes give the exact Jaccard.
-    expect(view.sharedShingles / (setA.length / 2 + setB.length / 2 - view.sharedShingles)).toBeCloseTo(exactJaccard(setA, setB), 12);
+    expect(view.sharedShingles / (setA.length / 2 + setB.length / 2 - view.sharedShingles)).toBeCloseTo(
+      exactJaccard(setA, setB),
+      12,
+    );
   });
 
   it('works on code points in character mode', () => {
@@ -45,7 +48,7 @@ describe('looksBinary', () => {
     expect(looksBinary(utf8.encode('{"text": "héllo wörld 中文 \ufffd"}\n'.repeat(300)))).toBe(false);
     expect(looksBinary(new Uint8Array(0))).toBe(false);
     expect(looksBinary(Uint8Array.from([0x7b, 0x22, 0x00, 0x22]))).toBe(true);
-    const random = Uint8Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24 | 0x80);
+    const random = Uint8Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) >>> 24) | 0x80);
     expect(looksBinary(random)).toBe(true);
     // Cut in the middle of a multi-byte sequence at the end: still text.
     const cut = utf8.encode('é'.repeat(100)).subarray(0, 199);

@@ -2,7 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chooseMode, deduplicatePairs, shingleDocument, type ShingleOptions } from '../../src/shingles/shingles.js';
-import { exactMatchUtf8, isWhiteSpace, normalizeText, normalizedForExactMatch, tokenize } from '../../src/text/normalize.js';
+import {
+  exactMatchUtf8,
+  isWhiteSpace,
+  normalizeText,
+  normalizedForExactMatch,
+  tokenize,
+} from '../../src/text/normalize.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { u64 } from '../../src/math/u64.js';
@@ -29,7 +35,23 @@ const SPECIAL_TEXTS = [
 ];
 
 function randomText(next: () => number): string {
-  const alphabet = ['the', 'quick', 'brown', 'fox', 'Ünïcödé', '日本', 'ß', '🦊', 'a', 'b', 'c', '—', 'Ωmega', '\u0301', 'x'];
+  const alphabet = [
+    'the',
+    'quick',
+    'brown',
+    'fox',
+    'Ünïcödé',
+    '日本',
+    'ß',
+    '🦊',
+    'a',
+    'b',
+    'c',
+    '—',
+    'Ωmega',
+    '\u0301',
+    'x',
+  ];
   const spaces = [' ', '  ', '\n', '\t', '\u00a0', '\u3000'];
   const words = Math.floor(next() * 60);
   let s = '';
@@ -52,13 +74,25 @@ function expectSameSet(got: Uint32Array, want: Set<bigint>, label: string): void
 }
 
 describe('shingle sets against the BigInt reference', () => {
-  const modes: Array<['word' | 'char', number]> = [['word', 5], ['word', 1], ['word', 3], ['char', 5], ['char', 1], ['char', 9]];
+  const modes: Array<['word' | 'char', number]> = [
+    ['word', 5],
+    ['word', 1],
+    ['word', 3],
+    ['char', 5],
+    ['char', 1],
+    ['char', 9],
+  ];
 
   it('agree on special texts in every mode and n', () => {
-    for (const text of SPECIAL_TEXTS) for (const [mode, n] of modes) {
-      const options: ShingleOptions = { mode, n, normalize: NORMAL };
-      expectSameSet(shingleDocument(text, options), shinglesRef(text, mode, n), `${mode}/${n} ${JSON.stringify(text.slice(0, 30))}`);
-    }
+    for (const text of SPECIAL_TEXTS)
+      for (const [mode, n] of modes) {
+        const options: ShingleOptions = { mode, n, normalize: NORMAL };
+        expectSameSet(
+          shingleDocument(text, options),
+          shinglesRef(text, mode, n),
+          `${mode}/${n} ${JSON.stringify(text.slice(0, 30))}`,
+        );
+      }
   });
 
   it('agree on 300 random texts', () => {
@@ -72,10 +106,18 @@ describe('shingle sets against the BigInt reference', () => {
 
   it('agree with NFKC and punctuation stripping', () => {
     const normalize = { nfkc: true, stripPunctuation: true };
-    for (const text of [...SPECIAL_TEXTS, 'Ｆｕｌｌ－ｗｉｄｔｈ, “quoted” — text! $100 + 5% = ¥'] ) {
-      expectSameSet(shingleDocument(text, { mode: 'word', n: 2, normalize }), shinglesRef(text, 'word', 2, normalize), text.slice(0, 20));
+    for (const text of [...SPECIAL_TEXTS, 'Ｆｕｌｌ－ｗｉｄｔｈ, “quoted” — text! $100 + 5% = ¥']) {
+      expectSameSet(
+        shingleDocument(text, { mode: 'word', n: 2, normalize }),
+        shinglesRef(text, 'word', 2, normalize),
+        text.slice(0, 20),
+      );
     }
-    expect(tokenize('Ｆｕｌｌ－ｗｉｄｔｈ, “quoted”!', { nfkc: true, stripPunctuation: true })).toEqual(['full', 'width', 'quoted']);
+    expect(tokenize('Ｆｕｌｌ－ｗｉｄｔｈ, “quoted”!', { nfkc: true, stripPunctuation: true })).toEqual([
+      'full',
+      'width',
+      'quoted',
+    ]);
   });
 
   it('agree on the first 60 documents of the bundled corpus', () => {
@@ -85,21 +127,33 @@ describe('shingle sets against the BigInt reference', () => {
   });
 });
 
-describe('exactMatchUtf8 (the exact key\'s bytes, without the token list)', () => {
+describe("exactMatchUtf8 (the exact key's bytes, without the token list)", () => {
   it('isWhiteSpace is the regex property \\p{White_Space} on every BMP code unit', () => {
-    for (let c = 0; c <= 0xffff; c++) expect(isWhiteSpace(c), c.toString(16)).toBe(/\p{White_Space}/u.test(String.fromCharCode(c)));
+    for (let c = 0; c <= 0xffff; c++)
+      expect(isWhiteSpace(c), c.toString(16)).toBe(/\p{White_Space}/u.test(String.fromCharCode(c)));
   });
 
   it('equals the UTF-8 of normalizedForExactMatch on special, random and real texts, with and without NFKC', () => {
     const next = rng(21);
     const encoder = new TextEncoder();
-    const texts = [...SPECIAL_TEXTS, '\u2003 lead and trail \u00a0', '\n\n', 'end \ud83d', '\udc00 start', ...Array.from({ length: 300 }, () => randomText(next)), ...sampleCorpus().slice(0, 60)];
-    for (const normalize of [NORMAL, { nfkc: true, stripPunctuation: true }]) for (const text of texts) {
-      const normalized = normalizeText(text, normalize);
-      const out = new Uint8Array(3 * normalized.length);
-      const written = exactMatchUtf8(normalized, out);
-      expect(Array.from(out.subarray(0, written)), JSON.stringify(text.slice(0, 30))).toEqual(Array.from(encoder.encode(normalizedForExactMatch(text, normalize))));
-    }
+    const texts = [
+      ...SPECIAL_TEXTS,
+      '\u2003 lead and trail \u00a0',
+      '\n\n',
+      'end \ud83d',
+      '\udc00 start',
+      ...Array.from({ length: 300 }, () => randomText(next)),
+      ...sampleCorpus().slice(0, 60),
+    ];
+    for (const normalize of [NORMAL, { nfkc: true, stripPunctuation: true }])
+      for (const text of texts) {
+        const normalized = normalizeText(text, normalize);
+        const out = new Uint8Array(3 * normalized.length);
+        const written = exactMatchUtf8(normalized, out);
+        expect(Array.from(out.subarray(0, written)), JSON.stringify(text.slice(0, 30))).toEqual(
+          Array.from(encoder.encode(normalizedForExactMatch(text, normalize))),
+        );
+      }
   });
 });
 
@@ -109,7 +163,11 @@ describe('auto mode', () => {
     expect(chooseMode(tokenize('日本語のテキストは空白で区切られていません。 中文 也是 这样 的'), 5)).toBe('char');
     expect(chooseMode(tokenize('the quick brown fox jumps over'), 5)).toBe('word');
     const text = 'ภาษาไทยไม่มีช่องว่างระหว่างคำ';
-    expectSameSet(shingleDocument(text, { mode: 'auto', n: 5, normalize: NORMAL }), shinglesRef(text, 'char', 5), 'thai');
+    expectSameSet(
+      shingleDocument(text, { mode: 'auto', n: 5, normalize: NORMAL }),
+      shinglesRef(text, 'char', 5),
+      'thai',
+    );
   });
 
   it('counts letters only: marks, digits and symbols of space-less scripts do not tip the balance', () => {
@@ -131,8 +189,17 @@ describe('deduplicatePairs', () => {
 describe('CPU signatures against the BigInt reference signer', () => {
   it('agree on special, random and real texts for several k and seeds', () => {
     const next = rng(21);
-    const texts = [...SPECIAL_TEXTS, ...Array.from({ length: 40 }, () => randomText(next)), ...sampleCorpus().slice(100, 112)];
-    for (const [k, seedHi, seedLo] of [[1, 0, 42], [7, 0xffffffff, 0xffffffff], [128, 0, 42], [33, 0x12345678, 0x9abcdef0]] as const) {
+    const texts = [
+      ...SPECIAL_TEXTS,
+      ...Array.from({ length: 40 }, () => randomText(next)),
+      ...sampleCorpus().slice(100, 112),
+    ];
+    for (const [k, seedHi, seedLo] of [
+      [1, 0, 42],
+      [7, 0xffffffff, 0xffffffff],
+      [128, 0, 42],
+      [33, 0x12345678, 0x9abcdef0],
+    ] as const) {
       const family = makeHashFamily(k, u64(seedHi, seedLo));
       const seed = (BigInt(seedHi) << 32n) | BigInt(seedLo);
       const sets = texts.map((t) => shingleDocument(t));

@@ -41,7 +41,8 @@ describe('ParallelCpuSigner', () => {
     try {
       const batch = pack(randomSets(150, 3));
       await signer.sign(batch); // starts the workers (they start on the first request)
-      const worker = (signer as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool.workers[0];
+      const worker = (signer as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool
+        .workers[0];
       await worker.terminate();
       await expect(signer.sign(batch)).rejects.toThrow(/CPU signer worker exited/);
     } finally {

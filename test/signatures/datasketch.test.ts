@@ -24,11 +24,20 @@ const K = 128;
 
 function sampleTexts(): string[] {
   const path = new URL('../../data/sample.jsonl.gz', import.meta.url);
-  return gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as { text: string }).text);
+  return gunzipSync(readFileSync(path))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => (JSON.parse(l) as { text: string }).text);
 }
 
 const random = mulberry32(2026);
-const unicode = ['', '   ', 'one', ...Array.from({ length: 60 }, () => randomUnicodeText(random, Math.floor(random() * 120)))];
+const unicode = [
+  '',
+  '   ',
+  'one',
+  ...Array.from({ length: 60 }, () => randomUnicodeText(random, Math.floor(random() * 120))),
+];
 const corpora: Record<string, { texts: string[]; shingle: 'word' | 'char'; n: number }> = {
   'the sample corpus (word 5-grams)': { texts: sampleTexts(), shingle: 'word', n: 5 },
   'random Unicode text (char 4-grams)': { texts: unicode, shingle: 'char', n: 4 },
@@ -96,9 +105,17 @@ describeWithDatasketch('datasketch schemes equal datasketch 2.0.0', () => {
           const full = caseOf(corpus, scheme, seed);
           const { kernel } = openCpuKernel('wasm-simd');
           expect(kernel.name).toBe('wasm-simd');
-          expectRows(storedRows(kernel.sign(hashFamilyOf(full.params), full.batch), full.params), full.expected, 'wasm SIMD');
+          expectRows(
+            storedRows(kernel.sign(hashFamilyOf(full.params), full.batch), full.params),
+            full.expected,
+            'wasm SIMD',
+          );
           const some = caseOf(corpus, scheme, seed, SLOW_LIMIT);
-          expectRows(storedRows(signBatchDatasketch(hashFamilyOf(some.params), some.batch), some.params), some.expected, 'TypeScript');
+          expectRows(
+            storedRows(signBatchDatasketch(hashFamilyOf(some.params), some.batch), some.params),
+            some.expected,
+            'TypeScript',
+          );
         }, 240_000); // datasketch in Python on the whole corpus
       }
     }
@@ -114,9 +131,16 @@ describe('datasketch schemes on WebGPU', () => {
             for (const seed of SEEDS) {
               const some = caseOf(corpus, scheme, seed, SLOW_LIMIT);
               // small segments: documents split across segments and chunks, combined on the host
-              const signer = await WebGpuSigner.create(gpu().device, hashFamilyOf(some.params), loadShaderSources(), { release: () => {}, segmentCap: 97 });
+              const signer = await WebGpuSigner.create(gpu().device, hashFamilyOf(some.params), loadShaderSources(), {
+                release: () => {},
+                segmentCap: 97,
+              });
               try {
-                expectRows(storedRows(await signer.sign(some.batch), some.params), some.expected, `WebGPU seed ${seed}`);
+                expectRows(
+                  storedRows(await signer.sign(some.batch), some.params),
+                  some.expected,
+                  `WebGPU seed ${seed}`,
+                );
               } finally {
                 signer.destroy();
               }

@@ -8,7 +8,16 @@ import { binMinimaTs, ophBin, probe, probeBases, signBatchOph } from '../../src/
 import { EMPTY_SLOT_WORD } from '../../src/signatures/backend.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { pack } from '../../src/shingles/shingleBatch.js';
-import { fmix32Ref, ophBinMinimaRef, ophSignatureRef, P, pairsToBigInts, randomBelow, rng, splitmix64Ref } from '../support/reference.js';
+import {
+  fmix32Ref,
+  ophBinMinimaRef,
+  ophSignatureRef,
+  P,
+  pairsToBigInts,
+  randomBelow,
+  rng,
+  splitmix64Ref,
+} from '../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from './webgpu/cases.js';
 
 const SEEDS = [42n, 0n, 0xffff_ffff_ffff_ffffn, 0x0123_4567_89ab_cdefn];
@@ -26,21 +35,36 @@ function expectReference(batch: { shingles: Uint32Array; offsets: Uint32Array },
   const sets = setsOf(batch);
   sets.forEach((set, d) => {
     const want = ophSignatureRef(set, k, seed);
-    expect(pairsToBigInts(got.subarray(2 * k * d, 2 * k * (d + 1))), `k=${k} seed=${seed} doc ${d} (${set.length} shingles)`).toEqual(want);
+    expect(
+      pairsToBigInts(got.subarray(2 * k * d, 2 * k * (d + 1))),
+      `k=${k} seed=${seed} doc ${d} (${set.length} shingles)`,
+    ).toEqual(want);
   });
 }
 
 describe('OPH building blocks', () => {
   it('the probe key is splitmix64(seed + 2) mod 2^32', () => {
     for (const seed of SEEDS) {
-      expect(makeHashFamily(4, u64Of(seed), 'oph').probeKey).toBe(Number(splitmix64Ref((seed + 2n) & ((1n << 64n) - 1n)) & 0xffffffffn));
+      expect(makeHashFamily(4, u64Of(seed), 'oph').probeKey).toBe(
+        Number(splitmix64Ref((seed + 2n) & ((1n << 64n) - 1n)) & 0xffffffffn),
+      );
     }
     expect(makeHashFamily(4, u64Of(42n)).probeKey).toBeUndefined();
   });
 
   it('bin(h) = floor(floor(h / 2^29)·k / 2^32) on edge and random values', () => {
     const next = rng(3);
-    const values = [0n, 1n, (1n << 29n) - 1n, 1n << 29n, P - 1n, P - 2n, (1n << 32n) - 1n, 1n << 32n, ...Array.from({ length: 2000 }, () => randomBelow(next, P))];
+    const values = [
+      0n,
+      1n,
+      (1n << 29n) - 1n,
+      1n << 29n,
+      P - 1n,
+      P - 2n,
+      (1n << 32n) - 1n,
+      1n << 32n,
+      ...Array.from({ length: 2000 }, () => randomBelow(next, P)),
+    ];
     for (const k of [1, 2, 3, 7, 128, 1000, 4096]) {
       for (const h of values) {
         expect(ophBin(Number(h >> 32n), Number(h & 0xffffffffn), k)).toBe(Number(((h >> 29n) * BigInt(k)) >> 32n));
@@ -55,7 +79,11 @@ describe('OPH building blocks', () => {
       const bases = probeBases(k, key);
       for (let j = 0; j < Math.min(k, 50); j++) {
         for (const t of [0, 1, 2, 1000, 0xffffffff]) {
-          const want = Number((fmix32Ref((fmix32Ref(BigInt(key ^ j) & 0xffffffffn) + BigInt(t) * 0x9e3779b9n) & 0xffffffffn) * BigInt(k)) >> 32n);
+          const want = Number(
+            (fmix32Ref((fmix32Ref(BigInt(key ^ j) & 0xffffffffn) + BigInt(t) * 0x9e3779b9n) & 0xffffffffn) *
+              BigInt(k)) >>
+              32n,
+          );
           expect(probe(bases[j], t, k)).toBe(want);
         }
       }
@@ -68,7 +96,9 @@ describe('OPH building blocks', () => {
       const family = makeHashFamily(k, u64Of(42n), 'oph');
       const out = new Uint32Array((batch.offsets.length - 1) * 2 * k).fill(EMPTY_SLOT_WORD);
       binMinimaTs(family, batch, out);
-      setsOf(batch).forEach((set, d) => expect(pairsToBigInts(out.subarray(2 * k * d, 2 * k * (d + 1)))).toEqual(ophBinMinimaRef(set, k, 42n)));
+      setsOf(batch).forEach((set, d) =>
+        expect(pairsToBigInts(out.subarray(2 * k * d, 2 * k * (d + 1)))).toEqual(ophBinMinimaRef(set, k, 42n)),
+      );
     }
   });
 });
@@ -76,7 +106,8 @@ describe('OPH building blocks', () => {
 describe('OPH signatures equal the BigInt reference', () => {
   it('on empty, one-shingle, fewer-shingles-than-bins and long random documents', () => {
     const sizes = [0, 1, 2, 3, 0, 7, 60, 127, 128, 129, 400, ...randomSizes(20, 900, 8)];
-    for (const k of [1, 2, 7, 64, 128, 256]) for (const seed of SEEDS.slice(0, k === 128 ? 4 : 2)) expectReference(randomBatch(sizes, k), k, seed);
+    for (const k of [1, 2, 7, 64, 128, 256])
+      for (const seed of SEEDS.slice(0, k === 128 ? 4 : 2)) expectReference(randomBatch(sizes, k), k, seed);
   });
 
   it('on real text: the first documents of data/sample.jsonl.gz', () => {

@@ -22,14 +22,20 @@ describe('selectBackend', () => {
   });
 
   it('webgpu without an adapter is an error that says why', async () => {
-    await expect(selectBackend('webgpu', family, noAdapter)).rejects.toThrow('webgpu backend unavailable: no adapter (Dawn returned null)');
+    await expect(selectBackend('webgpu', family, noAdapter)).rejects.toThrow(
+      'webgpu backend unavailable: no adapter (Dawn returned null)',
+    );
   });
 
   it('releases the device when the signer cannot be built', async () => {
     let released = 0;
     const broken: WebGpuEnvironment = {
       acquireDevice: async () => ({
-        device: { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {} } as unknown as GPUDevice,
+        device: {
+          lost: new Promise(() => {}),
+          addEventListener() {},
+          removeEventListener() {},
+        } as unknown as GPUDevice,
         adapter: { vendor: 'v', architecture: 'a', device: 'd', description: '', backend: 'b', fallback: false },
         adapterLimits: {} as GPUSupportedLimits,
         release: () => void released++,
@@ -44,15 +50,49 @@ describe('selectBackend', () => {
 
   it('auto passes a software adapter over for the CPU where the environment asks, and releases it', async () => {
     for (const [adapter, software] of [
-      [{ vendor: 'mesa', architecture: 'software', device: 'llvmpipe', description: 'llvmpipe (LLVM 15)', backend: 'vulkan', fallback: false }, true],
-      [{ vendor: 'google', architecture: 'swiftshader', device: '', description: '', backend: 'vulkan', fallback: false }, true],
+      [
+        {
+          vendor: 'mesa',
+          architecture: 'software',
+          device: 'llvmpipe',
+          description: 'llvmpipe (LLVM 15)',
+          backend: 'vulkan',
+          fallback: false,
+        },
+        true,
+      ],
+      [
+        {
+          vendor: 'google',
+          architecture: 'swiftshader',
+          device: '',
+          description: '',
+          backend: 'vulkan',
+          fallback: false,
+        },
+        true,
+      ],
       [{ vendor: 'x', architecture: 'y', device: 'z', description: '', backend: 'vulkan', fallback: true }, true],
-      [{ vendor: 'nvidia', architecture: 'ampere', device: 'RTX', description: '', backend: 'vulkan', fallback: false }, false],
+      [
+        {
+          vendor: 'nvidia',
+          architecture: 'ampere',
+          device: 'RTX',
+          description: '',
+          backend: 'vulkan',
+          fallback: false,
+        },
+        false,
+      ],
     ] as const) {
       let released = 0;
       const environment: WebGpuEnvironment = {
         acquireDevice: async () => ({
-          device: { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {} } as unknown as GPUDevice,
+          device: {
+            lost: new Promise(() => {}),
+            addEventListener() {},
+            removeEventListener() {},
+          } as unknown as GPUDevice,
           adapter,
           adapterLimits: {} as GPUSupportedLimits,
           release: () => void released++,
@@ -86,7 +126,9 @@ describe('selectBackend', () => {
 
   it('a GPU device node is looked for on Linux only: /dev/dri/renderD*, /dev/nvidia<n>, /dev/dxg', () => {
     const machine = (files: Record<string, string[]>) => (dir: string) => files[dir] ?? [];
-    expect(noGpuDeviceReason('linux', machine({ '/dev': ['null', 'nvidiactl', 'tty0'] }))).toMatch(/^not started: no GPU device/);
+    expect(noGpuDeviceReason('linux', machine({ '/dev': ['null', 'nvidiactl', 'tty0'] }))).toMatch(
+      /^not started: no GPU device/,
+    );
     expect(noGpuDeviceReason('linux', machine({ '/dev/dri': ['renderD128'] }))).toBeUndefined();
     expect(noGpuDeviceReason('linux', machine({ '/dev': ['nvidia0', 'nvidiactl'] }))).toBeUndefined();
     expect(noGpuDeviceReason('linux', machine({ '/dev': ['dxg'] }))).toBeUndefined();
@@ -106,7 +148,10 @@ describe('selectBackend', () => {
 
   it('caps CPU threads at one per core, with a note saying so', () => {
     const cores = availableParallelism();
-    expect(cpuThreads(1000)).toEqual({ threads: cores, note: `cpu: 1000 threads requested, ${cores} used (one per core of this machine)` });
+    expect(cpuThreads(1000)).toEqual({
+      threads: cores,
+      note: `cpu: 1000 threads requested, ${cores} used (one per core of this machine)`,
+    });
     expect(cpuThreads(1)).toEqual({ threads: 1 });
     expect(cpuThreads()).toEqual({ threads: cores });
   });

@@ -7,14 +7,18 @@
 import { execFileSync } from 'node:child_process';
 import { beforeEach, describe } from 'vitest';
 
-export const DATASKETCH_HINT = 'install the reference with: bash scripts/install-datasketch.sh (pip install datasketch==2.0.0)';
+export const DATASKETCH_HINT =
+  'install the reference with: bash scripts/install-datasketch.sh (pip install datasketch==2.0.0)';
 
 const underCi = (): boolean => !['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase());
 
 /** Why datasketch 2.0.0 cannot be used here, or undefined when it can. */
 export function datasketchMissing(): string | undefined {
   try {
-    const version = execFileSync('python3', ['-c', 'import datasketch, numpy; print(datasketch.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    const version = execFileSync('python3', ['-c', 'import datasketch, numpy; print(datasketch.__version__)'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
     return version === '2.0.0' ? undefined : `datasketch ${version} is installed, the tests need 2.0.0`;
   } catch (error) {
     return `python3 cannot import datasketch and numpy (${(error as Error).message.split('\n')[0]})`;
@@ -41,7 +45,12 @@ export function describeWithDatasketch(name: string, body: () => void): void {
 }
 
 /** Each document's datasketch hash values after update_batch of its shingle strings, UTF-8 encoded, as decimal strings. */
-export function datasketchRows(scheme: string, seed: number, k: number, shingles: readonly (readonly string[])[]): string[][] {
+export function datasketchRows(
+  scheme: string,
+  seed: number,
+  k: number,
+  shingles: readonly (readonly string[])[],
+): string[][] {
   const program = `
 import json, sys
 from datasketch import MinHash
@@ -55,5 +64,8 @@ for doc in job["docs"]:
 print("\\n".join(rows))
 `;
   const output = runPython(program, JSON.stringify({ scheme, seed, k, docs: shingles }));
-  return output.split('\n').slice(0, shingles.length).map((line) => line.split(' '));
+  return output
+    .split('\n')
+    .slice(0, shingles.length)
+    .map((line) => line.split(' '));
 }

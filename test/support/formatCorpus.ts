@@ -21,7 +21,9 @@ export function formatCorpus(): CorpusRecord[] {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { id: string; text: string });
-  const records: CorpusRecord[] = sample.slice(0, 120).map((r, i) => ({ id: r.id, text: r.text, score: i % 7, lang: 'en' }));
+  const records: CorpusRecord[] = sample
+    .slice(0, 120)
+    .map((r, i) => ({ id: r.id, text: r.text, score: i % 7, lang: 'en' }));
   let state = 12345;
   const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
   const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`);

@@ -18,11 +18,14 @@ export function staleDistFiles(root = ROOT): string[] {
     const source = join(entry.parentPath, entry.name);
     const rel = relative(root, source);
     let built: string;
-    if (entry.name.endsWith('.wat') || entry.name.endsWith('.as.ts')) built = join(root, 'dist', dirname(rel), 'kernels.generated.js');
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
+    if (entry.name.endsWith('.wat') || entry.name.endsWith('.as.ts'))
+      built = join(root, 'dist', dirname(rel), 'kernels.generated.js');
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+      built = join(root, 'dist', rel.replace(/\.ts$/, '.js'));
     else continue;
     if (!existsSync(built)) stale.push(`${rel} (${relative(root, built)} is missing)`);
-    else if (statSync(built).mtimeMs < statSync(source).mtimeMs) stale.push(`${rel} (${relative(root, built)} is older)`);
+    else if (statSync(built).mtimeMs < statSync(source).mtimeMs)
+      stale.push(`${rel} (${relative(root, built)} is older)`);
   }
   return stale.sort();
 }

@@ -25,7 +25,13 @@ export function similarity(corpus: PlantedCorpus, a: number, b: number): number 
   return a < b ? corpus.jaccard[a][b - a - 1] : corpus.jaccard[b][a - b - 1];
 }
 
-export function plantedCorpus(seed: number, families: number, edits: readonly number[], length = 200, k = 128): PlantedCorpus {
+export function plantedCorpus(
+  seed: number,
+  families: number,
+  edits: readonly number[],
+  length = 200,
+  k = 128,
+): PlantedCorpus {
   const next = rng(seed);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const vocabulary = Array.from({ length: 20_000 }, () =>

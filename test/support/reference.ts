@@ -44,7 +44,10 @@ export function shinglesRef(
   if (mode === 'word') {
     const windows = Math.max(1, tokens.length - n + 1);
     for (let w = 0; w < windows; w++) {
-      const window = tokens.slice(w, w + n).map((t) => t + ' ').join('');
+      const window = tokens
+        .slice(w, w + n)
+        .map((t) => t + ' ')
+        .join('');
       set.add(fnv1aRef(utf8.encode(window)) % P);
     }
   } else {

@@ -19,11 +19,18 @@ describe('decontamination', () => {
   const reference = rows(refDocs);
   const original = (combined: number): number =>
     combined < corpusDocs.length ? corpusDocs[combined] : refDocs[combined - corpusDocs.length];
-  const exact = (a: number, b: number): number => exactJaccard(planted.shingles[original(a)], planted.shingles[original(b)]);
+  const exact = (a: number, b: number): number =>
+    exactJaccard(planted.shingles[original(a)], planted.shingles[original(b)]);
 
   it('finds the corpus documents near a reference document, naming the best reference and its similarity', () => {
     const threshold = 0.8;
-    const result = findContamination(corpus, reference, { bands: 32, rows: 4, threshold, verify: 'exact', exactSimilarity: exact });
+    const result = findContamination(corpus, reference, {
+      bands: 32,
+      rows: 4,
+      threshold,
+      verify: 'exact',
+      exactSimilarity: exact,
+    });
     for (let i = 0; i < corpusDocs.length; i++) {
       const sims = refDocs.map((r) => exactJaccard(planted.shingles[corpusDocs[i]], planted.shingles[r]));
       const best = Math.max(...sims);

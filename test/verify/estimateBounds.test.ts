@@ -21,7 +21,7 @@ describe('estimateBounds', () => {
       expect(b.acceptFrom / k).toBeGreaterThan(t);
     }
     const b = estimateBounds(128, 0.8, 0.001);
-    const sigma = Math.sqrt(0.8 * 0.2 / 128);
+    const sigma = Math.sqrt((0.8 * 0.2) / 128);
     expect(b.acceptFrom / 128 - 0.8).toBeGreaterThan(2.5 * sigma);
     expect(b.acceptFrom / 128 - 0.8).toBeLessThan(3.5 * sigma);
   });
@@ -31,7 +31,7 @@ describe('estimateBounds', () => {
     const t = 0.8;
     const b = estimateBounds(k, t, 0.01);
     let seed = 7;
-    const next = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const next = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     let accepted = 0;
     let rejected = 0;
     const trials = 20000;
@@ -62,4 +62,3 @@ describe('estimateBounds', () => {
     expect(decideByEstimate(90, b)).toBe(0);
   });
 });
-

@@ -19,7 +19,12 @@ describe('hybrid verification', () => {
 
   it('equals exact verification inside the margin and estimate verification outside it', () => {
     let calls = 0;
-    const hybrid = verifyPairs(candidates, { verify: 'hybrid', threshold, signatures: corpus.signatures, exactSimilarity: (a, b) => (calls++, exact(a, b)) });
+    const hybrid = verifyPairs(candidates, {
+      verify: 'hybrid',
+      threshold,
+      signatures: corpus.signatures,
+      exactSimilarity: (a, b) => (calls++, exact(a, b)),
+    });
     const kept = new Set(Array.from(hybrid.a, (a, i) => asKey(a, hybrid.b[i])));
     let inside = 0;
     let outsideAccepted = 0;
@@ -27,7 +32,8 @@ describe('hybrid verification', () => {
       const a = candidates.a[i];
       const b = candidates.b[i];
       const agreeing = Math.round(signatureAgreement(corpus.signatures, a, b) * K);
-      const expected = agreeing >= bounds.acceptFrom ? true : agreeing <= bounds.rejectUpTo ? false : exact(a, b) >= threshold;
+      const expected =
+        agreeing >= bounds.acceptFrom ? true : agreeing <= bounds.rejectUpTo ? false : exact(a, b) >= threshold;
       if (agreeing > bounds.rejectUpTo && agreeing < bounds.acceptFrom) inside++;
       else if (agreeing >= bounds.acceptFrom) outsideAccepted++;
       expect(kept.has(asKey(a, b))).toBe(expected);
@@ -49,10 +55,20 @@ describe('hybrid verification', () => {
   });
 
   it('disagrees with exact verification on far fewer pairs than the estimate does', () => {
-    const truth = verifyPairs(candidates, { verify: 'exact', threshold, signatures: corpus.signatures, exactSimilarity: exact });
+    const truth = verifyPairs(candidates, {
+      verify: 'exact',
+      threshold,
+      signatures: corpus.signatures,
+      exactSimilarity: exact,
+    });
     const truthKeys = new Set(Array.from(truth.a, (a, i) => asKey(a, truth.b[i])));
     const wrong = (mode: 'estimate' | 'hybrid'): number => {
-      const v = verifyPairs(candidates, { verify: mode, threshold, signatures: corpus.signatures, exactSimilarity: exact });
+      const v = verifyPairs(candidates, {
+        verify: mode,
+        threshold,
+        signatures: corpus.signatures,
+        exactSimilarity: exact,
+      });
       const keys = new Set(Array.from(v.a, (a, i) => asKey(a, v.b[i])));
       let n = 0;
       for (const key of keys) if (!truthKeys.has(key)) n++;
@@ -66,6 +82,8 @@ describe('hybrid verification', () => {
   });
 
   it('needs the shingle sets', () => {
-    expect(() => verifyPairs(candidates, { verify: 'hybrid', threshold, signatures: corpus.signatures })).toThrow(/shingle sets/);
+    expect(() => verifyPairs(candidates, { verify: 'hybrid', threshold, signatures: corpus.signatures })).toThrow(
+      /shingle sets/,
+    );
   });
 });

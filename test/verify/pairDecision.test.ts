@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { signatureAgreement } from '../../src/bands/signatureMatrix.js';
 import { estimateBounds } from '../../src/verify/estimateBounds.js';
 import { clusterVerified } from '../../src/clusters/nearDuplicates.js';
-import { countDecision, decidePair, estimateVerdict, isAccepted, noDecisions, pairRule, type PairDecision } from '../../src/verify/pairDecision.js';
+import {
+  countDecision,
+  decidePair,
+  estimateVerdict,
+  isAccepted,
+  noDecisions,
+  pairRule,
+  type PairDecision,
+} from '../../src/verify/pairDecision.js';
 import { plantedCorpus, similarity } from '../support/planted.js';
 
 const corpus = plantedCorpus(31, 8, [1, 3, 6, 10, 15, 22, 30]);
@@ -29,7 +37,9 @@ describe('decidePair', () => {
         const decision = decidePair(rule, corpus.signatures, a, b, sighted);
         expect(isAccepted(decision)).toBe(expected);
         expect(exactCalls - calls).toBe(isInside ? 1 : 0); // exact Jaccard only inside the margin
-        expect(estimateVerdict(rule, corpus.signatures, a, b)).toBe(isInside ? 'exact' : expected ? 'accept' : 'reject');
+        expect(estimateVerdict(rule, corpus.signatures, a, b)).toBe(
+          isInside ? 'exact' : expected ? 'accept' : 'reject',
+        );
         countDecision(hybridCounts, decision);
         const without = decidePair(rule, corpus.signatures, a, b, blind);
         expect(isAccepted(without)).toBe(isInside ? false : expected);
@@ -49,7 +59,11 @@ describe('decidePair', () => {
     let inside = 0;
     for (let a = 0; a < n; a++) {
       for (let b = a + 1; b < n; b++) {
-        const decision: PairDecision = decidePair(rule, corpus.signatures, a, b, { similarity: exact, known: () => false, missingSets: 'estimate' });
+        const decision: PairDecision = decidePair(rule, corpus.signatures, a, b, {
+          similarity: exact,
+          known: () => false,
+          missingSets: 'estimate',
+        });
         countDecision(counts, decision);
         if (estimateVerdict(rule, corpus.signatures, a, b) !== 'exact') continue;
         inside++;
@@ -59,15 +73,23 @@ describe('decidePair', () => {
     expect(counts.estimatePastMemoryLimit).toBe(inside);
     expect(counts.undecided).toBe(0);
     expect(counts.estimateAccepted + counts.estimateRejected).toBe((n * (n - 1)) / 2);
-    expect(() => decidePair(pairRule('exact', t, corpus.signatures), corpus.signatures, 0, 1)).toThrow(/exact verification needs the shingle sets/);
+    expect(() => decidePair(pairRule('exact', t, corpus.signatures), corpus.signatures, 0, 1)).toThrow(
+      /exact verification needs the shingle sets/,
+    );
     expect(isAccepted(decidePair(pairRule('none', t, corpus.signatures), corpus.signatures, 0, 1))).toBe(true);
   });
 
   it('the cluster check never removes a member it could not verify: missing sets keep it', () => {
     const all = { a: [] as number[], b: [] as number[] };
-    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (exact(a, b) >= 0.5) (all.a.push(a), all.b.push(b));
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (exact(a, b) >= 0.5) all.a.push(a), all.b.push(b);
     const pairs = { a: Uint32Array.from(all.a), b: Uint32Array.from(all.b) };
-    const options = { threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', compare: (a: number, b: number) => a - b, exactSimilarity: exact } as const;
+    const options = {
+      threshold: 0.8,
+      verify: 'hybrid',
+      clusterCheck: 'representative',
+      compare: (a: number, b: number) => a - b,
+      exactSimilarity: exact,
+    } as const;
     const blind = clusterVerified(corpus.signatures, pairs, { ...options, known: () => false });
     const bounds = estimateBounds(128, 0.7, 0.001);
     for (let d = 0; d < n; d++) {
@@ -79,6 +101,11 @@ describe('decidePair', () => {
     expect(blind.checkDecided.undecided).toBeGreaterThan(0);
     const sighted = clusterVerified(corpus.signatures, pairs, options);
     expect(sighted.checkDecided.undecided).toBe(0);
-    for (let d = 0; d < n; d++) if (sighted.representative[d] !== d) expect(exact(d, sighted.representative[d]) >= 0.7 || Math.round(signatureAgreement(corpus.signatures, sighted.representative[d], d) * 128) >= bounds.acceptFrom).toBe(true);
+    for (let d = 0; d < n; d++)
+      if (sighted.representative[d] !== d)
+        expect(
+          exact(d, sighted.representative[d]) >= 0.7 ||
+            Math.round(signatureAgreement(corpus.signatures, sighted.representative[d], d) * 128) >= bounds.acceptFrom,
+        ).toBe(true);
   });
 });

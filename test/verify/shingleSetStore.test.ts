@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ShingleSetStore } from '../../src/verify/shingleSetStore.js';
 import { exactJaccard } from '../../src/verify/verification.js';
 
-const sets = Array.from({ length: 6 }, (_, g) => Uint32Array.from({ length: 2 * (10 + g) }, (_, i) => (i < 12 ? i : 1000 * g + i)));
+const sets = Array.from({ length: 6 }, (_, g) =>
+  Uint32Array.from({ length: 2 * (10 + g) }, (_, i) => (i < 12 ? i : 1000 * g + i)),
+);
 const load = async (needed: Uint8Array, budget: number): Promise<(Uint32Array | undefined)[]> => {
   const out: (Uint32Array | undefined)[] = [];
   let bytes = 0;
@@ -27,7 +29,12 @@ describe('ShingleSetStore', () => {
 
   it('past its budget, with fetch, reads each set when compared: the same similarities, nothing over budget', async () => {
     const reads: number[] = [];
-    const store = new ShingleSetStore(sets.length, { load, fetch: (g) => (reads.push(g), sets[g].slice()) }, undefined, 200);
+    const store = new ShingleSetStore(
+      sets.length,
+      { load, fetch: (g) => (reads.push(g), sets[g].slice()) },
+      undefined,
+      200,
+    );
     await store.ensure(Uint8Array.of(1, 1, 1, 1, 1, 1));
     expect(store.overBudget).toBe(0);
     for (let a = 0; a < sets.length; a++) {

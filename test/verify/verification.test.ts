@@ -15,7 +15,8 @@ describe('exactJaccard', () => {
   it('matches a BigInt set reference on texts with shared passages', () => {
     const next = rng(21);
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
-    const text = (): string => Array.from({ length: 40 + Math.floor(next() * 40) }, () => words[Math.floor(next() * 20)]).join(' ');
+    const text = (): string =>
+      Array.from({ length: 40 + Math.floor(next() * 40) }, () => words[Math.floor(next() * 20)]).join(' ');
     for (let trial = 0; trial < 50; trial++) {
       const a = text();
       const b = next() < 0.5 ? a + ' ' + text() : text();
@@ -53,7 +54,12 @@ describe('verifyPairs', () => {
 
   it('none keeps every candidate; exact uses the given similarity', () => {
     expect(Array.from(verifyPairs(candidates, { verify: 'none', threshold: 0.75, signatures: m }).b)).toEqual([1, 2]);
-    const v = verifyPairs(candidates, { verify: 'exact', threshold: 0.5, signatures: m, exactSimilarity: (_a, b) => (b === 2 ? 0.9 : 0.1) });
+    const v = verifyPairs(candidates, {
+      verify: 'exact',
+      threshold: 0.5,
+      signatures: m,
+      exactSimilarity: (_a, b) => (b === 2 ? 0.9 : 0.1),
+    });
     expect(Array.from(v.b)).toEqual([2]);
     expect(Array.from(v.exact!)).toEqual([0.9]);
     expect(Array.from(v.estimate)).toEqual([0.25]);

@@ -27,7 +27,7 @@ import type { AssignmentCounts } from '../../src/clusters/assignment.js';
 import type { ClusterCheck } from '../../src/clusters/clustering.js';
 import { runDedup, type DedupOutcome } from '../../src/pipeline/dedup/dedup.js';
 import type { VerifyMode } from '../../src/verify/verification.js';
-import { DEFAULT_READ, InputError } from '../../src/io/documents.js';
+import { DEFAULT_READ, type InputError } from '../../src/io/documents.js';
 import { parseJsonLine } from '../../src/io/jsonLines.js';
 import { exactJaccard } from '../../src/verify/verification.js';
 import { runCli } from '../support/cli.js';
@@ -83,7 +83,8 @@ async function startBrowser(): Promise<void> {
       const gpuAdapter = await navigator.gpu?.requestAdapter();
       return gpuAdapter ? `${gpuAdapter.info.vendor} ${gpuAdapter.info.architecture}` : null;
     });
-    if (found === null) missing = 'Chromium found no WebGPU adapter (navigator.gpu missing or requestAdapter() returned null)';
+    if (found === null)
+      missing = 'Chromium found no WebGPU adapter (navigator.gpu missing or requestAdapter() returned null)';
     else adapter = found;
   } finally {
     await page.close();
@@ -173,8 +174,17 @@ const corpusSlice = (count: number): string[] => {
 };
 
 const PARITY_CASES: ParityCase[] = [
-  { name: 'k = 128, word 5-grams, corpus slice and edge documents', k: 128, texts: () => [...corpusSlice(24), ...edgeDocuments()] },
-  { name: 'k = 1, word 5-grams, max seed', k: 1, seed: '18446744073709551615', texts: () => [...edgeDocuments(), ...corpusSlice(24)] },
+  {
+    name: 'k = 128, word 5-grams, corpus slice and edge documents',
+    k: 128,
+    texts: () => [...corpusSlice(24), ...edgeDocuments()],
+  },
+  {
+    name: 'k = 1, word 5-grams, max seed',
+    k: 1,
+    seed: '18446744073709551615',
+    texts: () => [...edgeDocuments(), ...corpusSlice(24)],
+  },
   {
     name: 'k = 64, auto shingles (character 3-grams for CJK), tiny chunks and segments',
     k: 64,
@@ -246,9 +256,13 @@ interface PlantedInput {
  */
 function writePlantedInput(dir: string): PlantedInput {
   const words = (text: string): number => text.split(/\s+/).length;
-  const chosen = corpus.filter((doc) => words(doc.text) >= 250 && words(doc.text) <= 600).filter((_, i) => i % 7 === 0).slice(0, 20);
+  const chosen = corpus
+    .filter((doc) => words(doc.text) >= 250 && words(doc.text) <= 600)
+    .filter((_, i) => i % 7 === 0)
+    .slice(0, 20);
   const records: { id: string; text: string }[] = chosen.map((doc) => ({ id: doc.id, text: doc.text }));
-  for (let i = 0; i < 6; i++) records.push({ id: `${chosen[i].id}-edited`, text: editWords(chosen[i].text, 2, 100 + i) });
+  for (let i = 0; i < 6; i++)
+    records.push({ id: `${chosen[i].id}-edited`, text: editWords(chosen[i].text, 2, 100 + i) });
   // About 8% of the words replaced: Jaccard near 0.5, a duplicate only at a low threshold.
   const rewritten = chosen[8].text.split(' ').length;
   records.push({ id: `${chosen[8].id}-rewritten`, text: editWords(chosen[8].text, Math.round(rewritten * 0.08), 300) });
@@ -260,10 +274,22 @@ function writePlantedInput(dir: string): PlantedInput {
   const text = join(dir, 'near.txt');
   writeFileSync(text, editWords(chosen[7].text, 2, 200));
   const nearText = readFileSync(text, 'utf8');
-  return { jsonlGz, text, ids: [...records.map((r) => r.id), 'near.txt'], documents: [...records, { id: 'near.txt', text: nearText }] };
+  return {
+    jsonlGz,
+    text,
+    ids: [...records.map((r) => r.id), 'near.txt'],
+    documents: [...records, { id: 'near.txt', text: nearText }],
+  };
 }
 
-const STATS: (keyof AssignmentCounts)[] = ['documents', 'empty', 'exactDuplicates', 'nearDuplicateClusters', 'removed', 'kept'];
+const STATS: (keyof AssignmentCounts)[] = [
+  'documents',
+  'empty',
+  'exactDuplicates',
+  'nearDuplicateClusters',
+  'removed',
+  'kept',
+];
 
 /** A run through the page's form, and the same settings for runDedup. */
 interface AppRun {
@@ -280,7 +306,15 @@ interface AppRun {
 
 const APP_RUNS: AppRun[] = [
   // The page's defaults, which are the CLI's: threshold 0.8, k 128, word 5-grams, hybrid, representative check, keep the first.
-  { name: 'defaults', threshold: 0.8, verify: 'hybrid', clusterCheck: 'representative', keep: 'first', form: {}, planted: 7 },
+  {
+    name: 'defaults',
+    threshold: 0.8,
+    verify: 'hybrid',
+    clusterCheck: 'representative',
+    keep: 'first',
+    form: {},
+    planted: 7,
+  },
   {
     name: 'threshold 0.4, exact verification, representative check, keep the longest',
     threshold: 0.4,
@@ -319,11 +353,15 @@ async function expectedOutcome(input: PlantedInput, run: AppRun): Promise<DedupO
 /** Sets the form like a user would, presses Dedup, and checks the page's numbers, table and downloads against `expected`. */
 async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expected: DedupOutcome): Promise<void> {
   // A closed <details> hides its controls: open "More options" first.
-  if (Object.keys(run.form).length > 0 && !(await page.locator('details').evaluate((el) => (el as HTMLDetailsElement).open))) {
+  if (
+    Object.keys(run.form).length > 0 &&
+    !(await page.locator('details').evaluate((el) => (el as HTMLDetailsElement).open))
+  ) {
     await page.getByText('More options').click();
   }
   for (const [id, value] of Object.entries(run.form)) {
-    if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT') await page.selectOption(`#${id}`, value);
+    if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT')
+      await page.selectOption(`#${id}`, value);
     else await page.fill(`#${id}`, value);
   }
   expect(await clickDedup(page), run.name).toMatch(/^Done/);
@@ -352,7 +390,9 @@ async function dedupInPage(page: Page, input: PlantedInput, run: AppRun, expecte
 async function clickDedup(page: Page, timeout = 60_000): Promise<string> {
   const before = (await page.getAttribute('#status', 'data-settled')) ?? '0';
   await page.getByRole('button', { name: 'Dedup' }).click();
-  await page.waitForFunction((n) => (document.getElementById('status')!.dataset.settled ?? '0') !== n, before, { timeout });
+  await page.waitForFunction((n) => (document.getElementById('status')!.dataset.settled ?? '0') !== n, before, {
+    timeout,
+  });
   return (await page.textContent('#status')) ?? '';
 }
 
@@ -363,7 +403,11 @@ async function clickDedup(page: Page, timeout = 60_000): Promise<string> {
  */
 async function expectProgressEnded(page: Page, end: 'done' | 'failed' | 'cancelled'): Promise<void> {
   const stages = await page.locator('#progress li').evaluateAll((lis) =>
-    lis.map((li) => ({ stage: (li as HTMLElement).dataset.stage, state: (li as HTMLElement).dataset.state, text: li.lastElementChild!.textContent ?? '' })),
+    lis.map((li) => ({
+      stage: (li as HTMLElement).dataset.stage,
+      state: (li as HTMLElement).dataset.state,
+      text: li.lastElementChild!.textContent ?? '',
+    })),
   );
   expect(stages.length, end).toBeGreaterThan(0);
   for (const s of stages) expect(s.text, `${s.stage}: ${s.text}`).not.toMatch(/running|left/);
@@ -372,7 +416,9 @@ async function expectProgressEnded(page: Page, end: 'done' | 'failed' | 'cancell
   expect(last.state, `${last.stage}: ${last.text}`).toBe(end);
   expect(last.text).toMatch(end === 'done' ? /^done in [\d.,]+ s$/ : new RegExp(`^${end} after [\\d.,]+ s$`));
   if (end === 'done') {
-    const bars = await page.locator('#progress progress').evaluateAll((ps) => ps.map((p) => (p as HTMLProgressElement).position));
+    const bars = await page
+      .locator('#progress progress')
+      .evaluateAll((ps) => ps.map((p) => (p as HTMLProgressElement).position));
     expect(bars.every((position) => position === 1)).toBe(true);
   }
 }
@@ -409,7 +455,9 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA and best practices), one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document));
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
+  );
   expect(results.passes.length).toBeGreaterThan(10); // axe ran and checked things
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -418,7 +466,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 /** Nothing wider than the window: the page never scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  const [scroll, client] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
   expect(scroll, `${what}: page ${scroll} px wide in a ${client} px window`).toBeLessThanOrEqual(client);
 }
 
@@ -426,21 +477,72 @@ async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
 async function cliOutputs(input: PlantedInput, run: AppRun) {
   const dir = tempInputDir();
   const path = (name: string): string => join(dir, name);
-  const args = ['dedup', input.jsonlGz, input.text, '-o', path('kept.jsonl'), '--clusters', path('clusters.csv'), '--pairs', path('pairs.csv')];
-  args.push('--report', path('report.json'), '--threshold', String(run.threshold), '--verify', run.verify, '--cluster-check', run.clusterCheck, '--keep', run.keep, '--backend', 'cpu', '-q');
+  const args = [
+    'dedup',
+    input.jsonlGz,
+    input.text,
+    '-o',
+    path('kept.jsonl'),
+    '--clusters',
+    path('clusters.csv'),
+    '--pairs',
+    path('pairs.csv'),
+  ];
+  args.push(
+    '--report',
+    path('report.json'),
+    '--threshold',
+    String(run.threshold),
+    '--verify',
+    run.verify,
+    '--cluster-check',
+    run.clusterCheck,
+    '--keep',
+    run.keep,
+    '--backend',
+    'cpu',
+    '-q',
+  );
   const result = await runCli(args);
   expect(result.stderr).toBe('');
   // The CLI names a plain-text document by its path; a picked file has only its name.
   const read = (name: string): string => readFileSync(path(name), 'utf8').replaceAll(`${dirname(input.text)}/`, '');
-  return { kept: read('kept.jsonl'), clusters: read('clusters.csv'), pairs: read('pairs.csv'), report: JSON.parse(read('report.json')) as Record<string, unknown> };
+  return {
+    kept: read('kept.jsonl'),
+    clusters: read('clusters.csv'),
+    pairs: read('pairs.csv'),
+    report: JSON.parse(read('report.json')) as Record<string, unknown>,
+  };
 }
 
 /** The app's Parquet downloads hold the CLI's `*.parquet` outputs' columns, types, rows and codec (snappy), read by DuckDB. */
 async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun): Promise<void> {
   const dir = tempInputDir();
   const path = (name: string): string => join(dir, name);
-  const args = ['dedup', input.jsonlGz, input.text, '-o', path('cli-kept.parquet'), '--clusters', path('cli-clusters.parquet'), '--pairs', path('cli-pairs.parquet')];
-  args.push('--threshold', String(run.threshold), '--verify', run.verify, '--cluster-check', run.clusterCheck, '--keep', run.keep, '--backend', 'cpu', '-q');
+  const args = [
+    'dedup',
+    input.jsonlGz,
+    input.text,
+    '-o',
+    path('cli-kept.parquet'),
+    '--clusters',
+    path('cli-clusters.parquet'),
+    '--pairs',
+    path('cli-pairs.parquet'),
+  ];
+  args.push(
+    '--threshold',
+    String(run.threshold),
+    '--verify',
+    run.verify,
+    '--cluster-check',
+    run.clusterCheck,
+    '--keep',
+    run.keep,
+    '--backend',
+    'cpu',
+    '-q',
+  );
   expect((await runCli(args)).stderr).toBe('');
   const prefix = `${dirname(input.text)}/`; // the CLI names a plain-text document by its path
   const local = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll(prefix, '') : value);
@@ -452,14 +554,27 @@ async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun
       expect(await page.getAttribute(`#download-${name}-parquet`, 'href'), name).toMatch(/^blob:/);
       expect(file.suggestedFilename()).toBe(`${name}.parquet`);
       await file.saveAs(path(`app-${name}.parquet`));
-      const read = (who: string) => rows(db, `SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))})`);
-      const schema = (who: string) => rows(db, `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))}))`);
+      const read = (who: string) =>
+        rows(db, `SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))})`);
+      const schema = (who: string) =>
+        rows(
+          db,
+          `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(path(`${who}-${name}.parquet`))}))`,
+        );
       const app = await read('app');
       expect(app.length, name).toBeGreaterThan(0);
-      expect(app, name).toEqual((await read('cli')).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, local(v)]))));
+      expect(app, name).toEqual(
+        (await read('cli')).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, local(v)]))),
+      );
       expect(await schema('app'), name).toEqual(await schema('cli'));
-      const codecs = await rows(db, `SELECT DISTINCT compression FROM parquet_metadata(${sqlString(path(`app-${name}.parquet`))})`);
-      expect(codecs.map((c) => c.compression), name).toEqual(['SNAPPY']);
+      const codecs = await rows(
+        db,
+        `SELECT DISTINCT compression FROM parquet_metadata(${sqlString(path(`app-${name}.parquet`))})`,
+      );
+      expect(
+        codecs.map((c) => c.compression),
+        name,
+      ).toEqual(['SNAPPY']);
     }
   });
 }
@@ -481,7 +596,9 @@ describe('the app, end to end in Chromium', () => {
         return;
       }
       await page.waitForSelector('#backend-plan[data-plan="cpu"]');
-      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign on the CPU: the only WebGPU here is a software adapter \(WebGPU on google swiftshader.*“WebGPU, even a software adapter” uses it anyway\.$/);
+      expect(await page.textContent('#backend-plan')).toMatch(
+        /^Will sign on the CPU: the only WebGPU here is a software adapter \(WebGPU on google swiftshader.*“WebGPU, even a software adapter” uses it anyway\.$/,
+      );
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('cpu');
@@ -490,14 +607,22 @@ describe('the app, end to end in Chromium', () => {
       const html = await download(page, '#download-report-html');
       const tagged = [...html.matchAll(/data-field="([^"]+)" data-value="([^"]*)"/g)];
       expect(tagged.length).toBeGreaterThan(10);
-      for (const [, path, value] of tagged) expect(String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)), path).toBe(value);
+      for (const [, path, value] of tagged)
+        expect(
+          String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)),
+          path,
+        ).toBe(value);
       expect(html).toContain('<mark class="shared">');
       expect(await page.textContent('#backend')).toMatch(/^Signed with CPU/);
-      expect(await page.textContent('#backend-note')).toMatch(/^WebGPU here is a software adapter \(WebGPU on google swiftshader.*signed on the CPU: same signatures\./);
+      expect(await page.textContent('#backend-note')).toMatch(
+        /^WebGPU here is a software adapter \(WebGPU on google swiftshader.*signed on the CPU: same signatures\./,
+      );
       await expectProgressEnded(page, 'done');
 
       await page.selectOption('#backend-choice', 'webgpu');
-      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign with WebGPU on google swiftshader.*, as chosen \(a software adapter: slower than the CPU here\)\.$/);
+      expect(await page.textContent('#backend-plan')).toMatch(
+        /^Will sign with WebGPU on google swiftshader.*, as chosen \(a software adapter: slower than the CPU here\)\.$/,
+      );
       expect(await page.getAttribute('#backend-plan', 'data-plan')).toBe('webgpu');
       expect(await clickDedup(page)).toMatch(/^Done/);
       expect(await page.locator('#backend').getAttribute('data-backend-kind')).toBe('webgpu');
@@ -524,7 +649,9 @@ describe('the app, end to end in Chromium', () => {
         expect(await backend.textContent()).toMatch(/^Signed with WebGPU on /);
         expect(await page.locator('#backend-note').isHidden()).toBe(true);
         const lsh = defaultLshParams(run.threshold, 128, run.verify);
-        expect(await page.textContent('#settings-used')).toContain(`threshold ${run.threshold}; ${lsh.bands} bands × ${lsh.rows} rows (chosen for the threshold)`);
+        expect(await page.textContent('#settings-used')).toContain(
+          `threshold ${run.threshold}; ${lsh.bands} bands × ${lsh.rows} rows (chosen for the threshold)`,
+        );
         // Byte for byte the CLI's files: kept documents, clusters, pairs; the report's fields.
         const cli = await cliOutputs(input, run);
         expect(await download(page, '#download-kept'), run.name).toBe(cli.kept);
@@ -548,7 +675,9 @@ describe('the app, end to end in Chromium', () => {
     try {
       await page.goto(`${server!.origin}/`);
       await page.waitForSelector('#backend-plan[data-plan="cpu"]');
-      expect(await page.textContent('#backend-plan')).toMatch(/^Will sign on the CPU: WebGPU is not available here \(no adapter/);
+      expect(await page.textContent('#backend-plan')).toMatch(
+        /^Will sign on the CPU: WebGPU is not available here \(no adapter/,
+      );
       expect(await page.textContent('header')).not.toMatch(/on your GPU/);
       await page.setInputFiles('#files', [input.jsonlGz, input.text]);
       await dedupInPage(page, input, APP_RUNS[0], await expectedOutcome(input, APP_RUNS[0]));
@@ -558,13 +687,19 @@ describe('the app, end to end in Chromium', () => {
       const html = await download(page, '#download-report-html');
       const tagged = [...html.matchAll(/data-field="([^"]+)" data-value="([^"]*)"/g)];
       expect(tagged.length).toBeGreaterThan(10);
-      for (const [, path, value] of tagged) expect(String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)), path).toBe(value);
+      for (const [, path, value] of tagged)
+        expect(
+          String(path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], report)),
+          path,
+        ).toBe(value);
       expect(html).toContain('<mark class="shared">');
       expect(await page.locator('#backend-note').textContent()).toMatch(/^WebGPU is not available here \(no adapter/);
       // WebGPU chosen where there is none: said before the run, and the run stops with the reason.
       await page.selectOption('#backend-choice', 'webgpu');
       expect(await page.getAttribute('#backend-plan', 'data-plan')).toBe('unavailable');
-      expect(await page.textContent('#backend-plan')).toMatch(/^WebGPU is not available here \(no adapter.*\): a run would stop\./);
+      expect(await page.textContent('#backend-plan')).toMatch(
+        /^WebGPU is not available here \(no adapter.*\): a run would stop\./,
+      );
       expect(await clickDedup(page)).toMatch(/^webgpu backend unavailable: no adapter/);
       await expectProgressEnded(page, 'failed');
     } finally {
@@ -578,7 +713,10 @@ describe('the app, end to end in Chromium', () => {
     // The reference set: edited copies of two corpus documents, and one unrelated text.
     const picks = [input.documents[2], input.documents[11]];
     const reference = join(dir, 'eval.jsonl');
-    const records = [...picks.map((d, i) => ({ id: `eval-${i}`, text: editWords(d.text, 1, 900 + i) })), { id: 'eval-other', text: corpus[500].text }];
+    const records = [
+      ...picks.map((d, i) => ({ id: `eval-${i}`, text: editWords(d.text, 1, 900 + i) })),
+      { id: 'eval-other', text: corpus[500].text },
+    ];
     writeFileSync(reference, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const { page } = await openPage('/');
     try {
@@ -588,14 +726,37 @@ describe('the app, end to end in Chromium', () => {
       expect(await clickDedup(page)).toMatch(/^Done/);
       const cliDir = tempInputDir();
       const contamination = join(cliDir, 'contamination.csv');
-      const result = await runCli(['dedup', input.jsonlGz, input.text, '--against', reference, '--contamination', contamination, '--backend', 'cpu', '-q']);
+      const result = await runCli([
+        'dedup',
+        input.jsonlGz,
+        input.text,
+        '--against',
+        reference,
+        '--contamination',
+        contamination,
+        '--backend',
+        'cpu',
+        '-q',
+      ]);
       expect(result.stderr).toBe('');
       const expected = readFileSync(contamination, 'utf8');
       expect(expected.trim().split('\n').length).toBeGreaterThanOrEqual(3); // header + both planted matches
       expect(await download(page, '#download-contamination')).toBe(expected);
       expect(Number(await page.textContent('[data-stat="contaminated"]'))).toBe(expected.trim().split('\n').length - 1);
-      const rows = await page.locator('#reference-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 2).map((td) => td.textContent)));
-      expect(rows).toEqual(expected.trim().split('\n').slice(1).map((line) => line.split(',').slice(0, 2)));
+      const rows = await page.locator('#reference-table tbody tr').evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(tr.querySelectorAll('td'))
+            .slice(0, 2)
+            .map((td) => td.textContent),
+        ),
+      );
+      expect(rows).toEqual(
+        expected
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split(',').slice(0, 2)),
+      );
       expect(await page.textContent('#settings-used')).toContain('against 3 reference documents');
     } finally {
       await page.close();
@@ -617,17 +778,29 @@ describe('the app, end to end in Chromium', () => {
       await page.fill('#threshold', '0.5');
       await page.fill('#k', '64');
       const live = defaultLshParams(0.5, 64, 'hybrid'); // the page's default verification
-      await page.waitForSelector(`#s-curve[data-lsh="${live.bands}x${live.rows}"] [data-threshold="0.5"]`, { state: 'attached' });
-      expect(await page.textContent('#s-curve svg title')).toBe(`S-curve of ${live.bands} bands × ${live.rows} rows at threshold 0.5`);
+      await page.waitForSelector(`#s-curve[data-lsh="${live.bands}x${live.rows}"] [data-threshold="0.5"]`, {
+        state: 'attached',
+      });
+      expect(await page.textContent('#s-curve svg title')).toBe(
+        `S-curve of ${live.bands} bands × ${live.rows} rows at threshold 0.5`,
+      );
 
       // From the keyboard: focus a near cluster's Inspect button and press Enter.
-      const nearRow = page.locator('#clusters tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^near$/ }) }).first();
+      const nearRow = page
+        .locator('#clusters tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^near$/ }) })
+        .first();
       await nearRow.getByRole('button', { name: /^Inspect cluster/ }).focus();
       await page.keyboard.press('Enter');
       await page.waitForSelector('#members:not([hidden])');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('members-heading');
-      const removedRow = page.locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^removed$/ }) }).first();
-      const keptId = (await page.locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^kept$/ }) }).locator('td').first().textContent())!;
+      const removedRow = page
+        .locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^removed$/ }) })
+        .first();
+      const keptId = (await page
+        .locator('#members-table tbody tr', { has: page.locator('td:nth-child(2)', { hasText: /^kept$/ }) })
+        .locator('td')
+        .first()
+        .textContent())!;
       const removedId = (await removedRow.locator('td').first().textContent())!;
       const byName = new Map(input.documents.map((d) => [d.id, d.text]));
       const [keptText, removedText] = [byName.get(keptId)!, byName.get(removedId)!];
@@ -636,17 +809,23 @@ describe('the app, end to end in Chromium', () => {
       const sets = [keptText, removedText].map((t) => shingleDocument(t, shingleOptionsOf(params)));
       const words = signBatchOnCpu(hashFamilyOf(params), pack(sets));
       let agree = 0;
-      for (let i = 0; i < 128; i++) if (words[2 * i] === words[256 + 2 * i] && words[2 * i + 1] === words[256 + 2 * i + 1]) agree++;
+      for (let i = 0; i < 128; i++)
+        if (words[2 * i] === words[256 + 2 * i] && words[2 * i + 1] === words[256 + 2 * i + 1]) agree++;
       const exact = exactJaccard(sets[0], sets[1]);
       expect(exact).toBeLessThan(1);
-      expect(await removedRow.locator('td:nth-child(3)').textContent()).toBe(`${exact.toFixed(3)} exact (estimate ${(agree / 128).toFixed(3)})`);
+      expect(await removedRow.locator('td:nth-child(3)').textContent()).toBe(
+        `${exact.toFixed(3)} exact (estimate ${(agree / 128).toFixed(3)})`,
+      );
 
       await removedRow.getByRole('button', { name: /^Compare/ }).click();
       await page.waitForSelector('#compare:not([hidden])');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('compare-heading');
       // The two panes scroll, so they are keyboard stops with names: Tab reaches each, PageDown scrolls it.
       let scrolled = 0;
-      for (const [pane, name] of [['compare-kept', `Kept: ${keptId}`], ['compare-removed', `Removed: ${removedId}`]]) {
+      for (const [pane, name] of [
+        ['compare-kept', `Kept: ${keptId}`],
+        ['compare-removed', `Removed: ${removedId}`],
+      ]) {
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => document.activeElement?.id)).toBe(pane);
         expect(await page.getByRole('region', { name, exact: true }).getAttribute('id')).toBe(pane);
@@ -661,7 +840,10 @@ describe('the app, end to end in Chromium', () => {
       // The legend's colours are the panes' own.
       const colours = await page.evaluate(() => {
         const bg = (selector: string) => getComputedStyle(document.querySelector(selector)!).backgroundColor;
-        return { legend: [bg('#compare-legend mark'), bg('#compare-legend .unshared')], pane: [bg('#compare-removed mark'), bg('#compare-removed .unshared')] };
+        return {
+          legend: [bg('#compare-legend mark'), bg('#compare-legend .unshared')],
+          pane: [bg('#compare-removed mark'), bg('#compare-removed .unshared')],
+        };
       });
       expect(colours.legend).toEqual(colours.pane);
       expect(colours.pane[0]).not.toBe(colours.pane[1]);
@@ -671,12 +853,16 @@ describe('the app, end to end in Chromium', () => {
       await page.emulateMedia({ colorScheme: 'dark' });
       expect(await seriousViolations(page), 'dark colour scheme').toEqual([]);
       await page.emulateMedia({ colorScheme: 'light' });
-      expect(await page.textContent('#compare-summary')).toContain(`Estimate ${(agree / 128).toFixed(3)} (signature agreement), exact Jaccard ${exact.toFixed(3)}`);
+      expect(await page.textContent('#compare-summary')).toContain(
+        `Estimate ${(agree / 128).toFixed(3)} (signature agreement), exact Jaccard ${exact.toFixed(3)}`,
+      );
       // The edited words are outside the highlighted (shared) runs, and both texts are shown in full.
       const unshared = (await page.locator('#compare-removed span.unshared').allTextContents()).join(' ');
       expect(unshared).toMatch(/edited\d/);
       expect(await page.locator('#compare-removed mark').count()).toBeGreaterThan(0);
-      expect((await page.textContent('#compare-kept'))!.split(' ').length).toBe(keptText.split(/\s+/).filter(Boolean).length);
+      expect((await page.textContent('#compare-kept'))!.split(' ').length).toBe(
+        keptText.split(/\s+/).filter(Boolean).length,
+      );
       await screenshot(page.locator('#members'), 'inspector-members.png');
       await screenshot(page.locator('#compare'), 'inspector-compare.png');
 
@@ -686,14 +872,21 @@ describe('the app, end to end in Chromium', () => {
           labels.map((label) => {
             const box = label.querySelector('input')!.getBoundingClientRect();
             const words = label.querySelector('span')!.getClientRects()[0];
-            return { id: label.querySelector('input')!.id, beside: words.left >= box.right && words.top < box.bottom && words.bottom > box.top };
+            return {
+              id: label.querySelector('input')!.id,
+              beside: words.left >= box.right && words.top < box.bottom && words.bottom > box.top,
+            };
           }),
         );
-      expect(await checkboxBesideWords()).toEqual(['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })));
+      expect(await checkboxBesideWords()).toEqual(
+        ['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })),
+      );
 
       // At phone width the cluster table becomes cards: nothing wider than the screen.
       await page.setViewportSize({ width: 390, height: 844 });
-      expect(await checkboxBesideWords()).toEqual(['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })));
+      expect(await checkboxBesideWords()).toEqual(
+        ['nfkc', 'strip-punctuation', 'skip-invalid'].map((id) => ({ id, beside: true })),
+      );
       const overflow = await page.evaluate(() => {
         const table = document.getElementById('clusters')!;
         return table.scrollWidth - table.parentElement!.clientWidth;
@@ -733,16 +926,25 @@ describe('the app, end to end in Chromium', () => {
       expect(await inspect.count()).toBeGreaterThanOrEqual(1);
       const offScreen = await inspect.evaluateAll((buttons) =>
         buttons
-          .map((b) => ({ button: b.getBoundingClientRect(), box: b.closest('.table-scroll')!.getBoundingClientRect(), label: b.getAttribute('aria-label') }))
+          .map((b) => ({
+            button: b.getBoundingClientRect(),
+            box: b.closest('.table-scroll')!.getBoundingClientRect(),
+            label: b.getAttribute('aria-label'),
+          }))
           .filter(({ button, box }) => button.right > Math.min(box.right, window.innerWidth) || button.left < box.left)
           .map(({ label }) => label),
       );
       expect(offScreen).toEqual([]);
-      expect(await page.locator('#clusters').evaluate((table) => table.scrollWidth - table.parentElement!.clientWidth)).toBeLessThanOrEqual(1);
+      expect(
+        await page.locator('#clusters').evaluate((table) => table.scrollWidth - table.parentElement!.clientWidth),
+      ).toBeLessThanOrEqual(1);
 
       await inspect.first().click();
       await page.waitForSelector('#members:not([hidden])');
-      await page.getByRole('button', { name: /^Compare/ }).first().click();
+      await page
+        .getByRole('button', { name: /^Compare/ })
+        .first()
+        .click();
       await page.waitForSelector('#compare:not([hidden])');
       await expectNoSidewaysScroll(page, 'members and comparison');
       await screenshot(page.locator('#results'), 'long-strings-1280.png');
@@ -751,12 +953,13 @@ describe('the app, end to end in Chromium', () => {
     }
   });
 
-  it('reads Parquet and zstd as the file hint says, and names the page\'s settings, not CLI flags, in messages', async () => {
+  it("reads Parquet and zstd as the file hint says, and names the page's settings, not CLI flags, in messages", async () => {
     const input = plantedInput();
     const dir = tempInputDir();
     const parquet = join(dir, 'kept.parquet');
     const zst = join(dir, 'kept.jsonl.zst');
-    for (const out of [parquet, zst]) expect((await runCli(['dedup', input.jsonlGz, input.text, '-o', out, '--backend', 'cpu', '-q'])).stderr).toBe('');
+    for (const out of [parquet, zst])
+      expect((await runCli(['dedup', input.jsonlGz, input.text, '-o', out, '--backend', 'cpu', '-q'])).stderr).toBe('');
     const kept = (await expectedOutcome(input, APP_RUNS[0])).assignment.counts.kept;
     const { page } = await openPage('/');
     try {
@@ -773,14 +976,16 @@ describe('the app, end to end in Chromium', () => {
       await page.setInputFiles('#files', [parquet]);
       await page.fill('#text-field', 'body');
       const message = await clickDedup(page);
-      expect(message).toMatch(/^kept\.parquet: no text column "body" \(columns: .*\); choose one with the setting “Text field”$/);
+      expect(message).toMatch(
+        /^kept\.parquet: no text column "body" \(columns: .*\); choose one with the setting “Text field”$/,
+      );
       expect(message).not.toMatch(/--/);
     } finally {
       await page.close();
     }
   });
 
-  it('gives the CLI\'s messages for bad input, skips binary and empty files, and clears earlier results on an error', async () => {
+  it("gives the CLI's messages for bad input, skips binary and empty files, and clears earlier results on an error", async () => {
     const dir = tempInputDir();
     const input = writePlantedInput(dir);
     const write = (name: string, content: string | Buffer): string => {
@@ -789,9 +994,22 @@ describe('the app, end to end in Chromium', () => {
     };
     const good = readFileSync(input.jsonlGz);
     const truncated = write('cut.jsonl.gz', good.subarray(0, Math.floor(good.length / 2)));
-    const array = write('array.json', JSON.stringify([{ id: 1, text: 'one' }, { id: 2, text: 'two' }], null, 2));
+    const array = write(
+      'array.json',
+      JSON.stringify(
+        [
+          { id: 1, text: 'one' },
+          { id: 2, text: 'two' },
+        ],
+        null,
+        2,
+      ),
+    );
     const badLine = '{"id": "b", "text": "unterminated}';
-    const bad = write('bad.jsonl', `{"id": "a", "text": "fine text here"}\n${badLine}\n{"id": "c", "text": "more fine text"}\n`);
+    const bad = write(
+      'bad.jsonl',
+      `{"id": "a", "text": "fine text here"}\n${badLine}\n{"id": "c", "text": "more fine text"}\n`,
+    );
     const binary = write('blob.jsonl', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
     const empty = write('empty.jsonl', '');
     const { page } = await openPage('/');
@@ -817,11 +1035,15 @@ describe('the app, end to end in Chromium', () => {
       const cliMessage = (parseJsonLine(badLine, 'bad.jsonl', 2, false, DEFAULT_READ) as InputError).message;
       // The CLI's words around the parser's own: what precedes its first "(" and what follows its last ";".
       const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const sameMessage = new RegExp(`^${escape(cliMessage.slice(0, cliMessage.indexOf('(') + 1))}.*${escape(cliMessage.slice(cliMessage.lastIndexOf(';')))}$`);
+      const sameMessage = new RegExp(
+        `^${escape(cliMessage.slice(0, cliMessage.indexOf('(') + 1))}.*${escape(cliMessage.slice(cliMessage.lastIndexOf(';')))}$`,
+      );
       expect(await clickDedup(page)).toMatch(sameMessage);
 
       await page.setInputFiles('#files', [empty]);
-      expect(await clickDedup(page)).toBe('empty.jsonl: no documents to deduplicate (empty.jsonl: empty file, skipped)');
+      expect(await clickDedup(page)).toBe(
+        'empty.jsonl: no documents to deduplicate (empty.jsonl: empty file, skipped)',
+      );
 
       await page.getByText('More options').click();
       await page.check('#skip-invalid');
@@ -829,10 +1051,12 @@ describe('the app, end to end in Chromium', () => {
       expect(await clickDedup(page)).toMatch(/^Done/);
       expect(await page.textContent('[data-stat="documents"]')).toBe('2');
       const notes = await page.locator('#skipped li').allTextContents();
-      expect(notes).toEqual([
-        'blob.jsonl: looks binary (NUL bytes or mostly invalid UTF-8), skipped',
-        'empty.jsonl: empty file, skipped',
-      ].concat(notes.slice(2)));
+      expect(notes).toEqual(
+        [
+          'blob.jsonl: looks binary (NUL bytes or mostly invalid UTF-8), skipped',
+          'empty.jsonl: empty file, skipped',
+        ].concat(notes.slice(2)),
+      );
       expect(notes.length).toBe(3);
       expect(notes[2].replace('1 malformed line skipped, e.g. ', '')).toMatch(sameMessage);
       expect(await page.textContent('#settings-used')).toContain('malformed lines skipped');
@@ -851,7 +1075,9 @@ describe('the app, end to end in Chromium', () => {
       await page.fill('#rows', '4');
       await clickDedup(page);
       expect(await page.getAttribute('#bands', 'aria-invalid')).toBe('true');
-      expect(await page.textContent('#bands-error')).toBe('bands × rows = 20 × 4 = 80 exceeds the signature length k = 64');
+      expect(await page.textContent('#bands-error')).toBe(
+        'bands × rows = 20 × 4 = 80 exceeds the signature length k = 64',
+      );
     } finally {
       await page.close();
     }
@@ -866,7 +1092,8 @@ function npyRows(bytes: Buffer): { header: string; rows: string[][] } {
   const [, count, cols] = /'shape': \((\d+), (\d+)\)/.exec(header)!.map(Number);
   const body = bytes.subarray(10 + headerLength);
   const copy = new Uint8Array(body).buffer;
-  const values = descr === '<u8' ? Array.from(new BigUint64Array(copy), String) : Array.from(new Uint32Array(copy), String);
+  const values =
+    descr === '<u8' ? Array.from(new BigUint64Array(copy), String) : Array.from(new Uint32Array(copy), String);
   expect(values.length).toBe(count * cols);
   return { header, rows: Array.from({ length: count }, (_, r) => values.slice(r * cols, (r + 1) * cols)) };
 }
@@ -889,7 +1116,8 @@ describe('the datasketch schemes in the tab', () => {
     const missingDatasketch = datasketchMissing();
     if (missingDatasketch !== undefined && !underCi()) {
       console.warn(`datasketch rows not compared: ${missingDatasketch}; ${DATASKETCH_HINT}`);
-    } else if (missingDatasketch !== undefined) throw new Error(`${missingDatasketch} (CI is set, so this fails instead of skipping)`);
+    } else if (missingDatasketch !== undefined)
+      throw new Error(`${missingDatasketch} (CI is set, so this fails instead of skipping)`);
     const input = plantedInput();
     const { page, requests } = await openPage('/');
     try {
@@ -908,27 +1136,61 @@ describe('the datasketch schemes in the tab', () => {
         expect(await clickDedup(page), run.scheme).toMatch(/^Done/);
         expect(await page.locator('#backend').getAttribute('data-backend-kind'), run.scheme).toBe(run.backend);
         const seed = run.seed ?? (datasketch ? '1' : '42');
-        expect(await page.textContent('#settings-used'), run.scheme).toContain(`scheme ${run.scheme}, k 128, seed ${seed}`);
+        expect(await page.textContent('#settings-used'), run.scheme).toContain(
+          `scheme ${run.scheme}, k 128, seed ${seed}`,
+        );
 
         const dir = tempInputDir();
         const npy = join(dir, 'cli.npy');
         const extra = run.seed === undefined ? [] : ['--seed', run.seed];
-        const signed = await runCli(['sign', input.jsonlGz, input.text, '-o', npy, '--scheme', run.scheme, '--backend', 'cpu', '-q', ...extra]);
+        const signed = await runCli([
+          'sign',
+          input.jsonlGz,
+          input.text,
+          '-o',
+          npy,
+          '--scheme',
+          run.scheme,
+          '--backend',
+          'cpu',
+          '-q',
+          ...extra,
+        ]);
         expect(signed.stderr, run.scheme).toBe('');
         const app = await downloadBytes(page, '#download-signatures');
         expect(app.equals(readFileSync(npy)), `${run.scheme}: the tab's signatures.npy is gpudedup sign's`).toBe(true);
         const { header, rows: appRows } = npyRows(app);
-        expect(header, run.scheme).toContain(`'descr': '${['datasketch-affine64', 'oph'].includes(run.scheme) ? '<u8' : '<u4'}', 'fortran_order': False, 'shape': (31, 128)`);
+        expect(header, run.scheme).toContain(
+          `'descr': '${['datasketch-affine64', 'oph'].includes(run.scheme) ? '<u8' : '<u4'}', 'fortran_order': False, 'shape': (31, 128)`,
+        );
         if (missingDatasketch === undefined && datasketch) {
-          const shingles = input.documents.map((d) => shingleStrings(d.text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }));
+          const shingles = input.documents.map((d) =>
+            shingleStrings(d.text, { mode: 'word', n: 5, normalize: DEFAULT_NORMALIZE }),
+          );
           expect(shingles.filter((s) => s.length === 0).length).toBe(2); // the two empty documents: datasketch's empty MinHash
-          expect(appRows, run.scheme).toEqual(datasketchRows(run.scheme.slice('datasketch-'.length), Number(seed), 128, shingles));
+          expect(appRows, run.scheme).toEqual(
+            datasketchRows(run.scheme.slice('datasketch-'.length), Number(seed), 128, shingles),
+          );
         }
 
         // The dedup itself (estimates from these signatures) as the CLI's dedup --scheme.
         const cliDir = tempInputDir();
         const pairs = join(cliDir, 'pairs.csv');
-        const dedup = await runCli(['dedup', input.jsonlGz, input.text, '-o', join(cliDir, 'kept.jsonl'), '--pairs', pairs, '--scheme', run.scheme, '--backend', 'cpu', '-q', ...extra]);
+        const dedup = await runCli([
+          'dedup',
+          input.jsonlGz,
+          input.text,
+          '-o',
+          join(cliDir, 'kept.jsonl'),
+          '--pairs',
+          pairs,
+          '--scheme',
+          run.scheme,
+          '--backend',
+          'cpu',
+          '-q',
+          ...extra,
+        ]);
         expect(dedup.stderr, run.scheme).toBe('');
         const cliPairs = readFileSync(pairs, 'utf8').replaceAll(`${dirname(input.text)}/`, '');
         expect(cliPairs.trim().split('\n').length, run.scheme).toBeGreaterThan(3);
@@ -938,7 +1200,9 @@ describe('the datasketch schemes in the tab', () => {
       await page.fill('#seed', '0x100000000');
       await page.getByRole('button', { name: 'Dedup' }).click();
       await page.waitForSelector('#seed[aria-invalid="true"]');
-      expect(await page.textContent('#seed-error')).toMatch(/^the signing scheme datasketch-legacy takes datasketch's seed, an integer from 0 to 4294967295/);
+      expect(await page.textContent('#seed-error')).toMatch(
+        /^the signing scheme datasketch-legacy takes datasketch's seed, an integer from 0 to 4294967295/,
+      );
       // Back to classic: the seed left at datasketch's default goes back to 42.
       await page.fill('#seed', '1');
       await page.selectOption('#scheme', 'classic');
@@ -977,7 +1241,9 @@ describe('a large file in the tab, on the CPU path', () => {
         return bar !== null && bar.value > 0;
       });
       const eta = page.locator('#progress li[data-stage="signing"] span').last();
-      await page.waitForFunction((el) => /s left\)$/.test(el!.textContent ?? ''), await eta.elementHandle(), { timeout: 30_000 });
+      await page.waitForFunction((el) => /s left\)$/.test(el!.textContent ?? ''), await eta.elementHandle(), {
+        timeout: 30_000,
+      });
       // Leaving mid-run asks first (beforeunload); staying keeps the run going.
       const asked = page.waitForEvent('dialog', { timeout: 10_000 });
       await page.close({ runBeforeUnload: true });
@@ -1002,11 +1268,15 @@ describe('a large file in the tab, on the CPU path', () => {
       expect(await clickDedup(page, 240_000)).toMatch(/^Done/);
       const seconds = (Date.now() - started) / 1000;
       const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-      console.info(`50 MB in the tab on the CPU: ${corpus.documents} documents in ${seconds.toFixed(1)} s (${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s); long tasks: ${longTasks.map((t) => t.toFixed(0)).join(', ') || 'none'}`);
+      console.info(
+        `50 MB in the tab on the CPU: ${corpus.documents} documents in ${seconds.toFixed(1)} s (${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s); long tasks: ${longTasks.map((t) => t.toFixed(0)).join(', ') || 'none'}`,
+      );
       expect(Math.max(0, ...longTasks)).toBeLessThan(200);
       await expectProgressEnded(page, 'done');
       // After the run, leaving asks nothing.
-      expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
+      expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(
+        true,
+      );
 
       const params = makeParams({ k: 64 });
       const expected = await runDedup({
@@ -1025,7 +1295,8 @@ describe('a large file in the tab, on the CPU path', () => {
       expect(counts.documents).toBe(corpus.documents);
       expect(counts.exactDuplicates).toBeGreaterThan(corpus.documents * 0.03);
       expect(counts.nearDuplicateClusters).toBeGreaterThan(corpus.documents * 0.03);
-      for (const key of STATS) expect(Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, '')), key).toBe(counts[key]);
+      for (const key of STATS)
+        expect(Number((await page.textContent(`[data-stat="${key}"]`))!.replace(/,/g, '')), key).toBe(counts[key]);
     } finally {
       await page.close();
     }

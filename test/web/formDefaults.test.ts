@@ -45,7 +45,10 @@ describe('the form defaults', () => {
   });
 
   it('offers every scheme of the table, and a seed left at its default follows the scheme as --seed does (datasketch-*: 1)', () => {
-    const select = html.slice(html.indexOf('<select id="scheme"'), html.indexOf('</select>', html.indexOf('<select id="scheme"')));
+    const select = html.slice(
+      html.indexOf('<select id="scheme"'),
+      html.indexOf('</select>', html.indexOf('<select id="scheme"')),
+    );
     expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual([...SCHEME_NAMES]);
     expect(defaultSeedOf('classic')).toBe(String(OPTIONS.seed.default));
     for (const scheme of SCHEME_NAMES) expect(defaultSeedOf(scheme), scheme).toBe(makeParams({ scheme }).seed);

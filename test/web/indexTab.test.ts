@@ -22,7 +22,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/lshIndex/crc32.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import { buildApp, chromiumMissing, ENABLE_HINT, launchChromium, REPO, serve, underCi, type Browser, type StaticServer } from './browser.js';
+import {
+  buildApp,
+  chromiumMissing,
+  ENABLE_HINT,
+  launchChromium,
+  REPO,
+  serve,
+  underCi,
+  type Browser,
+  type StaticServer,
+} from './browser.js';
 
 let browser: Browser | undefined;
 let server: StaticServer | undefined;
@@ -32,9 +42,14 @@ const root = tempDir();
 
 /** The sample's documents (license texts: many near-duplicates), and variants of some (a word changed), and two without an id. */
 function queryCorpus(): string {
-  const sample = gunzipSync(readFileSync(join(REPO, 'data/sample.jsonl.gz'))).toString('utf8').trim().split('\n');
+  const sample = gunzipSync(readFileSync(join(REPO, 'data/sample.jsonl.gz')))
+    .toString('utf8')
+    .trim()
+    .split('\n');
   const docs = sample.slice(0, 300).map((line) => JSON.parse(line) as { id: string; text: string });
-  const variants = docs.filter((_, i) => i % 7 === 0).map((d) => ({ id: `${d.id}-variant`, text: d.text.replace(/\b(the|The)\b/, 'a') }));
+  const variants = docs
+    .filter((_, i) => i % 7 === 0)
+    .map((d) => ({ id: `${d.id}-variant`, text: d.text.replace(/\b(the|The)\b/, 'a') }));
   const lines = [...docs.map((d) => ({ id: d.id, text: d.text })), ...variants].map((d) => JSON.stringify(d));
   lines.push(JSON.stringify({ text: 'a document with no id of its own, about nothing in the index at all' }));
   lines.push(JSON.stringify({ text: docs[3].text }));
@@ -67,8 +82,12 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document));
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Picks the folder and files, presses Check, and waits for the check to settle; its status text. */
@@ -77,7 +96,11 @@ async function check(page: Page, folder: string, files: string[]): Promise<strin
   await page.setInputFiles('#files', files);
   await page.setInputFiles('#index-dir', folder);
   await page.click('#check-index');
-  await page.waitForFunction((n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n, settled, { timeout: 120_000 });
+  await page.waitForFunction(
+    (n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n,
+    settled,
+    { timeout: 120_000 },
+  );
   return (await page.textContent('#index-status')) ?? '';
 }
 
@@ -98,7 +121,10 @@ describe('the tab checks files against a saved index', () => {
     // The form stays at its defaults (threshold 0.8, k 128, word 5-grams…): the second index differs in each.
     const settings: [string, string[]][] = [
       ['default', []],
-      ['other', ['--threshold', '0.5', '--k', '64', '--shingle', 'char', '--ngram', '7', '--verify', 'estimate', '--seed', '7']],
+      [
+        'other',
+        ['--threshold', '0.5', '--k', '64', '--shingle', 'char', '--ngram', '7', '--verify', 'estimate', '--seed', '7'],
+      ],
     ];
     for (const [name, flags] of settings) {
       const dir = join(root, `index-${name}`);
@@ -107,13 +133,20 @@ describe('the tab checks files against a saved index', () => {
       const queried = await runCli(['query', dir, corpus, '--quiet']);
       expect(queried.code, queried.stderr).toBe(0);
       const cli = queried.stdout;
-      const lines = cli.trim().split('\n').map((line) => JSON.parse(line) as { id: string; matches: { id: string }[] });
+      const lines = cli
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; matches: { id: string }[] });
       expect(lines.length).toBe(queryCorpus().trim().split('\n').length);
       expect(lines.filter((l) => l.matches.length > 0).length).toBeGreaterThan(50); // a test that can fail: matches there are
       expect(lines.some((l) => l.matches.length === 0)).toBe(true);
 
       const status = await check(page, dir, [corpus]);
-      expect(status, name).toMatch(new RegExp(`^Checked ${lines.length} documents against [\\d,]+ indexed documents \\(threshold ${name === 'default' ? '0.8' : '0.5'}\\): [\\d,]+ documents? with a match\\.$`));
+      expect(status, name).toMatch(
+        new RegExp(
+          `^Checked ${lines.length} documents against [\\d,]+ indexed documents \\(threshold ${name === 'default' ? '0.8' : '0.5'}\\): [\\d,]+ documents? with a match\\.$`,
+        ),
+      );
       expect(await download(page, '#download-matches'), name).toBe(cli);
       // The table, in pages of 50 documents: a row per match, or one "no match" row, per document.
       let rows = await page.locator('#index-table tbody tr').count();
@@ -124,13 +157,17 @@ describe('the tab checks files against a saved index', () => {
       expect(rows).toBe(lines.reduce((n, l) => n + Math.max(1, l.matches.length), 0));
       while (await page.isEnabled('#index-previous')) await page.click('#index-previous'); // back to the first page
       const first = lines.find((l) => l.matches.length > 0)!;
-      expect(await page.locator('#index-table tbody tr').filter({ hasText: first.matches[0].id }).count()).toBeGreaterThan(0);
+      expect(
+        await page.locator('#index-table tbody tr').filter({ hasText: first.matches[0].id }).count(),
+      ).toBeGreaterThan(0);
     }
     expect(await seriousViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page), 'dark colour scheme').toEqual([]);
     // Nothing left the tab: only the page's own files, and blob: downloads.
-    expect(requests.filter((url) => !url.startsWith(`${server!.origin}/`) && !url.startsWith(`blob:${server!.origin}/`))).toEqual([]);
+    expect(
+      requests.filter((url) => !url.startsWith(`${server!.origin}/`) && !url.startsWith(`blob:${server!.origin}/`)),
+    ).toEqual([]);
     await page.close();
   }, 300_000);
 
@@ -148,7 +185,10 @@ describe('the tab checks files against a saved index', () => {
     ] as const) {
       const queried = await runCli(['query', dir, corpus, '--quiet', ...flags]);
       expect(queried.code, queried.stderr).toBe(0);
-      const lines = queried.stdout.trim().split('\n').map((line) => JSON.parse(line) as { matches: object[] });
+      const lines = queried.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { matches: object[] });
       expect(lines.filter((l) => l.matches.length > 0).length).toBeGreaterThan(20);
       await page.selectOption('#index-question', kind);
       await page.fill('#index-question-value', value);
@@ -170,22 +210,44 @@ describe('the tab checks files against a saved index', () => {
     const notIndex = join(root, 'notes');
     mkdirSync(notIndex);
     writeFileSync(join(notIndex, 'readme.txt'), 'not an index');
-    expect(await check(page, notIndex, [corpus])).toBe('notes is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.');
+    expect(await check(page, notIndex, [corpus])).toBe(
+      'notes is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.',
+    );
     expect(await page.getAttribute('#index-status', 'role')).toBe('alert');
 
     const v2 = join(root, 'future');
     const created = await runCli(['index', 'create', v2, corpus, '--quiet']);
     expect(created.code, created.stderr).toBe(0);
-    const { checksum: _, ...manifest } = JSON.parse(readFileSync(join(v2, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    const { checksum: _, ...manifest } = JSON.parse(readFileSync(join(v2, 'manifest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const next = { ...manifest, version: 2 };
-    writeFileSync(join(v2, 'manifest.json'), JSON.stringify({ ...next, checksum: { crc32: crc32(new TextEncoder().encode(JSON.stringify(next, null, 1))) } }, null, 1));
-    expect(await check(page, v2, [corpus])).toBe('future is a gpudedup index with format version 2: this gpudedup reads version 1');
+    writeFileSync(
+      join(v2, 'manifest.json'),
+      JSON.stringify(
+        { ...next, checksum: { crc32: crc32(new TextEncoder().encode(JSON.stringify(next, null, 1))) } },
+        null,
+        1,
+      ),
+    );
+    expect(await check(page, v2, [corpus])).toBe(
+      'future is a gpudedup index with format version 2: this gpudedup reads version 1',
+    );
     expect(await page.isHidden('#index-results')).toBe(true);
 
     // Stopping a check: at once, the button back, no results; the next check runs as before.
     const large = join(root, 'large.jsonl');
-    const lines = queryCorpus().trim().split('\n').map((line) => JSON.parse(line) as { id?: string; text: string });
-    writeFileSync(large, Array.from({ length: 4 }, (_, copy) => lines.map((d, i) => JSON.stringify({ id: `${copy}-${i}`, text: d.text })).join('\n')).join('\n') + '\n');
+    const lines = queryCorpus()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id?: string; text: string });
+    writeFileSync(
+      large,
+      Array.from({ length: 4 }, (_, copy) =>
+        lines.map((d, i) => JSON.stringify({ id: `${copy}-${i}`, text: d.text })).join('\n'),
+      ).join('\n') + '\n',
+    );
     const index = join(root, 'index-stop');
     expect((await runCli(['index', 'create', index, join(REPO, 'data/sample.jsonl.gz'), '--quiet'])).code).toBe(0);
     const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
@@ -194,7 +256,9 @@ describe('the tab checks files against a saved index', () => {
     await page.click('#check-index');
     await page.click('#stop-check');
     expect(Number(await page.getAttribute('#index-status', 'data-settled'))).toBe(settled + 1);
-    expect(await page.textContent('#index-status')).toBe('Stopped. The index and files are unchanged; press Check against the index to run again.');
+    expect(await page.textContent('#index-status')).toBe(
+      'Stopped. The index and files are unchanged; press Check against the index to run again.',
+    );
     expect(await page.isEnabled('#check-index')).toBe(true);
     expect(await page.isHidden('#stop-check')).toBe(true);
     expect(await page.isHidden('#index-results')).toBe(true);

@@ -9,14 +9,21 @@ import { describeAmount } from '../../web/progressView.js';
 describe('forThisPage', () => {
   it('names the setting instead of the CLI flag, and leaves messages without flags alone', () => {
     const parquet = 'c.parquet: no text column "body" (columns: id, text); choose one with --text-field';
-    expect(forThisPage(parquet)).toBe('c.parquet: no text column "body" (columns: id, text); choose one with the setting “Text field”');
+    expect(forThisPage(parquet)).toBe(
+      'c.parquet: no text column "body" (columns: id, text); choose one with the setting “Text field”',
+    );
     expect(forThisPage('x: use --id-field, or --skip-invalid; --keep field:NAME')).toBe(
       'x: use the setting “Id field”, or the setting “Malformed lines: skip and count them”; the setting “Keep in each cluster”',
     );
-    expect(forThisPage('passed over SwiftShader: …; --backend webgpu uses it anyway')).toBe('passed over SwiftShader: …; the signing backend “WebGPU, even a software adapter” uses it anyway');
-    const plain = (parseJsonLine('{"text": 1}', 'a-k.jsonl', 3, false, { textField: 'text', idField: 'id' }) as Error).message;
+    expect(forThisPage('passed over SwiftShader: …; --backend webgpu uses it anyway')).toBe(
+      'passed over SwiftShader: …; the signing backend “WebGPU, even a software adapter” uses it anyway',
+    );
+    const plain = (parseJsonLine('{"text": 1}', 'a-k.jsonl', 3, false, { textField: 'text', idField: 'id' }) as Error)
+      .message;
     expect(forThisPage(plain)).toBe(plain);
-    expect(forThisPage('my--text-field.jsonl:1: expected a JSON object')).toBe('my--text-field.jsonl:1: expected a JSON object');
+    expect(forThisPage('my--text-field.jsonl:1: expected a JSON object')).toBe(
+      'my--text-field.jsonl:1: expected a JSON object',
+    );
   });
 });
 
@@ -26,8 +33,12 @@ describe('counts on the page', () => {
     expect(plural(0, 'pair')).toBe('0 pairs');
     expect(plural(86246, 'comparison')).toBe('86,246 comparisons');
     expect(describeAmount({ stage: 'verification', done: 0, total: 1, unit: 'pairs' })).toBe('0 of 1 pair');
-    expect(describeAmount({ stage: 'verification', done: 86246, total: 100000, unit: 'pairs' })).toBe('86,246 of 100,000 pairs');
+    expect(describeAmount({ stage: 'verification', done: 86246, total: 100000, unit: 'pairs' })).toBe(
+      '86,246 of 100,000 pairs',
+    );
     expect(describeAmount({ stage: 'banding', done: 3, total: 16, unit: 'bands' })).toBe('3 of 16 bands');
-    expect(describeAmount({ stage: 'signing', done: 3 * 1024 * 1024, total: 50 * 1024 * 1024, unit: 'bytes' })).toBe('3.0 MiB of 50.0 MiB');
+    expect(describeAmount({ stage: 'signing', done: 3 * 1024 * 1024, total: 50 * 1024 * 1024, unit: 'bytes' })).toBe(
+      '3.0 MiB of 50.0 MiB',
+    );
   });
 });

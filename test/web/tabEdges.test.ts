@@ -19,7 +19,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_STRING_LENGTH } from '../../src/io/stringLimit.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import { buildApp, chromiumMissing, ENABLE_HINT, launchChromium, REPO, serve, underCi, type Browser, type StaticServer } from './browser.js';
+import {
+  buildApp,
+  chromiumMissing,
+  ENABLE_HINT,
+  launchChromium,
+  REPO,
+  serve,
+  underCi,
+  type Browser,
+  type StaticServer,
+} from './browser.js';
 
 let browser: Browser | undefined;
 let server: StaticServer | undefined;
@@ -57,7 +67,9 @@ async function openPage(): Promise<Page> {
 async function clickDedup(page: Page, timeout = 120_000): Promise<string> {
   const before = (await page.getAttribute('#status', 'data-settled')) ?? '0';
   await page.getByRole('button', { name: 'Dedup' }).click();
-  await page.waitForFunction((n) => (document.getElementById('status')!.dataset.settled ?? '0') !== n, before, { timeout });
+  await page.waitForFunction((n) => (document.getElementById('status')!.dataset.settled ?? '0') !== n, before, {
+    timeout,
+  });
   return (await page.textContent('#status')) ?? '';
 }
 
@@ -70,12 +82,17 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document));
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const RLO = '\u202e';
-const words = (seed: number, n: number): string => Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 5000}`).join(' ');
+const words = (seed: number, n: number): string =>
+  Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 5000}`).join(' ');
 
 describe('the tab refuses text past the longest string, naming the file and the limit', () => {
   it('a text file and a JSON line one byte past 2^29 − 24 characters (real files): refused, not an empty document', async () => {
@@ -96,7 +113,9 @@ describe('the tab refuses text past the longest string, naming the file and the 
       line.write('"}', line.length - 2);
       writeFileSync(jsonl, Buffer.concat([line, Buffer.from('\n{"id":"b","text":"small"}\n')]));
       await page.setInputFiles('#files', [jsonl]);
-      expect(await clickDedup(page, 240_000)).toMatch(/^big\.jsonl:1: this line is 536,870,89\d bytes, more text than one JavaScript string holds \(536,870,888 UTF-16 code units/);
+      expect(await clickDedup(page, 240_000)).toMatch(
+        /^big\.jsonl:1: this line is 536,870,89\d bytes, more text than one JavaScript string holds \(536,870,888 UTF-16 code units/,
+      );
       rmSync(jsonl);
     } finally {
       await page.close();
@@ -118,12 +137,17 @@ describe('the tab: results', () => {
     try {
       await page.setInputFiles('#files', [file]);
       expect(await clickDedup(page)).toMatch(/^Done/);
-      await page.getByRole('button', { name: /^Inspect cluster/ }).first().click();
+      await page
+        .getByRole('button', { name: /^Inspect cluster/ })
+        .first()
+        .click();
       const heading = page.locator('#members-heading');
       await heading.waitFor();
       expect(await heading.textContent()).toContain('kept');
       const edges = await heading.evaluate((element) => {
-        const node = Array.from(element.childNodes).reverse().find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('kept'))!;
+        const node = Array.from(element.childNodes)
+          .reverse()
+          .find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('kept'))!;
         const at = node.textContent!.lastIndexOf('kept');
         return [...'kept'].map((_, i) => {
           const range = document.createRange();
@@ -132,9 +156,22 @@ describe('the tab: results', () => {
           return range.getBoundingClientRect().left;
         });
       });
-      expect(edges.every((x, i) => i === 0 || x > edges[i - 1]), `"kept" left to right: ${edges.join(', ')}`).toBe(true);
+      expect(
+        edges.every((x, i) => i === 0 || x > edges[i - 1]),
+        `"kept" left to right: ${edges.join(', ')}`,
+      ).toBe(true);
 
-      const stages = await page.locator('#timings tbody tr').evaluateAll((rows) => rows.map((r) => [(r as HTMLTableRowElement).cells[0].textContent!, Number((r as HTMLTableRowElement).cells[1].textContent)] as const));
+      const stages = await page
+        .locator('#timings tbody tr')
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) =>
+              [
+                (r as HTMLTableRowElement).cells[0].textContent!,
+                Number((r as HTMLTableRowElement).cells[1].textContent),
+              ] as const,
+          ),
+        );
       const names = stages.map(([name]) => name);
       expect(names).not.toContain('shingling');
       expect(names).not.toContain('signing');
@@ -144,7 +181,10 @@ describe('the tab: results', () => {
       const sum = stages.slice(0, -1).reduce((s, [, seconds]) => s + seconds, 0);
       expect(Math.abs(total[1] - sum)).toBeLessThanOrEqual(0.01 * stages.length);
 
-      const report = JSON.parse(await download(page, '#download-report')) as { seconds: Record<string, number>; signingSeconds: { shingling: number; signing: number } };
+      const report = JSON.parse(await download(page, '#download-report')) as {
+        seconds: Record<string, number>;
+        signingSeconds: { shingling: number; signing: number };
+      };
       expect(Object.keys(report.seconds)).toContain('writing');
       expect(Object.keys(report.seconds)).not.toContain('shingling');
       expect(report.signingSeconds.shingling + report.signingSeconds.signing).toBeGreaterThan(0);
@@ -186,7 +226,11 @@ describe('the tab: the index results table', () => {
       await page.setInputFiles('#index-dir', dir);
       const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
       await page.click('#check-index');
-      await page.waitForFunction((n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n, settled, { timeout: 120_000 });
+      await page.waitForFunction(
+        (n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n,
+        settled,
+        { timeout: 120_000 },
+      );
       expect(await page.textContent('#index-status')).toMatch(/^Checked 500 documents against 500 indexed documents/);
       expect(await page.locator('#index-table tbody tr').count()).toBe(50);
       expect(await page.textContent('#index-page')).toBe('Documents 1–50 of 500 (page 1 of 10)');
@@ -209,7 +253,10 @@ describe('the tab: the index results table', () => {
       await page.setInputFiles('#index-dir', join(REPO, 'web'));
       await page.click('#check-index');
       await page.waitForFunction(() => document.getElementById('index-status')!.classList.contains('error'));
-      const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('index-status')!).color, getComputedStyle(document.documentElement).getPropertyValue('--error').trim()]);
+      const colours = await page.evaluate(() => [
+        getComputedStyle(document.getElementById('index-status')!).color,
+        getComputedStyle(document.documentElement).getPropertyValue('--error').trim(),
+      ]);
       const probe = await page.evaluate((c) => {
         const span = document.createElement('span');
         span.style.color = c;

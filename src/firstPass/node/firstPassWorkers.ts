@@ -9,7 +9,11 @@ import { workerScript } from '../../workers/workerScript.js';
 export function nodeFirstPassWorkers(threads: number): FirstPassWorkers {
   if (threads <= 1) return new InlineWorkers(firstPassHandler(NODE_SOURCES));
   const script = workerScript(import.meta.url, 'firstPass/node/firstPassWorker.js');
-  const pool = new WorkerPool<FirstPassRequest & PoolRequest, FirstPassResponse & PoolResponse>(script, threads, 'first pass');
+  const pool = new WorkerPool<FirstPassRequest & PoolRequest, FirstPassResponse & PoolResponse>(
+    script,
+    threads,
+    'first pass',
+  );
   return {
     size: threads,
     request: (worker, request, transfer) => pool.request(worker, request, transfer),

@@ -9,8 +9,14 @@ import { localParquetFile } from '../../io/localParquetFile.js';
 import { openParquet } from '../../io/parquetDocuments.js';
 import { openDecompressed, type InputFile } from '../../io/readDocuments.js';
 
-/** `onBytes` gets the input bytes read so far (before decompression; whole files and row groups as they are handed out). */
-export async function* inputUnits(files: readonly InputFile[], onBytes?: (bytes: number) => void, cut: { bytes?: number; lines?: number } = {}): AsyncGenerator<InputUnit> {
+/**
+ * `onBytes` gets the input bytes read so far (before decompression; whole files and row groups as they are handed out).
+ */
+export async function* inputUnits(
+  files: readonly InputFile[],
+  onBytes?: (bytes: number) => void,
+  cut: { bytes?: number; lines?: number } = {},
+): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
   for (const file of files) {

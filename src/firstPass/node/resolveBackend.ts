@@ -13,7 +13,12 @@ import { availableParallelism } from 'node:os';
 import { ParallelCpuSigner } from '../../signatures/cpuParallel.js';
 import { FallbackSigner } from '../../signatures/fallbackSigner.js';
 import type { HashFamily } from '../../signatures/hashFamily.js';
-import { selectBackend, type BackendChoice, type ResolvedBackend, type SignerTuning } from '../../signatures/selectBackend.js';
+import {
+  selectBackend,
+  type BackendChoice,
+  type ResolvedBackend,
+  type SignerTuning,
+} from '../../signatures/selectBackend.js';
 import { errorMessage } from '../../errors.js';
 import type { FirstPassSigner } from '../signedUnits.js';
 import { nodeFirstPassWorkers } from './firstPassWorkers.js';
@@ -50,7 +55,11 @@ export function cpuThreads(requested?: number): { threads: number; note?: string
   return { threads: cores, note: `cpu: ${requested} threads requested, ${cores} used (one per core of this machine)` };
 }
 
-export async function resolveBackend(choice: BackendChoice, family: HashFamily, options: NodeBackendOptions = {}): Promise<ResolvedBackend> {
+export async function resolveBackend(
+  choice: BackendChoice,
+  family: HashFamily,
+  options: NodeBackendOptions = {},
+): Promise<ResolvedBackend> {
   const { threads } = cpuThreads(options.cpuThreads);
   return selectBackend(
     choice,
@@ -79,9 +88,15 @@ export async function openSigner(
 ): Promise<{ signer: FallbackSigner; firstPass: FirstPassSigner; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
   const { threads, note } = cpuThreads(options.cpuThreads);
-  const signer = new FallbackSigner(resolved.backend, family, options.onFallback, (f) => new ParallelCpuSigner(f, threads));
+  const signer = new FallbackSigner(
+    resolved.backend,
+    family,
+    options.onFallback,
+    (f) => new ParallelCpuSigner(f, threads),
+  );
   // On the CPU the first pass's workers sign with the kernel the backend loaded; with a GPU they shingle for it.
-  const cpu = resolved.backend instanceof ParallelCpuSigner ? { kernel: resolved.backend.kernelName, family } : undefined;
+  const cpu =
+    resolved.backend instanceof ParallelCpuSigner ? { kernel: resolved.backend.kernelName, family } : undefined;
   const firstPass: FirstPassSigner = { backend: signer, workers: nodeFirstPassWorkers(threads), cpu };
   return { signer, firstPass, notes: note === undefined ? resolved.notes : [note, ...resolved.notes] };
 }

@@ -14,7 +14,10 @@ import type { ShingleHash } from '../../shingles/sha1Shingles.js';
 import { LazyKernel, reserveMemory } from '../../wasm/embedded.js';
 import { UNIT_KERNEL_WASM } from './kernels.generated.js';
 
-/** What the kernel can do for a run: shingles of lowercased text, word or char windows, FNV-1a or SHA-1 (the datasketch schemes), keep first or longest. */
+/**
+ * What the kernel can do for a run: shingles of lowercased text, word or char windows, FNV-1a or SHA-1 (the datasketch
+ * schemes), keep first or longest.
+ */
 export interface KernelSetup {
   readonly textField: string;
   readonly idField: string;
@@ -22,7 +25,10 @@ export interface KernelSetup {
   readonly idRequired: boolean;
   readonly char: boolean;
   readonly n: number;
-  /** Each shingle's value (sha1Shingles.ts): FNV-1a 64 mod P, or datasketch's sha1_hash32 / sha1_hash64 of the window without a word window's trailing space. */
+  /**
+   * Each shingle's value (sha1Shingles.ts): FNV-1a 64 mod P, or datasketch's sha1_hash32 / sha1_hash64 of the window
+   * without a word window's trailing space.
+   */
   readonly hash: ShingleHash;
 }
 
@@ -52,7 +58,21 @@ export interface KernelRecords {
 }
 
 /** Word offsets in a record. */
-export const R = { STATUS: 0, LINE: 1, START: 2, END: 3, ID_START: 4, ID_LEN: 5, UTF16: 6, UTF8: 7, EMPTY: 8, EXACT: 9, ID_KEY: 13, SH_START: 17, SH_COUNT: 18 } as const;
+export const R = {
+  STATUS: 0,
+  LINE: 1,
+  START: 2,
+  END: 3,
+  ID_START: 4,
+  ID_LEN: 5,
+  UTF16: 6,
+  UTF8: 7,
+  EMPTY: 8,
+  EXACT: 9,
+  ID_KEY: 13,
+  SH_START: 17,
+  SH_COUNT: 18,
+} as const;
 
 interface Exports {
   readonly memory: WebAssembly.Memory;
@@ -88,7 +108,13 @@ interface Layout {
  * Lays out memory for an input of `inputBytes`, writes the names, and configures
  * the kernel; the input goes at `layout.input`. Undefined past MAX_LAYOUT_BYTES.
  */
-function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPrefix: string, stripBom: boolean): Layout | undefined {
+function prepare(
+  kernel: Exports,
+  inputBytes: number,
+  setup: KernelSetup,
+  idPrefix: string,
+  stripBom: boolean,
+): Layout | undefined {
   const names = encoder.encode(setup.textField + setup.idField);
   const textFieldBytes = encoder.encode(setup.textField).length;
   const prefix = encoder.encode(idPrefix);
@@ -115,8 +141,29 @@ function prepare(kernel: Exports, inputBytes: number, setup: KernelSetup, idPref
   const bytes = new Uint8Array(kernel.memory.buffer);
   bytes.set(names, fields);
   bytes.set(prefix, prefixAt);
-  const flags = (stripBom ? 1 : 0) | (setup.char ? 2 : 0) | (setup.idRequired ? 4 : 0) | (setup.hash === 'fnv1a64' ? 0 : setup.hash === 'sha1-32' ? 8 : 8 | 16);
-  kernel.configure(input, inputBytes, fields, textFieldBytes, names.length - textFieldBytes, prefixAt, prefix.length, flags, setup.n, records, RECORD_CAP, ids, shingles, norm, starts, table);
+  const flags =
+    (stripBom ? 1 : 0) |
+    (setup.char ? 2 : 0) |
+    (setup.idRequired ? 4 : 0) |
+    (setup.hash === 'fnv1a64' ? 0 : setup.hash === 'sha1-32' ? 8 : 8 | 16);
+  kernel.configure(
+    input,
+    inputBytes,
+    fields,
+    textFieldBytes,
+    names.length - textFieldBytes,
+    prefixAt,
+    prefix.length,
+    flags,
+    setup.n,
+    records,
+    RECORD_CAP,
+    ids,
+    shingles,
+    norm,
+    starts,
+    table,
+  );
   return { input, records, ids, shingles };
 }
 
@@ -146,7 +193,14 @@ function release(): void {
  * when the kernel is unavailable or the unit too large for it (the caller then
  * reads it in TypeScript).
  */
-export function kernelLines(bytes: Uint8Array, firstLine: number, stripBom: boolean, setup: KernelSetup, idPrefix: string, each: (records: KernelRecords, recordWords: number) => void): boolean {
+export function kernelLines(
+  bytes: Uint8Array,
+  firstLine: number,
+  stripBom: boolean,
+  setup: KernelSetup,
+  idPrefix: string,
+  each: (records: KernelRecords, recordWords: number) => void,
+): boolean {
   const kernel = load();
   if (!kernel) return false;
   const layout = prepare(kernel, bytes.length, setup, idPrefix, stripBom);

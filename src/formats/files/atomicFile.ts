@@ -72,7 +72,10 @@ export class AtomicFile {
     }
   }
 
-  /** A resumable file: written as `NAME.partial` (a stale one from an earlier run is overwritten), kept if not committed. */
+  /**
+   * A resumable file: written as `NAME.partial` (a stale one from an earlier run is overwritten), kept if not
+   * committed.
+   */
   static async createResumable(path: string): Promise<AtomicFile> {
     const tempPath = partialPath(path);
     await onOutput(dirname(path), () => mkdir(dirname(path), { recursive: true }));
@@ -98,7 +101,9 @@ export class AtomicFile {
   async writeAt(data: Uint8Array, position: number): Promise<void> {
     // pwrite may write less than asked (a full disk, a signal) without an error: write the rest.
     for (let done = 0; done < data.length; ) {
-      const { bytesWritten } = await onOutput(this.tempPath, () => this.handle.write(data, done, data.length - done, position + done));
+      const { bytesWritten } = await onOutput(this.tempPath, () =>
+        this.handle.write(data, done, data.length - done, position + done),
+      );
       if (bytesWritten === 0) throw new OutputError(this.tempPath, new Error('write made no progress'));
       done += bytesWritten;
     }

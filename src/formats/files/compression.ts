@@ -63,7 +63,9 @@ class GzipEncoder implements Encoder {
   }
 
   async push(bytes: Uint8Array): Promise<Uint8Array[]> {
-    await new Promise<void>((resolve, reject) => this.gzip.write(bytes, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.gzip.write(bytes, (error) => (error ? reject(error) : resolve())),
+    );
     return this.take();
   }
 

@@ -73,7 +73,6 @@ export class BufferedFile {
   }
 }
 
-
 export class TableWriter {
   private constructor(
     private readonly file: BufferedFile,

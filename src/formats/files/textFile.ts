@@ -1,4 +1,7 @@
-/** A small text file (an SVG plot, a report) written whole through an AtomicFile: complete or absent (`-`: standard output). */
+/**
+ * A small text file (an SVG plot, a report) written whole through an AtomicFile: complete or absent (`-`: standard
+ * output).
+ */
 import { openOutput } from './atomicFile.js';
 
 export async function writeTextFile(path: string, text: string): Promise<void> {

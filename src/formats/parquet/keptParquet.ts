@@ -49,18 +49,33 @@ export interface UnwritableColumn {
 function writtenAsBytes(element: SchemaElement): boolean {
   const converted = element.converted_type;
   const logical = element.logical_type?.type;
-  return converted === 'JSON' || converted === 'BSON' || converted === 'INTERVAL' || ['JSON', 'BSON', 'GEOMETRY', 'GEOGRAPHY', 'VARIANT'].includes(logical ?? '');
+  return (
+    converted === 'JSON' ||
+    converted === 'BSON' ||
+    converted === 'INTERVAL' ||
+    ['JSON', 'BSON', 'GEOMETRY', 'GEOGRAPHY', 'VARIANT'].includes(logical ?? '')
+  );
 }
 
 const INTEGER_TYPES: Record<string, ConvertedType> = {
-  '8,true': 'INT_8', '16,true': 'INT_16', '32,true': 'INT_32', '64,true': 'INT_64',
-  '8,false': 'UINT_8', '16,false': 'UINT_16', '32,false': 'UINT_32', '64,false': 'UINT_64',
+  '8,true': 'INT_8',
+  '16,true': 'INT_16',
+  '32,true': 'INT_32',
+  '64,true': 'INT_64',
+  '8,false': 'UINT_8',
+  '16,false': 'UINT_16',
+  '32,false': 'UINT_32',
+  '64,false': 'UINT_64',
 };
 
 function integerByConvertedType(element: SchemaElement): SchemaElement {
   const logical = element.logical_type;
   if (logical?.type !== 'INTEGER') return element;
-  return { ...element, logical_type: undefined, converted_type: element.converted_type ?? INTEGER_TYPES[`${logical.bitWidth},${logical.isSigned}`] };
+  return {
+    ...element,
+    logical_type: undefined,
+    converted_type: element.converted_type ?? INTEGER_TYPES[`${logical.bitWidth},${logical.isSigned}`],
+  };
 }
 
 /** The first column that cannot be written back exactly, else undefined: refused before any work. */
@@ -78,7 +93,8 @@ function unwritable(tree: SchemaTree, repeatable = false): string | undefined {
   if (element.converted_type === 'LIST' && (!isListGroup(tree) || tree.children[0].children.length === 0)) {
     return 'is a list in a legacy layout (not a repeated group of one element)';
   }
-  if (isMapGroup(element) && (tree.children.length !== 1 || tree.children[0].children.length !== 2)) return 'is a map in a legacy layout (not a repeated group of key and value)';
+  if (isMapGroup(element) && (tree.children.length !== 1 || tree.children[0].children.length !== 2))
+    return 'is a map in a legacy layout (not a repeated group of key and value)';
   if (element.repetition_type === 'REPEATED' && !repeatable) return 'is a repeated field outside a LIST or MAP';
   const wrapper = isListGroup(tree) || isMapGroup(element);
   for (const child of tree.children) {
@@ -91,7 +107,9 @@ function unwritable(tree: SchemaTree, repeatable = false): string | undefined {
 /** How to write rows of `schema` (checked with unwritableColumn first). */
 export function keptParquetPlan(schema: SchemaElement[]): KeptParquetPlan {
   const footerSchema = schema.map(integerByConvertedType);
-  const writeSchema = footerSchema.map((element) => (writtenAsBytes(element) ? { ...element, converted_type: undefined, logical_type: undefined } : element));
+  const writeSchema = footerSchema.map((element) =>
+    writtenAsBytes(element) ? { ...element, converted_type: undefined, logical_type: undefined } : element,
+  );
   const columns = parquetSchema({ schema } as FileMetaData).children.map((column) => ({
     name: column.element.name,
     convert: writerConverter(column),
@@ -116,7 +134,10 @@ function writerConverter(column: SchemaTree): Convert | undefined {
   }
   if (isMapGroup(element)) {
     const [key, value] = column.children[0].children.map((child) => writerConverter(child) ?? ((v: unknown) => v));
-    return (map) => (Array.isArray(map) ? (map as { key: unknown; value: unknown }[]).map((e) => ({ key: key(e.key), value: value(e.value) })) : map);
+    return (map) =>
+      Array.isArray(map)
+        ? (map as { key: unknown; value: unknown }[]).map((e) => ({ key: key(e.key), value: value(e.value) }))
+        : map;
   }
   if (isListGroup(column)) {
     const item = writerConverter(listElement(column));

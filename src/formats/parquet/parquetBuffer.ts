@@ -31,7 +31,10 @@ export class ParquetBuffer {
   private data: unknown[][];
   private textLength = 0;
 
-  /** `schema`: the full schema (root first); a row group holds `rowGroupRows` rows or `rowGroupText` characters of strings. */
+  /**
+   * `schema`: the full schema (root first); a row group holds `rowGroupRows` rows or `rowGroupText` characters of
+   * strings.
+   */
   constructor(
     schema: SchemaElement[],
     private readonly rowGroupRows: number,
@@ -39,7 +42,8 @@ export class ParquetBuffer {
   ) {
     this.writer = new ParquetWriter({ writer: this.bytes, schema, codec: 'SNAPPY', createdBy: 'gpudedup' });
     this.names = schema.slice(1).map((e) => e.name);
-    if (schema.some((e) => (e.num_children ?? 0) > 0 && e !== schema[0])) throw new Error('ParquetBuffer takes flat schemas only');
+    if (schema.some((e) => (e.num_children ?? 0) > 0 && e !== schema[0]))
+      throw new Error('ParquetBuffer takes flat schemas only');
     this.data = this.names.map(() => []);
   }
 
@@ -55,7 +59,10 @@ export class ParquetBuffer {
     this.data = this.names.map(() => []);
     this.textLength = 0;
     if (data[0].length === 0) return;
-    void this.writer.write({ columnData: this.names.map((name, i) => ({ name, data: data[i] as never })), rowGroupSize: data[0].length });
+    void this.writer.write({
+      columnData: this.names.map((name, i) => ({ name, data: data[i] as never })),
+      rowGroupSize: data[0].length,
+    });
   }
 
   /** The file's bytes, in chunks (for a Blob). */

@@ -16,7 +16,12 @@ export function isParquetOutput(path: string): boolean {
   return /\.parquet$/i.test(path);
 }
 
-const CODECS: Record<ParquetCompression, CompressionCodec> = { snappy: 'SNAPPY', zstd: 'ZSTD', gzip: 'GZIP', none: 'UNCOMPRESSED' };
+const CODECS: Record<ParquetCompression, CompressionCodec> = {
+  snappy: 'SNAPPY',
+  zstd: 'ZSTD',
+  gzip: 'GZIP',
+  none: 'UNCOMPRESSED',
+};
 
 /** hyparquet-writer's buffer, emptied into the file after each row group. */
 class FileByteWriter extends ByteWriter {
@@ -48,7 +53,9 @@ export interface ColumnValues {
 export interface ParquetFileOptions {
   readonly compression?: ParquetCompression;
   readonly metadata?: Readonly<Record<string, string>>;
-  /** The schema the footer gives, when columns are written by another (keptParquet.ts: annotations written as bytes). */
+  /**
+   * The schema the footer gives, when columns are written by another (keptParquet.ts: annotations written as bytes).
+   */
   readonly footerSchema?: SchemaElement[];
 }
 
@@ -80,7 +87,15 @@ export class ParquetFile {
   async writeRowGroup(columns: readonly ColumnValues[]): Promise<void> {
     const rows = columns[0]?.data.length ?? 0;
     if (rows === 0) return;
-    await this.writer.write({ columnData: columns.map((c) => ({ name: c.name, data: c.data as never, encoding: c.encoding, statistics: c.statistics })), rowGroupSize: rows });
+    await this.writer.write({
+      columnData: columns.map((c) => ({
+        name: c.name,
+        data: c.data as never,
+        encoding: c.encoding,
+        statistics: c.statistics,
+      })),
+      rowGroupSize: rows,
+    });
   }
 
   /** Key-value metadata written in the footer (replaces what create() was given). */

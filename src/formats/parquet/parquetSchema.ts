@@ -23,7 +23,16 @@ export function flatSchema(columns: readonly { name: string; type: ScalarType }[
     ...columns.map(({ name, type }): SchemaElement => {
       if (type === 'STRING') return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
       if (type === 'DECIMAL') {
-        return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale: 0, logical_type: { type: 'DECIMAL', precision: 38, scale: 0 }, repetition_type: 'OPTIONAL' };
+        return {
+          name,
+          type: 'FIXED_LEN_BYTE_ARRAY',
+          type_length: 16,
+          converted_type: 'DECIMAL',
+          precision: 38,
+          scale: 0,
+          logical_type: { type: 'DECIMAL', precision: 38, scale: 0 },
+          repetition_type: 'OPTIONAL',
+        };
       }
       return { name, type, repetition_type: 'OPTIONAL' };
     }),
@@ -90,7 +99,11 @@ export class KeptSchemaInference {
   private readonly kinds = new Map<string, Set<Kind>>();
 
   /** Notes the document's fields; returns its staged JSON line (without newline). */
-  stage(document: { readonly id: string; readonly text: string; readonly record?: Readonly<Record<string, unknown>> }): string {
+  stage(document: {
+    readonly id: string;
+    readonly text: string;
+    readonly record?: Readonly<Record<string, unknown>>;
+  }): string {
     const row: Record<string, unknown> = { id: document.id, text: document.text };
     for (const [name, value] of Object.entries(document.record ?? {})) {
       if (name === 'id' || name === 'text') continue;
@@ -104,7 +117,10 @@ export class KeptSchemaInference {
   }
 
   columns(): KeptColumn[] {
-    const columns: KeptColumn[] = [{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }];
+    const columns: KeptColumn[] = [
+      { name: 'id', type: 'STRING' },
+      { name: 'text', type: 'STRING' },
+    ];
     for (const [name, kinds] of this.kinds) {
       const type = typeOf(kinds);
       if (type !== undefined) columns.push({ name, type });
@@ -115,6 +131,9 @@ export class KeptSchemaInference {
   /** A staged line's values, in columns() order. */
   static values(line: string, columns: readonly KeptColumn[]): { values: unknown[]; textLength: number } {
     const row = parseJsonExact(line) as Record<string, unknown>;
-    return { values: columns.map(({ name, type }) => toColumnValue(row[name], type)), textLength: (row.text as string).length };
+    return {
+      values: columns.map(({ name, type }) => toColumnValue(row[name], type)),
+      textLength: (row.text as string).length,
+    };
   }
 }

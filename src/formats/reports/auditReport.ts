@@ -24,7 +24,9 @@ export function auditReport(audit: AuditResult | undefined) {
     seed: audit.seed,
     threshold: audit.threshold,
     chainThreshold: round(audit.chainThreshold),
-    /** Accepted pairs by estimated similarity (signature agreement): precision = sampled pairs with exact J ≥ threshold. */
+    /**
+     * Accepted pairs by estimated similarity (signature agreement): precision = sampled pairs with exact J ≥ threshold.
+     */
     bins: audit.bins.map((b) => ({ from: b.from, to: b.to, pairs: b.pairs, ...share(b.precision) })),
     /** The bins' precisions weighted by their pairs; interval at Kish's effective sample size. */
     precision: {
@@ -35,7 +37,9 @@ export function auditReport(audit: AuditResult | undefined) {
       pairs: precision.pairs,
       effectiveSample: round(precision.effectiveSample),
     },
-    /** Documents removed as near-duplicates (text differing from the kept one's), measured against their kept document. */
+    /**
+     * Documents removed as near-duplicates (text differing from the kept one's), measured against their kept document.
+     */
     removed: {
       population: audit.removed.population,
       belowChainThreshold: share(audit.removed.belowChainThreshold),
@@ -57,7 +61,9 @@ export function auditSummaryLines(audit: AuditReport | null): string[] {
   return [
     `  audit precision     ${percent(p.share)} ${range(p.low, p.high)} of accepted pairs reach J ${audit.threshold} ` +
       `(${thousands(p.sampled)} of ${thousands(p.pairs)} sampled in ${audit.bins.length} bins, seed ${audit.seed})`,
-    `  audit removed       ${percent(below.share)} ${range(below.low, below.high)} below J ${audit.chainThreshold} to the kept document ` +
-      `(${thousands(below.sampled)} of ${thousands(audit.removed.population)} near-duplicate removals sampled; ${percent(audit.removed.belowThreshold.share)} below ${audit.threshold})`,
+    `  audit removed       ${percent(below.share)} ${range(below.low, below.high)} below J ${audit.chainThreshold} to ` +
+      `the kept document ` +
+      `(${thousands(below.sampled)} of ${thousands(audit.removed.population)} near-duplicate removals sampled; ` +
+      `${percent(audit.removed.belowThreshold.share)} below ${audit.threshold})`,
   ];
 }

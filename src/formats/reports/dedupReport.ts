@@ -21,7 +21,9 @@ import { auditReport, auditSummaryLines } from './auditReport.js';
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
 
 /** What a run was asked to do (the pipeline's DedupConfig fits). */
-export interface ReportConfig extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>, Partial<Pick<OptionValues, 'estimateError' | 'chainDelta' | 'maxRepresentatives'>> {
+export interface ReportConfig
+  extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>,
+    Partial<Pick<OptionValues, 'estimateError' | 'chainDelta' | 'maxRepresentatives'>> {
   readonly inputs: readonly string[];
   readonly signatures?: string;
   readonly against: readonly string[];
@@ -68,7 +70,9 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
       splitByRepresentativeCheck: outcome.clustering.splitOff,
       referenceCandidates: outcome.contamination?.candidates ?? 0,
     },
-    /** How candidate pairs were decided: by the signature estimate, by exact Jaccard (hybrid: only inside the margin). */
+    /**
+     * How candidate pairs were decided: by the signature estimate, by exact Jaccard (hybrid: only inside the margin).
+     */
     verification: decisions(outcome.verified.decided),
     /** The representative check: comparisons with representatives at t − δ, and how they were decided. */
     clusterCheck: {
@@ -79,7 +83,9 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
       ...decisions(outcome.clustering.checkDecided),
     },
     shingleSets: outcome.shingleSets,
-    /** `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit). */
+    /**
+     * `--audit N`: measured precision and removed share below t − δ, with 95 % Wilson intervals (null without --audit).
+     */
     audit: auditReport(outcome.audit),
     missingKeepField: outcome.missingKeepField,
     invalidSkipped: outcome.invalidSkipped,
@@ -87,7 +93,10 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
     backend: outcome.backend,
     seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
     /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
-    signingSeconds: { shingling: seconds(outcome.signing?.shingleMs ?? 0), signing: seconds(outcome.signing?.signMs ?? 0) },
+    signingSeconds: {
+      shingling: seconds(outcome.signing?.shingleMs ?? 0),
+      signing: seconds(outcome.signing?.signMs ?? 0),
+    },
   };
 }
 
@@ -104,7 +113,8 @@ export function reportParameters(config: ReportConfig) {
     estimateErrorRate: config.verify === 'hybrid' ? (config.estimateError ?? DEFAULT_ESTIMATE_ERROR) : null,
     clusterCheck: config.clusterCheck,
     chainDelta: config.clusterCheck === 'representative' ? (config.chainDelta ?? DEFAULT_CHAIN_DELTA) : null,
-    maxRepresentatives: config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
+    maxRepresentatives:
+      config.clusterCheck === 'representative' ? (config.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES) : null,
     keep: describeKeepPolicy(config.keep),
     signature: config.params,
   };
@@ -125,7 +135,6 @@ const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));
 
 export type DedupReport = ReturnType<typeof buildReport>;
 
-
 /**
  * Every count of how comparisons were decided, so the parts add up to them:
  * the estimate's and exact Jaccard's (each shown where the mode uses it or it
@@ -135,8 +144,14 @@ export type DedupReport = ReturnType<typeof buildReport>;
 function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided: string): string {
   const parts: string[] = [];
   if (verify !== 'exact' || d.byEstimate.accepted + d.byEstimate.rejected > 0) {
-    const pastLimit = d.byEstimatePastMemoryLimit > 0 ? `, ${thousands(d.byEstimatePastMemoryLimit)} of these because their shingle sets passed --memory-limit` : '';
-    parts.push(`by estimate ${thousands(d.byEstimate.accepted)} accepted, ${thousands(d.byEstimate.rejected)} rejected${pastLimit}`);
+    const pastLimit =
+      d.byEstimatePastMemoryLimit > 0
+        ? `, ${thousands(d.byEstimatePastMemoryLimit)} of these because their shingle sets passed --memory-limit`
+        : '';
+    parts.push(
+      `by estimate ${thousands(d.byEstimate.accepted)} accepted, ${thousands(d.byEstimate.rejected)} ` +
+        `rejected${pastLimit}`,
+    );
   }
   if (verify === 'exact' || verify === 'hybrid' || d.byExact.accepted + d.byExact.rejected > 0) {
     parts.push(`by exact Jaccard ${thousands(d.byExact.accepted)} accepted, ${thousands(d.byExact.rejected)} rejected`);
@@ -156,29 +171,64 @@ export function formatSummary(report: DedupReport, destination: string): string 
   const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
   const split = report.signingSeconds;
   const stages = Object.entries(report.seconds)
-    .map(([stage, s]) => `${stage} ${s.toFixed(2)}` + (stage === 'read + sign' ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]` : ''))
+    .map(
+      ([stage, s]) =>
+        `${stage} ${s.toFixed(2)}` +
+        (stage === 'read + sign'
+          ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]`
+          : ''),
+    )
     .join(', ');
   const lines = [
     `deduplicated ${counted(report.documents, 'document')} → ${destination}`,
     `  documents in        ${int(report.documents)}`,
     `  empty               ${int(report.empty)} (kept, never clustered)`,
-    `  exact duplicates    ${int(report.exactDuplicates)} (${counted(report.distinctTexts, 'distinct non-empty text')} signed)`,
+    `  exact duplicates    ${int(report.exactDuplicates)} ` +
+      `(${counted(report.distinctTexts, 'distinct non-empty text')} signed)`,
     `  near-dup clusters   ${int(report.nearDuplicateClusters)} (clusters of two or more distinct texts)`,
-    ...(report.against.length > 0 ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`] : []),
+    ...(report.against.length > 0
+      ? [`  contaminated        ${int(report.contaminated)} (near-duplicates of the reference set, removed)`]
+      : []),
     `  removed             ${int(report.removed)}`,
     `  kept                ${int(report.kept)}`,
-    `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
-      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster check ${p.clusterCheck}` +
-      (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') + `, keep ${p.keep}`,
-    `  candidates          ${counted(c.pairs, 'pair')}, ${int(c.verified)} verified; largest bucket ${int(c.largestBucket)}` +
-      (c.splitByRepresentativeCheck > 0 ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check` : ''),
+    `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve ` +
+      `midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
+      `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster ` +
+      `check ${p.clusterCheck}` +
+      (p.chainDelta !== null ? ` (removed ≥ ${check.threshold?.toFixed(2)} to the kept)` : '') +
+      `, keep ${p.keep}`,
+    `  candidates          ${counted(c.pairs, 'pair')}, ${int(c.verified)} verified; largest bucket ` +
+      `${int(c.largestBucket)}` +
+      (c.splitByRepresentativeCheck > 0
+        ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check`
+        : ''),
     ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify, 'rejected')}`]),
-    ...(check.comparisons > 0 ? [`  cluster check       ${counted(check.comparisons, 'comparison')} (${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept')})` +
-      (check.keptAloneAfterMaxRepresentatives > 0 ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ${counted(p.maxRepresentatives ?? 0, 'representative')}` : '')] : []),
+    ...(check.comparisons > 0
+      ? [
+          `  cluster check       ${counted(check.comparisons, 'comparison')} ` +
+            `(${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept')})` +
+            (check.keptAloneAfterMaxRepresentatives > 0
+              ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ` +
+                `${counted(p.maxRepresentatives ?? 0, 'representative')}`
+              : ''),
+        ]
+      : []),
     ...auditSummaryLines(report.audit),
-    ...(report.invalidSkipped > 0 ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`] : []),
-    ...(report.binarySkipped.length > 0 ? [`  skipped             ${counted(report.binarySkipped.length, 'binary file')} (${namesOf(report.binarySkipped)})`] : []),
-    ...(report.missingKeepField > 0 ? [`  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ${p.keep} (ranked last)`] : []),
+    ...(report.invalidSkipped > 0
+      ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`]
+      : []),
+    ...(report.binarySkipped.length > 0
+      ? [
+          `  skipped             ${counted(report.binarySkipped.length, 'binary file')} ` +
+            `(${namesOf(report.binarySkipped)})`,
+        ]
+      : []),
+    ...(report.missingKeepField > 0
+      ? [
+          `  warning             ${counted(report.missingKeepField, 'document')} had no numeric value for --keep ` +
+            `${p.keep} (ranked last)`,
+        ]
+      : []),
     `  backend             ${report.backend}`,
     `  time                ${total.toFixed(2)} s (${stages})`,
   ];

@@ -20,8 +20,24 @@ export type HtmlCluster = ShownCluster;
 export type HtmlClusterMember = ShownMember;
 
 /** The report fields the page shows: dedup's report has them, and so has cluster's (clusterReport.ts). */
-export interface PageReport extends Pick<DedupReport, 'inputs' | 'backend' | 'documents' | 'exactDuplicates' | 'distinctTexts' | 'nearDuplicateClusters' | 'contaminated' | 'removed' | 'kept' | 'audit'> {
-  readonly parameters: Pick<DedupReport['parameters'], 'threshold' | 'bands' | 'rows' | 'verify' | 'clusterCheck' | 'keep'>;
+export interface PageReport
+  extends Pick<
+    DedupReport,
+    | 'inputs'
+    | 'backend'
+    | 'documents'
+    | 'exactDuplicates'
+    | 'distinctTexts'
+    | 'nearDuplicateClusters'
+    | 'contaminated'
+    | 'removed'
+    | 'kept'
+    | 'audit'
+  > {
+  readonly parameters: Pick<
+    DedupReport['parameters'],
+    'threshold' | 'bands' | 'rows' | 'verify' | 'clusterCheck' | 'keep'
+  >;
   readonly candidates: Pick<DedupReport['candidates'], 'pairs' | 'verified'>;
 }
 
@@ -61,8 +77,16 @@ export function userText(text: string): string {
 const isolated = (text: string): string => `\u2068${escapeHtml(text)}\u2069`;
 
 /** A number of the JSON report, tagged with its path and value: its cell (or, `tag` span, part of one). */
-function field(path: string, value: number | string | null, shown = value === null ? '–' : typeof value === 'number' ? value.toLocaleString('en-US') : value, tag = 'td'): string {
-  return `<${tag} class="n" data-field="${escapeHtml(path)}" data-value="${escapeHtml(String(value))}">${escapeHtml(String(shown))}</${tag}>`;
+function field(
+  path: string,
+  value: number | string | null,
+  shown = value === null ? '–' : typeof value === 'number' ? value.toLocaleString('en-US') : value,
+  tag = 'td',
+): string {
+  return (
+    `<${tag} class="n" data-field="${escapeHtml(path)}" ` +
+    `data-value="${escapeHtml(String(value))}">${escapeHtml(String(shown))}</${tag}>`
+  );
 }
 
 const percent = (x: number | null): string => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
@@ -82,56 +106,97 @@ function summary(report: PageReport): string {
     row('removed', field('removed', report.removed)),
     row('kept', field('kept', report.kept)),
     row('threshold', field('parameters.threshold', p.threshold)),
-    row('bands × rows', `<td class="n">${field('parameters.bands', p.bands, undefined, 'span')} × ${field('parameters.rows', p.rows, undefined, 'span')}</td>`),
+    row(
+      'bands × rows',
+      `<td class="n">${field('parameters.bands', p.bands, undefined, 'span')} × ` +
+        `${field('parameters.rows', p.rows, undefined, 'span')}</td>`,
+    ),
     row('verification', field('parameters.verify', p.verify)),
     row('cluster check', field('parameters.clusterCheck', p.clusterCheck)),
     row('keep', field('parameters.keep', p.keep)),
     row('candidate pairs', field('candidates.pairs', report.candidates.pairs)),
     row('verified pairs', field('candidates.verified', report.candidates.verified)),
   ];
-  return `<h2>Summary</h2><table>${rows.join('')}</table><p class="note">Inputs: ${report.inputs.map(userText).join(', ')}. Backend: ${escapeHtml(report.backend)}.</p>`;
+  return (
+    `<h2>Summary</h2><table>${rows.join('')}</table><p class="note">Inputs: ` +
+    `${report.inputs.map(userText).join(', ')}. Backend: ${escapeHtml(report.backend)}.</p>`
+  );
 }
 
 function plots(sCurveSvg: string, histogramSvg: string): string {
   return (
     '<h2>Banding and similarities</h2>' +
-    `<figure>${sCurveSvg}<figcaption>The S-curve of the bands chosen: the chance a pair becomes a candidate, by its Jaccard similarity.</figcaption></figure>` +
+    `<figure>${sCurveSvg}<figcaption>The S-curve of the bands chosen: the chance a pair becomes a candidate, by its ` +
+    `Jaccard similarity.</figcaption></figure>` +
     `<figure>${histogramSvg}<figcaption>The similarities of the verified pairs.</figcaption></figure>`
   );
 }
 
 function shareCells(path: string, p: { share: number | null; low: number | null; high: number | null }): string {
-  return field(`${path}.share`, p.share, percent(p.share)) + field(`${path}.low`, p.low, percent(p.low)) + field(`${path}.high`, p.high, percent(p.high));
+  return (
+    field(`${path}.share`, p.share, percent(p.share)) +
+    field(`${path}.low`, p.low, percent(p.low)) +
+    field(`${path}.high`, p.high, percent(p.high))
+  );
 }
 
 function audit(a: AuditReport | null): string {
-  if (a === null) return '<h2>Audit</h2><p class="note">No audit in this run (--audit N measures a sample by exact Jaccard).</p>';
-  const head = '<tr><th>estimated similarity</th><th>accepted pairs</th><th>sampled</th><th>J ≥ t</th><th>precision</th><th>95 % low</th><th>95 % high</th></tr>';
-  const bins = a.bins.map((b, i) =>
-    `<tr><th scope="row">${b.from.toFixed(1)}–${b.to.toFixed(1)}</th>` +
-      field(`audit.bins.${i}.pairs`, b.pairs) + field(`audit.bins.${i}.sampled`, b.sampled) + field(`audit.bins.${i}.count`, b.count) +
-      shareCells(`audit.bins.${i}`, b) + '</tr>',
+  if (a === null)
+    return '<h2>Audit</h2><p class="note">No audit in this run (--audit N measures a sample by exact Jaccard).</p>';
+  const head =
+    '<tr><th>estimated similarity</th><th>accepted pairs</th><th>sampled</th><th>J ≥ t</th><th>precision</th><th>95 % ' +
+    'low</th><th>95 % high</th></tr>';
+  const bins = a.bins.map(
+    (b, i) =>
+      `<tr><th scope="row">${b.from.toFixed(1)}–${b.to.toFixed(1)}</th>` +
+      field(`audit.bins.${i}.pairs`, b.pairs) +
+      field(`audit.bins.${i}.sampled`, b.sampled) +
+      field(`audit.bins.${i}.count`, b.count) +
+      shareCells(`audit.bins.${i}`, b) +
+      '</tr>',
   );
   const p = a.precision;
-  const overall = '<tr><th scope="row">all (weighted by pairs)</th>' + field('audit.precision.pairs', p.pairs) + field('audit.precision.sampled', p.sampled) + '<td></td>' + shareCells('audit.precision', p) + '</tr>';
+  const overall =
+    '<tr><th scope="row">all (weighted by pairs)</th>' +
+    field('audit.precision.pairs', p.pairs) +
+    field('audit.precision.sampled', p.sampled) +
+    '<td></td>' +
+    shareCells('audit.precision', p) +
+    '</tr>';
   const r = a.removed;
   const removedRows = [
     ['below t − δ', 'belowChainThreshold', a.chainThreshold],
     ['below t', 'belowThreshold', a.threshold],
   ].map(([label, key, limit]) => {
     const s = r[key as 'belowChainThreshold' | 'belowThreshold'];
-    return `<tr><th scope="row">${escapeHtml(String(label))} (J &lt; ${limit})</th>` + field(`audit.removed.${key}.sampled`, s.sampled) + field(`audit.removed.${key}.count`, s.count) + shareCells(`audit.removed.${key}`, s) + '</tr>';
+    return (
+      `<tr><th scope="row">${escapeHtml(String(label))} (J &lt; ${limit})</th>` +
+      field(`audit.removed.${key}.sampled`, s.sampled) +
+      field(`audit.removed.${key}.count`, s.count) +
+      shareCells(`audit.removed.${key}`, s) +
+      '</tr>'
+    );
   });
   return (
-    `<h2>Audit</h2><p class="note">A seeded sample (seed ${escapeHtml(a.seed)}) of up to ${a.perBin} accepted pairs per bin and ${a.perBin} removed documents, ` +
-    `measured by exact Jaccard. Precision: the share of sampled accepted pairs with exact J ≥ t = ${a.threshold}. Intervals: 95 % Wilson score.</p>` +
+    `<h2>Audit</h2><p class="note">A seeded sample (seed ${escapeHtml(a.seed)}) of up to ${a.perBin} accepted pairs ` +
+    `per bin and ${a.perBin} removed documents, ` +
+    `measured by exact Jaccard. Precision: the share of sampled accepted pairs with exact J ≥ t = ${a.threshold}. ` +
+    `Intervals: 95 % Wilson score.</p>` +
     `<table>${head}${bins.join('')}${overall}</table>` +
-    `<table><tr><th>removed documents (of ${r.population.toLocaleString('en-US')} near-duplicate removals)</th><th>sampled</th><th>count</th><th>share</th><th>95 % low</th><th>95 % high</th></tr>${removedRows.join('')}</table>`
+    `<table><tr><th>removed documents (of ${r.population.toLocaleString('en-US')} near-duplicate ` +
+    `removals)</th><th>sampled</th><th>count</th><th>share</th><th>95 % low</th><th>95 % ` +
+    `high</th></tr>${removedRows.join('')}</table>`
   );
 }
 
 function segmentsHtml(segments: readonly Segment[]): string {
-  return segments.map((s) => (s.shared ? `<mark class="shared">${escapeHtml(s.text)}</mark>` : `<span class="unshared">${escapeHtml(s.text)}</span>`)).join('');
+  return segments
+    .map((s) =>
+      s.shared
+        ? `<mark class="shared">${escapeHtml(s.text)}</mark>`
+        : `<span class="unshared">${escapeHtml(s.text)}</span>`,
+    )
+    .join('');
 }
 
 function member(m: HtmlClusterMember, keptId: string): string {
@@ -140,9 +205,11 @@ function member(m: HtmlClusterMember, keptId: string): string {
   const c = m.comparison;
   return (
     `<li><details><summary>${userText(m.id)}: exact Jaccard ${c.exact.toFixed(3)} ` +
-    `(${c.sharedShingles.toLocaleString('en-US')} shared shingles of ${c.keptShingles.toLocaleString('en-US')} and ${c.removedShingles.toLocaleString('en-US')})</summary>` +
+    `(${c.sharedShingles.toLocaleString('en-US')} shared shingles of ${c.keptShingles.toLocaleString('en-US')} and ` +
+    `${c.removedShingles.toLocaleString('en-US')})</summary>` +
     `<div class="diff"><div><h4>Kept: ${userText(keptId)}</h4><div class="doc">${segmentsHtml(c.kept)}</div></div>` +
-    `<div><h4>Removed: ${userText(m.id)}</h4><div class="doc">${segmentsHtml(c.removed)}</div></div></div></details></li>`
+    `<div><h4>Removed: ${userText(m.id)}</h4><div ` +
+    `class="doc">${segmentsHtml(c.removed)}</div></div></div></details></li>`
   );
 }
 
@@ -152,10 +219,16 @@ function clusters(list: readonly HtmlCluster[]): string {
     (c) =>
       `<section><h3>Cluster ${c.cluster}: ${c.size.toLocaleString('en-US')} documents, “${userText(c.keptId)}” kept</h3>` +
       `<ul>${c.members.map((m) => member(m, c.keptId)).join('')}</ul>` +
-      (c.size - 1 > c.members.length ? `<p class="note">and ${(c.size - 1 - c.members.length).toLocaleString('en-US')} more removed</p>` : '') +
+      (c.size - 1 > c.members.length
+        ? `<p class="note">and ${(c.size - 1 - c.members.length).toLocaleString('en-US')} more removed</p>`
+        : '') +
       '</section>',
   );
-  return `<h2>Largest clusters</h2><p class="note">Shingles the other document shares are <mark class="shared">marked</mark>; the others <span class="unshared">shaded</span>. Open a member to see the two texts.</p>${sections.join('')}`;
+  return (
+    `<h2>Largest clusters</h2><p class="note">Shingles the other document shares are <mark ` +
+    `class="shared">marked</mark>; the others <span class="unshared">shaded</span>. Open a member to see the two ` +
+    `texts.</p>${sections.join('')}`
+  );
 }
 
 export function htmlReport(input: HtmlReportInput): string {
@@ -164,7 +237,8 @@ export function htmlReport(input: HtmlReportInput): string {
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>gpudedup report: ${report.inputs.length === 0 ? 'run' : report.inputs.map(isolated).join(', ')}</title><style>${STYLE}</style></head><body>` +
+    `<title>gpudedup report: ` +
+    `${report.inputs.length === 0 ? 'run' : report.inputs.map(isolated).join(', ')}</title><style>${STYLE}</style></head><body>` +
     `<h1>${escapeHtml(input.title ?? 'gpudedup dedup report')}</h1>` +
     summary(report) +
     plots(input.sCurveSvg, input.histogramSvg) +

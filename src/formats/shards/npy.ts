@@ -45,7 +45,12 @@ export class NpyWriter {
   }
 
   /** Reads rows [0, rows) of an interrupted run's `.partial`, in chunks, as little-endian words. */
-  static async *readPartialRows(path: string, dtype: NpyDtype, cols: number, rows: number): AsyncGenerator<Uint32Array> {
+  static async *readPartialRows(
+    path: string,
+    dtype: NpyDtype,
+    cols: number,
+    rows: number,
+  ): AsyncGenerator<Uint32Array> {
     const handle = await open(partialPath(path), 'r');
     try {
       const bytesPerRow = rowBytes(dtype, cols);
@@ -118,13 +123,20 @@ export async function readNpy(path: string): Promise<NpyArray> {
     const cols = Number(shape[2]);
     const byteLength = rows * cols * (dtype === '<u8' ? 8 : 4);
     const truncated = (): Error =>
-      new Error(`${path}: truncated (header says ${rows}×${cols}, file holds ${Math.max(0, size - dataStart)} data bytes)`);
+      new Error(
+        `${path}: truncated (header says ${rows}×${cols}, file holds ${Math.max(0, size - dataStart)} data bytes)`,
+      );
     if (size - dataStart < byteLength) throw truncated();
     // A fresh buffer keeps the words 4-byte aligned whatever the header length.
     const words = new Uint32Array(byteLength / 4);
     const bytes = new Uint8Array(words.buffer);
     for (let done = 0; done < byteLength; ) {
-      const { bytesRead } = await handle.read(bytes, done, Math.min(byteLength - done, READ_CHUNK_BYTES), dataStart + done);
+      const { bytesRead } = await handle.read(
+        bytes,
+        done,
+        Math.min(byteLength - done, READ_CHUNK_BYTES),
+        dataStart + done,
+      );
       if (bytesRead === 0) throw truncated();
       done += bytesRead;
     }

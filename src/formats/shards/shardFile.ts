@@ -9,12 +9,17 @@
  * | --- | --- |
  * | `id` | the document id (STRING) |
  * | `position` | its global position in the whole input, 0-based |
- * | `exact_lo`, `exact_hi` | MurmurHash3_x86_128 of the normalized UTF-8 (the exact pre-pass's key), low and high 64 bits; null for an empty document |
+ * | `exact_lo`, `exact_hi` | MurmurHash3_x86_128 of the normalized UTF-8 (the exact pre-pass's key), low and high 64
+ * bits; null for an empty document |
  * | `length` | the text length in UTF-16 code units (`--keep longest`) |
- * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an empty document |
- * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots; all-ones when empty) |
- * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for `--keep field:NAME` |
- * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each 64-bit shingle hash, signed), empty for an empty document |
+ * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an
+ * empty document |
+ * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots;
+ * all-ones when empty) |
+ * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for
+ * `--keep field:NAME` |
+ * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each
+ * 64-bit shingle hash, signed), empty for an empty document |
  *
  * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
  * exactJaccard over (lo, hi) pairs): whole 64-bit values, not their low 32
@@ -46,7 +51,10 @@ export interface ShardMeta {
   readonly lsh: LshParams;
   /** The threshold the bands were chosen for; `cluster` verifies at it unless told otherwise. */
   readonly threshold: number;
-  /** Shard index (0-based) of count: documents with position ≡ index (mod count), or with `ranges`, the index-th run of the input. */
+  /**
+   * Shard index (0-based) of count: documents with position ≡ index (mod count), or with `ranges`, the index-th run of
+   * the input.
+   */
   readonly shard: { readonly index: number; readonly count: number };
   /** Documents in this shard. */
   readonly documents: number;
@@ -63,11 +71,16 @@ export interface ShardMeta {
   readonly sets?: boolean;
   /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
   readonly scoreField?: string;
-  /** How the input was read (the text field signs, the id field names, skipping counts): alike in every shard. Absent: an older gpudedup. */
+  /**
+   * How the input was read (the text field signs, the id field names, skipping counts): alike in every shard. Absent:
+   * an older gpudedup.
+   */
   readonly read?: ShardReading;
 }
 
-export type ShardReading = Readonly<Record<'textField' | 'idField', string> & Record<'skipInvalid' | 'strict', boolean>>;
+export type ShardReading = Readonly<
+  Record<'textField' | 'idField', string> & Record<'skipInvalid' | 'strict', boolean>
+>;
 
 /** The optional columns of a shard. */
 export interface ShardColumns {
@@ -103,7 +116,11 @@ export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; 
 
 function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaElement[] {
   const names = shardColumnNames(lsh, k);
-  const int64 = (name: string, optional = false): SchemaElement => ({ name, type: 'INT64', repetition_type: optional ? 'OPTIONAL' : 'REQUIRED' });
+  const int64 = (name: string, optional = false): SchemaElement => ({
+    name,
+    type: 'INT64',
+    repetition_type: optional ? 'OPTIONAL' : 'REQUIRED',
+  });
   const columns: SchemaElement[] = [
     { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
     int64('position'),
@@ -140,11 +157,25 @@ export class ShardWriter {
     this.rows = emptyRows(lsh, k, rowGroup);
   }
 
-  /** Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With optional columns, `push` takes their values. */
-  static create(path: string, lsh: LshParams, k: number, meta: () => ShardMeta, rowGroup = 8192, optional: ShardColumns = {}): ShardWriter {
+  /**
+   * Opens a fresh temporary beside `path` (temporaries.ts); the metadata is completed by `commit`. With optional
+   * columns, `push` takes their values.
+   */
+  static create(
+    path: string,
+    lsh: LshParams,
+    k: number,
+    meta: () => ShardMeta,
+    rowGroup = 8192,
+    optional: ShardColumns = {},
+  ): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
     const temp = reserveTemporary(path);
-    const writer = new ParquetWriter({ writer: fileWriter(temp), schema: shardSchema(lsh, k, optional), createdBy: 'gpudedup' });
+    const writer = new ParquetWriter({
+      writer: fileWriter(temp),
+      schema: shardSchema(lsh, k, optional),
+      createdBy: 'gpudedup',
+    });
     const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
     shard.meta = meta;
     return shard;
@@ -155,7 +186,16 @@ export class ShardWriter {
   };
 
   /** Buffered rows: fill them with `push`, then call `flushIfFull`. */
-  push(id: string, position: number, exact: readonly [bigint, bigint] | null, length: number, bandKeys: BigInt64Array, slots: BigInt64Array, set?: Uint32Array, score?: number): void {
+  push(
+    id: string,
+    position: number,
+    exact: readonly [bigint, bigint] | null,
+    length: number,
+    bandKeys: BigInt64Array,
+    slots: BigInt64Array,
+    set?: Uint32Array,
+    score?: number,
+  ): void {
     const r = this.rows;
     const at = r.ids.length;
     r.ids.push(id);
@@ -231,7 +271,8 @@ function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
 /** (lo, hi) pairs as signed 64-bit values hi·2^32 + lo. */
 export function setValues(set: Uint32Array): bigint[] {
   const values = new Array<bigint>(set.length / 2);
-  for (let i = 0; i < values.length; i++) values[i] = BigInt.asIntN(64, (BigInt(set[2 * i + 1]) << 32n) | BigInt(set[2 * i]));
+  for (let i = 0; i < values.length; i++)
+    values[i] = BigInt.asIntN(64, (BigInt(set[2 * i + 1]) << 32n) | BigInt(set[2 * i]));
   return values;
 }
 
@@ -244,7 +285,8 @@ export async function readShardMeta(path: string): Promise<ShardMeta> {
     throw new Error(`${path}: not a readable Parquet file (${(error as Error).message})`);
   }
   const entry = metadata.key_value_metadata?.find((kv) => kv.key === SHARD_META_KEY);
-  if (entry?.value === undefined) throw new Error(`${path}: no ${SHARD_META_KEY} metadata: not a shard of \`gpudedup sign --shard\``);
+  if (entry?.value === undefined)
+    throw new Error(`${path}: no ${SHARD_META_KEY} metadata: not a shard of \`gpudedup sign --shard\``);
   const meta = JSON.parse(entry.value) as ShardMeta;
   if (meta.format !== SHARD_FORMAT) throw new Error(`${path}: shard format ${meta.format}, expected ${SHARD_FORMAT}`);
   return meta;
@@ -262,38 +304,69 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
   metas.forEach((m, i) => {
     const differences = [
       ...paramDifferences(first.params, m.params),
-      ...(['bands', 'rows'] as const).filter((key) => first.lsh[key] !== m.lsh[key]).map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
+      ...(['bands', 'rows'] as const)
+        .filter((key) => first.lsh[key] !== m.lsh[key])
+        .map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
       ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
       ...inputDifferences(first, m),
-      ...((first.sets ?? false) !== (m.sets ?? false) ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`] : []),
-      ...(first.scoreField !== m.scoreField ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`] : []),
+      ...((first.sets ?? false) !== (m.sets ?? false)
+        ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`]
+        : []),
+      ...(first.scoreField !== m.scoreField
+        ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`]
+        : []),
       ...(first.threshold !== m.threshold ? [`threshold: ${first.threshold} vs ${m.threshold}`] : []),
       ...readingDifferences(first.read, m.read),
     ];
-    if (differences.length > 0) throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
+    if (differences.length > 0)
+      throw new RangeError(`${paths[i]} does not match ${paths[0]}: ${differences.join('; ')}`);
     const twice = seen.get(m.shard.index);
-    if (twice !== undefined) throw new RangeError(`${twice} and ${paths[i]} are both shard ${m.shard.index + 1}/${m.shard.count}`);
+    if (twice !== undefined)
+      throw new RangeError(`${twice} and ${paths[i]} are both shard ${m.shard.index + 1}/${m.shard.count}`);
     seen.set(m.shard.index, paths[i]);
   });
   const missing = Array.from({ length: first.shard.count }, (_, i) => i).filter((i) => !seen.has(i));
   if (missing.length > 0) {
-    throw new RangeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i + 1}/${first.shard.count}`).join(', ')}: every shard is needed for the clusters`);
+    throw new RangeError(
+      `missing shard${missing.length > 1 ? 's' : ''} ` +
+        `${missing.map((i) => `${i + 1}/${first.shard.count}`).join(', ')}: every shard is needed for the clusters`,
+    );
   }
-  return first.ranges === undefined ? first : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
+  return first.ranges === undefined
+    ? first
+    : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
 }
 
-/** Another text field signs other texts (another signature, another set); another id field or skipping names or counts other documents. */
+/**
+ * Another text field signs other texts (another signature, another set); another id field or skipping names or counts
+ * other documents.
+ */
 function readingDifferences(first: ShardReading | undefined, m: ShardReading | undefined): string[] {
-  if (first === undefined || m === undefined) return (first === undefined) === (m === undefined) ? [] : ['reading options: not recorded by one (an older gpudedup): sign it again'];
-  const flags = { textField: '--text-field', idField: '--id-field', skipInvalid: '--skip-invalid', strict: '--strict' } as const;
-  return (Object.keys(flags) as (keyof ShardReading)[]).filter((key) => first[key] !== m[key]).map((key) => `${flags[key]}: ${JSON.stringify(first[key])} vs ${JSON.stringify(m[key])}`);
+  if (first === undefined || m === undefined)
+    return (first === undefined) === (m === undefined)
+      ? []
+      : ['reading options: not recorded by one (an older gpudedup): sign it again'];
+  const flags = {
+    textField: '--text-field',
+    idField: '--id-field',
+    skipInvalid: '--skip-invalid',
+    strict: '--strict',
+  } as const;
+  return (Object.keys(flags) as (keyof ShardReading)[])
+    .filter((key) => first[key] !== m[key])
+    .map((key) => `${flags[key]}: ${JSON.stringify(first[key])} vs ${JSON.stringify(m[key])}`);
 }
 
 /** Shards of different inputs: modulo shards each counted the whole input; ranges shards share one plan. */
 function inputDifferences(first: ShardMeta, m: ShardMeta): string[] {
-  if ((first.ranges === undefined) !== (m.ranges === undefined)) return ['slicing: one read its own pieces, the other all of the input (standard input; or an older gpudedup)'];
+  if ((first.ranges === undefined) !== (m.ranges === undefined))
+    return ['slicing: one read its own pieces, the other all of the input (standard input; or an older gpudedup)'];
   if (first.ranges !== undefined && m.ranges !== undefined) {
-    return first.ranges.plan === m.ranges.plan ? [] : ['input plan: the files, their sizes or the shard count differ (not the same input)'];
+    return first.ranges.plan === m.ranges.plan
+      ? []
+      : ['input plan: the files, their sizes or the shard count differ (not the same input)'];
   }
-  return first.totalDocuments !== m.totalDocuments ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`] : [];
+  return first.totalDocuments !== m.totalDocuments
+    ? [`input documents: ${first.totalDocuments} vs ${m.totalDocuments} (not the same input)`]
+    : [];
 }

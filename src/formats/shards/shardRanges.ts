@@ -16,7 +16,10 @@ export interface ShardRanges {
   readonly plan: string;
   /** The input's bytes on disk. */
   readonly inputBytes: number;
-  /** This shard's pieces in order: the file, what of it (`whole`, `groups A-B` for row groups [A, B), `bytes A-B`), its documents. */
+  /**
+   * This shard's pieces in order: the file, what of it (`whole`, `groups A-B` for row groups [A, B), `bytes A-B`), its
+   * documents.
+   */
   readonly pieces: readonly { readonly path: string; readonly part: string; readonly documents: number }[];
 }
 
@@ -25,12 +28,15 @@ export const RANGE_POSITION_STRIDE = 2 ** 32;
 
 /** The position column of a ranges shard's `ordinal`-th document (0-based). */
 export function rangePosition(shardIndex: number, ordinal: number): number {
-  if (ordinal >= RANGE_POSITION_STRIDE) throw new RangeError(`a shard holds at most ${RANGE_POSITION_STRIDE} documents: use more shards`);
+  if (ordinal >= RANGE_POSITION_STRIDE)
+    throw new RangeError(`a shard holds at most ${RANGE_POSITION_STRIDE} documents: use more shards`);
   return shardIndex * RANGE_POSITION_STRIDE + ordinal;
 }
 
 /** Each ranges shard's global offset, by shard index: the documents of the shards before it. */
-export function rangeOffsets(metas: readonly { readonly shard: { readonly index: number; readonly count: number }; readonly documents: number }[]): number[] {
+export function rangeOffsets(
+  metas: readonly { readonly shard: { readonly index: number; readonly count: number }; readonly documents: number }[],
+): number[] {
   const counts = new Array<number>(metas[0]?.shard.count ?? 0).fill(0);
   for (const m of metas) counts[m.shard.index] = m.documents;
   let at = 0;

@@ -20,7 +20,13 @@ import { NpyWriter, readNpy } from './npy.js';
 import { signatureColumns, signatureDtype } from './npyHeader.js';
 import { paramDifferences, type SignatureParams } from '../../signatures/params.js';
 import { isParquetOutput } from '../parquet/parquetFile.js';
-import { rowOptionDifferences, rowOptionsOf, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
+import {
+  rowOptionDifferences,
+  rowOptionsOf,
+  SIDECAR_FORMAT,
+  SIDECAR_VERSION,
+  type RowOptions,
+} from './signatureFormat.js';
 
 export { rowOptionDifferences, type RowOptions } from './signatureFormat.js';
 import { ParquetSignatureWriter, readParquetSignatureParams, readParquetSignatures } from './signatureParquet.js';
@@ -79,16 +85,23 @@ export class SignatureWriter {
     const head = sidecarHead(params, read).slice(0, -1);
     if (lines[0] !== head) {
       const found = parseHead(lines[0]);
-      const differences = found ? [...paramDifferences(found.params, params), ...rowOptionDifferences(found.read, read)] : [];
+      const differences = found
+        ? [...paramDifferences(found.params, params), ...rowOptionDifferences(found.read, read)]
+        : [];
       if (differences.length === 0) differences.push('the sidecar header is unreadable');
-      throw new Error(`${npyPath}: cannot resume, the interrupted run used different parameters: ${differences.join('; ')}`);
+      throw new Error(
+        `${npyPath}: cannot resume, the interrupted run used different parameters: ${differences.join('; ')}`,
+      );
     }
     // Lines after the head: one id each; the last element follows the final newline (empty or torn).
     const idLines = lines.slice(1, -1);
     const rows = await NpyWriter.partialRows(npyPath, signatureDtype(params), signatureColumns(params));
     const documents = Math.min(idLines.length, rows);
-    const ids = idLines.slice(0, documents).map((line) => JSON.parse(line.startsWith(',') ? line.slice(1) : line) as string);
-    const keptBytes = Buffer.byteLength(head + '\n') + idLines.slice(0, documents).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    const ids = idLines
+      .slice(0, documents)
+      .map((line) => JSON.parse(line.startsWith(',') ? line.slice(1) : line) as string);
+    const keptBytes =
+      Buffer.byteLength(head + '\n') + idLines.slice(0, documents).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     const empty = await emptyRows(npyPath, params, documents);
     const npy = await NpyWriter.resume(npyPath, signatureDtype(params), signatureColumns(params), documents);
     const sidecar = await AtomicFile.reopen(sidecarPath(npyPath), keptBytes);
@@ -135,24 +148,48 @@ export class SignatureWriter {
 }
 
 /** What `gpudedup sign` writes to: a .npy + sidecar, or a Parquet file. */
-export type SignatureOutput = Pick<SignatureWriter, 'append' | 'commit' | 'abort' | 'documentCount' | 'emptyCount' | 'resumedIds'>;
+export type SignatureOutput = Pick<
+  SignatureWriter,
+  'append' | 'commit' | 'abort' | 'documentCount' | 'emptyCount' | 'resumedIds'
+>;
 
-export async function openSignatureOutput(path: string, params: SignatureParams, read: RowOptions, resume: boolean): Promise<SignatureOutput> {
-  if (!isParquetOutput(path)) return resume ? SignatureWriter.resume(path, params, read) : SignatureWriter.create(path, params, read);
-  if (resume) throw new Error(`${path}: --resume needs a .npy output; a Parquet signature file is written whole (its index is at the end)`);
+export async function openSignatureOutput(
+  path: string,
+  params: SignatureParams,
+  read: RowOptions,
+  resume: boolean,
+): Promise<SignatureOutput> {
+  if (!isParquetOutput(path))
+    return resume ? SignatureWriter.resume(path, params, read) : SignatureWriter.create(path, params, read);
+  if (resume)
+    throw new Error(
+      `${path}: --resume needs a .npy output; a Parquet signature file is written whole (its index is at the end)`,
+    );
   return ParquetSignatureWriter.create(path, params, read);
 }
 
 /** The sidecar's first line: the object up to the opening of its `ids` array. */
 function sidecarHead(params: SignatureParams, read: RowOptions): string {
-  return JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(0, -1) + ',"ids":[\n';
+  return (
+    JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(
+      0,
+      -1,
+    ) + ',"ids":[\n'
+  );
 }
 
 /** The parameters (and read options) in a sidecar's first line, or undefined if it is not one of ours. */
 function parseHead(line: string): { params: SignatureParams; read?: RowOptions } | undefined {
   try {
-    const head = JSON.parse(line + ']}') as { format?: string; version?: number; params?: SignatureParams; read?: RowOptions };
-    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION && head.params ? { params: head.params, read: head.read } : undefined;
+    const head = JSON.parse(line + ']}') as {
+      format?: string;
+      version?: number;
+      params?: SignatureParams;
+      read?: RowOptions;
+    };
+    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION && head.params
+      ? { params: head.params, read: head.read }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -165,14 +202,18 @@ function parseHead(line: string): { params: SignatureParams; read?: RowOptions }
 async function emptyRows(npyPath: string, params: SignatureParams, rows: number): Promise<number[]> {
   const empty: number[] = [];
   let first = 0;
-  for await (const words of NpyWriter.readPartialRows(npyPath, signatureDtype(params), signatureColumns(params), rows)) {
+  for await (const words of NpyWriter.readPartialRows(
+    npyPath,
+    signatureDtype(params),
+    signatureColumns(params),
+    rows,
+  )) {
     const chunk = signatureMatrix(words, params.k, params.slotBits, params.bandKeys);
     for (let r = 0; r < chunk.count; r++) if (isEmptySignature(chunk, r)) empty.push(first + r);
     first += chunk.count;
   }
   return empty;
 }
-
 
 /**
  * The parameters of a signature file without reading its ids: from the
@@ -206,7 +247,11 @@ async function readSignatureHead(npyPath: string): Promise<{ params: SignaturePa
  * parameters and read options differ from this run's (empty: the same), and
  * its row count from the .npy header.
  */
-export async function finishedSignatureDifferences(npyPath: string, params: SignatureParams, read: RowOptions): Promise<{ differences: string[]; rows: number }> {
+export async function finishedSignatureDifferences(
+  npyPath: string,
+  params: SignatureParams,
+  read: RowOptions,
+): Promise<{ differences: string[]; rows: number }> {
   const found = await readSignatureHead(npyPath);
   const handle = await open(npyPath, 'r');
   const prefix = Buffer.alloc(256);
@@ -224,12 +269,19 @@ export async function finishedSignatureDifferences(npyPath: string, params: Sign
  * differ, naming each difference; with `read` too, one whose corpus was read
  * with other row options.
  */
-export async function readSignatureFile(npyPath: string, expected?: SignatureParams, read?: RowOptions): Promise<SignatureFile> {
+export async function readSignatureFile(
+  npyPath: string,
+  expected?: SignatureParams,
+  read?: RowOptions,
+): Promise<SignatureFile> {
   if (isParquetOutput(npyPath)) return readParquetSignatures(npyPath, expected, read);
   const sidecar = await readSidecar(npyPath);
   const { params, ids } = sidecar;
   if (expected) {
-    const differences = [...paramDifferences(params, expected), ...(read ? rowOptionDifferences(sidecar.read, read) : [])];
+    const differences = [
+      ...paramDifferences(params, expected),
+      ...(read ? rowOptionDifferences(sidecar.read, read) : []),
+    ];
     if (differences.length > 0) {
       throw new Error(
         `${npyPath}: signatures were made with different parameters (file vs this run): ${differences.join('; ')}`,
@@ -238,7 +290,12 @@ export async function readSignatureFile(npyPath: string, expected?: SignaturePar
   }
   const array = await readNpy(npyPath);
   const dtype = signatureDtype(params);
-  if (array.dtype !== dtype || array.cols !== signatureColumns(params) || array.rows !== ids.length || sidecar.documents !== ids.length) {
+  if (
+    array.dtype !== dtype ||
+    array.cols !== signatureColumns(params) ||
+    array.rows !== ids.length ||
+    sidecar.documents !== ids.length
+  ) {
     throw new Error(
       `${npyPath}: does not match its sidecar (array ${array.dtype} ${array.rows}×${array.cols}, ` +
         `sidecar ${dtype} ${ids.length}×${signatureColumns(params)})`,

@@ -19,7 +19,10 @@ export function rowOptionsOf(read: RowOptions): RowOptions {
 /** "--text-field: text vs body" for each option that differs (file first). */
 export function rowOptionDifferences(file: RowOptions | undefined, run: RowOptions): string[] {
   if (file === undefined) return []; // a sidecar from before they were recorded
-  const flags: [keyof RowOptions, string][] = [['textField', '--text-field'], ['idField', '--id-field'], ['skipInvalid', '--skip-invalid']];
+  const flags: [keyof RowOptions, string][] = [
+    ['textField', '--text-field'],
+    ['idField', '--id-field'],
+    ['skipInvalid', '--skip-invalid'],
+  ];
   return flags.filter(([key]) => file[key] !== run[key]).map(([key, flag]) => `${flag}: ${file[key]} vs ${run[key]}`);
 }
-

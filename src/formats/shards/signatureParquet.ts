@@ -14,10 +14,22 @@
  */
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { localParquetFile } from '../../io/localParquetFile.js';
-import { fromSignerWords, isEmptySignature, rowWords, signatureMatrix, type FullSlotBits } from '../../bands/signatureMatrix.js';
+import {
+  fromSignerWords,
+  isEmptySignature,
+  rowWords,
+  signatureMatrix,
+  type FullSlotBits,
+} from '../../bands/signatureMatrix.js';
 import { paramDifferences, type SignatureParams } from '../../signatures/params.js';
 import { ParquetFile, type ColumnValues } from '../parquet/parquetFile.js';
-import { rowOptionDifferences, rowOptionsOf, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
+import {
+  rowOptionDifferences,
+  rowOptionsOf,
+  SIDECAR_FORMAT,
+  SIDECAR_VERSION,
+  type RowOptions,
+} from './signatureFormat.js';
 
 export const METADATA_KEY = 'gpudedup';
 /** Rows per row group: 16 MB of 64-bit signatures at k = 128. */
@@ -60,7 +72,10 @@ export class ParquetSignatureWriter {
   ) {}
 
   static async create(path: string, params: SignatureParams, read: RowOptions): Promise<ParquetSignatureWriter> {
-    if (!isFullSlotBits(params.slotBits)) throw new RangeError(`${path}: Parquet signature files hold 32- or 64-bit slots; write --slot-bits ${params.slotBits} to a .npy`);
+    if (!isFullSlotBits(params.slotBits))
+      throw new RangeError(
+        `${path}: Parquet signature files hold 32- or 64-bit slots; write --slot-bits ${params.slotBits} to a .npy`,
+      );
     return new ParquetSignatureWriter({ ...params, slotBits: params.slotBits }, rowOptionsOf(read), path, undefined);
   }
 
@@ -99,7 +114,11 @@ export class ParquetSignatureWriter {
           column[2 * r] = words[r * width + 2 * i];
           column[2 * r + 1] = words[r * width + 2 * i + 1];
         }
-        columns.push({ name: slotColumn(i), data: new BigUint64Array(column.buffer) as unknown as unknown[], ...RANDOM });
+        columns.push({
+          name: slotColumn(i),
+          data: new BigUint64Array(column.buffer) as unknown as unknown[],
+          ...RANDOM,
+        });
       } else {
         // A plain array of numbers: hyparquet-writer 0.17 turns a typed array for UINT_32 into one it then rejects.
         const column = new Array<number>(rows);
@@ -122,7 +141,15 @@ export class ParquetSignatureWriter {
   }
 
   private metadata(): Record<string, unknown> {
-    return { format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params: this.params, read: this.read, documents: this.documents, empty: this.empty, ...this.extra };
+    return {
+      format: SIDECAR_FORMAT,
+      version: SIDECAR_VERSION,
+      params: this.params,
+      read: this.read,
+      documents: this.documents,
+      empty: this.empty,
+      ...this.extra,
+    };
   }
 
   async abort(): Promise<void> {
@@ -150,7 +177,10 @@ interface SignatureMetadata {
   readonly empty?: number[];
 }
 
-async function openSignatureParquet<T>(path: string, use: (file: AsyncBuffer, metadata: FileMetaData, head: SignatureMetadata & { params: SignatureParams }) => Promise<T>): Promise<T> {
+async function openSignatureParquet<T>(
+  path: string,
+  use: (file: AsyncBuffer, metadata: FileMetaData, head: SignatureMetadata & { params: SignatureParams }) => Promise<T>,
+): Promise<T> {
   const parquet = await localParquetFile(path, () => undefined).catch((error: Error) => {
     throw new Error(`${path}: cannot read the signature file (${error.message})`);
   });
@@ -169,7 +199,10 @@ async function openSignatureParquet<T>(path: string, use: (file: AsyncBuffer, me
       head = undefined;
     }
     if (head?.format !== SIDECAR_FORMAT || head.version !== SIDECAR_VERSION || head.params === undefined) {
-      throw new Error(`${path}: not a ${SIDECAR_FORMAT} v${SIDECAR_VERSION} Parquet file (no "${METADATA_KEY}" key-value metadata of that format)`);
+      throw new Error(
+        `${path}: not a ${SIDECAR_FORMAT} v${SIDECAR_VERSION} Parquet file (no "${METADATA_KEY}" key-value metadata ` +
+          `of that format)`,
+      );
     }
     return await use(parquet.file, metadata, head as SignatureMetadata & { params: SignatureParams });
   } finally {
@@ -181,8 +214,15 @@ export function readParquetSignatureParams(path: string): Promise<SignatureParam
   return openSignatureParquet(path, async (_file, _metadata, head) => head.params);
 }
 
-/** Refuses a file whose columns (id, then k slot columns of the slots' width) or row count are not those its metadata gives. */
-function checkColumns(path: string, metadata: FileMetaData, head: SignatureMetadata & { params: SignatureParams }): void {
+/**
+ * Refuses a file whose columns (id, then k slot columns of the slots' width) or row count are not those its metadata
+ * gives.
+ */
+function checkColumns(
+  path: string,
+  metadata: FileMetaData,
+  head: SignatureMetadata & { params: SignatureParams },
+): void {
   const { k, slotBits } = head.params;
   const rows = Number(metadata.num_rows);
   const names = metadata.schema.slice(1).map((e) => e.name);
@@ -191,7 +231,8 @@ function checkColumns(path: string, metadata: FileMetaData, head: SignatureMetad
   const slotsOk = metadata.schema.slice(2).every((e) => e.type === integer && (e.num_children ?? 0) === 0);
   if (names.join(',') !== wanted.join(',') || !slotsOk || (head.documents !== undefined && head.documents !== rows)) {
     throw new Error(
-      `${path}: does not match its metadata (${rows} rows, columns ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}; ` +
+      `${path}: does not match its metadata (${rows} rows, columns ` +
+        `${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}; ` +
         `metadata: ${head.documents} documents, id + ${k} ${slotBits === 64 ? 'UINT64' : 'UINT32'} slot columns s0…s${k - 1})`,
     );
   }
@@ -206,9 +247,14 @@ export function readParquetSignatures(
   return openSignatureParquet(path, async (file, metadata, head) => {
     const { params } = head;
     if (expected) {
-      const differences = [...paramDifferences(params, expected), ...(read ? rowOptionDifferences(head.read, read) : [])];
+      const differences = [
+        ...paramDifferences(params, expected),
+        ...(read ? rowOptionDifferences(head.read, read) : []),
+      ];
       if (differences.length > 0) {
-        throw new Error(`${path}: signatures were made with different parameters (file vs this run): ${differences.join('; ')}`);
+        throw new Error(
+          `${path}: signatures were made with different parameters (file vs this run): ${differences.join('; ')}`,
+        );
       }
     }
     checkColumns(path, metadata, head);

@@ -108,7 +108,10 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     evaluations: batch.offsets[texts.length] * config.params.k,
   };
   if (corpus.documents === 0) throw new RangeError('bench: the inputs hold no documents');
-  hooks.note(`${counted(corpus.documents, 'document')}, ${(corpus.bytes / 1e6).toFixed(2)} MB, ${counted(corpus.shingles, 'shingle')}, k = ${config.params.k}`);
+  hooks.note(
+    `${counted(corpus.documents, 'document')}, ${(corpus.bytes / 1e6).toFixed(2)} MB, ` +
+      `${counted(corpus.shingles, 'shingle')}, k = ${config.params.k}`,
+  );
   const { rows, adapter } = await benchSigning(batch, hashFamilyOf(config.params), corpus, config, hooks);
   const files = await listInputFiles(config.inputs);
   const feed: FeedRate[] = [];
@@ -118,7 +121,14 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     feed.push(await measureFeedRate(files, config.params, config.read, threads));
   }
   const feedProjection = projectFeed(feed);
-  return { ...corpus, k: config.params.k, machine: machineOf(adapter), rows, feed, ...(feedProjection === undefined ? {} : { feedProjection }) };
+  return {
+    ...corpus,
+    k: config.params.k,
+    machine: machineOf(adapter),
+    rows,
+    feed,
+    ...(feedProjection === undefined ? {} : { feedProjection }),
+  };
 }
 
 /**
@@ -145,13 +155,24 @@ export async function benchSigning(
       const { signatures, seconds } = await timeRuns(candidate, prefix, options.runs);
       reference ??= signatures;
       checkEqual(backend, signatures, reference);
-      measured.push(rowOf(backend, seconds.map((s) => s / share), share, corpus));
+      measured.push(
+        rowOf(
+          backend,
+          seconds.map((s) => s / share),
+          share,
+          corpus,
+        ),
+      );
     } finally {
       candidate.close?.();
     }
   }
   const fastest = Math.min(...measured.map((r) => r.seconds.median));
-  return { rows: measured.map((r) => ({ ...r, timeVsFastest: r.seconds.median / fastest })), adapter, reference: reference! };
+  return {
+    rows: measured.map((r) => ({ ...r, timeVsFastest: r.seconds.median / fastest })),
+    adapter,
+    reference: reference!,
+  };
 }
 
 async function readAndShingle(config: BenchConfig): Promise<{ texts: string[]; batch: ShingleBatch }> {
@@ -163,8 +184,14 @@ async function readAndShingle(config: BenchConfig): Promise<{ texts: string[]; b
 }
 
 /** The backends in table order: the first is the reference the others must equal. */
-async function* candidates(config: SigningBenchOptions, family: HashFamily, hooks: DedupHooks): AsyncGenerator<Candidate> {
-  for (const name of (config.singleThread === false ? [] : ['wasm-simd', 'wasm-scalar', 'typescript']) as CpuKernelName[]) {
+async function* candidates(
+  config: SigningBenchOptions,
+  family: HashFamily,
+  hooks: DedupHooks,
+): AsyncGenerator<Candidate> {
+  for (const name of (config.singleThread === false
+    ? []
+    : ['wasm-simd', 'wasm-scalar', 'typescript']) as CpuKernelName[]) {
     const { kernel, notes } = openCpuKernel(name);
     if (kernel.name !== name) {
       hooks.note(`${name} skipped: ${notes.join('; ')}`);
@@ -175,7 +202,11 @@ async function* candidates(config: SigningBenchOptions, family: HashFamily, hook
   }
   const { threads } = cpuThreads(config.cpuThreads);
   const parallel = new ParallelCpuSigner(family, threads);
-  yield { backend: `${parallel.description.replace(/^CPU \((.*)\)$/, '$1')} (all threads)`, sign: (b) => parallel.sign(b), close: () => parallel.destroy() };
+  yield {
+    backend: `${parallel.description.replace(/^CPU \((.*)\)$/, '$1')} (all threads)`,
+    sign: (b) => parallel.sign(b),
+    close: () => parallel.destroy(),
+  };
   if (config.webgpu === false) return;
   let gpu: Awaited<ReturnType<typeof resolveBackend>>['backend'];
   try {
@@ -193,10 +224,17 @@ function prefixFor(batch: ShingleBatch, k: number, evaluations: number): Shingle
   let prefix = 1;
   while (prefix < documents && batch.offsets[prefix] * k < evaluations) prefix++;
   if (prefix === documents) return batch;
-  return { shingles: batch.shingles.subarray(0, 2 * batch.offsets[prefix]), offsets: batch.offsets.subarray(0, prefix + 1) };
+  return {
+    shingles: batch.shingles.subarray(0, 2 * batch.offsets[prefix]),
+    offsets: batch.offsets.subarray(0, prefix + 1),
+  };
 }
 
-async function timeRuns(candidate: Candidate, batch: ShingleBatch, runs: number): Promise<{ signatures: Uint32Array; seconds: number[] }> {
+async function timeRuns(
+  candidate: Candidate,
+  batch: ShingleBatch,
+  runs: number,
+): Promise<{ signatures: Uint32Array; seconds: number[] }> {
   const signatures = await candidate.sign(batch); // warm-up: compiles, spawns workers, uploads pipelines
   const seconds: number[] = [];
   for (let r = 0; r < runs; r++) {
@@ -207,11 +245,17 @@ async function timeRuns(candidate: Candidate, batch: ShingleBatch, runs: number)
   return { signatures, seconds };
 }
 
-/** `got` (maybe a prefix's signatures) equal to the start of `expected`, word for word; else an error naming `backend`. */
+/**
+ * `got` (maybe a prefix's signatures) equal to the start of `expected`, word for word; else an error naming `backend`.
+ */
 export function checkEqual(backend: string, got: Uint32Array, expected: Uint32Array): void {
-  if (got.length > expected.length) throw new Error(`bench: ${backend} returned ${got.length} signature words, the reference ${expected.length}`);
+  if (got.length > expected.length)
+    throw new Error(`bench: ${backend} returned ${got.length} signature words, the reference ${expected.length}`);
   for (let i = 0; i < got.length; i++) {
-    if (got[i] !== expected[i]) throw new Error(`bench: ${backend}'s signatures differ from the reference's (first at word ${i} of ${got.length})`);
+    if (got[i] !== expected[i])
+      throw new Error(
+        `bench: ${backend}'s signatures differ from the reference's (first at word ${i} of ${got.length})`,
+      );
   }
 }
 
@@ -234,5 +278,11 @@ function rowOf(backend: string, seconds: number[], share: number, corpus: Corpus
 
 function machineOf(adapter: string | undefined): BenchMachine {
   const list = cpus();
-  return { cpu: list[0]?.model ?? 'unknown', cores: list.length, memoryBytes: totalmem(), node: process.version, ...(adapter === undefined ? {} : { adapter }) };
+  return {
+    cpu: list[0]?.model ?? 'unknown',
+    cores: list.length,
+    memoryBytes: totalmem(),
+    node: process.version,
+    ...(adapter === undefined ? {} : { adapter }),
+  };
 }

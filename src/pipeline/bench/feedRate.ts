@@ -56,7 +56,12 @@ export interface FeedProjections {
 }
 
 /** The first pass to shingle buffers on `threads` workers (1: this thread alone), timed. */
-export async function measureFeedRate(files: readonly InputFile[], params: SignatureParams, read: ReadOptions, threads: number): Promise<FeedRate> {
+export async function measureFeedRate(
+  files: readonly InputFile[],
+  params: SignatureParams,
+  read: ReadOptions,
+  threads: number,
+): Promise<FeedRate> {
   const workers = nodeFirstPassWorkers(threads);
   const busy = performance.eventLoopUtilization();
   const cpuBefore = threadCpuMs();
@@ -65,7 +70,13 @@ export async function measureFeedRate(files: readonly InputFile[], params: Signa
   let shingles = 0;
   try {
     const prePass = new ExactPrePass(params.normalize, { kind: 'first' });
-    for await (const unit of firstPass(inputUnits(files), { setup: unitSetup(params, read, { kind: 'first' }), workers, finish: { sign: false }, prePass, ids: new UniqueIds() })) {
+    for await (const unit of firstPass(inputUnits(files), {
+      setup: unitSetup(params, read, { kind: 'first' }),
+      workers,
+      finish: { sign: false },
+      prePass,
+      ids: new UniqueIds(),
+    })) {
       bytes += unit.documents.textBytes;
       shingles += unit.result.shingleCount;
     }
@@ -74,9 +85,19 @@ export async function measureFeedRate(files: readonly InputFile[], params: Signa
   }
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = threadCpuMs();
-  const mainMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : performance.eventLoopUtilization(busy).active;
+  const mainMs =
+    cpuBefore !== undefined && cpuAfter !== undefined
+      ? cpuAfter - cpuBefore
+      : performance.eventLoopUtilization(busy).active;
   const mbPerSecond = bytes / 1e6 / seconds;
-  return { threads, seconds, mbPerSecond, mbPerSecondPerCore: mbPerSecond / threads, shingles, mainMsPerMB: mainMs / Math.max(bytes / 1e6, 1e-9) };
+  return {
+    threads,
+    seconds,
+    mbPerSecond,
+    mbPerSecondPerCore: mbPerSecond / threads,
+    shingles,
+    mainMsPerMB: mainMs / Math.max(bytes / 1e6, 1e-9),
+  };
 }
 
 /**
@@ -84,18 +105,26 @@ export async function measureFeedRate(files: readonly InputFile[], params: Signa
  * MB/s per worker, 1000 / its main thread's ms per MB). Undefined without a run
  * on workers (one thread does all the work, so its cost cannot be told apart).
  */
-export function projectFeed(feed: readonly FeedRate[], cores: readonly number[] = [16, 64]): FeedProjections | undefined {
+export function projectFeed(
+  feed: readonly FeedRate[],
+  cores: readonly number[] = [16, 64],
+): FeedProjections | undefined {
   const run = feed.filter((f) => f.threads > 1).sort((a, b) => b.threads - a.threads)[0];
   if (run === undefined) return undefined;
   const mainLimit = 1000 / run.mainMsPerMB;
   const projections = cores.map((n): FeedProjection => {
     const workers = n * run.mbPerSecondPerCore;
-    return workers <= mainLimit ? { cores: n, mbPerSecond: workers, bound: 'workers' } : { cores: n, mbPerSecond: mainLimit, bound: 'main thread' };
+    return workers <= mainLimit
+      ? { cores: n, mbPerSecond: workers, bound: 'workers' }
+      : { cores: n, mbPerSecond: mainLimit, bound: 'main thread' };
   });
   return { threads: run.threads, perCoreMBps: run.mbPerSecondPerCore, mainMsPerMB: run.mainMsPerMB, projections };
 }
 
-/** This thread's time on a CPU in ms, from Linux's /proc/thread-self/schedstat (its first field, ns); undefined elsewhere. */
+/**
+ * This thread's time on a CPU in ms, from Linux's /proc/thread-self/schedstat (its first field, ns); undefined
+ * elsewhere.
+ */
 function threadCpuMs(): number | undefined {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;

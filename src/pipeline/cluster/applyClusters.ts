@@ -26,10 +26,16 @@ export interface ApplyClustersSummary {
   readonly seconds: number;
 }
 
-export async function runApplyClusters(config: ApplyClustersConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<ApplyClustersSummary> {
+export async function runApplyClusters(
+  config: ApplyClustersConfig,
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<ApplyClustersSummary> {
   const started = performance.now();
   const files = await listInputFiles(config.inputs, hooks.note);
-  await checkOutputs([{ flag: '-o', path: config.out }], [...files, { path: config.clustersFrom, role: '--clusters-from' }]);
+  await checkOutputs(
+    [{ flag: '-o', path: config.out }],
+    [...files, { path: config.clustersFrom, role: '--clusters-from' }],
+  );
   const out = await BufferedFile.create(config.out);
   try {
     const counts = await withProgress(hooks, 'applying clusters', totalInputBytes(files), 'bytes', async (progress) => {
@@ -39,10 +45,17 @@ export async function runApplyClusters(config: ApplyClustersConfig, hooks: Dedup
       let clusters = 0;
       for await (const doc of readDocuments(files, { ...config.read, onBytes: (b) => progress.update(documents, b) })) {
         const next = await rows.next();
-        if (next.done) throw new Error(`${config.clustersFrom} ends after ${counted(documents, 'row')}, but the corpus has more documents (${doc.id} is next): not this corpus's clusters`);
+        if (next.done)
+          throw new Error(
+            `${config.clustersFrom} ends after ${counted(documents, 'row')}, but the corpus has more documents ` +
+              `(${doc.id} is next): not this corpus's clusters`,
+          );
         const row = next.value;
         if (row.id !== doc.id) {
-          throw new Error(`${config.clustersFrom}:${row.line}: id ${JSON.stringify(row.id)}, but corpus document ${documents + 1} has id ${JSON.stringify(doc.id)}: not this corpus's clusters (or not in its order)`);
+          throw new Error(
+            `${config.clustersFrom}:${row.line}: id ${JSON.stringify(row.id)}, but corpus document ${documents + 1} ` +
+              `has id ${JSON.stringify(doc.id)}: not this corpus's clusters (or not in its order)`,
+          );
         }
         documents++;
         clusters = Math.max(clusters, row.cluster + 1);
@@ -52,7 +65,11 @@ export async function runApplyClusters(config: ApplyClustersConfig, hooks: Dedup
         }
       }
       const extra = await rows.next();
-      if (!extra.done) throw new Error(`${config.clustersFrom}:${extra.value.line}: more rows than the corpus's ${documents} documents: not this corpus's clusters`);
+      if (!extra.done)
+        throw new Error(
+          `${config.clustersFrom}:${extra.value.line}: more rows than the corpus's ${documents} documents: not this ` +
+            `corpus's clusters`,
+        );
       return { documents, kept, clusters };
     });
     await out.commit();

@@ -23,18 +23,33 @@ import { runDuckDb } from '../../engines/duckdb.js';
 import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
-import { inspectOptionsFor, readInspection, wantsInspection, writeInspection, type InspectSettings } from './clusterInspect.js';
+import {
+  inspectOptionsFor,
+  readInspection,
+  wantsInspection,
+  writeInspection,
+  type InspectSettings,
+} from './clusterInspect.js';
 import { runSpark } from '../../engines/spark.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 
 export type EngineName = 'duckdb' | 'spark';
 export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
 
-/** As in dedup (src/options.ts: types and defaults); the threshold's default is the one the shards' bands were chosen for. */
-export interface ClusterConfig extends Pick<OptionValues, 'maxBucketPairs' | 'keep'>, Partial<Omit<VerificationOptions, 'maxBucketPairs'>>, Partial<Pick<OptionValues, 'threshold'>> {
+/**
+ * As in dedup (src/options.ts: types and defaults); the threshold's default is the one the shards' bands were chosen
+ * for.
+ */
+export interface ClusterConfig
+  extends Pick<OptionValues, 'maxBucketPairs' | 'keep'>,
+    Partial<Omit<VerificationOptions, 'maxBucketPairs'>>,
+    Partial<Pick<OptionValues, 'threshold'>> {
   readonly shards: readonly string[];
   readonly engine: EngineName;
-  /** Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup --against`. */
+  /**
+   * Reference shards (`sign REF --shard 1/1`): corpus documents near-duplicate to one of them are removed, as `dedup
+   * --against`.
+   */
   readonly against?: readonly string[];
   /** id, cluster, kept per document: CSV, JSONL (.jsonl) or Parquet (.parquet). */
   readonly clusters?: string;
@@ -57,14 +72,33 @@ export interface ClusterSummary {
   readonly report?: ClusterReport;
 }
 
-export type PlanSettings = Pick<ClusterConfig, 'shards' | 'threshold' | 'maxBucketPairs' | 'keep' | 'verify' | 'clusterCheck' | 'chainDelta' | 'maxRepresentatives' | 'estimateError' | 'against' | 'inspect'>;
+export type PlanSettings = Pick<
+  ClusterConfig,
+  | 'shards'
+  | 'threshold'
+  | 'maxBucketPairs'
+  | 'keep'
+  | 'verify'
+  | 'clusterCheck'
+  | 'chainDelta'
+  | 'maxRepresentatives'
+  | 'estimateError'
+  | 'against'
+  | 'inspect'
+>;
 
 /**
  * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
  * estimate accepts from minimumAgreement, hybrid by estimateBounds, exact
  * always measures, none accepts all.
  */
-export function sqlPairRule(verify: VerifyMode, threshold: number, k: number, slotBits: SlotBits, estimateError = defaultOf('estimateError')): SqlPairRule {
+export function sqlPairRule(
+  verify: VerifyMode,
+  threshold: number,
+  k: number,
+  slotBits: SlotBits,
+  estimateError = defaultOf('estimateError'),
+): SqlPairRule {
   switch (verify) {
     case 'none':
       return { acceptFrom: 0, rejectUpTo: -1, threshold };
@@ -82,18 +116,24 @@ export function sqlPairRule(verify: VerifyMode, threshold: number, k: number, sl
 }
 
 /** The checked shard set and the plan it gets. */
-export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
+export async function planFor(
+  config: PlanSettings,
+): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
   const metas = await Promise.all(config.shards.map(readShardMeta));
   const meta = checkShardSet(config.shards, metas);
   const threshold = config.threshold ?? meta.threshold;
   const { k, slotBits } = meta.params;
   const verify = config.verify ?? defaultOf('verify');
   const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError);
-  // As nearDuplicates.ts: the check decides as verification did, at t − δ (the estimate for verify none); none at t − δ ≤ 0.
+  // As nearDuplicates.ts: the check decides as verification did, at t − δ (the estimate for verify none); none at t − δ
+  // ≤ 0.
   const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
   const check =
     (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
-      ? { rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError), maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives') }
+      ? {
+          rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError),
+          maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives'),
+        }
       : undefined;
   if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
     throw new RangeError(
@@ -104,16 +144,40 @@ export async function planFor(config: PlanSettings): Promise<{ meta: ShardMeta; 
   const keep = config.keep.kind === 'field' ? 'score' : config.keep.kind;
   if (config.keep.kind === 'field' && meta.scoreField !== config.keep.field) {
     throw new RangeError(
-      `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with --keep ${describeKeepPolicy(config.keep)}`,
+      `--keep ${describeKeepPolicy(config.keep)} needs the shards signed with it, and ${config.shards[0]} ` +
+        `${meta.scoreField === undefined ? 'stores no score' : `stores field:${meta.scoreField}`}: sign them with ` +
+        `--keep ${describeKeepPolicy(config.keep)}`,
     );
   }
   if (config.inspect?.audit !== undefined && !meta.sets) {
-    throw new RangeError(`--audit measures exact Jaccard on the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): sign the shards again without it`);
+    throw new RangeError(
+      `--audit measures exact Jaccard on the shingle sets, and ${config.shards[0]} has none (signed with --verify ` +
+        `estimate or none): sign the shards again without it`,
+    );
   }
-  const reference = config.against !== undefined && config.against.length > 0 ? { anchors: referenceAnchors(config.maxBucketPairs) } : undefined;
+  const reference =
+    config.against !== undefined && config.against.length > 0
+      ? { anchors: referenceAnchors(config.maxBucketPairs) }
+      : undefined;
   if (reference !== undefined) await checkReference(config.against!, config.shards[0], meta);
-  const joinPlan = clusterPlan({ k, bands: meta.lsh.bands, maxBucketPairs: config.maxBucketPairs, verify: rule, check, keep, reference });
-  const plan = config.inspect !== undefined && wantsInspection(config.inspect) ? { ...joinPlan, inspect: inspectPlan(inspectOptionsFor(meta, config.inspect, meta.ranges === undefined ? undefined : rangeOffsets(metas))) } : joinPlan;
+  const joinPlan = clusterPlan({
+    k,
+    bands: meta.lsh.bands,
+    maxBucketPairs: config.maxBucketPairs,
+    verify: rule,
+    check,
+    keep,
+    reference,
+  });
+  const plan =
+    config.inspect !== undefined && wantsInspection(config.inspect)
+      ? {
+          ...joinPlan,
+          inspect: inspectPlan(
+            inspectOptionsFor(meta, config.inspect, meta.ranges === undefined ? undefined : rangeOffsets(metas)),
+          ),
+        }
+      : joinPlan;
   return { meta, plan, threshold, verify };
 }
 
@@ -122,7 +186,15 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
   const meta = checkShardSet(paths, await Promise.all(paths.map(readShardMeta)));
   // checkShardSet names each difference; the shard counts, sizes, keep scores, thresholds and reading options
   // (another file's text field) of corpus and reference may differ: their signatures are compared.
-  const align = (m: ShardMeta, index: number): ShardMeta => ({ ...m, shard: { index, count: 2 }, totalDocuments: 0, ranges: undefined, scoreField: undefined, threshold: 0, read: undefined });
+  const align = (m: ShardMeta, index: number): ShardMeta => ({
+    ...m,
+    shard: { index, count: 2 },
+    totalDocuments: 0,
+    ranges: undefined,
+    scoreField: undefined,
+    threshold: 0,
+    read: undefined,
+  });
   checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 
@@ -138,18 +210,31 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
   ] as const;
   await checkOutputs(
     outputs.filter(([, path]) => path !== undefined).map(([flag, path]) => ({ flag, path: path! })),
-    [...config.shards.map((path) => ({ path, role: 'a shard' })), ...(config.against ?? []).map((path) => ({ path, role: 'a reference shard' })), ...(inspect.corpus ?? []).map((path) => ({ path, role: 'the corpus' }))],
+    [
+      ...config.shards.map((path) => ({ path, role: 'a shard' })),
+      ...(config.against ?? []).map((path) => ({ path, role: 'a reference shard' })),
+      ...(inspect.corpus ?? []).map((path) => ({ path, role: 'the corpus' })),
+    ],
   );
   const { meta, plan, threshold, verify } = await planFor(config);
   const engineOptions = { ...config.engineOptions, reference: config.against };
-  const run = config.engine === 'duckdb' ? await runDuckDb(plan, config.shards, engineOptions) : await runSpark(plan, config.shards, engineOptions);
+  const run =
+    config.engine === 'duckdb'
+      ? await runDuckDb(plan, config.shards, engineOptions)
+      : await runSpark(plan, config.shards, engineOptions);
   try {
     const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
-    const inspection = run.inspected === undefined ? undefined : readInspection(run.inspected, meta, threshold, chainDelta, inspect);
+    const inspection =
+      run.inspected === undefined ? undefined : readInspection(run.inspected, meta, threshold, chainDelta, inspect);
     // The shown clusters' numbers come from the rows as they stream (their labels are positions, not numbers).
     const watched = new Set(inspection?.largest.map((c) => c.kept.id));
     const numbers = new Map<string, number>();
-    const counts = await writeClusterOutputs(run, config, meta.totalDocuments, (row) => watched.has(row.id) && numbers.set(row.id, row.cluster));
+    const counts = await writeClusterOutputs(
+      run,
+      config,
+      meta.totalDocuments,
+      (row) => watched.has(row.id) && numbers.set(row.id, row.cluster),
+    );
     const summary = { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
     if (inspection === undefined) return summary;
     const report = await writeInspection(inspection, inspect, {
@@ -174,13 +259,24 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
   }
 }
 
-/** Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the end. */
-async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expected: number, onRow: (row: ClusterRow) => void): Promise<{ documents: number; clusters: number; removed: number }> {
+/**
+ * Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the
+ * end.
+ */
+async function writeClusterOutputs(
+  run: EngineRun,
+  config: ClusterConfig,
+  expected: number,
+  onRow: (row: ClusterRow) => void,
+): Promise<{ documents: number; clusters: number; removed: number }> {
   const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
   const tables: TableWriter[] = [];
   const parquetTemp = parquet ? reserveTemporary(config.clusters!) : undefined;
   try {
-    const clusters = config.clusters !== undefined && !parquet ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept']) : undefined;
+    const clusters =
+      config.clusters !== undefined && !parquet
+        ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept'])
+        : undefined;
     const removed = config.removed !== undefined ? await TableWriter.create(config.removed, ['id']) : undefined;
     for (const t of [clusters, removed]) if (t !== undefined) tables.push(t);
     let documents = 0;
@@ -198,7 +294,8 @@ async function writeClusterOutputs(run: EngineRun, config: ClusterConfig, expect
         }
       }
     }
-    if (documents !== expected) throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
+    if (documents !== expected)
+      throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
     if (parquetTemp !== undefined) await run.writeParquet(parquetTemp);
     for (const t of tables) await t.commit();
     if (parquetTemp !== undefined) {

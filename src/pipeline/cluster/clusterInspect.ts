@@ -6,12 +6,30 @@
  * intervals and report fields); the page is dedup's page (formats/reports/htmlReport.ts)
  * with the largest clusters' texts read from `--corpus`, matched by id.
  */
-import { AUDIT_BIN_EDGES, auditBin, measureAudit, type AuditResult, type AuditSample, type SampledPair, type SampledRemoval } from '../../audit/audit.js';
+import {
+  AUDIT_BIN_EDGES,
+  auditBin,
+  measureAudit,
+  type AuditResult,
+  type AuditSample,
+  type SampledPair,
+  type SampledRemoval,
+} from '../../audit/audit.js';
 import { agreementEstimate } from '../../bands/signatureMatrix.js';
-import { SHOWN_CLUSTERS, SHOWN_MEMBERS, showChosenClusters, type ClusterToShow } from '../../clusters/largestClusters.js';
+import {
+  SHOWN_CLUSTERS,
+  SHOWN_MEMBERS,
+  showChosenClusters,
+  type ClusterToShow,
+} from '../../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../../engines/engine.js';
 import { REMOVED_STRATUM, sampleSeeds, type InspectOptions } from '../../engines/inspectSql.js';
-import { buildClusterReport, type ClusterReport, type ClusterReportInput, type JoinCounts } from '../../engines/clusterReport.js';
+import {
+  buildClusterReport,
+  type ClusterReport,
+  type ClusterReportInput,
+  type JoinCounts,
+} from '../../engines/clusterReport.js';
 import { htmlReport, type PageReport } from '../../formats/reports/htmlReport.js';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
@@ -37,13 +55,20 @@ export interface InspectSettings {
   readonly read?: ReadOptions;
 }
 
-export const wantsInspection = (s: InspectSettings): boolean => s.report !== undefined || s.reportHtml !== undefined || s.audit !== undefined;
+export const wantsInspection = (s: InspectSettings): boolean =>
+  s.report !== undefined || s.reportHtml !== undefined || s.audit !== undefined;
 
-/** The similarity estimate of `agree` equal slots of k, as signatureAgreement gives it (Li and König's for b-bit slots). */
+/**
+ * The similarity estimate of `agree` equal slots of k, as signatureAgreement gives it (Li and König's for b-bit slots).
+ */
 export const estimateOf = agreementEstimate;
 
 /** The inspection part of the plan: bins as slot counts, the page's sizes, the audit's seed as two residues. */
-export function inspectOptionsFor(meta: ShardMeta, s: InspectSettings, rangeOffsets?: readonly number[]): InspectOptions {
+export function inspectOptionsFor(
+  meta: ShardMeta,
+  s: InspectSettings,
+  rangeOffsets?: readonly number[],
+): InspectOptions {
   const { k, slotBits } = meta.params;
   const leastAgreement = (edge: number): number => {
     for (let m = 0; m <= k; m++) if (estimateOf(m, k, slotBits) >= edge) return m;
@@ -52,7 +77,10 @@ export function inspectOptionsFor(meta: ShardMeta, s: InspectSettings, rangeOffs
   return {
     binFloors: AUDIT_BIN_EDGES.map(leastAgreement),
     largest: { clusters: SHOWN_CLUSTERS, members: SHOWN_MEMBERS },
-    audit: s.audit === undefined ? undefined : { perBin: s.audit, ...sampleSeeds(parseU64(String(s.auditSeed ?? meta.params.seed))) },
+    audit:
+      s.audit === undefined
+        ? undefined
+        : { perBin: s.audit, ...sampleSeeds(parseU64(String(s.auditSeed ?? meta.params.seed))) },
     rangeOffsets,
   };
 }
@@ -71,14 +99,23 @@ export interface Inspection {
   readonly counts: Omit<JoinCounts, 'clusters'>;
   /** Verified pairs by equal slots. */
   readonly histogram: readonly { readonly agree: number; readonly pairs: number }[];
-  /** The largest clusters of two or more distinct texts, largest first, numbered by label (the position of their first document). */
+  /**
+   * The largest clusters of two or more distinct texts, largest first, numbered by label (the position of their first
+   * document).
+   */
   readonly largest: readonly ClusterToShow<JoinMember>[];
   readonly audit?: AuditResult;
   /** Ids of the positions the audit names. */
   readonly auditIds: ReadonlyMap<number, string>;
 }
 
-export function readInspection(inspected: Inspected, meta: ShardMeta, threshold: number, chainDelta: number, s: InspectSettings): Inspection {
+export function readInspection(
+  inspected: Inspected,
+  meta: ShardMeta,
+  threshold: number,
+  chainDelta: number,
+  s: InspectSettings,
+): Inspection {
   const [c] = inspected.counts;
   const counts = {
     documents: num(c, 'documents'),
@@ -88,16 +125,26 @@ export function readInspection(inspected: Inspected, meta: ShardMeta, threshold:
     contaminated: num(c, 'contaminated'),
     removed: num(c, 'removed'),
   };
-  const histogram = inspected.histogram.map((r) => ({ agree: num(r, 'agree'), pairs: num(r, 'pairs') })).sort((a, b) => a.agree - b.agree);
+  const histogram = inspected.histogram
+    .map((r) => ({ agree: num(r, 'agree'), pairs: num(r, 'pairs') }))
+    .sort((a, b) => a.agree - b.agree);
   const auditIds = new Map<number, string>();
   const audit =
     s.audit === undefined
       ? undefined
-      : measuredAudit(inspected, histogram, meta, auditIds, { perBin: s.audit, seed: s.auditSeed ?? meta.params.seed, threshold, chainDelta });
+      : measuredAudit(inspected, histogram, meta, auditIds, {
+          perBin: s.audit,
+          seed: s.auditSeed ?? meta.params.seed,
+          threshold,
+          chainDelta,
+        });
   return { counts, histogram, largest: largestClusters(inspected.largest), audit, auditIds };
 }
 
-/** The `largest` rows (each candidate cluster's kept document and first removed members) as the SHOWN_CLUSTERS largest, ties to the earlier cluster. */
+/**
+ * The `largest` rows (each candidate cluster's kept document and first removed members) as the SHOWN_CLUSTERS largest,
+ * ties to the earlier cluster.
+ */
 function largestClusters(rows: readonly InspectRow[]): ClusterToShow<JoinMember>[] {
   const byLabel = new Map<number, { size: number; kept?: JoinMember; removed: JoinMember[] }>();
   for (const r of rows) {
@@ -112,9 +159,15 @@ function largestClusters(rows: readonly InspectRow[]): ClusterToShow<JoinMember>
     .sort(([la, a], [lb, b]) => b.size - a.size || la - lb)
     .slice(0, SHOWN_CLUSTERS)
     .map(([label, c]) => {
-      if (c.kept === undefined) throw new Error(`internal: cluster ${label} of the join's largest has no kept document`);
+      if (c.kept === undefined)
+        throw new Error(`internal: cluster ${label} of the join's largest has no kept document`);
       // The cluster's number is filled in from the rows' stream (`numbered`); the label orders clusters the same way.
-      return { cluster: label, size: c.size, kept: c.kept, removed: c.removed.sort((a, b) => a.position - b.position).slice(0, SHOWN_MEMBERS) };
+      return {
+        cluster: label,
+        size: c.size,
+        kept: c.kept,
+        removed: c.removed.sort((a, b) => a.position - b.position).slice(0, SHOWN_MEMBERS),
+      };
     });
 }
 
@@ -133,9 +186,12 @@ function measuredAudit(
   for (const { agree, pairs } of histogram) binPairs[auditBin(estimate(agree))] += pairs;
   const population = new Map(inspected.audit_populations.map((r) => [num(r, 'stratum'), num(r, 'n')]));
   binPairs.forEach((n, h) => {
-    if ((population.get(h) ?? 0) !== n) throw new Error(`internal: the join put ${population.get(h) ?? 0} pairs in audit bin ${h}, its histogram ${n}`);
+    if ((population.get(h) ?? 0) !== n)
+      throw new Error(`internal: the join put ${population.get(h) ?? 0} pairs in audit bin ${h}, its histogram ${n}`);
   });
-  const rows = [...inspected.audit_sample].sort((a, b) => num(a, 'stratum') - num(b, 'stratum') || num(a, 'sample_rank') - num(b, 'sample_rank'));
+  const rows = [...inspected.audit_sample].sort(
+    (a, b) => num(a, 'stratum') - num(b, 'stratum') || num(a, 'sample_rank') - num(b, 'sample_rank'),
+  );
   const exact = new Map<string, number>();
   const pairs: SampledPair[] = [];
   const removals: SampledRemoval[] = [];
@@ -150,12 +206,25 @@ function measuredAudit(
     if (stratum === REMOVED_STRATUM) removals.push({ removed: x, kept: y, removedGroup: xSet, keptGroup: ySet });
     else pairs.push({ bin: stratum, a: x, b: y, estimate: estimate(num(r, 'agree')) });
   }
-  const sample: AuditSample = { perBin: settings.perBin, binPairs, pairs, removedPopulation: population.get(REMOVED_STRATUM) ?? 0, removals };
+  const sample: AuditSample = {
+    perBin: settings.perBin,
+    binPairs,
+    pairs,
+    removedPopulation: population.get(REMOVED_STRATUM) ?? 0,
+    removals,
+  };
   return measureAudit(sample, (a, b) => exact.get(`${a},${b}`)!, settings);
 }
 
-/** The texts of `ids`, from one pass over the corpus (ids as `sign` named them: give the files as they were given to it). */
-export async function textsById(paths: readonly string[], read: ReadOptions, ids: ReadonlySet<string>): Promise<Map<string, string>> {
+/**
+ * The texts of `ids`, from one pass over the corpus (ids as `sign` named them: give the files as they were given to
+ * it).
+ */
+export async function textsById(
+  paths: readonly string[],
+  read: ReadOptions,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for await (const doc of readDocuments(await listInputFiles(paths), read)) {
     if (ids.has(doc.id)) texts.set(doc.id, doc.text);
@@ -166,20 +235,44 @@ export async function textsById(paths: readonly string[], read: ReadOptions, ids
 
 /** What the join was asked and what its rows gave: the report's input but for the inspection's own counts and audit. */
 export interface InspectionContext extends Omit<ClusterReportInput, 'counts' | 'audit'> {
-  /** From the rows streamed back: documents, removed, clusters, and the shown clusters' numbers by their kept document's id. */
-  readonly rows: { readonly documents: number; readonly removed: number; readonly clusters: number; readonly numbers: ReadonlyMap<string, number> };
+  /**
+   * From the rows streamed back: documents, removed, clusters, and the shown clusters' numbers by their kept document's
+   * id.
+   */
+  readonly rows: {
+    readonly documents: number;
+    readonly removed: number;
+    readonly clusters: number;
+    readonly numbers: ReadonlyMap<string, number>;
+  };
   /** A line for the user. */
   readonly note: (message: string) => void;
 }
 
 /** Builds the report and writes --report, --audit-file and --report-html; returns the report. */
-export async function writeInspection(inspection: Inspection, s: InspectSettings, context: InspectionContext): Promise<ClusterReport> {
+export async function writeInspection(
+  inspection: Inspection,
+  s: InspectSettings,
+  context: InspectionContext,
+): Promise<ClusterReport> {
   const { rows } = context;
-  const report = buildClusterReport({ ...context, counts: { ...inspection.counts, clusters: rows.clusters }, audit: inspection.audit });
+  const report = buildClusterReport({
+    ...context,
+    counts: { ...inspection.counts, clusters: rows.clusters },
+    audit: inspection.audit,
+  });
   if (report.documents !== rows.documents || report.removed !== rows.removed) {
-    throw new Error(`internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows' (${rows.documents}, ${rows.removed})`);
+    throw new Error(
+      `internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows' ` +
+        `(${rows.documents}, ${rows.removed})`,
+    );
   }
-  await writeInspectionFiles(inspection, s, { report, meta: context.meta, threshold: context.threshold, numbers: rows.numbers }, context.note);
+  await writeInspectionFiles(
+    inspection,
+    s,
+    { report, meta: context.meta, threshold: context.threshold, numbers: rows.numbers },
+    context.note,
+  );
   if (s.report !== undefined) await writeTextFile(s.report, JSON.stringify(report, null, 2) + '\n');
   return report;
 }
@@ -188,23 +281,52 @@ export async function writeInspection(inspection: Inspection, s: InspectSettings
 async function writeInspectionFiles(
   inspection: Inspection,
   s: InspectSettings,
-  page: { readonly report: PageReport; readonly meta: ShardMeta; readonly threshold: number; readonly numbers: ReadonlyMap<string, number> },
+  page: {
+    readonly report: PageReport;
+    readonly meta: ShardMeta;
+    readonly threshold: number;
+    readonly numbers: ReadonlyMap<string, number>;
+  },
   note: (message: string) => void,
 ): Promise<void> {
   if (s.auditFile !== undefined && inspection.audit !== undefined) {
     const id = (position: number): string => inspection.auditIds.get(position)!;
-    await writeAuditRows(s.auditFile, inspection.audit, { pair: (p) => [id(p.a), id(p.b)], removal: (r) => [id(r.removed), id(r.kept)] });
+    await writeAuditRows(s.auditFile, inspection.audit, {
+      pair: (p) => [id(p.a), id(p.b)],
+      removal: (r) => [id(r.removed), id(r.kept)],
+    });
   }
   if (s.reportHtml === undefined) return;
   const { meta, threshold } = page;
   const wanted = new Set(inspection.largest.flatMap((c) => [c.kept.id, ...c.removed.map((m) => m.id)]));
-  const texts = s.corpus === undefined || s.corpus.length === 0 ? new Map<string, string>() : await textsById(s.corpus, s.read ?? DEFAULT_READ, wanted);
-  if (s.corpus !== undefined && texts.size < wanted.size) note(`--report-html: ${wanted.size - texts.size} of the ${wanted.size} documents shown are not in --corpus by id (shown without their text)`);
+  const texts =
+    s.corpus === undefined || s.corpus.length === 0
+      ? new Map<string, string>()
+      : await textsById(s.corpus, s.read ?? DEFAULT_READ, wanted);
+  if (s.corpus !== undefined && texts.size < wanted.size)
+    note(
+      `--report-html: ${wanted.size - texts.size} of the ${wanted.size} documents shown are not in --corpus by id ` +
+        `(shown without their text)`,
+    );
   const numbered = inspection.largest.map((c) => ({ ...c, cluster: page.numbers.get(c.kept.id)! }));
-  const clusters = showChosenClusters(numbered, { id: (m) => m.id, text: (m) => texts.get(m.id), sameText: (a, b) => a.grp === b.grp }, shingleOptionsOf(meta.params));
+  const clusters = showChosenClusters(
+    numbered,
+    { id: (m) => m.id, text: (m) => texts.get(m.id), sameText: (a, b) => a.grp === b.grp },
+    shingleOptionsOf(meta.params),
+  );
   const similarities = new Float64Array(inspection.histogram.reduce((sum, h) => sum + h.pairs, 0));
   let at = 0;
-  for (const { agree, pairs } of inspection.histogram) similarities.fill(estimateOf(agree, meta.params.k, meta.params.slotBits), at, (at += pairs));
+  for (const { agree, pairs } of inspection.histogram)
+    similarities.fill(estimateOf(agree, meta.params.k, meta.params.slotBits), at, (at += pairs));
   const histogramSvg = similarityHistogramSvg({ similarities, threshold, measure: 'estimate' });
-  await writeTextFile(s.reportHtml, htmlReport({ title: 'gpudedup cluster report', report: page.report, sCurveSvg: sCurveSvg({ ...meta.lsh, threshold }), histogramSvg, clusters }));
+  await writeTextFile(
+    s.reportHtml,
+    htmlReport({
+      title: 'gpudedup cluster report',
+      report: page.report,
+      sCurveSvg: sCurveSvg({ ...meta.lsh, threshold }),
+      histogramSvg,
+      clusters,
+    }),
+  );
 }

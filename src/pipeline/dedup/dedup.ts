@@ -21,7 +21,13 @@
 import { tmpdir } from 'node:os';
 import type { RowSpill } from '../../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../../bands/signatureMatrix.js';
-import { checkDedupSettings, dedupSigned, type SignedCorpus, type SignedDedup, type SignedReference } from '../../dedup/dedupSigned.js';
+import {
+  checkDedupSettings,
+  dedupSigned,
+  type SignedCorpus,
+  type SignedDedup,
+  type SignedReference,
+} from '../../dedup/dedupSigned.js';
 import { groupIdenticalRows } from '../../exact/exactPrePass.js';
 import { StageTimer } from '../../dedup/stageTimer.js';
 import { usesShingleSets } from '../../verify/verification.js';
@@ -32,7 +38,16 @@ import { listInputFiles, totalInputBytes, type InputFile } from '../../io/readDo
 import { readSignatureFile } from '../../formats/shards/signatureFile.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
-import { skippedInputCounter, SILENT_HOOKS, stageRunner, withProgress, withRunSigner, type DedupConfig, type DedupHooks, type RunSigner } from '../shared/config.js';
+import {
+  skippedInputCounter,
+  SILENT_HOOKS,
+  stageRunner,
+  withProgress,
+  withRunSigner,
+  type DedupConfig,
+  type DedupHooks,
+  type RunSigner,
+} from '../shared/config.js';
 import { presignedPass, signingPass, type CorpusPassResult } from '../shared/corpusPass.js';
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
@@ -81,13 +96,24 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   checkDedupSettings(config, config.params.k); // the options table's checks, before any file is read
   const files = await listInputFiles(config.inputs, hooks.note);
   const invalid = skippedInputCounter(hooks, config.read);
-  const run: Run = { config, hooks, files, read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary }, timer: new StageTimer(), signing: { shingleMs: 0, signMs: 0 }, memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit() };
+  const run: Run = {
+    config,
+    hooks,
+    files,
+    read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary },
+    timer: new StageTimer(),
+    signing: { shingleMs: 0, signMs: 0 },
+    memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit(),
+  };
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   try {
     const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
-    const sets = { load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget), fetch: first.sets?.fetch };
+    const sets = {
+      load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget),
+      fetch: first.sets?.fetch,
+    };
     core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
@@ -95,18 +121,30 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     releaseSpill(first.signatures);
     first.sets?.release();
   }
-  return { ...core, ...first, audit, files, backend, invalidSkipped: invalid.skipped, binarySkipped: invalid.binaryFiles, timings: run.timer.byName(), signing: run.signing };
+  return {
+    ...core,
+    ...first,
+    audit,
+    files,
+    backend,
+    invalidSkipped: invalid.skipped,
+    binarySkipped: invalid.binaryFiles,
+    timings: run.timer.byName(),
+    signing: run.signing,
+  };
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */
 async function signStages(run: Run) {
   const { config } = run;
   const stages = async (signer?: Signer) => {
-    const first = config.signatures === undefined ? await signCorpus(run, signer!) : await readPresigned(run, config.signatures);
+    const first =
+      config.signatures === undefined ? await signCorpus(run, signer!) : await readPresigned(run, config.signatures);
     checkKeepField(config, first);
     const reference = config.against.length > 0 ? await signReference(run, signer!) : undefined;
     // The GPU may have fallen back to the CPU partway: describe what actually signed.
-    const backend = config.signatures === undefined ? signer!.signer.description : `signatures from ${config.signatures}`;
+    const backend =
+      config.signatures === undefined ? signer!.signer.description : `signatures from ${config.signatures}`;
     return { first, reference, backend };
   };
   const needsSigner = config.signatures === undefined || config.against.length > 0;
@@ -115,8 +153,11 @@ async function signStages(run: Run) {
 
 /** `--keep field:NAME` that no document has is a mistyped name, not a ranking: refuse it. */
 function checkKeepField(config: DedupConfig, first: CorpusPassResult): void {
-  if (config.keep.kind !== 'field' || first.table.documents === 0 || first.missingKeepField < first.table.documents) return;
-  throw new Error(`--keep field:${config.keep.field}: no document has a numeric "${config.keep.field}" field (numbers or numeric strings)`);
+  if (config.keep.kind !== 'field' || first.table.documents === 0 || first.missingKeepField < first.table.documents)
+    return;
+  throw new Error(
+    `--keep field:${config.keep.field}: no document has a numeric "${config.keep.field}" field (numbers or numeric strings)`,
+  );
 }
 
 /** Stage: the first pass, signing the first document of every exact group. */
@@ -126,12 +167,18 @@ function signCorpus(run: Run, signer: Signer): Promise<CorpusPassResult> {
   );
 }
 
-/** Stage: presigned rows from `gpudedup sign`, checked against the corpus (or, without one, grouped by identical rows). */
+/**
+ * Stage: presigned rows from `gpudedup sign`, checked against the corpus (or, without one, grouped by identical rows).
+ */
 async function readPresigned(run: Run, path: string): Promise<CorpusPassResult & { presignedIds?: readonly string[] }> {
-  const file = await timed(run, 'load signatures', () => readSignatureFile(path, run.config.params, run.files.length > 0 ? run.config.read : undefined));
+  const file = await timed(run, 'load signatures', () =>
+    readSignatureFile(path, run.config.params, run.files.length > 0 ? run.config.read : undefined),
+  );
   const rows: SignatureMatrix = signatureMatrix(file.words, file.params.k, file.params.slotBits, file.params.bandKeys);
   if (run.files.length === 0) return { ...groupIdenticalRows(rows), missingKeepField: 0, presignedIds: file.ids };
-  return timed(run, 'read', () => firstPassProgress(run, 'reading', (options) => presignedPass(run.files, options, { ids: file.ids, rows })));
+  return timed(run, 'read', () =>
+    firstPassProgress(run, 'reading', (options) => presignedPass(run.files, options, { ids: file.ids, rows })),
+  );
 }
 
 /** Stage: the reference set, signed by the corpus's signer. */
@@ -139,7 +186,15 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
   const { config } = run;
   return timed(run, 'reference', () =>
     withProgress(run.hooks, 'reference', undefined, 'items', (progress) =>
-      signReferenceSet(config.against, config.params, run.read, signer.firstPass, usesShingleSets(config.verify), progress, { shingleMs: 0, signMs: 0 }),
+      signReferenceSet(
+        config.against,
+        config.params,
+        run.read,
+        signer.firstPass,
+        usesShingleSets(config.verify),
+        progress,
+        { shingleMs: 0, signMs: 0 },
+      ),
     ),
   );
 }
@@ -148,7 +203,12 @@ function signReference(run: Run, signer: Signer): Promise<SignedReference> {
  * Exact Jaccard's shingle sets of the `needed` groups (exact and hybrid verification): those the signing pass
  * kept when they fit its budget, else from one more pass over the corpus.
  */
-async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Array, budgetBytes: number): Promise<readonly (Uint32Array | undefined)[]> {
+async function exactSetsPass(
+  run: Run,
+  first: CorpusPassResult,
+  needed: Uint8Array,
+  budgetBytes: number,
+): Promise<readonly (Uint32Array | undefined)[]> {
   if (first.sets !== undefined) return first.sets.load(needed, budgetBytes);
   const shingle = shingleOptionsOf(run.config.params);
   return withProgress(run.hooks, 'shingles', totalInputBytes(run.files), 'bytes', (progress) =>
@@ -162,14 +222,31 @@ async function exactSetsPass(run: Run, first: CorpusPassResult, needed: Uint8Arr
  */
 function auditRun(run: Run, first: CorpusPassResult, core: SignedDedup): Promise<AuditResult> {
   const { config } = run;
-  if (run.files.length === 0) throw new RangeError('--audit needs the corpus as input: exact Jaccard is measured on the shingle sets of the texts');
-  const settings = { perBin: config.audit!, seed: config.auditSeed ?? config.params.seed, threshold: config.threshold, chainDelta: config.chainDelta ?? DEFAULT_CHAIN_DELTA };
-  const input = { verified: core.verified, assignment: core.assignment, table: first.table, contaminated: core.contamination?.flags };
+  if (run.files.length === 0)
+    throw new RangeError(
+      '--audit needs the corpus as input: exact Jaccard is measured on the shingle sets of the texts',
+    );
+  const settings = {
+    perBin: config.audit!,
+    seed: config.auditSeed ?? config.params.seed,
+    threshold: config.threshold,
+    chainDelta: config.chainDelta ?? DEFAULT_CHAIN_DELTA,
+  };
+  const input = {
+    verified: core.verified,
+    assignment: core.assignment,
+    table: first.table,
+    contaminated: core.contamination?.flags,
+  };
   return auditDedup(input, settings, (needed) => exactSetsPass(run, first, needed, Number.POSITIVE_INFINITY));
 }
 
 /** Runs a first pass with a progress bar over the input's bytes. */
-async function firstPassProgress<T>(run: Run, label: string, pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>): Promise<T> {
+async function firstPassProgress<T>(
+  run: Run,
+  label: string,
+  pass: (options: Parameters<typeof signingPass>[1]) => Promise<T>,
+): Promise<T> {
   const reading = { bytes: 0 };
   const sets = usesShingleSets(run.config.verify) ? setSpool(run) : undefined;
   const result = await withProgress(run.hooks, label, totalInputBytes(run.files), 'bytes', (progress) =>
@@ -191,19 +268,29 @@ async function firstPassProgress<T>(run: Run, label: string, pass: (options: Par
 function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
   const { overBudget } = core.shingleSets;
   return (
-    `warning: the shingle sets of ${overBudget.toLocaleString('en-US')} texts passed their share (${formatBytes(budgetBytes)}) of --memory-limit: ` +
-    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs and ${core.clustering.checkDecided.estimatePastMemoryLimit.toLocaleString('en-US')} ` +
+    `warning: the shingle sets of ${overBudget.toLocaleString('en-US')} texts passed their share ` +
+    `(${formatBytes(budgetBytes)}) of --memory-limit: ` +
+    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs and ` +
+    `${core.clustering.checkDecided.estimatePastMemoryLimit.toLocaleString('en-US')} ` +
     'cluster-check comparisons were decided by the signature estimate instead of exact Jaccard ' +
     '(raise --memory-limit for exact decisions, or choose --verify estimate)'
   );
 }
 
-/** The signing pass keeps every group's shingle set: in memory up to their share of the limit, then in a temporary file (setSpill.ts). */
+/**
+ * The signing pass keeps every group's shingle set: in memory up to their share of the limit, then in a temporary file
+ * (setSpill.ts).
+ */
 function setSpool(run: Run): FileSetSpool {
   const { config, hooks, memoryLimitBytes } = run;
   const dir = config.tempDirectory ?? tmpdir();
   const share = setShare(run);
-  return new FileSetSpool(dir, share, () => hooks.note(`shingle sets passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(share)}): spilling them to ${dir}`));
+  return new FileSetSpool(dir, share, () =>
+    hooks.note(
+      `shingle sets passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(share)}): ` +
+        `spilling them to ${dir}`,
+    ),
+  );
 }
 
 /** The shingle sets' share of the limit (a test may give them more, to spill rows alone). */
@@ -227,7 +314,10 @@ function signatureSpill(run: Run): RowSpill {
   return {
     limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,
     open: () => {
-      hooks.note(`signatures passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)}): spilling them to ${dir}`);
+      hooks.note(
+        `signatures passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} ` +
+          `(${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)}): spilling them to ${dir}`,
+      );
       return rowSpill({ dir, memoryLimitBytes, note: (m) => hooks.note(m) }, k, slotBits, bandKeys);
     },
   };

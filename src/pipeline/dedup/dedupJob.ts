@@ -23,7 +23,10 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly report?: string;
   /** Compute everything, write only the report. */
   readonly dryRun?: boolean;
-  /** A directory for the run's SVG plots: the S-curve of its banding and the histogram of its verified pairs' similarities. */
+  /**
+   * A directory for the run's SVG plots: the S-curve of its banding and the histogram of its verified pairs'
+   * similarities.
+   */
   readonly plots?: string;
   /** `--audit-file`: the audit's sample with exact Jaccard (CSV, JSONL or Parquet by the name); needs config.audit. */
   readonly auditFile?: string;
@@ -33,15 +36,30 @@ export interface DedupOutputs extends DedupOutputPaths {
   readonly parquetCompression?: ParquetCompression;
 }
 
-export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks: DedupHooks = SILENT_HOOKS): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
+export async function dedupJob(
+  config: DedupConfig,
+  outputs: DedupOutputs,
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<{ outcome: DedupOutcome; report: DedupReport }> {
   await dedupPreflight(config, namedOutputs(outputs), outputs.dryRun ? undefined : outputs.plots);
   if (outputs.out !== undefined) await checkKeptOutput(outputs.out, await listInputFiles(config.inputs));
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
-  const paths: DedupOutputPaths = { out: outputs.out, clusters: outputs.clusters, pairs: outputs.pairs, contamination: outputs.contamination };
+  const paths: DedupOutputPaths = {
+    out: outputs.out,
+    clusters: outputs.clusters,
+    pairs: outputs.pairs,
+    contamination: outputs.contamination,
+  };
   if (!outputs.dryRun && Object.values(paths).some((p) => p !== undefined)) {
     const started = performance.now();
-    await writeDedupOutputs(outcome, paths, config.read, hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'), { parquetCompression: outputs.parquetCompression });
+    await writeDedupOutputs(
+      outcome,
+      paths,
+      config.read,
+      hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'),
+      { parquetCompression: outputs.parquetCompression },
+    );
     timings.writing = performance.now() - started;
   }
   const report = buildReport(config, outcome, timings);
@@ -51,28 +69,50 @@ export async function dedupJob(config: DedupConfig, outputs: DedupOutputs, hooks
     await writeAuditFile(outputs.auditFile, outcome.audit, outcome.table, ids, outputs.parquetCompression);
   }
   if (outputs.plots !== undefined && !outputs.dryRun) await writePlots(outputs.plots, config, outcome);
-  if (outputs.reportHtml !== undefined && !outputs.dryRun) await writeHtmlReport(outputs.reportHtml, config, outcome, report, hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'));
+  if (outputs.reportHtml !== undefined && !outputs.dryRun)
+    await writeHtmlReport(
+      outputs.reportHtml,
+      config,
+      outcome,
+      report,
+      hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'),
+    );
   return { outcome, report };
 }
 
 async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcome): Promise<void> {
   const [sCurve, histogram] = PLOT_FILES;
   await writeTextFile(join(dir, sCurve), sCurveSvg({ ...config.lsh, threshold: config.threshold }));
-  await writeTextFile(join(dir, histogram), similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)));
+  await writeTextFile(
+    join(dir, histogram),
+    similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold)),
+  );
 }
 
 /**
  * The ids of `docs`: recorded by the first pass, or from a signature file alone; with `--signatures` and the
  * corpus (no records), from one more pass that keeps only theirs.
  */
-async function documentIds(outcome: DedupOutcome, config: DedupConfig, docs: ReadonlySet<number>, hooks: DedupHooks): Promise<(doc: number) => string> {
+async function documentIds(
+  outcome: DedupOutcome,
+  config: DedupConfig,
+  docs: ReadonlySet<number>,
+  hooks: DedupHooks,
+): Promise<(doc: number) => string> {
   const { records, presignedIds } = outcome;
   if (records !== undefined) return (d) => records.id(d);
   if (presignedIds !== undefined || outcome.files.length === 0) return (d) => presignedIds?.[d] ?? String(d);
   const found = new Map<number, string>();
   const progress = hooks.stage('audit ids', totalInputBytes(outcome.files), 'bytes');
   try {
-    for await (const doc of rereadCorpus(outcome.files, config.read, outcome.table.documents, "to name the audit's documents", progress)) if (docs.has(doc.index)) found.set(doc.index, doc.id);
+    for await (const doc of rereadCorpus(
+      outcome.files,
+      config.read,
+      outcome.table.documents,
+      "to name the audit's documents",
+      progress,
+    ))
+      if (docs.has(doc.index)) found.set(doc.index, doc.id);
   } finally {
     progress.stop();
   }
@@ -90,5 +130,7 @@ export function namedOutputs(outputs: DedupOutputs): NamedOutput[] {
     ['--audit-file', outputs.auditFile],
     ['--report-html', outputs.reportHtml],
   ];
-  return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([flag, path]) => ({ flag, path }));
+  return named
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([flag, path]) => ({ flag, path }));
 }

@@ -17,7 +17,12 @@ import type { DedupOutcome } from './dedup.js';
 import { rereadCorpus } from './reread.js';
 
 /** The ids and texts of `wanted` documents, from one more pass over the corpus. */
-async function textsOf(outcome: DedupOutcome, read: ReadOptions, wanted: ReadonlySet<number>, progress: StageProgress): Promise<Map<number, { id: string; text: string }>> {
+async function textsOf(
+  outcome: DedupOutcome,
+  read: ReadOptions,
+  wanted: ReadonlySet<number>,
+  progress: StageProgress,
+): Promise<Map<number, { id: string; text: string }>> {
   const found = new Map<number, { id: string; text: string }>();
   try {
     for await (const doc of rereadCorpus(outcome.files, read, outcome.table.documents, 'for --report-html', progress)) {
@@ -29,13 +34,29 @@ async function textsOf(outcome: DedupOutcome, read: ReadOptions, wanted: Readonl
   return found;
 }
 
-export async function htmlClusters(outcome: DedupOutcome, config: DedupConfig, progress: StageProgress): Promise<HtmlCluster[]> {
+export async function htmlClusters(
+  outcome: DedupOutcome,
+  config: DedupConfig,
+  progress: StageProgress,
+): Promise<HtmlCluster[]> {
   const chosen = largestClusters(outcome.assignment, outcome.table);
   const texts = await textsOf(outcome, config.read, new Set(chosen.flatMap((c) => [c.kept, ...c.removed])), progress);
-  return showClusters(chosen, outcome.table, (d) => texts.get(d)!.id, (d) => texts.get(d)?.text, shingleOptionsOf(config.params));
+  return showClusters(
+    chosen,
+    outcome.table,
+    (d) => texts.get(d)!.id,
+    (d) => texts.get(d)?.text,
+    shingleOptionsOf(config.params),
+  );
 }
 
-export async function writeHtmlReport(path: string, config: DedupConfig, outcome: DedupOutcome, report: DedupReport, progress: StageProgress): Promise<void> {
+export async function writeHtmlReport(
+  path: string,
+  config: DedupConfig,
+  outcome: DedupOutcome,
+  report: DedupReport,
+  progress: StageProgress,
+): Promise<void> {
   const clusters = await htmlClusters(outcome, config, progress);
   const sCurve = sCurveSvg({ ...config.lsh, threshold: config.threshold });
   const histogram = similarityHistogramSvg(verifiedPairsHistogram(outcome.verified, config.threshold));

@@ -25,7 +25,9 @@ import {
 export const PLOT_FILES = ['s-curve.svg', 'similarity-histogram.svg'] as const;
 
 /** Every file the run reads: the corpus, the references, a signature file and its sidecar. */
-export async function dedupReads(config: Pick<DedupConfig, 'inputs' | 'against' | 'signatures'>): Promise<{ corpus: InputFile[]; reference: InputFile[]; reads: ReadFile[] }> {
+export async function dedupReads(
+  config: Pick<DedupConfig, 'inputs' | 'against' | 'signatures'>,
+): Promise<{ corpus: InputFile[]; reference: InputFile[]; reads: ReadFile[] }> {
   const corpus = await listInputFiles(config.inputs);
   const reference = await listInputFiles(config.against);
   const reads: ReadFile[] = [...corpus, ...reference.map((f) => ({ path: f.path, role: '--against' }))];
@@ -39,9 +41,14 @@ export function signatureReads(path: string): ReadFile[] {
   return isParquetOutput(path) ? [file] : [file, { path: sidecarPath(path), role: '--signatures sidecar' }];
 }
 
-export async function dedupPreflight(config: DedupConfig, outputs: readonly NamedOutput[], plots: string | undefined): Promise<void> {
+export async function dedupPreflight(
+  config: DedupConfig,
+  outputs: readonly NamedOutput[],
+  plots: string | undefined,
+): Promise<void> {
   const { corpus, reference, reads } = await dedupReads(config);
-  const plotOutputs = plots === undefined ? [] : PLOT_FILES.map((name) => ({ flag: '--plots', path: join(plots, name) }));
+  const plotOutputs =
+    plots === undefined ? [] : PLOT_FILES.map((name) => ({ flag: '--plots', path: join(plots, name) }));
   await checkOutputs([...outputs, ...plotOutputs], reads);
   await refuseSelfReference(corpus, reference);
   if (config.tempDirectory !== undefined) await checkTempDirectory(config.tempDirectory);
@@ -50,10 +57,12 @@ export async function dedupPreflight(config: DedupConfig, outputs: readonly Name
 
 async function checkTempDirectory(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
-  if (info === undefined) throw new OutputPathError(`--temp-directory ${dir}: no such directory (create it, or choose another)`);
+  if (info === undefined)
+    throw new OutputPathError(`--temp-directory ${dir}: no such directory (create it, or choose another)`);
   if (!info.isDirectory()) throw new OutputPathError(`--temp-directory ${dir}: not a directory`);
   const refused = await cannotCreateFilesIn(dir);
-  if (refused !== undefined) throw new OutputPathError(`--temp-directory ${dir}: cannot create files there: ${refused}`);
+  if (refused !== undefined)
+    throw new OutputPathError(`--temp-directory ${dir}: cannot create files there: ${refused}`);
 }
 
 /**
@@ -71,5 +80,8 @@ async function checkKeepField(config: DedupConfig, corpus: readonly InputFile[])
     if (!keepScore(keep, doc.text, doc.record).missing) return;
     documents++;
   }
-  if (documents > 0) throw new RangeError(`--keep field:${keep.field}: no document has a numeric "${keep.field}" field (numbers or numeric strings)`);
+  if (documents > 0)
+    throw new RangeError(
+      `--keep field:${keep.field}: no document has a numeric "${keep.field}" field (numbers or numeric strings)`,
+    );
 }

@@ -1,4 +1,7 @@
-/** The reference set of decontamination: every document signed with the corpus's signer and parameters, never deduplicated. */
+/**
+ * The reference set of decontamination: every document signed with the corpus's signer and parameters, never
+ * deduplicated.
+ */
 import type { SignedReference } from '../../dedup/dedupSigned.js';
 import { signReference } from '../../dedup/signPass.js';
 import type { ReadOptions } from '../../io/documents.js';
@@ -21,12 +24,17 @@ export async function signReferenceSet(
   timings: SignedPassTimings,
 ): Promise<SignedReference> {
   const files = await listInputFiles(paths);
-  return signReference(inputUnits(files), signer, {
-    setup: unitSetup(params, read, { kind: 'first' }),
-    rows: { k: params.k, slotBits: params.slotBits, bands: params.bandKeys },
-    keepSets,
-    onInvalid: read.onInvalid,
-    onBinary: read.onBinary,
-    onDocuments: (documents) => progress.update(documents),
-  }, timings);
+  return signReference(
+    inputUnits(files),
+    signer,
+    {
+      setup: unitSetup(params, read, { kind: 'first' }),
+      rows: { k: params.k, slotBits: params.slotBits, bands: params.bandKeys },
+      keepSets,
+      onInvalid: read.onInvalid,
+      onBinary: read.onBinary,
+      onDocuments: (documents) => progress.update(documents),
+    },
+    timings,
+  );
 }

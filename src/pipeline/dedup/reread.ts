@@ -20,7 +20,9 @@ export async function* rereadCorpus(
   progress: StageProgress,
 ): AsyncGenerator<InputDocument> {
   const changed = (detail: string): Error =>
-    new Error(`the input changed between passes: the first pass read ${expected} documents, ${detail} read again ${purpose}`);
+    new Error(
+      `the input changed between passes: the first pass read ${expected} documents, ${detail} read again ${purpose}`,
+    );
   let bytes = 0;
   let documents = 0;
   for await (const doc of readDocuments(files, { ...read, onBytes: (b) => (bytes = b) })) {

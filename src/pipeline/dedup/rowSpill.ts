@@ -17,7 +17,14 @@ import type { BandKeySource } from '../../bands/bandKeySource.js';
 import type { BandLayout } from '../../bands/bBitSlots.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { RowSink } from '../../bands/rowStore.js';
-import { isEmptySignature, rowWords, signatureMatrix, sparseMatrix, type SignatureMatrix, type SlotBits } from '../../bands/signatureMatrix.js';
+import {
+  isEmptySignature,
+  rowWords,
+  signatureMatrix,
+  sparseMatrix,
+  type SignatureMatrix,
+  type SlotBits,
+} from '../../bands/signatureMatrix.js';
 import type { SpilledSignatures } from '../../bands/spilledSignatures.js';
 
 /** 1 GiB: the default `--memory-limit` (a quarter of the machine's memory where that is less). */
@@ -116,7 +123,10 @@ export class WordFile {
     try {
       return work();
     } catch (error) {
-      throw new Error(`cannot ${what} the temporary file ${this.path} for ${this.holding}: ${(error as Error).message} (choose another place with --temp-directory)`);
+      throw new Error(
+        `cannot ${what} the temporary file ${this.path} for ${this.holding}: ${(error as Error).message} (choose ` +
+          `another place with --temp-directory)`,
+      );
     }
   }
 }
@@ -189,12 +199,20 @@ class SpilledRows implements SpilledSignatures {
     const keyBytes = lsh.bands * 8 * count;
     const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
     const inMemory = keyBytes <= share;
-    if (!inMemory) this.options.note?.(`band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one file per band in ${this.options.dir}`);
+    if (!inMemory)
+      this.options.note?.(
+        `band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one ` +
+          `file per band in ${this.options.dir}`,
+      );
     const columns = Array.from({ length: lsh.bands }, () => new Uint32Array(inMemory ? 2 * count : 0));
-    const bandFiles = inMemory ? [] : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
+    const bandFiles = inMemory
+      ? []
+      : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
     this.files.push(...bandFiles);
     this.forEachBlock((block, first) => {
-      const blockKeys = inMemory ? undefined : Array.from({ length: lsh.bands }, () => new Uint32Array(2 * block.count));
+      const blockKeys = inMemory
+        ? undefined
+        : Array.from({ length: lsh.bands }, () => new Uint32Array(2 * block.count));
       for (let d = 0; d < block.count; d++) {
         nonEmpty[first + d] = isEmptySignature(block, d) ? 0 : 1;
         if (nonEmpty[first + d] === 0) continue;

@@ -36,7 +36,10 @@ export class FileSetSpool implements SetSpool {
   /** Sets on their way to the file, written in blocks (one write per set would be a system call per document). */
   private pending = new Uint32Array(0);
   private pendingWords = 0;
-  /** Sets fetched from the file: in the ring, from word 0 up to `ringAt`, each group's first word (emptied when it wraps). */
+  /**
+   * Sets fetched from the file: in the ring, from word 0 up to `ringAt`, each group's first word (emptied when it
+   * wraps).
+   */
   private ring = new Uint32Array(0);
   private ringAt = 0;
   private readonly inRing = new Map<number, number>();
@@ -76,7 +79,9 @@ export class FileSetSpool implements SetSpool {
     if (this.file !== undefined) this.moveHeld(0);
   }
 
-  /** Moves the latest sets held to the file until at most `bytes` are held (whole units' buffers are freed as they go). */
+  /**
+   * Moves the latest sets held to the file until at most `bytes` are held (whole units' buffers are freed as they go).
+   */
   private moveHeld(bytes: number): void {
     while (this.held.length > 0 && this.heldBytes > bytes) {
       const g = this.held.length - 1;

@@ -18,7 +18,8 @@ export async function loadShingleSets(
   progress: StageProgress,
   budgetBytes = Number.POSITIVE_INFINITY,
 ): Promise<(Uint32Array | undefined)[]> {
-  if (files.length === 0) throw new Error('--verify exact and hybrid need the corpus: the shingle sets are recomputed from the text');
+  if (files.length === 0)
+    throw new Error('--verify exact and hybrid need the corpus: the shingle sets are recomputed from the text');
   const sets: (Uint32Array | undefined)[] = new Array(needed.length);
   let remaining = needed.reduce((sum, flag) => sum + flag, 0);
   let bytes = 0;

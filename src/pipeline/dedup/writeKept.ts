@@ -53,7 +53,13 @@ async function writeLine(
 }
 
 /** Plain text and Parquet: the file read again, its kept documents written from their text and fields. */
-async function rewriteKept(file: InputFile, span: FileSpan, kept: (d: number) => boolean, out: KeptDocuments, read: ReadOptions): Promise<void> {
+async function rewriteKept(
+  file: InputFile,
+  span: FileSpan,
+  kept: (d: number) => boolean,
+  out: KeptDocuments,
+  read: ReadOptions,
+): Promise<void> {
   let d = span.first;
   for await (const doc of readDocuments([file], { ...read, onInvalid: undefined, onBinary: undefined })) {
     if (d >= span.end) throw new Error(`${file.path}: the file changed between passes (more documents than before)`);

@@ -10,7 +10,14 @@
  *   (the tab's downloads build theirs there too), as CSV, JSONL or Parquet
  *   by the name (formats/openTable.ts).
  */
-import { CLUSTER_COLUMNS, CONTAMINATION_COLUMNS, clusterRow, contaminationRow, pairColumns, pairRow } from '../../dedup/outputRows.js';
+import {
+  CLUSTER_COLUMNS,
+  CONTAMINATION_COLUMNS,
+  clusterRow,
+  contaminationRow,
+  pairColumns,
+  pairRow,
+} from '../../dedup/outputRows.js';
 import type { VerifiedPairs } from '../../verify/verification.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { openKeptDocuments } from '../../formats/keptDocuments.js';
@@ -50,7 +57,12 @@ export async function writeDedupOutputs(
     const compression = formats.parquetCompression;
     const perDocument = await openPerDocument(outcome, paths, open, compression);
     const groupIds = await visitCorpus(outcome, read, progress, perDocument);
-    if (paths.pairs !== undefined) await writePairs(await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)), outcome.verified, groupIds);
+    if (paths.pairs !== undefined)
+      await writePairs(
+        await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)),
+        outcome.verified,
+        groupIds,
+      );
     for (const writer of opened) await writer.commit();
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
@@ -67,12 +79,21 @@ async function openPerDocument(
   open: <T extends Committable>(make: () => Promise<T>) => Promise<T>,
   compression: ParquetCompression | undefined,
 ) {
-  const out = paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
-  const clusters = paths.clusters === undefined ? undefined : await open(() => openTable(paths.clusters!, CLUSTER_COLUMNS, compression));
-  const contamination = paths.contamination === undefined ? undefined : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
+  const out =
+    paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
+  const clusters =
+    paths.clusters === undefined
+      ? undefined
+      : await open(() => openTable(paths.clusters!, CLUSTER_COLUMNS, compression));
+  const contamination =
+    paths.contamination === undefined
+      ? undefined
+      : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
   // Pairs are named by the first document of each text: remember just those ids.
   const pairGroups = new Set<number>();
-  if (paths.pairs !== undefined) for (let i = 0; i < outcome.verified.a.length; i++) pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
+  if (paths.pairs !== undefined)
+    for (let i = 0; i < outcome.verified.a.length; i++)
+      pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
   return { out, clusters, contamination, pairGroups };
 }
 
@@ -97,7 +118,13 @@ async function visitCorpus(
     if (out !== undefined) await writeKept(outcome, records, out, read, progress);
     for (let d = 0; d < records.documents; d++) await visit(d, records.id(d));
   } else if (outcome.files.length > 0) {
-    for await (const doc of rereadCorpus(outcome.files, read, outcome.table.documents, 'to write the outputs', progress)) {
+    for await (const doc of rereadCorpus(
+      outcome.files,
+      read,
+      outcome.table.documents,
+      'to write the outputs',
+      progress,
+    )) {
       if (out !== undefined && outcome.assignment.kept[doc.index] === 1) await out.write(doc);
       await visit(doc.index, doc.id);
     }
@@ -110,6 +137,10 @@ async function visitCorpus(
 }
 
 /** One row per verified pair, each text named by its first document. */
-async function writePairs(pairs: RowTable, verified: VerifiedPairs, groupIds: ReadonlyMap<number, string>): Promise<void> {
+async function writePairs(
+  pairs: RowTable,
+  verified: VerifiedPairs,
+  groupIds: ReadonlyMap<number, string>,
+): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) await pairs.row(pairRow(verified, i, (g) => groupIds.get(g)!));
 }

@@ -20,7 +20,11 @@ export interface WantedLine {
   readonly rawLine: string;
 }
 
-export async function copyLines(path: string, wanted: readonly WantedLine[], out: Required<Pick<KeptDocuments, 'writeLine'>>): Promise<void> {
+export async function copyLines(
+  path: string,
+  wanted: readonly WantedLine[],
+  out: Required<Pick<KeptDocuments, 'writeLine'>>,
+): Promise<void> {
   let next = 0;
   let line = 1;
   const take = async (piece: Uint8Array): Promise<void> => {
@@ -30,7 +34,8 @@ export async function copyLines(path: string, wanted: readonly WantedLine[], out
       next++;
     }
     // Several readline lines in one: each wanted one from its text.
-    for (; lines > 1 && next < wanted.length && wanted[next].line < line + lines; next++) await out.writeLine(Buffer.from(wanted[next].rawLine + '\n'));
+    for (; lines > 1 && next < wanted.length && wanted[next].line < line + lines; next++)
+      await out.writeLine(Buffer.from(wanted[next].rawLine + '\n'));
     line += lines;
   };
   let pending: Buffer[] = [];
@@ -46,10 +51,13 @@ export async function copyLines(path: string, wanted: readonly WantedLine[], out
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
   if (pending.length > 0 && next < wanted.length) await take(Buffer.concat(pending));
-  if (next < wanted.length) throw new Error(`${path}: the file changed while it was indexed (it ends before line ${wanted[next].line})`);
+  if (next < wanted.length)
+    throw new Error(`${path}: the file changed while it was indexed (it ends before line ${wanted[next].line})`);
 }
 
-/** How many lines readline sees in one \n-terminated piece: 1, plus one per lone \r (a \r before the \n ends the line). */
+/**
+ * How many lines readline sees in one \n-terminated piece: 1, plus one per lone \r (a \r before the \n ends the line).
+ */
 function logicalLines(piece: Uint8Array): number {
   let end = piece.length;
   if (end > 0 && piece[end - 1] === LF) end--;

@@ -45,14 +45,27 @@ export interface IndexAddConfig {
 }
 
 /** The columns of `--matches`; `exact` is null where the pair was decided by its estimate. */
-export const MATCH_COLUMNS = [['id', 'STRING'], ['matched', 'STRING'], ['estimate', 'DOUBLE'], ['exact', 'DOUBLE']] as const;
+export const MATCH_COLUMNS = [
+  ['id', 'STRING'],
+  ['matched', 'STRING'],
+  ['estimate', 'DOUBLE'],
+  ['exact', 'DOUBLE'],
+] as const;
 
 export function addOutputs(outputs: IndexAddOutputs): NamedOutput[] {
-  const named: [string, string | undefined][] = [['-o', outputs.out], ['--matches', outputs.matches], ['--report', outputs.report]];
-  return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([flag, path]) => ({ flag, path }));
+  const named: [string, string | undefined][] = [
+    ['-o', outputs.out],
+    ['--matches', outputs.matches],
+    ['--report', outputs.report],
+  ];
+  return named
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([flag, path]) => ({ flag, path }));
 }
 
-/** Checks before any work (and before the index is opened): the inputs exist, no output is an input or inside the index. */
+/**
+ * Checks before any work (and before the index is opened): the inputs exist, no output is an input or inside the index.
+ */
 export async function indexAddPreflight(config: IndexAddConfig): Promise<InputFile[]> {
   if (config.inputs.length === 0) throw new RangeError('no input: give corpus files (or - for standard input)');
   const corpus = await listInputFiles(config.inputs);
@@ -61,7 +74,12 @@ export async function indexAddPreflight(config: IndexAddConfig): Promise<InputFi
   return corpus;
 }
 
-export async function indexAdd(index: DedupIndex, config: IndexAddConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<IndexAddReport> {
+export async function indexAdd(
+  index: DedupIndex,
+  config: IndexAddConfig,
+  corpus: readonly InputFile[],
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<IndexAddReport> {
   return addInput(index, config, corpus, await readAddInput(config, corpus, hooks));
 }
 
@@ -71,17 +89,28 @@ export interface ReadInput {
 }
 
 /** The whole corpus read and checked (malformed lines, repeated ids), before the index is touched. */
-export async function readAddInput(config: IndexAddConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<ReadInput> {
+export async function readAddInput(
+  config: IndexAddConfig,
+  corpus: readonly InputFile[],
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<ReadInput> {
   const started = performance.now();
   const input = await readIndexInput(corpus, config.read, config.outputs.out !== undefined, hooks);
   return { input, readingMs: performance.now() - started };
 }
 
 /** One add (one commit), then the outputs and the report. */
-export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus: readonly InputFile[], { input, readingMs }: ReadInput): Promise<IndexAddReport> {
+export async function addInput(
+  index: DedupIndex,
+  config: IndexAddConfig,
+  corpus: readonly InputFile[],
+  { input, readingMs }: ReadInput,
+): Promise<IndexAddReport> {
   const timer = new StageTimer();
   timer.add('reading', readingMs);
-  const result = await timer.time('adding', () => index.add(input.documents, { all: config.all }).catch((error: unknown) => Promise.reject(located(error, input))));
+  const result = await timer.time('adding', () =>
+    index.add(input.documents, { all: config.all }).catch((error: unknown) => Promise.reject(located(error, input))),
+  );
   await timer.time('writing', () => writeAddOutputs(input, result, corpus, config.outputs));
   const report = buildIndexAddReport({
     index: config.dir,
@@ -93,19 +122,26 @@ export async function addInput(index: DedupIndex, config: IndexAddConfig, corpus
     binarySkipped: input.binarySkipped,
     timings: timer.byName(),
   });
-  if (config.outputs.report !== undefined) await writeTextFile(config.outputs.report, JSON.stringify(report, null, 2) + '\n');
+  if (config.outputs.report !== undefined)
+    await writeTextFile(config.outputs.report, JSON.stringify(report, null, 2) + '\n');
   return report;
 }
 
 /** The index names a refused id by its place in the add (IndexIdError.documents): the CLI names its file and line. */
 function located(error: unknown, input: IndexInput): unknown {
-  if (!(error instanceof IndexIdError) || !error.documents.every((d) => d >= 1 && d <= input.documents.length)) return error;
+  if (!(error instanceof IndexIdError) || !error.documents.every((d) => d >= 1 && d <= input.documents.length))
+    return error;
   error.message = error.located((i) => input.locate(i));
   return error;
 }
 
 /** -o and --matches, both or neither committed. */
-async function writeAddOutputs(input: IndexInput, result: AddResult, corpus: readonly InputFile[], outputs: IndexAddOutputs): Promise<void> {
+async function writeAddOutputs(
+  input: IndexInput,
+  result: AddResult,
+  corpus: readonly InputFile[],
+  outputs: IndexAddOutputs,
+): Promise<void> {
   const opened: { commit(): Promise<void>; abort(): Promise<void> }[] = [];
   try {
     if (outputs.out !== undefined) {
@@ -134,8 +170,14 @@ async function writeAdded(read: readonly InputDocument[], result: AddResult, out
   await writeWanted(read, (d) => result.decisions[d].added, out);
 }
 
-/** The documents `wanted` picks, in input order, JSON lines of a file copied as bytes (also `dedup --containment`'s -o). */
-export async function writeWanted(read: readonly InputDocument[], wanted: (d: number) => boolean, out: KeptDocuments): Promise<void> {
+/**
+ * The documents `wanted` picks, in input order, JSON lines of a file copied as bytes (also `dedup --containment`'s -o).
+ */
+export async function writeWanted(
+  read: readonly InputDocument[],
+  wanted: (d: number) => boolean,
+  out: KeptDocuments,
+): Promise<void> {
   for (let i = 0; i < read.length; ) {
     const path = read[i].source.path;
     let end = i;
@@ -154,7 +196,12 @@ export async function writeWanted(read: readonly InputDocument[], wanted: (d: nu
 
 async function writeMatches(table: RowTable, result: AddResult): Promise<void> {
   for (const decision of result.decisions) {
-    for (const match of decision.matches) await table.row([decision.id, match.id, sixDecimals(match.similarity), match.exact === undefined ? null : sixDecimals(match.exact)]);
+    for (const match of decision.matches)
+      await table.row([
+        decision.id,
+        match.id,
+        sixDecimals(match.similarity),
+        match.exact === undefined ? null : sixDecimals(match.exact),
+      ]);
   }
 }
-

@@ -39,7 +39,12 @@ export function countingRead(read: ReadOptions, counts: ReadCounts, hooks: Dedup
 }
 
 /** Every document of the corpus, ids unique (a repeated id is refused naming both places). */
-export async function readIndexInput(corpus: readonly InputFile[], read: ReadOptions, keepRead: boolean, hooks: DedupHooks): Promise<IndexInput> {
+export async function readIndexInput(
+  corpus: readonly InputFile[],
+  read: ReadOptions,
+  keepRead: boolean,
+  hooks: DedupHooks,
+): Promise<IndexInput> {
   const counts: ReadCounts = { invalidSkipped: 0, binarySkipped: [] };
   const documents: IndexDocument[] = [];
   const kept: InputDocument[] | undefined = keepRead ? [] : undefined;
@@ -52,7 +57,12 @@ export async function readIndexInput(corpus: readonly InputFile[], read: ReadOpt
     const options = { ...countingRead(read, counts, hooks), onBytes: (n: number) => (bytes = n) };
     for await (const doc of readDocuments(corpus, options)) {
       const earlier = seen.get(doc.id);
-      if (earlier !== undefined) throw new InputError(doc.source.path, doc.source.line, `id ${JSON.stringify(doc.id)} is also the id of ${earlier}: ids must be unique in an index`);
+      if (earlier !== undefined)
+        throw new InputError(
+          doc.source.path,
+          doc.source.line,
+          `id ${JSON.stringify(doc.id)} is also the id of ${earlier}: ids must be unique in an index`,
+        );
       seen.set(doc.id, locationOf(doc));
       documents.push({ id: doc.id, text: doc.text });
       if (paths.at(-1) !== doc.source.path) paths.push(doc.source.path);
@@ -68,7 +78,11 @@ export async function readIndexInput(corpus: readonly InputFile[], read: ReadOpt
 }
 
 /** The corpus in batches of `size` documents, for queries (streamed: memory stays at one batch). */
-export async function* documentBatches(corpus: readonly InputFile[], read: ReadOptions, size: number): AsyncGenerator<InputDocument[]> {
+export async function* documentBatches(
+  corpus: readonly InputFile[],
+  read: ReadOptions,
+  size: number,
+): AsyncGenerator<InputDocument[]> {
   let batch: InputDocument[] = [];
   for await (const doc of readDocuments(corpus, read)) {
     batch.push(doc);

@@ -6,7 +6,11 @@ import { readdir, stat } from 'node:fs/promises';
 import type { InputFile } from '../../io/readDocuments.js';
 import { checkOutputs, OutputPathError, refuseInsideDirectory, type NamedOutput } from '../shared/outputChecks.js';
 
-export async function checkIndexOutputs(dir: string, outputs: readonly NamedOutput[], corpus: readonly InputFile[]): Promise<void> {
+export async function checkIndexOutputs(
+  dir: string,
+  outputs: readonly NamedOutput[],
+  corpus: readonly InputFile[],
+): Promise<void> {
   await checkOutputs(outputs, [...corpus, { path: dir, role: 'the index' }]);
   await refuseInsideDirectory(outputs, dir, 'the index');
 }
@@ -18,8 +22,16 @@ export async function checkIndexOutputs(dir: string, outputs: readonly NamedOutp
 export async function checkNewIndexDirectory(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (info === undefined) return;
-  if (!info.isDirectory()) throw new OutputPathError(`${dir}: is a file; an index is a directory (give a new or empty one)`);
+  if (!info.isDirectory())
+    throw new OutputPathError(`${dir}: is a file; an index is a directory (give a new or empty one)`);
   const entries = await readdir(dir);
-  if (entries.includes('manifest.json')) throw new OutputPathError(`${dir} is already an index: add to it with gpudedup index add, or choose a new directory`);
-  if (entries.length > 0) throw new OutputPathError(`${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}): an index is created in a new or empty directory`);
+  if (entries.includes('manifest.json'))
+    throw new OutputPathError(
+      `${dir} is already an index: add to it with gpudedup index add, or choose a new directory`,
+    );
+  if (entries.length > 0)
+    throw new OutputPathError(
+      `${dir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}): an index is created ` +
+        `in a new or empty directory`,
+    );
 }

@@ -53,14 +53,29 @@ export async function queryPreflight(config: QueryConfig): Promise<InputFile[]> 
   return corpus;
 }
 
-export async function queryDocuments(index: DedupIndex, config: QueryConfig, corpus: readonly InputFile[], hooks: DedupHooks = SILENT_HOOKS): Promise<QuerySummary> {
+export async function queryDocuments(
+  index: DedupIndex,
+  config: QueryConfig,
+  corpus: readonly InputFile[],
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<QuerySummary> {
   const started = performance.now();
-  const summary: QuerySummary = { documents: 0, matched: 0, matches: 0, seconds: 0, invalidSkipped: 0, binarySkipped: [] };
+  const summary: QuerySummary = {
+    documents: 0,
+    matched: 0,
+    matches: 0,
+    seconds: 0,
+    invalidSkipped: 0,
+    binarySkipped: [],
+  };
   const out = await BufferedFile.create(config.out);
   try {
     const read = countingRead(config.read, summary, hooks);
     for await (const batch of documentBatches(corpus, read, config.batchSize ?? 256)) {
-      const results = await index.query(batch.map((d) => d.text), { top: config.top, containment: config.containment, rerank: config.rerank });
+      const results = await index.query(
+        batch.map((d) => d.text),
+        { top: config.top, containment: config.containment, rerank: config.rerank },
+      );
       let lines = '';
       for (let i = 0; i < batch.length; i++) {
         const matches = results[i].matches;

@@ -13,8 +13,13 @@ import type { SignatureParams } from '../../signatures/params.js';
 import { hashFamilyOf } from '../../signatures/params.js';
 import { openSigner, type BackendChoice } from '../../firstPass/node/resolveBackend.js';
 
-/** The option table's fields (src/options.ts: types, defaults) as DedupSettings picks them, with keep and the audit's. */
-export interface DedupConfig extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>, Partial<Omit<VerificationOptions, 'verify' | 'clusterCheck'>>, Partial<Pick<OptionValues, 'audit' | 'auditSeed'>> {
+/**
+ * The option table's fields (src/options.ts: types, defaults) as DedupSettings picks them, with keep and the audit's.
+ */
+export interface DedupConfig
+  extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck' | 'keep'>,
+    Partial<Omit<VerificationOptions, 'verify' | 'clusterCheck'>>,
+    Partial<Pick<OptionValues, 'audit' | 'auditSeed'>> {
   /** Corpus files; may be empty when `signatures` is given (then only clusters and the report come out). */
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
@@ -28,9 +33,15 @@ export interface DedupConfig extends Pick<OptionValues, 'threshold' | 'verify' |
   readonly against: readonly string[];
   /** A `.npy` from `gpudedup sign` over the same inputs, instead of signing them. */
   readonly signatures?: string;
-  /** Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures and shingle sets spill to `tempDirectory` (default: 1 GiB, or a quarter of RAM if less). */
+  /**
+   * Past their share of this many bytes (rowSpill.ts's memoryPlan), signatures and shingle sets spill to
+   * `tempDirectory` (default: 1 GiB, or a quarter of RAM if less).
+   */
   readonly memoryLimitBytes?: number;
-  /** The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows alone). */
+  /**
+   * The shingle sets' share of the limit, held in memory (default: a quarter of it; tests raise it to spill rows
+   * alone).
+   */
   readonly shingleSetBytes?: number;
   /** Where spilled signatures go (default: the system's temporary directory). */
   readonly tempDirectory?: string;
@@ -68,10 +79,17 @@ export async function withProgress<T>(
   }
 }
 
-/** A StageRunner that adds each stage's milliseconds to `timings` under its name and shows an item count when it has a total. */
+/**
+ * A StageRunner that adds each stage's milliseconds to `timings` under its name and shows an item count when it has a
+ * total.
+ */
 export function stageRunner(hooks: DedupHooks, timer: StageTimer): StageRunner {
   return (name, work, total) =>
-    timer.time(name, () => (total === undefined ? work(() => undefined) : withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done)))));
+    timer.time(name, () =>
+      total === undefined
+        ? work(() => undefined)
+        : withProgress(hooks, name, total, 'items', (progress) => work((done) => progress.update(done))),
+    );
 }
 
 /**

@@ -58,34 +58,59 @@ export interface Presigned {
  * document; the first of each exact group is shingled and signed (in the
  * workers on the CPU, by `signer.backend` with a GPU), adding to `timings`.
  */
-export async function signingPass(files: readonly InputFile[], options: CorpusPassOptions, signer: FirstPassSigner, timings: SignedPassTimings): Promise<CorpusPassResult> {
+export async function signingPass(
+  files: readonly InputFile[],
+  options: CorpusPassOptions,
+  signer: FirstPassSigner,
+  timings: SignedPassTimings,
+): Promise<CorpusPassResult> {
   const { k, slotBits, bandKeys } = options.params;
-  const pass = await signCorpus(inputUnits(files, options.read.onBytes), signer, {
-    setup: unitSetup(options.params, options.read, options.keep),
-    rows: { k, slotBits, bands: bandKeys },
-    spill: options.spill,
-    sets: options.sets,
-    onInvalid: options.read.onInvalid,
-    onBinary: options.read.onBinary,
-    onUnit: (tablesBytes, documents) => {
-      options.onTablesBytes?.(tablesBytes);
-      options.onDocument?.(documents);
+  const pass = await signCorpus(
+    inputUnits(files, options.read.onBytes),
+    signer,
+    {
+      setup: unitSetup(options.params, options.read, options.keep),
+      rows: { k, slotBits, bands: bandKeys },
+      spill: options.spill,
+      sets: options.sets,
+      onInvalid: options.read.onInvalid,
+      onBinary: options.read.onBinary,
+      onUnit: (tablesBytes, documents) => {
+        options.onTablesBytes?.(tablesBytes);
+        options.onDocument?.(documents);
+      },
     },
-  }, timings);
-  return { table: pass.table, signatures: pass.signatures, missingKeepField: pass.missingKeepField, sets: options.sets, records: pass.records };
+    timings,
+  );
+  return {
+    table: pass.table,
+    signatures: pass.signatures,
+    missingKeepField: pass.missingKeepField,
+    sets: options.sets,
+    records: pass.records,
+  };
 }
 
 /** What every first-pass read of a run shares. */
 export function unitSetup(params: SignatureParams, read: ReadOptions, keep: KeepPolicy): ReadSetup {
   return {
-    read: { textField: read.textField, idField: read.idField, skipInvalid: read.skipInvalid, strict: read.strict ?? false },
+    read: {
+      textField: read.textField,
+      idField: read.idField,
+      skipInvalid: read.skipInvalid,
+      strict: read.strict ?? false,
+    },
     shingle: shingleOptionsOf(params),
     keep,
   };
 }
 
 /** Takes each group's row from presigned signatures, checking that they are this corpus's. */
-export async function presignedPass(files: readonly InputFile[], options: CorpusPassOptions, presigned: Presigned): Promise<CorpusPassResult> {
+export async function presignedPass(
+  files: readonly InputFile[],
+  options: CorpusPassOptions,
+  presigned: Presigned,
+): Promise<CorpusPassResult> {
   const prePass = new ExactPrePass(options.params.normalize, options.keep);
   const store = new RowStore(presigned.rows.k, presigned.rows.slotBits, presigned.rows.bands);
   const check = new PresignedCheck(presigned.ids, presigned.rows);
@@ -94,7 +119,10 @@ export async function presignedPass(files: readonly InputFile[], options: Corpus
     store.append(presigned.rows.words.subarray(doc.index * width, (doc.index + 1) * width));
   }
   if (prePass.table.documents !== presigned.ids.length) {
-    throw new Error(`the signatures cover ${presigned.ids.length} documents but the input has ${prePass.table.documents}: not the corpus that was signed`);
+    throw new Error(
+      `the signatures cover ${presigned.ids.length} documents but the input has ${prePass.table.documents}: not the ` +
+        `corpus that was signed`,
+    );
   }
   return { table: prePass.table, signatures: store.finish(), missingKeepField: prePass.missingKeepField };
 }
@@ -118,10 +146,15 @@ async function* firstOfEachGroup(
 function checkPresignedId(ids: readonly string[], doc: InputDocument): void {
   const where = locationOf(doc);
   if (doc.index >= ids.length) {
-    throw new Error(`${where}: the input has more documents than the signatures (${ids.length}): not the corpus that was signed`);
+    throw new Error(
+      `${where}: the input has more documents than the signatures (${ids.length}): not the corpus that was signed`,
+    );
   }
   if (ids[doc.index] !== doc.id) {
-    throw new Error(`${where}: document ${doc.index} is "${doc.id}" but the signatures have "${ids[doc.index]}" there: not the corpus that was signed`);
+    throw new Error(
+      `${where}: document ${doc.index} is "${doc.id}" but the signatures have "${ids[doc.index]}" there: not the ` +
+        `corpus that was signed`,
+    );
   }
 }
 
@@ -147,7 +180,9 @@ class PresignedCheck {
     if (doc.index >= this.rows.count) return; // checkPresignedId refuses it
     const fail = (reason: string): never => {
       const where = locationOf(doc);
-      throw new Error(`${where}: document "${doc.id}" ${reason}: not the corpus that was signed (or not the same --text-field)`);
+      throw new Error(
+        `${where}: document "${doc.id}" ${reason}: not the corpus that was signed (or not the same --text-field)`,
+      );
     };
     const empty = isEmptySignature(this.rows, doc.index);
     if (group < 0) {
@@ -163,7 +198,8 @@ class PresignedCheck {
     const a = this.firstOfGroup[group] * this.width;
     const b = doc.index * this.width;
     for (let w = 0; w < this.width; w++) {
-      if (words[a + w] !== words[b + w]) fail(`repeats the text of document ${this.firstOfGroup[group]} but not its signature`);
+      if (words[a + w] !== words[b + w])
+        fail(`repeats the text of document ${this.firstOfGroup[group]} but not its signature`);
     }
   }
 }

@@ -34,7 +34,11 @@ export interface ReadFile {
 export async function checkOutputs(outputs: readonly NamedOutput[], inputs: readonly ReadFile[]): Promise<void> {
   const files = outputs.filter((o) => o.path !== '-');
   const toStdout = outputs.filter((o) => o.path === '-');
-  if (toStdout.length > 1) throw new OutputPathError(`${toStdout.map((o) => o.flag).join(' and ')} ${toStdout.length === 2 ? 'both' : 'all'} name - (standard output): give all but one a file name`);
+  if (toStdout.length > 1)
+    throw new OutputPathError(
+      `${toStdout.map((o) => o.flag).join(' and ')} ${toStdout.length === 2 ? 'both' : 'all'} name - (standard ` +
+        `output): give all but one a file name`,
+    );
   const read = await identities(inputs);
   const named = new Map<string, string>();
   for (const output of files) {
@@ -44,10 +48,14 @@ export async function checkOutputs(outputs: readonly NamedOutput[], inputs: read
     const keys = [`path:${await canonicalPath(path)}`, ...(info ? [`inode:${info.dev}:${info.ino}`] : [])];
     for (const key of keys) {
       const input = read.get(key);
-      if (input !== undefined) throw new OutputPathError(`${flag} ${path}: is ${describeInput(input, path)}; writing it would destroy it (give another output name)`);
+      if (input !== undefined)
+        throw new OutputPathError(
+          `${flag} ${path}: is ${describeInput(input, path)}; writing it would destroy it (give another output name)`,
+        );
       const other = named.get(key);
       // Two outputs under one name would overwrite each other.
-      if (other !== undefined) throw new OutputPathError(`${other} and ${flag} both name ${path}: give each output its own file`);
+      if (other !== undefined)
+        throw new OutputPathError(`${other} and ${flag} both name ${path}: give each output its own file`);
     }
     for (const key of keys) named.set(key, flag);
   }
@@ -93,7 +101,8 @@ async function checkWritable({ flag, path }: NamedOutput): Promise<void> {
     dir = dirname(dir);
     info = await stat(dir).catch(() => undefined);
   }
-  if (info !== undefined && !info.isDirectory()) throw new OutputPathError(`${flag} ${path}: ${dir} is not a directory`);
+  if (info !== undefined && !info.isDirectory())
+    throw new OutputPathError(`${flag} ${path}: ${dir} is not a directory`);
   const refused = await cannotCreateFilesIn(dir);
   if (refused !== undefined) throw new OutputPathError(`${flag} ${path}: cannot create files in ${dir}: ${refused}`);
 }
@@ -130,7 +139,10 @@ export async function refuseInsideDirectory(outputs: readonly NamedOutput[], dir
   for (const { flag, path } of outputs) {
     if (path === '-') continue;
     const real = await canonicalPath(path);
-    if (real === root || real.startsWith(root + sep)) throw new OutputPathError(`${flag} ${path}: is inside ${role} ${dir}; writing it there would change the index (give a path outside it)`);
+    if (real === root || real.startsWith(root + sep))
+      throw new OutputPathError(
+        `${flag} ${path}: is inside ${role} ${dir}; writing it there would change the index (give a path outside it)`,
+      );
   }
 }
 
@@ -149,7 +161,8 @@ export async function refuseSelfReference(
     const same = info && ids.get(`${info.dev}:${info.ino}`);
     if (same) {
       throw new RangeError(
-        `--against ${file.path}: is the corpus file ${same}; every one of its documents would match itself and be removed (give a reference set other than the corpus)`,
+        `--against ${file.path}: is the corpus file ${same}; every one of its documents would match itself and be ` +
+          `removed (give a reference set other than the corpus)`,
       );
     }
   }

@@ -25,7 +25,6 @@ export const AUDIT_COLUMNS: readonly TableColumn[] = [
   ['exact', 'DOUBLE'],
 ];
 
-
 /** The first document of each exact group in `groups`. */
 function firstDocuments(table: DocumentTable, groups: ReadonlySet<number>): Map<number, number> {
   const first = new Map<number, number>();
@@ -48,16 +47,36 @@ export interface AuditNames {
   removal(r: AuditResult['removals'][number]): readonly [string, string];
 }
 
-export async function writeAuditFile(path: string, audit: AuditResult, table: DocumentTable, idOf: (doc: number) => string, compression?: ParquetCompression): Promise<void> {
+export async function writeAuditFile(
+  path: string,
+  audit: AuditResult,
+  table: DocumentTable,
+  idOf: (doc: number) => string,
+  compression?: ParquetCompression,
+): Promise<void> {
   const first = firstDocuments(table, new Set(audit.pairs.flatMap((p) => [p.a, p.b])));
-  const names: AuditNames = { pair: (p) => [idOf(first.get(p.a)!), idOf(first.get(p.b)!)], removal: (r) => [idOf(r.removed), idOf(r.kept)] };
+  const names: AuditNames = {
+    pair: (p) => [idOf(first.get(p.a)!), idOf(first.get(p.b)!)],
+    removal: (r) => [idOf(r.removed), idOf(r.kept)],
+  };
   await writeAuditRows(path, audit, names, compression);
 }
 
 /** The audit file, its items named by `names` (dedup: from the document table; cluster: from the join's rows). */
-export async function writeAuditRows(path: string, audit: AuditResult, names: AuditNames, compression?: ParquetCompression): Promise<void> {
+export async function writeAuditRows(
+  path: string,
+  audit: AuditResult,
+  names: AuditNames,
+  compression?: ParquetCompression,
+): Promise<void> {
   const rows: Cell[][] = [
-    ...audit.pairs.map((p): Cell[] => ['pair', binRange(p.bin).join('-'), ...names.pair(p), sixDecimals(p.estimate), sixDecimals(p.exact)]),
+    ...audit.pairs.map((p): Cell[] => [
+      'pair',
+      binRange(p.bin).join('-'),
+      ...names.pair(p),
+      sixDecimals(p.estimate),
+      sixDecimals(p.exact),
+    ]),
     ...audit.removals.map((r): Cell[] => ['removed', null, ...names.removal(r), null, sixDecimals(r.exact)]),
   ];
   const file = await openTable(path, AUDIT_COLUMNS, compression);

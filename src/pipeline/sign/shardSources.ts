@@ -33,18 +33,32 @@ export interface ShardSource {
 /** Shards of at most 2^21 runs keep positions (index × 2^32 + ordinal) exact doubles. */
 const MAX_RANGE_SHARDS = 2 ** 21;
 
-export async function shardSource(files: readonly InputFile[], shard: { index: number; count: number }, read: ReadOptions, note: (message: string) => void): Promise<ShardSource> {
+export async function shardSource(
+  files: readonly InputFile[],
+  shard: { index: number; count: number },
+  read: ReadOptions,
+  note: (message: string) => void,
+): Promise<ShardSource> {
   const once = files.find((f) => readsOnce(f.path));
   if (once !== undefined) {
     const what = once.path === '-' ? 'standard input' : `${once.path} (a pipe)`;
-    if (shard.count > 1) note(`${what} cannot be split: this shard reads all of it and keeps every ` + `${shard.count}th document (give files to read only this shard's part)`);
+    if (shard.count > 1)
+      note(
+        `${what} cannot be split: this shard reads all of it and keeps every ` +
+          `${shard.count}th document (give files to read only this shard's part)`,
+      );
     return moduloSource(files, shard);
   }
   if (shard.count > MAX_RANGE_SHARDS) throw new RangeError(`--shard: at most ${MAX_RANGE_SHARDS} shards`);
   return rangeSource(files, shard, read, note);
 }
 
-async function rangeSource(files: readonly InputFile[], shard: { index: number; count: number }, read: ReadOptions, note: (message: string) => void): Promise<ShardSource> {
+async function rangeSource(
+  files: readonly InputFile[],
+  shard: { index: number; count: number },
+  read: ReadOptions,
+  note: (message: string) => void,
+): Promise<ShardSource> {
   let bytesRead = 0;
   const countBytes = (n: number): void => {
     bytesRead += n;
@@ -54,14 +68,32 @@ async function rangeSource(files: readonly InputFile[], shard: { index: number; 
   const plan = planShards(described.planned, shard.count);
   const mine = plan[shard.index];
   const pieces = mine.map((p) => ({ path: files[p.file].path, part: partOf(p), documents: 0 }));
-  const identity = { count: shard.count, files: files.map((f, i) => [f.path, f.size, described.planned[i].split]), plan };
-  const ranges: ShardRanges = { plan: createHash('sha256').update(JSON.stringify(identity)).digest('hex'), inputBytes: totalInputBytes(files) ?? 0, pieces };
+  const identity = {
+    count: shard.count,
+    files: files.map((f, i) => [f.path, f.size, described.planned[i].split]),
+    plan,
+  };
+  const ranges: ShardRanges = {
+    plan: createHash('sha256').update(JSON.stringify(identity)).digest('hex'),
+    inputBytes: totalInputBytes(files) ?? 0,
+    pieces,
+  };
   let documents = 0;
   return {
-    bytes: mine.reduce((sum, p) => sum + pieceBytes(p, described.planned[p.file].size, described.planned[p.file].split), 0),
+    bytes: mine.reduce(
+      (sum, p) => sum + pieceBytes(p, described.planned[p.file].size, described.planned[p.file].split),
+      0,
+    ),
     async *documents(options, progress) {
       for (const [k, piece] of mine.entries()) {
-        for await (const doc of readPiece(files[piece.file], piece, described.footers[piece.file], files.length > 1, options, countBytes)) {
+        for await (const doc of readPiece(
+          files[piece.file],
+          piece,
+          described.footers[piece.file],
+          files.length > 1,
+          options,
+          countBytes,
+        )) {
           pieces[k].documents++;
           yield { ...doc, index: rangePosition(shard.index, documents++) };
           if ((documents & 1023) === 0) progress.update(documents, bytesRead);

@@ -12,7 +12,12 @@ import { listInputFiles, totalInputBytes } from '../../io/readDocuments.js';
 import { signedUnits } from '../../firstPass/signedUnits.js';
 import { EMPTY_SLOT_WORD } from '../../signatures/backend.js';
 import { unitSetup } from '../shared/corpusPass.js';
-import { finishedSignatureDifferences, openSignatureOutput, sidecarPath, type SignatureOutput } from '../../formats/shards/signatureFile.js';
+import {
+  finishedSignatureDifferences,
+  openSignatureOutput,
+  sidecarPath,
+  type SignatureOutput,
+} from '../../formats/shards/signatureFile.js';
 import { isParquetOutput } from '../../formats/parquet/parquetFile.js';
 import { checkOutputs, type NamedOutput } from '../shared/outputChecks.js';
 import { UniqueIds } from '../../exact/uniqueIds.js';
@@ -21,7 +26,15 @@ import { stat } from 'node:fs/promises';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
-import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks as RunHooks, type StageProgress, type RunSigner } from '../shared/config.js';
+import {
+  skippedInputCounter,
+  SILENT_HOOKS,
+  withProgress,
+  withRunSigner,
+  type DedupHooks as RunHooks,
+  type StageProgress,
+  type RunSigner,
+} from '../shared/config.js';
 
 export interface SignConfig {
   readonly inputs: readonly string[];
@@ -69,11 +82,17 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
   }
   return withRunSigner(config, hooks, async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
-      hooks.note(`warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume would have continued it`);
+      hooks.note(
+        `warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume ` +
+          `would have continued it`,
+      );
     }
     const writer = await openSignatureOutput(config.out, config.params, config.read, config.resume);
-    if (writer.documentCount > 0) hooks.note(`resuming after ${counted(writer.documentCount, 'document')} already signed`);
-    return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) => signInto(writer, files, config, signer, hooks, progress));
+    if (writer.documentCount > 0)
+      hooks.note(`resuming after ${counted(writer.documentCount, 'document')} already signed`);
+    return withProgress(hooks, 'signing', totalInputBytes(files), 'bytes', (progress) =>
+      signInto(writer, files, config, signer, hooks, progress),
+    );
   });
 }
 
@@ -83,7 +102,8 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
  * it is refused like the outputs themselves); a Parquet file alone.
  */
 function signOutputs(out: string): NamedOutput[] {
-  if (out === '-') throw new RangeError('sign -o -: signatures are a .npy with a sidecar, or a Parquet file; give a file name');
+  if (out === '-')
+    throw new RangeError('sign -o -: signatures are a .npy with a sidecar, or a Parquet file; give a file name');
   if (isParquetOutput(out)) return [{ flag: '-o', path: out }];
   const sidecar = sidecarPath(out);
   return [
@@ -101,14 +121,34 @@ function signOutputs(out: string): NamedOutput[] {
  */
 async function completeOutput(config: SignConfig): Promise<SignSummary | undefined> {
   const { out } = config;
-  if (isParquetOutput(out) || (await exists(partialPath(out))) || (await exists(partialPath(sidecarPath(out))))) return undefined;
+  if (isParquetOutput(out) || (await exists(partialPath(out))) || (await exists(partialPath(sidecarPath(out)))))
+    return undefined;
   if (!(await exists(out)) || !(await exists(sidecarPath(out)))) return undefined;
   const { differences, rows } = await finishedSignatureDifferences(out, config.params, config.read);
   if (differences.length > 0) {
-    throw new Error(`${out}: --resume, but it is complete and was signed with other parameters (file vs this run): ${differences.join('; ')}; run without --resume to replace it`);
+    throw new Error(
+      `${out}: --resume, but it is complete and was signed with other parameters (file vs this run): ` +
+        `${differences.join('; ')}; run without --resume to replace it`,
+    );
   }
-  const none = { empty: 0, invalidSkipped: 0, binarySkipped: [], shingles: 0, bytes: 0, textBytes: 0, seconds: 0, timings: { shingleMs: 0, signMs: 0 } };
-  return { ...none, documents: rows, resumed: rows, backend: 'none (already complete)', fellBack: false, alreadyComplete: true };
+  const none = {
+    empty: 0,
+    invalidSkipped: 0,
+    binarySkipped: [],
+    shingles: 0,
+    bytes: 0,
+    textBytes: 0,
+    seconds: 0,
+    timings: { shingleMs: 0, signMs: 0 },
+  };
+  return {
+    ...none,
+    documents: rows,
+    resumed: rows,
+    backend: 'none (already complete)',
+    fellBack: false,
+    alreadyComplete: true,
+  };
 }
 
 /** Signs every document not yet in `writer`, batch by batch, and commits. */
@@ -131,7 +171,11 @@ async function signInto(
   } catch (error) {
     // Keep what an interrupted run could resume from; drop a run that wrote nothing.
     if (writer.documentCount === 0) await writer.abort();
-    else hooks.note(`partial output kept (${counted(writer.documentCount, 'document')}): fix the cause and rerun with --resume, or delete ${config.out}.partial`);
+    else
+      hooks.note(
+        `partial output kept (${counted(writer.documentCount, 'document')}): fix the cause and rerun with --resume, ` +
+          `or delete ${config.out}.partial`,
+      );
     throw error;
   }
   return {
@@ -161,14 +205,19 @@ async function appendSigned(
 ): Promise<void> {
   const resumed = writer.documentCount;
   const checkpoint = config.batchSize ?? 2048;
-  const units = signedUnits(inputUnits(files, (n) => (counts.bytes = n), { lines: checkpoint }), signer.firstPass, {
-    setup: { ...unitSetup(config.params, config.read, { kind: 'first' }), exactKeys: false }, // every document is signed: no pre-pass keys
-    ids: new UniqueIds(),
-    onInvalid: invalid.onInvalid,
-    onBinary: invalid.onBinary,
-    keepSets: false,
-    skip: resumeCheck(writer.resumedIds),
-  }, timings);
+  const units = signedUnits(
+    inputUnits(files, (n) => (counts.bytes = n), { lines: checkpoint }),
+    signer.firstPass,
+    {
+      setup: { ...unitSetup(config.params, config.read, { kind: 'first' }), exactKeys: false }, // every document is signed: no pre-pass keys
+      ids: new UniqueIds(),
+      onInvalid: invalid.onInvalid,
+      onBinary: invalid.onBinary,
+      keepSets: false,
+      skip: resumeCheck(writer.resumedIds),
+    },
+    timings,
+  );
   const batch = new SignedBatch(config.params.k, checkpoint);
   const width = 2 * config.params.k;
   let position = 0;
@@ -176,14 +225,20 @@ async function appendSigned(
     let s = 0;
     for (let d = 0; d < unit.documents.count; d++, position++) {
       if (position < resumed) continue; // signed by the interrupted run (resumeCheck compared the ids)
-      batch.add(unitId(unit.documents, d), unit.documents.empty[d] === 1 ? undefined : unit.signatures.subarray(s * width, ++s * width));
+      batch.add(
+        unitId(unit.documents, d),
+        unit.documents.empty[d] === 1 ? undefined : unit.signatures.subarray(s * width, ++s * width),
+      );
       if (batch.size >= checkpoint) await batch.flushTo(writer);
     }
     counts.shingles += unit.result.shingleCount;
     counts.textBytes += unit.documents.textBytes;
     progress.update(writer.documentCount + batch.size, counts.bytes);
   }
-  if (position < resumed) throw new Error(`cannot resume: the input has ${position} documents, fewer than the ${resumed} the interrupted run signed`);
+  if (position < resumed)
+    throw new Error(
+      `cannot resume: the input has ${position} documents, fewer than the ${resumed} the interrupted run signed`,
+    );
   await batch.flushTo(writer);
 }
 

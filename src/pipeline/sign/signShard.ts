@@ -71,9 +71,15 @@ export function parseShardSlice(text: string): ShardSlice {
   return { index: i - 1, count: n };
 }
 
-export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = SILENT_HOOKS): Promise<SignShardSummary> {
+export async function runSignShard(
+  config: SignShardConfig,
+  hooks: DedupHooks = SILENT_HOOKS,
+): Promise<SignShardSummary> {
   const { slotBits } = config.params;
-  if (slotBits !== 32 && slotBits !== 64) throw new RangeError(`--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`);
+  if (slotBits !== 32 && slotBits !== 64)
+    throw new RangeError(
+      `--shard writes 32- or 64-bit slots (gpudedup cluster compares whole slots), not --slot-bits ${slotBits}`,
+    );
   const files = await listInputFiles(config.inputs, hooks.note);
   if (config.out === '-') throw new RangeError('sign --shard -o -: a shard is a Parquet file; give a file name');
   await checkOutputs([{ flag: '-o', path: config.out }], files);
@@ -81,19 +87,37 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     let empty = 0;
-    const writer = ShardWriter.create(config.out, config.lsh, config.params.k, () => shardMeta(config, writer.documents, source), undefined, {
-      sets: config.storeSets === true,
-      score: config.scoreField !== undefined,
-    });
+    const writer = ShardWriter.create(
+      config.out,
+      config.lsh,
+      config.params.k,
+      () => shardMeta(config, writer.documents, source),
+      undefined,
+      {
+        sets: config.storeSets === true,
+        score: config.scoreField !== undefined,
+      },
+    );
     try {
-      await withProgress(hooks, `signing shard ${config.shard.index + 1}/${config.shard.count}`, source.bytes, 'bytes', async (progress) => {
-        const skipped = skippedInputCounter(hooks, config.read);
-        const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
-        // Ids are checked unique among the documents this shard reads (all of them, on standard input).
-        const documents = requireUniqueIds(source.documents(read, progress));
-        const pipeline = { shingle: shingleOptionsOf(config.params), batchDocuments: config.batchSize, keepSets: config.storeSets === true };
-        for await (const batch of signDocuments(documents, signer.firstPass, pipeline)) empty += appendBatch(writer, batch, config);
-      });
+      await withProgress(
+        hooks,
+        `signing shard ${config.shard.index + 1}/${config.shard.count}`,
+        source.bytes,
+        'bytes',
+        async (progress) => {
+          const skipped = skippedInputCounter(hooks, config.read);
+          const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
+          // Ids are checked unique among the documents this shard reads (all of them, on standard input).
+          const documents = requireUniqueIds(source.documents(read, progress));
+          const pipeline = {
+            shingle: shingleOptionsOf(config.params),
+            batchDocuments: config.batchSize,
+            keepSets: config.storeSets === true,
+          };
+          for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
+            empty += appendBatch(writer, batch, config);
+        },
+      );
       await writer.commit();
     } catch (error) {
       await writer.abort();
@@ -102,14 +126,33 @@ export async function runSignShard(config: SignShardConfig, hooks: DedupHooks = 
     const meta = source.meta();
     const seconds = (performance.now() - started) / 1000;
     const inputBytes = meta.ranges?.inputBytes ?? source.bytes;
-    return { documents: writer.documents, totalDocuments: meta.totalDocuments, empty, seconds, backend: signer.signer.description, bytesRead: meta.bytesRead ?? 0, inputBytes };
+    return {
+      documents: writer.documents,
+      totalDocuments: meta.totalDocuments,
+      empty,
+      seconds,
+      backend: signer.signer.description,
+      bytesRead: meta.bytesRead ?? 0,
+      inputBytes,
+    };
   });
 }
 
 function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
   const { textField, idField, skipInvalid, strict } = config.read;
   const read = { textField, idField, skipInvalid, strict: strict === true };
-  return { format: SHARD_FORMAT, params: config.params, lsh: config.lsh, threshold: config.threshold, shard: config.shard, documents, ...source.meta(), sets: config.storeSets === true, scoreField: config.scoreField, read };
+  return {
+    format: SHARD_FORMAT,
+    params: config.params,
+    lsh: config.lsh,
+    threshold: config.threshold,
+    shard: config.shard,
+    documents,
+    ...source.meta(),
+    sets: config.storeSets === true,
+    scoreField: config.scoreField,
+    read,
+  };
 }
 
 /** Rows of one signed batch; returns the number of empty documents in it. */
@@ -134,9 +177,23 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
       }
     }
     const words = matrix.words;
-    for (let i = 0; i < k; i++) slots[i] = slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
-    const score = config.scoreField === undefined ? undefined : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
-    writer.push(doc.id, doc.index, isEmpty ? null : exactKey(normalized), doc.text.length, bandKeys, slots, batch.sets[d], score);
+    for (let i = 0; i < k; i++)
+      slots[i] =
+        slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
+    const score =
+      config.scoreField === undefined
+        ? undefined
+        : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
+    writer.push(
+      doc.id,
+      doc.index,
+      isEmpty ? null : exactKey(normalized),
+      doc.text.length,
+      bandKeys,
+      slots,
+      batch.sets[d],
+      score,
+    );
   });
   return empty;
 }

@@ -10,7 +10,17 @@ import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { align16, chunkShingleBytes, documentChunks, stageChunk } from './batchChunks.js';
 import { DATASKETCH_WASM } from './kernels.generated.js';
 
-type Entry = (a: number, b: number, groups: number, kpad: number, sh: number, off: number, docs: number, out: number, scratch: number) => void;
+type Entry = (
+  a: number,
+  b: number,
+  groups: number,
+  kpad: number,
+  sh: number,
+  off: number,
+  docs: number,
+  out: number,
+  scratch: number,
+) => void;
 
 const ENTRIES: Readonly<Record<DatasketchScheme, string>> = {
   'datasketch-affine32': 'sign_affine32',
@@ -76,7 +86,8 @@ export class DatasketchWasmKernel {
         words[2 * i + 1] = i < k ? a[2 * i + 1] : 0;
         words[2 * (kpad + i)] = i < k ? b[2 * i] : 0;
         // affine64: b's top bit flipped, so the kernel's signed compares order unsigned values (datasketch.wat)
-        words[2 * (kpad + i) + 1] = ((i < k ? b[2 * i + 1] : 0) ^ (scheme === 'datasketch-affine64' ? 0x80000000 : 0)) >>> 0;
+        words[2 * (kpad + i) + 1] =
+          ((i < k ? b[2 * i + 1] : 0) ^ (scheme === 'datasketch-affine64' ? 0x80000000 : 0)) >>> 0;
       }
     } else {
       const words = new Uint32Array(this.memory.buffer, 0, 2 * kpad);

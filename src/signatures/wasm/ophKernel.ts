@@ -10,7 +10,17 @@ import { instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { align16, chunkShingleBytes, documentChunks, stageChunk } from './batchChunks.js';
 import { OPH_BINS_WASM } from './kernels.generated.js';
 
-type BinsExport = (aLo: number, aHi: number, bLo: number, bHi: number, k: number, sh: number, off: number, docs: number, out: number) => void;
+type BinsExport = (
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+  k: number,
+  sh: number,
+  off: number,
+  docs: number,
+  out: number,
+) => void;
 
 /** One instance (its own memory) per call: keep the result per thread. Throws where WebAssembly is missing. */
 export function loadWasmOphBins(): OphBinKernel {

@@ -33,7 +33,10 @@ export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
 
 abstract class KernelBase implements WasmSignKernel {
   abstract readonly name: WasmKernelName;
-  /** Copies of the coefficients at the bottom of memory (compared by value: workers rebuild the family per request), and their size in bytes. */
+  /**
+   * Copies of the coefficients at the bottom of memory (compared by value: workers rebuild the family per request), and
+   * their size in bytes.
+   */
   private loadedA = new Uint32Array(0);
   private loadedB = new Uint32Array(0);
   protected familyBytes = 0;

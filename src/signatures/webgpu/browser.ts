@@ -19,11 +19,19 @@ export { acquireBrowserDevice } from './browserDevice.js';
  * 7.1 s against 28.2 s; 600 MB: 97 s against 291 s, issue 19). `webgpu` still
  * uses such an adapter.
  */
-export function resolveBrowserBackend(choice: BackendChoice, family: HashFamily, tuning: SignerTuning = {}): Promise<ResolvedBackend> {
+export function resolveBrowserBackend(
+  choice: BackendChoice,
+  family: HashFamily,
+  tuning: SignerTuning = {},
+): Promise<ResolvedBackend> {
   return selectBackend(
     choice,
     family,
-    { acquireDevice: () => acquireBrowserDevice(), shaderSources: () => browserShaderSources, preferCpuOverSoftwareAdapters: true },
+    {
+      acquireDevice: () => acquireBrowserDevice(),
+      shaderSources: () => browserShaderSources,
+      preferCpuOverSoftwareAdapters: true,
+    },
     tuning,
   );
 }

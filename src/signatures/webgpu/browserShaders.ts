@@ -11,4 +11,12 @@ import datasketchAffine64 from '../../../shaders/datasketch_affine64.wgsl?raw';
 import datasketchLegacy from '../../../shaders/datasketch_legacy.wgsl?raw';
 import type { ShaderSources } from './shaderSources.js';
 
-export const browserShaderSources: ShaderSources = { mersenne61, minhash, oph, mulmodTest, datasketchAffine32, datasketchAffine64, datasketchLegacy };
+export const browserShaderSources: ShaderSources = {
+  mersenne61,
+  minhash,
+  oph,
+  mulmodTest,
+  datasketchAffine32,
+  datasketchAffine64,
+  datasketchLegacy,
+};

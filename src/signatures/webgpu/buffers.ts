@@ -46,13 +46,27 @@ export class ChunkSlot {
 
   constructor(device: GPUDevice, name: string, maxBinding: number, maxBuffer: number) {
     const label = (what: string): string => `gpudedup ${name} ${what}`;
-    this.params = device.createBuffer({ label: label('params'), size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.params = device.createBuffer({
+      label: label('params'),
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     const storage = GPUBufferUsage.STORAGE;
     this.shingles = new GrowableBuffer(device, label('shingles'), storage | GPUBufferUsage.COPY_DST, maxBinding);
-    this.segmentStarts = new GrowableBuffer(device, label('segment starts'), storage | GPUBufferUsage.COPY_DST, maxBinding);
+    this.segmentStarts = new GrowableBuffer(
+      device,
+      label('segment starts'),
+      storage | GPUBufferUsage.COPY_DST,
+      maxBinding,
+    );
     this.segmentData = new GrowableBuffer(device, label('segment data'), storage | GPUBufferUsage.COPY_DST, maxBinding);
     this.minima = new GrowableBuffer(device, label('minima'), storage | GPUBufferUsage.COPY_SRC, maxBinding);
-    this.readback = new GrowableBuffer(device, label('readback'), GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, maxBuffer);
+    this.readback = new GrowableBuffer(
+      device,
+      label('readback'),
+      GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      maxBuffer,
+    );
   }
 
   destroy(): void {

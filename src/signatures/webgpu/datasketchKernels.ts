@@ -11,12 +11,19 @@ import type { SigningKernel } from './kernelShape.js';
 /** vec4u (a.lo, a.hi, b.lo, b.hi) per slot, as the classic kernel's. */
 function slotCoefficients(family: HashFamily): Uint32Array<ArrayBuffer> {
   const words = new Uint32Array(4 * family.k);
-  for (let i = 0; i < family.k; i++) words.set([family.a[2 * i], family.a[2 * i + 1], family.b[2 * i], family.b[2 * i + 1]], 4 * i);
+  for (let i = 0; i < family.k; i++)
+    words.set([family.a[2 * i], family.a[2 * i + 1], family.b[2 * i], family.b[2 * i + 1]], 4 * i);
   return words;
 }
 
 function kernel(name: SigningKernel['name'], entryPoint: string): SigningKernel {
-  return { name, entryPoint, invocationsPerSegment: (k) => k, segmentCap: segmentCapFor, coefficients: slotCoefficients };
+  return {
+    name,
+    entryPoint,
+    invocationsPerSegment: (k) => k,
+    segmentCap: segmentCapFor,
+    coefficients: slotCoefficients,
+  };
 }
 
 export const DATASKETCH_KERNELS: Readonly<Record<DatasketchScheme, SigningKernel>> = {

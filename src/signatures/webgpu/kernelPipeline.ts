@@ -34,7 +34,12 @@ export async function compileKernel(
 }
 
 /** Per hash function i the kernel uses: (a_i.lo, a_i.hi, b_i.lo, b_i.hi). */
-export async function uploadCoefficients(device: GPUDevice, watch: DeviceWatch, family: HashFamily, kernel: SigningKernel): Promise<GPUBuffer> {
+export async function uploadCoefficients(
+  device: GPUDevice,
+  watch: DeviceWatch,
+  family: HashFamily,
+  kernel: SigningKernel,
+): Promise<GPUBuffer> {
   const words = kernel.coefficients(family);
   const { value: buffer, errors } = watch.scoped('uploading coefficients', () => {
     const created = device.createBuffer({

@@ -1,4 +1,7 @@
-/** What a signing kernel is to the WebGPU backend (signingKernel.ts has ours, datasketchKernels.ts datasketch's): apart, so neither imports the other back. */
+/**
+ * What a signing kernel is to the WebGPU backend (signingKernel.ts has ours, datasketchKernels.ts datasketch's): apart,
+ * so neither imports the other back.
+ */
 import type { HashFamily } from '../hashFamilyShape.js';
 import type { Chunk } from './plan.js';
 import type { KernelName } from './shaderSources.js';

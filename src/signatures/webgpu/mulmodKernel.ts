@@ -13,7 +13,11 @@ const WORKGROUP_SIZE = 64;
  * `operands`: 6 words per case, (a.lo, a.hi, x.lo, x.hi, b.lo, b.hi), each
  * value below 2^61 and b below P. Returns 2 words per case, (lo, hi).
  */
-export async function runMulAddModP(device: GPUDevice, sources: ShaderSources, operands: Uint32Array<ArrayBuffer>): Promise<Uint32Array> {
+export async function runMulAddModP(
+  device: GPUDevice,
+  sources: ShaderSources,
+  operands: Uint32Array<ArrayBuffer>,
+): Promise<Uint32Array> {
   const count = operands.length / 6;
   if (!Number.isInteger(count) || count < 1) throw new RangeError('operands: a positive multiple of 6 words');
   const watch = new DeviceWatch(device);
@@ -24,7 +28,10 @@ export async function runMulAddModP(device: GPUDevice, sources: ShaderSources, o
     return created;
   };
   try {
-    const module = device.createShaderModule({ label: 'gpudedup mulmod_test.wgsl', code: kernelSource(sources, 'mulmodTest') });
+    const module = device.createShaderModule({
+      label: 'gpudedup mulmod_test.wgsl',
+      code: kernelSource(sources, 'mulmodTest'),
+    });
     const pipeline = await watch.guard(
       device.createComputePipelineAsync({
         label: 'gpudedup mulmod test',

@@ -52,7 +52,9 @@ export function chunkCapacity(
     Math.floor(invocations / k), // one invocation per (segment, slot)
   );
   if (shingles < 1 || segments < 1) {
-    throw new RangeError(`k = ${k} needs ${BYTES_PER_PAIR * k} bytes per document, more than this device binds (${binding})`);
+    throw new RangeError(
+      `k = ${k} needs ${BYTES_PER_PAIR * k} bytes per document, more than this device binds (${binding})`,
+    );
   }
   return { shingles, segments };
 }

@@ -30,11 +30,30 @@ export interface SelfCheckResult {
 
 /** (hi, lo) of values that stress carries and folds: 0, 1, P − 1, P, 2^61 − 2, word and limb edges. */
 const EDGES: ReadonlyArray<readonly [number, number]> = [
-  [0, 0], [0, 1], [0, 2], [0x1fffffff, 0xfffffffd], [0x1fffffff, 0xfffffffe], [0x1fffffff, 0xffffffff],
-  [0, 0xffffffff], [1, 0], [1, 1], [0x10000000, 0], [0x0fffffff, 0xffffffff], [0, 0xffff], [0, 0xffff0000],
-  [0xffff, 0xffffffff], [0x1fffffff, 0], [0x1fff0000, 0xffff0000], [0xffff, 0xffff], [0x1fffffff, 0xffff0000],
+  [0, 0],
+  [0, 1],
+  [0, 2],
+  [0x1fffffff, 0xfffffffd],
+  [0x1fffffff, 0xfffffffe],
+  [0x1fffffff, 0xffffffff],
+  [0, 0xffffffff],
+  [1, 0],
+  [1, 1],
+  [0x10000000, 0],
+  [0x0fffffff, 0xffffffff],
+  [0, 0xffff],
+  [0, 0xffff0000],
+  [0xffff, 0xffffffff],
+  [0x1fffffff, 0],
+  [0x1fff0000, 0xffff0000],
+  [0xffff, 0xffff],
+  [0x1fffffff, 0xffff0000],
 ];
-const ADDENDS: ReadonlyArray<readonly [number, number]> = [[0, 0], [0, 1], [0x1fffffff, 0xfffffffe]];
+const ADDENDS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0],
+  [0, 1],
+  [0x1fffffff, 0xfffffffe],
+];
 
 /** xorshift32: reproducible operands without BigInt. */
 function randomWords(seed: number): () => number {
@@ -69,7 +88,8 @@ export async function runSelfCheck(
       try {
         const got = await signer.sign(batch);
         const wrong = differingDocuments(got, expected, 2 * k);
-        if (wrong.length > 0) signatureMismatches.push(`${scheme}, ${layout}: documents ${wrong.slice(0, 5).join(', ')} differ`);
+        if (wrong.length > 0)
+          signatureMismatches.push(`${scheme}, ${layout}: documents ${wrong.slice(0, 5).join(', ')} differ`);
       } finally {
         signer.destroy();
       }
@@ -87,9 +107,15 @@ export async function runSelfCheck(
   };
 }
 
-async function checkMulAdd(device: GPUDevice, sources: ShaderSources, next: () => number, random: number): Promise<string[]> {
+async function checkMulAdd(
+  device: GPUDevice,
+  sources: ShaderSources,
+  next: () => number,
+  random: number,
+): Promise<string[]> {
   const operands: number[] = [];
-  for (const a of EDGES) for (const x of EDGES) for (const b of ADDENDS) operands.push(a[1], a[0], x[1], x[0], b[1], b[0]);
+  for (const a of EDGES)
+    for (const x of EDGES) for (const b of ADDENDS) operands.push(a[1], a[0], x[1], x[0], b[1], b[0]);
   for (let i = 0; i < random; i++) {
     // a, x below 2^61; b below 2^60 < P.
     operands.push(next(), next() & 0x1fffffff, next(), next() & 0x1fffffff, next(), next() & 0x0fffffff);
@@ -104,7 +130,8 @@ async function checkMulAdd(device: GPUDevice, sources: ShaderSources, next: () =
     if (got[2 * i] !== want[0] || got[2 * i + 1] !== want[1]) {
       const hex = (hi: number, lo: number): string => `0x${hi.toString(16)}_${lo.toString(16).padStart(8, '0')}`;
       mismatches.push(
-        `a=${hex(w[1], w[0])} x=${hex(w[3], w[2])} b=${hex(w[5], w[4])}: GPU ${hex(got[2 * i + 1], got[2 * i])}, CPU ${hex(want[1], want[0])}`,
+        `a=${hex(w[1], w[0])} x=${hex(w[3], w[2])} b=${hex(w[5], w[4])}: GPU ${hex(got[2 * i + 1], got[2 * i])}, CPU ` +
+          `${hex(want[1], want[0])}`,
       );
     }
   }

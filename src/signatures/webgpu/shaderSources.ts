@@ -30,7 +30,13 @@ export const SHADER_FILES: Readonly<Record<keyof ShaderSources, string>> = {
   datasketchLegacy: 'datasketch_legacy.wgsl',
 };
 
-export type KernelName = 'minhash' | 'oph' | 'mulmodTest' | 'datasketchAffine32' | 'datasketchAffine64' | 'datasketchLegacy';
+export type KernelName =
+  | 'minhash'
+  | 'oph'
+  | 'mulmodTest'
+  | 'datasketchAffine32'
+  | 'datasketchAffine64'
+  | 'datasketchLegacy';
 
 /** A kernel's complete module: WGSL has no #include, so the shared functions go first. */
 export function kernelSource(sources: ShaderSources, kernel: KernelName): string {

@@ -15,7 +15,8 @@ export type { SigningKernel } from './kernelShape.js';
 
 function coefficientWords(family: HashFamily, count: number): Uint32Array<ArrayBuffer> {
   const words = new Uint32Array(4 * count);
-  for (let i = 0; i < count; i++) words.set([family.a[2 * i], family.a[2 * i + 1], family.b[2 * i], family.b[2 * i + 1]], 4 * i);
+  for (let i = 0; i < count; i++)
+    words.set([family.a[2 * i], family.a[2 * i + 1], family.b[2 * i], family.b[2 * i + 1]], 4 * i);
   return words;
 }
 

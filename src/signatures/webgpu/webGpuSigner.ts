@@ -80,7 +80,15 @@ export class WebGpuSigner implements SignerBackend {
   readonly description: string;
   readonly capacity: ChunkCapacity;
   readonly stats: SignerStats = {
-    batches: 0, chunks: 0, segments: 0, shingles: 0, uploadMs: 0, kernelMs: 0, readbackMs: 0, combineMs: 0, hostDensified: 0,
+    batches: 0,
+    chunks: 0,
+    segments: 0,
+    shingles: 0,
+    uploadMs: 0,
+    kernelMs: 0,
+    readbackMs: 0,
+    combineMs: 0,
+    hostDensified: 0,
   };
   /** Two slots; one when profiling, so that no phase overlaps another. */
   private readonly slots: ChunkSlot[];
@@ -103,7 +111,10 @@ export class WebGpuSigner implements SignerBackend {
     this.capacity = chunkCapacity(limits, this.k, workgroupSize, options.maxChunkShingles);
     const binding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     const slots = options.profile ? 1 : 2;
-    this.slots = Array.from({ length: slots }, (_, i) => new ChunkSlot(device, `slot ${i}`, binding, limits.maxBufferSize));
+    this.slots = Array.from(
+      { length: slots },
+      (_, i) => new ChunkSlot(device, `slot ${i}`, binding, limits.maxBufferSize),
+    );
   }
 
   /** Compiles the kernel for this family's k and uploads its coefficients. */

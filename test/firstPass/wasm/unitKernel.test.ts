@@ -13,8 +13,27 @@ import { shingleDocumentReference } from '../../../src/shingles/shingles.js';
 import { DEFAULT_NORMALIZE } from '../../../src/text/normalize.js';
 
 const encoder = new TextEncoder();
-const WHITE_SPACE = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
-const SPECIAL = [0x3a3, 0x3c3, 0x3c2, 0x130, 0x131, 0x49, 0x69, 0x307, 0x200d, 0x1f468, 0x1f469, 0x1f467, 0xfeff, 0xfffd, 0, 0x22, 0x5c, 0x2f, 0x7f, 0x212a, 0x23a, 0x1e9e, 0xdf, 0x10400, 0x1e900, 0x1c89];
+const WHITE_SPACE = [
+  0x09,
+  0x0a,
+  0x0b,
+  0x0c,
+  0x0d,
+  0x20,
+  0x85,
+  0xa0,
+  0x1680,
+  ...Array.from({ length: 11 }, (_, i) => 0x2000 + i),
+  0x2028,
+  0x2029,
+  0x202f,
+  0x205f,
+  0x3000,
+];
+const SPECIAL = [
+  0x3a3, 0x3c3, 0x3c2, 0x130, 0x131, 0x49, 0x69, 0x307, 0x200d, 0x1f468, 0x1f469, 0x1f467, 0xfeff, 0xfffd, 0, 0x22,
+  0x5c, 0x2f, 0x7f, 0x212a, 0x23a, 0x1e9e, 0xdf, 0x10400, 0x1e900, 0x1c89,
+];
 
 function randomGenerator(seed: number): () => number {
   let s = seed >>> 0;
@@ -33,8 +52,10 @@ function randomText(random: () => number, length: number): string {
     else if (r < 0.5) out += ' ';
     else if (r < 0.6) out += String.fromCodePoint(WHITE_SPACE[Math.floor(random() * WHITE_SPACE.length)]);
     else if (r < 0.72) out += String.fromCodePoint(SPECIAL[Math.floor(random() * SPECIAL.length)]);
-    else if (r < 0.8) out += String.fromCharCode(0xd800 + Math.floor(random() * 0x800)); // a lone surrogate (JSON.stringify escapes it)
-    else if (r < 0.9) out += String.fromCodePoint(0x80 + Math.floor(random() * 0x3000)); // Latin to CJK, where most case pairs are
+    else if (r < 0.8)
+      out += String.fromCharCode(0xd800 + Math.floor(random() * 0x800)); // a lone surrogate (JSON.stringify escapes it)
+    else if (r < 0.9)
+      out += String.fromCodePoint(0x80 + Math.floor(random() * 0x3000)); // Latin to CJK, where most case pairs are
     else {
       let c = Math.floor(random() * 0x110000);
       if (c >= 0xd800 && c <= 0xdfff) c = 0x41;
@@ -50,7 +71,8 @@ function jsonString(text: string, random: () => number): string {
   if (random() < 0.5) return plain;
   let out = '"';
   for (const ch of text) {
-    if (random() < 0.3) for (let j = 0; j < ch.length; j++) out += `\\u${ch.charCodeAt(j).toString(16).padStart(4, '0')}`;
+    if (random() < 0.3)
+      for (let j = 0; j < ch.length; j++) out += `\\u${ch.charCodeAt(j).toString(16).padStart(4, '0')}`;
     else out += JSON.stringify(ch).slice(1, -1);
   }
   return out + '"';
@@ -81,7 +103,10 @@ function runKernel(bytes: Uint8Array, options: KernelSetup = setup, firstLine = 
         line: w[R.LINE],
         start: w[R.START],
         end: w[R.END],
-        id: w[R.STATUS] === LineStatus.Document ? decoder.decode(records.ids.subarray(idStart, idStart + w[R.ID_LEN])) : '',
+        id:
+          w[R.STATUS] === LineStatus.Document
+            ? decoder.decode(records.ids.subarray(idStart, idStart + w[R.ID_LEN]))
+            : '',
         words: w,
         shingles: records.shingles.slice(2 * sh, 2 * (sh + w[R.SH_COUNT])),
       });
@@ -104,14 +129,21 @@ function expectedText(text: string, options: KernelSetup) {
     utf8: utf8Length(text),
     empty: exactBytes === 0 ? 1 : 0,
     exact: exactBytes === 0 ? [0, 0, 0, 0] : [...murmur3x86_128(buffer, exactBytes)].map((x) => x | 0),
-    shingles: shingleDocumentReference(text, { mode: options.char ? 'char' : 'word', n: options.n, normalize: DEFAULT_NORMALIZE, hash: options.hash }),
+    shingles: shingleDocumentReference(text, {
+      mode: options.char ? 'char' : 'word',
+      n: options.n,
+      normalize: DEFAULT_NORMALIZE,
+      hash: options.hash,
+    }),
   };
 }
 
 function checkDocument(got: KernelLine, text: string, id: string, options: KernelSetup): void {
   const want = expectedText(text, options);
   expect(got.id).toBe(id);
-  expect([...got.words.subarray(R.ID_KEY, R.ID_KEY + 4)]).toEqual([...murmur3x86_128(encoder.encode(id))].map((x) => x | 0));
+  expect([...got.words.subarray(R.ID_KEY, R.ID_KEY + 4)]).toEqual(
+    [...murmur3x86_128(encoder.encode(id))].map((x) => x | 0),
+  );
   expect(got.words[R.UTF16]).toBe(want.utf16);
   expect(got.words[R.UTF8]).toBe(want.utf8);
   expect(got.words[R.EMPTY]).toBe(want.empty);
@@ -120,10 +152,19 @@ function checkDocument(got: KernelLine, text: string, id: string, options: Kerne
 }
 
 describe('the first pass kernel', () => {
-  for (const [mode, hash] of [['word', 'fnv1a64'], ['char', 'fnv1a64'], ['word', 'sha1-32'], ['char', 'sha1-32'], ['word', 'sha1-64'], ['char', 'sha1-64']] as const) {
+  for (const [mode, hash] of [
+    ['word', 'fnv1a64'],
+    ['char', 'fnv1a64'],
+    ['word', 'sha1-32'],
+    ['char', 'sha1-32'],
+    ['word', 'sha1-64'],
+    ['char', 'sha1-64'],
+  ] as const) {
     it(`equals the TypeScript reference on random Unicode lines (${mode} shingles, ${hash})`, () => {
       const options: KernelSetup = { ...setup, char: mode === 'char', n: mode === 'char' ? 3 : 5, hash };
-      const random = randomGenerator((mode === 'char' ? 7 : 3) + (hash === 'fnv1a64' ? 0 : hash === 'sha1-32' ? 100 : 200));
+      const random = randomGenerator(
+        (mode === 'char' ? 7 : 3) + (hash === 'fnv1a64' ? 0 : hash === 'sha1-32' ? 100 : 200),
+      );
       let documents = 0;
       for (let round = 0; round < 40; round++) {
         const texts: string[] = [];
@@ -132,11 +173,20 @@ describe('the first pass kernel', () => {
         for (let i = 0; i < 25; i++) {
           const text = randomText(random, Math.floor(random() * 60));
           const r = random();
-          const id = r < 0.3 ? `d${round}-${i}` : r < 0.5 ? randomText(random, 4).replace(/[\ud800-\udfff]/g, '') : r < 0.7 ? String(Math.floor(random() * 1e12)) : '';
+          const id =
+            r < 0.3
+              ? `d${round}-${i}`
+              : r < 0.5
+                ? randomText(random, 4).replace(/[\ud800-\udfff]/g, '')
+                : r < 0.7
+                  ? String(Math.floor(random() * 1e12))
+                  : '';
           const idJson = r < 0.5 ? `"id": ${jsonString(id, random)}, ` : r < 0.7 ? `"id":${id},` : '';
           texts.push(text);
           ids.push(idJson === '' ? String(round * 1000 + lines.length + 1) : id);
-          lines.push(`{${idJson}"meta": {"a": [1, -2.5e3, true, null, {"b": "\\u00e9"}]}, "text": ${jsonString(text, random)}}`);
+          lines.push(
+            `{${idJson}"meta": {"a": [1, -2.5e3, true, null, {"b": "\\u00e9"}]}, "text": ${jsonString(text, random)}}`,
+          );
         }
         // Line numbers from round * 1000 + 1; documents without an id are named by them.
         const bytes = encoder.encode(lines.join(round % 2 === 0 ? '\n' : '\r\n') + '\n');
@@ -165,10 +215,16 @@ describe('the first pass kernel', () => {
     const points: number[] = [];
     for (let c = 0; c < 0x110000; c++) if ((c < 0xd800 || c > 0xdfff) && c !== 0x3a3) points.push(c);
     for (let at = 0; at < points.length; at += 2048) {
-      const text = points.slice(at, at + 2048).map((c) => String.fromCodePoint(c)).join(' ');
+      const text = points
+        .slice(at, at + 2048)
+        .map((c) => String.fromCodePoint(c))
+        .join(' ');
       const records = kernelText(text, setup)!;
       const want = expectedText(text, setup);
-      expect([...records.words.subarray(R.EXACT, R.EXACT + 4)], `code points from U+${points[at].toString(16)}`).toEqual(want.exact);
+      expect(
+        [...records.words.subarray(R.EXACT, R.EXACT + 4)],
+        `code points from U+${points[at].toString(16)}`,
+      ).toEqual(want.exact);
       expect(records.words[R.UTF8]).toBe(want.utf8);
     }
   });
@@ -193,30 +249,57 @@ describe('the first pass kernel', () => {
     const random = randomGenerator(5);
     const lengths = new Set<number>();
     for (const hash of ['sha1-32', 'sha1-64'] as const) {
-      for (const [char, n] of [[false, 1], [false, 2], [false, 3], [false, 5], [false, 9], [true, 1], [true, 13], [true, 14], [true, 20], [true, 40]] as const) {
+      for (const [char, n] of [
+        [false, 1],
+        [false, 2],
+        [false, 3],
+        [false, 5],
+        [false, 9],
+        [true, 1],
+        [true, 13],
+        [true, 14],
+        [true, 20],
+        [true, 40],
+      ] as const) {
         const options: KernelSetup = { ...setup, char, n, hash };
         for (let i = 0; i < 20; i++) {
           const tokens = Array.from({ length: 1 + Math.floor(random() * 30) }, () => {
             const alphabet = random() < 0.7 ? 'abcdefghij' : random() < 0.5 ? 'äöüßé' : '漢字かな';
-            return Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+            return Array.from(
+              { length: 1 + Math.floor(random() * 40) },
+              () => alphabet[Math.floor(random() * alphabet.length)],
+            ).join('');
           });
           const text = tokens.join(random() < 0.5 ? ' ' : ' \u2003 ');
           const records = kernelText(text, options)!;
           const want = expectedText(text, options);
-          expect([...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])], `${hash} ${char ? 'char' : 'word'} n = ${n}`).toEqual([...want.shingles]);
-          for (let t = 0; t + n <= tokens.length; t++) lengths.add(encoder.encode(tokens.slice(t, t + n).join(' ')).length);
+          expect(
+            [...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])],
+            `${hash} ${char ? 'char' : 'word'} n = ${n}`,
+          ).toEqual([...want.shingles]);
+          for (let t = 0; t + n <= tokens.length; t++)
+            lengths.add(encoder.encode(tokens.slice(t, t + n).join(' ')).length);
         }
       }
     }
     // Word windows of every size class: one block with room for the length (≤ 55), a tail past it (56–63), several blocks.
-    expect([...lengths].some((l) => l <= 55) && [...lengths].some((l) => l >= 56 && l <= 63) && [...lengths].some((l) => l >= 128)).toBe(true);
+    expect(
+      [...lengths].some((l) => l <= 55) &&
+        [...lengths].some((l) => l >= 56 && l <= 63) &&
+        [...lengths].some((l) => l >= 128),
+    ).toBe(true);
   });
 
   it('takes one text at a time with SHA-1 shingles (the datasketch schemes), word and char', () => {
     const random = randomGenerator(13);
     for (let i = 0; i < 300; i++) {
       const text = randomText(random, Math.floor(random() * 120)).replace(/Σ/g, 'x');
-      const options: KernelSetup = { ...setup, char: i % 2 === 1, n: i % 2 === 1 ? 5 : 3, hash: i % 3 === 0 ? 'sha1-64' : 'sha1-32' };
+      const options: KernelSetup = {
+        ...setup,
+        char: i % 2 === 1,
+        n: i % 2 === 1 ? 5 : 3,
+        hash: i % 3 === 0 ? 'sha1-64' : 'sha1-32',
+      };
       const records = kernelText(text, options)!;
       const want = expectedText(text, options);
       expect(records.words[R.EMPTY]).toBe(want.empty);
@@ -262,7 +345,9 @@ describe('the first pass kernel', () => {
     // Invalid UTF-8 in a string: TextDecoder would replace it; JavaScript reads the line.
     const invalid = new Uint8Array([...encoder.encode('{"text": "a'), 0xc3, 0x28, ...encoder.encode('"}')]);
     expect(runKernel(invalid)[0].status).toBe(LineStatus.ForJs);
-    expect(runKernel(encoder.encode('{"id": "x", "text": "a"}'), { ...setup, idField: 'doc', idRequired: true })[0].status).toBe(LineStatus.ForJs);
+    expect(
+      runKernel(encoder.encode('{"id": "x", "text": "a"}'), { ...setup, idField: 'doc', idRequired: true })[0].status,
+    ).toBe(LineStatus.ForJs);
   });
 
   it('keeps the last of repeated fields, as JSON.parse does', () => {

@@ -8,7 +8,8 @@ describe('AtomicFile', () => {
   it('writes the rest when the system writes only part of a buffer', async () => {
     const dir = tempDir();
     const file = await AtomicFile.create(join(dir, 'short.bin'));
-    const handle = (file as unknown as { handle: { write: (...args: unknown[]) => Promise<{ bytesWritten: number }> } }).handle;
+    const handle = (file as unknown as { handle: { write: (...args: unknown[]) => Promise<{ bytesWritten: number }> } })
+      .handle;
     const write = handle.write.bind(handle);
     // At most 3 bytes per call, as pwrite may do on a full disk.
     handle.write = (data: unknown, offset: unknown, length: unknown, position: unknown) =>

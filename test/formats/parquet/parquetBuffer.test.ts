@@ -22,14 +22,27 @@ const records: Record<string, unknown>[] = [
   { id: 'b', text: 'second\nline', n: null, score: 2, flag: false, tags: { y: 1 }, mixed: 'two' },
   { id: 'c', text: 'ü ∑ 😀', n: -7, flag: null, mixed: true, extra: 'late' },
 ];
-const documents: InputDocument[] = records.map((record, index) => ({ index, id: record.id as string, text: record.text as string, source: { path: 'in.jsonl', line: index + 1 }, record }));
+const documents: InputDocument[] = records.map((record, index) => ({
+  index,
+  id: record.id as string,
+  text: record.text as string,
+  source: { path: 'in.jsonl', line: index + 1 },
+  record,
+}));
 
-async function same(db: Parameters<Parameters<typeof withDuckDB>[0]>[0], a: string, b: string): Promise<Record<string, unknown>[]> {
+async function same(
+  db: Parameters<Parameters<typeof withDuckDB>[0]>[0],
+  a: string,
+  b: string,
+): Promise<Record<string, unknown>[]> {
   const read = (p: string) => rows(db, `SELECT * FROM read_parquet(${sqlString(p)})`);
-  const schema = (p: string) => rows(db, `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(p)}))`);
+  const schema = (p: string) =>
+    rows(db, `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlString(p)}))`);
   expect(await read(b)).toEqual(await read(a));
   expect(await schema(b)).toEqual(await schema(a));
-  expect((await rows(db, `SELECT DISTINCT compression FROM parquet_metadata(${sqlString(b)})`)).map((r) => r.compression)).toEqual(['SNAPPY']);
+  expect(
+    (await rows(db, `SELECT DISTINCT compression FROM parquet_metadata(${sqlString(b)})`)).map((r) => r.compression),
+  ).toEqual(['SNAPPY']);
   return read(b);
 }
 
@@ -54,13 +67,23 @@ describe('Parquet in memory (the browser app) like the CLI files', () => {
       expect(Object.keys(read[0])).toEqual(['id', 'text', 'n', 'score', 'flag', 'mixed', 'big', 'extra']);
       expect(read.map((r) => r.text)).toEqual(records.map((r) => r.text));
       expect(read[0].big).toBe(9007199254740993n);
-      expect((await rows(db, `SELECT count(*) AS n FROM parquet_metadata(${sqlString(app)}) WHERE column_id = 0`))[0].n).toBe(2n);
+      expect(
+        (await rows(db, `SELECT count(*) AS n FROM parquet_metadata(${sqlString(app)}) WHERE column_id = 0`))[0].n,
+      ).toBe(2n);
     });
   });
 
   it('a table (clusters): STRING, INT64, BOOLEAN', async () => {
-    const columns: [string, ScalarType][] = [['id', 'STRING'], ['cluster', 'INT64'], ['kept', 'BOOLEAN']];
-    const cells: [string, number, boolean][] = [['a', 0, true], ['b', 0, false], ['c', 2, true]];
+    const columns: [string, ScalarType][] = [
+      ['id', 'STRING'],
+      ['cluster', 'INT64'],
+      ['kept', 'BOOLEAN'],
+    ];
+    const cells: [string, number, boolean][] = [
+      ['a', 0, true],
+      ['b', 0, false],
+      ['c', 2, true],
+    ];
     const cli = join(dir, 'cli-clusters.parquet');
     const table = await openTable(cli, columns);
     for (const row of cells) await table.row(row);
@@ -70,7 +93,9 @@ describe('Parquet in memory (the browser app) like the CLI files', () => {
     const app = join(dir, 'app-clusters.parquet');
     writeFileSync(app, Buffer.concat(buffer.finish()));
     await withDuckDB(async (db) => {
-      expect(await same(db, cli, app)).toEqual(cells.map(([id, cluster, kept]) => ({ id, cluster: BigInt(cluster), kept })));
+      expect(await same(db, cli, app)).toEqual(
+        cells.map(([id, cluster, kept]) => ({ id, cluster: BigInt(cluster), kept })),
+      );
     });
   });
 });

@@ -19,17 +19,28 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The numbers before "accepted", "rejected" and "undecided" in a line: the parts of a total. */
 function decisionsIn(line: string): number {
-  return [...line.matchAll(/([\d,]+) (accepted|rejected|undecided)/g)].reduce((sum, m) => sum + Number(m[1].replaceAll(',', '')), 0);
+  return [...line.matchAll(/([\d,]+) (accepted|rejected|undecided)/g)].reduce(
+    (sum, m) => sum + Number(m[1].replaceAll(',', '')),
+    0,
+  );
 }
 
-const lineOf = (summary: string, label: string): string => summary.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
+const lineOf = (summary: string, label: string): string =>
+  summary.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
 
 describe('the dedup summary', () => {
   for (const verify of ['exact', 'hybrid'] as const) {
     it(`adds up with --verify ${verify} past --memory-limit`, async () => {
       const base = testDedupConfig([corpus]);
       const signatures = join(dir, `signed-${verify}.npy`);
-      await runSign({ inputs: [corpus], read: base.read, params: base.params, backend: 'cpu', out: signatures, resume: false });
+      await runSign({
+        inputs: [corpus],
+        read: base.read,
+        params: base.params,
+        backend: 'cpu',
+        out: signatures,
+        resume: false,
+      });
       const config: DedupConfig = { ...base, signatures, verify, memoryLimitBytes: 2 ** 20, tempDirectory: dir };
       const outcome = await runDedup(config);
       const report = buildReport(config, outcome, outcome.timings);
@@ -37,9 +48,13 @@ describe('the dedup summary', () => {
       const summary = formatSummary(report, 'out.jsonl');
       const decided = lineOf(summary, 'decided');
       expect(decisionsIn(decided)).toBe(report.candidates.pairs);
-      expect(decided).toContain(`rejected, ${report.verification.byEstimatePastMemoryLimit.toLocaleString('en-US')} of these because their shingle sets passed --memory-limit`);
+      expect(decided).toContain(
+        `rejected, ${report.verification.byEstimatePastMemoryLimit.toLocaleString('en-US')} of these because their shingle sets passed --memory-limit`,
+      );
       const check = lineOf(summary, 'cluster check');
-      expect(check).toMatch(new RegExp(`^ +cluster check +${report.clusterCheck.comparisons.toLocaleString('en-US')} comparisons? \\(`));
+      expect(check).toMatch(
+        new RegExp(`^ +cluster check +${report.clusterCheck.comparisons.toLocaleString('en-US')} comparisons? \\(`),
+      );
       expect(decisionsIn(check)).toBe(report.clusterCheck.comparisons);
     });
   }
@@ -48,7 +63,12 @@ describe('the dedup summary', () => {
     const config = testDedupConfig([corpus]);
     const outcome = await runDedup(config);
     const report = buildReport(config, outcome, outcome.timings);
-    const one = { ...report, distinctTexts: 1, candidates: { ...report.candidates, pairs: 1 }, clusterCheck: { ...report.clusterCheck, comparisons: 1 } };
+    const one = {
+      ...report,
+      distinctTexts: 1,
+      candidates: { ...report.candidates, pairs: 1 },
+      clusterCheck: { ...report.clusterCheck, comparisons: 1 },
+    };
     const summary = formatSummary(one, 'out.jsonl');
     expect(summary).toContain('(1 distinct non-empty text signed)');
     expect(lineOf(summary, 'candidates')).toMatch(/candidates +1 pair, /);

@@ -21,7 +21,9 @@ const SAMPLE = join(REPO, 'data/sample.jsonl.gz');
 
 /** The page and its JSON report from one run: dedup, or sign --shard + cluster (texts from --corpus). */
 const RUNS: Record<string, (dir: string, json: string, html: string) => string[][]> = {
-  dedup: (_dir, json, html) => [['dedup', SAMPLE, '--audit', '30', '--report', json, '--report-html', html, '--backend', 'cpu', '-q']],
+  dedup: (_dir, json, html) => [
+    ['dedup', SAMPLE, '--audit', '30', '--report', json, '--report-html', html, '--backend', 'cpu', '-q'],
+  ],
   cluster: (dir, json, html) => {
     const shards = [1, 2].map((i) => join(dir, `shard-${i}.parquet`));
     return [
@@ -66,10 +68,25 @@ describe.skipIf(missing !== undefined).each(Object.keys(RUNS))('%s --report-html
     expect(await page.locator('script, link, img, iframe, object').count()).toBe(0);
     expect(await page.locator('svg').count()).toBe(2);
 
-    const fields = await page.locator('[data-field]').evaluateAll((cells) => cells.map((c) => ({ path: c.getAttribute('data-field')!, value: c.getAttribute('data-value')!, text: c.textContent ?? '' })));
+    const fields = await page.locator('[data-field]').evaluateAll((cells) =>
+      cells.map((c) => ({
+        path: c.getAttribute('data-field')!,
+        value: c.getAttribute('data-value')!,
+        text: c.textContent ?? '',
+      })),
+    );
     expect(fields.length).toBeGreaterThan(30);
     const paths = fields.map((f) => f.path);
-    for (const required of ['documents', 'removed', 'kept', 'audit.precision.share', 'audit.precision.low', 'audit.precision.high', 'audit.removed.belowChainThreshold.share', 'audit.bins.0.share']) {
+    for (const required of [
+      'documents',
+      'removed',
+      'kept',
+      'audit.precision.share',
+      'audit.precision.low',
+      'audit.precision.high',
+      'audit.removed.belowChainThreshold.share',
+      'audit.bins.0.share',
+    ]) {
       expect(paths).toContain(required);
     }
     for (const f of fields) {
@@ -99,7 +116,27 @@ describe('htmlReport', () => {
       report,
       sCurveSvg: '<svg></svg>',
       histogramSvg: '<svg></svg>',
-      clusters: [{ cluster: 3, size: 2, keptId: '<kept>', members: [{ id: '<script>alert(1)</script>', exactDuplicate: false, comparison: { kept: [{ text: '<b>', shared: true }], removed: [{ text: '&', shared: false }], exact: 0.5, sharedShingles: 1, keptShingles: 2, removedShingles: 2 } }] }],
+      clusters: [
+        {
+          cluster: 3,
+          size: 2,
+          keptId: '<kept>',
+          members: [
+            {
+              id: '<script>alert(1)</script>',
+              exactDuplicate: false,
+              comparison: {
+                kept: [{ text: '<b>', shared: true }],
+                removed: [{ text: '&', shared: false }],
+                exact: 0.5,
+                sharedShingles: 1,
+                keptShingles: 2,
+                removedShingles: 2,
+              },
+            },
+          ],
+        },
+      ],
     });
     expect(page).not.toContain('<script>');
     expect(page).not.toContain('<b>');

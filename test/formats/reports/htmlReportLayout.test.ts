@@ -18,13 +18,28 @@ const LONG = 'x'.repeat(400);
 
 function page(): string {
   const report = JSON.parse(readFileSync(join(REPO, 'test/formats/fixtures/report-sample.json'), 'utf8'));
-  const comparison = { kept: [{ text: 'a b c', shared: true }], removed: [{ text: 'a b d', shared: false }], exact: 0.5, sharedShingles: 1, keptShingles: 2, removedShingles: 2 };
+  const comparison = {
+    kept: [{ text: 'a b c', shared: true }],
+    removed: [{ text: 'a b d', shared: false }],
+    exact: 0.5,
+    sharedShingles: 1,
+    keptShingles: 2,
+    removedShingles: 2,
+  };
   return htmlReport({
     report: { ...report, inputs: [`${RLO}evil.jsonl`, 'plain.jsonl'] },
     sCurveSvg: '<svg></svg>',
     histogramSvg: '<svg></svg>',
     clusters: [
-      { cluster: 3, size: 3, keptId: `${RLO}abc`, members: [{ id: `${RLO}def`, exactDuplicate: false, comparison }, { id: `${RLO}ghi`, exactDuplicate: true }] },
+      {
+        cluster: 3,
+        size: 3,
+        keptId: `${RLO}abc`,
+        members: [
+          { id: `${RLO}def`, exactDuplicate: false, comparison },
+          { id: `${RLO}ghi`, exactDuplicate: true },
+        ],
+      },
       { cluster: 4, size: 2, keptId: LONG, members: [{ id: LONG, exactDuplicate: false, comparison }] },
     ],
   });
@@ -66,9 +81,14 @@ describe.skipIf(missing !== undefined)('the HTML report with hostile ids, in Chr
       ['section li:nth-child(2)', 'exact duplicate of the kept text'],
       ['p.note', 'Backend'], // Inputs: ‮evil.jsonl, plain.jsonl. Backend: …
     ] as [string, string][]) {
-      expect(increasing(await tab.evaluate(WORD_EDGES, [selector, word])), `${selector}: "${word}" is laid out left to right`).toBe(true);
+      expect(
+        increasing(await tab.evaluate(WORD_EDGES, [selector, word])),
+        `${selector}: "${word}" is laid out left to right`,
+      ).toBe(true);
     }
-    expect(await tab.evaluate(WORD_EDGES, ['p.note', 'plain.jsonl']).then(increasing), 'the next file name too').toBe(true);
+    expect(await tab.evaluate(WORD_EDGES, ['p.note', 'plain.jsonl']).then(increasing), 'the next file name too').toBe(
+      true,
+    );
     await tab.close();
   });
 
@@ -78,12 +98,20 @@ describe.skipIf(missing !== undefined)('the HTML report with hostile ids, in Chr
     await tab.setContent(page());
     await tab.locator('section:nth-of-type(2) details summary').click();
     expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-    const cells = await tab.locator('h2:text("Summary") + table tr').evaluateAll((rows) => rows.map((r) => `${r.querySelector('th')?.textContent}: ${r.querySelectorAll('td').length}`));
+    const cells = await tab
+      .locator('h2:text("Summary") + table tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => `${r.querySelector('th')?.textContent}: ${r.querySelectorAll('td').length}`),
+      );
     expect(cells.length).toBeGreaterThan(10);
     for (const line of cells) expect(line).toMatch(/: 1$/);
     const bandsRows = tab.locator('tr:has(th:text("bands × rows")) td');
     expect(await bandsRows.textContent()).toBe('16 × 6');
-    expect(await bandsRows.locator('[data-field]').evaluateAll((f) => f.map((e) => `${e.getAttribute('data-field')}=${e.getAttribute('data-value')}`))).toEqual(['parameters.bands=16', 'parameters.rows=6']);
+    expect(
+      await bandsRows
+        .locator('[data-field]')
+        .evaluateAll((f) => f.map((e) => `${e.getAttribute('data-field')}=${e.getAttribute('data-value')}`)),
+    ).toEqual(['parameters.bands=16', 'parameters.rows=6']);
     await tab.close();
   });
 });

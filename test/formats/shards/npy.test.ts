@@ -17,16 +17,23 @@ describe('readNpy', () => {
   it('reads version 1 and 2 files with unaligned data, and names a truncated one', async () => {
     const dir = tempDir();
     const data = new Uint8Array(Uint32Array.of(1, 2, 3, 4, 5, 0xffffffff).buffer);
-    writeFileSync(join(dir, 'v1.npy'), npyFile(1, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), } ", data));
+    writeFileSync(
+      join(dir, 'v1.npy'),
+      npyFile(1, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), } ", data),
+    );
     writeFileSync(join(dir, 'v2.npy'), npyFile(2, "{'descr': '<u8', 'fortran_order': False, 'shape': (3, 1), }", data));
-    writeFileSync(join(dir, 'cut.npy'), npyFile(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (4, 1), }", data));
+    writeFileSync(
+      join(dir, 'cut.npy'),
+      npyFile(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (4, 1), }", data),
+    );
     const v1 = await readNpy(join(dir, 'v1.npy'));
     expect([v1.dtype, v1.rows, v1.cols, Array.from(v1.words)]).toEqual(['<u4', 2, 3, [1, 2, 3, 4, 5, 0xffffffff]]);
     const v2 = await readNpy(join(dir, 'v2.npy'));
     expect([v2.dtype, v2.rows, v2.cols, Array.from(v2.words)]).toEqual(['<u8', 3, 1, [1, 2, 3, 4, 5, 0xffffffff]]);
-    await expect(readNpy(join(dir, 'cut.npy'))).rejects.toThrow(/cut\.npy: truncated \(header says 4×1, file holds 24 data bytes\)/);
+    await expect(readNpy(join(dir, 'cut.npy'))).rejects.toThrow(
+      /cut\.npy: truncated \(header says 4×1, file holds 24 data bytes\)/,
+    );
     writeFileSync(join(dir, 'short.npy'), 'NUMPY');
     await expect(readNpy(join(dir, 'short.npy'))).rejects.toThrow(/short\.npy: not a \.npy file/);
   });
 });
-

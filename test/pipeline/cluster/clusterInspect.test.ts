@@ -27,7 +27,8 @@ import { readShardMeta, type ShardMeta } from '../../../src/formats/shards/shard
 
 const dir = tempDir();
 const SAMPLE = join(dir, 'sample.jsonl');
-const shardsOf = (name: string, n: number): string[] => Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
+const shardsOf = (name: string, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
   const result = await runCli(args);
@@ -36,7 +37,22 @@ async function cli(args: string[]): Promise<string> {
 }
 
 const sign = (shards: string[], extra: string[] = []): Promise<string>[] =>
-  shards.map((out, i) => cli(['sign', SAMPLE, '--shard', `${i + 1}/${shards.length}`, '-o', out, '--backend', 'cpu', '--threads', '1', '-q', ...extra]));
+  shards.map((out, i) =>
+    cli([
+      'sign',
+      SAMPLE,
+      '--shard',
+      `${i + 1}/${shards.length}`,
+      '-o',
+      out,
+      '--backend',
+      'cpu',
+      '--threads',
+      '1',
+      '-q',
+      ...extra,
+    ]),
+  );
 
 interface AuditRow {
   kind: string;
@@ -55,14 +71,32 @@ function csvRows(path: string): AuditRow[] {
 }
 
 let runs = 0;
-async function clusterAudit(shards: string[], extra: string[] = []): Promise<{ report: Record<string, any>; audit: string; stdout: string }> {
+async function clusterAudit(
+  shards: string[],
+  extra: string[] = [],
+): Promise<{ report: Record<string, any>; audit: string; stdout: string }> {
   const name = `run${++runs}`;
   const [report, audit] = [join(dir, `${name}.json`), join(dir, `${name}.csv`)];
-  const stdout = await cli(['cluster', ...shards, '--audit', '25', '--report', report, '--audit-file', audit, ...extra]);
+  const stdout = await cli([
+    'cluster',
+    ...shards,
+    '--audit',
+    '25',
+    '--report',
+    report,
+    '--audit-file',
+    audit,
+    ...extra,
+  ]);
   return { report: JSON.parse(readFileSync(report, 'utf8')), audit: readFileSync(audit, 'utf8'), stdout };
 }
 
-const dedup = { report: {} as Record<string, any>, clusters: new Map<string, { cluster: string; kept: boolean }>(), pairs: new Set<string>(), texts: new Map<string, string>() };
+const dedup = {
+  report: {} as Record<string, any>,
+  clusters: new Map<string, { cluster: string; kept: boolean }>(),
+  pairs: new Set<string>(),
+  texts: new Map<string, string>(),
+};
 
 beforeAll(async () => {
   writeFileSync(SAMPLE, gunzipSync(readFileSync('data/sample.jsonl.gz')));
@@ -73,7 +107,21 @@ beforeAll(async () => {
   await Promise.all([...sign(shardsOf('sample', 2)), ...sign(shardsOf('estimate', 2), ['--verify', 'estimate'])]);
   await Promise.all(sign(shardsOf('ranges', 4)));
   const [report, clusters, pairs] = [join(dir, 'dedup.json'), join(dir, 'dedup.csv'), join(dir, 'pairs.csv')];
-  await cli(['dedup', SAMPLE, '--backend', 'cpu', '--audit', '25', '--report', report, '--clusters', clusters, '--pairs', pairs, '-q']);
+  await cli([
+    'dedup',
+    SAMPLE,
+    '--backend',
+    'cpu',
+    '--audit',
+    '25',
+    '--report',
+    report,
+    '--clusters',
+    clusters,
+    '--pairs',
+    pairs,
+    '-q',
+  ]);
   dedup.report = JSON.parse(readFileSync(report, 'utf8'));
   for (const line of readFileSync(clusters, 'utf8').trim().split('\n').slice(1)) {
     const [id, cluster, kept] = line.split(',');
@@ -94,11 +142,26 @@ describe('cluster --report and --audit', () => {
   it("reports dedup's counts and the audit's populations", () => {
     const r = two.report;
     expect(r.format).toBe('gpudedup-cluster-report');
-    for (const key of ['documents', 'empty', 'exactDuplicates', 'distinctTexts', 'clusters', 'nearDuplicateClusters', 'contaminated', 'removed', 'kept', 'parameters']) {
+    for (const key of [
+      'documents',
+      'empty',
+      'exactDuplicates',
+      'distinctTexts',
+      'clusters',
+      'nearDuplicateClusters',
+      'contaminated',
+      'removed',
+      'kept',
+      'parameters',
+    ]) {
       expect(r[key], key).toEqual(dedup.report[key]);
     }
-    for (const key of ['pairs', 'verified', 'largestBucket']) expect(r.candidates[key], key).toBe(dedup.report.candidates[key]);
-    const populations = (report: Record<string, any>) => ({ bins: report.audit.bins.map((b: any) => [b.from, b.pairs]), removed: report.audit.removed.population });
+    for (const key of ['pairs', 'verified', 'largestBucket'])
+      expect(r.candidates[key], key).toBe(dedup.report.candidates[key]);
+    const populations = (report: Record<string, any>) => ({
+      bins: report.audit.bins.map((b: any) => [b.from, b.pairs]),
+      removed: report.audit.removed.population,
+    });
     expect(populations(r)).toEqual(populations(dedup.report));
     expect(r.audit.removed.population).toBeGreaterThan(25);
     expect(two.stdout).toMatch(/audit precision +\d/);
@@ -112,7 +175,8 @@ describe('cluster --report and --audit', () => {
     const removed = rows.filter((r) => r.kind === 'removed');
     expect(removed).toHaveLength(25);
     expect(pairs.length).toBe(two.report.audit.precision.sampled);
-    for (const r of rows) expect(Number(r.exact), `${r.id} ${r.other_id}`).toBeCloseTo(exactJaccard(setOf(r.id), setOf(r.other_id)), 6);
+    for (const r of rows)
+      expect(Number(r.exact), `${r.id} ${r.other_id}`).toBeCloseTo(exactJaccard(setOf(r.id), setOf(r.other_id)), 6);
     for (const p of pairs) {
       expect(dedup.pairs.has(`${p.id} ${p.other_id}`), `${p.id} ${p.other_id}`).toBe(true);
       expect(p.bin).toBe(['0-0.5', '0.5-0.6', '0.6-0.7', '0.7-0.8', '0.8-0.9', '0.9-1'][auditBin(Number(p.estimate))]);
@@ -138,9 +202,20 @@ describe('cluster --report and --audit', () => {
   }, 240_000);
 
   it('refuses --audit on shards without shingle sets, and --audit-file without --audit', async () => {
-    const noSets = await runCli(['cluster', ...shardsOf('estimate', 2), '--verify', 'estimate', '--audit', '5', '--report', join(dir, 'x.json')]);
+    const noSets = await runCli([
+      'cluster',
+      ...shardsOf('estimate', 2),
+      '--verify',
+      'estimate',
+      '--audit',
+      '5',
+      '--report',
+      join(dir, 'x.json'),
+    ]);
     expect(noSets.code).toBe(1);
-    expect(noSets.stderr).toMatch(/--audit measures exact Jaccard on the shingle sets, and .*estimate-1-of-2\.parquet has none/);
+    expect(noSets.stderr).toMatch(
+      /--audit measures exact Jaccard on the shingle sets, and .*estimate-1-of-2\.parquet has none/,
+    );
     const noAudit = await runCli(['cluster', ...shardsOf('sample', 2), '--audit-file', join(dir, 'y.csv')]);
     expect(noAudit.code).toBe(1);
     expect(noAudit.stderr).toMatch(/--audit-file needs --audit N/);
@@ -179,7 +254,7 @@ describe('the audit sample in SQL', () => {
     }
   });
 
-  it("bins by slot count exactly as auditBin bins the estimate, b-bit slots included", () => {
+  it('bins by slot count exactly as auditBin bins the estimate, b-bit slots included', () => {
     for (const slotBits of [64, 32, 8, 2, 1] as const) {
       const meta = { params: { k: 128, slotBits, seed: '42' } } as unknown as ShardMeta;
       const { binFloors } = inspectOptionsFor(meta, { audit: 5 });

@@ -11,10 +11,18 @@ import { testDedupConfig } from '../../support/dedupConfig.js';
 describe('runDedup with hybrid verification', () => {
   const dir = tempDir();
   const path = join(dir, 'corpus.jsonl');
-  writeFileSync(path, gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 200).join('\n') + '\n');
+  writeFileSync(
+    path,
+    gunzipSync(readFileSync('data/sample.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 200)
+      .join('\n') + '\n',
+  );
   const config = testDedupConfig([path]);
 
-  it('keeps the first pass\'s shingle sets for exact Jaccard (no second pass), reading only those compared, on any number of threads', async () => {
+  it("keeps the first pass's shingle sets for exact Jaccard (no second pass), reading only those compared, on any number of threads", async () => {
     const one = await runDedup({ ...config, threads: 1 });
     const two = await runDedup({ ...config, threads: 2 });
     for (const run of [one, two]) {

@@ -37,8 +37,14 @@ describe('dedup with signatures spilled to disk', () => {
   const cases: Array<[string, Partial<DedupConfig>]> = [
     ['hybrid verification, 64-bit slots', {}],
     ['exact verification, with a reference set', { verify: 'exact', against: [reference] }],
-    ['estimate verification, 32-bit slots, with a reference set', { verify: 'estimate', params: makeParams({ k: 64, slotBits: 32 }), against: [reference] }],
-    ['8-bit slots with stored band keys', { verify: 'estimate', params: makeParams({ k: 64, slotBits: 8, bandKeys: { bands: 10, rows: 6 } }) }],
+    [
+      'estimate verification, 32-bit slots, with a reference set',
+      { verify: 'estimate', params: makeParams({ k: 64, slotBits: 32 }), against: [reference] },
+    ],
+    [
+      '8-bit slots with stored band keys',
+      { verify: 'estimate', params: makeParams({ k: 64, slotBits: 8, bandKeys: { bands: 10, rows: 6 } }) },
+    ],
   ];
   for (const [index, [name, change]] of cases.entries()) {
     it(`gives the results of the run that held every row: ${name}`, async () => {
@@ -53,9 +59,15 @@ describe('dedup with signatures spilled to disk', () => {
         const spillDir = join(dir, `spill-${index}-${memoryLimitBytes}`);
         mkdirSync(spillDir);
         const seen: string[] = [];
-        const hooks = { note: (m: string) => seen.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
+        const hooks = {
+          note: (m: string) => seen.push(m),
+          stage: () => ({ update: () => undefined, stop: () => undefined }),
+        };
         // The sets keep the held run's room: this compares spilled rows alone (the next suite limits the sets).
-        const spilled = await runDedup({ ...config, memoryLimitBytes, shingleSetBytes: Number.POSITIVE_INFINITY, tempDirectory: spillDir }, hooks);
+        const spilled = await runDedup(
+          { ...config, memoryLimitBytes, shingleSetBytes: Number.POSITIVE_INFINITY, tempDirectory: spillDir },
+          hooks,
+        );
         expect(spilled.timings['band keys']).toBeDefined();
         expect(spilled.timings['load candidate rows']).toBeDefined();
         expect(seen.some((m) => m.includes(`spilling them to ${spillDir}`))).toBe(true);
@@ -67,14 +79,19 @@ describe('dedup with signatures spilled to disk', () => {
   }
 
   it('names the temporary file and --temp-directory when the spill cannot be written', async () => {
-    await expect(runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDirectory: join(dir, 'no-such-dir') })).rejects.toThrow(
+    await expect(
+      runDedup({ ...base, memoryLimitBytes: 64 * 1024, tempDirectory: join(dir, 'no-such-dir') }),
+    ).rejects.toThrow(
       /cannot create the temporary file .*no-such-dir.*gpudedup-.*\.rows for spilled signatures: .*ENOENT.*--temp-directory/,
     );
   });
 });
 
 describe('dedup with shingle sets past their share of --memory-limit', () => {
-  const quietHooks = (notes: string[]) => ({ note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) });
+  const quietHooks = (notes: string[]) => ({
+    note: (m: string) => notes.push(m),
+    stage: () => ({ update: () => undefined, stop: () => undefined }),
+  });
 
   for (const verify of ['hybrid', 'exact'] as const) {
     it(`reads the sets past it one at a time from the first pass's file: every pair decided exactly, as with no limit (${verify})`, async () => {
@@ -85,8 +102,17 @@ describe('dedup with shingle sets past their share of --memory-limit', () => {
       // A 1 MiB limit: 256 KiB of sets and tables, a fraction of what exact Jaccard asks for here.
       const spillDir = join(dir, `sets-${verify}`);
       mkdirSync(spillDir);
-      const limited = await runDedup({ ...config, memoryLimitBytes: 2 ** 20, tempDirectory: spillDir }, quietHooks(notes));
-      expect(notes.some((m) => m.includes(`shingle sets passed their share of --memory-limit 1 MiB`) && m.includes(`spilling them to ${spillDir}`))).toBe(true);
+      const limited = await runDedup(
+        { ...config, memoryLimitBytes: 2 ** 20, tempDirectory: spillDir },
+        quietHooks(notes),
+      );
+      expect(
+        notes.some(
+          (m) =>
+            m.includes(`shingle sets passed their share of --memory-limit 1 MiB`) &&
+            m.includes(`spilling them to ${spillDir}`),
+        ),
+      ).toBe(true);
       expect(limited.shingleSets.overBudget).toBe(0);
       expect(limited.verified.decided.estimatePastMemoryLimit).toBe(0);
       expect(limited.clustering.checkDecided.estimatePastMemoryLimit).toBe(0);
@@ -100,7 +126,14 @@ describe('dedup with shingle sets past their share of --memory-limit', () => {
 
   it('with presigned rows (sets from one more pass over the files) decides the pairs whose sets did not fit by the estimate, says so, and counts them', async () => {
     const signatures = join(dir, 'presigned.npy');
-    await runSign({ inputs: [corpus], read: base.read, params: base.params, backend: 'cpu', out: signatures, resume: false });
+    await runSign({
+      inputs: [corpus],
+      read: base.read,
+      params: base.params,
+      backend: 'cpu',
+      out: signatures,
+      resume: false,
+    });
     const config: DedupConfig = { ...base, signatures };
     const unlimited = await runDedup(config);
     expect(unlimited.shingleSets.overBudget).toBe(0);
@@ -112,10 +145,20 @@ describe('dedup with shingle sets past their share of --memory-limit', () => {
     expect(limited.shingleSets.overBudget).toBeGreaterThan(0);
     expect(d.estimatePastMemoryLimit).toBeGreaterThan(0);
     expect(d.exactAccepted + d.exactRejected).toBeGreaterThan(0); // the sets that fit still decide exactly
-    expect(d.estimateAccepted + d.estimateRejected + d.exactAccepted + d.exactRejected).toBe(limited.verified.candidates);
+    expect(d.estimateAccepted + d.estimateRejected + d.exactAccepted + d.exactRejected).toBe(
+      limited.verified.candidates,
+    );
     // Every pair the unlimited run decided exactly is now decided exactly or by the estimate: the same candidates.
-    expect(d.exactAccepted + d.exactRejected + d.estimatePastMemoryLimit).toBe(unlimited.verified.decided.exactAccepted + unlimited.verified.decided.exactRejected);
+    expect(d.exactAccepted + d.exactRejected + d.estimatePastMemoryLimit).toBe(
+      unlimited.verified.decided.exactAccepted + unlimited.verified.decided.exactRejected,
+    );
     expect(limited.clustering.checkDecided.undecided).toBe(0); // past the limit the check falls back to the estimate too
-    expect(notes.some((m) => /warning: the shingle sets of \d+ texts passed their share \(\d+ KiB\) of --memory-limit: \d+ candidate pairs and \d+ cluster-check comparisons were decided by the signature estimate/.test(m))).toBe(true);
+    expect(
+      notes.some((m) =>
+        /warning: the shingle sets of \d+ texts passed their share \(\d+ KiB\) of --memory-limit: \d+ candidate pairs and \d+ cluster-check comparisons were decided by the signature estimate/.test(
+          m,
+        ),
+      ),
+    ).toBe(true);
   });
 });

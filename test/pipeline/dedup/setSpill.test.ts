@@ -12,7 +12,12 @@ describe('FileSetSpool', () => {
 
   it('gives back every needed set exactly, from memory or from its file, up to the budget, and removes the file', async () => {
     const random = rng(7);
-    const sets = Array.from({ length: 300 }, (_, g) => Uint32Array.from({ length: 2 * (g % 7 === 0 ? 0 : 1 + Math.floor(random() * 40)) }, () => (random() * 2 ** 32) >>> 0));
+    const sets = Array.from({ length: 300 }, (_, g) =>
+      Uint32Array.from(
+        { length: 2 * (g % 7 === 0 ? 0 : 1 + Math.floor(random() * 40)) },
+        () => (random() * 2 ** 32) >>> 0,
+      ),
+    );
     let spilled = 0;
     const spool = new FileSetSpool(dir, 4096, () => spilled++);
     for (const set of sets) spool.append(set);
@@ -34,7 +39,7 @@ describe('FileSetSpool', () => {
     expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
   });
 
-  it('counts reserved bytes (the first pass\'s tables) against its room, and writes sets larger than its write buffer whole', async () => {
+  it("counts reserved bytes (the first pass's tables) against its room, and writes sets larger than its write buffer whole", async () => {
     const spool = new FileSetSpool(dir, 4096);
     spool.reserve(4000);
     const small = Uint32Array.from({ length: 64 }, (_, i) => i); // 256 bytes: would fit 4096 alone, not with 4000 reserved
@@ -53,7 +58,9 @@ describe('FileSetSpool', () => {
   it('fetches through its ring: a set stays valid through the next fetch, also when the ring wraps', async () => {
     const spool = new FileSetSpool(dir, 0);
     // 2^19 − 8 words: just under a quarter of the 2^21-word ring, so the ring wraps every fourth set.
-    const sets = Array.from({ length: 7 }, (_, g) => Uint32Array.from({ length: 2 ** 19 - 8 }, (_, i) => (g * 7919 + i * 31) >>> 0));
+    const sets = Array.from({ length: 7 }, (_, g) =>
+      Uint32Array.from({ length: 2 ** 19 - 8 }, (_, i) => (g * 7919 + i * 31) >>> 0),
+    );
     const huge = Uint32Array.from({ length: 2 ** 19 + 8 }, (_, i) => i ^ 0x5555); // past a quarter: its own array
     for (const set of sets) spool.append(set);
     spool.append(huge);

@@ -6,7 +6,13 @@ import { DEFAULT_READ } from '../../../src/io/documents.js';
 import { makeParams } from '../../../src/signatures/params.js';
 import { tempDir } from '../../support/cli.js';
 
-const slice = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 40).join('\n') + '\n';
+const slice =
+  gunzipSync(readFileSync('data/sample.jsonl.gz'))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 40)
+    .join('\n') + '\n';
 
 describe('runSign', () => {
   it('releases the backend when the output cannot be opened (a refused --resume)', async () => {
@@ -26,7 +32,15 @@ describe('runSign', () => {
       const out = join(dir, 's.npy');
       writeFileSync(`${out}.json.partial`, 'not a sidecar\n');
       writeFileSync(`${out}.partial`, ''); // both halves of an interrupted run are there
-      const config = { inputs: [join(dir, 'in.jsonl')], read: DEFAULT_READ, params: makeParams({ k: 8 }), backend: 'cpu' as const, out, resume: true, batchSize: 4 };
+      const config = {
+        inputs: [join(dir, 'in.jsonl')],
+        read: DEFAULT_READ,
+        params: makeParams({ k: 8 }),
+        backend: 'cpu' as const,
+        out,
+        resume: true,
+        batchSize: 4,
+      };
       await expect(runSign(config)).rejects.toThrow(/cannot resume/);
       expect(destroy).toHaveBeenCalledOnce();
       expect(destroyWorkers).toHaveBeenCalledOnce();
@@ -35,4 +49,3 @@ describe('runSign', () => {
     }
   });
 });
-

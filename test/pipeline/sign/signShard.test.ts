@@ -37,7 +37,8 @@ function records(): { id: string; text: string }[] {
   return out;
 }
 
-const lines = (rs: readonly { id: string; text: string }[]): string => rs.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const lines = (rs: readonly { id: string; text: string }[]): string =>
+  rs.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 const corpora: Record<string, string[]> = {};
 
@@ -57,13 +58,27 @@ beforeAll(() => {
     { name: 'text', data: rs.map((r) => r.text), type: 'STRING' as const },
   ];
   writeFileSync(parquet, Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: 24 })));
-  Object.assign(corpora, { 'several JSON Lines files': several, 'one big JSON Lines file': [big], 'one Parquet file of 15 row groups': [parquet] });
+  Object.assign(corpora, {
+    'several JSON Lines files': several,
+    'one big JSON Lines file': [big],
+    'one Parquet file of 15 row groups': [parquet],
+  });
 });
 
 const params = makeParams({ k: 16 });
 
 function config(inputs: string[], index: number, count: number, out: string): SignShardConfig {
-  return { inputs, read: DEFAULT_READ, params, threshold: 0.8, lsh: { bands: 4, rows: 4 }, shard: { index, count }, backend: 'cpu', threads: 1, out };
+  return {
+    inputs,
+    read: DEFAULT_READ,
+    params,
+    threshold: 0.8,
+    lsh: { bands: 4, rows: 4 },
+    shard: { index, count },
+    backend: 'cpu',
+    threads: 1,
+    out,
+  };
 }
 
 type Row = Record<string, unknown>;
@@ -77,44 +92,53 @@ async function union(paths: string[]): Promise<{ rows: Row[]; metas: ShardMeta[]
   const metas = await Promise.all(paths.map(readShardMeta));
   checkShardSet(paths, metas);
   const offsets = rangeOffsets(metas);
-  const rows = (await Promise.all(paths.map(rowsOf))).flat().map((r) => ({ ...r, position: globalPosition(Number(r.position), offsets) }));
+  const rows = (await Promise.all(paths.map(rowsOf)))
+    .flat()
+    .map((r) => ({ ...r, position: globalPosition(Number(r.position), offsets) }));
   rows.sort((a, b) => (a.position as number) - (b.position as number));
   return { rows, metas };
 }
 
-describe.each(['several JSON Lines files', 'one big JSON Lines file', 'one Parquet file of 15 row groups'])('sign --shard over %s', (name) => {
-  let whole: Row[];
-  let bytes: number;
+describe.each(['several JSON Lines files', 'one big JSON Lines file', 'one Parquet file of 15 row groups'])(
+  'sign --shard over %s',
+  (name) => {
+    let whole: Row[];
+    let bytes: number;
 
-  beforeAll(async () => {
-    const inputs = corpora[name];
-    bytes = inputs.reduce((sum, p) => sum + statSync(p).size, 0);
-    const out = join(dir, `${name}-1of1.parquet`);
-    await runSignShard(config(inputs, 0, 1, out));
-    whole = (await union([out])).rows;
-    // The readers' own order: position i is the i-th document.
-    const ids: string[] = [];
-    for await (const doc of readDocuments(await listInputFiles(inputs))) ids.push(doc.id);
-    expect(whole.map((r) => r.id)).toEqual(ids);
-    expect(whole.map((r) => r.position)).toEqual(ids.map((_, i) => i));
-  }, 120_000);
+    beforeAll(async () => {
+      const inputs = corpora[name];
+      bytes = inputs.reduce((sum, p) => sum + statSync(p).size, 0);
+      const out = join(dir, `${name}-1of1.parquet`);
+      await runSignShard(config(inputs, 0, 1, out));
+      whole = (await union([out])).rows;
+      // The readers' own order: position i is the i-th document.
+      const ids: string[] = [];
+      for await (const doc of readDocuments(await listInputFiles(inputs))) ids.push(doc.id);
+      expect(whole.map((r) => r.id)).toEqual(ids);
+      expect(whole.map((r) => r.position)).toEqual(ids.map((_, i) => i));
+    }, 120_000);
 
-  it.each([2, 4])('%i shards read the corpus about once and hold exactly its documents', async (count) => {
-    const inputs = corpora[name];
-    const paths = Array.from({ length: count }, (_, i) => join(dir, `${name}-${i + 1}of${count}.parquet`));
-    const summaries = [];
-    for (let i = 0; i < count; i++) summaries.push(await runSignShard(config(inputs, i, count, paths[i])));
-    const read = summaries.reduce((sum, s) => sum + s.bytesRead, 0);
-    expect(read).toBeGreaterThanOrEqual(bytes * 0.99);
-    expect(read).toBeLessThanOrEqual(bytes * 1.1);
-    const { rows, metas } = await union(paths);
-    expect(rows).toEqual(whole);
-    expect(metas.map((m) => m.bytesRead)).toEqual(summaries.map((s) => s.bytesRead));
-    // Balanced: no shard holds more than twice its share of documents (the sample's texts are long, the rest short).
-    for (const m of metas) expect(m.documents).toBeGreaterThan(0);
-    for (const m of metas) expect(m.ranges?.pieces.reduce((sum, p) => sum + p.documents, 0)).toBe(m.documents);
-  }, 120_000);
-});
+    it.each([2, 4])(
+      '%i shards read the corpus about once and hold exactly its documents',
+      async (count) => {
+        const inputs = corpora[name];
+        const paths = Array.from({ length: count }, (_, i) => join(dir, `${name}-${i + 1}of${count}.parquet`));
+        const summaries = [];
+        for (let i = 0; i < count; i++) summaries.push(await runSignShard(config(inputs, i, count, paths[i])));
+        const read = summaries.reduce((sum, s) => sum + s.bytesRead, 0);
+        expect(read).toBeGreaterThanOrEqual(bytes * 0.99);
+        expect(read).toBeLessThanOrEqual(bytes * 1.1);
+        const { rows, metas } = await union(paths);
+        expect(rows).toEqual(whole);
+        expect(metas.map((m) => m.bytesRead)).toEqual(summaries.map((s) => s.bytesRead));
+        // Balanced: no shard holds more than twice its share of documents (the sample's texts are long, the rest short).
+        for (const m of metas) expect(m.documents).toBeGreaterThan(0);
+        for (const m of metas) expect(m.ranges?.pieces.reduce((sum, p) => sum + p.documents, 0)).toBe(m.documents);
+      },
+      120_000,
+    );
+  },
+);
 
 describe('sign --shard: checks', () => {
   it('refuses shards of different plans (another shard count, or other files)', async () => {
@@ -132,7 +156,10 @@ describe('sign --shard: checks', () => {
     const noIds = join(dir, 'no-ids.jsonl');
     writeFileSync(noIds, rs.map((r) => JSON.stringify({ text: r.text })).join('\n') + '\n');
     const notes: string[] = [];
-    const hooks = { note: (m: string) => notes.push(m), stage: () => ({ update: () => undefined, stop: () => undefined }) };
+    const hooks = {
+      note: (m: string) => notes.push(m),
+      stage: () => ({ update: () => undefined, stop: () => undefined }),
+    };
     const paths = [0, 1].map((i) => join(dir, `no-ids-${i}.parquet`));
     for (let i = 0; i < 2; i++) await runSignShard(config([noIds], i, 2, paths[i]), hooks);
     expect(notes.join('\n')).toMatch(/no-ids\.jsonl: read whole by one shard \(no "id" in its first record/);
@@ -140,7 +167,12 @@ describe('sign --shard: checks', () => {
     expect(rows.map((r) => r.id)).toEqual(rs.map((_, i) => String(i + 1)));
 
     const mixed = join(dir, 'mixed.jsonl');
-    writeFileSync(mixed, rs.map((r, i) => JSON.stringify(i === rs.length - 3 ? { text: r.text } : r)).join('\n') + '\n');
-    await expect(runSignShard(config([mixed], 1, 2, join(dir, 'mixed-2.parquet')))).rejects.toThrow(/mixed\.jsonl: line \d+ from byte \d+: no "id": a shard reading from mid-file/);
+    writeFileSync(
+      mixed,
+      rs.map((r, i) => JSON.stringify(i === rs.length - 3 ? { text: r.text } : r)).join('\n') + '\n',
+    );
+    await expect(runSignShard(config([mixed], 1, 2, join(dir, 'mixed-2.parquet')))).rejects.toThrow(
+      /mixed\.jsonl: line \d+ from byte \d+: no "id": a shard reading from mid-file/,
+    );
   }, 120_000);
 });

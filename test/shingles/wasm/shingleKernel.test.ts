@@ -7,11 +7,13 @@ import { rng } from '../../support/reference.js';
 
 // Every White_Space code point (Unicode PropList.txt), and look-alikes that are not White_Space.
 const WHITE_SPACE = [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007,
-  0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+  0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ].map((c) => String.fromCodePoint(c));
-const NOT_WHITE_SPACE = [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x1c, 0x1f, 0x84, 0x86, 0xa1, 0x1681, 0x167f, 0x200b, 0x2027, 0x202a, 0x202e, 0x2030, 0x205e, 0x2060, 0x3001, 0x2fff, 0x9f, 0x80]
-  .map((c) => String.fromCodePoint(c));
+const NOT_WHITE_SPACE = [
+  0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x1c, 0x1f, 0x84, 0x86, 0xa1, 0x1681, 0x167f, 0x200b, 0x2027, 0x202a,
+  0x202e, 0x2030, 0x205e, 0x2060, 0x3001, 0x2fff, 0x9f, 0x80,
+].map((c) => String.fromCodePoint(c));
 
 function randomUnicode(next: () => number, length: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
@@ -21,9 +23,12 @@ function randomUnicode(next: () => number, length: number): string {
     if (r < 0.25) s += pick(WHITE_SPACE);
     else if (r < 0.35) s += pick(NOT_WHITE_SPACE);
     else if (r < 0.5) s += String.fromCharCode(0x61 + Math.floor(next() * 26));
-    else if (r < 0.6) s += String.fromCodePoint(0x10000 + Math.floor(next() * 0xfffff)); // astral, all planes
-    else if (r < 0.67) s += String.fromCharCode(0xd800 + Math.floor(next() * 0x800)); // lone surrogate (or a pair by chance)
-    else if (r < 0.8) s += String.fromCharCode(0x80 + Math.floor(next() * 0x780)); // 2-byte UTF-8
+    else if (r < 0.6)
+      s += String.fromCodePoint(0x10000 + Math.floor(next() * 0xfffff)); // astral, all planes
+    else if (r < 0.67)
+      s += String.fromCharCode(0xd800 + Math.floor(next() * 0x800)); // lone surrogate (or a pair by chance)
+    else if (r < 0.8)
+      s += String.fromCharCode(0x80 + Math.floor(next() * 0x780)); // 2-byte UTF-8
     else s += String.fromCharCode(0x800 + Math.floor(next() * 0xd000)); // 3-byte UTF-8, CJK, Thai, …
   }
   return s;
@@ -32,12 +37,18 @@ function randomUnicode(next: () => number, length: number): string {
 const OPTION_SETS: ShingleOptions[] = [];
 for (const mode of ['word', 'char', 'auto'] as const)
   for (const n of [1, 2, 5, 9])
-    for (const [nfkc, stripPunctuation] of [[false, false], [true, true]]) OPTION_SETS.push({ mode, n, normalize: { nfkc, stripPunctuation } });
+    for (const [nfkc, stripPunctuation] of [
+      [false, false],
+      [true, true],
+    ])
+      OPTION_SETS.push({ mode, n, normalize: { nfkc, stripPunctuation } });
 
 function expectSame(text: string, options: ShingleOptions): void {
   const got = shingleDocument(text, options);
   const want = shingleDocumentReference(text, options);
-  expect(Array.from(got), `${options.mode}/${options.n} ${JSON.stringify(text.slice(0, 40))}`).toEqual(Array.from(want));
+  expect(Array.from(got), `${options.mode}/${options.n} ${JSON.stringify(text.slice(0, 40))}`).toEqual(
+    Array.from(want),
+  );
 }
 
 describe('wasm shingling kernel', () => {
@@ -76,7 +87,10 @@ describe('wasm shingling kernel', () => {
   });
 
   it('is bit-identical on the sample corpus', () => {
-    const texts = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean)
+    const texts = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
       .map((line) => (JSON.parse(line) as { text: string }).text);
     for (const text of texts.slice(0, 300)) {
       expectSame(text, { mode: 'word', n: 5, normalize: { nfkc: false, stripPunctuation: false } });

@@ -9,14 +9,37 @@ import { makeHashFamily, type HashFamily } from '../../../src/signatures/hashFam
 import { binMinimaTs, signBatchOph, type OphBinKernel } from '../../../src/signatures/oph.js';
 import { loadWasmOphBins } from '../../../src/signatures/wasm/ophKernel.js';
 import { pack } from '../../../src/shingles/shingleBatch.js';
-import { ophBinMinimaRef, ophSignatureRef, P, pairsToBigInts, randomBelow, randomU32, rng, bigIntsToPairs } from '../../support/reference.js';
+import {
+  ophBinMinimaRef,
+  ophSignatureRef,
+  P,
+  pairsToBigInts,
+  randomBelow,
+  randomU32,
+  rng,
+  bigIntsToPairs,
+} from '../../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from '../webgpu/cases.js';
 
 const KS = [1, 2, 7, 64, 128, 256, 1000];
 const SEEDS = [42n, 0n, 0xffff_ffff_ffff_ffffn, 0x0123_4567_89ab_cdefn];
 /** Edge shingles: 0, 1, P − 1, 2^61 − 2, and values whose 16-bit limbs are 0xFFFF or 0. */
-const EDGE = [0n, 1n, P - 1n, (1n << 61n) - 2n, 0xffffn, 0xffff_ffffn, 0xffff_0000_ffffn, 0x1fff_ffff_0000_0000n,
-  0x1fff_0000_ffff_ffffn, 0xffff_ffff_ffffn, 1n << 32n, (1n << 29n) - 1n, 1n << 29n, P - 2n];
+const EDGE = [
+  0n,
+  1n,
+  P - 1n,
+  (1n << 61n) - 2n,
+  0xffffn,
+  0xffff_ffffn,
+  0xffff_0000_ffffn,
+  0x1fff_ffff_0000_0000n,
+  0x1fff_0000_ffff_ffffn,
+  0xffff_ffff_ffffn,
+  1n << 32n,
+  (1n << 29n) - 1n,
+  1n << 29n,
+  P - 2n,
+];
 
 const wasm = loadWasmOphBins();
 const u64Of = (v: bigint) => ({ hi: Number(v >> 32n), lo: Number(v & 0xffffffffn) });
@@ -35,8 +58,15 @@ function expectSameWords(got: Uint32Array, want: Uint32Array, what: string): voi
   expect(at === -1 ? 'equal' : `${what}: first difference at word ${at}: ${got[at]} vs ${want[at]}`).toBe('equal');
 }
 
-function bins(kernel: OphBinKernel, family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch, prefill?: Uint32Array): Uint32Array {
-  const out = prefill ? prefill.slice() : new Uint32Array((batch.offsets.length - 1) * 2 * family.k).fill(EMPTY_SLOT_WORD);
+function bins(
+  kernel: OphBinKernel,
+  family: Pick<HashFamily, 'k' | 'a' | 'b'>,
+  batch: ShingleBatch,
+  prefill?: Uint32Array,
+): Uint32Array {
+  const out = prefill
+    ? prefill.slice()
+    : new Uint32Array((batch.offsets.length - 1) * 2 * family.k).fill(EMPTY_SLOT_WORD);
   kernel(family as HashFamily, batch, out);
   return out;
 }
@@ -46,23 +76,41 @@ function expectAllAgree(batch: ShingleBatch, k: number, seed: bigint): void {
   const family = ophFamily(k, seed);
   const got = bins(wasm, family, batch);
   expectSameWords(got, bins(binMinimaTs, family, batch), `bins k=${k} seed=${seed}`);
-  const sets = Array.from({ length: batch.offsets.length - 1 }, (_, d) => pairsToBigInts(batch.shingles.subarray(2 * batch.offsets[d], 2 * batch.offsets[d + 1])));
-  expectSameWords(got, words(sets.flatMap((set) => ophBinMinimaRef(set, k, seed))), `bins vs BigInt k=${k} seed=${seed}`);
+  const sets = Array.from({ length: batch.offsets.length - 1 }, (_, d) =>
+    pairsToBigInts(batch.shingles.subarray(2 * batch.offsets[d], 2 * batch.offsets[d + 1])),
+  );
+  expectSameWords(
+    got,
+    words(sets.flatMap((set) => ophBinMinimaRef(set, k, seed))),
+    `bins vs BigInt k=${k} seed=${seed}`,
+  );
   const signatures = signBatchOph(family, batch, wasm);
   expectSameWords(signatures, signBatchOph(family, batch, binMinimaTs), `signatures k=${k} seed=${seed}`);
   // BigInt densification of nearly empty rows costs ~k² probes: up to k = 256 (larger k: against signBatchOph only).
-  if (k <= 256) expectSameWords(signatures, words(sets.flatMap((set) => ophSignatureRef(set, k, seed))), `signatures vs BigInt k=${k} seed=${seed}`);
+  if (k <= 256)
+    expectSameWords(
+      signatures,
+      words(sets.flatMap((set) => ophSignatureRef(set, k, seed))),
+      `signatures vs BigInt k=${k} seed=${seed}`,
+    );
 }
 
 describe('wasm OPH bin minima (ophBins.wat)', () => {
   it('equal the TypeScript kernel and the BigInt reference: empty, one-shingle, sparse and random documents', () => {
     const sizes = [0, 1, 0, 2, 3, 7, 60, 127, 128, 129, 400, 1001, ...randomSizes(16, 2000, 8)];
-    for (const k of KS) for (const seed of SEEDS.slice(0, k >= 256 ? 2 : 4)) expectAllAgree(randomBatch(sizes, k + Number(seed & 0xffn)), k, seed);
+    for (const k of KS)
+      for (const seed of SEEDS.slice(0, k >= 256 ? 2 : 4))
+        expectAllAgree(randomBatch(sizes, k + Number(seed & 0xffn)), k, seed);
   });
 
   it('equal them on edge shingle values, alone and together', () => {
     const next = rng(11);
-    const sets = [...EDGE.map((x) => [x]), EDGE, [...EDGE, ...Array.from({ length: 300 }, () => randomBelow(next, P))], []];
+    const sets = [
+      ...EDGE.map((x) => [x]),
+      EDGE,
+      [...EDGE, ...Array.from({ length: 300 }, () => randomBelow(next, P))],
+      [],
+    ];
     for (const k of KS) for (const seed of SEEDS.slice(0, k >= 256 ? 2 : 4)) expectAllAgree(batchOf(sets), k, seed);
   });
 
@@ -85,14 +133,24 @@ describe('wasm OPH bin minima (ophBins.wat)', () => {
     for (const k of [7, 128]) {
       const family = ophFamily(k, 42n);
       const next = rng(k);
-      const prefill = new Uint32Array(30 * 2 * k).map((_, i) => (i % 2 === 0 ? randomU32(next) : next() < 0.5 ? EMPTY_SLOT_WORD : randomU32(next) & 0x1fffffff));
-      expectSameWords(bins(wasm, family, batch, prefill), bins(binMinimaTs, family, batch, prefill), `prefilled k=${k}`);
+      const prefill = new Uint32Array(30 * 2 * k).map((_, i) =>
+        i % 2 === 0 ? randomU32(next) : next() < 0.5 ? EMPTY_SLOT_WORD : randomU32(next) & 0x1fffffff,
+      );
+      expectSameWords(
+        bins(wasm, family, batch, prefill),
+        bins(binMinimaTs, family, batch, prefill),
+        `prefilled k=${k}`,
+      );
     }
   });
 
   it('equal them on real text: data/sample.jsonl.gz', () => {
     const { batch } = corpusBatch();
-    for (const [k, seed] of [[128, 42n], [1000, 7n], [7, 0n]] as const) {
+    for (const [k, seed] of [
+      [128, 42n],
+      [1000, 7n],
+      [7, 0n],
+    ] as const) {
       const family = ophFamily(k, seed);
       const signatures = signBatchOph(family, batch, wasm);
       expectSameWords(signatures, signBatchOph(family, batch, binMinimaTs), `sample k=${k}`);

@@ -7,13 +7,27 @@ import { loadWasmSignKernel, wasmSimdSupported, type WasmKernelName } from '../.
 import { pack } from '../../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { u64 } from '../../../src/math/u64.js';
-import { P, pairsToBigInts, randomBelow, randomU32, rng, signatureRef, bigIntsToPairs } from '../../support/reference.js';
+import {
+  P,
+  pairsToBigInts,
+  randomBelow,
+  randomU32,
+  rng,
+  signatureRef,
+  bigIntsToPairs,
+} from '../../support/reference.js';
 
 /** The first 150 sample documents, shingled and signed once by the TypeScript signer for both kernels. */
-let sample: { family: ReturnType<typeof makeHashFamily>; batch: ReturnType<typeof pack>; signatures: Uint32Array } | undefined;
+let sample:
+  | { family: ReturnType<typeof makeHashFamily>; batch: ReturnType<typeof pack>; signatures: Uint32Array }
+  | undefined;
 function sampleReference() {
   if (!sample) {
-    const texts = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean).slice(0, 150)
+    const texts = gunzipSync(readFileSync('data/sample.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 150)
       .map((line) => (JSON.parse(line) as { text: string }).text);
     const family = makeHashFamily(128, u64(0, 42));
     const batch = pack(texts.map((t) => shingleDocument(t)));
@@ -54,9 +68,28 @@ function randomSets(count: number, seed: number): Uint32Array[] {
 
 // Edge values: 0, 1, P − 1, 2^61 − 2 (= P − 1), limbs at 0xFFFF and 0xFFFFFFFF, powers of two near the folds.
 const EDGES = [
-  0n, 1n, 2n, 7n, 8n, P - 1n, P - 2n, P - 8n, 0xffffn, 0xffff_ffffn, 0x1_0000_0000n, 0xffff_ffff_ffffn, 0xffff_0000_ffffn,
-  (1n << 32n) - 1n, 1n << 32n, (1n << 60n) - 1n, 1n << 60n, 0x1fff_ffff_0000_0000n, 0x1fff_ffff_ffff_0000n, 0x0000_ffff_ffff_ffffn,
-  0x1fff_ffff_0000_ffffn, 0x1234_5678_9abc_def0n % P,
+  0n,
+  1n,
+  2n,
+  7n,
+  8n,
+  P - 1n,
+  P - 2n,
+  P - 8n,
+  0xffffn,
+  0xffff_ffffn,
+  0x1_0000_0000n,
+  0xffff_ffff_ffffn,
+  0xffff_0000_ffffn,
+  (1n << 32n) - 1n,
+  1n << 32n,
+  (1n << 60n) - 1n,
+  1n << 60n,
+  0x1fff_ffff_0000_0000n,
+  0x1fff_ffff_ffff_0000n,
+  0x0000_ffff_ffff_ffffn,
+  0x1fff_ffff_0000_ffffn,
+  0x1234_5678_9abc_def0n % P,
 ];
 
 describe.each(KERNELS)('%s signing kernel', (name) => {
@@ -71,11 +104,11 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
     // One slot per (a, b) combination, one document per x: each slot is then a single hash value.
     const a: bigint[] = [];
     const b: bigint[] = [];
-    for (const ai of aEdges) for (const bi of EDGES) if (bi < P) (a.push(ai), b.push(bi));
+    for (const ai of aEdges) for (const bi of EDGES) if (bi < P) a.push(ai), b.push(bi);
     const family = familyOf(a, b);
     const xs = EDGES.filter((v) => v < P);
     const got = pairsToBigInts(kernel.sign(family, pack(xs.map((x) => words([x])))));
-    const want = xs.flatMap((x) => a.map((ai, i) => ((ai * x) % P + b[i]) % P));
+    const want = xs.flatMap((x) => a.map((ai, i) => (((ai * x) % P) + b[i]) % P));
     expect(got).toEqual(want);
   });
 
@@ -88,7 +121,15 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
       const docs = Array.from({ length: 6 }, (_, d) => Array.from({ length: d * 3 }, () => randomBelow(next, P)));
       const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
       const want = docs.flatMap((xs) =>
-        a.map((ai, i) => (xs.length === 0 ? MASK64 : xs.reduce((m, x) => { const h = ((ai * x) % P + b[i]) % P; return h < m ? h : m; }, MASK64))),
+        a.map((ai, i) =>
+          xs.length === 0
+            ? MASK64
+            : xs.reduce((m, x) => {
+                const h = (((ai * x) % P) + b[i]) % P;
+                // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
+                return h < m ? h : m;
+              }, MASK64),
+        ),
       );
       expect(got).toEqual(want);
     }
@@ -104,7 +145,12 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
 
   it('equals the TypeScript CPU signer on random batches, one kernel instance across families', () => {
     const kernel = loadWasmSignKernel(name);
-    for (const [k, seed] of [[128, 42], [64, 7], [128, 42], [3, 1]] as const) {
+    for (const [k, seed] of [
+      [128, 42],
+      [64, 7],
+      [128, 42],
+      [3, 1],
+    ] as const) {
       const family = makeHashFamily(k, u64(0, seed));
       const batch = pack(randomSets(60, k + seed));
       expectSameWords(kernel.sign(family, batch), signBatchOnCpu(family, batch));
@@ -115,7 +161,9 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
     const family = makeHashFamily(128, u64(0, 42));
     const next = rng(5);
     // 40,000 documents · 1 KiB of signature each: more than the 32 MiB chunk.
-    const sets = Array.from({ length: 40_000 }, (_, i) => (i % 9 === 0 ? new Uint32Array(0) : Uint32Array.of(randomU32(next), randomU32(next) & 0x1fffffff)));
+    const sets = Array.from({ length: 40_000 }, (_, i) =>
+      i % 9 === 0 ? new Uint32Array(0) : Uint32Array.of(randomU32(next), randomU32(next) & 0x1fffffff),
+    );
     const batch = pack(sets);
     expectSameWords(loadWasmSignKernel(name).sign(family, batch), signBatchOnCpu(family, batch));
   });

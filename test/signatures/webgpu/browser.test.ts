@@ -15,9 +15,16 @@ afterEach(() => {
 });
 
 /** A navigator.gpu whose one adapter has this info; its devices cannot sign (enough to see the choice). */
-function standIn(info: { vendor: string; architecture: string; isFallbackAdapter?: boolean }): { destroyed: () => number } {
+function standIn(info: { vendor: string; architecture: string; isFallbackAdapter?: boolean }): {
+  destroyed: () => number;
+} {
   let destroyed = 0;
-  const device = { lost: new Promise(() => {}), addEventListener() {}, removeEventListener() {}, destroy: () => void destroyed++ };
+  const device = {
+    lost: new Promise(() => {}),
+    addEventListener() {},
+    removeEventListener() {},
+    destroy: () => void destroyed++,
+  };
   const adapter = {
     info: { device: '', description: '', ...info },
     limits: { maxStorageBufferBindingSize: 1 << 27, maxBufferSize: 1 << 28, maxComputeWorkgroupsPerDimension: 65535 },
@@ -39,7 +46,11 @@ describe('resolveBrowserBackend', () => {
       backend.destroy();
       expect(backend.kind).toBe('cpu');
       expect(passedOver?.architecture).toBe(info.architecture);
-      expect(notes[0]).toMatch(new RegExp(`^webgpu: passed over WebGPU on ${info.vendor} ${info.architecture}.*: software adapter on the same cores`));
+      expect(notes[0]).toMatch(
+        new RegExp(
+          `^webgpu: passed over WebGPU on ${info.vendor} ${info.architecture}.*: software adapter on the same cores`,
+        ),
+      );
       expect(notes[1]).toMatch(/^cpu: chosen, CPU/);
       expect(gpu.destroyed()).toBe(1);
     }

@@ -8,9 +8,26 @@ import { P, randomBelow, randomU32, rng } from '../../support/reference.js';
 
 /** The edge values of test/math/mersenne61.test.ts: carries, folds, word edges, P itself. */
 export const EDGES = [
-  0n, 1n, 2n, P - 2n, P - 1n, P, (1n << 61n) - 2n, (1n << 32n) - 1n, 1n << 32n, (1n << 32n) + 1n,
-  1n << 60n, (1n << 60n) - 1n, 0xffffn, 0xffff0000n, 0xffff_ffff_ffffn, 0x1fff_ffff_0000_0000n,
-  0x1fff_0000_ffff_0000n, 0x0000_ffff_0000_ffffn, 0x1fff_ffff_ffff_0000n, 0xffff_0000_ffffn,
+  0n,
+  1n,
+  2n,
+  P - 2n,
+  P - 1n,
+  P,
+  (1n << 61n) - 2n,
+  (1n << 32n) - 1n,
+  1n << 32n,
+  (1n << 32n) + 1n,
+  1n << 60n,
+  (1n << 60n) - 1n,
+  0xffffn,
+  0xffff0000n,
+  0xffff_ffff_ffffn,
+  0x1fff_ffff_0000_0000n,
+  0x1fff_0000_ffff_0000n,
+  0x0000_ffff_0000_ffffn,
+  0x1fff_ffff_ffff_0000n,
+  0xffff_0000_ffffn,
 ];
 export const EDGE_ADDENDS = [0n, 1n, P - 1n];
 
@@ -25,7 +42,8 @@ export function mulAddCases(random: number, seed: number): MulAddCase[] {
   const cases: MulAddCase[] = [];
   for (const a of EDGES) for (const x of EDGES) for (const b of EDGE_ADDENDS) cases.push({ a, x, b });
   const next = rng(seed);
-  for (let i = 0; i < random; i++) cases.push({ a: randomBelow(next, P), x: randomBelow(next, P), b: randomBelow(next, P) });
+  for (let i = 0; i < random; i++)
+    cases.push({ a: randomBelow(next, P), x: randomBelow(next, P), b: randomBelow(next, P) });
   return cases;
 }
 
@@ -68,7 +86,10 @@ export function randomSizes(count: number, max: number, seed: number): number[] 
 /** The bundled corpus (data/sample.jsonl.gz), shingled with the default options, as one batch. */
 export function corpusBatch(limit = Infinity): { batch: ShingleBatch; ids: string[] } {
   const path = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
-  const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter((line) => line.trim() !== '');
+  const lines = gunzipSync(readFileSync(path))
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   const docs = lines.slice(0, limit).map((line) => JSON.parse(line) as { id: string; text: string });
   const sets = docs.map((doc) => shingleDocument(doc.text));
   const offsets = new Uint32Array(sets.length + 1);

@@ -18,10 +18,19 @@ import {
 import { rng } from '../../support/reference.js';
 import { randomBatch, randomSizes } from './cases.js';
 
-const LIMITS = { maxStorageBufferBindingSize: 128 << 20, maxBufferSize: 256 << 20, maxComputeWorkgroupsPerDimension: 65535 };
+const LIMITS = {
+  maxStorageBufferBindingSize: 128 << 20,
+  maxBufferSize: 256 << 20,
+  maxComputeWorkgroupsPerDimension: 65535,
+};
 
 /** Every invariant a plan must keep, checked against the offsets it was made from. */
-function checkPlan(offsets: Uint32Array, chunks: Chunk[], capacity: { shingles: number; segments: number }, cap: number): void {
+function checkPlan(
+  offsets: Uint32Array,
+  chunks: Chunk[],
+  capacity: { shingles: number; segments: number },
+  cap: number,
+): void {
   const docs = offsets.length - 1;
   let next = offsets[0];
   const covered = new Array<number>(docs).fill(0);
@@ -52,7 +61,10 @@ function checkPlan(offsets: Uint32Array, chunks: Chunk[], capacity: { shingles: 
 
 describe('chunkCapacity', () => {
   it('takes chunks from the binding limits, the output rows and the dispatch size', () => {
-    expect(chunkCapacity(LIMITS, 128, 64)).toEqual({ shingles: DEFAULT_CHUNK_SHINGLES, segments: (128 << 20) / (8 * 128) });
+    expect(chunkCapacity(LIMITS, 128, 64)).toEqual({
+      shingles: DEFAULT_CHUNK_SHINGLES,
+      segments: (128 << 20) / (8 * 128),
+    });
     expect(chunkCapacity(LIMITS, 1, 64, Infinity)).toEqual({ shingles: (128 << 20) / 8, segments: (128 << 20) / 8 });
     // The smaller of maxBufferSize and the binding size wins.
     expect(chunkCapacity({ ...LIMITS, maxBufferSize: 1 << 20 }, 1, 64, Infinity).shingles).toBe((1 << 20) / 8);
@@ -87,7 +99,11 @@ describe('planChunks', () => {
     const capacity = { shingles: 10, segments: 100 };
     const chunks = planChunks(offsets, capacity, 4);
     checkPlan(offsets, chunks, capacity, 4);
-    expect(chunks.map((c) => [c.firstShingle, c.endShingle])).toEqual([[0, 10], [10, 20], [20, 26]]);
+    expect(chunks.map((c) => [c.firstShingle, c.endShingle])).toEqual([
+      [0, 10],
+      [10, 20],
+      [20, 26],
+    ]);
     expect([...chunks[0].segmentDocs]).toEqual([0, 1, 1]);
     expect([...chunks[0].segmentStarts]).toEqual([0, 2, 6, 10]);
   });
@@ -117,7 +133,10 @@ describe('combineSegments', () => {
       const family = makeHashFamily(k, { hi: 0, lo: 5 });
       const batch = randomBatch([0, 1, 64, 300, 0, 17, 1000, 2], 40 + k);
       const expected = signBatchOnCpu(family, batch);
-      for (const [capacity, cap] of [[{ shingles: 100, segments: 3 }, 16], [{ shingles: 5000, segments: 5000 }, 1000]] as const) {
+      for (const [capacity, cap] of [
+        [{ shingles: 100, segments: 3 }, 16],
+        [{ shingles: 5000, segments: 5000 }, 1000],
+      ] as const) {
         const out = new Uint32Array(expected.length).fill(EMPTY_SLOT_WORD);
         for (const chunk of planChunks(batch.offsets, capacity, cap)) {
           // What the kernel computes for each segment, here on the CPU: each segment as a one-document batch.

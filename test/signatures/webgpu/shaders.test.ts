@@ -42,6 +42,7 @@ describe('shader sources', () => {
 
   it('have no second copy in TypeScript strings', () => {
     const ts = filesUnder(join(process.cwd(), 'src')).filter((file) => file.endsWith('.ts'));
-    for (const file of ts) expect(readFileSync(file, 'utf8'), file).not.toMatch(/fn mul_add_mod_p|@compute|@workgroup_size/);
+    for (const file of ts)
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/fn mul_add_mod_p|@compute|@workgroup_size/);
   });
 });

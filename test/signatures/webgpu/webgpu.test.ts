@@ -25,7 +25,11 @@ const sources = loadShaderSources();
 
 describeWithGpu('WebGPU backend', (gpu) => {
   /** Signs on the GPU and on the CPU; both slot widths must agree. */
-  async function expectParity(batch: ShingleBatch, k: number, options: WebGpuSignerOptions = {}): Promise<WebGpuSigner> {
+  async function expectParity(
+    batch: ShingleBatch,
+    k: number,
+    options: WebGpuSignerOptions = {},
+  ): Promise<WebGpuSigner> {
     const family = makeHashFamily(k, SEED);
     const signer = await WebGpuSigner.create(gpu().device, family, sources, { ...options, release: () => {} });
     try {
@@ -46,7 +50,7 @@ describeWithGpu('WebGPU backend', (gpu) => {
       const wrong: string[] = [];
       cases.forEach(({ a, x, b }, i) => {
         const got = (BigInt(results[2 * i + 1]) << 32n) | BigInt(results[2 * i]);
-        const want = ((a * x) % P + b) % P;
+        const want = (((a * x) % P) + b) % P;
         if (got !== want && wrong.length < 5) wrong.push(`a=${a} x=${x} b=${b}: got ${got}, want ${want}`);
       });
       expect(wrong).toEqual([]);
@@ -94,7 +98,10 @@ describeWithGpu('WebGPU backend', (gpu) => {
 
     it('for concurrent sign() calls, each getting its own result', async () => {
       const family = makeHashFamily(7, SEED);
-      const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {}, maxChunkShingles: 500 });
+      const signer = await WebGpuSigner.create(gpu().device, family, sources, {
+        release: () => {},
+        maxChunkShingles: 500,
+      });
       try {
         const batches = [1, 2, 3, 4].map((i) => randomBatch(randomSizes(20, 200, i), 50 + i));
         const results = await Promise.all(batches.map((batch) => signer.sign(batch)));
@@ -117,7 +124,11 @@ describeWithGpu('WebGPU backend', (gpu) => {
   });
 
   describe('OPH signatures (shaders/oph.wgsl) equal the BigInt reference and the CPU', () => {
-    async function signOph(batch: ShingleBatch, k: number, options: WebGpuSignerOptions = {}): Promise<{ got: Uint32Array; signer: WebGpuSigner }> {
+    async function signOph(
+      batch: ShingleBatch,
+      k: number,
+      options: WebGpuSignerOptions = {},
+    ): Promise<{ got: Uint32Array; signer: WebGpuSigner }> {
       const family = makeHashFamily(k, SEED, 'oph');
       const signer = await WebGpuSigner.create(gpu().device, family, sources, { ...options, release: () => {} });
       try {
@@ -147,7 +158,10 @@ describeWithGpu('WebGPU backend', (gpu) => {
 
     it('when documents span chunks and segments, and for empty batches', async () => {
       // k = 1024: the split documents (4321 and 1500 shingles) still have empty bins after their segments are combined.
-      const { signer } = await signOph(randomBatch([3, 4321, 0, 64, 1500, 1, 20, 90], 9), 1024, { maxChunkShingles: 1000, segmentCap: 100 });
+      const { signer } = await signOph(randomBatch([3, 4321, 0, 64, 1500, 1, 20, 90], 9), 1024, {
+        maxChunkShingles: 1000,
+        segmentCap: 100,
+      });
       expect(signer.stats.chunks).toBe(6);
       // Split documents are densified by the host; those of one segment (3, 64, 1, 20, 90 shingles) by the kernel.
       expect(signer.stats.hostDensified).toBe(2);
@@ -179,7 +193,10 @@ describeWithGpu('WebGPU backend', (gpu) => {
       const own = await tryAcquireTestDevice('test: device loss');
       if (!('gpu' in own)) return noGpu(own.missing, (note) => context.skip(note));
       const family = makeHashFamily(128, SEED);
-      const signer = await WebGpuSigner.create(own.gpu.device, family, sources, { release: () => own.gpu.release(), maxChunkShingles: 5000 });
+      const signer = await WebGpuSigner.create(own.gpu.device, family, sources, {
+        release: () => own.gpu.release(),
+        maxChunkShingles: 5000,
+      });
       const fallback = new FallbackSigner(signer, family);
       try {
         const batches = [30, 400, 30].map((documents, i) => randomBatch(randomSizes(documents, 1000, 20 + i), 30 + i));
@@ -216,11 +233,16 @@ describe('backend resolution on a real adapter', () => {
   it('auto chooses a hardware adapter and names it (vendor, architecture, backend); passes a software one over for the wasm CPU path', async (context) => {
     const family = makeHashFamily(16, SEED);
     const resolved = await resolveBackend('auto', family);
-    if (resolved.notes[0]?.startsWith('webgpu: passed over') || resolved.notes[0]?.startsWith('webgpu: not started: no GPU device')) {
+    if (
+      resolved.notes[0]?.startsWith('webgpu: passed over') ||
+      resolved.notes[0]?.startsWith('webgpu: not started: no GPU device')
+    ) {
       // lavapipe / SwiftShader: the CPU path is faster on the same cores, and the note says so. Without a GPU device
       // node (gpuDevices.ts) auto does not even start Dawn: only a software adapter could be there.
       resolved.backend.destroy();
-      expect(resolved.notes[0]).toMatch(/^webgpu: passed over WebGPU on .*: software adapter on the same cores, slower than the wasm SIMD CPU path|^webgpu: not started: no GPU device/);
+      expect(resolved.notes[0]).toMatch(
+        /^webgpu: passed over WebGPU on .*: software adapter on the same cores, slower than the wasm SIMD CPU path|^webgpu: not started: no GPU device/,
+      );
       expect(resolved.notes[1]).toMatch(/^cpu: chosen, CPU \(wasm SIMD, \d+ threads?\)$/);
       const forced = await resolveBackend('webgpu', family);
       try {
@@ -284,7 +306,8 @@ describe('backend resolution on a real adapter', () => {
       const auto = await resolveBrowserBackend('auto', family);
       try {
         expect(auto.backend.kind).toBe(software ? 'cpu' : 'webgpu');
-        if (software) expect(auto.notes[0]).toMatch(/^webgpu: passed over WebGPU on .*software adapter on the same cores/);
+        if (software)
+          expect(auto.notes[0]).toMatch(/^webgpu: passed over WebGPU on .*software adapter on the same cores/);
       } finally {
         auto.backend.destroy();
       }
