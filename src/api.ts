@@ -24,9 +24,8 @@ import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
 import { optionValue, type OptionValues, type VerificationOptions } from './options.js';
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
-import { auditDedup, type AuditResult } from './audit/audit.js';
-import { DEFAULT_CHAIN_DELTA } from './clusters/nearDuplicates.js';
-import { shingleDocument } from './shingles/shingles.js';
+import type { AuditResult } from './audit/audit.js';
+import { auditInMemory } from './dedup/auditInMemory.js';
 import { substringDocuments, type SubstringsResult } from './substrings/substringDocuments.js';
 import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
 import type { CutMode } from './options.js';
@@ -238,39 +237,6 @@ export async function dedup(
     signer.destroy();
     firstPass.workers.destroy();
   }
-}
-
-/**
- * The audit of an in-memory run: the sample's shingle sets from the documents' texts (any member of a group has its
- * text).
- */
-function auditInMemory(
-  result: DedupDocumentsResult,
-  corpus: readonly InMemoryDocument[],
-  params: SignatureParams,
-  options: { audit: number; auditSeed?: string | number; threshold: number; chainDelta?: number },
-): Promise<AuditResult> {
-  const shingle = shingleOptionsOf(params);
-  const settings = {
-    perBin: options.audit,
-    seed: options.auditSeed ?? params.seed,
-    threshold: options.threshold,
-    chainDelta: options.chainDelta ?? DEFAULT_CHAIN_DELTA,
-  };
-  const input = {
-    verified: result.verified,
-    assignment: result.assignment,
-    table: result.table,
-    contaminated: result.contamination?.flags,
-  };
-  return auditDedup(input, settings, async (needed) => {
-    const sets: (Uint32Array | undefined)[] = new Array(needed.length);
-    for (let d = 0; d < corpus.length; d++) {
-      const g = result.table.group(d);
-      if (g >= 0 && needed[g] === 1 && sets[g] === undefined) sets[g] = shingleDocument(corpus[d].text, shingle);
-    }
-    return sets;
-  });
 }
 
 export interface SubstringsOptions {

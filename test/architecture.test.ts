@@ -132,7 +132,7 @@ function importCycles(imports: readonly Import[]): string[] {
  */
 const STAGES: readonly (readonly string[])[] = [
   ['src/errors.ts', 'src/format.ts', 'src/math', 'src/wasm', 'src/workers', 'src/text'],
-  ['src/io', 'src/formats/files'],
+  ['src/io', 'src/formats/files', 'src/optionChecks.ts'],
   ['src/formats/parquet'],
   ['src/formats'],
   ['src/options.ts'],

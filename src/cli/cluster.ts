@@ -1,174 +1,32 @@
 /** `gpudedup cluster SHARD...`: the band join and connected components of signed shards, on DuckDB or Spark. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { candidateProbability } from '../bands/lshParams.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
-import {
-  ENGINES,
-  planFor,
-  runCluster,
-  type ClusterConfig,
-  type ClusterSummary,
-  type EngineName,
-} from '../pipeline/cluster/cluster.js';
+import { planFor, runCluster, type ClusterConfig, type ClusterSummary } from '../pipeline/cluster/cluster.js';
 import { counted, thousands } from '../format.js';
-import { positiveInteger, tableOption } from './options.js';
-import type { ClusterCheck, VerifyMode } from '../options.js';
-import { describeKeepPolicy, type KeepPolicy } from '../text/keepPolicy.js';
+import { describeKeepPolicy } from '../text/keepPolicy.js';
 import { auditSummaryLines } from '../formats/reports/auditReport.js';
-
-interface ClusterCliOptions {
-  engine: EngineName;
-  clusters?: string;
-  removed?: string;
-  threshold?: number;
-  maxBucketPairs: number;
-  keep: KeepPolicy;
-  verify: VerifyMode;
-  clusterCheck: ClusterCheck;
-  chainDelta: number;
-  maxRepresentatives: number;
-  estimateError: number;
-  against?: string[];
-  memoryLimit?: string;
-  tempDirectory?: string;
-  threads?: number;
-  emitScript?: string;
-  report?: string;
-  reportHtml?: string;
-  audit?: number;
-  auditSeed?: string;
-  auditFile?: string;
-  corpus?: string[];
-  textField: string;
-  idField: string;
-  quiet: boolean;
-}
+import {
+  addCheckOptions,
+  addEngineAndOutputOptions,
+  addEngineResourceOptions,
+  addInspectOptions,
+  type ClusterCliOptions,
+} from './clusterOptions.js';
 
 export function registerClusterCommand(program: Command): void {
-  program
+  const command = program
     .command('cluster')
     .description(
       'join shards of `gpudedup sign --shard` on DuckDB or Spark: clusters and a removal list, as `dedup` gives with ' +
         'the same options',
     )
-    .argument('<shards...>', 'Parquet shards from `gpudedup sign --shard I/N` (all N of them)')
-    .addOption(
-      new Option('--engine <name>', 'where the SQL runs: DuckDB embedded, or a local Spark job (pyspark)')
-        .choices(ENGINES)
-        .default('duckdb'),
-    )
-    .option(
-      '--clusters <file>',
-      'write id, cluster, kept for every document (CSV; JSONL if .jsonl; Parquet if .parquet)',
-    )
-    .option(
-      '--removed <file>',
-      'write the ids of the removed documents, in input order (CSV with header id; JSONL if .jsonl)',
-    )
-    .addOption(
-      tableOption('threshold', '-t, --threshold <t>', "verification threshold (default: the shards')", {
-        withDefault: false,
-      }),
-    )
-    .addOption(
-      tableOption(
-        'maxBucketPairs',
-        '--max-bucket-pairs <n>',
-        'buckets up to this size pair all members; larger ones pair each with the first member and its predecessor',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'verify',
-        '--verify <mode>',
-        'candidate verification, as dedup: hybrid (the estimate where it is sure, exact Jaccard of the stored shingle ' +
-          'sets inside its margin), estimate, exact, or none',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'estimateError',
-        '--estimate-error <a>',
-        'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'clusterCheck',
-        '--cluster-check <check>',
-        'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'chainDelta',
-        '--chain-delta <d>',
-        'representative check: removed documents reach t − d against the kept document (0: t itself)',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'maxRepresentatives',
-        '--max-representatives <n>',
-        'representative check: a member is compared with at most n representatives, then kept alone',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'keep',
-        '--keep <policy>',
-        'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep ' +
-          'field:NAME); ties to the earliest',
-      ),
-    )
-    .option(
-      '--against <ref.parquet>',
-      'reference shards (`sign REF --shard 1/1 -o ref.parquet`, same parameters): remove corpus documents ' +
-        'near-duplicate to one, as dedup --against; repeat for several',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option(
-      '--report <file.json>',
-      "write the join's summary as JSON (dedup --report's fields where they mean the same)",
-    )
-    .option(
-      '--report-html <file.html>',
-      'write one self-contained HTML page: the summary, the S-curve, the similarity histogram, the audit and the ' +
-        'largest clusters (with their diffs given --corpus)',
-    )
-    .addOption(
-      tableOption(
-        'audit',
-        '--audit <n>',
-        'measure exact Jaccard on a seeded sample: n accepted pairs per similarity bin and n removed documents; the ' +
-          'report gives the precision with 95 % intervals (needs shards with shingle sets)',
-      ),
-    )
-    .addOption(
-      tableOption('auditSeed', '--audit-seed <u64>', "seed of the audit's sample (default: the shards' --seed)"),
-    )
-    .option(
-      '--audit-file <file>',
-      'with --audit: write the sampled pairs and removed documents with their exact Jaccard (CSV; JSONL or Parquet by the name)',
-    )
-    .option(
-      '--corpus <file>',
-      'the corpus the shards were signed from, as given to sign (repeat for several): --report-html shows the texts ' +
-        'of its largest clusters, found by id',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .addOption(
-      tableOption('textField', '--text-field <name>', '--corpus: JSONL field or Parquet column holding the text'),
-    )
-    .addOption(tableOption('idField', '--id-field <name>', '--corpus: JSONL field or Parquet column holding the id'))
-    .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
-    .option('--temp-directory <dir>', 'where the engine spills')
-    .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
-    .option('--emit-script <job.py>', 'write the Spark SQL job for spark-submit instead of running anything')
-    .option('-q, --quiet', 'print errors only: no notes or summary', false)
-    .action(runClusterCommand);
+    .argument('<shards...>', 'Parquet shards from `gpudedup sign --shard I/N` (all N of them)');
+  addEngineResourceOptions(addInspectOptions(addCheckOptions(addEngineAndOutputOptions(command)))).action(
+    runClusterCommand,
+  );
 }
 
 async function runClusterCommand(shards: string[], options: ClusterCliOptions): Promise<void> {

@@ -57,29 +57,31 @@ export function registerQueryCommand(program: Command): void {
       tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'),
     )
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
-  addInputOptions(command).action(async (dir: string, docs: string[], options: QueryCliOptions) => {
-    const config = {
-      dir,
-      inputs: docs,
-      read: readFrom(options),
-      top: options.top,
-      containment: options.containment,
-      rerank: options.rerank,
-      out: options.out,
-    };
-    const corpus = await queryPreflight(config);
-    const index = await openIndex(dir, openOptionsFrom(options, true));
-    try {
-      const summary = await queryDocuments(index, config, corpus, cliHooks(options.quiet));
-      if (!options.quiet) {
-        process.stderr.write(
-          `queried ${counted(summary.documents, 'document')}: ` +
-            `${counted(summary.matched, 'with a match', 'with matches')}, ` +
-            `${counted(summary.matches, 'match', 'matches')} in ${summary.seconds.toFixed(2)} s\n`,
-        );
-      }
-    } finally {
-      await index.close();
+  addInputOptions(command).action(runQueryCommand);
+}
+
+async function runQueryCommand(dir: string, docs: string[], options: QueryCliOptions): Promise<void> {
+  const config = {
+    dir,
+    inputs: docs,
+    read: readFrom(options),
+    top: options.top,
+    containment: options.containment,
+    rerank: options.rerank,
+    out: options.out,
+  };
+  const corpus = await queryPreflight(config);
+  const index = await openIndex(dir, openOptionsFrom(options, true));
+  try {
+    const summary = await queryDocuments(index, config, corpus, cliHooks(options.quiet));
+    if (!options.quiet) {
+      process.stderr.write(
+        `queried ${counted(summary.documents, 'document')}: ` +
+          `${counted(summary.matched, 'with a match', 'with matches')}, ` +
+          `${counted(summary.matches, 'match', 'matches')} in ${summary.seconds.toFixed(2)} s\n`,
+      );
     }
-  });
+  } finally {
+    await index.close();
+  }
 }

@@ -44,7 +44,7 @@ export const TOKEN_ARGUMENT_WARNING =
   'GPUDEDUP_TOKEN instead';
 
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('serve an index over HTTP: POST /query, /add, /remove; GET /stats, /health (JSON)')
     .argument('<dir>', 'the index directory (from `gpudedup index create`)')
@@ -58,7 +58,36 @@ export function registerServeCommand(program: Command): void {
       new Option('--max-body <size>', 'largest request body, e.g. 4MiB (at least 1 MiB); past it, 413')
         .argParser(byteSize)
         .default(SERVE_DEFAULTS.maxBody, '16MiB'),
+    );
+  addAccessOptions(command)
+    .option(
+      '--queue <n>',
+      'writes that may wait behind the running one, and queries in progress at once; past it, 503 with Retry-After',
+      nonNegativeInteger,
+      SERVE_DEFAULTS.queue,
     )
+    .option(
+      '--read-only',
+      "no writer (no lock): /add and /remove answer 403, queries follow the commits of the index's writer (another " +
+        'process) within a second',
+      false,
+    )
+    .addOption(
+      tableOption(
+        'backend',
+        '--backend <name>',
+        'signing backend (default cpu: a request of a few documents signs faster on the CPU than through a GPU)',
+        { withDefault: false },
+      ),
+    )
+    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'))
+    .option('-q, --quiet', 'print errors only (not the line on start and stop)', false)
+    .action(runServeCommand);
+}
+
+/** Who may call the server: the bearer token, the Host header's names and the web origins. */
+function addAccessOptions(command: Command): Command {
+  return command
     .addOption(
       new Option(
         '--token <token>',
@@ -83,62 +112,39 @@ export function registerServeCommand(program: Command): void {
       )
         .argParser(collect)
         .default([], 'none'),
-    )
-    .option(
-      '--queue <n>',
-      'writes that may wait behind the running one, and queries in progress at once; past it, 503 with Retry-After',
-      nonNegativeInteger,
-      SERVE_DEFAULTS.queue,
-    )
-    .option(
-      '--read-only',
-      "no writer (no lock): /add and /remove answer 403, queries follow the commits of the index's writer (another " +
-        'process) within a second',
-      false,
-    )
-    .addOption(
-      tableOption(
-        'backend',
-        '--backend <name>',
-        'signing backend (default cpu: a request of a few documents signs faster on the CPU than through a GPU)',
-        { withDefault: false },
-      ),
-    )
-    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'))
-    .option('-q, --quiet', 'print errors only (not the line on start and stop)', false)
-    .action(async (dir: string, options: ServeCliOptions, command: Command) => {
-      if (command.getOptionValueSource('token') === 'cli') process.stderr.write(`${TOKEN_ARGUMENT_WARNING}\n`);
-      const say = (line: string): void => {
-        if (!options.quiet) process.stdout.write(`${line}\n`);
-      };
-      await serveIndex(
-        {
-          dir,
-          host: options.host,
-          port: options.port,
-          maxBody: options.maxBody,
-          token: options.token,
-          allowHosts: options.allowHost,
-          allowOrigins: options.allowOrigin,
-          queue: options.queue,
-          readOnly: options.readOnly,
-          backend: options.backend ?? 'cpu',
-          threads: options.threads,
-        },
-        {
-          // Tests and scripts read this line for the address (--port 0).
-          onListening: (server, stats) =>
-            say(
-              `gpudedup serve: ${dir} ` +
-                `(${counted(stats.documents, 'document')}${options.readOnly ? ', read-only' : ''}) on ${server.url}`,
-            ),
-          onStopping: (signal) =>
-            say(
-              `gpudedup serve: ${signal}: stopping (the write in progress finishes; a second signal ends it at once)`,
-            ),
-          onNote: (line) => process.stderr.write(`gpudedup serve: ${line}\n`),
-        },
-      );
-      say('gpudedup serve: stopped, index closed');
-    });
+    );
+}
+
+async function runServeCommand(dir: string, options: ServeCliOptions, command: Command): Promise<void> {
+  if (command.getOptionValueSource('token') === 'cli') process.stderr.write(`${TOKEN_ARGUMENT_WARNING}\n`);
+  const say = (line: string): void => {
+    if (!options.quiet) process.stdout.write(`${line}\n`);
+  };
+  await serveIndex(
+    {
+      dir,
+      host: options.host,
+      port: options.port,
+      maxBody: options.maxBody,
+      token: options.token,
+      allowHosts: options.allowHost,
+      allowOrigins: options.allowOrigin,
+      queue: options.queue,
+      readOnly: options.readOnly,
+      backend: options.backend ?? 'cpu',
+      threads: options.threads,
+    },
+    {
+      // Tests and scripts read this line for the address (--port 0).
+      onListening: (server, stats) =>
+        say(
+          `gpudedup serve: ${dir} ` +
+            `(${counted(stats.documents, 'document')}${options.readOnly ? ', read-only' : ''}) on ${server.url}`,
+        ),
+      onStopping: (signal) =>
+        say(`gpudedup serve: ${signal}: stopping (the write in progress finishes; a second signal ends it at once)`),
+      onNote: (line) => process.stderr.write(`gpudedup serve: ${line}\n`),
+    },
+  );
+  say('gpudedup serve: stopped, index closed');
 }

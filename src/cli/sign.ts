@@ -80,21 +80,21 @@ export function registerSignCommand(program: Command): void {
       ),
     );
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
-  addLshOptions(addSignatureOptions(addInputOptions(command))).action(
-    async (inputs: string[], options: SignCliOptions) => {
-      if (options.shard !== undefined) {
-        if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
-        return signShardCommand(inputs, options as ShardCliOptions);
-      }
-      if (options.verify !== undefined)
-        throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
-      if (options.keep !== undefined)
-        throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
-      const config = signConfigFrom(inputs, options);
-      const summary = await signWithProgress(config, options.quiet);
-      if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
-    },
-  );
+  addLshOptions(addSignatureOptions(addInputOptions(command))).action(runSignCommand);
+}
+
+async function runSignCommand(inputs: string[], options: SignCliOptions): Promise<void> {
+  if (options.shard !== undefined) {
+    if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
+    return signShardCommand(inputs, options as ShardCliOptions);
+  }
+  if (options.verify !== undefined)
+    throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
+  if (options.keep !== undefined)
+    throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
+  const config = signConfigFrom(inputs, options);
+  const summary = await signWithProgress(config, options.quiet);
+  if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
 }
 
 export function signConfigFrom(inputs: string[], options: SignCliOptions): SignConfig {

@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { assignClusters } from '../../src/clusters/assignment.js';
 import {
   auditBin,
-  auditGenerator,
   auditGroups,
   drawAuditSample,
   measureAudit,
-  sampleRanks,
   stratifiedPrecision,
-  wilsonInterval,
   type AuditInput,
 } from '../../src/audit/audit.js';
+import { auditGenerator, sampleRanks, wilsonInterval } from '../../src/audit/sampling.js';
 import { DocumentTable } from '../../src/exact/documentTable.js';
 import { dedup } from '../../src/api.js';
 import { plantedCorpus, similarity } from '../support/planted.js';
