@@ -118,7 +118,7 @@ describe('the first pass with its kernel', () => {
       };
       const reference = await run(bytes, 1 << 19, setup, false);
       expect(reference.invalid.length).toBeGreaterThan(5);
-      expect(reference.out.length).toBeGreaterThan(300);
+      expect(reference.out.length).toBeGreaterThan(250); // ids with a lone surrogate are refused (invalid) since issue 31 item 6
       for (const unitBytes of [1, 700, 5000, 1 << 19]) {
         const got = await run(bytes, unitBytes, setup, true);
         expect(got.invalid).toEqual(reference.invalid);

@@ -36,7 +36,7 @@ it('creates, adds, queries and refreshes as in docs/library.md', async () => {
   // --- end ---
   expect(decisions.map((d) => d.added)).toEqual([true, false]);
   expect(logged).toHaveLength(1);
-  expect(result.matches).toEqual([{ id: 'a', similarity: 1 }]);
+  expect(result.matches).toEqual([{ id: 'a', similarity: 1, exact: 1 }]); // exact: the index stores sets
 
   const memory = createMemoryIndex({
     threshold: 0.8,

@@ -44,7 +44,8 @@ describe('WasmSigner', () => {
   it('falls back to the TypeScript lanes, with a note, where WebAssembly does not instantiate', async () => {
     vi.resetModules(); // a fresh kernel cache that has not loaded wasm yet
     const validate = vi.spyOn(WebAssembly, 'validate').mockReturnValue(false);
-    const module = vi.spyOn(WebAssembly, 'Module').mockImplementation(() => {
+    // biome-ignore lint/complexity/useArrowFunction: WebAssembly.Module is called with new, which an arrow refuses
+    const module = vi.spyOn(WebAssembly, 'Module').mockImplementation(function () {
       throw new WebAssembly.CompileError('no wasm here');
     });
     try {
