@@ -21,7 +21,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { readShardMeta } from '../src/formats/shards/shardFile.js';
+import { readShardMeta } from '../src/formats/shards/shardSet.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
 import { listInputFiles } from '../src/io/readDocuments.js';
 import { shardSource } from '../src/pipeline/sign/shardSources.js';

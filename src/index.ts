@@ -89,7 +89,8 @@ export { dedupSigned, type DedupSettings, type SignedCorpus, type SignedDedup } 
 export type { KeepPolicy } from './text/keepPolicy.js';
 export { listInputFiles, readDocuments, type InputFile } from './io/readDocuments.js';
 export { InputError, type InputDocument, type ReadOptions } from './io/documents.js';
-export { SignatureWriter, readSignatureFile, sidecarPath, type SignatureFile } from './formats/shards/signatureFile.js';
+export { SignatureWriter, readSignatureFile, type SignatureFile } from './formats/shards/signatureFile.js';
+export { sidecarPath } from './formats/shards/signatureSidecar.js';
 export { readNpy, NpyWriter, type NpyArray } from './formats/shards/npy.js';
 export { runDedup, type DedupOutcome } from './pipeline/dedup/dedup.js';
 export { dedupJob, type DedupOutputs } from './pipeline/dedup/dedupJob.js';

@@ -1,6 +1,6 @@
 /** `gpudedup sign`: parses the command line, runs src/pipeline/sign/sign.ts, prints the summary. */
 import type { Command } from 'commander';
-import { sidecarPath } from '../formats/shards/signatureFile.js';
+import { sidecarPath } from '../formats/shards/signatureSidecar.js';
 import { counted } from '../format.js';
 import { namesOf } from '../pipeline/shared/report.js';
 import { runSign, type SignConfig, type SignSummary } from '../pipeline/sign/sign.js';

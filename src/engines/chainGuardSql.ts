@@ -33,9 +33,6 @@ export interface ChainGuardOptions {
  */
 export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
   const { k, rule, maxRepresentatives: r } = options;
-  const passedExact: PlanOp[] = hasMargin(rule)
-    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
-    : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
   return [
     {
       name: 'check_members',
@@ -46,55 +43,69 @@ export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
     { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
     {
       loop: 'check',
-      body: [
-        {
-          name: 'check_ranked',
-          sql: `SELECT m.node, m.grp, m.attempts, ROW_NUMBER() OVER (PARTITION BY m.grp ORDER BY p.score DESC, p.pref) AS rn
+      body: [...compareOps(k, rule, r), ...splitOps(rule, r)],
+      until: `SELECT COUNT(*) AS n FROM check_members`,
+    },
+  ];
+}
+
+/** A round's steps 1 and 2: each group's representative, its members compared with it. */
+function compareOps(k: number, rule: SqlPairRule, r: number): PlanOp[] {
+  const passedExact: PlanOp[] = hasMargin(rule)
+    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
+    : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
+  return [
+    {
+      name: 'check_ranked',
+      sql: `SELECT m.node, m.grp, m.attempts, ROW_NUMBER() OVER (PARTITION BY m.grp ORDER BY p.score DESC, p.pref) AS rn
 FROM check_members m JOIN group_pref p ON p.node = m.node`,
-        },
-        { name: 'check_reps', sql: `SELECT grp, node AS rep FROM check_ranked WHERE rn = 1` },
-        {
-          name: 'check_scored',
-          sql: `SELECT m.node, m.grp, m.attempts + 1 AS attempts, r.rep, ${agreementSql(k)} AS agree
+    },
+    { name: 'check_reps', sql: `SELECT grp, node AS rep FROM check_ranked WHERE rn = 1` },
+    {
+      name: 'check_scored',
+      sql: `SELECT m.node, m.grp, m.attempts + 1 AS attempts, r.rep, ${agreementSql(k)} AS agree
 FROM check_ranked m JOIN check_reps r ON r.grp = m.grp JOIN shards x ON x.position = r.rep JOIN shards y ON y.position = m.node
 WHERE m.rn > 1 AND m.attempts < ${r}`,
-        },
-        ...passedExact,
-        {
-          name: 'check_failed',
-          sql:
-            `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE ` +
-            `s.agree < ${rule.acceptFrom} AND e.node IS NULL`,
-        },
-        // The verified pairs among the failed members of one group, and the pieces they connect.
-        {
-          name: 'piece_edges',
-          sql:
-            `SELECT e.src, e.dst FROM verified_edges e JOIN check_failed f ON f.node = e.src JOIN check_failed g ` +
-            `ON g.node = e.dst WHERE f.grp = g.grp`,
-        },
-        starLoop('piece_', 'pieces'),
-        {
-          name: 'piece_nodes',
-          sql:
-            `SELECT src AS node, dst AS grp FROM piece_edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp ` +
-            `FROM piece_edges`,
-        },
-        {
-          name: 'settled_next',
-          sql: `SELECT node, rep FROM settled
+    },
+    ...passedExact,
+    {
+      name: 'check_failed',
+      sql:
+        `SELECT s.node, s.grp, s.attempts FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE ` +
+        `s.agree < ${rule.acceptFrom} AND e.node IS NULL`,
+    },
+  ];
+}
+
+/** A round's step 3: the failed members' pieces, the next round's groups; the rest settled. */
+function splitOps(rule: SqlPairRule, r: number): PlanOp[] {
+  return [
+    // The verified pairs among the failed members of one group, and the pieces they connect.
+    {
+      name: 'piece_edges',
+      sql:
+        `SELECT e.src, e.dst FROM verified_edges e JOIN check_failed f ON f.node = e.src JOIN check_failed g ` +
+        `ON g.node = e.dst WHERE f.grp = g.grp`,
+    },
+    starLoop('piece_', 'pieces'),
+    {
+      name: 'piece_nodes',
+      sql:
+        `SELECT src AS node, dst AS grp FROM piece_edges UNION ALL SELECT DISTINCT dst AS node, dst AS grp ` +
+        `FROM piece_edges`,
+    },
+    {
+      name: 'settled_next',
+      sql: `SELECT node, rep FROM settled
 UNION ALL SELECT rep AS node, rep FROM check_reps
 UNION ALL SELECT node, node AS rep FROM check_ranked WHERE rn > 1 AND attempts >= ${r}
 UNION ALL SELECT s.node, s.rep FROM check_scored s LEFT JOIN check_exact e ON e.node = s.node WHERE s.agree >= ${rule.acceptFrom} OR e.node IS NOT NULL
 UNION ALL SELECT f.node, f.node AS rep FROM check_failed f LEFT JOIN piece_nodes p ON p.node = f.node WHERE p.node IS NULL`,
-        },
-        { name: 'settled', sql: `SELECT node, rep FROM settled_next` },
-        {
-          name: 'check_members',
-          sql: `SELECT f.node, p.grp, f.attempts FROM check_failed f JOIN piece_nodes p ON p.node = f.node`,
-        },
-      ],
-      until: `SELECT COUNT(*) AS n FROM check_members`,
+    },
+    { name: 'settled', sql: `SELECT node, rep FROM settled_next` },
+    {
+      name: 'check_members',
+      sql: `SELECT f.node, p.grp, f.attempts FROM check_failed f JOIN piece_nodes p ON p.node = f.node`,
     },
   ];
 }

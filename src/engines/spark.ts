@@ -118,40 +118,11 @@ export async function runSpark(
   try {
     const job = join(dir, 'job.py');
     await writeFile(job, sparkJobScript(plan, options.maxRounds));
-    const args = [
-      job,
-      '--master',
-      `local[${options.threads ?? 2}]`,
-      '--shuffle-partitions',
-      String(Math.max(2, (options.threads ?? 2) * 2)),
-      '--out',
-      dir,
-    ];
-    if (options.memoryLimit !== undefined)
-      args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
-    if (options.explain !== undefined) args.push('--explain', options.explain);
-    for (const path of options.reference ?? []) args.push('--reference', path);
-    args.push('--local-dir', join(dir, 'spill'), ...shardPaths);
-    const result = await runProcess(pythonCommand(), args, (line) => {
+    const result = await runProcess(pythonCommand(), sparkArgs(job, dir, shardPaths, options), (line) => {
       const match = /^round (\d+): (\d+) (\w+)$/.exec(line.trim());
       if (match) options.onRound?.(Number(match[1]), Number(match[2]), match[3]);
     });
-    if (result.code === 3) {
-      const found = JSON.parse(await readFile(join(dir, 'check_failed.json'), 'utf8')) as {
-        name: string;
-        n: number;
-        example: unknown;
-      };
-      throw checkFailed(plan.checks.find((c) => c.name === found.name)!, found.n, found.example);
-    }
-    if (result.code !== 0) {
-      // A Java stack trace ends the output; its cause is higher up, on the lines naming an exception.
-      const lines = result.output.trim().split('\n');
-      const causes = lines.filter((line) => /(Exception|Error)\b/.test(line) && !/^\s+at /.test(line)).slice(-3);
-      throw new Error(
-        `the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`,
-      );
-    }
+    if (result.code !== 0) await throwJobFailure(plan, dir, result);
     const stats = JSON.parse(await readFile(join(dir, 'stats.json'), 'utf8')) as EngineStats;
     const parts = await partFiles(join(dir, 'clusters'));
     const inspected =
@@ -169,6 +140,45 @@ export async function runSpark(
     removeTemporary(dir);
     throw error;
   }
+}
+
+/** The job's command line after the Python interpreter. */
+function sparkArgs(job: string, dir: string, shardPaths: readonly string[], options: EngineOptions): string[] {
+  const args = [
+    job,
+    '--master',
+    `local[${options.threads ?? 2}]`,
+    '--shuffle-partitions',
+    String(Math.max(2, (options.threads ?? 2) * 2)),
+    '--out',
+    dir,
+  ];
+  if (options.memoryLimit !== undefined)
+    args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
+  if (options.explain !== undefined) args.push('--explain', options.explain);
+  for (const path of options.reference ?? []) args.push('--reference', path);
+  args.push('--local-dir', join(dir, 'spill'), ...shardPaths);
+  return args;
+}
+
+/** A failed job's error: a plan check that failed (exit 3), else the job's own. */
+async function throwJobFailure(
+  plan: ClusterPlan,
+  dir: string,
+  result: { code: number; output: string },
+): Promise<never> {
+  if (result.code === 3) {
+    const found = JSON.parse(await readFile(join(dir, 'check_failed.json'), 'utf8')) as {
+      name: string;
+      n: number;
+      example: unknown;
+    };
+    throw checkFailed(plan.checks.find((c) => c.name === found.name)!, found.n, found.example);
+  }
+  // A Java stack trace ends the output; its cause is higher up, on the lines naming an exception.
+  const lines = result.output.trim().split('\n');
+  const causes = lines.filter((line) => /(Exception|Error)\b/.test(line) && !/^\s+at /.test(line)).slice(-3);
+  throw new Error(`the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`);
 }
 
 async function partFiles(dir: string): Promise<string[]> {

@@ -77,48 +77,10 @@ export async function* readParquetRowGroup(
   source?: ParquetSource,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
   const { metadata, columns } = source ?? (await openParquet(file, path));
-  const byName = new Map(columns.map((c) => [c.element.name, c]));
-  const textColumn = byName.get(options.textField);
-  if (textColumn === undefined) {
-    throw new InputError(
-      path,
-      0,
-      `no text column "${options.textField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one ` +
-        `with --text-field`,
-    );
-  }
-  const textProblem = unusableColumn(textColumn, 'text');
-  if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
-  const idColumn = byName.get(options.idField);
-  if (idColumn === undefined && idFieldRequired(options.idField)) {
-    throw new InputError(
-      path,
-      0,
-      `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`,
-    );
-  }
-  const idProblem = unusableColumn(idColumn, 'id');
-  if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
+  const { textColumn, idColumn } = chooseColumns(columns, path, options);
   const reading = { ...metadata, schema: readingSchema(metadata.schema) };
   const converters = recordConverters(columns, [textColumn, idColumn]);
-  let rowStart = 0;
-  for (let g = 0; g < group; g++) rowStart += Number(metadata.row_groups[g].num_rows);
-  const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
-  let rows: Record<string, unknown>[];
-  try {
-    // utf8: false keeps binary columns as bytes (a string column is still read as text).
-    rows = await parquetReadObjects({
-      file,
-      metadata: reading,
-      rowStart,
-      rowEnd,
-      compressors,
-      utf8: false,
-      parsers: EXACT_PARSERS,
-    });
-  } catch (error) {
-    throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
-  }
+  const { rowStart, rows } = await readRows(file, path, metadata, reading, group);
   for (let i = 0; i < rows.length; i++) {
     const row = rowStart + i + 1;
     const record = rows[i];
@@ -146,6 +108,66 @@ export async function* readParquetRowGroup(
     }
     yield { id, text: text as string, source: { path, line: row }, record };
   }
+}
+
+/** The text and id columns `options` name, refused when missing (the id column only when required) or unusable. */
+function chooseColumns(
+  columns: readonly SchemaTree[],
+  path: string,
+  options: Pick<ReadOptions, 'textField' | 'idField'>,
+): { textColumn: SchemaTree; idColumn: SchemaTree | undefined } {
+  const byName = new Map(columns.map((c) => [c.element.name, c]));
+  const textColumn = byName.get(options.textField);
+  if (textColumn === undefined) {
+    throw new InputError(
+      path,
+      0,
+      `no text column "${options.textField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one ` +
+        `with --text-field`,
+    );
+  }
+  const textProblem = unusableColumn(textColumn, 'text');
+  if (textProblem) throw new InputError(path, 0, `text column "${options.textField}" ${textProblem}`);
+  const idColumn = byName.get(options.idField);
+  if (idColumn === undefined && idFieldRequired(options.idField)) {
+    throw new InputError(
+      path,
+      0,
+      `no id column "${options.idField}" (columns: ${columns.map((c) => c.element.name).join(', ')}); choose one with --id-field`,
+    );
+  }
+  const idProblem = unusableColumn(idColumn, 'id');
+  if (idProblem) throw new InputError(path, 0, `id column "${options.idField}" ${idProblem}`);
+  return { textColumn, idColumn };
+}
+
+/** Row group `group`'s rows (as objects) and the file row of its first. */
+async function readRows(
+  file: AsyncBuffer,
+  path: string,
+  metadata: FileMetaData,
+  reading: FileMetaData,
+  group: number,
+): Promise<{ rowStart: number; rows: Record<string, unknown>[] }> {
+  let rowStart = 0;
+  for (let g = 0; g < group; g++) rowStart += Number(metadata.row_groups[g].num_rows);
+  const rowEnd = rowStart + Number(metadata.row_groups[group].num_rows);
+  let rows: Record<string, unknown>[];
+  try {
+    // utf8: false keeps binary columns as bytes (a string column is still read as text).
+    rows = await parquetReadObjects({
+      file,
+      metadata: reading,
+      rowStart,
+      rowEnd,
+      compressors,
+      utf8: false,
+      parsers: EXACT_PARSERS,
+    });
+  } catch (error) {
+    throw new InputError(path, 0, `row group ${group}: ${(error as Error).message}`);
+  }
+  return { rowStart, rows };
 }
 
 const utf8 = new TextDecoder();

@@ -68,14 +68,7 @@ export class DiskSegment {
         `${this.fence.length / 3} blocks, ${parameters.bands * this.blocks} expected`,
       );
     this.bandChecked = new Uint8Array(parameters.bands * this.blocks);
-    const ids = readChecked(dir, files.ids);
-    if (ids.length < 4 * (count + 1))
-      throw new CorruptIndexError(
-        join(dir, files.ids.name),
-        `${ids.length} bytes cannot hold the offsets of ${count} ids`,
-      );
-    this.idOffsets = new Uint32Array(ids.buffer, 0, count + 1);
-    this.idBytes = ids.subarray(4 * (count + 1));
+    [this.idOffsets, this.idBytes] = readIds(dir, files.ids, count);
     const signatureBlocks = new Uint32Array(readChecked(dir, files.signatureBlocks).buffer);
     const setBlocks = files.setBlocks && new Uint32Array(readChecked(dir, files.setBlocks).buffer);
     // read by compaction only, checked there again
@@ -95,15 +88,7 @@ export class DiskSegment {
             `${record.name} has sets without their block checksums`,
           );
         this.sets = new CheckedFile(dir, files.sets, setBlocks, inMemory);
-        const offsets = new Float64Array(count + 1);
-        const at = files.sets.bytes - offsets.byteLength;
-        if (at < 0)
-          throw new CorruptIndexError(
-            join(dir, files.sets.name),
-            `${files.sets.bytes} bytes cannot hold the offsets of ${count} sets`,
-          );
-        this.sets.read(bytesOf(offsets), at);
-        this.setOffsets = offsets;
+        this.setOffsets = readSetOffsets(dir, files.sets, this.sets, count);
       }
       if (this.bands.verified) this.bandChecked.fill(1); // read whole and checked, hence each block
       if (checksums === 'open') {
@@ -257,4 +242,22 @@ function expectSize(dir: string, entry: FileEntry, bytes: number): void {
       join(dir, entry.name),
       `the manifest records ${entry.bytes} bytes, its segment needs ${bytes}`,
     );
+}
+
+/** The ids file: `count` + 1 offsets, then the ids' bytes. */
+function readIds(dir: string, entry: FileEntry, count: number): [Uint32Array, Uint8Array] {
+  const ids = readChecked(dir, entry);
+  if (ids.length < 4 * (count + 1))
+    throw new CorruptIndexError(join(dir, entry.name), `${ids.length} bytes cannot hold the offsets of ${count} ids`);
+  return [new Uint32Array(ids.buffer, 0, count + 1), ids.subarray(4 * (count + 1))];
+}
+
+/** The set offsets at the end of the sets file (`count` + 1 doubles). */
+function readSetOffsets(dir: string, entry: FileEntry, sets: CheckedFile, count: number): Float64Array {
+  const offsets = new Float64Array(count + 1);
+  const at = entry.bytes - offsets.byteLength;
+  if (at < 0)
+    throw new CorruptIndexError(join(dir, entry.name), `${entry.bytes} bytes cannot hold the offsets of ${count} sets`);
+  sets.read(bytesOf(offsets), at);
+  return offsets;
 }

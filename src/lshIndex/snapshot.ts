@@ -152,54 +152,12 @@ export async function openIndexSnapshot(
 ): Promise<IndexSnapshot> {
   const dir = options.name ?? 'the saved index';
   const named = (file: string): string => (options.name === undefined ? file : `${options.name}/${file}`);
-  let bytes: Uint8Array;
-  try {
-    bytes = await read(MANIFEST);
-  } catch (error) {
-    throw new IndexFormatError(
-      dir,
-      `${dir} is not an index: no ${MANIFEST} could be read ` +
-        `(${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
-  const text = new TextDecoder().decode(bytes);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptIndexError(named(MANIFEST), `not JSON (${(error as Error).message})`);
-  }
-  checkManifestRecord(parsed, dir, 'snapshot');
-  const { checksum, ...rest } = parsed as Record<string, unknown> & { checksum?: { crc32?: number } };
-  checkManifestChecksum(named(MANIFEST), checksum, crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1))));
+  const rest = await readSnapshotManifest(read, dir, named);
   const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
   const sign = typeof signer === 'function' ? signer(parameters) : signer;
   if (sign.backend.k !== parameters.k)
     throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);
-  const removedEntry = rest.removed as Entry | undefined;
-  const removed: Record<string, number[]> = removedEntry
-    ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry, named))).segments
-    : {};
-  const segments: IndexSegment[] = [];
-  for (const record of rest.segments as SegmentRecord[]) {
-    const { files } = record;
-    const flags = removed[record.name] && new Uint8Array(record.count);
-    for (const row of removed[record.name] ?? []) flags![row] = 1;
-    const sets = files.sets && (await checked(read, files.sets, named));
-    segments.push(
-      new BufferSegment(
-        record,
-        parameters,
-        {
-          ids: await checked(read, files.ids, named),
-          sig: await checked(read, files.signatures, named),
-          bands: await checked(read, files.bands, named),
-          sets,
-        },
-        flags,
-      ),
-    );
-  }
+  const segments = await readSegments(read, rest, parameters, named);
   const engine = new IndexEngine(parameters);
   const readOnly = (what: string) =>
     Promise.reject(
@@ -225,4 +183,67 @@ export async function openIndexSnapshot(
     },
     async close(): Promise<void> {},
   };
+}
+
+/** The manifest, parsed and checked (its checksum too), without its checksum. */
+async function readSnapshotManifest(
+  read: ReadIndexFile,
+  dir: string,
+  named: (file: string) => string,
+): Promise<Record<string, unknown>> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await read(MANIFEST);
+  } catch (error) {
+    throw new IndexFormatError(
+      dir,
+      `${dir} is not an index: no ${MANIFEST} could be read ` +
+        `(${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const text = new TextDecoder().decode(bytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptIndexError(named(MANIFEST), `not JSON (${(error as Error).message})`);
+  }
+  checkManifestRecord(parsed, dir, 'snapshot');
+  const { checksum, ...rest } = parsed as Record<string, unknown> & { checksum?: { crc32?: number } };
+  checkManifestChecksum(named(MANIFEST), checksum, crc32(new TextEncoder().encode(JSON.stringify(rest, null, 1))));
+  return rest;
+}
+
+/** The manifest's segments, their files read and checked, removed rows flagged. */
+async function readSegments(
+  read: ReadIndexFile,
+  rest: Record<string, unknown>,
+  parameters: IndexParameters,
+  named: (file: string) => string,
+): Promise<IndexSegment[]> {
+  const removedEntry = rest.removed as Entry | undefined;
+  const removed: Record<string, number[]> = removedEntry
+    ? JSON.parse(new TextDecoder().decode(await checked(read, removedEntry, named))).segments
+    : {};
+  const segments: IndexSegment[] = [];
+  for (const record of rest.segments as SegmentRecord[]) {
+    const { files } = record;
+    const flags = removed[record.name] && new Uint8Array(record.count);
+    for (const row of removed[record.name] ?? []) flags![row] = 1;
+    const sets = files.sets && (await checked(read, files.sets, named));
+    segments.push(
+      new BufferSegment(
+        record,
+        parameters,
+        {
+          ids: await checked(read, files.ids, named),
+          sig: await checked(read, files.signatures, named),
+          bands: await checked(read, files.bands, named),
+          sets,
+        },
+        flags,
+      ),
+    );
+  }
+  return segments;
 }

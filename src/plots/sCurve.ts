@@ -12,7 +12,7 @@ import {
   falseNegativeArea,
   falsePositiveArea,
 } from '../bands/lshParams.js';
-import { axes, element, FRAME, num, svgDocument, text, xScale, yScale } from './svg.js';
+import { axes, element, FRAME, num, svgDocument, text, xScale, yScale, type Frame } from './svg.js';
 
 export interface SCurveInput {
   readonly bands: number;
@@ -42,7 +42,6 @@ export function sCurveSvg({ bands, rows, threshold }: SCurveInput): string {
   const fnArea = `M${num(x(threshold))},${num(y(1))} L${above.join(' L')} L${num(x(1))},${num(y(1))} Z`;
   const fp = falsePositiveArea(threshold, bands, rows);
   const fn = falseNegativeArea(threshold, bands, rows);
-  const atThreshold = candidateProbability(threshold, bands, rows);
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
   const body = [
     axes(
@@ -63,6 +62,27 @@ export function sCurveSvg({ bands, rows, threshold }: SCurveInput): string {
       'stroke-width': 2,
       'data-curve': 's-curve',
     }),
+    thresholdMarks(frame, x, y, { bands, rows, threshold }),
+    legend(frame.left + 12, frame.top + 8, fp, fn), // top left: the curve is near 0 there for any useful banding
+  ].join('');
+  return svgDocument(
+    frame,
+    `S-curve of ${bands} bands × ${rows} rows at threshold ${threshold}`,
+    `Probability that a pair of Jaccard similarity s becomes a candidate; false-positive area ${fp.toFixed(4)}, ` +
+      `false-negative area ${fn.toFixed(4)}.`,
+    body,
+  );
+}
+
+/** The threshold's dashed line and label, and the title: the banding, P(t) and the curve's midpoint. */
+function thresholdMarks(
+  frame: Frame,
+  x: (v: number) => number,
+  y: (v: number) => number,
+  { bands, rows, threshold }: SCurveInput,
+): string {
+  const atThreshold = candidateProbability(threshold, bands, rows);
+  return [
     element('line', {
       x1: x(threshold),
       y1: y(0),
@@ -83,15 +103,7 @@ export function sCurveSvg({ bands, rows, threshold }: SCurveInput): string {
         'font-weight': 'bold',
       },
     ),
-    legend(frame.left + 12, frame.top + 8, fp, fn), // top left: the curve is near 0 there for any useful banding
   ].join('');
-  return svgDocument(
-    frame,
-    `S-curve of ${bands} bands × ${rows} rows at threshold ${threshold}`,
-    `Probability that a pair of Jaccard similarity s becomes a candidate; false-positive area ${fp.toFixed(4)}, ` +
-      `false-negative area ${fn.toFixed(4)}.`,
-    body,
-  );
 }
 
 function legend(left: number, top: number, fp: number, fn: number): string {

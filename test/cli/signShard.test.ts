@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readShardMeta } from '../../src/formats/shards/shardFile.js';
+import { readShardMeta } from '../../src/formats/shards/shardSet.js';
 import { runCli, tempDir } from '../support/cli.js';
 import { sparkWanted } from '../support/spark.js';
 

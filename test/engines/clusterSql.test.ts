@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { clusterPlan, minimumAgreement, statementsOf } from '../../src/engines/clusterSql.js';
 import { estimateBounds } from '../../src/verify/estimateBounds.js';
 import { sqlPairRule } from '../../src/pipeline/cluster/cluster.js';
-import { checkShardSet, SHARD_FORMAT, type ShardMeta } from '../../src/formats/shards/shardFile.js';
+import { SHARD_FORMAT, type ShardMeta } from '../../src/formats/shards/shardFile.js';
+import { checkShardSet } from '../../src/formats/shards/shardSet.js';
 import { parseShardSlice } from '../../src/pipeline/sign/signShard.js';
 import { makeParams } from '../../src/signatures/params.js';
 

@@ -163,24 +163,21 @@ function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided:
 export { namesOf };
 
 export function formatSummary(report: DedupReport, destination: string): string {
-  const int = thousands;
-  const p = report.parameters;
-  const c = report.candidates;
-  const v = report.verification;
-  const check = report.clusterCheck;
-  const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
-  const split = report.signingSeconds;
-  const stages = Object.entries(report.seconds)
-    .map(
-      ([stage, s]) =>
-        `${stage} ${s.toFixed(2)}` +
-        (stage === 'read + sign'
-          ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]`
-          : ''),
-    )
-    .join(', ');
   const lines = [
     `deduplicated ${counted(report.documents, 'document')} → ${destination}`,
+    ...countLines(report),
+    ...decisionLines(report),
+    ...skipLines(report),
+    `  backend             ${report.backend}`,
+    `  time                ${timeLine(report)}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** The summary's counts: documents in, what became of them, what was kept. */
+function countLines(report: DedupReport): string[] {
+  const int = thousands;
+  return [
     `  documents in        ${int(report.documents)}`,
     `  empty               ${int(report.empty)} (kept, never clustered)`,
     `  exact duplicates    ${int(report.exactDuplicates)} ` +
@@ -191,6 +188,17 @@ export function formatSummary(report: DedupReport, destination: string): string 
       : []),
     `  removed             ${int(report.removed)}`,
     `  kept                ${int(report.kept)}`,
+  ];
+}
+
+/** The parameters, the candidates and how they and the clusters were decided. */
+function decisionLines(report: DedupReport): string[] {
+  const int = thousands;
+  const p = report.parameters;
+  const c = report.candidates;
+  const v = report.verification;
+  const check = report.clusterCheck;
+  return [
     `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve ` +
       `midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
       `P(candidate) ${p.candidateProbabilityAtThreshold.toFixed(3)} at the threshold), verify ${p.verify}, cluster ` +
@@ -213,6 +221,13 @@ export function formatSummary(report: DedupReport, destination: string): string 
               : ''),
         ]
       : []),
+  ];
+}
+
+/** The audit, what was skipped and the warnings. */
+function skipLines(report: DedupReport): string[] {
+  const p = report.parameters;
+  return [
     ...auditSummaryLines(report.audit),
     ...(report.invalidSkipped > 0
       ? [`  skipped             ${counted(report.invalidSkipped, 'invalid line')} (--skip-invalid)`]
@@ -229,8 +244,21 @@ export function formatSummary(report: DedupReport, destination: string): string 
             `${p.keep} (ranked last)`,
         ]
       : []),
-    `  backend             ${report.backend}`,
-    `  time                ${total.toFixed(2)} s (${stages})`,
   ];
-  return lines.join('\n') + '\n';
+}
+
+/** Total seconds, then each stage's (signing split into shingling and signing). */
+function timeLine(report: DedupReport): string {
+  const total = Object.values(report.seconds).reduce((s, x) => s + x, 0);
+  const split = report.signingSeconds;
+  const stages = Object.entries(report.seconds)
+    .map(
+      ([stage, s]) =>
+        `${stage} ${s.toFixed(2)}` +
+        (stage === 'read + sign'
+          ? ` [shingling ${split.shingling.toFixed(2)}, signing ${split.signing.toFixed(2)}]`
+          : ''),
+    )
+    .join(', ');
+  return `${total.toFixed(2)} s (${stages})`;
 }

@@ -20,22 +20,14 @@ import { NpyWriter, readNpy } from './npy.js';
 import { signatureColumns, signatureDtype } from './npyHeader.js';
 import { paramDifferences, type SignatureParams } from '../../signatures/params.js';
 import { isParquetOutput } from '../parquet/parquetFile.js';
-import {
-  rowOptionDifferences,
-  rowOptionsOf,
-  SIDECAR_FORMAT,
-  SIDECAR_VERSION,
-  type RowOptions,
-} from './signatureFormat.js';
+import { rowOptionDifferences, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
+import { parseHead, readSidecar, sidecarHead, sidecarPath } from './signatureSidecar.js';
 
 export { rowOptionDifferences, type RowOptions } from './signatureFormat.js';
-import { ParquetSignatureWriter, readParquetSignatureParams, readParquetSignatures } from './signatureParquet.js';
+import { ParquetSignatureWriter } from './signatureParquet.js';
+import { readParquetSignatureParams, readParquetSignatures } from './signatureParquetRead.js';
 
 export { SIDECAR_FORMAT, SIDECAR_VERSION };
-
-export function sidecarPath(npyPath: string): string {
-  return `${npyPath}.json`;
-}
 
 export interface SignatureFile {
   readonly params: SignatureParams;
@@ -168,33 +160,6 @@ export async function openSignatureOutput(
   return ParquetSignatureWriter.create(path, params, read);
 }
 
-/** The sidecar's first line: the object up to the opening of its `ids` array. */
-function sidecarHead(params: SignatureParams, read: RowOptions): string {
-  return (
-    JSON.stringify({ format: SIDECAR_FORMAT, version: SIDECAR_VERSION, params, read: rowOptionsOf(read) }).slice(
-      0,
-      -1,
-    ) + ',"ids":[\n'
-  );
-}
-
-/** The parameters (and read options) in a sidecar's first line, or undefined if it is not one of ours. */
-function parseHead(line: string): { params: SignatureParams; read?: RowOptions } | undefined {
-  try {
-    const head = JSON.parse(line + ']}') as {
-      format?: string;
-      version?: number;
-      params?: SignatureParams;
-      read?: RowOptions;
-    };
-    return head.format === SIDECAR_FORMAT && head.version === SIDECAR_VERSION && head.params
-      ? { params: head.params, read: head.read }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Rows of an interrupted run that are all-ones: its empty documents. A real
  * 64-bit slot is below P; k real 32-bit slots all at 2^32 − 1 has odds 2^−32k.
@@ -302,25 +267,4 @@ export async function readSignatureFile(
     );
   }
   return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words: array.words };
-}
-
-interface Sidecar {
-  readonly params: SignatureParams;
-  readonly read?: RowOptions;
-  readonly ids: string[];
-  readonly empty?: number[];
-  readonly documents?: number;
-}
-
-async function readSidecar(npyPath: string): Promise<Sidecar> {
-  let sidecar: Partial<Sidecar> & { format?: string; version?: number };
-  try {
-    sidecar = JSON.parse(await readFile(sidecarPath(npyPath), 'utf8'));
-  } catch (error) {
-    throw new Error(`${sidecarPath(npyPath)}: cannot read the signature sidecar (${(error as Error).message})`);
-  }
-  if (sidecar.format !== SIDECAR_FORMAT || sidecar.version !== SIDECAR_VERSION || !sidecar.params || !sidecar.ids) {
-    throw new Error(`${sidecarPath(npyPath)}: not a ${SIDECAR_FORMAT} v${SIDECAR_VERSION} sidecar`);
-  }
-  return sidecar as Sidecar;
 }

@@ -9,7 +9,8 @@
  */
 import { rename } from 'node:fs/promises';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../../formats/files/temporaries.js';
-import { checkShardSet, readShardMeta, type ShardMeta } from '../../formats/shards/shardFile.js';
+import type { ShardMeta } from '../../formats/shards/shardFile.js';
+import { checkShardSet, readShardMeta } from '../../formats/shards/shardSet.js';
 import { rangeOffsets } from '../../formats/shards/shardRanges.js';
 import { TableWriter } from '../../formats/files/tableWriter.js';
 import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../../engines/clusterSql.js';

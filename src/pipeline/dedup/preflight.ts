@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keepScore } from '../../text/keepPolicy.js';
 import { isParquetOutput } from '../../formats/parquet/parquetFile.js';
-import { sidecarPath } from '../../formats/shards/signatureFile.js';
+import { sidecarPath } from '../../formats/shards/signatureSidecar.js';
 import { listInputFiles, readDocuments, type InputFile } from '../../io/readDocuments.js';
 import type { DedupConfig } from '../shared/config.js';
 import {

@@ -15,9 +15,9 @@ import { unitSetup } from '../shared/corpusPass.js';
 import {
   finishedSignatureDifferences,
   openSignatureOutput,
-  sidecarPath,
   type SignatureOutput,
 } from '../../formats/shards/signatureFile.js';
+import { sidecarPath } from '../../formats/shards/signatureSidecar.js';
 import { isParquetOutput } from '../../formats/parquet/parquetFile.js';
 import { checkOutputs, type NamedOutput } from '../shared/outputChecks.js';
 import { UniqueIds } from '../../exact/uniqueIds.js';

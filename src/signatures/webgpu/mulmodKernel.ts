@@ -28,17 +28,7 @@ export async function runMulAddModP(
     return created;
   };
   try {
-    const module = device.createShaderModule({
-      label: 'gpudedup mulmod_test.wgsl',
-      code: kernelSource(sources, 'mulmodTest'),
-    });
-    const pipeline = await watch.guard(
-      device.createComputePipelineAsync({
-        label: 'gpudedup mulmod test',
-        layout: 'auto',
-        compute: { module, entryPoint: 'mul_add_mod_p_each', constants: { WORKGROUP_SIZE } },
-      }),
-    );
+    const pipeline = await mulmodPipeline(device, sources, watch);
     const grid = workgroupGrid(count, WORKGROUP_SIZE, device.limits.maxComputeWorkgroupsPerDimension);
     const resultBytes = 8 * count;
     const { value: readback, errors } = watch.scoped('mulmod test', () => {
@@ -77,4 +67,19 @@ export async function runMulAddModP(
     for (const created of buffers) created.destroy();
     watch.dispose();
   }
+}
+
+/** The test shader's compute pipeline, its compilation watched for device loss. */
+function mulmodPipeline(device: GPUDevice, sources: ShaderSources, watch: DeviceWatch): Promise<GPUComputePipeline> {
+  const module = device.createShaderModule({
+    label: 'gpudedup mulmod_test.wgsl',
+    code: kernelSource(sources, 'mulmodTest'),
+  });
+  return watch.guard(
+    device.createComputePipelineAsync({
+      label: 'gpudedup mulmod test',
+      layout: 'auto',
+      compute: { module, entryPoint: 'mul_add_mod_p_each', constants: { WORKGROUP_SIZE } },
+    }),
+  );
 }

@@ -23,7 +23,8 @@ import { auditBin } from '../../../src/audit/audit.js';
 import { openDuckDb } from '../../../src/engines/duckdb.js';
 import { sampleKeySql } from '../../../src/engines/inspectSql.js';
 import { estimateOf, inspectOptionsFor } from '../../../src/pipeline/cluster/clusterInspect.js';
-import { readShardMeta, type ShardMeta } from '../../../src/formats/shards/shardFile.js';
+import type { ShardMeta } from '../../../src/formats/shards/shardFile.js';
+import { readShardMeta } from '../../../src/formats/shards/shardSet.js';
 
 const dir = tempDir();
 const SAMPLE = join(dir, 'sample.jsonl');
