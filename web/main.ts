@@ -98,7 +98,7 @@ void drawSettingsCurve();
 
 // ---- which backend ------------------------------------------------------------
 
-/** What a run will sign with, as the worker's backend choice will decide it (dedupWorker.ts chooseBackend). */
+/** What a run will sign with, as the worker's backend choice will decide it (workerBackend.ts chooseBackend). */
 function describePlan(): void {
   const plan = byId('backend-plan');
   const choice = value('backend-choice') as BackendChoice;

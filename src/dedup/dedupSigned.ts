@@ -7,12 +7,13 @@
  *   representative check; hybrid may load the sets it lacks once more) →
  *   assign.
  *
- * Each stage is a named function of the previous stages' results, run through
+ * Each stage is a named function (dedupStages.ts) of the previous stages' results, run through
  * a `StageRunner` that times it (and may show progress). Where exact
  * exact Jaccard gets its shingle sets is the caller's: from memory in the tab,
  * from one more pass over the files in Node.
  */
-import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
+import type { BandKeySource } from '../bands/bandKeySource.js';
+import type { Candidates, CandidateStats } from '../bands/candidates.js';
 import {
   checkParams,
   DEDUP_WEIGHTS,
@@ -20,43 +21,29 @@ import {
   optimalParams,
   type LshParams,
 } from '../bands/lshParams.js';
-import { checkTableOptions, type OptionValues, type VerificationOptions } from '../options.js';
-import type { PairList } from '../bands/pairSet.js';
-import type { BandKeySource } from '../bands/bandKeySource.js';
-import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { concatMatrices } from '../bands/signatureMatrix.js';
 import { bandKeysOf, isSpilled, rowsFor } from '../bands/spilledSignatures.js';
 import { assignClusters, type Assignment } from '../clusters/assignment.js';
-import { matchReferences, referenceCandidates, type ReferenceMatches } from '../verify/decontaminate.js';
-import type { DocumentTable } from '../exact/documentTable.js';
-import {
-  candidateDocuments,
-  checkSetsLikelyNeeded,
-  clusterVerified,
-  type ClusterVerifiedOptions,
-  type VerifiedClustering,
-} from '../clusters/nearDuplicates.js';
-import { estimateVerdict, pairRule } from '../verify/pairDecision.js';
-import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
+import type { VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
+import { checkTableOptions } from '../options.js';
+import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
 import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } from '../verify/verification.js';
+import {
+  bandAgainstReference,
+  bandCorpus,
+  clusterGroups,
+  decontaminate,
+  inMargin,
+  rowsNeeded,
+  setsNeeded,
+  verifySettings,
+} from './dedupStages.js';
+import type { Contamination, DedupSettings, HeldCorpus, ReferencePairs, SignedReference } from './dedupTypes.js';
 
 export type { FetchShingleSet, LoadShingleSets, ShingleSetSource } from '../verify/shingleSetStore.js';
 export type { SignedCorpus } from '../exact/exactPrePass.js';
-
-/**
- * The options as src/options.ts types them (defaults there): threshold, verify and clusterCheck given, the rest
- * optional.
- */
-export interface DedupSettings
-  extends Pick<OptionValues, 'threshold' | 'verify' | 'clusterCheck'>,
-    Partial<Omit<VerificationOptions, 'verify' | 'clusterCheck'>> {
-  readonly lsh: LshParams;
-  /**
-   * Exact and hybrid: most bytes of shingle sets loaded (default: no limit); past it, their pairs are decided by
-   * the estimate. Unused with a source that reads each set when compared (ShingleSetSource.fetch).
-   */
-  readonly shingleSetBytes?: number;
-}
+export type { Contamination, DedupSettings, SignedReference } from './dedupTypes.js';
 
 /**
  * The banding `gpudedup dedup` chooses by default: the recall-first weights,
@@ -72,16 +59,6 @@ export function defaultLshParams(threshold: number, k: number, verify: VerifyMod
   return { bands, rows };
 }
 
-/**
- * A reference set (decontamination), signed with the corpus's parameters; `sets` are needed for exact and hybrid
- * verification.
- */
-export interface SignedReference {
-  readonly ids: readonly string[];
-  readonly rows: SignatureMatrix;
-  readonly sets?: readonly Uint32Array[];
-}
-
 /** Runs one named stage, `total` items long; `progress` reports items done. Times it, in the pipeline. */
 export type StageRunner = <T>(
   name: string,
@@ -90,14 +67,6 @@ export type StageRunner = <T>(
 ) => Promise<T>;
 
 export const UNTIMED: StageRunner = async (_name, work) => work(() => undefined);
-
-export interface Contamination extends ReferenceMatches {
-  readonly referenceIds: readonly string[];
-  /** 1 for each corpus group matched by the reference set. */
-  readonly flags: Uint8Array;
-  readonly removedGroups: number;
-}
-
 export interface SignedDedup {
   readonly candidateStats: CandidateStats;
   /** Verified near-duplicate pairs, over exact groups. */
@@ -119,6 +88,63 @@ export async function dedupSigned(
   stage: StageRunner = UNTIMED,
 ): Promise<SignedDedup> {
   checkDedupSettings(settings, corpus.signatures.k);
+  const banded = await bandAndLoad(corpus, settings, loadShingleSets, reference, stage);
+  const { held, store } = banded;
+  const { signatures } = held;
+  let { candidates } = banded;
+  let contamination: Contamination | undefined;
+  if (reference !== undefined && banded.referencePairs !== undefined) {
+    ({ contamination, candidates } = await decontaminateAndBand(
+      banded,
+      banded.referencePairs,
+      reference,
+      settings,
+      stage,
+    ));
+  }
+  const verified = await stage(
+    'verification',
+    (progress) =>
+      verifyPairs(candidates, {
+        ...verifySettings(settings),
+        signatures,
+        exactSimilarity: store.corpus,
+        known: store.known,
+        onProgress: progress,
+      }),
+    candidates.a.length,
+  );
+  const clustering = await clusterChecked(held, verified, settings, store, stage);
+  const assignment = await stage('assignment', () =>
+    assignClusters(corpus.table, clustering.representative, contamination?.flags),
+  );
+  return {
+    candidateStats: candidates.stats,
+    verified,
+    clustering,
+    assignment,
+    contamination,
+    shingleSets: { loaded: store.loaded, loads: store.loads, overBudget: store.overBudget },
+  };
+}
+
+/** The corpus banded (and against the reference set), with the rows and shingle sets verification reads. */
+interface Banded {
+  /** The band keys, kept only to band again without the contaminated groups. */
+  readonly keys?: BandKeySource;
+  readonly candidates: Candidates;
+  readonly held: HeldCorpus;
+  readonly referencePairs?: ReferencePairs;
+  readonly store: ShingleSetStore;
+}
+
+async function bandAndLoad(
+  corpus: SignedCorpus,
+  settings: DedupSettings,
+  loadShingleSets: LoadShingleSets | ShingleSetSource,
+  reference: SignedReference | undefined,
+  stage: StageRunner,
+): Promise<Banded> {
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
   let keys: BandKeySource | undefined = await spillStage('band keys', () =>
@@ -127,7 +153,7 @@ export async function dedupSigned(
   const { count } = keys;
   const referenceCandidates =
     reference && (await stage('reference banding', () => bandAgainstReference(keys!, reference, settings)));
-  let candidates = await stage('banding', (progress) => bandCorpus(keys!, settings, progress), settings.lsh.bands);
+  const candidates = await stage('banding', (progress) => bandCorpus(keys!, settings, progress), settings.lsh.bands);
   // Only decontamination bands again: otherwise the keys (spilled rows' are 8 bytes a band a text) go before the rows
   // load.
   if (reference === undefined) keys = undefined;
@@ -143,40 +169,49 @@ export async function dedupSigned(
     const needed = setsNeeded(held, candidates, settings, referencePairs);
     await stage('load shingles', () => store.ensure(needed));
   }
+  return { keys, candidates, held, referencePairs, store };
+}
 
-  let contamination: Contamination | undefined;
-  if (reference !== undefined && referencePairs !== undefined) {
-    contamination = await stage('decontamination', () =>
-      decontaminate(referencePairs, reference, signatures.count, settings, store),
-    );
-    // Band again without them: merely dropping their pairs would also drop the star and chain pairs of a big
-    // bucket that run through them, leaving its other members unpaired. Every document of the new pairs was a
-    // candidate before (its bucket only lost members), so its row is held, and exact verification has its shingle
-    // set already; hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
-    if (contamination.removedGroups > 0) {
-      const include = contamination.flags.map((flag) => 1 - flag);
-      candidates = await stage(
-        'banding without contaminated',
-        (progress) => bandCorpus(keys!, settings, progress, include),
-        settings.lsh.bands,
-      );
-      if (settings.verify === 'hybrid')
-        await stage('load shingles', () => store.ensure(inMargin(signatures, candidates, settings)));
-    }
-  }
-  const verified = await stage(
-    'verification',
-    (progress) =>
-      verifyPairs(candidates, {
-        ...verifySettings(settings),
-        signatures,
-        exactSimilarity: store.corpus,
-        known: store.known,
-        onProgress: progress,
-      }),
-    candidates.a.length,
+/** Decontamination, then the corpus banded again without the groups it removes. */
+async function decontaminateAndBand(
+  banded: Banded,
+  referencePairs: ReferencePairs,
+  reference: SignedReference,
+  settings: DedupSettings,
+  stage: StageRunner,
+): Promise<{ contamination: Contamination; candidates: Candidates }> {
+  const { keys, store } = banded;
+  const { signatures } = banded.held;
+  let { candidates } = banded;
+  const contamination = await stage('decontamination', () =>
+    decontaminate(referencePairs, reference, signatures.count, settings, store),
   );
-  const missing = new Uint8Array(signatures.count);
+  // Band again without them: merely dropping their pairs would also drop the star and chain pairs of a big
+  // bucket that run through them, leaving its other members unpaired. Every document of the new pairs was a
+  // candidate before (its bucket only lost members), so its row is held, and exact verification has its shingle
+  // set already; hybrid may meet new pairs inside its margin and loads what they lack (usually nothing).
+  if (contamination.removedGroups > 0) {
+    const include = contamination.flags.map((flag) => 1 - flag);
+    candidates = await stage(
+      'banding without contaminated',
+      (progress) => bandCorpus(keys!, settings, progress, include),
+      settings.lsh.bands,
+    );
+    if (settings.verify === 'hybrid')
+      await stage('load shingles', () => store.ensure(inMargin(signatures, candidates, settings)));
+  }
+  return { contamination, candidates };
+}
+
+/** Clustering, once more after loading the shingle sets the representative check lacked (hybrid). */
+async function clusterChecked(
+  held: HeldCorpus,
+  verified: VerifiedPairs,
+  settings: DedupSettings,
+  store: ShingleSetStore,
+  stage: StageRunner,
+): Promise<VerifiedClustering> {
+  const missing = new Uint8Array(held.signatures.count);
   let clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store, missing));
   if (
     clustering.checkDecided.undecided > 0 &&
@@ -186,17 +221,7 @@ export async function dedupSigned(
     // unless their sets passed the memory limit: then the estimate decides, as it did for verification.
     clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store));
   }
-  const assignment = await stage('assignment', () =>
-    assignClusters(corpus.table, clustering.representative, contamination?.flags),
-  );
-  return {
-    candidateStats: candidates.stats,
-    verified,
-    clustering,
-    assignment,
-    contamination,
-    shingleSets: { loaded: store.loaded, loads: store.loads, overBudget: store.overBudget },
-  };
+  return clustering;
 }
 
 /**
@@ -208,177 +233,4 @@ export function checkDedupSettings(settings: DedupSettings, k: number): void {
   const { threshold, verify, clusterCheck, maxBucketPairs, chainDelta, maxRepresentatives, estimateError } = settings;
   checkTableOptions({ threshold, verify, clusterCheck, maxBucketPairs, chainDelta, maxRepresentatives, estimateError });
   checkParams(settings.lsh, k);
-}
-
-/** The corpus once banded: the rows verification and clustering read (all, or the candidates' when spilled). */
-interface HeldCorpus {
-  readonly table: DocumentTable;
-  readonly signatures: SignatureMatrix;
-}
-
-/** The corpus groups in a candidate pair, of the corpus or with the reference set: the rows read after banding. */
-function rowsNeeded(count: number, candidates: Candidates, referenceCandidates?: Candidates): Uint8Array {
-  const needed = candidateDocuments(count, candidates);
-  if (referenceCandidates !== undefined)
-    for (let i = 0; i < referenceCandidates.a.length; i++) needed[referenceCandidates.a[i]] = 1;
-  return needed;
-}
-
-function clusterOptions(corpus: HeldCorpus, settings: DedupSettings, store?: ShingleSetStore): ClusterVerifiedOptions {
-  return {
-    verify: settings.verify,
-    exactSimilarity: store?.corpus,
-    known: store && ((a, b) => store.has(a) && store.has(b)),
-    clusterCheck: settings.clusterCheck,
-    compare: corpus.table.groupComparator(),
-    threshold: settings.threshold,
-    chainDelta: settings.chainDelta,
-    maxRepresentatives: settings.maxRepresentatives,
-    estimateError: settings.estimateError,
-  };
-}
-
-/**
- * The corpus groups whose shingle sets exact Jaccard will need: with exact
- * verification those of every candidate pair; with hybrid those of the pairs
- * inside the margin, corpus and reference, and those the representative check
- * will likely compare inside its own margin (checkSetsLikelyNeeded).
- */
-function setsNeeded(
-  corpus: HeldCorpus,
-  candidates: Candidates,
-  settings: DedupSettings,
-  referencePairs?: ReferencePairs,
-): Uint8Array {
-  const { signatures } = corpus;
-  if (settings.verify === 'exact') return exactSetsNeeded(signatures.count, candidates, referencePairs);
-  const needed = inMargin(signatures, candidates, settings);
-  if (referencePairs !== undefined) {
-    const inReferenceMargin = inMargin(referencePairs.combined, referencePairs.pairs, settings);
-    for (let g = 0; g < signatures.count; g++) needed[g] |= inReferenceMargin[g];
-  }
-  checkSetsLikelyNeeded(
-    signatures,
-    notRejected(signatures, candidates, settings),
-    clusterOptions(corpus, settings),
-    needed,
-  );
-  return needed;
-}
-
-/** The settings verification reads (the threshold's, verify's and estimate-error's fields only). */
-function verifySettings(settings: DedupSettings) {
-  return { verify: settings.verify, threshold: settings.threshold, estimateError: settings.estimateError };
-}
-
-/** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */
-function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupSettings): Uint8Array {
-  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
-  const needed = new Uint8Array(signatures.count);
-  for (let i = 0; i < pairs.a.length; i++) {
-    if (estimateVerdict(rule, signatures, pairs.a[i], pairs.b[i]) === 'exact')
-      needed[pairs.a[i]] = needed[pairs.b[i]] = 1;
-  }
-  return needed;
-}
-
-/** Hybrid: the candidate pairs the estimate does not reject (accepted, or inside the margin). */
-function notRejected(signatures: SignatureMatrix, candidates: PairList, settings: DedupSettings): PairList {
-  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < candidates.a.length; i++) {
-    if (estimateVerdict(rule, signatures, candidates.a[i], candidates.b[i]) !== 'reject') {
-      a.push(candidates.a[i]);
-      b.push(candidates.b[i]);
-    }
-  }
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
-}
-
-/**
- * Corpus × reference candidate pairs, corpus and reference banded together (combined numbering: reference j is count +
- * j).
- */
-export function bandAgainstReference(
-  corpusKeys: BandKeySource,
-  reference: SignedReference,
-  settings: DedupSettings,
-): Candidates {
-  return referenceCandidates(corpusKeys, reference.rows, { ...settings.lsh, ...settings });
-}
-
-/** Corpus × reference candidates, and the rows that verify them, corpus first. */
-export interface ReferencePairs {
-  readonly combined: SignatureMatrix;
-  readonly pairs: Candidates;
-}
-
-/** Candidate pairs among the corpus groups flagged in `include` (all by default). */
-export function bandCorpus(
-  keys: BandKeySource,
-  settings: DedupSettings,
-  onBand?: (bands: number) => void,
-  include?: Uint8Array,
-): Candidates {
-  return findCandidates(keys, { ...settings.lsh, maxBucketPairs: settings.maxBucketPairs, include, onBand });
-}
-
-/** The corpus groups whose shingle sets exact verification needs: those in a candidate pair. */
-export function exactSetsNeeded(count: number, candidates: Candidates, referencePairs?: ReferencePairs): Uint8Array {
-  const needed = candidateDocuments(count, candidates);
-  if (referencePairs !== undefined)
-    for (let i = 0; i < referencePairs.pairs.a.length; i++) needed[referencePairs.pairs.a[i]] = 1;
-  return needed;
-}
-
-/** Each corpus group's best verified reference match; matched groups are flagged for removal. */
-export function decontaminate(
-  referencePairs: ReferencePairs,
-  reference: SignedReference,
-  corpusCount: number,
-  settings: DedupSettings,
-  store?: ShingleSetStore,
-): Contamination {
-  const matches = matchReferences(referencePairs.pairs, referencePairs.combined, corpusCount, {
-    ...settings,
-    exactSimilarity: store?.combined,
-    known: store?.known,
-  });
-  const flags = new Uint8Array(corpusCount);
-  let removedGroups = 0;
-  for (let g = 0; g < corpusCount; g++) {
-    if (matches.match[g] >= 0) {
-      flags[g] = 1;
-      removedGroups++;
-    }
-  }
-  return { ...matches, referenceIds: reference.ids, flags, removedGroups };
-}
-
-/**
- * Union-find over the verified pairs, with the representative check measured the way the pairs were verified.
- * Hybrid: a check comparison inside the margin whose shingle sets are not loaded fails, and its groups are
- * flagged in `missing` (dedupSigned then loads them and clusters again).
- */
-export function clusterGroups(
-  corpus: HeldCorpus,
-  verified: VerifiedPairs,
-  settings: DedupSettings,
-  store?: ShingleSetStore,
-  missing?: Uint8Array,
-): VerifiedClustering {
-  const options = clusterOptions(corpus, settings, store);
-  const known =
-    store &&
-    ((a: number, b: number): boolean => {
-      if (store.has(a) && store.has(b)) return true;
-      if (missing !== undefined) missing[a] = missing[b] = 1;
-      return false;
-    });
-  return clusterVerified(corpus.signatures, verified, {
-    ...options,
-    known,
-    missingSets: store !== undefined && store.overBudget > 0 && missing === undefined ? 'estimate' : 'reject',
-  });
 }

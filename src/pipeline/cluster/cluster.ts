@@ -7,13 +7,16 @@
  * of src/engines, so the clusters equal dedup's with the same parameters,
  * numbered the same way: the files compare byte for byte.
  */
-import { rename } from 'node:fs/promises';
-import { forgetTemporary, removeTemporary, reserveTemporary } from '../../formats/files/temporaries.js';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { checkShardSet, readShardMeta } from '../../formats/shards/shardSet.js';
 import { rangeOffsets } from '../../formats/shards/shardRanges.js';
-import { TableWriter } from '../../formats/files/tableWriter.js';
-import { clusterPlan, minimumAgreement, type ClusterPlan, type SqlPairRule } from '../../engines/clusterSql.js';
+import {
+  clusterPlan,
+  minimumAgreement,
+  type ClusterPlan,
+  type ClusterSqlOptions,
+  type SqlPairRule,
+} from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
 import { estimateBounds } from '../../verify/estimateBounds.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
@@ -21,18 +24,14 @@ import type { SlotBits } from '../../bands/signatureMatrix.js';
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { runDuckDb } from '../../engines/duckdb.js';
-import type { ClusterRow, EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
+import type { EngineOptions, EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
-import {
-  inspectOptionsFor,
-  readInspection,
-  wantsInspection,
-  writeInspection,
-  type InspectSettings,
-} from './clusterInspect.js';
+import { inspectOptionsFor, readInspection, wantsInspection, type InspectSettings } from './clusterInspect.js';
+import { writeInspection } from './inspectionFiles.js';
 import { runSpark } from '../../engines/spark.js';
 import { checkOutputs } from '../shared/outputChecks.js';
+import { writeClusterOutputs } from './clusterOutputs.js';
 
 export type EngineName = 'duckdb' | 'spark';
 export const ENGINES: readonly EngineName[] = ['duckdb', 'spark'];
@@ -126,16 +125,7 @@ export async function planFor(
   const { k, slotBits } = meta.params;
   const verify = config.verify ?? defaultOf('verify');
   const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError);
-  // As nearDuplicates.ts: the check decides as verification did, at t − δ (the estimate for verify none); none at t − δ
-  // ≤ 0.
-  const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
-  const check =
-    (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
-      ? {
-          rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError),
-          maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives'),
-        }
-      : undefined;
+  const check = representativeCheck(config, verify, threshold, k, slotBits);
   if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
     throw new RangeError(
       `--verify ${verify} needs the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): ` +
@@ -180,6 +170,26 @@ export async function planFor(
         }
       : joinPlan;
   return { meta, plan, threshold, verify };
+}
+
+/**
+ * The representative check's rule, as nearDuplicates.ts: it decides as verification did, at t − δ (the estimate for
+ * verify none); none at t − δ ≤ 0.
+ */
+function representativeCheck(
+  config: PlanSettings,
+  verify: VerifyMode,
+  threshold: number,
+  k: number,
+  slotBits: SlotBits,
+): ClusterSqlOptions['check'] {
+  const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
+  return (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
+    ? {
+        rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError),
+        maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives'),
+      }
+    : undefined;
 }
 
 /** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */
@@ -257,56 +267,5 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     return { ...summary, report };
   } finally {
     await run.close();
-  }
-}
-
-/**
- * Streams the rows once into the CSV/JSONL outputs (Parquet straight from the engine), all renamed into place at the
- * end.
- */
-async function writeClusterOutputs(
-  run: EngineRun,
-  config: ClusterConfig,
-  expected: number,
-  onRow: (row: ClusterRow) => void,
-): Promise<{ documents: number; clusters: number; removed: number }> {
-  const parquet = config.clusters?.toLowerCase().endsWith('.parquet') ?? false;
-  const tables: TableWriter[] = [];
-  const parquetTemp = parquet ? reserveTemporary(config.clusters!) : undefined;
-  try {
-    const clusters =
-      config.clusters !== undefined && !parquet
-        ? await TableWriter.create(config.clusters, ['id', 'cluster', 'kept'])
-        : undefined;
-    const removed = config.removed !== undefined ? await TableWriter.create(config.removed, ['id']) : undefined;
-    for (const t of [clusters, removed]) if (t !== undefined) tables.push(t);
-    let documents = 0;
-    let removedCount = 0;
-    let clusterCount = 0;
-    for await (const chunk of run.rows()) {
-      for (const row of chunk) {
-        onRow(row);
-        documents++;
-        clusterCount = Math.max(clusterCount, row.cluster + 1);
-        await clusters?.row([row.id, row.cluster, row.kept]);
-        if (!row.kept) {
-          removedCount++;
-          await removed?.row([row.id]);
-        }
-      }
-    }
-    if (documents !== expected)
-      throw new Error(`internal: the engine returned ${documents} documents, the shards hold ${expected}`);
-    if (parquetTemp !== undefined) await run.writeParquet(parquetTemp);
-    for (const t of tables) await t.commit();
-    if (parquetTemp !== undefined) {
-      await rename(parquetTemp, config.clusters!);
-      forgetTemporary(parquetTemp);
-    }
-    return { documents, clusters: clusterCount, removed: removedCount };
-  } catch (error) {
-    await Promise.all(tables.map((t) => t.abort().catch(() => undefined)));
-    if (parquetTemp !== undefined) removeTemporary(parquetTemp);
-    throw error;
   }
 }

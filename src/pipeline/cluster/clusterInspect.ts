@@ -4,7 +4,8 @@
  * queries (src/engines/inspectSql.ts) the engine ran after the join. The
  * audit is measured by the code dedup's is (audit/audit.ts: the same bins,
  * intervals and report fields); the page is dedup's page (formats/reports/htmlReport.ts)
- * with the largest clusters' texts read from `--corpus`, matched by id.
+ * with the largest clusters' texts read from `--corpus`, matched by id. Here the rows are read; inspectionFiles.ts
+ * writes the report and the files.
  */
 import {
   AUDIT_BIN_EDGES,
@@ -16,30 +17,13 @@ import {
   type SampledRemoval,
 } from '../../audit/audit.js';
 import { agreementEstimate } from '../../bands/signatureMatrix.js';
-import {
-  SHOWN_CLUSTERS,
-  SHOWN_MEMBERS,
-  showChosenClusters,
-  type ClusterToShow,
-} from '../../clusters/largestClusters.js';
+import { SHOWN_CLUSTERS, SHOWN_MEMBERS, type ClusterToShow } from '../../clusters/largestClusters.js';
 import type { InspectRow, Inspected } from '../../engines/engine.js';
 import { REMOVED_STRATUM, sampleSeeds, type InspectOptions } from '../../engines/inspectSql.js';
-import {
-  buildClusterReport,
-  type ClusterReport,
-  type ClusterReportInput,
-  type JoinCounts,
-} from '../../engines/clusterReport.js';
-import { htmlReport, type PageReport } from '../../formats/reports/htmlReport.js';
+import type { JoinCounts } from '../../engines/clusterReport.js';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
-import { writeTextFile } from '../../formats/files/textFile.js';
-import { DEFAULT_READ, type ReadOptions } from '../../io/documents.js';
-import { listInputFiles, readDocuments } from '../../io/readDocuments.js';
+import type { ReadOptions } from '../../io/documents.js';
 import { parseU64 } from '../../math/u64.js';
-import { similarityHistogramSvg } from '../../plots/histogram.js';
-import { sCurveSvg } from '../../plots/sCurve.js';
-import { shingleOptionsOf } from '../../signatures/params.js';
-import { writeAuditRows } from '../shared/writeAudit.js';
 
 /** What `cluster` was asked to inspect. */
 export interface InspectSettings {
@@ -214,119 +198,4 @@ function measuredAudit(
     removals,
   };
   return measureAudit(sample, (a, b) => exact.get(`${a},${b}`)!, settings);
-}
-
-/**
- * The texts of `ids`, from one pass over the corpus (ids as `sign` named them: give the files as they were given to
- * it).
- */
-export async function textsById(
-  paths: readonly string[],
-  read: ReadOptions,
-  ids: ReadonlySet<string>,
-): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  for await (const doc of readDocuments(await listInputFiles(paths), read)) {
-    if (ids.has(doc.id)) texts.set(doc.id, doc.text);
-    if (texts.size === ids.size) break;
-  }
-  return texts;
-}
-
-/** What the join was asked and what its rows gave: the report's input but for the inspection's own counts and audit. */
-export interface InspectionContext extends Omit<ClusterReportInput, 'counts' | 'audit'> {
-  /**
-   * From the rows streamed back: documents, removed, clusters, and the shown clusters' numbers by their kept document's
-   * id.
-   */
-  readonly rows: {
-    readonly documents: number;
-    readonly removed: number;
-    readonly clusters: number;
-    readonly numbers: ReadonlyMap<string, number>;
-  };
-  /** A line for the user. */
-  readonly note: (message: string) => void;
-}
-
-/** Builds the report and writes --report, --audit-file and --report-html; returns the report. */
-export async function writeInspection(
-  inspection: Inspection,
-  s: InspectSettings,
-  context: InspectionContext,
-): Promise<ClusterReport> {
-  const { rows } = context;
-  const report = buildClusterReport({
-    ...context,
-    counts: { ...inspection.counts, clusters: rows.clusters },
-    audit: inspection.audit,
-  });
-  if (report.documents !== rows.documents || report.removed !== rows.removed) {
-    throw new Error(
-      `internal: the join's counts (${report.documents} documents, ${report.removed} removed) differ from its rows' ` +
-        `(${rows.documents}, ${rows.removed})`,
-    );
-  }
-  await writeInspectionFiles(
-    inspection,
-    s,
-    { report, meta: context.meta, threshold: context.threshold, numbers: rows.numbers },
-    context.note,
-  );
-  if (s.report !== undefined) await writeTextFile(s.report, JSON.stringify(report, null, 2) + '\n');
-  return report;
-}
-
-/** Writes --audit-file and --report-html from the inspection. */
-async function writeInspectionFiles(
-  inspection: Inspection,
-  s: InspectSettings,
-  page: {
-    readonly report: PageReport;
-    readonly meta: ShardMeta;
-    readonly threshold: number;
-    readonly numbers: ReadonlyMap<string, number>;
-  },
-  note: (message: string) => void,
-): Promise<void> {
-  if (s.auditFile !== undefined && inspection.audit !== undefined) {
-    const id = (position: number): string => inspection.auditIds.get(position)!;
-    await writeAuditRows(s.auditFile, inspection.audit, {
-      pair: (p) => [id(p.a), id(p.b)],
-      removal: (r) => [id(r.removed), id(r.kept)],
-    });
-  }
-  if (s.reportHtml === undefined) return;
-  const { meta, threshold } = page;
-  const wanted = new Set(inspection.largest.flatMap((c) => [c.kept.id, ...c.removed.map((m) => m.id)]));
-  const texts =
-    s.corpus === undefined || s.corpus.length === 0
-      ? new Map<string, string>()
-      : await textsById(s.corpus, s.read ?? DEFAULT_READ, wanted);
-  if (s.corpus !== undefined && texts.size < wanted.size)
-    note(
-      `--report-html: ${wanted.size - texts.size} of the ${wanted.size} documents shown are not in --corpus by id ` +
-        `(shown without their text)`,
-    );
-  const numbered = inspection.largest.map((c) => ({ ...c, cluster: page.numbers.get(c.kept.id)! }));
-  const clusters = showChosenClusters(
-    numbered,
-    { id: (m) => m.id, text: (m) => texts.get(m.id), sameText: (a, b) => a.grp === b.grp },
-    shingleOptionsOf(meta.params),
-  );
-  const similarities = new Float64Array(inspection.histogram.reduce((sum, h) => sum + h.pairs, 0));
-  let at = 0;
-  for (const { agree, pairs } of inspection.histogram)
-    similarities.fill(estimateOf(agree, meta.params.k, meta.params.slotBits), at, (at += pairs));
-  const histogramSvg = similarityHistogramSvg({ similarities, threshold, measure: 'estimate' });
-  await writeTextFile(
-    s.reportHtml,
-    htmlReport({
-      title: 'gpudedup cluster report',
-      report: page.report,
-      sCurveSvg: sCurveSvg({ ...meta.lsh, threshold }),
-      histogramSvg,
-      clusters,
-    }),
-  );
 }

@@ -18,8 +18,6 @@
  * its temporary file, read one at a time as comparisons need them:
  * setSpill.ts).
  */
-import { tmpdir } from 'node:os';
-import type { RowSpill } from '../../bands/rowStore.js';
 import { signatureMatrix, type SignatureMatrix } from '../../bands/signatureMatrix.js';
 import {
   checkDedupSettings,
@@ -51,8 +49,8 @@ import {
 import { presignedPass, signingPass, type CorpusPassResult } from '../shared/corpusPass.js';
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
-import { defaultMemoryLimit, formatBytes, memoryPlan, releaseSpill, rowSpill } from './rowSpill.js';
-import { FileSetSpool } from './setSpill.js';
+import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
+import { loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from '../shared/config.js';
@@ -263,64 +261,6 @@ async function firstPassProgress<T>(
   );
   sets?.passDone(); // spilled: the sets held go to the file too, making room for the candidates' rows
   return result;
-}
-
-function overBudgetWarning(core: SignedDedup, budgetBytes: number): string {
-  const { overBudget } = core.shingleSets;
-  return (
-    `warning: the shingle sets of ${overBudget.toLocaleString('en-US')} texts passed their share ` +
-    `(${formatBytes(budgetBytes)}) of --memory-limit: ` +
-    `${core.verified.decided.estimatePastMemoryLimit.toLocaleString('en-US')} candidate pairs and ` +
-    `${core.clustering.checkDecided.estimatePastMemoryLimit.toLocaleString('en-US')} ` +
-    'cluster-check comparisons were decided by the signature estimate instead of exact Jaccard ' +
-    '(raise --memory-limit for exact decisions, or choose --verify estimate)'
-  );
-}
-
-/**
- * The signing pass keeps every group's shingle set: in memory up to their share of the limit, then in a temporary file
- * (setSpill.ts).
- */
-function setSpool(run: Run): FileSetSpool {
-  const { config, hooks, memoryLimitBytes } = run;
-  const dir = config.tempDirectory ?? tmpdir();
-  const share = setShare(run);
-  return new FileSetSpool(dir, share, () =>
-    hooks.note(
-      `shingle sets passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} (${formatBytes(share)}): ` +
-        `spilling them to ${dir}`,
-    ),
-  );
-}
-
-/** The shingle sets' share of the limit (a test may give them more, to spill rows alone). */
-function setShare(run: Run): number {
-  return run.config.shingleSetBytes ?? memoryPlan(run.memoryLimitBytes).shingleSets;
-}
-
-/**
- * Sets loaded by one more pass over the files (presigned rows: no first-pass spool, whose sets are read where
- * they lie instead) share the sets' room with the per-document tables kept for the outputs.
- */
-function loadedSetShare(run: Run, first: CorpusPassResult): number {
-  return Math.max(0, setShare(run) - first.table.bytes - (first.records?.bytes ?? 0));
-}
-
-/** Past their share of the memory limit, the signed rows go to a temporary file (rowSpill.ts). */
-function signatureSpill(run: Run): RowSpill {
-  const { config, hooks, memoryLimitBytes } = run;
-  const dir = config.tempDirectory ?? tmpdir();
-  const { k, slotBits, bandKeys } = config.params;
-  return {
-    limitBytes: memoryPlan(memoryLimitBytes).rowsInMemory,
-    open: () => {
-      hooks.note(
-        `signatures passed their share of --memory-limit ${formatBytes(memoryLimitBytes)} ` +
-          `(${formatBytes(memoryPlan(memoryLimitBytes).rowsInMemory)}): spilling them to ${dir}`,
-      );
-      return rowSpill({ dir, memoryLimitBytes, note: (m) => hooks.note(m) }, k, slotBits, bandKeys);
-    },
-  };
 }
 
 function timed<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {

@@ -23,7 +23,14 @@ import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.j
 import { normalizedForExactMatch } from '../../text/normalize.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { requireUniqueIds } from '../../exact/uniqueIds.js';
-import { skippedInputCounter, SILENT_HOOKS, withProgress, withRunSigner, type DedupHooks } from '../shared/config.js';
+import {
+  skippedInputCounter,
+  SILENT_HOOKS,
+  withProgress,
+  withRunSigner,
+  type DedupHooks,
+  type RunSigner,
+} from '../shared/config.js';
 import { shardSource, type ShardSource } from './shardSources.js';
 
 export interface ShardSlice {
@@ -86,7 +93,6 @@ export async function runSignShard(
   const source = await shardSource(files, config.shard, config.read, hooks.note);
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
-    let empty = 0;
     const writer = ShardWriter.create(
       config.out,
       config.lsh,
@@ -98,26 +104,9 @@ export async function runSignShard(
         score: config.scoreField !== undefined,
       },
     );
+    let empty: number;
     try {
-      await withProgress(
-        hooks,
-        `signing shard ${config.shard.index + 1}/${config.shard.count}`,
-        source.bytes,
-        'bytes',
-        async (progress) => {
-          const skipped = skippedInputCounter(hooks, config.read);
-          const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
-          // Ids are checked unique among the documents this shard reads (all of them, on standard input).
-          const documents = requireUniqueIds(source.documents(read, progress));
-          const pipeline = {
-            shingle: shingleOptionsOf(config.params),
-            batchDocuments: config.batchSize,
-            keepSets: config.storeSets === true,
-          };
-          for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
-            empty += appendBatch(writer, batch, config);
-        },
-      );
+      empty = await signInto(writer, source, config, signer, hooks);
       await writer.commit();
     } catch (error) {
       await writer.abort();
@@ -136,6 +125,37 @@ export async function runSignShard(
       inputBytes,
     };
   });
+}
+
+/** Signs the shard's documents into `writer`, with a progress bar over its bytes; returns how many are empty. */
+async function signInto(
+  writer: ShardWriter,
+  source: ShardSource,
+  config: SignShardConfig,
+  signer: RunSigner,
+  hooks: DedupHooks,
+): Promise<number> {
+  let empty = 0;
+  await withProgress(
+    hooks,
+    `signing shard ${config.shard.index + 1}/${config.shard.count}`,
+    source.bytes,
+    'bytes',
+    async (progress) => {
+      const skipped = skippedInputCounter(hooks, config.read);
+      const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
+      // Ids are checked unique among the documents this shard reads (all of them, on standard input).
+      const documents = requireUniqueIds(source.documents(read, progress));
+      const pipeline = {
+        shingle: shingleOptionsOf(config.params),
+        batchDocuments: config.batchSize,
+        keepSets: config.storeSets === true,
+      };
+      for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
+        empty += appendBatch(writer, batch, config);
+    },
+  );
+  return empty;
 }
 
 function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
