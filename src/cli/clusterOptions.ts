@@ -1,7 +1,7 @@
 /** The options of `gpudedup cluster`, in groups (the order they are added is the order of its help). */
 import { type Command, Option } from 'commander';
 import { ENGINES, type EngineName } from '../pipeline/cluster/cluster.js';
-import { positiveInteger, tableOption } from './options.js';
+import { addClusterCheckOptions, positiveInteger, tableOption } from './options.js';
 import type { ClusterCheck, VerifyMode } from '../options.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 
@@ -53,7 +53,7 @@ export function addEngineAndOutputOptions(command: Command): Command {
 
 /** The threshold, verification, cluster check and keep policy (dedup's options of the same names). */
 export function addCheckOptions(command: Command): Command {
-  return command
+  command
     .addOption(
       tableOption('threshold', '-t, --threshold <t>', "verification threshold (default: the shards')", {
         withDefault: false,
@@ -73,43 +73,16 @@ export function addCheckOptions(command: Command): Command {
         'candidate verification, as dedup: hybrid (the estimate where it is sure, exact Jaccard of the stored shingle ' +
           'sets inside its margin), estimate, exact, or none',
       ),
-    )
-    .addOption(
-      tableOption(
-        'estimateError',
-        '--estimate-error <a>',
-        'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'clusterCheck',
-        '--cluster-check <check>',
-        'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'chainDelta',
-        '--chain-delta <d>',
-        'representative check: removed documents reach t − d against the kept document (0: t itself)',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'maxRepresentatives',
-        '--max-representatives <n>',
-        'representative check: a member is compared with at most n representatives, then kept alone',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'keep',
-        '--keep <policy>',
-        'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep ' +
-          'field:NAME); ties to the earliest',
-      ),
     );
+  addClusterCheckOptions(command);
+  return command.addOption(
+    tableOption(
+      'keep',
+      '--keep <policy>',
+      'document kept per cluster: first, longest, or field:NAME (the score the shards stored: sign --shard --keep ' +
+        'field:NAME); ties to the earliest',
+    ),
+  );
 }
 
 /** --against, the report and its audit, and the corpus the HTML report reads texts from. */

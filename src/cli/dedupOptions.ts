@@ -4,7 +4,7 @@ import type { KeepPolicy } from '../text/keepPolicy.js';
 import type { ClusterCheck } from '../clusters/clustering.js';
 import type { VerifyMode } from '../verify/verification.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
-import { tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import { addClusterCheckOptions, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { byteSize, type LshCliOptions } from './params.js';
 
 export type DedupCliOptions = InputCliOptions &
@@ -39,50 +39,22 @@ export type DedupCliOptions = InputCliOptions &
 
 /** Verification, the cluster check and the keep policy. */
 export function addVerificationOptions(command: Command): Command {
-  return command
-    .addOption(
-      tableOption(
-        'verify',
-        '--verify <mode>',
-        'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature ' +
-          'agreement, exact Jaccard of the shingle sets, or none',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'estimateError',
-        '--estimate-error <a>',
-        'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'clusterCheck',
-        '--cluster-check <check>',
-        'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'chainDelta',
-        '--chain-delta <d>',
-        'representative check: removed documents reach t − d against the kept document (0: t itself)',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'maxRepresentatives',
-        '--max-representatives <n>',
-        'representative check: a member is compared with at most n representatives, then kept alone',
-      ),
-    )
-    .addOption(
-      tableOption(
-        'keep',
-        '--keep <policy>',
-        'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest',
-      ),
-    );
+  command.addOption(
+    tableOption(
+      'verify',
+      '--verify <mode>',
+      'candidate verification: hybrid (the estimate where it is sure, exact Jaccard inside its margin), signature ' +
+        'agreement, exact Jaccard of the shingle sets, or none',
+    ),
+  );
+  addClusterCheckOptions(command);
+  return command.addOption(
+    tableOption(
+      'keep',
+      '--keep <policy>',
+      'document kept per cluster: first, longest, or field:NAME (highest numeric value); ties to the earliest',
+    ),
+  );
 }
 
 /** --against and the tables written besides the kept documents. */

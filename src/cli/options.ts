@@ -148,3 +148,36 @@ export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: Sto
     slotBits: options.slotBits,
   });
 }
+
+/** The cluster check and the hybrid margin, the same flags on dedup and cluster. */
+export function addClusterCheckOptions(command: Command): Command {
+  return command
+    .addOption(
+      tableOption(
+        'estimateError',
+        '--estimate-error <a>',
+        'hybrid: chance that the estimate decides a pair at J = t wrongly; sets the margin',
+      ),
+    )
+    .addOption(
+      tableOption(
+        'clusterCheck',
+        '--cluster-check <check>',
+        'representative: every removed document must reach t − chain-delta against the kept one; none: single linkage',
+      ),
+    )
+    .addOption(
+      tableOption(
+        'chainDelta',
+        '--chain-delta <d>',
+        'representative check: removed documents reach t − d against the kept document (0: t itself)',
+      ),
+    )
+    .addOption(
+      tableOption(
+        'maxRepresentatives',
+        '--max-representatives <n>',
+        'representative check: a member is compared with at most n representatives, then kept alone',
+      ),
+    );
+}

@@ -47,6 +47,16 @@ export function windowKernelAvailable(): boolean {
   return kernel.get() !== undefined;
 }
 
+/** The kernel's memory for a batch: its text, then the documents' bounds, the filter and the windows out. */
+function layOut(memory: WebAssembly.Memory, length: number, filter?: Uint8Array) {
+  const boundsAt = BATCH;
+  const filterAt = boundsAt + 8 * (Math.ceil(BATCH / length) + 2);
+  const outAt = filterAt + FILTER_BYTES;
+  reserveMemory(memory, outAt + 12 * BATCH);
+  if (filter !== undefined) new Uint8Array(memory.buffer, filterAt, FILTER_BYTES).set(filter);
+  return { boundsAt, filterAt, outAt };
+}
+
 export function collectWindowsWasm(
   corpus: CorpusText,
   length: number,
@@ -58,11 +68,7 @@ export function collectWindowsWasm(
   filter?: Uint8Array,
 ): void {
   const { memory, windows } = kernel.get()!;
-  const boundsAt = BATCH;
-  const filterAt = boundsAt + 8 * (Math.ceil(BATCH / length) + 2);
-  const outAt = filterAt + FILTER_BYTES;
-  reserveMemory(memory, outAt + 12 * BATCH);
-  if (filter !== undefined) new Uint8Array(memory.buffer, filterAt, FILTER_BYTES).set(filter);
+  const { boundsAt, filterAt, outAt } = layOut(memory, length, filter);
   let stopped = false;
   const { dropA, dropB } = dropFactors(length);
   const bounds: number[] = [];
