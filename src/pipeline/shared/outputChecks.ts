@@ -16,7 +16,7 @@
  */
 import { realpath, stat, unlink, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { temporaryName } from '../../formats/files/temporaries.js';
+import { forgetTemporary, registerTemporary, temporaryName } from '../../formats/files/temporaries.js';
 import type { InputFile } from '../../io/readDocuments.js';
 
 export interface NamedOutput {
@@ -110,12 +110,16 @@ async function checkWritable({ flag, path }: NamedOutput): Promise<void> {
 /** Why no file can be created in `dir` (tried with a probe file, removed at once), or undefined when one can. */
 export async function cannotCreateFilesIn(dir: string): Promise<string | undefined> {
   const probe = temporaryName(join(dir, 'gpudedup-probe'));
+  // Registered before it exists, so a signal between open and unlink removes it too.
+  registerTemporary(probe);
   try {
     await (await open(probe, 'wx')).close();
   } catch (error) {
+    forgetTemporary(probe);
     return reasonOf(error);
   }
   await unlink(probe).catch(() => undefined);
+  forgetTemporary(probe);
   return undefined;
 }
 
