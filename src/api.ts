@@ -26,7 +26,7 @@ import { optionValue, type OptionValues, type VerificationOptions } from './opti
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import type { AuditResult } from './audit/audit.js';
 import { auditInMemory } from './dedup/auditInMemory.js';
-import { substringDocuments, type SubstringsResult } from './substrings/substringDocuments.js';
+import { substringDocuments, substringTokenDocuments, type SubstringsResult } from './substrings/substringDocuments.js';
 import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
 import type { CutMode } from './options.js';
 
@@ -248,11 +248,18 @@ export interface SubstringsOptions {
   readonly minRemaining?: number;
   /** Bytes for the search's tables (default 1 GiB); the texts are held besides. */
   readonly memoryLimitBytes?: number;
-  /** Worker threads of the search (default: one per core; 1: this thread). */
+  /** Worker threads of the search (default: one per core; 1: this thread). The token search runs in one. */
   readonly threads?: number;
+  /** Instead of minLength: shortest repeated span in normalized tokens (as `--min-tokens`); nfkc, stripPunctuation. */
+  readonly minTokens?: number;
+  readonly nfkc?: boolean;
+  readonly stripPunctuation?: boolean;
 }
 
-const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads'] as const;
+const SUBSTRINGS_OPTIONS = [
+  ...['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads'],
+  ...['minTokens', 'nfkc', 'stripPunctuation'],
+] as const;
 
 /**
  * Exact-substring deduplication (as `gpudedup substrings`): every span of at
@@ -264,13 +271,14 @@ export async function substrings(
 ): Promise<SubstringsResult> {
   checkDocuments(documents, 'substrings', true);
   checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
+  const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
+  if (options.minTokens !== undefined) return substringTokensOf(corpus, options);
   const settings = {
     minLength: optionValue('minLength', options.minLength),
     cut: optionValue('cut', options.cut),
     minRemaining: optionValue('minRemaining', options.minRemaining),
     memoryLimitBytes: options.memoryLimitBytes ?? 2 ** 30,
   };
-  const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
   const threads = optionValue('threads', options.threads) ?? availableParallelism();
   if (threads === 1) return substringDocuments(corpus, settings);
   return substringDocuments(
@@ -279,4 +287,19 @@ export async function substrings(
     (shared, search) => searchRepeatsInWorkers(shared, search, threads),
     true,
   );
+}
+
+/** substrings() with minTokens: runs of normalized tokens (substringTokenDocuments), in this thread. */
+function substringTokensOf(documents: readonly InMemoryDocument[], options: SubstringsOptions): SubstringsResult {
+  if (options.minLength !== undefined)
+    throw new RangeError('minLength (bytes) and minTokens (tokens) both give the shortest span: give one');
+  return substringTokenDocuments(documents, {
+    minTokens: optionValue('minTokens', options.minTokens),
+    cut: optionValue('cut', options.cut),
+    minRemaining: optionValue('minRemaining', options.minRemaining),
+    normalize: {
+      nfkc: optionValue('nfkc', options.nfkc),
+      stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation),
+    },
+  });
 }

@@ -41,7 +41,8 @@ export function addContaminationOptions(command: Command): Command {
       tableOption(
         'minTokens',
         '--min-tokens <n>',
-        `with --against: the shortest shared span, in normalized tokens (default ${CONTAMINATION_MIN_TOKENS})`,
+        'the shortest span in normalized tokens: without --against, repeated in the corpus (instead of ' +
+          `--min-length; one thread); with it, shared with a reference (default ${CONTAMINATION_MIN_TOKENS})`,
       ),
     )
     .addOption(
@@ -56,12 +57,12 @@ export function addContaminationOptions(command: Command): Command {
       'with --against: one row per shared span (id, reference, benchmark, byte offsets in both texts, ' +
         'tokens, span); CSV, JSONL or Parquet by the name',
     )
-    .addOption(tableOption('nfkc', '--nfkc', 'with --against: apply Unicode NFKC normalization before tokenizing'))
+    .addOption(tableOption('nfkc', '--nfkc', 'with --min-tokens or --against: apply Unicode NFKC before tokenizing'))
     .addOption(
       tableOption(
         'stripPunctuation',
         '--strip-punctuation',
-        'with --against: turn Unicode punctuation and symbols into spaces before tokenizing',
+        'with --min-tokens or --against: turn Unicode punctuation and symbols into spaces before tokenizing',
       ),
     );
 }

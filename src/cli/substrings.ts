@@ -29,8 +29,8 @@ export function registerSubstringsCommand(program: Command): void {
   const command = program
     .command('substrings')
     .description(
-      'exact-substring deduplication: cut every span of at least --min-length bytes that occurs more than once in the ' +
-        'corpus (all occurrences but the first)',
+      'exact-substring deduplication: cut every span of at least --min-length bytes (or --min-tokens normalized ' +
+        'tokens) that occurs more than once in the corpus (all occurrences but the first)',
     )
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
     .option(
@@ -66,9 +66,9 @@ export function registerSubstringsCommand(program: Command): void {
         .default('snappy'),
     );
   addInputOptions(addContaminationOptions(command)).action(
-    async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
+    async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
       if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
-      const config = substringsConfigFrom(inputs, options);
+      const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
       const report = await runSubstrings(config, {
         note: (message) => {
           if (!options.quiet) process.stderr.write(`${message}\n`);
@@ -84,13 +84,24 @@ export function registerSubstringsCommand(program: Command): void {
   );
 }
 
-export function substringsConfigFrom(inputs: string[], options: SubstringsCliOptions): SubstringsConfig {
+/** `minLengthGiven`: --min-length was on the command line (not its default), refused with --min-tokens. */
+export function substringsConfigFrom(
+  inputs: string[],
+  options: SubstringsCliOptions & Pick<ContaminationCliOptions, 'minTokens' | 'nfkc' | 'stripPunctuation'>,
+  minLengthGiven = false,
+): SubstringsConfig {
+  if (options.minTokens !== undefined && minLengthGiven)
+    throw new RangeError('--min-length (bytes) and --min-tokens (tokens) both set the shortest span: give one');
+  if (options.minTokens === undefined && (options.nfkc || options.stripPunctuation))
+    throw new RangeError('--nfkc and --strip-punctuation normalize tokens: give them with --min-tokens or --against');
   if ([options.out, options.spans, options.report].every((p) => p === undefined))
     throw new RangeError('nothing to write: give -o, --spans or --report');
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
     minLength: options.minLength,
+    minTokens: options.minTokens,
+    normalize: { nfkc: options.nfkc, stripPunctuation: options.stripPunctuation },
     cut: options.cut,
     minRemaining: options.minRemaining,
     memoryLimitBytes: options.memoryLimit ?? DEFAULT_SUBSTRINGS_MEMORY,
@@ -104,15 +115,19 @@ export function substringsConfigFrom(inputs: string[], options: SubstringsCliOpt
 
 export function formatSubstringsSummary(r: SubstringsReport, destination: string): string {
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
+  const shortest = r.minTokens === undefined ? `${r.minLength} bytes` : `${r.minTokens} tokens`;
   const lines = [
     `substrings: ${thousands(r.documents)} documents, ${thousands(r.textBytes)} bytes of text → ${destination}`,
-    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${r.minLength} bytes (${thousands(r.spanBytes)} bytes), ` +
+    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${shortest} (${thousands(r.spanBytes)} bytes), ` +
       `cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
     `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ` +
       `${thousands(r.documentsTouched)} documents`,
     `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
-    `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ${thousands(r.search.groups)} ` +
-      `repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`,
+    r.minTokens === undefined
+      ? `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ` +
+        `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`
+      : `  search     ${thousands(r.search.windows)} windows of ${r.minTokens} tokens, ${thousands(r.search.groups)} ` +
+        `repeated (exact token numbers, ${r.search.rounds} doubling passes)`,
     `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +
       `${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
   ];

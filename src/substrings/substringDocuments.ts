@@ -7,10 +7,13 @@
  * another (the library passes its worker threads).
  */
 import type { CutMode } from '../options.js';
-import { corpusOf, type CorpusText } from './corpusText.js';
+import type { NormalizeOptions } from '../text/normalize.js';
+import { corpusOf, CorpusTextBuilder, type CorpusText } from './corpusText.js';
 import { cutRanges } from './cuts.js';
 import { searchRepeatsHere, type SearchOptions, type SearchStats } from './searchRepeats.js';
 import { spanRows, type SpanColumns } from './spans.js';
+import { TokenCorpusBuilder } from './tokenCorpus.js';
+import { searchTokenRepeats } from './tokenRepeats.js';
 import { topSpans, type TopSpan } from './topSpans.js';
 
 export interface SubstringsSettings {
@@ -61,7 +64,34 @@ export async function substringDocuments(
     documents.map((d) => d.text),
     shared,
   );
-  const found = await search(corpus, settings);
+  return editedDocuments(documents, corpus, await search(corpus, settings), settings);
+}
+
+/**
+ * `substrings --min-tokens` on documents in memory: the same outputs, the spans being runs of at least minTokens
+ * normalized tokens (tokenRepeats.ts) located in the texts' UTF-8. One thread.
+ */
+export function substringTokenDocuments(
+  documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
+  settings: Omit<SubstringsSettings, 'minLength' | 'memoryLimitBytes'> & {
+    readonly minTokens: number;
+    readonly normalize?: NormalizeOptions;
+  },
+): SubstringsResult {
+  const text = new CorpusTextBuilder(1 << 20);
+  const tokens = new TokenCorpusBuilder(settings.normalize);
+  for (const d of documents) tokens.add(d.text, text);
+  const corpus = text.finish(false);
+  return editedDocuments(documents, corpus, searchTokenRepeats(tokens.finish(), settings), settings);
+}
+
+/** Each document with its spans cut (or dropped), the spans by id, the top spans. */
+function editedDocuments(
+  documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
+  corpus: CorpusText,
+  found: { spans: SpanColumns; stats: SearchStats },
+  settings: Pick<SubstringsSettings, 'cut' | 'minRemaining'>,
+): SubstringsResult {
   const rows = spanRows(corpus, found.spans);
   const byDocument = new Map<number, Array<[number, number]>>();
   for (const row of rows) {

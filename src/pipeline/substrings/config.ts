@@ -4,11 +4,16 @@ import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import type { CutMode } from '../../options.js';
 import type { TopSpan } from '../../substrings/topSpans.js';
 import type { SearchStats } from '../../substrings/searchRepeats.js';
+import type { NormalizeOptions } from '../../text/normalize.js';
 
 export interface SubstringsConfig {
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
   readonly minLength: number;
+  /** Given: spans of at least this many normalized tokens instead of minLength bytes (tokenRepeats.ts). */
+  readonly minTokens?: number;
+  /** How --min-tokens normalizes (as --against and the shingles do). */
+  readonly normalize?: NormalizeOptions;
   readonly cut: CutMode;
   readonly minRemaining: number;
   /** Bytes for the search's tables; the corpus's text is held in memory besides. */
@@ -27,7 +32,9 @@ export interface SubstringsConfig {
 export interface SubstringsReport {
   readonly format: 'gpudedup-substrings-report-1';
   readonly inputs: readonly string[];
-  readonly minLength: number;
+  /** The shortest span: minLength bytes, or minTokens tokens (then minLength is absent). */
+  readonly minLength?: number;
+  readonly minTokens?: number;
   readonly cut: CutMode;
   readonly minRemaining: number;
   readonly documents: number;

@@ -10,10 +10,12 @@ import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.
 import { openTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { documentAt, type CorpusText } from '../../substrings/corpusText.js';
-import { searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
+import { searchRepeatsHere, type SearchOptions, type SearchStats } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
 import { spanRow, type SpanColumns } from '../../substrings/spans.js';
 import { topSpans } from '../../substrings/topSpans.js';
+import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
+import { searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
@@ -36,19 +38,17 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   };
   const files = await checkSubstringsRun(config, hooks);
   const threads = config.threads ?? availableParallelism();
-  const { corpus, ids } = await timed('read', () =>
-    withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)),
+  const tokenBuilder = config.minTokens === undefined ? undefined : new TokenCorpusBuilder(config.normalize);
+  const { corpus, ids, tokens } = await timed('read', () =>
+    withProgress(hooks, 'reading', undefined, 'bytes', (p) =>
+      readCorpus(files, config.read, threads > 1 && tokenBuilder === undefined, p, tokenBuilder),
+    ),
   );
-  const options: SearchOptions = {
-    minLength: config.minLength,
-    cut: config.cut,
-    memoryLimitBytes: config.memoryLimitBytes,
-  };
   const { spans, stats } = await timed('search', () =>
-    withProgress(hooks, 'searching', undefined, 'items', (p) =>
-      threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES
-        ? searchRepeatsInWorkers(corpus, options, threads, (done) => p.update(done))
-        : searchRepeatsHere(corpus, options),
+    withProgress(hooks, 'searching', undefined, 'items', async (p) =>
+      tokens !== undefined && config.minTokens !== undefined
+        ? searchTokenRepeats(tokens, { minTokens: config.minTokens, cut: config.cut })
+        : searchBytes(config, corpus, threads, (done) => p.update(done)),
     ),
   );
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
@@ -60,7 +60,7 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   const report: SubstringsReport = {
     format: 'gpudedup-substrings-report-1',
     inputs: config.inputs,
-    minLength: config.minLength,
+    ...(config.minTokens === undefined ? { minLength: config.minLength } : { minTokens: config.minTokens }),
     cut: config.cut,
     minRemaining: config.minRemaining,
     documents: ids.length,
@@ -75,6 +75,23 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   };
   if (config.report !== undefined) await writeTextFile(config.report, JSON.stringify(report, null, 2) + '\n');
   return report;
+}
+
+/** The byte search (--min-length): on worker threads when the corpus is large enough to repay them. */
+function searchBytes(
+  config: SubstringsConfig,
+  corpus: CorpusText,
+  threads: number,
+  onRound: (done: number) => void,
+): Promise<{ spans: SpanColumns; stats: SearchStats }> {
+  const options: SearchOptions = {
+    minLength: config.minLength,
+    cut: config.cut,
+    memoryLimitBytes: config.memoryLimitBytes,
+  };
+  return threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES
+    ? searchRepeatsInWorkers(corpus, options, threads, onRound)
+    : searchRepeatsHere(corpus, options);
 }
 
 /** The checks before any work: inputs listed, standard input refused where it must be read twice, outputs checked. */
