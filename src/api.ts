@@ -26,7 +26,12 @@ import { optionValue, type OptionValues, type VerificationOptions } from './opti
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import type { AuditResult } from './audit/audit.js';
 import { auditInMemory } from './dedup/auditInMemory.js';
-import { substringDocuments, substringTokenDocuments, type SubstringsResult } from './substrings/substringDocuments.js';
+import {
+  substringDocuments,
+  substringTokenDocuments,
+  TOKEN_OPTIONS,
+  type SubstringsResult,
+} from './substrings/substringDocuments.js';
 import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
 import type { CutMode } from './options.js';
 
@@ -256,10 +261,7 @@ export interface SubstringsOptions {
   readonly stripPunctuation?: boolean;
 }
 
-const SUBSTRINGS_OPTIONS = [
-  ...['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads'],
-  ...['minTokens', 'nfkc', 'stripPunctuation'],
-] as const;
+const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads', ...TOKEN_OPTIONS];
 
 /**
  * Exact-substring deduplication (as `gpudedup substrings`): every span of at
@@ -272,7 +274,8 @@ export async function substrings(
   checkDocuments(documents, 'substrings', true);
   checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
   const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
-  if (options.minTokens !== undefined) return substringTokensOf(corpus, options);
+  if (options.minTokens !== undefined)
+    return substringTokenDocuments(corpus, { ...options, minTokens: options.minTokens });
   const settings = {
     minLength: optionValue('minLength', options.minLength),
     cut: optionValue('cut', options.cut),
@@ -287,19 +290,4 @@ export async function substrings(
     (shared, search) => searchRepeatsInWorkers(shared, search, threads),
     true,
   );
-}
-
-/** substrings() with minTokens: runs of normalized tokens (substringTokenDocuments), in this thread. */
-function substringTokensOf(documents: readonly InMemoryDocument[], options: SubstringsOptions): SubstringsResult {
-  if (options.minLength !== undefined)
-    throw new RangeError('minLength (bytes) and minTokens (tokens) both give the shortest span: give one');
-  return substringTokenDocuments(documents, {
-    minTokens: optionValue('minTokens', options.minTokens),
-    cut: optionValue('cut', options.cut),
-    minRemaining: optionValue('minRemaining', options.minRemaining),
-    normalize: {
-      nfkc: optionValue('nfkc', options.nfkc),
-      stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation),
-    },
-  });
 }

@@ -6,8 +6,7 @@
  * Browser-safe: the search runs in this thread unless the caller gives
  * another (the library passes its worker threads).
  */
-import type { CutMode } from '../options.js';
-import type { NormalizeOptions } from '../text/normalize.js';
+import { optionValue, type CutMode } from '../options.js';
 import { corpusOf, CorpusTextBuilder, type CorpusText } from './corpusText.js';
 import { cutRanges } from './cuts.js';
 import { searchRepeatsHere, type SearchOptions, type SearchStats } from './searchRepeats.js';
@@ -67,22 +66,43 @@ export async function substringDocuments(
   return editedDocuments(documents, corpus, await search(corpus, settings), settings);
 }
 
+/** The library's options of the token mode (minLength is refused with minTokens). */
+export const TOKEN_OPTIONS = ['minTokens', 'nfkc', 'stripPunctuation'] as const;
+
+export interface TokenSubstringsOptions {
+  readonly minTokens: number;
+  readonly cut?: CutMode;
+  readonly minRemaining?: number;
+  readonly nfkc?: boolean;
+  readonly stripPunctuation?: boolean;
+  readonly minLength?: number;
+}
+
 /**
- * `substrings --min-tokens` on documents in memory: the same outputs, the spans being runs of at least minTokens
- * normalized tokens (tokenRepeats.ts) located in the texts' UTF-8. One thread.
+ * `substrings --min-tokens` on documents in memory (the library's `substrings({ minTokens })`): the same outputs,
+ * the spans being runs of at least minTokens normalized tokens (tokenRepeats.ts) located in the texts' UTF-8. One
+ * thread. Options checked by the table, as the command line checks its flags.
  */
 export function substringTokenDocuments(
   documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
-  settings: Omit<SubstringsSettings, 'minLength' | 'memoryLimitBytes'> & {
-    readonly minTokens: number;
-    readonly normalize?: NormalizeOptions;
-  },
+  options: TokenSubstringsOptions,
 ): SubstringsResult {
+  if (options.minLength !== undefined)
+    throw new RangeError('minLength (bytes) and minTokens (tokens) both give the shortest span: give one');
+  const minTokens = optionValue('minTokens', options.minTokens);
+  const settings = {
+    cut: optionValue('cut', options.cut),
+    minRemaining: optionValue('minRemaining', options.minRemaining),
+  };
+  const normalize = {
+    nfkc: optionValue('nfkc', options.nfkc),
+    stripPunctuation: optionValue('stripPunctuation', options.stripPunctuation),
+  };
   const text = new CorpusTextBuilder(1 << 20);
-  const tokens = new TokenCorpusBuilder(settings.normalize);
+  const tokens = new TokenCorpusBuilder(normalize);
   for (const d of documents) tokens.add(d.text, text);
   const corpus = text.finish(false);
-  return editedDocuments(documents, corpus, searchTokenRepeats(tokens.finish(), settings), settings);
+  return editedDocuments(documents, corpus, searchTokenRepeats(tokens.finish(), { minTokens, ...settings }), settings);
 }
 
 /** Each document with its spans cut (or dropped), the spans by id, the top spans. */

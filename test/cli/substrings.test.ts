@@ -1,7 +1,7 @@
 /**
  * `gpudedup substrings` as a user runs it: repeated spans cut from the later
  * documents, every other byte of their lines as it was, documents left empty
- * dropped, the spans table and the report; `--cut all`; the refusals.
+ * dropped, the spans table and the report; `--cut all`; `--min-tokens`; the refusals.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,6 +97,42 @@ describe('gpudedup substrings', () => {
     expect(lines).toHaveLength(4);
   });
 
+  it('--min-tokens: runs of normalized tokens (case and wraps folded) cut in the original bytes, by a real process', async () => {
+    const dir = tempDir('substrings-cli-');
+    const { path, lines } = corpus(dir);
+    const wrapped = join(dir, 'wrapped.jsonl');
+    const upper = `{"id":"e","text":${JSON.stringify(`Fifth: ${P.toUpperCase().replaceAll(' ', '\n')} (end)`)},"n":[1]}`;
+    writeFileSync(wrapped, `${upper}\n`);
+    const out = join(dir, 'out.jsonl');
+    const spans = join(dir, 'spans.csv');
+    const report = join(dir, 'r.json');
+    const args = ['substrings', path, wrapped, '-o', out, '--spans', spans, '--report', report, '--min-tokens', '8'];
+    const r = await runCli(args);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/3 repeated spans of ≥ 8 tokens/);
+    expect(readFileSync(spans, 'utf8')).toBe(
+      'id,start,end,first_id,first_start\n' +
+        `b,13,${13 + Buffer.byteLength(P)},12345678901234567890,11\n` +
+        `c,0,${Buffer.byteLength(P)},12345678901234567890,11\n` +
+        `e,7,${7 + Buffer.byteLength(P.toUpperCase())},12345678901234567890,11\n`,
+    );
+    expect(readFileSync(out, 'utf8').split('\n')).toEqual([
+      lines[0],
+      lines[1].replace(JSON.stringify(`Second page: ${P}`), JSON.stringify('Second page: ')),
+      lines[3],
+      upper.replace(/"text":"[^"]*"/, '"text":"Fifth:  (end)"'),
+      '',
+    ]);
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({
+      minTokens: 8,
+      documents: 5,
+      documentsTouched: 3,
+      documentsDropped: 1,
+      spans: 3,
+    });
+  });
+
   it('refuses nothing to write, standard input with -o, an output over its input and a bad --min-length, in one line each', async () => {
     const dir = tempDir('substrings-cli-');
     const { path } = corpus(dir);
@@ -110,6 +146,14 @@ describe('gpudedup substrings', () => {
       [
         ['substrings', path, '--report', join(dir, 'r.json'), '--min-length', '0'],
         /minLength must be an integer from 1 to 1048576, got 0/,
+      ],
+      [
+        ['substrings', path, '--report', join(dir, 'r.json'), '--min-length', '50', '--min-tokens', '5'],
+        /--min-length \(bytes\) and --min-tokens \(tokens\) both set the shortest span: give one/,
+      ],
+      [
+        ['substrings', path, '--report', join(dir, 'r.json'), '--nfkc'],
+        /--nfkc and --strip-punctuation normalize tokens: give them with --min-tokens or --against/,
       ],
     ];
     for (const [args, message] of cases) {
