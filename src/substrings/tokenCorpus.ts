@@ -25,22 +25,30 @@ export interface TokenCorpus {
   readonly vocabulary: number;
 }
 
-/** Typed arrays that grow by doubling (the corpus's token count is known only at the end). */
-function grown<T extends Int32Array | Uint32Array | Float64Array>(array: T, atLeast: number): T {
-  if (atLeast <= array.length) return array;
-  const bigger = new (array.constructor as new (n: number) => T)(Math.max(atLeast, array.length * 2));
-  bigger.set(array);
-  return bigger;
+/** The largest chunk of tokens while reading (the first ones are smaller, for small corpora). */
+const CHUNK_TOKENS = 1 << 20;
+
+/** Tokens as read, in chunks: the corpus's count is known only at the end, then one array of each is filled. */
+interface Chunk {
+  readonly ids: Int32Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  used: number;
 }
+
+const newChunk = (size: number): Chunk => ({
+  ids: new Int32Array(size),
+  starts: new Uint32Array(size),
+  ends: new Uint32Array(size),
+  used: 0,
+});
 
 export class TokenCorpusBuilder {
   private readonly vocabulary = new Map<string, number>();
-  private ids = new Int32Array(1024);
-  private starts = new Uint32Array(1024);
-  private ends = new Uint32Array(1024);
-  private documentStarts = new Float64Array(1024);
+  private chunks: Chunk[] = [];
+  private last = newChunk(1024);
+  private documentStarts: number[] = [0];
   private tokens = 0;
-  private documents = 0;
 
   constructor(readonly normalize: NormalizeOptions = DEFAULT_NORMALIZE) {}
 
@@ -49,35 +57,46 @@ export class TokenCorpusBuilder {
     const byteBase = corpusText.bytes;
     corpusText.add(text);
     const located = tokenOffsets(text, this.normalize);
-    const count = located.tokens.length;
-    this.ids = grown(this.ids, this.tokens + count);
-    this.starts = grown(this.starts, this.tokens + count);
-    this.ends = grown(this.ends, this.tokens + count);
-    this.documentStarts = grown(this.documentStarts, this.documents + 2);
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < located.tokens.length; i++) {
       const token = located.tokens[i];
       let id = this.vocabulary.get(token);
       if (id === undefined) {
         id = this.vocabulary.size;
         this.vocabulary.set(token, id);
       }
-      this.ids[this.tokens + i] = id;
-      this.starts[this.tokens + i] = byteBase + located.starts[i];
-      this.ends[this.tokens + i] = byteBase + located.ends[i];
+      if (this.last.used === this.last.ids.length) {
+        this.chunks.push(this.last);
+        this.last = newChunk(Math.min(CHUNK_TOKENS, 2 * this.last.ids.length));
+      }
+      const { ids, starts, ends } = this.last;
+      ids[this.last.used] = id;
+      starts[this.last.used] = byteBase + located.starts[i];
+      ends[this.last.used++] = byteBase + located.ends[i];
     }
-    this.tokens += count;
-    this.documentStarts[++this.documents] = this.tokens;
+    this.tokens += located.tokens.length;
+    this.documentStarts.push(this.tokens);
   }
 
-  /** The corpus's tokens (the builder's dictionary is let go). */
+  /** The corpus's tokens, each chunk let go once copied (so the peak is the tokens and one chunk). */
   finish(): TokenCorpus {
     const corpus: TokenCorpus = {
-      ids: this.ids.slice(0, this.tokens),
-      starts: this.starts.slice(0, this.tokens),
-      ends: this.ends.slice(0, this.tokens),
-      documentStarts: this.documentStarts.slice(0, this.documents + 1),
+      ids: new Int32Array(this.tokens),
+      starts: new Uint32Array(this.tokens),
+      ends: new Uint32Array(this.tokens),
+      documentStarts: Float64Array.from(this.documentStarts),
       vocabulary: this.vocabulary.size,
     };
+    const chunks = [...this.chunks, this.last];
+    this.chunks = [];
+    this.last = newChunk(0);
+    let at = 0;
+    for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
+      corpus.ids.set(chunk.ids.subarray(0, chunk.used), at);
+      corpus.starts.set(chunk.starts.subarray(0, chunk.used), at);
+      corpus.ends.set(chunk.ends.subarray(0, chunk.used), at);
+      at += chunk.used;
+    }
+    this.documentStarts = [];
     this.vocabulary.clear();
     return corpus;
   }

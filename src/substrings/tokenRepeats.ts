@@ -6,8 +6,8 @@
  * Exact without hashing windows: every window of N tokens gets an exact
  * number by doubling. The tokens' dictionary numbers number the windows of
  * length 1; a window of length L2 (L < L2 ≤ 2L) is the pair (window of L at
- * p, window of L at p + L2 − L), and pairs are interned in a hash table that
- * compares both numbers (PairIndex), so equal windows get equal numbers and
+ * p, window of L at p + L2 − L), and pairs are numbered by a hash table that
+ * compares both numbers (pairNumbers.ts), so equal windows get equal numbers and
  * different ones different numbers — log2(N) passes, nothing to verify after.
  * A window holding a window that occurs once occurs once too: such positions
  * are dropped at each level, so the tables shrink to the repeated text.
@@ -20,7 +20,7 @@
  * mode's SpanColumns, so the outputs, cuts and top spans are the same code.
  */
 import type { CutMode } from '../options.js';
-import { PairIndex } from '../shingles/pairIndex.js';
+import { PairNumbers } from './pairNumbers.js';
 import type { SearchStats } from './searchRepeats.js';
 import type { SpanColumns } from './spans.js';
 import type { TokenCorpus } from './tokenCorpus.js';
@@ -66,27 +66,17 @@ function dropSingles(numbers: Int32Array, counts: Int32Array): void {
  */
 function doubleWindows(numbers: Int32Array, documentStarts: Float64Array, have: number, want: number): number {
   const shift = want - have;
-  const pairOf = (p: number, end: number): boolean => p + want <= end && numbers[p] >= 0 && numbers[p + shift] >= 0;
-  let candidates = 0;
-  for (let d = 0, p = 0; d + 1 < documentStarts.length; d++)
-    for (const end = documentStarts[d + 1]; p < end; p++) if (pairOf(p, end)) candidates++;
-  const pairs = new Uint32Array(2 * candidates + 2);
-  const index = new PairIndex(pairs, candidates);
-  let distinct = 0;
+  const pairs = new PairNumbers();
   for (let d = 0, p = 0; d + 1 < documentStarts.length; d++) {
     for (const end = documentStarts[d + 1]; p < end; p++) {
-      if (!pairOf(p, end)) {
-        numbers[p] = -1;
-        continue;
-      }
       // p + shift > p: its number is still the shorter window's when p's is overwritten.
-      pairs[2 * distinct] = numbers[p];
-      pairs[2 * distinct + 1] = numbers[p + shift];
-      const found = index.add(distinct);
-      numbers[p] = found < 0 ? distinct++ : found;
+      numbers[p] =
+        p + want <= end && numbers[p] >= 0 && numbers[p + shift] >= 0
+          ? pairs.number(numbers[p], numbers[p + shift])
+          : -1;
     }
   }
-  return distinct;
+  return pairs.size;
 }
 
 /** The exact number of every window of n tokens inside a document, with counts and first positions. */

@@ -63,6 +63,20 @@ describe('substrings --min-tokens search', () => {
     expect(spans).toBeGreaterThan(500); // the corpora repeat a lot: the comparison is not of empty lists
   });
 
+  it("agrees with brute force on a corpus of 8,000 tokens (the builder's chunks of 1,024, 2,048, 4,096 and more)", () => {
+    const random = seeded(99);
+    const words = ['the', 'The', 'licence', 'may', 'ünï', '☃', 'copy', 'x'];
+    const texts = Array.from({ length: 160 }, () => randomCorpus(random, words).join(' '));
+    const tokens = texts.reduce((sum, t) => sum + tokenize(t).length, 0);
+    expect(tokens).toBeGreaterThan(8000);
+    for (const [n, cut] of [
+      [3, 'later'],
+      [6, 'all'],
+      [7, 'later'],
+    ] as const)
+      expect(search(texts, n, cut).rows).toEqual(bruteForceTokenSpans(texts, n, cut));
+  });
+
   it('numbers windows exactly: equal numbers for equal token windows, −1 only for a window that occurs once', () => {
     const random = seeded(7);
     for (let trial = 0; trial < 60; trial++) {
