@@ -20,18 +20,46 @@ export type SubstringsCliOptions = InputCliOptions & {
   memoryLimit?: number;
   threads?: number;
   compression: ParquetCompression;
+  resume: boolean;
 };
 
 /** The search's tables by default: 1 GiB (the corpus's text is held besides). */
 export const DEFAULT_SUBSTRINGS_MEMORY = 1 << 30;
 
 export function registerSubstringsCommand(program: Command): void {
-  const command = program
-    .command('substrings')
-    .description(
-      'exact-substring deduplication: cut every span of at least --min-length bytes (or --min-tokens normalized ' +
-        'tokens) that occurs more than once in the corpus (all occurrences but the first)',
-    )
+  const command = addSubstringsOptions(
+    program
+      .command('substrings')
+      .description(
+        'exact-substring deduplication: cut every span of at least --min-length bytes (or --min-tokens normalized ' +
+          'tokens) that occurs more than once in the corpus (all occurrences but the first)',
+      ),
+  );
+  addInputOptions(addContaminationOptions(command)).action(
+    async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
+      if (options.against !== undefined) {
+        if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+        return runContaminationCommand(inputs, options); // n-gram decontamination
+      }
+      const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
+      const report = await runSubstrings(config, {
+        note: (message) => {
+          if (!options.quiet) process.stderr.write(`${message}\n`);
+        },
+        stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
+      });
+      const toStdout = [options.out, options.spans, options.report].includes('-');
+      if (!options.quiet)
+        (toStdout ? process.stderr : process.stdout).write(
+          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''),
+        );
+    },
+  );
+}
+
+/** The span search's arguments and flags (--against's are added by contamination.ts). */
+function addSubstringsOptions(command: Command): Command {
+  return command
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
     .option(
       '-o, --out <file>',
@@ -60,28 +88,17 @@ export function registerSubstringsCommand(program: Command): void {
       byteSize,
     )
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
+    .option(
+      '--resume',
+      "continue an interrupted search from its checkpoint (the first output's name + .partial; same inputs, " +
+        '--min-length and --cut)',
+      false,
+    )
     .addOption(
       new Option('--compression <codec>', 'compression of Parquet outputs')
         .choices(PARQUET_COMPRESSIONS)
         .default('snappy'),
     );
-  addInputOptions(addContaminationOptions(command)).action(
-    async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
-      if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
-      const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
-      const report = await runSubstrings(config, {
-        note: (message) => {
-          if (!options.quiet) process.stderr.write(`${message}\n`);
-        },
-        stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
-      });
-      const toStdout = [options.out, options.spans, options.report].includes('-');
-      if (!options.quiet)
-        (toStdout ? process.stderr : process.stdout).write(
-          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''),
-        );
-    },
-  );
 }
 
 /** `minLengthGiven`: --min-length was on the command line (not its default), refused with --min-tokens. */
@@ -92,6 +109,8 @@ export function substringsConfigFrom(
 ): SubstringsConfig {
   if (options.minTokens !== undefined && minLengthGiven)
     throw new RangeError('--min-length (bytes) and --min-tokens (tokens) both set the shortest span: give one');
+  if (options.minTokens !== undefined && options.resume)
+    throw new RangeError('--resume continues the byte search (--min-length); --min-tokens runs in one pass');
   if (options.minTokens === undefined && (options.nfkc || options.stripPunctuation))
     throw new RangeError('--nfkc and --strip-punctuation normalize tokens: give them with --min-tokens or --against');
   if ([options.out, options.spans, options.report].every((p) => p === undefined))
@@ -110,6 +129,7 @@ export function substringsConfigFrom(
     spans: options.spans,
     report: options.report,
     compression: options.compression,
+    resume: options.resume,
   };
 }
 
@@ -125,7 +145,8 @@ export function formatSubstringsSummary(r: SubstringsReport, destination: string
     `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
     r.minTokens === undefined
       ? `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ` +
-        `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`
+        `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +
+        (r.search.resumedRounds > 0 ? ` (${r.search.resumedRounds} rounds resumed from the checkpoint)` : '')
       : `  search     ${thousands(r.search.windows)} windows of ${r.minTokens} tokens, ${thousands(r.search.groups)} ` +
         `repeated (exact token numbers, ${r.search.rounds} doubling passes)`,
     `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +

@@ -152,6 +152,10 @@ describe('gpudedup substrings', () => {
         /--min-length \(bytes\) and --min-tokens \(tokens\) both set the shortest span: give one/,
       ],
       [
+        ['substrings', path, '--report', join(dir, 'r.json'), '--min-tokens', '5', '--resume'],
+        /--resume continues the byte search \(--min-length\); --min-tokens runs in one pass/,
+      ],
+      [
         ['substrings', path, '--report', join(dir, 'r.json'), '--nfkc'],
         /--nfkc and --strip-punctuation normalize tokens: give them with --min-tokens or --against/,
       ],

@@ -27,6 +27,10 @@ export interface SubstringsConfig {
   /** The summary as JSON. */
   readonly report?: string;
   readonly compression?: ParquetCompression;
+  /** Continue an interrupted search from its checkpoint (checkpoint.ts). */
+  readonly resume?: boolean;
+  /** Seconds between checkpoints (default 30; the tests use 0). */
+  readonly checkpointSeconds?: number;
 }
 
 export interface SubstringsReport {
@@ -47,7 +51,7 @@ export interface SubstringsReport {
   /** Bytes of the spans (as found) and bytes removed (whole characters inside them). */
   readonly spanBytes: number;
   readonly bytesCut: number;
-  readonly search: SearchStats;
+  readonly search: SearchStats & { readonly resumedRounds: number };
   readonly topSpans: ReadonlyArray<TopSpan & { firstId: string; firstStart: number }>;
   readonly seconds: number;
   readonly timings: Record<string, number>;
