@@ -35,18 +35,23 @@ export function bruteForceTokenSpans(
   normalize?: NormalizeOptions,
 ): SpanRow[] {
   const docs = texts.map((t) => tokensOf(t, normalize));
-  const key = (d: number, p: number): string =>
-    docs[d]
-      .slice(p, p + n)
-      .map((t) => t.token)
-      .join(' ');
+  // Each window's tokens joined (a token never holds White_Space, so the join is one to one).
+  const keys = docs.map((tokens) =>
+    Array.from({ length: Math.max(0, tokens.length - n + 1) }, (_, p) =>
+      tokens
+        .slice(p, p + n)
+        .map((t) => t.token)
+        .join(' '),
+    ),
+  );
+  const key = (d: number, p: number): string => keys[d][p];
   const earliest = new Map<string, [number, number]>();
   const count = new Map<string, number>();
-  docs.forEach((tokens, d) => {
-    for (let p = 0; p + n <= tokens.length; p++) {
-      if (!earliest.has(key(d, p))) earliest.set(key(d, p), [d, p]);
-      count.set(key(d, p), (count.get(key(d, p)) ?? 0) + 1);
-    }
+  keys.forEach((windows, d) => {
+    windows.forEach((k, p) => {
+      if (!earliest.has(k)) earliest.set(k, [d, p]);
+      count.set(k, (count.get(k) ?? 0) + 1);
+    });
   });
   const rows: SpanRow[] = [];
   docs.forEach((tokens, d) => {

@@ -1,8 +1,10 @@
 /**
  * `substrings --min-tokens`: the search against brute force (bruteForceTokenSpans.ts) on random corpora of few
  * words (many repeats, overlapping), several n, both cuts, with the normalizer's folds (case, NFKC, punctuation) and
- * multi-byte UTF-8; the window numbers exact; the edge cases by hand; the library's entry.
+ * multi-byte UTF-8, and on the bundled licences; the window numbers exact; the edge cases by hand; the library's entry.
  */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { substrings } from '../../src/index.js';
 import { CorpusTextBuilder } from '../../src/substrings/corpusText.js';
@@ -75,6 +77,17 @@ describe('substrings --min-tokens search', () => {
       [7, 'later'],
     ] as const)
       expect(search(texts, n, cut).rows).toEqual(bruteForceTokenSpans(texts, n, cut));
+  });
+
+  it('agrees with brute force on the bundled licences (data/sample.jsonl.gz: 0.76 M tokens, shared clauses), n = 13', () => {
+    const texts = gunzipSync(readFileSync(new URL('../../data/sample.jsonl.gz', import.meta.url)))
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => (JSON.parse(line) as { text: string }).text);
+    const expected = bruteForceTokenSpans(texts, 13, 'later');
+    expect(expected.length).toBeGreaterThan(4000);
+    expect(search(texts, 13, 'later').rows).toEqual(expected);
   });
 
   it('numbers windows exactly: equal numbers for equal token windows, −1 only for a window that occurs once', () => {
