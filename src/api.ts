@@ -276,6 +276,8 @@ export async function substrings(
   const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
   if (options.minTokens !== undefined)
     return substringTokenDocuments(corpus, { ...options, minTokens: options.minTokens });
+  if (options.nfkc || options.stripPunctuation)
+    throw new RangeError('nfkc and stripPunctuation normalize tokens: give them with minTokens');
   const settings = {
     minLength: optionValue('minLength', options.minLength),
     cut: optionValue('cut', options.cut),

@@ -202,9 +202,12 @@ describe('substrings({ minTokens })', () => {
     ]);
   });
 
-  it("refuses minLength with minTokens, and a bad minTokens with the CLI's message", async () => {
+  it("refuses minLength with minTokens, nfkc without it, and a bad minTokens with the CLI's message", async () => {
     await expect(substrings(['x'], { minTokens: 3, minLength: 10 })).rejects.toThrow(
       'minLength (bytes) and minTokens (tokens) both give the shortest span: give one',
+    );
+    await expect(substrings(['x'], { nfkc: true })).rejects.toThrow(
+      'nfkc and stripPunctuation normalize tokens: give them with minTokens',
     );
     await expect(substrings(['x'], { minTokens: 0 })).rejects.toThrow(
       'minTokens must be an integer from 1 to 100000, got 0',
