@@ -80,11 +80,15 @@ function doubleWindows(numbers: Int32Array, documentStarts: Float64Array, have: 
 }
 
 /** The exact number of every window of n tokens inside a document, with counts and first positions. */
-export function numberWindows(tokens: TokenCorpus, n: number): WindowNumbers {
+export function numberWindows(
+  tokens: TokenCorpus,
+  n: number,
+  onPass: (done: number) => void = () => undefined,
+): WindowNumbers {
   const numbers = tokens.ids.slice();
   let distinct = tokens.vocabulary;
   let passes = 0;
-  for (let have = 1; have < n; passes++) {
+  for (let have = 1; have < n; onPass(++passes)) {
     dropSingles(numbers, tally(numbers, distinct).counts);
     const want = Math.min(2 * have, n);
     distinct = doubleWindows(numbers, tokens.documentStarts, have, want);
@@ -128,13 +132,24 @@ class SpanCollector {
   }
 }
 
-/** Every repeated span of at least minTokens tokens, in corpus order, as SpanColumns in CorpusText byte offsets. */
+/** The doubling passes for windows of n tokens (⌈log2 n⌉), for progress. */
+export function doublingPasses(n: number): number {
+  let passes = 0;
+  for (let have = 1; have < n; have = Math.min(2 * have, n)) passes++;
+  return passes;
+}
+
+/**
+ * Every repeated span of at least minTokens tokens, in corpus order, as SpanColumns in CorpusText byte offsets;
+ * `onPass` after each doubling pass.
+ */
 export function searchTokenRepeats(
   tokens: TokenCorpus,
   options: TokenSearchOptions,
+  onPass?: (done: number) => void,
 ): { spans: SpanColumns; stats: SearchStats } {
   const n = options.minTokens;
-  const { numbers, counts, firsts, passes } = numberWindows(tokens, n);
+  const { numbers, counts, firsts, passes } = numberWindows(tokens, n, onPass);
   const collector = new SpanCollector(tokens);
   const stats: SearchStats = { rounds: passes, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
   for (let id = 0; id < counts.length; id++) {

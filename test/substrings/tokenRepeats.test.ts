@@ -10,7 +10,7 @@ import { substrings } from '../../src/index.js';
 import { CorpusTextBuilder } from '../../src/substrings/corpusText.js';
 import { spanRows } from '../../src/substrings/spans.js';
 import { TokenCorpusBuilder } from '../../src/substrings/tokenCorpus.js';
-import { numberWindows, searchTokenRepeats } from '../../src/substrings/tokenRepeats.js';
+import { doublingPasses, numberWindows, searchTokenRepeats } from '../../src/substrings/tokenRepeats.js';
 import { DEFAULT_NORMALIZE, tokenize, type NormalizeOptions } from '../../src/text/normalize.js';
 import { bruteForceTokenSpans } from './bruteForceTokenSpans.js';
 
@@ -129,7 +129,13 @@ describe('substrings --min-tokens search', () => {
     // "x y x y x y": the window "x y x" at 0 and 2 and "y x y" at 1 and 3 overlap; later occurrences start at token 2.
     const within = search(['x y x y x y'], 3, 'later');
     expect(within.rows).toEqual([{ document: 0, start: 4, end: 11, firstDocument: 0, firstStart: 0 }]);
-    expect(within.stats).toMatchObject({ windows: 4, groups: 2, repeatedWindows: 4, collisions: 0 });
+    expect(within.stats).toMatchObject({ windows: 4, groups: 2, repeatedWindows: 4, collisions: 0, rounds: 2 });
+    for (const n of [1, 2, 3, 4, 5, 13, 16, 17, 50, 64, 100_000]) {
+      const passes: number[] = [];
+      numberWindows(new TokenCorpusBuilder().finish(), n, (done) => passes.push(done));
+      expect(passes.length, String(n)).toBe(doublingPasses(n));
+      expect(passes).toEqual(Array.from({ length: passes.length }, (_, i) => i + 1));
+    }
     expect(search(['x y x y x y'], 3, 'all').rows).toEqual([
       { document: 0, start: 0, end: 11, firstDocument: 0, firstStart: 0 },
     ]);

@@ -16,7 +16,7 @@ import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
 import { spanRow, type SpanColumns } from '../../substrings/spans.js';
 import { topSpans } from '../../substrings/topSpans.js';
 import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
-import { searchTokenRepeats } from '../../substrings/tokenRepeats.js';
+import { doublingPasses, searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
@@ -53,7 +53,11 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   );
   const { spans, stats, checkpoint }: Searched =
     tokens !== undefined && minTokens !== undefined
-      ? await timed('search', async () => searchTokenRepeats(tokens, { minTokens, cut: config.cut }))
+      ? await timed('search', () =>
+          withProgress(hooks, 'searching', doublingPasses(minTokens), 'items', (p) =>
+            searchTokenRepeats(tokens, { minTokens, cut: config.cut }, (done) => p.update(done)),
+          ),
+        )
       : await searchBytes(config, corpus, ids, threads, hooks, timed);
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
