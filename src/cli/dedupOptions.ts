@@ -6,11 +6,14 @@ import type { VerifyMode } from '../verify/verification.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { addClusterCheckOptions, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { byteSize, type LshCliOptions } from './params.js';
+import { addSpanOptions, type SpanCliOptions } from './substringsOptions.js';
 
 export type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
-  LshCliOptions & {
+  LshCliOptions &
+  SpanCliOptions & {
     out?: string;
+    substrings: boolean;
     verify: VerifyMode;
     clusterCheck: ClusterCheck;
     chainDelta: number;
@@ -88,6 +91,17 @@ export function addAgainstAndTableOptions(command: Command): Command {
           'doc| / |ref| (an item inside a long document), instead of near-duplicates',
       ),
     );
+}
+
+/** `--substrings` (the exact-substring search on the kept documents) and the flags it shares with `substrings`. */
+export function addSubstringsOptions(command: Command): Command {
+  command.option(
+    '--substrings',
+    "then cut the kept documents' repeated spans as `gpudedup substrings` does (on them alone, in input order): -o " +
+      'gets the kept documents with their spans cut',
+    false,
+  );
+  return addSpanOptions(command, 'with --substrings: ');
 }
 
 /** The report, its audit and HTML page, and the inputs that replace signing or clustering. */

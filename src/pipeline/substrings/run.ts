@@ -24,6 +24,18 @@ import { planCuts, writeEdited, type DocumentCut } from './writeEdited.js';
 const WORKER_MIN_BYTES = 1 << 22;
 
 export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks): Promise<SubstringsReport> {
+  return substringsOf(await checkSubstringsRun(config, hooks), config, hooks);
+}
+
+/**
+ * The passes of `substrings` over files already listed and checked: `gpudedup substrings`, and `dedup --substrings`
+ * on its kept documents (src/pipeline/dedupSubstrings).
+ */
+export async function substringsOf(
+  files: readonly InputFile[],
+  config: SubstringsConfig,
+  hooks: DedupHooks,
+): Promise<SubstringsReport> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -34,7 +46,6 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
       timings[name] = (performance.now() - t) / 1000;
     }
   };
-  const files = await checkSubstringsRun(config, hooks);
   const threads = config.threads ?? availableParallelism();
   const { corpus, ids } = await timed('read', () =>
     withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)),
