@@ -157,5 +157,9 @@ export function addRunOptions(command: Command): Command {
         'GiB, or a quarter of RAM if less); past their shares, signatures and shingle sets spill to --temp-directory',
       byteSize,
     )
-    .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
+    .option(
+      '--temp-directory <dir>',
+      "where spilled signatures go (default: the system temporary directory), and --substrings' kept documents " +
+        '(default: beside -o)',
+    );
 }
