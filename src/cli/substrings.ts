@@ -17,37 +17,24 @@ export type SubstringsCliOptions = InputCliOptions &
     memoryLimit?: number;
     threads?: number;
     compression: ParquetCompression;
+    resume: boolean;
   };
 
 export function registerSubstringsCommand(program: Command): void {
-  const command = program
-    .command('substrings')
-    .description(
-      'exact-substring deduplication: cut every span of at least --min-length bytes that occurs more than once in the ' +
-        'corpus (all occurrences but the first)',
-    )
-    .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
-    .option(
-      '-o, --out <file>',
-      'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other ' +
-        'columns as read)',
-    )
-    .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans');
-  addSpanOptions(command)
-    .option(
-      '--memory-limit <size>',
-      "memory for the search's tables, e.g. 4GiB (default 1 GiB); the corpus's text is held in memory besides",
-      byteSize,
-    )
-    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
-    .addOption(
-      new Option('--compression <codec>', 'compression of Parquet outputs')
-        .choices(PARQUET_COMPRESSIONS)
-        .default('snappy'),
-    );
+  const command = addSubstringsOptions(
+    program
+      .command('substrings')
+      .description(
+        'exact-substring deduplication: cut every span of at least --min-length bytes that occurs more than once in ' +
+          'the corpus (all occurrences but the first)',
+      ),
+  );
   addInputOptions(addContaminationOptions(command)).action(
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
-      if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
+      if (options.against !== undefined) {
+        if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+        return runContaminationCommand(inputs, options); // n-gram decontamination
+      }
       const config = substringsConfigFrom(inputs, options);
       const report = await runSubstrings(config, {
         note: (message) => {
@@ -64,6 +51,36 @@ export function registerSubstringsCommand(program: Command): void {
   );
 }
 
+/** The span search's arguments and flags (--against's are added by contamination.ts). */
+function addSubstringsOptions(command: Command): Command {
+  command
+    .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
+    .option(
+      '-o, --out <file>',
+      'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other ' +
+        'columns as read)',
+    )
+    .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans');
+  return addSpanOptions(command)
+    .option(
+      '--memory-limit <size>',
+      "memory for the search's tables, e.g. 4GiB (default 1 GiB); the corpus's text is held in memory besides",
+      byteSize,
+    )
+    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
+    .option(
+      '--resume',
+      "continue an interrupted search from its checkpoint (the first output's name + .partial; same inputs, " +
+        '--min-length and --cut)',
+      false,
+    )
+    .addOption(
+      new Option('--compression <codec>', 'compression of Parquet outputs')
+        .choices(PARQUET_COMPRESSIONS)
+        .default('snappy'),
+    );
+}
+
 export function substringsConfigFrom(inputs: string[], options: SubstringsCliOptions): SubstringsConfig {
   if ([options.out, options.spans, options.report].every((p) => p === undefined))
     throw new RangeError('nothing to write: give -o, --spans or --report');
@@ -73,6 +90,7 @@ export function substringsConfigFrom(inputs: string[], options: SubstringsCliOpt
     ...spanSearchFrom(options),
     out: options.out,
     report: options.report,
+    resume: options.resume,
   };
 }
 
@@ -87,7 +105,8 @@ export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'in
       `${thousands(r.documentsTouched)} documents`,
     `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
     `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ${thousands(r.search.groups)} ` +
-      `repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes`,
+      `repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +
+      (r.search.resumedRounds > 0 ? ` (${r.search.resumedRounds} rounds resumed from the checkpoint)` : ''),
     `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +
       `${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
   ];

@@ -8,14 +8,14 @@ import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import { windowCount, type CorpusText } from './corpusText.js';
 import type { RoundRequest, RoundResponse } from './repeatWorker.js';
-import { laneMarks, searchRepeats, type SearchOptions, type SearchStats } from './searchRepeats.js';
+import { laneMarks, searchRepeats, type SearchOptions, type SearchPlan, type SearchStats } from './searchRepeats.js';
 import type { SpanColumns } from './spans.js';
 
 export async function searchRepeatsInWorkers(
   corpus: CorpusText,
   options: SearchOptions,
   threads: number = availableParallelism(),
-  onRound?: (done: number, total: number) => void,
+  plan: SearchPlan = {},
 ): Promise<{ spans: SpanColumns; stats: SearchStats }> {
   if (!(corpus.bytes.buffer instanceof SharedArrayBuffer) || !(corpus.starts.buffer instanceof SharedArrayBuffer)) {
     throw new Error('searchRepeatsInWorkers needs the corpus in SharedArrayBuffers (CorpusTextBuilder.finish(true))');
@@ -44,7 +44,7 @@ export async function searchRepeatsInWorkers(
         throw new Error(`substrings worker: ${response.error ?? 'no answer'}`);
       return response.stats;
     };
-    return await searchRepeats(corpus, options, marks, run, threads, onRound);
+    return await searchRepeats(corpus, options, marks, run, threads, plan);
   } finally {
     pool.destroy();
   }

@@ -47,8 +47,9 @@ export function laneMarks(corpus: CorpusText, lanes: number, shared: boolean): I
   return Array.from({ length: lanes }, () => newMarks(corpus, shared));
 }
 
-function orInto(marks: readonly Int32Array[]): Int32Array {
-  const [into, ...others] = marks;
+/** The first array with every other ORed into it (also a checkpoint's snapshot, into a fresh array). */
+export function orMarks(marks: readonly Int32Array[], into: Int32Array = marks[0]): Int32Array {
+  const others = marks.filter((m) => m !== into);
   for (const other of others) for (let w = 0; w < into.length; w++) into[w] |= other[w];
   return into;
 }
@@ -68,6 +69,26 @@ export function runRound(
 }
 
 /**
+ * How a search runs its rounds beyond the budget: a resumed run gives the slices of the run it continues, the rounds
+ * that run finished and the marks it had made; a checkpointing caller is told after each round.
+ */
+export interface SearchPlan {
+  /** The rounds' key slices (default: keySlices for the budget and the lanes). */
+  readonly slices?: ReadonlyArray<readonly [number, number]>;
+  /** Indexes into slices of the rounds already done: skipped. */
+  readonly done?: ReadonlySet<number>;
+  /** Marks of the done rounds (a bit per corpus byte), ORed into this search's. */
+  readonly resumedMarks?: Int32Array;
+  /** Rounds done so far (resumed ones included) of the total. */
+  readonly onRound?: (done: number, total: number) => void;
+  /**
+   * After each round, before that lane takes another: the slices finished so far and every lane's marks (a lane
+   * still in a round has some of its bits set: marks are only ever verified windows, so a snapshot is never wrong).
+   */
+  readonly afterRound?: (finished: ReadonlySet<number>, marks: readonly Int32Array[]) => Promise<void> | void;
+}
+
+/**
  * Every repeated span: the rounds (by `run`, `parallel` at a time, lane i
  * marking marks[i]), then the marks merged into spans with their first occurrences.
  */
@@ -77,25 +98,29 @@ export async function searchRepeats(
   marks: readonly Int32Array[],
   run: RoundRunner,
   parallel: number,
-  onRound: (done: number, total: number) => void = () => undefined,
+  plan: SearchPlan = {},
 ): Promise<{ spans: SpanColumns; stats: SearchStats }> {
-  const slices = keySlices(windowCount(corpus, options.minLength), options.memoryLimitBytes, parallel);
+  const slices = plan.slices ?? keySlices(windowCount(corpus, options.minLength), options.memoryLimitBytes, parallel);
+  const finished = new Set(plan.done ?? []);
+  const todo = slices.map((_, i) => i).filter((i) => !finished.has(i));
   const stats: SearchStats = { rounds: slices.length, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
   let next = 0;
-  let done = 0;
   const lane = async (_: unknown, index: number): Promise<void> => {
-    while (next < slices.length) {
-      const [lo, hi] = slices[next++];
-      const round = await run(lo, hi, index);
+    while (next < todo.length) {
+      const slice = todo[next++];
+      const round = await run(slices[slice][0], slices[slice][1], index);
       stats.windows += round.windows;
       stats.groups += round.groups;
       stats.repeatedWindows += round.repeatedWindows;
       stats.collisions += round.collisions;
-      onRound(++done, slices.length);
+      finished.add(slice);
+      plan.onRound?.(finished.size, slices.length);
+      await plan.afterRound?.(finished, marks);
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
-  const spans = mergeMarks(corpus, options.minLength, orInto(marks));
+  const merged = orMarks(plan.resumedMarks === undefined ? marks : [...marks, plan.resumedMarks]);
+  const spans = mergeMarks(corpus, options.minLength, merged);
   findFirsts(corpus, options.minLength, spans);
   return { spans, stats };
 }
@@ -104,6 +129,7 @@ export async function searchRepeats(
 export function searchRepeatsHere(
   corpus: CorpusText,
   options: SearchOptions,
+  plan: SearchPlan = {},
 ): Promise<{ spans: SpanColumns; stats: SearchStats }> {
   const marks = newMarks(corpus, false);
   const windows = windowCount(corpus, options.minLength);
@@ -113,5 +139,6 @@ export function searchRepeatsHere(
     [marks],
     async (lo, hi) => runRound(corpus, options, marks, lo, hi, windows),
     1,
+    plan,
   );
 }

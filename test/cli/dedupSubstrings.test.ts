@@ -55,6 +55,8 @@ describe('gpudedup dedup --substrings', () => {
     const input = writeCorpus(dir);
     const at = (name: string): string => join(dir, name);
     const search = ['--min-length', '40', '--min-remaining', '1'];
+    // What `substrings -o x.jsonl --resume` would continue: dedup --substrings keeps no checkpoint, so leaves it be.
+    writeFileSync(at('x.jsonl.partial'), 'an interrupted substrings run');
     const [combined] = await Promise.all([
       ok([
         'dedup',
@@ -107,6 +109,7 @@ describe('gpudedup dedup --substrings', () => {
     const spans = readFileSync(at('xs.csv'), 'utf8').trim().split('\n');
     expect(spans.slice(1).map((row) => row.split(',')[0])).toEqual(['d3', 'd4']);
 
+    expect(readFileSync(at('x.jsonl.partial'), 'utf8')).toBe('an interrupted substrings run');
     const report = JSON.parse(readFileSync(at('r.json'), 'utf8'));
     const alone = JSON.parse(readFileSync(at('s.json'), 'utf8'));
     expect(report.removed).toBe(1);

@@ -96,6 +96,29 @@ describe('a full disk', () => {
   });
 });
 
+describe('substrings on a full disk', () => {
+  it('fails in one line naming the output, leaving no file behind on that disk', async (context) => {
+    const { input } = setup();
+    const path = join(tempDir(), 'disk');
+    mkdirSync(path);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', path], { stdio: 'ignore' });
+    } catch {
+      return noDisk(context.skip);
+    }
+    try {
+      writeFileSync(join(path, 'filler'), Buffer.alloc(65536 - 4096));
+      const out = join(path, 'cut.jsonl');
+      const result = await runCli(['substrings', input, '-o', out, '--min-length', '50']);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toMatch(/^gpudedup: .*cut\.jsonl.*: no space left on device \(ENOSPC, write\)$/);
+      expect(readdirSync(path)).toEqual(['filler']);
+    } finally {
+      execFileSync('umount', [path]);
+    }
+  });
+});
+
 /** Mounting a tmpfs needs root: CI runs as root, so there this fails instead of skipping. */
 function noDisk(skip: (note: string) => never): never {
   const message = 'cannot mount a small tmpfs to fill (needs root)';

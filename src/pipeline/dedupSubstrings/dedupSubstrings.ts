@@ -21,8 +21,11 @@ import type { DedupOutcome } from '../dedup/dedup.js';
 import { substringsOf } from '../substrings/run.js';
 import type { SubstringsConfig, SubstringsReport } from '../substrings/config.js';
 
-/** The search on the kept documents: `substrings`' settings but its inputs, -o and report, which dedup's give. */
-export type KeptSubstrings = Omit<SubstringsConfig, 'inputs' | 'read' | 'out' | 'report'>;
+/** The search on the kept documents: `substrings`' settings but its inputs, -o, report and checkpoint. */
+export type KeptSubstrings = Omit<
+  SubstringsConfig,
+  'inputs' | 'read' | 'out' | 'report' | 'resume' | 'checkpointSeconds' | 'checkpoint'
+>;
 
 /** The substrings report's counts, without what names the temporary it read. */
 export type SubstringsSection = Omit<SubstringsReport, 'format' | 'inputs'>;
@@ -45,7 +48,8 @@ export async function dedupSubstringsJob(
     const { outcome, report } = await dedupJob(config, { ...outputs, out: kept, report: undefined }, hooks);
     const found = await substringsOf(
       await listInputFiles([kept]),
-      { ...substrings, inputs: [kept], read: config.read, out: outputs.out, report: undefined },
+      // No checkpoint: it would outlive the temporary it describes, and dedup has no --resume.
+      { ...substrings, inputs: [kept], read: config.read, out: outputs.out, report: undefined, checkpoint: false },
       hooks,
     );
     const { format: _format, inputs: _inputs, ...section } = found;

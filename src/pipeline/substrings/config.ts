@@ -22,6 +22,12 @@ export interface SubstringsConfig {
   /** The summary as JSON. */
   readonly report?: string;
   readonly compression?: ParquetCompression;
+  /** Continue an interrupted search from its checkpoint (checkpoint.ts). */
+  readonly resume?: boolean;
+  /** Seconds between checkpoints (default 30; the tests use 0). */
+  readonly checkpointSeconds?: number;
+  /** false: no checkpoint (`dedup --substrings` searches a temporary that no later run could resume from). */
+  readonly checkpoint?: boolean;
 }
 
 export interface SubstringsReport {
@@ -40,7 +46,7 @@ export interface SubstringsReport {
   /** Bytes of the spans (as found) and bytes removed (whole characters inside them). */
   readonly spanBytes: number;
   readonly bytesCut: number;
-  readonly search: SearchStats;
+  readonly search: SearchStats & { readonly resumedRounds: number };
   readonly topSpans: ReadonlyArray<TopSpan & { firstId: string; firstStart: number }>;
   readonly seconds: number;
   readonly timings: Record<string, number>;

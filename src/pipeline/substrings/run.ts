@@ -9,8 +9,8 @@ import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
 import { openTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
-import { documentAt, type CorpusText } from '../../substrings/corpusText.js';
-import { searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
+import { documentAt, windowCount, type CorpusText } from '../../substrings/corpusText.js';
+import { keySlices, searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
 import { spanRow, type SpanColumns } from '../../substrings/spans.js';
 import { topSpans } from '../../substrings/topSpans.js';
@@ -18,7 +18,12 @@ import { checkOutputs } from '../shared/outputChecks.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
 import { readCorpus } from './readCorpus.js';
+import { checkpointPath, openCheckpoint, type SearchCheckpoint } from './checkpoint.js';
+import { onInterrupt } from '../../formats/files/temporaries.js';
 import { planCuts, writeEdited, type DocumentCut } from './writeEdited.js';
+
+/** A checkpoint at most this often: writing one costs an eighth of the text's size. */
+const CHECKPOINT_SECONDS = 30;
 
 /** Below this much text the workers cost more than they save. */
 const WORKER_MIN_BYTES = 1 << 22;
@@ -55,15 +60,20 @@ export async function substringsOf(
     cut: config.cut,
     memoryLimitBytes: config.memoryLimitBytes,
   };
+  const inWorkers = threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES;
+  const checkpoint = await openSearchCheckpoint(config, corpus, ids, inWorkers ? threads : 1, hooks);
+  const stopNote = onInterrupt(() => interruptNote(checkpoint));
   const { spans, stats } = await timed('search', () =>
-    withProgress(hooks, 'searching', undefined, 'items', (p) =>
-      threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES
-        ? searchRepeatsInWorkers(corpus, options, threads, (done) => p.update(done))
-        : searchRepeatsHere(corpus, options),
-    ),
-  );
+    withProgress(hooks, 'searching', undefined, 'items', (p) => {
+      const plan = { ...checkpoint?.plan, onRound: (done: number) => p.update(done) };
+      return inWorkers
+        ? searchRepeatsInWorkers(corpus, options, threads, plan)
+        : searchRepeatsHere(corpus, options, plan);
+    }),
+  ).finally(stopNote);
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
+  await checkpoint?.remove();
   const top = topSpans(corpus, spans, config.cut).map((t) => {
     const d = documentAt(corpus, t.first);
     return { ...t, firstId: ids[d], firstStart: t.first - corpus.starts[d] };
@@ -79,7 +89,7 @@ export async function substringsOf(
     ...counts,
     spans: spans.count,
     spanBytes: spans.ends.reduce((sum, end, s) => sum + end - spans.starts[s], 0),
-    search: stats,
+    search: { ...stats, resumedRounds: checkpoint?.resumedRounds ?? 0 },
     topSpans: top,
     seconds: (performance.now() - started) / 1000,
     timings,
@@ -102,12 +112,47 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
     { flag: '--spans', path: config.spans },
     { flag: '--report', path: config.report },
   ].filter((o): o is { flag: string; path: string } => o.path !== undefined);
+  const checkpoint = checkpointOf(config);
+  if (checkpoint === undefined && config.resume)
+    throw new RangeError('--resume keeps its checkpoint beside an output file: give -o, --spans or --report a file');
+  if (checkpoint !== undefined) outputs.push({ flag: '--resume (the checkpoint)', path: checkpoint });
   await checkOutputs(
     outputs,
     files.filter((f) => f.path !== '-').map((f) => ({ path: f.path })),
   );
   if (config.out !== undefined) await checkKeptOutput(config.out, files);
   return files;
+}
+
+/** The checkpoint's path: beside the first output that is a file. */
+function checkpointOf(config: SubstringsConfig): string | undefined {
+  if (config.checkpoint === false) return undefined;
+  const first = [config.out, config.spans, config.report].find((p) => p !== undefined && p !== '-');
+  return first === undefined ? undefined : checkpointPath(first);
+}
+
+/** The search's checkpoint (none when every output is standard output). */
+async function openSearchCheckpoint(
+  config: SubstringsConfig,
+  corpus: CorpusText,
+  ids: readonly string[],
+  lanes: number,
+  hooks: DedupHooks,
+): Promise<SearchCheckpoint | undefined> {
+  const path = checkpointOf(config);
+  if (path === undefined) return undefined;
+  const slices = keySlices(windowCount(corpus, config.minLength), config.memoryLimitBytes, lanes);
+  const identity = { minLength: config.minLength, cut: config.cut };
+  const seconds = config.checkpointSeconds ?? CHECKPOINT_SECONDS;
+  return openCheckpoint(path, corpus, ids, identity, slices, config.resume ?? false, seconds, hooks.note);
+}
+
+function interruptNote(checkpoint: SearchCheckpoint | undefined): void {
+  if (checkpoint === undefined || checkpoint.savedRounds() === 0) return;
+  process.stderr.write(
+    `\ninterrupted; ${checkpoint.savedRounds()} rounds of the search are saved in ${checkpoint.path}: ` +
+      'run again with --resume to continue\n',
+  );
 }
 
 async function writeOutputs(
