@@ -144,8 +144,8 @@ describe('gpudedup dedup --substrings', () => {
 });
 
 describe('gpudedup dedup --substrings interrupted', () => {
-  // SIGINT once the kept documents' temporary exists (the near-duplicate pass), SIGTERM once -o's or --spans'
-  // temporary exists (the substring search's writing pass).
+  // SIGINT once the kept documents' temporary exists (the near-duplicate pass), SIGTERM once -o's temporary exists
+  // (the search's writing pass, --spans written by then: it used to be renamed into place already, and stay).
   for (const [signal, exit, phase] of [
     ['SIGINT', 130, 'temp'],
     ['SIGTERM', 143, 'out'],
@@ -164,10 +164,10 @@ describe('gpudedup dedup --substrings interrupted', () => {
       const child = spawn(process.execPath, [CLI, ...args, '--temp-directory', temp, '--backend', 'cpu'], {
         stdio: 'ignore',
       });
-      const watched = phase === 'temp' ? temp : outDir;
+      const watched = phase === 'temp' ? temp : outDir; // the kept documents' temporary, or -o's
       let sent = false;
       const poll = setInterval(() => {
-        if (!sent && readdirSync(watched).some((name) => !name.startsWith('.gpudedup-probe'))) {
+        if (!sent && readdirSync(watched).some((name) => name.startsWith('.x.jsonl.'))) {
           sent = true;
           child.kill(signal);
         }

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
-import { openTable } from '../../formats/openTable.js';
+import { openTable, type RowTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { documentAt, windowCount, type CorpusText } from '../../substrings/corpusText.js';
 import { keySlices, searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
@@ -155,6 +155,7 @@ function interruptNote(checkpoint: SearchCheckpoint | undefined): void {
   );
 }
 
+/** -o and --spans, each under a temporary name until both are complete (a signal in between leaves neither). */
 async function writeOutputs(
   config: SubstringsConfig,
   files: readonly InputFile[],
@@ -164,16 +165,23 @@ async function writeOutputs(
   cuts: ReadonlyMap<number, DocumentCut>,
   hooks: DedupHooks,
 ): Promise<void> {
-  if (config.spans !== undefined) await writeSpans(config.spans, corpus, ids, spans, config);
-  if (config.out === undefined) return;
-  const out = await openKeptDocuments(config.out, files, config.compression);
+  const opened: Array<{ commit(): Promise<void>; abort(): Promise<void> }> = [];
   try {
-    await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
-      writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
-    );
-    await out.commit();
+    if (config.spans !== undefined) {
+      const table = await openTable(config.spans, SPAN_COLUMNS, config.compression);
+      opened.push(table);
+      await writeSpans(table, corpus, ids, spans);
+    }
+    if (config.out !== undefined) {
+      const out = await openKeptDocuments(config.out, files, config.compression);
+      opened.push(out);
+      await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
+        writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
+      );
+    }
+    for (const output of opened) await output.commit();
   } catch (error) {
-    await out.abort();
+    await Promise.all(opened.map((output) => output.abort().catch(() => undefined)));
     throw error;
   }
 }
@@ -186,22 +194,9 @@ export const SPAN_COLUMNS = [
   ['first_start', 'INT64'],
 ] as const;
 
-async function writeSpans(
-  path: string,
-  corpus: CorpusText,
-  ids: readonly string[],
-  spans: SpanColumns,
-  config: SubstringsConfig,
-): Promise<void> {
-  const table = await openTable(path, SPAN_COLUMNS, config.compression);
-  try {
-    for (let s = 0; s < spans.count; s++) {
-      const row = spanRow(corpus, spans, s);
-      await table.row([ids[row.document], row.start, row.end, ids[row.firstDocument], row.firstStart]);
-    }
-    await table.commit();
-  } catch (error) {
-    await table.abort();
-    throw error;
+async function writeSpans(table: RowTable, corpus: CorpusText, ids: readonly string[], spans: SpanColumns) {
+  for (let s = 0; s < spans.count; s++) {
+    const row = spanRow(corpus, spans, s);
+    await table.row([ids[row.document], row.start, row.end, ids[row.firstDocument], row.firstStart]);
   }
 }
