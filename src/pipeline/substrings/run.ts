@@ -55,22 +55,12 @@ export async function substringsOf(
   const { corpus, ids } = await timed('read', () =>
     withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)),
   );
-  const options: SearchOptions = {
-    minLength: config.minLength,
-    cut: config.cut,
-    memoryLimitBytes: config.memoryLimitBytes,
-  };
-  const inWorkers = threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES;
-  const checkpoint = await openSearchCheckpoint(config, corpus, ids, inWorkers ? threads : 1, hooks);
+  const lanes = threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES ? threads : 1;
+  const checkpoint = await openSearchCheckpoint(config, corpus, ids, lanes, hooks);
   const stopNote = onInterrupt(() => interruptNote(checkpoint));
-  const { spans, stats } = await timed('search', () =>
-    withProgress(hooks, 'searching', undefined, 'items', (p) => {
-      const plan = { ...checkpoint?.plan, onRound: (done: number) => p.update(done) };
-      return inWorkers
-        ? searchRepeatsInWorkers(corpus, options, threads, plan)
-        : searchRepeatsHere(corpus, options, plan);
-    }),
-  ).finally(stopNote);
+  const { spans, stats } = await timed('search', () => searchCorpus(config, corpus, lanes, checkpoint, hooks)).finally(
+    stopNote,
+  );
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
   await checkpoint?.remove();
@@ -96,6 +86,25 @@ export async function substringsOf(
   };
   if (config.report !== undefined) await writeTextFile(config.report, JSON.stringify(report, null, 2) + '\n');
   return report;
+}
+
+/** The search, on worker threads when `lanes` > 1, continuing the checkpoint's rounds if it has any. */
+function searchCorpus(
+  config: SubstringsConfig,
+  corpus: CorpusText,
+  lanes: number,
+  checkpoint: SearchCheckpoint | undefined,
+  hooks: DedupHooks,
+) {
+  const options: SearchOptions = {
+    minLength: config.minLength,
+    cut: config.cut,
+    memoryLimitBytes: config.memoryLimitBytes,
+  };
+  return withProgress(hooks, 'searching', undefined, 'items', (p) => {
+    const plan = { ...checkpoint?.plan, onRound: (done: number) => p.update(done) };
+    return lanes > 1 ? searchRepeatsInWorkers(corpus, options, lanes, plan) : searchRepeatsHere(corpus, options, plan);
+  });
 }
 
 /** The checks before any work: inputs listed, standard input refused where it must be read twice, outputs checked. */
