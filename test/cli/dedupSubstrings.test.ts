@@ -96,6 +96,7 @@ describe('gpudedup dedup --substrings', () => {
       ['xs.parquet', 'ys.parquet'],
     ])
       expect(readFileSync(at(x)).equals(readFileSync(at(y))), `${x} = ${y}`).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]); // the kept documents' temporary gone
 
     const written = readFileSync(at('x.jsonl'), 'utf8').split('\n');
     // d1 removed as d0's near-duplicate, so P is no longer repeated and stays in d0; Q is cut from d3, d4 dropped.
