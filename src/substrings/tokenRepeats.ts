@@ -10,7 +10,8 @@
  * compares both numbers (pairNumbers.ts), so equal windows get equal numbers and
  * different ones different numbers — log2(N) passes, nothing to verify after.
  * A window holding a window that occurs once occurs once too: such positions
- * are dropped at each level, so the tables shrink to the repeated text.
+ * are dropped at each level, and so are those in no run of repeated windows
+ * long enough to make up N tokens, so the tables shrink to the repeated text.
  *
  * The marked windows (all occurrences, or all but the first in input order)
  * are merged in tokens where they overlap or touch, never across a document's
@@ -54,9 +55,22 @@ function tally(numbers: Int32Array, distinct: number): { counts: Int32Array; fir
   return { counts, firsts };
 }
 
-/** Sets −1 where a window occurs once. */
-function dropSingles(numbers: Int32Array, counts: Int32Array): void {
-  for (let p = 0; p < numbers.length; p++) if (numbers[p] >= 0 && counts[numbers[p]] < 2) numbers[p] = -1;
+/**
+ * Sets −1 where a window occurs once, and where a window lies in no run of `run` consecutive repeated windows of its
+ * document: a repeated window of n tokens holds n − L + 1 consecutive repeated windows of L tokens (each of its own
+ * occurrences does too, so no occurrence of it is dropped), and with run = n − L + 1 nothing else needs them.
+ */
+function keepRepeatedRuns(numbers: Int32Array, counts: Int32Array, documentStarts: Float64Array, run: number): void {
+  for (let d = 0; d + 1 < documentStarts.length; d++) {
+    const end = documentStarts[d + 1];
+    let from = documentStarts[d]; // the current run of repeated windows: [from, p)
+    for (let p = from; p <= end; p++) {
+      if (p < end && numbers[p] >= 0 && counts[numbers[p]] >= 2) continue;
+      if (p < end) numbers[p] = -1;
+      if (p - from < run) numbers.fill(-1, from, p);
+      from = p + 1;
+    }
+  }
 }
 
 /**
@@ -89,7 +103,7 @@ export function numberWindows(
   let distinct = tokens.vocabulary;
   let passes = 0;
   for (let have = 1; have < n; onPass(++passes)) {
-    dropSingles(numbers, tally(numbers, distinct).counts);
+    keepRepeatedRuns(numbers, tally(numbers, distinct).counts, tokens.documentStarts, n - have + 1);
     const want = Math.min(2 * have, n);
     distinct = doubleWindows(numbers, tokens.documentStarts, have, want);
     have = want;
