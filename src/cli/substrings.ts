@@ -14,6 +14,7 @@ export type SubstringsCliOptions = InputCliOptions & {
   out?: string;
   spans?: string;
   report?: string;
+  reportHtml?: string;
   minLength: number;
   cut: CutMode;
   minRemaining: number;
@@ -39,6 +40,8 @@ export function registerSubstringsCommand(program: Command): void {
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions) => {
       if (options.against !== undefined) {
         if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+        if (options.reportHtml !== undefined)
+          throw new RangeError("--report-html is the span search's page; with --against, give --report");
         return runContaminationCommand(inputs, options); // n-gram decontamination
       }
       const config = substringsConfigFrom(inputs, options);
@@ -48,10 +51,10 @@ export function registerSubstringsCommand(program: Command): void {
         },
         stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
       });
-      const toStdout = [options.out, options.spans, options.report].includes('-');
+      const toStdout = [options.out, options.spans, options.report, options.reportHtml].includes('-');
       if (!options.quiet)
         (toStdout ? process.stderr : process.stdout).write(
-          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''),
+          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? options.reportHtml ?? ''),
         );
     },
   );
@@ -71,6 +74,7 @@ function addSubstringsOptions(command: Command): Command {
       "write id, start, end, first_id, first_start per span: byte offsets in the text's UTF-8 (CSV; JSONL or Parquet by the name)",
     )
     .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans')
+    .option('--report-html <file.html>', 'write the summary and the most repeated spans as one self-contained page')
     .addOption(tableOption('minLength', '--min-length <bytes>', "shortest repeated span, in bytes of the text's UTF-8"))
     .addOption(
       tableOption('cut', '--cut <which>', 'later: every occurrence but the first (input order); all: every occurrence'),
@@ -102,8 +106,8 @@ function addSubstringsOptions(command: Command): Command {
 }
 
 export function substringsConfigFrom(inputs: string[], options: SubstringsCliOptions): SubstringsConfig {
-  if ([options.out, options.spans, options.report].every((p) => p === undefined))
-    throw new RangeError('nothing to write: give -o, --spans or --report');
+  if ([options.out, options.spans, options.report, options.reportHtml].every((p) => p === undefined))
+    throw new RangeError('nothing to write: give -o, --spans, --report or --report-html');
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
@@ -115,6 +119,7 @@ export function substringsConfigFrom(inputs: string[], options: SubstringsCliOpt
     out: options.out,
     spans: options.spans,
     report: options.report,
+    reportHtml: options.reportHtml,
     compression: options.compression,
     resume: options.resume,
   };

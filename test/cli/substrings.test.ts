@@ -104,7 +104,7 @@ describe('gpudedup substrings', () => {
     writeFileSync(bad, '{"id":"a","text":"fine"}\n{"id":"b","text":\n');
     const cases: Array<[string[], RegExp]> = [
       [['substrings', bad, '--report', join(dir, 'r.json')], /bad\.jsonl:2: malformed JSON/],
-      [['substrings', path], /nothing to write: give -o, --spans or --report/],
+      [['substrings', path], /nothing to write: give -o, --spans, --report or --report-html/],
       [['substrings', '-', '-o', join(dir, 'o.jsonl')], /standard input \(-\) can be read only once/],
       [['substrings', path, '-o', path], /-o .*in\.jsonl/],
       [

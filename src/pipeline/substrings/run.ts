@@ -9,6 +9,7 @@ import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
 import { openTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
+import { substringsHtmlReport } from '../../formats/reports/substringsReport.js';
 import { documentAt, windowCount, type CorpusText } from '../../substrings/corpusText.js';
 import { keySlices, searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
@@ -84,6 +85,7 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
     timings,
   };
   if (config.report !== undefined) await writeTextFile(config.report, JSON.stringify(report, null, 2) + '\n');
+  if (config.reportHtml !== undefined) await writeTextFile(config.reportHtml, substringsHtmlReport(report));
   return report;
 }
 
@@ -100,10 +102,13 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
     { flag: '-o', path: config.out },
     { flag: '--spans', path: config.spans },
     { flag: '--report', path: config.report },
+    { flag: '--report-html', path: config.reportHtml },
   ].filter((o): o is { flag: string; path: string } => o.path !== undefined);
   const checkpoint = checkpointOf(config);
   if (checkpoint === undefined && config.resume)
-    throw new RangeError('--resume keeps its checkpoint beside an output file: give -o, --spans or --report a file');
+    throw new RangeError(
+      '--resume keeps its checkpoint beside an output file: give -o, --spans, --report or --report-html a file',
+    );
   if (checkpoint !== undefined) outputs.push({ flag: '--resume (the checkpoint)', path: checkpoint });
   await checkOutputs(
     outputs,
@@ -115,7 +120,7 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
 
 /** The checkpoint's path: beside the first output that is a file. */
 function checkpointOf(config: SubstringsConfig): string | undefined {
-  const first = [config.out, config.spans, config.report].find((p) => p !== undefined && p !== '-');
+  const first = [config.out, config.spans, config.report, config.reportHtml].find((p) => p !== undefined && p !== '-');
   return first === undefined ? undefined : checkpointPath(first);
 }
 
