@@ -7,7 +7,7 @@
  */
 import type { CutMode } from '../../options.js';
 import type { SearchStats } from '../../substrings/searchRepeats.js';
-import type { TopSpan } from '../../substrings/topSpans.js';
+import type { NamedTopSpan } from '../../substrings/topSpans.js';
 import { escapeHtml, field, reportPage, row, userText } from './htmlReport.js';
 
 export interface SubstringsReport {
@@ -27,7 +27,7 @@ export interface SubstringsReport {
   readonly spanBytes: number;
   readonly bytesCut: number;
   readonly search: SearchStats & { readonly resumedRounds: number };
-  readonly topSpans: ReadonlyArray<TopSpan & { firstId: string; firstStart: number }>;
+  readonly topSpans: readonly NamedTopSpan[];
   readonly seconds: number;
   readonly timings: Record<string, number>;
 }

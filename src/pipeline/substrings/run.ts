@@ -10,11 +10,11 @@ import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.
 import { openTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { substringsHtmlReport } from '../../formats/reports/substringsReport.js';
-import { documentAt, windowCount, type CorpusText } from '../../substrings/corpusText.js';
+import { windowCount, type CorpusText } from '../../substrings/corpusText.js';
 import { keySlices, searchRepeatsHere, type SearchOptions } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
-import { spanRow, type SpanColumns } from '../../substrings/spans.js';
-import { topSpans } from '../../substrings/topSpans.js';
+import { SPAN_COLUMNS, spanRow, type SpanColumns } from '../../substrings/spans.js';
+import { namedTopSpans } from '../../substrings/topSpans.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
@@ -64,10 +64,7 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
   await checkpoint?.remove();
-  const top = topSpans(corpus, spans, config.cut).map((t) => {
-    const d = documentAt(corpus, t.first);
-    return { ...t, firstId: ids[d], firstStart: t.first - corpus.starts[d] };
-  });
+  const top = namedTopSpans(corpus, spans, config.cut, ids);
   const report: SubstringsReport = {
     format: 'gpudedup-substrings-report-1',
     inputs: config.inputs,
@@ -170,14 +167,6 @@ async function writeOutputs(
     throw error;
   }
 }
-
-export const SPAN_COLUMNS = [
-  ['id', 'STRING'],
-  ['start', 'INT64'],
-  ['end', 'INT64'],
-  ['first_id', 'STRING'],
-  ['first_start', 'INT64'],
-] as const;
 
 async function writeSpans(
   path: string,
