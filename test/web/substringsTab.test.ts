@@ -6,8 +6,8 @@
  * that is all repeat), its downloads equal `gpudedup substrings`' outputs
  * byte for byte: the edited documents (`-o x.jsonl`) and the spans (`--spans
  * x.csv`), and its report the CLI's `--report` but for inputs and times;
- * `--cut all` and `--min-remaining` too; a bad setting is marked; axe finds
- * no serious violation. Without /usr/bin/chromium the tests skip with a hint
+ * `--cut all` and `--min-remaining` too; a bad setting is marked; Stop ends a
+ * search at once (and Dedup waits for one); axe finds no serious violation. Without /usr/bin/chromium the tests skip with a hint
  * (under CI they fail).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -166,7 +166,7 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     await page.close();
   }, 120_000);
 
-  it('--cut all and --min-remaining as the CLI; a bad setting is marked and refused', async () => {
+  it('--cut all and --min-remaining as the CLI; a bad setting is marked and refused; Stop stops at once', async () => {
     const planted = plantedFile();
     const cli = await cliOutputs('all', [planted], ['--min-length', '40', '--cut', 'all', '--min-remaining', '13']);
     expect(cli.report.documentsDropped).toBe(2); // p3 emptied, p2 left with "Other start;" (12 bytes), p1 with 15
@@ -182,6 +182,22 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     );
     expect(await page.getAttribute('#min-length', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#spans-status', 'role')).toBe('alert');
+
+    // Dedup waits while a search runs; Stop ends the search at once; the next search runs as before.
+    const settled = Number(await page.getAttribute('#spans-status', 'data-settled'));
+    await page.fill('#min-length', '40');
+    await page.setInputFiles('#files', [SAMPLE, planted]);
+    await page.click('#find-spans');
+    await page.click('#run');
+    expect(await page.textContent('#status')).toBe('A repeated-span search is in progress: wait for it, or stop it.');
+    await page.click('#stop-spans');
+    expect(Number(await page.getAttribute('#spans-status', 'data-settled'))).toBe(settled + 1);
+    expect(await page.textContent('#spans-status')).toBe(
+      'Stopped. Files and settings are unchanged; press Find repeated spans to run again.',
+    );
+    expect(await page.isHidden('#stop-spans')).toBe(true);
+    expect(await findSpans(page, [planted], settings)).toMatch(/^Done/);
+    expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
     await page.close();
   }, 60_000);
 });

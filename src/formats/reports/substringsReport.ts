@@ -45,7 +45,7 @@ function summary(r: SubstringsReport): string {
     row('bytes in the spans', field('spanBytes', r.spanBytes)),
     row(
       'bytes cut',
-      `${field('bytesCut', r.bytesCut)}<td class="n">${percent(r.bytesCut, r.textBytes)} of the text</td>`,
+      field('bytesCut', r.bytesCut, `${r.bytesCut.toLocaleString('en-US')} (${percent(r.bytesCut, r.textBytes)})`),
     ),
     row('shortest span (--min-length, bytes)', field('minLength', r.minLength)),
     row('cut (--cut)', field('cut', r.cut)),
