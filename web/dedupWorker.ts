@@ -53,9 +53,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
         post({ type: 'error', message: errorMessage(error) });
       });
       break;
-    case 'substrings':
-      inspector = undefined;
-      lastRun = undefined;
+    case 'substrings': // the last dedup's inspector and Parquet downloads stay: the page still shows its results
       runSubstringsInTab(message.files, message.settings, progressReporter()).then(
         ({ summary, downloads }) => post({ type: 'substrings-result', summary, downloads }),
         (error: unknown) => {

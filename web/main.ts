@@ -144,7 +144,15 @@ function watchProbe(): void {
   });
 }
 watchProbe();
-new SpansView(client, () => Array.from(filesInput.files ?? []), watchProbe);
+// Stopping a span search replaces the worker, and the last dedup's inspector with it: its results go too.
+new SpansView(
+  client,
+  () => Array.from(filesInput.files ?? []),
+  () => {
+    watchProbe();
+    resultsView.clear();
+  },
+);
 
 // ---- one run ----------------------------------------------------------------
 

@@ -37,7 +37,7 @@ export class SpansView {
   constructor(
     private readonly client: WorkerClient,
     private readonly files: () => File[],
-    /** Called when Stop replaced the worker (the page watches the new one's WebGPU probe). */
+    /** Called when Stop replaced the worker (the page watches the new one's probe, and drops the dedup's results). */
     private readonly onStopped: () => void,
   ) {
     for (const id of FIELDS) byId(id).addEventListener('input', () => clearFieldError(byId(id)));

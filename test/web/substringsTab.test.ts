@@ -172,10 +172,17 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     expect(cli.report.documentsDropped).toBe(2); // p3 emptied, p2 left with "Other start;" (12 bytes), p1 with 15
     const page = await browser!.context.newPage();
     await page.goto(`${server!.origin}/`);
+    // A dedup first: a span search leaves its results working (its Parquet is made by the worker afterwards).
+    await page.setInputFiles('#files', [planted]);
+    await page.click('#run');
+    await page.waitForFunction(() => Number(document.getElementById('status')!.dataset.settled ?? 0) > 0);
+    expect(await page.textContent('#status')).toMatch(/^Done/);
     const settings = { 'min-length': '40', cut: 'all', 'min-remaining': '13' };
     expect(await findSpans(page, [planted], settings)).toMatch(/^Done in/);
     expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
     expect((await bytesOf(page, '#download-spans')).equals(cli.spans)).toBe(true);
+    expect(await page.isVisible('#results')).toBe(true);
+    expect((await bytesOf(page, '#download-kept-parquet')).subarray(0, 4).toString()).toBe('PAR1');
 
     expect(await findSpans(page, [planted], { 'min-length': '0' })).toBe(
       'minLength must be an integer from 1 to 1048576, got 0',
@@ -196,6 +203,7 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
       'Stopped. Files and settings are unchanged; press Find repeated spans to run again.',
     );
     expect(await page.isHidden('#stop-spans')).toBe(true);
+    expect(await page.isHidden('#results')).toBe(true); // the dedup's inspector went with the stopped worker
     expect(await findSpans(page, [planted], settings)).toMatch(/^Done/);
     expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
     await page.close();
