@@ -16,7 +16,7 @@
  *     where the reference's windows take in separator bytes (a document whose
  *     first or last L − 1 to L − 5 bytes repeat): counted and checked to touch a document's edge.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import {
   createWriteStream,
@@ -32,36 +32,11 @@ import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { searchRepeatsInWorkers } from '../src/substrings/repeatWorkers.js';
+import { load, timed, type Timed } from './gnuTime.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const CLI = resolve(here, '../src/cli/main.js');
 const GENERATOR = resolve(here, 'scaleCorpus.js');
-const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-interface Timed {
-  wall: number;
-  cpu: number;
-  peakGiB: number;
-}
-
-/** Runs a command under GNU time; throws with its output on failure. */
-function timed(command: string, args: readonly string[], cwd?: string, stdout?: string): Timed {
-  const shell = `ulimit -Sn 100000; exec /usr/bin/time -f '%e %U %S %M' -o time.out "$@"${stdout ? ` > '${stdout}'` : ''}`;
-  const result = spawnSync('bash', ['-c', shell, 'bash', command, ...args], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr.slice(-2000)}`);
-  const [wall, user, sys, kb] = readFileSync(join(cwd ?? '.', 'time.out'), 'utf8')
-    .trim()
-    .split('\n')
-    .pop()!
-    .split(' ')
-    .map(Number);
-  return { wall, cpu: user + sys, peakGiB: kb / 2 ** 20 };
-}
-
 /** The reference's data file: per document \xff\xff + its number (u32 LE), then the text's UTF-8; and where each text starts. */
 async function writeDataFile(
   corpus: string,

@@ -160,6 +160,7 @@ const STAGES: readonly (readonly string[])[] = [
     'src/pipeline/bench',
     'src/pipeline/substrings',
   ],
+  ['src/pipeline/dedupSubstrings'],
   ['src/server'],
   ['src/index.ts', 'src/cli'],
 ];

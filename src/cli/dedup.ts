@@ -2,19 +2,23 @@
 import type { Command } from 'commander';
 import type { DedupConfig, DedupHooks } from '../pipeline/shared/config.js';
 import { dedupJob } from '../pipeline/dedup/dedupJob.js';
+import { dedupSubstringsJob, type SubstringsSection } from '../pipeline/dedupSubstrings/dedupSubstrings.js';
 import { usesShingleSets } from '../verify/verification.js';
-import { formatSummary } from '../pipeline/shared/report.js';
+import { formatSummary, type DedupReport } from '../pipeline/shared/report.js';
 import { readSignatureParams } from '../formats/shards/signatureFile.js';
 import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom } from './options.js';
 import { addLshOptions, lshParamsFrom } from './params.js';
 import { stageBar } from './progress.js';
+import { formatSubstringsSummary } from './substrings.js';
+import { spanSearchFrom } from './substringsOptions.js';
 import { applyClustersCommand } from './applyClusters.js';
 import { containmentCommand, type ContainmentCliOptions } from './dedupContainment.js';
 import {
   addAgainstAndTableOptions,
   addReportOptions,
   addRunOptions,
+  addSubstringsOptions,
   addVerificationOptions,
   type DedupCliOptions,
 } from './dedupOptions.js';
@@ -24,6 +28,7 @@ import {
   checkPlotsDirectory,
   checkReadOnce,
   checkSomethingToWrite,
+  checkSubstringsOptions,
   checkWithoutCorpus,
   verifyModeFrom,
 } from './dedupChecks.js';
@@ -42,9 +47,11 @@ export function registerDedupCommand(program: Command): void {
       '-o, --out <file>',
       'kept documents in input order: JSONL (lines verbatim; .jsonl.gz/.jsonl.zst compressed) or Parquet (.parquet)',
     );
-  const withOptions = addRunOptions(addReportOptions(addAgainstAndTableOptions(addVerificationOptions(command))));
+  const withTables = addSubstringsOptions(addAgainstAndTableOptions(addVerificationOptions(command)));
+  const withOptions = addRunOptions(addReportOptions(withTables));
   addLshOptions(addSignatureOptions(addInputOptions(withOptions))).action(
     async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
+      checkSubstringsOptions(options, cmd);
       if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
       if (options.containment !== undefined)
         return containmentCommand(inputs, options as unknown as ContainmentCliOptions);
@@ -123,7 +130,13 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   };
-  const { report } = await dedupJob(config, { ...options, parquetCompression: options.compression }, hooks);
+  const outputs = { ...options, parquetCompression: options.compression };
+  const { out } = options;
+  const job =
+    options.substrings && out !== undefined
+      ? await dedupSubstringsJob(config, { ...outputs, out }, spanSearchFrom(options), hooks)
+      : await dedupJob(config, outputs, hooks);
+  const report: DedupReport & { substrings?: SubstringsSection } = job.report;
   const destination = options.dryRun
     ? '(dry run: nothing written but the report)'
     : (options.out ??
@@ -136,6 +149,15 @@ async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): P
       options.reportHtml ??
       '');
   // With an output on standard output (`-o -`), the summary goes to standard error.
-  const toStdout = [options.out, options.clusters, options.pairs, options.contamination, options.report].includes('-');
-  if (!options.quiet) (toStdout ? process.stderr : process.stdout).write(formatSummary(report, destination));
+  const toStdout = [
+    options.out,
+    options.clusters,
+    options.pairs,
+    options.contamination,
+    options.report,
+    options.spans,
+  ].includes('-');
+  const substrings = report.substrings && formatSubstringsSummary(report.substrings, destination);
+  if (!options.quiet)
+    (toStdout ? process.stderr : process.stdout).write(formatSummary(report, destination) + (substrings ?? ''));
 }

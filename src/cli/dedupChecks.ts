@@ -5,6 +5,7 @@ import { readsOnce } from '../io/readDocuments.js';
 import { describeKeepPolicy } from '../text/keepPolicy.js';
 import { usesShingleSets, type VerifyMode } from '../verify/verification.js';
 import type { DedupCliOptions } from './dedupOptions.js';
+import { SPAN_FLAGS } from './substringsOptions.js';
 
 /** Without corpus inputs (clustering from --signatures alone): what needs the texts is refused. */
 export function checkWithoutCorpus(options: DedupCliOptions, verify: VerifyMode): void {
@@ -106,7 +107,7 @@ export function verifyModeFrom(inputs: string[], options: DedupCliOptions, cmd: 
 /** `--compression` sets the codec of Parquet outputs: given with none, it would do nothing, so it is refused. */
 export function checkCompression(options: DedupCliOptions, cmd: Command): void {
   if (cmd.getOptionValueSource('compression') !== 'cli') return;
-  const outputs = [options.out, options.clusters, options.pairs, options.contamination].filter(
+  const outputs = [options.out, options.clusters, options.pairs, options.contamination, options.spans].filter(
     (p): p is string => p !== undefined,
   );
   if (outputs.some((p) => p.toLowerCase().endsWith('.parquet'))) return;
@@ -118,4 +119,25 @@ export function checkCompression(options: DedupCliOptions, cmd: Command): void {
     `--compression ${options.compression} applies to Parquet outputs (.parquet), but ${named}: JSON Lines and CSV are ` +
       `compressed by their name (.jsonl.zst, .csv.gz)`,
   );
+}
+
+/** `--substrings` needs -o and follows the near-duplicate pass alone; the flags of its search are refused without it. */
+export function checkSubstringsOptions(options: DedupCliOptions, cmd: Command): void {
+  if (!options.substrings) {
+    const fields = Object.keys(SPAN_FLAGS) as Array<keyof typeof SPAN_FLAGS>;
+    const given = fields.find((field) => cmd.getOptionValueSource(field) === 'cli');
+    if (given !== undefined)
+      throw new RangeError(
+        `${SPAN_FLAGS[given]} applies to the exact-substring search on the kept documents: give --substrings too`,
+      );
+    return;
+  }
+  const run = 'run `gpudedup substrings` on its -o instead';
+  if (options.out === undefined)
+    throw new RangeError('--substrings writes the kept documents with their repeated spans cut to -o: give -o FILE');
+  if (options.dryRun) throw new RangeError('--substrings writes -o: it cannot run with --dry-run');
+  if (options.clustersFrom !== undefined)
+    throw new RangeError(`--substrings follows the near-duplicate pass, not --clusters-from: ${run}`);
+  if (options.containment !== undefined)
+    throw new RangeError(`--substrings follows the near-duplicate pass, not --containment: ${run}`);
 }

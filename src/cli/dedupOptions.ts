@@ -6,11 +6,14 @@ import type { VerifyMode } from '../verify/verification.js';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { addClusterCheckOptions, tableOption, type InputCliOptions, type SignatureCliOptions } from './options.js';
 import { byteSize, type LshCliOptions } from './params.js';
+import { addSpanOptions, type SpanCliOptions } from './substringsOptions.js';
 
 export type DedupCliOptions = InputCliOptions &
   SignatureCliOptions &
-  LshCliOptions & {
+  LshCliOptions &
+  SpanCliOptions & {
     out?: string;
+    substrings: boolean;
     verify: VerifyMode;
     clusterCheck: ClusterCheck;
     chainDelta: number;
@@ -90,6 +93,17 @@ export function addAgainstAndTableOptions(command: Command): Command {
     );
 }
 
+/** `--substrings` (the exact-substring search on the kept documents) and the flags it shares with `substrings`. */
+export function addSubstringsOptions(command: Command): Command {
+  command.option(
+    '--substrings',
+    "then cut the kept documents' repeated spans as `gpudedup substrings` does (on them alone, in input order): -o " +
+      'gets the kept documents with their spans cut',
+    false,
+  );
+  return addSpanOptions(command, 'with --substrings: ');
+}
+
 /** The report, its audit and HTML page, and the inputs that replace signing or clustering. */
 export function addReportOptions(command: Command): Command {
   return command
@@ -143,5 +157,9 @@ export function addRunOptions(command: Command): Command {
         'GiB, or a quarter of RAM if less); past their shares, signatures and shingle sets spill to --temp-directory',
       byteSize,
     )
-    .option('--temp-directory <dir>', 'where spilled signatures go (default: the system temporary directory)');
+    .option(
+      '--temp-directory <dir>',
+      "where spilled signatures go (default: the system temporary directory), and --substrings' kept documents " +
+        '(default: beside -o)',
+    );
 }

@@ -2,30 +2,24 @@
 import { type Command, Option } from 'commander';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { thousands } from '../format.js';
-import type { CutMode } from '../options.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';
 import type { SubstringsConfig, SubstringsReport } from '../pipeline/substrings/config.js';
 import { addInputOptions, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
 import { addContaminationOptions, runContaminationCommand, type ContaminationCliOptions } from './contamination.js';
 import { byteSize } from './params.js';
 import { stageBar } from './progress.js';
+import { addSpanOptions, spanSearchFrom, type SpanCliOptions } from './substringsOptions.js';
 
-export type SubstringsCliOptions = InputCliOptions & {
-  out?: string;
-  spans?: string;
-  report?: string;
-  reportHtml?: string;
-  minLength: number;
-  cut: CutMode;
-  minRemaining: number;
-  memoryLimit?: number;
-  threads?: number;
-  compression: ParquetCompression;
-  resume: boolean;
-};
-
-/** The search's tables by default: 1 GiB (the corpus's text is held besides). */
-export const DEFAULT_SUBSTRINGS_MEMORY = 1 << 30;
+export type SubstringsCliOptions = InputCliOptions &
+  SpanCliOptions & {
+    out?: string;
+    report?: string;
+    reportHtml?: string;
+    memoryLimit?: number;
+    threads?: number;
+    compression: ParquetCompression;
+    resume: boolean;
+  };
 
 export function registerSubstringsCommand(program: Command): void {
   const command = addSubstringsOptions(
@@ -62,30 +56,16 @@ export function registerSubstringsCommand(program: Command): void {
 
 /** The span search's arguments and flags (--against's are added by contamination.ts). */
 function addSubstringsOptions(command: Command): Command {
-  return command
+  command
     .argument('[inputs...]', 'JSONL, Parquet or plain-text files, or directories of them (gzip and zstd are detected)')
     .option(
       '-o, --out <file>',
       'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other ' +
         'columns as read)',
     )
-    .option(
-      '--spans <file>',
-      "write id, start, end, first_id, first_start per span: byte offsets in the text's UTF-8 (CSV; JSONL or Parquet by the name)",
-    )
     .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans')
-    .option('--report-html <file.html>', 'write the summary and the most repeated spans as one self-contained page')
-    .addOption(tableOption('minLength', '--min-length <bytes>', "shortest repeated span, in bytes of the text's UTF-8"))
-    .addOption(
-      tableOption('cut', '--cut <which>', 'later: every occurrence but the first (input order); all: every occurrence'),
-    )
-    .addOption(
-      tableOption(
-        'minRemaining',
-        '--min-remaining <bytes>',
-        'a document with a cut and fewer bytes left is dropped (1: only those left empty)',
-      ),
-    )
+    .option('--report-html <file.html>', 'write the summary and the most repeated spans as one self-contained page');
+  return addSpanOptions(command)
     .option(
       '--memory-limit <size>',
       "memory for the search's tables, e.g. 4GiB (default 1 GiB); the corpus's text is held in memory besides",
@@ -111,21 +91,16 @@ export function substringsConfigFrom(inputs: string[], options: SubstringsCliOpt
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    minLength: options.minLength,
-    cut: options.cut,
-    minRemaining: options.minRemaining,
-    memoryLimitBytes: options.memoryLimit ?? DEFAULT_SUBSTRINGS_MEMORY,
-    threads: options.threads,
+    ...spanSearchFrom(options),
     out: options.out,
-    spans: options.spans,
     report: options.report,
     reportHtml: options.reportHtml,
-    compression: options.compression,
     resume: options.resume,
   };
 }
 
-export function formatSubstringsSummary(r: SubstringsReport, destination: string): string {
+/** The summary's lines (also under dedup's with --substrings, whose report has no format or inputs). */
+export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'inputs'>, destination: string): string {
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
   const lines = [
     `substrings: ${thousands(r.documents)} documents, ${thousands(r.textBytes)} bytes of text → ${destination}`,

@@ -3,10 +3,11 @@
  * documents, every other byte of their lines as it was, documents left empty
  * dropped, the spans table and the report; `--cut all`; the refusals.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir } from '../support/cli.js';
 
 const P =
   'This paragraph is boilerplate that every page repeats, a licence header of sorts, long enough to count: ☃ éè.';
@@ -119,5 +120,33 @@ describe('gpudedup substrings', () => {
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     }
     expect(readFileSync(path, 'utf8')).toContain('nothing shared here');
+  });
+});
+
+describe('gpudedup substrings interrupted', () => {
+  it('SIGTERM while -o is written: exit 143, and --spans (complete by then) is not left either', async () => {
+    const dir = tempDir('substrings-cli-');
+    const { lines } = corpus(dir);
+    const input = join(dir, 'big.jsonl');
+    const copies = Array.from({ length: 3000 }, (_, c) =>
+      lines.map((line) => line.replace(/"id":"(\w)"/, `"id":"$1${c}"`)),
+    );
+    writeFileSync(input, copies.flat().join('\n') + '\n');
+    const outDir = join(dir, 'out');
+    mkdirSync(outDir);
+    const args = ['substrings', input, '-o', join(outDir, 'x.jsonl'), '--spans', join(outDir, 's.csv')];
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore' });
+    let sent = false;
+    const poll = setInterval(() => {
+      if (!sent && readdirSync(outDir).some((name) => name.startsWith('.x.jsonl.'))) {
+        sent = true;
+        child.kill('SIGTERM');
+      }
+    }, 2);
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    clearInterval(poll);
+    expect(sent).toBe(true);
+    expect(code).toBe(143);
+    expect(readdirSync(outDir)).toEqual([]);
   });
 });

@@ -26,6 +26,8 @@ export interface SubstringsConfig {
   readonly resume?: boolean;
   /** Seconds between checkpoints (default 30; the tests use 0). */
   readonly checkpointSeconds?: number;
+  /** false: no checkpoint (`dedup --substrings` searches a temporary that no later run could resume from). */
+  readonly checkpoint?: boolean;
 }
 
 /** The report's fields live beside its page (formats/reports), which the tab builds too. */

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
-import { openTable } from '../../formats/openTable.js';
+import { openTable, type RowTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { substringsHtmlReport } from '../../formats/reports/substringsReport.js';
 import { windowCount, type CorpusText } from '../../substrings/corpusText.js';
@@ -30,6 +30,18 @@ const CHECKPOINT_SECONDS = 30;
 const WORKER_MIN_BYTES = 1 << 22;
 
 export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks): Promise<SubstringsReport> {
+  return substringsOf(await checkSubstringsRun(config, hooks), config, hooks);
+}
+
+/**
+ * The passes of `substrings` over files already listed and checked: `gpudedup substrings`, and `dedup --substrings`
+ * on its kept documents (src/pipeline/dedupSubstrings).
+ */
+export async function substringsOf(
+  files: readonly InputFile[],
+  config: SubstringsConfig,
+  hooks: DedupHooks,
+): Promise<SubstringsReport> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -40,27 +52,16 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
       timings[name] = (performance.now() - t) / 1000;
     }
   };
-  const files = await checkSubstringsRun(config, hooks);
   const threads = config.threads ?? availableParallelism();
   const { corpus, ids } = await timed('read', () =>
     withProgress(hooks, 'reading', undefined, 'bytes', (p) => readCorpus(files, config.read, threads > 1, p)),
   );
-  const options: SearchOptions = {
-    minLength: config.minLength,
-    cut: config.cut,
-    memoryLimitBytes: config.memoryLimitBytes,
-  };
-  const inWorkers = threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES;
-  const checkpoint = await openSearchCheckpoint(config, corpus, ids, inWorkers ? threads : 1, hooks);
+  const lanes = threads > 1 && corpus.bytes.length >= WORKER_MIN_BYTES ? threads : 1;
+  const checkpoint = await openSearchCheckpoint(config, corpus, ids, lanes, hooks);
   const stopNote = onInterrupt(() => interruptNote(checkpoint));
-  const { spans, stats } = await timed('search', () =>
-    withProgress(hooks, 'searching', undefined, 'items', (p) => {
-      const plan = { ...checkpoint?.plan, onRound: (done: number) => p.update(done) };
-      return inWorkers
-        ? searchRepeatsInWorkers(corpus, options, threads, plan)
-        : searchRepeatsHere(corpus, options, plan);
-    }),
-  ).finally(stopNote);
+  const { spans, stats } = await timed('search', () => searchCorpus(config, corpus, lanes, checkpoint, hooks)).finally(
+    stopNote,
+  );
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
   await checkpoint?.remove();
@@ -84,6 +85,25 @@ export async function runSubstrings(config: SubstringsConfig, hooks: DedupHooks)
   if (config.report !== undefined) await writeTextFile(config.report, JSON.stringify(report, null, 2) + '\n');
   if (config.reportHtml !== undefined) await writeTextFile(config.reportHtml, substringsHtmlReport(report));
   return report;
+}
+
+/** The search, on worker threads when `lanes` > 1, continuing the checkpoint's rounds if it has any. */
+function searchCorpus(
+  config: SubstringsConfig,
+  corpus: CorpusText,
+  lanes: number,
+  checkpoint: SearchCheckpoint | undefined,
+  hooks: DedupHooks,
+) {
+  const options: SearchOptions = {
+    minLength: config.minLength,
+    cut: config.cut,
+    memoryLimitBytes: config.memoryLimitBytes,
+  };
+  return withProgress(hooks, 'searching', undefined, 'items', (p) => {
+    const plan = { ...checkpoint?.plan, onRound: (done: number) => p.update(done) };
+    return lanes > 1 ? searchRepeatsInWorkers(corpus, options, lanes, plan) : searchRepeatsHere(corpus, options, plan);
+  });
 }
 
 /** The checks before any work: inputs listed, standard input refused where it must be read twice, outputs checked. */
@@ -117,6 +137,7 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
 
 /** The checkpoint's path: beside the first output that is a file. */
 function checkpointOf(config: SubstringsConfig): string | undefined {
+  if (config.checkpoint === false) return undefined;
   const first = [config.out, config.spans, config.report, config.reportHtml].find((p) => p !== undefined && p !== '-');
   return first === undefined ? undefined : checkpointPath(first);
 }
@@ -145,6 +166,7 @@ function interruptNote(checkpoint: SearchCheckpoint | undefined): void {
   );
 }
 
+/** -o and --spans, each under a temporary name until both are complete (a signal in between leaves neither). */
 async function writeOutputs(
   config: SubstringsConfig,
   files: readonly InputFile[],
@@ -154,36 +176,30 @@ async function writeOutputs(
   cuts: ReadonlyMap<number, DocumentCut>,
   hooks: DedupHooks,
 ): Promise<void> {
-  if (config.spans !== undefined) await writeSpans(config.spans, corpus, ids, spans, config);
-  if (config.out === undefined) return;
-  const out = await openKeptDocuments(config.out, files, config.compression);
+  const opened: Array<{ commit(): Promise<void>; abort(): Promise<void> }> = [];
   try {
-    await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
-      writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
-    );
-    await out.commit();
+    if (config.spans !== undefined) {
+      const table = await openTable(config.spans, SPAN_COLUMNS, config.compression);
+      opened.push(table);
+      await writeSpans(table, corpus, ids, spans);
+    }
+    if (config.out !== undefined) {
+      const out = await openKeptDocuments(config.out, files, config.compression);
+      opened.push(out);
+      await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
+        writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
+      );
+    }
+    for (const output of opened) await output.commit();
   } catch (error) {
-    await out.abort();
+    await Promise.all(opened.map((output) => output.abort().catch(() => undefined)));
     throw error;
   }
 }
 
-async function writeSpans(
-  path: string,
-  corpus: CorpusText,
-  ids: readonly string[],
-  spans: SpanColumns,
-  config: SubstringsConfig,
-): Promise<void> {
-  const table = await openTable(path, SPAN_COLUMNS, config.compression);
-  try {
-    for (let s = 0; s < spans.count; s++) {
-      const row = spanRow(corpus, spans, s);
-      await table.row([ids[row.document], row.start, row.end, ids[row.firstDocument], row.firstStart]);
-    }
-    await table.commit();
-  } catch (error) {
-    await table.abort();
-    throw error;
+async function writeSpans(table: RowTable, corpus: CorpusText, ids: readonly string[], spans: SpanColumns) {
+  for (let s = 0; s < spans.count; s++) {
+    const row = spanRow(corpus, spans, s);
+    await table.row([ids[row.document], row.start, row.end, ids[row.firstDocument], row.firstStart]);
   }
 }
