@@ -39,24 +39,25 @@ export async function runSubstringsInTab(
 ): Promise<{ summary: SpanSummary; downloads: SpanDownloads }> {
   const started = performance.now();
   const timings: Record<string, number> = {};
-  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+  /** Each pass's seconds, under the names the CLI's report gives them. */
+  const timed = async <T>(pass: 'read' | 'search' | 'write', work: () => Promise<T>): Promise<T> => {
     const t = performance.now();
     const value = await work();
-    timings[stage === 'reading' ? 'read' : stage === 'searching' ? 'search' : 'write'] = (performance.now() - t) / 1000;
+    timings[pass] = (performance.now() - t) / 1000;
     return value;
   };
   const read = readOptions(settings);
-  const { documents, textBytes, skippedFiles, invalidSkipped } = await timed('reading', () =>
+  const { documents, textBytes, skippedFiles, invalidSkipped } = await timed('read', () =>
     readTexts(files, read, report, textLimit),
   );
   const onRound = (done: number, total: number): void => report({ stage: 'searching', done, total, unit: 'steps' });
   onRound(0, 1);
-  const result = await timed('searching', () =>
+  const result = await timed('search', () =>
     substringDocuments(documents, { ...settings, memoryLimitBytes: TAB_SEARCH_MEMORY }, (corpus, options) =>
       searchRepeatsHere(corpus, options, { onRound }),
     ),
   );
-  const { edited, spans } = await timed('writing', async () => ({
+  const { edited, spans } = await timed('write', async () => ({
     edited: await editedDocuments(files, read, result, settings.textField, report),
     spans: spansCsv(result),
   }));
