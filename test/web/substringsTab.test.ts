@@ -6,7 +6,7 @@
  * that is all repeat), its downloads equal `gpudedup substrings`' outputs
  * byte for byte: the edited documents (`-o x.jsonl`) and the spans (`--spans
  * x.csv`), and its report the CLI's `--report` but for inputs and times;
- * `--cut all` and `--min-remaining` too; a bad setting is marked; Stop ends a
+ * `--cut all` and `--min-remaining` too, and a Parquet input; a bad setting is marked; Stop ends a
  * search at once (and Dedup waits for one); axe finds no serious violation. Without /usr/bin/chromium the tests skip with a hint
  * (under CI they fail).
  */
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ParquetTableBuffer } from '../../src/formats/parquet/parquetBuffer.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import {
@@ -71,6 +72,23 @@ function plantedFile(): string {
   ];
   const path = join(root, 'planted.jsonl');
   writeFileSync(path, lines.join(''));
+  return path;
+}
+
+/** The planted documents as Parquet (id, text, a number), two rows a row group. */
+function plantedParquet(): string {
+  const table = new ParquetTableBuffer(
+    [
+      ['id', 'STRING'],
+      ['text', 'STRING'],
+      ['score', 'INT64'],
+    ],
+    2,
+  );
+  const texts = [`Intro: ${P} The end.`, `Other start; ${P}`, P, 'nothing repeated here é'];
+  texts.forEach((text, i) => table.row([`q${i + 1}`, text, i * 10]));
+  const path = join(root, 'planted.parquet');
+  writeFileSync(path, Buffer.concat(table.finish()));
   return path;
 }
 
@@ -206,6 +224,18 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     expect(await page.isHidden('#results')).toBe(true); // the dedup's inspector went with the stopped worker
     expect(await findSpans(page, [planted], settings)).toMatch(/^Done/);
     expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('a Parquet input: its rows as the CLI writes them to -o x.jsonl, spans and all', async () => {
+    const parquet = plantedParquet();
+    const cli = await cliOutputs('parquet', [parquet], ['--min-length', '40']);
+    expect(cli.report.documentsTouched).toBe(2);
+    const page = await browser!.context.newPage();
+    await page.goto(`${server!.origin}/`);
+    expect(await findSpans(page, [parquet], { 'min-length': '40' })).toMatch(/^Done in/);
+    expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
+    expect((await bytesOf(page, '#download-spans')).equals(cli.spans)).toBe(true);
     await page.close();
   }, 60_000);
 });
