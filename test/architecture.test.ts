@@ -244,6 +244,7 @@ describe('layout rules', () => {
       'web/resultsView.ts',
       'web/formDefaults.ts',
       'web/settingsForm.ts',
+      'web/spansView.ts',
     ];
     const allowed = ['src/bands/lshParams.js', 'src/signatures/params.js', 'src/text/keepPolicy.js', 'src/options.js'];
     const bad = allImports.filter(
@@ -256,6 +257,7 @@ describe('layout rules', () => {
   it('web/ runs the library core (dedupDocuments) and imports nothing from src/pipeline', () => {
     const web = allImports.filter((i) => inside('web')(i.from));
     expect(web.some((i) => i.target === 'src/dedup/dedupDocuments.js')).toBe(true);
+    expect(web.some((i) => i.target === 'src/substrings/substringDocuments.js')).toBe(true); // the span search's core
     expect(web.filter((i) => inside('src/pipeline')(i.target)).map(describeImport)).toEqual([]);
   });
 

@@ -3,8 +3,9 @@
  * the exact pre-pass, shingling and signing (on WebGPU, navigator.gpu being
  * there in dedicated workers, or on the CPU), banding to assignment through the
  * library's dedupDocumentStream, then the writing pass that makes the
- * downloads. It keeps what the inspector asks about afterwards. Cancel is the
- * page terminating this worker.
+ * downloads. It keeps what the inspector asks about afterwards. It also runs
+ * the repeated-span search (substringsRun.ts). Cancel is the page terminating
+ * this worker.
  */
 import { dedupUnits, type DedupDocumentsResult } from '../src/dedup/dedupDocuments.js';
 import type { FirstPassSigner } from '../src/firstPass/signedUnits.js';
@@ -22,6 +23,7 @@ import type { FromWorker, ParquetTable, RunSettings, RunSummary, StageProgress, 
 import { parquetDownload, writeDownloads, type RunRecord } from './workerOutputs.js';
 import { chooseBackend } from './workerBackend.js';
 import { webInputUnits } from './webSources.js';
+import { runSubstringsInTab } from './substringsRun.js';
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void =>
   (self as unknown as Worker).postMessage(message, transfer);
@@ -50,6 +52,15 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
         console.error(error);
         post({ type: 'error', message: errorMessage(error) });
       });
+      break;
+    case 'substrings': // the last dedup's inspector and Parquet downloads stay: the page still shows its results
+      runSubstringsInTab(message.files, message.settings, progressReporter()).then(
+        ({ summary, downloads }) => post({ type: 'substrings-result', summary, downloads }),
+        (error: unknown) => {
+          console.error(error);
+          post({ type: 'error', message: errorMessage(error) });
+        },
+      );
       break;
     case 'page':
       reply(message.id, () => ({

@@ -19,6 +19,9 @@ export const FORM_FIELDS: Readonly<Record<string, OptionName>> = {
   'backend-choice': 'backend',
   'text-field': 'textField',
   'id-field': 'idField',
+  'min-length': 'minLength',
+  cut: 'cut',
+  'min-remaining': 'minRemaining',
 };
 
 /** What a field shows for a default: keep's policy as the select's word. */

@@ -1,7 +1,8 @@
 /**
  * The page: it only draws. Files and settings go to the dedup worker
- * (dedupWorker.ts, which runs the library's dedupDocumentStream); progress,
- * results and the inspector's answers come back. Nothing leaves the tab.
+ * (dedupWorker.ts, which runs the library's dedupDocumentStream, and the
+ * repeated-span search: spansView.ts); progress, results and the inspector's
+ * answers come back. Nothing leaves the tab.
  */
 import { defaultSeedOf } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
@@ -12,6 +13,7 @@ import './indexCheck.js'; // Check against a saved index: its own button, worker
 import { forThisPage } from './messages.js';
 import { ProgressView, type RunEnd } from './progressView.js';
 import { ResultsView } from './resultsView.js';
+import { SpansView } from './spansView.js';
 import type { BackendChoice, BackendProbe, RunSettings } from './protocol.js';
 import { clearFieldError, drawSettingsCurve, FieldError, readSettings, showFieldError, value } from './settingsForm.js';
 import { WorkerClient } from './workerClient.js';
@@ -142,6 +144,15 @@ function watchProbe(): void {
   });
 }
 watchProbe();
+// Stopping a span search replaces the worker, and the last dedup's inspector with it: its results go too.
+new SpansView(
+  client,
+  () => Array.from(filesInput.files ?? []),
+  () => {
+    watchProbe();
+    resultsView.clear();
+  },
+);
 
 // ---- one run ----------------------------------------------------------------
 
@@ -169,6 +180,7 @@ window.addEventListener('beforeunload', (event) => {
 });
 
 async function start(): Promise<void> {
+  if (client.busy) return showStatus('A repeated-span search is in progress: wait for it, or stop it.', true, true);
   const files = Array.from(filesInput.files ?? []);
   let settings: RunSettings;
   running = true; // no second start while the settings are checked

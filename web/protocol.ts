@@ -7,6 +7,7 @@ import type { LshParams } from '../src/bands/lshParams.js';
 import type { AssignmentCounts } from '../src/clusters/assignment.js';
 import type { Segment } from '../src/shingles/sharedShingles.js';
 import type { OptionValues } from '../src/options.js';
+import type { SubstringsReport } from '../src/formats/reports/substringsReport.js';
 import type { SignatureParams } from '../src/signatures/params.js';
 
 /** 'auto' passes a software adapter over for the CPU, as the CLI does; 'webgpu' signs on whatever adapter there is. */
@@ -39,8 +40,30 @@ export interface RunSettings
   readonly skipInvalid: boolean;
 }
 
+/** The repeated-span search's settings (`gpudedup substrings`' flags), and how the files are read. */
+export interface SpanSettings
+  extends Pick<OptionValues, 'minLength' | 'cut' | 'minRemaining' | 'textField' | 'idField'> {
+  readonly skipInvalid: boolean;
+}
+
+export interface SpanSummary {
+  /** What `gpudedup substrings --report` writes for the same files and settings. */
+  readonly report: SubstringsReport;
+  readonly skippedFiles: string[];
+  readonly invalidSkipped: number;
+}
+
+/** As `gpudedup substrings -o edited.jsonl --spans spans.csv --report report.json --report-html report.html`. */
+export interface SpanDownloads {
+  readonly edited: Blob;
+  readonly spans: Blob;
+  readonly report: Blob;
+  readonly reportHtml: Blob;
+}
+
 export type ToWorker =
   | { readonly type: 'probe' }
+  | { readonly type: 'substrings'; readonly files: File[]; readonly settings: SpanSettings }
   | { readonly type: 'run'; readonly files: File[]; readonly reference: File[]; readonly settings: RunSettings }
   | {
       readonly type: 'page';
@@ -162,6 +185,7 @@ export type FromWorker =
   | { readonly type: 'probe'; readonly probe: BackendProbe }
   | { readonly type: 'progress'; readonly progress: StageProgress }
   | { readonly type: 'result'; readonly summary: RunSummary; readonly downloads: Downloads }
+  | { readonly type: 'substrings-result'; readonly summary: SpanSummary; readonly downloads: SpanDownloads }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'page'; readonly id: number; readonly rows: ClusterRow[]; readonly total: number }
   | { readonly type: 'cluster'; readonly id: number; readonly members: ClusterMember[] }

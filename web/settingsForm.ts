@@ -26,7 +26,7 @@ export const value = (id: string): string => byId<HTMLInputElement | HTMLSelectE
 const checked = (id: string): boolean => byId<HTMLInputElement>(id).checked;
 
 /** Runs a field's check; its error (the options table's message, as the CLI's and the library's) marks that field. */
-function fieldCheck<T>(id: string, read: () => T): T {
+export function fieldCheck<T>(id: string, read: () => T): T {
   try {
     return read();
   } catch (error) {

@@ -14,6 +14,9 @@ import type {
   ParquetTable,
   RunSettings,
   RunSummary,
+  SpanDownloads,
+  SpanSettings,
+  SpanSummary,
   StageProgress,
   ToWorker,
 } from './protocol.js';
@@ -21,6 +24,12 @@ import type {
 export interface RunHandlers {
   progress(progress: StageProgress): void;
   result(summary: RunSummary, downloads: Downloads): void;
+  error(message: string): void;
+}
+
+export interface SpanHandlers {
+  progress(progress: StageProgress): void;
+  result(summary: SpanSummary, downloads: SpanDownloads): void;
   error(message: string): void;
 }
 
@@ -32,6 +41,7 @@ export class WorkerClient {
     { resolve: (message: FromWorker) => void; reject: (error: Error) => void }
   >();
   private handlers: RunHandlers | undefined;
+  private spanHandlers: SpanHandlers | undefined;
   probe!: Promise<BackendProbe>;
 
   constructor() {
@@ -49,15 +59,18 @@ export class WorkerClient {
           answerProbe(message.probe);
           return;
         case 'progress':
-          this.handlers?.progress(message.progress);
+          (this.handlers ?? this.spanHandlers)?.progress(message.progress);
           return;
         case 'result':
           this.handlers?.result(message.summary, message.downloads);
           this.handlers = undefined;
           return;
+        case 'substrings-result':
+          this.spanHandlers?.result(message.summary, message.downloads);
+          this.spanHandlers = undefined;
+          return;
         case 'error':
-          this.handlers?.error(message.message);
-          this.handlers = undefined;
+          this.failed(message.message);
           return;
         default: {
           const waiting = this.pending.get(message.id);
@@ -69,10 +82,21 @@ export class WorkerClient {
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.handlers?.error(`the dedup worker failed: ${event.message || 'unknown error'}`);
-      this.handlers = undefined;
+      this.failed(`the dedup worker failed: ${event.message || 'unknown error'}`);
     };
     this.send({ type: 'probe' });
+  }
+
+  /** The run in progress (a dedup or a span search) ends with this message. */
+  private failed(message: string): void {
+    (this.handlers ?? this.spanHandlers)?.error(message);
+    this.handlers = undefined;
+    this.spanHandlers = undefined;
+  }
+
+  /** Whether a run (a dedup or a span search) is in progress: the worker does one at a time. */
+  get busy(): boolean {
+    return this.handlers !== undefined || this.spanHandlers !== undefined;
   }
 
   private send(message: ToWorker): void {
@@ -84,10 +108,17 @@ export class WorkerClient {
     this.send({ type: 'run', files, reference, settings });
   }
 
+  /** The repeated-span search (`gpudedup substrings`) over the files, in the same worker. */
+  substrings(files: File[], settings: SpanSettings, handlers: SpanHandlers): void {
+    this.spanHandlers = handlers;
+    this.send({ type: 'substrings', files, settings });
+  }
+
   /** Stops the run now: the worker is terminated and a fresh one started (its inspector state goes with it). */
   cancel(): void {
     this.worker.terminate();
     this.handlers = undefined;
+    this.spanHandlers = undefined;
     for (const waiting of this.pending.values()) waiting.reject(new Error('cancelled'));
     this.pending.clear();
     this.start();

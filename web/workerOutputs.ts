@@ -44,7 +44,7 @@ export const INSPECTOR_TEXT_BUDGET = 256 * 1024 * 1024;
 const CHUNK = 4 * 1024 * 1024;
 
 /** Text accumulated into Blob parts of about CHUNK characters. */
-class BlobBuilder {
+export class BlobBuilder {
   private readonly parts: Blob[] = [];
   private pending: (string | Uint8Array)[] = [];
   private pendingLength = 0;

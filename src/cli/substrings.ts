@@ -14,6 +14,7 @@ export type SubstringsCliOptions = InputCliOptions &
   SpanCliOptions & {
     out?: string;
     report?: string;
+    reportHtml?: string;
     memoryLimit?: number;
     threads?: number;
     compression: ParquetCompression;
@@ -33,6 +34,8 @@ export function registerSubstringsCommand(program: Command): void {
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
       if (options.against !== undefined) {
         if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+        if (options.reportHtml !== undefined)
+          throw new RangeError("--report-html is the span search's page; with --against, give --report");
         return runContaminationCommand(inputs, options); // n-gram decontamination
       }
       const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
@@ -42,10 +45,10 @@ export function registerSubstringsCommand(program: Command): void {
         },
         stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
       });
-      const toStdout = [options.out, options.spans, options.report].includes('-');
+      const toStdout = [options.out, options.spans, options.report, options.reportHtml].includes('-');
       if (!options.quiet)
         (toStdout ? process.stderr : process.stdout).write(
-          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? ''),
+          formatSubstringsSummary(report, options.out ?? options.spans ?? options.report ?? options.reportHtml ?? ''),
         );
     },
   );
@@ -60,7 +63,8 @@ function addSubstringsOptions(command: Command): Command {
       'the documents in input order with their repeated spans cut (JSONL: other fields byte for byte; Parquet: other ' +
         'columns as read)',
     )
-    .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans');
+    .option('--report <file.json>', 'write the summary as JSON, with the most repeated spans')
+    .option('--report-html <file.html>', 'write the summary and the most repeated spans as one self-contained page');
   return addSpanOptions(command)
     .option(
       '--memory-limit <size>',
@@ -93,8 +97,8 @@ export function substringsConfigFrom(
     throw new RangeError('--resume continues the byte search (--min-length); --min-tokens runs in one pass');
   if (options.minTokens === undefined && (options.nfkc || options.stripPunctuation))
     throw new RangeError('--nfkc and --strip-punctuation normalize tokens: give them with --min-tokens or --against');
-  if ([options.out, options.spans, options.report].every((p) => p === undefined))
-    throw new RangeError('nothing to write: give -o, --spans or --report');
+  if ([options.out, options.spans, options.report, options.reportHtml].every((p) => p === undefined))
+    throw new RangeError('nothing to write: give -o, --spans, --report or --report-html');
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
@@ -103,6 +107,7 @@ export function substringsConfigFrom(
     normalize: { nfkc: options.nfkc, stripPunctuation: options.stripPunctuation },
     out: options.out,
     report: options.report,
+    reportHtml: options.reportHtml,
     resume: options.resume,
   };
 }

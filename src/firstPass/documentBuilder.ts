@@ -275,7 +275,8 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(f
   return to;
 }
 
-function utf8Length(text: string): number {
+/** Bytes of the text's UTF-8 (a lone surrogate: 3, as TextEncoder writes U+FFFD). */
+export function utf8Length(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -4,6 +4,7 @@
  * how an edited document's line is written when only its text changed. With
  * a key given twice, the last is replaced, as JSON.parse reads the last.
  */
+import type { InputDocument } from './documents.js';
 
 /**
  * `line` (one JSON object) with the value of top-level `field` replaced by `valueJson`; undefined if it has no such
@@ -56,4 +57,21 @@ function skipValue(text: string, i: number): number {
     else if ((c === '}' || c === ']') && --depth === 0) return j + 1;
   }
   return text.length;
+}
+
+/**
+ * The document with another text (`substrings -o`, and the tab's download of it): a JSON line keeps every other byte,
+ * a row every other column.
+ */
+export function withText<D extends Pick<InputDocument, 'text' | 'record' | 'rawLine'>>(
+  document: D,
+  text: string,
+  textField: string,
+): D {
+  const record = document.record === undefined ? undefined : { ...document.record, [textField]: text };
+  const rawLine =
+    document.rawLine === undefined
+      ? undefined
+      : replaceTopLevelField(document.rawLine, textField, JSON.stringify(text));
+  return { ...document, text, record, rawLine };
 }

@@ -150,13 +150,14 @@ export function decontaminateDocuments(
     const found = decontaminator.spansOf(text);
     for (const span of found) spans.push({ document, ...span });
     const id = String(document);
-    if (found.length === 0 || action === 'report') return { id, text, bytesCut: 0, dropped: false };
-    if (action === 'remove') return { id, text, bytesCut: 0, dropped: true };
+    if (found.length === 0 || action === 'report') return { id, text, bytesCut: 0, touched: false, dropped: false };
+    if (action === 'remove') return { id, text, bytesCut: 0, touched: false, dropped: true };
     const cut = cutSpans(text, found);
     return {
       id,
       text: cut.text,
       bytesCut: cut.removed,
+      touched: true,
       dropped: utf8.encode(text).length - cut.removed < minRemaining,
     };
   });

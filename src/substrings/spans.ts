@@ -9,6 +9,15 @@ import { compareWindows } from './repeatGroups.js';
 import { forEachWindow, windowHashAt } from './windowHash.js';
 import { collectWindowsWasm, FILTER_BYTES, setFilterBit, windowKernelAvailable } from './windowKernel.js';
 
+/** `--spans`' columns (CSV, JSONL or Parquet by the name; the tab's spans.csv): offsets in the text's UTF-8. */
+export const SPAN_COLUMNS = [
+  ['id', 'STRING'],
+  ['start', 'INT64'],
+  ['end', 'INT64'],
+  ['first_id', 'STRING'],
+  ['first_start', 'INT64'],
+] as const;
+
 /** Spans as columns, in corpus order; offsets are global (into corpus.bytes) until `spanRows`. */
 export interface SpanColumns {
   readonly documents: Uint32Array;

@@ -13,7 +13,7 @@ import { searchRepeatsHere, type SearchOptions, type SearchStats } from './searc
 import { spanRows, type SpanColumns } from './spans.js';
 import { TokenCorpusBuilder } from './tokenCorpus.js';
 import { searchTokenRepeats } from './tokenRepeats.js';
-import { topSpans, type TopSpan } from './topSpans.js';
+import { namedTopSpans, type NamedTopSpan } from './topSpans.js';
 
 export interface SubstringsSettings {
   readonly minLength: number;
@@ -27,6 +27,8 @@ export interface EditedDocument {
   /** The text with its spans cut (whole characters), or as it was. */
   readonly text: string;
   readonly bytesCut: number;
+  /** Its text edited: a span cut from it (its line is rewritten, as `gpudedup substrings -o` rewrites it). */
+  readonly touched: boolean;
   /** Left with fewer than minRemaining bytes after a cut. */
   readonly dropped: boolean;
 }
@@ -44,7 +46,7 @@ export interface SubstringsResult {
   /** Every document, in input order (dropped ones marked, not removed). */
   readonly documents: readonly EditedDocument[];
   readonly spans: readonly SubstringSpan[];
-  readonly topSpans: readonly TopSpan[];
+  readonly topSpans: readonly NamedTopSpan[];
   readonly search: SearchStats;
 }
 
@@ -121,10 +123,11 @@ function editedDocuments(
   }
   const edited = documents.map(({ id, text }, d): EditedDocument => {
     const ranges = byDocument.get(d);
-    if (ranges === undefined) return { id, text, bytesCut: 0, dropped: false };
+    if (ranges === undefined) return { id, text, bytesCut: 0, touched: false, dropped: false };
     const bytes = corpus.bytes.slice(corpus.starts[d], corpus.starts[d + 1]);
     const cut = cutRanges(bytes, ranges);
-    return { id, text: cut.text, bytesCut: cut.removed, dropped: bytes.length - cut.removed < settings.minRemaining };
+    const dropped = bytes.length - cut.removed < settings.minRemaining;
+    return { id, text: cut.text, bytesCut: cut.removed, touched: true, dropped };
   });
   return {
     documents: edited,
@@ -135,7 +138,12 @@ function editedDocuments(
       firstId: documents[r.firstDocument].id,
       firstStart: r.firstStart,
     })),
-    topSpans: topSpans(corpus, found.spans, settings.cut),
+    topSpans: namedTopSpans(
+      corpus,
+      found.spans,
+      settings.cut,
+      documents.map((d) => d.id),
+    ),
     search: found.stats,
   };
 }

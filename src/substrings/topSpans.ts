@@ -4,7 +4,7 @@
  * one entry), counted, and the largest counts kept with a preview of the text.
  */
 import type { CutMode } from '../options.js';
-import type { CorpusText } from './corpusText.js';
+import { documentAt, type CorpusText } from './corpusText.js';
 import type { SpanColumns } from './spans.js';
 
 export interface TopSpan {
@@ -34,4 +34,22 @@ export function topSpans(corpus: CorpusText, spans: SpanColumns, cut: CutMode, t
       const text = decoder.decode(corpus.bytes.slice(at, at + bytes)).replace(/^\uFFFD+|\uFFFD+$/g, '');
       return { count, bytes, first, preview: text.length > 200 ? `${text.slice(0, 200)}…` : text };
     });
+}
+
+/** A top span with its first occurrence named: the document's id and the offset in its text's UTF-8. */
+export interface NamedTopSpan extends TopSpan {
+  readonly firstId: string;
+  readonly firstStart: number;
+}
+
+export function namedTopSpans(
+  corpus: CorpusText,
+  spans: SpanColumns,
+  cut: CutMode,
+  ids: ArrayLike<string>,
+): NamedTopSpan[] {
+  return topSpans(corpus, spans, cut).map((t) => {
+    const d = documentAt(corpus, t.first);
+    return { ...t, firstId: ids[d], firstStart: t.first - corpus.starts[d] };
+  });
 }

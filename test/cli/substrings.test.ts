@@ -107,8 +107,9 @@ describe('gpudedup substrings', () => {
     const out = join(dir, 'out.jsonl');
     const spans = join(dir, 'spans.csv');
     const report = join(dir, 'r.json');
+    const page = join(dir, 'r.html');
     const args = ['substrings', path, wrapped, '-o', out, '--spans', spans, '--report', report, '--min-tokens', '8'];
-    const r = await runCli(args);
+    const r = await runCli([...args, '--report-html', page]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/3 repeated spans of ≥ 8 tokens/);
@@ -125,6 +126,10 @@ describe('gpudedup substrings', () => {
       upper.replace(/"text":"[^"]*"/, '"text":"Fifth:  (end)"'),
       '',
     ]);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain('shortest span (--min-tokens, normalized tokens)');
+    expect(html).toMatch(/data-field="minTokens" data-value="8"/);
+    expect(html).not.toContain('data-field="minLength"');
     expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({
       minTokens: 8,
       documents: 5,
@@ -141,7 +146,7 @@ describe('gpudedup substrings', () => {
     writeFileSync(bad, '{"id":"a","text":"fine"}\n{"id":"b","text":\n');
     const cases: Array<[string[], RegExp]> = [
       [['substrings', bad, '--report', join(dir, 'r.json')], /bad\.jsonl:2: malformed JSON/],
-      [['substrings', path], /nothing to write: give -o, --spans or --report/],
+      [['substrings', path], /nothing to write: give -o, --spans, --report or --report-html/],
       [['substrings', '-', '-o', join(dir, 'o.jsonl')], /standard input \(-\) can be read only once/],
       [['substrings', path, '-o', path], /-o .*in\.jsonl/],
       [

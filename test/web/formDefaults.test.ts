@@ -25,6 +25,9 @@ describe('the form defaults', () => {
       'backend-choice': OPTIONS.backend.default,
       'text-field': OPTIONS.textField.default,
       'id-field': OPTIONS.idField.default,
+      'min-length': String(OPTIONS.minLength.default),
+      cut: OPTIONS.cut.default,
+      'min-remaining': String(OPTIONS.minRemaining.default),
     });
   });
 

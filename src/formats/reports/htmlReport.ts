@@ -58,6 +58,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f6}
 figure{display:inline-block;margin:.5rem 1rem .5rem 0}figcaption{font-size:.85rem;color:#555}
 .diff{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.doc{white-space:pre-wrap;font:13px/1.4 ui-monospace,monospace;background:#fafafa;border:1px solid #e3e3e3;padding:.5rem;max-height:24rem;overflow:auto}
 mark.shared{background:#cdeccd}span.unshared{background:#fbd9d3}.note{color:#555;font-size:.9rem}
+td.text{white-space:pre-wrap;font:13px/1.4 ui-monospace,monospace}
 `;
 
 export function escapeHtml(text: string): string {
@@ -77,7 +78,7 @@ export function userText(text: string): string {
 const isolated = (text: string): string => `\u2068${escapeHtml(text)}\u2069`;
 
 /** A number of the JSON report, tagged with its path and value: its cell (or, `tag` span, part of one). */
-function field(
+export function field(
   path: string,
   value: number | string | null,
   shown = value === null ? '–' : typeof value === 'number' ? value.toLocaleString('en-US') : value,
@@ -91,7 +92,8 @@ function field(
 
 const percent = (x: number | null): string => (x === null ? '–' : `${(100 * x).toFixed(2)} %`);
 
-function row(label: string, cells: string): string {
+/** A table row: its label, then its cells. */
+export function row(label: string, cells: string): string {
   return `<tr><th scope="row">${escapeHtml(label)}</th>${cells}</tr>`;
 }
 
@@ -233,17 +235,26 @@ function clusters(list: readonly HtmlCluster[]): string {
 
 export function htmlReport(input: HtmlReportInput): string {
   const { report } = input;
+  return reportPage(
+    report.inputs,
+    input.title ?? 'gpudedup dedup report',
+    summary(report) + plots(input.sCurveSvg, input.histogramSvg) + audit(report.audit) + clusters(input.clusters),
+  );
+}
+
+/**
+ * A report page around its body: no script and no request (the Content-Security-Policy), the inputs in the title
+ * (isolated), the heading, the style every report page shares.
+ */
+export function reportPage(inputs: readonly string[], heading: string, body: string): string {
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>gpudedup report: ` +
-    `${report.inputs.length === 0 ? 'run' : report.inputs.map(isolated).join(', ')}</title><style>${STYLE}</style></head><body>` +
-    `<h1>${escapeHtml(input.title ?? 'gpudedup dedup report')}</h1>` +
-    summary(report) +
-    plots(input.sCurveSvg, input.histogramSvg) +
-    audit(report.audit) +
-    clusters(input.clusters) +
+    `${inputs.length === 0 ? 'run' : inputs.map(isolated).join(', ')}</title><style>${STYLE}</style></head><body>` +
+    `<h1>${escapeHtml(heading)}</h1>` +
+    body +
     '</body></html>\n'
   );
 }

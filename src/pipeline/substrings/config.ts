@@ -2,8 +2,6 @@
 import type { ReadOptions } from '../../io/documents.js';
 import type { ParquetCompression } from '../../formats/parquet/parquetFile.js';
 import type { CutMode } from '../../options.js';
-import type { TopSpan } from '../../substrings/topSpans.js';
-import type { SearchStats } from '../../substrings/searchRepeats.js';
 import type { NormalizeOptions } from '../../text/normalize.js';
 
 export interface SubstringsConfig {
@@ -26,6 +24,8 @@ export interface SubstringsConfig {
   readonly spans?: string;
   /** The summary as JSON. */
   readonly report?: string;
+  /** The summary and the most repeated spans as one self-contained HTML page. */
+  readonly reportHtml?: string;
   readonly compression?: ParquetCompression;
   /** Continue an interrupted search from its checkpoint (checkpoint.ts). */
   readonly resume?: boolean;
@@ -35,26 +35,5 @@ export interface SubstringsConfig {
   readonly checkpoint?: boolean;
 }
 
-export interface SubstringsReport {
-  readonly format: 'gpudedup-substrings-report-1';
-  readonly inputs: readonly string[];
-  /** The shortest span: minLength bytes, or minTokens tokens (then minLength is absent). */
-  readonly minLength?: number;
-  readonly minTokens?: number;
-  readonly cut: CutMode;
-  readonly minRemaining: number;
-  readonly documents: number;
-  readonly textBytes: number;
-  /** Documents with at least one span. */
-  readonly documentsTouched: number;
-  /** Documents dropped: left empty or under minRemaining. */
-  readonly documentsDropped: number;
-  readonly spans: number;
-  /** Bytes of the spans (as found) and bytes removed (whole characters inside them). */
-  readonly spanBytes: number;
-  readonly bytesCut: number;
-  readonly search: SearchStats & { readonly resumedRounds: number };
-  readonly topSpans: ReadonlyArray<TopSpan & { firstId: string; firstStart: number }>;
-  readonly seconds: number;
-  readonly timings: Record<string, number>;
-}
+/** The report's fields live beside its page (formats/reports), which the tab builds too. */
+export type { SubstringsReport } from '../../formats/reports/substringsReport.js';

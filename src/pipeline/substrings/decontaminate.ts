@@ -20,7 +20,7 @@ import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '
 import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../substrings/ngramDecontamination.js';
 import { SILENT_HOOKS, skippedInputCounter, withProgress, type DedupHooks } from '../shared/config.js';
 import { checkOutputs, refuseSelfReference, type NamedOutput } from '../shared/outputChecks.js';
-import { edited } from './writeEdited.js';
+import { withText } from '../../io/jsonField.js';
 import { benchmarkCounts, referencesPerFile, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 
@@ -184,7 +184,7 @@ async function scanDocument(
     return;
   }
   summary.cut++;
-  await writers.kept.write(edited(doc, text, config.read.textField));
+  await writers.kept.write(withText(doc, text, config.read.textField));
 }
 
 function contaminationRow(doc: InputDocument, span: ContaminatedSpan, references: ReferenceSet): (string | number)[] {

@@ -10,11 +10,12 @@ import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
 import { openTable, type RowTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
-import { documentAt, windowCount, type CorpusText } from '../../substrings/corpusText.js';
+import { substringsHtmlReport } from '../../formats/reports/substringsReport.js';
+import { windowCount, type CorpusText } from '../../substrings/corpusText.js';
 import { keySlices, searchRepeatsHere, type SearchOptions, type SearchStats } from '../../substrings/searchRepeats.js';
 import { searchRepeatsInWorkers } from '../../substrings/repeatWorkers.js';
-import { spanRow, type SpanColumns } from '../../substrings/spans.js';
-import { topSpans } from '../../substrings/topSpans.js';
+import { SPAN_COLUMNS, spanRow, type SpanColumns } from '../../substrings/spans.js';
+import { namedTopSpans } from '../../substrings/topSpans.js';
 import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
 import { doublingPasses, searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
@@ -73,10 +74,7 @@ export async function substringsOf(
   const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
   await checkpoint?.remove();
-  const top = topSpans(corpus, spans, config.cut).map((t) => {
-    const d = documentAt(corpus, t.first);
-    return { ...t, firstId: ids[d], firstStart: t.first - corpus.starts[d] };
-  });
+  const top = namedTopSpans(corpus, spans, config.cut, ids);
   const report: SubstringsReport = {
     format: 'gpudedup-substrings-report-1',
     inputs: config.inputs,
@@ -94,6 +92,7 @@ export async function substringsOf(
     timings,
   };
   if (config.report !== undefined) await writeTextFile(config.report, JSON.stringify(report, null, 2) + '\n');
+  if (config.reportHtml !== undefined) await writeTextFile(config.reportHtml, substringsHtmlReport(report));
   return report;
 }
 
@@ -152,10 +151,13 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
     { flag: '-o', path: config.out },
     { flag: '--spans', path: config.spans },
     { flag: '--report', path: config.report },
+    { flag: '--report-html', path: config.reportHtml },
   ].filter((o): o is { flag: string; path: string } => o.path !== undefined);
   const checkpoint = checkpointOf(config);
   if (checkpoint === undefined && config.resume)
-    throw new RangeError('--resume keeps its checkpoint beside an output file: give -o, --spans or --report a file');
+    throw new RangeError(
+      '--resume keeps its checkpoint beside an output file: give -o, --spans, --report or --report-html a file',
+    );
   if (checkpoint !== undefined) outputs.push({ flag: '--resume (the checkpoint)', path: checkpoint });
   await checkOutputs(
     outputs,
@@ -168,7 +170,7 @@ async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): 
 /** The checkpoint's path: beside the first output that is a file (none for --min-tokens: one pass, in memory). */
 function checkpointOf(config: SubstringsConfig): string | undefined {
   if (config.checkpoint === false || config.minTokens !== undefined) return undefined;
-  const first = [config.out, config.spans, config.report].find((p) => p !== undefined && p !== '-');
+  const first = [config.out, config.spans, config.report, config.reportHtml].find((p) => p !== undefined && p !== '-');
   return first === undefined ? undefined : checkpointPath(first);
 }
 
@@ -226,14 +228,6 @@ async function writeOutputs(
     throw error;
   }
 }
-
-export const SPAN_COLUMNS = [
-  ['id', 'STRING'],
-  ['start', 'INT64'],
-  ['end', 'INT64'],
-  ['first_id', 'STRING'],
-  ['first_start', 'INT64'],
-] as const;
 
 async function writeSpans(table: RowTable, corpus: CorpusText, ids: readonly string[], spans: SpanColumns) {
   for (let s = 0; s < spans.count; s++) {

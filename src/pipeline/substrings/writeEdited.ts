@@ -5,8 +5,8 @@
  * as read), or not at all when too little of it is left.
  */
 import { readDocuments, type InputFile } from '../../io/readDocuments.js';
-import type { InputDocument, ReadOptions } from '../../io/documents.js';
-import { replaceTopLevelField } from '../../io/jsonField.js';
+import type { ReadOptions } from '../../io/documents.js';
+import { withText } from '../../io/jsonField.js';
 import type { KeptDocuments } from '../../formats/keptDocuments.js';
 import { bytesRemoved, cutRanges } from '../../substrings/cuts.js';
 import type { CorpusText } from '../../substrings/corpusText.js';
@@ -89,19 +89,9 @@ export async function writeEdited(
     if (cut === undefined) await out.write(document);
     else if (corpus.starts[d + 1] - corpus.starts[d] - cut.removed >= minRemaining) {
       const { text } = cutRanges(documentBytes(corpus, d).slice(), rangesOf(corpus, spans, d, cut.first, cut.end));
-      await out.write(edited(document, text, read.textField));
+      await out.write(withText(document, text, read.textField));
     }
     if ((++d & 1023) === 0) progress.update(d, bytes);
   }
   if (d !== corpus.starts.length - 1) throw new Error('the input changed between passes (fewer documents than before)');
-}
-
-/** The document with another text: a JSON line keeps every other byte (jsonField.ts), a row every other column. */
-export function edited(document: InputDocument, text: string, textField: string): InputDocument {
-  const record = document.record === undefined ? undefined : { ...document.record, [textField]: text };
-  const rawLine =
-    document.rawLine === undefined
-      ? undefined
-      : replaceTopLevelField(document.rawLine, textField, JSON.stringify(text));
-  return { ...document, text, record, rawLine };
 }
