@@ -161,7 +161,7 @@ export class SpansView {
   }
 }
 
-/** The shortest span as the report gives it: bytes here (the tab searches bytes), normalized tokens for --min-tokens. */
+/** The shortest span as the report gives it: bytes here (the tab searches bytes), tokens for --min-tokens. */
 function shortestSpan(r: SpanSummary['report']): string {
   return r.minTokens === undefined ? plural(r.minLength ?? 0, 'byte') : plural(r.minTokens, 'normalized token');
 }

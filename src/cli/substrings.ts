@@ -93,6 +93,10 @@ export function substringsConfigFrom(
 ): SubstringsConfig {
   if (options.minTokens !== undefined && minLengthGiven)
     throw new RangeError('--min-length (bytes) and --min-tokens (tokens) both set the shortest span: give one');
+  if (options.minTokens !== undefined && (options.memoryLimit !== undefined || options.threads !== undefined))
+    throw new RangeError(
+      "--memory-limit and --threads are the byte search's: --min-tokens runs in memory, in one thread",
+    );
   if (options.minTokens !== undefined && options.resume)
     throw new RangeError('--resume continues the byte search (--min-length); --min-tokens runs in one pass');
   if (options.minTokens === undefined && (options.nfkc || options.stripPunctuation))

@@ -77,7 +77,10 @@ export interface TokenSubstringsOptions {
   readonly minRemaining?: number;
   readonly nfkc?: boolean;
   readonly stripPunctuation?: boolean;
+  /** The byte search's: refused here, as minLength is. */
   readonly minLength?: number;
+  readonly memoryLimitBytes?: number;
+  readonly threads?: number;
 }
 
 /**
@@ -91,6 +94,10 @@ export function substringTokenDocuments(
 ): SubstringsResult {
   if (options.minLength !== undefined)
     throw new RangeError('minLength (bytes) and minTokens (tokens) both give the shortest span: give one');
+  if (options.memoryLimitBytes !== undefined || options.threads !== undefined)
+    throw new RangeError(
+      "memoryLimitBytes and threads are the byte search's: minTokens searches in memory, in one thread",
+    );
   const minTokens = optionValue('minTokens', options.minTokens);
   const settings = {
     cut: optionValue('cut', options.cut),

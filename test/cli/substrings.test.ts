@@ -98,11 +98,12 @@ describe('gpudedup substrings', () => {
     expect(lines).toHaveLength(4);
   });
 
-  it('--min-tokens: runs of normalized tokens (case and wraps folded) cut in the original bytes, by a real process', async () => {
+  it('--min-tokens: runs of normalized tokens (case, wraps folded) cut in the original bytes', async () => {
     const dir = tempDir('substrings-cli-');
     const { path, lines } = corpus(dir);
     const wrapped = join(dir, 'wrapped.jsonl');
-    const upper = `{"id":"e","text":${JSON.stringify(`Fifth: ${P.toUpperCase().replaceAll(' ', '\n')} (end)`)},"n":[1]}`;
+    const wrappedText = `Fifth: ${P.toUpperCase().replaceAll(' ', '\n')} (end)`;
+    const upper = `{"id":"e","text":${JSON.stringify(wrappedText)},"n":[1]}`;
     writeFileSync(wrapped, `${upper}\n`);
     const out = join(dir, 'out.jsonl');
     const spans = join(dir, 'spans.csv');
@@ -156,6 +157,10 @@ describe('gpudedup substrings', () => {
       [
         ['substrings', path, '--report', join(dir, 'r.json'), '--min-length', '50', '--min-tokens', '5'],
         /--min-length \(bytes\) and --min-tokens \(tokens\) both set the shortest span: give one/,
+      ],
+      [
+        ['substrings', path, '--report', join(dir, 'r.json'), '--min-tokens', '5', '--threads', '2'],
+        /--memory-limit and --threads are the byte search's: --min-tokens runs in memory, in one thread/,
       ],
       [
         ['substrings', path, '--report', join(dir, 'r.json'), '--min-tokens', '5', '--resume'],
