@@ -3,8 +3,8 @@
  * shards split by byte ranges: `cluster` (DuckDB) on 2 and on 4 such shards
  * with defaults (hybrid verification, the representative check) equals
  * `dedup` with defaults byte for byte, and
- * `--clusters-from` applies its table in one pass (and Spark, on 4 shards,
- * where cluster.test.ts runs Spark); each shard says how much of
+ * `--clusters-from` applies its table in one pass (Spark reads shards as
+ * DuckDB does: test/engines/clusterSpark.test.ts); each shard says how much of
  * the input it read. Standard input cannot be split: every shard streams it
  * and keeps every N-th document, and those shards join to the same clusters.
  */
@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readShardMeta } from '../../src/formats/shards/shardSet.js';
 import { runCli, tempDir } from '../support/cli.js';
-import { sparkWanted } from '../support/spark.js';
 
 const dir = tempDir();
 const corpus = join(dir, 'sample.jsonl');
@@ -60,11 +59,6 @@ describe('sign --shard on a file split by byte ranges', () => {
       const kept = join(dir, `kept-${count}.jsonl`);
       await cli(['dedup', corpus, '--clusters-from', clusters, '-o', kept, '-q']);
       expect(readFileSync(kept, 'utf8')).toBe(want.kept);
-      if (count === 4 && sparkWanted()) {
-        const spark = join(dir, 'cluster-spark.csv');
-        await cli(['cluster', ...shards, '--engine', 'spark', '--clusters', spark, '-q']);
-        expect(readFileSync(spark, 'utf8')).toBe(want.clusters);
-      }
     },
     600_000,
   );
