@@ -63,7 +63,12 @@ function serve(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ra
   return new Promise((resolve, reject) => {
     // Its own process group: SIGTERM goes to the server (and to bash, where bash did not exec it).
     const child = spawn('bash', ['-c', started], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const group = -(child.pid ?? 0);
+    // Never -0: process.kill(0) would signal this test's own process group.
+    if (child.pid === undefined) {
+      child.on('error', reject); // spawn failed: its 'error' event follows
+      return;
+    }
+    const group = -child.pid;
     let stdout = '';
     let stderr = '';
     let signalled = false;

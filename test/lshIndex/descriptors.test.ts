@@ -4,7 +4,7 @@
  * failed with EMFILE after a few dozen adds (serve: 500 to every /add after
  * the 37th while /health said ok), and an index of 1,000 segments could not
  * even be opened to compact it. Real processes under a real limit (bash's
- * ulimit): 2,000 adds through the library, then the CLI, then 2,000 /adds
+ * ulimit): 1,000 adds through the library, then the CLI, then 1,000 /adds
  * to `serve` on loopback; each bounded in time.
  */
 import { spawnSync } from 'node:child_process';
@@ -14,12 +14,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../support/cli.js';
 import { postJson, startServe } from '../support/serveProcess.js';
 
-/** The index in memory where the system has it: 2,000 commits fsync, which a disk makes slow. */
+/** The index in memory where the system has it: 1,000 commits fsync, which a disk makes slow. */
 const root = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gpudedup-fds-') : tempDir();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const LIMIT = 256;
-const ADDS = 2000;
+const ADDS = 1000;
 const underLimit = (command: string): string[] => ['-c', `ulimit -n ${LIMIT} && exec ${command}`];
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 

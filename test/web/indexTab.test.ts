@@ -11,33 +11,21 @@
  * Without /usr/bin/chromium the tests skip with a hint (under CI they fail).
  * WebGPU is not needed: the tab signs queries on the CPU (wasm).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/lshIndex/crc32.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import {
-  buildApp,
-  chromiumMissing,
-  ENABLE_HINT,
-  launchChromium,
-  REPO,
-  serve,
-  underCi,
-  type Browser,
-  type StaticServer,
-} from './browser.js';
+import { REPO } from './browser.js';
+import { useTab } from './tabFixture.js';
 
-let browser: Browser | undefined;
-let server: StaticServer | undefined;
-let builtApp: string | undefined;
-const missing = chromiumMissing();
+const tab = useTab();
 const root = tempDir();
 
 /** The sample's documents (license texts: many near-duplicates), and variants of some (a word changed), and two without an id. */
@@ -55,28 +43,6 @@ function queryCorpus(): string {
   lines.push(JSON.stringify({ text: docs[3].text }));
   return lines.join('\n') + '\n';
 }
-
-beforeAll(async () => {
-  if (missing !== undefined) {
-    if (!underCi()) console.warn(`skipping the index tab's browser tests: ${missing}. ${ENABLE_HINT}`);
-    return;
-  }
-  builtApp = await buildApp();
-  server = await serve(builtApp);
-  browser = await launchChromium({ webgpu: false });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (builtApp !== undefined) rmSync(builtApp, { recursive: true, force: true });
-});
-
-beforeEach((context) => {
-  if (missing === undefined) return;
-  if (underCi()) throw new Error(`${missing}. ${ENABLE_HINT} (CI is set, so this fails instead of skipping)`);
-  context.skip(`${missing}. ${ENABLE_HINT}`);
-});
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -113,11 +79,11 @@ describe('the tab checks files against a saved index', () => {
   it("gives gpudedup query's JSON Lines, line for line, with the index's own settings", async () => {
     const corpus = join(root, 'check.jsonl');
     writeFileSync(corpus, queryCorpus());
-    const page = await browser!.context.newPage();
+    const page = await tab.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await page.goto(`${server!.origin}/`);
+    await page.goto(`${tab.origin}/`);
     // The form stays at its defaults (threshold 0.8, k 128, word 5-grams…): the second index differs in each.
     const settings: [string, string[]][] = [
       ['default', []],
@@ -166,7 +132,7 @@ describe('the tab checks files against a saved index', () => {
     expect(await seriousViolations(page), 'dark colour scheme').toEqual([]);
     // Nothing left the tab: only the page's own files, and blob: downloads.
     expect(
-      requests.filter((url) => !url.startsWith(`${server!.origin}/`) && !url.startsWith(`blob:${server!.origin}/`)),
+      requests.filter((url) => !url.startsWith(`${tab.origin}/`) && !url.startsWith(`blob:${tab.origin}/`)),
     ).toEqual([]);
     await page.close();
   }, 300_000);
@@ -177,8 +143,8 @@ describe('the tab checks files against a saved index', () => {
     const dir = join(root, 'index-questions');
     const created = await runCli(['index', 'create', dir, join(REPO, 'data/sample.jsonl.gz'), '--quiet']);
     expect(created.code, created.stderr).toBe(0);
-    const page = await browser!.context.newPage();
-    await page.goto(`${server!.origin}/`);
+    const page = await tab.newPage();
+    await page.goto(`${tab.origin}/`);
     for (const [kind, value, flags, label] of [
       ['top', '3', ['--top', '3'], 'top 3'],
       ['containment', '0.8', ['--containment', '0.8'], 'containment ≥ 0.8'],
@@ -203,8 +169,8 @@ describe('the tab checks files against a saved index', () => {
   }, 300_000);
 
   it('refuses a folder that is not an index, or an index of another format version, in one line naming it; Stop checking stops at once', async () => {
-    const page = await browser!.context.newPage();
-    await page.goto(`${server!.origin}/`);
+    const page = await tab.newPage();
+    await page.goto(`${tab.origin}/`);
     const corpus = join(root, 'small.jsonl');
     writeFileSync(corpus, '{"id":"a","text":"one two three four five six seven"}\n');
     const notIndex = join(root, 'notes');

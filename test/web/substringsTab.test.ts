@@ -10,53 +10,22 @@
  * search at once (and Dedup waits for one); axe finds no serious violation. Without /usr/bin/chromium the tests skip with a hint
  * (under CI they fail).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParquetTableBuffer } from '../../src/formats/parquet/parquetBuffer.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import {
-  buildApp,
-  chromiumMissing,
-  ENABLE_HINT,
-  launchChromium,
-  REPO,
-  serve,
-  underCi,
-  type Browser,
-  type StaticServer,
-} from './browser.js';
+import { REPO } from './browser.js';
+import { useTab } from './tabFixture.js';
 
-let browser: Browser | undefined;
-let server: StaticServer | undefined;
-let builtApp: string | undefined;
-const missing = chromiumMissing();
+const tab = useTab();
 const root = tempDir();
 const SAMPLE = join(REPO, 'data/sample.jsonl.gz');
-
-beforeAll(async () => {
-  if (missing !== undefined) return;
-  builtApp = await buildApp();
-  server = await serve(builtApp);
-  browser = await launchChromium({ webgpu: false });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (builtApp !== undefined) rmSync(builtApp, { recursive: true, force: true });
-});
-
-beforeEach((context) => {
-  if (missing === undefined) return;
-  if (underCi()) throw new Error(`${missing}. ${ENABLE_HINT} (CI is set, so this fails instead of skipping)`);
-  context.skip(`${missing}. ${ENABLE_HINT}`);
-});
 
 const P = 'A paragraph every page of this site repeats, café and crème brûlée 🍰, long enough to count twice over.';
 /** P as JSON with every non-ASCII character escaped (\u00e9…), as some writers write it. */
@@ -152,11 +121,11 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     expect(cli.edited.toString('utf8')).toContain('"id": "p2", "text": "Other start;"'); // p2 edited, p3 dropped
     expect(cli.edited.toString('utf8')).not.toContain('"id":"p3"');
 
-    const page = await browser!.context.newPage();
+    const page = await tab.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await page.goto(`${server!.origin}/`);
+    await page.goto(`${tab.origin}/`);
     // The form's defaults are the table's (--min-length 100, --cut later, --min-remaining 1).
     expect(await page.inputValue('#min-length')).toBe('100');
     expect(await page.inputValue('#cut')).toBe('later');
@@ -179,7 +148,7 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     expect(await rows.first().locator('bdi').textContent()).toBe(cli.report.topSpans[0].firstId);
     expect(await seriousViolations(page)).toEqual([]);
     expect(
-      requests.filter((url) => !url.startsWith(`${server!.origin}/`) && !url.startsWith(`blob:${server!.origin}/`)),
+      requests.filter((url) => !url.startsWith(`${tab.origin}/`) && !url.startsWith(`blob:${tab.origin}/`)),
     ).toEqual([]);
     await page.close();
   }, 120_000);
@@ -188,8 +157,8 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     const planted = plantedFile();
     const cli = await cliOutputs('all', [planted], ['--min-length', '40', '--cut', 'all', '--min-remaining', '13']);
     expect(cli.report.documentsDropped).toBe(2); // p3 emptied, p2 left with "Other start;" (12 bytes), p1 with 15
-    const page = await browser!.context.newPage();
-    await page.goto(`${server!.origin}/`);
+    const page = await tab.newPage();
+    await page.goto(`${tab.origin}/`);
     // A dedup first: a span search leaves its results working (its Parquet is made by the worker afterwards).
     await page.setInputFiles('#files', [planted]);
     await page.click('#run');
@@ -231,8 +200,8 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     const parquet = plantedParquet();
     const cli = await cliOutputs('parquet', [parquet], ['--min-length', '40']);
     expect(cli.report.documentsTouched).toBe(2);
-    const page = await browser!.context.newPage();
-    await page.goto(`${server!.origin}/`);
+    const page = await tab.newPage();
+    await page.goto(`${tab.origin}/`);
     expect(await findSpans(page, [parquet], { 'min-length': '40' })).toMatch(/^Done in/);
     expect((await bytesOf(page, '#download-edited')).equals(cli.edited)).toBe(true);
     expect((await bytesOf(page, '#download-spans')).equals(cli.spans)).toBe(true);

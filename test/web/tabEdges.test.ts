@@ -15,52 +15,21 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_STRING_LENGTH } from '../../src/io/stringLimit.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import {
-  buildApp,
-  chromiumMissing,
-  ENABLE_HINT,
-  launchChromium,
-  REPO,
-  serve,
-  underCi,
-  type Browser,
-  type StaticServer,
-} from './browser.js';
+import { REPO } from './browser.js';
+import { useTab } from './tabFixture.js';
 
-let browser: Browser | undefined;
-let server: StaticServer | undefined;
-let builtApp: string | undefined;
-const missing = chromiumMissing();
+const tab = useTab();
 const root = tempDir();
 
-beforeAll(async () => {
-  if (missing !== undefined) return;
-  builtApp = await buildApp();
-  server = await serve(builtApp);
-  browser = await launchChromium({ webgpu: false });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (builtApp !== undefined) rmSync(builtApp, { recursive: true, force: true });
-});
-
-beforeEach((context) => {
-  if (missing === undefined) return;
-  if (underCi()) throw new Error(`${missing}. ${ENABLE_HINT} (CI is set, so this fails instead of skipping)`);
-  context.skip(`${missing}. ${ENABLE_HINT}`);
-});
-
 async function openPage(): Promise<Page> {
-  const page = await browser!.context.newPage();
+  const page = await tab.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-  await page.goto(`${server!.origin}/`);
+  await page.goto(`${tab.origin}/`);
   return page;
 }
 

@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../support/cli.js';
-import { chromiumMissing, launchChromium, REPO, type Browser } from '../../web/browser.js';
+import { chromiumMissing, launchChromium, REPO, underCi, type Browser } from '../../web/browser.js';
 import { escapeHtml, htmlReport } from '../../../src/formats/reports/htmlReport.js';
 
 const missing = chromiumMissing();
+// Under CI a browser test fails rather than skips.
+if (missing !== undefined && underCi()) throw new Error(missing);
 
 /** The value at a dotted path of the report (`audit.bins.0.share`). */
 function at(report: unknown, path: string): unknown {
