@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulAddModP, reduce64ModP } from '../../src/math/mersenne61.js';
-import { P, randomBelow, randomU32, rng } from '../support/reference.js';
+import { EDGE_ADDENDS, EDGES, P, randomBelow, randomU32, rng } from '../support/reference.js';
 
 const lanes = (v: bigint): [number, number] => [Number(v >> 32n), Number(v & 0xffffffffn)];
 
@@ -13,30 +13,6 @@ function mulAdd(a: bigint, x: bigint, b: bigint): bigint {
   return (BigInt(out[1]) << 32n) | BigInt(out[0]);
 }
 
-// Values below 2^61 that stress carries and folds: limbs of all ones, word edges, P itself.
-const EDGES = [
-  0n,
-  1n,
-  2n,
-  P - 2n,
-  P - 1n,
-  P,
-  (1n << 61n) - 2n,
-  (1n << 32n) - 1n,
-  1n << 32n,
-  (1n << 32n) + 1n,
-  1n << 60n,
-  (1n << 60n) - 1n,
-  0xffffn,
-  0xffff0000n,
-  0xffff_ffff_ffffn,
-  0x1fff_ffff_0000_0000n,
-  0x1fff_0000_ffff_0000n,
-  0x0000_ffff_0000_ffffn,
-  0x1fff_ffff_ffff_0000n,
-  0xffff_0000_ffffn,
-];
-
 describe('mulAddModP (32-bit lanes) against BigInt', () => {
   it('(P−1)·(P−1) mod P = 1', () => {
     expect(mulAdd(P - 1n, P - 1n, 0n)).toBe(1n);
@@ -45,7 +21,7 @@ describe('mulAddModP (32-bit lanes) against BigInt', () => {
   it('is exact on every pair of edge values, with edge addends', () => {
     for (const a of EDGES)
       for (const x of EDGES)
-        for (const b of [0n, 1n, P - 1n]) {
+        for (const b of EDGE_ADDENDS) {
           // The algorithm takes operands below 2^61 (P itself included: it folds to 0).
           expect(mulAdd(a, x, b), `a=${a} x=${x} b=${b}`).toBe((((a * x) % P) + b) % P);
         }

@@ -5,6 +5,33 @@
 import { tokenize, type NormalizeOptions } from '../../src/text/normalize.js';
 
 export const P = (1n << 61n) - 1n;
+
+/** Values below 2^61 that stress carries and folds: limbs of all ones, word edges, P itself (CPU and WGSL tests). */
+export const EDGES = [
+  0n,
+  1n,
+  2n,
+  P - 2n,
+  P - 1n,
+  P,
+  (1n << 61n) - 2n,
+  (1n << 32n) - 1n,
+  1n << 32n,
+  (1n << 32n) + 1n,
+  1n << 60n,
+  (1n << 60n) - 1n,
+  0xffffn,
+  0xffff0000n,
+  0xffff_ffff_ffffn,
+  0x1fff_ffff_0000_0000n,
+  0x1fff_0000_ffff_0000n,
+  0x0000_ffff_0000_ffffn,
+  0x1fff_ffff_ffff_0000n,
+  0xffff_0000_ffffn,
+];
+
+/** Addends for the edge pairs. */
+export const EDGE_ADDENDS = [0n, 1n, P - 1n];
 const MASK64 = (1n << 64n) - 1n;
 
 export function splitmix64Ref(state: bigint): bigint {

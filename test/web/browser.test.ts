@@ -13,12 +13,10 @@
  * under CI (env CI set) they fail: a broken CI image must not pass by skipping.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultLshParams } from '../../src/dedup/dedupSigned.js';
@@ -55,6 +53,7 @@ import {
   type Browser,
   type CorpusDocument,
   type StaticServer,
+  seriousViolations,
 } from './browser.js';
 
 let browser: Browser | undefined;
@@ -448,20 +447,6 @@ const ARTIFACTS = join(REPO, 'test-artifacts');
 async function screenshot(target: Page | Locator, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await target.screenshot({ path: join(ARTIFACTS, name) });
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA and best practices), one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
-  );
-  expect(results.passes.length).toBeGreaterThan(10); // axe ran and checked things
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Nothing wider than the window: the page never scrolls sideways. */

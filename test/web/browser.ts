@@ -4,14 +4,16 @@
  * SwiftShader gives a WebGPU adapter without a GPU. Playwright never downloads
  * a browser here; scripts/install-chromium.sh installs the system one.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { AxeResults } from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -128,4 +130,17 @@ export async function loadCorpus(): Promise<CorpusDocument[]> {
       const record = JSON.parse(line) as { id: string; text: string };
       return { id: record.id, text: record.text };
     });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page, one line each (axe injected once per page). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

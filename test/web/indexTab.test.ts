@@ -12,17 +12,15 @@
  * WebGPU is not needed: the tab signs queries on the CPU (wasm).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/lshIndex/crc32.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import { REPO } from './browser.js';
+import { REPO, seriousViolations } from './browser.js';
 import { useTab } from './tabFixture.js';
 
 const tab = useTab();
@@ -42,18 +40,6 @@ function queryCorpus(): string {
   lines.push(JSON.stringify({ text: 'a document with no id of its own, about nothing in the index at all' }));
   lines.push(JSON.stringify({ text: docs[3].text }));
   return lines.join('\n') + '\n';
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
-  );
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Picks the folder and files, presses Check, and waits for the check to settle; its status text. */

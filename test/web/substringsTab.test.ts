@@ -11,16 +11,14 @@
  * (under CI they fail).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ParquetTableBuffer } from '../../src/formats/parquet/parquetBuffer.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import { REPO } from './browser.js';
+import { REPO, seriousViolations } from './browser.js';
 import { useTab } from './tabFixture.js';
 
 const tab = useTab();
@@ -96,18 +94,6 @@ async function cliOutputs(name: string, files: string[], flags: string[]) {
 function comparable(report: Record<string, unknown>) {
   const { inputs: _, seconds: __, timings, ...rest } = report;
   return { ...rest, stages: Object.keys(timings as object) };
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
-  );
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('the tab finds repeated spans as gpudedup substrings does', () => {

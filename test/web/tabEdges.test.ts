@@ -9,17 +9,15 @@
  * name are refused up front; the index results table pages, wraps long ids
  * at 1280 px, passes axe, and its errors look like errors.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_STRING_LENGTH } from '../../src/io/stringLimit.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
-import { REPO } from './browser.js';
+import { REPO, seriousViolations } from './browser.js';
 import { useTab } from './tabFixture.js';
 
 const tab = useTab();
@@ -45,18 +43,6 @@ async function clickDedup(page: Page, timeout = 120_000): Promise<string> {
 async function download(page: Page, link: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
   return readFile(await file.path(), 'utf8');
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe.run(document),
-  );
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const RLO = '\u202e';

@@ -4,32 +4,9 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { ShingleBatch } from '../../../src/signatures/backend.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
-import { P, randomBelow, randomU32, rng } from '../../support/reference.js';
+import { EDGE_ADDENDS, EDGES, P, randomBelow, randomU32, rng } from '../../support/reference.js';
 
-/** The edge values of test/math/mersenne61.test.ts: carries, folds, word edges, P itself. */
-export const EDGES = [
-  0n,
-  1n,
-  2n,
-  P - 2n,
-  P - 1n,
-  P,
-  (1n << 61n) - 2n,
-  (1n << 32n) - 1n,
-  1n << 32n,
-  (1n << 32n) + 1n,
-  1n << 60n,
-  (1n << 60n) - 1n,
-  0xffffn,
-  0xffff0000n,
-  0xffff_ffff_ffffn,
-  0x1fff_ffff_0000_0000n,
-  0x1fff_0000_ffff_0000n,
-  0x0000_ffff_0000_ffffn,
-  0x1fff_ffff_ffff_0000n,
-  0xffff_0000_ffffn,
-];
-export const EDGE_ADDENDS = [0n, 1n, P - 1n];
+export { EDGE_ADDENDS, EDGES };
 
 export interface MulAddCase {
   readonly a: bigint;
