@@ -28,7 +28,13 @@ import type { VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
 import { checkTableOptions } from '../options.js';
 import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
-import { usesShingleSets, verifyPairs, type VerifiedPairs, type VerifyMode } from '../verify/verification.js';
+import {
+  usesShingleSets,
+  verifyPairs,
+  verifyPairsInParallel,
+  type VerifiedPairs,
+  type VerifyMode,
+} from '../verify/verification.js';
 import {
   bandAgainstReference,
   bandCorpus,
@@ -104,14 +110,18 @@ export async function dedupSigned(
   }
   const verified = await stage(
     'verification',
-    (progress) =>
-      verifyPairs(candidates, {
+    (progress) => {
+      const options = {
         ...verifySettings(settings),
         signatures,
         exactSimilarity: store.corpus,
         known: store.known,
         onProgress: progress,
-      }),
+      };
+      return store.exact !== undefined && usesShingleSets(settings.verify)
+        ? verifyPairsInParallel(candidates, options, store.exact)
+        : verifyPairs(candidates, options);
+    },
     candidates.a.length,
   );
   const clustering = await clusterChecked(held, verified, settings, store, stage);
@@ -165,10 +175,11 @@ async function bandAndLoad(
   const referencePairs = reference &&
     referenceCandidates && { combined: concatMatrices(signatures, reference.rows), pairs: referenceCandidates };
   const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets, settings.shingleSetBytes);
-  if (usesShingleSets(settings.verify)) {
-    const needed = setsNeeded(held, candidates, settings, referencePairs);
-    await stage('load shingles', () => store.ensure(needed));
-  }
+  // Sets read where they lie need no list of what to load: finding it costs a clustering pass (hybrid).
+  if (usesShingleSets(settings.verify))
+    await stage('load shingles', () =>
+      store.readsWhereTheyLie ? false : store.ensure(setsNeeded(held, candidates, settings, referencePairs)),
+    );
   return { keys, candidates, held, referencePairs, store };
 }
 

@@ -6,6 +6,10 @@
  * tab); src/pipeline/dedup/setSpill.ts adds a file past a memory share.
  */
 
+import { SetArena, sharedMemoryAvailable, type SharedSets } from './sharedSets.js';
+
+export type { SharedSets } from './sharedSets.js';
+
 /**
  * The shingle sets of the corpus groups flagged 1 in `needed` (the others may
  * be left undefined), holding at most `budgetBytes` of them: past it the rest
@@ -28,15 +32,44 @@ export interface SetSpool {
   readonly load: LoadShingleSets;
   /** Any one group's set, read where it lies: exact Jaccard past the load's budget (ShingleSetStore). */
   readonly fetch?: FetchShingleSet;
+  /** Where each set lies for worker threads; undefined without shared memory. */
+  share?(): SharedSets | undefined;
   /** Frees what it holds (a file, where there is one). */
   release(): void;
 }
 
 export class MemorySetSpool implements SetSpool {
   private readonly sets: Uint32Array[] = [];
+  /** With shared memory, the sets are copied into it (and their units' buffers freed), for the workers. */
+  private readonly arena = sharedMemoryAvailable() ? new SetArena() : undefined;
+  private chunk = new Int32Array(1024);
+  private start = new Float64Array(1024);
 
   append(set: Uint32Array): void {
-    this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
+    if (this.arena === undefined) {
+      this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
+      return;
+    }
+    const g = this.sets.length;
+    if (g === this.chunk.length) {
+      this.chunk = grownTo(this.chunk, 2 * g);
+      this.start = grownTo(this.start, 2 * g);
+    }
+    const placed = this.arena.add(set);
+    this.chunk[g] = placed.chunk;
+    this.start[g] = placed.start;
+    this.sets.push(placed.view);
+  }
+
+  share(): SharedSets | undefined {
+    if (this.arena === undefined) return undefined;
+    const n = this.sets.length;
+    return {
+      chunks: this.arena.chunks,
+      chunk: this.chunk.slice(0, n),
+      start: this.start.slice(0, n),
+      length: Uint32Array.from(this.sets, (set) => set.length),
+    };
   }
 
   readonly load: LoadShingleSets = async () => this.sets;
@@ -46,5 +79,13 @@ export class MemorySetSpool implements SetSpool {
 
   release(): void {
     this.sets.length = 0;
+    this.arena?.truncate(0, 0);
   }
+}
+
+/** A copy of `from` with room for `length` elements. */
+export function grownTo<T extends Int32Array | Uint32Array | Float64Array>(from: T, length: number): T {
+  const to = new (from.constructor as new (n: number) => T)(length);
+  to.set(from.subarray(0, Math.min(from.length, length)));
+  return to;
 }

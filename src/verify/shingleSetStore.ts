@@ -10,6 +10,7 @@
  * pair waits on a budget: exactness never depends on the memory limit.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
+import type { ExactPairs } from './exactWorkers.js';
 
 import type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
 
@@ -19,6 +20,8 @@ export type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js'
 export interface ShingleSetSource {
   readonly load: LoadShingleSets;
   readonly fetch?: FetchShingleSet;
+  /** Exact Jaccard of many pairs on worker threads that read the same sets where they lie (with `fetch`). */
+  readonly exact?: ExactPairs;
 }
 
 export class ShingleSetStore {
@@ -35,6 +38,8 @@ export class ShingleSetStore {
   fetches = 0;
   private readonly load: LoadShingleSets;
   private readonly fetch?: FetchShingleSet;
+  /** Candidate verification's exact Jaccard in parallel, where the source offers it. */
+  readonly exact?: ExactPairs;
   /** Groups read on demand at least once (counted in `loaded`). */
   private readonly fetched?: Uint8Array;
 
@@ -50,7 +55,13 @@ export class ShingleSetStore {
     if (typeof source !== 'function' && source.fetch !== undefined) {
       this.fetch = source.fetch;
       this.fetched = new Uint8Array(count);
+      if (source.exact !== undefined) this.exact = this.counted(source.exact);
     }
+  }
+
+  /** Every set is read where it lies when a comparison needs it (`fetch`): `ensure` loads nothing. */
+  get readsWhereTheyLie(): boolean {
+    return this.fetch !== undefined;
   }
 
   has(g: number): boolean {
@@ -112,12 +123,29 @@ export class ShingleSetStore {
     const set = this.sets[g];
     if (set !== undefined) return set;
     if (this.fetch === undefined) throw new Error(`internal: shingle set of group ${g} was not loaded`);
+    this.countFetch(g);
+    return this.fetch(g);
+  }
+
+  private countFetch(g: number): void {
     this.fetches++;
     if (this.fetched![g] === 0) {
       this.fetched![g] = 1;
       this.loaded++;
     }
-    return this.fetch(g);
+  }
+
+  /** `exact` with the sets its workers read counted as the ones read here (the report's figures stay the same). */
+  private counted(exact: ExactPairs): ExactPairs {
+    return {
+      similarities: (a, b, onProgress) => {
+        for (let i = 0; i < a.length; i++) {
+          this.countFetch(a[i]);
+          this.countFetch(b[i]);
+        }
+        return exact.similarities(a, b, onProgress);
+      },
+    };
   }
 
   private combinedSet(i: number): Uint32Array {

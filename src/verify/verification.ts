@@ -11,12 +11,12 @@
  * - none: every candidate passes (LSH alone, like text-dedup's default).
  */
 import type { PairList } from '../bands/pairSet.js';
-import { PairIndex } from '../shingles/pairIndex.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { VerifyMode } from '../options.js';
 import {
   countDecision,
   decidePair,
+  estimateVerdict,
   isAccepted,
   noDecisions,
   pairRule,
@@ -25,6 +25,7 @@ import {
   type ExactEvidence,
   type ExactSimilarity,
 } from './pairDecision.js';
+import type { ExactPairs } from './exactWorkers.js';
 
 export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
@@ -32,6 +33,7 @@ export { VERIFY_MODES, type VerifyMode } from '../options.js';
 export const usesShingleSets = (mode: VerifyMode): boolean => mode === 'exact' || mode === 'hybrid';
 
 export type { ExactSimilarity } from './pairDecision.js';
+export { exactJaccard } from './exactJaccard.js';
 
 export interface VerifiedPairs extends PairList {
   /** Signature agreement of each verified pair. */
@@ -51,23 +53,6 @@ export interface VerifiedPairs extends PairList {
 export function verifiedSimilarity(verified: VerifiedPairs, i: number): number {
   const exact = verified.exact?.[i];
   return exact !== undefined && !Number.isNaN(exact) ? exact : verified.estimate[i];
-}
-
-/**
- * |A ∩ B| / |A ∪ B| for two deduplicated shingle sets of (lo, hi) pairs (as
- * `shingleDocument` returns them). Hashes the smaller set, probes with the other.
- * Two empty sets have similarity 0: empty documents are never duplicates.
- */
-export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
-  const [small, large] = x.length <= y.length ? [x, y] : [y, x];
-  const smallCount = small.length / 2;
-  const largeCount = large.length / 2;
-  if (smallCount === 0) return 0;
-  const index = new PairIndex(small, smallCount);
-  for (let i = 0; i < smallCount; i++) index.add(i);
-  let common = 0;
-  for (let i = 0; i < largeCount; i++) if (index.find(large[2 * i], large[2 * i + 1]) >= 0) common++;
-  return common / (smallCount + largeCount - common);
 }
 
 export interface VerifyPairsOptions {
@@ -127,4 +112,42 @@ export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): 
     candidates: n,
     decided: counts,
   };
+}
+
+/**
+ * verifyPairs with the exact Jaccard it will ask for computed first, in parallel by `exact` (worker threads): the
+ * pairs the estimate cannot decide whose sets are at hand, in the order verifyPairs meets them. The decisions and
+ * counts are verifyPairs's own, from the same numbers.
+ */
+export async function verifyPairsInParallel(
+  candidates: PairList,
+  options: VerifyPairsOptions,
+  exact: ExactPairs,
+): Promise<VerifiedPairs> {
+  const { a, b } = exactPairsNeeded(candidates, options);
+  const similarities = await exact.similarities(a, b, options.onProgress);
+  let next = 0;
+  const exactSimilarity: ExactSimilarity = (x, y) => {
+    if (a[next] !== x || b[next] !== y) throw new Error(`internal: exact Jaccard of (${x}, ${y}) was not computed`);
+    return similarities[next++];
+  };
+  const verified = verifyPairs(candidates, { ...options, exactSimilarity, onProgress: undefined });
+  if (next !== a.length) throw new Error(`internal: ${a.length - next} exact similarities computed and not used`);
+  return verified;
+}
+
+/** The pairs whose decision needs exact Jaccard with both sets at hand, in candidate order. */
+function exactPairsNeeded(candidates: PairList, options: VerifyPairsOptions): PairList {
+  const { verify, threshold, signatures, known } = options;
+  const rule = pairRule(verify, threshold, signatures, options.estimateError);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < candidates.a.length; i++) {
+    const x = candidates.a[i];
+    const y = candidates.b[i];
+    if (estimateVerdict(rule, signatures, x, y) !== 'exact' || (known !== undefined && !known(x, y))) continue;
+    a.push(x);
+    b.push(y);
+  }
+  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
 }

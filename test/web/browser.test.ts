@@ -566,7 +566,14 @@ async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun
 
 /** The report without what differs by nature: input paths vs file names, backend, timings. */
 function comparableReport(report: Record<string, unknown>): Record<string, unknown> {
-  const { inputs: _inputs, backend: _backend, seconds: _seconds, signingSeconds: _signing, ...rest } = report;
+  const {
+    inputs: _inputs,
+    backend: _backend,
+    seconds: _seconds,
+    cpuSeconds: _cpu,
+    signingSeconds: _signing,
+    ...rest
+  } = report;
   return rest;
 }
 

@@ -8,6 +8,7 @@ import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { counted, namesOf, thousands } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { SignedDedup } from '../../dedup/dedupSigned.js';
+import type { StageCpu } from '../../dedup/stageTimer.js';
 import type { OptionValues } from '../../options.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
@@ -43,7 +44,12 @@ export interface ReportOutcome extends SignedDedup {
   readonly audit?: AuditResult;
 }
 
-export function buildReport(config: ReportConfig, outcome: ReportOutcome, timings: Record<string, number>) {
+export function buildReport(
+  config: ReportConfig,
+  outcome: ReportOutcome,
+  timings: Record<string, number>,
+  cpu: Record<string, StageCpu> = {},
+) {
   const { counts } = outcome.assignment;
   return {
     format: REPORT_FORMAT,
@@ -91,12 +97,7 @@ export function buildReport(config: ReportConfig, outcome: ReportOutcome, timing
     invalidSkipped: outcome.invalidSkipped,
     binarySkipped: outcome.binarySkipped,
     backend: outcome.backend,
-    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
-    /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
-    signingSeconds: {
-      shingling: seconds(outcome.signing?.shingleMs ?? 0),
-      signing: seconds(outcome.signing?.signMs ?? 0),
-    },
+    ...timeFields(outcome, timings, cpu),
   };
 }
 
@@ -129,6 +130,26 @@ function decisions(d: DecisionCounts) {
     /** Of byEstimate: pairs that needed exact Jaccard but whose shingle sets passed --memory-limit. */
     byEstimatePastMemoryLimit: d.estimatePastMemoryLimit,
   };
+}
+
+/** Seconds per stage (wall), CPU seconds per stage, and the signing stages' split. */
+function timeFields(outcome: ReportOutcome, timings: Record<string, number>, cpu: Record<string, StageCpu>) {
+  return {
+    seconds: Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, seconds(ms)])),
+    /** CPU seconds a stage, main thread and others; empty where no thread's time is told (the tab, not Linux). */
+    cpuSeconds: cpuSeconds(cpu),
+    /** Within the signing stages: waiting for shingles, and in the signer (not overlapped with shingling). */
+    signingSeconds: {
+      shingling: seconds(outcome.signing?.shingleMs ?? 0),
+      signing: seconds(outcome.signing?.signMs ?? 0),
+    },
+  };
+}
+
+function cpuSeconds(cpu: Record<string, StageCpu>): Record<string, { main: number; other: number }> {
+  return Object.fromEntries(
+    Object.entries(cpu).map(([stage, t]) => [stage, { main: seconds(t.mainMs), other: seconds(t.otherMs) }]),
+  );
 }
 
 const seconds = (ms: number): number => Number((ms / 1000).toFixed(3));

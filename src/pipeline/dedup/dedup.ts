@@ -27,7 +27,8 @@ import {
   type SignedReference,
 } from '../../dedup/dedupSigned.js';
 import { groupIdenticalRows } from '../../exact/exactPrePass.js';
-import { StageTimer } from '../../dedup/stageTimer.js';
+import { StageTimer, type StageCpu } from '../../dedup/stageTimer.js';
+import { nodeCpuClock } from '../shared/cpuClock.js';
 import { usesShingleSets } from '../../verify/verification.js';
 import { auditDedup, type AuditResult } from '../../audit/audit.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
@@ -52,6 +53,8 @@ import { loadShingleSets } from './shingleSets.js';
 import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
 import { loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
+import { nodeExactWorkers } from './exactWorkers.js';
+import { availableParallelism } from 'node:os';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from '../shared/config.js';
 
@@ -71,6 +74,8 @@ export interface DedupOutcome extends SignedDedup, SignedCorpus {
   readonly backend: string;
   /** Milliseconds per stage, in order. */
   readonly timings: Record<string, number>;
+  /** CPU milliseconds per stage, of the main thread and of the others (none where the platform does not tell). */
+  readonly cpu: Record<string, StageCpu>;
   /** Of the corpus's signing: time waiting for shingles, and in the signer. */
   readonly signing: SignedPassTimings;
 }
@@ -99,23 +104,26 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     hooks,
     files,
     read: { ...config.read, onInvalid: invalid.onInvalid, onBinary: invalid.onBinary },
-    timer: new StageTimer(),
+    timer: new StageTimer(nodeCpuClock()),
     signing: { shingleMs: 0, signMs: 0 },
     memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit(),
   };
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   let audit: AuditResult | undefined;
+  const exact = exactWorkers(config, first);
   try {
     const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
     const sets = {
       load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget),
       fetch: first.sets?.fetch,
+      exact,
     };
     core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer));
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
+    exact?.destroy();
     releaseSpill(first.signatures);
     first.sets?.release();
   }
@@ -128,8 +136,16 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     invalidSkipped: invalid.skipped,
     binarySkipped: invalid.binaryFiles,
     timings: run.timer.byName(),
+    cpu: run.timer.cpuByName(),
     signing: run.signing,
   };
+}
+
+/** Exact Jaccard of candidate pairs on worker threads, over the first pass's sets where they lie (one thread: none). */
+function exactWorkers(config: DedupConfig, first: CorpusPassResult) {
+  const shared = first.sets?.share?.();
+  const threads = config.threads ?? availableParallelism();
+  return shared === undefined || threads <= 1 ? undefined : nodeExactWorkers(threads, shared);
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */

@@ -18,6 +18,8 @@ import { auditDocuments, writeAuditFile } from '../shared/writeAudit.js';
 import { rereadCorpus } from './reread.js';
 import { writeHtmlReport } from './htmlReport.js';
 import { writeDedupOutputs, type DedupOutputPaths } from './writeOutputs.js';
+import { cpuSince } from '../../dedup/stageTimer.js';
+import { nodeCpuClock } from '../shared/cpuClock.js';
 
 export interface DedupOutputs extends DedupOutputPaths {
   readonly report?: string;
@@ -45,6 +47,7 @@ export async function dedupJob(
   if (outputs.out !== undefined) await checkKeptOutput(outputs.out, await listInputFiles(config.inputs));
   const outcome = await runDedup(config, hooks);
   const timings = { ...outcome.timings };
+  const cpu = { ...outcome.cpu };
   const paths: DedupOutputPaths = {
     out: outputs.out,
     clusters: outputs.clusters,
@@ -53,6 +56,8 @@ export async function dedupJob(
   };
   if (!outputs.dryRun && Object.values(paths).some((p) => p !== undefined)) {
     const started = performance.now();
+    const clock = nodeCpuClock();
+    const cpuStarted = clock?.();
     await writeDedupOutputs(
       outcome,
       paths,
@@ -61,8 +66,10 @@ export async function dedupJob(
       { parquetCompression: outputs.parquetCompression },
     );
     timings.writing = performance.now() - started;
+    const writingCpu = cpuSince(clock, cpuStarted);
+    if (writingCpu !== undefined) cpu.writing = writingCpu;
   }
-  const report = buildReport(config, outcome, timings);
+  const report = buildReport(config, outcome, timings, cpu);
   if (outputs.report !== undefined) await writeReport(outputs.report, report);
   if (outputs.auditFile !== undefined && outcome.audit !== undefined && !outputs.dryRun) {
     const ids = await documentIds(outcome, config, auditDocuments(outcome.audit, outcome.table), hooks);

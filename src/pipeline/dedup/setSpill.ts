@@ -12,7 +12,8 @@
  * within it (unless the tables alone pass it).
  */
 import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
-import type { SetSpool } from '../../firstPass/setSpool.js';
+import { grownTo, type SetSpool, type SharedSets } from '../../firstPass/setSpool.js';
+import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './rowSpill.js';
 
 /** 1 MiB: the write buffer of the sets on their way to the file. */
@@ -21,15 +22,21 @@ const WRITE_BLOCK_WORDS = 2 ** 18;
 const FETCH_RING_WORDS = 2 ** 21;
 
 export class FileSetSpool implements SetSpool {
-  /** The sets held in memory: those of groups [0, held.length), a view of their unit's buffer each. */
+  /**
+   * The sets held in memory: those of groups [0, held.length), each a view of the shared arena (worker threads
+   * read them there), or of its unit's buffer without shared memory.
+   */
   private readonly held: Uint32Array[] = [];
+  private readonly arena = sharedMemoryAvailable() ? new SetArena() : undefined;
+  /** Per group: its arena chunk while held, −1 once in the file. */
+  private chunk = new Int32Array(1024);
   private heldBytes = 0;
   /** Bytes of other data that share the sets' room (the first pass's per-document tables): `reserve`. */
   private reservedBytes = 0;
   private file: WordFile | undefined;
   /** Groups appended. */
   private groups = 0;
-  /** Per group in the file: its first word there and its length in words (groups held: not set). */
+  /** Per group: its first word in the file, or in its arena chunk while held; and its length in words. */
   private starts = new Float64Array(1024);
   private lengths = new Uint32Array(1024);
   private words = 0;
@@ -53,12 +60,35 @@ export class FileSetSpool implements SetSpool {
   append(set: Uint32Array): void {
     const g = this.groups++;
     if (g === this.starts.length) this.grow();
+    this.lengths[g] = set.length;
     if (this.file === undefined && this.reservedBytes + this.heldBytes + set.byteLength <= this.memoryBytes) {
-      this.held.push(set); // a view of its unit's buffer, which holds only selected sets
+      this.held.push(this.hold(g, set));
       this.heldBytes += set.byteLength;
       return;
     }
     this.write(g, set);
+  }
+
+  /** The set as held: copied into the arena (its unit's buffer is then freed), or a view of that buffer. */
+  private hold(g: number, set: Uint32Array): Uint32Array {
+    if (this.arena === undefined) return set; // a view of its unit's buffer, which holds only selected sets
+    const placed = this.arena.add(set);
+    this.chunk[g] = placed.chunk;
+    this.starts[g] = placed.start;
+    return placed.view;
+  }
+
+  /** Where each set lies for worker threads (the file flushed first); undefined without shared memory. */
+  share(): SharedSets | undefined {
+    if (this.arena === undefined) return undefined;
+    this.flush();
+    return {
+      chunks: this.arena.chunks,
+      chunk: this.chunk.slice(0, this.groups),
+      start: this.starts.slice(0, this.groups),
+      length: this.lengths.slice(0, this.groups),
+      file: this.file?.path,
+    };
   }
 
   /**
@@ -83,12 +113,15 @@ export class FileSetSpool implements SetSpool {
    * Moves the latest sets held to the file until at most `bytes` are held (whole units' buffers are freed as they go).
    */
   private moveHeld(bytes: number): void {
+    let freedFrom: { chunk: number; start: number } | undefined;
     while (this.held.length > 0 && this.heldBytes > bytes) {
       const g = this.held.length - 1;
       const set = this.held.pop()!;
       this.heldBytes -= set.byteLength;
+      freedFrom = { chunk: this.chunk[g], start: this.starts[g] };
       this.write(g, set);
     }
+    if (freedFrom !== undefined) this.arena?.truncate(freedFrom.chunk, freedFrom.start);
   }
 
   readonly load: LoadShingleSets = async (needed, budgetBytes) => {
@@ -135,6 +168,7 @@ export class FileSetSpool implements SetSpool {
     this.ring = new Uint32Array(0);
     this.ringAt = 0;
     this.inRing.clear();
+    this.arena?.truncate(0, 0);
     this.file?.remove();
     this.file = undefined;
   }
@@ -153,8 +187,8 @@ export class FileSetSpool implements SetSpool {
       this.pending = new Uint32Array(WRITE_BLOCK_WORDS);
       this.onSpill?.();
     }
+    this.chunk[g] = -1;
     this.starts[g] = this.words;
-    this.lengths[g] = set.length;
     this.words += set.length;
     if (this.pendingWords + set.length > this.pending.length) this.flush();
     if (set.length > this.pending.length) this.file.append(set);
@@ -171,11 +205,9 @@ export class FileSetSpool implements SetSpool {
   }
 
   private grow(): void {
-    const starts = new Float64Array(this.starts.length * 2);
-    starts.set(this.starts);
-    this.starts = starts;
-    const lengths = new Uint32Array(this.lengths.length * 2);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
+    const length = this.starts.length * 2;
+    this.starts = grownTo(this.starts, length);
+    this.lengths = grownTo(this.lengths, length);
+    this.chunk = grownTo(this.chunk, length);
   }
 }

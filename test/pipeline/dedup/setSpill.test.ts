@@ -99,14 +99,18 @@ describe('FileSetSpool', () => {
     const fits = new FileSetSpool(dir, 128);
     for (const set of sets) fits.append(set);
     fits.passDone();
-    for (let g = 0; g < 4; g++) expect(fits.fetch(g)).toBe(sets[g]); // still the views held
+    for (let g = 0; g < 4; g++) {
+      // Still held: copies in shared memory, which the exact workers read.
+      expect(fits.fetch(g).buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect([...fits.fetch(g)]).toEqual([...sets[g]]);
+    }
     expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
     const spilled = new FileSetSpool(dir, 64);
     for (const set of sets) spilled.append(set);
-    expect(spilled.fetch(0)).toBe(sets[0]);
+    expect(spilled.fetch(0).buffer).toBeInstanceOf(SharedArrayBuffer);
     spilled.passDone();
     for (let g = 0; g < 4; g++) {
-      expect(spilled.fetch(g)).not.toBe(sets[g]); // read from the file
+      expect(spilled.fetch(g).buffer).not.toBeInstanceOf(SharedArrayBuffer); // read from the file
       expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
     }
     fits.release();

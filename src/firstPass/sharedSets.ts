@@ -1,0 +1,59 @@
+/**
+ * The first pass's shingle sets where worker threads can read them too, so
+ * that exact Jaccard runs in the workers (src/verify/exactWorkers.ts) with no
+ * set copied per pair: the sets held in memory are appended into chunks of
+ * SharedArrayBuffer, the others lie in the spill file, and `SharedSets` says
+ * where each group's is. Where SharedArrayBuffer is missing (a tab without
+ * cross-origin isolation) there is no arena, and the sets stay on the thread
+ * that holds them.
+ */
+
+/** Where every group's set lies, as a worker reads it. Posted once; the chunks are shared, not copied. */
+export interface SharedSets {
+  readonly chunks: readonly SharedArrayBuffer[];
+  /** Per group: the chunk holding its set, or −1 where it lies in `file`. */
+  readonly chunk: Int32Array;
+  /** Per group: its first word in its chunk, or in the file. */
+  readonly start: Float64Array;
+  /** Per group: its length in words ((lo, hi) pairs: twice its shingles). */
+  readonly length: Uint32Array;
+  /** The spill file (Node), read-only for the workers. */
+  readonly file?: string;
+}
+
+/** 16 MiB a chunk: small enough that the last one's unused room is a small part of a memory share. */
+const CHUNK_WORDS = 2 ** 22;
+
+export function sharedMemoryAvailable(): boolean {
+  return typeof SharedArrayBuffer === 'function';
+}
+
+/** Sets copied end to end into shared chunks, in the order they are added. */
+export class SetArena {
+  readonly chunks: SharedArrayBuffer[] = [];
+  private words: Uint32Array | undefined;
+  /** Words used in the last chunk. */
+  private used = 0;
+
+  /** Copies `set` in: its chunk, first word there, and the copy. A set larger than a chunk gets a chunk of its own. */
+  add(set: Uint32Array): { readonly chunk: number; readonly start: number; readonly view: Uint32Array } {
+    if (this.words === undefined || this.used + set.length > this.words.length) {
+      this.words = new Uint32Array(new SharedArrayBuffer(4 * Math.max(CHUNK_WORDS, set.length)));
+      this.chunks.push(this.words.buffer as SharedArrayBuffer);
+      this.used = 0;
+    }
+    const start = this.used;
+    const view = this.words.subarray(start, start + set.length);
+    view.set(set);
+    this.used += set.length;
+    return { chunk: this.chunks.length - 1, start, view };
+  }
+
+  /** Forgets everything from word `start` of chunk `chunk` on (the sets added last), freeing the chunks after it. */
+  truncate(chunk: number, start: number): void {
+    this.chunks.length = Math.max(0, start === 0 ? chunk : chunk + 1);
+    this.words =
+      this.chunks.length === 0 ? undefined : new Uint32Array(this.chunks[this.chunks.length - 1] as SharedArrayBuffer);
+    this.used = start === 0 ? (this.words?.length ?? 0) : start;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Exact Jaccard of two shingle sets, the measure every exact decision uses
+ * (verification, the representative check, decontamination, the index's
+ * rescoring, the audit). The WebAssembly kernel (wasm/intersection.wat)
+ * counts the common values with a table that is never allocated or cleared
+ * per pair; the TypeScript path (PairIndex) is the reference it is tested
+ * against, and the fallback where WebAssembly cannot load. Both give the same
+ * count, so the same similarity to the last bit.
+ */
+import { PairIndex } from '../shingles/pairIndex.js';
+import { LazyKernel, reserveMemory } from '../wasm/embedded.js';
+import { INTERSECTION_WASM } from './wasm/kernels.generated.js';
+
+interface IntersectionExports {
+  readonly memory: WebAssembly.Memory;
+  intersection(a: number, na: number, b: number, nb: number, table: number, bits: number): number;
+  reset(table: number, bytes: number): void;
+}
+
+const kernel = new LazyKernel<IntersectionExports>(INTERSECTION_WASM);
+/** log2 of the slots the table at address 0 has room for (16 bytes a slot); the sets are copied in after it. */
+let tableBits = 0;
+/** Calls since the stamps were last cleared: the kernel's generation, reset before it wraps. */
+let generation = 0;
+let words: Uint32Array | undefined;
+/** Sets past 2^24 values together (a 100 MB document) take the TypeScript path: the table's addresses stay 32-bit. */
+const MAX_WASM_WORDS = 2 ** 25;
+
+/**
+ * |A ∩ B| / |A ∪ B| for two deduplicated shingle sets of (lo, hi) pairs (as
+ * `shingleDocument` returns them, in any order). Two empty sets have
+ * similarity 0: empty documents are never duplicates.
+ */
+export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
+  const [small, large] = x.length <= y.length ? [x, y] : [y, x];
+  const smallCount = small.length / 2;
+  const largeCount = large.length / 2;
+  if (smallCount === 0) return 0;
+  const wasm = kernel.get();
+  const common =
+    wasm === undefined || small.length + large.length > MAX_WASM_WORDS
+      ? commonTs(small, large)
+      : commonWasm(wasm, small, large);
+  return common / (smallCount + largeCount - common);
+}
+
+/** The reference: the smaller set in a PairIndex, the larger looked up. */
+export function exactJaccardTs(x: Uint32Array, y: Uint32Array): number {
+  const [small, large] = x.length <= y.length ? [x, y] : [y, x];
+  const smallCount = small.length / 2;
+  if (smallCount === 0) return 0;
+  const common = commonTs(small, large);
+  return common / (smallCount + large.length / 2 - common);
+}
+
+function commonTs(small: Uint32Array, large: Uint32Array): number {
+  const smallCount = small.length / 2;
+  const index = new PairIndex(small, smallCount);
+  for (let i = 0; i < smallCount; i++) index.add(i);
+  let common = 0;
+  for (let i = 0; i < large.length; i += 2) if (index.find(large[i], large[i + 1]) >= 0) common++;
+  return common;
+}
+
+function commonWasm(wasm: IntersectionExports, small: Uint32Array, large: Uint32Array): number {
+  // As PairIndex: at least twice as many slots as values, so a probe ends soon.
+  let bits = 2;
+  while (1 << bits < small.length) bits++;
+  if (bits > tableBits || generation >= 0xfffffff0) {
+    tableBits = Math.max(tableBits, bits);
+    reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large.length));
+    wasm.reset(0, 16 << tableBits);
+    generation = 0;
+  }
+  const a = 16 << tableBits;
+  const b = a + 4 * small.length;
+  reserveMemory(wasm.memory, b + 4 * large.length);
+  if (words === undefined || words.buffer !== wasm.memory.buffer) words = new Uint32Array(wasm.memory.buffer);
+  words.set(small, a / 4);
+  words.set(large, b / 4);
+  generation++;
+  return wasm.intersection(a, small.length / 2, b, large.length / 2, 0, bits);
+}

@@ -1,0 +1,90 @@
+// Exact Jaccard on worker threads: the sets posted once (shared chunks and the spill file), batches of pairs
+// answered with exactly what exactJaccard gives on this thread, and verification in parallel deciding every pair,
+// count and similarity as verifyPairs does.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findCandidates } from '../../../src/bands/candidates.js';
+import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
+import { exactHandler, exactPairsOn, type ExactRequest } from '../../../src/verify/exactWorkers.js';
+import { exactJaccard } from '../../../src/verify/exactJaccard.js';
+import { nodeExactWorkers } from '../../../src/pipeline/dedup/exactWorkers.js';
+import { openWords } from '../../../src/pipeline/dedup/wordReader.js';
+import { verifyPairs, verifyPairsInParallel, type VerifyPairsOptions } from '../../../src/verify/verification.js';
+import { plantedCorpus } from '../../support/planted.js';
+import { tempDir } from '../../support/cli.js';
+
+const corpus = plantedCorpus(91, 40, [1, 2, 3, 5, 8, 12, 20]);
+const candidates = findCandidates(corpus.signatures, { bands: 32, rows: 4 });
+
+describe('exact Jaccard on worker threads', () => {
+  const dir = tempDir();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The corpus's sets in a spool that holds about half of them and spills the rest to its file. */
+  function spooled(): FileSetSpool {
+    const bytes = corpus.shingles.reduce((n, s) => n + s.byteLength, 0);
+    const spool = new FileSetSpool(dir, bytes / 2);
+    for (const set of corpus.shingles) spool.append(set);
+    return spool;
+  }
+
+  it('the sets shared: half in shared memory, half in the file, each read back exactly', () => {
+    const spool = spooled();
+    const shared = spool.share()!;
+    expect(shared.file).toBeDefined();
+    const inFile = Array.from(shared.chunk).filter((c) => c < 0).length;
+    expect(inFile).toBeGreaterThan(corpus.texts.length / 4);
+    expect(inFile).toBeLessThan((3 * corpus.texts.length) / 4);
+    const handle = exactHandler(openWords);
+    handle({ type: 'sets', sets: shared });
+    const n = corpus.texts.length;
+    const a = Uint32Array.from({ length: 500 }, (_, i) => (i * 7) % n);
+    const b = Uint32Array.from({ length: 500 }, (_, i) => (i * 13 + 5) % n);
+    const { similarities } = handle({ type: 'similarities', a, b }).response;
+    for (let i = 0; i < a.length; i++)
+      expect(similarities![i]).toBe(exactJaccard(corpus.shingles[a[i]], corpus.shingles[b[i]]));
+    spool.release();
+  });
+
+  it.each(['exact', 'hybrid'] as const)(
+    '%s verification in parallel decides as verifyPairs does (inline workers and real threads)',
+    async (verify) => {
+      const spool = spooled();
+      const shared = spool.share()!;
+      // Some pairs lack their sets (past the memory limit): both paths must leave those to the estimate alike.
+      const known = (x: number, y: number): boolean => (x + y) % 11 !== 0;
+      const options: VerifyPairsOptions = {
+        verify,
+        threshold: 0.8,
+        signatures: corpus.signatures,
+        exactSimilarity: (x, y) => exactJaccard(spool.fetch(x).slice(), spool.fetch(y)),
+        known,
+      };
+      const sequential = verifyPairs(candidates, options);
+      const handle = exactHandler(openWords);
+      const inline = exactPairsOn(
+        { size: 3, request: async (_w, request: ExactRequest) => handle(request).response },
+        shared,
+      );
+      expect(await verifyPairsInParallel(candidates, options, inline)).toEqual(sequential);
+      const threads = nodeExactWorkers(2, shared);
+      try {
+        const progress: number[] = [];
+        const parallel = await verifyPairsInParallel(
+          candidates,
+          { ...options, onProgress: (done) => progress.push(done) },
+          threads,
+        );
+        expect(parallel).toEqual(sequential);
+        expect(progress.length).toBeGreaterThan(0);
+      } finally {
+        threads.destroy();
+        spool.release();
+      }
+      // The test has power: exact Jaccard decided pairs both ways.
+      expect(sequential.decided.exactAccepted).toBeGreaterThan(20);
+      expect(sequential.decided.exactRejected).toBeGreaterThan(20);
+      expect(sequential.decided.estimatePastMemoryLimit).toBeGreaterThan(0);
+    },
+  );
+});
