@@ -48,6 +48,31 @@ export interface Candidates extends PairList {
 
 /** Candidate pairs of the documents of a signature matrix, or of band keys computed before (spilled signatures). */
 export function findCandidates(source: SignatureMatrix | BandKeySource, options: CandidateOptions): Candidates {
+  const { keys, maxBucketPairs } = checkedBanding(source, options);
+  const include = bandedDocuments(keys, options.include);
+  const table = new BucketTable(keys.count);
+  const pairs = new PairSet(keys.count);
+  const stats = noBuckets();
+  for (let band = 0; band < options.bands; band++) {
+    bandPairs(
+      table,
+      keys.keysOf(band),
+      keys.count,
+      include,
+      { maxBucketPairs, reference: options.reference },
+      pairs,
+      stats,
+    );
+    options.onBand?.(band + 1);
+  }
+  return { ...pairs.toSortedList(), stats };
+}
+
+/** The band keys of `source` and the big-bucket size, checked against `options`. */
+export function checkedBanding(
+  source: SignatureMatrix | BandKeySource,
+  options: CandidateOptions,
+): { keys: BandKeySource; maxBucketPairs: number } {
   checkParams(options, source.k);
   const keys = 'words' in source ? matrixBandKeys(source, options) : source;
   if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands) {
@@ -58,28 +83,43 @@ export function findCandidates(source: SignatureMatrix | BandKeySource, options:
   const maxBucketPairs = options.maxBucketPairs ?? DEFAULT_MAX_ALL_PAIRS;
   if (!Number.isInteger(maxBucketPairs) || maxBucketPairs < 2)
     throw new RangeError(`maxBucketPairs must be an integer ≥ 2, got ${maxBucketPairs}`);
-  const include = keys.nonEmpty.slice();
-  if (options.include !== undefined) for (let d = 0; d < keys.count; d++) include[d] &= options.include[d];
-  const table = new BucketTable(keys.count);
-  const pairs = new PairSet(keys.count);
-  const reference = options.reference;
-  let buckets = 0;
-  let bigBuckets = 0;
-  let largestBucket = 0;
+  return { keys, maxBucketPairs };
+}
+
+/** The documents that take part in banding: non-empty, and flagged in `include` when given. */
+export function bandedDocuments(keys: BandKeySource, include?: Uint8Array): Uint8Array {
+  const banded = keys.nonEmpty.slice();
+  if (include !== undefined) for (let d = 0; d < keys.count; d++) banded[d] &= include[d];
+  return banded;
+}
+
+export const noBuckets = (): { buckets: number; bigBuckets: number; largestBucket: number } => ({
+  buckets: 0,
+  bigBuckets: 0,
+  largestBucket: 0,
+});
+
+/** One band's buckets (keys of `count` documents) into `pairs`, counted in `stats`: what each band of findCandidates does. */
+export function bandPairs(
+  table: BucketTable,
+  keys: Uint32Array,
+  count: number,
+  include: Uint8Array,
+  options: { readonly maxBucketPairs: number; readonly reference?: Uint8Array },
+  pairs: PairSet,
+  stats: ReturnType<typeof noBuckets>,
+): void {
+  const { maxBucketPairs, reference } = options;
   const emit = (x: number, y: number): void => {
     pairs.add(x, y);
   };
-  for (let band = 0; band < options.bands; band++) {
-    table.forEachBucket(keys.keysOf(band), keys.count, include, (members, size) => {
-      buckets++;
-      if (size > maxBucketPairs) bigBuckets++;
-      if (size > largestBucket) largestBucket = size;
-      if (reference === undefined) pairsInBucket(members, size, maxBucketPairs, emit);
-      else crossPairsInBucket(members, size, maxBucketPairs, reference, emit);
-    });
-    options.onBand?.(band + 1);
-  }
-  return { ...pairs.toSortedList(), stats: { buckets, bigBuckets, largestBucket } };
+  table.forEachBucket(keys, count, include, (members, size) => {
+    stats.buckets++;
+    if (size > maxBucketPairs) stats.bigBuckets++;
+    if (size > stats.largestBucket) stats.largestBucket = size;
+    if (reference === undefined) pairsInBucket(members, size, maxBucketPairs, emit);
+    else crossPairsInBucket(members, size, maxBucketPairs, reference, emit);
+  });
 }
 
 /** All pairs of a small bucket, or a star around its first (earliest) member plus a chain of neighbours. */

@@ -68,17 +68,46 @@ export class PairSet {
 
   /** The pairs, sorted by (a, b): a deterministic order whatever the insertion order. */
   toSortedList(): PairList {
+    return pairsOfKeys(this.sortedKeys(), this.documents);
+  }
+
+  /** The pairs' keys (a · documents + b), sorted: what banding workers send back to be merged. */
+  sortedKeys(): Float64Array {
     const keys = new Float64Array(this.used);
     let i = 0;
     for (const key of this.table) if (key !== EMPTY) keys[i++] = key;
-    keys.sort();
-    const a = new Uint32Array(this.used);
-    const b = new Uint32Array(this.used);
-    const n = this.documents;
-    for (let j = 0; j < keys.length; j++) {
-      a[j] = Math.floor(keys[j] / n);
-      b[j] = keys[j] - a[j] * n;
-    }
-    return { a, b };
+    return keys.sort();
   }
+}
+
+/** Sorted pair keys (a · documents + b) as a PairList. */
+export function pairsOfKeys(keys: Float64Array, documents: number): PairList {
+  const a = new Uint32Array(keys.length);
+  const b = new Uint32Array(keys.length);
+  for (let j = 0; j < keys.length; j++) {
+    a[j] = Math.floor(keys[j] / documents);
+    b[j] = keys[j] - a[j] * documents;
+  }
+  return { a, b };
+}
+
+/** The union of sorted key lists, sorted, each key once. */
+export function mergeSortedKeys(lists: readonly Float64Array[]): Float64Array {
+  return lists.reduce((x, y) => {
+    const out = new Float64Array(x.length + y.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    while (i < x.length && j < y.length) {
+      if (x[i] < y[j]) out[n++] = x[i++];
+      else if (x[i] > y[j]) out[n++] = y[j++];
+      else {
+        out[n++] = x[i++];
+        j++;
+      }
+    }
+    while (i < x.length) out[n++] = x[i++];
+    while (j < y.length) out[n++] = y[j++];
+    return out.subarray(0, n);
+  }, new Float64Array(0));
 }

@@ -7,6 +7,7 @@
 import type { BandLayout } from './bBitSlots.js';
 import { signatureMatrix, type SignatureMatrix, type SlotBits } from './signatureMatrix.js';
 import type { CorpusSignatures, SpilledSignatures } from './spilledSignatures.js';
+import { sharedWords } from './sharedMemory.js';
 
 /** Where spilled rows go: appended in order, then read back. */
 export interface RowSink {
@@ -55,7 +56,7 @@ export class RowStore {
   /** The rows in memory as one matrix (never spilled). */
   joined(): SignatureMatrix {
     if (this.sink !== undefined) throw new Error('these rows were spilled to disk');
-    const all = new Uint32Array(this.words);
+    const all = sharedWords(this.words); // shared: the verification workers read the rows where they lie
     let at = 0;
     for (const chunk of this.chunks) {
       all.set(chunk, at);

@@ -13,6 +13,7 @@
  * from one more pass over the files in Node.
  */
 import type { BandKeySource } from '../bands/bandKeySource.js';
+import type { BandWorkerPool } from '../bands/bandWorkers.js';
 import type { Candidates, CandidateStats } from '../bands/candidates.js';
 import {
   checkParams,
@@ -27,11 +28,13 @@ import { assignClusters, type Assignment } from '../clusters/assignment.js';
 import type { VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
 import { checkTableOptions } from '../options.js';
+import { isShared } from '../bands/sharedMemory.js';
 import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
 import {
   usesShingleSets,
   verifyPairs,
   verifyPairsInParallel,
+  verifyPairsOnWorkers,
   type VerifiedPairs,
   type VerifyMode,
 } from '../verify/verification.js';
@@ -72,6 +75,11 @@ export type StageRunner = <T>(
   total?: number,
 ) => Promise<T>;
 
+/** Worker threads the stages after the first pass may use (each optional: without, the stage runs here). */
+export interface PostPassWorkers {
+  readonly banding?: BandWorkerPool;
+}
+
 export const UNTIMED: StageRunner = async (_name, work) => work(() => undefined);
 export interface SignedDedup {
   readonly candidateStats: CandidateStats;
@@ -92,9 +100,10 @@ export async function dedupSigned(
   loadShingleSets: LoadShingleSets | ShingleSetSource,
   reference?: SignedReference,
   stage: StageRunner = UNTIMED,
+  workers: PostPassWorkers = {},
 ): Promise<SignedDedup> {
   checkDedupSettings(settings, corpus.signatures.k);
-  const banded = await bandAndLoad(corpus, settings, loadShingleSets, reference, stage);
+  const banded = await bandAndLoad(corpus, settings, loadShingleSets, reference, stage, workers);
   const { held, store } = banded;
   const { signatures } = held;
   let { candidates } = banded;
@@ -106,6 +115,7 @@ export async function dedupSigned(
       reference,
       settings,
       stage,
+      workers,
     ));
   }
   const verified = await stage(
@@ -118,9 +128,11 @@ export async function dedupSigned(
         known: store.known,
         onProgress: progress,
       };
-      return store.exact !== undefined && usesShingleSets(settings.verify)
-        ? verifyPairsInParallel(candidates, options, store.exact)
-        : verifyPairs(candidates, options);
+      if (store.exact === undefined || !usesShingleSets(settings.verify)) return verifyPairs(candidates, options);
+      // Rows in shared memory: the workers decide every pair; else they compute exact Jaccard and this thread decides.
+      return isShared(signatures.words)
+        ? verifyPairsOnWorkers(candidates, options, store.exact)
+        : verifyPairsInParallel(candidates, options, store.exact);
     },
     candidates.a.length,
   );
@@ -154,6 +166,7 @@ async function bandAndLoad(
   loadShingleSets: LoadShingleSets | ShingleSetSource,
   reference: SignedReference | undefined,
   stage: StageRunner,
+  workers: PostPassWorkers,
 ): Promise<Banded> {
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
@@ -163,7 +176,11 @@ async function bandAndLoad(
   const { count } = keys;
   const referenceCandidates =
     reference && (await stage('reference banding', () => bandAgainstReference(keys!, reference, settings)));
-  const candidates = await stage('banding', (progress) => bandCorpus(keys!, settings, progress), settings.lsh.bands);
+  const candidates = await stage(
+    'banding',
+    (progress) => bandCorpus(keys!, settings, progress, undefined, workers.banding),
+    settings.lsh.bands,
+  );
   // Only decontamination bands again: otherwise the keys (spilled rows' are 8 bytes a band a text) go before the rows
   // load.
   if (reference === undefined) keys = undefined;
@@ -190,6 +207,7 @@ async function decontaminateAndBand(
   reference: SignedReference,
   settings: DedupSettings,
   stage: StageRunner,
+  workers: PostPassWorkers,
 ): Promise<{ contamination: Contamination; candidates: Candidates }> {
   const { keys, store } = banded;
   const { signatures } = banded.held;
@@ -205,7 +223,7 @@ async function decontaminateAndBand(
     const include = contamination.flags.map((flag) => 1 - flag);
     candidates = await stage(
       'banding without contaminated',
-      (progress) => bandCorpus(keys!, settings, progress, include),
+      (progress) => bandCorpus(keys!, settings, progress, include, workers.banding),
       settings.lsh.bands,
     );
     if (settings.verify === 'hybrid')

@@ -4,6 +4,7 @@
  */
 import { findCandidates, type Candidates } from '../bands/candidates.js';
 import type { BandKeySource } from '../bands/bandKeySource.js';
+import { findCandidatesOn, type BandWorkerPool } from '../bands/bandWorkers.js';
 import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import {
@@ -111,14 +112,16 @@ export function bandAgainstReference(
   return referenceCandidates(corpusKeys, reference.rows, { ...settings.lsh, ...settings });
 }
 
-/** Candidate pairs among the corpus groups flagged in `include` (all by default). */
+/** Candidate pairs among the corpus groups flagged in `include` (all by default), on `workers` where given. */
 export function bandCorpus(
   keys: BandKeySource,
   settings: DedupSettings,
   onBand?: (bands: number) => void,
   include?: Uint8Array,
-): Candidates {
-  return findCandidates(keys, { ...settings.lsh, maxBucketPairs: settings.maxBucketPairs, include, onBand });
+  workers?: BandWorkerPool,
+): Candidates | Promise<Candidates> {
+  const options = { ...settings.lsh, maxBucketPairs: settings.maxBucketPairs, include, onBand };
+  return workers === undefined ? findCandidates(keys, options) : findCandidatesOn(workers, keys, options);
 }
 
 /** The corpus groups whose shingle sets exact verification needs: those in a candidate pair. */

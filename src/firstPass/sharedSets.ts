@@ -8,6 +8,10 @@
  * that holds them.
  */
 
+import { sharedMemoryAvailable } from '../bands/sharedMemory.js';
+
+export { sharedMemoryAvailable };
+
 /** Where every group's set lies, as a worker reads it. Posted once; the chunks are shared, not copied. */
 export interface SharedSets {
   readonly chunks: readonly SharedArrayBuffer[];
@@ -23,10 +27,6 @@ export interface SharedSets {
 
 /** 16 MiB a chunk: small enough that the last one's unused room is a small part of a memory share. */
 const CHUNK_WORDS = 2 ** 22;
-
-export function sharedMemoryAvailable(): boolean {
-  return typeof SharedArrayBuffer === 'function';
-}
 
 /** Sets copied end to end into shared chunks, in the order they are added. */
 export class SetArena {

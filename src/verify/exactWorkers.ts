@@ -6,16 +6,39 @@
  * (verification.ts), which gets the same numbers exactJaccard gives there.
  * No Node imports: a worker's file reads come through `OpenWords`.
  */
+import type { PairList } from '../bands/pairSet.js';
+import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SharedSets } from '../firstPass/sharedSets.js';
 import { exactJaccard } from './exactJaccard.js';
+import { decidePair, type PairDecision, type PairRule } from './pairDecision.js';
 
 export type ExactRequest =
   | { readonly type: 'sets'; readonly sets: SharedSets }
-  | { readonly type: 'similarities'; readonly a: Uint32Array; readonly b: Uint32Array };
+  | { readonly type: 'similarities'; readonly a: Uint32Array; readonly b: Uint32Array }
+  /** The rows the decisions read, in shared memory: posted once, never copied. */
+  | { readonly type: 'matrix'; readonly matrix: SignatureMatrix }
+  | { readonly type: 'decide'; readonly a: Uint32Array; readonly b: Uint32Array; readonly rule: PairRule };
 
 export interface ExactResponse {
   readonly similarities?: Float64Array;
+  readonly decided?: DecidedBatch;
 }
+
+/** A batch's decisions, as decidePair makes them: each pair's decision, estimate, and exact Jaccard (NaN if none). */
+export interface DecidedBatch {
+  /** Indexes into PAIR_DECISIONS. */
+  readonly decisions: Uint8Array;
+  readonly estimates: Float64Array;
+  readonly exacts: Float64Array;
+}
+
+/** Every decision a worker can make on a pair whose sets it reads (so never one without its sets). */
+export const PAIR_DECISIONS: readonly PairDecision[] = [
+  'estimate accepted',
+  'estimate rejected',
+  'exact accepted',
+  'exact rejected',
+];
 
 /** Reads words of a file at a word offset (the spill file, opened read-only in the worker). */
 export interface WordReader {
@@ -27,6 +50,16 @@ export type OpenWords = (path: string) => WordReader;
 /** Exact Jaccard of the pairs (a[i], b[i]), in parallel: what `exactJaccard` of their sets gives. */
 export interface ExactPairs {
   similarities(a: Uint32Array, b: Uint32Array, onProgress?: (done: number) => void): Promise<Float64Array>;
+  /**
+   * Decides every pair on the workers as decidePair does (sets read where they lie, so always at hand), reading
+   * `matrix`'s rows where they lie; `onBatch` gets the batches in order.
+   */
+  decide(
+    matrix: SignatureMatrix,
+    pairs: PairList,
+    rule: PairRule,
+    onBatch: (from: number, batch: DecidedBatch) => void,
+  ): Promise<void>;
 }
 
 /** The worker's side: holds the posted SharedSets and answers batches. */
@@ -43,7 +76,21 @@ export function exactHandler(openWords?: OpenWords) {
       throw new Error(`exact workers: the set of group ${g} lies in a file this worker cannot read`);
     return cache.read(file, g, start[g], length[g]);
   };
+  let matrix: SignatureMatrix | undefined;
+  const exactOf = (x: number, y: number): number => exactJaccard(setOf(x, a), setOf(y, b));
   return (request: ExactRequest): { response: ExactResponse; transfer: ArrayBuffer[] } => {
+    if (request.type === 'matrix') {
+      matrix = request.matrix;
+      return { response: {}, transfer: [] };
+    }
+    if (request.type === 'decide') {
+      if (sets === undefined || matrix === undefined) throw new Error('exact workers: pairs came before the sets');
+      const decided = decideBatch(matrix, request.a, request.b, request.rule, exactOf);
+      return {
+        response: { decided },
+        transfer: [decided.decisions, decided.estimates, decided.exacts].map((x) => x.buffer as ArrayBuffer),
+      };
+    }
     if (request.type === 'sets') {
       file?.close();
       sets = request.sets;
@@ -55,9 +102,33 @@ export function exactHandler(openWords?: OpenWords) {
     }
     if (sets === undefined) throw new Error('exact workers: pairs came before the sets');
     const out = new Float64Array(request.a.length);
-    for (let i = 0; i < out.length; i++) out[i] = exactJaccard(setOf(request.a[i], a), setOf(request.b[i], b));
+    for (let i = 0; i < out.length; i++) out[i] = exactOf(request.a[i], request.b[i]);
     return { response: { similarities: out }, transfer: [out.buffer] };
   };
+}
+
+/** verifyPairs's loop over one batch, its results kept per pair. */
+function decideBatch(
+  matrix: SignatureMatrix,
+  a: Uint32Array,
+  b: Uint32Array,
+  rule: PairRule,
+  exactOf: (x: number, y: number) => number,
+): DecidedBatch {
+  const decisions = new Uint8Array(a.length);
+  const estimates = new Float64Array(a.length);
+  const exacts = new Float64Array(a.length);
+  let exact = Number.NaN;
+  const evidence = { similarity: (x: number, y: number) => (exact = exactOf(x, y)) };
+  for (let i = 0; i < a.length; i++) {
+    exact = Number.NaN;
+    const estimate = signatureAgreement(matrix, a[i], b[i]);
+    const decision = decidePair(rule, matrix, a[i], b[i], evidence, estimate);
+    decisions[i] = PAIR_DECISIONS.indexOf(decision);
+    estimates[i] = estimate;
+    exacts[i] = exact;
+  }
+  return { decisions, estimates, exacts };
 }
 
 /** The last set read from the file into a reused buffer: a batch's pairs often share their first document. */
@@ -95,30 +166,70 @@ export interface ExactWorkerPool {
  */
 export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPairs {
   let posted: Promise<unknown> | undefined;
+  let postedMatrix: SignatureMatrix | undefined;
+  const toEach = (request: ExactRequest) =>
+    Promise.all(Array.from({ length: pool.size }, (_, w) => pool.request(w, request)));
+  const postSets = () => (posted ??= toEach({ type: 'sets', sets }));
   return {
     async similarities(a, b, onProgress) {
-      posted ??= Promise.all(Array.from({ length: pool.size }, (_, w) => pool.request(w, { type: 'sets', sets })));
-      await posted;
+      await postSets();
       const out = new Float64Array(a.length);
-      let next = 0;
-      let done = 0;
-      const feed = async (worker: number): Promise<void> => {
-        while (next < a.length) {
-          const from = next;
-          const to = Math.min(a.length, from + BATCH_PAIRS);
-          next = to;
-          const response = await pool.request(worker, {
-            type: 'similarities',
-            a: a.slice(from, to),
-            b: b.slice(from, to),
-          });
+      await inBatches(pool.size, a.length, async (worker, from, to) => {
+        const response = await pool.request(worker, {
+          type: 'similarities',
+          a: a.slice(from, to),
+          b: b.slice(from, to),
+        });
+        return () => {
           out.set(response.similarities!, from);
-          done += to - from;
-          onProgress?.(done);
-        }
-      };
-      await Promise.all(Array.from({ length: 2 * pool.size }, (_, i) => feed(i % pool.size)));
+          onProgress?.(to);
+        };
+      });
       return out;
     },
+    async decide(matrix, pairs, rule, onBatch) {
+      await postSets();
+      if (postedMatrix !== matrix) {
+        await toEach({ type: 'matrix', matrix });
+        postedMatrix = matrix;
+      }
+      await inBatches(pool.size, pairs.a.length, async (worker, from, to) => {
+        const { decided } = await pool.request(worker, {
+          type: 'decide',
+          a: pairs.a.slice(from, to),
+          b: pairs.b.slice(from, to),
+          rule,
+        });
+        return () => onBatch(from, decided!);
+      });
+    },
   };
+}
+
+/**
+ * Runs `work` on batches [from, to) of `count` items, two in flight a worker, and calls what each returns in batch
+ * order (a batch done early waits for the ones before it).
+ */
+async function inBatches(
+  workers: number,
+  count: number,
+  work: (worker: number, from: number, to: number) => Promise<() => void>,
+): Promise<void> {
+  let next = 0;
+  let settled = 0;
+  const ready = new Map<number, () => void>();
+  const feed = async (worker: number): Promise<void> => {
+    while (next < count) {
+      const from = next;
+      const to = Math.min(count, from + BATCH_PAIRS);
+      next = to;
+      ready.set(from, await work(worker, from, to));
+      for (let done = ready.get(settled); done !== undefined; done = ready.get(settled)) {
+        ready.delete(settled);
+        done();
+        settled = Math.min(count, settled + BATCH_PAIRS);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 2 * workers }, (_, i) => feed(i % workers)));
 }

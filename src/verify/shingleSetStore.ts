@@ -10,7 +10,7 @@
  * pair waits on a budget: exactness never depends on the memory limit.
  */
 import { exactJaccard, type ExactSimilarity } from './verification.js';
-import type { ExactPairs } from './exactWorkers.js';
+import { PAIR_DECISIONS, type ExactPairs } from './exactWorkers.js';
 
 import type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
 
@@ -145,6 +145,15 @@ export class ShingleSetStore {
         }
         return exact.similarities(a, b, onProgress);
       },
+      decide: (matrix, pairs, rule, onBatch) =>
+        exact.decide(matrix, pairs, rule, (from, batch) => {
+          for (let i = 0; i < batch.decisions.length; i++) {
+            if (!PAIR_DECISIONS[batch.decisions[i]].startsWith('exact')) continue;
+            this.countFetch(pairs.a[from + i]);
+            this.countFetch(pairs.b[from + i]);
+          }
+          onBatch(from, batch);
+        }),
     };
   }
 

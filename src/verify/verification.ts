@@ -25,7 +25,7 @@ import {
   type ExactEvidence,
   type ExactSimilarity,
 } from './pairDecision.js';
-import type { ExactPairs } from './exactWorkers.js';
+import { PAIR_DECISIONS, type ExactPairs } from './exactWorkers.js';
 
 export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
@@ -150,4 +150,40 @@ function exactPairsNeeded(candidates: PairList, options: VerifyPairsOptions): Pa
     b.push(y);
   }
   return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
+}
+
+/**
+ * verifyPairs with every pair decided on the workers (their sets and `signatures`' rows read where they lie: in
+ * shared memory, or the spill file), the main thread only keeping the accepted pairs and counting, batch by batch
+ * in candidate order: the same lists and counts. Only where every set can be read (`known` always true).
+ */
+export async function verifyPairsOnWorkers(
+  candidates: PairList,
+  options: VerifyPairsOptions,
+  workers: ExactPairs,
+): Promise<VerifiedPairs> {
+  const { verify, threshold, signatures, onProgress } = options;
+  const rule = pairRule(verify, threshold, signatures, options.estimateError);
+  const counts = noDecisions();
+  const kept = { a: [] as number[], b: [] as number[], estimates: [] as number[], exacts: [] as number[] };
+  await workers.decide(signatures, candidates, rule, (from, batch) => {
+    for (let i = 0; i < batch.decisions.length; i++) {
+      const decision = PAIR_DECISIONS[batch.decisions[i]];
+      countDecision(counts, decision);
+      if (!isAccepted(decision)) continue;
+      kept.a.push(candidates.a[from + i]);
+      kept.b.push(candidates.b[from + i]);
+      kept.estimates.push(batch.estimates[i]);
+      kept.exacts.push(batch.exacts[i]);
+    }
+    onProgress?.(from + batch.decisions.length);
+  });
+  return {
+    a: Uint32Array.from(kept.a),
+    b: Uint32Array.from(kept.b),
+    estimate: Float64Array.from(kept.estimates),
+    exact: usesShingleSets(verify) ? Float64Array.from(kept.exacts) : undefined,
+    candidates: candidates.a.length,
+    decided: counts,
+  };
 }

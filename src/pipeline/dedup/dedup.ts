@@ -53,7 +53,7 @@ import { loadShingleSets } from './shingleSets.js';
 import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
 import { loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
-import { nodeExactWorkers } from './exactWorkers.js';
+import { nodeStageWorkers } from './stageWorkers.js';
 import { availableParallelism } from 'node:os';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from '../shared/config.js';
@@ -111,19 +111,19 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   let audit: AuditResult | undefined;
-  const exact = exactWorkers(config, first);
+  const workers = stageWorkers(config, first);
   try {
     const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
     const sets = {
       load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget),
       fetch: first.sets?.fetch,
-      exact,
+      exact: workers?.exact,
     };
-    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer));
+    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer), workers);
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
-    exact?.destroy();
+    workers?.destroy();
     releaseSpill(first.signatures);
     first.sets?.release();
   }
@@ -141,11 +141,13 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   };
 }
 
-/** Exact Jaccard of candidate pairs on worker threads, over the first pass's sets where they lie (one thread: none). */
-function exactWorkers(config: DedupConfig, first: CorpusPassResult) {
-  const shared = first.sets?.share?.();
+/**
+ * Worker threads for the stages after the first pass (banding; exact Jaccard and the decisions over the first pass's
+ * sets where they lie); none with one thread.
+ */
+function stageWorkers(config: DedupConfig, first: CorpusPassResult) {
   const threads = config.threads ?? availableParallelism();
-  return shared === undefined || threads <= 1 ? undefined : nodeExactWorkers(threads, shared);
+  return threads <= 1 ? undefined : nodeStageWorkers(threads, first.sets?.share?.());
 }
 
 /** The stages that need a signer, which is opened once for them and always released. */

@@ -7,6 +7,7 @@
  * every row. The files live in `--temp-directory` and are removed at the end of the
  * run, or at exit if it fails, signals included (formats/files/temporaries.ts).
  */
+import { sharedWords } from '../../bands/sharedMemory.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -237,7 +238,7 @@ class SpilledRows implements SpilledSignatures {
     const rowAt = new Int32Array(this.count).fill(-1);
     let held = 0;
     for (let d = 0; d < this.count; d++) if (needed[d] === 1) rowAt[d] = held++;
-    const words = new Uint32Array(held * width);
+    const words = sharedWords(held * width); // shared: the verification workers read the rows where they lie
     this.forEachBlock((block, first) => {
       for (let d = 0; d < block.count; d++) {
         const at = rowAt[first + d];

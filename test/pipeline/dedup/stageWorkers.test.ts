@@ -4,12 +4,20 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findCandidates } from '../../../src/bands/candidates.js';
+import { findCandidatesOn } from '../../../src/bands/bandWorkers.js';
 import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
 import { exactHandler, exactPairsOn, type ExactRequest } from '../../../src/verify/exactWorkers.js';
 import { exactJaccard } from '../../../src/verify/exactJaccard.js';
-import { nodeExactWorkers } from '../../../src/pipeline/dedup/exactWorkers.js';
+import { nodeStageWorkers } from '../../../src/pipeline/dedup/stageWorkers.js';
 import { openWords } from '../../../src/pipeline/dedup/wordReader.js';
-import { verifyPairs, verifyPairsInParallel, type VerifyPairsOptions } from '../../../src/verify/verification.js';
+import {
+  verifyPairs,
+  verifyPairsInParallel,
+  verifyPairsOnWorkers,
+  type VerifyPairsOptions,
+} from '../../../src/verify/verification.js';
+import { signatureMatrix } from '../../../src/bands/signatureMatrix.js';
+import { sharedWords } from '../../../src/bands/sharedMemory.js';
 import { plantedCorpus } from '../../support/planted.js';
 import { tempDir } from '../../support/cli.js';
 
@@ -67,7 +75,8 @@ describe('exact Jaccard on worker threads', () => {
         shared,
       );
       expect(await verifyPairsInParallel(candidates, options, inline)).toEqual(sequential);
-      const threads = nodeExactWorkers(2, shared);
+      const workers = nodeStageWorkers(2, shared);
+      const threads = workers.exact!;
       try {
         const progress: number[] = [];
         const parallel = await verifyPairsInParallel(
@@ -78,13 +87,53 @@ describe('exact Jaccard on worker threads', () => {
         expect(parallel).toEqual(sequential);
         expect(progress.length).toBeGreaterThan(0);
       } finally {
-        threads.destroy();
+        workers.destroy();
         spool.release();
       }
       // The test has power: exact Jaccard decided pairs both ways.
       expect(sequential.decided.exactAccepted).toBeGreaterThan(20);
       expect(sequential.decided.exactRejected).toBeGreaterThan(20);
       expect(sequential.decided.estimatePastMemoryLimit).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(['exact', 'hybrid', 'estimate'] as const)(
+    '%s verification decided on the workers (rows and sets where they lie) equals verifyPairs, in order across batches',
+    async (verify) => {
+      const spool = spooled();
+      const words = sharedWords(corpus.signatures.words.length);
+      words.set(corpus.signatures.words);
+      const signatures = signatureMatrix(words, corpus.signatures.k);
+      // Twelve copies of the candidates: past two batches of 4,096 pairs, so batches come back out of order.
+      const many = (list: Uint32Array) =>
+        Uint32Array.from({ length: 12 * list.length }, (_, i) => list[i % list.length]);
+      const pairs = { a: many(candidates.a), b: many(candidates.b) };
+      expect(pairs.a.length).toBeGreaterThan(2 * 4096);
+      const options: VerifyPairsOptions = {
+        verify,
+        threshold: 0.8,
+        signatures,
+        exactSimilarity: (x, y) => exactJaccard(spool.fetch(x).slice(), spool.fetch(y)),
+      };
+      const sequential = verifyPairs(pairs, options);
+      const workers = nodeStageWorkers(2, spool.share()!);
+      try {
+        let progress = 0;
+        const onWorkers = await verifyPairsOnWorkers(
+          pairs,
+          { ...options, onProgress: (done) => (progress = done) },
+          workers.exact!,
+        );
+        // The same threads band too: the candidates findCandidates gives here.
+        const banded = await findCandidatesOn(workers.banding, signatures, { bands: 32, rows: 4 });
+        expect(banded).toEqual(findCandidates(signatures, { bands: 32, rows: 4 }));
+        expect(onWorkers).toEqual(sequential);
+        expect(progress).toBe(pairs.a.length);
+      } finally {
+        workers.destroy();
+        spool.release();
+      }
+      if (verify !== 'estimate') expect(sequential.decided.exactAccepted).toBeGreaterThan(20);
     },
   );
 });
