@@ -7,16 +7,15 @@ import { approximateThreshold, candidateProbability } from '../../bands/lshParam
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { counted, namesOf, thousands } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import type { SignedDedup } from '../../dedup/dedupSigned.js';
-import type { StageCpu } from '../../dedup/stageTimer.js';
+import type { ReportOutcome, StageCpu } from './reportOutcome.js';
+
+export type { ReportOutcome, StageCpu } from './reportOutcome.js';
 import type { OptionValues } from '../../options.js';
 import type { SignatureParams } from '../../signatures/params.js';
-import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import { DEFAULT_MAX_REPRESENTATIVES } from '../../clusters/clustering.js';
 import { DEFAULT_ESTIMATE_ERROR } from '../../verify/estimateBounds.js';
 import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
 import type { DecisionCounts } from '../../verify/pairDecision.js';
-import type { AuditResult } from '../../audit/audit.js';
 import { auditReport, auditSummaryLines } from './auditReport.js';
 
 export const REPORT_FORMAT = 'gpudedup-dedup-report';
@@ -30,18 +29,6 @@ export interface ReportConfig
   readonly against: readonly string[];
   readonly params: SignatureParams;
   readonly lsh: LshParams;
-}
-
-/** What it found (the pipeline's DedupOutcome fits; the app gives the same fields). */
-export interface ReportOutcome extends SignedDedup {
-  readonly signatures: { readonly count: number };
-  readonly missingKeepField: number;
-  readonly invalidSkipped: number;
-  readonly binarySkipped: readonly string[];
-  readonly backend: string;
-  readonly signing?: SignedPassTimings;
-  /** `--audit N`: the sample measured by exact Jaccard. */
-  readonly audit?: AuditResult;
 }
 
 export function buildReport(
