@@ -34,6 +34,8 @@ export interface SetSpool {
   readonly fetch?: FetchShingleSet;
   /** Where each set lies for worker threads; undefined without shared memory. */
   share?(): SharedSets | undefined;
+  /** Every set appended is where share() says (a file written behind is complete). */
+  drain?(): Promise<void>;
   /** Frees what it holds (a file, where there is one). */
   release(): void;
 }

@@ -111,6 +111,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   const { first, reference, backend } = await signStages(run);
   let core: SignedDedup;
   let audit: AuditResult | undefined;
+  await first.sets?.drain?.();
   const workers = stageWorkers(config, first);
   try {
     const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };

@@ -7,11 +7,8 @@
  * every row. The files live in `--temp-directory` and are removed at the end of the
  * run, or at exit if it fails, signals included (formats/files/temporaries.ts).
  */
+import { WordFile } from './wordFile.js';
 import { sharedWords } from '../../bands/sharedMemory.js';
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { registerTemporary, removeTemporary } from '../../formats/files/temporaries.js';
 import { totalmem } from 'node:os';
 import { bandKey } from '../../bands/bandKeys.js';
 import type { BandKeySource } from '../../bands/bandKeySource.js';
@@ -78,60 +75,6 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   return bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 2 ** 10)} KiB`;
 }
-function tempPath(dir: string, what: string): string {
-  return join(dir, `gpudedup-${process.pid}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.${what}`);
-}
-
-/** An append-only temporary file of 32-bit words; I/O errors name it and the option that moves it. */
-export class WordFile {
-  readonly path: string;
-  private readonly fd: number;
-
-  constructor(
-    dir: string,
-    what: string,
-    private readonly holding = 'spilled signatures',
-  ) {
-    this.path = tempPath(dir, what);
-    // wx+: a new file, never one already there; registered so that exit and signals remove it.
-    this.fd = this.io('create', () => openSync(this.path, 'wx+', 0o600));
-    registerTemporary(this.path);
-  }
-
-  append(words: Uint32Array): void {
-    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
-    let done = 0;
-    while (done < bytes.length) done += this.io('write', () => writeSync(this.fd, bytes, done, bytes.length - done));
-  }
-
-  /** Reads words [fromWord, fromWord + into.length) into `into`. */
-  read(into: Uint32Array, fromWord: number): void {
-    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = this.io('read', () => readSync(this.fd, bytes, done, bytes.length - done, fromWord * 4 + done));
-      if (n === 0) throw new Error(`${this.path}: the ${this.holding} end early (the temporary file was changed)`);
-      done += n;
-    }
-  }
-
-  remove(): void {
-    closeSync(this.fd);
-    removeTemporary(this.path);
-  }
-
-  private io<T>(what: string, work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      throw new Error(
-        `cannot ${what} the temporary file ${this.path} for ${this.holding}: ${(error as Error).message} (choose ` +
-          `another place with --temp-directory)`,
-      );
-    }
-  }
-}
-
 export interface SpillOptions {
   readonly dir: string;
   readonly memoryLimitBytes: number;

@@ -14,10 +14,8 @@
 import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
 import { grownTo, type SetSpool, type SharedSets } from '../../firstPass/setSpool.js';
 import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
-import { WordFile } from './rowSpill.js';
+import { WordFile } from './wordFile.js';
 
-/** 1 MiB: the write buffer of the sets on their way to the file. */
-const WRITE_BLOCK_WORDS = 2 ** 18;
 /** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
 const FETCH_RING_WORDS = 2 ** 21;
 
@@ -40,9 +38,6 @@ export class FileSetSpool implements SetSpool {
   private starts = new Float64Array(1024);
   private lengths = new Uint32Array(1024);
   private words = 0;
-  /** Sets on their way to the file, written in blocks (one write per set would be a system call per document). */
-  private pending = new Uint32Array(0);
-  private pendingWords = 0;
   /**
    * Sets fetched from the file: in the ring, from word 0 up to `ringAt`, each group's first word (emptied when it
    * wraps).
@@ -78,10 +73,9 @@ export class FileSetSpool implements SetSpool {
     return placed.view;
   }
 
-  /** Where each set lies for worker threads (the file flushed first); undefined without shared memory. */
+  /** Where each set lies for worker threads (drain first: they read the file by its path); undefined without shared memory. */
   share(): SharedSets | undefined {
     if (this.arena === undefined) return undefined;
-    this.flush();
     return {
       chunks: this.arena.chunks,
       chunk: this.chunk.slice(0, this.groups),
@@ -153,7 +147,6 @@ export class FileSetSpool implements SetSpool {
       this.inRing.clear();
     }
     const set = this.ring.subarray(this.ringAt, this.ringAt + length);
-    this.flush();
     if (length > 0) this.file!.read(set, this.starts[g]);
     this.inRing.set(g, this.ringAt);
     this.ringAt += length;
@@ -163,8 +156,6 @@ export class FileSetSpool implements SetSpool {
   release(): void {
     this.held.length = 0;
     this.heldBytes = 0;
-    this.pendingWords = 0;
-    this.pending = new Uint32Array(0);
     this.ring = new Uint32Array(0);
     this.ringAt = 0;
     this.inRing.clear();
@@ -174,34 +165,26 @@ export class FileSetSpool implements SetSpool {
   }
 
   private read(g: number): Uint32Array {
-    this.flush();
     const set = new Uint32Array(this.lengths[g]);
     if (set.length > 0) this.file!.read(set, this.starts[g]);
     return set;
   }
 
-  /** Group g's set to the file (through the write buffer). */
+  /** Group g's set to the file (written behind: WordFile). */
   private write(g: number, set: Uint32Array): void {
     if (this.file === undefined) {
       this.file = new WordFile(this.dir, 'sets', 'spilled shingle sets');
-      this.pending = new Uint32Array(WRITE_BLOCK_WORDS);
       this.onSpill?.();
     }
     this.chunk[g] = -1;
     this.starts[g] = this.words;
     this.words += set.length;
-    if (this.pendingWords + set.length > this.pending.length) this.flush();
-    if (set.length > this.pending.length) this.file.append(set);
-    else {
-      this.pending.set(set, this.pendingWords);
-      this.pendingWords += set.length;
-    }
+    this.file.append(set);
   }
 
-  private flush(): void {
-    if (this.pendingWords === 0) return;
-    this.file!.append(this.pending.subarray(0, this.pendingWords));
-    this.pendingWords = 0;
+  /** Every set appended is in the file: what the exact workers read by its path. */
+  async drain(): Promise<void> {
+    await this.file?.drain();
   }
 
   private grow(): void {

@@ -28,16 +28,17 @@ describe('exact Jaccard on worker threads', () => {
   const dir = tempDir();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** The corpus's sets in a spool that holds about half of them and spills the rest to its file. */
-  function spooled(): FileSetSpool {
+  /** The corpus's sets in a spool that holds about half of them and spills the rest to its file (written). */
+  async function spooled(): Promise<FileSetSpool> {
     const bytes = corpus.shingles.reduce((n, s) => n + s.byteLength, 0);
     const spool = new FileSetSpool(dir, bytes / 2);
     for (const set of corpus.shingles) spool.append(set);
+    await spool.drain();
     return spool;
   }
 
-  it('the sets shared: half in shared memory, half in the file, each read back exactly', () => {
-    const spool = spooled();
+  it('the sets shared: half in shared memory, half in the file, each read back exactly', async () => {
+    const spool = await spooled();
     const shared = spool.share()!;
     expect(shared.file).toBeDefined();
     const inFile = Array.from(shared.chunk).filter((c) => c < 0).length;
@@ -57,7 +58,7 @@ describe('exact Jaccard on worker threads', () => {
   it.each(['exact', 'hybrid'] as const)(
     '%s verification in parallel decides as verifyPairs does (inline workers and real threads)',
     async (verify) => {
-      const spool = spooled();
+      const spool = await spooled();
       const shared = spool.share()!;
       // Some pairs lack their sets (past the memory limit): both paths must leave those to the estimate alike.
       const known = (x: number, y: number): boolean => (x + y) % 11 !== 0;
@@ -100,7 +101,7 @@ describe('exact Jaccard on worker threads', () => {
   it.each(['exact', 'hybrid', 'estimate'] as const)(
     '%s verification decided on the workers (rows and sets where they lie) equals verifyPairs, in order across batches',
     async (verify) => {
-      const spool = spooled();
+      const spool = await spooled();
       const words = sharedWords(corpus.signatures.words.length);
       words.set(corpus.signatures.words);
       const signatures = signatureMatrix(words, corpus.signatures.k);
