@@ -7,25 +7,12 @@
  * indexed document's exact Jaccard with the query, on the index's own
  * shingle sets.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
-import { inlineIndexSigner, signTexts } from '../../src/lshIndex/signing.js';
-import { exactJaccard } from '../../src/verify/verification.js';
+import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
+import { bestValues, exactTruth, MIT_SENTENCE, sampleDocuments } from './indexTruth.js';
 import { rng } from './queryCorpus.js';
-
-const MIT = 'Permission is hereby granted, free of charge, to any person obtaining a copy';
-
-/** The bundled corpus: 727 licences, some in families of dozens (MIT, BSD). */
-const sample = (): { id: string; text: string }[] =>
-  gunzipSync(readFileSync('data/sample.jsonl.gz'))
-    .toString()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { id: string; text: string })
-    .map(({ id, text }) => ({ id, text }));
 
 /** `count` runs of 12–20 words from the corpus's texts (seeded): sentences a user might look up. */
 function sentences(docs: readonly { text: string }[], count: number): string[] {
@@ -41,21 +28,8 @@ function sentences(docs: readonly { text: string }[], count: number): string[] {
   return out;
 }
 
-/** Each query's exact Jaccard with every document, by id, on the index's shingle sets. */
-async function truthOf(docs: readonly { id: string; text: string }[], queries: readonly string[]) {
-  const parameters = resolveParameters({});
-  const signed = await signTexts(
-    [...docs.map((d) => d.text), ...queries],
-    inlineIndexSigner(parameters),
-    parameters,
-    true,
-  );
-  const sets = signed.sets!;
-  return queries.map((_, q) => new Map(docs.map((d, i) => [d.id, exactJaccard(sets[docs.length + q], sets[i])])));
-}
-
 async function indexed() {
-  const docs = sample();
+  const docs = sampleDocuments();
   const index = createMemoryIndex({ signer: inlineIndexSigner(resolveParameters({})) });
   await index.add(docs, { all: true });
   return { docs, index };
@@ -64,9 +38,9 @@ async function indexed() {
 describe('top-K of short queries (issue 39)', () => {
   it('the README’s MIT sentence: the true top 5 (MIT-0 first), none with nothing in common', async () => {
     const { docs, index } = await indexed();
-    const [truth] = await truthOf(docs, [MIT]);
-    const best = [...truth.values()].sort((a, b) => b - a).slice(0, 5);
-    const [result] = await index.query([MIT], { top: 5 });
+    const [truth] = await exactTruth(docs, [MIT_SENTENCE]);
+    const best = bestValues(truth, 5);
+    const [result] = await index.query([MIT_SENTENCE], { top: 5 });
     expect(result.matches.map((m) => m.id)[0]).toBe('MIT-0');
     expect(result.matches.map((m) => truth.get(m.id))).toEqual(best);
     for (const m of result.matches) expect(m.exact).toBeGreaterThan(0);
@@ -75,7 +49,7 @@ describe('top-K of short queries (issue 39)', () => {
   it('60 sentences from the corpus: no row with nothing in common, and the best first in ≥ 54', async () => {
     const { docs, index } = await indexed();
     const queries = sentences(docs, 60);
-    const truth = await truthOf(docs, queries);
+    const truth = await exactTruth(docs, queries);
     const results = await index.query(queries, { top: 5 });
     let zero = 0;
     let rightFirst = 0;
