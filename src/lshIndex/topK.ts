@@ -22,7 +22,7 @@ import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatr
 import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import type { IndexParameters } from './options.js';
-import { sampledKeys, type ShinglePostings } from './postings.js';
+import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
 import { Ranking, type RowScore } from './rerank.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import type { IndexMatch } from './types.js';
@@ -31,6 +31,14 @@ import type { IndexMatch } from './types.js';
 export const MISS_PROBABILITY = 0.05;
 /** Below this Jaccard a document is returned only if met on the way (no guarantee). */
 export const TOP_FLOOR = 0.3;
+
+/**
+ * The least Jaccard that one slot meets in one of `trees` trees with
+ * probability ≥ 1 − MISS_PROBABILITY (0.089 at 32 trees): where the K-th is
+ * below it, the forests cannot promise a better document, and a short query's
+ * neighbours are looked up in the sampled postings.
+ */
+export const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / trees);
 
 /** The probability that a document at Jaccard `j` shares no prefix of `r` slots with the query in any of `trees`. */
 export const missProbability = (j: number, r: number, trees: number): number => (1 - j ** r) ** trees;
@@ -137,23 +145,36 @@ export function topMatches(
     const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
     if (ranking.full && (belowFloor || safe)) break;
   }
-  if (set !== undefined && !(ranking.full && ranking.kth >= TOP_FLOOR))
+  if (set !== undefined && !(ranking.full && ranking.kth >= oneSlotReach(trees)))
     rescoreSharing(segments, forests, postingsOf, set, ranking);
   return ranking.result((segment, row) => segments[segment].id(row));
 }
 
-/** A row found through the postings: its Jaccard's upper bound by the set sizes, and a guess from its hits. */
+/** A row found through the postings, and the most Jaccard its hits and size allow. */
 interface Sharing {
   readonly segment: number;
   readonly row: number;
-  readonly bound: number;
-  readonly guess: number;
+  readonly most: number;
 }
 
 /**
- * Rows not met yet that share a sampled shingle with the query (set), most
- * promising first (the Jaccard their hits suggest), rescored while one could
- * beat the K-th (its sizes allow it) and the budget lasts. A document
+ * Rows rescored from the postings at most: the best by what their hits allow
+ * come first, and a novel long query on an index of boilerplate shares a
+ * sampled shingle with thousands, none of them near it.
+ */
+export const sharingBudget = (top: number): number => 4 * top + 64;
+
+/**
+ * The most shingles a document shares with the query when `hits` of them are
+ * sampled: each shared one is sampled with probability SAMPLE_RATE, so more
+ * than this would show more hits but with probability ≈ 10^−3.
+ */
+const mostShared = (hits: number): number => (hits + 3 * Math.sqrt(hits + 1) + 3) / SAMPLE_RATE;
+
+/**
+ * Rows not met yet that share a sampled shingle with the query (set), the
+ * most promising first (the Jaccard their hits and size allow), rescored
+ * while one could still beat the K-th, sharingBudget(K) of them at most. A document
  * holding m of the query's shingles shares a sampled one with probability
  * 1 − (3/4)^m (≥ 0.95 for m ≥ 11).
  */
@@ -175,13 +196,13 @@ function rescoreSharing(
     rows.forEach((row, i) => {
       if (!forest.firstMeeting(row) || segments[segment].isRemoved(row)) return;
       const x = forest.sizes[row];
-      const common = Math.min(q, x, (hits[i] * q) / keys.length);
-      found.push({ segment, row, bound: Math.min(q, x) / Math.max(q, x), guess: common / (q + x - common) });
+      const common = Math.min(q, x, mostShared(hits[i]));
+      found.push({ segment, row, most: common / (q + x - common) });
     });
   });
-  found.sort((a, b) => b.guess - a.guess);
-  for (const f of found) {
-    if (ranking.full && f.bound <= ranking.kth) continue;
+  found.sort((a, b) => b.most - a.most);
+  for (const f of found.slice(0, sharingBudget(ranking.top))) {
+    if (ranking.full && f.most <= ranking.kth) break; // nor can any after it: the K-th only rises
     if (!ranking.rescore(f.segment, f.row)) break;
   }
 }
