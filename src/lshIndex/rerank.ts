@@ -136,14 +136,16 @@ export class Ranking {
   }
 
   /**
-   * Met rows (any order), most agreeing first, each rescored while it could
-   * beat the K-th (agreement ≥ K-th − slack) or fewer than K are held; the
-   * rest can not, as the K-th only rises.
+   * Met rows (any order), most agreeing first, each rescored while fewer
+   * than K are held or it could beat the K-th at J ≥ `floor` (its agreement
+   * reaches agreementFloor); the rest can not, as the K-th only rises.
    */
-  rescoreMet(met: readonly { segment: number; row: number; agreement: number }[], slots: number): void {
+  rescoreMet(met: readonly { segment: number; row: number; agreement: number }[], slots: number, floor: number): void {
     const order = [...met].sort((x, y) => y.agreement - x.agreement);
     for (const m of order) {
-      if (this.full && m.agreement < this.floorAt(this.kth, slots) - 0.5 / slots) break;
+      // Below the floor nothing is promised: a row is read for a better one at J ≥ floor, not for every row that
+      // might beat a K-th of 0.1 (on an index of overlapping text, thousands).
+      if (this.full && m.agreement < this.floorAt(Math.max(this.kth, floor), slots) - 0.5 / slots) break;
       if (!this.rescore(m.segment, m.row)) break;
     }
   }

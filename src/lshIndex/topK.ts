@@ -40,6 +40,20 @@ export const TOP_FLOOR = 0.3;
  */
 export const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / trees);
 
+/**
+ * Whether a query (its shingle set) is short for the index: an indexed
+ * document could hold all of it and still be out of one slot's reach (J =
+ * q/x below oneSlotReach) — a sentence among licences, not a page among
+ * pages, whose near documents the forests meet. Only then are the sampled
+ * postings read (at 100 k documents of overlapping text they cost a long
+ * query ten times its descent, for documents at J < 0.09).
+ */
+function isShort(set: Uint32Array, forests: readonly PrefixForest[]): boolean {
+  const q = set.length / 2;
+  const reach = oneSlotReach(forests[0].shape.trees);
+  return forests.some((forest) => forest.largest.some((x) => q < reach * x));
+}
+
 /** The probability that a document at Jaccard `j` shares no prefix of `r` slots with the query in any of `trees`. */
 export const missProbability = (j: number, r: number, trees: number): number => (1 - j ** r) ** trees;
 
@@ -141,11 +155,12 @@ export function topMatches(
     ranking.rescoreMet(
       metAtDepth(segments, forests, query, () => r, limit),
       slots,
+      TOP_FLOOR,
     );
     const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
     if (ranking.full && (belowFloor || safe)) break;
   }
-  if (set !== undefined && !(ranking.full && ranking.kth >= oneSlotReach(trees)))
+  if (set !== undefined && isShort(set, forests) && !(ranking.full && ranking.kth >= oneSlotReach(trees)))
     rescoreSharing(segments, forests, postingsOf, set, ranking);
   return ranking.result((segment, row) => segments[segment].id(row));
 }
