@@ -1,14 +1,19 @@
 /**
  * Top-K through `gpudedup serve` and the on-disk library index (issue 39): the
  * built CLI serving a real index directory on 127.0.0.1 (port 0, read-only,
- * a bounded body), and `openIndex` on the same directory, answer the family
+ * a bounded body), `openIndex` on the same directory, and the saved index
+ * as the tab opens it from its files (openIndexSnapshot), answer the family
  * case with the true top 1 and top 10 (ties equal) and the README's short
  * query with the true top 5, none with nothing in common.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndex, openIndex } from '../../src/lshIndex/diskIndex.js';
+import { resolveParameters } from '../../src/lshIndex/options.js';
+import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
+import { openIndexSnapshot } from '../../src/lshIndex/snapshot.js';
 import { bestValues, exactTruth, MIT_SENTENCE, sampleDocuments } from '../lshIndex/indexTruth.js';
 import { familyCorpus } from '../lshIndex/queryCorpus.js';
 import { CLI, tempDir } from '../support/cli.js';
@@ -76,7 +81,7 @@ function checkAnswers(answers: readonly (readonly Match[])[], truth: readonly Ma
 }
 
 describe('top-K through serve and the on-disk index (issue 39)', () => {
-  it('the family case and the short query: the true top K, over HTTP and through openIndex', async () => {
+  it('the family case and the short query: the true top K, over HTTP, through openIndex and as the tab opens it', async () => {
     const { dir, texts, truth } = await indexed();
     const families = texts.slice(0, 10);
     const server = await serve(dir);
@@ -101,5 +106,13 @@ describe('top-K through serve and the on-disk index (issue 39)', () => {
     } finally {
       await index.close();
     }
+    const read = async (name: string) => new Uint8Array(readFileSync(join(dir, name)));
+    const tab = await openIndexSnapshot(read, inlineIndexSigner(resolveParameters({})));
+    const tops = await tab.query(texts, { top: 1 });
+    checkAnswers(
+      tops.map((r) => r.matches),
+      truth,
+      1,
+    );
   });
 });
