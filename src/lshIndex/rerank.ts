@@ -96,6 +96,9 @@ class KBest {
   }
 }
 
+/** One number per (segment, row): rows are below 2^32, segments far below 2^20. */
+const keyOf = (segment: number, row: number): number => segment * 2 ** 32 + row;
+
 /** What a match is ranked by: exact Jaccard where measured, else the estimate. */
 export const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
 
@@ -106,6 +109,7 @@ export class Ranking {
   private rescored = 0;
   private readonly budget: number;
   private floor = { kth: Number.NaN, value: 0 };
+  private readonly read = new Set<number>();
 
   constructor(
     readonly top: number,
@@ -160,11 +164,17 @@ export class Ranking {
   rescore(segment: number, row: number): boolean {
     if (this.exhausted) return false;
     this.rescored++;
+    this.read.add(keyOf(segment, row));
     const scores = this.score(segment, row);
     if (scoreOf(scores) <= 0) return true; // nothing in common: never an answer
     this.kept.push({ segment, row, ...scores });
     this.best.offer(scoreOf(scores));
     return true;
+  }
+
+  /** Whether the row was rescored already (a row met by the forests but not read may still be, from the postings). */
+  wasRescored(segment: number, row: number): boolean {
+    return this.read.has(keyOf(segment, row));
   }
 
   /** The K best, most similar first (then by estimate), named by `idOf`. */

@@ -187,11 +187,12 @@ export const sharingBudget = (top: number): number => 4 * top + 64;
 const mostShared = (hits: number): number => (hits + 3 * Math.sqrt(hits + 1) + 3) / SAMPLE_RATE;
 
 /**
- * Rows not met yet that share a sampled shingle with the query (set), the
- * most promising first (the Jaccard their hits and size allow), rescored
- * while one could still beat the K-th, sharingBudget(K) of them at most. A document
- * holding m of the query's shingles shares a sampled one with probability
- * 1 − (3/4)^m (≥ 0.95 for m ≥ 11).
+ * Rows not rescored yet (met by the forests or not) that share a sampled
+ * shingle with the query (set), the most promising first (the Jaccard their
+ * hits and size allow), rescored while one could still beat the K-th,
+ * sharingBudget(K) of them at most. A document holding m of the query's
+ * shingles shares a sampled one with probability 1 − (3/4)^m (≥ 0.95 for
+ * m ≥ 11).
  */
 function rescoreSharing(
   segments: readonly IndexSegment[],
@@ -209,7 +210,7 @@ function rescoreSharing(
     if (postings === undefined) return;
     const { rows, hits } = postings.hitsOf(keys, 1);
     rows.forEach((row, i) => {
-      if (!forest.firstMeeting(row) || segments[segment].isRemoved(row)) return;
+      if (ranking.wasRescored(segment, row) || segments[segment].isRemoved(row)) return;
       const x = forest.sizes[row];
       const common = Math.min(q, x, mostShared(hits[i]));
       found.push({ segment, row, most: common / (q + x - common) });
