@@ -191,7 +191,15 @@ export class IndexEngine {
                 { ...query, q: set === undefined ? 0 : set.length / 2, c: containment },
                 this.scorer,
               ).slice(0, top)
-            : topMatches(segments, forests, query, top!, options.rerank ?? 'estimate', this.scorer);
+            : topMatches(
+                segments,
+                forests,
+                (s) => this.forests.postingsOf(s),
+                query,
+                top!,
+                options.rerank ?? 'estimate',
+                this.scorer,
+              );
         results.push({ matches });
       }
     }

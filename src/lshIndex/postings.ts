@@ -74,23 +74,34 @@ export class ShinglePostings {
 
   /** The rows posted under at least `least` of `keys`, each once (a typed counter: posting lists can be long). */
   rowsSharing(keys: Uint32Array, least: number): number[] {
+    return this.hitsOf(keys, least).rows;
+  }
+
+  /** The rows posted under at least `least` of `keys`, each once, with how many of them each is posted under. */
+  hitsOf(keys: Uint32Array, least: number): { rows: number[]; hits: number[] } {
     const touched: number[] = [];
     for (const key of keys) {
-      let lo = 0;
-      let hi = this.keys.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.keys[mid] < key) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < this.keys.length && this.keys[i] === key; i++) {
+      for (let i = this.firstOf(key); i < this.keys.length && this.keys[i] === key; i++) {
         const row = this.rows[i];
         if (this.hits[row]++ === 0) touched.push(row);
       }
     }
-    const found = touched.filter((row) => this.hits[row] >= least);
+    const rows = touched.filter((row) => this.hits[row] >= least);
+    const hits = rows.map((row) => this.hits[row]);
     for (const row of touched) this.hits[row] = 0;
-    return found;
+    return { rows, hits };
+  }
+
+  /** The first position of `key` in `keys` (binary search; the length where none). */
+  private firstOf(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
 

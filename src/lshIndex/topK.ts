@@ -1,21 +1,29 @@
 /**
  * Top-K queries over the segments' LSH Forests (forest.ts), as Bawa et al.
  * descend them: from the longest prefix down, each step adds the rows that
- * share the query's first r slots in some tree, until the K best found are
- * safe. A document of Jaccard J shares a prefix of r slots in at least one of
- * l trees with probability 1 − (1 − J^r)^l; descent stops at the first r where
- * K rows were met and that is ≥ 1 − MISS_PROBABILITY for J = max(the K-th
- * best estimate, TOP_FLOOR), so every document at or above both is missed
- * with probability ≤ 0.05 (at 32 trees: J ≥ 0.3 at depth 2; J ≥ 0.5 there
- * with 1.0·10^−4); with fewer than K met it goes on to one slot, until K are
- * met (datasketch's rule; bounded, no guarantee below the floor). The best are
- * then rescored with the full signature and, where the index stores sets,
- * reranked by exact Jaccard. Browser-safe.
+ * share the query's first r slots in some tree. A document of Jaccard J shares
+ * a prefix of r slots in at least one of l trees with probability
+ * 1 − (1 − J^r)^l. Each step's rows are rescored as they are met (rerank.ts:
+ * every row whose fingerprint agreement is within the estimate's error of the
+ * K-th score, by exact Jaccard where the index stores sets), and descent stops
+ * at the first r where K rows are held and a document at J = max(the K-th
+ * score, TOP_FLOOR) is missed with probability ≤ MISS_PROBABILITY (at 32
+ * trees: J ≥ 0.3 at depth 2; J ≥ 0.5 there with 1.0·10^−4). So the answer is
+ * the true top K of the rows met, and a better document is left unmet with
+ * probability ≤ 0.05, however many near-identical documents surround the
+ * K-th (issue 39). With fewer than K held by depth 2 it goes on to one slot,
+ * until K are met (datasketch's rule; bounded, no guarantee below the floor);
+ * where the K-th is still below the floor (a short query, whose neighbours
+ * share too few slots to be met) the rows sharing a sampled shingle with it
+ * (postings.ts, as containment finds short items) are rescored too. A row
+ * with nothing in common with the query is never returned. Browser-safe.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import type { IndexParameters } from './options.js';
+import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
+import { Ranking, type RowScore } from './rerank.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import type { IndexMatch } from './types.js';
 
@@ -23,6 +31,28 @@ import type { IndexMatch } from './types.js';
 export const MISS_PROBABILITY = 0.05;
 /** Below this Jaccard a document is returned only if met on the way (no guarantee). */
 export const TOP_FLOOR = 0.3;
+
+/**
+ * The least Jaccard that one slot meets in one of `trees` trees with
+ * probability ≥ 1 − MISS_PROBABILITY (0.089 at 32 trees): where the K-th is
+ * below it, the forests cannot promise a better document, and a short query's
+ * neighbours are looked up in the sampled postings.
+ */
+export const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / trees);
+
+/**
+ * Whether a query (its shingle set) is short for the index: an indexed
+ * document could hold all of it and still be out of one slot's reach (J =
+ * q/x below oneSlotReach) — a sentence among licences, not a page among
+ * pages, whose near documents the forests meet. Only then are the sampled
+ * postings read (at 100 k documents of overlapping text they cost a long
+ * query ten times its descent, for documents at J < 0.09).
+ */
+function isShort(set: Uint32Array, forests: readonly PrefixForest[]): boolean {
+  const q = set.length / 2;
+  const reach = oneSlotReach(forests[0].shape.trees);
+  return forests.some((forest) => forest.largest.some((x) => q < reach * x));
+}
 
 /** The probability that a document at Jaccard `j` shares no prefix of `r` slots with the query in any of `trees`. */
 export const missProbability = (j: number, r: number, trees: number): number => (1 - j ** r) ** trees;
@@ -62,6 +92,13 @@ export class RowScorer {
     source.readRow(row, this.pair, this.width);
     return signatureAgreement(this.matrix, 0, 1);
   }
+
+  /** The row's estimate, and its exact Jaccard with `set` where given and the row's set is stored. */
+  scores(source: IndexSegment, row: number, set: Uint32Array | undefined): RowScore {
+    const similarity = this.estimate(source, row);
+    const other = set === undefined ? undefined : source.readSet(row);
+    return other === undefined ? { similarity } : { similarity, exact: exactJaccard(set!, other) };
+  }
 }
 
 /**
@@ -93,10 +130,11 @@ export function metAtDepth(
   return met;
 }
 
-/** The `top` most similar live rows: the descent, then the rescoring (exact where `rerank` is exact). */
+/** The `top` most similar live rows: the descent with its rescoring, then, below the floor, the sampled postings. */
 export function topMatches(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
   query: ForestQuery,
   top: number,
   rerank: 'exact' | 'estimate',
@@ -105,54 +143,82 @@ export function topMatches(
   for (const forest of forests) forest.beginQuery();
   if (forests.length === 0) return [];
   const { trees, depth } = forests[0].shape;
-  const pool: Met[] = [];
-  for (let r = depth; r >= 1; r--) {
+  const slots = forests[0].slots;
+  const set = rerank === 'exact' ? query.set : undefined;
+  scorer.setQuery(query);
+  const ranking = new Ranking(top, (segment, row) => scorer.scores(segments[segment], row, set));
+  for (let r = depth; r >= 1 && !ranking.exhausted; r--) {
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
     // are met, as datasketch descends: a bounded best effort, no guarantee.
     const belowFloor = missProbability(TOP_FLOOR, r + 1, trees) <= MISS_PROBABILITY;
-    pool.push(...metAtDepth(segments, forests, query, () => r, belowFloor ? top - pool.length : Infinity));
-    pool.sort((x, y) => y.agreement - x.agreement);
-    if (
-      pool.length >= top &&
-      (belowFloor || missProbability(Math.max(pool[top - 1].agreement, TOP_FLOOR), r, trees) <= MISS_PROBABILITY)
-    )
-      break;
+    const limit = belowFloor ? top - ranking.count : Infinity;
+    ranking.rescoreMet(
+      metAtDepth(segments, forests, query, () => r, limit),
+      slots,
+      TOP_FLOOR,
+    );
+    const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
+    if (ranking.full && (belowFloor || safe)) break;
   }
-  return rescored(segments, pool, query, top, rerank, scorer, forests[0].slots);
+  if (set !== undefined && isShort(set, forests) && !(ranking.full && ranking.kth >= oneSlotReach(trees)))
+    rescoreSharing(segments, forests, postingsOf, set, ranking);
+  return ranking.result((segment, row) => segments[segment].id(row));
+}
+
+/** A row found through the postings, and the most Jaccard its hits and size allow. */
+interface Sharing {
+  readonly segment: number;
+  readonly row: number;
+  readonly most: number;
 }
 
 /**
- * The pool's best by fingerprint agreement, and those within three standard
- * errors of the K-th (an estimate's noise could hide a better one there),
- * rescored; the K best by exact Jaccard where measured, else by estimate.
+ * Rows rescored from the postings at most: the best by what their hits allow
+ * come first, and a novel long query on an index of boilerplate shares a
+ * sampled shingle with thousands, none of them near it.
  */
-function rescored(
+export const sharingBudget = (top: number): number => 4 * top + 64;
+
+/**
+ * The most shingles a document shares with the query when `hits` of them are
+ * sampled: each shared one is sampled with probability SAMPLE_RATE, so more
+ * than this would show more hits but with probability ≈ 10^−3.
+ */
+const mostShared = (hits: number): number => (hits + 3 * Math.sqrt(hits + 1) + 3) / SAMPLE_RATE;
+
+/**
+ * Rows not rescored yet (met by the forests or not) that share a sampled
+ * shingle with the query (set), the most promising first (the Jaccard their
+ * hits and size allow), rescored while one could still beat the K-th,
+ * sharingBudget(K) of them at most. A document holding m of the query's
+ * shingles shares a sampled one with probability 1 − (3/4)^m (≥ 0.95 for
+ * m ≥ 11).
+ */
+function rescoreSharing(
   segments: readonly IndexSegment[],
-  pool: readonly Met[],
-  query: ForestQuery,
-  top: number,
-  rerank: 'exact' | 'estimate',
-  scorer: RowScorer,
-  slots: number,
-): IndexMatch[] {
-  if (pool.length === 0) return [];
-  const kth = pool[Math.min(top, pool.length) - 1].agreement;
-  const margin = rerank === 'exact' ? 3 * Math.sqrt((kth * (1 - kth)) / slots) + 1 / slots : 0;
-  // (Below the floor no document is promised: no more is read there.)
-  const chosen = pool.filter(
-    (m, i) => i < top || (m.agreement >= Math.max(kth, TOP_FLOOR) - margin && i < 4 * top + 32),
-  );
-  scorer.setQuery(query);
-  const scored = chosen.map((m) => {
-    const source = segments[m.segment];
-    const similarity = scorer.estimate(source, m.row);
-    const set = rerank === 'exact' && query.set !== undefined ? source.readSet(m.row) : undefined;
-    const match: IndexMatch =
-      set === undefined
-        ? { id: source.id(m.row), similarity }
-        : { id: source.id(m.row), similarity, exact: exactJaccard(query.set!, set) };
-    return match;
+  forests: readonly PrefixForest[],
+  postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
+  set: Uint32Array,
+  ranking: Ranking,
+): void {
+  const keys = sampledKeys(set);
+  const q = set.length / 2;
+  if (keys.length === 0) return;
+  const found: Sharing[] = [];
+  forests.forEach((forest, segment) => {
+    const postings = postingsOf(forest.segment);
+    if (postings === undefined) return;
+    const { rows, hits } = postings.hitsOf(keys, 1);
+    rows.forEach((row, i) => {
+      if (ranking.wasRescored(segment, row) || segments[segment].isRemoved(row)) return;
+      const x = forest.sizes[row];
+      const common = Math.min(q, x, mostShared(hits[i]));
+      found.push({ segment, row, most: common / (q + x - common) });
+    });
   });
-  const key = (m: IndexMatch): number => m.exact ?? m.similarity;
-  return scored.sort((x, y) => key(y) - key(x) || y.similarity - x.similarity).slice(0, top);
+  found.sort((a, b) => b.most - a.most);
+  for (const f of found.slice(0, sharingBudget(ranking.top))) {
+    if (ranking.full && f.most <= ranking.kth) break; // nor can any after it: the K-th only rises
+    if (!ranking.rescore(f.segment, f.row)) break;
+  }
 }

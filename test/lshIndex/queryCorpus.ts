@@ -113,3 +113,87 @@ export function plantedItems(
   for (let s = 0; s < o.strays; s++) items.push(words(random, between(o.item)).join(' '));
   return { hosts, items };
 }
+
+export interface Doc {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** Fisher–Yates, in place. */
+function shuffle<T>(random: () => number, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+/**
+ * Issue 39's dense families (its Python script, on this PRNG): per query, 170
+ * words from 5,000; 3 texts with one word changed, 5 copies each (Jaccard
+ * 0.9415), and `lower` texts with one word and the last changed, 4 copies each
+ * (0.9302); every document shuffled.
+ */
+export function familyCorpus(seed: number, lower: number, queries: number): { indexed: Doc[]; queries: Doc[] } {
+  const random = rng(seed);
+  const below = (n: number): number => Math.floor(random() * n);
+  const replaced = (words: readonly string[], at: number): string[] =>
+    words.map((w, i) => (i === at ? `new${String(below(100_000)).padStart(5, '0')}` : w));
+  const indexed: Doc[] = [];
+  const asked: Doc[] = [];
+  for (let t = 0; t < queries; t++) {
+    const q = Array.from({ length: 170 }, () => `w${String(below(5000)).padStart(4, '0')}`);
+    asked.push({ id: `q${t}`, text: q.join(' ') });
+    for (let a = 0; a < 3; a++) {
+      const text = replaced(q, 20 + below(131)).join(' ');
+      for (let c = 0; c < 5; c++) indexed.push({ id: `t${t}-A${a}-${c}`, text });
+    }
+    for (let b = 0; b < lower; b++) {
+      const text = replaced(replaced(q, 20 + below(131)), 169).join(' ');
+      for (let c = 0; c < 4; c++) indexed.push({ id: `t${t}-B${b}-${c}`, text });
+    }
+  }
+  return { indexed: shuffle(random, indexed), queries: asked };
+}
+
+/**
+ * Windows of one query of n + 4 words (n word 5-grams): document i holds
+ * sizes[i] consecutive shingles of it, at a random place, so its Jaccard with
+ * the query is sizes[i]/n exactly (n = 1,000: steps of 0.001), and windows of
+ * one size are distinct sets (no two nested), so their estimates err apart.
+ */
+export function windowCopies(seed: number, n: number, sizes: readonly number[]): { indexed: Doc[]; query: string } {
+  const random = rng(seed);
+  const query = words(random, n + 4);
+  const indexed = sizes.map((size, i) => {
+    const at = Math.floor(random() * (n - size + 1));
+    return { id: String(i), text: query.slice(at, at + size + 4).join(' ') };
+  });
+  return { indexed: shuffle(random, indexed), query: query.join(' ') };
+}
+
+/**
+ * Copies of one query of 992 words (988 word 5-grams) with three runs of words
+ * cut out, run lengths summing to cut[i], each run well inside its third of
+ * the text: a cut of d words removes d + 4 shingles and adds 4, so document i
+ * has Jaccard (976 − cut[i])/1000 with the query (steps of 0.001), and
+ * documents of one value miss different shingles, so their estimates err
+ * independently (windows of one text would err together).
+ */
+export function cutCopies(seed: number, cut: readonly number[]): { indexed: Doc[]; query: string } {
+  const random = rng(seed);
+  const third = 330;
+  const query = words(random, 3 * third + 2);
+  const indexed = cut.map((total, i) => {
+    const a = 1 + Math.floor(random() * (total - 2));
+    const b = 1 + Math.floor(random() * (total - a - 1));
+    const runs = [a, b, total - a - b];
+    const kept = runs.flatMap((d, r) => {
+      const from = r * third;
+      const at = from + 5 + Math.floor(random() * (third - 10 - d));
+      return [...query.slice(r === 0 ? 0 : from, at), ...query.slice(at + d, r === 2 ? query.length : from + third)];
+    });
+    return { id: String(i), text: kept.join(' ') };
+  });
+  return { indexed: shuffle(random, indexed), query: query.join(' ') };
+}

@@ -1,0 +1,189 @@
+/**
+ * The top-K answer as rows are met: each met row that could still be among
+ * the K best is rescored (its full-signature estimate and, where the index
+ * stores sets, its exact Jaccard), and the K best kept. "Could": its
+ * fingerprint agreement is within the estimate's error of the K-th score so
+ * far (agreementFloor: a document as good shows less with probability
+ * ≤ 10^−4) — in a family of near-identical documents every member is, and all are
+ * rescored, so the answer is the true top K among the rows met (issue 39).
+ * A row with score 0 (exact Jaccard 0, or no slot in common where no set is
+ * read) shares nothing with the query and is never kept. At most
+ * `rescoreBudget(K)` rows are rescored per query, so a query's cost stays
+ * bounded on an index of boilerplate. Browser-safe.
+ */
+import type { IndexMatch } from './types.js';
+
+/** A row's scores: the full-signature estimate, and exact Jaccard where the sets were read. */
+export interface RowScore {
+  readonly similarity: number;
+  readonly exact?: number;
+}
+
+interface Scored extends RowScore {
+  readonly segment: number;
+  readonly row: number;
+}
+
+/** Rows rescored per query at most: every member of a family of a few thousand, and always well past K. */
+export const rescoreBudget = (top: number): number => 4096 + 4 * top;
+
+/**
+ * The chance the rescoring may leave a document at least as good as the K-th
+ * unread: in a family of 1,000 at the K-th, 0.1 expected.
+ */
+export const UNREAD_PROBABILITY = 1e-4;
+
+/** ln n! for n = 0 … `up`. */
+function logFactorials(up: number): Float64Array {
+  const out = new Float64Array(up + 1);
+  for (let n = 2; n <= up; n++) out[n] = out[n - 1] + Math.log(n);
+  return out;
+}
+
+/**
+ * The least fingerprint agreement (a multiple of 1/slots) a document at
+ * Jaccard ≥ j shows but with probability ≤ UNREAD_PROBABILITY: each of the
+ * `slots` slots agrees with probability J, so its agreements are Binomial(slots,
+ * J), whose lower quantile falls with J. The exact binomial, not three
+ * standard errors: near J = 1 its lower tail is the long one (a document at
+ * 0.948 was seen agreeing on 112 of 128 slots, 3.7 standard errors low).
+ */
+export function agreementFloor(j: number, slots: number): number {
+  if (j >= 1) return 1;
+  if (j <= 0) return 0;
+  const lf = logFactorials(slots);
+  const [lp, lq] = [Math.log(j), Math.log1p(-j)];
+  let below = 0; // P(X < a)
+  for (let a = 0; a <= slots; a++) {
+    const pmf = Math.exp(lf[slots] - lf[a] - lf[slots - a] + a * lp + (slots - a) * lq);
+    if (below + pmf > UNREAD_PROBABILITY) return a / slots;
+    below += pmf;
+  }
+  return 1;
+}
+
+/** The K largest scores seen, as a binary min-heap: the K-th best in O(1), an offer in O(log K). */
+class KBest {
+  private readonly heap: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  get full(): boolean {
+    return this.heap.length >= this.k;
+  }
+
+  /** The K-th best score; −∞ with fewer than K. */
+  get kth(): number {
+    return this.full ? this.heap[0] : -Infinity;
+  }
+
+  offer(score: number): void {
+    const h = this.heap;
+    if (!this.full) {
+      h.push(score);
+      for (let i = h.length - 1; i > 0 && h[(i - 1) >> 1] > h[i]; i = (i - 1) >> 1)
+        [h[i], h[(i - 1) >> 1]] = [h[(i - 1) >> 1], h[i]];
+    } else if (score > h[0]) {
+      h[0] = score;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const m = l + 1 < h.length && h[l + 1] < h[l] ? l + 1 : l;
+        if (l >= h.length || h[m] >= h[i]) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+  }
+}
+
+/** One number per (segment, row): rows are below 2^32, segments far below 2^20. */
+const keyOf = (segment: number, row: number): number => segment * 2 ** 32 + row;
+
+/** What a match is ranked by: exact Jaccard where measured, else the estimate. */
+export const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
+
+/** The running top K of one query. */
+export class Ranking {
+  private readonly best: KBest;
+  private readonly kept: Scored[] = [];
+  private rescored = 0;
+  private readonly budget: number;
+  private floor = { kth: Number.NaN, value: 0 };
+  private readonly read = new Set<number>();
+
+  constructor(
+    readonly top: number,
+    /** Rescores one row. */
+    private readonly score: (segment: number, row: number) => RowScore,
+  ) {
+    this.best = new KBest(top);
+    this.budget = rescoreBudget(top);
+  }
+
+  /** Whether K rows with something in common are held. */
+  get full(): boolean {
+    return this.best.full;
+  }
+
+  /** The K-th best score; −∞ with fewer than K. */
+  get kth(): number {
+    return this.best.kth;
+  }
+
+  get exhausted(): boolean {
+    return this.rescored >= this.budget;
+  }
+
+  /** Rows scored (with a positive score) so far. */
+  get count(): number {
+    return this.kept.length;
+  }
+
+  /**
+   * Met rows (any order), most agreeing first, each rescored while fewer
+   * than K are held or it could beat the K-th at J ≥ `floor` (its agreement
+   * reaches agreementFloor); the rest can not, as the K-th only rises.
+   */
+  rescoreMet(met: readonly { segment: number; row: number; agreement: number }[], slots: number, floor: number): void {
+    const order = [...met].sort((x, y) => y.agreement - x.agreement);
+    for (const m of order) {
+      // Below the floor nothing is promised: a row is read for a better one at J ≥ floor, not for every row that
+      // might beat a K-th of 0.1 (on an index of overlapping text, thousands).
+      if (this.full && m.agreement < this.floorAt(Math.max(this.kth, floor), slots) - 0.5 / slots) break;
+      if (!this.rescore(m.segment, m.row)) break;
+    }
+  }
+
+  /** agreementFloor, for the last K-th asked (it changes only when a better row is kept). */
+  private floorAt(kth: number, slots: number): number {
+    if (this.floor.kth !== kth) this.floor = { kth, value: agreementFloor(kth, slots) };
+    return this.floor.value;
+  }
+
+  /** Rescores one row (false once the budget is spent); kept where it shares something with the query. */
+  rescore(segment: number, row: number): boolean {
+    if (this.exhausted) return false;
+    this.rescored++;
+    this.read.add(keyOf(segment, row));
+    const scores = this.score(segment, row);
+    if (scoreOf(scores) <= 0) return true; // nothing in common: never an answer
+    this.kept.push({ segment, row, ...scores });
+    this.best.offer(scoreOf(scores));
+    return true;
+  }
+
+  /** Whether the row was rescored already (a row met by the forests but not read may still be, from the postings). */
+  wasRescored(segment: number, row: number): boolean {
+    return this.read.has(keyOf(segment, row));
+  }
+
+  /** The K best, most similar first (then by estimate), named by `idOf`. */
+  result(idOf: (segment: number, row: number) => string): IndexMatch[] {
+    return this.kept
+      .sort((x, y) => scoreOf(y) - scoreOf(x) || y.similarity - x.similarity)
+      .slice(0, this.top)
+      .map(({ segment, row, similarity, exact }) =>
+        exact === undefined ? { id: idOf(segment, row), similarity } : { id: idOf(segment, row), similarity, exact },
+      );
+  }
+}
