@@ -1,7 +1,7 @@
 /** `gpudedup substrings`: parses the command line, runs src/pipeline/substrings, prints the summary. */
 import { type Command, Option } from 'commander';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
-import { thousands } from '../format.js';
+import { counted, namesOf, thousands } from '../format.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';
 import type { SubstringsConfig, SubstringsReport } from '../pipeline/substrings/config.js';
 import { addInputOptions, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
@@ -32,12 +32,8 @@ export function registerSubstringsCommand(program: Command): void {
   );
   addInputOptions(addContaminationOptions(command)).action(
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
-      if (options.against !== undefined) {
-        if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
-        if (options.reportHtml !== undefined)
-          throw new RangeError("--report-html is the span search's page; with --against, give --report");
-        return runContaminationCommand(inputs, options); // n-gram decontamination
-      }
+      refuseIgnoredFlags(options, self);
+      if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
       const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
       const report = await runSubstrings(config, {
         note: (message) => {
@@ -52,6 +48,32 @@ export function registerSubstringsCommand(program: Command): void {
         );
     },
   );
+}
+
+/**
+ * The flags of one mode given to the other (the span search, or --against's decontamination) are refused in one line
+ * rather than ignored.
+ */
+function refuseIgnoredFlags(options: SubstringsCliOptions & ContaminationCliOptions, self: Command): void {
+  const given = (field: string): boolean => self.getOptionValueSource(field) === 'cli';
+  if (options.against === undefined) {
+    const flag = given('action') ? '--action' : options.contamination !== undefined ? '--contamination' : undefined;
+    if (flag !== undefined)
+      throw new RangeError(`${flag} applies to n-gram decontamination: give --against FILE… too (or leave it out)`);
+    return;
+  }
+  if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+  if (options.reportHtml !== undefined)
+    throw new RangeError("--report-html is the span search's page; with --against, give --report");
+  if (given('minLength'))
+    throw new RangeError("--min-length is the span search's; with --against the shortest shared span is --min-tokens");
+  if (given('cut'))
+    throw new RangeError("--cut is the span search's; with --against, --action cut cuts the shared spans");
+  const search = given('memoryLimit') ? '--memory-limit' : given('threads') ? '--threads' : undefined;
+  if (search !== undefined)
+    throw new RangeError(`${search} is the span search's; --against runs in one pass, in one thread`);
+  if (given('minRemaining') && options.action !== 'cut')
+    throw new RangeError('--min-remaining applies to the documents --action cut leaves: give --action cut');
 }
 
 /** The span search's arguments and flags (--against's are added by contamination.ts). */
@@ -116,6 +138,18 @@ export function substringsConfigFrom(
   };
 }
 
+/** What the read skipped (malformed lines under --skip-invalid, binary files), when it skipped anything. */
+function skippedLines(r: Pick<SubstringsReport, 'invalidSkipped' | 'binarySkipped'>): string[] {
+  const invalid = r.invalidSkipped ?? 0;
+  const binary = r.binarySkipped ?? [];
+  if (invalid === 0 && binary.length === 0) return [];
+  const parts = [
+    ...(invalid > 0 ? [counted(invalid, 'invalid line')] : []),
+    ...(binary.length > 0 ? [`${counted(binary.length, 'binary file')} (${namesOf(binary)})`] : []),
+  ];
+  return [`  skipped    ${parts.join(', ')}`];
+}
+
 /** The summary's lines (also under dedup's with --substrings, whose report has no format or inputs). */
 export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'inputs'>, destination: string): string {
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
@@ -126,7 +160,8 @@ export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'in
       `cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
     `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ` +
       `${thousands(r.documentsTouched)} documents`,
-    `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
+    `  dropped    ${counted(r.documentsDropped, 'document')} left with under ${counted(r.minRemaining, 'byte')} or no token`,
+    ...skippedLines(r),
     r.minTokens === undefined
       ? `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ` +
         `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +

@@ -17,7 +17,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binaryText.js';
-import { splitLines } from './lines.js';
+import { splitLinesWithBytes, type LineWithBytes } from './lines.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 import { compressionOf, isParquetHead, MAGIC_BYTES } from './inputFormat.js';
@@ -78,29 +78,34 @@ async function* parseJsonLines(
   qualifyIds: boolean,
   options: ReadOptions,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  const lines = splitLines(stream);
+  const lines = splitLinesWithBytes(stream, options.lineBytes === true);
   let lineNumber = 0;
   let seenRecord = false;
   for await (let line of lines) {
     lineNumber++;
-    if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.trim() === '') continue;
-    if (!seenRecord && isJsonName(path) && startsJsonArray(line)) {
+    if (lineNumber === 1 && line.text.charCodeAt(0) === 0xfeff) line = withoutBom(line);
+    if (line.text.trim() === '') continue;
+    if (!seenRecord && isJsonName(path) && startsJsonArray(line.text)) {
       // A JSON array (of objects), possibly over many lines: read it whole.
-      const rest: string[] = [line];
-      for await (const more of lines) rest.push(more);
+      const rest: string[] = [line.text];
+      for await (const more of lines) rest.push(more.text);
       yield* parseJsonArray(rest.join('\n'), path, qualifyIds, options);
       return;
     }
     seenRecord = true;
-    const parsed = parseJsonLine(line, path, lineNumber, qualifyIds, options);
+    const parsed = parseJsonLine(line.text, path, lineNumber, qualifyIds, options);
     if (parsed instanceof InputError) {
       if (!options.skipInvalid) throw parsed;
       options.onInvalid?.(parsed.message);
       continue;
     }
-    yield parsed;
+    yield line.bytes === undefined ? parsed : { ...parsed, lineBytes: line.bytes };
   }
+}
+
+/** The first line without its byte order mark, in its text and its bytes (as dedup's kept lines are copied). */
+function withoutBom(line: LineWithBytes): LineWithBytes {
+  return { text: line.text.slice(1), bytes: line.bytes?.subarray(3) };
 }
 
 /**

@@ -187,7 +187,7 @@ describe('gpudedup substrings interrupted', () => {
     const { lines } = corpus(dir);
     const input = join(dir, 'big.jsonl');
     const copies = Array.from({ length: 3000 }, (_, c) =>
-      lines.map((line) => line.replace(/"id":"(\w)"/, `"id":"$1${c}"`)),
+      lines.map((line) => line.replace(/"id":"(\w)"/, `"id":"$1${c}"`).replace(/"id": (\d+)/, `"id": $1${c}`)),
     );
     writeFileSync(input, copies.flat().join('\n') + '\n');
     const outDir = join(dir, 'out');
