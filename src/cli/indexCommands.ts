@@ -57,7 +57,7 @@ function registerCreate(index: Command): void {
       const config = addConfig(dir, corpus, options);
       if (corpus.length === 0 && (options.out ?? options.matches ?? options.report) !== undefined)
         throw new RangeError('-o, --matches and --report write what an add did: give corpus files to add');
-      const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
+      const files = corpus.length > 0 ? await indexAddPreflight(config, cliHooks(options.quiet)) : undefined;
       // The corpus is read (and refused, naming file and line) before the directory becomes an index.
       const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
       const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
@@ -85,7 +85,7 @@ function registerAdd(index: Command): void {
   addAddOptions(command, { withBackend: true }).action(
     async (dir: string, corpus: string[], options: AddCliOptions) => {
       const config = addConfig(dir, corpus, options);
-      const files = await indexAddPreflight(config);
+      const files = await indexAddPreflight(config, cliHooks(options.quiet));
       const opened = await openIndex(dir, openOptionsFrom(options));
       noteLock(opened, options.quiet);
       await withIndex(opened, async () =>
@@ -96,7 +96,14 @@ function registerAdd(index: Command): void {
 }
 
 function addConfig(dir: string, corpus: string[], options: AddCliOptions): IndexAddConfig {
-  return { dir, inputs: corpus, read: readFrom(options), all: options.all, outputs: addOutputsFrom(options) };
+  return {
+    dir,
+    inputs: corpus,
+    read: readFrom(options),
+    all: options.all,
+    outputs: addOutputsFrom(options),
+    tempDirectory: options.tempDirectory,
+  };
 }
 
 function printAdd(report: IndexAddReport, options: AddCliOptions): void {

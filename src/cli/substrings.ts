@@ -19,6 +19,7 @@ export type SubstringsCliOptions = InputCliOptions &
     threads?: number;
     compression: ParquetCompression;
     resume: boolean;
+    tempDirectory?: string;
   };
 
 export function registerSubstringsCommand(program: Command): void {
@@ -72,6 +73,8 @@ function refuseIgnoredFlags(options: SubstringsCliOptions & ContaminationCliOpti
   const search = given('memoryLimit') ? '--memory-limit' : given('threads') ? '--threads' : undefined;
   if (search !== undefined)
     throw new RangeError(`${search} is the span search's; --against runs in one pass, in one thread`);
+  if (options.tempDirectory !== undefined)
+    throw new RangeError('--temp-directory holds a copy of a stream read twice; --against reads the corpus once');
   if (given('minRemaining') && options.action !== 'cut')
     throw new RangeError('--min-remaining applies to the documents --action cut leaves: give --action cut');
 }
@@ -99,6 +102,11 @@ function addSubstringsOptions(command: Command): Command {
       "continue an interrupted search from its checkpoint (the first output's name + .partial; same inputs, " +
         '--min-length and --cut)',
       false,
+    )
+    .option(
+      '--temp-directory <dir>',
+      'where standard input or a pipe is copied when -o reads the corpus again (default: the system temporary ' +
+        'directory)',
     )
     .addOption(
       new Option('--compression <codec>', 'compression of Parquet outputs')
@@ -135,6 +143,7 @@ export function substringsConfigFrom(
     report: options.report,
     reportHtml: options.reportHtml,
     resume: options.resume,
+    tempDirectory: options.tempDirectory,
   };
 }
 

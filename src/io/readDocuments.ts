@@ -25,6 +25,7 @@ import type { InputFile } from './inputFiles.js';
 import { localParquetFile } from './localParquetFile.js';
 import { readParquetDocuments } from './parquetDocuments.js';
 import { zstdDecompressed } from './zstdChunks.js';
+import { spooledInput } from './spooledInputs.js';
 
 export { listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
 
@@ -118,7 +119,11 @@ const READ_CHUNK_BYTES = 1 << 20;
  * Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic.
  */
 export async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
-  const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+  const copy = spooledInput(path)?.file; // standard input or a pipe copied to a file, read as often as needed
+  const raw: Readable =
+    path === '-' && copy === undefined
+      ? process.stdin
+      : createReadStream(copy ?? path, { highWaterMark: READ_CHUNK_BYTES });
   const chunks = raw[Symbol.asyncIterator]();
   // A pipe may deliver fewer bytes than the magic at first.
   let head = Buffer.alloc(0);

@@ -19,6 +19,7 @@ import { namedTopSpans } from '../../substrings/topSpans.js';
 import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
 import { doublingPasses, searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
+import { spoolStreams } from '../shared/spool.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
 import { readCorpus } from './readCorpus.js';
@@ -142,15 +143,11 @@ function searchCorpus(
   });
 }
 
-/** The checks before any work: inputs listed, standard input refused where it must be read twice, outputs checked. */
+/** The checks before any work: inputs listed (a stream copied to a file where -o reads it again), outputs checked. */
 async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): Promise<InputFile[]> {
   if (config.inputs.length === 0) throw new RangeError('no input: give corpus files or directories');
+  if (config.out !== undefined) await spoolStreams(config.inputs, config.tempDirectory, hooks.note);
   const files = await listInputFiles(config.inputs, hooks.note);
-  if (config.out !== undefined && files.some((f) => f.path === '-')) {
-    throw new RangeError(
-      'standard input (-) can be read only once, but substrings reads the corpus again to write -o: save it to a file',
-    );
-  }
   const outputs = [
     { flag: '-o', path: config.out },
     { flag: '--spans', path: config.spans },
