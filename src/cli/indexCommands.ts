@@ -1,6 +1,10 @@
 /** `gpudedup index create|add|remove|stats|compact`: a persistent index of kept documents (src/lshIndex). */
 import type { Command } from 'commander';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { forgetTemporary, registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { counted, thousands } from '../format.js';
+import { errorMessage, readableMessage } from '../errors.js';
 import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import { resolveParameters } from '../lshIndex/options.js';
@@ -60,11 +64,13 @@ function registerCreate(index: Command): void {
       const files = corpus.length > 0 ? await indexAddPreflight(config, cliHooks(options.quiet)) : undefined;
       // The corpus is read (and refused, naming file and line) before the directory becomes an index.
       const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
-      const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
-      await withIndex(created, async () => {
-        if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
-        if (!options.quiet)
-          process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
+      await asNewIndex(dir, async () => {
+        const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
+        await withIndex(created, async () => {
+          if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
+          if (!options.quiet)
+            process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
+        });
       });
     },
   );
@@ -119,12 +125,39 @@ export function noteLock(index: DiskIndex, quiet: boolean): void {
 }
 
 /** Runs `work` on an open index and closes it (releasing the writer's lock) however it ends. */
+/**
+ * Creates the index in `dir` (missing or empty) by `work`; if it fails (a full disk, a signal), what it made is
+ * removed, so that the same command can run again: the directory when the run made it, else its new entries.
+ */
+async function asNewIndex(dir: string, work: () => Promise<void>): Promise<void> {
+  const existed = (await stat(dir).catch(() => undefined)) !== undefined;
+  const made = existed ? [] : [dir];
+  for (const path of made) registerTemporary(path); // a signal removes it too
+  try {
+    await work();
+  } catch (error) {
+    if (!existed) removeTemporary(dir);
+    else for (const entry of await readdir(dir).catch(() => [])) removeTemporary(join(dir, entry));
+    throw namingIndex(error, dir);
+  } finally {
+    for (const path of made) forgetTemporary(path); // created: the index stays
+  }
+}
+
 async function withIndex<T>(index: DiskIndex, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
+  } catch (error) {
+    throw namingIndex(error, index.dir);
   } finally {
     await index.close();
   }
+}
+
+/** A system call's failure that names no file (ENOSPC on a write) names the index, in the words of readableMessage. */
+function namingIndex(error: unknown, dir: string): unknown {
+  const message = readableMessage(error, `index ${dir}`);
+  return message === errorMessage(error) ? error : new Error(message);
 }
 
 function registerRemove(index: Command): void {
