@@ -37,6 +37,7 @@ import { readSignatureFile } from '../../formats/shards/signatureFile.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import {
+  refuseAllSkipped,
   skippedInputCounter,
   SILENT_HOOKS,
   stageRunner,
@@ -104,6 +105,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit(),
   };
   const { first, reference, backend } = await signStages(run);
+  refuseAllSkipped(first.table.documents, invalid); // before any output: they would all be empty
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   try {

@@ -18,7 +18,13 @@ import { openTable, type RowTable, type TableColumn } from '../../formats/openTa
 import { InputError, type InputDocument } from '../../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../substrings/ngramDecontamination.js';
-import { SILENT_HOOKS, skippedInputCounter, withProgress, type DedupHooks } from '../shared/config.js';
+import {
+  refuseAllSkipped,
+  SILENT_HOOKS,
+  skippedInputCounter,
+  withProgress,
+  type DedupHooks,
+} from '../shared/config.js';
 import { checkOutputs, refuseSelfReference, type NamedOutput } from '../shared/outputChecks.js';
 import { withText } from '../../io/jsonField.js';
 import { droppedAfterCut } from '../../substrings/cuts.js';
@@ -145,6 +151,7 @@ export async function decontaminate(
       }
       summary.invalidSkipped = skipped.skipped;
       summary.binarySkipped = skipped.binaryFiles;
+      refuseAllSkipped(summary.documents, skipped); // before any output: they would all be empty
     });
     summary.seconds = (performance.now() - started) / 1000;
     if (config.report !== undefined) await writeContaminationReport(config.report, config, summary);

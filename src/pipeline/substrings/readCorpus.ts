@@ -8,7 +8,7 @@ import type { ReadOptions } from '../../io/documents.js';
 import { requireUniqueIds } from '../../exact/uniqueIds.js';
 import { CorpusTextBuilder, type CorpusText } from '../../substrings/corpusText.js';
 import type { TokenCorpus, TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
-import { skippedInputCounter, type DedupHooks, type StageProgress } from '../shared/config.js';
+import { refuseAllSkipped, skippedInputCounter, type DedupHooks, type StageProgress } from '../shared/config.js';
 
 export interface ReadCorpus {
   readonly corpus: CorpusText;
@@ -42,6 +42,7 @@ export async function readCorpus(
     if ((ids.length & 1023) === 0) progress.update(ids.length, bytes);
   }
   progress.update(ids.length, bytes);
+  refuseAllSkipped(ids.length, skipped);
   return {
     corpus: builder.finish(shared),
     ids,
