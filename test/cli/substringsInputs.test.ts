@@ -135,3 +135,19 @@ describe('substrings drops a document left with no token (item 4) and names bina
     expect(JSON.parse(readFileSync(report, 'utf8')).binarySkipped).toEqual([join(corpus, 'blob.bin')]);
   });
 });
+
+describe('the summary counts a repeated block once (item 11)', () => {
+  it('a block in four documents is one top span ×4, whatever whitespace surrounds each copy', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'four.jsonl');
+    const texts = [`Intro. ${P} Outro a.`, `Other intro: ${P} end b`, P, `x ${P}\n`];
+    writeFileSync(input, texts.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`).join(''));
+    const report = join(dir, 'r.json');
+    const r = await runCli(['substrings', input, '--report', report, '--min-length', '40']);
+    expect(r.code, r.stderr).toBe(0);
+    const tops = r.stdout.split('\n').filter((l) => l.startsWith('  top'));
+    expect(tops).toHaveLength(1);
+    expect(tops[0]).toMatch(/^ {2}top +×4 \d+ bytes first in d0@/);
+    expect(JSON.parse(readFileSync(report, 'utf8')).topSpans.map((t: { count: number }) => t.count)).toEqual([4]);
+  });
+});
