@@ -34,6 +34,7 @@ import {
   verifyModeFrom,
 } from './dedupChecks.js';
 import { spoolStreams } from '../pipeline/shared/spool.js';
+import { checkInputPaths } from '../io/readDocuments.js';
 
 export function registerDedupCommand(program: Command): void {
   const command = program
@@ -65,6 +66,7 @@ export function registerDedupCommand(program: Command): void {
 }
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
+  await checkInputPaths(inputs); // a missing corpus first, before what the flags lack
   checkSomethingToWrite(options);
   // A stream read twice is copied first, so the run is the file's: same verification, bands and outputs.
   if (readsCorpusTwice(options))

@@ -16,7 +16,7 @@ import {
   type IndexAddConfig,
 } from '../pipeline/index/indexAdd.js';
 import { removeFromIndex } from '../pipeline/index/indexRemove.js';
-import { checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
+import { checkIsIndex, checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
 import {
   addAddOptions,
   addIndexParameterOptions,
@@ -92,6 +92,7 @@ function registerAdd(index: Command): void {
     async (dir: string, corpus: string[], options: AddCliOptions) => {
       const config = addConfig(dir, corpus, options);
       const files = await indexAddPreflight(config, cliHooks(options.quiet));
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, openOptionsFrom(options));
       noteLock(opened, options.quiet);
       await withIndex(opened, async () =>
@@ -114,7 +115,7 @@ function addConfig(dir: string, corpus: string[], options: AddCliOptions): Index
 
 function printAdd(report: IndexAddReport, options: AddCliOptions): void {
   if (options.quiet) return;
-  const destination = options.out ?? options.matches ?? options.report ?? '';
+  const destination = options.out ?? ''; // → names the added documents' file: --matches and --report are not it
   const toStdout = [options.out, options.matches, options.report].includes('-');
   (toStdout ? process.stderr : process.stdout).write(formatIndexAddSummary(report, destination));
 }
@@ -172,6 +173,7 @@ function registerRemove(index: Command): void {
     .option('--id-field <name>', 'the id column of a CSV, JSONL or Parquet --ids file', 'id')
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { ids: string; idField: string; quiet: boolean }) => {
+      await checkIsIndex(dir);
       const result = await removeFromIndex(dir, options.ids, options.idField);
       if (!options.quiet) {
         const unknown = result.requested - result.removed;
@@ -191,6 +193,7 @@ function registerStats(index: Command): void {
     .argument('<dir>', 'the index directory')
     .option('--json', 'print JSON instead of text', false)
     .action(async (dir: string, options: { json: boolean }) => {
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, { readOnly: true, backend: 'cpu' });
       const stats = await withIndex(opened, () => opened.stats());
       if (options.json) {
@@ -220,6 +223,7 @@ function registerCompact(index: Command): void {
     .argument('<dir>', 'the index directory')
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { quiet: boolean }) => {
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, { backend: 'cpu' });
       noteLock(opened, options.quiet);
       const result = await withIndex(opened, () => opened.compact());

@@ -3,6 +3,7 @@ import { type Command, Option } from 'commander';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
 import { counted, namesOf, thousands } from '../format.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';
+import { checkInputPaths } from '../io/readDocuments.js';
 import type { SubstringsConfig, SubstringsReport } from '../pipeline/substrings/config.js';
 import { addInputOptions, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
 import { addContaminationOptions, runContaminationCommand, type ContaminationCliOptions } from './contamination.js';
@@ -33,6 +34,7 @@ export function registerSubstringsCommand(program: Command): void {
   );
   addInputOptions(addContaminationOptions(command)).action(
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
+      await checkInputPaths(inputs); // a missing corpus first, before what the flags lack
       refuseIgnoredFlags(options, self);
       if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
       const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
@@ -162,27 +164,27 @@ function skippedLines(r: Pick<SubstringsReport, 'invalidSkipped' | 'binarySkippe
 /** The summary's lines (also under dedup's with --substrings, whose report has no format or inputs). */
 export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'inputs'>, destination: string): string {
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
-  const shortest = r.minTokens === undefined ? `${r.minLength} bytes` : `${r.minTokens} tokens`;
+  const shortest = r.minTokens === undefined ? counted(r.minLength ?? 0, 'byte') : counted(r.minTokens, 'token');
   const lines = [
-    `substrings: ${thousands(r.documents)} documents, ${thousands(r.textBytes)} bytes of text → ${destination}`,
-    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${shortest} (${thousands(r.spanBytes)} bytes), ` +
+    `substrings: ${counted(r.documents, 'document')}, ${counted(r.textBytes, 'byte')} of text → ${destination}`,
+    `  spans      ${counted(r.spans, 'repeated span')} of ≥ ${shortest} (${counted(r.spanBytes, 'byte')}), ` +
       `cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
     `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ` +
-      `${thousands(r.documentsTouched)} documents`,
+      `${counted(r.documentsTouched, 'document')}`,
     `  dropped    ${counted(r.documentsDropped, 'document')} left with under ${counted(r.minRemaining, 'byte')} or no token`,
     ...skippedLines(r),
     r.minTokens === undefined
-      ? `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ` +
+      ? `  search     ${thousands(r.search.windows)} windows in ${counted(r.search.rounds, 'round')}, ` +
         `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +
-        (r.search.resumedRounds > 0 ? ` (${r.search.resumedRounds} rounds resumed from the checkpoint)` : '')
+        (r.search.resumedRounds > 0 ? ` (${counted(r.search.resumedRounds, 'round')} resumed from the checkpoint)` : '')
       : `  search     ${thousands(r.search.windows)} windows of ${r.minTokens} tokens, ${thousands(r.search.groups)} ` +
-        `repeated (exact token numbers, ${r.search.rounds} doubling passes)`,
+        `repeated (exact token numbers, ${counted(r.search.rounds, 'doubling pass', 'doubling passes')})`,
     `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +
       `${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
   ];
   for (const t of r.topSpans.slice(0, 3))
     lines.push(
-      `  top        ×${thousands(t.count)} ${t.bytes} bytes first in ${t.firstId}@${t.firstStart}: ` +
+      `  top        ×${thousands(t.count)} ${counted(t.bytes, 'byte')} first in ${t.firstId}@${t.firstStart}: ` +
         `${JSON.stringify(t.preview.slice(0, 60))}`,
     );
   return lines.join('\n') + '\n';

@@ -72,6 +72,14 @@ export async function listInputFiles(paths: readonly string[], note?: (message: 
   return files;
 }
 
+/**
+ * Every path given exists (a stream aside): checked before the flags' own refusals, so that a missing corpus is said
+ * first ("nothing to write" would only hide it until the next run).
+ */
+export async function checkInputPaths(paths: readonly string[]): Promise<void> {
+  for (const path of paths) if (!readsOnce(path)) await statInput(path);
+}
+
 /** `stat` through links, its failure one line naming the path (a broken link says where it points). */
 async function statInput(path: string): Promise<BigIntStats> {
   try {

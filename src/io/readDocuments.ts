@@ -27,7 +27,7 @@ import { readParquetDocuments } from './parquetDocuments.js';
 import { zstdDecompressed } from './zstdChunks.js';
 import { spooledInput } from './spooledInputs.js';
 
-export { listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
+export { checkInputPaths, listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
 
 /**
  * All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a
