@@ -53,7 +53,9 @@ async function spoolOne(path: string, dir: string): Promise<number> {
     size += chunk.length;
   });
   try {
-    await pipeline(source, createWriteStream(file));
+    // r+: the file reserveTemporary made, never created again — a signal's cleanup may remove it while this open is
+    // still on its way, and the copy must not come back after.
+    await pipeline(source, createWriteStream(file, { flags: 'r+' }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const which = code === 'ENOSPC' || (error as NodeJS.ErrnoException).path === file ? file : path;
