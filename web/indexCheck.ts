@@ -3,7 +3,7 @@
  * files go to the index worker (indexWorker.ts); its rows fill the table and
  * its JSON Lines become the download. Nothing leaves the tab.
  */
-import { byId, formatBytes, plural, row, setDownload } from './dom.js';
+import { byId, formatBytes, plural, row, setDownload, setMessage } from './dom.js';
 import type { IndexMatch, QueryOptions } from '../src/lshIndex/types.js';
 import type { IndexCheckReply, IndexCheckRequest } from './indexWorker.js';
 import { forThisPage } from './messages.js';
@@ -32,14 +32,16 @@ function indexFiles(): File[] {
 folderInput.addEventListener('change', () => {
   const files = indexFiles();
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  byId('index-summary').textContent =
+  setMessage(
+    byId('index-summary'),
     files.length === 0
       ? 'No index chosen.'
-      : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`;
+      : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`,
+  );
 });
 
 function show(message: string, isError = false): void {
-  status.textContent = message;
+  setMessage(status, message);
   status.classList.toggle('error', isError);
   status.setAttribute('role', isError ? 'alert' : 'status');
 }
