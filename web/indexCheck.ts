@@ -29,6 +29,14 @@ function indexFiles(): File[] {
   return Array.from(folderInput.files ?? []).filter((file) => file.webkitRelativePath.split('/').length <= 2);
 }
 
+// New files or another index: the last check's rows answered other questions (a check under way keeps its own).
+for (const input of [filesInput, folderInput])
+  input.addEventListener('change', () => {
+    if (worker !== undefined) return;
+    results.hidden = true;
+    show('');
+  });
+
 folderInput.addEventListener('change', () => {
   const files = indexFiles();
   const bytes = files.reduce((sum, file) => sum + file.size, 0);

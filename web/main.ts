@@ -58,6 +58,12 @@ function describeFiles(): void {
 }
 
 filesInput.addEventListener('change', describeFiles);
+// New files: the last run's counts and downloads were another corpus's, so they go (a run under way keeps its own).
+filesInput.addEventListener('change', () => {
+  if (running) return;
+  resultsView.clear();
+  showStatus('');
+});
 dropZone.addEventListener('dragover', (event) => {
   event.preventDefault(); // allows the drop
   dropZone.classList.add('dragging');

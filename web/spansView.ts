@@ -54,6 +54,13 @@ export class SpansView {
     for (const id of FIELDS) byId(id).addEventListener('input', () => clearFieldError(byId(id)));
     this.findButton.addEventListener('click', () => this.start());
     this.stopButton.addEventListener('click', () => this.stop());
+    // New files: the last search's counts and downloads were another corpus's (a search under way keeps its own).
+    byId('files').addEventListener('change', () => {
+      if (!this.findButton.disabled) {
+        this.clear();
+        this.say('');
+      }
+    });
   }
 
   private start(): void {
