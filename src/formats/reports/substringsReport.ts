@@ -20,9 +20,9 @@ export interface SubstringsReport {
   readonly cut: CutMode;
   readonly minRemaining: number;
   readonly documents: number;
-  /** Malformed lines skipped under --skip-invalid (the CLI's; absent in the tab's, which lists its own). */
+  /** Malformed lines skipped under --skip-invalid. */
   readonly invalidSkipped?: number;
-  /** Binary files skipped, by path (the CLI's). */
+  /** Binary files skipped, by path (by name in the tab). */
   readonly binarySkipped?: readonly string[];
   readonly textBytes: number;
   /** Documents with at least one span. */
