@@ -114,10 +114,12 @@ function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void
     reply.rows.length < reply.documents
       ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.`
       : '';
+  // What was not read is said, as gpudedup query notes it: "Checked 0 documents" alone hid it.
+  const skipped = reply.skipped.length > 0 ? ` Not read: ${reply.skipped.join('; ')}.` : '';
   show(
     `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} ` +
       `(${reply.question}): ` +
-      `${plural(reply.matched, 'document')} with a match.${shown}`,
+      `${plural(reply.matched, 'document')} with a match.${shown}${skipped}`,
   );
 }
 

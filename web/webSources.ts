@@ -103,9 +103,12 @@ export async function* webInputUnits(
       continue;
     }
     const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+    // As the CLI decides: a file read as one text document may be binary, and is skipped; a JSON Lines file is parsed
+    // (a binary one fails on its first line, or its lines are skipped and counted under --skip-invalid).
     if (
       compressionOf(head) === 'none' &&
       !isParquetHead(head) &&
+      !isJsonLinesName(file.name) &&
       looksBinary(new Uint8Array(await file.slice(0, BINARY_SNIFF_BYTES).arrayBuffer()))
     ) {
       onSkipped?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`, file.name);
