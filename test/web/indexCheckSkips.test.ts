@@ -58,3 +58,31 @@ describe('the index check names what it does not read', () => {
     }
   }, 300_000);
 });
+
+describe('the index results table pages by rows (issue 40, item 13)', () => {
+  it('documents with ten matches each: 50 rows a page, not 50 documents', async () => {
+    const corpus = join(root, 'thirty.jsonl');
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ id: `d${i}`, text: `w${i} alpha beta gamma delta epsilon zeta eta theta iota kappa` }),
+    );
+    writeFileSync(corpus, `${lines.join('\n')}\n`);
+    const index = join(root, 'idx30');
+    const made = await runCli(['index', 'create', index, corpus, '--all', '-q']);
+    expect(made.code, made.stderr).toBe(0);
+    const page = await tab.newPage();
+    try {
+      await page.goto(`${tab.origin}/`);
+      await page.setInputFiles('#index-dir', index);
+      await page.selectOption('#index-question', 'top');
+      await page.fill('#index-question-value', '10');
+      expect(await check(page, [corpus])).toMatch(/^Checked 30 documents/);
+      expect(await page.locator('#index-table tbody tr').count()).toBe(50);
+      expect(await page.textContent('#index-page')).toBe('Rows 1–50 of 300 (page 1 of 6)');
+      await page.click('#index-next');
+      expect(await page.textContent('#index-page')).toBe('Rows 51–100 of 300 (page 2 of 6)');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 300_000);
+});
