@@ -37,16 +37,27 @@ for (const input of [filesInput, folderInput])
     show('');
   });
 
-folderInput.addEventListener('change', () => {
-  const files = indexFiles();
-  const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  setMessage(
-    byId('index-summary'),
-    files.length === 0
-      ? 'No index chosen.'
-      : `${folderName(files)}: ${plural(files.length, 'file')} (${formatBytes(bytes)})`,
-  );
-});
+folderInput.addEventListener('change', () => setMessage(byId('index-summary'), folderSummary()));
+
+/**
+ * What the picked folder is: an index's files, or a folder that only holds indexes further down (picked one level
+ * too high: "No index chosen" said nothing of it), or nothing.
+ */
+function folderSummary(): string {
+  const all = Array.from(folderInput.files ?? []);
+  const own = indexFiles();
+  if (own.length > 0)
+    return `${folderName(own)}: ${plural(own.length, 'file')} (${formatBytes(own.reduce((n, f) => n + f.size, 0))})`;
+  if (all.length === 0) return 'No index chosen.';
+  const nested = all
+    .map((f) => f.webkitRelativePath)
+    .filter((path) => path.endsWith('/manifest.json'))
+    .map((path) => path.slice(0, -'/manifest.json'.length))
+    .sort();
+  return nested.length === 0
+    ? `${folderName(all)} holds no index (no manifest.json in it or its folders).`
+    : `${folderName(all)} is not an index itself; it holds ${nested.length === 1 ? 'one' : plural(nested.length, 'index', 'indexes')} in ${nested.slice(0, 3).join(', ')}: choose that folder.`;
+}
 
 function show(message: string, isError = false): void {
   setMessage(status, message);
@@ -155,10 +166,8 @@ button.addEventListener('click', () => {
   const files = Array.from(filesInput.files ?? []);
   results.hidden = true;
   if (index.length === 0 || files.length === 0) {
-    show(
-      index.length === 0 ? 'Choose the index folder first.' : 'Choose the files to check first (Files, above).',
-      true,
-    );
+    const noIndex = (folderInput.files?.length ?? 0) === 0 ? 'Choose the index folder first.' : folderSummary();
+    show(index.length === 0 ? noIndex : 'Choose the files to check first (Files, above).', true);
     return finish();
   }
   if (!index.some((file) => file.name === 'manifest.json')) {

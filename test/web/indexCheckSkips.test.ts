@@ -86,3 +86,27 @@ describe('the index results table pages by rows (issue 40, item 13)', () => {
     }
   }, 300_000);
 });
+
+describe('a folder picked one level above the index (issue 40, item 17)', () => {
+  it('says it holds an index further down, and which, instead of "No index chosen"', async () => {
+    const parent = join(root, 'parent');
+    const good = join(root, 'one.jsonl');
+    writeFileSync(good, '{"id":"a","text":"one two three four five six"}\n');
+    const made = await runCli(['index', 'create', join(parent, 'idx'), good, '-q']);
+    expect(made.code, made.stderr).toBe(0);
+    const page = await tab.newPage();
+    try {
+      await page.goto(`${tab.origin}/`);
+      await page.setInputFiles('#index-dir', parent);
+      await page.waitForFunction(() => !document.getElementById('index-summary')!.textContent!.startsWith('No index'));
+      expect(await page.textContent('#index-summary')).toBe(
+        'parent is not an index itself; it holds one in parent/idx: choose that folder.',
+      );
+      expect(await check(page, [good])).toBe(
+        'parent is not an index itself; it holds one in parent/idx: choose that folder.',
+      );
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});
