@@ -152,6 +152,13 @@ function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void
   );
 }
 
+// Leaving or reloading the page mid-check loses the check: the browser asks first, as during a dedup run.
+window.addEventListener('beforeunload', (event) => {
+  if (worker === undefined) return;
+  event.preventDefault();
+  event.returnValue = ''; // older Chromium asks only with returnValue set
+});
+
 function finish(): void {
   button.disabled = false;
   stop.hidden = true;

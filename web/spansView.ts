@@ -54,6 +54,12 @@ export class SpansView {
     for (const id of FIELDS) byId(id).addEventListener('input', () => clearFieldError(byId(id)));
     this.findButton.addEventListener('click', () => this.start());
     this.stopButton.addEventListener('click', () => this.stop());
+    // Leaving or reloading the page mid-search loses the search: the browser asks first, as during a dedup run.
+    window.addEventListener('beforeunload', (event) => {
+      if (!this.findButton.disabled) return;
+      event.preventDefault();
+      event.returnValue = ''; // older Chromium asks only with returnValue set
+    });
     // New files: the last search's counts and downloads were another corpus's (a search under way keeps its own).
     byId('files').addEventListener('change', () => {
       if (!this.findButton.disabled) {

@@ -68,3 +68,49 @@ describe('new files take the last results off the page', () => {
     }
   }, 300_000);
 });
+
+describe('leaving mid-search or mid-check asks first (issue 40, item 17)', () => {
+  it('a span search and an index check under way hold the page; after them, leaving asks nothing', async () => {
+    const corpus = join(root, 'leave.jsonl');
+    const lines = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ id: `d${i}`, text: `${P} ${i} ${'w'.repeat(i % 50)} alpha beta gamma delta ${i * 7}` }),
+    );
+    writeFileSync(corpus, `${lines.join('\n')}\n`);
+    const index = join(root, 'leave-idx');
+    const made = await runCli(['index', 'create', index, corpus, '-q']);
+    expect(made.code, made.stderr).toBe(0);
+    const page = await tab.newPage();
+    try {
+      await page.goto(`${tab.origin}/`);
+      await page.setInputFiles('#files', [corpus]);
+      await page.setInputFiles('#index-dir', index);
+      // Pressed and asked in one task of the page: the search or check has only just started.
+      const heldBy = (button: string) =>
+        page.evaluate((id) => {
+          document.getElementById(id)!.click();
+          return !window.dispatchEvent(new Event('beforeunload', { cancelable: true }));
+        }, button);
+      expect(await heldBy('find-spans')).toBe(true);
+      await page.waitForFunction(
+        () => Number(document.getElementById('spans-status')!.dataset.settled ?? 0) > 0,
+        null,
+        {
+          timeout: 120_000,
+        },
+      );
+      expect(await heldBy('check-index')).toBe(true);
+      await page.waitForFunction(
+        () => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > 0,
+        null,
+        {
+          timeout: 120_000,
+        },
+      );
+      expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(
+        true,
+      );
+    } finally {
+      await page.close();
+    }
+  }, 300_000);
+});
