@@ -274,6 +274,7 @@ export async function substrings(
   checkDocuments(documents, 'substrings', true);
   checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
   const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
+  requireUniqueIdsInMemory(corpus); // the spans name documents by id: as the CLI refuses a repeated id
   if (options.minTokens !== undefined)
     return substringTokenDocuments(corpus, { ...options, minTokens: options.minTokens });
   if (options.nfkc || options.stripPunctuation)

@@ -46,12 +46,23 @@ export function checkDocuments(value: unknown, what: string, strings: boolean): 
       typeof doc.id !== 'string' ||
       typeof doc.text !== 'string'
     ) {
+      const object = doc !== null && typeof doc === 'object' && !Array.isArray(doc);
       throw new TypeError(
         `${what}: document ${i + 1} must be ${expected}, got ` +
-          `${doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? `{ ${Object.keys(doc).join(', ')} }` : kind(doc)}`,
+          `${object ? `{ ${Object.keys(doc).join(', ')} }${fieldProblem(doc)}` : kind(doc)}`,
       );
     }
   });
+}
+
+/** Which of a document's fields is wrong, and how: "(its id is the number 7: ids are strings, give String(id))". */
+function fieldProblem(doc: { id?: unknown; text?: unknown }): string {
+  const field = typeof doc.id !== 'string' ? 'id' : 'text';
+  const value = doc[field];
+  if (value === undefined) return ` (it has no ${field})`;
+  const shown = typeof value === 'number' || typeof value === 'bigint' ? `the number ${String(value)}` : kind(value);
+  const hint = field === 'id' && shown.startsWith('the number') ? ': ids are strings, give String(id)' : '';
+  return ` (its ${field} is ${shown}${hint})`;
 }
 
 /** An options argument: undefined or a plain object; its keys among `known`, the table's values checked. */

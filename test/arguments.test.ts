@@ -69,7 +69,9 @@ describe('an index never iterates a string as ids or texts', () => {
       ],
       [
         () => index.add([{ id: 1, text: 'y' } as unknown as { id: string; text: string }]),
-        'add: document 1 must be { id: string, text: string }, got { id, text }',
+        // Issue 40, item 12: the message says the id is a number.
+        'add: document 1 must be { id: string, text: string }, got { id, text } (its id is the number 1: ids are ' +
+          'strings, give String(id))',
       ],
       [() => index.remove([7 as unknown as string]), 'remove: id 1 is not a string (got number)'],
       [
@@ -78,7 +80,7 @@ describe('an index never iterates a string as ids or texts', () => {
       ],
       [
         () => dedup([{ text: 'no id' } as unknown as string], { backend: 'cpu' }),
-        'dedup: document 1 must be a string or { id: string, text: string }, got { text }',
+        'dedup: document 1 must be a string or { id: string, text: string }, got { text } (it has no id)',
       ],
       [() => dedup(null as unknown as string[]), 'dedup: expected an array of documents, got null'],
       [

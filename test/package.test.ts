@@ -20,6 +20,20 @@ interface PackResult {
   readonly files: readonly { readonly path: string }[];
 }
 
+/** The compiler options the README's library quick start gives TypeScript users (its ```json block). */
+function readmeCompilerOptions(): Record<string, unknown> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Quick start: the library'),
+    readme.indexOf('## Quick start: the browser'),
+  );
+  const block = /```json\n([\s\S]*?)```/.exec(section);
+  expect(block, "README.md: the library quick start's tsconfig (```json)").not.toBeNull();
+  const options = (JSON.parse(block?.[1] ?? '{}') as { compilerOptions: Record<string, unknown> }).compilerOptions;
+  expect(options.lib).toEqual(['ES2022', 'DOM']);
+  return options;
+}
+
 let dir: string;
 let packed: PackResult;
 let files: Set<string>;
@@ -149,14 +163,13 @@ describe('npm pack', () => {
         '}',
       ].join('\n'),
     );
-    // DOM in lib: @webgpu/types itself (every `webgpu` user's) names DOM types such as VideoFrame and EventInit.
+    // The README's tsconfig for library users (issue 40, item 10): DOM in lib, as @webgpu/types itself (every
+    // `webgpu` user's) names DOM types such as VideoFrame and EventInit.
     const compilerOptions = {
       target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      lib: ['ES2022', 'DOM'],
       types: ['node'],
       strict: true,
+      ...readmeCompilerOptions(),
       skipLibCheck: false,
       noEmit: true,
     };

@@ -42,6 +42,34 @@ export function setText(element: HTMLElement, ...parts: (string | UserText)[]): 
   );
 }
 
+/** Characters that set or change a direction: in a file name or id they could reorder the page's words after them. */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const WORD_WITH_BIDI_CONTROL = /(\S*[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]\S*)/;
+
+/**
+ * Sets `element`'s text to a message that may name the user's files or ids (a status, an error, a note): every word
+ * holding a direction control goes in a `<bdi>` (setText), so a right-to-left override in a file name reverses
+ * neither the page's sentence around it nor the rest of the line.
+ */
+export function setMessage(element: HTMLElement, message: string): void {
+  if (!BIDI_CONTROL.test(message)) {
+    element.textContent = message;
+    return;
+  }
+  const parts = message
+    .split(WORD_WITH_BIDI_CONTROL)
+    .filter((part) => part !== '')
+    .map((part): string | UserText => (BIDI_CONTROL.test(part) ? { user: part } : part));
+  setText(element, ...parts);
+}
+
+/** A note of a skipped file or line, as a list item (its file names isolated: setMessage). */
+export function noteItem(note: string): HTMLLIElement {
+  const item = document.createElement('li');
+  setMessage(item, note);
+  return item;
+}
+
 export function button(label: string, onClick: () => void, accessibleName?: string): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';

@@ -43,6 +43,8 @@ export type IndexCheckReply =
       /** What was asked: "threshold 0.8", "top 10" or "containment ≥ 0.8". */
       readonly question: string;
       readonly jsonl: Blob;
+      /** Files not read (empty, or binary), each with why: said as `gpudedup query` notes them. */
+      readonly skipped: string[];
     }
   | { readonly type: 'error'; readonly message: string };
 
@@ -89,7 +91,9 @@ async function check(request: IndexCheckRequest): Promise<void> {
     post({ type: 'progress', documents });
   };
   const options = { ...request.read, strict: false };
-  for await (const doc of unitDocuments(webInputUnits(request.files), options, BROWSER_SOURCES)) {
+  const skipped: string[] = [];
+  const units = webInputUnits(request.files, undefined, (message) => skipped.push(message));
+  for await (const doc of unitDocuments(units, options, BROWSER_SOURCES)) {
     batch.push({ id: doc.id, text: doc.text });
     if (batch.length >= BATCH) await flush();
   }
@@ -109,5 +113,6 @@ async function check(request: IndexCheckRequest): Promise<void> {
     indexed: stats.documents,
     question,
     jsonl: new Blob(lines, { type: 'application/x-ndjson' }),
+    skipped,
   });
 }

@@ -7,7 +7,7 @@
 import { defaultSeedOf } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { applyOptionDefaults } from './formDefaults.js';
-import { byId, formatBytes, formatSeconds, setText, type UserText } from './dom.js';
+import { byId, formatBytes, formatSeconds, setMessage, setText, type UserText } from './dom.js';
 import { InspectorView } from './inspectorView.js';
 import './indexCheck.js'; // Check against a saved index: its own button, worker and results
 import { forThisPage } from './messages.js';
@@ -58,6 +58,12 @@ function describeFiles(): void {
 }
 
 filesInput.addEventListener('change', describeFiles);
+// New files: the last run's counts and downloads were another corpus's, so they go (a run under way keeps its own).
+filesInput.addEventListener('change', () => {
+  if (running) return;
+  resultsView.clear();
+  showStatus('');
+});
 dropZone.addEventListener('dragover', (event) => {
   event.preventDefault(); // allows the drop
   dropZone.classList.add('dragging');
@@ -190,7 +196,7 @@ async function start(): Promise<void> {
   } catch (error) {
     if (error instanceof FieldError) {
       if (error.field === filesInput) {
-        byId('files-error').textContent = error.message;
+        setMessage(byId('files-error'), error.message);
         byId('files-error').hidden = false;
         filesInput.setAttribute('aria-invalid', 'true');
         filesInput.focus();
@@ -246,7 +252,7 @@ function finish(end: RunEnd): void {
  */
 function showStatus(message: string, isError = false, settled = false): void {
   if (settled) status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1);
-  status.textContent = message;
+  setMessage(status, message);
   status.classList.toggle('error', isError);
   status.setAttribute('role', isError ? 'alert' : 'status');
 }

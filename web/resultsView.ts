@@ -1,6 +1,6 @@
 /** The results of a run: the backend, the settings, counts, notes, times, downloads, plots and the inspector. */
 import { describeKeepPolicy } from '../src/text/keepPolicy.js';
-import { byId, formatSeconds, int, plural, row, setDownload, showSvg } from './dom.js';
+import { byId, formatSeconds, int, noteItem, plural, row, setDownload, showSvg } from './dom.js';
 import { forThisPage } from './messages.js';
 import type { InspectorView } from './inspectorView.js';
 import type { Downloads, ParquetTable, RunSummary } from './protocol.js';
@@ -97,7 +97,7 @@ function showNotes(summary: RunSummary): void {
         ]
       : []),
   ].map(forThisPage);
-  skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
+  skipped.replaceChildren(...notes.map(noteItem));
   skipped.hidden = notes.length === 0;
 }
 

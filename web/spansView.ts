@@ -6,7 +6,18 @@
  * draws; texts from the files go in through textContent (ids in `<bdi>`).
  */
 import { OPTIONS } from '../src/options.js';
-import { byId, formatBytes, formatSeconds, int, plural, row, setDownload, setText } from './dom.js';
+import {
+  byId,
+  formatBytes,
+  formatSeconds,
+  int,
+  noteItem,
+  plural,
+  row,
+  setDownload,
+  setMessage,
+  setText,
+} from './dom.js';
 import { forThisPage } from './messages.js';
 import { ProgressView } from './progressView.js';
 import type { SpanDownloads, SpanSettings, SpanSummary } from './protocol.js';
@@ -43,6 +54,19 @@ export class SpansView {
     for (const id of FIELDS) byId(id).addEventListener('input', () => clearFieldError(byId(id)));
     this.findButton.addEventListener('click', () => this.start());
     this.stopButton.addEventListener('click', () => this.stop());
+    // Leaving or reloading the page mid-search loses the search: the browser asks first, as during a dedup run.
+    window.addEventListener('beforeunload', (event) => {
+      if (!this.findButton.disabled) return;
+      event.preventDefault();
+      event.returnValue = ''; // older Chromium asks only with returnValue set
+    });
+    // New files: the last search's counts and downloads were another corpus's (a search under way keeps its own).
+    byId('files').addEventListener('change', () => {
+      if (!this.findButton.disabled) {
+        this.clear();
+        this.say('');
+      }
+    });
   }
 
   private start(): void {
@@ -127,7 +151,7 @@ export class SpansView {
       ...(summary.invalidSkipped > 0 ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped`] : []),
     ];
     const skipped = byId('spans-skipped');
-    skipped.replaceChildren(...notes.map((note) => Object.assign(document.createElement('li'), { textContent: note })));
+    skipped.replaceChildren(...notes.map(noteItem));
     skipped.hidden = notes.length === 0;
     const rows = r.topSpans.map((t) => {
       const first = document.createElement('span');
@@ -155,7 +179,7 @@ export class SpansView {
   /** `settled` marks the end of a press (done, failed, refused or stopped): data-settled counts them, for tests. */
   private say(message: string, isError = false, settled = false): void {
     if (settled) this.status.dataset.settled = String(Number(this.status.dataset.settled ?? 0) + 1);
-    this.status.textContent = message;
+    setMessage(this.status, message);
     this.status.classList.toggle('error', isError);
     this.status.setAttribute('role', isError ? 'alert' : 'status');
   }

@@ -47,7 +47,7 @@ export async function runSubstringsInTab(
     return value;
   };
   const read = readOptions(settings);
-  const { documents, textBytes, skippedFiles, invalidSkipped } = await timed('read', () =>
+  const { documents, textBytes, skippedFiles, invalidSkipped, binarySkipped } = await timed('read', () =>
     readTexts(files, read, report, textLimit),
   );
   const onRound = (done: number, total: number): void => report({ stage: 'searching', done, total, unit: 'steps' });
@@ -61,7 +61,14 @@ export async function runSubstringsInTab(
     edited: await editedDocuments(files, read, result, settings.textField, report),
     spans: spansCsv(result),
   }));
-  const substrings = spansReport(files, settings, result, textBytes, timings, started);
+  const substrings = spansReport(
+    files,
+    settings,
+    result,
+    { textBytes, invalidSkipped, binarySkipped },
+    timings,
+    started,
+  );
   return {
     summary: { report: substrings, skippedFiles, invalidSkipped },
     downloads: {
@@ -83,11 +90,15 @@ const totalSize = (files: readonly File[]): number => files.reduce((sum, f) => s
 async function readTexts(files: readonly File[], read: UnitReadOptions, report: Report, textLimit: number) {
   const total = totalSize(files);
   const skippedFiles: string[] = [];
+  const binarySkipped: string[] = [];
   let invalidSkipped = 0;
   const units = webInputUnits(
     files,
     (done) => report({ stage: 'reading', done, total, unit: 'bytes' }),
-    (message) => skippedFiles.push(message),
+    (message, binaryFile) => {
+      skippedFiles.push(message);
+      if (binaryFile !== undefined) binarySkipped.push(binaryFile);
+    },
   );
   const documents: { id: string; text: string }[] = [];
   let textBytes = 0;
@@ -105,7 +116,7 @@ async function readTexts(files: readonly File[], read: UnitReadOptions, report: 
     const why = skippedFiles.length > 0 ? ` (${skippedFiles.join('; ')})` : '';
     throw new InputError(files.map((f) => f.name).join(', '), 0, `no documents to search${why}`);
   }
-  return { documents, textBytes, skippedFiles, invalidSkipped };
+  return { documents, textBytes, skippedFiles, invalidSkipped, binarySkipped };
 }
 
 /** A JSON line as the CLI's reader holds it: its bytes decoded (a byte order mark kept past line 1), its end left out. */
@@ -115,7 +126,10 @@ function rawLineOf(document: UnitDocument): string | undefined {
   return lineDecoder.decode(document.lineBytes).replace(/\r?\n$|\r$/, '');
 }
 
-/** `gpudedup substrings -o x.jsonl`: the files read again, each document written as the CLI writes it. */
+/**
+ * `gpudedup substrings -o x.jsonl`: the files read again, each document written as the CLI writes it (a JSON line's
+ * bytes as they came in; a cut one with only its text's value replaced, jsonField.ts).
+ */
 async function editedDocuments(
   files: readonly File[],
   read: UnitReadOptions,
@@ -133,7 +147,10 @@ async function editedDocuments(
       throw new Error('the files changed between the two reads (other documents than before)');
     if (edited.dropped) continue;
     const line = { ...document, rawLine: rawLineOf(document) };
-    out.add(`${documentAsJson(edited.touched ? withText(line, edited.text, textField) : line)}\n`);
+    const written = edited.touched ? withText(line, edited.text, textField) : line;
+    // As the CLI writes it: the line's bytes as they came in (CRLF, invalid UTF-8), but for a cut text's value.
+    if (written.lineBytes !== undefined) out.addBytes(written.lineBytes);
+    else out.add(`${documentAsJson(written)}\n`);
   }
   if (d !== result.documents.length) throw new Error('the files changed between the two reads (fewer documents)');
   return out.finish();
@@ -152,11 +169,12 @@ function spansReport(
   files: readonly File[],
   settings: SpanSettings,
   result: SubstringsResult,
-  textBytes: number,
+  read: { textBytes: number; invalidSkipped: number; binarySkipped: string[] },
   timings: Record<string, number>,
   started: number,
 ): SubstringsReport {
   const { documents, spans } = result;
+  const { textBytes, invalidSkipped, binarySkipped } = read;
   return {
     format: 'gpudedup-substrings-report-1',
     inputs: files.map((f) => f.name),
@@ -164,6 +182,8 @@ function spansReport(
     cut: settings.cut,
     minRemaining: settings.minRemaining,
     documents: documents.length,
+    invalidSkipped,
+    binarySkipped,
     textBytes,
     documentsTouched: documents.filter((d) => d.touched).length,
     documentsDropped: documents.filter((d) => d.dropped).length,

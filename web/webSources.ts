@@ -90,7 +90,8 @@ export const BROWSER_SOURCES: FirstPassSources = {
 export async function* webInputUnits(
   files: readonly File[],
   onBytes?: (bytes: number) => void,
-  onSkipped?: (message: string) => void,
+  /** A file skipped: the note, and for a binary one its name (the report's binarySkipped, as the CLI's). */
+  onSkipped?: (message: string, binaryFile?: string) => void,
 ): AsyncGenerator<InputUnit> {
   let before = 0;
   const qualifyIds = files.length > 1;
@@ -102,12 +103,15 @@ export async function* webInputUnits(
       continue;
     }
     const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+    // As the CLI decides: a file read as one text document may be binary, and is skipped; a JSON Lines file is parsed
+    // (a binary one fails on its first line, or its lines are skipped and counted under --skip-invalid).
     if (
       compressionOf(head) === 'none' &&
       !isParquetHead(head) &&
+      !isJsonLinesName(file.name) &&
       looksBinary(new Uint8Array(await file.slice(0, BINARY_SNIFF_BYTES).arrayBuffer()))
     ) {
-      onSkipped?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`);
+      onSkipped?.(`${file.name}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`, file.name);
       onBytes?.((before += file.size));
       continue;
     }

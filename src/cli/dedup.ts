@@ -30,8 +30,11 @@ import {
   checkSomethingToWrite,
   checkSubstringsOptions,
   checkWithoutCorpus,
+  readsCorpusTwice,
   verifyModeFrom,
 } from './dedupChecks.js';
+import { spoolStreams } from '../pipeline/shared/spool.js';
+import { checkInputPaths } from '../io/readDocuments.js';
 
 export function registerDedupCommand(program: Command): void {
   const command = program
@@ -63,6 +66,11 @@ export function registerDedupCommand(program: Command): void {
 }
 
 async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Command): Promise<DedupConfig> {
+  await checkInputPaths(inputs); // a missing corpus first, before what the flags lack
+  checkSomethingToWrite(options);
+  // A stream read twice is copied first, so the run is the file's: same verification, bands and outputs.
+  if (readsCorpusTwice(options))
+    await spoolStreams(inputs, options.tempDirectory, (line) => options.quiet || process.stderr.write(`${line}\n`));
   const verify = verifyModeFrom(inputs, options, cmd);
   let params = signatureParamsFrom(
     options,
@@ -70,7 +78,6 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   );
   if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
   if (inputs.length === 0) checkWithoutCorpus(options, verify);
-  checkSomethingToWrite(options);
   checkAuditOptions(inputs, options);
   if (options.contamination !== undefined && options.against === undefined)
     throw new RangeError('--contamination needs --against');

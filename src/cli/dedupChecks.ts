@@ -41,7 +41,18 @@ export function checkSomethingToWrite(options: DedupCliOptions): void {
   }
 }
 
-/** Standard input or a pipe is refused where the corpus is read more than once. */
+/**
+ * Whether dedup reads its corpus more than once: to write -o or the tables, for the audit or the page, or for the
+ * shingle sets of --verify exact or hybrid (the default). A stream is then copied to a file first (spool.ts).
+ */
+export function readsCorpusTwice(options: DedupCliOptions): boolean {
+  const writes =
+    !options.dryRun &&
+    [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
+  return writes || usesShingleSets(options.verify) || options.audit !== undefined || options.reportHtml !== undefined;
+}
+
+/** Standard input or a pipe is refused where the corpus is read more than once (unless it was copied to a file). */
 export function checkReadOnce(inputs: string[], options: DedupCliOptions, verify: VerifyMode): void {
   // Standard input can be read once: enough for the signing pass, not for the writing pass or --verify exact's shingle
   // pass.

@@ -62,7 +62,8 @@ export async function containmentCommand(inputs: string[], options: ContainmentC
   const summary = await containmentAgainst(config, corpus, cliHooks(options.quiet));
   const removed = `removed ${summary.removed.toLocaleString('en-US')} of ${counted(summary.documents, 'document')}`;
   const lines = [
-    `${removed}: each holds ≥ ${config.containment} of a reference document's shingles (${summary.seconds.toFixed(2)} s)`,
+    `${removed}: each holds ≥ ${percentOf(config.containment)} of a reference document's shingles ` +
+      `(${summary.seconds.toFixed(2)} s)`,
     ...summary.references.map(
       (r) =>
         `  ${r.file}: ${counted(r.documents, 'reference document')}, ${counted(r.removed, 'corpus document')} removed`,
@@ -71,4 +72,9 @@ export async function containmentCommand(inputs: string[], options: ContainmentC
   (options.out === '-' || options.contamination === '-' ? process.stderr : process.stdout).write(
     `${lines.join('\n')}\n`,
   );
+}
+
+/** A share as a percentage ("≥ 100 %", "≥ 87.5 %"): "≥ 1 of its shingles" read as one shingle. */
+function percentOf(share: number): string {
+  return `${Number((share * 100).toFixed(4))} %`;
 }

@@ -159,7 +159,7 @@ export function addRunOptions(command: Command): Command {
     )
     .option(
       '--temp-directory <dir>',
-      "where spilled signatures go (default: the system temporary directory), and --substrings' kept documents " +
-        '(default: beside -o)',
+      'where spilled signatures and a copy of standard input or a pipe read twice go (default: the system temporary ' +
+        "directory), and --substrings' kept documents (default: beside -o)",
     );
 }

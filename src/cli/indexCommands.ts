@@ -1,6 +1,10 @@
 /** `gpudedup index create|add|remove|stats|compact`: a persistent index of kept documents (src/lshIndex). */
 import type { Command } from 'commander';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { forgetTemporary, registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { counted, thousands } from '../format.js';
+import { errorMessage, readableMessage } from '../errors.js';
 import { describeParameters, formatIndexAddSummary, type IndexAddReport } from '../lshIndex/indexAddReport.js';
 import { createIndex, openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import { resolveParameters } from '../lshIndex/options.js';
@@ -12,7 +16,7 @@ import {
   type IndexAddConfig,
 } from '../pipeline/index/indexAdd.js';
 import { removeFromIndex } from '../pipeline/index/indexRemove.js';
-import { checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
+import { checkIsIndex, checkNewIndexDirectory } from '../pipeline/index/indexOutputs.js';
 import {
   addAddOptions,
   addIndexParameterOptions,
@@ -57,14 +61,16 @@ function registerCreate(index: Command): void {
       const config = addConfig(dir, corpus, options);
       if (corpus.length === 0 && (options.out ?? options.matches ?? options.report) !== undefined)
         throw new RangeError('-o, --matches and --report write what an add did: give corpus files to add');
-      const files = corpus.length > 0 ? await indexAddPreflight(config) : undefined;
+      const files = corpus.length > 0 ? await indexAddPreflight(config, cliHooks(options.quiet)) : undefined;
       // The corpus is read (and refused, naming file and line) before the directory becomes an index.
       const read = files === undefined ? undefined : await readAddInput(config, files, cliHooks(options.quiet));
-      const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
-      await withIndex(created, async () => {
-        if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
-        if (!options.quiet)
-          process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
+      await asNewIndex(dir, async () => {
+        const created = await createIndex(dir, { ...parameters, ...openOptionsFrom(options) });
+        await withIndex(created, async () => {
+          if (files !== undefined) return printAdd(await addInput(created, config, files, read!), options);
+          if (!options.quiet)
+            process.stdout.write(`created an empty index in ${dir}: ${describeParameters(created.parameters)}\n`);
+        });
       });
     },
   );
@@ -85,7 +91,8 @@ function registerAdd(index: Command): void {
   addAddOptions(command, { withBackend: true }).action(
     async (dir: string, corpus: string[], options: AddCliOptions) => {
       const config = addConfig(dir, corpus, options);
-      const files = await indexAddPreflight(config);
+      const files = await indexAddPreflight(config, cliHooks(options.quiet));
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, openOptionsFrom(options));
       noteLock(opened, options.quiet);
       await withIndex(opened, async () =>
@@ -96,12 +103,19 @@ function registerAdd(index: Command): void {
 }
 
 function addConfig(dir: string, corpus: string[], options: AddCliOptions): IndexAddConfig {
-  return { dir, inputs: corpus, read: readFrom(options), all: options.all, outputs: addOutputsFrom(options) };
+  return {
+    dir,
+    inputs: corpus,
+    read: readFrom(options),
+    all: options.all,
+    outputs: addOutputsFrom(options),
+    tempDirectory: options.tempDirectory,
+  };
 }
 
 function printAdd(report: IndexAddReport, options: AddCliOptions): void {
   if (options.quiet) return;
-  const destination = options.out ?? options.matches ?? options.report ?? '';
+  const destination = options.out ?? ''; // → names the added documents' file: --matches and --report are not it
   const toStdout = [options.out, options.matches, options.report].includes('-');
   (toStdout ? process.stderr : process.stdout).write(formatIndexAddSummary(report, destination));
 }
@@ -112,12 +126,39 @@ export function noteLock(index: DiskIndex, quiet: boolean): void {
 }
 
 /** Runs `work` on an open index and closes it (releasing the writer's lock) however it ends. */
+/**
+ * Creates the index in `dir` (missing or empty) by `work`; if it fails (a full disk, a signal), what it made is
+ * removed, so that the same command can run again: the directory when the run made it, else its new entries.
+ */
+async function asNewIndex(dir: string, work: () => Promise<void>): Promise<void> {
+  const existed = (await stat(dir).catch(() => undefined)) !== undefined;
+  const made = existed ? [] : [dir];
+  for (const path of made) registerTemporary(path); // a signal removes it too
+  try {
+    await work();
+  } catch (error) {
+    if (!existed) removeTemporary(dir);
+    else for (const entry of await readdir(dir).catch(() => [])) removeTemporary(join(dir, entry));
+    throw namingIndex(error, dir);
+  } finally {
+    for (const path of made) forgetTemporary(path); // created: the index stays
+  }
+}
+
 async function withIndex<T>(index: DiskIndex, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
+  } catch (error) {
+    throw namingIndex(error, index.dir);
   } finally {
     await index.close();
   }
+}
+
+/** A system call's failure that names no file (ENOSPC on a write) names the index, in the words of readableMessage. */
+function namingIndex(error: unknown, dir: string): unknown {
+  const message = readableMessage(error, `index ${dir}`);
+  return message === errorMessage(error) ? error : new Error(message);
 }
 
 function registerRemove(index: Command): void {
@@ -132,6 +173,7 @@ function registerRemove(index: Command): void {
     .option('--id-field <name>', 'the id column of a CSV, JSONL or Parquet --ids file', 'id')
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { ids: string; idField: string; quiet: boolean }) => {
+      await checkIsIndex(dir);
       const result = await removeFromIndex(dir, options.ids, options.idField);
       if (!options.quiet) {
         const unknown = result.requested - result.removed;
@@ -151,6 +193,7 @@ function registerStats(index: Command): void {
     .argument('<dir>', 'the index directory')
     .option('--json', 'print JSON instead of text', false)
     .action(async (dir: string, options: { json: boolean }) => {
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, { readOnly: true, backend: 'cpu' });
       const stats = await withIndex(opened, () => opened.stats());
       if (options.json) {
@@ -180,6 +223,7 @@ function registerCompact(index: Command): void {
     .argument('<dir>', 'the index directory')
     .option('-q, --quiet', 'print errors only', false)
     .action(async (dir: string, options: { quiet: boolean }) => {
+      await checkIsIndex(dir);
       const opened = await openIndex(dir, { backend: 'cpu' });
       noteLock(opened, options.quiet);
       const result = await withIndex(opened, () => opened.compact());

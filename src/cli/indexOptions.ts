@@ -35,6 +35,7 @@ export type AddCliOptions = InputCliOptions &
     report?: string;
     all: boolean;
     compression: ParquetCompression;
+    tempDirectory?: string;
   };
 
 /** The parameters `index create` fixes for the life of the index. */
@@ -91,6 +92,11 @@ export function addAddOptions(command: Command, { withBackend }: { withBackend: 
     )
     .option('--report <file.json>', 'write the summary as JSON')
     .option('--all', 'append every document (ids must still be new); only report the matches', false)
+    .option(
+      '--temp-directory <dir>',
+      'where standard input or a pipe is copied when -o copies its lines as they came in (default: the system ' +
+        'temporary directory)',
+    )
     .addOption(
       new Option('--compression <codec>', 'compression of Parquet outputs')
         .choices(PARQUET_COMPRESSIONS)

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { buildProgram } from './program.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
+import { readableMessage } from '../errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -48,7 +49,8 @@ try {
   // Errors reaching here are the user's to read (bad input, refused resume, no adapter...): one line.
   // GPUDEDUP_DEBUG=1 shows the stack, for bug reports.
   const debug = process.env.GPUDEDUP_DEBUG === '1';
-  const message = error instanceof Error ? (debug ? String(error.stack) : error.message) : String(error);
+  // A system call's raw failure (ENOSPC, EACCES) worded as every command words it: `file: reason (CODE, op)`.
+  const message = error instanceof Error && debug ? String(error.stack) : readableMessage(error);
   process.stderr.write(`gpudedup: ${message}\n`);
   process.exitCode = 1;
 }

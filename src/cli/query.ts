@@ -2,6 +2,7 @@
  * `gpudedup query DIR DOCS…`: the indexed documents similar to each document, as JSON Lines
  * (src/pipeline/index/indexQuery.ts).
  */
+import { checkIsIndex } from '../pipeline/index/indexOutputs.js';
 import type { Command } from 'commander';
 import { counted } from '../format.js';
 import { openIndex } from '../lshIndex/diskIndex.js';
@@ -71,6 +72,7 @@ async function runQueryCommand(dir: string, docs: string[], options: QueryCliOpt
     out: options.out,
   };
   const corpus = await queryPreflight(config);
+  await checkIsIndex(dir);
   const index = await openIndex(dir, openOptionsFrom(options, true));
   try {
     const summary = await queryDocuments(index, config, corpus, cliHooks(options.quiet));

@@ -1,5 +1,6 @@
 /** `gpudedup serve DIR`: an index over HTTP (JSON on node:http; the server is src/server). */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { checkIsIndex } from '../pipeline/index/indexOutputs.js';
 import { counted } from '../format.js';
 import type { BackendChoice } from '../options.js';
 import { SERVE_DEFAULTS } from '../server/http.js';
@@ -120,6 +121,7 @@ async function runServeCommand(dir: string, options: ServeCliOptions, command: C
   const say = (line: string): void => {
     if (!options.quiet) process.stdout.write(`${line}\n`);
   };
+  await checkIsIndex(dir);
   await serveIndex(
     {
       dir,

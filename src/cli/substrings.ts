@@ -1,8 +1,9 @@
 /** `gpudedup substrings`: parses the command line, runs src/pipeline/substrings, prints the summary. */
 import { type Command, Option } from 'commander';
 import { PARQUET_COMPRESSIONS, type ParquetCompression } from '../formats/parquet/parquetFile.js';
-import { thousands } from '../format.js';
+import { counted, namesOf, thousands } from '../format.js';
 import { runSubstrings } from '../pipeline/substrings/run.js';
+import { checkInputPaths } from '../io/readDocuments.js';
 import type { SubstringsConfig, SubstringsReport } from '../pipeline/substrings/config.js';
 import { addInputOptions, readOptionsFrom, tableOption, type InputCliOptions } from './options.js';
 import { addContaminationOptions, runContaminationCommand, type ContaminationCliOptions } from './contamination.js';
@@ -19,6 +20,7 @@ export type SubstringsCliOptions = InputCliOptions &
     threads?: number;
     compression: ParquetCompression;
     resume: boolean;
+    tempDirectory?: string;
   };
 
 export function registerSubstringsCommand(program: Command): void {
@@ -32,12 +34,9 @@ export function registerSubstringsCommand(program: Command): void {
   );
   addInputOptions(addContaminationOptions(command)).action(
     async (inputs: string[], options: SubstringsCliOptions & ContaminationCliOptions, self: Command) => {
-      if (options.against !== undefined) {
-        if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
-        if (options.reportHtml !== undefined)
-          throw new RangeError("--report-html is the span search's page; with --against, give --report");
-        return runContaminationCommand(inputs, options); // n-gram decontamination
-      }
+      await checkInputPaths(inputs); // a missing corpus first, before what the flags lack
+      refuseIgnoredFlags(options, self);
+      if (options.against !== undefined) return runContaminationCommand(inputs, options); // n-gram decontamination
       const config = substringsConfigFrom(inputs, options, self.getOptionValueSource('minLength') === 'cli');
       const report = await runSubstrings(config, {
         note: (message) => {
@@ -52,6 +51,34 @@ export function registerSubstringsCommand(program: Command): void {
         );
     },
   );
+}
+
+/**
+ * The flags of one mode given to the other (the span search, or --against's decontamination) are refused in one line
+ * rather than ignored.
+ */
+function refuseIgnoredFlags(options: SubstringsCliOptions & ContaminationCliOptions, self: Command): void {
+  const given = (field: string): boolean => self.getOptionValueSource(field) === 'cli';
+  if (options.against === undefined) {
+    const flag = given('action') ? '--action' : options.contamination !== undefined ? '--contamination' : undefined;
+    if (flag !== undefined)
+      throw new RangeError(`${flag} applies to n-gram decontamination: give --against FILE… too (or leave it out)`);
+    return;
+  }
+  if (options.resume) throw new RangeError('--resume continues the span search; --against runs in one pass');
+  if (options.reportHtml !== undefined)
+    throw new RangeError("--report-html is the span search's page; with --against, give --report");
+  if (given('minLength'))
+    throw new RangeError("--min-length is the span search's; with --against the shortest shared span is --min-tokens");
+  if (given('cut'))
+    throw new RangeError("--cut is the span search's; with --against, --action cut cuts the shared spans");
+  const search = given('memoryLimit') ? '--memory-limit' : given('threads') ? '--threads' : undefined;
+  if (search !== undefined)
+    throw new RangeError(`${search} is the span search's; --against runs in one pass, in one thread`);
+  if (options.tempDirectory !== undefined)
+    throw new RangeError('--temp-directory holds a copy of a stream read twice; --against reads the corpus once');
+  if (given('minRemaining') && options.action !== 'cut')
+    throw new RangeError('--min-remaining applies to the documents --action cut leaves: give --action cut');
 }
 
 /** The span search's arguments and flags (--against's are added by contamination.ts). */
@@ -77,6 +104,11 @@ function addSubstringsOptions(command: Command): Command {
       "continue an interrupted search from its checkpoint (the first output's name + .partial; same inputs, " +
         '--min-length and --cut)',
       false,
+    )
+    .option(
+      '--temp-directory <dir>',
+      'where standard input or a pipe is copied when -o reads the corpus again (default: the system temporary ' +
+        'directory)',
     )
     .addOption(
       new Option('--compression <codec>', 'compression of Parquet outputs')
@@ -113,32 +145,46 @@ export function substringsConfigFrom(
     report: options.report,
     reportHtml: options.reportHtml,
     resume: options.resume,
+    tempDirectory: options.tempDirectory,
   };
+}
+
+/** What the read skipped (malformed lines under --skip-invalid, binary files), when it skipped anything. */
+function skippedLines(r: Pick<SubstringsReport, 'invalidSkipped' | 'binarySkipped'>): string[] {
+  const invalid = r.invalidSkipped ?? 0;
+  const binary = r.binarySkipped ?? [];
+  if (invalid === 0 && binary.length === 0) return [];
+  const parts = [
+    ...(invalid > 0 ? [counted(invalid, 'invalid line')] : []),
+    ...(binary.length > 0 ? [`${counted(binary.length, 'binary file')} (${namesOf(binary)})`] : []),
+  ];
+  return [`  skipped    ${parts.join(', ')}`];
 }
 
 /** The summary's lines (also under dedup's with --substrings, whose report has no format or inputs). */
 export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'inputs'>, destination: string): string {
   const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(whole, 1)).toFixed(2)} %`;
-  const shortest = r.minTokens === undefined ? `${r.minLength} bytes` : `${r.minTokens} tokens`;
+  const shortest = r.minTokens === undefined ? counted(r.minLength ?? 0, 'byte') : counted(r.minTokens, 'token');
   const lines = [
-    `substrings: ${thousands(r.documents)} documents, ${thousands(r.textBytes)} bytes of text → ${destination}`,
-    `  spans      ${thousands(r.spans)} repeated spans of ≥ ${shortest} (${thousands(r.spanBytes)} bytes), ` +
+    `substrings: ${counted(r.documents, 'document')}, ${counted(r.textBytes, 'byte')} of text → ${destination}`,
+    `  spans      ${counted(r.spans, 'repeated span')} of ≥ ${shortest} (${counted(r.spanBytes, 'byte')}), ` +
       `cut: ${r.cut === 'later' ? 'all occurrences but the first' : 'every occurrence'}`,
     `  cut        ${thousands(r.bytesCut)} bytes (${percent(r.bytesCut, r.textBytes)} of the text) from ` +
-      `${thousands(r.documentsTouched)} documents`,
-    `  dropped    ${thousands(r.documentsDropped)} documents left with under ${r.minRemaining} bytes`,
+      `${counted(r.documentsTouched, 'document')}`,
+    `  dropped    ${counted(r.documentsDropped, 'document')} left with under ${counted(r.minRemaining, 'byte')} or no token`,
+    ...skippedLines(r),
     r.minTokens === undefined
-      ? `  search     ${thousands(r.search.windows)} windows in ${r.search.rounds} rounds, ` +
+      ? `  search     ${thousands(r.search.windows)} windows in ${counted(r.search.rounds, 'round')}, ` +
         `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +
-        (r.search.resumedRounds > 0 ? ` (${r.search.resumedRounds} rounds resumed from the checkpoint)` : '')
+        (r.search.resumedRounds > 0 ? ` (${counted(r.search.resumedRounds, 'round')} resumed from the checkpoint)` : '')
       : `  search     ${thousands(r.search.windows)} windows of ${r.minTokens} tokens, ${thousands(r.search.groups)} ` +
-        `repeated (exact token numbers, ${r.search.rounds} doubling passes)`,
+        `repeated (exact token numbers, ${counted(r.search.rounds, 'doubling pass', 'doubling passes')})`,
     `  time       ${r.seconds.toFixed(2)} s (read ${r.timings.read?.toFixed(2)} s, search ` +
       `${r.timings.search?.toFixed(2)} s, write ${r.timings.write?.toFixed(2)} s)`,
   ];
   for (const t of r.topSpans.slice(0, 3))
     lines.push(
-      `  top        ×${thousands(t.count)} ${t.bytes} bytes first in ${t.firstId}@${t.firstStart}: ` +
+      `  top        ×${thousands(t.count)} ${counted(t.bytes, 'byte')} first in ${t.firstId}@${t.firstStart}: ` +
         `${JSON.stringify(t.preview.slice(0, 60))}`,
     );
   return lines.join('\n') + '\n';

@@ -49,7 +49,7 @@ export function addSpanOptions(command: Command, condition = ''): Command {
       tableOption(
         'minRemaining',
         '--min-remaining <bytes>',
-        `${condition}a document with a cut and fewer bytes left is dropped (1: only those left empty)`,
+        `${condition}a document with a cut and fewer bytes left, or no token, is dropped (1: only those left empty or blank)`,
       ),
     );
 }

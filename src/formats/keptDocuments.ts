@@ -42,6 +42,16 @@ export interface KeptDocuments {
   abort(): Promise<void>;
 }
 
+/**
+ * A document written as it came in: its line's bytes where the reader kept them (ReadOptions.lineBytes) and the output
+ * copies lines, invalid UTF-8 and CRLF included; else from its text and fields.
+ */
+export function writeAsRead(out: KeptDocuments, document: InputDocument): Promise<void> {
+  return document.lineBytes !== undefined && out.writeLine !== undefined
+    ? out.writeLine(document.lineBytes)
+    : out.write(document);
+}
+
 export async function openKeptDocuments(
   path: string,
   inputs: readonly InputFile[],

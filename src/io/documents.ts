@@ -11,6 +11,8 @@ export interface InputDocument {
   readonly source: { readonly path: string; readonly line: number };
   /** For JSONL input: the original line, written back verbatim when the document is kept. */
   readonly rawLine?: string;
+  /** For JSONL input read with `lineBytes`: the line's bytes as read, its end included (invalid UTF-8 as it was). */
+  readonly lineBytes?: Uint8Array;
   /** For JSONL input: the parsed object, for fields such as a quality score. */
   readonly record?: Record<string, unknown>;
 }
@@ -33,6 +35,8 @@ export interface ReadOptions {
   readonly onBinary?: (path: string) => void;
   /** Called with the number of input bytes read so far (before decompression), for progress bars. */
   readonly onBytes?: (bytes: number) => void;
+  /** Give each JSONL document its line's bytes (`lineBytes`), for writers that copy lines as they came in. */
+  readonly lineBytes?: boolean;
 }
 
 export const DEFAULT_READ: ReadOptions = { textField: 'text', idField: 'id', skipInvalid: false };

@@ -19,11 +19,12 @@ import { counted, namesOf } from '../format.js';
 import { InputError } from './documents.js';
 import { isParquetHead, isParquetName, MAGIC_BYTES } from './inputFormat.js';
 import { isJsonLinesName } from './jsonLines.js';
+import { spooledInput } from './spooledInputs.js';
 
 export interface InputFile {
   readonly path: string;
   readonly format: 'jsonl' | 'text' | 'parquet';
-  /** Bytes on disk, or undefined for standard input or a pipe (readsOnce). */
+  /** Bytes on disk (of its copy, for a spooled stream), or undefined for standard input or a pipe (readsOnce). */
   readonly size?: number;
 }
 
@@ -38,6 +39,7 @@ export function totalInputBytes(files: readonly InputFile[]): number | undefined
  * is — JSON Lines (gzip or zstd), no size, no seek, no second pass.
  */
 export function readsOnce(path: string): boolean {
+  if (spooledInput(path) !== undefined) return false; // copied to a file, read from it as often as needed
   if (path === '-') return true;
   try {
     const info = statSync(path);
@@ -51,8 +53,9 @@ export function readsOnce(path: string): boolean {
 export async function listInputFiles(paths: readonly string[], note?: (message: string) => void): Promise<InputFile[]> {
   const files: InputFile[] = [];
   for (const path of paths) {
-    if (readsOnce(path)) {
-      files.push({ path, format: 'jsonl' });
+    const copy = spooledInput(path);
+    if (copy !== undefined || readsOnce(path)) {
+      files.push({ path, format: 'jsonl', size: copy?.size });
       continue;
     }
     const info = await statInput(path);
@@ -67,6 +70,14 @@ export async function listInputFiles(paths: readonly string[], note?: (message: 
     }
   }
   return files;
+}
+
+/**
+ * Every path given exists (a stream aside): checked before the flags' own refusals, so that a missing corpus is said
+ * first ("nothing to write" would only hide it until the next run).
+ */
+export async function checkInputPaths(paths: readonly string[]): Promise<void> {
+  for (const path of paths) if (!readsOnce(path)) await statInput(path);
 }
 
 /** `stat` through links, its failure one line naming the path (a broken link says where it points). */

@@ -17,7 +17,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binaryText.js';
-import { splitLines } from './lines.js';
+import { splitLinesWithBytes, type LineWithBytes } from './lines.js';
 import { DEFAULT_READ, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { isJsonName, parseJsonArray, parseJsonLine, startsJsonArray } from './jsonLines.js';
 import { compressionOf, isParquetHead, MAGIC_BYTES } from './inputFormat.js';
@@ -25,8 +25,9 @@ import type { InputFile } from './inputFiles.js';
 import { localParquetFile } from './localParquetFile.js';
 import { readParquetDocuments } from './parquetDocuments.js';
 import { zstdDecompressed } from './zstdChunks.js';
+import { spooledInput } from './spooledInputs.js';
 
-export { listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
+export { checkInputPaths, listInputFiles, readsOnce, totalInputBytes, type InputFile } from './inputFiles.js';
 
 /**
  * All documents of all inputs, in order, with a running index; `qualifyIds`: name id-less documents `path:line` (a
@@ -78,29 +79,34 @@ async function* parseJsonLines(
   qualifyIds: boolean,
   options: ReadOptions,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  const lines = splitLines(stream);
+  const lines = splitLinesWithBytes(stream, options.lineBytes === true);
   let lineNumber = 0;
   let seenRecord = false;
   for await (let line of lines) {
     lineNumber++;
-    if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.trim() === '') continue;
-    if (!seenRecord && isJsonName(path) && startsJsonArray(line)) {
+    if (lineNumber === 1 && line.text.charCodeAt(0) === 0xfeff) line = withoutBom(line);
+    if (line.text.trim() === '') continue;
+    if (!seenRecord && isJsonName(path) && startsJsonArray(line.text)) {
       // A JSON array (of objects), possibly over many lines: read it whole.
-      const rest: string[] = [line];
-      for await (const more of lines) rest.push(more);
+      const rest: string[] = [line.text];
+      for await (const more of lines) rest.push(more.text);
       yield* parseJsonArray(rest.join('\n'), path, qualifyIds, options);
       return;
     }
     seenRecord = true;
-    const parsed = parseJsonLine(line, path, lineNumber, qualifyIds, options);
+    const parsed = parseJsonLine(line.text, path, lineNumber, qualifyIds, options);
     if (parsed instanceof InputError) {
       if (!options.skipInvalid) throw parsed;
       options.onInvalid?.(parsed.message);
       continue;
     }
-    yield parsed;
+    yield line.bytes === undefined ? parsed : { ...parsed, lineBytes: line.bytes };
   }
+}
+
+/** The first line without its byte order mark, in its text and its bytes (as dedup's kept lines are copied). */
+function withoutBom(line: LineWithBytes): LineWithBytes {
+  return { text: line.text.slice(1), bytes: line.bytes?.subarray(3) };
 }
 
 /**
@@ -113,7 +119,11 @@ const READ_CHUNK_BYTES = 1 << 20;
  * Opens a file (or stdin for `-`), counting raw bytes, and decompresses it when it starts with the gzip or zstd magic.
  */
 export async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
-  const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+  const copy = spooledInput(path)?.file; // standard input or a pipe copied to a file, read as often as needed
+  const raw: Readable =
+    path === '-' && copy === undefined
+      ? process.stdin
+      : createReadStream(copy ?? path, { highWaterMark: READ_CHUNK_BYTES });
   const chunks = raw[Symbol.asyncIterator]();
   // A pipe may deliver fewer bytes than the magic at first.
   let head = Buffer.alloc(0);

@@ -5,6 +5,8 @@
  * such a character whole, removing only the characters entirely inside the
  * span, and the text stays valid.
  */
+import { hasToken, normalizeText, type NormalizeOptions } from '../text/normalize.js';
+
 const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
 
 /** [start, end) shrunk to whole characters of `bytes`. */
@@ -43,4 +45,18 @@ export function cutRanges(
     from = e;
   }
   return { text: text + decoder.decode(bytes.subarray(from)), removed };
+}
+
+/**
+ * Whether a document with a cut is dropped: fewer than minRemaining bytes left, or no token (only whitespace; with
+ * `normalize`, as the token search normalizes): the whitespace around a cut span is never part of it, and would
+ * otherwise be kept as a document of its own.
+ */
+export function droppedAfterCut(
+  text: string,
+  bytesLeft: number,
+  minRemaining: number,
+  normalize?: NormalizeOptions,
+): boolean {
+  return bytesLeft < minRemaining || !hasToken(normalize === undefined ? text : normalizeText(text, normalize));
 }

@@ -9,7 +9,7 @@
 import { DEFAULT_NORMALIZE, type NormalizeOptions } from '../text/normalize.js';
 import { tokenOffsets, type TokenOffsets } from '../text/tokenOffsets.js';
 import { ReferenceNgrams } from './ngramOverlap.js';
-import { cutRanges } from './cuts.js';
+import { cutRanges, droppedAfterCut } from './cuts.js';
 import { checkKnownOptions, CONTAMINATION_MIN_TOKENS, optionValue, type ContaminationAction } from '../options.js';
 import type { EditedDocument } from './substringDocuments.js';
 
@@ -125,7 +125,7 @@ function referenceSet(references: readonly string[], options: NgramOverlapOption
 export interface DecontaminationOptions extends NgramOverlapOptions {
   /** What becomes of a document sharing a span: 'remove' (default: marked dropped), 'cut' or 'report'. */
   readonly action?: ContaminationAction;
-  /** With 'cut': a document left with fewer bytes is marked dropped (default 1: only those left empty). */
+  /** With 'cut': a document left with fewer bytes, or no token, is marked dropped (default 1: only those left empty). */
   readonly minRemaining?: number;
 }
 
@@ -158,7 +158,7 @@ export function decontaminateDocuments(
       text: cut.text,
       bytesCut: cut.removed,
       touched: true,
-      dropped: utf8.encode(text).length - cut.removed < minRemaining,
+      dropped: droppedAfterCut(cut.text, utf8.encode(text).length - cut.removed, minRemaining, options.normalize),
     };
   });
   return { documents: edited, spans };

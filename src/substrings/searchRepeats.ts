@@ -79,13 +79,20 @@ export interface SearchPlan {
   readonly done?: ReadonlySet<number>;
   /** Marks of the done rounds (a bit per corpus byte), ORed into this search's. */
   readonly resumedMarks?: Int32Array;
+  /** The done rounds' counts (windows, groups, collisions), added to this search's: the report covers every round. */
+  readonly resumedStats?: RoundStats;
   /** Rounds done so far (resumed ones included) of the total. */
   readonly onRound?: (done: number, total: number) => void;
   /**
    * After each round, before that lane takes another: the slices finished so far and every lane's marks (a lane
-   * still in a round has some of its bits set: marks are only ever verified windows, so a snapshot is never wrong).
+   * still in a round has some of its bits set: marks are only ever verified windows, so a snapshot is never wrong),
+   * and the finished rounds' counts.
    */
-  readonly afterRound?: (finished: ReadonlySet<number>, marks: readonly Int32Array[]) => Promise<void> | void;
+  readonly afterRound?: (
+    finished: ReadonlySet<number>,
+    marks: readonly Int32Array[],
+    stats: RoundStats,
+  ) => Promise<void> | void;
 }
 
 /**
@@ -103,7 +110,14 @@ export async function searchRepeats(
   const slices = plan.slices ?? keySlices(windowCount(corpus, options.minLength), options.memoryLimitBytes, parallel);
   const finished = new Set(plan.done ?? []);
   const todo = slices.map((_, i) => i).filter((i) => !finished.has(i));
-  const stats: SearchStats = { rounds: slices.length, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
+  const resumed = plan.resumedStats;
+  const stats: SearchStats = {
+    rounds: slices.length,
+    windows: resumed?.windows ?? 0,
+    groups: resumed?.groups ?? 0,
+    repeatedWindows: resumed?.repeatedWindows ?? 0,
+    collisions: resumed?.collisions ?? 0,
+  };
   let next = 0;
   const lane = async (_: unknown, index: number): Promise<void> => {
     while (next < todo.length) {
@@ -115,7 +129,7 @@ export async function searchRepeats(
       stats.collisions += round.collisions;
       finished.add(slice);
       plan.onRound?.(finished.size, slices.length);
-      await plan.afterRound?.(finished, marks);
+      await plan.afterRound?.(finished, marks, roundStats(stats));
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
@@ -123,6 +137,12 @@ export async function searchRepeats(
   const spans = mergeMarks(corpus, options.minLength, merged);
   findFirsts(corpus, options.minLength, spans);
   return { spans, stats };
+}
+
+/** The counts of the rounds finished so far (a copy: the search goes on adding to its own). */
+function roundStats(stats: SearchStats): RoundStats {
+  const { windows, groups, repeatedWindows, collisions } = stats;
+  return { windows, groups, repeatedWindows, collisions };
 }
 
 /** The search in this thread (the library, the tab, small corpora). */

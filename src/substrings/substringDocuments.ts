@@ -8,10 +8,11 @@
  */
 import { optionValue, type CutMode } from '../options.js';
 import { corpusOf, CorpusTextBuilder, type CorpusText } from './corpusText.js';
-import { cutRanges } from './cuts.js';
+import { cutRanges, droppedAfterCut } from './cuts.js';
 import { searchRepeatsHere, type SearchOptions, type SearchStats } from './searchRepeats.js';
 import { spanRows, type SpanColumns } from './spans.js';
 import { TokenCorpusBuilder } from './tokenCorpus.js';
+import type { NormalizeOptions } from '../text/normalize.js';
 import { searchTokenRepeats } from './tokenRepeats.js';
 import { namedTopSpans, type NamedTopSpan } from './topSpans.js';
 
@@ -29,7 +30,7 @@ export interface EditedDocument {
   readonly bytesCut: number;
   /** Its text edited: a span cut from it (its line is rewritten, as `gpudedup substrings -o` rewrites it). */
   readonly touched: boolean;
-  /** Left with fewer than minRemaining bytes after a cut. */
+  /** Left with fewer than minRemaining bytes, or no token, after a cut. */
   readonly dropped: boolean;
 }
 
@@ -111,7 +112,8 @@ export function substringTokenDocuments(
   const tokens = new TokenCorpusBuilder(normalize);
   for (const d of documents) tokens.add(d.text, text);
   const corpus = text.finish(false);
-  return editedDocuments(documents, corpus, searchTokenRepeats(tokens.finish(), { minTokens, ...settings }), settings);
+  const found = searchTokenRepeats(tokens.finish(), { minTokens, ...settings });
+  return editedDocuments(documents, corpus, found, settings, normalize);
 }
 
 /** Each document with its spans cut (or dropped), the spans by id, the top spans. */
@@ -120,6 +122,7 @@ function editedDocuments(
   corpus: CorpusText,
   found: { spans: SpanColumns; stats: SearchStats },
   settings: Pick<SubstringsSettings, 'cut' | 'minRemaining'>,
+  normalize?: NormalizeOptions,
 ): SubstringsResult {
   const rows = spanRows(corpus, found.spans);
   const byDocument = new Map<number, Array<[number, number]>>();
@@ -133,7 +136,7 @@ function editedDocuments(
     if (ranges === undefined) return { id, text, bytesCut: 0, touched: false, dropped: false };
     const bytes = corpus.bytes.slice(corpus.starts[d], corpus.starts[d + 1]);
     const cut = cutRanges(bytes, ranges);
-    const dropped = bytes.length - cut.removed < settings.minRemaining;
+    const dropped = droppedAfterCut(cut.text, bytes.length - cut.removed, settings.minRemaining, normalize);
     return { id, text: cut.text, bytesCut: cut.removed, touched: true, dropped };
   });
   return {

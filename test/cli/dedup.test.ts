@@ -447,18 +447,18 @@ describe('gpudedup dedup', () => {
     expect(readFileSync(join(dir, 'o.jsonl'), 'utf8')).toBe(`${lines[0]}\n${lines[1]}\n`);
   });
 
-  it('refuses standard input when an output needs a second pass over the corpus; a report-only run reads it once', async () => {
-    const { dir } = setup();
-    const refused = await runCli(['dedup', '-', '--clusters', join(dir, 'c.csv'), '--backend', 'cpu', '-q'], corpus);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/standard input/);
-    expect(existsSync(join(dir, 'c.csv'))).toBe(false);
+  it('reads standard input once: copied to a file where an output or exact verification reads it again (issue 40)', async () => {
+    const { dir, input } = setup();
+    const streamed = await runCli(['dedup', '-', '--clusters', join(dir, 'c.csv'), '--backend', 'cpu', '-q'], corpus);
+    expect(streamed.code, streamed.stderr).toBe(0);
+    const file = await runCli(['dedup', input, '--clusters', join(dir, 'f.csv'), '--backend', 'cpu', '-q']);
+    expect(file.code, file.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'c.csv'), 'utf8')).toBe(readFileSync(join(dir, 'f.csv'), 'utf8'));
     const exact = await runCli(
       ['dedup', '-', '--report', join(dir, 'r.json'), '--verify', 'exact', '--backend', 'cpu', '-q'],
       corpus,
     );
-    expect(exact.code).toBe(1);
-    expect(exact.stderr).toMatch(/standard input/);
+    expect(exact.code, exact.stderr).toBe(0);
     const reportOnly = await runCli(['dedup', '-', '--report', join(dir, 'r.json'), '--backend', 'cpu', '-q'], corpus);
     expect(reportOnly.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ documents: 12, exactDuplicates: 1 });

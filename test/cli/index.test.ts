@@ -168,6 +168,16 @@ async function lockTaken(index: string, writer: ChildProcess): Promise<void> {
   throw new Error('the writer did not take the lock within 30 s');
 }
 
+/** Waits until `writer` has begun copying standard input into `spool` (its --temp-directory). */
+async function copyStarted(spool: string, writer: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if (writer.exitCode !== null) throw new Error(`the writer ended (${writer.exitCode}) before it copied its input`);
+    if (readdirSync(spool).length > 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the writer did not copy its input within 30 s');
+}
+
 describe('one writer at a time', () => {
   it('a second writer is refused, naming the pid that holds the lock, while readers are served', async () => {
     const dir = tempDir();
@@ -293,16 +303,24 @@ describe('SIGTERM in the middle of index add', () => {
   it('while it reads (standard input held open): exits 143, the index unchanged and open to the next writer', async () => {
     const dir = tempDir();
     const index = join(dir, 'index');
+    const spool = join(dir, 'spool');
+    mkdirSync(spool);
     writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 30, 13)));
     ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
-    const run = started(['index', 'add', index, '-', '-o', join(dir, 'kept.jsonl'), ...CPU]);
-    run.child.stdin!.write(jsonl(documents('b', 10, 14)));
-    await lockTaken(index, run.child);
-    run.child.kill('SIGTERM');
-    expect((await run.done).code).toBe(143);
-    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'index']);
-    expect(readdirSync(index), 'a terminated writer removes its lock').not.toContain('writer.lock');
-    expect(await statsOf(index)).toMatchObject({ documents: 30 });
+    // Without -o, standard input is read under the lock; with -o it is first copied to --temp-directory (issue 40,
+    // item 6), before the lock: a signal in either leaves nothing behind.
+    for (const outputs of [[], ['-o', join(dir, 'kept.jsonl'), '--temp-directory', spool]]) {
+      const run = started(['index', 'add', index, '-', ...outputs, ...CPU]);
+      run.child.stdin!.write(jsonl(documents('b', 10, 14)));
+      if (outputs.length === 0) await lockTaken(index, run.child);
+      else await copyStarted(spool, run.child);
+      run.child.kill('SIGTERM');
+      expect((await run.done).code).toBe(143);
+      expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'index', 'spool']);
+      expect(readdirSync(spool), 'the copy of standard input is removed').toEqual([]);
+      expect(readdirSync(index), 'a terminated writer removes its lock').not.toContain('writer.lock');
+      expect(await statsOf(index)).toMatchObject({ documents: 30 });
+    }
     ok(await runCli(['index', 'remove', index, '--ids', '-'], 'a0\n'));
     expect(await statsOf(index)).toMatchObject({ documents: 29 });
   });

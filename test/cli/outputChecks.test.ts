@@ -274,12 +274,12 @@ describe('the quieter failures of issue 19 item 15', () => {
     );
   });
 
-  it('dedup - notes that hybrid verification became the estimate', async () => {
+  it('dedup - copies standard input to read it twice: hybrid verification stays (issue 40, item 6)', async () => {
     const result = await runCli(['dedup', '-', '--report', join(dir, 'stdin-report.json'), ...CPU], corpusText);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(
-      /note: standard input \(-\) is read once, so shingle sets cannot be read for exact Jaccard: pairs are decided by the signature estimate \(--verify estimate\)/,
-    );
+    expect(result.stderr).toMatch(/note: standard input \(-\) is read twice, so it was copied to .* first/);
+    expect(result.stderr).not.toMatch(/--verify estimate/);
+    expect(JSON.parse(readFileSync(join(dir, 'stdin-report.json'), 'utf8')).parameters.verify).toBe('hybrid');
   });
 
   it('cluster -t below the threshold the shards were banded for warns', async () => {

@@ -140,7 +140,7 @@ describe('gpudedup substrings', () => {
     });
   });
 
-  it('refuses nothing to write, standard input with -o, an output over its input and a bad --min-length, in one line each', async () => {
+  it('refuses nothing to write, an output over its input and a bad --min-length, in one line each', async () => {
     const dir = tempDir('substrings-cli-');
     const { path } = corpus(dir);
     const bad = join(dir, 'bad.jsonl');
@@ -148,7 +148,6 @@ describe('gpudedup substrings', () => {
     const cases: Array<[string[], RegExp]> = [
       [['substrings', bad, '--report', join(dir, 'r.json')], /bad\.jsonl:2: malformed JSON/],
       [['substrings', path], /nothing to write: give -o, --spans, --report or --report-html/],
-      [['substrings', '-', '-o', join(dir, 'o.jsonl')], /standard input \(-\) can be read only once/],
       [['substrings', path, '-o', path], /-o .*in\.jsonl/],
       [
         ['substrings', path, '--report', join(dir, 'r.json'), '--min-length', '0'],
@@ -187,7 +186,7 @@ describe('gpudedup substrings interrupted', () => {
     const { lines } = corpus(dir);
     const input = join(dir, 'big.jsonl');
     const copies = Array.from({ length: 3000 }, (_, c) =>
-      lines.map((line) => line.replace(/"id":"(\w)"/, `"id":"$1${c}"`)),
+      lines.map((line) => line.replace(/"id":"(\w)"/, `"id":"$1${c}"`).replace(/"id": (\d+)/, `"id": $1${c}`)),
     );
     writeFileSync(input, copies.flat().join('\n') + '\n');
     const outDir = join(dir, 'out');

@@ -91,6 +91,18 @@ function serve(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ra
   });
 }
 
+/**
+ * Why an example shows nothing, or undefined: a query whose every answer has no match, a removal that removes nothing
+ * (issue 40, item 12: the README's query and index.md's takedown did).
+ */
+function showsNothing(command: string, stdout: string): string | undefined {
+  const answers = stdout.split('\n').filter((line) => line.startsWith('{"id":'));
+  if (/gpudedup query\s/.test(command) && answers.length > 0 && answers.every((a) => a.includes('"matches":[]')))
+    return 'the query matches nothing';
+  if (/gpudedup index remove\s/.test(command) && /^removed 0 documents/m.test(stdout)) return 'it removes nothing';
+  return undefined;
+}
+
 const toRun = (block: ShellBlock): boolean => !block.marks.startsWith('no-run') && block.commands.some(runsGpudedup);
 
 async function runPage(blocks: readonly ShellBlock[]): Promise<void> {
@@ -103,6 +115,7 @@ async function runPage(blocks: readonly ShellBlock[]): Promise<void> {
         : await run(shimmed, dir, env);
       const where = `${block.file}:${block.line}: ${command}`;
       expect(result.code, `${where}\n${result.stderr}${result.stdout.slice(-2000)}`).toBe(0);
+      expect(showsNothing(shimmed, result.stdout), where).toBeUndefined();
     }
   }
 }

@@ -40,4 +40,28 @@ describe('substrings()', () => {
     await expect(substrings(['x'], { cut: 'first' as never })).rejects.toThrow('cut must be later or all, got "first"');
     await expect(substrings(['x'], { minLenght: 5 } as never)).rejects.toThrow(/substrings has no option "minLenght"/);
   });
+
+  it('refuses a repeated id, as the CLI does (issue 40, item 3): the spans name documents by id', async () => {
+    const docs = [
+      { id: 'a', text: `one ${P}` },
+      { id: 'a', text: `two ${P}` },
+    ];
+    await expect(substrings(docs, { minLength: 40, threads: 1 })).rejects.toThrow(
+      /documents\[1\]: id "a" repeats the id of documents\[0\]/,
+    );
+    await expect(substrings(docs, { minTokens: 5 })).rejects.toThrow(/id "a" repeats/);
+  });
+
+  it('drops a document left with no token, not only an empty one (issue 40, item 4)', async () => {
+    const docs = [P, `  ${P}\n`, `\t${P} `, `kept ${P}`];
+    const bytes = await substrings(docs, { minLength: 40, threads: 1 });
+    expect(bytes.documents.map((d) => [d.text.trim(), d.dropped])).toEqual([
+      [P, false],
+      ['', true],
+      ['', true],
+      ['kept', false],
+    ]);
+    const tokens = await substrings(docs, { minTokens: 3, cut: 'all' });
+    expect(tokens.documents.map((d) => d.dropped)).toEqual([true, true, true, false]);
+  });
 });

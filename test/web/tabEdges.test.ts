@@ -188,7 +188,7 @@ describe('the tab: the index results table', () => {
       );
       expect(await page.textContent('#index-status')).toMatch(/^Checked 500 documents against 500 indexed documents/);
       expect(await page.locator('#index-table tbody tr').count()).toBe(50);
-      expect(await page.textContent('#index-page')).toBe('Documents 1–50 of 500 (page 1 of 10)');
+      expect(await page.textContent('#index-page')).toBe('Rows 1–50 of 500 (page 1 of 10)');
       expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(8000);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       const table = page.locator('#index-table');
@@ -201,7 +201,7 @@ describe('the tab: the index results table', () => {
       expect(seen.size).toBe(500);
       expect(await page.isDisabled('#index-next')).toBe(true);
       await page.click('#index-previous');
-      expect(await page.textContent('#index-page')).toBe('Documents 401–450 of 500 (page 9 of 10)');
+      expect(await page.textContent('#index-page')).toBe('Rows 401–450 of 500 (page 9 of 10)');
       expect(await seriousViolations(page)).toEqual([]);
 
       // A refusal reads as an error: the error colour, as the dedup status's.

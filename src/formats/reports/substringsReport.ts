@@ -9,6 +9,7 @@ import type { CutMode } from '../../options.js';
 import type { SearchStats } from '../../substrings/searchRepeats.js';
 import type { NamedTopSpan } from '../../substrings/topSpans.js';
 import { escapeHtml, field, reportPage, row, userText } from './htmlReport.js';
+import { counted } from '../../format.js';
 
 export interface SubstringsReport {
   readonly format: 'gpudedup-substrings-report-1';
@@ -19,10 +20,14 @@ export interface SubstringsReport {
   readonly cut: CutMode;
   readonly minRemaining: number;
   readonly documents: number;
+  /** Malformed lines skipped under --skip-invalid. */
+  readonly invalidSkipped?: number;
+  /** Binary files skipped, by path (by name in the tab). */
+  readonly binarySkipped?: readonly string[];
   readonly textBytes: number;
   /** Documents with at least one span. */
   readonly documentsTouched: number;
-  /** Documents dropped: left empty or under minRemaining. */
+  /** Documents dropped: left under minRemaining bytes, or with no token. */
   readonly documentsDropped: number;
   readonly spans: number;
   /** Bytes of the spans (as found) and bytes removed (whole characters inside them). */
@@ -61,7 +66,10 @@ function summary(r: SubstringsReport): string {
     row('documents in', field('documents', r.documents)),
     row('bytes of text (UTF-8)', field('textBytes', r.textBytes)),
     row('documents touched (a span cut)', field('documentsTouched', r.documentsTouched)),
-    row(`documents dropped (under ${r.minRemaining} bytes left)`, field('documentsDropped', r.documentsDropped)),
+    row(
+      `documents dropped (under ${counted(r.minRemaining, 'byte')} or no token left)`,
+      field('documentsDropped', r.documentsDropped),
+    ),
     row('repeated spans', field('spans', r.spans)),
     row('bytes in the spans', field('spanBytes', r.spanBytes)),
     row(

@@ -38,6 +38,7 @@ import { readSignatureFile } from '../../formats/shards/signatureFile.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import {
+  refuseAllSkipped,
   skippedInputCounter,
   SILENT_HOOKS,
   stageRunner,
@@ -109,6 +110,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     memoryLimitBytes: config.memoryLimitBytes ?? defaultMemoryLimit(),
   };
   const { first, reference, backend } = await signStages(run);
+  refuseAllSkipped(first.table.documents, invalid); // before any output: they would all be empty
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   await first.sets?.drain?.();

@@ -22,6 +22,7 @@ import { SILENT_HOOKS, type DedupHooks } from '../shared/config.js';
 import { copyLines, type WantedLine } from './copyLines.js';
 import { readIndexInput, type IndexInput } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
+import { spoolStreams } from '../shared/spool.js';
 import type { NamedOutput } from '../shared/outputChecks.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { StageTimer } from '../../dedup/stageTimer.js';
@@ -42,6 +43,8 @@ export interface IndexAddConfig {
   /** Append every document, only report matches. */
   readonly all: boolean;
   readonly outputs: IndexAddOutputs;
+  /** Where standard input or a pipe is copied for -o to copy its lines as they came in (default: the system's). */
+  readonly tempDirectory?: string;
 }
 
 /** The columns of `--matches`; `exact` is null where the pair was decided by its estimate. */
@@ -66,8 +69,13 @@ export function addOutputs(outputs: IndexAddOutputs): NamedOutput[] {
 /**
  * Checks before any work (and before the index is opened): the inputs exist, no output is an input or inside the index.
  */
-export async function indexAddPreflight(config: IndexAddConfig): Promise<InputFile[]> {
+export async function indexAddPreflight(
+  config: IndexAddConfig,
+  hooks: Pick<DedupHooks, 'note'> = SILENT_HOOKS,
+): Promise<InputFile[]> {
   if (config.inputs.length === 0) throw new RangeError('no input: give corpus files (or - for standard input)');
+  // -o copies the added lines' bytes from the input, read again: a stream is copied to a file first.
+  if (config.outputs.out !== undefined) await spoolStreams(config.inputs, config.tempDirectory, hooks.note);
   const corpus = await listInputFiles(config.inputs);
   await checkIndexOutputs(config.dir, addOutputs(config.outputs), corpus);
   if (config.outputs.out !== undefined) await checkKeptOutput(config.outputs.out, corpus);

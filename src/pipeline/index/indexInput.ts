@@ -10,10 +10,12 @@
 import { InputError, locationOf, type InputDocument, type ReadOptions } from '../../io/documents.js';
 import { readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import type { IndexDocument } from '../../lshIndex/types.js';
-import { withProgress, type DedupHooks } from '../shared/config.js';
+import { refuseAllSkipped, withProgress, type DedupHooks } from '../shared/config.js';
 
 export interface ReadCounts {
   invalidSkipped: number;
+  /** The first skipped line's message (refuseAllSkipped). */
+  firstInvalid?: string;
   readonly binarySkipped: string[];
 }
 
@@ -30,7 +32,10 @@ export interface IndexInput extends ReadCounts {
 export function countingRead(read: ReadOptions, counts: ReadCounts, hooks: DedupHooks): ReadOptions {
   return {
     ...read,
-    onInvalid: () => counts.invalidSkipped++,
+    onInvalid: (message) => {
+      counts.invalidSkipped++;
+      counts.firstInvalid ??= message;
+    },
     onBinary: (path) => {
       counts.binarySkipped.push(path);
       hooks.note(`note: skipped ${path}: a binary file (NUL bytes or mostly invalid UTF-8)`);
@@ -73,6 +78,7 @@ export async function readIndexInput(
     }
     progress.update(documents.length, bytes);
   });
+  refuseAllSkipped(documents.length, { skipped: counts.invalidSkipped, first: counts.firstInvalid });
   const locate = (i: number): string => (lineOf[i] > 0 ? `${paths[fileOf[i]]}:${lineOf[i]}` : paths[fileOf[i]]);
   return { ...counts, documents, read: kept, locate };
 }

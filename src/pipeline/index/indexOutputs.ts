@@ -35,3 +35,14 @@ export async function checkNewIndexDirectory(dir: string): Promise<void> {
         `in a new or empty directory`,
     );
 }
+
+/**
+ * A directory without the index's manifest, said in the command line's words (the library's own message names
+ * createIndex, which a user of the command line never calls): before the index is opened.
+ */
+export async function checkIsIndex(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) return; // the index's own message says what it is
+  if (!(await readdir(dir)).includes('manifest.json'))
+    throw new RangeError(`${dir} is not an index (no manifest.json): create one with gpudedup index create ${dir}`);
+}

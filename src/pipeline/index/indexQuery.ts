@@ -19,7 +19,7 @@ import type { ReadOptions } from '../../io/documents.js';
 import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
 import { queryLine } from '../../lshIndex/queryLine.js';
 import type { DedupIndex } from '../../lshIndex/types.js';
-import { SILENT_HOOKS, type DedupHooks } from '../shared/config.js';
+import { refuseAllSkipped, SILENT_HOOKS, type DedupHooks } from '../shared/config.js';
 import { countingRead, documentBatches, type ReadCounts } from './indexInput.js';
 import { checkIndexOutputs } from './indexOutputs.js';
 
@@ -86,6 +86,7 @@ export async function queryDocuments(
       }
       await out.write(lines);
     }
+    refuseAllSkipped(summary.documents, { skipped: summary.invalidSkipped, first: summary.firstInvalid });
     await out.commit();
   } catch (error) {
     await out.abort();

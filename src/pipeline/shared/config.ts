@@ -4,6 +4,7 @@
  * every stage under its name and shows its progress, for src/clusters'
  * in-memory stages and the passes over files alike.
  */
+import { counted } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { StageRunner } from '../../dedup/dedupSigned.js';
 import type { OptionValues, VerificationOptions } from '../../options.js';
@@ -99,9 +100,12 @@ export function stageRunner(hooks: DedupHooks, timer: StageTimer): StageRunner {
 export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
   const counter = {
     skipped: 0,
+    /** The first skipped line's message, for refuseAllSkipped. */
+    first: undefined as string | undefined,
     binaryFiles: [] as string[],
     onInvalid: (message: string): void => {
       counter.skipped++;
+      counter.first ??= message;
       hooks.note(`skipped ${message}`);
       read.onInvalid?.(message);
     },
@@ -112,6 +116,18 @@ export function skippedInputCounter(hooks: DedupHooks, read: ReadOptions) {
     },
   };
   return counter;
+}
+
+/**
+ * --skip-invalid that skipped every line left no document: most likely a misnamed --text-field or --id-field, so the
+ * run is refused (its outputs would be empty) rather than ending well; one line, with the first line's reason.
+ */
+export function refuseAllSkipped(documents: number, skipped: { skipped: number; first?: string }): void {
+  if (documents > 0 || skipped.skipped === 0) return;
+  throw new RangeError(
+    `--skip-invalid skipped every line (${counted(skipped.skipped, 'line')}) and no document is left; the first: ` +
+      `${skipped.first ?? 'unknown'} (check --text-field and --id-field)`,
+  );
 }
 
 /** A run's signer (GPU with CPU fallback, or CPU) and the first pass's workers. */

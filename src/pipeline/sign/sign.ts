@@ -26,6 +26,7 @@ import type { SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import {
+  refuseAllSkipped,
   skippedInputCounter,
   SILENT_HOOKS,
   withProgress,
@@ -167,6 +168,7 @@ async function signInto(
   const counts = { bytes: 0, shingles: 0, textBytes: 0 };
   try {
     await appendSigned(writer, files, config, signer, invalid, timings, counts, progress);
+    refuseAllSkipped(writer.documentCount, invalid);
     await writer.commit({ backend: signer.signer.description });
   } catch (error) {
     // Keep what an interrupted run could resume from; drop a run that wrote nothing.

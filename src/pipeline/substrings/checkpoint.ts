@@ -18,6 +18,7 @@ import type { CutMode } from '../../options.js';
 import { AtomicFile, partialPath } from '../../formats/files/atomicFile.js';
 import type { CorpusText } from '../../substrings/corpusText.js';
 import { newMarks, orMarks, type SearchPlan } from '../../substrings/searchRepeats.js';
+import type { RoundStats } from '../../substrings/repeatGroups.js';
 
 const MAGIC = 'GDSUBCK1';
 const FORMAT = 'gpudedup-substrings-checkpoint-1' as const;
@@ -34,6 +35,8 @@ interface CheckpointHeader {
   readonly marksDigest: string;
   readonly slices: ReadonlyArray<readonly [number, number]>;
   readonly done: readonly number[];
+  /** The done rounds' counts (absent in a checkpoint of an earlier version: the resumed rounds count none). */
+  readonly stats?: RoundStats;
 }
 
 export interface SearchIdentity {
@@ -95,7 +98,8 @@ export async function openCheckpoint(
       slices,
       done: resumed === undefined ? undefined : new Set(resumed.header.done),
       resumedMarks: resumed?.marks,
-      afterRound: (finished, marks) => writer.afterRound(finished, marks),
+      resumedStats: resumed?.header.stats,
+      afterRound: (finished, marks, stats) => writer.afterRound(finished, marks, stats),
     },
     resumedRounds: resumed?.header.done.length ?? 0,
     savedRounds: () => writer.savedRounds,
@@ -106,7 +110,7 @@ export async function openCheckpoint(
   };
 }
 
-type FixedHeader = Omit<CheckpointHeader, 'corpusDigest' | 'marksDigest' | 'done'>;
+type FixedHeader = Omit<CheckpointHeader, 'corpusDigest' | 'marksDigest' | 'done' | 'stats'>;
 
 /** Writes a snapshot after a round when the last is old enough; one write at a time (a lane finishing meanwhile skips). */
 class CheckpointWriter {
@@ -124,13 +128,14 @@ class CheckpointWriter {
     private readonly resumedMarks: Int32Array | undefined,
   ) {}
 
-  async afterRound(finished: ReadonlySet<number>, marks: readonly Int32Array[]): Promise<void> {
+  async afterRound(finished: ReadonlySet<number>, marks: readonly Int32Array[], stats: RoundStats): Promise<void> {
     // Every slice done: the search ends now. Too soon after the last: skip. Writing: the other lane's, skip.
     if (finished.size === this.header.slices.length || this.writing !== undefined) return;
     if (performance.now() - this.lastWrite < this.checkpointSeconds * 1000) return;
     this.writing = this.write(
       [...finished].sort((a, b) => a - b),
       marks,
+      stats,
     );
     try {
       await this.writing;
@@ -144,7 +149,7 @@ class CheckpointWriter {
     await this.writing?.catch(() => undefined);
   }
 
-  private async write(done: number[], marks: readonly Int32Array[]): Promise<void> {
+  private async write(done: number[], marks: readonly Int32Array[], stats: RoundStats): Promise<void> {
     const snapshot = (this.snapshot ??= newMarks(this.corpus, false));
     snapshot.fill(0);
     orMarks(this.resumedMarks === undefined ? marks : [...marks, this.resumedMarks], snapshot);
@@ -154,6 +159,7 @@ class CheckpointWriter {
       corpusDigest: this.corpusDigest(),
       marksDigest: createHash('sha1').update(bytes).digest('hex'),
       done,
+      stats,
     };
     const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
     const length = Buffer.alloc(4);

@@ -27,6 +27,8 @@ export interface SubstringsConfig {
   /** The summary and the most repeated spans as one self-contained HTML page. */
   readonly reportHtml?: string;
   readonly compression?: ParquetCompression;
+  /** Where standard input or a pipe is copied when -o reads the corpus again (default: the system's). */
+  readonly tempDirectory?: string;
   /** Continue an interrupted search from its checkpoint (checkpoint.ts). */
   readonly resume?: boolean;
   /** Seconds between checkpoints (default 30; the tests use 0). */

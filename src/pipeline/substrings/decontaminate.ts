@@ -13,14 +13,21 @@
  * their windows and their tokens, src/substrings/ngramOverlap.ts); the corpus
  * streams through, one document at a time.
  */
-import { openKeptDocuments, checkKeptOutput, type KeptDocuments } from '../../formats/keptDocuments.js';
+import { openKeptDocuments, checkKeptOutput, writeAsRead, type KeptDocuments } from '../../formats/keptDocuments.js';
 import { openTable, type RowTable, type TableColumn } from '../../formats/openTable.js';
 import { InputError, type InputDocument } from '../../io/documents.js';
 import { listInputFiles, readDocuments, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { NgramDecontaminator, cutSpans, type ContaminatedSpan } from '../../substrings/ngramDecontamination.js';
-import { SILENT_HOOKS, skippedInputCounter, withProgress, type DedupHooks } from '../shared/config.js';
+import {
+  refuseAllSkipped,
+  SILENT_HOOKS,
+  skippedInputCounter,
+  withProgress,
+  type DedupHooks,
+} from '../shared/config.js';
 import { checkOutputs, refuseSelfReference, type NamedOutput } from '../shared/outputChecks.js';
 import { withText } from '../../io/jsonField.js';
+import { droppedAfterCut } from '../../substrings/cuts.js';
 import { benchmarkCounts, referencesPerFile, writeContaminationReport } from './contaminationReport.js';
 import type { BenchmarkCount, DecontaminateConfig, DecontaminateSummary, ReferenceSet } from './contaminationConfig.js';
 
@@ -137,12 +144,14 @@ export async function decontaminate(
         onInvalid,
         onBinary,
         onBytes: (n) => (bytes = n),
+        lineBytes: true, // a document kept or cut is written as it came in, but for its text's value
       })) {
         await scanDocument(doc, references, config, summary, writers);
         progress.update(summary.documents, bytes);
       }
       summary.invalidSkipped = skipped.skipped;
       summary.binarySkipped = skipped.binaryFiles;
+      refuseAllSkipped(summary.documents, skipped); // before any output: they would all be empty
     });
     summary.seconds = (performance.now() - started) / 1000;
     if (config.report !== undefined) await writeContaminationReport(config.report, config, summary);
@@ -172,19 +181,19 @@ async function scanDocument(
     if (writers.table) for (const span of spans) await writers.table.row(contaminationRow(doc, span, references));
   }
   if (!writers.kept) return;
-  if (spans.length === 0 || config.action === 'report') return writers.kept.write(doc);
+  if (spans.length === 0 || config.action === 'report') return writeAsRead(writers.kept, doc);
   if (config.action === 'remove') {
     summary.removed++;
     return;
   }
   const { text, removed } = cutSpans(doc.text, spans);
   summary.bytesCut += removed;
-  if (Buffer.byteLength(doc.text) - removed < config.minRemaining) {
+  if (droppedAfterCut(text, Buffer.byteLength(doc.text) - removed, config.minRemaining, config.normalize)) {
     summary.removed++;
     return;
   }
   summary.cut++;
-  await writers.kept.write(withText(doc, text, config.read.textField));
+  await writeAsRead(writers.kept, withText(doc, text, config.read.textField));
 }
 
 function contaminationRow(doc: InputDocument, span: ContaminatedSpan, references: ReferenceSet): (string | number)[] {

@@ -19,12 +19,14 @@ import { namedTopSpans } from '../../substrings/topSpans.js';
 import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
 import { doublingPasses, searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
+import { spoolStreams } from '../shared/spool.js';
 import { withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
 import { readCorpus } from './readCorpus.js';
 import { checkpointPath, openCheckpoint, type SearchCheckpoint } from './checkpoint.js';
 import { onInterrupt } from '../../formats/files/temporaries.js';
 import { planCuts, writeEdited, type DocumentCut } from './writeEdited.js';
+import { DEFAULT_NORMALIZE } from '../../text/normalize.js';
 
 /** A checkpoint at most this often: writing one costs an eighth of the text's size. */
 const CHECKPOINT_SECONDS = 30;
@@ -58,9 +60,9 @@ export async function substringsOf(
   const threads = config.threads ?? availableParallelism();
   const minTokens = config.minTokens;
   const tokenBuilder = minTokens === undefined ? undefined : new TokenCorpusBuilder(config.normalize);
-  const { corpus, ids, tokens } = await timed('read', () =>
+  const { corpus, ids, tokens, invalidSkipped, binarySkipped } = await timed('read', () =>
     withProgress(hooks, 'reading', undefined, 'bytes', (p) =>
-      readCorpus(files, config.read, threads > 1 && tokenBuilder === undefined, p, tokenBuilder),
+      readCorpus(files, config.read, threads > 1 && tokenBuilder === undefined, p, hooks, tokenBuilder),
     ),
   );
   const { spans, stats, checkpoint }: Searched =
@@ -71,7 +73,8 @@ export async function substringsOf(
           ),
         )
       : await searchBytes(config, corpus, ids, threads, hooks, timed);
-  const { cuts, counts } = planCuts(corpus, spans, config.minRemaining);
+  const normalize = minTokens === undefined ? undefined : (config.normalize ?? DEFAULT_NORMALIZE);
+  const { cuts, counts } = planCuts(corpus, spans, config.minRemaining, normalize);
   await timed('write', () => writeOutputs(config, files, corpus, ids, spans, cuts, hooks));
   await checkpoint?.remove();
   const top = namedTopSpans(corpus, spans, config.cut, ids);
@@ -82,6 +85,8 @@ export async function substringsOf(
     cut: config.cut,
     minRemaining: config.minRemaining,
     documents: ids.length,
+    invalidSkipped,
+    binarySkipped,
     textBytes: corpus.bytes.length,
     ...counts,
     spans: spans.count,
@@ -138,15 +143,11 @@ function searchCorpus(
   });
 }
 
-/** The checks before any work: inputs listed, standard input refused where it must be read twice, outputs checked. */
+/** The checks before any work: inputs listed (a stream copied to a file where -o reads it again), outputs checked. */
 async function checkSubstringsRun(config: SubstringsConfig, hooks: DedupHooks): Promise<InputFile[]> {
   if (config.inputs.length === 0) throw new RangeError('no input: give corpus files or directories');
+  if (config.out !== undefined) await spoolStreams(config.inputs, config.tempDirectory, hooks.note);
   const files = await listInputFiles(config.inputs, hooks.note);
-  if (config.out !== undefined && files.some((f) => f.path === '-')) {
-    throw new RangeError(
-      'standard input (-) can be read only once, but substrings reads the corpus again to write -o: save it to a file',
-    );
-  }
   const outputs = [
     { flag: '-o', path: config.out },
     { flag: '--spans', path: config.spans },
@@ -219,7 +220,7 @@ async function writeOutputs(
       const out = await openKeptDocuments(config.out, files, config.compression);
       opened.push(out);
       await withProgress(hooks, 'writing', undefined, 'bytes', (p) =>
-        writeEdited(files, config.read, corpus, spans, cuts, config.minRemaining, out, p),
+        writeEdited(files, config.read, corpus, spans, cuts, out, p),
       );
     }
     for (const output of opened) await output.commit();

@@ -2,13 +2,14 @@
  * The second pass of `substrings`: the corpus read again, each document
  * written as it was (a JSON line verbatim), with its spans cut (only its text
  * field replaced: every other byte of the line, every other column of the row,
- * as read), or not at all when too little of it is left.
+ * as read), or not at all when too little of it, or no token, is left.
  */
 import { readDocuments, type InputFile } from '../../io/readDocuments.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { withText } from '../../io/jsonField.js';
-import type { KeptDocuments } from '../../formats/keptDocuments.js';
-import { bytesRemoved, cutRanges } from '../../substrings/cuts.js';
+import { writeAsRead, type KeptDocuments } from '../../formats/keptDocuments.js';
+import { cutRanges, droppedAfterCut } from '../../substrings/cuts.js';
+import type { NormalizeOptions } from '../../text/normalize.js';
 import type { CorpusText } from '../../substrings/corpusText.js';
 import type { SpanColumns } from '../../substrings/spans.js';
 import type { StageProgress } from '../shared/config.js';
@@ -19,18 +20,20 @@ export interface EditCounts {
   bytesCut: number;
 }
 
-/** A document's spans: [first, end) of the span columns, and the bytes its cut removes. */
+/** A document's spans: [first, end) of the span columns, the bytes its cut removes, and whether it is dropped. */
 export interface DocumentCut {
   readonly first: number;
   readonly end: number;
   readonly removed: number;
+  readonly dropped: boolean;
 }
 
-/** Each touched document's cut, and the counts of the summary. */
+/** Each touched document's cut, and the counts of the summary; `normalize`: --min-tokens' (what a token is). */
 export function planCuts(
   corpus: CorpusText,
   spans: SpanColumns,
   minRemaining: number,
+  normalize?: NormalizeOptions,
 ): { cuts: Map<number, DocumentCut>; counts: EditCounts } {
   const cuts = new Map<number, DocumentCut>();
   const counts: EditCounts = { documentsTouched: 0, documentsDropped: 0, bytesCut: 0 };
@@ -38,11 +41,12 @@ export function planCuts(
     const d = spans.documents[s];
     const first = s;
     while (s < spans.count && spans.documents[s] === d) s++;
-    const removed = bytesRemoved(documentBytes(corpus, d), rangesOf(corpus, spans, d, first, s));
-    cuts.set(d, { first, end: s, removed });
+    const { text, removed } = cutRanges(documentBytes(corpus, d), rangesOf(corpus, spans, d, first, s));
+    const dropped = droppedAfterCut(text, corpus.starts[d + 1] - corpus.starts[d] - removed, minRemaining, normalize);
+    cuts.set(d, { first, end: s, removed, dropped });
     counts.documentsTouched++;
     counts.bytesCut += removed;
-    if (corpus.starts[d + 1] - corpus.starts[d] - removed < minRemaining) counts.documentsDropped++;
+    if (dropped) counts.documentsDropped++;
   }
   return { cuts, counts };
 }
@@ -71,7 +75,6 @@ export async function writeEdited(
   corpus: CorpusText,
   spans: SpanColumns,
   cuts: ReadonlyMap<number, DocumentCut>,
-  minRemaining: number,
   out: KeptDocuments,
   progress: StageProgress,
 ): Promise<void> {
@@ -82,14 +85,15 @@ export async function writeEdited(
     onInvalid: undefined,
     onBinary: undefined,
     onBytes: (n) => (bytes = n),
+    lineBytes: true, // a line is copied as it came in, its cut one with only its text's value replaced
   })) {
     if (d >= corpus.starts.length - 1)
       throw new Error(`${document.source.path}: the input changed between passes (more documents than before)`);
     const cut = cuts.get(d);
-    if (cut === undefined) await out.write(document);
-    else if (corpus.starts[d + 1] - corpus.starts[d] - cut.removed >= minRemaining) {
+    if (cut === undefined) await writeAsRead(out, document);
+    else if (!cut.dropped) {
       const { text } = cutRanges(documentBytes(corpus, d).slice(), rangesOf(corpus, spans, d, cut.first, cut.end));
-      await out.write(withText(document, text, read.textField));
+      await writeAsRead(out, withText(document, text, read.textField));
     }
     if ((++d & 1023) === 0) progress.update(d, bytes);
   }

@@ -89,6 +89,10 @@ describe('substrings --resume', () => {
     const report = await runSubstrings(config(corpus, resumed, { resume: true }), SILENT_HOOKS);
     expect(report.search.resumedRounds).toBe(3); // rounds 1–3 saved; the 4th stopped before its checkpoint
     expect(report.search.rounds).toBe(fresh.search.rounds);
+    // Issue 40, item 11: the counts cover every round, the resumed ones included.
+    const { resumedRounds: _, ...counts } = report.search;
+    const { resumedRounds: __, ...freshCounts } = fresh.search;
+    expect(counts).toEqual(freshCounts);
     expect(read(resumed)).toEqual(read(whole));
     expect(existsSync(checkpoint)).toBe(false);
 
