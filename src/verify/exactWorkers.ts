@@ -1,10 +1,12 @@
 /**
- * Exact Jaccard of many pairs on worker threads (Node's, or the tab's Web
- * Workers): the sets are posted once as SharedSets (shared chunks, and the
- * spill file each worker opens itself), then batches of pairs come and their
- * similarities go back. Decisions stay on the calling thread
- * (verification.ts), which gets the same numbers exactJaccard gives there.
- * No Node imports: a worker's file reads come through `OpenWords`.
+ * Exact Jaccard and pair decisions on worker threads (Node's; the tab's Web
+ * Workers where it is cross-origin isolated): the sets are posted once as
+ * SharedSets (shared chunks, and the spill file each worker opens itself),
+ * the candidates' rows once as a shared matrix, then batches of pairs come
+ * and their similarities (`similarities`) or decisions (`decide`, as
+ * decidePair makes them) go back; verification.ts keeps and counts them in
+ * candidate order. No Node imports: a worker's file reads come through
+ * `OpenWords`.
  */
 import type { PairList } from '../bands/pairSet.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
@@ -124,7 +126,10 @@ function decideBatch(
     exact = Number.NaN;
     const estimate = signatureAgreement(matrix, a[i], b[i]);
     const decision = decidePair(rule, matrix, a[i], b[i], evidence, estimate);
-    decisions[i] = PAIR_DECISIONS.indexOf(decision);
+    const code = PAIR_DECISIONS.indexOf(decision);
+    // Every set is at hand here, so decidePair cannot leave a pair undecided or to the estimate for want of sets.
+    if (code < 0) throw new Error(`internal: exact workers made the decision '${decision}'`);
+    decisions[i] = code;
     estimates[i] = estimate;
     exacts[i] = exact;
   }
