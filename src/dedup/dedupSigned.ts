@@ -33,7 +33,6 @@ import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '..
 import {
   usesShingleSets,
   verifyPairs,
-  verifyPairsInParallel,
   verifyPairsOnWorkers,
   type VerifiedPairs,
   type VerifyMode,
@@ -128,11 +127,10 @@ export async function dedupSigned(
         known: store.known,
         onProgress: progress,
       };
-      if (store.exact === undefined || !usesShingleSets(settings.verify)) return verifyPairs(candidates, options);
-      // Rows in shared memory: the workers decide every pair; else they compute exact Jaccard and this thread decides.
-      return isShared(signatures.words)
+      // The workers decide every pair where they can read the rows and the sets where they lie (shared memory).
+      return store.exact !== undefined && usesShingleSets(settings.verify) && isShared(signatures.words)
         ? verifyPairsOnWorkers(candidates, options, store.exact)
-        : verifyPairsInParallel(candidates, options, store.exact);
+        : verifyPairs(candidates, options);
     },
     candidates.a.length,
   );

@@ -16,13 +16,11 @@ import { decidePair, type PairDecision, type PairRule } from './pairDecision.js'
 
 export type ExactRequest =
   | { readonly type: 'sets'; readonly sets: SharedSets }
-  | { readonly type: 'similarities'; readonly a: Uint32Array; readonly b: Uint32Array }
   /** The rows the decisions read, in shared memory: posted once, never copied. */
   | { readonly type: 'matrix'; readonly matrix: SignatureMatrix }
   | { readonly type: 'decide'; readonly a: Uint32Array; readonly b: Uint32Array; readonly rule: PairRule };
 
 export interface ExactResponse {
-  readonly similarities?: Float64Array;
   readonly decided?: DecidedBatch;
 }
 
@@ -49,9 +47,8 @@ export interface WordReader {
 }
 export type OpenWords = (path: string) => WordReader;
 
-/** Exact Jaccard of the pairs (a[i], b[i]), in parallel: what `exactJaccard` of their sets gives. */
+/** Candidate pairs decided in parallel, with exact Jaccard where the estimate cannot decide. */
 export interface ExactPairs {
-  similarities(a: Uint32Array, b: Uint32Array, onProgress?: (done: number) => void): Promise<Float64Array>;
   /**
    * Decides every pair on the workers as decidePair does (sets read where they lie, so always at hand), reading
    * `matrix`'s rows where they lie; `onBatch` gets the batches in order.
@@ -93,19 +90,14 @@ export function exactHandler(openWords?: OpenWords) {
         transfer: [decided.decisions, decided.estimates, decided.exacts].map((x) => x.buffer as ArrayBuffer),
       };
     }
-    if (request.type === 'sets') {
-      file?.close();
-      sets = request.sets;
-      chunks = sets.chunks.map((chunk) => new Uint32Array(chunk));
-      file = sets.file === undefined ? undefined : openWords?.(sets.file);
-      a.clear();
-      b.clear();
-      return { response: {}, transfer: [] };
-    }
-    if (sets === undefined) throw new Error('exact workers: pairs came before the sets');
-    const out = new Float64Array(request.a.length);
-    for (let i = 0; i < out.length; i++) out[i] = exactOf(request.a[i], request.b[i]);
-    return { response: { similarities: out }, transfer: [out.buffer] };
+    // 'sets': a new run's sets (and its file).
+    file?.close();
+    sets = request.sets;
+    chunks = sets.chunks.map((chunk) => new Uint32Array(chunk));
+    file = sets.file === undefined ? undefined : openWords?.(sets.file);
+    a.clear();
+    b.clear();
+    return { response: {}, transfer: [] };
   };
 }
 
@@ -166,8 +158,8 @@ export interface ExactWorkerPool {
 }
 
 /**
- * ExactPairs over workers that run `exactHandler`: the sets posted to each once, then batches, two in flight a
- * worker.
+ * ExactPairs over workers that run `exactHandler`: the sets and the matrix posted to each once, then batches, two in
+ * flight a worker.
  */
 export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPairs {
   let posted: Promise<unknown> | undefined;
@@ -176,22 +168,6 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
     Promise.all(Array.from({ length: pool.size }, (_, w) => pool.request(w, request)));
   const postSets = () => (posted ??= toEach({ type: 'sets', sets }));
   return {
-    async similarities(a, b, onProgress) {
-      await postSets();
-      const out = new Float64Array(a.length);
-      await inBatches(pool.size, a.length, async (worker, from, to) => {
-        const response = await pool.request(worker, {
-          type: 'similarities',
-          a: a.slice(from, to),
-          b: b.slice(from, to),
-        });
-        return () => {
-          out.set(response.similarities!, from);
-          onProgress?.(to);
-        };
-      });
-      return out;
-    },
     async decide(matrix, pairs, rule, onBatch) {
       await postSets();
       if (postedMatrix !== matrix) {

@@ -20,7 +20,7 @@ export type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js'
 export interface ShingleSetSource {
   readonly load: LoadShingleSets;
   readonly fetch?: FetchShingleSet;
-  /** Exact Jaccard of many pairs on worker threads that read the same sets where they lie (with `fetch`). */
+  /** Pairs decided on worker threads that read the same sets where they lie (with `fetch`). */
   readonly exact?: ExactPairs;
 }
 
@@ -38,7 +38,7 @@ export class ShingleSetStore {
   fetches = 0;
   private readonly load: LoadShingleSets;
   private readonly fetch?: FetchShingleSet;
-  /** Candidate verification's exact Jaccard in parallel, where the source offers it. */
+  /** Candidate verification on worker threads, where the source offers it. */
   readonly exact?: ExactPairs;
   /** Groups read on demand at least once (counted in `loaded`). */
   private readonly fetched?: Uint8Array;
@@ -138,13 +138,6 @@ export class ShingleSetStore {
   /** `exact` with the sets its workers read counted as the ones read here (the report's figures stay the same). */
   private counted(exact: ExactPairs): ExactPairs {
     return {
-      similarities: (a, b, onProgress) => {
-        for (let i = 0; i < a.length; i++) {
-          this.countFetch(a[i]);
-          this.countFetch(b[i]);
-        }
-        return exact.similarities(a, b, onProgress);
-      },
       decide: (matrix, pairs, rule, onBatch) =>
         exact.decide(matrix, pairs, rule, (from, batch) => {
           for (let i = 0; i < batch.decisions.length; i++) {

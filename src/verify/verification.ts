@@ -16,7 +16,6 @@ import type { VerifyMode } from '../options.js';
 import {
   countDecision,
   decidePair,
-  estimateVerdict,
   isAccepted,
   noDecisions,
   pairRule,
@@ -112,44 +111,6 @@ export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): 
     candidates: n,
     decided: counts,
   };
-}
-
-/**
- * verifyPairs with the exact Jaccard it will ask for computed first, in parallel by `exact` (worker threads): the
- * pairs the estimate cannot decide whose sets are at hand, in the order verifyPairs meets them. The decisions and
- * counts are verifyPairs's own, from the same numbers.
- */
-export async function verifyPairsInParallel(
-  candidates: PairList,
-  options: VerifyPairsOptions,
-  exact: ExactPairs,
-): Promise<VerifiedPairs> {
-  const { a, b } = exactPairsNeeded(candidates, options);
-  const similarities = await exact.similarities(a, b, options.onProgress);
-  let next = 0;
-  const exactSimilarity: ExactSimilarity = (x, y) => {
-    if (a[next] !== x || b[next] !== y) throw new Error(`internal: exact Jaccard of (${x}, ${y}) was not computed`);
-    return similarities[next++];
-  };
-  const verified = verifyPairs(candidates, { ...options, exactSimilarity, onProgress: undefined });
-  if (next !== a.length) throw new Error(`internal: ${a.length - next} exact similarities computed and not used`);
-  return verified;
-}
-
-/** The pairs whose decision needs exact Jaccard with both sets at hand, in candidate order. */
-function exactPairsNeeded(candidates: PairList, options: VerifyPairsOptions): PairList {
-  const { verify, threshold, signatures, known } = options;
-  const rule = pairRule(verify, threshold, signatures, options.estimateError);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < candidates.a.length; i++) {
-    const x = candidates.a[i];
-    const y = candidates.b[i];
-    if (estimateVerdict(rule, signatures, x, y) !== 'exact' || (known !== undefined && !known(x, y))) continue;
-    a.push(x);
-    b.push(y);
-  }
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b) };
 }
 
 /**

@@ -4,18 +4,14 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findCandidates } from '../../../src/bands/candidates.js';
+import { pairRule } from '../../../src/verify/pairDecision.js';
 import { findCandidatesOn } from '../../../src/bands/bandWorkers.js';
 import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
 import { exactHandler, exactPairsOn, type ExactRequest } from '../../../src/verify/exactWorkers.js';
 import { exactJaccard } from '../../../src/verify/exactJaccard.js';
 import { nodeStageWorkers } from '../../../src/pipeline/dedup/stageWorkers.js';
 import { openWords } from '../../../src/pipeline/dedup/wordReader.js';
-import {
-  verifyPairs,
-  verifyPairsInParallel,
-  verifyPairsOnWorkers,
-  type VerifyPairsOptions,
-} from '../../../src/verify/verification.js';
+import { verifyPairs, verifyPairsOnWorkers, type VerifyPairsOptions } from '../../../src/verify/verification.js';
 import { signatureMatrix } from '../../../src/bands/signatureMatrix.js';
 import { sharedWords } from '../../../src/bands/sharedMemory.js';
 import { plantedCorpus } from '../../support/planted.js';
@@ -46,57 +42,17 @@ describe('exact Jaccard on worker threads', () => {
     expect(inFile).toBeLessThan((3 * corpus.texts.length) / 4);
     const handle = exactHandler(openWords);
     handle({ type: 'sets', sets: shared });
+    handle({ type: 'matrix', matrix: corpus.signatures });
     const n = corpus.texts.length;
     const a = Uint32Array.from({ length: 500 }, (_, i) => (i * 7) % n);
     const b = Uint32Array.from({ length: 500 }, (_, i) => (i * 13 + 5) % n);
-    const { similarities } = handle({ type: 'similarities', a, b }).response;
+    // Exact verification computes exact Jaccard for every pair: each read from shared memory or from the file.
+    const rule = pairRule('exact', 0.8, corpus.signatures);
+    const { decided } = handle({ type: 'decide', a, b, rule }).response;
     for (let i = 0; i < a.length; i++)
-      expect(similarities![i]).toBe(exactJaccard(corpus.shingles[a[i]], corpus.shingles[b[i]]));
+      expect(decided!.exacts[i]).toBe(exactJaccard(corpus.shingles[a[i]], corpus.shingles[b[i]]));
     spool.release();
   });
-
-  it.each(['exact', 'hybrid'] as const)(
-    '%s verification in parallel decides as verifyPairs does (inline workers and real threads)',
-    async (verify) => {
-      const spool = await spooled();
-      const shared = spool.share()!;
-      // Some pairs lack their sets (past the memory limit): both paths must leave those to the estimate alike.
-      const known = (x: number, y: number): boolean => (x + y) % 11 !== 0;
-      const options: VerifyPairsOptions = {
-        verify,
-        threshold: 0.8,
-        signatures: corpus.signatures,
-        exactSimilarity: (x, y) => exactJaccard(spool.fetch(x).slice(), spool.fetch(y)),
-        known,
-      };
-      const sequential = verifyPairs(candidates, options);
-      const handle = exactHandler(openWords);
-      const inline = exactPairsOn(
-        { size: 3, request: async (_w, request: ExactRequest) => handle(request).response },
-        shared,
-      );
-      expect(await verifyPairsInParallel(candidates, options, inline)).toEqual(sequential);
-      const workers = nodeStageWorkers(2, shared);
-      const threads = workers.exact!;
-      try {
-        const progress: number[] = [];
-        const parallel = await verifyPairsInParallel(
-          candidates,
-          { ...options, onProgress: (done) => progress.push(done) },
-          threads,
-        );
-        expect(parallel).toEqual(sequential);
-        expect(progress.length).toBeGreaterThan(0);
-      } finally {
-        workers.destroy();
-        spool.release();
-      }
-      // The test has power: exact Jaccard decided pairs both ways.
-      expect(sequential.decided.exactAccepted).toBeGreaterThan(20);
-      expect(sequential.decided.exactRejected).toBeGreaterThan(20);
-      expect(sequential.decided.estimatePastMemoryLimit).toBeGreaterThan(0);
-    },
-  );
 
   it.each(['exact', 'hybrid', 'estimate'] as const)(
     '%s verification decided on the workers (rows and sets where they lie) equals verifyPairs, in order across batches',
@@ -130,6 +86,13 @@ describe('exact Jaccard on worker threads', () => {
         expect(banded).toEqual(findCandidates(signatures, { bands: 32, rows: 4 }));
         expect(onWorkers).toEqual(sequential);
         expect(progress).toBe(pairs.a.length);
+        // Workers run inline answer the same (the tab's workers would run this handler).
+        const handle = exactHandler(openWords);
+        const inline = exactPairsOn(
+          { size: 3, request: async (_w, request: ExactRequest) => handle(request).response },
+          spool.share()!,
+        );
+        expect(await verifyPairsOnWorkers(pairs, options, inline)).toEqual(sequential);
       } finally {
         workers.destroy();
         spool.release();
