@@ -23,6 +23,7 @@ import {
   type DecisionCounts,
   type ExactEvidence,
   type ExactSimilarity,
+  type PairDecision,
 } from './pairDecision.js';
 import { PAIR_DECISIONS, type ExactPairs } from './exactWorkers.js';
 
@@ -81,36 +82,47 @@ export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): 
     known: options.known,
     missingSets: 'estimate',
   };
-  const counts = noDecisions();
+  const kept = new KeptPairs();
   const n = candidates.a.length;
-  const keepA: number[] = [];
-  const keepB: number[] = [];
-  const estimates: number[] = [];
-  const exacts: number[] = [];
   for (let i = 0; i < n; i++) {
     const a = candidates.a[i];
     const b = candidates.b[i];
     const estimate = signatureAgreement(signatures, a, b);
     exact = Number.NaN;
-    const decision = decidePair(rule, signatures, a, b, evidence, estimate);
-    countDecision(counts, decision);
-    if (isAccepted(decision)) {
-      keepA.push(a);
-      keepB.push(b);
-      estimates.push(estimate);
-      exacts.push(exact);
-    }
+    kept.add(decidePair(rule, signatures, a, b, evidence, estimate), a, b, estimate, exact);
     if (onProgress !== undefined && (i & 0xffff) === 0xffff) onProgress(i + 1);
   }
   onProgress?.(n);
-  return {
-    a: Uint32Array.from(keepA),
-    b: Uint32Array.from(keepB),
-    estimate: Float64Array.from(estimates),
-    exact: usesShingleSets(verify) ? Float64Array.from(exacts) : undefined,
-    candidates: n,
-    decided: counts,
-  };
+  return kept.verified(verify, n);
+}
+
+/** The decisions counted, and the accepted pairs kept with their similarities, in the order they come. */
+class KeptPairs {
+  private readonly counts = noDecisions();
+  private readonly a: number[] = [];
+  private readonly b: number[] = [];
+  private readonly estimates: number[] = [];
+  private readonly exacts: number[] = [];
+
+  add(decision: PairDecision, a: number, b: number, estimate: number, exact: number): void {
+    countDecision(this.counts, decision);
+    if (!isAccepted(decision)) return;
+    this.a.push(a);
+    this.b.push(b);
+    this.estimates.push(estimate);
+    this.exacts.push(exact);
+  }
+
+  verified(verify: VerifyMode, candidates: number): VerifiedPairs {
+    return {
+      a: Uint32Array.from(this.a),
+      b: Uint32Array.from(this.b),
+      estimate: Float64Array.from(this.estimates),
+      exact: usesShingleSets(verify) ? Float64Array.from(this.exacts) : undefined,
+      candidates,
+      decided: this.counts,
+    };
+  }
 }
 
 /**
@@ -125,26 +137,14 @@ export async function verifyPairsOnWorkers(
 ): Promise<VerifiedPairs> {
   const { verify, threshold, signatures, onProgress } = options;
   const rule = pairRule(verify, threshold, signatures, options.estimateError);
-  const counts = noDecisions();
-  const kept = { a: [] as number[], b: [] as number[], estimates: [] as number[], exacts: [] as number[] };
+  const kept = new KeptPairs();
   await workers.decide(signatures, candidates, rule, (from, batch) => {
     for (let i = 0; i < batch.decisions.length; i++) {
+      const at = from + i;
       const decision = PAIR_DECISIONS[batch.decisions[i]];
-      countDecision(counts, decision);
-      if (!isAccepted(decision)) continue;
-      kept.a.push(candidates.a[from + i]);
-      kept.b.push(candidates.b[from + i]);
-      kept.estimates.push(batch.estimates[i]);
-      kept.exacts.push(batch.exacts[i]);
+      kept.add(decision, candidates.a[at], candidates.b[at], batch.estimates[i], batch.exacts[i]);
     }
     onProgress?.(from + batch.decisions.length);
   });
-  return {
-    a: Uint32Array.from(kept.a),
-    b: Uint32Array.from(kept.b),
-    estimate: Float64Array.from(kept.estimates),
-    exact: usesShingleSets(verify) ? Float64Array.from(kept.exacts) : undefined,
-    candidates: candidates.a.length,
-    decided: counts,
-  };
+  return kept.verified(verify, candidates.a.length);
 }
