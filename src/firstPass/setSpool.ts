@@ -6,7 +6,7 @@
  * tab); src/pipeline/dedup/setSpill.ts adds a file past a memory share.
  */
 
-import { SetArena, sharedMemoryAvailable, type SharedSets } from './sharedSets.js';
+import type { SharedSets } from './sharedSets.js';
 
 export type { SharedSets } from './sharedSets.js';
 
@@ -42,36 +42,9 @@ export interface SetSpool {
 
 export class MemorySetSpool implements SetSpool {
   private readonly sets: Uint32Array[] = [];
-  /** With shared memory, the sets are copied into it (and their units' buffers freed), for the workers. */
-  private readonly arena = sharedMemoryAvailable() ? new SetArena() : undefined;
-  private chunk = new Int32Array(1024);
-  private start = new Float64Array(1024);
 
   append(set: Uint32Array): void {
-    if (this.arena === undefined) {
-      this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
-      return;
-    }
-    const g = this.sets.length;
-    if (g === this.chunk.length) {
-      this.chunk = grownTo(this.chunk, 2 * g);
-      this.start = grownTo(this.start, 2 * g);
-    }
-    const placed = this.arena.add(set);
-    this.chunk[g] = placed.chunk;
-    this.start[g] = placed.start;
-    this.sets.push(placed.view);
-  }
-
-  share(): SharedSets | undefined {
-    if (this.arena === undefined) return undefined;
-    const n = this.sets.length;
-    return {
-      chunks: this.arena.chunks,
-      chunk: this.chunk.slice(0, n),
-      start: this.start.slice(0, n),
-      length: Uint32Array.from(this.sets, (set) => set.length),
-    };
+    this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
   }
 
   readonly load: LoadShingleSets = async () => this.sets;
@@ -81,13 +54,5 @@ export class MemorySetSpool implements SetSpool {
 
   release(): void {
     this.sets.length = 0;
-    this.arena?.truncate(0, 0);
   }
-}
-
-/** A copy of `from` with room for `length` elements. */
-export function grownTo<T extends Int32Array | Uint32Array | Float64Array>(from: T, length: number): T {
-  const to = new (from.constructor as new (n: number) => T)(length);
-  to.set(from.subarray(0, Math.min(from.length, length)));
-  return to;
 }

@@ -12,7 +12,8 @@
  * within it (unless the tables alone pass it).
  */
 import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
-import { grownTo, type SetSpool, type SharedSets } from '../../firstPass/setSpool.js';
+import { grown } from '../../firstPass/documentBuilder.js';
+import type { SetSpool, SharedSets } from '../../firstPass/setSpool.js';
 import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
 
@@ -189,8 +190,8 @@ export class FileSetSpool implements SetSpool {
 
   private grow(): void {
     const length = this.starts.length * 2;
-    this.starts = grownTo(this.starts, length);
-    this.lengths = grownTo(this.lengths, length);
-    this.chunk = grownTo(this.chunk, length);
+    this.starts = grown(this.starts, length);
+    this.lengths = grown(this.lengths, length);
+    this.chunk = grown(this.chunk, length);
   }
 }
