@@ -16,8 +16,13 @@
  * member plus R scans of its verified pairs, O(R·(documents + pairs)), however
  * a chained component falls apart. Afterwards every removed member passed the
  * check against the document its cluster keeps.
+ *
+ * The check runs in rounds (representativeCheck.ts): `clusterPairs` decides
+ * each round's comparisons here, `clusterPairsInRounds` hands them to a
+ * caller that may decide them on workers.
  */
 import type { PairList } from '../bands/pairSet.js';
+import { RepresentativeCheck, type Comparisons } from './representativeCheck.js';
 import { UnionFind } from './unionFind.js';
 import { defaultOf, type ClusterCheck } from '../options.js';
 
@@ -51,22 +56,86 @@ export interface Clustering {
 }
 
 export function clusterPairs(count: number, pairs: PairList, options: ClusterOptions): Clustering {
+  const passes = options.check === 'none' ? undefined : passesOf(options);
+  const run = startClustering(count, pairs, options);
+  if (run.check !== undefined)
+    for (let round = run.check.nextRound(); round.a.length > 0; round = run.check.nextRound()) {
+      const passed = new Uint8Array(round.a.length);
+      for (let i = 0; i < passed.length; i++) passed[i] = passes!(round.a[i], round.b[i]) ? 1 : 0;
+      run.check.settle(passed);
+    }
+  return run.finish();
+}
+
+/** Options of `clusterPairsInRounds`: each round of the representative check is decided by `decide`. */
+export interface RoundOptions {
+  readonly check: ClusterCheck;
+  readonly compare: (a: number, b: number) => number;
+  /** 1 where representative a[i] may stand for member b[i]. */
+  readonly decide: (round: Comparisons) => Promise<Uint8Array>;
+  readonly maxRepresentatives?: number;
+  /** Members whose cluster is settled, of `total` (those of components of two or more). */
+  readonly onProgress?: (settled: number, total: number) => void;
+}
+
+/** clusterPairs with the representative check's rounds decided by the caller, e.g. on workers. */
+export async function clusterPairsInRounds(count: number, pairs: PairList, options: RoundOptions): Promise<Clustering> {
+  const run = startClustering(count, pairs, options);
+  const { check } = run;
+  if (check !== undefined)
+    for (let round = check.nextRound(); round.a.length > 0; round = check.nextRound()) {
+      options.onProgress?.(check.settled, run.members);
+      check.settle(await options.decide(round));
+    }
+  options.onProgress?.(run.members, run.members);
+  return run.finish();
+}
+
+/** Union-find over the pairs; each component sorted by preference and, with the check, given to it. */
+function startClustering(
+  count: number,
+  pairs: PairList,
+  options: {
+    readonly check: ClusterCheck;
+    readonly compare: (a: number, b: number) => number;
+    readonly maxRepresentatives?: number;
+  },
+) {
   const uf = new UnionFind(count);
   for (let i = 0; i < pairs.a.length; i++) uf.union(pairs.a[i], pairs.b[i]);
   const representative = new Int32Array(count);
   for (let d = 0; d < count; d++) representative[d] = d;
-  const checker = options.check === 'none' ? undefined : new RepresentativeCheck(count, pairs, representative, options);
-  let splitOff = 0;
-  for (const members of components(uf, count)) {
-    members.sort(options.compare);
-    if (checker === undefined) {
-      for (const m of members) representative[m] = members[0];
-    } else {
-      checker.split(members);
-      for (let i = 1; i < members.length; i++) if (representative[members[i]] !== members[0]) splitOff++;
-    }
+  const check =
+    options.check === 'none' ? undefined : new RepresentativeCheck(count, pairs, representative, checkedBound(options));
+  const all = [...components(uf, count)];
+  let members = 0;
+  for (const component of all) {
+    component.sort(options.compare);
+    members += component.length;
+    if (check === undefined) for (const m of component) representative[m] = component[0];
+    else check.add(component);
   }
-  return { representative, splitOff, exhausted: checker?.exhausted ?? 0, comparisons: checker?.comparisons ?? 0 };
+  const finish = (): Clustering => {
+    let splitOff = 0;
+    if (check !== undefined)
+      for (const component of all)
+        for (let i = 1; i < component.length; i++) if (representative[component[i]] !== component[0]) splitOff++;
+    return { representative, splitOff, exhausted: check?.exhausted ?? 0, comparisons: check?.comparisons ?? 0 };
+  };
+  return { check, members, finish };
+}
+
+function passesOf(options: ClusterOptions): (rep: number, m: number) => boolean {
+  const { passes, similarity, threshold } = options;
+  if (passes !== undefined) return passes;
+  if (similarity !== undefined && threshold !== undefined) return (rep, m) => similarity(rep, m) >= threshold;
+  throw new Error('the representative check needs a similarity and a threshold');
+}
+
+function checkedBound(options: { readonly maxRepresentatives?: number }): number {
+  const bound = options.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES;
+  if (!(bound >= 1)) throw new RangeError(`maxRepresentatives must be at least 1, got ${bound}`);
+  return bound;
 }
 
 /** Members of every component of two or more, each in ascending index order. */
@@ -80,105 +149,4 @@ function* components(uf: UnionFind, count: number): Generator<number[]> {
     else list.push(d);
   }
   yield* byRoot.values();
-}
-
-/** The representative check over one component at a time, with the verified pairs as adjacency lists. */
-class RepresentativeCheck {
-  exhausted = 0;
-  comparisons = 0;
-  private readonly passes: (rep: number, m: number) => boolean;
-  private readonly maxRepresentatives: number;
-  private readonly start: Uint32Array;
-  private readonly neighbours: Uint32Array;
-  private readonly attempts: Uint32Array;
-  /** Piece label of each member of the failed set being split (−1: not in it). */
-  private readonly piece: Int32Array;
-
-  constructor(
-    count: number,
-    pairs: PairList,
-    private readonly representative: Int32Array,
-    options: ClusterOptions,
-  ) {
-    const { passes, similarity, threshold } = options;
-    if (passes !== undefined) this.passes = passes;
-    else if (similarity !== undefined && threshold !== undefined)
-      this.passes = (rep, m) => similarity(rep, m) >= threshold;
-    else throw new Error('the representative check needs a similarity and a threshold');
-    this.maxRepresentatives = options.maxRepresentatives ?? DEFAULT_MAX_REPRESENTATIVES;
-    if (!(this.maxRepresentatives >= 1))
-      throw new RangeError(`maxRepresentatives must be at least 1, got ${this.maxRepresentatives}`);
-    this.start = new Uint32Array(count + 1);
-    for (let i = 0; i < pairs.a.length; i++) {
-      this.start[pairs.a[i] + 1]++;
-      this.start[pairs.b[i] + 1]++;
-    }
-    for (let d = 0; d < count; d++) this.start[d + 1] += this.start[d];
-    this.neighbours = new Uint32Array(this.start[count]);
-    const fill = this.start.slice(0, count);
-    for (let i = 0; i < pairs.a.length; i++) {
-      this.neighbours[fill[pairs.a[i]]++] = pairs.b[i];
-      this.neighbours[fill[pairs.b[i]]++] = pairs.a[i];
-    }
-    this.attempts = new Uint32Array(count);
-    this.piece = new Int32Array(count).fill(-1);
-  }
-
-  /** `members` sorted by preference; sets their representatives. */
-  split(members: number[]): void {
-    const work: number[][] = [members];
-    while (work.length > 0) {
-      const group = work.pop()!;
-      const rep = group[0];
-      this.representative[rep] = rep;
-      const failed: number[] = [];
-      for (let i = 1; i < group.length; i++) {
-        const m = group[i];
-        if (this.attempts[m] >= this.maxRepresentatives) {
-          this.representative[m] = m;
-          this.exhausted++;
-          continue;
-        }
-        this.attempts[m]++;
-        this.comparisons++;
-        if (this.passes(rep, m)) this.representative[m] = rep;
-        else failed.push(m);
-      }
-      for (const piece of this.pieces(failed)) {
-        if (piece.length === 1) this.representative[piece[0]] = piece[0];
-        else work.push(piece);
-      }
-    }
-  }
-
-  /** `failed` (in preference order) split into the pieces its verified pairs connect, each in preference order. */
-  private pieces(failed: number[]): number[][] {
-    if (failed.length <= 1) return failed.length === 1 ? [failed] : [];
-    const { piece, start, neighbours } = this;
-    for (const m of failed) piece[m] = -2; // in the set, not yet labelled
-    let labels = 0;
-    const stack: number[] = [];
-    for (const m of failed) {
-      if (piece[m] !== -2) continue;
-      piece[m] = labels;
-      stack.push(m);
-      while (stack.length > 0) {
-        const x = stack.pop()!;
-        for (let e = start[x]; e < start[x + 1]; e++) {
-          const y = neighbours[e];
-          if (piece[y] === -2) {
-            piece[y] = labels;
-            stack.push(y);
-          }
-        }
-      }
-      labels++;
-    }
-    const out: number[][] = Array.from({ length: labels }, () => []);
-    for (const m of failed) {
-      out[piece[m]].push(m);
-      piece[m] = -1;
-    }
-    return out;
-  }
 }

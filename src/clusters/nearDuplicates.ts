@@ -2,7 +2,8 @@
 import type { PairList } from '../bands/pairSet.js';
 import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import { defaultOf } from '../options.js';
-import { clusterPairs, type ClusterCheck, type Clustering } from './clustering.js';
+import { clusterPairs, clusterPairsInRounds, type ClusterCheck, type Clustering } from './clustering.js';
+import { PAIR_DECISIONS, type ExactPairs } from '../verify/exactWorkers.js';
 import {
   countDecision,
   decidePair,
@@ -57,7 +58,7 @@ export function clusterVerified(
   options: ClusterVerifiedOptions,
 ): VerifiedClustering {
   const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
-  if (options.clusterCheck === 'none' || checkThreshold <= 0) {
+  if (!checks(options, checkThreshold)) {
     const clustering = clusterPairs(m.count, verified, { check: 'none', compare: options.compare });
     return { ...clustering, checkDecided: noDecisions(), checkThreshold };
   }
@@ -82,6 +83,45 @@ export function clusterVerified(
   return { ...clustering, checkDecided: counts, checkThreshold };
 }
 
+/**
+ * clusterVerified with the representative check's comparisons decided on workers that read every set where it lies
+ * (so none is ever missing), a round at a time; `onProgress` gets the members settled.
+ */
+export async function clusterVerifiedOn(
+  m: SignatureMatrix,
+  verified: PairList,
+  options: ClusterVerifiedOptions,
+  workers: ExactPairs,
+  onProgress?: (settled: number) => void,
+): Promise<VerifiedClustering> {
+  const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
+  if (!checks(options, checkThreshold)) return clusterVerified(m, verified, options);
+  const rule = checkRule(m, options, checkThreshold);
+  const counts = noDecisions();
+  const clustering = await clusterPairsInRounds(m.count, verified, {
+    check: 'representative',
+    compare: options.compare,
+    maxRepresentatives: options.maxRepresentatives,
+    onProgress,
+    decide: async (round) => {
+      const passed = new Uint8Array(round.a.length);
+      await workers.decide(m, round, rule, (from, batch) => {
+        for (let i = 0; i < batch.decisions.length; i++) {
+          const decision = PAIR_DECISIONS[batch.decisions[i]];
+          countDecision(counts, decision);
+          passed[from + i] = isAccepted(decision) ? 1 : 0;
+        }
+      });
+      return passed;
+    },
+  });
+  return { ...clustering, checkDecided: counts, checkThreshold };
+}
+
+function checks(options: ClusterVerifiedOptions, checkThreshold: number): boolean {
+  return options.clusterCheck !== 'none' && checkThreshold > 0;
+}
+
 /** The check decides as verification did, at t − δ; with verify none it still needs a measure: the estimate. */
 function checkRule(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairRule {
   return pairRule(options.verify === 'none' ? 'estimate' : options.verify, threshold, m, options.estimateError);
@@ -100,7 +140,7 @@ export function checkSetsLikelyNeeded(
   needed: Uint8Array,
 ): void {
   const checkThreshold = options.threshold - (options.chainDelta ?? DEFAULT_CHAIN_DELTA);
-  if (options.verify !== 'hybrid' || options.clusterCheck === 'none' || checkThreshold <= 0) return;
+  if (options.verify !== 'hybrid' || !checks(options, checkThreshold)) return;
   const rule = checkRule(m, options, checkThreshold);
   const estimateOnly = pairRule('estimate', checkThreshold, m);
   clusterPairs(m.count, notRejected, {

@@ -25,10 +25,11 @@ import {
 import { concatMatrices } from '../bands/signatureMatrix.js';
 import { bandKeysOf, isSpilled, rowsFor } from '../bands/spilledSignatures.js';
 import { assignClusters, type Assignment } from '../clusters/assignment.js';
-import type { VerifiedClustering } from '../clusters/nearDuplicates.js';
+import { candidateDocuments, type VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
 import { checkTableOptions } from '../options.js';
 import { isShared } from '../bands/sharedMemory.js';
+import type { ExactPairs } from '../verify/exactWorkers.js';
 import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
 import {
   usesShingleSets,
@@ -41,6 +42,7 @@ import {
   bandAgainstReference,
   bandCorpus,
   clusterGroups,
+  clusterGroupsOn,
   decontaminate,
   inMargin,
   rowsNeeded,
@@ -117,6 +119,8 @@ export async function dedupSigned(
       workers,
     ));
   }
+  // The workers decide every pair where they can read the rows and the sets where they lie (shared memory).
+  const onWorkers = usesShingleSets(settings.verify) && isShared(signatures.words) ? store.exact : undefined;
   const verified = await stage(
     'verification',
     (progress) => {
@@ -127,14 +131,13 @@ export async function dedupSigned(
         known: store.known,
         onProgress: progress,
       };
-      // The workers decide every pair where they can read the rows and the sets where they lie (shared memory).
-      return store.exact !== undefined && usesShingleSets(settings.verify) && isShared(signatures.words)
-        ? verifyPairsOnWorkers(candidates, options, store.exact)
+      return onWorkers !== undefined
+        ? verifyPairsOnWorkers(candidates, options, onWorkers)
         : verifyPairs(candidates, options);
     },
     candidates.a.length,
   );
-  const clustering = await clusterChecked(held, verified, settings, store, stage);
+  const clustering = await clusterChecked(held, verified, settings, store, stage, onWorkers);
   const assignment = await stage('assignment', () =>
     assignClusters(corpus.table, clustering.representative, contamination?.flags),
   );
@@ -230,14 +233,30 @@ async function decontaminateAndBand(
   return { contamination, candidates };
 }
 
-/** Clustering, once more after loading the shingle sets the representative check lacked (hybrid). */
+function countFlagged(flags: Uint8Array): number {
+  let count = 0;
+  for (const flag of flags) count += flag;
+  return count;
+}
+
+/**
+ * Clustering, once more after loading the shingle sets the representative check lacked (hybrid); or with the check's
+ * comparisons decided on the workers, which read every set where it lies.
+ */
 async function clusterChecked(
   held: HeldCorpus,
   verified: VerifiedPairs,
   settings: DedupSettings,
   store: ShingleSetStore,
   stage: StageRunner,
+  onWorkers?: ExactPairs,
 ): Promise<VerifiedClustering> {
+  if (onWorkers !== undefined)
+    return stage(
+      'clustering',
+      (progress) => clusterGroupsOn(held, verified, settings, store, onWorkers, progress),
+      countFlagged(candidateDocuments(held.signatures.count, verified)),
+    );
   const missing = new Uint8Array(held.signatures.count);
   let clustering = await stage('clustering', () => clusterGroups(held, verified, settings, store, missing));
   if (

@@ -11,11 +11,13 @@ import {
   candidateDocuments,
   checkSetsLikelyNeeded,
   clusterVerified,
+  clusterVerifiedOn,
   type ClusterVerifiedOptions,
   type VerifiedClustering,
 } from '../clusters/nearDuplicates.js';
 import { matchReferences, referenceCandidates } from '../verify/decontaminate.js';
 import { estimateVerdict, pairRule } from '../verify/pairDecision.js';
+import type { ExactPairs } from '../verify/exactWorkers.js';
 import type { ShingleSetStore } from '../verify/shingleSetStore.js';
 import type { VerifiedPairs } from '../verify/verification.js';
 import type { Contamination, DedupSettings, HeldCorpus, ReferencePairs, SignedReference } from './dedupTypes.js';
@@ -181,4 +183,16 @@ export function clusterGroups(
     known,
     missingSets: store !== undefined && store.overBudget > 0 && missing === undefined ? 'estimate' : 'reject',
   });
+}
+
+/** clusterGroups with the check's comparisons decided on workers that read the sets where they lie. */
+export function clusterGroupsOn(
+  corpus: HeldCorpus,
+  verified: VerifiedPairs,
+  settings: DedupSettings,
+  store: ShingleSetStore,
+  workers: ExactPairs,
+  onProgress: (settled: number) => void,
+): Promise<VerifiedClustering> {
+  return clusterVerifiedOn(corpus.signatures, verified, clusterOptions(corpus, settings, store), workers, onProgress);
 }

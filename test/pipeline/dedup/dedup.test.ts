@@ -34,6 +34,11 @@ describe('runDedup with hybrid verification', () => {
     expect([...two.assignment.cluster]).toEqual([...one.assignment.cluster]);
     expect([...two.assignment.kept]).toEqual([...one.assignment.kept]);
     expect(two.verified.decided).toEqual(one.verified.decided);
+    // The representative check: on the workers with two threads, here with one; the same comparisons and verdicts.
+    const plain = (c: typeof one.clustering) => ({ ...c, representative: [...c.representative] });
+    expect(plain(two.clustering)).toEqual(plain(one.clustering));
+    expect(one.clustering.comparisons).toBeGreaterThan(0);
+    expect(two.shingleSets).toEqual(one.shingleSets);
     const d = one.verified.decided;
     expect(d.exactAccepted + d.exactRejected).toBeGreaterThan(0);
     expect(d.estimateAccepted + d.estimateRejected).toBeGreaterThan(0);
