@@ -36,8 +36,11 @@ import { removeTemporary, reserveTemporary } from './files/temporaries.js';
 
 export interface KeptDocuments {
   write(document: InputDocument): Promise<void>;
-  /** A kept JSON line's original bytes, its line end included; only where `copiesLines`. */
-  writeLine?(bytes: Uint8Array): Promise<void>;
+  /**
+   * A kept JSON line's original bytes, its line end included; only where `copiesLines`. Undefined, or a promise to
+   * await before the next write (files/tableWriter.ts).
+   */
+  writeLine?(bytes: Uint8Array): Promise<void> | undefined;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -46,10 +49,10 @@ export interface KeptDocuments {
  * A document written as it came in: its line's bytes where the reader kept them (ReadOptions.lineBytes) and the output
  * copies lines, invalid UTF-8 and CRLF included; else from its text and fields.
  */
-export function writeAsRead(out: KeptDocuments, document: InputDocument): Promise<void> {
-  return document.lineBytes !== undefined && out.writeLine !== undefined
+export async function writeAsRead(out: KeptDocuments, document: InputDocument): Promise<void> {
+  await (document.lineBytes !== undefined && out.writeLine !== undefined
     ? out.writeLine(document.lineBytes)
-    : out.write(document);
+    : out.write(document));
 }
 
 export async function openKeptDocuments(
@@ -99,12 +102,14 @@ const ARROW_SCHEMA = 'ARROW:schema';
 class JsonLinesKept implements KeptDocuments {
   constructor(private readonly file: BufferedFile) {}
 
-  async writeLine(bytes: Uint8Array): Promise<void> {
-    await this.file.writeBytes(bytes);
-    if (bytes[bytes.length - 1] !== 0x0a) await this.file.write('\n'); // the file's last line had no end
+  writeLine(bytes: Uint8Array): Promise<void> | undefined {
+    const written = this.file.writeBytes(bytes);
+    if (bytes[bytes.length - 1] === 0x0a) return written;
+    // The file's last line had no end.
+    return written === undefined ? this.file.write('\n') : written.then(() => this.file.write('\n'));
   }
-  write(document: InputDocument): Promise<void> {
-    return this.file.write(documentAsJson(document) + '\n');
+  async write(document: InputDocument): Promise<void> {
+    await this.file.write(documentAsJson(document) + '\n');
   }
   commit(): Promise<void> {
     return this.file.commit();
@@ -214,8 +219,8 @@ class InferredSchemaKept implements KeptDocuments {
     private readonly compression: ParquetCompression | undefined,
   ) {}
 
-  write(document: InputDocument): Promise<void> {
-    return this.staging.write(this.inference.stage(document) + '\n');
+  async write(document: InputDocument): Promise<void> {
+    await this.staging.write(this.inference.stage(document) + '\n');
   }
 
   async commit(): Promise<void> {

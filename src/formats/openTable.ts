@@ -10,7 +10,8 @@ import { TableWriter } from './files/tableWriter.js';
 export type TableColumn = readonly [name: string, type: ScalarType];
 
 export interface RowTable {
-  row(values: readonly Cell[]): Promise<void>;
+  /** Undefined, or a promise to await before the next row (tableWriter.ts). */
+  row(values: readonly Cell[]): Promise<void> | undefined;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }

@@ -3,6 +3,10 @@
  * Lines when the name ends in `.jsonl`; gzip or zstd when it ends in `.gz` or
  * `.zst` (`x.jsonl.gz`, `x.csv.zst`). Written atomically and in large chunks;
  * `-` is standard output.
+ *
+ * Writes return a promise only when they wait for a chunk to be written (once
+ * a megabyte), else undefined: a million rows cost no million promises. A
+ * caller awaits what it gets before its next write to the same file.
  */
 import { openOutput, type OutputFile } from './atomicFile.js';
 import { makeEncoder, outputCompressionOf, withoutCompressionSuffix, type Encoder } from './compression.js';
@@ -26,18 +30,18 @@ export class BufferedFile {
     return new BufferedFile(await openOutput(path), encoder);
   }
 
-  async write(text: string): Promise<void> {
-    if (this.bytes.length > 0) await this.flushBytes();
+  write(text: string): Promise<void> | undefined {
+    if (this.bytes.length > 0) return this.flushBytes().then(() => this.write(text));
     this.buffer += text;
-    if (this.buffer.length >= CHUNK) await this.flush();
+    return this.buffer.length >= CHUNK ? this.flush() : undefined;
   }
 
   /** Bytes as they are (kept lines copied from the input), in order with the text written. */
-  async writeBytes(bytes: Uint8Array): Promise<void> {
-    if (this.buffer.length > 0) await this.flush();
+  writeBytes(bytes: Uint8Array): Promise<void> | undefined {
+    if (this.buffer.length > 0) return this.flush().then(() => this.writeBytes(bytes));
     this.bytes.push(bytes);
     this.byteCount += bytes.length;
-    if (this.byteCount >= CHUNK) await this.flushBytes();
+    return this.byteCount >= CHUNK ? this.flushBytes() : undefined;
   }
 
   private async flush(): Promise<void> {
@@ -87,14 +91,16 @@ export class TableWriter {
     return new TableWriter(file, columns, jsonl);
   }
 
-  async row(values: readonly Cell[]): Promise<void> {
+  /** Undefined, or a promise to await before the next row: see the header. */
+  row(values: readonly Cell[]): Promise<void> | undefined {
     if (this.jsonl) {
       const record: Record<string, Cell> = {};
       this.columns.forEach((column, i) => (record[column] = values[i]));
-      await this.file.write(JSON.stringify(record) + '\n');
-    } else {
-      await this.file.write(values.map(csvCell).join(',') + '\n');
+      return this.file.write(JSON.stringify(record) + '\n');
     }
+    let line = csvCell(values[0]);
+    for (let i = 1; i < values.length; i++) line += ',' + csvCell(values[i]);
+    return this.file.write(line + '\n');
   }
 
   commit(): Promise<void> {

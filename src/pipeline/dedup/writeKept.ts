@@ -31,7 +31,8 @@ export async function writeKept(
       const onBytes = (n: number): void => progress.update(span.first, (bytes += n));
       const chunks = (await openDecompressed(file.path, onBytes)) as AsyncIterable<Uint8Array>;
       for await (const line of recordedLines(chunks, file.path, records, span, kept)) {
-        await writeLine(line.bytes, file, { index: line.document, id: records.id(line.document) }, out, read);
+        const waiting = writeLine(line.bytes, file, line.document, records, out, read);
+        if (waiting !== undefined) await waiting;
       }
     }
   }
@@ -41,15 +42,16 @@ export async function writeKept(
  * A kept line's bytes as they came in, or, for Parquet, its fields under the id the first pass gave it (a line
  * without an id is named by its line number, which the line alone does not tell).
  */
-async function writeLine(
+function writeLine(
   bytes: Uint8Array,
   file: InputFile,
-  document: { index: number; id: string },
+  index: number,
+  records: DocumentRecords,
   out: KeptDocuments,
   read: ReadOptions,
-): Promise<void> {
+): Promise<void> | undefined {
   if (out.writeLine !== undefined) return out.writeLine(bytes);
-  await out.write({ ...parseRecordedLine(bytes, file.path, document.index, read), ...document });
+  return out.write({ ...parseRecordedLine(bytes, file.path, index, read), index, id: records.id(index) });
 }
 
 /** Plain text and Parquet: the file read again, its kept documents written from their text and fields. */

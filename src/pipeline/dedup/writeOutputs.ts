@@ -105,18 +105,27 @@ async function visitCorpus(
   { out, clusters, contamination: contaminationFile, pairGroups }: Awaited<ReturnType<typeof openPerDocument>>,
 ): Promise<Map<number, string>> {
   const groupIds = new Map<number, string>();
-  const visit = async (index: number, id: string): Promise<void> => {
+  // Rows are buffered: a write returns a promise only when it waits for its file (files/tableWriter.ts).
+  const visit = (index: number, id: string): Promise<unknown> | undefined => {
     const g = outcome.table.group(index);
-    await clusters?.row(clusterRow(outcome, index, id));
+    const clustered = clusters?.row(clusterRow(outcome, index, id));
     if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
     const matched = contaminationFile === undefined ? undefined : contaminationRow(outcome, index, id);
-    if (matched !== undefined) await contaminationFile!.row(matched);
+    const contaminated = matched === undefined ? undefined : contaminationFile!.row(matched);
+    return clustered === undefined
+      ? contaminated
+      : contaminated === undefined
+        ? clustered
+        : Promise.all([clustered, contaminated]);
   };
   const { records } = outcome;
   if (records !== undefined) {
     // The first pass recorded every id and line: the corpus is read again only to copy the kept documents.
     if (out !== undefined) await writeKept(outcome, records, out, read, progress);
-    for (let d = 0; d < records.documents; d++) await visit(d, records.id(d));
+    for (let d = 0; d < records.documents; d++) {
+      const waiting = visit(d, records.id(d));
+      if (waiting !== undefined) await waiting;
+    }
   } else if (outcome.files.length > 0) {
     for await (const doc of rereadCorpus(
       outcome.files,
@@ -142,5 +151,9 @@ async function writePairs(
   verified: VerifiedPairs,
   groupIds: ReadonlyMap<number, string>,
 ): Promise<void> {
-  for (let i = 0; i < verified.a.length; i++) await pairs.row(pairRow(verified, i, (g) => groupIds.get(g)!));
+  const idOf = (g: number): string => groupIds.get(g)!;
+  for (let i = 0; i < verified.a.length; i++) {
+    const waiting = pairs.row(pairRow(verified, i, idOf));
+    if (waiting !== undefined) await waiting;
+  }
 }
