@@ -158,10 +158,10 @@ const STAGES: readonly (readonly string[])[] = [
     'src/pipeline/sign',
     'src/pipeline/cluster',
     'src/pipeline/index',
-    'src/pipeline/bench',
     'src/pipeline/substrings',
   ],
-  ['src/pipeline/dedupSubstrings'],
+  // Commands that run other commands: dedup then substrings; the bench's one whole dedup.
+  ['src/pipeline/dedupSubstrings', 'src/pipeline/bench'],
   ['src/server'],
   ['src/index.ts', 'src/cli'],
 ];

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { counted } from '../format.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { runBench, type BenchConfig, type BenchSummary } from '../pipeline/bench/bench.js';
+import type { EndToEnd } from '../pipeline/bench/endToEnd.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { listInputFiles } from '../io/readDocuments.js';
 import { makeParams } from '../signatures/params.js';
@@ -24,6 +25,7 @@ type BenchCliOptions = InputCliOptions & {
   threads?: number;
   webgpu: boolean;
   singleThread: boolean;
+  endToEnd: boolean;
   json?: string;
   plot?: string;
 };
@@ -46,6 +48,7 @@ export function registerBenchCommand(program: Command): void {
     .addOption(tableOption('threads', '--threads <n>', 'threads of the all-threads row (default: one per core)'))
     .option('--no-webgpu', 'skip WebGPU even when an adapter is there')
     .option('--no-single-thread', 'skip the one-thread rows (all threads against WebGPU on a large corpus)')
+    .option('--no-end-to-end', 'skip the whole dedup run and its projection to 16 and 64 cores')
     .option('--json <file>', 'write the machine and every row as JSON')
     .option('--plot <file.svg>', 'write a bar chart of throughput per backend');
   addInputOptions(command).action(async (corpus: string[], options: BenchCliOptions) => {
@@ -57,6 +60,7 @@ export function registerBenchCommand(program: Command): void {
       cpuThreads: options.threads,
       webgpu: options.webgpu,
       singleThread: options.singleThread,
+      endToEnd: options.endToEnd,
     };
     const outputs = [
       options.json && { flag: '--json', path: options.json },
@@ -138,7 +142,32 @@ function tableOf(s: BenchSummary, runs: number): string {
           `${r.bound === 'workers' ? 'workers (cores × per worker)' : 'the main thread'} |`,
       );
   }
+  if (s.endToEnd !== undefined) lines.push('', ...endToEndLines(s.endToEnd));
   return lines.join('\n') + '\n';
+}
+
+/** The whole dedup run per stage, then its projection (pipeline/bench/endToEnd.ts says how it is made). */
+function endToEndLines(e: EndToEnd): string[] {
+  const lines = [
+    `end to end: one dedup with the defaults (CPU backend, -o and --clusters), ${e.seconds.toFixed(2)} s, ` +
+      `${(e.bytes / 1e6 / e.seconds).toFixed(1)} MB/s; main thread ${e.mainMsPerMB.toFixed(2)} ms of CPU per MB`,
+    '',
+    '| stage | main thread CPU s | other threads CPU s |',
+    '| --- | --: | --: |',
+    ...Object.entries(e.cpuSeconds).map(([stage, t]) => `| ${stage} | ${t.main.toFixed(2)} | ${t.other.toFixed(2)} |`),
+    '',
+    "projected (each stage at least its main thread's CPU, at least all its CPU over the cores; assumes memory " +
+      'bandwidth and the disk keep up):',
+    '',
+    '| cores | seconds | documents/s | MB/s | bound |',
+    '| --: | --: | --: | --: | --- |',
+  ];
+  for (const p of e.projections)
+    lines.push(
+      `| ${p.cores} | ${p.seconds.toFixed(2)} | ${shortNumber(p.documentsPerSecond)} | ${p.mbPerSecond.toFixed(0)} | ` +
+        `${p.bound.stage} (${p.bound.serial ? 'main thread: serial' : 'all threads'}) |`,
+    );
+  return lines;
 }
 
 function plotOf(s: BenchSummary): string {

@@ -25,6 +25,13 @@ interface BenchJson {
     mainMsPerMB: number;
     projections: { cores: number; mbPerSecond: number; bound: 'workers' | 'main thread' }[];
   };
+  endToEnd: {
+    documents: number;
+    seconds: number;
+    mainMsPerMB: number;
+    cpuSeconds: Record<string, { main: number; other: number }>;
+    projections: { cores: number; seconds: number; mbPerSecond: number; bound: { stage: string; serial: boolean } }[];
+  };
 }
 
 describe('gpudedup bench', () => {
@@ -38,7 +45,8 @@ describe('gpudedup bench', () => {
     expect(result.stderr).not.toMatch(/gpudedup:|error/i);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^60 documents, .*k = 64/);
-    const [signing, feedAndProjection] = result.stdout.split('host feed rate for a GPU');
+    const [beforeEndToEnd, endToEnd] = result.stdout.split('end to end: ');
+    const [signing, feedAndProjection] = beforeEndToEnd.split('host feed rate for a GPU');
     const [feed, projection] = feedAndProjection.split('feed projected from');
     const table = signing
       .split('\n')
@@ -90,6 +98,21 @@ describe('gpudedup bench', () => {
       );
       expect(printed.map((l) => /main thread/.test(l))).toEqual(p.projections.map((r) => r.bound === 'main thread'));
     } else expect(projection).toBeUndefined();
+    // One whole dedup of the input: every stage's CPU seconds as printed, projected to 16 and 64 cores.
+    const e = report.endToEnd;
+    expect(e.documents).toBe(60);
+    expect(Object.keys(e.cpuSeconds)).toEqual(expect.arrayContaining(['read + sign', 'clustering', 'writing']));
+    const [stages, projectedPart] = endToEnd.split('projected (');
+    const stageRows = stages.split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| stage'));
+    expect(stageRows.map((l) => l.split(' | ')[0].slice(2))).toEqual(Object.keys(e.cpuSeconds));
+    expect(e.projections.map((p) => p.cores)).toEqual([16, 64]);
+    for (const p of e.projections) {
+      const serial = Object.values(e.cpuSeconds).reduce((sum, t) => sum + t.main, 0);
+      expect(p.seconds).toBeGreaterThanOrEqual(serial - 1e-9); // never below the main thread's own work
+      expect(Object.keys(e.cpuSeconds)).toContain(p.bound.stage);
+    }
+    const projected = projectedPart.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(projected.map((l) => l.split(' | ')[0].slice(2))).toEqual(['16', '64']);
     // WebGPU, when an adapter is found, is the fifth row; it got there only with signatures equal to wasm SIMD's.
     if (report.machine.adapter !== undefined) expect(names[4]).toBe(report.machine.adapter);
     else expect(names).toHaveLength(4);

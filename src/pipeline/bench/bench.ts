@@ -21,6 +21,7 @@ import { cpuThreads, resolveBackend } from '../../firstPass/node/resolveBackend.
 import { errorMessage } from '../../errors.js';
 import { SILENT_HOOKS, type DedupHooks } from '../shared/config.js';
 import { requireUniqueIds } from '../../exact/uniqueIds.js';
+import { measureEndToEnd, type EndToEnd } from './endToEnd.js';
 import { measureFeedRate, projectFeed, type FeedProjections, type FeedRate } from './feedRate.js';
 
 /** How each backend is timed: shared by `gpudedup bench` and bench/kernels.bench.ts. */
@@ -41,6 +42,8 @@ export interface BenchConfig extends SigningBenchOptions {
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
   readonly params: SignatureParams;
+  /** Run one whole dedup of the inputs and project it to more cores (default true). */
+  readonly endToEnd?: boolean;
 }
 
 /** What the rates are per: the documents of the batch. */
@@ -86,6 +89,8 @@ export interface BenchSummary extends CorpusSize {
   readonly feed: readonly FeedRate[];
   /** The feed projected for 16 and 64 cores from the every-thread run; absent without one on workers. */
   readonly feedProjection?: FeedProjections;
+  /** One whole dedup with the defaults, per stage, projected to 16 and 64 cores (endToEnd.ts). */
+  readonly endToEnd?: EndToEnd;
 }
 
 /** How a backend signs the batch, for the timing loop. */
@@ -121,6 +126,11 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     feed.push(await measureFeedRate(files, config.params, config.read, threads));
   }
   const feedProjection = projectFeed(feed);
+  let endToEnd: EndToEnd | undefined;
+  if (config.endToEnd !== false) {
+    hooks.note(`timing one whole dedup with the defaults (CPU backend) on ${counted(all, 'thread')}`);
+    endToEnd = await measureEndToEnd(config.inputs, config.read, config.params, config.cpuThreads);
+  }
   return {
     ...corpus,
     k: config.params.k,
@@ -128,6 +138,7 @@ export async function runBench(config: BenchConfig, hooks: DedupHooks = SILENT_H
     rows,
     feed,
     ...(feedProjection === undefined ? {} : { feedProjection }),
+    ...(endToEnd === undefined ? {} : { endToEnd }),
   };
 }
 
