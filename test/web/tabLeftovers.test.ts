@@ -55,17 +55,33 @@ describe('the index check', () => {
       await page.goto(`${tab.origin}/`);
       await page.setInputFiles('#files', [corpus]);
       await page.setInputFiles('#index-dir', index);
+      // What the progress line said while the check ran (the check is quick: its texts are recorded as they come).
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { progressTexts: string[] }).progressTexts = seen;
+        new MutationObserver(() => seen.push(document.getElementById('index-progress')!.textContent ?? '')).observe(
+          document.getElementById('index-progress')!,
+          { subtree: true, childList: true, characterData: true },
+        );
+      });
       const status = await settleAfter(page, '#index-status', async () => {
         await page.click('#check-index');
         expect(await focused(page)).not.toBe('BODY'); // Check disabled itself: the focus went to Stop (or the status)
       });
-      expect(status).toMatch(/^Checked 1,200 documents against 1,200 indexed documents .*: 1,200 documents with a match\.$/);
+      expect(status).toMatch(
+        /^Checked 1,200 documents against 1,200 indexed documents .*: 1,200 documents with a match\.$/,
+      );
       expect(await page.textContent('#index-page')).toBe('Rows 1–50 of 1,200 (page 1 of 24)');
       // The progress: a bar for the check, with the total, complete.
       const stage = page.locator('#index-progress li[data-stage="checking"]');
       expect(await stage.getAttribute('data-state')).toBe('done');
       expect(await stage.locator('progress').evaluate((p: HTMLProgressElement) => p.value === p.max)).toBe(true);
       expect(await page.isVisible('#index-progress')).toBe(true);
+      const texts = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
+      expect(
+        texts.some((t) => /[\d.]+ KiB of [\d.]+ KiB \(\d+ %/.test(t)),
+        texts.join(' | '),
+      ).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
 
       // Every page, to the last document; no page turn near 50 ms; the last Next hands the focus to Previous.
