@@ -157,7 +157,8 @@ export class SpansView {
       `${formatBytes(r.textBytes)} of text; spans of at least ${shortestSpan(r)}, cut from ` +
       `${r.cut === 'later' ? 'every occurrence but the first' : 'every occurrence'}; documents left with under ` +
       `${plural(r.minRemaining, 'byte')} dropped. ${int(r.search.windows)} windows hashed, ` +
-      `${int(r.search.collisions)} hash collisions resolved by their bytes.`;
+      `${int(r.search.collisions)} hash collisions resolved by their bytes, on ${plural(r.search.threads, 'thread')} ` +
+      `(as gpudedup substrings --threads ${r.search.threads}: each thread takes a round at least).`;
     const notes = [
       ...summary.skippedFiles,
       ...(summary.invalidSkipped > 0 ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped`] : []),
