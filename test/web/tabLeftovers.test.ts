@@ -5,7 +5,7 @@
  * that disables itself hands the focus on; Stop leaves no stale alert; an empty reference set is refused; the span
  * report's numbers do not wrap at 1280 px. axe finds nothing serious in the new states.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -121,7 +121,9 @@ describe('the index check', () => {
 describe('settings, focus and alerts', () => {
   it('names fields by their labels, hands the focus on, clears a stale alert, refuses an empty reference set', async () => {
     const small = join(root, 'small.jsonl');
-    distinctCorpus(small, 20);
+    distinctCorpus(small, 25);
+    const twice = readFileSync(small, 'utf8').replaceAll('"doc-', '"copy-');
+    appendFileSync(small, twice); // each text twice: 25 clusters
     const empty = join(root, 'empty-reference.jsonl');
     writeFileSync(empty, '');
     const page = await tab.newPage();
@@ -149,6 +151,15 @@ describe('settings, focus and alerts', () => {
         expect(await focused(page)).not.toBe('BODY');
       });
       expect(done).toMatch(/^Done/);
+      // 25 clusters: two pages; Next on the last page hands the focus to Previous, Previous on the first to Next.
+      await page.focus('#clusters-next');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('clusters-page')!.textContent === 'Page 2 of 2');
+      expect(await page.isDisabled('#clusters-next')).toBe(true);
+      expect(await focused(page)).toBe('clusters-prev');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('clusters-page')!.textContent === 'Page 1 of 2');
+      expect(await focused(page)).toBe('clusters-next');
 
       // An empty reference set: refused, as dedup --against refuses it.
       await page.setInputFiles('#reference', [empty]);
