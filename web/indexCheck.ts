@@ -3,10 +3,14 @@
  * files go to the index worker (indexWorker.ts); its rows fill the table and
  * its JSON Lines become the download. Nothing leaves the tab.
  */
-import { byId, formatBytes, plural, row, setDownload, setMessage } from './dom.js';
-import type { IndexMatch, QueryOptions } from '../src/lshIndex/types.js';
+import { OPTIONS } from '../src/options.js';
+import type { QueryOptions } from '../src/lshIndex/types.js';
+import { byId, formatBytes, plural, setDownload, setMessage } from './dom.js';
+import { clearIndexRows, showIndexRows } from './indexTable.js';
 import type { IndexCheckReply, IndexCheckRequest } from './indexWorker.js';
 import { forThisPage } from './messages.js';
+import { ProgressView, type RunEnd } from './progressView.js';
+import { clearFieldError, FieldError, fieldCheck, showFieldError } from './settingsForm.js';
 
 const folderInput = byId<HTMLInputElement>('index-dir');
 const filesInput = byId<HTMLInputElement>('files');
@@ -14,8 +18,7 @@ const button = byId<HTMLButtonElement>('check-index');
 const stop = byId<HTMLButtonElement>('stop-check');
 const status = byId<HTMLParagraphElement>('index-status');
 const results = byId<HTMLDivElement>('index-results');
-const table = byId<HTMLTableElement>('index-table');
-const LABELS = ['Document', 'Matched indexed document', 'Similarity'];
+const progress = new ProgressView(byId('index-progress'), () => undefined);
 
 let worker: Worker | undefined;
 
@@ -34,6 +37,8 @@ for (const input of [filesInput, folderInput])
   input.addEventListener('change', () => {
     if (worker !== undefined) return;
     results.hidden = true;
+    clearIndexRows();
+    byId('index-progress').hidden = true;
     show('');
   });
 
@@ -65,90 +70,42 @@ function show(message: string, isError = false): void {
   status.setAttribute('role', isError ? 'alert' : 'status');
 }
 
-function similarity(match: IndexMatch): string {
-  if (match.containment !== undefined) {
-    const exact = match.exactContainment;
-    return exact === undefined
-      ? `containment ${match.containment.toFixed(3)}`
-      : `containment ${exact.toFixed(3)} exact (estimate ${match.containment.toFixed(3)})`;
-  }
-  return match.exact === undefined
-    ? match.similarity.toFixed(3)
-    : `${match.exact.toFixed(3)} exact (estimate ${match.similarity.toFixed(3)})`;
-}
+/** The K/C field's name in messages, as the question chosen reads it. */
+const VALUE_LABELS: Record<string, string> = {
+  top: 'K (the most similar indexed documents)',
+  containment: 'Containment C',
+};
 
 /**
- * The form's question: the threshold, or --top K / --containment C (its value checked by the index's options table).
+ * The form's question: the threshold, or --top K / --containment C, the value checked by the options table as
+ * `gpudedup query` checks it; a bad one marks the field (FieldError).
  */
 function question(): QueryOptions {
   const kind = byId<HTMLSelectElement>('index-question').value;
-  const text = byId<HTMLInputElement>('index-question-value').value.trim();
+  const text = questionValue.value.trim();
   if (kind === 'threshold') return {};
-  const value = text === '' ? (kind === 'top' ? 10 : 0.8) : Number(text);
-  return kind === 'top' ? { top: value } : { containment: value };
+  const label = VALUE_LABELS[kind];
+  if (kind === 'top')
+    return { top: text === '' ? 10 : fieldCheck(questionValue.id, () => OPTIONS.top.parse(text), label) };
+  return {
+    containment: text === '' ? 0.8 : fieldCheck(questionValue.id, () => OPTIONS.containment.parse(text), label),
+  };
 }
 
-/**
- * Rows a page of the table shows: a page of 50 documents held 4,826 rows (281,000 px) when each had a hundred
- * matches, and turning it blocked the page for half a second.
- */
-export const PAGE_ROWS = 50;
-const previous = byId<HTMLButtonElement>('index-previous');
-const next = byId<HTMLButtonElement>('index-next');
-/** The table's rows: a document's id with one match, or with none. */
-let tableRows: Array<readonly [string, IndexMatch | undefined]> = [];
-let page = 0;
-
-/** One row per match, and one for a document without any (what the table lists). */
-function rowsOf(documents: Extract<IndexCheckReply, { type: 'checked' }>['rows']): typeof tableRows {
-  const rows: typeof tableRows = [];
-  for (const doc of documents) {
-    if (doc.matches.length === 0) rows.push([doc.id, undefined]);
-    for (const match of doc.matches) rows.push([doc.id, match]);
-  }
-  return rows;
-}
-
-function showPage(to: number): void {
-  const pages = Math.max(1, Math.ceil(tableRows.length / PAGE_ROWS));
-  page = Math.min(Math.max(0, to), pages - 1);
-  const body = table.tBodies[0];
-  body.replaceChildren();
-  const from = page * PAGE_ROWS;
-  for (const [id, match] of tableRows.slice(from, from + PAGE_ROWS))
-    body.append(
-      row([id, match === undefined ? 'no match' : match.id, match === undefined ? '' : similarity(match)], LABELS, [
-        false,
-        false,
-        true,
-      ]),
-    );
-  byId('index-page').textContent =
-    `Rows ${from + 1}–${Math.min(from + PAGE_ROWS, tableRows.length)} of ${tableRows.length.toLocaleString('en-US')} ` +
-    `(page ${page + 1} of ${pages})`;
-  previous.disabled = page === 0;
-  next.disabled = page === pages - 1;
-  byId<HTMLElement>('index-results').querySelector('nav')!.hidden = pages === 1;
-}
-
-previous.addEventListener('click', () => showPage(page - 1));
-next.addEventListener('click', () => showPage(page + 1));
+const questionValue = byId<HTMLInputElement>('index-question-value');
+for (const id of ['index-question', 'index-question-value'])
+  byId(id).addEventListener('input', () => clearFieldError(questionValue));
 
 function showResults(reply: Extract<IndexCheckReply, { type: 'checked' }>): void {
-  tableRows = rowsOf(reply.rows);
-  showPage(0);
+  showIndexRows(reply.rows);
   setDownload(byId<HTMLAnchorElement>('download-matches'), reply.jsonl, byId('matches-bytes'));
   results.hidden = false;
-  const shown =
-    reply.rows.length < reply.documents
-      ? ` The table shows the first ${plural(reply.rows.length, 'document')}; the download has all.`
-      : '';
   // What was not read is said, as gpudedup query notes it: "Checked 0 documents" alone hid it.
   const skipped = reply.skipped.length > 0 ? ` Not read: ${reply.skipped.join('; ')}.` : '';
   show(
     `Checked ${plural(reply.documents, 'document')} against ${plural(reply.indexed, 'indexed document')} ` +
       `(${reply.question}): ` +
-      `${plural(reply.matched, 'document')} with a match.${shown}${skipped}`,
+      `${plural(reply.matched, 'document')} with a match.${skipped}`,
   );
 }
 
@@ -159,33 +116,31 @@ window.addEventListener('beforeunload', (event) => {
   event.returnValue = ''; // older Chromium asks only with returnValue set
 });
 
-function finish(): void {
+/** The check is over (done, failed, refused or stopped): Check is back, and the focus goes to `focus`. */
+function finish(end: RunEnd | undefined, focus: HTMLElement = status): void {
   button.disabled = false;
   stop.hidden = true;
   worker?.terminate();
   worker = undefined;
+  if (end !== undefined) progress.stop(end);
   status.dataset.settled = String(Number(status.dataset.settled ?? 0) + 1); // for tests
-  status.focus();
+  focus.focus();
 }
 
-button.addEventListener('click', () => {
-  const index = indexFiles();
-  const files = Array.from(filesInput.files ?? []);
-  results.hidden = true;
-  if (index.length === 0 || files.length === 0) {
-    const noIndex = (folderInput.files?.length ?? 0) === 0 ? 'Choose the index folder first.' : folderSummary();
-    show(index.length === 0 ? noIndex : 'Choose the files to check first (Files, above).', true);
-    return finish();
-  }
-  if (!index.some((file) => file.name === 'manifest.json')) {
-    show(
-      `${folderName(index)} is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.`,
-      true,
-    );
-    return finish();
-  }
+/** Why the check cannot start (no index or no files, a folder without a manifest), or undefined. */
+function refusal(index: readonly File[], files: readonly File[]): string | undefined {
+  if (index.length === 0)
+    return (folderInput.files?.length ?? 0) === 0 ? 'Choose the index folder first.' : folderSummary();
+  if (files.length === 0) return 'Choose the files to check first (Files, above).';
+  if (!index.some((file) => file.name === 'manifest.json'))
+    return `${folderName(index)} is not an index: it has no manifest.json. Choose the folder that gpudedup index create made.`;
+  return undefined;
+}
+
+/** The check's request from the form; a bad K or C throws its FieldError. */
+function requestOf(index: File[], files: File[]): IndexCheckRequest {
   const value = (id: string, fallback: string): string => byId<HTMLInputElement>(id).value.trim() || fallback;
-  const request: IndexCheckRequest = {
+  return {
     type: 'check',
     index,
     name: folderName(index),
@@ -197,28 +152,59 @@ button.addEventListener('click', () => {
     },
     query: question(),
   };
+}
+
+button.addEventListener('click', () => {
+  const index = indexFiles();
+  const files = Array.from(filesInput.files ?? []);
+  results.hidden = true;
+  const refused = refusal(index, files);
+  if (refused !== undefined) {
+    show(refused, true);
+    return finish(undefined);
+  }
+  let request: IndexCheckRequest;
+  try {
+    request = requestOf(index, files);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    showFieldError(error);
+    show(error.message, true);
+    return finish(undefined, error.field);
+  }
+  clearFieldError(questionValue);
+  run(request);
+});
+
+/** Runs the check in the index worker, its progress drawn as the dedup's is. */
+function run(request: IndexCheckRequest): void {
   button.disabled = true;
   stop.hidden = false;
+  stop.focus(); // Check just disabled itself: the focus would fall to the page
+  progress.reset();
   show('Opening the index…');
   worker = new Worker(new URL('./indexWorker.ts', import.meta.url), { type: 'module', name: 'gpudedup index' });
   worker.onmessage = (event: MessageEvent<IndexCheckReply>) => {
     const reply = event.data;
-    if (reply.type === 'progress') return show(`Checked ${plural(reply.documents, 'document')}…`);
+    if (reply.type === 'progress') {
+      progress.update({ stage: 'checking', done: reply.bytes, total: reply.total, unit: 'bytes' });
+      return show(`Checked ${plural(reply.documents, 'document')}…`);
+    }
     if (reply.type === 'checked') showResults(reply);
     else show(forThisPage(reply.message), true);
-    finish();
+    finish(reply.type === 'checked' ? 'done' : 'failed');
   };
   worker.onerror = (event) => {
     event.preventDefault();
     show(`The index worker failed: ${event.message || 'unknown error'}`, true);
-    finish();
+    finish('failed');
   };
   worker.postMessage(request);
-});
+}
 
 // Stops the check at once (the worker terminated); the picked folder and files stay.
 stop.addEventListener('click', () => {
   if (worker === undefined) return;
   show('Stopped. The index and files are unchanged; press Check against the index to run again.');
-  finish();
+  finish('cancelled');
 });

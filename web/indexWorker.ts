@@ -11,7 +11,8 @@ import { unitDocuments } from '../src/firstPass/unitDocuments.js';
 import { queryLine } from '../src/lshIndex/queryLine.js';
 import { inlineIndexSigner } from '../src/lshIndex/signing.js';
 import { openIndexSnapshot } from '../src/lshIndex/snapshot.js';
-import type { IndexMatch, QueryOptions } from '../src/lshIndex/types.js';
+import type { QueryOptions } from '../src/lshIndex/types.js';
+import { IndexRowsBuilder, rowBuffers, type IndexRows } from './indexRows.js';
 import { BROWSER_SOURCES, webInputUnits } from './webSources.js';
 
 export interface IndexCheckRequest {
@@ -26,17 +27,18 @@ export interface IndexCheckRequest {
   readonly query: QueryOptions;
 }
 
-export interface CheckedDocument {
-  readonly id: string;
-  readonly matches: readonly IndexMatch[];
-}
-
 export type IndexCheckReply =
-  | { readonly type: 'progress'; readonly documents: number }
+  | {
+      readonly type: 'progress';
+      readonly documents: number;
+      /** Bytes of the files read so far (compressed ones as stored), of `total`. */
+      readonly bytes: number;
+      readonly total: number;
+    }
   | {
       readonly type: 'checked';
-      /** The first documents' rows (the table shows these); the JSON Lines hold every one. */
-      readonly rows: CheckedDocument[];
+      /** Every document's rows, compact (indexRows.ts): the table pages through them. */
+      readonly rows: IndexRows;
       readonly documents: number;
       readonly matched: number;
       readonly indexed: number;
@@ -48,12 +50,11 @@ export type IndexCheckReply =
     }
   | { readonly type: 'error'; readonly message: string };
 
-/** Rows sent to the page's table: more are in the download. */
-const SHOWN = 500;
 /** Documents per query, as `gpudedup query`'s batches. */
 const BATCH = 256;
 
-const post = (message: IndexCheckReply): void => (self as unknown as Worker).postMessage(message);
+const post = (message: IndexCheckReply, transfer: Transferable[] = []): void =>
+  (self as unknown as Worker).postMessage(message, transfer);
 
 self.onmessage = (event: MessageEvent<IndexCheckRequest>) => {
   check(event.data).catch((error: unknown) => post({ type: 'error', message: errorMessage(error) }));
@@ -70,7 +71,9 @@ async function check(request: IndexCheckRequest): Promise<void> {
   const index = await openIndexSnapshot(read, (parameters) => inlineIndexSigner(parameters), { name: request.name });
   await index.query([], request.query); // bad values refused before any file is read
   const stats = await index.stats();
-  const rows: CheckedDocument[] = [];
+  const rows = new IndexRowsBuilder();
+  const total = request.files.reduce((sum, file) => sum + file.size, 0);
+  let bytes = 0;
   const lines: string[] = [];
   let documents = 0;
   let matched = 0;
@@ -83,36 +86,43 @@ async function check(request: IndexCheckRequest): Promise<void> {
     batch.forEach((doc, i) => {
       const matches = results[i].matches;
       if (matches.length > 0) matched++;
-      if (rows.length < SHOWN) rows.push({ id: doc.id, matches });
+      rows.add(doc.id, matches);
       lines.push(queryLine(doc.id, matches) + '\n');
     });
     documents += batch.length;
     batch = [];
-    post({ type: 'progress', documents });
+    post({ type: 'progress', documents, bytes, total });
   };
   const options = { ...request.read, strict: false };
   const skipped: string[] = [];
-  const units = webInputUnits(request.files, undefined, (message) => skipped.push(message));
+  const units = webInputUnits(
+    request.files,
+    (done) => (bytes = done),
+    (message) => skipped.push(message),
+  );
   for await (const doc of unitDocuments(units, options, BROWSER_SOURCES)) {
     batch.push({ id: doc.id, text: doc.text });
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length > 0) await flush();
-  const { top, containment } = request.query;
-  const question =
-    containment !== undefined
-      ? `containment ≥ ${containment}`
-      : top !== undefined
-        ? `top ${top}`
-        : `threshold ${String(index.parameters.threshold)}`;
-  post({
-    type: 'checked',
-    rows,
-    documents,
-    matched,
-    indexed: stats.documents,
-    question,
-    jsonl: new Blob(lines, { type: 'application/x-ndjson' }),
-    skipped,
-  });
+  const table = rows.finish();
+  post(
+    {
+      type: 'checked',
+      rows: table,
+      documents,
+      matched,
+      indexed: stats.documents,
+      question: questionOf(request.query, index.parameters.threshold),
+      jsonl: new Blob(lines, { type: 'application/x-ndjson' }),
+      skipped,
+    },
+    rowBuffers(table),
+  );
+}
+
+/** What was asked: "threshold 0.8", "top 10" or "containment ≥ 0.8". */
+function questionOf({ top, containment }: QueryOptions, threshold: number): string {
+  if (containment !== undefined) return `containment ≥ ${containment}`;
+  return top !== undefined ? `top ${top}` : `threshold ${String(threshold)}`;
 }

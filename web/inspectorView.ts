@@ -142,11 +142,17 @@ function describeSimilarity(estimate: number, exact: number | undefined, verifie
   return `${estimate.toFixed(3)} estimate`;
 }
 
+/** The pager's buttons for `page`; one that was pressed and disables itself hands the focus to the other. */
 function pager(prefix: string, page: number, pages: number, total: number): void {
   byId(`${prefix}-page`).textContent = total === 0 ? '' : `Page ${page + 1} of ${pages}`;
-  byId<HTMLButtonElement>(`${prefix}-prev`).disabled = page === 0;
-  byId<HTMLButtonElement>(`${prefix}-next`).disabled = page >= pages - 1;
-  byId(`${prefix}-prev`).parentElement!.hidden = pages <= 1;
+  const previous = byId<HTMLButtonElement>(`${prefix}-prev`);
+  const next = byId<HTMLButtonElement>(`${prefix}-next`);
+  const focused = document.activeElement;
+  previous.disabled = page === 0;
+  next.disabled = page >= pages - 1;
+  previous.parentElement!.hidden = pages <= 1;
+  if (focused === previous && previous.disabled && !next.disabled) next.focus();
+  if (focused === next && next.disabled && !previous.disabled) previous.focus();
 }
 
 function segments(parts: readonly Segment[]): Node[] {

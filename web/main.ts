@@ -151,14 +151,21 @@ function watchProbe(): void {
 }
 watchProbe();
 // Stopping a span search replaces the worker, and the last dedup's inspector with it: its results go too.
-new SpansView(
+const spansView = new SpansView(
   client,
   () => Array.from(filesInput.files ?? []),
   () => {
     watchProbe();
     resultsView.clear();
   },
+  // The search ended: an alert saying Dedup waits for it is stale (it stayed after Stop).
+  () => {
+    if (status.textContent === DEDUP_WAIT) showStatus('');
+  },
 );
+
+/** The alert of a Dedup pressed during a span search (gone when the search ends). */
+const DEDUP_WAIT = 'A repeated-span search is in progress: wait for it, or stop it.';
 
 // ---- one run ----------------------------------------------------------------
 
@@ -186,7 +193,7 @@ window.addEventListener('beforeunload', (event) => {
 });
 
 async function start(): Promise<void> {
-  if (client.busy) return showStatus('A repeated-span search is in progress: wait for it, or stop it.', true, true);
+  if (client.busy) return showStatus(DEDUP_WAIT, true, true);
   const files = Array.from(filesInput.files ?? []);
   let settings: RunSettings;
   running = true; // no second start while the settings are checked
@@ -209,8 +216,10 @@ async function start(): Promise<void> {
     throw error;
   }
   resultsView.clear();
+  const pressed = document.activeElement === runButton;
   runButton.disabled = true;
   cancelButton.hidden = false;
+  if (pressed) cancelButton.focus(); // Dedup just disabled itself: the focus would fall to the page
   progress.reset();
   showStatus('Starting…');
   const started = performance.now();
@@ -244,6 +253,7 @@ function finish(end: RunEnd): void {
   runButton.disabled = false;
   cancelButton.hidden = true;
   progress.stop(end);
+  spansView.dedupEnded();
 }
 
 /**

@@ -35,3 +35,23 @@ export function forThisPage(message: string): string {
   for (const [flag, setting] of PATTERNS) text = text.replace(flag, setting);
   return text;
 }
+
+/** A rule of the options table that asks for a number ("an integer from 1 to 4096", "a number strictly between…"). */
+const NUMERIC_RULE = /^an? (positive )?(integer|number)\b/;
+
+/**
+ * An options-table message ("minLength must be an integer from 1 to 1048576, got 0") as the page says it: the field's
+ * label, as the user sees it, for the option's code name, and a plain sentence for a field left empty or holding no
+ * number, where the table would say `got ""` or `got NaN`. `text` is the field's value; `badInput`, that the browser
+ * could not read a number field's entry as a number (its value is then empty). Other messages go through forThisPage.
+ */
+export function fieldMessage(message: string, label: string, text: string, badInput = false): string {
+  const parsed = /^[A-Za-z]+ must be (.+), got (.*)$/s.exec(message);
+  if (parsed === null) return forThisPage(message);
+  const [, rule, got] = parsed;
+  const numeric = NUMERIC_RULE.test(rule);
+  if (badInput || (numeric && text.trim() !== '' && Number.isNaN(Number(text))))
+    return `“${label}” is not a number: give ${rule}.`;
+  if (text.trim() === '') return `“${label}” is empty: give ${rule}.`;
+  return `“${label}” must be ${rule}, got ${got === 'NaN' ? JSON.stringify(text) : got}.`;
+}

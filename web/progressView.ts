@@ -15,6 +15,7 @@ const STAGE_LABELS: Record<string, string> = {
   clustering: 'Clustering',
   assignment: 'Choosing the kept documents',
   writing: 'Making the downloads',
+  checking: 'Reading and checking the files against the index',
 };
 
 const UNITS: Record<StageProgress['unit'], string> = { bytes: 'byte', bands: 'band', pairs: 'pair', steps: 'step' };

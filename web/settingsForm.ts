@@ -9,7 +9,7 @@ import type { VerifyMode } from '../src/verify/verification.js';
 import { makeParams } from '../src/signatures/params.js';
 import { OPTIONS } from '../src/options.js';
 import { byId, showSvg } from './dom.js';
-import { forThisPage } from './messages.js';
+import { fieldMessage } from './messages.js';
 import type { LshReply, LshRequest } from './paramsWorker.js';
 import type { BackendChoice, RunSettings } from './protocol.js';
 
@@ -25,14 +25,28 @@ export class FieldError extends Error {
 export const value = (id: string): string => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
 const checked = (id: string): boolean => byId<HTMLInputElement>(id).checked;
 
-/** Runs a field's check; its error (the options table's message, as the CLI's and the library's) marks that field. */
-export function fieldCheck<T>(id: string, read: () => T): T {
+/** The field's name as the page shows it: its label's text, else its aria-label. */
+export function fieldLabel(field: HTMLElement): string {
+  const label = field.id === '' ? null : document.querySelector(`label[for="${field.id}"]`);
+  return (label?.textContent ?? field.getAttribute('aria-label') ?? field.id).trim();
+}
+
+/**
+ * Runs a field's check; its error (the options table's rule, as the CLI's and the library's) marks that field, named
+ * by its label rather than the option's code name (fieldMessage).
+ */
+export function fieldCheck<T>(id: string, read: () => T, label?: string): T {
   try {
     return read();
   } catch (error) {
-    throw new FieldError(byId(id), forThisPage((error as Error).message));
+    const field = byId<HTMLInputElement>(id);
+    const message = fieldMessage((error as Error).message, label ?? fieldLabel(field), field.value, badInput(field));
+    throw new FieldError(field, message);
   }
 }
+
+/** A number field whose entry the browser could not read as a number (its value is then ''). */
+const badInput = (field: HTMLElement): boolean => (field as HTMLInputElement).validity?.badInput === true;
 
 function readThreshold(): number {
   return fieldCheck('threshold', () => OPTIONS.threshold.parse(value('threshold')));

@@ -26,6 +26,8 @@ import type { WorkerClient } from './workerClient.js';
 
 const DOWNLOADS = ['edited', 'spans', 'spans-report', 'spans-report-html'] as const;
 const FIELDS = ['min-length', 'cut', 'min-remaining'];
+/** The alert of a search asked for during a dedup run (gone when the run ends). */
+const SPANS_WAIT = 'A dedup run is in progress: wait for it, or cancel it.';
 const TOP_LABELS = ['Occurrences', 'Bytes', 'First in', 'At byte', 'Text begins'];
 
 function readSpanSettings(): SpanSettings {
@@ -50,6 +52,8 @@ export class SpansView {
     private readonly files: () => File[],
     /** Called when Stop replaced the worker (the page watches the new one's probe, and drops the dedup's results). */
     private readonly onStopped: () => void,
+    /** Called when a search ends (done, failed or stopped): the page's "a search is in progress" alert is stale. */
+    private readonly onEnded: () => void = () => undefined,
   ) {
     for (const id of FIELDS) byId(id).addEventListener('input', () => clearFieldError(byId(id)));
     this.findButton.addEventListener('click', () => this.start());
@@ -71,7 +75,7 @@ export class SpansView {
 
   private start(): void {
     if (this.client.busy) {
-      this.say('A dedup run is in progress: wait for it, or cancel it.', true, true);
+      this.say(SPANS_WAIT, true, true);
       return;
     }
     const files = this.files();
@@ -87,8 +91,10 @@ export class SpansView {
       return;
     }
     this.clear();
+    const pressed = document.activeElement === this.findButton;
     this.findButton.disabled = true;
     this.stopButton.hidden = false;
+    if (pressed) this.stopButton.focus(); // the button just disabled itself: the focus would fall to the page
     this.progress.reset();
     this.say('Starting…');
     const started = performance.now();
@@ -121,6 +127,12 @@ export class SpansView {
     this.findButton.disabled = false;
     this.stopButton.hidden = true;
     this.progress.stop(end);
+    this.onEnded();
+  }
+
+  /** The dedup run ended: an alert saying the search waits for it is stale, and goes. */
+  dedupEnded(): void {
+    if (this.status.textContent === SPANS_WAIT) this.say('');
   }
 
   /** No results, no download links from an earlier search. */
@@ -145,7 +157,8 @@ export class SpansView {
       `${formatBytes(r.textBytes)} of text; spans of at least ${shortestSpan(r)}, cut from ` +
       `${r.cut === 'later' ? 'every occurrence but the first' : 'every occurrence'}; documents left with under ` +
       `${plural(r.minRemaining, 'byte')} dropped. ${int(r.search.windows)} windows hashed, ` +
-      `${int(r.search.collisions)} hash collisions resolved by their bytes.`;
+      `${int(r.search.collisions)} hash collisions resolved by their bytes, on ${plural(r.search.threads, 'thread')} ` +
+      `(as gpudedup substrings --threads ${r.search.threads}: each thread takes a round at least).`;
     const notes = [
       ...summary.skippedFiles,
       ...(summary.invalidSkipped > 0 ? [`${plural(summary.invalidSkipped, 'malformed line')} skipped`] : []),

@@ -174,7 +174,8 @@ export function formatSubstringsSummary(r: Omit<SubstringsReport, 'format' | 'in
     `  dropped    ${counted(r.documentsDropped, 'document')} left with under ${counted(r.minRemaining, 'byte')} or no token`,
     ...skippedLines(r),
     r.minTokens === undefined
-      ? `  search     ${thousands(r.search.windows)} windows in ${counted(r.search.rounds, 'round')}, ` +
+      ? `  search     ${thousands(r.search.windows)} windows in ${counted(r.search.rounds, 'round')} on ` +
+        `${counted(r.search.threads, 'thread')}, ` +
         `${thousands(r.search.groups)} repeated, ${thousands(r.search.collisions)} hash collisions resolved by bytes` +
         (r.search.resumedRounds > 0 ? ` (${counted(r.search.resumedRounds, 'round')} resumed from the checkpoint)` : '')
       : `  search     ${thousands(r.search.windows)} windows of ${r.minTokens} tokens, ${thousands(r.search.groups)} ` +

@@ -128,6 +128,11 @@ export async function signReference(
     if (keepSets) everySet(unit, sets);
     options.onDocuments?.(ids.length);
   }
+  // As `substrings --against` refuses it: an empty reference set would remove nothing and say nothing of it.
+  if (ids.length === 0)
+    throw new RangeError(
+      '--against holds no document (its files are empty, or were skipped): give documents to match, or leave it out',
+    );
   return { ids, rows: store.joined(), sets: keepSets ? sets : undefined };
 }
 

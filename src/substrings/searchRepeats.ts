@@ -17,7 +17,13 @@ export interface SearchOptions {
 }
 
 export interface SearchStats extends RoundStats {
+  /** The rounds run: the key space's slices, as many as --memory-limit needs and at least one a thread. */
   rounds: number;
+  /**
+   * The threads that ran them at once (the tab's search: one). With more threads a round is cut finer, so the same
+   * corpus takes more rounds (2 on two threads where one thread takes 1); every other count is the same.
+   */
+  threads: number;
 }
 
 /** Runs the round of keys [lo, hi) on lane `lane` (a worker): marks its repeated windows in that lane's marks. */
@@ -113,6 +119,7 @@ export async function searchRepeats(
   const resumed = plan.resumedStats;
   const stats: SearchStats = {
     rounds: slices.length,
+    threads: parallel,
     windows: resumed?.windows ?? 0,
     groups: resumed?.groups ?? 0,
     repeatedWindows: resumed?.repeatedWindows ?? 0,

@@ -165,7 +165,7 @@ export function searchTokenRepeats(
   const n = options.minTokens;
   const { numbers, counts, firsts, passes } = numberWindows(tokens, n, onPass);
   const collector = new SpanCollector(tokens);
-  const stats: SearchStats = { rounds: passes, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
+  const stats: SearchStats = { rounds: passes, threads: 1, windows: 0, groups: 0, repeatedWindows: 0, collisions: 0 };
   for (let id = 0; id < counts.length; id++) {
     if (counts[id] < 2) continue;
     stats.groups++;

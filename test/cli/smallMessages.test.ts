@@ -43,7 +43,7 @@ describe('small messages', () => {
     const input = corpus(dir);
     const r = await runCli(['substrings', input, '--report', join(dir, 'r.json'), '--min-length', '20']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/windows in 1 round,/);
+    expect(r.stdout).toMatch(/windows in 1 round on 1 thread,/);
     expect(r.stdout).toMatch(/ 1 repeated span of ≥ 20 bytes \(\d+ bytes\)/);
     for (const command of ['substrings', 'dedup']) {
       const missing = await runCli([command, join(dir, 'missing.jsonl')]);

@@ -38,7 +38,7 @@ async function both(documents: InMemoryDocument[], against: InMemoryDocument[], 
       backend,
       shingle: shingleOptionsOf(params),
       slotBits: params.slotBits,
-      against,
+      against: against.length > 0 ? against : undefined, // as the CLI without --against (an empty set is refused)
     });
     return { cli, memory };
   } finally {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
-import { useTab } from './tabFixture.js';
+import { press, useTab } from './tabFixture.js';
 
 const tab = useTab();
 const root = tempDir();
@@ -27,18 +27,6 @@ async function isolated(page: Page, selector: string): Promise<[boolean, boolean
       if (node.parentElement?.closest('bdi') === null && node.textContent!.includes(rlo)) outside = true;
     return [inBdi, outside] as [boolean, boolean];
   }, RLO);
-}
-
-/** Clicks `button` and waits until `status` has settled once more. */
-async function press(page: Page, button: string, status: string): Promise<string> {
-  const settled = Number((await page.getAttribute(status, 'data-settled')) ?? 0);
-  await page.click(button);
-  await page.waitForFunction(
-    ([id, n]) => Number(document.getElementById(id as string)!.dataset.settled ?? 0) > (n as number),
-    [status.slice(1), settled],
-    { timeout: 120_000 },
-  );
-  return (await page.textContent(status)) ?? '';
 }
 
 describe('file and folder names with U+202E', () => {

@@ -1073,7 +1073,9 @@ describe('the app, end to end in Chromium', () => {
       await clickDedup(page);
       expect(await page.getAttribute('#k', 'aria-invalid')).toBe('true');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('k');
-      expect(await page.textContent('#k-error')).toBe('k must be an integer from 1 to 4096, got 5000');
+      expect(await page.textContent('#k-error')).toBe(
+        '“Signature length k (hash functions)” must be an integer from 1 to 4096, got 5000.',
+      );
       expect(await page.locator('#results').isHidden()).toBe(false); // a refused start leaves the last results alone
       await page.fill('#k', '64');
       expect(await page.getAttribute('#k', 'aria-invalid')).toBeNull();

@@ -10,21 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
-import { useTab } from './tabFixture.js';
+import { press, useTab } from './tabFixture.js';
 
 const tab = useTab();
 const root = tempDir();
 
 async function check(page: Page, files: string[]): Promise<string> {
-  const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
   await page.setInputFiles('#files', files);
-  await page.click('#check-index');
-  await page.waitForFunction(
-    (n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n,
-    settled,
-    { timeout: 120_000 },
-  );
-  return (await page.textContent('#index-status')) ?? '';
+  return press(page, '#check-index', '#index-status');
 }
 
 describe('the index check names what it does not read', () => {

@@ -21,7 +21,7 @@ import { crc32 } from '../../src/lshIndex/crc32.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
-import { useTab } from './tabFixture.js';
+import { press, useTab } from './tabFixture.js';
 
 const tab = useTab();
 const root = tempDir();
@@ -44,16 +44,9 @@ function queryCorpus(): string {
 
 /** Picks the folder and files, presses Check, and waits for the check to settle; its status text. */
 async function check(page: Page, folder: string, files: string[]): Promise<string> {
-  const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
   await page.setInputFiles('#files', files);
   await page.setInputFiles('#index-dir', folder);
-  await page.click('#check-index');
-  await page.waitForFunction(
-    (n) => Number(document.getElementById('index-status')!.dataset.settled ?? 0) > n,
-    settled,
-    { timeout: 120_000 },
-  );
-  return (await page.textContent('#index-status')) ?? '';
+  return press(page, '#check-index', '#index-status');
 }
 
 async function download(page: Page, link: string): Promise<string> {
@@ -100,7 +93,7 @@ describe('the tab checks files against a saved index', () => {
         ),
       );
       expect(await download(page, '#download-matches'), name).toBe(cli);
-      // The table, in pages of 50 documents: a row per match, or one "no match" row, per document.
+      // The table, in pages of 50 rows: a row per match, or one "no match" row, per document.
       let rows = await page.locator('#index-table tbody tr').count();
       while (await page.isEnabled('#index-next')) {
         await page.click('#index-next');
@@ -150,7 +143,10 @@ describe('the tab checks files against a saved index', () => {
     }
     await page.selectOption('#index-question', 'top');
     await page.fill('#index-question-value', '0');
-    expect(await check(page, dir, [corpus])).toMatch(/top must be an integer from 1 to 10000, got 0/);
+    expect(await check(page, dir, [corpus])).toBe(
+      '“K (the most similar indexed documents)” must be an integer from 1 to 10000, got 0.',
+    );
+    expect(await page.getAttribute('#index-question-value', 'aria-invalid')).toBe('true');
     await page.close();
   }, 300_000);
 

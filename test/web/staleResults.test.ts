@@ -5,26 +5,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
-import { useTab } from './tabFixture.js';
+import { press, useTab } from './tabFixture.js';
 
 const tab = useTab();
 const root = tempDir();
-
-async function press(page: Page, button: string, status: string): Promise<string> {
-  const settled = Number((await page.getAttribute(status, 'data-settled')) ?? 0);
-  await page.click(button);
-  await page.waitForFunction(
-    ([id, n]) => Number(document.getElementById(id as string)!.dataset.settled ?? 0) > (n as number),
-    [status.slice(1), settled],
-    { timeout: 120_000 },
-  );
-  return (await page.textContent(status)) ?? '';
-}
 
 const P = 'a paragraph long enough to be found again by the span search, word for word, in two documents';
 

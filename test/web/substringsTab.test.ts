@@ -19,7 +19,7 @@ import { ParquetTableBuffer } from '../../src/formats/parquet/parquetBuffer.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
-import { useTab } from './tabFixture.js';
+import { press, useTab } from './tabFixture.js';
 
 const tab = useTab();
 const root = tempDir();
@@ -66,19 +66,12 @@ async function bytesOf(page: Page, link: string): Promise<Buffer> {
 
 /** Sets the span settings, presses Find repeated spans, and waits for the search to settle; its status text. */
 async function findSpans(page: Page, files: string[], settings: Record<string, string>): Promise<string> {
-  const settled = Number((await page.getAttribute('#spans-status', 'data-settled')) ?? 0);
   await page.setInputFiles('#files', files);
   for (const [id, value] of Object.entries(settings)) {
     if (id === 'cut') await page.selectOption('#cut', value);
     else await page.fill(`#${id}`, value);
   }
-  await page.click('#find-spans');
-  await page.waitForFunction(
-    (n) => Number(document.getElementById('spans-status')!.dataset.settled ?? 0) > n,
-    settled,
-    { timeout: 60_000 },
-  );
-  return (await page.textContent('#spans-status')) ?? '';
+  return press(page, '#find-spans', '#spans-status', 60_000);
 }
 
 /** The CLI's outputs for the same files and flags. */
@@ -158,7 +151,7 @@ describe('the tab finds repeated spans as gpudedup substrings does', () => {
     expect((await bytesOf(page, '#download-kept-parquet')).subarray(0, 4).toString()).toBe('PAR1');
 
     expect(await findSpans(page, [planted], { 'min-length': '0' })).toBe(
-      'minLength must be an integer from 1 to 1048576, got 0',
+      '“Shortest repeated span (bytes)” must be an integer from 1 to 1048576, got 0.',
     );
     expect(await page.getAttribute('#min-length', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#spans-status', 'role')).toBe('alert');

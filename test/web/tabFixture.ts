@@ -61,3 +61,29 @@ export function useTab(): TabFixture {
     },
   };
 }
+
+/**
+ * Runs `act` (a click, a key press), then waits until the status line `status` (a selector such as '#index-status')
+ * has settled once more (its data-settled count, raised when a press of its button ends: done, failed, refused or
+ * stopped); the status's text.
+ */
+export async function settleAfter(
+  page: Page,
+  status: string,
+  act: () => Promise<unknown>,
+  timeout = 120_000,
+): Promise<string> {
+  const settled = Number((await page.getAttribute(status, 'data-settled')) ?? 0);
+  await act();
+  await page.waitForFunction(
+    ([id, n]) => Number(document.getElementById(id as string)!.dataset.settled ?? 0) > (n as number),
+    [status.slice(1), settled],
+    { timeout },
+  );
+  return (await page.textContent(status)) ?? '';
+}
+
+/** Clicks `button` and waits until `status` has settled once more (settleAfter); the status's text. */
+export function press(page: Page, button: string, status: string, timeout?: number): Promise<string> {
+  return settleAfter(page, status, () => page.click(button), timeout);
+}

@@ -54,7 +54,7 @@ const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;overflow-wrap:anywhere}
 h1{font-size:1.6rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd}h3{font-size:1.05rem}
 table{border-collapse:collapse;margin:.6rem 0}td,th{border:1px solid #ddd;padding:.25rem .55rem;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f6}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}th{background:#f4f4f6}
 figure{display:inline-block;margin:.5rem 1rem .5rem 0}figcaption{font-size:.85rem;color:#555}
 .diff{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.doc{white-space:pre-wrap;font:13px/1.4 ui-monospace,monospace;background:#fafafa;border:1px solid #e3e3e3;padding:.5rem;max-height:24rem;overflow:auto}
 mark.shared{background:#cdeccd}span.unshared{background:#fbd9d3}.note{color:#555;font-size:.9rem}

@@ -55,6 +55,7 @@ function searchRows(r: SubstringsReport): string[] {
     row('shortest span (--min-length, bytes)', field('minLength', r.minLength ?? null)),
     row('cut (--cut)', field('cut', r.cut)),
     row('search rounds', field('search.rounds', r.search.rounds)),
+    row('threads of the search (a round a thread at least)', field('search.threads', r.search.threads)),
     row('windows hashed', field('search.windows', r.search.windows)),
     row('hash collisions resolved by bytes', field('search.collisions', r.search.collisions)),
     row('rounds resumed from a checkpoint', field('search.resumedRounds', r.search.resumedRounds)),
