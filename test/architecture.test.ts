@@ -153,13 +153,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['src/engines'],
   ['src/api.ts'],
   ['src/pipeline/shared'],
-  [
-    'src/pipeline/dedup',
-    'src/pipeline/sign',
-    'src/pipeline/cluster',
-    'src/pipeline/index',
-    'src/pipeline/substrings',
-  ],
+  ['src/pipeline/dedup', 'src/pipeline/sign', 'src/pipeline/cluster', 'src/pipeline/index', 'src/pipeline/substrings'],
   // Commands that run other commands: dedup then substrings; the bench's one whole dedup.
   ['src/pipeline/dedupSubstrings', 'src/pipeline/bench'],
   ['src/server'],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `gpudedup` command line. Each command lives in its own module. */
+import './heapFlags.js'; // first: before anything allocates
 import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { buildProgram } from './program.js';
