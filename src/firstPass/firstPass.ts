@@ -118,13 +118,9 @@ const READ_STEP = Symbol('read');
 const FINISHED = (): typeof FINISHED_STEP => FINISHED_STEP;
 const READ = (): typeof READ_STEP => READ_STEP;
 
-function startRead(given: InputUnit, worker: number, options: FirstPassOptions): Pending {
+function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
   const id = nextUnitId++;
-  const input = ownedUnit(given, options.workers);
-  const transfer =
-    (input.kind === 'lines' && input.borrowed !== true) || input.kind === 'json-array'
-      ? [input.bytes.buffer as ArrayBuffer]
-      : [];
+  const transfer = input.kind === 'lines' || input.kind === 'json-array' ? [input.bytes.buffer as ArrayBuffer] : [];
   const read = options.workers
     .request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer)
     .then((r) => {
@@ -133,15 +129,6 @@ function startRead(given: InputUnit, worker: number, options: FirstPassOptions):
     });
   read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
   return { id, worker, path: input.kind === 'texts' ? 'documents' : input.path, read };
-}
-
-/**
- * A borrowed unit's bytes are reused for the next unit: workers that copy requests get them as they are (sent by
- * copy, not transferred), others (this thread's handler, which reads them later) a copy of their own.
- */
-function ownedUnit(input: InputUnit, workers: FirstPassWorkers): InputUnit {
-  if (input.kind !== 'lines' || input.borrowed !== true || workers.copiesRequests === true) return input;
-  return { ...input, bytes: input.bytes.slice(), borrowed: false };
 }
 
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */

@@ -21,9 +21,6 @@ export const UNIT_BYTES = 1 << 19;
 /**
  * `unitLines`: also cut after this many lines (a checkpoint of `sign --batch-size`, or a slow pipe's lines as they
  * come). Where a unit ends depends on the chunks as they come: once `unitBytes` are held, after the last \n held.
- * `reuse`: every unit's bytes are copied into one buffer, reused for the next unit (the unit says it is `borrowed`):
- * for a consumer that is done with a unit's bytes before it asks for the next, as the first pass is once it posted
- * them; the thread that cuts units then allocates no buffer a unit (each one it drops costs it garbage collection).
  */
 export async function* lineUnits(
   path: string,
@@ -31,23 +28,13 @@ export async function* lineUnits(
   qualifyIds: boolean,
   unitBytes = UNIT_BYTES,
   unitLines = Infinity,
-  reuse = false,
 ): AsyncGenerator<InputUnit> {
-  const held = new HeldBytes(reuse);
+  const held = new HeldBytes();
   let firstLine = 1;
   let offset = 0;
   let opened = !isJsonName(path);
   const unit = (bytes: Uint8Array, final: boolean): InputUnit => {
-    const out: InputUnit = {
-      kind: 'lines',
-      path,
-      bytes,
-      firstLine,
-      offset,
-      qualifyIds,
-      stripBom: offset === 0,
-      ...(reuse ? { borrowed: true } : {}),
-    };
+    const out: InputUnit = { kind: 'lines', path, bytes, firstLine, offset, qualifyIds, stripBom: offset === 0 };
     firstLine += countLines(bytes, final);
     offset += bytes.length;
     return out;
@@ -74,8 +61,6 @@ export async function* lineUnits(
 /** The chunks not yet in a unit, as they came (views, not copies). */
 class HeldBytes {
   readonly parts: Uint8Array[] = [];
-  /** With reuse: the buffer every unit is copied into. */
-  private reused = new Uint8Array(0);
   length = 0;
   /** Just after the last \n held; 0 when none is. */
   private lastEnd = 0;
@@ -84,8 +69,6 @@ class HeldBytes {
   private scanPart = 0;
   private scanAt = 0;
   private scanBase = 0;
-
-  constructor(private readonly reuse: boolean) {}
 
   push(chunk: Uint8Array): void {
     const end = searchable(chunk).lastIndexOf(LF);
@@ -118,12 +101,10 @@ class HeldBytes {
   }
 
   /**
-   * The first `cut` bytes, copied once into a buffer of their own (which the unit may transfer), or into the reused
-   * one; the rest stays held.
+   * The first `cut` bytes, copied once into a buffer of their own (which the unit may transfer); the rest stays held.
    */
   take(cut: number): Uint8Array {
-    if (this.reuse && this.reused.length < cut) this.reused = new Uint8Array(Math.max(cut, 2 * this.reused.length));
-    const out = this.reuse ? this.reused.subarray(0, cut) : new Uint8Array(cut);
+    const out = new Uint8Array(cut);
     let at = 0;
     let used = 0;
     while (at < cut) {

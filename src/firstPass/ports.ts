@@ -21,8 +21,6 @@ export interface FirstPassSources {
 export interface FirstPassWorkers {
   /** How many workers requests may be spread over. */
   readonly size: number;
-  /** Requests are copied when sent (worker threads' messages): a unit's borrowed bytes may be reused once sent. */
-  readonly copiesRequests?: boolean;
   request(worker: number, request: FirstPassRequest, transfer?: readonly ArrayBuffer[]): Promise<FirstPassResponse>;
   destroy(): void;
 }

@@ -55,8 +55,6 @@ export type InputUnit =
       readonly offset: number;
       readonly qualifyIds: boolean;
       readonly stripBom: boolean;
-      /** The bytes are a view of a buffer reused for the next unit (lineUnits's `reuse`): post them by copy. */
-      readonly borrowed?: boolean;
     }
   /** A `.json` file holding one JSON array of objects, whole. */
   | { readonly kind: 'json-array'; readonly path: string; readonly bytes: Uint8Array; readonly qualifyIds: boolean }

@@ -16,7 +16,6 @@ export function nodeFirstPassWorkers(threads: number): FirstPassWorkers {
   );
   return {
     size: threads,
-    copiesRequests: true,
     request: (worker, request, transfer) => pool.request(worker, request, transfer),
     destroy: () => pool.destroy(),
   };

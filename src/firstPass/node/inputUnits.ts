@@ -22,8 +22,7 @@ export async function* inputUnits(
   for (const file of files) {
     if (file.format === 'jsonl') {
       const stream = await openDecompressed(file.path, (n) => onBytes?.((before += n)));
-      // Borrowed units: every consumer here is the first pass, done with a unit's bytes once it sent them.
-      yield* lineUnits(file.path, stream as AsyncIterable<Uint8Array>, qualifyIds, cut.bytes, cut.lines, true);
+      yield* lineUnits(file.path, stream as AsyncIterable<Uint8Array>, qualifyIds, cut.bytes, cut.lines);
     } else if (file.format === 'text') {
       yield { kind: 'text-file', path: file.path, source: file.path };
       onBytes?.((before += file.size ?? 0));
