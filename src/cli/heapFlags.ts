@@ -7,8 +7,12 @@
  * workers. A larger initial old generation lets garbage be collected young.
  * It is a threshold, not a reservation: nothing is allocated for it. Set at
  * run time it holds fully for the worker threads started after it and in part
- * for this one (bench/RESULTS.md has the figures).
+ * for this one; the child process that runs a command which may open a GPU
+ * (quietNative.ts) gets it on its command line, where it holds for all.
  */
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--initial-old-space-size=256');
+/** Given on the command line (quietNative.ts's child process gets it so), it holds for the main thread too. */
+export const HEAP_FLAG = '--initial-old-space-size=256';
+
+setFlagsFromString(HEAP_FLAG);
