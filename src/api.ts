@@ -38,6 +38,7 @@ import type { CutMode } from './options.js';
 /** The options each function takes: any other key (a misspelling) is refused. */
 const SIGNATURE_OPTIONS = [
   'scheme',
+  'weights',
   'seed',
   'k',
   'shingle',

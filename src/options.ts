@@ -22,6 +22,8 @@ export type ClusterCheck = 'none' | 'representative';
  * (datasketchFamily.ts).
  */
 export type SchemeName = 'classic' | 'oph' | 'datasketch-affine32' | 'datasketch-affine64' | 'datasketch-legacy';
+/** How shingles weigh: a set (each once), or counted (countWeights.ts: c occurrences are c elements). */
+export type WeightsName = 'none' | 'counts';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
 export type ShingleMode = 'word' | 'char' | 'auto';
 /** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
@@ -41,6 +43,7 @@ export const SCHEME_NAMES: readonly SchemeName[] = [
   'datasketch-legacy',
 ];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
+export const WEIGHTS: readonly WeightsName[] = ['none', 'counts'];
 /** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
 export type CutMode = 'later' | 'all';
 export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
@@ -56,6 +59,7 @@ export const CONTAMINATION_MIN_TOKENS = 13;
 export const OPTIONS = {
   // What a signature is (recorded in every signature file).
   scheme: oneOf<SchemeName>('scheme', '--scheme', 'classic', SCHEME_NAMES),
+  weights: oneOf<WeightsName>('weights', '--weights', 'none', WEIGHTS),
   k: integer('k', '--k', 128, 1, 4096),
   seed: spec<string | number>(
     'seed',

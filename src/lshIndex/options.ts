@@ -64,6 +64,7 @@ export interface OpenOptions {
 
 export const INDEX_OPTIONS = [
   'scheme',
+  'weights',
   'seed',
   'k',
   'shingle',
@@ -82,6 +83,8 @@ export const INDEX_OPTIONS = [
 /** Every parameter of an index, resolved (defaults filled in): what manifest.json records. */
 export interface IndexParameters {
   readonly scheme: SchemeName;
+  /** Recorded only when not 'none' (signatures/params.ts): a manifest without it is of shingle sets. */
+  readonly weights?: 'counts';
   /** The 64-bit seed in decimal. */
   readonly seed: string;
   readonly k: number;
@@ -119,6 +122,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkParams(lsh, signature.k);
   return {
     scheme: schemeOf(signature),
+    ...(signature.weights ? { weights: signature.weights } : {}),
     seed: signature.seed,
     k: signature.k,
     shingle: signature.shingle,
@@ -140,6 +144,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
 export function signatureParamsOf(p: IndexParameters): SignatureParams {
   return makeParams({
     scheme: p.scheme,
+    weights: p.weights,
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,

@@ -5,7 +5,7 @@
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
-import { optionValue, type ParamSlotBits } from '../options.js';
+import { optionValue, type ParamSlotBits, type WeightsName } from '../options.js';
 import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from './datasketchFamily.js';
 
 export type { SchemeName } from './hashFamily.js';
@@ -72,6 +72,13 @@ export interface SignatureParams {
   readonly slotBits: ParamSlotBits;
   /** b-bit slots (slotBits < 32) only: the stored band keys' layout, fixed when signing. */
   readonly bandKeys?: StoredBandLayout;
+  /** How shingles weigh (countWeights.ts): recorded only when not the plain set ('none'), so older files read as sets. */
+  readonly weights?: Exclude<WeightsName, 'none'>;
+}
+
+/** A parameter set's weighting: 'none' where none is recorded. */
+export function weightsOf(params: Pick<SignatureParams, 'weights'>): WeightsName {
+  return params.weights ?? 'none';
 }
 
 export interface SignatureOptions {
@@ -86,6 +93,8 @@ export interface SignatureOptions {
   readonly slotBits?: ParamSlotBits;
   /** Required with slotBits < 32, refused otherwise. */
   readonly bandKeys?: StoredBandLayout;
+  /** none (default): shingle sets; counts: a shingle seen c times is c elements (weighted Jaccard). */
+  readonly weights?: WeightsName;
 }
 
 /**
@@ -103,6 +112,9 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
       ? (datasketch?.slotBits ?? optionValue('slotBits', undefined))
       : optionValue('slotBits', options.slotBits);
   const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
+  const weights = optionValue('weights', options.weights);
+  if (weights !== 'none' && datasketch)
+    throw new RangeError(`--weights ${weights} is not datasketch's: --scheme ${scheme} signs shingle sets`);
   return {
     scheme: SCHEMES[scheme],
     seed:
@@ -119,6 +131,7 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     },
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
+    ...(weights === 'none' ? {} : { weights }),
   };
 }
 
@@ -178,7 +191,13 @@ export function fullSlotBits(params: SignatureParams): 32 | 64 {
 
 export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
   const scheme = schemeOf(params);
-  const options = { mode: params.shingle, n: params.n, normalize: params.normalize };
+  const weights = weightsOf(params);
+  const options = {
+    mode: params.shingle,
+    n: params.n,
+    normalize: params.normalize,
+    ...(weights === 'none' ? {} : { weights }),
+  };
   // datasketch hashes each shingle with SHA-1 (sha1_hash64 for affine64, else sha1_hash32).
   if (!isDatasketchScheme(scheme)) return options;
   return { ...options, hash: datasketchSlotBits(scheme) === 64 ? 'sha1-64' : 'sha1-32' };
@@ -199,6 +218,7 @@ export function paramDifferences(a: SignatureParams, b: SignatureParams): string
     nfkc: p.normalize.nfkc,
     stripPunctuation: p.normalize.stripPunctuation,
     slotBits: p.slotBits,
+    weights: weightsOf(p),
     bandKeys: p.bandKeys ? `${p.bandKeys.bands} bands × ${p.bandKeys.rows} rows` : 'none',
   });
   const fa = flat(a);

@@ -18,7 +18,15 @@ import { workgroupGrid } from '../../../src/signatures/webgpu/plan.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from '../../../src/signatures/webgpu/webGpuSigner.js';
 import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.js';
 import { ophSignatureRef, P, pairsToBigInts } from '../../support/reference.js';
-import { corpusBatch, lowWords, mulAddCases, packOperands, randomBatch, randomSizes } from './cases.js';
+import {
+  corpusBatch,
+  lowWords,
+  mulAddCases,
+  packOperands,
+  randomBatch,
+  randomSizes,
+  weightedCorpusBatch,
+} from './cases.js';
 
 const SEED = { hi: 0x01234567, lo: 0x89abcdef };
 const sources = loadShaderSources();
@@ -173,6 +181,22 @@ describeWithGpu('WebGPU backend', (gpu) => {
       await signOph(batch, 128);
       await signOph(batch, 256);
     });
+  });
+
+  describe('count-weighted sets (--weights counts) sign as on the CPU', () => {
+    // The elements (g, j) are made before signing (countWeights.ts): classic and OPH shaders sign them unchanged.
+    const batch = weightedCorpusBatch(60);
+    for (const scheme of ['classic', 'oph'] as const) {
+      it(`${scheme}, k = 128, the bundled corpus's documents repeated`, async () => {
+        const family = makeHashFamily(128, SEED, scheme);
+        const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {} });
+        try {
+          expectSameWords(await signer.sign(batch), signBatchOnCpu(family, batch), `${scheme}, weighted`);
+        } finally {
+          signer.destroy();
+        }
+      });
+    }
   });
 
   describe('failures reject promptly, so the run can finish on the CPU', () => {
