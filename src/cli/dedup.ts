@@ -6,7 +6,7 @@ import { dedupSubstringsJob, type SubstringsSection } from '../pipeline/dedupSub
 import { usesShingleSets } from '../verify/verification.js';
 import { formatSummary, type DedupReport } from '../pipeline/shared/report.js';
 import { readSignatureParams } from '../formats/shards/signatureFile.js';
-import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
+import { makeParams, schemeOf, weightsOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom } from './options.js';
 import { addLshOptions, lshParamsFrom } from './params.js';
 import { stageBar } from './progress.js';
@@ -118,6 +118,7 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
   const slotBits = (given('slotBits') && options.slotBits) || p.slotBits;
   return makeParams({
     scheme: given('scheme') ? options.scheme : schemeOf(p),
+    weights: given('weights') ? options.weights : weightsOf(p),
     k: given('k') ? options.k : p.k,
     seed: given('seed') ? options.seed : p.seed,
     shingle: given('shingle') ? options.shingle : p.shingle,
