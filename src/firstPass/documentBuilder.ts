@@ -21,8 +21,6 @@ export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
   const { shingle, keep, read } = setup;
   if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
   if (keep.kind === 'field' || unitKernelUnavailable()) return undefined;
-  // Count weighting (countWeights.ts) keeps every window; the kernel keeps sets.
-  if (shingle.weights === 'counts') return undefined;
   return {
     textField: read.textField,
     idField: read.idField,
@@ -30,6 +28,7 @@ export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
     char: shingle.mode === 'char',
     n: shingle.n,
     hash: shingle.hash ?? 'fnv1a64',
+    ...(shingle.weights === 'counts' ? { counts: true } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // Jaccard of the element sets is the weighted Jaccard of the counts; every shingling path gives the same elements.
 import { describe, expect, it } from 'vitest';
 import { countElements } from '../../src/shingles/countWeights.js';
+import { kernelLines, kernelText, R } from '../../src/firstPass/wasm/unitKernel.js';
 import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../../src/shingles/shingles.js';
 import { exactJaccard } from '../../src/verify/exactJaccard.js';
 import { bigIntsToPairs, P, pairsToBigInts, randomBelow, rng, weightedElementRef } from '../support/reference.js';
@@ -77,5 +78,29 @@ describe('shingleDocument with weights: counts', () => {
     expect(shingleDocument(texts[2], { ...COUNTS, n: 2 })).toEqual(
       shingleDocument(texts[2], { ...DEFAULT_SHINGLE, n: 2 }),
     );
+  });
+
+  it("the first pass's document kernel (unitKernel.as.ts) gives the same elements, one text or JSON lines", () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `w${i % 37}`).join(' ');
+    const all = [...texts.slice(1), long];
+    for (const char of [false, true]) {
+      const setup = { textField: 'text', idField: 'id', idRequired: false, char, n: 4, hash: 'fnv1a64' as const };
+      const options = { ...COUNTS, mode: char ? ('char' as const) : ('word' as const), n: 4 };
+      for (const text of all) {
+        const records = kernelText(text.toLowerCase(), { ...setup, counts: true })!;
+        const got = records.shingles.slice(0, 2 * records.words[R.SH_COUNT]);
+        expect(got, `${char ? 'char' : 'word'}: ${text.slice(0, 40)}`).toEqual(shingleDocumentReference(text, options));
+      }
+      const lines = new TextEncoder().encode(all.map((text) => JSON.stringify({ text })).join('\n'));
+      const got: Uint32Array[] = [];
+      kernelLines(lines, 1, true, { ...setup, counts: true }, '', (records, words) => {
+        for (let r = 0; r < records.count; r++) {
+          const start = records.words[r * words + R.SH_START];
+          const count = records.words[r * words + R.SH_COUNT];
+          got.push(records.shingles.slice(2 * start, 2 * (start + count)));
+        }
+      });
+      expect(got).toEqual(all.map((text) => shingleDocumentReference(text, options)));
+    }
   });
 });
