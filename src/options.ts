@@ -21,7 +21,13 @@ export type ClusterCheck = 'none' | 'representative';
  * The signing schemes (hashFamily.ts): classic MinHash, one-permutation hashing, or datasketch 2.0's
  * (datasketchFamily.ts).
  */
-export type SchemeName = 'classic' | 'oph' | 'datasketch-affine32' | 'datasketch-affine64' | 'datasketch-legacy';
+export type SchemeName =
+  | 'classic'
+  | 'oph'
+  | 'simhash'
+  | 'datasketch-affine32'
+  | 'datasketch-affine64'
+  | 'datasketch-legacy';
 /** How shingles weigh: a set (each once), or counted (countWeights.ts: c occurrences are c elements). */
 export type WeightsName = 'none' | 'counts';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
@@ -38,6 +44,7 @@ export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
 export const SCHEME_NAMES: readonly SchemeName[] = [
   'classic',
   'oph',
+  'simhash',
   'datasketch-affine32',
   'datasketch-affine64',
   'datasketch-legacy',
@@ -97,6 +104,8 @@ export const OPTIONS = {
     (p) => p >= 0 && p < 1,
   ),
   maxBucketPairs: integer('maxBucketPairs', '--max-bucket-pairs', 16, 1),
+  /** --scheme simhash: near-duplicates differ in at most this many of 64 bits (h + 1 bands of 64 / (h + 1) bits). */
+  maxHamming: integer('maxHamming', '--max-hamming', 3, 1, 31),
   // Verification and clustering.
   verify: oneOf<VerifyMode>('verify', '--verify', 'hybrid', VERIFY_MODES),
   estimateError: real(

@@ -35,6 +35,7 @@ import {
 } from './dedupChecks.js';
 import { spoolStreams } from '../pipeline/shared/spool.js';
 import { checkInputPaths } from '../io/readDocuments.js';
+import { addSimhashOptions, simhashRun } from './simhashOptions.js';
 
 export function registerDedupCommand(program: Command): void {
   const command = program
@@ -52,7 +53,7 @@ export function registerDedupCommand(program: Command): void {
     );
   const withTables = addSubstringsOptions(addAgainstAndTableOptions(addVerificationOptions(command)));
   const withOptions = addRunOptions(addReportOptions(withTables));
-  addLshOptions(addSignatureOptions(addInputOptions(withOptions))).action(
+  addSimhashOptions(addLshOptions(addSignatureOptions(addInputOptions(withOptions)))).action(
     async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
       checkSubstringsOptions(options, cmd);
       if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
@@ -83,15 +84,17 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('--contamination needs --against');
   if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   checkReadOnce(inputs, options, verify);
+  const simhash = schemeOf(params) === 'simhash' ? simhashRun(options.maxHamming, cmd) : undefined;
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
     params,
     backend: options.backend,
     threads: options.threads,
-    threshold: options.threshold,
-    lsh: params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)), // b-bit signatures band from their stored keys
-    verify,
+    threshold: simhash?.threshold ?? options.threshold,
+    // b-bit signatures band from their stored keys; SimHash by Manku's block tables (simhashOptions.ts)
+    lsh: simhash?.lsh ?? params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)),
+    verify: simhash?.verify ?? verify,
     clusterCheck: options.clusterCheck,
     chainDelta: options.chainDelta,
     maxRepresentatives: options.maxRepresentatives,

@@ -8,6 +8,7 @@ import type { ShingleBatch } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
 import type { HashFamily } from './hashFamily.js';
 import { binMinimaTs, signBatchOph, type OphBinKernel } from './oph.js';
+import { signBatchSimhash } from './simhash.js';
 import { loadWasmOphBins } from './wasm/ophKernel.js';
 import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
 import { isDatasketchScheme } from './datasketchFamily.js';
@@ -74,6 +75,7 @@ function classicOnly(kernel: CpuKernel): CpuKernel {
     name: kernel.name,
     sign: (family, batch) => {
       if (family.scheme === 'oph') return signBatchOph({ ...family, seed: NO_SEED }, batch, wasmOphBins());
+      if (family.scheme === 'simhash') return signBatchSimhash(family.a, batch);
       if (isDatasketchScheme(family.scheme)) return signDatasketch(kernel.name, family, batch);
       return kernel.sign(family, batch);
     },

@@ -5,7 +5,8 @@
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
-import { optionValue, type ParamSlotBits, type WeightsName } from '../options.js';
+import { defaultOf, optionValue, type ParamSlotBits, type WeightsName } from '../options.js';
+import { SIMHASH_BITS } from './simhash.js';
 import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from './datasketchFamily.js';
 
 export type { SchemeName } from './hashFamily.js';
@@ -17,6 +18,7 @@ export type { SchemeName } from './hashFamily.js';
 export const SCHEMES: Readonly<Record<SchemeName, string>> = {
   classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
   oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
+  simhash: 'simhash64-splitmix64-fnv1a64/v1',
   // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (docs/signatures.md, "Signing
   // for datasketch").
   'datasketch-affine32': 'datasketch-2.0.0-affine32-sha1/v1',
@@ -30,6 +32,7 @@ export const SCHEME = SCHEMES.classic;
 const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
   classic: 'classic MinHash, k hash functions',
   oph: 'one-permutation hashing with optimal densification',
+  simhash: 'SimHash, 64-bit fingerprints',
   'datasketch-affine32': "datasketch's MinHash, scheme affine32",
   'datasketch-affine64': "datasketch's MinHash, scheme affine64",
   'datasketch-legacy': "datasketch's MinHash, scheme legacy (before 2.0)",
@@ -102,10 +105,10 @@ export interface SignatureOptions {
  * 64-bit slots); for the datasketch schemes seed 1 (datasketch's) and their own slot width.
  */
 export function makeParams(options: SignatureOptions = {}): SignatureParams {
-  const k = optionValue('k', options.k);
   const n = optionValue('n', options.n);
   const shingle = optionValue('shingle', options.shingle);
   const scheme = optionValue('scheme', options.scheme);
+  const k = scheme === 'simhash' ? simhashK(options) : optionValue('k', options.k);
   const datasketch = isDatasketchScheme(scheme) ? checkDatasketch(scheme, options) : undefined;
   const slotBits =
     options.slotBits === undefined
@@ -133,6 +136,18 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     ...(bandKeys ? { bandKeys } : {}),
     ...(weights === 'none' ? {} : { weights }),
   };
+}
+
+/**
+ * SimHash signs 64 one-bit slots (simhash.ts): k is 64, given or not (the table's default k, 128, is taken as not
+ * given), and slots are 32 or 64 bits wide.
+ */
+function simhashK(options: SignatureOptions): number {
+  if (options.k !== undefined && options.k !== SIMHASH_BITS && options.k !== defaultOf('k'))
+    throw new RangeError(`--scheme simhash signs ${SIMHASH_BITS}-bit fingerprints: k is ${SIMHASH_BITS}, not ${options.k}`);
+  if (options.slotBits !== undefined && options.slotBits < 32)
+    throw new RangeError(`--scheme simhash keeps its fingerprint bits in 32- or 64-bit slots, not ${options.slotBits}`);
+  return SIMHASH_BITS;
 }
 
 /** The seed a scheme signs with when none is given, in decimal: datasketch's 1 for its schemes, else the table's 42. */

@@ -49,10 +49,14 @@ export async function selectBackend(
   OPTIONS.backend.check(choice); // a misspelled choice ('gpu') is refused, never signed on the CPU without a word
   const notes: string[] = [];
   let passedOver: AdapterSummary | undefined;
+  if (family.scheme === 'simhash' && choice === 'webgpu')
+    throw new Error('webgpu backend unavailable: --scheme simhash signs on the CPU only (no WGSL kernel yet)');
   const skip =
-    choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true
-      ? environment.noHardwareReason?.()
-      : undefined;
+    family.scheme === 'simhash'
+      ? 'not used: --scheme simhash signs on the CPU only (no WGSL kernel yet)'
+      : choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true
+        ? environment.noHardwareReason?.()
+        : undefined;
   if (skip !== undefined) notes.push(`webgpu: ${skip}`);
   else if (choice === 'webgpu' || choice === 'auto') {
     try {

@@ -1,0 +1,55 @@
+/**
+ * `dedup --scheme simhash`: near-duplicates are fingerprints within Hamming distance
+ * `--max-hamming` h, found by Manku's block tables — the banding with h + 1 bands of
+ * ⌊64 / (h + 1)⌋ one-bit slots (a pair within h bits differs in at most h of the h + 1
+ * disjoint blocks, so it shares one) — and decided by the fraction of equal bits
+ * against 1 − h / 64, which is exactly "Hamming distance ≤ h".
+ */
+import type { Command } from 'commander';
+import type { LshParams } from '../bands/lshParams.js';
+import type { VerifyMode } from '../options.js';
+import { SIMHASH_BITS } from '../signatures/simhash.js';
+import { tableOption } from './options.js';
+
+export function addSimhashOptions(command: Command): Command {
+  return command.addOption(
+    tableOption(
+      'maxHamming',
+      '--max-hamming <h>',
+      '--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (h + 1 block tables)',
+    ),
+  );
+}
+
+export interface SimhashRun {
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly verify: VerifyMode;
+}
+
+/** The banding, threshold and verification of a SimHash run; refuses the flags that do not apply to it. */
+export function simhashRun(maxHamming: number, cmd: Command): SimhashRun {
+  const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
+  for (const [name, flag] of [
+    ['threshold', '--threshold'],
+    ['bands', '--bands'],
+    ['rows', '--rows'],
+  ] as const)
+    if (given(name)) throw new RangeError(`--scheme simhash bands by --max-hamming, not ${flag}`);
+  const verify = cmd.getOptionValue('verify') as VerifyMode;
+  if (given('verify') && verify !== 'estimate' && verify !== 'none')
+    throw new RangeError(
+      `--scheme simhash decides pairs by Hamming distance (--verify estimate): exact cosine verification is not ` +
+        `implemented yet, not --verify ${verify}`,
+    );
+  return {
+    threshold: (SIMHASH_BITS - maxHamming) / SIMHASH_BITS,
+    lsh: simhashBands(maxHamming),
+    verify: given('verify') ? verify : 'estimate',
+  };
+}
+
+/** Manku's block tables as banding: h + 1 bands of ⌊64 / (h + 1)⌋ bits. */
+export function simhashBands(maxHamming: number): LshParams {
+  return { bands: maxHamming + 1, rows: Math.floor(SIMHASH_BITS / (maxHamming + 1)) };
+}
