@@ -144,7 +144,9 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
  */
 function simhashK(options: SignatureOptions): number {
   if (options.k !== undefined && options.k !== SIMHASH_BITS && options.k !== defaultOf('k'))
-    throw new RangeError(`--scheme simhash signs ${SIMHASH_BITS}-bit fingerprints: k is ${SIMHASH_BITS}, not ${options.k}`);
+    throw new RangeError(
+      `--scheme simhash signs ${SIMHASH_BITS}-bit fingerprints: k is ${SIMHASH_BITS}, not ${options.k}`,
+    );
   if (options.slotBits !== undefined && options.slotBits < 32)
     throw new RangeError(`--scheme simhash keeps its fingerprint bits in 32- or 64-bit slots, not ${options.slotBits}`);
   return SIMHASH_BITS;

@@ -15,8 +15,7 @@
  * A signature is the fingerprint as 64 one-bit slots (slot i = bit i, hi word 0),
  * so that banding with b bands of r slots is Manku's block tables.
  */
-import type { ShingleBatch } from './backend.js';
-import { documentCount } from './backend.js';
+import { documentCount, EMPTY_SLOT_WORD, type ShingleBatch } from './backend.js';
 
 /** The fingerprint's width: k of a SimHash signature. */
 export const SIMHASH_BITS = 64;
@@ -101,13 +100,18 @@ export function simhashKey(seedHi: number, seedLo: number): Uint32Array {
 
 /**
  * Signatures of a batch: per document 64 one-bit slots (slot i = bit i of the
- * fingerprint, as (bit, 0)), documents·64·2 words; `key` from simhashKey.
+ * fingerprint, as (bit, 0)), documents·64·2 words; `key` from simhashKey. A document
+ * without shingles gets every word all-ones, the empty signature of every scheme.
  */
 export function signBatchSimhash(key: Uint32Array, batch: ShingleBatch): Uint32Array {
   const docs = documentCount(batch);
   const out = new Uint32Array(docs * SIMHASH_BITS * 2);
   const fingerprint = new Uint32Array(2);
   for (let d = 0; d < docs; d++) {
+    if (batch.offsets[d] === batch.offsets[d + 1]) {
+      out.fill(EMPTY_SLOT_WORD, d * SIMHASH_BITS * 2, (d + 1) * SIMHASH_BITS * 2);
+      continue;
+    }
     simhashFingerprint(batch.shingles, batch.offsets[d], batch.offsets[d + 1], key, fingerprint, 0);
     expandFingerprint(fingerprint[0], fingerprint[1], out, d * SIMHASH_BITS * 2);
   }
