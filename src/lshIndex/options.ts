@@ -115,6 +115,8 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
   const signature = makeParams(options);
+  if (options.scheme === 'simhash')
+    throw new RangeError('scheme simhash is not available for an index yet (its block tables are in dedup only)');
   const slotBits = fullSlotBits(signature);
   const threshold = optionValue('threshold', options.threshold);
   const verify = optionValue('verify', options.verify);

@@ -83,3 +83,15 @@ describe('--scheme simhash', () => {
     expect((await run(['--backend', 'webgpu'])).stderr).toMatch(/signs on the CPU only/);
   });
 });
+
+describe('--scheme simhash where it is not wired up yet', () => {
+  it('sign --shard and index create refuse it', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'in.jsonl');
+    writeFileSync(input, corpus());
+    const shard = await runCli(['sign', input, '--shard', '1/2', '-o', join(dir, 's.parquet'), '--scheme', 'simhash']);
+    expect(shard.stderr).toMatch(/not available for shards yet/);
+    const index = await runCli(['index', 'create', join(dir, 'index'), input, '--scheme', 'simhash', ...CPU]);
+    expect(index.stderr).toMatch(/not available for an index yet/);
+  });
+});
