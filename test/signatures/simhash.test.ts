@@ -10,6 +10,7 @@ import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { expandFingerprint, fingerprintOf, signBatchSimhash, simhashKey } from '../../src/signatures/simhash.js';
 import { pack } from '../../src/shingles/shingleBatch.js';
+import { loadWasmSimhash } from '../../src/signatures/wasm/simhashKernel.js';
 import { bigIntsToPairs, P, randomBelow, randomU32, rng, splitmix64Ref } from '../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from './webgpu/cases.js';
 
@@ -42,7 +43,7 @@ function popcount64(x: bigint): number {
 }
 
 describe('SimHash fingerprints', () => {
-  it('equal the BigInt reference on random and edge-valued sets, on every CPU kernel', () => {
+  it('equal the BigInt reference on random and edge-valued sets, on every CPU kernel (simhash.wat included)', () => {
     const sizes = [1, 2, 3, 4, 64, 65, ...randomSizes(40, 300, 5)];
     const batch = randomBatch(sizes, 41);
     const family = makeHashFamily(64, { hi: 0, lo: 42 }, 'simhash');
@@ -54,6 +55,11 @@ describe('SimHash fingerprints', () => {
     expect(fingerprints(signatures, sizes.length)).toEqual(want);
     for (const name of ['wasm-simd', 'wasm-scalar', 'typescript'] as const)
       expect(openCpuKernel(name).kernel.sign(family, batch), name).toEqual(signatures);
+    const wasm = loadWasmSimhash();
+    const withEmpty = randomBatch([0, ...sizes, 0, 1], 43);
+    expect(wasm(family.a, withEmpty)).toEqual(signBatchSimhash(family.a, withEmpty));
+    const { batch: corpus } = corpusBatch();
+    expect(wasm(simhashKey(7, 9), corpus), 'the bundled corpus').toEqual(signBatchSimhash(simhashKey(7, 9), corpus));
     // The empty document's row is the empty signature of every scheme.
     expect(signBatchSimhash(family.a, pack([new Uint32Array(0)]))).toEqual(new Uint32Array(128).fill(0xffffffff));
   });
