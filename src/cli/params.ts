@@ -18,6 +18,7 @@ import type { OptionValues } from '../options.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
+import { simhashParams, simhashParamsText } from './simhashOptions.js';
 
 export function nonNegative(value: string): number {
   const n = Number(value);
@@ -100,7 +101,7 @@ export function lshParamsFrom(options: LshCliOptions, k: number, exactVerificati
   return { bands: best.bands, rows: best.rows };
 }
 
-type ParamsCliOptions = LshCliOptions & { k: number; json: boolean; plot?: string };
+type ParamsCliOptions = LshCliOptions & { k: number; json: boolean; plot?: string; maxHamming: number };
 
 const TABLE = [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 
@@ -116,7 +117,21 @@ export function registerParamsCommand(program: Command): void {
       '--plot <file.svg>',
       'also write the S-curve with the threshold and the false-positive / false-negative areas as SVG',
     );
-  addLshOptions(command).action(async (options: ParamsCliOptions) => {
+  command.addOption(
+    tableOption(
+      'maxHamming',
+      '--max-hamming <h>',
+      'explain SimHash instead: its block tables and Hamming against cosine',
+    ),
+  );
+  addLshOptions(command).action(async (options: ParamsCliOptions, cmd: Command) => {
+    if (cmd.getOptionValueSource('maxHamming') === 'cli') {
+      const p = simhashParams(options.maxHamming);
+      process.stdout.write(
+        options.json ? JSON.stringify(p, null, 2) + '\n' : simhashParamsText(options.maxHamming) + '\n',
+      );
+      return;
+    }
     if (options.plot !== undefined) await checkOutputs([{ flag: '--plot', path: options.plot }], []);
     const { bands, rows } = lshParamsFrom(options, options.k);
     const t = options.threshold;

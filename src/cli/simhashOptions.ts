@@ -53,3 +53,40 @@ export function simhashRun(maxHamming: number, cmd: Command): SimhashRun {
 export function simhashBands(maxHamming: number): LshParams {
   return { bands: maxHamming + 1, rows: Math.floor(SIMHASH_BITS / (maxHamming + 1)) };
 }
+
+/** `gpudedup params --max-hamming h`: the block tables, and what a Hamming distance says about the cosine. */
+export function simhashParams(maxHamming: number) {
+  const { bands, rows } = simhashBands(maxHamming);
+  const distances = [...new Set([0, 1, 2, 3, 4, 6, 8, 12, 16, maxHamming])].sort((a, b) => a - b);
+  return {
+    scheme: 'simhash',
+    bits: SIMHASH_BITS,
+    maxHamming,
+    blocks: bands,
+    bitsPerBlock: rows,
+    bitsUnused: SIMHASH_BITS - bands * rows,
+    cosineAtMaxHamming: Math.cos((Math.PI * maxHamming) / SIMHASH_BITS),
+    // P[a bit differs] = θ / π, so d of 64 bits estimates θ = π·d / 64.
+    distances: distances.map((d) => ({
+      hamming: d,
+      angle: (Math.PI * d) / SIMHASH_BITS,
+      cosine: Math.cos((Math.PI * d) / SIMHASH_BITS),
+    })),
+  };
+}
+
+export function simhashParamsText(maxHamming: number): string {
+  const p = simhashParams(maxHamming);
+  return [
+    `simhash, max Hamming distance ${maxHamming}: ${p.blocks} block tables of ${p.bitsPerBlock} bits` +
+      (p.bitsUnused > 0 ? ` (${p.bitsUnused} bits in no block)` : '') +
+      `; a pair within ${maxHamming} bits differs in at most ${maxHamming} blocks, so it shares one: every such pair is a candidate`,
+    'each bit differs with probability θ / π (θ the angle between the weighted shingle vectors), so a distance of d',
+    `of ${SIMHASH_BITS} bits estimates θ = π·d / ${SIMHASH_BITS}; Hamming ≤ ${maxHamming} asks for cosine ≳ ${p.cosineAtMaxHamming.toFixed(4)}`,
+    '',
+    'Hamming  angle (rad)  cosine',
+    ...p.distances.map(
+      (d) => `${String(d.hamming).padStart(7)}  ${d.angle.toFixed(4).padStart(11)}  ${d.cosine.toFixed(4)}`,
+    ),
+  ].join('\n');
+}

@@ -95,3 +95,20 @@ describe('--scheme simhash where it is not wired up yet', () => {
     expect(index.stderr).toMatch(/not available for an index yet/);
   });
 });
+
+describe('gpudedup params --max-hamming', () => {
+  it('explains the block tables and Hamming against cosine (P[bit differs] = θ / π)', async () => {
+    const text = await runCli(['params', '--max-hamming', '3']);
+    expect(text.stdout).toMatch(/4 block tables of 16 bits/);
+    expect(text.stdout).toMatch(/probability θ \/ π/);
+    expect(text.stdout).toMatch(/cosine ≳ 0\.9892/);
+    const json = JSON.parse((await runCli(['params', '--max-hamming', '4', '--json'])).stdout) as {
+      blocks: number;
+      bitsPerBlock: number;
+      bitsUnused: number;
+      distances: { hamming: number; cosine: number }[];
+    };
+    expect(json).toMatchObject({ blocks: 5, bitsPerBlock: 12, bitsUnused: 4 });
+    expect(json.distances.find((d) => d.hamming === 16)?.cosine).toBeCloseTo(Math.SQRT1_2, 12);
+  });
+});
