@@ -11,14 +11,11 @@ import type { VerifyMode } from '../options.js';
 import { SIMHASH_BITS } from '../signatures/simhash.js';
 import { tableOption } from './options.js';
 
-export function addSimhashOptions(command: Command): Command {
-  return command.addOption(
-    tableOption(
-      'maxHamming',
-      '--max-hamming <h>',
-      '--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (h + 1 block tables)',
-    ),
-  );
+export function addSimhashOptions(
+  command: Command,
+  what = '--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (h + 1 block tables)',
+): Command {
+  return command.addOption(tableOption('maxHamming', '--max-hamming <h>', what));
 }
 
 export interface SimhashRun {
