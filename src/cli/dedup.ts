@@ -84,7 +84,7 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('--contamination needs --against');
   if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   checkReadOnce(inputs, options, verify);
-  const simhash = schemeOf(params) === 'simhash' ? simhashRun(options.maxHamming, cmd) : undefined;
+  const simhash = schemeOf(params) === 'simhash' ? simhashRun(options.maxHamming, cmd, verify) : undefined;
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),

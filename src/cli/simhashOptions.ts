@@ -2,8 +2,10 @@
  * `dedup --scheme simhash`: near-duplicates are fingerprints within Hamming distance
  * `--max-hamming` h, found by Manku's block tables — the banding with h + 1 bands of
  * ⌊64 / (h + 1)⌋ one-bit slots (a pair within h bits differs in at most h of the h + 1
- * disjoint blocks, so it shares one) — and decided by the fraction of equal bits
- * against 1 − h / 64, which is exactly "Hamming distance ≤ h".
+ * disjoint blocks, so it shares one) — and decided at the threshold 1 − h / 64: by the
+ * fraction of equal bits (--verify estimate: exactly "Hamming distance ≤ h"), or by the
+ * exact angular similarity 1 − θ / π of the shingle vectors (exact, and hybrid inside
+ * its margin: cos θ ≥ cos(π·h / 64)).
  */
 import type { Command } from 'commander';
 import type { LshParams } from '../bands/lshParams.js';
@@ -24,26 +26,17 @@ export interface SimhashRun {
   readonly verify: VerifyMode;
 }
 
-/** The banding, threshold and verification of a SimHash run; refuses the flags that do not apply to it. */
-export function simhashRun(maxHamming: number, cmd: Command): SimhashRun {
+/** The banding and threshold of a SimHash run, `verify` as given; refuses the flags that do not apply to it. */
+export function simhashRun(maxHamming: number, cmd: Command, verify: VerifyMode): SimhashRun {
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
   for (const [name, flag] of [
     ['threshold', '--threshold'],
     ['bands', '--bands'],
     ['rows', '--rows'],
+    ['audit', '--audit'],
   ] as const)
     if (given(name)) throw new RangeError(`--scheme simhash bands by --max-hamming, not ${flag}`);
-  const verify = cmd.getOptionValue('verify') as VerifyMode;
-  if (given('verify') && verify !== 'estimate' && verify !== 'none')
-    throw new RangeError(
-      `--scheme simhash decides pairs by Hamming distance (--verify estimate): exact cosine verification is not ` +
-        `implemented yet, not --verify ${verify}`,
-    );
-  return {
-    threshold: (SIMHASH_BITS - maxHamming) / SIMHASH_BITS,
-    lsh: simhashBands(maxHamming),
-    verify: given('verify') ? verify : 'estimate',
-  };
+  return { threshold: (SIMHASH_BITS - maxHamming) / SIMHASH_BITS, lsh: simhashBands(maxHamming), verify };
 }
 
 /** Manku's block tables as banding: h + 1 bands of ⌊64 / (h + 1)⌋ bits. */

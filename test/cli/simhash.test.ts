@@ -38,13 +38,17 @@ describe('--scheme simhash', () => {
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, corpus());
     const report = join(dir, 'r.json');
-    const run = await runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q', ...CPU]);
+    const args = ['dedup', input, '--scheme', 'simhash', '--verify', 'estimate', '--dry-run', '--report', report, '-q'];
+    const run = await runCli([...args, ...CPU]);
     expect(run.stderr).toBe('');
     const r = JSON.parse(readFileSync(report, 'utf8')) as {
       removed: number;
       parameters: { bands: number; rows: number; threshold: number; verify: string };
     };
     expect(r.parameters).toMatchObject({ bands: 4, rows: 16, threshold: 61 / 64, verify: 'estimate' });
+    const defaults = await runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q']);
+    expect(defaults.stderr).toBe('');
+    expect((JSON.parse(readFileSync(report, 'utf8')) as typeof r).parameters.verify).toBe('hybrid');
     // One word of 200 changes 5 of 196 word 5-grams: cosine ≈ 0.97, θ / π ≈ 0.07, about 5 bits apart on average. The
     // run removes exactly the copies whose fingerprints the library puts within 3 bits of their originals.
     const texts = corpus()
@@ -62,7 +66,7 @@ describe('--scheme simhash', () => {
     expect(r.removed).toBe(within);
     expect(within).toBeGreaterThan(0);
     const wide = join(dir, 'wide.json');
-    await runCli(['dedup', input, '--scheme', 'simhash', '--max-hamming', '15', '--dry-run', '--report', wide, '-q']);
+    await runCli([...args.slice(0, -3), '--max-hamming', '15', '--report', wide, '-q']);
     expect((JSON.parse(readFileSync(wide, 'utf8')) as { removed: number }).removed).toBe(10);
 
     const out = join(dir, 'sigs.npy');
@@ -72,14 +76,38 @@ describe('--scheme simhash', () => {
     expect(sidecar.params).toMatchObject({ scheme: SCHEMES.simhash, k: 64 });
   });
 
-  it('refuses --threshold, --bands, --verify exact and --backend webgpu', async () => {
+  it('verifies by exact angular similarity, on this thread and on the workers', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'in.jsonl');
+    writeFileSync(input, corpus());
+    type Report = { removed: number; verification: { byExact: { accepted: number; rejected: number } } };
+    const run = async (verify: string, h: number, threads: string): Promise<Report> => {
+      const report = join(dir, `${verify}-${h}-${threads}.json`);
+      const args = ['dedup', input, '--scheme', 'simhash', '--verify', verify, '--max-hamming', String(h)];
+      const result = await runCli([...args, '--threads', threads, '--dry-run', '--report', report, '-q']);
+      expect(result.stderr).toBe('');
+      return JSON.parse(readFileSync(report, 'utf8')) as Report;
+    };
+    // The copies: 191 of 196 shingles shared, angular similarity 1 − arccos(191/196)/π ≈ 0.928, Jaccard 191/201 ≈
+    // 0.950. At h = 4 the threshold 1 − 4/64 = 0.9375 lies between: angular rejects every copy, Jaccard would not.
+    // At h = 15 (0.766) angular accepts them all.
+    for (const threads of ['1', '2']) {
+      const strict = await run('exact', 4, threads);
+      expect(strict.removed).toBe(0);
+      expect(strict.verification.byExact.rejected).toBeGreaterThan(0);
+      expect((await run('exact', 15, threads)).removed).toBe(10);
+      expect((await run('hybrid', 15, threads)).removed).toBe(10);
+    }
+  });
+
+  it('refuses --threshold, --bands, --audit and --backend webgpu', async () => {
     const dir = tempDir();
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, corpus());
     const run = (args: string[]) => runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '-q', ...args]);
     expect((await run(['-t', '0.9'])).stderr).toMatch(/bands by --max-hamming, not --threshold/);
     expect((await run(['--bands', '4', '--rows', '16'])).stderr).toMatch(/not --bands/);
-    expect((await run(['--verify', 'exact'])).stderr).toMatch(/exact cosine verification is not implemented yet/);
+    expect((await run(['--audit', '10'])).stderr).toMatch(/not --audit/);
     expect((await run(['--backend', 'webgpu'])).stderr).toMatch(/signs on the CPU only/);
   });
 });

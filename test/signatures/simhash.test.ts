@@ -10,6 +10,7 @@ import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { expandFingerprint, fingerprintOf, signBatchSimhash, simhashKey } from '../../src/signatures/simhash.js';
 import { pack } from '../../src/shingles/shingleBatch.js';
+import { exactAngular } from '../../src/verify/exactJaccard.js';
 import { loadWasmSimhash } from '../../src/signatures/wasm/simhashKernel.js';
 import { bigIntsToPairs, P, randomBelow, randomU32, rng, splitmix64Ref } from '../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from './webgpu/cases.js';
@@ -108,6 +109,21 @@ describe('SimHash fingerprints', () => {
       expect(Math.abs(differ - angle) / pairs, report.join('; ')).toBeLessThanOrEqual(0.01);
     }
     console.log(`SimHash, P[bit differs] against θ / π:\n  ${report.join('\n  ')}`);
+  });
+});
+
+describe('exact angular similarity (SimHash verification)', () => {
+  it('is 1 − arccos(|A ∩ B| / √(|A|·|B|)) / π, 0 with an empty set, 1 for equal sets', () => {
+    const next = rng(17);
+    for (let trial = 0; trial < 100; trial++) {
+      const common = Array.from({ length: Math.floor(next() * 50) }, () => randomBelow(next, P));
+      const a = [...common, ...Array.from({ length: 1 + Math.floor(next() * 50) }, () => randomBelow(next, P))];
+      const b = [...common, ...Array.from({ length: Math.floor(next() * 50) }, () => randomBelow(next, P))];
+      const want = 1 - Math.acos(common.length / Math.sqrt(a.length * b.length)) / Math.PI;
+      expect(exactAngular(bigIntsToPairs(a), bigIntsToPairs(b))).toBeCloseTo(want, 12);
+    }
+    expect(exactAngular(new Uint32Array(0), bigIntsToPairs([1n]))).toBe(0);
+    expect(exactAngular(bigIntsToPairs([1n, 2n]), bigIntsToPairs([2n, 1n]))).toBe(1);
   });
 });
 
