@@ -10,6 +10,7 @@ import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice, type AdapterSummary } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
+import { SimhashGpuSigner } from './webgpu/simhashSigner.js';
 import { errorMessage } from '../errors.js';
 import { OPTIONS, type BackendChoice } from '../options.js';
 
@@ -49,14 +50,10 @@ export async function selectBackend(
   OPTIONS.backend.check(choice); // a misspelled choice ('gpu') is refused, never signed on the CPU without a word
   const notes: string[] = [];
   let passedOver: AdapterSummary | undefined;
-  if (family.scheme === 'simhash' && choice === 'webgpu')
-    throw new Error('webgpu backend unavailable: --scheme simhash signs on the CPU only (no WGSL kernel yet)');
   const skip =
-    family.scheme === 'simhash'
-      ? 'not used: --scheme simhash signs on the CPU only (no WGSL kernel yet)'
-      : choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true
-        ? environment.noHardwareReason?.()
-        : undefined;
+    choice === 'auto' && environment.preferCpuOverSoftwareAdapters === true
+      ? environment.noHardwareReason?.()
+      : undefined;
   if (skip !== undefined) notes.push(`webgpu: ${skip}`);
   else if (choice === 'webgpu' || choice === 'auto') {
     try {
@@ -95,7 +92,7 @@ async function createWebGpuSigner(
   environment: WebGpuEnvironment,
   tuning: SignerTuning,
   passOverSoftware: boolean,
-): Promise<WebGpuSigner> {
+): Promise<WebGpuSigner | SimhashGpuSigner> {
   const sources = await environment.shaderSources();
   const acquired = await environment.acquireDevice();
   const skip = passOverSoftware ? reasonToPreferCpu(acquired.adapter) : undefined;
@@ -104,6 +101,11 @@ async function createWebGpuSigner(
     throw new PassedOver(acquired.adapter, skip);
   }
   try {
+    if (family.scheme === 'simhash')
+      return await SimhashGpuSigner.create(acquired.device, family, sources, {
+        description: describeAdapter(acquired.adapter),
+        release: () => acquired.release(),
+      });
     return await WebGpuSigner.create(acquired.device, family, sources, {
       ...tuning,
       description: describeAdapter(acquired.adapter),

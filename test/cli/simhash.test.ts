@@ -100,7 +100,7 @@ describe('--scheme simhash', () => {
     }
   });
 
-  it('refuses --threshold, --bands, --audit and --backend webgpu', async () => {
+  it('refuses --threshold, --bands and --audit', async () => {
     const dir = tempDir();
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, corpus());
@@ -108,7 +108,6 @@ describe('--scheme simhash', () => {
     expect((await run(['-t', '0.9'])).stderr).toMatch(/bands by --max-hamming, not --threshold/);
     expect((await run(['--bands', '4', '--rows', '16'])).stderr).toMatch(/not --bands/);
     expect((await run(['--audit', '10'])).stderr).toMatch(/not --audit/);
-    expect((await run(['--backend', 'webgpu'])).stderr).toMatch(/signs on the CPU only/);
   });
 });
 

@@ -16,6 +16,8 @@ import { runMulAddModP } from '../../../src/signatures/webgpu/mulmodKernel.js';
 import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
 import { workgroupGrid } from '../../../src/signatures/webgpu/plan.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from '../../../src/signatures/webgpu/webGpuSigner.js';
+import { SimhashGpuSigner } from '../../../src/signatures/webgpu/simhashSigner.js';
+import { signBatchSimhash } from '../../../src/signatures/simhash.js';
 import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.js';
 import { ophSignatureRef, P, pairsToBigInts } from '../../support/reference.js';
 import {
@@ -197,6 +199,30 @@ describeWithGpu('WebGPU backend', (gpu) => {
         }
       });
     }
+  });
+
+  describe('SimHash fingerprints (shaders/simhash.wgsl) equal the CPU', () => {
+    const family = makeHashFamily(64, SEED, 'simhash');
+    async function expectSimhash(batch: ShingleBatch, maxChunkElements?: number): Promise<void> {
+      const signer = await SimhashGpuSigner.create(gpu().device, family, sources, {
+        release: () => {},
+        maxChunkElements,
+      });
+      try {
+        expectSameWords(await signer.sign(batch), signBatchSimhash(family.a, batch), 'simhash');
+      } finally {
+        signer.destroy();
+      }
+    }
+    it('on random documents with empty ones, in one dispatch and in chunks (one past a chunk: the CPU)', async () => {
+      const batch = randomBatch([0, 1, 2, 63, 64, 65, 0, ...randomSizes(200, 900, 12), 3000, 1], 13);
+      await expectSimhash(batch);
+      await expectSimhash(batch, 1000);
+    });
+    it('on the bundled corpus, sets and count-weighted elements', async () => {
+      await expectSimhash(corpusBatch().batch);
+      await expectSimhash(weightedCorpusBatch(60));
+    });
   });
 
   describe('failures reject promptly, so the run can finish on the CPU', () => {
