@@ -38,6 +38,7 @@ import type { CutMode } from './options.js';
 /** The options each function takes: any other key (a misspelling) is refused. */
 const SIGNATURE_OPTIONS = [
   'scheme',
+  'weights',
   'seed',
   'k',
   'shingle',
@@ -204,6 +205,8 @@ export async function dedup(
   checkDocuments(documents, 'dedup', true);
   if (options?.against !== undefined) checkDocuments(options.against, 'dedup: against', true);
   const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
+  if (options.scheme === 'simhash')
+    throw new RangeError("dedup: scheme simhash is the CLI's for now (`gpudedup dedup`)");
   const slotBits = fullSlotBits(params);
   const threshold = optionValue('threshold', options.threshold);
   const verify = optionValue('verify', options.verify);

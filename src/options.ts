@@ -21,7 +21,15 @@ export type ClusterCheck = 'none' | 'representative';
  * The signing schemes (hashFamily.ts): classic MinHash, one-permutation hashing, or datasketch 2.0's
  * (datasketchFamily.ts).
  */
-export type SchemeName = 'classic' | 'oph' | 'datasketch-affine32' | 'datasketch-affine64' | 'datasketch-legacy';
+export type SchemeName =
+  | 'classic'
+  | 'oph'
+  | 'simhash'
+  | 'datasketch-affine32'
+  | 'datasketch-affine64'
+  | 'datasketch-legacy';
+/** How shingles weigh: a set (each once), or counted (countWeights.ts: c occurrences are c elements). */
+export type WeightsName = 'none' | 'counts';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
 export type ShingleMode = 'word' | 'char' | 'auto';
 /** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
@@ -36,11 +44,13 @@ export const BACKENDS: readonly BackendChoice[] = ['auto', 'cpu', 'webgpu'];
 export const SCHEME_NAMES: readonly SchemeName[] = [
   'classic',
   'oph',
+  'simhash',
   'datasketch-affine32',
   'datasketch-affine64',
   'datasketch-legacy',
 ];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
+export const WEIGHTS: readonly WeightsName[] = ['none', 'counts'];
 /** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
 export type CutMode = 'later' | 'all';
 export const CUT_MODES: readonly CutMode[] = ['later', 'all'];
@@ -56,6 +66,7 @@ export const CONTAMINATION_MIN_TOKENS = 13;
 export const OPTIONS = {
   // What a signature is (recorded in every signature file).
   scheme: oneOf<SchemeName>('scheme', '--scheme', 'classic', SCHEME_NAMES),
+  weights: oneOf<WeightsName>('weights', '--weights', 'none', WEIGHTS),
   k: integer('k', '--k', 128, 1, 4096),
   seed: spec<string | number>(
     'seed',
@@ -93,6 +104,8 @@ export const OPTIONS = {
     (p) => p >= 0 && p < 1,
   ),
   maxBucketPairs: integer('maxBucketPairs', '--max-bucket-pairs', 16, 1),
+  /** --scheme simhash: near-duplicates differ in at most this many of 64 bits (h + 1 bands of 64 / (h + 1) bits). */
+  maxHamming: integer('maxHamming', '--max-hamming', 3, 1, 31),
   // Verification and clustering.
   verify: oneOf<VerifyMode>('verify', '--verify', 'hybrid', VERIFY_MODES),
   estimateError: real(

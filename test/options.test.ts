@@ -68,7 +68,7 @@ describe('the options table', () => {
       [
         'scheme',
         'minhash',
-        'scheme must be one of classic, oph, datasketch-affine32, datasketch-affine64 or datasketch-legacy, got "minhash"',
+        'scheme must be one of classic, oph, simhash, datasketch-affine32, datasketch-affine64 or datasketch-legacy, got "minhash"',
       ],
       ['slotBits', 3, 'slotBits must be one of 1, 2, 4, 8, 16, 32 or 64, got 3'],
       ['chainDelta', 1, 'chainDelta must be a number from 0 up to (not including) 1, got 1'],
@@ -130,7 +130,7 @@ describe('the library refuses what the CLI refuses, before any work', () => {
       'threads must be a positive integer, got 0',
     );
     await expect(minhash(['a b c d e'], { ngram: 3, backend: 'cpu' } as never)).rejects.toThrow(
-      /createMinHasher has no option "ngram"; its options are scheme, seed, k, shingle, n,/,
+      /createMinHasher has no option "ngram"; its options are scheme, weights, seed, k, shingle, n,/,
     );
     await expect(dedup([short], { treshold: 0.5, backend: 'cpu' } as never)).rejects.toThrow(
       /dedup has no option "treshold"/,

@@ -6,7 +6,7 @@ import { dedupSubstringsJob, type SubstringsSection } from '../pipeline/dedupSub
 import { usesShingleSets } from '../verify/verification.js';
 import { formatSummary, type DedupReport } from '../pipeline/shared/report.js';
 import { readSignatureParams } from '../formats/shards/signatureFile.js';
-import { makeParams, schemeOf, type SignatureParams } from '../signatures/params.js';
+import { makeParams, schemeOf, weightsOf, type SignatureParams } from '../signatures/params.js';
 import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom } from './options.js';
 import { addLshOptions, lshParamsFrom } from './params.js';
 import { stageBar } from './progress.js';
@@ -35,6 +35,7 @@ import {
 } from './dedupChecks.js';
 import { spoolStreams } from '../pipeline/shared/spool.js';
 import { checkInputPaths } from '../io/readDocuments.js';
+import { addSimhashOptions, simhashRun } from './simhashOptions.js';
 
 export function registerDedupCommand(program: Command): void {
   const command = program
@@ -52,7 +53,7 @@ export function registerDedupCommand(program: Command): void {
     );
   const withTables = addSubstringsOptions(addAgainstAndTableOptions(addVerificationOptions(command)));
   const withOptions = addRunOptions(addReportOptions(withTables));
-  addLshOptions(addSignatureOptions(addInputOptions(withOptions))).action(
+  addSimhashOptions(addLshOptions(addSignatureOptions(addInputOptions(withOptions)))).action(
     async (inputs: string[], options: DedupCliOptions, cmd: Command) => {
       checkSubstringsOptions(options, cmd);
       if (options.clustersFrom !== undefined) return applyClustersCommand(inputs, options);
@@ -83,15 +84,17 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
     throw new RangeError('--contamination needs --against');
   if (options.plots !== undefined) await checkPlotsDirectory(options.plots);
   checkReadOnce(inputs, options, verify);
+  const simhash = schemeOf(params) === 'simhash' ? simhashRun(options.maxHamming, cmd, verify) : undefined;
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
     params,
     backend: options.backend,
     threads: options.threads,
-    threshold: options.threshold,
-    lsh: params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)), // b-bit signatures band from their stored keys
-    verify,
+    threshold: simhash?.threshold ?? options.threshold,
+    // b-bit signatures band from their stored keys; SimHash by Manku's block tables (simhashOptions.ts)
+    lsh: simhash?.lsh ?? params.bandKeys ?? lshParamsFrom(options, params.k, usesShingleSets(verify)),
+    verify: simhash?.verify ?? verify,
     clusterCheck: options.clusterCheck,
     chainDelta: options.chainDelta,
     maxRepresentatives: options.maxRepresentatives,
@@ -118,6 +121,7 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
   const slotBits = (given('slotBits') && options.slotBits) || p.slotBits;
   return makeParams({
     scheme: given('scheme') ? options.scheme : schemeOf(p),
+    weights: given('weights') ? options.weights : weightsOf(p),
     k: given('k') ? options.k : p.k,
     seed: given('seed') ? options.seed : p.seed,
     shingle: given('shingle') ? options.shingle : p.shingle,

@@ -40,6 +40,8 @@ export async function containmentCommand(inputs: string[], options: ContainmentC
         `--${given.map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')})`,
     );
   const p = signatureParamsFrom(options);
+  if (p.weights)
+    throw new RangeError(`--containment measures shares of shingle sets: it takes no --weights (got ${p.weights})`);
   const config = {
     inputs,
     against: options.against ?? [],

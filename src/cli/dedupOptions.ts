@@ -28,6 +28,8 @@ export type DedupCliOptions = InputCliOptions &
     signatures?: string;
     dryRun: boolean;
     maxBucketPairs: number;
+    /** --scheme simhash only (simhashOptions.ts). */
+    maxHamming: number;
     compression: ParquetCompression;
     clustersFrom?: string;
     plots?: string;

@@ -185,7 +185,7 @@ function formatCheck(c: SelfCheckResult): string[] {
       `${verdict(c.mulmodMismatches)}`,
     ...c.mulmodMismatches.map((m) => `        ${m}`),
     `      signatures of ${c.documents} random documents (${c.shingles.toLocaleString('en')} shingles), k=${c.k}, ` +
-      `classic and OPH schemes: ${verdict(c.signatureMismatches)}`,
+      `every scheme (classic, OPH, datasketch, SimHash): ${verdict(c.signatureMismatches)}`,
     ...c.signatureMismatches.map((m) => `        ${m}`),
   ];
 }

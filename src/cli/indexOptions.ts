@@ -118,6 +118,7 @@ export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
     );
   return {
     scheme: options.scheme,
+    weights: options.weights,
     seed: options.seed,
     k: options.k,
     shingle: options.shingle,

@@ -1,7 +1,7 @@
 /** Command-line options shared by the commands that read and sign documents. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadOptions } from '../io/documents.js';
-import { OPTIONS, type OptionName, type OptionSpec } from '../options.js';
+import { OPTIONS, type OptionName, type OptionSpec, type WeightsName } from '../options.js';
 import {
   makeParams,
   type ParamSlotBits,
@@ -21,6 +21,7 @@ export interface InputCliOptions {
 
 export interface SignatureCliOptions {
   scheme: SchemeName;
+  weights: WeightsName;
   k: number;
   /** Absent: the scheme's default (makeParams). */
   seed?: string;
@@ -94,6 +95,13 @@ export function addSignatureOptions(command: Command): Command {
         'classic: k hash functions; oph: one hash into k bins, densified; datasketch-*: datasketch 2.0 MinHash, bit for bit',
       ),
     )
+    .addOption(
+      tableOption(
+        'weights',
+        '--weights <name>',
+        'none: shingle sets; counts: a shingle seen c times counts c times (weighted Jaccard of the counts)',
+      ),
+    )
     .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)'))
     .addOption(
       tableOption(
@@ -139,6 +147,7 @@ export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: Sto
   return makeParams({
     bandKeys: (options.slotBits ?? 64) < 32 ? bandKeys : undefined,
     scheme: options.scheme,
+    weights: options.weights,
     k: options.k,
     seed: options.seed,
     shingle: options.shingle,

@@ -18,6 +18,7 @@ import type { OptionValues } from '../options.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
+import { addSimhashOptions, simhashParams, simhashParamsText } from './simhashOptions.js';
 
 export function nonNegative(value: string): number {
   const n = Number(value);
@@ -100,7 +101,13 @@ export function lshParamsFrom(options: LshCliOptions, k: number, exactVerificati
   return { bands: best.bands, rows: best.rows };
 }
 
-type ParamsCliOptions = LshCliOptions & { k: number; json: boolean; plot?: string };
+type ParamsCliOptions = LshCliOptions & { k: number; json: boolean; plot?: string; maxHamming: number };
+
+/** `params --max-hamming h`: SimHash's block tables and Hamming against cosine (simhashOptions.ts). */
+function printSimhashParams(options: ParamsCliOptions): void {
+  const p = simhashParams(options.maxHamming);
+  process.stdout.write(options.json ? JSON.stringify(p, null, 2) + '\n' : simhashParamsText(options.maxHamming) + '\n');
+}
 
 const TABLE = [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 
@@ -116,50 +123,54 @@ export function registerParamsCommand(program: Command): void {
       '--plot <file.svg>',
       'also write the S-curve with the threshold and the false-positive / false-negative areas as SVG',
     );
-  addLshOptions(command).action(async (options: ParamsCliOptions) => {
-    if (options.plot !== undefined) await checkOutputs([{ flag: '--plot', path: options.plot }], []);
-    const { bands, rows } = lshParamsFrom(options, options.k);
-    const t = options.threshold;
-    const similarities = [...new Set([...TABLE, t])].sort((a, b) => a - b);
-    const result = {
-      k: options.k,
-      threshold: t,
-      bands,
-      rows,
-      slotsUsed: bands * rows,
-      approximateThreshold: approximateThreshold(bands, rows),
-      falseNegativeRateAtThreshold: 1 - candidateProbability(t, bands, rows),
-      falsePositiveArea: falsePositiveArea(t, bands, rows),
-      falseNegativeArea: falseNegativeArea(t, bands, rows),
-      weights: { falsePositive: options.fpWeight, falseNegative: options.fnWeight },
-      recallAtThreshold: recallTarget(options, true),
-      candidateProbability: similarities.map((s) => ({
-        similarity: s,
-        probability: candidateProbability(s, bands, rows),
-      })),
-    };
-    if (options.plot !== undefined) await writeTextFile(options.plot, sCurveSvg({ bands, rows, threshold: t }));
-    if (options.json) {
-      process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-      return;
-    }
-    const given = options.bands !== undefined;
-    const lines = [
-      `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} ` +
-        `(${thousands(bands * rows)} of ${counted(options.k, 'slot')})` +
-        (given
-          ? ' (as given)'
-          : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight}, P ≥ ${result.recallAtThreshold} at the threshold)`),
-      `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
-      `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,
-      `false-positive area ∫₀ᵗ P = ${result.falsePositiveArea.toFixed(5)}, false-negative area ∫ₜ¹ (1 − P) = ` +
-        `${result.falseNegativeArea.toFixed(5)}`,
-      '',
-      'similarity  P(candidate) = 1 − (1 − s^r)^b',
-      ...result.candidateProbability.map(
-        ({ similarity, probability }) => `${similarity.toFixed(2).padStart(10)}  ${probability.toFixed(4)}`,
-      ),
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
-  });
+  addSimhashOptions(command, 'explain SimHash instead: its block tables and Hamming against cosine');
+  addLshOptions(command).action(paramsAction);
+}
+
+async function paramsAction(options: ParamsCliOptions, cmd: Command): Promise<void> {
+  if (cmd.getOptionValueSource('maxHamming') === 'cli') return printSimhashParams(options);
+  if (options.plot !== undefined) await checkOutputs([{ flag: '--plot', path: options.plot }], []);
+  const { bands, rows } = lshParamsFrom(options, options.k);
+  const t = options.threshold;
+  const similarities = [...new Set([...TABLE, t])].sort((a, b) => a - b);
+  const result = {
+    k: options.k,
+    threshold: t,
+    bands,
+    rows,
+    slotsUsed: bands * rows,
+    approximateThreshold: approximateThreshold(bands, rows),
+    falseNegativeRateAtThreshold: 1 - candidateProbability(t, bands, rows),
+    falsePositiveArea: falsePositiveArea(t, bands, rows),
+    falseNegativeArea: falseNegativeArea(t, bands, rows),
+    weights: { falsePositive: options.fpWeight, falseNegative: options.fnWeight },
+    recallAtThreshold: recallTarget(options, true),
+    candidateProbability: similarities.map((s) => ({
+      similarity: s,
+      probability: candidateProbability(s, bands, rows),
+    })),
+  };
+  if (options.plot !== undefined) await writeTextFile(options.plot, sCurveSvg({ bands, rows, threshold: t }));
+  if (options.json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  const given = options.bands !== undefined;
+  const lines = [
+    `k = ${options.k}, threshold = ${t}: ${counted(bands, 'band')} × ${counted(rows, 'row')} ` +
+      `(${thousands(bands * rows)} of ${counted(options.k, 'slot')})` +
+      (given
+        ? ' (as given)'
+        : ` (weights fp ${options.fpWeight}, fn ${options.fnWeight}, P ≥ ${result.recallAtThreshold} at the threshold)`),
+    `approximate threshold (1/b)^(1/r) = ${result.approximateThreshold.toFixed(4)}`,
+    `expected false-negative rate at the threshold: ${result.falseNegativeRateAtThreshold.toFixed(4)}`,
+    `false-positive area ∫₀ᵗ P = ${result.falsePositiveArea.toFixed(5)}, false-negative area ∫ₜ¹ (1 − P) = ` +
+      `${result.falseNegativeArea.toFixed(5)}`,
+    '',
+    'similarity  P(candidate) = 1 − (1 − s^r)^b',
+    ...result.candidateProbability.map(
+      ({ similarity, probability }) => `${similarity.toFixed(2).padStart(10)}  ${probability.toFixed(4)}`,
+    ),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
 }

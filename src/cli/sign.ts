@@ -86,6 +86,8 @@ export function registerSignCommand(program: Command): void {
 async function runSignCommand(inputs: string[], options: SignCliOptions): Promise<void> {
   if (options.shard !== undefined) {
     if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
+    if (options.scheme === 'simhash')
+      throw new RangeError('--scheme simhash is not available for shards yet (its block tables are in dedup only)');
     return signShardCommand(inputs, options as ShardCliOptions);
   }
   if (options.verify !== undefined)

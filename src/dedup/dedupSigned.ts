@@ -192,7 +192,13 @@ async function bandAndLoad(
   const held: HeldCorpus = { table: corpus.table, signatures };
   const referencePairs = reference &&
     referenceCandidates && { combined: concatMatrices(signatures, reference.rows), pairs: referenceCandidates };
-  const store = new ShingleSetStore(signatures.count, loadShingleSets, reference?.sets, settings.shingleSetBytes);
+  const store = new ShingleSetStore(
+    signatures.count,
+    loadShingleSets,
+    reference?.sets,
+    settings.shingleSetBytes,
+    settings.measure,
+  );
   // Sets read where they lie need no list of what to load: finding it costs a clustering pass (hybrid).
   if (usesShingleSets(settings.verify))
     await stage('load shingles', () =>

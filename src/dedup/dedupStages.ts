@@ -74,7 +74,8 @@ export function setsNeeded(
 
 /** The settings verification reads (the threshold's, verify's and estimate-error's fields only). */
 export function verifySettings(settings: DedupSettings) {
-  return { verify: settings.verify, threshold: settings.threshold, estimateError: settings.estimateError };
+  const { verify, threshold, estimateError, measure } = settings;
+  return { verify, threshold, estimateError, measure };
 }
 
 /** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */

@@ -5,6 +5,7 @@ import type { SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { DocumentTable } from '../exact/documentTable.js';
 import type { OptionValues, VerificationOptions } from '../options.js';
 import type { ReferenceMatches } from '../verify/decontaminate.js';
+import type { SetMeasure } from '../verify/exactJaccard.js';
 
 /**
  * The options as src/options.ts types them (defaults there): threshold, verify and clusterCheck given, the rest
@@ -19,6 +20,8 @@ export interface DedupSettings
    * the estimate. Unused with a source that reads each set when compared (ShingleSetSource.fetch).
    */
   readonly shingleSetBytes?: number;
+  /** What exact decisions measure: Jaccard (default), or for SimHash the angular similarity 1 − θ / π. */
+  readonly measure?: SetMeasure;
 }
 
 /**

@@ -28,6 +28,7 @@ export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
     char: shingle.mode === 'char',
     n: shingle.n,
     hash: shingle.hash ?? 'fnv1a64',
+    ...(shingle.weights === 'counts' ? { counts: true } : {}),
   };
 }
 

@@ -64,6 +64,7 @@ export interface OpenOptions {
 
 export const INDEX_OPTIONS = [
   'scheme',
+  'weights',
   'seed',
   'k',
   'shingle',
@@ -82,6 +83,8 @@ export const INDEX_OPTIONS = [
 /** Every parameter of an index, resolved (defaults filled in): what manifest.json records. */
 export interface IndexParameters {
   readonly scheme: SchemeName;
+  /** Recorded only when not 'none' (signatures/params.ts): a manifest without it is of shingle sets. */
+  readonly weights?: 'counts';
   /** The 64-bit seed in decimal. */
   readonly seed: string;
   readonly k: number;
@@ -112,6 +115,8 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
   const signature = makeParams(options);
+  if (options.scheme === 'simhash')
+    throw new RangeError('scheme simhash is not available for an index yet (its block tables are in dedup only)');
   const slotBits = fullSlotBits(signature);
   const threshold = optionValue('threshold', options.threshold);
   const verify = optionValue('verify', options.verify);
@@ -119,6 +124,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkParams(lsh, signature.k);
   return {
     scheme: schemeOf(signature),
+    ...(signature.weights ? { weights: signature.weights } : {}),
     seed: signature.seed,
     k: signature.k,
     shingle: signature.shingle,
@@ -140,6 +146,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
 export function signatureParamsOf(p: IndexParameters): SignatureParams {
   return makeParams({
     scheme: p.scheme,
+    weights: p.weights,
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,

@@ -17,6 +17,7 @@ import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } fro
 import { wasmWindowHashes } from './wasm/shingleKernel.js';
 import { defaultOf, type ShingleMode } from '../options.js';
 import { charWindows, sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
+import { countElements, type ShingleWeights } from './countWeights.js';
 
 export type { ShingleHash } from './sha1Shingles.js';
 
@@ -29,6 +30,8 @@ export interface ShingleOptions {
   readonly normalize: NormalizeOptions;
   /** The value of each shingle: FNV-1a 64 mod P when absent; SHA-1 for the datasketch schemes (sha1Shingles.ts). */
   readonly hash?: ShingleHash;
+  /** counts: each occurrence of a shingle is its own element (countWeights.ts); absent or none: a set. */
+  readonly weights?: ShingleWeights;
 }
 
 export const DEFAULT_SHINGLE: ShingleOptions = {
@@ -44,7 +47,7 @@ const SPACELESS_LETTER =
 const LETTER = /\p{L}/gu;
 
 /**
- * The deduplicated shingle set of one document, as (lo, hi) pairs in first-seen order.
+ * The deduplicated shingle set of one document (with `weights: 'counts'`, its count-weighted elements instead), as (lo, hi) pairs in first-seen order.
  * Normalization stays in JavaScript; splitting and hashing run in the wasm kernel
  * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
  * With `options.hash` SHA-1 (the datasketch schemes) the kernel hashes each shingle string with SHA-1.
@@ -62,6 +65,7 @@ export function shingleNormalized(text: string, normalized: string, options: Shi
   if (!result) return shingleDocumentReference(text, options);
   if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n)
     result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
+  if (options.weights === 'counts') return countElements(result.hashes);
   const set = deduplicatePairs(result.hashes);
   return set === result.hashes ? set.slice() : set; // fewer than two windows: copied off the kernel's memory
 }
@@ -73,7 +77,7 @@ export function shingleDocumentReference(text: string, options: ShingleOptions =
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
   const raw = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
-  return deduplicatePairs(raw);
+  return options.weights === 'counts' ? countElements(raw) : deduplicatePairs(raw);
 }
 
 /** The datasketch schemes' set in TypeScript: SHA-1 of each shingle string (sha1Shingles.ts). */

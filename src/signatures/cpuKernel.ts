@@ -8,6 +8,8 @@ import type { ShingleBatch } from './backend.js';
 import { signBatchOnCpu } from './cpuSigner.js';
 import type { HashFamily } from './hashFamily.js';
 import { binMinimaTs, signBatchOph, type OphBinKernel } from './oph.js';
+import { signBatchSimhash } from './simhash.js';
+import { loadWasmSimhash } from './wasm/simhashKernel.js';
 import { loadWasmOphBins } from './wasm/ophKernel.js';
 import { loadWasmSignKernel, wasmSimdSupported } from './wasm/signKernel.js';
 import { isDatasketchScheme } from './datasketchFamily.js';
@@ -55,6 +57,20 @@ export function wasmOphBins(): OphBinKernel {
   return ophBins;
 }
 
+let simhashKernel: typeof signBatchSimhash | undefined;
+
+/** This thread's wasm SimHash kernel (simhash.wat), or signBatchSimhash where it does not load. */
+export function wasmSimhash(): typeof signBatchSimhash {
+  if (!simhashKernel) {
+    try {
+      simhashKernel = loadWasmSimhash();
+    } catch {
+      simhashKernel = signBatchSimhash; // same results, only slower
+    }
+  }
+  return simhashKernel;
+}
+
 let datasketchKernel: DatasketchWasmKernel | undefined;
 
 /** The datasketch schemes: their own SIMD kernel (datasketch.wat); without SIMD, the TypeScript reference. */
@@ -74,6 +90,7 @@ function classicOnly(kernel: CpuKernel): CpuKernel {
     name: kernel.name,
     sign: (family, batch) => {
       if (family.scheme === 'oph') return signBatchOph({ ...family, seed: NO_SEED }, batch, wasmOphBins());
+      if (family.scheme === 'simhash') return wasmSimhash()(family.a, batch);
       if (isDatasketchScheme(family.scheme)) return signDatasketch(kernel.name, family, batch);
       return kernel.sign(family, batch);
     },

@@ -3,6 +3,7 @@ import { mulAddModP } from '../math/mersenne61.js';
 import { EMPTY_SLOT_WORD, documentCount, type ShingleBatch, type SignerBackend } from './backend.js';
 import type { HashFamily } from './hashFamily.js';
 import { signBatchOph } from './oph.js';
+import { signBatchSimhash } from './simhash.js';
 import { isDatasketchScheme } from './datasketchFamily.js';
 import { signBatchDatasketch } from './datasketchSigner.js';
 
@@ -26,6 +27,7 @@ export class CpuSigner implements SignerBackend {
 export function signBatchOnCpu(family: HashFamily, batch: ShingleBatch): Uint32Array {
   // the one dispatch on the scheme for CPU signing
   if (family.scheme === 'oph') return signBatchOph(family, batch);
+  if (family.scheme === 'simhash') return signBatchSimhash(family.a, batch);
   if (isDatasketchScheme(family.scheme)) return signBatchDatasketch(family, batch);
   const { k, a, b } = family;
   const { shingles, offsets } = batch;

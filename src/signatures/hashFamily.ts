@@ -6,6 +6,7 @@
 import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
 import { isDatasketchScheme, makeDatasketchFamily } from './datasketchFamily.js';
+import { simhashKey } from './simhash.js';
 
 /**
  * classic: k hash functions, one per slot; oph: one hash, its range cut into k bins (oph.ts);
@@ -62,5 +63,7 @@ export function makeHashFamily(k: number, seed: U64, scheme: SchemeName = 'class
     b[2 * i + 1] = scratch[1];
   }
   if (scheme === 'classic') return { k, seed, a, b };
+  // SimHash hashes with splitmix64(x + key), key = splitmix64(seed) (simhash.ts), kept as a[0..1].
+  if (scheme === 'simhash') return { k, seed, a: simhashKey(seed.hi, seed.lo), b: new Uint32Array(0), scheme };
   return { k, seed, a, b, scheme, probeKey: splitmix64(add64(seed, { hi: 0, lo: 2 })).lo };
 }

@@ -5,7 +5,8 @@
 import { parseU64, toDecimal64 } from '../math/u64.js';
 import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
-import { optionValue, type ParamSlotBits } from '../options.js';
+import { defaultOf, optionValue, type ParamSlotBits, type WeightsName } from '../options.js';
+import { SIMHASH_BITS } from './simhash.js';
 import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from './datasketchFamily.js';
 
 export type { SchemeName } from './hashFamily.js';
@@ -17,6 +18,7 @@ export type { SchemeName } from './hashFamily.js';
 export const SCHEMES: Readonly<Record<SchemeName, string>> = {
   classic: 'minhash-mersenne61-fnv1a64-splitmix64/v1',
   oph: 'oph-densified-mersenne61-fnv1a64-splitmix64/v1',
+  simhash: 'simhash64-splitmix64-fnv1a64/v1',
   // datasketch 2.0.0's MinHash(scheme=…) after update_batch of the shingles' UTF-8 bytes (docs/signatures.md, "Signing
   // for datasketch").
   'datasketch-affine32': 'datasketch-2.0.0-affine32-sha1/v1',
@@ -30,6 +32,7 @@ export const SCHEME = SCHEMES.classic;
 const SCHEME_TITLES: Readonly<Record<SchemeName, string>> = {
   classic: 'classic MinHash, k hash functions',
   oph: 'one-permutation hashing with optimal densification',
+  simhash: 'SimHash, 64-bit fingerprints',
   'datasketch-affine32': "datasketch's MinHash, scheme affine32",
   'datasketch-affine64': "datasketch's MinHash, scheme affine64",
   'datasketch-legacy': "datasketch's MinHash, scheme legacy (before 2.0)",
@@ -72,6 +75,13 @@ export interface SignatureParams {
   readonly slotBits: ParamSlotBits;
   /** b-bit slots (slotBits < 32) only: the stored band keys' layout, fixed when signing. */
   readonly bandKeys?: StoredBandLayout;
+  /** How shingles weigh (countWeights.ts): recorded only when not the plain set ('none'), so older files read as sets. */
+  readonly weights?: Exclude<WeightsName, 'none'>;
+}
+
+/** A parameter set's weighting: 'none' where none is recorded. */
+export function weightsOf(params: Pick<SignatureParams, 'weights'>): WeightsName {
+  return params.weights ?? 'none';
 }
 
 export interface SignatureOptions {
@@ -86,6 +96,8 @@ export interface SignatureOptions {
   readonly slotBits?: ParamSlotBits;
   /** Required with slotBits < 32, refused otherwise. */
   readonly bandKeys?: StoredBandLayout;
+  /** none (default): shingle sets; counts: a shingle seen c times is c elements (weighted Jaccard). */
+  readonly weights?: WeightsName;
 }
 
 /**
@@ -93,16 +105,19 @@ export interface SignatureOptions {
  * 64-bit slots); for the datasketch schemes seed 1 (datasketch's) and their own slot width.
  */
 export function makeParams(options: SignatureOptions = {}): SignatureParams {
-  const k = optionValue('k', options.k);
   const n = optionValue('n', options.n);
   const shingle = optionValue('shingle', options.shingle);
   const scheme = optionValue('scheme', options.scheme);
+  const k = scheme === 'simhash' ? simhashK(options) : optionValue('k', options.k);
   const datasketch = isDatasketchScheme(scheme) ? checkDatasketch(scheme, options) : undefined;
   const slotBits =
     options.slotBits === undefined
       ? (datasketch?.slotBits ?? optionValue('slotBits', undefined))
       : optionValue('slotBits', options.slotBits);
   const bandKeys = checkBandKeys(slotBits, k, options.bandKeys);
+  const weights = optionValue('weights', options.weights);
+  if (weights !== 'none' && datasketch)
+    throw new RangeError(`--weights ${weights} is not datasketch's: --scheme ${scheme} signs shingle sets`);
   return {
     scheme: SCHEMES[scheme],
     seed:
@@ -119,7 +134,22 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     },
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
+    ...(weights === 'none' ? {} : { weights }),
   };
+}
+
+/**
+ * SimHash signs 64 one-bit slots (simhash.ts): k is 64, given or not (the table's default k, 128, is taken as not
+ * given), and slots are 32 or 64 bits wide.
+ */
+function simhashK(options: SignatureOptions): number {
+  if (options.k !== undefined && options.k !== SIMHASH_BITS && options.k !== defaultOf('k'))
+    throw new RangeError(
+      `--scheme simhash signs ${SIMHASH_BITS}-bit fingerprints: k is ${SIMHASH_BITS}, not ${options.k}`,
+    );
+  if (options.slotBits !== undefined && options.slotBits < 32)
+    throw new RangeError(`--scheme simhash keeps its fingerprint bits in 32- or 64-bit slots, not ${options.slotBits}`);
+  return SIMHASH_BITS;
 }
 
 /** The seed a scheme signs with when none is given, in decimal: datasketch's 1 for its schemes, else the table's 42. */
@@ -178,7 +208,13 @@ export function fullSlotBits(params: SignatureParams): 32 | 64 {
 
 export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
   const scheme = schemeOf(params);
-  const options = { mode: params.shingle, n: params.n, normalize: params.normalize };
+  const weights = weightsOf(params);
+  const options = {
+    mode: params.shingle,
+    n: params.n,
+    normalize: params.normalize,
+    ...(weights === 'none' ? {} : { weights }),
+  };
   // datasketch hashes each shingle with SHA-1 (sha1_hash64 for affine64, else sha1_hash32).
   if (!isDatasketchScheme(scheme)) return options;
   return { ...options, hash: datasketchSlotBits(scheme) === 64 ? 'sha1-64' : 'sha1-32' };
@@ -199,6 +235,7 @@ export function paramDifferences(a: SignatureParams, b: SignatureParams): string
     nfkc: p.normalize.nfkc,
     stripPunctuation: p.normalize.stripPunctuation,
     slotBits: p.slotBits,
+    weights: weightsOf(p),
     bandKeys: p.bandKeys ? `${p.bandKeys.bands} bands × ${p.bandKeys.rows} rows` : 'none',
   });
   const fa = flat(a);

@@ -10,6 +10,7 @@ import type { HashFamily } from './hashFamily.js';
 import { describeAdapter, type AcquiredDevice, type AdapterSummary } from './webgpu/adapter.js';
 import type { ShaderSources } from './webgpu/shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webgpu/webGpuSigner.js';
+import { SimhashGpuSigner } from './webgpu/simhashSigner.js';
 import { errorMessage } from '../errors.js';
 import { OPTIONS, type BackendChoice } from '../options.js';
 
@@ -91,7 +92,7 @@ async function createWebGpuSigner(
   environment: WebGpuEnvironment,
   tuning: SignerTuning,
   passOverSoftware: boolean,
-): Promise<WebGpuSigner> {
+): Promise<WebGpuSigner | SimhashGpuSigner> {
   const sources = await environment.shaderSources();
   const acquired = await environment.acquireDevice();
   const skip = passOverSoftware ? reasonToPreferCpu(acquired.adapter) : undefined;
@@ -100,6 +101,11 @@ async function createWebGpuSigner(
     throw new PassedOver(acquired.adapter, skip);
   }
   try {
+    if (family.scheme === 'simhash')
+      return await SimhashGpuSigner.create(acquired.device, family, sources, {
+        description: describeAdapter(acquired.adapter),
+        release: () => acquired.release(),
+      });
     return await WebGpuSigner.create(acquired.device, family, sources, {
       ...tuning,
       description: describeAdapter(acquired.adapter),

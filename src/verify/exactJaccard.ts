@@ -44,6 +44,29 @@ export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
   return common / (smallCount + largeCount - common);
 }
 
+/**
+ * What an exact decision measures: Jaccard, or for SimHash (`angular`) the angular similarity 1 − θ / π of the
+ * sets' 0/1 vectors, cos θ = |A ∩ B| / √(|A|·|B|): what the fraction of equal SimHash bits estimates (simhash.ts).
+ */
+export type SetMeasure = 'jaccard' | 'angular';
+
+/** 1 − θ / π for two deduplicated sets (with `--weights counts`, their counted elements); 0 when either is empty. */
+export function exactAngular(x: Uint32Array, y: Uint32Array): number {
+  const [small, large] = x.length <= y.length ? [x, y] : [y, x];
+  if (small.length === 0) return 0;
+  const wasm = kernel.get();
+  const common =
+    wasm === undefined || small.length + large.length > MAX_WASM_WORDS
+      ? commonTs(small, large)
+      : commonWasm(wasm, small, large);
+  return 1 - Math.acos(Math.min(1, common / Math.sqrt((small.length / 2) * (large.length / 2)))) / Math.PI;
+}
+
+/** The exact similarity of a measure. */
+export function exactSimilarityOf(measure: SetMeasure = 'jaccard'): (x: Uint32Array, y: Uint32Array) => number {
+  return measure === 'angular' ? exactAngular : exactJaccard;
+}
+
 /** The reference: the smaller set in a PairIndex, the larger looked up. */
 export function exactJaccardTs(x: Uint32Array, y: Uint32Array): number {
   const [small, large] = x.length <= y.length ? [x, y] : [y, x];

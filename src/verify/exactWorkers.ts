@@ -11,7 +11,7 @@
 import type { PairList } from '../bands/pairSet.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SharedSets } from '../firstPass/sharedSets.js';
-import { exactJaccard } from './exactJaccard.js';
+import { exactSimilarityOf } from './exactJaccard.js';
 import { decidePair, type PairDecision, type PairRule } from './pairDecision.js';
 
 export type ExactRequest =
@@ -76,7 +76,8 @@ export function exactHandler(openWords?: OpenWords) {
     return cache.read(file, g, start[g], length[g]);
   };
   let matrix: SignatureMatrix | undefined;
-  const exactOf = (x: number, y: number): number => exactJaccard(setOf(x, a), setOf(y, b));
+  let similarity = exactSimilarityOf('jaccard');
+  const exactOf = (x: number, y: number): number => similarity(setOf(x, a), setOf(y, b));
   return (request: ExactRequest): { response: ExactResponse; transfer: ArrayBuffer[] } => {
     if (request.type === 'matrix') {
       matrix = request.matrix;
@@ -84,6 +85,7 @@ export function exactHandler(openWords?: OpenWords) {
     }
     if (request.type === 'decide') {
       if (sets === undefined || matrix === undefined) throw new Error('exact workers: pairs came before the sets');
+      similarity = exactSimilarityOf(request.rule.measure);
       const decided = decideBatch(matrix, request.a, request.b, request.rule, exactOf);
       return {
         response: { decided },

@@ -10,6 +10,7 @@
 import { equalSlots, signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { VerifyMode } from '../options.js';
 import { DEFAULT_ESTIMATE_ERROR, decideByEstimate, estimateBounds, type EstimateBounds } from './estimateBounds.js';
+import type { SetMeasure } from './exactJaccard.js';
 
 /** Exact Jaccard similarity of two signed documents, from their shingle sets. */
 export type ExactSimilarity = (a: number, b: number) => number;
@@ -42,6 +43,8 @@ export interface PairRule {
   readonly verify: VerifyMode;
   readonly threshold: number;
   readonly bounds?: EstimateBounds;
+  /** What exact decisions measure (exactJaccard.ts): Jaccard when absent; SimHash's angular similarity. */
+  readonly measure?: SetMeasure;
 }
 
 export function pairRule(
@@ -49,10 +52,11 @@ export function pairRule(
   threshold: number,
   signatures: Pick<SignatureMatrix, 'k' | 'slotBits'>,
   estimateError = DEFAULT_ESTIMATE_ERROR,
+  measure?: SetMeasure,
 ): PairRule {
   const bounds =
     verify === 'hybrid' ? estimateBounds(signatures.k, threshold, estimateError, signatures.slotBits) : undefined;
-  return { verify, threshold, bounds };
+  return { verify, threshold, bounds, ...(measure === 'angular' ? { measure } : {}) };
 }
 
 /**

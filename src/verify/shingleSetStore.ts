@@ -9,7 +9,8 @@
  * needs it, and not kept here. Memory is then what the source holds, and no
  * pair waits on a budget: exactness never depends on the memory limit.
  */
-import { exactJaccard, type ExactSimilarity } from './verification.js';
+import type { ExactSimilarity } from './verification.js';
+import { exactSimilarityOf, type SetMeasure } from './exactJaccard.js';
 import { PAIR_DECISIONS, type ExactPairs } from './exactWorkers.js';
 
 import type { FetchShingleSet, LoadShingleSets } from '../firstPass/setSpool.js';
@@ -49,7 +50,10 @@ export class ShingleSetStore {
     private readonly referenceSets?: readonly Uint32Array[],
     /** Most bytes of corpus sets held at once (the pipeline's share of --memory-limit). */
     private readonly budgetBytes = Number.POSITIVE_INFINITY,
+    /** What `corpus` and `combined` measure: Jaccard, or SimHash's angular similarity. */
+    measure: SetMeasure = 'jaccard',
   ) {
+    this.similarity = exactSimilarityOf(measure);
     this.sets = new Array<Uint32Array | undefined>(count);
     this.load = typeof source === 'function' ? source : source.load;
     if (typeof source !== 'function' && source.fetch !== undefined) {
@@ -114,10 +118,11 @@ export class ShingleSetStore {
   readonly known = (a: number, b: number): boolean => this.has(a) && this.has(b);
 
   /** Exact Jaccard among corpus groups. */
-  readonly corpus: ExactSimilarity = (a, b) => exactJaccard(this.corpusSet(a), this.corpusSet(b));
+  private readonly similarity: (x: Uint32Array, y: Uint32Array) => number;
+  readonly corpus: ExactSimilarity = (a, b) => this.similarity(this.corpusSet(a), this.corpusSet(b));
 
   /** Exact Jaccard in the combined numbering of decontamination (reference j is count + j). */
-  readonly combined: ExactSimilarity = (a, b) => exactJaccard(this.combinedSet(a), this.combinedSet(b));
+  readonly combined: ExactSimilarity = (a, b) => this.similarity(this.combinedSet(a), this.combinedSet(b));
 
   private corpusSet(g: number): Uint32Array {
     const set = this.sets[g];

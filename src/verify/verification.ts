@@ -26,6 +26,7 @@ import {
   type PairDecision,
 } from './pairDecision.js';
 import { PAIR_DECISIONS, type ExactPairs } from './exactWorkers.js';
+import type { SetMeasure } from './exactJaccard.js';
 
 export { VERIFY_MODES, type VerifyMode } from '../options.js';
 
@@ -67,6 +68,8 @@ export interface VerifyPairsOptions {
   readonly known?: (a: number, b: number) => boolean;
   /** Hybrid: the estimate's error rate at J = threshold (default 0.001). */
   readonly estimateError?: number;
+  /** What exact decisions measure: Jaccard (default), or SimHash's angular similarity (exactJaccard.ts). */
+  readonly measure?: SetMeasure;
   /** Candidates examined so far, now and then. */
   readonly onProgress?: (done: number) => void;
 }
@@ -75,7 +78,7 @@ export interface VerifyPairsOptions {
 export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): VerifiedPairs {
   const { verify, threshold, signatures, exactSimilarity, onProgress } = options;
   requireEvidence(verify, exactSimilarity);
-  const rule = pairRule(verify, threshold, signatures, options.estimateError);
+  const rule = pairRule(verify, threshold, signatures, options.estimateError, options.measure);
   let exact = Number.NaN; // the last pair's exact Jaccard, where decidePair computed it
   const evidence: ExactEvidence | undefined = exactSimilarity && {
     similarity: (a, b) => (exact = exactSimilarity(a, b)),
@@ -136,7 +139,7 @@ export async function verifyPairsOnWorkers(
   workers: ExactPairs,
 ): Promise<VerifiedPairs> {
   const { verify, threshold, signatures, onProgress } = options;
-  const rule = pairRule(verify, threshold, signatures, options.estimateError);
+  const rule = pairRule(verify, threshold, signatures, options.estimateError, options.measure);
   const kept = new KeptPairs();
   await workers.decide(signatures, candidates, rule, (from, batch) => {
     for (let i = 0; i < batch.decisions.length; i++) {

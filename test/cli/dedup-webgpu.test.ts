@@ -57,3 +57,30 @@ it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical',
   // Not trivially equal: the sample has exact and near duplicates to remove.
   expect(readFileSync(join(dir, 'cpu.jsonl'), 'utf8').trim().split('\n').length).toBeLessThan(290);
 });
+
+it('gpudedup dedup --scheme simhash: WebGPU (shaders/simhash.wgsl) and CPU outputs are identical', async (context) => {
+  const probe = await tryAcquireTestDevice('dedup cli probe');
+  if ('missing' in probe) noGpu(probe.missing, (note) => context.skip(note));
+  else probe.gpu.release();
+  const dir = tempDir();
+  const input = join(dir, 'slice.jsonl');
+  writeFileSync(input, slice);
+  const run = (backend: string) =>
+    runCli([
+      'dedup',
+      input,
+      '--scheme',
+      'simhash',
+      '--max-hamming',
+      '6',
+      '--backend',
+      backend,
+      '--clusters',
+      join(dir, `${backend}.csv`),
+    ]);
+  const gpu = await run('webgpu');
+  expect(gpu.code).toBe(0);
+  expect(gpu.stdout).toMatch(/backend\s+WebGPU SimHash/);
+  expect((await run('cpu')).code).toBe(0);
+  expect(readFileSync(join(dir, 'webgpu.csv')).equals(readFileSync(join(dir, 'cpu.csv')))).toBe(true);
+});

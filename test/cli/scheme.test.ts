@@ -27,7 +27,7 @@ describe('the signing scheme as a parameter', () => {
     ]);
     expect(() => schemeOf({ scheme: 'minhash/v0' })).toThrow(/unknown signature scheme "minhash\/v0"/);
     expect(() => makeParams({ scheme: 'bogus' as 'oph' })).toThrow(
-      /scheme must be one of classic, oph, datasketch-affine32/,
+      /scheme must be one of classic, oph, simhash, datasketch-affine32/,
     );
   });
 

@@ -41,6 +41,11 @@ export function splitmix64Ref(state: bigint): bigint {
   return z ^ (z >> 31n);
 }
 
+/** Count weighting's element rule (weightedElement.ts): (g, 0) = g; (g, j) = splitmix64((g + j·φ) mod 2^64) mod P. */
+export function weightedElementRef(g: bigint, j: number): bigint {
+  return j === 0 ? g : splitmix64Ref((g + BigInt(j) * 0x9e3779b97f4a7c15n) & MASK64) % P;
+}
+
 export function familyRef(k: number, seed: bigint): { a: bigint[]; b: bigint[] } {
   const a: bigint[] = [];
   const b: bigint[] = [];

@@ -24,11 +24,25 @@ const FNV_PRIME: u64 = 0x100000001b3;
   return modP(fnvFrom(FNV_BASIS, from, to));
 }
 
-// The set being deduplicated: `kept` values so far, a table of their indexes + 1.
+// The set being deduplicated: `kept` values so far, a table of their indexes + 1; with
+// count weighting (flag bit 5) each slot's repeats so far in a second table after it.
 let kept: i32 = 0;
 let tableMask: i32 = 0;
 
-/** Appends h to the set at `out` unless it is there already (first-seen order). */
+const PHI: u64 = 0x9e3779b97f4a7c15;
+
+/** Element (g, j) of count weighting, j ≥ 1 (math/weightedElement.ts): splitmix64(g + j·φ) mod P. */
+@inline function weightedElement(g: u64, j: u32): u64 {
+  let z = g + <u64>j * PHI + PHI;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return modP(z ^ (z >> 31));
+}
+
+/**
+ * Appends h to the set at `out` unless it is there already (first-seen order); with count
+ * weighting a repeat is appended as its next element (h, j) instead.
+ */
 @inline function keep(out: usize, h: u64): void {
   let slot = <i32>((<u32>(h ^ (h >> 29)) * 0x9e3779b1) >> 7) & tableMask;
   let j = load<i32>(table + (<usize>slot << 2));
@@ -40,15 +54,21 @@ let tableMask: i32 = 0;
     store<i32>(table + (<usize>slot << 2), kept + 1);
     store<u64>(out + (<usize>kept << 3), h);
     kept++;
+  } else if ((flags & 32) != 0) {
+    const at = table + ((<usize>(tableMask + 1 + slot)) << 2);
+    const repeat = load<u32>(at) + 1;
+    store<u32>(at, repeat);
+    store<u64>(out + (<usize>kept << 3), weightedElement(h, repeat));
+    kept++;
   }
 }
 
-/** An empty table for the set of a document of `windows` windows. */
+/** An empty table for the set of a document of `windows` windows (and its repeat counts, with count weighting). */
 @inline function clearTable(windows: i32): void {
   let capacity = 4;
   while (capacity < windows * 2) capacity <<= 1;
   tableMask = capacity - 1;
-  memory.fill(table, 0, <usize>capacity << 2);
+  memory.fill(table, 0, <usize>capacity << ((flags & 32) != 0 ? 3 : 2));
   kept = 0;
 }
 

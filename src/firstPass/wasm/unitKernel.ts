@@ -30,6 +30,8 @@ export interface KernelSetup {
    * without a word window's trailing space.
    */
   readonly hash: ShingleHash;
+  /** Count weighting (countWeights.ts): every window kept, a repeat as its next element (g, j). */
+  readonly counts?: boolean;
 }
 
 /** Records per call: the kernel stops there and is called again for the rest. */
@@ -135,7 +137,8 @@ function prepare(
   const starts = take(4 * (2 * L + 16));
   let capacity = 4;
   while (capacity < 2 * (L + 1)) capacity *= 2;
-  const table = take(4 * capacity);
+  // With count weighting, each slot's repeats so far follow the table.
+  const table = take((setup.counts ? 8 : 4) * capacity);
   if (at > MAX_LAYOUT_BYTES) return undefined;
   reserveMemory(kernel.memory, at);
   const bytes = new Uint8Array(kernel.memory.buffer);
@@ -145,7 +148,8 @@ function prepare(
     (stripBom ? 1 : 0) |
     (setup.char ? 2 : 0) |
     (setup.idRequired ? 4 : 0) |
-    (setup.hash === 'fnv1a64' ? 0 : setup.hash === 'sha1-32' ? 8 : 8 | 16);
+    (setup.hash === 'fnv1a64' ? 0 : setup.hash === 'sha1-32' ? 8 : 8 | 16) |
+    (setup.counts ? 32 : 0);
   kernel.configure(
     input,
     inputBytes,

@@ -33,7 +33,8 @@ export let idFieldLen: i32 = 0;
 export let idPrefix: usize = 0;
 export let idPrefixLen: i32 = 0;
 // bit 0: strip a BOM on line 1; bit 1: char shingles; bit 2: the id field is required;
-// bit 3: SHA-1 shingles (datasketch's sha1_hash32), bit 4: with bit 3, sha1_hash64.
+// bit 3: SHA-1 shingles (datasketch's sha1_hash32), bit 4: with bit 3, sha1_hash64;
+// bit 5: count weighting (every window kept, repeats as elements (g, j): shingleHash.as.ts).
 export let flags: i32 = 0;
 export let shingleN: i32 = 5;
 export let records: usize = 0;

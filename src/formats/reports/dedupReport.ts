@@ -149,7 +149,7 @@ export type DedupReport = ReturnType<typeof buildReport>;
  * decided any), those decided by the estimate past --memory-limit among the
  * estimate's, and the undecided (which `undecided` says what became of).
  */
-function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided: string): string {
+function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided: string, exact: string): string {
   const parts: string[] = [];
   if (verify !== 'exact' || d.byEstimate.accepted + d.byEstimate.rejected > 0) {
     const pastLimit =
@@ -162,7 +162,7 @@ function decidedLine(d: ReturnType<typeof decisions>, verify: string, undecided:
     );
   }
   if (verify === 'exact' || verify === 'hybrid' || d.byExact.accepted + d.byExact.rejected > 0) {
-    parts.push(`by exact Jaccard ${thousands(d.byExact.accepted)} accepted, ${thousands(d.byExact.rejected)} rejected`);
+    parts.push(`by ${exact} ${thousands(d.byExact.accepted)} accepted, ${thousands(d.byExact.rejected)} rejected`);
   }
   if (d.undecided > 0) parts.push(`${thousands(d.undecided)} undecided, ${undecided}`);
   return parts.join('; ');
@@ -206,6 +206,8 @@ function decisionLines(report: DedupReport): string[] {
   const c = report.candidates;
   const v = report.verification;
   const check = report.clusterCheck;
+  // SimHash's exact decisions measure the angle between the shingle vectors (exactJaccard.ts), MinHash's Jaccard.
+  const exact = p.signature.scheme.startsWith('simhash') ? 'exact angle' : 'exact Jaccard';
   return [
     `  parameters          threshold ${p.threshold}, ${counted(p.bands, 'band')} × ${counted(p.rows, 'row')} (S-curve ` +
       `midpoint ≈ ${p.approximateThreshold.toFixed(3)}, ` +
@@ -218,11 +220,11 @@ function decisionLines(report: DedupReport): string[] {
       (c.splitByRepresentativeCheck > 0
         ? `; ${int(c.splitByRepresentativeCheck)} split off by the representative check`
         : ''),
-    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify, 'rejected')}`]),
+    ...(p.verify === 'none' ? [] : [`  decided             ${decidedLine(v, p.verify, 'rejected', exact)}`]),
     ...(check.comparisons > 0
       ? [
           `  cluster check       ${counted(check.comparisons, 'comparison')} ` +
-            `(${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept')})` +
+            `(${decidedLine(check, p.verify === 'none' ? 'estimate' : p.verify, 'kept', exact)})` +
             (check.keptAloneAfterMaxRepresentatives > 0
               ? `; ${int(check.keptAloneAfterMaxRepresentatives)} kept alone after ` +
                 `${counted(p.maxRepresentatives ?? 0, 'representative')}`

@@ -35,7 +35,7 @@ import { DEFAULT_CHAIN_DELTA } from '../../clusters/nearDuplicates.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { listInputFiles, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { readSignatureFile } from '../../formats/shards/signatureFile.js';
-import { shingleOptionsOf } from '../../signatures/params.js';
+import { schemeOf, shingleOptionsOf } from '../../signatures/params.js';
 import type { SignedPassTimings } from '../../firstPass/signedUnits.js';
 import {
   refuseAllSkipped,
@@ -116,7 +116,9 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   await first.sets?.drain?.();
   const workers = stageWorkers(config, first);
   try {
-    const settings = { ...config, shingleSetBytes: loadedSetShare(run, first) };
+    // SimHash's exact decisions measure the angle between the shingle vectors (exactJaccard.ts), MinHash's Jaccard.
+    const measure = schemeOf(config.params) === 'simhash' ? ('angular' as const) : ('jaccard' as const);
+    const settings = { ...config, shingleSetBytes: loadedSetShare(run, first), measure };
     const sets = {
       load: (needed: Uint8Array, budget: number) => exactSetsPass(run, first, needed, budget),
       fetch: first.sets?.fetch,

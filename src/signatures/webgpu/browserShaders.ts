@@ -6,6 +6,7 @@ import mersenne61 from '../../../shaders/mersenne61.wgsl?raw';
 import minhash from '../../../shaders/minhash.wgsl?raw';
 import oph from '../../../shaders/oph.wgsl?raw';
 import mulmodTest from '../../../shaders/mulmod_test.wgsl?raw';
+import simhash from '../../../shaders/simhash.wgsl?raw';
 import datasketchAffine32 from '../../../shaders/datasketch_affine32.wgsl?raw';
 import datasketchAffine64 from '../../../shaders/datasketch_affine64.wgsl?raw';
 import datasketchLegacy from '../../../shaders/datasketch_legacy.wgsl?raw';
@@ -15,6 +16,7 @@ export const browserShaderSources: ShaderSources = {
   mersenne61,
   minhash,
   oph,
+  simhash,
   mulmodTest,
   datasketchAffine32,
   datasketchAffine64,

@@ -27,6 +27,7 @@ export function loadShaderSources(): ShaderSources {
     mersenne61: read('mersenne61'),
     minhash: read('minhash'),
     oph: read('oph'),
+    simhash: read('simhash'),
     mulmodTest: read('mulmodTest'),
     datasketchAffine32: read('datasketchAffine32'),
     datasketchAffine64: read('datasketchAffine64'),

@@ -3,7 +3,7 @@
  * `gpudedup doctor`: the WGSL multiply-mod on edge and random operands, and
  * whole signatures of random documents, once as one segment per document and
  * once cut into small segments and chunks (partial minima combined), for
- * every scheme (classic, OPH and the three datasketch schemes).
+ * every scheme (classic, OPH, the three datasketch schemes and SimHash).
  * The CPU side (src/math/mersenne61.ts) is checked against BigInt by the tests.
  */
 import { DATASKETCH_SCHEMES } from '../datasketchFamily.js';
@@ -14,6 +14,8 @@ import { makeHashFamily } from '../hashFamily.js';
 import { runMulAddModP } from './mulmodKernel.js';
 import type { ShaderSources } from './shaderSources.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from './webGpuSigner.js';
+import { SimhashGpuSigner } from './simhashSigner.js';
+import { SIMHASH_BITS } from '../simhash.js';
 
 export interface SelfCheckResult {
   readonly ok: boolean;
@@ -95,6 +97,7 @@ export async function runSelfCheck(
       }
     }
   }
+  signatureMismatches.push(...(await checkSimhash(device, sources, batch, seed)));
   return {
     ok: mulmodMismatches.length === 0 && signatureMismatches.length === 0,
     mulmodCases: EDGES.length ** 2 * ADDENDS.length + randomOperands,
@@ -105,6 +108,26 @@ export async function runSelfCheck(
     signatureMismatches,
     ms: performance.now() - started,
   };
+}
+
+/** SimHash (simhash.wgsl) against the CPU, in one dispatch and in 500-element chunks. */
+async function checkSimhash(device: GPUDevice, sources: ShaderSources, batch: ShingleBatch, seed: number) {
+  const family = makeHashFamily(SIMHASH_BITS, { hi: 0, lo: seed }, 'simhash');
+  const expected = signBatchOnCpu(family, batch);
+  const mismatches: string[] = [];
+  for (const [layout, maxChunkElements] of [
+    ['whole documents', undefined],
+    ['500-element chunks', 500],
+  ] as const) {
+    const signer = await SimhashGpuSigner.create(device, family, sources, { release: () => {}, maxChunkElements });
+    try {
+      const wrong = differingDocuments(await signer.sign(batch), expected, 2 * SIMHASH_BITS);
+      if (wrong.length > 0) mismatches.push(`simhash, ${layout}: documents ${wrong.slice(0, 5).join(', ')} differ`);
+    } finally {
+      signer.destroy();
+    }
+  }
+  return mismatches;
 }
 
 async function checkMulAdd(

@@ -11,6 +11,8 @@ export interface ShaderSources {
   readonly minhash: string;
   /** shaders/oph.wgsl: the one-permutation hashing kernel (bin minima). */
   readonly oph: string;
+  /** shaders/simhash.wgsl: SimHash fingerprints, one invocation per document. */
+  readonly simhash: string;
   /** shaders/mulmod_test.wgsl: multiply-mod over a buffer of operands, for tests and doctor. */
   readonly mulmodTest: string;
   /** shaders/datasketch_*.wgsl: datasketch 2.0.0's schemes, one kernel each. */
@@ -24,6 +26,7 @@ export const SHADER_FILES: Readonly<Record<keyof ShaderSources, string>> = {
   mersenne61: 'mersenne61.wgsl',
   minhash: 'minhash.wgsl',
   oph: 'oph.wgsl',
+  simhash: 'simhash.wgsl',
   mulmodTest: 'mulmod_test.wgsl',
   datasketchAffine32: 'datasketch_affine32.wgsl',
   datasketchAffine64: 'datasketch_affine64.wgsl',
@@ -33,6 +36,7 @@ export const SHADER_FILES: Readonly<Record<keyof ShaderSources, string>> = {
 export type KernelName =
   | 'minhash'
   | 'oph'
+  | 'simhash'
   | 'mulmodTest'
   | 'datasketchAffine32'
   | 'datasketchAffine64'

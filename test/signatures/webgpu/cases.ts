@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { ShingleBatch } from '../../../src/signatures/backend.js';
-import { shingleDocument } from '../../../src/shingles/shingles.js';
+import { DEFAULT_SHINGLE, shingleDocument } from '../../../src/shingles/shingles.js';
+import { pack } from '../../../src/shingles/shingleBatch.js';
 import { EDGE_ADDENDS, EDGES, P, randomBelow, randomU32, rng } from '../../support/reference.js';
 
 export { EDGE_ADDENDS, EDGES };
@@ -79,4 +80,17 @@ export function corpusBatch(limit = Infinity): { batch: ShingleBatch; ids: strin
 /** The 32-bit slot width: the low word of every 64-bit slot. */
 export function lowWords(signatures: Uint32Array): Uint32Array {
   return signatures.filter((_, i) => i % 2 === 0);
+}
+
+/** The bundled corpus's first `limit` documents, each twice over plus its first half, with `--weights counts`. */
+export function weightedCorpusBatch(limit: number): ShingleBatch {
+  const path = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
+  const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n', limit);
+  const texts = lines.map((line) => (JSON.parse(line) as { text: string }).text);
+  const options = { ...DEFAULT_SHINGLE, weights: 'counts' as const };
+  const sets = texts.flatMap((text) => [
+    shingleDocument(text, options),
+    shingleDocument(`${text} ${text} ${text.slice(0, text.length >> 1)}`, options),
+  ]);
+  return pack(sets);
 }

@@ -16,9 +16,19 @@ import { runMulAddModP } from '../../../src/signatures/webgpu/mulmodKernel.js';
 import { loadShaderSources } from '../../../src/signatures/webgpu/nodeShaders.js';
 import { workgroupGrid } from '../../../src/signatures/webgpu/plan.js';
 import { WebGpuSigner, type WebGpuSignerOptions } from '../../../src/signatures/webgpu/webGpuSigner.js';
+import { SimhashGpuSigner } from '../../../src/signatures/webgpu/simhashSigner.js';
+import { signBatchSimhash } from '../../../src/signatures/simhash.js';
 import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.js';
 import { ophSignatureRef, P, pairsToBigInts } from '../../support/reference.js';
-import { corpusBatch, lowWords, mulAddCases, packOperands, randomBatch, randomSizes } from './cases.js';
+import {
+  corpusBatch,
+  lowWords,
+  mulAddCases,
+  packOperands,
+  randomBatch,
+  randomSizes,
+  weightedCorpusBatch,
+} from './cases.js';
 
 const SEED = { hi: 0x01234567, lo: 0x89abcdef };
 const sources = loadShaderSources();
@@ -172,6 +182,46 @@ describeWithGpu('WebGPU backend', (gpu) => {
       const { batch } = corpusBatch();
       await signOph(batch, 128);
       await signOph(batch, 256);
+    });
+  });
+
+  describe('count-weighted sets (--weights counts) sign as on the CPU', () => {
+    // The elements (g, j) are made before signing (countWeights.ts): classic and OPH shaders sign them unchanged.
+    const batch = weightedCorpusBatch(60);
+    for (const scheme of ['classic', 'oph'] as const) {
+      it(`${scheme}, k = 128, the bundled corpus's documents repeated`, async () => {
+        const family = makeHashFamily(128, SEED, scheme);
+        const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {} });
+        try {
+          expectSameWords(await signer.sign(batch), signBatchOnCpu(family, batch), `${scheme}, weighted`);
+        } finally {
+          signer.destroy();
+        }
+      });
+    }
+  });
+
+  describe('SimHash fingerprints (shaders/simhash.wgsl) equal the CPU', () => {
+    const family = makeHashFamily(64, SEED, 'simhash');
+    async function expectSimhash(batch: ShingleBatch, maxChunkElements?: number): Promise<void> {
+      const signer = await SimhashGpuSigner.create(gpu().device, family, sources, {
+        release: () => {},
+        maxChunkElements,
+      });
+      try {
+        expectSameWords(await signer.sign(batch), signBatchSimhash(family.a, batch), 'simhash');
+      } finally {
+        signer.destroy();
+      }
+    }
+    it('on random documents with empty ones, in one dispatch and in chunks (one past a chunk: the CPU)', async () => {
+      const batch = randomBatch([0, 1, 2, 63, 64, 65, 0, ...randomSizes(200, 900, 12), 3000, 1], 13);
+      await expectSimhash(batch);
+      await expectSimhash(batch, 1000);
+    });
+    it('on the bundled corpus, sets and count-weighted elements', async () => {
+      await expectSimhash(corpusBatch().batch);
+      await expectSimhash(weightedCorpusBatch(60));
     });
   });
 

@@ -1,0 +1,82 @@
+/**
+ * `dedup --scheme simhash`: near-duplicates are fingerprints within Hamming distance
+ * `--max-hamming` h, found by Manku's block tables — the banding with h + 1 bands of
+ * ⌊64 / (h + 1)⌋ one-bit slots (a pair within h bits differs in at most h of the h + 1
+ * disjoint blocks, so it shares one) — and decided at the threshold 1 − h / 64: by the
+ * fraction of equal bits (--verify estimate: exactly "Hamming distance ≤ h"), or by the
+ * exact angular similarity 1 − θ / π of the shingle vectors (exact, and hybrid inside
+ * its margin: cos θ ≥ cos(π·h / 64)).
+ */
+import type { Command } from 'commander';
+import type { LshParams } from '../bands/lshParams.js';
+import type { VerifyMode } from '../options.js';
+import { SIMHASH_BITS } from '../signatures/simhash.js';
+import { tableOption } from './options.js';
+
+export function addSimhashOptions(
+  command: Command,
+  what = '--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (h + 1 block tables)',
+): Command {
+  return command.addOption(tableOption('maxHamming', '--max-hamming <h>', what));
+}
+
+export interface SimhashRun {
+  readonly threshold: number;
+  readonly lsh: LshParams;
+  readonly verify: VerifyMode;
+}
+
+/** The banding and threshold of a SimHash run, `verify` as given; refuses the flags that do not apply to it. */
+export function simhashRun(maxHamming: number, cmd: Command, verify: VerifyMode): SimhashRun {
+  const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
+  for (const [name, flag] of [
+    ['threshold', '--threshold'],
+    ['bands', '--bands'],
+    ['rows', '--rows'],
+    ['audit', '--audit'],
+  ] as const)
+    if (given(name)) throw new RangeError(`--scheme simhash bands by --max-hamming, not ${flag}`);
+  return { threshold: (SIMHASH_BITS - maxHamming) / SIMHASH_BITS, lsh: simhashBands(maxHamming), verify };
+}
+
+/** Manku's block tables as banding: h + 1 bands of ⌊64 / (h + 1)⌋ bits. */
+export function simhashBands(maxHamming: number): LshParams {
+  return { bands: maxHamming + 1, rows: Math.floor(SIMHASH_BITS / (maxHamming + 1)) };
+}
+
+/** `gpudedup params --max-hamming h`: the block tables, and what a Hamming distance says about the cosine. */
+export function simhashParams(maxHamming: number) {
+  const { bands, rows } = simhashBands(maxHamming);
+  const distances = [...new Set([0, 1, 2, 3, 4, 6, 8, 12, 16, maxHamming])].sort((a, b) => a - b);
+  return {
+    scheme: 'simhash',
+    bits: SIMHASH_BITS,
+    maxHamming,
+    blocks: bands,
+    bitsPerBlock: rows,
+    bitsUnused: SIMHASH_BITS - bands * rows,
+    cosineAtMaxHamming: Math.cos((Math.PI * maxHamming) / SIMHASH_BITS),
+    // P[a bit differs] = θ / π, so d of 64 bits estimates θ = π·d / 64.
+    distances: distances.map((d) => ({
+      hamming: d,
+      angle: (Math.PI * d) / SIMHASH_BITS,
+      cosine: Math.cos((Math.PI * d) / SIMHASH_BITS),
+    })),
+  };
+}
+
+export function simhashParamsText(maxHamming: number): string {
+  const p = simhashParams(maxHamming);
+  return [
+    `simhash, max Hamming distance ${maxHamming}: ${p.blocks} block tables of ${p.bitsPerBlock} bits` +
+      (p.bitsUnused > 0 ? ` (${p.bitsUnused} bits in no block)` : '') +
+      `; a pair within ${maxHamming} bits differs in at most ${maxHamming} blocks, so it shares one: every such pair is a candidate`,
+    'each bit differs with probability θ / π (θ the angle between the weighted shingle vectors), so a distance of d',
+    `of ${SIMHASH_BITS} bits estimates θ = π·d / ${SIMHASH_BITS}; Hamming ≤ ${maxHamming} asks for cosine ≳ ${p.cosineAtMaxHamming.toFixed(4)}`,
+    '',
+    'Hamming  angle (rad)  cosine',
+    ...p.distances.map(
+      (d) => `${String(d.hamming).padStart(7)}  ${d.angle.toFixed(4).padStart(11)}  ${d.cosine.toFixed(4)}`,
+    ),
+  ].join('\n');
+}

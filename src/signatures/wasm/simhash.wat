@@ -1,0 +1,65 @@
+;; SimHash fingerprints (src/signatures/simhash.ts, simhashFingerprint), scalar WebAssembly (i64).
+;; Per element x (u64, < 2^61): h = splitmix64(x + key), i.e. z = x + key + φ;
+;;   z = (z ^ (z >> 30))·0xbf58476d1ce4e5b9; z = (z ^ (z >> 27))·0x94d049bb133111eb; h = z ^ (z >> 31).
+;; The 64 per-bit counts of set bits are kept bit-sliced: plane q holds bit q of every count, and adding h is a
+;; ripple of carries through the planes (two steps on average). Bit i of the fingerprint is 1 when
+;; 2·count_i > n. Layout: `sh` the elements, `off` docs + 1 u32 offsets counted in elements, `out` docs u64
+;; fingerprints, `planes` 32 u64 of scratch.
+(module
+  (memory (export "memory") 1)
+
+  (func (export "fingerprints")
+    (param $keyLo i32) (param $keyHi i32) (param $sh i32) (param $off i32) (param $docs i32) (param $out i32)
+    (param $planes i32)
+    (local $d i32) (local $p i32) (local $end i32) (local $q i32) (local $i i32) (local $n i64) (local $count i64)
+    (local $key i64) (local $z i64) (local $carry i64) (local $plane i64) (local $f i64)
+    (local.set $key
+      (i64.add
+        (i64.or (i64.shl (i64.extend_i32_u (local.get $keyHi)) (i64.const 32)) (i64.extend_i32_u (local.get $keyLo)))
+        (i64.const 0x9e3779b97f4a7c15)))
+    (block $done
+      (loop $doc
+        (br_if $done (i32.ge_u (local.get $d) (local.get $docs)))
+        (local.set $p (i32.add (local.get $sh) (i32.shl (i32.load (i32.add (local.get $off) (i32.shl (local.get $d) (i32.const 2)))) (i32.const 3))))
+        (local.set $end (i32.add (local.get $sh) (i32.shl (i32.load offset=4 (i32.add (local.get $off) (i32.shl (local.get $d) (i32.const 2)))) (i32.const 3))))
+        (local.set $n (i64.extend_i32_u (i32.shr_u (i32.sub (local.get $end) (local.get $p)) (i32.const 3))))
+        (memory.fill (local.get $planes) (i32.const 0) (i32.const 256))
+        (block $elementsDone
+          (loop $element
+            (br_if $elementsDone (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $z (i64.add (i64.load (local.get $p)) (local.get $key)))
+            (local.set $z (i64.mul (i64.xor (local.get $z) (i64.shr_u (local.get $z) (i64.const 30))) (i64.const 0xbf58476d1ce4e5b9)))
+            (local.set $z (i64.mul (i64.xor (local.get $z) (i64.shr_u (local.get $z) (i64.const 27))) (i64.const 0x94d049bb133111eb)))
+            (local.set $carry (i64.xor (local.get $z) (i64.shr_u (local.get $z) (i64.const 31))))
+            (local.set $q (local.get $planes))
+            (block $rippled
+              (loop $ripple
+                (br_if $rippled (i64.eqz (local.get $carry)))
+                (local.set $plane (i64.load (local.get $q)))
+                (i64.store (local.get $q) (i64.xor (local.get $plane) (local.get $carry)))
+                (local.set $carry (i64.and (local.get $plane) (local.get $carry)))
+                (local.set $q (i32.add (local.get $q) (i32.const 8)))
+                (br $ripple)))
+            (local.set $p (i32.add (local.get $p) (i32.const 8)))
+            (br $element)))
+        ;; Bit i: its count from the planes, then the majority.
+        (local.set $f (i64.const 0))
+        (local.set $i (i32.const 0))
+        (loop $bit
+          (local.set $count (i64.const 0))
+          (local.set $q (i32.const 0))
+          (loop $sum
+            (local.set $count
+              (i64.or (local.get $count)
+                (i64.shl
+                  (i64.and (i64.shr_u (i64.load (i32.add (local.get $planes) (i32.shl (local.get $q) (i32.const 3)))) (i64.extend_i32_u (local.get $i))) (i64.const 1))
+                  (i64.extend_i32_u (local.get $q)))))
+            (local.set $q (i32.add (local.get $q) (i32.const 1)))
+            (br_if $sum (i32.lt_u (local.get $q) (i32.const 32))))
+          (if (i64.gt_u (i64.shl (local.get $count) (i64.const 1)) (local.get $n))
+            (then (local.set $f (i64.or (local.get $f) (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $i)))))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $bit (i32.lt_u (local.get $i) (i32.const 64))))
+        (i64.store (i32.add (local.get $out) (i32.shl (local.get $d) (i32.const 3))) (local.get $f))
+        (local.set $d (i32.add (local.get $d) (i32.const 1)))
+        (br $doc)))))
