@@ -17,6 +17,7 @@ import {
   type ExactSimilarity,
   type PairRule,
 } from '../verify/pairDecision.js';
+import type { SetMeasure } from '../verify/exactJaccard.js';
 import type { VerifyMode } from '../options.js';
 
 /** δ: a removed document must reach t − δ against the document kept in its place. */
@@ -42,6 +43,8 @@ export interface ClusterVerifiedOptions {
   readonly maxRepresentatives?: number;
   /** Hybrid: the estimate's error rate at the check's threshold. */
   readonly estimateError?: number;
+  /** What exact decisions measure, as verification's (Jaccard when absent; SimHash's angular similarity). */
+  readonly measure?: SetMeasure;
 }
 
 export interface VerifiedClustering extends Clustering {
@@ -124,7 +127,8 @@ function checks(options: ClusterVerifiedOptions, checkThreshold: number): boolea
 
 /** The check decides as verification did, at t − δ; with verify none it still needs a measure: the estimate. */
 function checkRule(m: SignatureMatrix, options: ClusterVerifiedOptions, threshold: number): PairRule {
-  return pairRule(options.verify === 'none' ? 'estimate' : options.verify, threshold, m, options.estimateError);
+  const verify = options.verify === 'none' ? 'estimate' : options.verify;
+  return pairRule(verify, threshold, m, options.estimateError, options.measure);
 }
 
 /**

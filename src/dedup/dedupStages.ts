@@ -41,6 +41,7 @@ function clusterOptions(corpus: HeldCorpus, settings: DedupSettings, store?: Shi
     chainDelta: settings.chainDelta,
     maxRepresentatives: settings.maxRepresentatives,
     estimateError: settings.estimateError,
+    measure: settings.measure,
   };
 }
 

@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { clusterPairs, clusterPairsInRounds } from '../../src/clusters/clustering.js';
 import { UnionFind } from '../../src/clusters/unionFind.js';
+import { clusterVerifiedOn } from '../../src/clusters/nearDuplicates.js';
+import { signatureMatrix } from '../../src/bands/signatureMatrix.js';
+import type { ExactPairs } from '../../src/verify/exactWorkers.js';
 import { rng } from '../support/reference.js';
 
 interface Graph {
@@ -125,5 +128,35 @@ describe('the representative check in rounds', () => {
       decide: () => Promise.reject(new Error('asked')),
     });
     expect(rounds).toEqual(clusterPairs(g.count, g, { check: 'none', compare }));
+  });
+
+  it("sends the workers the check's rule with verification's measure (SimHash's angle), at t − δ", async () => {
+    // Four identical rows (k = 4, 64-bit slots), a chain 0–1–2–3: every check comparison is by the estimate, accepted.
+    const m = signatureMatrix(new Uint32Array(4 * 8).fill(7), 4);
+    const rules: unknown[] = [];
+    const workers: ExactPairs = {
+      decide: async (_matrix, pairs, rule, onBatch) => {
+        rules.push(rule);
+        onBatch(0, {
+          decisions: new Uint8Array(pairs.a.length), // 'estimate accepted'
+          estimates: new Float64Array(pairs.a.length).fill(1),
+          exacts: new Float64Array(pairs.a.length).fill(Number.NaN),
+        });
+      },
+    };
+    const verified = { a: Uint32Array.of(0, 1, 2), b: Uint32Array.of(1, 2, 3) };
+    const options = { threshold: 0.9, verify: 'exact' as const, clusterCheck: 'representative' as const };
+    const angular = await clusterVerifiedOn(
+      m,
+      verified,
+      { ...options, compare: (x, y) => x - y, measure: 'angular' },
+      workers,
+    );
+    expect([...angular.representative]).toEqual([0, 0, 0, 0]);
+    expect(angular.checkDecided.estimateAccepted).toBe(3);
+    expect(rules).toHaveLength(1);
+    expect(rules[0]).toMatchObject({ verify: 'exact', threshold: 0.9 - 0.1, measure: 'angular' });
+    await clusterVerifiedOn(m, verified, { ...options, compare: (x, y) => x - y }, workers);
+    expect(rules[1]).not.toHaveProperty('measure'); // Jaccard
   });
 });
