@@ -1,9 +1,9 @@
 /** The H200 section's renderer and the roofline it reports (bench/renderDeviceResults.ts, bench/deviceRoofline.ts). */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/cli.js';
 import { feedFromBench, type DeviceSummary } from '../../bench/deviceCheck.js';
 import { judgeTargets, knownSmCount, roofline } from '../../bench/deviceRoofline.js';
 import {
@@ -174,7 +174,7 @@ describe("bench/RESULTS.md's H200 section", () => {
   });
 
   it("the command line refuses a software adapter's run unless told, and rewrites the file in place", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gpudedup-render-'));
+    const dir = tempDir(); // removed when the file ends
     const results = join(dir, 'RESULTS.md');
     writeFileSync(results, '# Benchmark results\n');
     const software = join(dir, 'software.json');
