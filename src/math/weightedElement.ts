@@ -9,7 +9,7 @@
  *
  *     splitmix64((g + j·φ) mod 2^64) mod P,   φ = 0x9e3779b97f4a7c15,
  *
- * splitmix64 as in hashFamily.ts (z = s + φ; z ^= z >> 30; z *= 0xbf58476d1ce4e5b9;
+ * splitmix64 as in splitmix64.ts (z = s + φ; z ^= z >> 30; z *= 0xbf58476d1ce4e5b9;
  * z ^= z >> 27; z *= 0x94d049bb133111eb; z ^= z >> 31), all on 32-bit lanes,
  * and the reduction mod P as mersenne61.ts's. A nonlinear mix, not g + j·C: the
  * hash family is linear mod P, and the minimum of a linear map over an
@@ -17,20 +17,9 @@
  *
  * Pure integer arithmetic; test/math/weightedElement.test.ts checks it against BigInt.
  */
-import { add64, mul64, shr64, u64, xor64, type U64 } from './u64.js';
+import { add64, mul64, u64 } from './u64.js';
 import { reduce64ModP } from './mersenne61.js';
-
-const PHI = u64(0x9e3779b9, 0x7f4a7c15);
-const MIX1 = u64(0xbf58476d, 0x1ce4e5b9);
-const MIX2 = u64(0x94d049bb, 0x133111eb);
-
-/** The splitmix64 finalizer of state s (s + φ first), on 32-bit lanes. */
-function splitmix(state: U64): U64 {
-  let z = add64(state, PHI);
-  z = mul64(xor64(z, shr64(z, 30)), MIX1);
-  z = mul64(xor64(z, shr64(z, 27)), MIX2);
-  return xor64(z, shr64(z, 31));
-}
+import { GOLDEN as PHI, splitmix64 } from './splitmix64.js';
 
 /**
  * Element j of shingle (lo, hi) (its value below P) into out[at] (lo), out[at + 1] (hi).
@@ -42,6 +31,6 @@ export function weightedElement(lo: number, hi: number, j: number, out: Uint32Ar
     out[at + 1] = hi;
     return;
   }
-  const z = splitmix(add64(u64(hi, lo), mul64(u64(0, j), PHI)));
+  const z = splitmix64(add64(u64(hi, lo), mul64(u64(0, j), PHI)));
   reduce64ModP(z.hi, z.lo, out, at);
 }

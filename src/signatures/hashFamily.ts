@@ -3,8 +3,9 @@
  * a_i = splitmix64(seed + 2i) mod (P − 1) + 1 and b_i = splitmix64(seed + 2i + 1) mod P.
  * The one-permutation scheme (oph.ts) uses h_0 only, plus a 32-bit probing key.
  */
-import { add64, mul64, shr64, xor64, u64, type U64 } from '../math/u64.js';
+import { add64, type U64 } from '../math/u64.js';
 import { P_HI, reduce64ModP } from '../math/mersenne61.js';
+import { splitmix64 } from '../math/splitmix64.js';
 import { isDatasketchScheme, makeDatasketchFamily } from './datasketchFamily.js';
 import { simhashKey } from './simhash.js';
 
@@ -18,17 +19,7 @@ import type { HashFamily } from './hashFamilyShape.js';
 export type { SchemeName } from '../options.js';
 
 export type { HashFamily } from './hashFamilyShape.js';
-
-const GOLDEN = u64(0x9e3779b9, 0x7f4a7c15);
-const MIX1 = u64(0xbf58476d, 0x1ce4e5b9);
-const MIX2 = u64(0x94d049bb, 0x133111eb);
-
-export function splitmix64(state: U64): U64 {
-  let z = add64(state, GOLDEN);
-  z = mul64(xor64(z, shr64(z, 30)), MIX1);
-  z = mul64(xor64(z, shr64(z, 27)), MIX2);
-  return xor64(z, shr64(z, 31));
-}
+export { splitmix64 } from '../math/splitmix64.js';
 
 /** v mod (P − 1) for any 64-bit v: v = q·2^61 + r ≡ r + 2q (mod 2^61 − 2), below 2(P − 1). */
 function modPMinus1(v: U64): U64 {

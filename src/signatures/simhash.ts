@@ -5,7 +5,7 @@
  *
  *     h(x) = splitmix64((x + key) mod 2^64),   key = splitmix64(seed),
  *
- * (splitmix64 as in hashFamily.ts) and bit i of the fingerprint is 1 when more
+ * (math/splitmix64.ts, written again on plain words for this loop) and bit i of the fingerprint is 1 when more
  * than half of the elements have bit i set, i.e. when the sum of ±1 over the
  * elements is positive (a tie, and the empty document, give 0). All 64 bits come
  * from the hash, none from the 61-bit shingle value itself.
@@ -15,6 +15,8 @@
  * A signature is the fingerprint as 64 one-bit slots (slot i = bit i, hi word 0),
  * so that banding with b bands of r slots is Manku's block tables.
  */
+import { splitmix64 } from '../math/splitmix64.js';
+import { u64 } from '../math/u64.js';
 import { documentCount, EMPTY_SLOT_WORD, type ShingleBatch } from './backend.js';
 
 /** The fingerprint's width: k of a SimHash signature. */
@@ -93,9 +95,8 @@ export function simhashFingerprint(
 
 /** The key of a seed: splitmix64(seed), (lo, hi). */
 export function simhashKey(seedHi: number, seedLo: number): Uint32Array {
-  const key = new Uint32Array(2);
-  splitmix64Words(seedHi, seedLo, key);
-  return key;
+  const key = splitmix64(u64(seedHi, seedLo));
+  return Uint32Array.of(key.lo, key.hi);
 }
 
 /**
