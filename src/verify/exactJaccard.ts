@@ -36,11 +36,7 @@ export function exactJaccard(x: Uint32Array, y: Uint32Array): number {
   const smallCount = small.length / 2;
   const largeCount = large.length / 2;
   if (smallCount === 0) return 0;
-  const wasm = kernel.get();
-  const common =
-    wasm === undefined || small.length + large.length > MAX_WASM_WORDS
-      ? commonTs(small, large)
-      : commonWasm(wasm, small, large);
+  const common = commonCount(small, large);
   return common / (smallCount + largeCount - common);
 }
 
@@ -54,11 +50,7 @@ export type SetMeasure = 'jaccard' | 'angular';
 export function exactAngular(x: Uint32Array, y: Uint32Array): number {
   const [small, large] = x.length <= y.length ? [x, y] : [y, x];
   if (small.length === 0) return 0;
-  const wasm = kernel.get();
-  const common =
-    wasm === undefined || small.length + large.length > MAX_WASM_WORDS
-      ? commonTs(small, large)
-      : commonWasm(wasm, small, large);
+  const common = commonCount(small, large);
   return 1 - Math.acos(Math.min(1, common / Math.sqrt((small.length / 2) * (large.length / 2)))) / Math.PI;
 }
 
@@ -74,6 +66,14 @@ export function exactJaccardTs(x: Uint32Array, y: Uint32Array): number {
   if (smallCount === 0) return 0;
   const common = commonTs(small, large);
   return common / (smallCount + large.length / 2 - common);
+}
+
+/** |A ∩ B|, `small` the smaller set: the kernel's count, or the reference's past its memory or where it cannot load. */
+function commonCount(small: Uint32Array, large: Uint32Array): number {
+  const wasm = kernel.get();
+  return wasm === undefined || small.length + large.length > MAX_WASM_WORDS
+    ? commonTs(small, large)
+    : commonWasm(wasm, small, large);
 }
 
 function commonTs(small: Uint32Array, large: Uint32Array): number {

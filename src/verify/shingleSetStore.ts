@@ -117,11 +117,11 @@ export class ShingleSetStore {
   /** Both sets at hand (combined numbering: reference j is count + j). */
   readonly known = (a: number, b: number): boolean => this.has(a) && this.has(b);
 
-  /** Exact Jaccard among corpus groups. */
+  /** Exact similarity among corpus groups, by the store's measure (Jaccard, or SimHash's angle). */
   private readonly similarity: (x: Uint32Array, y: Uint32Array) => number;
   readonly corpus: ExactSimilarity = (a, b) => this.similarity(this.corpusSet(a), this.corpusSet(b));
 
-  /** Exact Jaccard in the combined numbering of decontamination (reference j is count + j). */
+  /** The same in the combined numbering of decontamination (reference j is count + j). */
   readonly combined: ExactSimilarity = (a, b) => this.similarity(this.combinedSet(a), this.combinedSet(b));
 
   private corpusSet(g: number): Uint32Array {
