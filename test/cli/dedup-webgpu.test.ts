@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { expect, it } from 'vitest';
+import { expect, it, type TestContext } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
 import { noGpu, tryAcquireTestDevice } from '../support/gpu.js';
 
@@ -10,13 +10,19 @@ import { noGpu, tryAcquireTestDevice } from '../support/gpu.js';
 const slice =
   gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').slice(0, 300).join('\n') + '\n';
 
-it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical', async (context) => {
+/** The slice in a fresh directory, once a WebGPU device is there (without one: skipped, or failed under CI). */
+async function sliceWithGpu(context: TestContext): Promise<{ dir: string; input: string }> {
   const probe = await tryAcquireTestDevice('dedup cli probe');
   if ('missing' in probe) noGpu(probe.missing, (note) => context.skip(note));
   else probe.gpu.release();
   const dir = tempDir();
   const input = join(dir, 'slice.jsonl');
   writeFileSync(input, slice);
+  return { dir, input };
+}
+
+it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical', async (context) => {
+  const { dir, input } = await sliceWithGpu(context);
   const outputs = (backend: string) => [
     '-o',
     join(dir, `${backend}.jsonl`),
@@ -59,12 +65,7 @@ it('gpudedup dedup on real licence texts: WebGPU and CPU outputs are identical',
 });
 
 it('gpudedup dedup --scheme simhash: WebGPU (shaders/simhash.wgsl) and CPU outputs are identical', async (context) => {
-  const probe = await tryAcquireTestDevice('dedup cli probe');
-  if ('missing' in probe) noGpu(probe.missing, (note) => context.skip(note));
-  else probe.gpu.release();
-  const dir = tempDir();
-  const input = join(dir, 'slice.jsonl');
-  writeFileSync(input, slice);
+  const { dir, input } = await sliceWithGpu(context);
   const run = (backend: string) =>
     runCli([
       'dedup',
