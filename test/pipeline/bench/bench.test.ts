@@ -25,6 +25,7 @@ describe('runBench', () => {
       webgpu: false,
       cpuThreads: 1,
       typescriptEvaluations: 5000,
+      endToEnd: false, // its own test: endToEnd.test.ts
     });
     expect(summary.documents).toBe(30);
     expect(summary.evaluations).toBe(summary.shingles * 16);
@@ -81,7 +82,7 @@ describe('runBench', () => {
     const input = join(dir, 'empty.jsonl');
     writeFileSync(input, '');
     await expect(
-      runBench({ inputs: [input], read: READ, params: makeParams({ k: 16 }), runs: 1, webgpu: false }),
+      runBench({ inputs: [input], read: READ, params: makeParams({ k: 16 }), runs: 1, webgpu: false, endToEnd: false }),
     ).rejects.toThrow(/no documents/);
   });
 
