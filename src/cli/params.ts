@@ -18,7 +18,8 @@ import type { OptionValues } from '../options.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
-import { addSimhashOptions, simhashParams, simhashParamsText } from './simhashOptions.js';
+import { simhashParams } from '../bands/simhashBands.js';
+import { addSimhashOptions, simhashParamsText } from './simhashOptions.js';
 
 export function nonNegative(value: string): number {
   const n = Number(value);

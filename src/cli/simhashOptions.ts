@@ -1,6 +1,6 @@
 /**
- * `dedup --scheme simhash`: near-duplicates are fingerprints within Hamming distance
- * `--max-hamming` h, found by Manku's block tables — the banding with h + 1 bands of
+ * `dedup --scheme simhash`'s flags: near-duplicates are fingerprints within Hamming distance
+ * `--max-hamming` h, found by Manku's block tables (bands/simhashBands.ts) — the banding with h + 1 bands of
  * ⌊64 / (h + 1)⌋ one-bit slots (a pair within h bits differs in at most h of the h + 1
  * disjoint blocks, so it shares one) — and decided at the threshold 1 − h / 64: by the
  * fraction of equal bits (--verify estimate: exactly "Hamming distance ≤ h"), or by the
@@ -9,6 +9,7 @@
  */
 import type { Command } from 'commander';
 import type { LshParams } from '../bands/lshParams.js';
+import { simhashBands, simhashParams, simhashThreshold } from '../bands/simhashBands.js';
 import type { VerifyMode } from '../options.js';
 import { SIMHASH_BITS } from '../signatures/simhash.js';
 import { tableOption } from './options.js';
@@ -36,33 +37,7 @@ export function simhashRun(maxHamming: number, cmd: Command, verify: VerifyMode)
     ['audit', '--audit'],
   ] as const)
     if (given(name)) throw new RangeError(`--scheme simhash bands by --max-hamming, not ${flag}`);
-  return { threshold: (SIMHASH_BITS - maxHamming) / SIMHASH_BITS, lsh: simhashBands(maxHamming), verify };
-}
-
-/** Manku's block tables as banding: h + 1 bands of ⌊64 / (h + 1)⌋ bits. */
-export function simhashBands(maxHamming: number): LshParams {
-  return { bands: maxHamming + 1, rows: Math.floor(SIMHASH_BITS / (maxHamming + 1)) };
-}
-
-/** `gpudedup params --max-hamming h`: the block tables, and what a Hamming distance says about the cosine. */
-export function simhashParams(maxHamming: number) {
-  const { bands, rows } = simhashBands(maxHamming);
-  const distances = [...new Set([0, 1, 2, 3, 4, 6, 8, 12, 16, maxHamming])].sort((a, b) => a - b);
-  return {
-    scheme: 'simhash',
-    bits: SIMHASH_BITS,
-    maxHamming,
-    blocks: bands,
-    bitsPerBlock: rows,
-    bitsUnused: SIMHASH_BITS - bands * rows,
-    cosineAtMaxHamming: Math.cos((Math.PI * maxHamming) / SIMHASH_BITS),
-    // P[a bit differs] = θ / π, so d of 64 bits estimates θ = π·d / 64.
-    distances: distances.map((d) => ({
-      hamming: d,
-      angle: (Math.PI * d) / SIMHASH_BITS,
-      cosine: Math.cos((Math.PI * d) / SIMHASH_BITS),
-    })),
-  };
+  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), verify };
 }
 
 export function simhashParamsText(maxHamming: number): string {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { signatureMatrix } from '../../src/bands/signatureMatrix.js';
-import { simhashBands } from '../../src/cli/simhashOptions.js';
+import { simhashBands } from '../../src/bands/simhashBands.js';
 import { openCpuKernel } from '../../src/signatures/cpuKernel.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
