@@ -95,11 +95,7 @@ export async function clusterPairsInRounds(count: number, pairs: PairList, optio
 function startClustering(
   count: number,
   pairs: PairList,
-  options: {
-    readonly check: ClusterCheck;
-    readonly compare: (a: number, b: number) => number;
-    readonly maxRepresentatives?: number;
-  },
+  options: Pick<RoundOptions, 'check' | 'compare' | 'maxRepresentatives'>,
 ) {
   const uf = new UnionFind(count);
   for (let i = 0; i < pairs.a.length; i++) uf.union(pairs.a[i], pairs.b[i]);
