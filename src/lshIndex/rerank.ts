@@ -100,7 +100,7 @@ class KBest {
 const keyOf = (segment: number, row: number): number => segment * 2 ** 32 + row;
 
 /** What a match is ranked by: exact Jaccard where measured, else the estimate. */
-export const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
+const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
 
 /** The running top K of one query. */
 export class Ranking {

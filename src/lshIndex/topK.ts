@@ -38,7 +38,7 @@ export const TOP_FLOOR = 0.3;
  * below it, the forests cannot promise a better document, and a short query's
  * neighbours are looked up in the sampled postings.
  */
-export const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / trees);
+const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / trees);
 
 /**
  * Whether a query (its shingle set) is short for the index: an indexed
@@ -177,7 +177,7 @@ interface Sharing {
  * come first, and a novel long query on an index of boilerplate shares a
  * sampled shingle with thousands, none of them near it.
  */
-export const sharingBudget = (top: number): number => 4 * top + 64;
+const sharingBudget = (top: number): number => 4 * top + 64;
 
 /**
  * The most shingles a document shares with the query when `hits` of them are

@@ -60,7 +60,7 @@ export function wasmOphBins(): OphBinKernel {
 let simhashKernel: typeof signBatchSimhash | undefined;
 
 /** This thread's wasm SimHash kernel (simhash.wat), or signBatchSimhash where it does not load. */
-export function wasmSimhash(): typeof signBatchSimhash {
+function wasmSimhash(): typeof signBatchSimhash {
   if (!simhashKernel) {
     try {
       simhashKernel = loadWasmSimhash();

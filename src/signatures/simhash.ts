@@ -45,7 +45,7 @@ function mulLow64(aHi: number, aLo: number, bHi: number, bLo: number, r: Uint32A
 }
 
 /** splitmix64(state) into r (lo, hi), state = (hi, lo). */
-export function splitmix64Words(hi: number, lo: number, r: Uint32Array): void {
+function splitmix64Words(hi: number, lo: number, r: Uint32Array): void {
   let zLo = lo + PHI_LO;
   let zHi = (hi + PHI_HI + (zLo >= 4294967296 ? 1 : 0)) >>> 0;
   zLo >>>= 0;
@@ -60,7 +60,7 @@ export function splitmix64Words(hi: number, lo: number, r: Uint32Array): void {
 }
 
 /** The fingerprint of elements [from, to) of `elements` ((lo, hi) pairs), as (lo, hi) words into out[at], out[at + 1]. */
-export function simhashFingerprint(
+function simhashFingerprint(
   elements: Uint32Array,
   from: number,
   to: number,

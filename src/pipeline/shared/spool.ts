@@ -40,7 +40,7 @@ export async function spoolStreams(
 }
 
 /** `-` or a pipe, in a message. */
-export function streamName(path: string): string {
+function streamName(path: string): string {
   return path === '-' ? 'standard input (-)' : `${path} (a pipe)`;
 }
 
