@@ -9,6 +9,7 @@ import type { BandKeySource } from './bandKeySource.js';
 import { matrixBandKeys } from './bandKeySource.js';
 import type { BandLayout } from './bBitSlots.js';
 import type { LshParams } from './lshParams.js';
+import type { RowWorkerPool } from './rowWorkers.js';
 import type { SignatureMatrix, SlotBits } from './signatureMatrix.js';
 
 export interface SpilledSignatures {
@@ -17,10 +18,10 @@ export interface SpilledSignatures {
   readonly k: number;
   readonly slotBits: SlotBits;
   readonly bands?: BandLayout;
-  /** Every document's band keys, from one pass over the rows. */
-  bandKeys(lsh: LshParams): Promise<BandKeySource>;
+  /** Every document's band keys, from one pass over the rows (on `pool`'s workers where given). */
+  bandKeys(lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource>;
   /** The rows of the documents flagged 1 in `needed`, as a sparse matrix of all `count` documents. */
-  load(needed: Uint8Array): Promise<SignatureMatrix>;
+  load(needed: Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix>;
 }
 
 /** A corpus's signatures: rows in memory, or spilled to disk. */
@@ -31,11 +32,11 @@ export function isSpilled(s: CorpusSignatures): s is SpilledSignatures {
 }
 
 /** The band keys banding reads, from memory or from the spilled rows. */
-export function bandKeysOf(s: CorpusSignatures, lsh: LshParams): Promise<BandKeySource> {
-  return isSpilled(s) ? s.bandKeys(lsh) : Promise.resolve(matrixBandKeys(s, lsh));
+export function bandKeysOf(s: CorpusSignatures, lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource> {
+  return isSpilled(s) ? s.bandKeys(lsh, pool) : Promise.resolve(matrixBandKeys(s, lsh));
 }
 
 /** The rows verification and clustering read: all of them in memory, else those flagged in `needed`. */
-export function rowsFor(s: CorpusSignatures, needed: () => Uint8Array): Promise<SignatureMatrix> {
-  return isSpilled(s) ? s.load(needed()) : Promise.resolve(s);
+export function rowsFor(s: CorpusSignatures, needed: () => Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix> {
+  return isSpilled(s) ? s.load(needed(), pool) : Promise.resolve(s);
 }

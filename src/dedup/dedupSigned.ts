@@ -24,6 +24,7 @@ import {
 } from '../bands/lshParams.js';
 import { concatMatrices } from '../bands/signatureMatrix.js';
 import { bandKeysOf, isSpilled, rowsFor } from '../bands/spilledSignatures.js';
+import type { RowWorkerPool } from '../bands/rowWorkers.js';
 import { assignClusters, type Assignment } from '../clusters/assignment.js';
 import { candidateDocuments, type VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
@@ -79,6 +80,8 @@ export type StageRunner = <T>(
 /** Worker threads the stages after the first pass may use (each optional: without, the stage runs here). */
 export interface PostPassWorkers {
   readonly banding?: BandWorkerPool;
+  /** Spilled rows read in ranges: band keys and the candidates' rows. */
+  readonly rows?: RowWorkerPool;
 }
 
 export const UNTIMED: StageRunner = async (_name, work) => work(() => undefined);
@@ -172,7 +175,7 @@ async function bandAndLoad(
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
   let keys: BandKeySource | undefined = await spillStage('band keys', () =>
-    bandKeysOf(corpus.signatures, settings.lsh),
+    bandKeysOf(corpus.signatures, settings.lsh, workers.rows),
   );
   const { count } = keys;
   const referenceCandidates =
@@ -187,7 +190,7 @@ async function bandAndLoad(
   if (reference === undefined) keys = undefined;
   // Only candidates' rows are read from here on: spilled signatures load just those.
   const signatures = await spillStage('load candidate rows', () =>
-    rowsFor(corpus.signatures, () => rowsNeeded(count, candidates, referenceCandidates)),
+    rowsFor(corpus.signatures, () => rowsNeeded(count, candidates, referenceCandidates), workers.rows),
   );
   const held: HeldCorpus = { table: corpus.table, signatures };
   const referencePairs = reference &&

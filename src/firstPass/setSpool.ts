@@ -36,8 +36,8 @@ export interface SetSpool {
   share?(): SharedSets | undefined;
   /** Every set appended is where share() says (a file written behind is complete). */
   drain?(): Promise<void>;
-  /** Frees what it holds (a file, where there is one). */
-  release(): void;
+  /** Frees what it holds (a file, where there is one: removed when the promise settles). */
+  release(): void | Promise<void>;
 }
 
 export class MemorySetSpool implements SetSpool {

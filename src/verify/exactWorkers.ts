@@ -11,6 +11,7 @@
 import type { PairList } from '../bands/pairSet.js';
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SharedSets } from '../firstPass/sharedSets.js';
+import type { OpenWords, WordReader } from '../workers/wordFiles.js';
 import { exactSimilarityOf } from './exactJaccard.js';
 import { decidePair, type PairDecision, type PairRule } from './pairDecision.js';
 
@@ -39,13 +40,6 @@ export const PAIR_DECISIONS: readonly PairDecision[] = [
   'exact accepted',
   'exact rejected',
 ];
-
-/** Reads words of a file at a word offset (the spill file, opened read-only in the worker). */
-export interface WordReader {
-  read(into: Uint32Array, fromWord: number): void;
-  close(): void;
-}
-export type OpenWords = (path: string) => WordReader;
 
 /** Candidate pairs decided in parallel, with exact Jaccard where the estimate cannot decide. */
 export interface ExactPairs {

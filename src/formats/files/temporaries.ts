@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { constants } from 'node:os';
 
@@ -47,6 +48,15 @@ export function removeTemporary(path: string): void {
   } catch {
     // Exiting anyway: nothing better to do with a file that will not go.
   }
+  forgetTemporary(path);
+}
+
+/**
+ * Removes a temporary on the file system's threads, not this one (unlinking a spill of gigabytes takes a while). It
+ * stays registered until it is gone, so an exit meanwhile still removes it.
+ */
+export async function removeTemporaryBehind(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true }).catch(() => undefined);
   forgetTemporary(path);
 }
 

@@ -129,8 +129,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
     workers?.destroy();
-    releaseSpill(first.signatures);
-    first.sets?.release();
+    await Promise.all([releaseSpill(first.signatures), first.sets?.release()]);
   }
   return {
     ...core,

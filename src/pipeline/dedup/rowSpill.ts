@@ -8,15 +8,14 @@
  * run, or at exit if it fails, signals included (formats/files/temporaries.ts).
  */
 import { WordFile } from './wordFile.js';
-import { sharedWords } from '../../bands/sharedMemory.js';
+import { isShared, sharedMemoryAvailable, sharedWords } from '../../bands/sharedMemory.js';
 import { totalmem } from 'node:os';
-import { bandKey } from '../../bands/bandKeys.js';
+import { copyRows, rangeKeys, rangesOn, type RowFile, type RowWorkerPool } from '../../bands/rowWorkers.js';
 import type { BandKeySource } from '../../bands/bandKeySource.js';
 import type { BandLayout } from '../../bands/bBitSlots.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { RowSink } from '../../bands/rowStore.js';
 import {
-  isEmptySignature,
   rowWords,
   signatureMatrix,
   sparseMatrix,
@@ -68,7 +67,8 @@ export function memoryPlan(limitBytes: number) {
   return { rowsInMemory: limitBytes / 8, bandKeysInMemory: limitBytes / 4, shingleSets: limitBytes / 4 };
 }
 
-const BLOCK_BYTES = 16 * 2 ** 20;
+/** 64 MiB of rows a range: what one request to a worker reads (its keys bound for disk are a fraction of it). */
+const RANGE_BYTES = 64 * 2 ** 20;
 
 /** 1.5 GiB, 768 MiB, 32 KiB: how the notes name sizes. */
 export function formatBytes(bytes: number): string {
@@ -124,22 +124,24 @@ class SpilledRows implements SpilledSignatures {
     if (shape.bands) this.bands = shape.bands;
   }
 
-  /** Calls `visit` with consecutive blocks of rows as matrices, `first` the document of the block's first row. */
-  private forEachBlock(visit: (block: SignatureMatrix, first: number) => void): void {
-    const { width, count } = this.shape;
-    const rowsPerBlock = Math.max(1, Math.floor(BLOCK_BYTES / 4 / width));
-    const buffer = new Uint32Array(rowsPerBlock * width);
-    for (let first = 0; first < count; first += rowsPerBlock) {
-      const rows = Math.min(rowsPerBlock, count - first);
-      const words = buffer.subarray(0, rows * width);
-      this.file.read(words, first * width);
-      visit(signatureMatrix(words, this.k, this.slotBits, this.bands), first);
-    }
+  private rowFile(): RowFile {
+    const { k, slotBits, bands, width } = this.shape;
+    return { path: this.file.path, k, slotBits, bands, width };
   }
 
-  async bandKeys(lsh: LshParams): Promise<BandKeySource> {
+  /** Rows [first, first + count) of range `range` (about 64 MiB of rows each). */
+  private ranges(): { readonly ranges: number; readonly range: (i: number) => { first: number; count: number } } {
+    const rowsPerRange = Math.max(1, Math.floor(RANGE_BYTES / 4 / this.shape.width));
+    const range = (i: number) => ({
+      first: i * rowsPerRange,
+      count: Math.min(rowsPerRange, this.count - i * rowsPerRange),
+    });
+    return { ranges: Math.ceil(this.count / rowsPerRange), range };
+  }
+
+  /** Every band's keys, computed range by range: on `pool`'s workers where given (each reads its rows itself). */
+  async bandKeys(lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource> {
     const { count } = this;
-    const nonEmpty = new Uint8Array(count);
     const keyBytes = lsh.bands * 8 * count;
     const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
     const inMemory = keyBytes <= share;
@@ -148,57 +150,59 @@ class SpilledRows implements SpilledSignatures {
         `band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one ` +
           `file per band in ${this.options.dir}`,
       );
-    const columns = Array.from({ length: lsh.bands }, () => new Uint32Array(inMemory ? 2 * count : 0));
+    const onWorkers = pool !== undefined && sharedMemoryAvailable();
+    const nonEmpty = onWorkers ? new Uint8Array(new SharedArrayBuffer(count)) : new Uint8Array(count);
+    const columns = inMemory ? Array.from({ length: lsh.bands }, () => sharedWords(2 * count)) : undefined;
     const bandFiles = inMemory
       ? []
       : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
     this.files.push(...bandFiles);
-    this.forEachBlock((block, first) => {
-      const blockKeys = inMemory
-        ? undefined
-        : Array.from({ length: lsh.bands }, () => new Uint32Array(2 * block.count));
-      for (let d = 0; d < block.count; d++) {
-        nonEmpty[first + d] = isEmptySignature(block, d) ? 0 : 1;
-        if (nonEmpty[first + d] === 0) continue;
-        for (let band = 0; band < lsh.bands; band++) {
-          if (blockKeys) bandKey(block, d, band, lsh.rows, blockKeys[band], 2 * d);
-          else bandKey(block, d, band, lsh.rows, columns[band], 2 * (first + d));
-        }
-      }
-      blockKeys?.forEach((keys, band) => bandFiles[band].append(keys));
-    });
+    const file = this.rowFile();
+    const { ranges, range } = this.ranges();
+    const make = (i: number) => ({ type: 'row keys', file, ...range(i), lsh, nonEmpty, columns }) as const;
+    const take = (_i: number, keys: Uint32Array[] | undefined) =>
+      keys?.forEach((bandKeys, band) => bandFiles[band].append(bandKeys));
+    if (onWorkers) {
+      await this.file.drain(); // the workers read the file itself
+      await rangesOn(pool, ranges, make, (i, response) => take(i, response.keys));
+    } else for (let i = 0; i < ranges; i++) take(i, rangeKeys(this.file, make(i)));
     const reused = inMemory ? undefined : new Uint32Array(2 * count);
     const keysOf = (band: number): Uint32Array => {
-      if (reused === undefined) return columns[band];
+      if (reused === undefined) return columns![band];
       bandFiles[band].read(reused, 0);
       return reused;
     };
     return { count, k: this.k, lsh, nonEmpty, keysOf };
   }
 
-  async load(needed: Uint8Array): Promise<SignatureMatrix> {
+  /** The rows flagged in `needed`, range by range: on `pool`'s workers where given. */
+  async load(needed: Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix> {
     const { width } = this.shape;
     const rowAt = new Int32Array(this.count).fill(-1);
     let held = 0;
     for (let d = 0; d < this.count; d++) if (needed[d] === 1) rowAt[d] = held++;
     const words = sharedWords(held * width); // shared: the verification workers read the rows where they lie
-    this.forEachBlock((block, first) => {
-      for (let d = 0; d < block.count; d++) {
-        const at = rowAt[first + d];
-        if (at >= 0) words.set(block.words.subarray(d * width, (d + 1) * width), at * width);
-      }
-    });
+    const file = this.rowFile();
+    const { ranges, range } = this.ranges();
+    const make = (i: number) => {
+      const { first, count } = range(i);
+      return { type: 'row copy', file, first, count, rowAt: rowAt.subarray(first, first + count), words } as const;
+    };
+    if (pool !== undefined && isShared(words)) {
+      await this.file.drain();
+      await rangesOn(pool, ranges, make);
+    } else for (let i = 0; i < ranges; i++) copyRows(this.file, make(i));
     return sparseMatrix(signatureMatrix(words, this.k, this.slotBits, this.bands), rowAt);
   }
 
   /** Removes the temporary files. */
-  release(): void {
-    for (const file of this.files) file.remove();
-    this.files.length = 0;
+  async release(): Promise<void> {
+    const files = this.files.splice(0);
+    await Promise.all(files.map((file) => file.remove()));
   }
 }
 
 /** Removes a spill's files; a no-op for rows in memory. */
-export function releaseSpill(signatures: object): void {
-  if (signatures instanceof SpilledRows) signatures.release();
+export async function releaseSpill(signatures: object): Promise<void> {
+  if (signatures instanceof SpilledRows) await signatures.release();
 }

@@ -154,15 +154,16 @@ export class FileSetSpool implements SetSpool {
     return set;
   };
 
-  release(): void {
+  async release(): Promise<void> {
     this.held.length = 0;
     this.heldBytes = 0;
     this.ring = new Uint32Array(0);
     this.ringAt = 0;
     this.inRing.clear();
     this.arena?.truncate(0, 0);
-    this.file?.remove();
+    const file = this.file;
     this.file = undefined;
+    await file?.remove();
   }
 
   private read(g: number): Uint32Array {

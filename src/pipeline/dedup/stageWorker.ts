@@ -1,14 +1,19 @@
 /**
- * Worker thread of the stages after the first pass: banding (src/bands/bandWorkers.ts) and exact Jaccard with the
- * decisions it feeds (src/verify/exactWorkers.ts), reading the spill file through node:fs.
+ * Worker thread of the stages after the first pass: spilled rows read in ranges (src/bands/rowWorkers.ts), banding
+ * (src/bands/bandWorkers.ts) and exact Jaccard with the decisions it feeds (src/verify/exactWorkers.ts), reading the
+ * spill files through node:fs.
  */
 import { bandHandler, type BandRequest } from '../../bands/bandWorkers.js';
+import { rowHandler, type RowRequest } from '../../bands/rowWorkers.js';
 import { exactHandler, type ExactRequest } from '../../verify/exactWorkers.js';
 import { serveRequests } from '../../workers/workerPool.js';
 import { openWords } from './wordReader.js';
 
 const band = bandHandler();
 const exact = exactHandler(openWords);
+const rows = rowHandler(openWords);
 
-serveRequests(((request: BandRequest | ExactRequest) =>
-  request.type === 'band' || request.type === 'band pairs' ? band(request) : exact(request)) as never);
+serveRequests(((request: BandRequest | ExactRequest | RowRequest) => {
+  if (request.type === 'band' || request.type === 'band pairs') return band(request);
+  return request.type === 'row keys' || request.type === 'row copy' ? rows(request) : exact(request);
+}) as never);

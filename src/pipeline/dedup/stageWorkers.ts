@@ -1,8 +1,10 @@
 /**
- * The stages after the first pass on Node's worker threads: one pool that bands (src/bands/bandWorkers.ts) and,
- * over the first pass's shared sets, computes exact Jaccard and decides pairs (src/verify/exactWorkers.ts).
+ * The stages after the first pass on Node's worker threads: one pool that reads spilled rows in ranges (band keys,
+ * the candidates' rows: src/bands/rowWorkers.ts), bands (src/bands/bandWorkers.ts) and, over the first pass's shared
+ * sets, computes exact Jaccard and decides pairs (src/verify/exactWorkers.ts).
  */
 import type { BandRequest, BandResponse, BandWorkerPool } from '../../bands/bandWorkers.js';
+import type { RowRequest, RowResponse, RowWorkerPool } from '../../bands/rowWorkers.js';
 import type { SharedSets } from '../../firstPass/sharedSets.js';
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
@@ -10,6 +12,7 @@ import { workerScript } from '../../workers/workerScript.js';
 
 export interface StageWorkers {
   readonly banding: BandWorkerPool;
+  readonly rows: RowWorkerPool;
   /** With the first pass's sets shared. */
   readonly exact?: ExactPairs;
   destroy(): void;
@@ -17,15 +20,17 @@ export interface StageWorkers {
 
 /** `threads` workers (started on their first request); `destroy` ends them. */
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
-  const pool = new WorkerPool<(ExactRequest | BandRequest) & PoolRequest, ExactResponse & BandResponse & PoolResponse>(
+  type Request = ExactRequest | BandRequest | RowRequest;
+  const pool = new WorkerPool<Request & PoolRequest, ExactResponse & BandResponse & RowResponse & PoolResponse>(
     workerScript(import.meta.url, 'pipeline/dedup/stageWorker.js'),
     threads,
     'stage',
   );
-  const request = (worker: number, body: ExactRequest | BandRequest, transfer?: readonly ArrayBuffer[]) =>
+  const request = (worker: number, body: Request, transfer?: readonly ArrayBuffer[]) =>
     pool.request(worker, body as never, transfer);
   return {
     banding: { size: threads, request },
+    rows: { size: threads, request },
     exact: sets === undefined ? undefined : exactPairsOn({ size: threads, request }, sets),
     destroy: () => pool.destroy(),
   };

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { registerTemporary, removeTemporary } from '../../formats/files/temporaries.js';
+import { registerTemporary, removeTemporaryBehind } from '../../formats/files/temporaries.js';
 
 const BLOCK_BYTES = 4 * 2 ** 20;
 const MAX_BEHIND_BYTES = 64 * 2 ** 20;
@@ -90,10 +90,11 @@ export class WordFile {
     this.throwIfFailed();
   }
 
-  remove(): void {
+  /** Closes and removes the file (on the file system's threads: a spill of gigabytes takes a while to unlink). */
+  remove(): Promise<void> {
     this.removed = true; // writes still in flight may fail now: nobody reads this file any more
     closeSync(this.fd);
-    removeTemporary(this.path);
+    return removeTemporaryBehind(this.path);
   }
 
   /** The block being filled goes to the file: behind, or in place past the bound. */

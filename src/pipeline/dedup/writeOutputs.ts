@@ -56,13 +56,22 @@ export async function writeDedupOutputs(
   try {
     const compression = formats.parquetCompression;
     const perDocument = await openPerDocument(outcome, paths, open, compression);
-    const groupIds = await visitCorpus(outcome, read, progress, perDocument);
-    if (paths.pairs !== undefined)
-      await writePairs(
-        await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)),
-        outcome.verified,
-        groupIds,
-      );
+    const { records } = outcome;
+    const { out, pairNames } = perDocument;
+    const tables = async (): Promise<void> => {
+      await visitCorpus(outcome, read, progress, perDocument);
+      if (pairNames !== undefined)
+        await writePairs(
+          await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)),
+          outcome.verified,
+          pairNames,
+        );
+    };
+    // Where the first pass recorded every line, the kept ones are copied while the tables' rows are made: the copy
+    // mostly waits on the file system's threads, the rows keep this one busy.
+    const copying =
+      records !== undefined && out !== undefined ? writeKept(outcome, records, out, read, progress) : undefined;
+    await allOf([copying, tables()]);
     for (const writer of opened) await writer.commit();
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
@@ -89,27 +98,22 @@ async function openPerDocument(
     paths.contamination === undefined
       ? undefined
       : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
-  // Pairs are named by the first document of each text: remember just those ids.
-  const pairGroups = new Set<number>();
-  if (paths.pairs !== undefined)
-    for (let i = 0; i < outcome.verified.a.length; i++)
-      pairGroups.add(outcome.verified.a[i]).add(outcome.verified.b[i]);
-  return { out, clusters, contamination, pairGroups };
+  const pairNames = paths.pairs === undefined ? undefined : new PairNames(outcome.table.groups, outcome.verified);
+  return { out, clusters, contamination, pairNames };
 }
 
-/** Writes every document's rows, in input order; returns the id naming each group in a pair. */
+/** Writes every document's rows, in input order, and notes the id naming each text in a pair. */
 async function visitCorpus(
   outcome: DedupOutcome,
   read: ReadOptions,
   progress: StageProgress,
-  { out, clusters, contamination: contaminationFile, pairGroups }: Awaited<ReturnType<typeof openPerDocument>>,
-): Promise<Map<number, string>> {
-  const groupIds = new Map<number, string>();
+  { out, clusters, contamination: contaminationFile, pairNames }: Awaited<ReturnType<typeof openPerDocument>>,
+): Promise<void> {
   // Rows are buffered: a write returns a promise only when it waits for its file (files/tableWriter.ts).
   const visit = (index: number, id: string): Promise<unknown> | undefined => {
     const g = outcome.table.group(index);
     const clustered = clusters?.row(clusterRow(outcome, index, id));
-    if (g >= 0 && pairGroups.has(g) && !groupIds.has(g)) groupIds.set(g, id);
+    pairNames?.visit(g, id);
     const matched = contaminationFile === undefined ? undefined : contaminationRow(outcome, index, id);
     const contaminated = matched === undefined ? undefined : contaminationFile!.row(matched);
     return clustered === undefined
@@ -121,7 +125,6 @@ async function visitCorpus(
   const { records } = outcome;
   if (records !== undefined) {
     // The first pass recorded every id and line: the corpus is read again only to copy the kept documents.
-    if (out !== undefined) await writeKept(outcome, records, out, read, progress);
     for (let d = 0; d < records.documents; d++) {
       const waiting = visit(d, records.id(d));
       if (waiting !== undefined) await waiting;
@@ -142,18 +145,49 @@ async function visitCorpus(
     if (out !== undefined) throw new Error('writing the kept documents needs the corpus as input');
     for (let d = 0; d < ids.length; d++) await visit(d, ids[d]);
   }
-  return groupIds;
+}
+
+/**
+ * The id naming each text of a verified pair: its first document's. Only those are kept, in a dense array (a Map of
+ * millions of ids cost the collector dearly).
+ */
+class PairNames {
+  /** Per group, its place in `ids`, or −1 for a text in no pair. */
+  private readonly slotOf: Int32Array;
+  private readonly ids: string[] = [];
+  /** The group whose first document comes next: DocumentTable numbers groups by their first documents. */
+  private next = 0;
+
+  constructor(groups: number, verified: VerifiedPairs) {
+    this.slotOf = new Int32Array(groups).fill(-1);
+    for (let i = 0; i < verified.a.length; i++) this.slotOf[verified.a[i]] = this.slotOf[verified.b[i]] = 0;
+    for (let g = 0; g < groups; g++)
+      if (this.slotOf[g] === 0) {
+        this.slotOf[g] = this.ids.length;
+        this.ids.push(''); // pushed, not new Array(n): V8 keeps a long array made by length as a dictionary
+      }
+  }
+
+  /** Document `id`, of group `g`, in input order. */
+  visit(g: number, id: string): void {
+    if (g !== this.next) return;
+    this.next++;
+    if (this.slotOf[g] >= 0) this.ids[this.slotOf[g]] = id;
+  }
+
+  readonly idOf = (g: number): string => this.ids[this.slotOf[g]];
+}
+
+/** Waits for every promise, then throws the first one's failure: nothing still writes when the files are aborted. */
+async function allOf(promises: readonly (Promise<void> | undefined)[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 /** One row per verified pair, each text named by its first document. */
-async function writePairs(
-  pairs: RowTable,
-  verified: VerifiedPairs,
-  groupIds: ReadonlyMap<number, string>,
-): Promise<void> {
-  const idOf = (g: number): string => groupIds.get(g)!;
+async function writePairs(pairs: RowTable, verified: VerifiedPairs, names: PairNames): Promise<void> {
   for (let i = 0; i < verified.a.length; i++) {
-    const waiting = pairs.row(pairRow(verified, i, idOf));
+    const waiting = pairs.row(pairRow(verified, i, names.idOf));
     if (waiting !== undefined) await waiting;
   }
 }

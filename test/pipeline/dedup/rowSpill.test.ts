@@ -52,11 +52,14 @@ describe('dedup with signatures spilled to disk', () => {
       const held = await runDedup(config);
       expect(held.timings['band keys']).toBeUndefined(); // the default limit holds the sample's rows
       if (config.against.length > 0) expect(held.contamination!.removedGroups).toBeGreaterThan(0);
-      for (const [memoryLimitBytes, keysOnDisk] of [
-        [256 * 1024, false], // rows spill (32 KiB share), band keys fit (64 KiB share)
-        [16 * 1024, true], // band keys spill too, a file per band
+      // Two threads read the spilled rows on the stage workers (src/bands/rowWorkers.ts), one on this thread.
+      for (const [memoryLimitBytes, keysOnDisk, threads] of [
+        [256 * 1024, false, 2], // rows spill (32 KiB share), band keys fit (64 KiB share)
+        [16 * 1024, true, 2], // band keys spill too, a file per band
+        [256 * 1024, false, 1],
+        [16 * 1024, true, 1],
       ] as const) {
-        const spillDir = join(dir, `spill-${index}-${memoryLimitBytes}`);
+        const spillDir = join(dir, `spill-${index}-${memoryLimitBytes}-${threads}`);
         mkdirSync(spillDir);
         const seen: string[] = [];
         const hooks = {
@@ -65,7 +68,7 @@ describe('dedup with signatures spilled to disk', () => {
         };
         // The sets keep the held run's room: this compares spilled rows alone (the next suite limits the sets).
         const spilled = await runDedup(
-          { ...config, memoryLimitBytes, shingleSetBytes: Number.POSITIVE_INFINITY, tempDirectory: spillDir },
+          { ...config, memoryLimitBytes, threads, shingleSetBytes: Number.POSITIVE_INFINITY, tempDirectory: spillDir },
           hooks,
         );
         expect(spilled.timings['band keys']).toBeDefined();

@@ -35,7 +35,7 @@ describe('FileSetSpool', () => {
     expect(limited.filter((s) => s !== undefined).length).toBeLessThan(all.filter((s) => s !== undefined).length);
     // Any one set on demand, held or in the file, exactly (the last ones still in the write buffer too).
     for (const g of [0, 1, 150, 298, 299, 7]) expect([...spool.fetch(g)]).toEqual([...sets[g]]);
-    spool.release();
+    await spool.release();
     expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
   });
 
@@ -52,7 +52,7 @@ describe('FileSetSpool', () => {
     expect([...spool.fetch(2)]).toEqual([...small]);
     const all = await spool.load(Uint8Array.of(1, 1, 1), Number.POSITIVE_INFINITY);
     expect(all.map((set) => set?.length)).toEqual([64, 2 ** 18 + 10, 64]);
-    spool.release();
+    await spool.release();
   });
 
   it('fetches through its ring: a set stays valid through the next fetch, also when the ring wraps', async () => {
@@ -73,7 +73,7 @@ describe('FileSetSpool', () => {
       expect(a.every((w, j) => w === want(order[i])[j])).toBe(true);
       expect(b.every((w, j) => w === want(order[i + 1])[j])).toBe(true);
     }
-    spool.release();
+    await spool.release();
   });
 
   it('moves the latest sets held to its file when the reserved bytes grow past its room, and still gives each back', async () => {
@@ -91,7 +91,7 @@ describe('FileSetSpool', () => {
     spool.reserve(10_000); // the tables alone pass the room: every set goes
     for (let g = 0; g < 10; g++) expect([...spool.fetch(g)]).toEqual([...sets[g]]);
     expect([...spool.fetch(10)]).toEqual([...sets[0]]);
-    spool.release();
+    await spool.release();
   });
 
   it('after the pass moves the sets it still holds to its file only if it spilled', async () => {
@@ -113,7 +113,7 @@ describe('FileSetSpool', () => {
       expect(spilled.fetch(g).buffer).not.toBeInstanceOf(SharedArrayBuffer); // read from the file
       expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
     }
-    fits.release();
-    spilled.release();
+    await fits.release();
+    await spilled.release();
   });
 });

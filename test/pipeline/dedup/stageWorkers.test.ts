@@ -51,7 +51,7 @@ describe('exact Jaccard on worker threads', () => {
     const { decided } = handle({ type: 'decide', a, b, rule }).response;
     for (let i = 0; i < a.length; i++)
       expect(decided!.exacts[i]).toBe(exactJaccard(corpus.shingles[a[i]], corpus.shingles[b[i]]));
-    spool.release();
+    await spool.release();
   });
 
   it.each(['exact', 'hybrid', 'estimate'] as const)(

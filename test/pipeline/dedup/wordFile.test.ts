@@ -34,7 +34,7 @@ describe('WordFile', () => {
     const onDisk = new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer);
     expect(onDisk.length).toBe(total);
     expect(onDisk.every((w, i) => w === all[i])).toBe(true);
-    file.remove();
+    await file.remove();
     expect(existsSync(file.path)).toBe(false);
   });
 });
