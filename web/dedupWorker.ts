@@ -21,7 +21,7 @@ import { sCurveSvg } from '../src/plots/sCurve.js';
 import { Inspector } from './inspector.js';
 import type { FromWorker, ParquetTable, RunSettings, RunSummary, StageProgress, ToWorker } from './protocol.js';
 import { parquetDownload, writeDownloads, type RunRecord } from './workerOutputs.js';
-import { chooseBackend } from './workerBackend.js';
+import { chooseBackend, stageWorkers } from './workerBackend.js';
 import { webInputUnits } from './webSources.js';
 import { runSubstringsInTab } from './substringsRun.js';
 
@@ -233,6 +233,7 @@ async function dedupFiles(
         if (invalid.length < 5) invalid.push(message);
       },
       onBinary: (path) => skippedFiles.push(`${path}: looks binary (NUL bytes or mostly invalid UTF-8), skipped`),
+      stageWorkers: stageWorkers(),
       onStage: (stage) => report({ stage, done: 0, total: 1, unit: 'steps' }),
       onProgress: (stage, done, total) =>
         report({ stage, done, total, unit: stage === 'verification' ? 'pairs' : 'bands' }),

@@ -36,12 +36,20 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative asset URLs: dist-web/ works from any path, or opened from a static host's subfolder.
   base: './',
   plugins: [contentSecurityPolicy()],
-  server: { fs: { allow: [repoRoot] } },
+  // Cross-origin isolated (SharedArrayBuffer): the stage workers then read the sets and rows where they lie and decide
+  // pairs too (web/stageWorker.ts). A static host serves the same page without these headers; it then bands there.
+  server: { fs: { allow: [repoRoot] }, headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
   // The dedup worker is a module worker (new Worker(new URL(...), { type: 'module' })), bundled with its imports.
   worker: { format: 'es' },
   build: {

@@ -6,15 +6,14 @@
  * the CLI's rules (lineUnits.ts).
  */
 import { parquetMetadataAsync, type AsyncBuffer } from 'hyparquet';
-import type { FirstPassSources, FirstPassWorkers } from '../src/firstPass/ports.js';
-import type { FirstPassRequest, FirstPassResponse, InputUnit, SourceHandle } from '../src/firstPass/protocol.js';
+import type { FirstPassSources } from '../src/firstPass/ports.js';
+import type { InputUnit, SourceHandle } from '../src/firstPass/protocol.js';
 import { lineUnits } from '../src/firstPass/lineUnits.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../src/io/binaryText.js';
 import { InputError } from '../src/io/documents.js';
 import { compressionOf, isParquetHead, isParquetName, MAGIC_BYTES } from '../src/io/inputFormat.js';
 import { isJsonLinesName } from '../src/io/jsonLines.js';
 import { zstdDecompressed } from '../src/io/zstdChunks.js';
-import { Pool, type PoolRequest, type PoolResponse } from '../src/workers/pool.js';
 
 function fileOf(source: SourceHandle): File {
   if (typeof source === 'string') throw new TypeError('the tab opens files as File objects');
@@ -162,31 +161,4 @@ function refuseRepeatedNames(files: readonly File[]): void {
     }
     seen.add(file.name);
   }
-}
-
-/** The first pass's Web Workers: one per core, started on the first unit. */
-export function webFirstPassWorkers(threads: number): FirstPassWorkers {
-  const pool = new Pool<FirstPassRequest & PoolRequest, FirstPassResponse & PoolResponse>(
-    () => {
-      const worker = new Worker(new URL('./firstPassWorker.ts', import.meta.url), {
-        type: 'module',
-        name: 'gpudedup first pass',
-      });
-      return {
-        postMessage: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[]),
-        listen: (onMessage, onFailure) => {
-          worker.onmessage = (event: MessageEvent) => onMessage(event.data);
-          worker.onerror = (event) => onFailure(new Error(`failed: ${event.message}`));
-        },
-        terminate: () => worker.terminate(),
-      };
-    },
-    threads,
-    'first pass',
-  );
-  return {
-    size: threads,
-    request: (worker, request, transfer) => pool.request(worker, request, transfer),
-    destroy: () => pool.destroy(),
-  };
 }

@@ -13,12 +13,18 @@ import { describeAdapter } from '../src/signatures/webgpu/adapter.js';
 import { resolveBrowserBackend } from '../src/signatures/webgpu/browser.js';
 import { WasmSigner } from '../src/signatures/wasmSigner.js';
 import type { BackendChoice } from './protocol.js';
-import { webFirstPassWorkers } from './webSources.js';
+import type { StageWorkerPool } from '../src/dedup/dedupDocuments.js';
+import { webFirstPassWorkers, webStageWorkers } from './workerPools.js';
 
 /** Shingling and CPU signing on every core; started with the first run, kept for the next. */
 let pool: FirstPassWorkers | undefined;
 const firstPassWorkers = (): FirstPassWorkers =>
   (pool ??= webFirstPassWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
+
+/** The stages after the first pass on every core too (banding; exact Jaccard where the tab is cross-origin isolated). */
+let stages: StageWorkerPool | undefined;
+export const stageWorkers = (): StageWorkerPool =>
+  (stages ??= webStageWorkers(Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16))));
 
 /**
  * WebGPU when this worker has a hardware adapter (any adapter when 'webgpu'

@@ -19,6 +19,8 @@ import type { ShingleOptions } from '../shingles/shingles.js';
 import type { SignerBackend } from '../signatures/backend.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 import { usesShingleSets } from '../verify/verification.js';
+import { exactPairsOn, type ExactRequest, type ExactResponse } from '../verify/exactWorkers.js';
+import type { BandRequest, BandResponse } from '../bands/bandWorkers.js';
 import { signCorpus, signReference, type RowShape } from './signPass.js';
 import { StageTimer, type StageTime } from './stageTimer.js';
 import {
@@ -54,6 +56,12 @@ export interface DedupUnitsOptions extends DedupSettings {
   readonly onProgress?: (stage: string, done: number, total: number) => void;
   readonly onInvalid?: (message: string) => void;
   readonly onBinary?: (path: string) => void;
+  /**
+   * Workers for the stages after the first pass (the tab's, started by the caller, who ends them): banding on them;
+   * with shared memory (a cross-origin isolated tab) the sets and rows lie there too, and exact Jaccard and the
+   * decisions run on them as well. The same results as without.
+   */
+  readonly stageWorkers?: StageWorkerPool;
 }
 
 export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
@@ -76,6 +84,16 @@ export interface DedupDocumentsResult extends SignedDedup, SignedCorpus {
   readonly signing: SignedPassTimings;
 }
 
+/** Workers that answer banding's and exact Jaccard's requests (a tab's: web/stageWorker.ts). */
+export interface StageWorkerPool {
+  readonly size: number;
+  request(
+    worker: number,
+    request: BandRequest | ExactRequest,
+    transfer?: readonly ArrayBuffer[],
+  ): Promise<BandResponse & ExactResponse>;
+}
+
 const MEMORY_READ: UnitReadOptions = { textField: 'text', idField: 'id', skipInvalid: false, strict: false };
 
 /** The first pass over `units`, then every stage after signing. */
@@ -96,7 +114,8 @@ export async function dedupUnits(
   await options.onStage?.('signing');
   const started = performance.now();
   const setup: ReadSetup = { read: options.read ?? MEMORY_READ, shingle: options.shingle, keep: options.keep };
-  const sets = usesShingleSets(options.verify) ? new MemorySetSpool() : undefined;
+  const pool = options.stageWorkers;
+  const sets = usesShingleSets(options.verify) ? new MemorySetSpool(pool !== undefined) : undefined;
   const rows = rowShape(options);
   const pass = await signCorpus(
     units,
@@ -120,12 +139,16 @@ export async function dedupUnits(
   timer.add('read + sign', signingMs);
   // Shingling and signing overlap reading in the workers: their summed milliseconds go apart (`signing`), as the
   // CLI's report keeps them (signingSeconds); as stages they were counted twice in the total.
+  const shared = pool && sets?.share();
   const core = await dedupSigned(
     corpus,
     options,
-    sets ?? (async () => []),
+    sets === undefined
+      ? async () => []
+      : { load: sets.load, fetch: sets.fetch, exact: shared && exactPairsOn(pool!, shared) },
     reference?.rows.count ? reference : undefined,
     stage,
+    { banding: pool },
   );
   return { ...core, ...corpus, lsh: options.lsh, timings: timer.stages, signing };
 }

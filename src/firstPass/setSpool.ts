@@ -6,7 +6,7 @@
  * tab); src/pipeline/dedup/setSpill.ts adds a file past a memory share.
  */
 
-import type { SharedSets } from './sharedSets.js';
+import { SetArena, sharedMemoryAvailable, type SharedSets } from './sharedSets.js';
 
 export type { SharedSets } from './sharedSets.js';
 
@@ -42,9 +42,24 @@ export interface SetSpool {
 
 export class MemorySetSpool implements SetSpool {
   private readonly sets: Uint32Array[] = [];
+  /** With `shared`: every set copied into shared chunks, where worker threads read them (exactWorkers.ts). */
+  private readonly arena: SetArena | undefined;
+  private readonly chunkOf: number[] = [];
+  private readonly startOf: number[] = [];
+
+  constructor(shared = false) {
+    this.arena = shared && sharedMemoryAvailable() ? new SetArena() : undefined;
+  }
 
   append(set: Uint32Array): void {
-    this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
+    if (this.arena === undefined) {
+      this.sets.push(set); // a view of its unit's buffer, which holds only selected sets
+      return;
+    }
+    const { chunk, start, view } = this.arena.add(set);
+    this.chunkOf.push(chunk);
+    this.startOf.push(start);
+    this.sets.push(view);
   }
 
   readonly load: LoadShingleSets = async () => this.sets;
@@ -52,7 +67,18 @@ export class MemorySetSpool implements SetSpool {
   /** Each set where it lies, as the CLI's file spool reads them: the tab's report counts what the CLI's does. */
   readonly fetch: FetchShingleSet = (group) => this.sets[group];
 
+  share(): SharedSets | undefined {
+    if (this.arena === undefined) return undefined;
+    return {
+      chunks: this.arena.chunks,
+      chunk: Int32Array.from(this.chunkOf),
+      start: Float64Array.from(this.startOf),
+      length: Uint32Array.from(this.sets, (set) => set.length),
+    };
+  }
+
   release(): void {
-    this.sets.length = 0;
+    this.sets.length = this.chunkOf.length = this.startOf.length = 0;
+    this.arena?.truncate(0, 0);
   }
 }

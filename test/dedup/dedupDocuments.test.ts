@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEDUP_WEIGHTS, optimalParams } from '../../src/bands/lshParams.js';
-import { dedupDocuments, dedupDocumentStream, type InMemoryDocument } from '../../src/dedup/dedupDocuments.js';
+import {
+  dedupDocuments,
+  dedupDocumentStream,
+  type InMemoryDocument,
+  type StageWorkerPool,
+} from '../../src/dedup/dedupDocuments.js';
+import { nodeStageWorkers } from '../../src/pipeline/dedup/stageWorkers.js';
 import type { VerifyMode } from '../../src/verify/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { runDedup } from '../../src/pipeline/dedup/dedup.js';
@@ -160,6 +166,54 @@ describe("dedupDocumentStream (the tab's streaming path)", () => {
         expect(reads.count).toBe(1);
         expect(progress).toContain(`banding ${lsh.bands}/${lsh.bands}`);
       } finally {
+        backend.destroy();
+      }
+    },
+  );
+});
+
+describe('dedupDocuments with stage workers (the tab passes its own)', () => {
+  it.each(['estimate', 'exact', 'hybrid'] as const)(
+    'bands on them, and with shared memory decides pairs there too: the same result as on one thread (--verify %s)',
+    async (verify) => {
+      const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').trim().split('\n');
+      const documents = lines.map((line) => JSON.parse(line) as InMemoryDocument);
+      const against = documents.slice(100, 120).map((d, i) => ({ id: `ref-${i}`, text: `${d.text} (reference copy)` }));
+      const backend = new CpuSigner(hashFamilyOf(params));
+      const workers = nodeStageWorkers(2);
+      const asked = new Map<string, number>();
+      const pool = workers.banding as unknown as StageWorkerPool;
+      const stageWorkers: StageWorkerPool = {
+        size: pool.size,
+        request: (worker, request, transfer) => {
+          asked.set(request.type, (asked.get(request.type) ?? 0) + 1);
+          return pool.request(worker, request, transfer);
+        },
+      };
+      try {
+        const options = {
+          threshold: 0.8,
+          verify,
+          clusterCheck: 'representative',
+          keep: { kind: 'longest' },
+          lsh: optimalParams(0.8, params.k, DEDUP_WEIGHTS),
+          backend,
+          shingle: shingleOptionsOf(params),
+          slotBits: params.slotBits,
+          against,
+        } as const;
+        const alone = await dedupDocuments(documents, options);
+        const pooled = await dedupDocuments(documents, { ...options, stageWorkers });
+        expect(alone.assignment.counts.nearDuplicateClusters).toBeGreaterThan(0);
+        expectSameResults(alone as never, pooled as never);
+        expect([...pooled.verified.estimate]).toEqual([...alone.verified.estimate]);
+        expect(pooled.verified.decided).toEqual(alone.verified.decided);
+        expect(pooled.clustering.checkDecided).toEqual(alone.clustering.checkDecided);
+        expect(asked.get('band')).toBeGreaterThan(0);
+        // Node has shared memory: the sets lie in shared chunks, and the pairs are decided on the workers.
+        if (verify !== 'estimate') expect(asked.get('decide')).toBeGreaterThan(0);
+      } finally {
+        workers.destroy();
         backend.destroy();
       }
     },

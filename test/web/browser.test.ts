@@ -660,6 +660,28 @@ describe('the app, end to end in Chromium', () => {
     }
   });
 
+  it('decides pairs on its stage workers from shared memory when cross-origin isolated: the same results', async () => {
+    const input = plantedInput();
+    const isolated = await serve(builtApp!, { isolated: true });
+    const noGpu = await launchChromium({ webgpu: false });
+    const page = await noGpu.context.newPage();
+    try {
+      await page.goto(`${isolated.origin}/`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      await page.waitForSelector('#backend-plan[data-plan="cpu"]');
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await dedupInPage(page, input, APP_RUNS[1], await expectedOutcome(input, APP_RUNS[1]));
+      const scripts = page.workers().map((w) => w.url());
+      expect(
+        scripts.some((url) => /stageWorker/.test(url)),
+        scripts.join(', '),
+      ).toBe(true);
+    } finally {
+      await noGpu.close();
+      await isolated.close();
+    }
+  });
+
   it('says before a run that it will sign on the CPU in a browser without WebGPU, and does', async () => {
     const input = plantedInput();
     const noGpu = await launchChromium({ webgpu: false });

@@ -50,8 +50,14 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** A minimal static server for the built files on a random port of 127.0.0.1 (a secure context, so WebGPU is exposed). */
-export async function serve(root: string): Promise<StaticServer> {
+/**
+ * A minimal static server for the built files on a random port of 127.0.0.1 (a secure context, so WebGPU is exposed).
+ * `isolated`: every response carries COOP and COEP, so the page is cross-origin isolated (SharedArrayBuffer).
+ */
+export async function serve(root: string, options: { isolated?: boolean } = {}): Promise<StaticServer> {
+  const isolation = options.isolated
+    ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
+    : {};
   const served: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
@@ -63,7 +69,9 @@ export async function serve(root: string): Promise<StaticServer> {
     }
     readFile(file).then(
       (body) =>
-        response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+        response
+          .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...isolation })
+          .end(body),
       () => response.writeHead(404).end('not found'),
     );
   });
