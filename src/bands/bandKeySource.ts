@@ -17,6 +17,8 @@ export interface BandKeySource {
   readonly nonEmpty: Uint8Array;
   /** Band `band`'s keys, document d's (lo, hi) at 2d, 2d + 1; valid until the next call. */
   keysOf(band: number): Uint32Array;
+  /** The rows the keys are computed from, where they are in memory (band workers may compute them there). */
+  readonly matrix?: SignatureMatrix;
 }
 
 /**
@@ -33,6 +35,7 @@ export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySourc
     k: m.k,
     lsh,
     nonEmpty,
+    matrix: m,
     keysOf(band) {
       for (let d = 0; d < m.count; d++) if (nonEmpty[d] === 1) bandKey(m, d, band, lsh.rows, keys, 2 * d);
       return keys;

@@ -16,18 +16,30 @@ import {
 import type { BandKeySource } from './bandKeySource.js';
 import { mergeSortedKeys, PairSet, pairsOfKeys } from './pairSet.js';
 import type { SignatureMatrix } from './signatureMatrix.js';
+import { bandKey } from './bandKeys.js';
+import { isShared } from './sharedMemory.js';
 
 export type BandRequest =
-  /** One band's keys (transferred) into the worker's pairs of this banding run. */
+  /**
+   * One band's keys (transferred), or the shared matrix they are computed from there, into the worker's pairs of
+   * this banding run.
+   */
   | {
       readonly type: 'band';
-      readonly keys: Uint32Array;
+      readonly keys: Uint32Array | MatrixBand;
       readonly count: number;
       readonly include: Uint8Array;
       readonly maxBucketPairs: number;
     }
   /** The run's pairs, sorted, and its bucket counts; the worker forgets them. */
   | { readonly type: 'band pairs' };
+
+/** Band `band` of a matrix in shared memory, `rows` slots a band: the worker computes its keys where the rows lie. */
+interface MatrixBand {
+  readonly matrix: SignatureMatrix;
+  readonly band: number;
+  readonly rows: number;
+}
 
 export interface BandResponse {
   readonly keys?: Float64Array;
@@ -45,6 +57,7 @@ export function bandHandler() {
   let table: BucketTable | undefined;
   let pairs: PairSet | undefined;
   let stats = noBuckets();
+  let computed = new Uint32Array(0);
   return (request: BandRequest): { response: BandResponse; transfer: ArrayBuffer[] } => {
     if (request.type === 'band pairs') {
       const keys = pairs?.sortedKeys() ?? new Float64Array(0);
@@ -56,7 +69,15 @@ export function bandHandler() {
     const { count } = request;
     if (table === undefined || table.documents < count) table = new BucketTable(count);
     pairs ??= new PairSet(count);
-    bandPairs(table, request.keys, count, request.include, request, pairs, stats);
+    let { keys } = request;
+    if (!(keys instanceof Uint32Array)) {
+      if (computed.length < 2 * count) computed = new Uint32Array(2 * count);
+      const { matrix, band, rows } = keys;
+      // The banded documents' keys only: bucketing reads no other.
+      for (let d = 0; d < count; d++) if (request.include[d] === 1) bandKey(matrix, d, band, rows, computed, 2 * d);
+      keys = computed;
+    }
+    bandPairs(table, keys, count, request.include, request, pairs, stats);
     return { response: {}, transfer: [] };
   };
 }
@@ -71,13 +92,15 @@ export async function findCandidatesOn(
   const include = bandedDocuments(keys, options.include);
   const sent: Promise<BandResponse>[] = [];
   let done = 0;
+  // A dense matrix in shared memory: each worker computes its bands' keys where the rows lie, not this thread.
+  const { matrix } = keys;
+  const shared = matrix !== undefined && matrix.rowAt === undefined && isShared(matrix.words) ? matrix : undefined;
   for (let band = 0; band < options.bands; band++) {
     // keysOf reuses its array: each band's keys are copied out, and handed over.
-    const bandKeys = keys.keysOf(band).slice();
+    const bandKeys = shared ? { matrix: shared, band, rows: options.rows } : keys.keysOf(band).slice();
+    const transfer = bandKeys instanceof Uint32Array ? [bandKeys.buffer] : [];
     const request = { type: 'band', keys: bandKeys, count: keys.count, include, maxBucketPairs } as const;
-    sent.push(
-      workers.request(band % workers.size, request, [bandKeys.buffer]).then((r) => (options.onBand?.(++done), r)),
-    );
+    sent.push(workers.request(band % workers.size, request, transfer).then((r) => (options.onBand?.(++done), r)));
     // At most two bands a worker in flight: the keys of all bands at once could pass the memory limit.
     if (sent.length >= 2 * workers.size) await sent[sent.length - 2 * workers.size];
   }

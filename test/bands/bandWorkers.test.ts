@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { bandHandler, findCandidatesOn, type BandRequest } from '../../src/bands/bandWorkers.js';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { signatureMatrix } from '../../src/bands/signatureMatrix.js';
+import { matrixBandKeys } from '../../src/bands/bandKeySource.js';
+import { sharedWords } from '../../src/bands/sharedMemory.js';
 import { rng } from '../support/reference.js';
 import { plantedCorpus } from '../support/planted.js';
 
@@ -45,5 +47,19 @@ describe('findCandidatesOn', () => {
       expect(one.stats.bigBuckets).toBeGreaterThan(0); // the test has stars and chains
       expect(one.a.length).toBeGreaterThan(300);
     }
+  });
+
+  it("computes each band's keys on the worker where the rows lie in shared memory: the same candidates", async () => {
+    const shared = signatureMatrix(sharedWords(words.length).fill(0), k);
+    shared.words.set(words);
+    const keys = matrixBandKeys(shared, { bands: 32, rows: 4 });
+    const sent: BandRequest[] = [];
+    const workers = inlineWorkers(3, 7);
+    const counting = { ...workers, request: (w: number, r: BandRequest) => (sent.push(r), workers.request(w, r)) };
+    const options = { bands: 32, rows: 4, maxBucketPairs: 8 };
+    expect(await findCandidatesOn(counting, keys, options)).toEqual(findCandidates(signatures, options));
+    const banded = sent.filter((r) => r.type === 'band');
+    expect(banded.length).toBe(32);
+    expect(banded.every((r) => !(r.keys instanceof Uint32Array))).toBe(true); // no keys computed on this thread
   });
 });
