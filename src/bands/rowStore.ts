@@ -1,8 +1,9 @@
 /**
  * Signature rows appended batch by batch, joined once at the end (peak: twice
- * the rows, briefly). With a spill, rows past `limitBytes` go to its sink
- * instead (the Node pipeline's temporary file, src/pipeline/dedup/rowSpill.ts), and
- * the store ends as spilled signatures.
+ * the rows, briefly). With a spill, rows are copied into one shared buffer of
+ * the limit's size instead (nothing to join), and rows past `limitBytes` go to
+ * its sink (the Node pipeline's temporary file, src/pipeline/dedup/rowSpill.ts),
+ * and the store ends as spilled signatures.
  */
 import type { BandLayout } from './bBitSlots.js';
 import { signatureMatrix, type SignatureMatrix, type SlotBits } from './signatureMatrix.js';
@@ -23,6 +24,11 @@ export interface RowSpill {
 
 export class RowStore {
   private chunks: Uint32Array[] = [];
+  /**
+   * With a spill: the rows held in one shared buffer of the limit's size, made on the first append (only the pages
+   * written take memory), so each row is copied once and the rows are never joined.
+   */
+  private held: Uint32Array | undefined;
   private words = 0;
   private sink?: RowSink;
 
@@ -39,13 +45,20 @@ export class RowStore {
       this.sink.append(rows);
       return;
     }
-    this.chunks.push(rows.slice());
-    this.words += rows.length;
-    if (this.spill !== undefined && this.words * 4 > this.spill.limitBytes) {
+    if (this.spill !== undefined && (this.words + rows.length) * 4 > this.spill.limitBytes) {
+      // Past the limit: every row so far, and these, go to the sink in order.
       this.sink = this.spill.open();
+      if (this.held !== undefined) this.sink.append(this.held.subarray(0, this.words));
       for (const chunk of this.chunks) this.sink.append(chunk);
+      this.sink.append(rows);
+      this.held = undefined;
       this.chunks = [];
+      return;
     }
+    if (this.spill !== undefined && this.words === 0) this.held = sharedWordsIfAny(this.spill.limitBytes / 4);
+    if (this.held !== undefined) this.held.set(rows, this.words);
+    else this.chunks.push(rows.slice());
+    this.words += rows.length;
   }
 
   finish(): CorpusSignatures {
@@ -56,6 +69,8 @@ export class RowStore {
   /** The rows in memory as one matrix (never spilled). */
   joined(): SignatureMatrix {
     if (this.sink !== undefined) throw new Error('these rows were spilled to disk');
+    if (this.held !== undefined)
+      return signatureMatrix(this.held.subarray(0, this.words), this.k, this.slotBits, this.bands);
     const all = sharedWords(this.words); // shared: the verification workers read the rows where they lie
     let at = 0;
     for (const chunk of this.chunks) {
@@ -64,5 +79,14 @@ export class RowStore {
     }
     this.chunks = [];
     return signatureMatrix(all, this.k, this.slotBits, this.bands);
+  }
+}
+
+/** `length` shared words, or none where the platform will not give that many (a limit past the machine's memory). */
+function sharedWordsIfAny(length: number): Uint32Array | undefined {
+  try {
+    return sharedWords(Math.floor(length));
+  } catch {
+    return undefined; // the rows are then held in chunks and joined at the end, as without a spill
   }
 }
