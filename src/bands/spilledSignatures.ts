@@ -18,10 +18,16 @@ export interface SpilledSignatures {
   readonly k: number;
   readonly slotBits: SlotBits;
   readonly bands?: BandLayout;
-  /** Every document's band keys, from one pass over the rows (on `pool`'s workers where given). */
-  bandKeys(lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource>;
+  /** Every document's band keys, from one pass over the rows. */
+  bandKeys(lsh: LshParams, reading?: RowReading): Promise<BandKeySource>;
   /** The rows of the documents flagged 1 in `needed`, as a sparse matrix of all `count` documents. */
-  load(needed: Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix>;
+  load(needed: Uint8Array, reading?: RowReading): Promise<SignatureMatrix>;
+}
+
+/** How spilled rows are read: on a pool's workers where given; `onRows` told the rows read so far. */
+export interface RowReading {
+  readonly pool?: RowWorkerPool;
+  readonly onRows?: (rows: number) => void;
 }
 
 /** A corpus's signatures: rows in memory, or spilled to disk. */
@@ -32,11 +38,11 @@ export function isSpilled(s: CorpusSignatures): s is SpilledSignatures {
 }
 
 /** The band keys banding reads, from memory or from the spilled rows. */
-export function bandKeysOf(s: CorpusSignatures, lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource> {
-  return isSpilled(s) ? s.bandKeys(lsh, pool) : Promise.resolve(matrixBandKeys(s, lsh));
+export function bandKeysOf(s: CorpusSignatures, lsh: LshParams, reading?: RowReading): Promise<BandKeySource> {
+  return isSpilled(s) ? s.bandKeys(lsh, reading) : Promise.resolve(matrixBandKeys(s, lsh));
 }
 
 /** The rows verification and clustering read: all of them in memory, else those flagged in `needed`. */
-export function rowsFor(s: CorpusSignatures, needed: () => Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix> {
-  return isSpilled(s) ? s.load(needed(), pool) : Promise.resolve(s);
+export function rowsFor(s: CorpusSignatures, needed: () => Uint8Array, reading?: RowReading): Promise<SignatureMatrix> {
+  return isSpilled(s) ? s.load(needed(), reading) : Promise.resolve(s);
 }

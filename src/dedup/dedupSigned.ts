@@ -174,8 +174,13 @@ async function bandAndLoad(
 ): Promise<Banded> {
   // Spilled signatures add two passes over their file: the band keys, and the candidates' rows after banding.
   const spillStage = isSpilled(corpus.signatures) ? stage : UNTIMED;
-  let keys: BandKeySource | undefined = await spillStage('band keys', () =>
-    bandKeysOf(corpus.signatures, settings.lsh, workers.rows),
+  // Progress in rows read; the workers read them where given.
+  const reading = (onRows: (rows: number) => void) => ({ pool: workers.rows, onRows });
+  const rows = corpus.signatures.count;
+  let keys: BandKeySource | undefined = await spillStage(
+    'band keys',
+    (progress) => bandKeysOf(corpus.signatures, settings.lsh, reading(progress)),
+    rows,
   );
   const { count } = keys;
   const referenceCandidates =
@@ -189,8 +194,11 @@ async function bandAndLoad(
   // load.
   if (reference === undefined) keys = undefined;
   // Only candidates' rows are read from here on: spilled signatures load just those.
-  const signatures = await spillStage('load candidate rows', () =>
-    rowsFor(corpus.signatures, () => rowsNeeded(count, candidates, referenceCandidates), workers.rows),
+  const signatures = await spillStage(
+    'load candidate rows',
+    (progress) =>
+      rowsFor(corpus.signatures, () => rowsNeeded(count, candidates, referenceCandidates), reading(progress)),
+    rows,
   );
   const held: HeldCorpus = { table: corpus.table, signatures };
   const referencePairs = reference &&

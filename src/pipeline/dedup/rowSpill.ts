@@ -10,7 +10,7 @@
 import { WordFile } from './wordFile.js';
 import { isShared, sharedMemoryAvailable, sharedWords } from '../../bands/sharedMemory.js';
 import { totalmem } from 'node:os';
-import { copyRows, rangeKeys, rangesOn, type RowFile, type RowWorkerPool } from '../../bands/rowWorkers.js';
+import { copyRows, rangeKeys, rangesOn, type RowFile } from '../../bands/rowWorkers.js';
 import type { BandKeySource } from '../../bands/bandKeySource.js';
 import type { BandLayout } from '../../bands/bBitSlots.js';
 import type { LshParams } from '../../bands/lshParams.js';
@@ -22,7 +22,7 @@ import {
   type SignatureMatrix,
   type SlotBits,
 } from '../../bands/signatureMatrix.js';
-import type { SpilledSignatures } from '../../bands/spilledSignatures.js';
+import type { RowReading, SpilledSignatures } from '../../bands/spilledSignatures.js';
 
 /** 1 GiB: the default `--memory-limit` (a quarter of the machine's memory where that is less). */
 export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
@@ -139,8 +139,8 @@ class SpilledRows implements SpilledSignatures {
     return { ranges: Math.ceil(this.count / rowsPerRange), range };
   }
 
-  /** Every band's keys, computed range by range: on `pool`'s workers where given (each reads its rows itself). */
-  async bandKeys(lsh: LshParams, pool?: RowWorkerPool): Promise<BandKeySource> {
+  /** Every band's keys, computed range by range: on the workers where given (each reads its rows itself). */
+  async bandKeys(lsh: LshParams, { pool, onRows }: RowReading = {}): Promise<BandKeySource> {
     const { count } = this;
     const keyBytes = lsh.bands * 8 * count;
     const share = memoryPlan(this.options.memoryLimitBytes).bandKeysInMemory;
@@ -160,8 +160,10 @@ class SpilledRows implements SpilledSignatures {
     const file = this.rowFile();
     const { ranges, range } = this.ranges();
     const make = (i: number) => ({ type: 'row keys', file, ...range(i), lsh, nonEmpty, columns }) as const;
-    const take = (_i: number, keys: Uint32Array[] | undefined) =>
+    const take = (i: number, keys: Uint32Array[] | undefined) => {
       keys?.forEach((bandKeys, band) => bandFiles[band].append(bandKeys));
+      onRows?.(range(i).first + range(i).count);
+    };
     if (onWorkers) {
       await this.file.drain(); // the workers read the file itself
       await rangesOn(pool, ranges, make, (i, response) => take(i, response.keys));
@@ -175,8 +177,8 @@ class SpilledRows implements SpilledSignatures {
     return { count, k: this.k, lsh, nonEmpty, keysOf };
   }
 
-  /** The rows flagged in `needed`, range by range: on `pool`'s workers where given. */
-  async load(needed: Uint8Array, pool?: RowWorkerPool): Promise<SignatureMatrix> {
+  /** The rows flagged in `needed`, range by range: on the workers where given. */
+  async load(needed: Uint8Array, { pool, onRows }: RowReading = {}): Promise<SignatureMatrix> {
     const { width } = this.shape;
     const rowAt = new Int32Array(this.count).fill(-1);
     let held = 0;
@@ -188,10 +190,15 @@ class SpilledRows implements SpilledSignatures {
       const { first, count } = range(i);
       return { type: 'row copy', file, first, count, rowAt: rowAt.subarray(first, first + count), words } as const;
     };
+    const done = (i: number) => onRows?.(range(i).first + range(i).count);
     if (pool !== undefined && isShared(words)) {
       await this.file.drain();
-      await rangesOn(pool, ranges, make);
-    } else for (let i = 0; i < ranges; i++) copyRows(this.file, make(i));
+      await rangesOn(pool, ranges, make, done);
+    } else
+      for (let i = 0; i < ranges; i++) {
+        copyRows(this.file, make(i));
+        done(i);
+      }
     return sparseMatrix(signatureMatrix(words, this.k, this.slotBits, this.bands), rowAt);
   }
 

@@ -62,9 +62,13 @@ describe('dedup with signatures spilled to disk', () => {
         const spillDir = join(dir, `spill-${index}-${memoryLimitBytes}-${threads}`);
         mkdirSync(spillDir);
         const seen: string[] = [];
+        const last = new Map<string, [done: number, total: number | undefined]>();
         const hooks = {
           note: (m: string) => seen.push(m),
-          stage: () => ({ update: () => undefined, stop: () => undefined }),
+          stage: (label: string, total: number | undefined) => ({
+            update: (done: number) => void last.set(label, [done, total]),
+            stop: () => undefined,
+          }),
         };
         // The sets keep the held run's room: this compares spilled rows alone (the next suite limits the sets).
         const spilled = await runDedup(
@@ -73,6 +77,9 @@ describe('dedup with signatures spilled to disk', () => {
         );
         expect(spilled.timings['band keys']).toBeDefined();
         expect(spilled.timings['load candidate rows']).toBeDefined();
+        // Both passes over the rows show progress, in rows read, up to every row.
+        for (const stage of ['band keys', 'load candidate rows'])
+          expect(last.get(stage), stage).toEqual([spilled.table.groups, spilled.table.groups]);
         expect(seen.some((m) => m.includes(`spilling them to ${spillDir}`))).toBe(true);
         expect(seen.some((m) => m.includes('band keys'))).toBe(keysOnDisk);
         expectSameResult(spilled, held);
