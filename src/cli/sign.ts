@@ -10,6 +10,7 @@ import {
   addSignatureOptions,
   readOptionsFrom,
   signatureParamsFrom,
+  idfIdentityFrom,
   tableOption,
   type InputCliOptions,
   type SignatureCliOptions,
@@ -94,16 +95,18 @@ async function runSignCommand(inputs: string[], options: SignCliOptions): Promis
     throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
   if (options.keep !== undefined)
     throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
-  const config = signConfigFrom(inputs, options);
+  const config = signConfigFrom(inputs, options, await idfIdentityFrom(inputs, options));
   const summary = await signWithProgress(config, options.quiet);
   if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
 }
 
-export function signConfigFrom(inputs: string[], options: SignCliOptions): SignConfig {
+/** `idf`: the identity of the run's idf table (idfIdentityFrom), with --weights idf. */
+export function signConfigFrom(inputs: string[], options: SignCliOptions, idf?: string): SignConfig {
+  const bandKeys = (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k) : undefined;
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    params: signatureParamsFrom(options, (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k) : undefined),
+    params: signatureParamsFrom(options, bandKeys, idf),
     backend: options.backend,
     threads: options.threads,
     out: options.out,

@@ -114,6 +114,8 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     throw new RangeError(
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
+  if (options.weights === 'idf')
+    throw new RangeError('weights idf is not available for an index yet (it does not keep a document-frequency table)');
   const signature = makeParams(options);
   if (options.scheme === 'simhash')
     throw new RangeError('scheme simhash is not available for an index yet (its block tables are in dedup only)');
@@ -124,7 +126,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkParams(lsh, signature.k);
   return {
     scheme: schemeOf(signature),
-    ...(signature.weights ? { weights: signature.weights } : {}),
+    ...(signature.weights === 'counts' ? { weights: signature.weights } : {}),
     seed: signature.seed,
     k: signature.k,
     shingle: signature.shingle,
