@@ -65,6 +65,7 @@ export interface OpenOptions {
 export const INDEX_OPTIONS = [
   'scheme',
   'weights',
+  'idf',
   'seed',
   'k',
   'shingle',
@@ -84,7 +85,9 @@ export const INDEX_OPTIONS = [
 export interface IndexParameters {
   readonly scheme: SchemeName;
   /** Recorded only when not 'none' (signatures/params.ts): a manifest without it is of shingle sets. */
-  readonly weights?: 'counts';
+  readonly weights?: 'counts' | 'idf';
+  /** With weights idf: the identity of the table the index keeps beside its manifest (idfFile.ts). */
+  readonly idf?: string;
   /** The 64-bit seed in decimal. */
   readonly seed: string;
   readonly k: number;
@@ -114,8 +117,6 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     throw new RangeError(
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
-  if (options.weights === 'idf')
-    throw new RangeError('weights idf is not available for an index yet (it does not keep a document-frequency table)');
   const signature = makeParams(options);
   if (options.scheme === 'simhash')
     throw new RangeError('scheme simhash is not available for an index yet (its block tables are in dedup only)');
@@ -126,7 +127,8 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   checkParams(lsh, signature.k);
   return {
     scheme: schemeOf(signature),
-    ...(signature.weights === 'counts' ? { weights: signature.weights } : {}),
+    ...(signature.weights ? { weights: signature.weights } : {}),
+    ...(signature.idf ? { idf: signature.idf } : {}),
     seed: signature.seed,
     k: signature.k,
     shingle: signature.shingle,
@@ -149,6 +151,7 @@ export function signatureParamsOf(p: IndexParameters): SignatureParams {
   return makeParams({
     scheme: p.scheme,
     weights: p.weights,
+    idf: p.idf,
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,

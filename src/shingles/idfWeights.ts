@@ -114,6 +114,11 @@ export function registerIdfTable(table: IdfTable): void {
   loaded.set(table.identity, table);
 }
 
+/** Whether the table of this identity is loaded. */
+export function idfTableLoaded(identity: string): boolean {
+  return loaded.has(identity);
+}
+
 /** The table of this identity, loaded earlier in this process; refused in one line when none is. */
 export function idfTableFor(identity: string | undefined): IdfTable {
   const table = identity === undefined ? undefined : loaded.get(identity);

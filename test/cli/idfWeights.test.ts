@@ -94,9 +94,6 @@ describe('sign --weights idf --idf FILE', () => {
     );
     const alone = await runCli(['sign', input, '-o', join(dir, 'x.npy'), '--idf', table, '-q']);
     expect(alone.stderr).toMatch(/--idf FILE goes with --weights idf/);
-    const index = await runCli(['index', 'create', join(dir, 'index'), input, '--weights', 'idf', '-q']);
-    expect(index.code).toBe(1);
-    expect(index.stderr).toMatch(/not available for an index yet/);
     const ids = ['0'.repeat(32), '1'.repeat(32)];
     expect(
       paramDifferences(makeParams({ weights: 'idf', idf: ids[0] }), makeParams({ weights: 'idf', idf: ids[1] })),
@@ -118,6 +115,36 @@ describe('sign --weights idf --idf FILE', () => {
     const cluster = await runCli(['cluster', ...shards, '--clusters', join(dir, 'c.csv'), '-q']);
     expect(cluster.code).toBe(1);
     expect(cluster.stderr).toMatch(/idf: [0-9a-f]{32} vs [0-9a-f]{32}/);
+  });
+});
+
+describe('index create --weights idf', () => {
+  it('keeps the table in the index (the manifest records its identity); add and query sign with it; a changed table is refused', async () => {
+    const dir = tempDir();
+    const input = corpus(dir, 'in.jsonl', lines.slice(0, 30));
+    const more = corpus(dir, 'more.jsonl', lines.slice(30));
+    const [index, table] = [join(dir, 'index'), join(dir, 't.idf')];
+    const created = await runCli(['index', 'create', index, input, '--weights', 'idf', '--idf', table, ...CPU]);
+    expect(created.stderr).toBe('');
+    const identity = decodeIdfTable(new Uint8Array(readFileSync(table)), table).identity;
+    const manifest = JSON.parse(readFileSync(join(index, 'manifest.json'), 'utf8')) as {
+      parameters: { weights?: string; idf?: string };
+    };
+    expect(manifest.parameters).toMatchObject({ weights: 'idf', idf: identity });
+    expect(readFileSync(join(index, 'idf-table.bin'))).toEqual(readFileSync(table));
+    expect((await runCli(['index', 'add', index, more, '-q'])).stderr).toBe('');
+    // An indexed document queried: signed with the index's weights, it finds itself (estimate and exact 1).
+    const query = await runCli(['query', index, corpus(dir, 'q.jsonl', [lines[35]])]);
+    const id = (JSON.parse(lines[35]) as { id: string }).id;
+    expect(JSON.parse(query.stdout.split('\n')[0])).toEqual({ id, matches: [{ id, similarity: 1, exact: 1 }] });
+    // Another table in its place (counted from fewer documents): refused, naming the file.
+    const other = join(dir, 'other.idf');
+    const fewer = corpus(dir, 'fewer.jsonl', lines.slice(0, 20));
+    await runCli(['sign', fewer, '-o', join(dir, 'x.npy'), '--weights', 'idf', '--idf', other, '-q']);
+    writeFileSync(join(index, 'idf-table.bin'), readFileSync(other));
+    const refused = await runCli(['query', index, join(dir, 'q.jsonl')]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/corrupt index: .*idf-table\.bin: it is table [0-9a-f]{32}, the manifest records/);
   });
 });
 
