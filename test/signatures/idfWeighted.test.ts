@@ -8,8 +8,10 @@ import { makeHashFamily, type SchemeName } from '../../src/signatures/hashFamily
 import { tableOf } from '../../src/shingles/idfTable.js';
 import { idfElements, idfWeight, tableDf, type IdfTable } from '../../src/shingles/idfWeights.js';
 import { pack, type ShingleBatch } from '../../src/shingles/shingleBatch.js';
+import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 import { bigIntsToPairs, P, randomBelow, rng } from '../support/reference.js';
 import { idfCorpusBatch } from './webgpu/cases.js';
+import { DfCounter, hashFamilyOf, makeParams, minhash, registerIdfTable, shingleDocument } from '../../src/index.js';
 
 const SEED = { hi: 0x01234567, lo: 0x89abcdef };
 const DOCUMENTS = 1024;
@@ -116,5 +118,22 @@ describe('idf-weighted MinHash', () => {
   it('the weights of the synthetic table span 1 … 8 (what the estimator test sweeps over)', () => {
     const { table, pool } = syntheticTable(rng(4141));
     expect(new Set(pool.map((g) => weightOf(table, g)))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8]));
+  });
+
+  it('the library: a table counted with DfCounter and registered signs through minhash({ weights: idf, idf })', async () => {
+    const texts = ['the quick brown fox jumps over the lazy dog', 'the quick brown fox jumps over the lazy cat', ''];
+    const counter = new DfCounter();
+    for (const text of texts)
+      counter.addSet(shingleDocument(text, { mode: 'word', n: 3, normalize: DEFAULT_NORMALIZE }));
+    const table = counter.table({ shingle: 'word', n: 3, nfkc: false, stripPunctuation: false });
+    const options = { k: 16, n: 3, weights: 'idf', idf: table.identity, backend: 'cpu' } as const;
+    await expect(minhash(texts, options)).rejects.toThrow(/table [0-9a-f]{32} is not loaded; give it with --idf FILE/);
+    registerIdfTable(table);
+    const { slots } = await minhash(texts, options);
+    const sets = texts
+      .slice(0, 2)
+      .map((text) => idfElements(shingleDocument(text, { mode: 'word', n: 3, normalize: DEFAULT_NORMALIZE }), table));
+    const family = hashFamilyOf(makeParams({ k: 16, n: 3, weights: 'idf', idf: table.identity }));
+    expect(new Uint32Array(slots.buffer).subarray(0, 64)).toEqual(signBatchOnCpu(family, pack(sets)));
   });
 });
