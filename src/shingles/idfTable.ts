@@ -2,8 +2,9 @@
  * Counting document frequencies and the table file (`--idf FILE`).
  *
  * Counting: DfCounter holds an exact open-addressing map of each distinct shingle (its 61-bit value as (lo, hi))
- * to its df, three Uint32 words a slot at load ≤ 1/2: at most 24 bytes per distinct shingle of the corpus (36 while
- * it grows). Exact, so a table does not depend on threads, order or chance.
+ * to its df, three Uint32 words a slot at load ≤ 1/2: at most 24 bytes per distinct shingle (36 while it grows),
+ * up to a limit past which idfPass.ts counts again only the candidates a count-min sketch names (dfSketch.ts).
+ * Exact either way, so a table does not depend on threads, order, memory or chance.
  *
  * The file, little-endian:
  *   - 16 bytes `gpudedup-idf/v1\n`;
@@ -27,18 +28,31 @@ import {
 
 const MAGIC = 'gpudedup-idf/v1\n';
 
-/** Exact document frequencies of deduplicated shingle sets, added one document at a time. */
+/**
+ * Exact document frequencies of deduplicated shingle sets, added one document at a time: of every shingle, or of
+ * those `only` accepts. Past `limit` distinct shingles it lets its map go and counts documents only (`overflowed`):
+ * the caller counts again with a filter (idfPass.ts, dfSketch.ts).
+ */
 export class DfCounter {
   documents = 0;
+  /** More than `limit` distinct shingles came: the map was let go, the table cannot be made. */
+  overflowed = false;
   private used = 0;
   private words = new Uint32Array(3 * 1024);
   private mask = 1023;
+
+  constructor(
+    private readonly only?: (lo: number, hi: number) => boolean,
+    private readonly limit = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** One document's set ((lo, hi) pairs, each shingle once); a document without shingles is not counted. */
   addSet(set: Uint32Array): void {
     if (set.length === 0) return;
     this.documents++;
-    for (let i = 0; i < set.length; i += 2) this.add(set[i], set[i + 1]);
+    const { only } = this;
+    for (let i = 0; i < set.length && !this.overflowed; i += 2)
+      if (only === undefined || only(set[i], set[i + 1])) this.add(set[i], set[i + 1]);
   }
 
   /** Distinct shingles counted so far. */
@@ -48,6 +62,7 @@ export class DfCounter {
 
   /** The table of the shingles lighter than W_MAX. */
   table(shingling: IdfShingling): IdfTable {
+    if (this.overflowed) throw new Error(`DfCounter: more than ${this.limit} distinct shingles, the map was let go`);
     const kept: number[] = [];
     const { words } = this;
     for (let s = 0; s <= this.mask; s++) {
@@ -71,7 +86,12 @@ export class DfCounter {
     words[3 * slot] = lo;
     words[3 * slot + 1] = hi;
     words[3 * slot + 2] = 1;
-    if (++this.used * 2 > mask + 1) this.grow();
+    if (++this.used > this.limit) {
+      this.overflowed = true;
+      this.words = new Uint32Array(3 * 4);
+      this.mask = 3;
+      this.used = 0;
+    } else if (this.used * 2 > mask + 1) this.grow();
   }
 
   private grow(): void {

@@ -13,6 +13,8 @@ import {
 } from '../../src/shingles/idfTable.js';
 import { IDF_W_MAX, idfElements, idfWeight, tableDf, type IdfShingling } from '../../src/shingles/idfWeights.js';
 import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../../src/shingles/shingles.js';
+import { DfSketch } from '../../src/shingles/dfSketch.js';
+import { countIdfTable } from '../../src/pipeline/shared/idfPass.js';
 import { bigIntsToPairs, P, pairsToBigInts, randomBelow, rng, weightedElementRef } from '../support/reference.js';
 
 const SHINGLING: IdfShingling = { shingle: 'word', n: 5, nfkc: false, stripPunctuation: false };
@@ -170,5 +172,35 @@ describe('idf elements', () => {
     expect(() => shingleDocument(texts[0], { ...DEFAULT_SHINGLE, weights: 'idf' })).toThrow(
       /needs its document-frequency table/,
     );
+  });
+});
+
+describe('bounded-memory counting', () => {
+  it('the sketch never puts a df below the true one', () => {
+    const sets = randomSets(900, 11);
+    const sketch = new DfSketch(8); // 4 × 256 counters for ~2 900 shingles: crowded on purpose
+    const truth = new Map<bigint, number>();
+    for (const set of sets) {
+      sketch.addSet(bigIntsToPairs(set));
+      for (const g of set) truth.set(g, (truth.get(g) ?? 0) + 1);
+    }
+    let over = 0;
+    for (const [g, df] of truth) {
+      const [lo, hi] = bigIntsToPairs([g]);
+      expect(sketch.estimate(lo, hi)).toBeGreaterThanOrEqual(df);
+      if (sketch.estimate(lo, hi) > df) over++;
+    }
+    expect(over).toBeGreaterThan(0); // crowded: it does overestimate, and the table must not care
+  });
+
+  it('past the distinct limit, a second pass over the candidates gives the one-pass table, byte for byte', async () => {
+    const read = { textField: 'text', idField: 'id', skipInvalid: false };
+    const notes: string[] = [];
+    const source = { inputs: ['data/sample.jsonl.gz'], read, shingling: SHINGLING };
+    const exact = await countIdfTable(source);
+    const bounded = await countIdfTable({ ...source, limit: 5000, sketchBits: 12, note: (n: string) => notes.push(n) });
+    expect(notes).toEqual(['idf: over 5000 distinct shingles; counting the heavy ones in a second pass']);
+    expect(bounded.identity).toBe(exact.identity);
+    expect(encodeIdfTable(bounded)).toEqual(encodeIdfTable(exact));
   });
 });
