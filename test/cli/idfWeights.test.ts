@@ -171,4 +171,20 @@ describe('dedup --weights idf', () => {
     expect(await removed('none')).toBe(49);
     expect(await removed('idf')).toBe(0);
   });
+
+  it('standard input is copied to a file first, so the table is counted from it: the same result as the file', async () => {
+    const dir = tempDir();
+    const input = corpus(dir, 'in.jsonl', lines);
+    const run = async (name: string, args: string[], stdin?: string): Promise<unknown> => {
+      const report = join(dir, `${name}.json`);
+      const r = await runCli(
+        ['dedup', ...args, '--weights', 'idf', '--verify', 'estimate', '--dry-run', '--report', report, ...CPU],
+        stdin,
+      );
+      expect(r.stderr).toBe('');
+      const { removed, clusters } = JSON.parse(readFileSync(report, 'utf8')) as { removed: number; clusters: number };
+      return { removed, clusters };
+    };
+    expect(await run('stdin', ['-'], readFileSync(input, 'utf8'))).toEqual(await run('file', [input]));
+  });
 });
