@@ -45,7 +45,8 @@ export function registerSignCommand(program: Command): void {
     )
     .requiredOption(
       '-o, --out <file.npy>',
-      'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)',
+      'signatures to write: NumPy .npy (shape documents × k, --scheme simhash documents × 1 uint64 fingerprints, plus ' +
+        'a .npy.json sidecar) or .parquet (id + one column per slot)',
     )
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .addOption(
@@ -150,17 +151,20 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   }
   const int = (n: number): string => n.toLocaleString('en-US');
   // OPH: one per shingle, plus densification
-  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k;
+  const simhash = options.scheme === 'simhash'; // one hash an element
+  const packed = simhash && !isParquetOutput(options.out); // a .npy of one uint64 fingerprint a document (simhashNpy.ts)
+  const evaluations = options.scheme === 'oph' || simhash ? s.shingles : s.shingles * options.k;
   const perSecond = (n: number): string =>
     (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const dtype =
-    options.slotBits === 64
+  const dtype = packed
+    ? 'uint64 fingerprints'
+    : options.slotBits === 64
       ? 'uint64'
       : options.slotBits === 32
         ? 'uint32'
         : `uint32 words: band keys + ${options.slotBits}-bit slots`;
   const lines = [
-    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
+    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${packed ? 1 : options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
     `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` +
       (s.binarySkipped.length > 0
