@@ -153,6 +153,9 @@ export async function idfIdentityFrom(
     if (options.idf !== undefined) throw new RangeError('--idf FILE goes with --weights idf');
     return undefined;
   }
+  // Refused before counting, as makeParams would refuse it after.
+  if (options.scheme.startsWith('datasketch'))
+    throw new RangeError(`--weights idf is not datasketch's: --scheme ${options.scheme} signs shingle sets`);
   const shingling = {
     shingle: options.shingle,
     n: options.ngram,
