@@ -39,6 +39,7 @@ import type { CutMode } from './options.js';
 const SIGNATURE_OPTIONS = [
   'scheme',
   'weights',
+  'idf',
   'seed',
   'k',
   'shingle',

@@ -38,6 +38,15 @@ export {
   type ShingleOptions,
 } from './shingles/shingles.js';
 export { pack, type ShingleBatch } from './shingles/shingleBatch.js';
+export {
+  IDF_RULE,
+  IDF_W_MAX,
+  idfWeight,
+  registerIdfTable,
+  type IdfShingling,
+  type IdfTable,
+} from './shingles/idfWeights.js';
+export { DfCounter, decodeIdfTable, encodeIdfTable } from './shingles/idfTable.js';
 export { mulAddModP, reduce64ModP } from './math/mersenne61.js';
 export { parseU64, toHex64, toDecimal64, type U64 } from './math/u64.js';
 export { makeHashFamily, splitmix64, type HashFamily } from './signatures/hashFamily.js';

@@ -29,7 +29,7 @@ export type SchemeName =
   | 'datasketch-affine64'
   | 'datasketch-legacy';
 /** How shingles weigh: a set (each once), or counted (countWeights.ts: c occurrences are c elements). */
-export type WeightsName = 'none' | 'counts';
+export type WeightsName = 'none' | 'counts' | 'idf';
 /** Shingles: word n-grams, code-point n-grams, or chosen per document (shingles.ts). */
 export type ShingleMode = 'word' | 'char' | 'auto';
 /** Which backend signs: WebGPU if Dawn (or the browser) finds an adapter, else the CPU; or one forced. */
@@ -50,7 +50,7 @@ export const SCHEME_NAMES: readonly SchemeName[] = [
   'datasketch-legacy',
 ];
 export const SHINGLE_MODES: readonly ShingleMode[] = ['word', 'char', 'auto'];
-export const WEIGHTS: readonly WeightsName[] = ['none', 'counts'];
+export const WEIGHTS: readonly WeightsName[] = ['none', 'counts', 'idf'];
 /** Which occurrences of a repeated span `substrings` cuts: every one but the first (input order), or every one. */
 export type CutMode = 'later' | 'all';
 export const CUT_MODES: readonly CutMode[] = ['later', 'all'];

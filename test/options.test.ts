@@ -130,7 +130,7 @@ describe('the library refuses what the CLI refuses, before any work', () => {
       'threads must be a positive integer, got 0',
     );
     await expect(minhash(['a b c d e'], { ngram: 3, backend: 'cpu' } as never)).rejects.toThrow(
-      /createMinHasher has no option "ngram"; its options are scheme, weights, seed, k, shingle, n,/,
+      /createMinHasher has no option "ngram"; its options are scheme, weights, idf, seed, k, shingle, n,/,
     );
     await expect(dedup([short], { treshold: 0.5, backend: 'cpu' } as never)).rejects.toThrow(
       /dedup has no option "treshold"/,

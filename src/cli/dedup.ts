@@ -7,7 +7,13 @@ import { usesShingleSets } from '../verify/verification.js';
 import { formatSummary, type DedupReport } from '../pipeline/shared/report.js';
 import { readSignatureParams } from '../formats/shards/signatureFile.js';
 import { makeParams, schemeOf, weightsOf, type SignatureParams } from '../signatures/params.js';
-import { addInputOptions, addSignatureOptions, readOptionsFrom, signatureParamsFrom } from './options.js';
+import {
+  addInputOptions,
+  addSignatureOptions,
+  idfIdentityFrom,
+  readOptionsFrom,
+  signatureParamsFrom,
+} from './options.js';
 import { addLshOptions, lshParamsFrom } from './params.js';
 import { stageBar } from './progress.js';
 import { formatSubstringsSummary } from './substrings.js';
@@ -73,11 +79,14 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
   if (readsCorpusTwice(options))
     await spoolStreams(inputs, options.tempDirectory, (line) => options.quiet || process.stderr.write(`${line}\n`));
   const verify = verifyModeFrom(inputs, options, cmd);
-  let params = signatureParamsFrom(
-    options,
-    (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined,
-  );
-  if (options.signatures !== undefined) params = await paramsOfSignatureFile(options.signatures, options, cmd);
+  const params =
+    options.signatures !== undefined
+      ? await paramsOfSignatureFile(options.signatures, inputs, options, cmd)
+      : signatureParamsFrom(
+          options,
+          (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k, usesShingleSets(verify)) : undefined,
+          await idfIdentityFrom(inputs, options),
+        );
   if (inputs.length === 0) checkWithoutCorpus(options, verify);
   checkAuditOptions(inputs, options);
   if (options.contamination !== undefined && options.against === undefined)
@@ -115,13 +124,22 @@ async function configFrom(inputs: string[], options: DedupCliOptions, cmd: Comma
  * explicitly on the command line checked against it (readSignatureFile refuses
  * differences, naming them).
  */
-async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd: Command): Promise<SignatureParams> {
+async function paramsOfSignatureFile(
+  path: string,
+  inputs: string[],
+  options: DedupCliOptions,
+  cmd: Command,
+): Promise<SignatureParams> {
   const p = await readSignatureParams(path);
   const given = (name: string): boolean => cmd.getOptionValueSource(name) === 'cli';
   const slotBits = (given('slotBits') && options.slotBits) || p.slotBits;
+  const weights = given('weights') ? options.weights : weightsOf(p);
+  if (weights !== weightsOf(p) && (weights === 'idf' || p.weights === 'idf'))
+    throw new RangeError(`${path} holds signatures of other weights (weights: ${weights} vs ${weightsOf(p)})`);
   return makeParams({
+    idf: weights === 'idf' ? await idfOfSignatureFile(path, p, inputs, options) : undefined,
     scheme: given('scheme') ? options.scheme : schemeOf(p),
-    weights: given('weights') ? options.weights : weightsOf(p),
+    weights,
     k: given('k') ? options.k : p.k,
     seed: given('seed') ? options.seed : p.seed,
     shingle: given('shingle') ? options.shingle : p.shingle,
@@ -132,6 +150,23 @@ async function paramsOfSignatureFile(path: string, options: DedupCliOptions, cmd
     // The band layout of stored keys was fixed when signing; --bands/--rows given here must match it.
     bandKeys: slotBits >= 32 ? undefined : given('bands') || given('rows') ? lshParamsFrom(options, p.k) : p.bandKeys,
   });
+}
+
+/**
+ * The idf table of signatures weighted by idf: where the corpus is shingled again (or --idf FILE is given), the run's
+ * table (read, or counted from the corpus) must be the one the signatures record; refused in one line otherwise.
+ */
+async function idfOfSignatureFile(
+  path: string,
+  p: SignatureParams,
+  inputs: string[],
+  options: DedupCliOptions,
+): Promise<string | undefined> {
+  if (inputs.length === 0 && options.idf === undefined) return p.idf;
+  const identity = await idfIdentityFrom(inputs, { ...options, weights: 'idf' });
+  if (identity !== p.idf)
+    throw new RangeError(`${path} was signed with another idf table (idf: ${String(p.idf)} vs ${String(identity)})`);
+  return identity;
 }
 
 async function runDedupCommand(config: DedupConfig, options: DedupCliOptions): Promise<void> {

@@ -1,4 +1,5 @@
 /** The checks of `gpudedup dedup`'s options against each other and its inputs, before any work. */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
 import { readsOnce } from '../io/readDocuments.js';
@@ -49,7 +50,15 @@ export function readsCorpusTwice(options: DedupCliOptions): boolean {
   const writes =
     !options.dryRun &&
     [options.out, options.clusters, options.pairs, options.contamination].some((p) => p !== undefined);
-  return writes || usesShingleSets(options.verify) || options.audit !== undefined || options.reportHtml !== undefined;
+  // --weights idf counts document frequencies in a pass of its own, unless it reads an earlier run's table.
+  const countsIdf = options.weights === 'idf' && (options.idf === undefined || !existsSync(options.idf));
+  return (
+    writes ||
+    usesShingleSets(options.verify) ||
+    options.audit !== undefined ||
+    options.reportHtml !== undefined ||
+    countsIdf
+  );
 }
 
 /** Standard input or a pipe is refused where the corpus is read more than once (unless it was copied to a file). */

@@ -39,9 +39,11 @@ export async function containmentCommand(inputs: string[], options: ContainmentC
       `--containment writes -o and --contamination only (not ` +
         `--${given.map((n) => n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')})`,
     );
+  if (options.weights !== 'none')
+    throw new RangeError(
+      `--containment measures shares of shingle sets: it takes no --weights (got ${options.weights})`,
+    );
   const p = signatureParamsFrom(options);
-  if (p.weights)
-    throw new RangeError(`--containment measures shares of shingle sets: it takes no --weights (got ${p.weights})`);
   const config = {
     inputs,
     against: options.against ?? [],

@@ -1,4 +1,5 @@
 /** `gpudedup index create|add|remove|stats|compact`: a persistent index of kept documents (src/lshIndex). */
+import { idfIdentityFrom } from './options.js';
 import type { Command } from 'commander';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,7 +56,8 @@ function registerCreate(index: Command): void {
     );
   addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(
     async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
-      const parameters = indexOptionsFrom(options);
+      // With --weights idf: the table read from --idf FILE or counted from the corpus; the index keeps a copy.
+      const parameters = indexOptionsFrom(options, await idfIdentityFrom(corpus, options));
       resolveParameters(parameters); // the index's own checks, before any work
       await checkNewIndexDirectory(dir);
       const config = addConfig(dir, corpus, options);

@@ -104,7 +104,8 @@ export function addAddOptions(command: Command, { withBackend }: { withBackend: 
     );
 }
 
-export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
+/** `idf`: the identity of the index's idf table (idfIdentityFrom), with --weights idf. */
+export function indexOptionsFrom(options: CreateCliOptions, idf?: string): IndexOptions {
   // Not given: the scheme's default (64, or a datasketch scheme's dtype), never a flag the user did not give.
   const slotBits = options.slotBits;
   if (slotBits !== undefined && slotBits !== 32 && slotBits !== 64)
@@ -119,6 +120,7 @@ export function indexOptionsFrom(options: CreateCliOptions): IndexOptions {
   return {
     scheme: options.scheme,
     weights: options.weights,
+    idf,
     seed: options.seed,
     k: options.k,
     shingle: options.shingle,

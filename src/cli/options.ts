@@ -10,6 +10,7 @@ import {
   type StoredBandLayout,
 } from '../signatures/params.js';
 import type { BackendChoice } from '../firstPass/node/resolveBackend.js';
+import { prepareIdfTable } from '../pipeline/shared/idfPass.js';
 
 export interface InputCliOptions {
   textField: string;
@@ -33,6 +34,8 @@ export interface SignatureCliOptions {
   slotBits?: ParamSlotBits;
   backend: BackendChoice;
   threads?: number;
+  /** With --weights idf: the document-frequency table, read when it exists, else counted and written there. */
+  idf?: string;
 }
 
 export function positiveInteger(value: string): number {
@@ -99,8 +102,14 @@ export function addSignatureOptions(command: Command): Command {
       tableOption(
         'weights',
         '--weights <name>',
-        'none: shingle sets; counts: a shingle seen c times counts c times (weighted Jaccard of the counts)',
+        'none: shingle sets; counts: a shingle seen c times counts c times (weighted Jaccard of the counts); idf: a ' +
+          'shingle weighs min(8, 1 + floor(log2(N / df))) by its document frequency',
       ),
+    )
+    .option(
+      '--idf <file>',
+      'with --weights idf: the document-frequency table, read if it exists, else counted from the inputs and ' +
+        'written there (without it the table is counted and not kept)',
     )
     .addOption(tableOption('k', '-k, --k <hashes>', 'slots per signature (hash functions, or OPH bins)'))
     .addOption(
@@ -132,6 +141,34 @@ export function addSignatureOptions(command: Command): Command {
     .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
 }
 
+/**
+ * With --weights idf, the identity of the run's table: read from --idf FILE, or counted from the inputs (and written
+ * to FILE when given), and registered for the signers; undefined otherwise (--idf alone is refused).
+ */
+export async function idfIdentityFrom(
+  inputs: readonly string[],
+  options: SignatureCliOptions & InputCliOptions,
+): Promise<string | undefined> {
+  if (options.weights !== 'idf') {
+    if (options.idf !== undefined) throw new RangeError('--idf FILE goes with --weights idf');
+    return undefined;
+  }
+  // Refused before counting, as makeParams would refuse it after.
+  if (options.scheme.startsWith('datasketch'))
+    throw new RangeError(`--weights idf is not datasketch's: --scheme ${options.scheme} signs shingle sets`);
+  const shingling = {
+    shingle: options.shingle,
+    n: options.ngram,
+    nfkc: options.nfkc,
+    stripPunctuation: options.stripPunctuation,
+  };
+  const read = readOptionsFrom(options, () => undefined);
+  const note = (line: string): void => {
+    if (!options.quiet) process.stderr.write(`${line}\n`);
+  };
+  return (await prepareIdfTable({ inputs, read, shingling, file: options.idf, note })).identity;
+}
+
 export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: string) => void): ReadOptions {
   return {
     textField: options.textField,
@@ -142,9 +179,17 @@ export function readOptionsFrom(options: InputCliOptions, onInvalid: (message: s
   };
 }
 
-/** `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. */
-export function signatureParamsFrom(options: SignatureCliOptions, bandKeys?: StoredBandLayout): SignatureParams {
+/**
+ * `bandKeys`: the band layout b-bit slots store keys for (from the LSH options); ignored for 32 and 64 bits. `idf`:
+ * the identity of the run's idf table (idfIdentityFrom), with --weights idf.
+ */
+export function signatureParamsFrom(
+  options: SignatureCliOptions,
+  bandKeys?: StoredBandLayout,
+  idf?: string,
+): SignatureParams {
   return makeParams({
+    idf,
     bandKeys: (options.slotBits ?? 64) < 32 ? bandKeys : undefined,
     scheme: options.scheme,
     weights: options.weights,

@@ -10,6 +10,7 @@ import {
   addSignatureOptions,
   readOptionsFrom,
   signatureParamsFrom,
+  idfIdentityFrom,
   tableOption,
   type InputCliOptions,
   type SignatureCliOptions,
@@ -44,7 +45,8 @@ export function registerSignCommand(program: Command): void {
     )
     .requiredOption(
       '-o, --out <file.npy>',
-      'signatures to write: NumPy .npy (shape documents × k, plus a .npy.json sidecar) or .parquet (id + one column per slot)',
+      'signatures to write: NumPy .npy (shape documents × k, --scheme simhash documents × 1 uint64 fingerprints, plus ' +
+        'a .npy.json sidecar) or .parquet (id + one column per slot)',
     )
     .option('--resume', 'continue an interrupted run from its .partial files (same inputs and parameters)', false)
     .addOption(
@@ -94,16 +96,18 @@ async function runSignCommand(inputs: string[], options: SignCliOptions): Promis
     throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
   if (options.keep !== undefined)
     throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
-  const config = signConfigFrom(inputs, options);
+  const config = signConfigFrom(inputs, options, await idfIdentityFrom(inputs, options));
   const summary = await signWithProgress(config, options.quiet);
   if (!options.quiet) printSummary({ ...options, slotBits: config.params.slotBits }, summary);
 }
 
-export function signConfigFrom(inputs: string[], options: SignCliOptions): SignConfig {
+/** `idf`: the identity of the run's idf table (idfIdentityFrom), with --weights idf. */
+export function signConfigFrom(inputs: string[], options: SignCliOptions, idf?: string): SignConfig {
+  const bandKeys = (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k) : undefined;
   return {
     inputs,
     read: readOptionsFrom(options, () => undefined),
-    params: signatureParamsFrom(options, (options.slotBits ?? 64) < 32 ? lshParamsFrom(options, options.k) : undefined),
+    params: signatureParamsFrom(options, bandKeys, idf),
     backend: options.backend,
     threads: options.threads,
     out: options.out,
@@ -147,17 +151,20 @@ function printSummary(options: SignCliOptions, s: SignSummary): void {
   }
   const int = (n: number): string => n.toLocaleString('en-US');
   // OPH: one per shingle, plus densification
-  const evaluations = options.scheme === 'oph' ? s.shingles : s.shingles * options.k;
+  const simhash = options.scheme === 'simhash'; // one hash an element
+  const packed = simhash && !isParquetOutput(options.out); // a .npy of one uint64 fingerprint a document (simhashNpy.ts)
+  const evaluations = options.scheme === 'oph' || simhash ? s.shingles : s.shingles * options.k;
   const perSecond = (n: number): string =>
     (n / Math.max(s.seconds, 1e-9)).toLocaleString('en-US', { maximumFractionDigits: 0 });
-  const dtype =
-    options.slotBits === 64
+  const dtype = packed
+    ? 'uint64 fingerprints'
+    : options.slotBits === 64
       ? 'uint64'
       : options.slotBits === 32
         ? 'uint32'
         : `uint32 words: band keys + ${options.slotBits}-bit slots`;
   const lines = [
-    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
+    `signed ${counted(s.documents, 'document')}${s.resumed > 0 ? ` (${int(s.resumed)} of them by the interrupted run resumed)` : ''} → ${options.out} (${dtype}, ${int(s.documents)} × ${packed ? 1 : options.k})${isParquetOutput(options.out) ? '' : ` + ${sidecarPath(options.out)}`}`,
     `  empty      ${int(s.empty)} (all slots all-ones, never clustered)`,
     `  skipped    ${counted(s.invalidSkipped, 'invalid line')}` +
       (s.binarySkipped.length > 0

@@ -1,6 +1,12 @@
 /** `gpudedup sign --shard I/N -o shard.parquet`: the sign command's sharded mode, for `gpudedup cluster`. */
 import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/sign/signShard.js';
-import { readOptionsFrom, signatureParamsFrom, type InputCliOptions, type SignatureCliOptions } from './options.js';
+import {
+  idfIdentityFrom,
+  readOptionsFrom,
+  signatureParamsFrom,
+  type InputCliOptions,
+  type SignatureCliOptions,
+} from './options.js';
 import { lshParamsFrom, type LshCliOptions } from './params.js';
 import { counted } from '../format.js';
 import { stageBar } from './progress.js';
@@ -15,7 +21,8 @@ export type ShardCliOptions = InputCliOptions &
 export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
   if (!options.out.toLowerCase().endsWith('.parquet'))
     throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
-  const params = signatureParamsFrom(options);
+  // Every shard counts the whole corpus (or reads --idf FILE): one table, so `cluster` takes their shards together.
+  const params = signatureParamsFrom(options, undefined, await idfIdentityFrom(inputs, options));
   // The shard is for the verification `cluster` will run: dedup's bands for it, and the shingle sets exact Jaccard
   // needs.
   const exact = usesShingleSets(options.verify ?? defaultOf('verify'));

@@ -21,6 +21,8 @@ export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
   const { shingle, keep, read } = setup;
   if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
   if (keep.kind === 'field' || unitKernelUnavailable()) return undefined;
+  // idf weights come from a table the kernel does not hold: the TypeScript path expands its sets (shingles.ts).
+  if (shingle.weights === 'idf') return undefined;
   return {
     textField: read.textField,
     idField: read.idField,

@@ -7,11 +7,13 @@
  * before the rename leaves the previous state (plus files the next writer
  * removes), after it the new one.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkOpenArguments } from './arguments.js';
 import { openState, openWithRetry } from './diskState.js';
 import { IndexParameterError } from './errors.js';
 import { acquireLock } from './lock.js';
+import { IDF_TABLE, indexIdfBytes } from './idfFile.js';
 import { FORMAT, FORMAT_VERSION, MANIFEST, readManifest, removeUnreferenced, writeManifest } from './manifest.js';
 import { parameterDifferences, resolveParameters, type IndexOptions, type OpenOptions } from './options.js';
 import { PersistentIndex, type DiskIndex } from './persistentIndex.js';
@@ -40,6 +42,8 @@ export async function createIndex(dir: string, options: IndexOptions & OpenOptio
         `${dir} is not empty (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}): an index is created ` +
           `in a new or empty directory`,
       );
+    const idf = indexIdfBytes(parameters);
+    if (idf !== undefined) writeFileSync(join(dir, IDF_TABLE), idf); // before the manifest that records it
     writeManifest(dir, {
       format: FORMAT,
       version: FORMAT_VERSION,

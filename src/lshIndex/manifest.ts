@@ -4,6 +4,7 @@
  * CRC-32. It carries its own CRC-32 over the rest of its text, and is only
  * ever replaced whole (write temporary, fsync, rename, fsync directory).
  */
+import { IDF_TABLE, needsIdfTable, registerIndexIdf } from './idfFile.js';
 import { existsSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
@@ -78,12 +79,28 @@ export function readManifest(dir: string): Manifest {
   checkManifestRecord(parsed, dir, 'disk');
   const { checksum, ...rest } = parsed as unknown as Manifest & { checksum?: { crc32?: number } };
   checkManifestChecksum(path, checksum, crcOf(new TextEncoder().encode(body(rest))));
-  return { ...rest, parameters: manifestParameters(rest.parameters as unknown as Record<string, unknown>, dir) };
+  const parameters = manifestParameters(rest.parameters as unknown as Record<string, unknown>, dir);
+  // An idf-weighted index's table, for everything that signs with these parameters (once per process).
+  if (needsIdfTable(parameters))
+    registerIndexIdf(readIndexFile(join(dir, IDF_TABLE)), join(dir, IDF_TABLE), parameters);
+  return { ...rest, parameters };
+}
+
+function readIndexFile(path: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch (error) {
+    throw new CorruptIndexError(
+      path,
+      `the index weighs by idf and its table cannot be read (${(error as Error).message})`,
+    );
+  }
 }
 
 /** Every file the manifest names. */
 export function referencedFiles(m: Manifest): Set<string> {
   const names = new Set<string>([MANIFEST]);
+  if (m.parameters.weights === 'idf') names.add(IDF_TABLE);
   for (const s of m.segments) for (const f of Object.values(s.files)) if (f) names.add(f.name);
   if (m.removed) names.add(m.removed.name);
   return names;

@@ -65,6 +65,7 @@ export interface OpenOptions {
 export const INDEX_OPTIONS = [
   'scheme',
   'weights',
+  'idf',
   'seed',
   'k',
   'shingle',
@@ -84,7 +85,9 @@ export const INDEX_OPTIONS = [
 export interface IndexParameters {
   readonly scheme: SchemeName;
   /** Recorded only when not 'none' (signatures/params.ts): a manifest without it is of shingle sets. */
-  readonly weights?: 'counts';
+  readonly weights?: 'counts' | 'idf';
+  /** With weights idf: the identity of the table the index keeps beside its manifest (idfFile.ts). */
+  readonly idf?: string;
   /** The 64-bit seed in decimal. */
   readonly seed: string;
   readonly k: number;
@@ -125,6 +128,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
   return {
     scheme: schemeOf(signature),
     ...(signature.weights ? { weights: signature.weights } : {}),
+    ...(signature.idf ? { idf: signature.idf } : {}),
     seed: signature.seed,
     k: signature.k,
     shingle: signature.shingle,
@@ -147,6 +151,7 @@ export function signatureParamsOf(p: IndexParameters): SignatureParams {
   return makeParams({
     scheme: p.scheme,
     weights: p.weights,
+    idf: p.idf,
     seed: p.seed,
     k: p.k,
     shingle: p.shingle,

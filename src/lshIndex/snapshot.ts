@@ -6,6 +6,7 @@
  */
 import type { FirstPassSigner } from '../firstPass/signedUnits.js';
 import { crc32 } from './crc32.js';
+import { IDF_TABLE, needsIdfTable, registerIndexIdf } from './idfFile.js';
 import { IndexEngine } from './engine.js';
 import { CorruptIndexError, IndexFormatError } from './errors.js';
 import { checkManifestChecksum, checkManifestRecord, hex8, MANIFEST, manifestParameters } from './manifestCheck.js';
@@ -154,6 +155,7 @@ export async function openIndexSnapshot(
   const named = (file: string): string => (options.name === undefined ? file : `${options.name}/${file}`);
   const rest = await readSnapshotManifest(read, dir, named);
   const parameters = manifestParameters(rest.parameters as Record<string, unknown>, dir);
+  if (needsIdfTable(parameters)) registerIndexIdf(await read(IDF_TABLE), named(IDF_TABLE), parameters);
   const sign = typeof signer === 'function' ? signer(parameters) : signer;
   if (sign.backend.k !== parameters.k)
     throw new RangeError(`the signer signs k = ${sign.backend.k} slots, the index has k = ${parameters.k}`);

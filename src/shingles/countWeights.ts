@@ -9,8 +9,8 @@
 import { weightedElement } from '../math/weightedElement.js';
 import { PairIndex } from './pairIndex.js';
 
-/** The shingle weightings: plain sets, or each shingle counted as often as it occurs. */
-export type ShingleWeights = 'none' | 'counts';
+/** The shingle weightings: plain sets, each shingle counted as often as it occurs, or weighed by idf (idfWeights.ts). */
+export type ShingleWeights = 'none' | 'counts' | 'idf';
 
 /** The count-weighted elements of window hashes `pairs` ((lo, hi) each), one per window, in window order. */
 export function countElements(pairs: Uint32Array): Uint32Array {

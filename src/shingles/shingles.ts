@@ -18,6 +18,7 @@ import { wasmWindowHashes } from './wasm/shingleKernel.js';
 import { defaultOf, type ShingleMode } from '../options.js';
 import { charWindows, sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
 import { countElements, type ShingleWeights } from './countWeights.js';
+import { idfElements, type IdfTable } from './idfWeights.js';
 
 export type { ShingleHash } from './sha1Shingles.js';
 
@@ -32,6 +33,8 @@ export interface ShingleOptions {
   readonly hash?: ShingleHash;
   /** counts: each occurrence of a shingle is its own element (countWeights.ts); absent or none: a set. */
   readonly weights?: ShingleWeights;
+  /** With `weights: 'idf'`: the document-frequency table whose weights expand the set (idfWeights.ts). */
+  readonly idf?: IdfTable;
 }
 
 export const DEFAULT_SHINGLE: ShingleOptions = {
@@ -47,7 +50,7 @@ const SPACELESS_LETTER =
 const LETTER = /\p{L}/gu;
 
 /**
- * The deduplicated shingle set of one document (with `weights: 'counts'`, its count-weighted elements instead), as (lo, hi) pairs in first-seen order.
+ * The deduplicated shingle set of one document (with `weights: 'counts'` or `'idf'`, its weighted elements instead), as (lo, hi) pairs in first-seen order.
  * Normalization stays in JavaScript; splitting and hashing run in the wasm kernel
  * (wasm/shingle.wat) when it loads, else in shingleDocumentReference: the same values.
  * With `options.hash` SHA-1 (the datasketch schemes) the kernel hashes each shingle string with SHA-1.
@@ -67,7 +70,13 @@ export function shingleNormalized(text: string, normalized: string, options: Shi
     result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
   if (options.weights === 'counts') return countElements(result.hashes);
   const set = deduplicatePairs(result.hashes);
+  if (options.weights === 'idf') return idfElements(set, idfOf(options));
   return set === result.hashes ? set.slice() : set; // fewer than two windows: copied off the kernel's memory
+}
+
+function idfOf(options: ShingleOptions): IdfTable {
+  if (options.idf === undefined) throw new RangeError('--weights idf needs its document-frequency table');
+  return options.idf;
 }
 
 /** shingleDocument in TypeScript only: the reference for the wasm kernel, and its fallback. */
@@ -77,7 +86,8 @@ export function shingleDocumentReference(text: string, options: ShingleOptions =
   if (tokens.length === 0) return new Uint32Array(0);
   const mode = options.mode === 'auto' ? chooseMode(tokens, options.n) : options.mode;
   const raw = mode === 'word' ? wordShingles(tokens, options.n) : charShingles(tokens, options.n);
-  return options.weights === 'counts' ? countElements(raw) : deduplicatePairs(raw);
+  if (options.weights === 'counts') return countElements(raw);
+  return options.weights === 'idf' ? idfElements(deduplicatePairs(raw), idfOf(options)) : deduplicatePairs(raw);
 }
 
 /** The datasketch schemes' set in TypeScript: SHA-1 of each shingle string (sha1Shingles.ts). */

@@ -7,6 +7,7 @@ import type { ShingleMode, ShingleOptions } from '../shingles/shingles.js';
 import { makeHashFamily, type HashFamily, type SchemeName } from './hashFamily.js';
 import { defaultOf, optionValue, type ParamSlotBits, type WeightsName } from '../options.js';
 import { SIMHASH_BITS } from './simhash.js';
+import { idfTableFor } from '../shingles/idfWeights.js';
 import { DATASKETCH_DEFAULT_SEED, datasketchSlotBits, isDatasketchScheme } from './datasketchFamily.js';
 
 export type { SchemeName } from './hashFamily.js';
@@ -77,6 +78,8 @@ export interface SignatureParams {
   readonly bandKeys?: StoredBandLayout;
   /** How shingles weigh (countWeights.ts): recorded only when not the plain set ('none'), so older files read as sets. */
   readonly weights?: Exclude<WeightsName, 'none'>;
+  /** With weights idf only: the identity of the document-frequency table (idfTable.ts), 32 hex digits. */
+  readonly idf?: string;
 }
 
 /** A parameter set's weighting: 'none' where none is recorded. */
@@ -96,8 +99,13 @@ export interface SignatureOptions {
   readonly slotBits?: ParamSlotBits;
   /** Required with slotBits < 32, refused otherwise. */
   readonly bandKeys?: StoredBandLayout;
-  /** none (default): shingle sets; counts: a shingle seen c times is c elements (weighted Jaccard). */
+  /**
+   * none (default): shingle sets; counts: a shingle seen c times is c elements (weighted Jaccard); idf: a shingle
+   * weighs by its document frequency (idfWeights.ts).
+   */
   readonly weights?: WeightsName;
+  /** With weights idf (required there, refused elsewhere): the identity of its table, loaded or counted first. */
+  readonly idf?: string;
 }
 
 /**
@@ -118,6 +126,7 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
   const weights = optionValue('weights', options.weights);
   if (weights !== 'none' && datasketch)
     throw new RangeError(`--weights ${weights} is not datasketch's: --scheme ${scheme} signs shingle sets`);
+  const idf = checkIdf(weights, options.idf);
   return {
     scheme: SCHEMES[scheme],
     seed:
@@ -135,7 +144,18 @@ export function makeParams(options: SignatureOptions = {}): SignatureParams {
     slotBits,
     ...(bandKeys ? { bandKeys } : {}),
     ...(weights === 'none' ? {} : { weights }),
+    ...(idf === undefined ? {} : { idf }),
   };
+}
+
+function checkIdf(weights: WeightsName, idf: string | undefined): string | undefined {
+  if (weights !== 'idf') {
+    if (idf !== undefined) throw new RangeError(`an idf table goes with --weights idf, not --weights ${weights}`);
+    return undefined;
+  }
+  if (idf === undefined || !/^[0-9a-f]{32}$/.test(idf))
+    throw new RangeError(`--weights idf needs its table's identity (32 hex digits), got ${String(idf)}`);
+  return idf;
 }
 
 /**
@@ -214,6 +234,8 @@ export function shingleOptionsOf(params: SignatureParams): ShingleOptions {
     n: params.n,
     normalize: params.normalize,
     ...(weights === 'none' ? {} : { weights }),
+    // The table itself, looked up by the identity the parameters record (loaded or counted first by the run).
+    ...(weights === 'idf' ? { idf: idfTableFor(params.idf) } : {}),
   };
   // datasketch hashes each shingle with SHA-1 (sha1_hash64 for affine64, else sha1_hash32).
   if (!isDatasketchScheme(scheme)) return options;
@@ -236,6 +258,7 @@ export function paramDifferences(a: SignatureParams, b: SignatureParams): string
     stripPunctuation: p.normalize.stripPunctuation,
     slotBits: p.slotBits,
     weights: weightsOf(p),
+    idf: p.idf ?? 'none',
     bandKeys: p.bandKeys ? `${p.bandKeys.bands} bands × ${p.bandKeys.rows} rows` : 'none',
   });
   const fa = flat(a);

@@ -27,7 +27,7 @@ describe('the weighting as a parameter', () => {
     expect(shingleOptionsOf(counts).weights).toBe('counts');
     expect(paramDifferences(counts, makeParams())).toEqual(['weights: counts vs none']);
     expect(() => makeParams({ weights: 'counts', scheme: 'datasketch-affine32' })).toThrow(/not datasketch's/);
-    expect(() => makeParams({ weights: 'idf' as 'counts' })).toThrow(/weights must be none or counts/);
+    expect(() => makeParams({ weights: 'bm25' as 'counts' })).toThrow(/weights must be one of none, counts or idf/);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { openOutput } from './atomicFile.js';
 
-export async function writeTextFile(path: string, text: string): Promise<void> {
+export async function writeTextFile(path: string, text: string | Uint8Array): Promise<void> {
   const file = await openOutput(path);
   try {
     await file.write(text);

@@ -7,6 +7,7 @@
  */
 import { rowWords } from '../../bands/signatureMatrix.js';
 import type { SignatureParams } from '../../signatures/params.js';
+import { packsFingerprints } from './simhashNpy.js';
 
 export type NpyDtype = '<u4' | '<u8';
 
@@ -28,12 +29,16 @@ export function npyHeader(dtype: NpyDtype, rows: number, cols: number): Uint8Arr
   return out;
 }
 
-/** uint64 slots, or uint32 (32-bit and b-bit rows). */
-export function signatureDtype(params: Pick<SignatureParams, 'slotBits'>): NpyDtype {
-  return params.slotBits === 64 ? '<u8' : '<u4';
+/** uint64 slots, or uint32 (32-bit and b-bit rows); SimHash's uint64 fingerprints (simhashNpy.ts). */
+export function signatureDtype(params: Pick<SignatureParams, 'slotBits' | 'scheme'>): NpyDtype {
+  return params.slotBits === 64 || packsFingerprints(params) ? '<u8' : '<u4';
 }
 
-/** Columns of the .npy: k slots, or with b-bit slots the words of a packed row (band keys, then slots). */
-export function signatureColumns(params: Pick<SignatureParams, 'slotBits' | 'k' | 'bandKeys'>): number {
+/**
+ * Columns of the .npy: k slots, or with b-bit slots the words of a packed row (band keys, then slots); SimHash: one,
+ * the fingerprint.
+ */
+export function signatureColumns(params: Pick<SignatureParams, 'slotBits' | 'k' | 'bandKeys' | 'scheme'>): number {
+  if (packsFingerprints(params)) return 1;
   return params.slotBits >= 32 ? params.k : rowWords(params.k, params.slotBits, params.bandKeys);
 }

@@ -18,6 +18,7 @@ import { isEmptySignature, signatureMatrix } from '../../bands/signatureMatrix.j
 import { AtomicFile, partialPath } from '../files/atomicFile.js';
 import { NpyWriter, readNpy } from './npy.js';
 import { signatureColumns, signatureDtype } from './npyHeader.js';
+import { packFingerprints, packsFingerprints, unpackFingerprints } from './simhashNpy.js';
 import { paramDifferences, type SignatureParams } from '../../signatures/params.js';
 import { isParquetOutput } from '../parquet/parquetFile.js';
 import { rowOptionDifferences, SIDECAR_FORMAT, SIDECAR_VERSION, type RowOptions } from './signatureFormat.js';
@@ -109,7 +110,10 @@ export class SignatureWriter {
     if (signatures.length !== ids.length * k * 2) throw new Error('signature batch does not match its ids');
     emptyFlags.forEach((isEmpty, i) => isEmpty && this.empty.push(this.documents + i));
     const { slotBits, bandKeys } = this.params;
-    await this.npy.appendRows(toStoredRows(signatures, k, slotBits, bandKeys));
+    const rows = packsFingerprints(this.params)
+      ? packFingerprints(signatures)
+      : toStoredRows(signatures, k, slotBits, bandKeys);
+    await this.npy.appendRows(rows);
     const lines = ids.map((id, i) => (this.documents + i === 0 ? '' : ',') + JSON.stringify(id) + '\n');
     if (lines.length > 0) await this.sidecar.write(lines.join(''));
     this.documents += ids.length;
@@ -173,7 +177,8 @@ async function emptyRows(npyPath: string, params: SignatureParams, rows: number)
     signatureColumns(params),
     rows,
   )) {
-    const chunk = signatureMatrix(words, params.k, params.slotBits, params.bandKeys);
+    const slots = packsFingerprints(params) ? unpackFingerprints(words, params.slotBits) : words;
+    const chunk = signatureMatrix(slots, params.k, params.slotBits, params.bandKeys);
     for (let r = 0; r < chunk.count; r++) if (isEmptySignature(chunk, r)) empty.push(first + r);
     first += chunk.count;
   }
@@ -266,5 +271,6 @@ export async function readSignatureFile(
         `sidecar ${dtype} ${ids.length}×${signatureColumns(params)})`,
     );
   }
-  return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words: array.words };
+  const words = packsFingerprints(params) ? unpackFingerprints(array.words, params.slotBits) : array.words;
+  return { params, read: sidecar.read, ids, empty: sidecar.empty ?? [], words };
 }

@@ -11,7 +11,9 @@ import { DEFAULT_READ, type ReadOptions } from '../../io/documents.js';
 import { listInputFiles, readDocuments } from '../../io/readDocuments.js';
 import { similarityHistogramSvg } from '../../plots/histogram.js';
 import { sCurveSvg } from '../../plots/sCurve.js';
-import { shingleOptionsOf } from '../../signatures/params.js';
+import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
+import { idfTableLoaded } from '../../shingles/idfWeights.js';
+import type { ShingleOptions } from '../../shingles/shingles.js';
 import { writeAuditRows } from '../shared/writeAudit.js';
 import { estimateOf, type InspectSettings, type Inspection } from './clusterInspect.js';
 
@@ -111,7 +113,7 @@ async function writeInspectionFiles(
   const clusters = showChosenClusters(
     numbered,
     { id: (m) => m.id, text: (m) => texts.get(m.id), sameText: (a, b) => a.grp === b.grp },
-    shingleOptionsOf(meta.params),
+    comparedAs(meta.params, note),
   );
   const similarities = new Float64Array(inspection.histogram.reduce((sum, h) => sum + h.pairs, 0));
   let at = 0;
@@ -128,4 +130,16 @@ async function writeInspectionFiles(
       clusters,
     }),
   );
+}
+
+/**
+ * The shingle options the page compares texts by: the shards' own, but for idf weights whose table this run does not
+ * hold (cluster reads shards, not the corpus's table): plain sets then, said in a note.
+ */
+function comparedAs(params: SignatureParams, note: (message: string) => void): ShingleOptions {
+  if (params.weights !== 'idf' || (params.idf !== undefined && idfTableLoaded(params.idf)))
+    return shingleOptionsOf(params);
+  note('--report-html: the shards weigh shingles by idf, whose table cluster does not have: texts compared as sets');
+  const { weights: _weights, idf: _idf, ...plain } = params;
+  return shingleOptionsOf(plain);
 }

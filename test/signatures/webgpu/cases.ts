@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ShingleBatch } from '../../../src/signatures/backend.js';
 import { DEFAULT_SHINGLE, shingleDocument } from '../../../src/shingles/shingles.js';
 import { pack } from '../../../src/shingles/shingleBatch.js';
+import { DfCounter } from '../../../src/shingles/idfTable.js';
 import { EDGE_ADDENDS, EDGES, P, randomBelow, randomU32, rng } from '../../support/reference.js';
 
 export { EDGE_ADDENDS, EDGES };
@@ -93,4 +94,23 @@ export function weightedCorpusBatch(limit: number): ShingleBatch {
     shingleDocument(`${text} ${text} ${text.slice(0, text.length >> 1)}`, options),
   ]);
   return pack(sets);
+}
+
+/**
+ * The bundled corpus's first `limit` documents, each as is and with its first half, with `--weights idf` by the
+ * table counted over the whole corpus (weights 1 to 8: boilerplate light, rare shingles 8).
+ */
+export function idfCorpusBatch(limit: number): ShingleBatch {
+  const path = fileURLToPath(new URL('../../../data/sample.jsonl.gz', import.meta.url));
+  const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter(Boolean);
+  const texts = lines.map((line) => (JSON.parse(line) as { text: string }).text);
+  const counter = new DfCounter();
+  for (const text of texts) counter.addSet(shingleDocument(text));
+  const idf = counter.table({ shingle: 'word', n: DEFAULT_SHINGLE.n, nfkc: false, stripPunctuation: false });
+  const options = { ...DEFAULT_SHINGLE, weights: 'idf' as const, idf };
+  return pack(
+    texts
+      .slice(0, limit)
+      .flatMap((text) => [shingleDocument(text, options), shingleDocument(text.slice(0, text.length >> 1), options)]),
+  );
 }

@@ -22,6 +22,7 @@ import { describeWithGpu, noGpu, tryAcquireTestDevice } from '../../support/gpu.
 import { ophSignatureRef, P, pairsToBigInts } from '../../support/reference.js';
 import {
   corpusBatch,
+  idfCorpusBatch,
   lowWords,
   mulAddCases,
   packOperands,
@@ -185,15 +186,17 @@ describeWithGpu('WebGPU backend', (gpu) => {
     });
   });
 
-  describe('count-weighted sets (--weights counts) sign as on the CPU', () => {
-    // The elements (g, j) are made before signing (countWeights.ts): classic and OPH shaders sign them unchanged.
-    const batch = weightedCorpusBatch(60);
+  describe('weighted sets (--weights counts and idf) sign as on the CPU', () => {
+    // The elements (g, j) are made before signing (countWeights.ts, idfWeights.ts): classic and OPH shaders sign them
+    // unchanged.
+    const batches = { counts: weightedCorpusBatch(60), idf: idfCorpusBatch(60) };
     for (const scheme of ['classic', 'oph'] as const) {
-      it(`${scheme}, k = 128, the bundled corpus's documents repeated`, async () => {
+      it(`${scheme}, k = 128, the bundled corpus's documents repeated (counts) and halved (idf)`, async () => {
         const family = makeHashFamily(128, SEED, scheme);
         const signer = await WebGpuSigner.create(gpu().device, family, sources, { release: () => {} });
         try {
-          expectSameWords(await signer.sign(batch), signBatchOnCpu(family, batch), `${scheme}, weighted`);
+          for (const [weights, batch] of Object.entries(batches))
+            expectSameWords(await signer.sign(batch), signBatchOnCpu(family, batch), `${scheme}, ${weights}`);
         } finally {
           signer.destroy();
         }
@@ -219,9 +222,10 @@ describeWithGpu('WebGPU backend', (gpu) => {
       await expectSimhash(batch);
       await expectSimhash(batch, 1000);
     });
-    it('on the bundled corpus, sets and count-weighted elements', async () => {
+    it('on the bundled corpus, sets, count-weighted and idf-weighted elements', async () => {
       await expectSimhash(corpusBatch().batch);
       await expectSimhash(weightedCorpusBatch(60));
+      await expectSimhash(idfCorpusBatch(60));
     });
   });
 
