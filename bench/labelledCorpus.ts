@@ -25,6 +25,10 @@ export interface LabelledDocument {
   readonly text: string;
   /** The label group (see the rule above). */
   readonly group: number;
+  /** How it was planted: base, sub1, sub3, sub5, insert, reorder, far or unrelated; boilerplate bases' kin say so. */
+  readonly kind: string;
+  /** Its base's position in the output (itself for a base or an unrelated document). */
+  readonly base: number;
 }
 
 export interface LabelledCorpusShape {
@@ -95,22 +99,33 @@ function baseSentences(words: Words, preambles: readonly string[][], b: number):
 export function labelledCorpus(shape: LabelledCorpusShape): LabelledDocument[] {
   const words = makeWords(shape.seed ?? 41);
   const preambles = [0, 1].map(() => flat(sentences(words, 22)).slice(0, 250));
-  const docs: { text: string; group: number }[] = [];
+  const docs: { text: string; group: number; kind: string; family: number }[] = [];
   let group = 0;
   for (let b = 0; b < shape.bases; b++) {
     const parts = baseSentences(words, preambles, b);
     const base = flat(parts);
     const family = group++;
-    docs.push({ text: base.join(' '), group: family });
-    for (const rate of [0.01, 0.03, 0.05]) docs.push({ text: substitute(words, base, rate).join(' '), group: family });
-    docs.push({ text: insert(words, base, 0.05).join(' '), group: family });
-    docs.push({ text: reorder(words, parts, 2).join(' '), group: family });
-    docs.push({ text: substitute(words, base, 0.2).join(' '), group: group++ });
+    const tag = b % 5 < 2 ? ' (boilerplate)' : '';
+    const add = (text: string[], kind: string, g = family): void => {
+      docs.push({ text: text.join(' '), group: g, kind: kind + tag, family });
+    };
+    add(base, 'base');
+    for (const rate of [0.01, 0.03, 0.05]) add(substitute(words, base, rate), `sub${Math.round(rate * 100)}`);
+    add(insert(words, base, 0.05), 'insert');
+    add(reorder(words, parts, 2), 'reorder');
+    add(substitute(words, base, 0.2), 'far', group++);
   }
-  for (let u = 0; u < shape.unrelated; u++) docs.push({ text: flat(sentences(words, 16)).join(' '), group: group++ });
+  for (let u = 0; u < shape.unrelated; u++) {
+    const g = group++;
+    docs.push({ text: flat(sentences(words, 16)).join(' '), group: g, kind: 'unrelated', family: g });
+  }
   for (let i = docs.length - 1; i > 0; i--) {
     const j = Math.floor(words.next() * (i + 1));
     [docs[i], docs[j]] = [docs[j], docs[i]];
   }
-  return docs.map((d, i) => ({ id: `q${i}`, text: d.text, group: d.group }));
+  const baseAt = new Map<number, number>();
+  docs.forEach((d, i) => {
+    if (d.kind.startsWith('base') || d.kind === 'unrelated') baseAt.set(d.family, i);
+  });
+  return docs.map((d, i) => ({ id: `q${i}`, text: d.text, group: d.group, kind: d.kind, base: baseAt.get(d.family)! }));
 }
