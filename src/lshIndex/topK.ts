@@ -208,11 +208,12 @@ function rescoreSharing(
   forests.forEach((forest, segment) => {
     const postings = postingsOf(forest.segment);
     if (postings === undefined) return;
-    const { rows, hits } = postings.hitsOf(keys, 1);
+    // A row may hold the skipped (common, postings.ts) keys unseen: they count as hits for what it may share.
+    const { rows, hits, skipped } = postings.hitsOf(keys, 1);
     rows.forEach((row, i) => {
       if (ranking.wasRescored(segment, row) || segments[segment].isRemoved(row)) return;
       const x = forest.sizes[row];
-      const common = Math.min(q, x, mostShared(hits[i]));
+      const common = Math.min(q, x, mostShared(hits[i] + skipped));
       found.push({ segment, row, most: common / (q + x - common) });
     });
   });
