@@ -51,6 +51,7 @@ for (const kind of kinds) {
   const cpu: number[] = [];
   let matched = 0;
   let zero = 0;
+  let rows = 0;
   const slowest: { ms: number; words: number; matches: number }[] = [];
   for (const text of asked) {
     const c = process.cpuUsage();
@@ -61,6 +62,7 @@ for (const kind of kinds) {
     ms.push(wall);
     cpu.push((d.user + d.system) / 1000);
     if (r.matches.length > 0) matched++;
+    rows += r.matches.length;
     zero += r.matches.filter((m) => m.exact === 0).length;
     slowest.push({ ms: Math.round(wall), words: text.split(/\s+/).length, matches: r.matches.length });
   }
@@ -69,7 +71,7 @@ for (const kind of kinds) {
   const at = (p: number) => `wall ${percentile(ms, p).toFixed(2)} ms, CPU ${percentile(cpu, p).toFixed(2)} ms`;
   console.log(
     `${kind}: p50 ${at(0.5)}; p99 ${at(0.99)}; max wall ${ms[ms.length - 1].toFixed(1)} ms; ` +
-      `${matched}/${asked.length} with matches, ${zero} rows at exact 0; load ${load()}; rss ${rss()}`,
+      `${matched}/${asked.length} with matches (${rows} rows), ${zero} rows at exact 0; load ${load()}; rss ${rss()}`,
   );
   slowest.sort((a, b) => b.ms - a.ms);
   console.log(`${kind}: slowest ${JSON.stringify(slowest.slice(0, 5))}`);

@@ -118,19 +118,27 @@ function verified(
     const t = jaccardFloor(c, q, x);
     const least = t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots;
     if (m.agreement < least) continue;
-    const similarity = scorer.estimate(source, m.row);
-    const containment = containmentOf(similarity, q, x);
-    if (similarity < least) continue;
     const set = query.set === undefined ? undefined : source.readSet(m.row);
     if (set === undefined) {
-      if (containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
+      const similarity = scorer.estimate(source, m.row);
+      const containment = containmentOf(similarity, q, x);
+      if (similarity >= least && containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
       continue;
     }
     const exact = exactJaccard(query.set!, set);
     // |Q ∩ X| recovered from the exact Jaccard: an integer, so the rounding is exact.
     const common = Math.round((exact * (q + set.length / 2)) / (1 + exact));
     const exactContainment = common / q;
-    if (exactContainment >= c) matches.push({ id: source.id(m.row), similarity, exact, containment, exactContainment });
+    if (exactContainment < c) continue;
+    // The row's signature is read for a match only (its estimate is part of the answer).
+    const similarity = scorer.estimate(source, m.row);
+    matches.push({
+      id: source.id(m.row),
+      similarity,
+      exact,
+      containment: containmentOf(similarity, q, x),
+      exactContainment,
+    });
   }
   const key = (m: IndexMatch): number => m.exactContainment ?? m.containment ?? 0;
   return matches.sort((a, b) => key(b) - key(a) || b.similarity - a.similarity);
