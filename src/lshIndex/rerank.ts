@@ -177,13 +177,22 @@ export class Ranking {
     return this.read.has(keyOf(segment, row));
   }
 
-  /** The K best, most similar first (then by estimate), named by `idOf`. */
-  result(idOf: (segment: number, row: number) => string): IndexMatch[] {
+  /**
+   * The K best, most similar first (then by estimate), named by `idOf`; a row
+   * scored exactly gets its estimate from `estimateOf` (its similarity so far
+   * may stand in for it).
+   */
+  result(
+    idOf: (segment: number, row: number) => string,
+    estimateOf?: (segment: number, row: number) => number,
+  ): IndexMatch[] {
     return this.kept
       .sort((x, y) => scoreOf(y) - scoreOf(x) || y.similarity - x.similarity)
       .slice(0, this.top)
       .map(({ segment, row, similarity, exact }) =>
-        exact === undefined ? { id: idOf(segment, row), similarity } : { id: idOf(segment, row), similarity, exact },
+        exact === undefined
+          ? { id: idOf(segment, row), similarity }
+          : { id: idOf(segment, row), similarity: estimateOf?.(segment, row) ?? similarity, exact },
       );
   }
 }
