@@ -12,8 +12,7 @@
  * ≈ 0.09 at 32 trees: a short Q in long X) is searched through the sampled
  * shingle postings (postings.ts) where the index stores sets — missed with
  * probability ≤ 0.05 when C·q ≥ 11 — else at r = 1, without a guarantee; so
- * is a partition that one slot alone reaches, when C·q ≥ 11 and none of the
- * query's sampled shingles is capped as common in the segment (issue 39: on
+ * is a partition that one slot alone reaches, when C·q ≥ 11 (issue 39: on
  * 1 M documents of overlapping text one slot meets tens of thousands of
  * rows, the postings' least hits a few). A partition whose sets are all
  * smaller than C·q is skipped. Each candidate's containment is estimated
@@ -67,14 +66,10 @@ export function containmentMatches(
     if (u < c * q) return 0; // no set there can hold C·q of the query's shingles
     const r = depthFor(jaccardFloor(c, q, u), forest.shape.trees, forest.shape.depth);
     const postings = forest.segment.hasSets && query.set !== undefined;
-    if (r > 1 || !postings || (r === 1 && !(c * q >= POSTINGS_SURE && complete(forest)))) return Math.max(r, 1);
+    if (r > 1 || !postings || (r === 1 && c * q < POSTINGS_SURE)) return Math.max(r, 1);
     byPostings.add(forests.indexOf(forest));
     return 0;
   };
-  // One slot's partitions go to the postings only where they hold every one of the query's sampled shingles (none
-  // capped as common): else an item of boilerplate would be left to postings that skip it.
-  const keys = query.set === undefined ? undefined : sampledKeys(query.set);
-  const complete = (forest: PrefixForest): boolean => postingsOf(forest.segment)?.skips(keys!) === 0;
   const met = metAtDepth(segments, forests, query, depthOf);
   if (byPostings.size > 0) met.push(...postingCandidates(segments, forests, postingsOf, query, byPostings));
   return verified(segments, forests, met, query, scorer);

@@ -89,13 +89,6 @@ export class ShinglePostings {
     [this.keys, this.rows, this.common] = dropCommon(keys, rows, cap);
   }
 
-  /** How many of `keys` are common (posted under more than the cap: no list kept). */
-  skips(keys: Uint32Array): number {
-    let skipped = 0;
-    for (const key of keys) if (isIn(this.common, key)) skipped++;
-    return skipped;
-  }
-
   /** The rows posted under at least `least` of `keys` (less the common ones skipped), each once. */
   rowsSharing(keys: Uint32Array, least: number): number[] {
     return this.hitsOf(keys, least).rows;

@@ -37,7 +37,6 @@ describe('the sampled postings (postings.ts)', () => {
     expect(postings.cap).toBe(POSTINGS_CAP);
     expect(postings.common.length).toBe(0);
     expect(postings.hitsOf(query, 3)).toEqual({ rows: [0], hits: [3], skipped: 0 });
-    expect(postings.skips(query)).toBe(0);
     expect(postings.rowsSharing(query, 1).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
@@ -47,7 +46,6 @@ describe('the sampled postings (postings.ts)', () => {
     expect(postings.keys.length).toBe(4); // a twice, b and c once: the boilerplate's 6 postings are gone
     // Row 0 has 2 of the 3 − 1 hits it still needs; the rows holding only the boilerplate are not read at all.
     expect(postings.hitsOf(query, 3)).toEqual({ rows: [0], hits: [2], skipped: 1 });
-    expect(postings.skips(query)).toBe(1);
     expect(postings.rowsSharing(query, 1).sort((x, y) => x - y)).toEqual([0, 6]);
     // At the cap itself the list is kept.
     expect(new ShinglePostings(segmentOf(sets), 6).common.length).toBe(0);
