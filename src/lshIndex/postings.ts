@@ -27,7 +27,7 @@ export const SAMPLE_RATE = 1 / 2 ** SAMPLE_BITS;
 /** C·q from which the postings find a document holding C·q of the query's q shingles with probability ≥ 0.95. */
 export const POSTINGS_SURE = 11;
 /** The most rows a sampled shingle's posting list keeps; a shingle posted under more is skipped by queries. */
-export const POSTINGS_CAP = 1024;
+export const POSTINGS_CAP = 2048;
 
 /** A 32-bit mix of a shingle's (lo, hi) hash: its top SAMPLE_BITS decide the sample, all 32 its posting key. */
 const mix = (lo: number, hi: number): number => Math.imul(lo ^ Math.imul(hi, 0xcc9e2d51), 0x1b873593) >>> 0;
