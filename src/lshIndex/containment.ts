@@ -11,15 +11,20 @@
  * (1 − (1 − t^r)^l). A partition where even one slot is not enough (t below
  * ≈ 0.09 at 32 trees: a short Q in long X) is searched through the sampled
  * shingle postings (postings.ts) where the index stores sets — missed with
- * probability ≤ 0.05 when C·q ≥ 11 — else at r = 1, without a guarantee. A
- * partition whose sets are all smaller than C·q is skipped. Each candidate's
- * containment is estimated from its Jaccard estimate and the set sizes,
- * Ĉ = Ĵ·(q + x) / ((1 + Ĵ)·q), and verified on the shingle sets where the
- * index stores them (the estimate decides otherwise). Browser-safe.
+ * probability ≤ 0.05 when C·q ≥ 11 — else at r = 1, without a guarantee; so
+ * is a partition that one slot alone reaches, when C·q ≥ 11 (issue 39: on
+ * 1 M documents of overlapping text one slot meets tens of thousands of
+ * rows, the postings' least hits a few). A partition whose sets are all
+ * smaller than C·q is skipped. Each candidate's containment is estimated
+ * from its Jaccard estimate and the set sizes, Ĉ = Ĵ·(q + x) / ((1 + Ĵ)·q)
+ * — first from the forest's in-memory fingerprints, which agree wherever the
+ * slots do, so only a row they leave in reach is read — and verified on the
+ * shingle sets where the index stores them (the estimate decides otherwise).
+ * Browser-safe.
  */
 import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
-import { leastHits, sampledKeys, type ShinglePostings } from './postings.js';
+import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
 import { metAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type Met, type RowScorer } from './topK.js';
 import type { IndexMatch } from './types.js';
@@ -60,7 +65,8 @@ export function containmentMatches(
     const u = forest.largest[part];
     if (u < c * q) return 0; // no set there can hold C·q of the query's shingles
     const r = depthFor(jaccardFloor(c, q, u), forest.shape.trees, forest.shape.depth);
-    if (r > 0 || !forest.segment.hasSets || query.set === undefined) return Math.max(r, 1);
+    const postings = forest.segment.hasSets && query.set !== undefined;
+    if (r > 1 || !postings || (r === 1 && c * q < POSTINGS_SURE)) return Math.max(r, 1);
     byPostings.add(forests.indexOf(forest));
     return 0;
   };
@@ -85,7 +91,7 @@ function postingCandidates(
     if (postings === undefined) continue;
     for (const row of postings.rowsSharing(keys, least)) {
       if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row))
-        met.push({ segment, row, agreement: 0 });
+        met.push({ segment, row, agreement: forests[segment].agreement(row, query.fingerprints) });
     }
   }
   return met;
@@ -106,22 +112,33 @@ function verified(
     const forest = forests[m.segment];
     const x = forest.sizes[m.row];
     if (x < c * q) continue;
-    const similarity = scorer.estimate(source, m.row);
-    const containment = containmentOf(similarity, q, x);
     // Sets are read only where the estimate leaves room for containment C: within three standard errors
-    // (at the least Jaccard that C allows), and a slot, of that Jaccard.
+    // (at the least Jaccard that C allows), and a slot, of that Jaccard. The fingerprints agree wherever the slots
+    // do (and by chance, 2^−16 a slot), so a row whose agreement is short of it is not read at all.
     const t = jaccardFloor(c, q, x);
-    if (similarity < t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots) continue;
+    const least = t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots;
+    if (m.agreement < least) continue;
     const set = query.set === undefined ? undefined : source.readSet(m.row);
     if (set === undefined) {
-      if (containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
+      const similarity = scorer.estimate(source, m.row);
+      const containment = containmentOf(similarity, q, x);
+      if (similarity >= least && containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
       continue;
     }
     const exact = exactJaccard(query.set!, set);
     // |Q ∩ X| recovered from the exact Jaccard: an integer, so the rounding is exact.
     const common = Math.round((exact * (q + set.length / 2)) / (1 + exact));
     const exactContainment = common / q;
-    if (exactContainment >= c) matches.push({ id: source.id(m.row), similarity, exact, containment, exactContainment });
+    if (exactContainment < c) continue;
+    // The row's signature is read for a match only (its estimate is part of the answer).
+    const similarity = scorer.estimate(source, m.row);
+    matches.push({
+      id: source.id(m.row),
+      similarity,
+      exact,
+      containment: containmentOf(similarity, q, x),
+      exactContainment,
+    });
   }
   const key = (m: IndexMatch): number => m.exactContainment ?? m.containment ?? 0;
   return matches.sort((a, b) => key(b) - key(a) || b.similarity - a.similarity);

@@ -70,6 +70,9 @@ export class PrefixForest {
   readonly banded: number;
   readonly slots: number;
   private readonly seen: Uint32Array;
+  /** The fingerprints two to a word (even slots only), and the last query's so. */
+  private readonly pairs?: Uint32Array;
+  private queryPairs: { source?: Uint16Array; pairs: Uint32Array } = { pairs: new Uint32Array(0) };
   private readonly partOfRow: Uint8Array;
   private stamp = 0;
 
@@ -98,6 +101,7 @@ export class PrefixForest {
           : 0;
       indexed.push(r);
     }
+    if (this.slots % 2 === 0) this.pairs = new Uint32Array(this.fingerprints.buffer, 0, this.fingerprints.length >>> 1);
     this.banded = indexed.length;
     this.seen = new Uint32Array(count);
     const parts = indexed.map((r) => partitionOf(this.sizes[r]));
@@ -172,6 +176,7 @@ export class PrefixForest {
 
   /** Starts a query: every row counts as unseen again. */
   beginQuery(): void {
+    this.queryPairs = { pairs: this.queryPairs.pairs }; // a caller may refill the same fingerprints for its next query
     if (++this.stamp === 0xffffffff) {
       this.seen.fill(0);
       this.stamp = 1;
@@ -199,14 +204,31 @@ export class PrefixForest {
     return true;
   }
 
-  /** Fingerprint agreement of a row with the query: the Jaccard estimate over the forest's slots. */
+  /**
+   * Fingerprint agreement of a row with the query: the Jaccard estimate over
+   * the forest's slots. Two fingerprints a 32-bit word where the slots are
+   * even (a descent at 1 M documents scores tens of thousands of rows).
+   */
   agreement(row: number, query: Uint16Array): number {
     let equal = 0;
+    if (this.pairs !== undefined) {
+      if (this.queryPairs.source !== query) this.queryPairs = { source: query, pairs: pairsOf(query) };
+      const q = this.queryPairs.pairs;
+      const at = (row * this.slots) >>> 1;
+      for (let s = 0; s < q.length; s++) {
+        const x = this.pairs[at + s] ^ q[s];
+        equal += ((x & 0xffff) === 0 ? 1 : 0) + (x >>> 16 === 0 ? 1 : 0);
+      }
+      return equal / this.slots;
+    }
     const at = row * this.slots;
     for (let s = 0; s < this.slots; s++) if (this.fingerprints[at + s] === query[s]) equal++;
     return equal / this.slots;
   }
 }
+
+/** A query's fingerprints two to a 32-bit word, as the forest's pairs view lays them out (an aligned copy). */
+const pairsOf = (query: Uint16Array): Uint32Array => new Uint32Array(Uint16Array.from(query).buffer);
 
 /** Rows stably ordered by partition (counting sort over the few partitions). */
 function sortByPartition(rows: readonly number[], parts: readonly number[]): number[] {

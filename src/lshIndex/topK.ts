@@ -99,6 +99,18 @@ export class RowScorer {
     const other = set === undefined ? undefined : source.readSet(row);
     return other === undefined ? { similarity } : { similarity, exact: exactJaccard(set!, other) };
   }
+
+  /**
+   * The row's exact Jaccard with `set`, and `agreement` (the forest's
+   * in-memory fingerprint agreement) standing in for its estimate: one read
+   * a row, not two; the estimate itself where the row's set is not stored.
+   */
+  exactScores(source: IndexSegment, row: number, set: Uint32Array, agreement: number): RowScore {
+    const other = source.readSet(row);
+    return other === undefined
+      ? { similarity: this.estimate(source, row) }
+      : { similarity: agreement, exact: exactJaccard(set, other) };
+  }
 }
 
 /**
@@ -146,7 +158,13 @@ export function topMatches(
   const slots = forests[0].slots;
   const set = rerank === 'exact' ? query.set : undefined;
   scorer.setQuery(query);
-  const ranking = new Ranking(top, (segment, row) => scorer.scores(segments[segment], row, set));
+  // Ranked by exact Jaccard, a row's set is read and its estimate only if it is returned (issue 39: the rescoring of
+  // a family of thousands is the top-K's cost); the fingerprint agreement orders exact ties meanwhile.
+  const ranking = new Ranking(top, (segment, row) =>
+    set === undefined
+      ? scorer.scores(segments[segment], row, undefined)
+      : scorer.exactScores(segments[segment], row, set, forests[segment].agreement(row, query.fingerprints)),
+  );
   for (let r = depth; r >= 1 && !ranking.exhausted; r--) {
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
     // are met, as datasketch descends: a bounded best effort, no guarantee.
@@ -162,7 +180,10 @@ export function topMatches(
   }
   if (set !== undefined && isShort(set, forests) && !(ranking.full && ranking.kth >= oneSlotReach(trees)))
     rescoreSharing(segments, forests, postingsOf, set, ranking);
-  return ranking.result((segment, row) => segments[segment].id(row));
+  return ranking.result(
+    (segment, row) => segments[segment].id(row),
+    (segment, row) => scorer.estimate(segments[segment], row),
+  );
 }
 
 /** A row found through the postings, and the most Jaccard its hits and size allow. */
@@ -208,11 +229,12 @@ function rescoreSharing(
   forests.forEach((forest, segment) => {
     const postings = postingsOf(forest.segment);
     if (postings === undefined) return;
-    const { rows, hits } = postings.hitsOf(keys, 1);
+    // A row may hold the skipped (common, postings.ts) keys unseen: they count as hits for what it may share.
+    const { rows, hits, skipped } = postings.hitsOf(keys, 1);
     rows.forEach((row, i) => {
       if (ranking.wasRescored(segment, row) || segments[segment].isRemoved(row)) return;
       const x = forest.sizes[row];
-      const common = Math.min(q, x, mostShared(hits[i]));
+      const common = Math.min(q, x, mostShared(hits[i] + skipped));
       found.push({ segment, row, most: common / (q + x - common) });
     });
   });

@@ -58,4 +58,16 @@ describe('the top-K rescoring (rerank.ts)', () => {
     // 0.9 and 0.87 are within the estimate’s error of 0.95 (its floor: 111 of 128 slots, 0.867); 0.85 is not.
     expect(read).toBe(3);
   });
+
+  it('reads met rows most agreeing first, in the order met among equals', () => {
+    const read: number[] = [];
+    const ranking = new Ranking(100, (_, row) => (read.push(row), { similarity: 0.5, exact: 0.5 }));
+    const agreements = [0.5, 0.75, 0.5, 1, 0.75, 0.25, 1];
+    ranking.rescoreMet(
+      agreements.map((agreement, row) => ({ segment: 0, row, agreement })),
+      128,
+      0.3,
+    );
+    expect(read).toEqual([3, 6, 1, 4, 0, 2, 5]);
+  });
 });
