@@ -150,9 +150,9 @@ class SpilledRows implements SpilledSignatures {
         `band keys (${formatBytes(keyBytes)}) passed their share of the memory limit (${formatBytes(share)}): one ` +
           `file per band in ${this.options.dir}`,
       );
-    const onWorkers = pool !== undefined && sharedMemoryAvailable();
-    const nonEmpty = onWorkers ? new Uint8Array(new SharedArrayBuffer(count)) : new Uint8Array(count);
     const columns = inMemory ? Array.from({ length: lsh.bands }, () => sharedWords(2 * count)) : undefined;
+    const onWorkers = pool !== undefined && sharedMemoryAvailable() && (columns === undefined || isShared(columns[0]));
+    const nonEmpty = onWorkers ? new Uint8Array(new SharedArrayBuffer(count)) : new Uint8Array(count);
     const bandFiles = inMemory
       ? []
       : Array.from({ length: lsh.bands }, () => new WordFile(this.options.dir, 'bandkeys'));
@@ -188,7 +188,8 @@ class SpilledRows implements SpilledSignatures {
     const { ranges, range } = this.ranges();
     const make = (i: number) => {
       const { first, count } = range(i);
-      return { type: 'row copy', file, first, count, rowAt: rowAt.subarray(first, first + count), words } as const;
+      // A copy of the range's places: a view would post the whole array to the worker each time.
+      return { type: 'row copy', file, first, count, rowAt: rowAt.slice(first, first + count), words } as const;
     };
     const done = (i: number) => onRows?.(range(i).first + range(i).count);
     if (pool !== undefined && isShared(words)) {
