@@ -37,10 +37,21 @@ export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySourc
     nonEmpty,
     matrix: m,
     keysOf(band) {
-      for (let d = 0; d < m.count; d++) if (nonEmpty[d] === 1) bandKey(m, d, band, lsh.rows, keys, 2 * d);
+      bandKeysOfMatrix(m, band, lsh.rows, nonEmpty, keys);
       return keys;
     },
   };
+}
+
+/** Band `band`'s keys of the documents flagged 1 in `flagged`, document d's at out[2d], out[2d + 1]. */
+export function bandKeysOfMatrix(
+  m: SignatureMatrix,
+  band: number,
+  rows: number,
+  flagged: Uint8Array,
+  out: Uint32Array,
+): void {
+  for (let d = 0; d < m.count; d++) if (flagged[d] === 1) bandKey(m, d, band, rows, out, 2 * d);
 }
 
 /** The keys of `first`'s documents followed by `second`'s: a corpus and its reference set banded together. */

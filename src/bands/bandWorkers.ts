@@ -13,10 +13,9 @@ import {
   type CandidateOptions,
   type Candidates,
 } from './candidates.js';
-import type { BandKeySource } from './bandKeySource.js';
 import { mergeSortedKeys, PairSet, pairsOfKeys } from './pairSet.js';
 import type { SignatureMatrix } from './signatureMatrix.js';
-import { bandKey } from './bandKeys.js';
+import { bandKeysOfMatrix, type BandKeySource } from './bandKeySource.js';
 import { isShared } from './sharedMemory.js';
 
 export type BandRequest =
@@ -74,7 +73,7 @@ export function bandHandler() {
       if (computed.length < 2 * count) computed = new Uint32Array(2 * count);
       const { matrix, band, rows } = keys;
       // The banded documents' keys only: bucketing reads no other.
-      for (let d = 0; d < count; d++) if (request.include[d] === 1) bandKey(matrix, d, band, rows, computed, 2 * d);
+      bandKeysOfMatrix(matrix, band, rows, request.include, computed);
       keys = computed;
     }
     bandPairs(table, keys, count, request.include, request, pairs, stats);
