@@ -10,8 +10,8 @@
  * are accepted at estimate 1 (and exact 1 where sets are compared), whatever
  * the verify mode — the decision dedup's exact pre-pass makes.
  */
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
+import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { decideEqualSlots, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
 import { exactJaccard } from '../verify/verification.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, type MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
@@ -140,7 +140,8 @@ export class IndexEngine {
     this.pair.set(words.subarray(at, at + this.width), 0);
     for (const c of candidates) {
       c.source.readRow(c.row, this.pair, this.width);
-      const estimate = signatureAgreement(this.pairMatrix, 0, 1);
+      const equal = equalSlots(this.pairMatrix, 0, 1);
+      const estimate = agreementEstimate(equal, this.pairMatrix.k, this.pairMatrix.slotBits);
       let exact: number | undefined;
       let other: Uint32Array | undefined;
       const evidence: ExactEvidence = {
@@ -149,7 +150,7 @@ export class IndexEngine {
         similarity: () => (exact = exactJaccard(set!, other!)),
         missingSets: 'estimate',
       };
-      const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
+      const decision = decideEqualSlots(this.rule, this.pairMatrix, equal, 0, 1, evidence);
       // Every slot equal (an exact duplicate, as a rule): confirmed by its sets where they are at hand, for the report.
       if (estimate === 1 && exact === undefined && evidence.known!(0, 1)) evidence.similarity(0, 1);
       if (isAccepted(decision))
