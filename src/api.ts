@@ -22,10 +22,11 @@ import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
-import { optionValue, type OptionValues, type VerificationOptions } from './options.js';
+import { optionValue, type CutMode, type OptionValues, type VerificationOptions } from './options.js';
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import type { AuditResult } from './audit/audit.js';
 import { auditInMemory } from './dedup/auditInMemory.js';
+import { nodeStageWorkers } from './dedup/node/stageWorkers.js';
 import {
   substringDocuments,
   substringTokenDocuments,
@@ -33,9 +34,8 @@ import {
   type SubstringsResult,
 } from './substrings/substringDocuments.js';
 import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
-import type { CutMode } from './options.js';
 
-/** The options each function takes: any other key (a misspelling) is refused. */
+/** The options each function takes: any other key is refused, each value checked by the table (src/options.ts). */
 const SIGNATURE_OPTIONS = [
   'scheme',
   'weights',
@@ -66,16 +66,10 @@ const DEDUP_OPTIONS = [
   'auditSeed',
 ] as const;
 
-/** Every option checked by the table (src/options.ts) before any work, with the CLI's messages. */
-function checkedOptions<T extends object>(options: T, known: readonly string[], what: string): T {
-  checkOptions(options, known, what);
-  return options;
-}
-
 export interface MinHashOptions extends SignatureOptions {
   /** `auto` (default): WebGPU when Dawn finds an adapter, else the CPU; `cpu` and `webgpu` force one. */
   readonly backend?: BackendChoice;
-  /** Worker threads for the CPU backend and shingling; default one per core. */
+  /** Worker threads for the CPU backend, shingling and (dedup) the stages after signing; default one per core. */
   readonly threads?: number;
 }
 
@@ -114,7 +108,7 @@ export interface MinHasher {
  * }
  */
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
-  const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
+  const params = makeParams(checkOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
   const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
     cpuThreads: options.threads,
@@ -205,7 +199,7 @@ export async function dedup(
 ): Promise<DedupResult> {
   checkDocuments(documents, 'dedup', true);
   if (options?.against !== undefined) checkDocuments(options.against, 'dedup: against', true);
-  const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
+  const params = makeParams(checkOptions(options, DEDUP_OPTIONS, 'dedup'));
   if (options.scheme === 'simhash')
     throw new RangeError("dedup: scheme simhash is the CLI's for now (`gpudedup dedup`)");
   const slotBits = fullSlotBits(params);
@@ -220,8 +214,12 @@ export async function dedup(
   const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
     cpuThreads: options.threads,
   });
+  // The stages after signing on worker threads too (started on their first request), as the CLI runs them.
+  const threads = options.threads ?? availableParallelism();
+  const stageWorkers = threads > 1 ? nodeStageWorkers(threads) : undefined;
   try {
     const result = await dedupDocuments(corpus, {
+      stageWorkers: stageWorkers?.pool,
       backend: signer,
       signer: firstPass,
       shingle: shingleOptionsOf(params),
@@ -245,6 +243,7 @@ export async function dedup(
   } finally {
     signer.destroy();
     firstPass.workers.destroy();
+    stageWorkers?.destroy();
   }
 }
 
@@ -276,7 +275,7 @@ export async function substrings(
   options: SubstringsOptions = {},
 ): Promise<SubstringsResult> {
   checkDocuments(documents, 'substrings', true);
-  checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
+  checkOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
   const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
   requireUniqueIdsInMemory(corpus); // the spans name documents by id: as the CLI refuses a repeated id
   if (options.minTokens !== undefined)
