@@ -151,7 +151,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['src/dedup'],
   ['src/lshIndex'],
   ['src/engines'],
-  ['src/api.ts'],
+  ['src/api.ts', 'src/substringsApi.ts'],
   ['src/pipeline/shared'],
   ['src/pipeline/dedup', 'src/pipeline/sign', 'src/pipeline/cluster', 'src/pipeline/index', 'src/pipeline/substrings'],
   // Commands that run other commands: dedup then substrings; the bench's one whole dedup.
