@@ -201,7 +201,7 @@ async function bruteForce(
   const module = wabt.parseWat('bruteForce.wat', BRUTE_FORCE_WAT);
   const { buffer } = module.toBinary({});
   module.destroy();
-  const { instance } = await WebAssembly.instantiate(buffer);
+  const { instance } = await WebAssembly.instantiate(new Uint8Array(buffer));
   const { memory, within: pairsWithin } = instance.exports as {
     memory: WebAssembly.Memory;
     within: (count: number, h: number, out: number, max: number) => number;
