@@ -17,6 +17,7 @@
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { ShinglePostings } from './postings.js';
+import { bucketBounds, buildDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 
 /** Slots per tree (the longest prefix) and the most trees. */
@@ -74,6 +75,8 @@ export class PrefixForest {
   private readonly pairs?: Uint32Array;
   private queryPairs: { source?: Uint16Array; pairs: Uint32Array } = { pairs: new Uint32Array(0) };
   private readonly partOfRow: Uint8Array;
+  /** Where each first-fingerprint bucket begins, by tree and partition (prefixDirectory.ts). */
+  private readonly directory: Uint32Array;
   private stamp = 0;
 
   constructor(
@@ -118,6 +121,7 @@ export class PrefixForest {
       for (let i = this.starts[p]; i < this.starts[p + 1]; i++) this.partOfRow[order[i]] = p;
     this.sorted = new Uint32Array(shape.trees * this.banded);
     for (let t = 0; t < shape.trees; t++) this.sortTree(t, order);
+    this.directory = buildDirectory(this);
   }
 
   get partitions(): number {
@@ -145,15 +149,13 @@ export class PrefixForest {
   }
 
   /**
-   * Positions [lo, hi) of tree t within partition `part` whose first r fingerprints are the query's: a binary search
-   * for the first, then (a descent meets few rows a tree, or none) none more where it differs, else a galloping
-   * search for the end.
+   * Positions [lo, hi) of tree t within partition `part` whose first r ≥ 1 fingerprints are the query's: in its first
+   * fingerprint's bucket (prefixDirectory.ts), a binary search for the first, a galloping one for the end.
    */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
     const base = t * this.banded;
-    const to = this.starts[part + 1];
-    let lo = this.starts[part];
-    let hi = to;
+    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
+    let [lo, hi] = [from, to];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.compareAt(base + mid, t, query, r) < 0) lo = mid + 1;
