@@ -3,7 +3,8 @@
  * against `--threads 1` (queries on the server's thread) on the same index:
  * every kind of query gets the same reply, byte for byte, however the
  * queries are spread over the threads; after an /add answered, every
- * thread's answer holds the new document; /health and /stats as with one.
+ * thread's answer holds the new document; /health and /stats as with one;
+ * a --read-only server's threads follow another writer's commits.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,4 +85,39 @@ describe('serve --threads 2', () => {
       expect(await single.stop()).toBe(0);
     }
   }, 120_000);
+
+  it("--read-only: every query thread follows another writer's commits", async () => {
+    const dir = join(tempDir(), 'index');
+    const writer = await createIndex(dir, { backend: 'cpu', threads: 1 });
+    await writer.add(family.indexed.slice(0, 20), { all: true });
+    const served = await startServe([
+      process.execPath,
+      CLI,
+      'serve',
+      dir,
+      '--port',
+      '0',
+      '--threads',
+      '2',
+      '--read-only',
+    ]);
+    try {
+      const added = { id: 'from-another-writer', text: `${family.queries[2].text} written elsewhere` };
+      await writer.add([added], { all: true });
+      // The threads look for a new commit every second (REFRESH_MS): within a few, every thread answers with it.
+      let seen: string[] = [];
+      for (let tries = 0; tries < 50; tries++) {
+        seen = await replies(
+          served.url,
+          Array.from({ length: 8 }, () => ({ texts: [added.text], top: 3 })),
+        );
+        if (seen.every((reply) => reply.includes('"id":"from-another-writer"'))) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      for (const reply of seen) expect(reply).toMatch(/^200 .*"id":"from-another-writer"/);
+    } finally {
+      expect(await served.stop()).toBe(0);
+      await writer.close();
+    }
+  }, 60_000);
 });
