@@ -195,17 +195,32 @@ const serverPeakRss = (): number => {
     return 0;
   }
 };
+/** The server's CPU seconds so far (Linux: utime + stime of /proc/PID/stat, every thread), 0 where unreadable. */
+const serverCpuSeconds = (): number => {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+};
 try {
-  // One query first, waited for: a top-K or containment query builds the forests (and postings) on the server's
-  // thread, minutes at 1 M documents, which must not fall in the timed run.
+  // First queries, waited for: a top-K or containment query builds the forests (and postings) on the thread that
+  // answers it, minutes at 1 M documents, which must not fall in the timed run. One a connection at once, so every
+  // query thread (serve --threads, each with its own forests) gets some.
   const first = Date.now();
-  const ready = await fetch(`${url}/query`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: bodies[0],
-  });
-  await ready.text();
-  process.stderr.write(`first query: ${ready.status} in ${((Date.now() - first) / 1000).toFixed(1)} s\n`);
+  const ready = await Promise.all(
+    Array.from({ length: connections }, async (_, i) => {
+      const response = await fetch(`${url}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: bodies[i % bodies.length],
+      });
+      await response.text();
+      return response.status;
+    }),
+  );
+  process.stderr.write(`first queries: ${ready.join(' ')} in ${((Date.now() - first) / 1000).toFixed(1)} s\n`);
   // A short warm-up (JIT, first page-ins), then the measured run.
   await autocannon({
     url: `${url}/query`,
@@ -219,6 +234,7 @@ try {
     })),
   });
   const loadBefore = loadavg();
+  const cpuBefore = serverCpuSeconds();
   const started = performance.now();
   const adding =
     addSize > 0
@@ -237,8 +253,10 @@ try {
   });
   const adds = await adding;
   const loadAfter = loadavg();
+  const serverCpu = serverCpuSeconds() - cpuBefore;
   const row = {
     documents: served,
+    threads: threads ?? 'default (one per core)',
     fields,
     connections,
     seconds: result.duration,
@@ -248,6 +266,9 @@ try {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    // The server's CPU per answered request, every thread: what the load of other processes does not change much.
+    serverCpuMsPerRequest: Number(((serverCpu * 1000) / Math.max(1, result.requests.total)).toFixed(3)),
+    serverCpuCores: Number((serverCpu / result.duration).toFixed(2)),
     queryBytes: Math.round(bodies.reduce((s, b) => s + b.length, 0) / bodies.length),
     adds,
     serverPeakRssBytes: serverPeakRss(),

@@ -81,7 +81,14 @@ export function registerServeCommand(program: Command): void {
         { withDefault: false },
       ),
     )
-    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'))
+    .addOption(
+      tableOption(
+        'threads',
+        '--threads <n>',
+        "threads that answer queries, each with its own view of the index (default: one per core; 1: the server's " +
+          "thread), and the CPU backend's worker threads for adds",
+      ),
+    )
     .option('-q, --quiet', 'print errors only (not the line on start and stop)', false)
     .action(runServeCommand);
 }

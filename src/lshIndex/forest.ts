@@ -17,6 +17,7 @@
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { ShinglePostings } from './postings.js';
+import { bucketBounds, buildDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 
 /** Slots per tree (the longest prefix) and the most trees. */
@@ -74,6 +75,8 @@ export class PrefixForest {
   private readonly pairs?: Uint32Array;
   private queryPairs: { source?: Uint16Array; pairs: Uint32Array } = { pairs: new Uint32Array(0) };
   private readonly partOfRow: Uint8Array;
+  /** Where each first-fingerprint bucket begins, by tree and partition (prefixDirectory.ts). */
+  private readonly directory: Uint32Array;
   private stamp = 0;
 
   constructor(
@@ -118,6 +121,7 @@ export class PrefixForest {
       for (let i = this.starts[p]; i < this.starts[p + 1]; i++) this.partOfRow[order[i]] = p;
     this.sorted = new Uint32Array(shape.trees * this.banded);
     for (let t = 0; t < shape.trees; t++) this.sortTree(t, order);
+    this.directory = buildDirectory(this);
   }
 
   get partitions(): number {
@@ -144,34 +148,46 @@ export class PrefixForest {
     for (const r of rows) out[cursor[this.partOfRow[r]]++] = r;
   }
 
-  /** Positions [lo, hi) of tree t within partition `part` whose first r fingerprints are the query's. */
+  /**
+   * Positions [lo, hi) of tree t within partition `part` whose first r ≥ 1 fingerprints are the query's: in its first
+   * fingerprint's bucket (prefixDirectory.ts), a binary search for the first, a galloping one for the end.
+   */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
     const base = t * this.banded;
-    const from = this.starts[part];
-    const to = this.starts[part + 1];
-    const compare = (position: number): number => {
-      const at = this.sorted[base + position] * this.slots + t * this.shape.depth;
-      for (let j = 0; j < r; j++) {
-        const d = this.fingerprints[at + j] - query[t * this.shape.depth + j];
-        if (d !== 0) return d;
-      }
-      return 0;
-    };
-    let lo = from;
-    let hi = to;
+    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
+    let [lo, hi] = [from, to];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(mid) < 0) lo = mid + 1;
+      if (this.compareAt(base + mid, t, query, r) < 0) lo = mid + 1;
       else hi = mid;
     }
-    let end = lo;
-    hi = to;
+    if (lo === to || this.compareAt(base + lo, t, query, r) !== 0) return [lo, lo];
+    // Positions [lo, last] agree; the end is past last and at most last + step.
+    let last = lo;
+    let step = 1;
+    while (last + step < to && this.compareAt(base + last + step, t, query, r) === 0) {
+      last += step;
+      step *= 2;
+    }
+    let end = last + 1;
+    hi = Math.min(last + step, to);
     while (end < hi) {
       const mid = (end + hi) >>> 1;
-      if (compare(mid) <= 0) end = mid + 1;
+      if (this.compareAt(base + mid, t, query, r) === 0) end = mid + 1;
       else hi = mid;
     }
     return [lo, end];
+  }
+
+  /** The row at sorted[position] against the query, by tree t's first r fingerprints: < 0, 0 or > 0. */
+  private compareAt(position: number, t: number, query: Uint16Array, r: number): number {
+    const depth = this.shape.depth;
+    const at = this.sorted[position] * this.slots + t * depth;
+    for (let j = 0; j < r; j++) {
+      const d = this.fingerprints[at + j] - query[t * depth + j];
+      if (d !== 0) return d;
+    }
+    return 0;
   }
 
   /** Starts a query: every row counts as unseen again. */

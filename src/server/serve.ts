@@ -1,7 +1,9 @@
 /**
  * `gpudedup serve`'s life: open the index — its one writer on a thread of its
- * own (writerThread.ts), and a read-only view here for queries, moved to
- * each commit before the write is answered; with `readOnly`, no writer, and
+ * own (writerThread.ts), and a read-only view here for queries (with
+ * `threads` > 1, the default on more than one core, the queries go to that
+ * many query threads instead, each with its own view: queryPool.ts), moved
+ * to each commit before the write is answered; with `readOnly`, no writer, and
  * the view follows another process's commits — serve it until
  * SIGTERM, SIGINT or SIGHUP, then stop accepting, let the write in flight
  * finish (its commit, or its own rollback if it fails), close the index and
@@ -9,13 +11,14 @@
  * wait: the temporaries go and the process ends at once (128 + the signal);
  * the index keeps its last committed state, as after any crash.
  */
-import { constants } from 'node:os';
+import { availableParallelism, constants } from 'node:os';
 import { openIndex, type DiskIndex } from '../lshIndex/diskIndex.js';
 import type { BackendChoice } from '../options.js';
 import type { IndexStats } from '../lshIndex/types.js';
 import { removeTemporaries } from '../formats/files/temporaries.js';
 import { startServer, type RunningServer, type ServerOptions } from './http.js';
 import { allowedHostEntry, allowedOriginEntry, checkExposure } from './auth.js';
+import { QueryPool } from './queryPool.js';
 import { WriterThread } from './writerThread.js';
 
 export interface ServeConfig extends ServerOptions {
@@ -23,6 +26,10 @@ export interface ServeConfig extends ServerOptions {
   /** No writer (no lock): /add and /remove answer 403; the view follows another writer's commits. */
   readonly readOnly?: boolean;
   readonly backend: BackendChoice;
+  /**
+   * Query threads (queryPool.ts), and the CPU backend's threads of the writer; 1: queries on the server's thread;
+   * undefined: one per core.
+   */
   readonly threads?: number;
 }
 
@@ -65,43 +72,80 @@ export async function serveIndex(config: ServeConfig, hooks: ServeHooks): Promis
     : await WriterThread.open({ dir: config.dir, backend: config.backend, threads: config.threads });
   const writer = opened?.writer;
   if (opened?.lockNote !== undefined) hooks.onNote(opened.lockNote);
-  let reader: DiskIndex | undefined;
+  let views: Views | undefined;
   let server: RunningServer;
   try {
-    reader = await openIndex(config.dir, { readOnly: true, backend: config.backend, threads: config.threads });
-    const view = reader;
+    views = await openViews(config);
+    const { reader, pool, refresh } = views;
     server = await startServer(
-      { reader: view, writer, afterWrite: () => view.refresh(), problem: () => writer?.failure },
+      { reader: pool ?? reader, writer, afterWrite: refresh, problem: () => writer?.failure ?? pool?.failure },
       config,
     );
   } catch (error) {
-    await reader?.close();
+    await views?.close();
     await writer?.close();
     throw error;
   }
-  const follow = config.readOnly ? followCommits(reader, hooks) : undefined;
-  hooks.onListening(server, await reader.stats());
+  const follow = config.readOnly ? followCommits(views.refresh, hooks) : undefined;
+  hooks.onListening(server, await views.reader.stats());
   hooks.onStopping(await stopped);
   if (follow) clearInterval(follow);
   try {
     await server.stop();
   } finally {
     await writer?.close();
-    await reader.close();
+    await views.close();
   }
+}
+
+/** The server's read-only view (stats; queries too with one thread) and, with more, the query threads. */
+interface Views {
+  readonly reader: DiskIndex;
+  readonly pool?: QueryPool;
+  /** Every view moved to the newest commit (resolves when all have). */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Query threads: --threads, else one per core; with one, queries run on the server's thread. */
+export const queryThreadsOf = (threads: number | undefined): number => threads ?? availableParallelism();
+
+async function openViews(config: ServeConfig): Promise<Views> {
+  const options = { readOnly: true, backend: config.backend, threads: config.threads } as const;
+  const reader = await openIndex(config.dir, options);
+  const size = queryThreadsOf(config.threads);
+  let pool: QueryPool | undefined;
+  try {
+    if (size > 1) pool = await QueryPool.open({ dir: config.dir, backend: config.backend }, size, reader);
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
+  return {
+    reader,
+    pool,
+    refresh: async () => void (await Promise.all([reader.refresh(), pool?.refresh()])),
+    close: async () => {
+      try {
+        await pool?.close();
+      } finally {
+        await reader.close();
+      }
+    },
+  };
 }
 
 /**
  * A read-only server's view moves to another writer's newest commit, checked every REFRESH_MS; a failure keeps the view
  * and is told once.
  */
-function followCommits(reader: DiskIndex, hooks: ServeHooks): NodeJS.Timeout {
+function followCommits(refresh: () => Promise<void>, hooks: ServeHooks): NodeJS.Timeout {
   let failing = false;
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    reader.refresh().then(
+    refresh().then(
       () => {
         busy = false;
         failing = false;

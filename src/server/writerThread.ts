@@ -77,8 +77,11 @@ export function writerFailure(error: unknown): WriterFailure {
  */
 const CANNOT_WRITE = new Set(['EMFILE', 'ENFILE', 'ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
-/** The error as thrown on the writer's thread: IndexIdError, RangeError and TypeError as such, others by name. */
-function rebuilt(error: WriterFailure): Error {
+/**
+ * The error as thrown on the writer's (or a query worker's, queryPool.ts) thread: IndexIdError, RangeError and
+ * TypeError as such, others by name.
+ */
+export function rebuilt(error: WriterFailure): Error {
   if (error.refusedId !== undefined)
     return new IndexIdError(
       error.refusedId.problem,

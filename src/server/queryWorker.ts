@@ -1,0 +1,51 @@
+/**
+ * One of the server's query threads (queryPool.ts starts them): opens the
+ * index read-only, as the server's own view does, and answers the queries,
+ * refreshes and the close it is sent, in the order they come. A refresh
+ * moves this thread's view to the newest commit before any query sent after
+ * it is answered, so a query sent after a write's refresh sees the write.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openIndex } from '../lshIndex/diskIndex.js';
+import type { QueryOptions } from '../lshIndex/types.js';
+import { writerFailure, type WriterReply, type WriterSetup } from './writerThread.js';
+
+export type QueryWorkerOp =
+  | { readonly op: 'query'; readonly texts: readonly string[]; readonly options: QueryOptions }
+  | { readonly op: 'refresh' }
+  | { readonly op: 'close' };
+
+/** A request to a query thread; its reply (a WriterReply) has the same id (0: the reply to opening the index). */
+export type QueryWorkerRequest = { readonly id: number } & QueryWorkerOp;
+
+const port = parentPort!;
+const setup = workerData as WriterSetup;
+
+try {
+  // One thread each: the pool is the parallelism; a large query's signing stays on this thread's own signer.
+  const index = await openIndex(setup.dir, { readOnly: true, backend: setup.backend, threads: 1 });
+  port.postMessage({ id: 0, ok: true, value: null } satisfies WriterReply);
+  port.on('message', (request: QueryWorkerRequest) => {
+    const run = async (): Promise<unknown> => {
+      switch (request.op) {
+        case 'query':
+          return index.query(request.texts, request.options);
+        case 'refresh':
+          return index.refresh();
+        case 'close':
+          return index.close();
+      }
+    };
+    run().then(
+      (value) => {
+        port.postMessage({ id: request.id, ok: true, value: value ?? null } satisfies WriterReply);
+        if (request.op === 'close') port.close();
+      },
+      (error: unknown) =>
+        port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
+    );
+  });
+} catch (error) {
+  port.postMessage({ id: 0, ok: false, error: writerFailure(error) } satisfies WriterReply);
+  port.close();
+}

@@ -1,0 +1,60 @@
+/**
+ * The LSH Forest's prefix search (`PrefixForest.range`): for every tree,
+ * size partition and prefix length, the positions it finds are exactly those
+ * a scan of the partition finds — on rows drawn from a few values, so that
+ * ranges are long (a family) as well as empty or single.
+ */
+import { describe, expect, it } from 'vitest';
+import { forestShape, PrefixForest } from '../../src/lshIndex/forest.js';
+import { resolveParameters } from '../../src/lshIndex/options.js';
+import { MemorySegment, rowWidthOf } from '../../src/lshIndex/segment.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('PrefixForest.range', () => {
+  it('finds exactly the positions whose first r fingerprints are the query’s, in every tree and partition', () => {
+    const parameters = resolveParameters({ k: 16 });
+    const width = rowWidthOf(parameters);
+    const segment = new MemorySegment('seg-test', parameters, false);
+    const random = rng(7);
+    const row = new Uint32Array(width);
+    const key = new Uint32Array(4);
+    for (let r = 0; r < 600; r++) {
+      // Few distinct values (and a family of 200 identical rows): long, short and empty ranges.
+      for (let w = 0; w < width; w++) row[w] = r < 200 ? 5 + (w % 3) : Math.floor(random() * (r % 2 ? 3 : 40000));
+      segment.append(`d${r}`, 1, row, 0, key, 0, false, undefined);
+    }
+    const forest = new PrefixForest(segment, parameters, forestShape(parameters.k));
+    const { trees, depth } = forest.shape;
+    const queries = [0, 1, 250, 251, 599].map((r) =>
+      forest.fingerprints.slice(r * forest.slots, (r + 1) * forest.slots),
+    );
+    queries.push(new Uint16Array(forest.slots).fill(7));
+    let nonEmpty = 0;
+    for (const query of queries)
+      for (let t = 0; t < trees; t++)
+        for (let part = 0; part < forest.partitions; part++)
+          for (let r = 1; r <= depth; r++) {
+            const found: number[] = [];
+            for (let i = forest.starts[part]; i < forest.starts[part + 1]; i++) {
+              const at = forest.sorted[t * forest.banded + i] * forest.slots + t * depth;
+              let same = true;
+              for (let j = 0; j < r; j++) same &&= forest.fingerprints[at + j] === query[t * depth + j];
+              if (same) found.push(i);
+            }
+            const [lo, hi] = forest.range(t, part, query, r);
+            if (found.length > 0) {
+              nonEmpty++;
+              expect([lo, hi]).toEqual([found[0], found[found.length - 1] + 1]);
+              expect(hi - lo).toBe(found.length);
+            } else expect(hi - lo).toBe(0);
+          }
+    expect(nonEmpty).toBeGreaterThan(50);
+  });
+});
