@@ -1,18 +1,16 @@
 /**
  * The index's decisions, the same for the in-memory and the on-disk index:
- * LSH candidates from every segment's band tables, each pair decided as
- * dedup decides it (pairDecision.ts: the estimate, exact Jaccard, or hybrid —
- * the estimate where it is sure, exact Jaccard inside the margin), at the
- * index's threshold. Browser-safe.
+ * LSH candidates from every segment's band tables, each pair decided as dedup decides it (pairDecision.ts: the
+ * estimate, exact Jaccard — a simhash index's exact angle —, or hybrid: the estimate where it is sure, exact inside
+ * the margin), at the index's threshold. Browser-safe.
  *
- * Exact duplicates need no table of their own: equal normalized texts have
- * equal shingle sets, hence equal signatures, so they meet in every band and
- * are accepted at estimate 1 (and exact 1 where sets are compared), whatever
- * the verify mode — the decision dedup's exact pre-pass makes.
+ * Exact duplicates need no table of their own: equal normalized texts have equal shingle sets, hence equal signatures,
+ * so they meet in every band and are accepted at estimate 1 (and exact 1 where sets are compared), whatever the verify
+ * mode — the decision dedup's exact pre-pass makes.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
-import { exactJaccard } from '../verify/verification.js';
+import { exactSimilarityOf } from '../verify/exactJaccard.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, type MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';
@@ -21,6 +19,7 @@ import { IndexIdError } from './errors.js';
 import { containmentMatches } from './containment.js';
 import { fingerprintsOf, ForestCache } from './forest.js';
 import { RowScorer, topMatches, type ForestQuery } from './topK.js';
+import { measureOf, simhashTopMatches } from './simhashTopK.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
@@ -42,17 +41,22 @@ export class IndexEngine {
   /** Top-K and containment queries' forests, built on the first such query (forest.ts). */
   private readonly forests: ForestCache;
   private readonly scorer: RowScorer;
+  /** Exact Jaccard, or a simhash index's angle (exactJaccard.ts). */
+  private readonly exact: (x: Uint32Array, y: Uint32Array) => number;
 
   constructor(readonly parameters: IndexParameters) {
+    const measure = measureOf(parameters);
     this.forests = new ForestCache(parameters);
-    this.scorer = new RowScorer(parameters);
+    this.scorer = new RowScorer(parameters, exactSimilarityOf(measure));
     this.width = rowWidthOf(parameters);
     this.rule = pairRule(
       parameters.verify,
       parameters.threshold,
       { k: parameters.k, slotBits: parameters.slotBits },
       parameters.estimateError,
+      measure,
     );
+    this.exact = this.scorer.exact;
     this.keys = new Uint32Array(2 * parameters.bands);
     this.pair = new Uint32Array(2 * this.width);
     this.pairMatrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
@@ -146,7 +150,7 @@ export class IndexEngine {
       const evidence: ExactEvidence = {
         // Without both sets (an index that does not store them), the estimate decides at the threshold.
         known: () => set !== undefined && (other = c.source.readSet(c.row)) !== undefined,
-        similarity: () => (exact = exactJaccard(set!, other!)),
+        similarity: () => (exact = this.exact(set!, other!)),
         missingSets: 'estimate',
       };
       const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
@@ -168,6 +172,7 @@ export class IndexEngine {
    */
   query(segments: readonly IndexSegment[], signed: SignedTexts, options: QueryOptions = {}): QueryResult[] {
     const byForest = options.top !== undefined || options.containment !== undefined;
+    const measure = measureOf(this.parameters);
     const forests = byForest ? this.forests.forestsOf(segments) : [];
     const fingerprints = new Uint16Array(forests[0]?.slots ?? 0);
     const results: QueryResult[] = [];
@@ -191,7 +196,7 @@ export class IndexEngine {
                 { ...query, q: set === undefined ? 0 : set.length / 2, c: containment },
                 this.scorer,
               ).slice(0, top)
-            : topMatches(
+            : (measure === 'angular' ? simhashTopMatches : topMatches)(
                 segments,
                 forests,
                 (s) => this.forests.postingsOf(s),
