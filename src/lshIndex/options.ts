@@ -204,7 +204,7 @@ export function parameterDifferences(index: IndexParameters, given: IndexOptions
     (['k', 'threshold', 'verify'] as const).some((key) => given[key] !== undefined && given[key] !== index[key]);
   // Another scheme or Hamming distance: the threshold and banding its own (SimHash's come from maxHamming alone).
   const simhashChange =
-    (given.scheme !== undefined && given.scheme !== index.scheme) ||
+    (given.scheme !== undefined && given.scheme !== index.scheme && [given.scheme, index.scheme].includes('simhash')) ||
     (given.maxHamming !== undefined && given.maxHamming !== index.maxHamming);
   const other = resolveParameters({
     ...base,

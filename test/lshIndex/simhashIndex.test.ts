@@ -44,6 +44,10 @@ describe('simhash index parameters', () => {
       expect.arrayContaining(['maxHamming: 4 (index) vs 6', 'bands: 5 (index) vs 7']),
     );
     expect(parameterDifferences(p, { scheme: 'classic' })[0]).toMatch(/^scheme: /);
+    // Between MinHash schemes the index's own threshold and banding stay what is compared.
+    const classic = resolveParameters({ threshold: 0.7 });
+    expect(parameterDifferences(classic, { scheme: 'oph' })[0]).toMatch(/^scheme: /);
+    expect(parameterDifferences(classic, { scheme: 'oph' })).toHaveLength(1);
   });
 });
 
