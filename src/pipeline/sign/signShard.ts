@@ -185,7 +185,11 @@ function slotColumns(params: SignatureParams): number {
   return schemeOf(params) === 'simhash' ? 1 : params.k;
 }
 
-/** A SimHash signature's fingerprint from its 64 one-bit slots (row d of the matrix), as a signed INT64. */
+/**
+ * A SimHash signature's fingerprint from its 64 one-bit slots (row d of the matrix), as a signed INT64. Only a
+ * document without elements has other slots (all-ones), and that is an empty one (no token, no shingle; an idf
+ * weight is at least 1), which the shard marks empty.
+ */
 function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
   const { k, slotBits, words } = matrix;
   let fingerprint = 0n;
