@@ -144,8 +144,9 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     throw new RangeError(
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
-  const signature = makeParams(options);
   const simhash = options.scheme === 'simhash' ? simhashBanding(options) : undefined;
+  // SimHash's one-bit slots fit 32 bits: half the rows of 64 (the library's and CLI's default for other schemes).
+  const signature = makeParams(simhash && options.slotBits === undefined ? { ...options, slotBits: 32 } : options);
   if (simhash === undefined && options.maxHamming !== undefined)
     throw new RangeError('maxHamming applies to scheme simhash only (its block tables)');
   const slotBits = fullSlotBits(signature);

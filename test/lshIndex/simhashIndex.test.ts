@@ -25,7 +25,8 @@ const queries = corpus.texts.filter((_, i) => i % 9 === 4).map((text) => text.re
 describe('simhash index parameters', () => {
   it('come from maxHamming: h + 1 block tables of ⌊64 / (h + 1)⌋ bits, threshold 1 − h / 64, k 64', () => {
     const p = resolveParameters({ scheme: 'simhash' });
-    expect([p.k, p.bands, p.rows, p.threshold, p.maxHamming]).toEqual([64, 4, 16, 61 / 64, 3]);
+    expect([p.k, p.bands, p.rows, p.threshold, p.maxHamming, p.slotBits]).toEqual([64, 4, 16, 61 / 64, 3, 32]);
+    expect(resolveParameters({ scheme: 'simhash', slotBits: 64 }).slotBits).toBe(64);
     const q = resolveParameters({ scheme: 'simhash', maxHamming: 8, threshold: 56 / 64, lsh: { bands: 9, rows: 7 } });
     expect([q.bands, q.rows, q.threshold, q.maxHamming]).toEqual([9, 7, 56 / 64, 8]);
     expect(resolveParameters({}).maxHamming).toBeUndefined();
