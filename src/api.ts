@@ -6,6 +6,7 @@
  * src/index.ts too, for callers that need one stage alone.
  */
 import { checkParams, type LshParams } from './bands/lshParams.js';
+import { simhashBands, simhashThreshold } from './bands/simhashBands.js';
 import { defaultLshParams } from './dedup/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
@@ -22,20 +23,13 @@ import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
-import { optionValue, type OptionValues, type VerificationOptions } from './options.js';
+import { optionValue, type OptionValues, type VerificationOptions, type VerifyMode } from './options.js';
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import type { AuditResult } from './audit/audit.js';
 import { auditInMemory } from './dedup/auditInMemory.js';
-import {
-  substringDocuments,
-  substringTokenDocuments,
-  TOKEN_OPTIONS,
-  type SubstringsResult,
-} from './substrings/substringDocuments.js';
-import { searchRepeatsInWorkers } from './substrings/repeatWorkers.js';
-import type { CutMode } from './options.js';
+import { nodeStageWorkers } from './dedup/node/stageWorkers.js';
 
-/** The options each function takes: any other key (a misspelling) is refused. */
+/** The options each function takes: any other key is refused, each value checked by the table (src/options.ts). */
 const SIGNATURE_OPTIONS = [
   'scheme',
   'weights',
@@ -64,18 +58,13 @@ const DEDUP_OPTIONS = [
   'against',
   'audit',
   'auditSeed',
+  'maxHamming',
 ] as const;
-
-/** Every option checked by the table (src/options.ts) before any work, with the CLI's messages. */
-function checkedOptions<T extends object>(options: T, known: readonly string[], what: string): T {
-  checkOptions(options, known, what);
-  return options;
-}
 
 export interface MinHashOptions extends SignatureOptions {
   /** `auto` (default): WebGPU when Dawn finds an adapter, else the CPU; `cpu` and `webgpu` force one. */
   readonly backend?: BackendChoice;
-  /** Worker threads for the CPU backend and shingling; default one per core. */
+  /** Worker threads for the CPU backend, shingling and (dedup) the stages after signing; default one per core. */
   readonly threads?: number;
 }
 
@@ -114,7 +103,7 @@ export interface MinHasher {
  * }
  */
 export async function createMinHasher(options: MinHashOptions = {}): Promise<MinHasher> {
-  const params = makeParams(checkedOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
+  const params = makeParams(checkOptions(options, MINHASH_OPTIONS, 'createMinHasher'));
   const slotBits = fullSlotBits(params);
   const { signer, firstPass, notes } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
     cpuThreads: options.threads,
@@ -174,13 +163,28 @@ export async function minhash(texts: readonly string[], options: MinHashOptions 
  */
 export interface DedupOptions
   extends MinHashOptions,
-    Partial<Pick<OptionValues, 'threshold' | 'audit' | 'auditSeed'> & VerificationOptions> {
+    Partial<Pick<OptionValues, 'threshold' | 'audit' | 'auditSeed' | 'maxHamming'> & VerificationOptions> {
   /** Bands × rows; default the optimizer's choice for the threshold (as `gpudedup params` shows). */
   readonly lsh?: LshParams;
   /** default first; the CLI's spellings ('longest', 'field:quality') too. */
   readonly keep?: KeepPolicy | string;
   /** Reference documents: corpus documents near-duplicate to one of them are removed. */
   readonly against?: readonly (string | InMemoryDocument)[];
+}
+
+/**
+ * The threshold, banding and measure of a run: MinHash's from the options; SimHash's (as `--scheme simhash` has them)
+ * from maxHamming by Manku's block tables, its exact decisions by the angle between the shingle vectors.
+ */
+function banding(options: DedupOptions, k: number, verify: VerifyMode) {
+  if (options.scheme !== 'simhash') {
+    const threshold = optionValue('threshold', options.threshold);
+    return { threshold, lsh: options.lsh ?? defaultLshParams(threshold, k, verify), measure: 'jaccard' as const };
+  }
+  for (const name of ['threshold', 'lsh', 'audit'] as const)
+    if (options[name] !== undefined) throw new RangeError(`dedup: scheme simhash bands by maxHamming, not ${name}`);
+  const maxHamming = optionValue('maxHamming', options.maxHamming);
+  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), measure: 'angular' as const };
 }
 
 export interface DedupResult extends DedupDocumentsResult {
@@ -205,13 +209,10 @@ export async function dedup(
 ): Promise<DedupResult> {
   checkDocuments(documents, 'dedup', true);
   if (options?.against !== undefined) checkDocuments(options.against, 'dedup: against', true);
-  const params = makeParams(checkedOptions(options, DEDUP_OPTIONS, 'dedup'));
-  if (options.scheme === 'simhash')
-    throw new RangeError("dedup: scheme simhash is the CLI's for now (`gpudedup dedup`)");
+  const params = makeParams(checkOptions(options, DEDUP_OPTIONS, 'dedup'));
   const slotBits = fullSlotBits(params);
-  const threshold = optionValue('threshold', options.threshold);
   const verify = optionValue('verify', options.verify);
-  const lsh = options.lsh ?? defaultLshParams(threshold, params.k, verify);
+  const { threshold, lsh, measure } = banding(options, params.k, verify);
   checkParams(lsh, params.k);
   const asDocument = (d: string | InMemoryDocument, i: number): InMemoryDocument =>
     typeof d === 'string' ? { id: String(i), text: d } : d;
@@ -220,8 +221,12 @@ export async function dedup(
   const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
     cpuThreads: options.threads,
   });
+  // The stages after signing on worker threads too (started on their first request), as the CLI runs them.
+  const threads = options.threads ?? availableParallelism();
+  const stageWorkers = threads > 1 ? nodeStageWorkers(threads) : undefined;
   try {
     const result = await dedupDocuments(corpus, {
+      stageWorkers: stageWorkers?.pool,
       backend: signer,
       signer: firstPass,
       shingle: shingleOptionsOf(params),
@@ -236,6 +241,7 @@ export async function dedup(
       maxBucketPairs: options.maxBucketPairs,
       keep: optionValue('keep', options.keep),
       against: options.against?.map(asDocument),
+      measure,
     });
     const audit =
       options.audit === undefined
@@ -245,56 +251,6 @@ export async function dedup(
   } finally {
     signer.destroy();
     firstPass.workers.destroy();
+    stageWorkers?.destroy();
   }
-}
-
-export interface SubstringsOptions {
-  /** Shortest repeated span, in bytes of UTF-8 (default 100). */
-  readonly minLength?: number;
-  /** 'later' (default): cut every occurrence but the first; 'all': every occurrence. */
-  readonly cut?: CutMode;
-  /** A document with a cut and fewer bytes left is marked dropped (default 1: only those left empty). */
-  readonly minRemaining?: number;
-  /** Bytes for the search's tables (default 1 GiB); the texts are held besides. */
-  readonly memoryLimitBytes?: number;
-  /** Worker threads of the search (default: one per core; 1: this thread). The token search runs in one. */
-  readonly threads?: number;
-  /** Instead of minLength: shortest repeated span in normalized tokens (as `--min-tokens`); nfkc, stripPunctuation. */
-  readonly minTokens?: number;
-  readonly nfkc?: boolean;
-  readonly stripPunctuation?: boolean;
-}
-
-const SUBSTRINGS_OPTIONS = ['minLength', 'cut', 'minRemaining', 'memoryLimitBytes', 'threads', ...TOKEN_OPTIONS];
-
-/**
- * Exact-substring deduplication (as `gpudedup substrings`): every span of at
- * least minLength bytes occurring more than once, verified byte for byte, cut.
- */
-export async function substrings(
-  documents: readonly (string | InMemoryDocument)[],
-  options: SubstringsOptions = {},
-): Promise<SubstringsResult> {
-  checkDocuments(documents, 'substrings', true);
-  checkedOptions(options, SUBSTRINGS_OPTIONS, 'substrings');
-  const corpus = documents.map((d, i) => (typeof d === 'string' ? { id: String(i), text: d } : d));
-  requireUniqueIdsInMemory(corpus); // the spans name documents by id: as the CLI refuses a repeated id
-  if (options.minTokens !== undefined)
-    return substringTokenDocuments(corpus, { ...options, minTokens: options.minTokens });
-  if (options.nfkc || options.stripPunctuation)
-    throw new RangeError('nfkc and stripPunctuation normalize tokens: give them with minTokens');
-  const settings = {
-    minLength: optionValue('minLength', options.minLength),
-    cut: optionValue('cut', options.cut),
-    minRemaining: optionValue('minRemaining', options.minRemaining),
-    memoryLimitBytes: options.memoryLimitBytes ?? 2 ** 30,
-  };
-  const threads = optionValue('threads', options.threads) ?? availableParallelism();
-  if (threads === 1) return substringDocuments(corpus, settings);
-  return substringDocuments(
-    corpus,
-    settings,
-    (shared, search) => searchRepeatsInWorkers(shared, search, threads),
-    true,
-  );
 }

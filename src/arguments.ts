@@ -66,12 +66,13 @@ function fieldProblem(doc: { id?: unknown; text?: unknown }): string {
 }
 
 /** An options argument: undefined or a plain object; its keys among `known`, the table's values checked. */
-export function checkOptions(options: unknown, known: readonly string[], what: string): void {
-  if (options === undefined) return;
+export function checkOptions<T>(options: T, known: readonly string[], what: string): T {
+  if (options === undefined) return options;
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new TypeError(`${what}: expected an options object, got ${kind(options)}`);
   checkKnownOptions(options, known, what);
   checkTableOptions(options);
+  return options;
 }
 
 /** An option outside the table: one of `choices` (true or false for a flag). */

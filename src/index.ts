@@ -13,14 +13,13 @@ export {
   minhash,
   createMinHasher,
   dedup,
-  substrings,
   type MinHasher,
   type MinHashOptions,
   type Signatures,
   type DedupOptions,
   type DedupResult,
-  type SubstringsOptions,
 } from './api.js';
+export { substrings, type SubstringsOptions } from './substringsApi.js';
 export {
   substringDocuments,
   type SubstringsResult,

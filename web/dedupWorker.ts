@@ -132,6 +132,7 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
   const report = progressReporter();
   const params = makeParams({
     scheme: settings.scheme,
+    weights: settings.weights,
     k: settings.k,
     seed: settings.seed,
     shingle: settings.shingle,
@@ -227,6 +228,8 @@ async function dedupFiles(
       verify: settings.verify,
       clusterCheck: settings.clusterCheck,
       keep: settings.keep,
+      // SimHash's exact decisions measure the angle between the shingle vectors, as the CLI's dedup --scheme simhash.
+      measure: settings.scheme === 'simhash' ? 'angular' : 'jaccard',
       against: reference.length > 0 ? webInputUnits(reference, bytes('reference set', referenceBytes)) : undefined,
       onInvalid: (message) => {
         invalidSkipped++;

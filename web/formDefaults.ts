@@ -9,6 +9,8 @@ import { OPTIONS, type OptionName } from '../src/options.js';
 export const FORM_FIELDS: Readonly<Record<string, OptionName>> = {
   threshold: 'threshold',
   scheme: 'scheme',
+  'max-hamming': 'maxHamming',
+  weights: 'weights',
   k: 'k',
   seed: 'seed',
   shingle: 'shingle',

@@ -21,6 +21,8 @@ const SETTINGS: readonly (readonly [string, string])[] = [
   ['--shingle', 'the setting “Shingles”'],
   ['--seed', 'the setting “Seed”'],
   ['--scheme', 'the signing scheme'],
+  ['--max-hamming', 'the setting “Max Hamming distance (SimHash)”'],
+  ['--weights', 'the setting “Shingle weights”'],
 ];
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -19,6 +19,8 @@ export interface RunSettings
     OptionValues,
     | 'threshold'
     | 'scheme'
+    | 'weights'
+    | 'maxHamming'
     | 'k'
     | 'shingle'
     | 'n'

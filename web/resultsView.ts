@@ -154,8 +154,9 @@ function describeSettings(summary: RunSummary): string {
       .join(', ') || 'lowercase only';
   return (
     `Settings: threshold ${s.threshold}; ${summary.lsh.bands} bands × ${summary.lsh.rows} rows ` +
-    `${s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
-    `scheme ${s.scheme}, k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}; verify ${s.verify}; ` +
+    `${s.scheme === 'simhash' ? `(max Hamming distance ${s.maxHamming})` : s.manualLsh ? '(as given)' : '(chosen for the threshold)'}; ` +
+    `scheme ${s.scheme}, k ${p.k}, seed ${p.seed}, ${p.shingle} ${p.n}-grams, ${normalization}` +
+    `${s.weights === 'none' ? '' : `, weights ${s.weights}`}; verify ${s.verify}; ` +
     `cluster check ${s.clusterCheck}; keep ${describeKeepPolicy(s.keep)}` +
     (summary.referenceDocuments > 0 ? `; against ${plural(summary.referenceDocuments, 'reference document')}` : '') +
     (s.skipInvalid ? '; malformed lines skipped' : '') +

@@ -4,6 +4,7 @@
  * S-curve of the settings as they stand, drawn by the params worker.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
+import { simhashBands, simhashThreshold } from '../src/bands/simhashBands.js';
 import type { KeepPolicy } from '../src/text/keepPolicy.js';
 import type { VerifyMode } from '../src/verify/verification.js';
 import { makeParams } from '../src/signatures/params.js';
@@ -101,6 +102,21 @@ function readKeep(): KeepPolicy {
   return { kind: 'field', field };
 }
 
+/** MinHash's banding: bands × rows as given, or the optimizer's choice for the threshold. */
+async function minhashBanding(threshold: number, k: number) {
+  const manual = readManualLsh(k);
+  const chosen = await chooseLsh(threshold, k, manual);
+  if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
+  return { threshold, lsh: chosen.lsh, manualLsh: manual !== undefined };
+}
+
+/** SimHash's, as `--scheme simhash` has it: Manku's block tables for the max Hamming distance, and its threshold. */
+function simhashBanding(maxHamming: number) {
+  if (value('bands') !== '' || value('rows') !== '')
+    throw new FieldError(byId('bands'), 'SimHash bands by its max Hamming distance: leave bands × rows empty.');
+  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), manualLsh: false };
+}
+
 export async function readSettings(): Promise<RunSettings> {
   const threshold = readThreshold();
   const k = readK();
@@ -111,18 +127,17 @@ export async function readSettings(): Promise<RunSettings> {
     'seed',
     () => makeParams({ scheme, seed: value('seed') === '' ? undefined : value('seed') }).seed,
   );
-  const manual = readManualLsh(k);
-  const chosen = await chooseLsh(threshold, k, manual);
-  if ('error' in chosen) throw new FieldError(byId('bands'), chosen.error);
-  const lsh = chosen.lsh;
+  const weights = OPTIONS.weights.parse(value('weights'));
+  const maxHamming = fieldCheck('max-hamming', () => OPTIONS.maxHamming.parse(value('max-hamming')));
+  const banding = scheme === 'simhash' ? simhashBanding(maxHamming) : await minhashBanding(threshold, k);
   const textField = fieldCheck('text-field', () => OPTIONS.textField.parse(value('text-field')));
   const idField = fieldCheck('id-field', () => OPTIONS.idField.parse(value('id-field')));
   return {
-    threshold,
-    lsh,
-    manualLsh: manual !== undefined,
+    ...banding,
     scheme,
-    k,
+    weights,
+    maxHamming,
+    k: scheme === 'simhash' ? makeParams({ scheme }).k : k,
     seed,
     shingle: OPTIONS.shingle.parse(value('shingle')),
     n,

@@ -12,6 +12,7 @@ import { sharedWords } from './sharedMemory.js';
 
 /** Where spilled rows go: appended in order, then read back. */
 export interface RowSink {
+  /** Rows nobody changes after (the sink may write them from where they lie). */
   append(rows: Uint32Array): void;
   finish(): SpilledSignatures;
 }

@@ -29,7 +29,6 @@ import { assignClusters, type Assignment } from '../clusters/assignment.js';
 import { candidateDocuments, type VerifiedClustering } from '../clusters/nearDuplicates.js';
 import type { SignedCorpus } from '../exact/exactPrePass.js';
 import { checkTableOptions } from '../options.js';
-import { isShared } from '../bands/sharedMemory.js';
 import type { ExactPairs } from '../verify/exactWorkers.js';
 import { ShingleSetStore, type LoadShingleSets, type ShingleSetSource } from '../verify/shingleSetStore.js';
 import {
@@ -122,8 +121,8 @@ export async function dedupSigned(
       workers,
     ));
   }
-  // The workers decide every pair where they can read the rows and the sets where they lie (shared memory).
-  const onWorkers = usesShingleSets(settings.verify) && isShared(signatures.words) ? store.exact : undefined;
+  // The workers decide every pair where they can read the sets where they lie (shared memory, the spill file).
+  const onWorkers = usesShingleSets(settings.verify) ? store.exact : undefined;
   const verified = await stage(
     'verification',
     (progress) => {

@@ -82,7 +82,11 @@ export async function signCorpus(
     records.addUnit(unit);
     options.onUnit?.(prePass.bytes + ids.bytes + records.bytes, prePass.table.documents);
     store.append(toStoredRows(unit.signatures, rows.k, rows.slotBits, rows.bands));
-    if (sets !== undefined) for (let i = 0; i < unit.selected.length; i++) sets.append(selectedSet(unit, i)!);
+    if (sets !== undefined) {
+      const { shingles, offsets } = unit.result;
+      if (shingles === undefined || offsets === undefined) throw new Error('internal: a unit came without its sets');
+      sets.appendRun(shingles, offsets, unit.selected.length);
+    }
     shingles += unit.result.shingleCount;
   }
   return {

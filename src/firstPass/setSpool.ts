@@ -29,6 +29,11 @@ export type FetchShingleSet = (group: number) => Uint32Array;
 export interface SetSpool {
   /** The next group's set, (lo, hi) pairs. */
   append(set: Uint32Array): void;
+  /**
+   * The next `count` groups' sets, end to end in `words` (a unit's answer, which nobody changes after): set i is
+   * words [2·offsets[i], 2·offsets[i + 1]).
+   */
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void;
   readonly load: LoadShingleSets;
   /** Any one group's set, read where it lies: exact Jaccard past the load's budget (ShingleSetStore). */
   readonly fetch?: FetchShingleSet;
@@ -60,6 +65,10 @@ export class MemorySetSpool implements SetSpool {
     this.chunkOf.push(chunk);
     this.startOf.push(start);
     this.sets.push(view);
+  }
+
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
+    for (let i = 0; i < count; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
   }
 
   readonly load: LoadShingleSets = async () => this.sets;

@@ -8,8 +8,8 @@
  * so they meet in every band and are accepted at estimate 1 (and exact 1 where sets are compared), whatever the verify
  * mode — the decision dedup's exact pre-pass makes.
  */
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { decidePair, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
+import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { decideEqualSlots, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
 import { exactSimilarityOf } from '../verify/exactJaccard.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, type MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
@@ -41,8 +41,6 @@ export class IndexEngine {
   /** Top-K and containment queries' forests, built on the first such query (forest.ts). */
   private readonly forests: ForestCache;
   private readonly scorer: RowScorer;
-  /** Exact Jaccard, or a simhash index's angle (exactJaccard.ts). */
-  private readonly exact: (x: Uint32Array, y: Uint32Array) => number;
 
   constructor(readonly parameters: IndexParameters) {
     const measure = measureOf(parameters);
@@ -56,7 +54,6 @@ export class IndexEngine {
       parameters.estimateError,
       measure,
     );
-    this.exact = this.scorer.exact;
     this.keys = new Uint32Array(2 * parameters.bands);
     this.pair = new Uint32Array(2 * this.width);
     this.pairMatrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
@@ -144,16 +141,17 @@ export class IndexEngine {
     this.pair.set(words.subarray(at, at + this.width), 0);
     for (const c of candidates) {
       c.source.readRow(c.row, this.pair, this.width);
-      const estimate = signatureAgreement(this.pairMatrix, 0, 1);
+      const equal = equalSlots(this.pairMatrix, 0, 1);
+      const estimate = agreementEstimate(equal, this.pairMatrix.k, this.pairMatrix.slotBits);
       let exact: number | undefined;
       let other: Uint32Array | undefined;
       const evidence: ExactEvidence = {
         // Without both sets (an index that does not store them), the estimate decides at the threshold.
         known: () => set !== undefined && (other = c.source.readSet(c.row)) !== undefined,
-        similarity: () => (exact = this.exact(set!, other!)),
+        similarity: () => (exact = this.scorer.exact(set!, other!)), // Jaccard, or a simhash index's angle
         missingSets: 'estimate',
       };
-      const decision = decidePair(this.rule, this.pairMatrix, 0, 1, evidence, estimate);
+      const decision = decideEqualSlots(this.rule, this.pairMatrix, equal, 0, 1, evidence);
       // Every slot equal (an exact duplicate, as a rule): confirmed by its sets where they are at hand, for the report.
       if (estimate === 1 && exact === undefined && evidence.known!(0, 1)) evidence.similarity(0, 1);
       if (isAccepted(decision))

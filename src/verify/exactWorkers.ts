@@ -2,24 +2,34 @@
  * Exact Jaccard and pair decisions on worker threads (Node's; the tab's Web
  * Workers where it is cross-origin isolated): the sets are posted once as
  * SharedSets (shared chunks, and the spill file each worker opens itself),
- * the candidates' rows once as a shared matrix, then batches of pairs come
- * and their similarities (`similarities`) or decisions (`decide`, as
- * decidePair makes them) go back; verification.ts keeps and counts them in
+ * the candidates' rows once as a shared matrix (or, where they are too large
+ * to share, each pair's count of equal slots with its batch), then batches of
+ * pairs come and their decisions (`decide`, as decidePair makes them) go back; verification.ts keeps and counts them in
  * candidate order. No Node imports: a worker's file reads come through
  * `OpenWords`.
  */
 import type { PairList } from '../bands/pairSet.js';
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { isShared } from '../bands/sharedMemory.js';
+import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SharedSets } from '../firstPass/sharedSets.js';
 import type { OpenWords, WordReader } from '../workers/wordFiles.js';
 import { exactSimilarityOf } from './exactJaccard.js';
-import { decidePair, type PairDecision, type PairRule } from './pairDecision.js';
+import { decideEqualSlots, type PairDecision, type PairRule, type SlotShape } from './pairDecision.js';
 
 export type ExactRequest =
   | { readonly type: 'sets'; readonly sets: SharedSets }
-  /** The rows the decisions read, in shared memory: posted once, never copied. */
-  | { readonly type: 'matrix'; readonly matrix: SignatureMatrix }
-  | { readonly type: 'decide'; readonly a: Uint32Array; readonly b: Uint32Array; readonly rule: PairRule };
+  /**
+   * The rows the decisions read, in shared memory: posted once, never copied. Without them (rows too large to share),
+   * each batch brings its pairs' counts of equal slots.
+   */
+  | { readonly type: 'matrix'; readonly shape: SlotShape; readonly matrix?: SignatureMatrix }
+  | {
+      readonly type: 'decide';
+      readonly a: Uint32Array;
+      readonly b: Uint32Array;
+      readonly rule: PairRule;
+      readonly equal?: Uint32Array;
+    };
 
 export interface ExactResponse {
   readonly decided?: DecidedBatch;
@@ -69,18 +79,19 @@ export function exactHandler(openWords?: OpenWords) {
       throw new Error(`exact workers: the set of group ${g} lies in a file this worker cannot read`);
     return cache.read(file, g, start[g], length[g]);
   };
-  let matrix: SignatureMatrix | undefined;
+  let rows: { readonly shape: SlotShape; readonly matrix?: SignatureMatrix } | undefined;
   let similarity = exactSimilarityOf('jaccard');
   const exactOf = (x: number, y: number): number => similarity(setOf(x, a), setOf(y, b));
   return (request: ExactRequest): { response: ExactResponse; transfer: ArrayBuffer[] } => {
     if (request.type === 'matrix') {
-      matrix = request.matrix;
+      rows = request;
       return { response: {}, transfer: [] };
     }
     if (request.type === 'decide') {
-      if (sets === undefined || matrix === undefined) throw new Error('exact workers: pairs came before the sets');
+      if (sets === undefined || rows === undefined) throw new Error('exact workers: pairs came before the sets');
       similarity = exactSimilarityOf(request.rule.measure);
-      const decided = decideBatch(matrix, request.a, request.b, request.rule, exactOf);
+      const equal = request.equal ?? equalSlotsOf(rows.matrix!, request.a, request.b);
+      const decided = decideBatch(rows.shape, equal, request, exactOf);
       return {
         response: { decided },
         transfer: [decided.decisions, decided.estimates, decided.exacts].map((x) => x.buffer as ArrayBuffer),
@@ -97,12 +108,11 @@ export function exactHandler(openWords?: OpenWords) {
   };
 }
 
-/** verifyPairs's loop over one batch, its results kept per pair. */
+/** verifyPairs's loop over one batch of pairs whose slots agree in `equal` places, its results kept per pair. */
 function decideBatch(
-  matrix: SignatureMatrix,
-  a: Uint32Array,
-  b: Uint32Array,
-  rule: PairRule,
+  shape: SlotShape,
+  equal: Uint32Array,
+  { a, b, rule }: { readonly a: Uint32Array; readonly b: Uint32Array; readonly rule: PairRule },
   exactOf: (x: number, y: number) => number,
 ): DecidedBatch {
   const decisions = new Uint8Array(a.length);
@@ -112,16 +122,22 @@ function decideBatch(
   const evidence = { similarity: (x: number, y: number) => (exact = exactOf(x, y)) };
   for (let i = 0; i < a.length; i++) {
     exact = Number.NaN;
-    const estimate = signatureAgreement(matrix, a[i], b[i]);
-    const decision = decidePair(rule, matrix, a[i], b[i], evidence, estimate);
+    const decision = decideEqualSlots(rule, shape, equal[i], a[i], b[i], evidence);
     const code = PAIR_DECISIONS.indexOf(decision);
-    // Every set is at hand here, so decidePair cannot leave a pair undecided or to the estimate for want of sets.
+    // Every set is at hand here, so a pair cannot be left undecided or to the estimate for want of sets.
     if (code < 0) throw new Error(`internal: exact workers made the decision '${decision}'`);
     decisions[i] = code;
-    estimates[i] = estimate;
+    estimates[i] = agreementEstimate(equal[i], shape.k, shape.slotBits);
     exacts[i] = exact;
   }
   return { decisions, estimates, exacts };
+}
+
+/** Each pair's count of equal slots, read from the rows. */
+function equalSlotsOf(matrix: SignatureMatrix, a: Uint32Array, b: Uint32Array): Uint32Array {
+  const equal = new Uint32Array(a.length);
+  for (let i = 0; i < a.length; i++) equal[i] = equalSlots(matrix, a[i], b[i]);
+  return equal;
 }
 
 /** The last set read from the file into a reused buffer: a batch's pairs often share their first document. */
@@ -160,6 +176,7 @@ export interface ExactWorkerPool {
 export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPairs {
   let posted: Promise<unknown> | undefined;
   let postedMatrix: SignatureMatrix | undefined;
+  let rowsShared = false;
   const toEach = (request: ExactRequest) =>
     Promise.all(Array.from({ length: pool.size }, (_, w) => pool.request(w, request)));
   const postSets = () => (posted ??= toEach({ type: 'sets', sets }));
@@ -167,16 +184,17 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
     async decide(matrix, pairs, rule, onBatch) {
       await postSets();
       if (postedMatrix !== matrix) {
-        await toEach({ type: 'matrix', matrix });
+        rowsShared = isShared(matrix.words);
+        const shape = { k: matrix.k, slotBits: matrix.slotBits };
+        await toEach({ type: 'matrix', shape, ...(rowsShared ? { matrix } : {}) });
         postedMatrix = matrix;
       }
       await inBatches(pool.size, pairs.a.length, async (worker, from, to) => {
-        const { decided } = await pool.request(worker, {
-          type: 'decide',
-          a: pairs.a.slice(from, to),
-          b: pairs.b.slice(from, to),
-          rule,
-        });
+        const a = pairs.a.slice(from, to);
+        const b = pairs.b.slice(from, to);
+        // Rows too large to share (sharedMemory.ts): this thread counts the equal slots, the workers do the rest.
+        const equal = rowsShared ? undefined : equalSlotsOf(matrix, a, b);
+        const { decided } = await pool.request(worker, { type: 'decide', a, b, rule, ...(equal && { equal }) });
         return () => onBatch(from, decided!);
       });
     },

@@ -7,7 +7,7 @@
  * whether the estimate can decide (which shingle sets to load) asks
  * `estimateVerdict`, without exact Jaccard at hand.
  */
-import { equalSlots, signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { VerifyMode } from '../options.js';
 import { DEFAULT_ESTIMATE_ERROR, decideByEstimate, estimateBounds, type EstimateBounds } from './estimateBounds.js';
 import type { SetMeasure } from './exactJaccard.js';
@@ -65,22 +65,26 @@ export function pairRule(
  */
 export type EstimateVerdict = 'accept' | 'reject' | 'exact';
 
-export function estimateVerdict(
-  rule: PairRule,
-  signatures: SignatureMatrix,
-  a: number,
-  b: number,
-  estimate?: number,
-): EstimateVerdict {
+/** What turns a count of equal slots into an estimate. */
+export type SlotShape = Pick<SignatureMatrix, 'k' | 'slotBits'>;
+
+export function estimateVerdict(rule: PairRule, signatures: SignatureMatrix, a: number, b: number): EstimateVerdict {
+  return rule.verify === 'none' || rule.verify === 'exact'
+    ? verdictOfEqualSlots(rule, signatures, 0)
+    : verdictOfEqualSlots(rule, signatures, equalSlots(signatures, a, b));
+}
+
+/** estimateVerdict from the number of the k slots on which the pair agrees (all any rule reads of their rows). */
+export function verdictOfEqualSlots(rule: PairRule, shape: SlotShape, equal: number): EstimateVerdict {
   switch (rule.verify) {
     case 'none':
       return 'accept';
     case 'estimate':
-      return (estimate ?? signatureAgreement(signatures, a, b)) >= rule.threshold ? 'accept' : 'reject';
+      return agreementEstimate(equal, shape.k, shape.slotBits) >= rule.threshold ? 'accept' : 'reject';
     case 'exact':
       return 'exact';
     case 'hybrid': {
-      const verdict = decideByEstimate(equalSlots(signatures, a, b), rule.bounds!);
+      const verdict = decideByEstimate(equal, rule.bounds!);
       return verdict === 1 ? 'accept' : verdict === 0 ? 'reject' : 'exact';
     }
   }
@@ -113,25 +117,36 @@ export type PairDecision =
   | 'estimate accepted past memory limit'
   | 'estimate rejected past memory limit';
 
-/**
- * The decision on the pair (a, b): `estimate` is their signature agreement
- * (computed when not given); exact Jaccard is asked of `evidence` only where
- * the estimate cannot decide.
- */
+/** The decision on the pair (a, b); exact Jaccard is asked of `evidence` only where the estimate cannot decide. */
 export function decidePair(
   rule: PairRule,
   signatures: SignatureMatrix,
   a: number,
   b: number,
   evidence?: ExactEvidence,
-  estimate = signatureAgreement(signatures, a, b),
 ): PairDecision {
-  const verdict = estimateVerdict(rule, signatures, a, b, estimate);
+  return decideEqualSlots(rule, signatures, equalSlots(signatures, a, b), a, b, evidence);
+}
+
+/**
+ * decidePair from the number of the k slots on which the pair agrees: what a thread that cannot read the rows (they
+ * were too large to share) decides from, given the count.
+ */
+export function decideEqualSlots(
+  rule: PairRule,
+  shape: SlotShape,
+  equal: number,
+  a: number,
+  b: number,
+  evidence?: ExactEvidence,
+): PairDecision {
+  const verdict = verdictOfEqualSlots(rule, shape, equal);
   if (verdict === 'accept') return 'estimate accepted';
   if (verdict === 'reject') return 'estimate rejected';
   if (evidence === undefined) throw new Error(`${rule.verify} verification needs the shingle sets`);
   if (evidence.known !== undefined && !evidence.known(a, b)) {
     if (evidence.missingSets !== 'estimate') return 'undecided';
+    const estimate = agreementEstimate(equal, shape.k, shape.slotBits);
     return estimate >= rule.threshold ? 'estimate accepted past memory limit' : 'estimate rejected past memory limit';
   }
   return evidence.similarity(a, b) >= rule.threshold ? 'exact accepted' : 'exact rejected';

@@ -11,11 +11,11 @@
  * - none: every candidate passes (LSH alone, like text-dedup's default).
  */
 import type { PairList } from '../bands/pairSet.js';
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
+import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { VerifyMode } from '../options.js';
 import {
   countDecision,
-  decidePair,
+  decideEqualSlots,
   isAccepted,
   noDecisions,
   pairRule,
@@ -90,9 +90,10 @@ export function verifyPairs(candidates: PairList, options: VerifyPairsOptions): 
   for (let i = 0; i < n; i++) {
     const a = candidates.a[i];
     const b = candidates.b[i];
-    const estimate = signatureAgreement(signatures, a, b);
+    const equal = equalSlots(signatures, a, b);
+    const estimate = agreementEstimate(equal, signatures.k, signatures.slotBits);
     exact = Number.NaN;
-    kept.add(decidePair(rule, signatures, a, b, evidence, estimate), a, b, estimate, exact);
+    kept.add(decideEqualSlots(rule, signatures, equal, a, b, evidence), a, b, estimate, exact);
     if (onProgress !== undefined && (i & 0xffff) === 0xffff) onProgress(i + 1);
   }
   onProgress?.(n);

@@ -1,6 +1,6 @@
 /**
  * A file of 32-bit words read at word offsets: how worker threads read the spill files (rows, shingle sets) by their
- * paths. No Node imports here: Node's reader is src/pipeline/dedup/wordReader.ts.
+ * paths. No Node imports here: Node's reader is wordReader.ts.
  */
 export interface WordReader {
   /** Fills `into` with words [fromWord, fromWord + into.length). */

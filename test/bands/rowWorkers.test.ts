@@ -9,7 +9,7 @@ import { copyRows, rangeKeys, rangesOn, rowHandler, type RowRequest } from '../.
 import { sharedWords } from '../../src/bands/sharedMemory.js';
 import { signatureMatrix } from '../../src/bands/signatureMatrix.js';
 import { EMPTY_SLOT_WORD } from '../../src/signatures/backend.js';
-import { openWords } from '../../src/pipeline/dedup/wordReader.js';
+import { openWords } from '../../src/workers/wordReader.js';
 import { rng } from '../support/reference.js';
 import { plantedCorpus } from '../support/planted.js';
 import { tempDir } from '../support/cli.js';

@@ -15,7 +15,7 @@ import {
   type InMemoryDocument,
   type StageWorkerPool,
 } from '../../src/dedup/dedupDocuments.js';
-import { nodeStageWorkers } from '../../src/pipeline/dedup/stageWorkers.js';
+import { nodeStageWorkers } from '../../src/dedup/node/stageWorkers.js';
 import type { VerifyMode } from '../../src/verify/verification.js';
 import { DEFAULT_READ } from '../../src/io/documents.js';
 import { runDedup } from '../../src/pipeline/dedup/dedup.js';

@@ -1332,3 +1332,67 @@ describe('a large file in the tab, on the CPU path', () => {
     }
   }, 400_000);
 });
+
+describe('SimHash and count weights in the tab', () => {
+  // As `gpudedup dedup --scheme simhash --max-hamming H` and `--weights counts`: the same files, byte for byte.
+  const RUNS = [
+    {
+      form: { scheme: 'simhash', 'max-hamming': '15', verify: 'exact' },
+      flags: ['--scheme', 'simhash', '--max-hamming', '15', '--verify', 'exact'],
+      used: 'scheme simhash, k 64',
+    },
+    {
+      form: { scheme: 'classic', weights: 'counts', verify: 'hybrid' },
+      flags: ['--weights', 'counts'],
+      used: 'weights counts',
+    },
+  ] as const;
+
+  it('dedups as the CLI does with the same scheme and weights: kept, clusters and pairs', async () => {
+    const input = plantedInput();
+    const { page, requests } = await openPage('/');
+    try {
+      await page.getByText('More options').click();
+      await page.setInputFiles('#files', [input.jsonlGz, input.text]);
+      await page.selectOption('#backend-choice', 'cpu');
+      for (const run of RUNS) {
+        for (const [id, value] of Object.entries(run.form)) {
+          if ((await page.locator(`#${id}`).evaluate((el) => el.tagName)) === 'SELECT')
+            await page.selectOption(`#${id}`, value);
+          else await page.fill(`#${id}`, value);
+        }
+        expect(await clickDedup(page), run.used).toMatch(/^Done/);
+        expect(await page.textContent('#settings-used'), run.used).toContain(run.used);
+        const dir = tempInputDir();
+        const out = (name: string) => join(dir, name);
+        const cli = await runCli([
+          'dedup',
+          input.jsonlGz,
+          input.text,
+          '-o',
+          out('kept.jsonl'),
+          '--clusters',
+          out('clusters.csv'),
+          '--pairs',
+          out('pairs.csv'),
+          '--backend',
+          'cpu',
+          '-q',
+          ...run.flags,
+        ]);
+        expect(cli.stderr, run.used).toBe('');
+        const relative = (text: string) => text.replaceAll(`${dirname(input.text)}/`, '');
+        const pairs = relative(readFileSync(out('pairs.csv'), 'utf8'));
+        expect(pairs.trim().split('\n').length, `${run.used}: pairs to compare`).toBeGreaterThan(3);
+        expect(await download(page, '#download-pairs'), run.used).toBe(pairs);
+        expect(await download(page, '#download-clusters'), run.used).toBe(
+          relative(readFileSync(out('clusters.csv'), 'utf8')),
+        );
+        expect(await download(page, '#download-kept'), run.used).toBe(readFileSync(out('kept.jsonl'), 'utf8'));
+      }
+      expectOnlyLocalRequests(requests);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -15,6 +15,8 @@ describe('the form defaults', () => {
     expect(Object.fromEntries([...fields].map(([id, f]) => [id, f.value]))).toEqual({
       threshold: String(OPTIONS.threshold.default),
       scheme: OPTIONS.scheme.default,
+      'max-hamming': String(OPTIONS.maxHamming.default),
+      weights: OPTIONS.weights.default,
       k: String(OPTIONS.k.default),
       seed: String(OPTIONS.seed.default),
       shingle: OPTIONS.shingle.default,
@@ -47,15 +49,12 @@ describe('the form defaults', () => {
     }
   });
 
-  it('offers every scheme of the table but SimHash (the library core refuses it for now), and a seed left at its default follows the scheme as --seed does (datasketch-*: 1)', () => {
+  it('offers every scheme of the table, and a seed left at its default follows the scheme as --seed does (datasketch-*: 1)', () => {
     const select = html.slice(
       html.indexOf('<select id="scheme"'),
       html.indexOf('</select>', html.indexOf('<select id="scheme"')),
     );
-    // SimHash bands by Manku's block tables in the CLI's dedup only (issue 41); the tab runs the library core.
-    expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual(
-      SCHEME_NAMES.filter((s) => s !== 'simhash'),
-    );
+    expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual([...SCHEME_NAMES]);
     expect(defaultSeedOf('classic')).toBe(String(OPTIONS.seed.default));
     for (const scheme of SCHEME_NAMES) expect(defaultSeedOf(scheme), scheme).toBe(makeParams({ scheme }).seed);
     expect(SCHEME_NAMES.filter((s) => s.startsWith('datasketch-')).map(defaultSeedOf)).toEqual(['1', '1', '1']);

@@ -54,7 +54,7 @@ import { loadShingleSets } from './shingleSets.js';
 import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
 import { loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
-import { nodeStageWorkers } from './stageWorkers.js';
+import { nodeStageWorkers } from '../../dedup/node/stageWorkers.js';
 import { availableParallelism } from 'node:os';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from '../shared/config.js';

@@ -89,7 +89,7 @@ export function rowSpill(options: SpillOptions, k: number, slotBits: SlotBits, b
   let words = 0;
   return {
     append(rows) {
-      file.append(rows);
+      file.appendOwned(rows);
       words += rows.length;
     },
     finish: () => new SpilledRows(file, { k, slotBits, bands, width, count: words / width }, options),

@@ -65,6 +65,24 @@ export class FileSetSpool implements SetSpool {
     this.write(g, set);
   }
 
+  /** As append for each set; those bound for the file go as one run, written from where they lie (no copy). */
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
+    let i = 0;
+    for (; i < count && this.file === undefined; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
+    if (i === count) return;
+    const first = 2 * offsets[i];
+    for (; i < count; i++) {
+      const g = this.groups++;
+      if (g === this.starts.length) this.grow();
+      this.lengths[g] = 2 * (offsets[i + 1] - offsets[i]);
+      this.chunk[g] = -1;
+      this.starts[g] = this.words + 2 * offsets[i] - first;
+    }
+    const run = words.subarray(first, 2 * offsets[count]);
+    this.words += run.length;
+    this.file!.appendOwned(run);
+  }
+
   /** The set as held: copied into the arena (its unit's buffer is then freed), or a view of that buffer. */
   private hold(g: number, set: Uint32Array): Uint32Array {
     if (this.arena === undefined) return set; // a view of its unit's buffer, which holds only selected sets

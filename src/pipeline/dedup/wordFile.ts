@@ -13,6 +13,8 @@ import { registerTemporary, removeTemporaryBehind } from '../../formats/files/te
 
 const BLOCK_BYTES = 4 * 2 ** 20;
 const MAX_BEHIND_BYTES = 64 * 2 ** 20;
+/** appendOwned writes arrays this large from where they lie; smaller ones are copied into a block. */
+const OWNED_BYTES = 256 * 2 ** 10;
 
 interface Block {
   /** Its first byte in the file. */
@@ -65,6 +67,21 @@ export class WordFile {
     }
   }
 
+  /**
+   * As append, for words that nobody changes after (a worker's answer): a large array is written from where it lies,
+   * not copied (its own block in flight).
+   */
+  appendOwned(words: Uint32Array): void {
+    if (words.byteLength < OWNED_BYTES) {
+      this.append(words);
+      return;
+    }
+    this.throwIfFailed();
+    this.issue();
+    this.size += words.byteLength;
+    this.send(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
+  }
+
   /** Reads words [fromWord, fromWord + into.length) into `into`: from the file, or from a block not written yet. */
   read(into: Uint32Array, fromWord: number): void {
     this.throwIfFailed();
@@ -97,16 +114,18 @@ export class WordFile {
     return removeTemporaryBehind(this.path);
   }
 
-  /** The block being filled goes to the file: behind, or in place past the bound. */
+  /** The block being filled goes to the file. */
   private issue(): void {
     if (this.filled === 0) return;
-    const block: Block = {
-      start: this.size - this.filled,
-      bytes: this.filling.subarray(0, this.filled),
-      written: false,
-    };
+    const bytes = this.filling.subarray(0, this.filled);
     this.filling = new Uint8Array(0);
     this.filled = 0;
+    this.send(bytes);
+  }
+
+  /** The last `bytes.length` bytes appended go to the file: behind, or in place past the bound. */
+  private send(bytes: Uint8Array): void {
+    const block: Block = { start: this.size - bytes.length, bytes, written: false };
     this.inFlight.push(block);
     this.inFlightBytes += block.bytes.length;
     if (this.inFlightBytes > MAX_BEHIND_BYTES) {

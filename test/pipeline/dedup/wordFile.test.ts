@@ -1,4 +1,4 @@
-// The spill files written behind: every word appended reads back at once (from its block while the write is in
+// The spill files written behind: every word appended (copied, or owned and written where it lies) reads back at once (from its block while the write is in
 // flight, from the file after), across block boundaries and past the bound on bytes in flight; drain puts it all in
 // the file, which another reader (an exact worker) then sees whole; remove leaves nothing.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +19,14 @@ describe('WordFile', () => {
     const all = Uint32Array.from({ length: total }, (_, i) => (i * 2654435761) >>> 0);
     let appended = 0;
     while (appended < total) {
-      const n = Math.min(total - appended, random() < 0.1 ? 3 * 2 ** 20 : 1 + Math.floor(random() * 5000));
-      file.append(all.subarray(appended, appended + n));
+      const size = random();
+      const n = Math.min(
+        total - appended,
+        size < 0.1 ? 3 * 2 ** 20 : 1 + Math.floor(random() * (size < 0.3 ? 2 ** 17 : 5000)),
+      );
+      // Owned words (past 256 KiB) are written from where they lie, their own block; others copied into a block.
+      if (random() < 0.5) file.appendOwned(all.subarray(appended, appended + n));
+      else file.append(all.subarray(appended, appended + n));
       appended += n;
       // A read right after the append, of a range that may lie in the file, in flight and in the block being filled.
       const from = Math.floor(random() * appended);

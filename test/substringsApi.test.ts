@@ -1,6 +1,6 @@
 /** The library's substrings(): the CLI's semantics on documents in memory, in this thread or on workers. */
 import { describe, expect, it } from 'vitest';
-import { substrings } from '../../src/index.js';
+import { substrings } from '../src/index.js';
 
 const P = 'A paragraph that three documents share, word for word, and long enough to be cut: ünïcödé ☃.';
 

@@ -1,11 +1,12 @@
 /**
- * The stages after the first pass on Node's worker threads: one pool that reads spilled rows in ranges (band keys,
+ * The stages after the first pass on Node's worker threads (the CLI's dedup and the library's): one pool that reads spilled rows in ranges (band keys,
  * the candidates' rows: src/bands/rowWorkers.ts), bands (src/bands/bandWorkers.ts) and, over the first pass's shared
  * sets, computes exact Jaccard and decides pairs (src/verify/exactWorkers.ts).
  */
 import type { BandRequest, BandResponse, BandWorkerPool } from '../../bands/bandWorkers.js';
 import type { RowRequest, RowResponse, RowWorkerPool } from '../../bands/rowWorkers.js';
 import type { SharedSets } from '../../firstPass/sharedSets.js';
+import type { StageWorkerPool } from '../dedupDocuments.js';
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
 import { workerScript } from '../../workers/workerScript.js';
@@ -15,6 +16,8 @@ export interface StageWorkers {
   readonly rows: RowWorkerPool;
   /** With the first pass's sets shared. */
   readonly exact?: ExactPairs;
+  /** The same threads as dedupDocuments takes them (it posts the sets itself). */
+  readonly pool: StageWorkerPool;
   destroy(): void;
 }
 
@@ -22,7 +25,7 @@ export interface StageWorkers {
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
   type Request = ExactRequest | BandRequest | RowRequest;
   const pool = new WorkerPool<Request & PoolRequest, ExactResponse & BandResponse & RowResponse & PoolResponse>(
-    workerScript(import.meta.url, 'pipeline/dedup/stageWorker.js'),
+    workerScript(import.meta.url, 'dedup/node/stageWorker.js'),
     threads,
     'stage',
   );
@@ -32,6 +35,7 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     banding: { size: threads, request },
     rows: { size: threads, request },
     exact: sets === undefined ? undefined : exactPairsOn({ size: threads, request }, sets),
+    pool: { size: threads, request: (worker, body, transfer) => request(worker, body, transfer) as never },
     destroy: () => pool.destroy(),
   };
 }

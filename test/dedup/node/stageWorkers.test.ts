@@ -9,8 +9,8 @@ import { findCandidatesOn } from '../../../src/bands/bandWorkers.js';
 import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
 import { exactHandler, exactPairsOn, type ExactRequest } from '../../../src/verify/exactWorkers.js';
 import { exactJaccard } from '../../../src/verify/exactJaccard.js';
-import { nodeStageWorkers } from '../../../src/pipeline/dedup/stageWorkers.js';
-import { openWords } from '../../../src/pipeline/dedup/wordReader.js';
+import { nodeStageWorkers } from '../../../src/dedup/node/stageWorkers.js';
+import { openWords } from '../../../src/workers/wordReader.js';
 import { verifyPairs, verifyPairsOnWorkers, type VerifyPairsOptions } from '../../../src/verify/verification.js';
 import { signatureMatrix } from '../../../src/bands/signatureMatrix.js';
 import { sharedWords } from '../../../src/bands/sharedMemory.js';
@@ -42,7 +42,7 @@ describe('exact Jaccard on worker threads', () => {
     expect(inFile).toBeLessThan((3 * corpus.texts.length) / 4);
     const handle = exactHandler(openWords);
     handle({ type: 'sets', sets: shared });
-    handle({ type: 'matrix', matrix: corpus.signatures });
+    handle({ type: 'matrix', shape: corpus.signatures, matrix: corpus.signatures });
     const n = corpus.texts.length;
     const a = Uint32Array.from({ length: 500 }, (_, i) => (i * 7) % n);
     const b = Uint32Array.from({ length: 500 }, (_, i) => (i * 13 + 5) % n);
@@ -54,11 +54,21 @@ describe('exact Jaccard on worker threads', () => {
     await spool.release();
   });
 
-  it.each(['exact', 'hybrid', 'estimate'] as const)(
-    '%s verification decided on the workers (rows and sets where they lie) equals verifyPairs, in order across batches',
-    async (verify) => {
+  // Rows 'unshared' stand for rows too large to share (sharedMemory.ts): this thread counts each pair's equal slots.
+  it.each([
+    ['exact', 'shared'],
+    ['hybrid', 'shared'],
+    ['estimate', 'shared'],
+    ['hybrid', 'unshared'],
+    ['estimate', 'unshared'],
+  ] as const)(
+    '%s verification decided on the workers (rows %s, sets where they lie) equals verifyPairs, in order across batches',
+    async (verify, rows) => {
       const spool = await spooled();
-      const words = sharedWords(corpus.signatures.words.length);
+      const words =
+        rows === 'shared'
+          ? sharedWords(corpus.signatures.words.length)
+          : new Uint32Array(corpus.signatures.words.length);
       words.set(corpus.signatures.words);
       const signatures = signatureMatrix(words, corpus.signatures.k);
       // Twelve copies of the candidates: past two batches of 4,096 pairs, so batches come back out of order.
@@ -84,6 +94,8 @@ describe('exact Jaccard on worker threads', () => {
         // The same threads band too: the candidates findCandidates gives here.
         const banded = await findCandidatesOn(workers.banding, signatures, { bands: 32, rows: 4 });
         expect(banded).toEqual(findCandidates(signatures, { bands: 32, rows: 4 }));
+        if (verify !== 'exact')
+          expect(onWorkers.decided.estimateAccepted + onWorkers.decided.estimateRejected).toBeGreaterThan(0);
         expect(onWorkers).toEqual(sequential);
         expect(progress).toBe(pairs.a.length);
         // Workers run inline answer the same (the tab's workers would run this handler).

@@ -1,6 +1,6 @@
 /** A spill file of 32-bit words (rows, shingle sets) read at word offsets, opened read-only by a stage worker. */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { WordReader } from '../../workers/wordFiles.js';
+import type { WordReader } from './wordFiles.js';
 
 export function openWords(path: string): WordReader {
   const fd = openSync(path, 'r');

@@ -7,7 +7,7 @@ import { bandHandler, type BandRequest } from '../../bands/bandWorkers.js';
 import { rowHandler, type RowRequest } from '../../bands/rowWorkers.js';
 import { exactHandler, type ExactRequest } from '../../verify/exactWorkers.js';
 import { serveRequests } from '../../workers/workerPool.js';
-import { openWords } from './wordReader.js';
+import { openWords } from '../../workers/wordReader.js';
 
 const band = bandHandler();
 const exact = exactHandler(openWords);
