@@ -7,6 +7,7 @@ import { sparkJobScript } from '../engines/spark.js';
 import { planFor, runCluster, type ClusterConfig, type ClusterSummary } from '../pipeline/cluster/cluster.js';
 import { counted, thousands } from '../format.js';
 import { describeKeepPolicy } from '../text/keepPolicy.js';
+import { schemeOf } from '../signatures/params.js';
 import { auditSummaryLines } from '../formats/reports/auditReport.js';
 import {
   addCheckOptions,
@@ -154,18 +155,20 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
   const int = thousands;
   const t = s.stats.timings;
   const sec = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(2);
+  const simhash = schemeOf(s.meta.params) === 'simhash';
   const lines = [
     `clustered ${counted(s.documents, 'document')} from ${counted(s.meta.shard.count, 'shard')} on ${options.engine} ` +
       `→ ${options.clusters ?? options.removed ?? options.report ?? options.reportHtml ?? options.auditFile}`,
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
-    `  parameters   threshold ${s.threshold}, ${counted(s.meta.lsh.bands, 'band')} × ` +
-      `${counted(s.meta.lsh.rows, 'row')}, k ${s.meta.params.k}, verify ${options.verify}, cluster check ` +
-      `${options.clusterCheck}, keep ${describeKeepPolicy(options.keep)}`,
+    `  parameters   ${simhash ? `simhash, Hamming ≤ ${s.meta.lsh.bands - 1} (threshold ${s.threshold})` : `threshold ${s.threshold}`}, ` +
+      `${counted(s.meta.lsh.bands, simhash ? 'block table' : 'band')} × ${counted(s.meta.lsh.rows, simhash ? 'bit' : 'row')}, ` +
+      `k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ` +
+      `${describeKeepPolicy(options.keep)}`,
     `  candidates   ${counted(s.stats.candidates, 'pair')}, ${int(s.stats.verified)} verified; largest bucket ` +
       `${int(s.stats.largestBucket)}`,
-    `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact Jaccard`,
+    `  exact        ${counted(s.stats.exactPairs, 'pair')} measured by exact ${simhash ? 'angle' : 'Jaccard'}`,
     ...(options.against === undefined
       ? []
       : [`  against      ${counted(s.stats.contaminatedGroups, 'distinct text')} matched the reference set, removed`]),

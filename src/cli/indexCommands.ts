@@ -55,9 +55,9 @@ function registerCreate(index: Command): void {
       'documents to add: JSONL, Parquet or plain-text files, directories, or - for standard input',
     );
   addAddOptions(addIndexParameterOptions(command), { withBackend: false }).action(
-    async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions) => {
+    async (dir: string, corpus: string[], options: CreateCliOptions & AddCliOptions, cmd: Command) => {
       // With --weights idf: the table read from --idf FILE or counted from the corpus; the index keeps a copy.
-      const parameters = indexOptionsFrom(options, await idfIdentityFrom(corpus, options));
+      const parameters = indexOptionsFrom(options, await idfIdentityFrom(corpus, options), cmd);
       resolveParameters(parameters); // the index's own checks, before any work
       await checkNewIndexDirectory(dir);
       const config = addConfig(dir, corpus, options);

@@ -19,6 +19,7 @@ import {
 } from './options.js';
 import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
+import { addSimhashOptions, simhashRun } from './simhashOptions.js';
 
 export type CreateCliOptions = SignatureCliOptions &
   LshCliOptions & {
@@ -26,6 +27,7 @@ export type CreateCliOptions = SignatureCliOptions &
     estimateError: number;
     maxBucketPairs: number;
     storeSets: boolean;
+    maxHamming: number;
   };
 
 export type AddCliOptions = InputCliOptions &
@@ -40,7 +42,10 @@ export type AddCliOptions = InputCliOptions &
 
 /** The parameters `index create` fixes for the life of the index. */
 export function addIndexParameterOptions(command: Command): Command {
-  addLshOptions(addSignatureOptions(command));
+  addSimhashOptions(
+    addLshOptions(addSignatureOptions(command)),
+    '--scheme simhash: matches are fingerprints within h of 64 bits (h + 1 block tables; exact angle inside the margin)',
+  );
   return command
     .addOption(
       tableOption(
@@ -104,8 +109,15 @@ export function addAddOptions(command: Command, { withBackend }: { withBackend: 
     );
 }
 
-/** `idf`: the identity of the index's idf table (idfIdentityFrom), with --weights idf. */
-export function indexOptionsFrom(options: CreateCliOptions, idf?: string): IndexOptions {
+/**
+ * `idf`: the identity of the index's idf table (idfIdentityFrom), with --weights idf. `cmd`, where given, tells which
+ * flags were given: --scheme simhash bands by --max-hamming and refuses --threshold, --bands and --rows (simhashRun).
+ */
+export function indexOptionsFrom(options: CreateCliOptions, idf?: string, cmd?: Command): IndexOptions {
+  const simhash = options.scheme === 'simhash';
+  if (simhash && cmd !== undefined) simhashRun(options.maxHamming, cmd, options.verify);
+  if (!simhash && cmd?.getOptionValueSource('maxHamming') === 'cli')
+    throw new RangeError('--max-hamming applies to --scheme simhash only (its block tables)');
   // Not given: the scheme's default (64, or a datasketch scheme's dtype), never a flag the user did not give.
   const slotBits = options.slotBits;
   if (slotBits !== undefined && slotBits !== 32 && slotBits !== 64)
@@ -128,8 +140,9 @@ export function indexOptionsFrom(options: CreateCliOptions, idf?: string): Index
     nfkc: options.nfkc,
     stripPunctuation: options.stripPunctuation,
     slotBits,
-    threshold: options.threshold,
-    lsh: lshParamsFrom(options, options.k, exact && options.storeSets),
+    threshold: simhash ? undefined : options.threshold,
+    lsh: simhash ? undefined : lshParamsFrom(options, options.k, exact && options.storeSets),
+    ...(simhash ? { maxHamming: options.maxHamming } : {}),
     verify: options.verify,
     estimateError: options.estimateError,
     maxBucketPairs: options.maxBucketPairs,

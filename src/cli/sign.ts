@@ -19,6 +19,7 @@ import { addLshOptions, lshParamsFrom, type LshCliOptions } from './params.js';
 import { stageBar } from './progress.js';
 import { onInterrupt } from '../formats/files/temporaries.js';
 import { signShardCommand, type ShardCliOptions } from './signShard.js';
+import { addSimhashOptions } from './simhashOptions.js';
 import type { VerifyMode } from '../options.js';
 import type { KeepPolicy } from '../text/keepPolicy.js';
 
@@ -31,6 +32,7 @@ type SignCliOptions = InputCliOptions &
     shard?: string;
     verify?: VerifyMode;
     keep?: KeepPolicy;
+    maxHamming: number;
   };
 
 export function registerSignCommand(program: Command): void {
@@ -82,16 +84,21 @@ export function registerSignCommand(program: Command): void {
       ),
     );
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
-  addLshOptions(addSignatureOptions(addInputOptions(command))).action(runSignCommand);
+  addSimhashOptions(
+    addLshOptions(addSignatureOptions(addInputOptions(command))),
+    'with --shard and --scheme simhash: the Hamming distance `cluster` will find pairs within (h + 1 block tables)',
+  ).action(runSignCommand);
 }
 
-async function runSignCommand(inputs: string[], options: SignCliOptions): Promise<void> {
+async function runSignCommand(inputs: string[], options: SignCliOptions, cmd: Command): Promise<void> {
   if (options.shard !== undefined) {
     if (options.resume) throw new RangeError('--resume does not apply to --shard: rerun the shard');
-    if (options.scheme === 'simhash')
-      throw new RangeError('--scheme simhash is not available for shards yet (its block tables are in dedup only)');
-    return signShardCommand(inputs, options as ShardCliOptions);
+    return signShardCommand(inputs, options as ShardCliOptions, cmd);
   }
+  if (cmd.getOptionValueSource('maxHamming') === 'cli')
+    throw new RangeError(
+      '--max-hamming applies to sign --shard --scheme simhash only (the block tables of its shards)',
+    );
   if (options.verify !== undefined)
     throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
   if (options.keep !== undefined)

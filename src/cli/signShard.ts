@@ -7,7 +7,10 @@ import {
   type InputCliOptions,
   type SignatureCliOptions,
 } from './options.js';
+import type { Command } from 'commander';
 import { lshParamsFrom, type LshCliOptions } from './params.js';
+import { simhashRun } from './simhashOptions.js';
+import { schemeOf } from '../signatures/params.js';
 import { counted } from '../format.js';
 import { stageBar } from './progress.js';
 import { defaultOf, type VerifyMode } from '../options.js';
@@ -16,22 +19,34 @@ import type { KeepPolicy } from '../text/keepPolicy.js';
 
 export type ShardCliOptions = InputCliOptions &
   SignatureCliOptions &
-  LshCliOptions & { out: string; shard: string; batchSize: number; verify?: VerifyMode; keep?: KeepPolicy };
+  LshCliOptions & {
+    out: string;
+    shard: string;
+    batchSize: number;
+    verify?: VerifyMode;
+    keep?: KeepPolicy;
+    maxHamming: number;
+  };
 
-export async function signShardCommand(inputs: string[], options: ShardCliOptions): Promise<void> {
+export async function signShardCommand(inputs: string[], options: ShardCliOptions, cmd: Command): Promise<void> {
   if (!options.out.toLowerCase().endsWith('.parquet'))
     throw new RangeError(`--shard writes Parquet: name the output *.parquet, got ${options.out}`);
   // Every shard counts the whole corpus (or reads --idf FILE): one table, so `cluster` takes their shards together.
   const params = signatureParamsFrom(options, undefined, await idfIdentityFrom(inputs, options));
   // The shard is for the verification `cluster` will run: dedup's bands for it, and the shingle sets exact Jaccard
   // needs.
-  const exact = usesShingleSets(options.verify ?? defaultOf('verify'));
+  const verify = options.verify ?? defaultOf('verify');
+  const exact = usesShingleSets(verify);
+  // SimHash: Manku's block tables of --max-hamming and its threshold, as dedup takes them (simhashOptions.ts).
+  const simhash = schemeOf(params) === 'simhash' ? simhashRun(options.maxHamming, cmd, verify) : undefined;
+  if (simhash === undefined && cmd.getOptionValueSource('maxHamming') === 'cli')
+    throw new RangeError('--max-hamming applies to --scheme simhash only (its block tables)');
   const config: SignShardConfig = {
     inputs,
     read: readOptionsFrom(options, () => undefined),
     params,
-    threshold: options.threshold,
-    lsh: lshParamsFrom(options, params.k, exact),
+    threshold: simhash?.threshold ?? options.threshold,
+    lsh: simhash?.lsh ?? lshParamsFrom(options, params.k, exact),
     storeSets: exact,
     // first and longest need nothing more than the shard's position and length columns.
     scoreField: options.keep?.kind === 'field' ? options.keep.field : undefined,
@@ -63,8 +78,11 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
             : ''
         }`,
       `  sets       ${config.storeSets ? 'shingle sets stored (for --verify hybrid or exact)' : 'none (for --verify estimate)'}`,
-      `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ` +
-        `${config.threshold}), k ${params.k}`,
+      simhash === undefined
+        ? `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ` +
+          `${config.threshold}), k ${params.k}`
+        : `  blocks     ${counted(config.lsh.bands, 'block table')} of ${counted(config.lsh.rows, 'bit')} ` +
+          `(Hamming ≤ ${options.maxHamming}), 64-bit fingerprints`,
       `  backend    ${s.backend}`,
       `  time       ${s.seconds.toFixed(2)} s`,
     ].join('\n') + '\n',

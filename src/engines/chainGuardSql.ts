@@ -63,7 +63,7 @@ FROM check_members m JOIN group_pref p ON p.node = m.node`,
     { name: 'check_reps', sql: `SELECT grp, node AS rep FROM check_ranked WHERE rn = 1` },
     {
       name: 'check_scored',
-      sql: `SELECT m.node, m.grp, m.attempts + 1 AS attempts, r.rep, ${agreementSql(k)} AS agree
+      sql: `SELECT m.node, m.grp, m.attempts + 1 AS attempts, r.rep, ${agreementSql(k, rule)} AS agree
 FROM check_ranked m JOIN check_reps r ON r.grp = m.grp JOIN shards x ON x.position = r.rep JOIN shards y ON y.position = m.node
 WHERE m.rn > 1 AND m.attempts < ${r}`,
     },

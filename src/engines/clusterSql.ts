@@ -185,7 +185,7 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
     {
       name: 'scored',
       sql:
-        `SELECT c.a, c.b, ${agreementSql(k)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN ` +
+        `SELECT c.a, c.b, ${agreementSql(k, verify)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN ` +
         `shards y ON y.position = c.b`,
     },
     ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),

@@ -54,7 +54,7 @@ WHERE x.is_ref = 0 AND y.is_ref = 1 AND (x.size <= ${o.maxBucketPairs} OR y.rn <
     {
       name: 'cross_scored',
       sql:
-        `SELECT c.a, c.r, ${agreementSql(o.k)} AS agree FROM cross_candidates c JOIN shards x ON x.position = c.a ` +
+        `SELECT c.a, c.r, ${agreementSql(o.k, o.rule)} AS agree FROM cross_candidates c JOIN shards x ON x.position = c.a ` +
         `JOIN reference y ON y.position = c.r`,
     },
     ...(hasMargin(o.rule)

@@ -58,6 +58,12 @@ export interface SqlPairRule {
   readonly rejectUpTo: number;
   /** Compared as a double parsed from JavaScript's shortest round-trip text: the same double on both engines. */
   readonly threshold: number;
+  /**
+   * SimHash shards (`sign --shard --scheme simhash`): the fingerprint is the one column `slot_0`, agreement is
+   * 64 − popcount(x XOR y), and the exact measure is the angle's (exactAngular), decided as cosine ≥ `cosineFloor`:
+   * the least double whose angular similarity reaches the threshold in JavaScript's arithmetic (angularCosineFloor).
+   */
+  readonly simhash?: { readonly cosineFloor: number };
 }
 
 export function checkRule(rule: SqlPairRule, k: number, what: string): void {
@@ -81,8 +87,15 @@ export function checkRule(rule: SqlPairRule, k: number, what: string): void {
 /** Whether any pair can fall between the bounds (then the plan reads shingle lists). */
 export const hasMargin = (rule: SqlPairRule): boolean => rule.acceptFrom - rule.rejectUpTo > 1;
 
-/** Slots on which rows x and y agree. */
-export function agreementSql(k: number, x = 'x', y = 'y'): string {
+/**
+ * Slots on which rows x and y agree; for SimHash the fingerprint's equal bits, 64 − popcount(x XOR y), XOR spelled
+ * (x | y) & ~(x & y) (DuckDB's `^` is a power, Spark's a XOR; both count a negative BIGINT's 64 bits in bit_count).
+ */
+export function agreementSql(k: number, rule?: Pick<SqlPairRule, 'simhash'>, x = 'x', y = 'y'): string {
+  if (rule?.simhash !== undefined) {
+    const [a, b] = [`${x}.slot_0`, `${y}.slot_0`];
+    return `(${k} - bit_count((${a} | ${b}) & ~(${a} & ${b})))`;
+  }
   return Array.from({ length: k }, (_, i) => `CASE WHEN ${x}.slot_${i} = ${y}.slot_${i} THEN 1 ELSE 0 END`).join(' + ');
 }
 
@@ -117,14 +130,39 @@ export function exactPassSteps(
   return [
     { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
     ...steps,
-    {
-      name,
-      sql: `SELECT ${keep} FROM (
+    rule.simhash === undefined
+      ? {
+          name,
+          sql: `SELECT ${keep} FROM (
   SELECT s.*, c.common, x.n + y.n AS total
   FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${name}_sets x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
 WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
-    },
+        }
+      : angularPassStep(name, pairs, left, right, keep, rightSets, rule.simhash.cosineFloor),
   ];
+}
+
+/**
+ * exactAngular's decision: cos θ = |A ∩ B| / √(|A|·|B|) (the product and the root in doubles, as there) against the
+ * least passing cosine. A pair with nothing in common has cos θ = 0 (angular similarity ½, which a threshold ≤ ½
+ * accepts), so the common counts are left-joined; an empty set (n = 0) never passes, as exactAngular's 0.
+ */
+function angularPassStep(
+  name: string,
+  pairs: string,
+  left: string,
+  right: string,
+  keep: string,
+  rightSets: string,
+  cosineFloor: number,
+): SqlStep {
+  return {
+    name,
+    sql: `SELECT ${keep} FROM (
+  SELECT s.*, COALESCE(c.common, 0) AS common, CAST(x.n AS DOUBLE) * CAST(y.n AS DOUBLE) AS product
+  FROM ${pairs} s LEFT JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${name}_sets x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
+WHERE product > 0 AND CAST(common AS DOUBLE) / sqrt(product) >= ${doubleSql(cosineFloor)}`,
+  };
 }
 
 /**

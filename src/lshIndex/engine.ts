@@ -1,18 +1,16 @@
 /**
  * The index's decisions, the same for the in-memory and the on-disk index:
- * LSH candidates from every segment's band tables, each pair decided as
- * dedup decides it (pairDecision.ts: the estimate, exact Jaccard, or hybrid —
- * the estimate where it is sure, exact Jaccard inside the margin), at the
- * index's threshold. Browser-safe.
+ * LSH candidates from every segment's band tables, each pair decided as dedup decides it (pairDecision.ts: the
+ * estimate, exact Jaccard — a simhash index's exact angle —, or hybrid: the estimate where it is sure, exact inside
+ * the margin), at the index's threshold. Browser-safe.
  *
- * Exact duplicates need no table of their own: equal normalized texts have
- * equal shingle sets, hence equal signatures, so they meet in every band and
- * are accepted at estimate 1 (and exact 1 where sets are compared), whatever
- * the verify mode — the decision dedup's exact pre-pass makes.
+ * Exact duplicates need no table of their own: equal normalized texts have equal shingle sets, hence equal signatures,
+ * so they meet in every band and are accepted at estimate 1 (and exact 1 where sets are compared), whatever the verify
+ * mode — the decision dedup's exact pre-pass makes.
  */
 import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import { decideEqualSlots, isAccepted, pairRule, type ExactEvidence, type PairRule } from '../verify/pairDecision.js';
-import { exactJaccard } from '../verify/verification.js';
+import { exactSimilarityOf } from '../verify/exactJaccard.js';
 import type { IndexParameters } from './options.js';
 import { bandKeysOfRow, type MemorySegment, rowWidthOf, type IndexSegment } from './segment.js';
 import type { SignedTexts } from './signing.js';
@@ -21,6 +19,7 @@ import { IndexIdError } from './errors.js';
 import { containmentMatches } from './containment.js';
 import { fingerprintsOf, ForestCache } from './forest.js';
 import { RowScorer, topMatches, type ForestQuery } from './topK.js';
+import { measureOf, simhashTopMatches } from './simhashTopK.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
@@ -44,14 +43,16 @@ export class IndexEngine {
   private readonly scorer: RowScorer;
 
   constructor(readonly parameters: IndexParameters) {
+    const measure = measureOf(parameters);
     this.forests = new ForestCache(parameters);
-    this.scorer = new RowScorer(parameters);
+    this.scorer = new RowScorer(parameters, exactSimilarityOf(measure));
     this.width = rowWidthOf(parameters);
     this.rule = pairRule(
       parameters.verify,
       parameters.threshold,
       { k: parameters.k, slotBits: parameters.slotBits },
       parameters.estimateError,
+      measure,
     );
     this.keys = new Uint32Array(2 * parameters.bands);
     this.pair = new Uint32Array(2 * this.width);
@@ -147,7 +148,7 @@ export class IndexEngine {
       const evidence: ExactEvidence = {
         // Without both sets (an index that does not store them), the estimate decides at the threshold.
         known: () => set !== undefined && (other = c.source.readSet(c.row)) !== undefined,
-        similarity: () => (exact = exactJaccard(set!, other!)),
+        similarity: () => (exact = this.scorer.exact(set!, other!)), // Jaccard, or a simhash index's angle
         missingSets: 'estimate',
       };
       const decision = decideEqualSlots(this.rule, this.pairMatrix, equal, 0, 1, evidence);
@@ -169,6 +170,7 @@ export class IndexEngine {
    */
   query(segments: readonly IndexSegment[], signed: SignedTexts, options: QueryOptions = {}): QueryResult[] {
     const byForest = options.top !== undefined || options.containment !== undefined;
+    const measure = measureOf(this.parameters);
     const forests = byForest ? this.forests.forestsOf(segments) : [];
     const fingerprints = new Uint16Array(forests[0]?.slots ?? 0);
     const results: QueryResult[] = [];
@@ -192,7 +194,7 @@ export class IndexEngine {
                 { ...query, q: set === undefined ? 0 : set.length / 2, c: containment },
                 this.scorer,
               ).slice(0, top)
-            : topMatches(
+            : (measure === 'angular' ? simhashTopMatches : topMatches)(
                 segments,
                 forests,
                 (s) => this.forests.postingsOf(s),

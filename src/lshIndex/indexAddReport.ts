@@ -99,7 +99,7 @@ export function formatIndexAddSummary(report: IndexAddReport, destination: strin
 export function describeParameters(p: Readonly<Record<string, unknown>>): string {
   const lsh = (p.lsh ?? p) as { bands?: unknown; rows?: unknown };
   const parts = [
-    `threshold ${String(p.threshold)}`,
+    `threshold ${String(p.threshold)}${p.maxHamming !== undefined ? ` (Hamming ≤ ${String(p.maxHamming)})` : ''}`,
     lsh.bands !== undefined ? `${String(lsh.bands)} bands × ${String(lsh.rows)} rows` : undefined,
     p.verify !== undefined ? `verify ${String(p.verify)}` : undefined,
     `k ${String(p.k)}`,

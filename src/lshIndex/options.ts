@@ -4,6 +4,7 @@
  * Browser-safe: the in-memory index reads them too.
  */
 import { checkParams, type LshParams } from '../bands/lshParams.js';
+import { simhashBands, simhashThreshold } from '../bands/simhashBands.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
 import {
@@ -37,6 +38,8 @@ export interface IndexOptions extends Omit<SignatureOptions, 'slotBits' | 'bandK
   readonly maxBucketPairs?: number;
   /** Keep shingle sets for exact verification; default: true when verify is exact|hybrid. */
   readonly storeSets?: boolean;
+  /** scheme simhash: matches are fingerprints within this Hamming distance (its block tables and threshold). */
+  readonly maxHamming?: number;
 }
 
 export interface OpenOptions {
@@ -79,6 +82,7 @@ export const INDEX_OPTIONS = [
   'estimateError',
   'maxBucketPairs',
   'storeSets',
+  'maxHamming',
 ] as const;
 
 /** Every parameter of an index, resolved (defaults filled in): what manifest.json records. */
@@ -103,6 +107,29 @@ export interface IndexParameters {
   readonly estimateError: number;
   readonly maxBucketPairs: number;
   readonly storeSets: boolean;
+  /** scheme simhash only: the Hamming distance its bands (h + 1 block tables) and threshold (1 − h / 64) are for. */
+  readonly maxHamming?: number;
+}
+
+/**
+ * SimHash's banding and threshold, from maxHamming alone (Manku's block tables, simhashBands.ts); a threshold or
+ * banding given as well must be the ones it implies (a manifest records all three).
+ */
+function simhashBanding(options: IndexOptions): { maxHamming: number; threshold: number; lsh: LshParams } {
+  const maxHamming = optionValue('maxHamming', options.maxHamming);
+  const lsh = simhashBands(maxHamming);
+  const threshold = simhashThreshold(maxHamming);
+  if (options.threshold !== undefined && options.threshold !== threshold)
+    throw new RangeError(
+      `scheme simhash decides at Hamming ≤ maxHamming (${maxHamming}: threshold ${threshold}), not threshold ` +
+        `${options.threshold}: give maxHamming`,
+    );
+  if (options.lsh !== undefined && (options.lsh.bands !== lsh.bands || options.lsh.rows !== lsh.rows))
+    throw new RangeError(
+      `scheme simhash bands by maxHamming (${maxHamming}: ${lsh.bands} block tables of ${lsh.rows} bits), not ` +
+        `${options.lsh.bands} bands × ${options.lsh.rows} rows`,
+    );
+  return { maxHamming, threshold, lsh };
 }
 
 /** The options, checked by the options table, with every default filled in. */
@@ -117,13 +144,15 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     throw new RangeError(
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
-  const signature = makeParams(options);
-  if (options.scheme === 'simhash')
-    throw new RangeError('scheme simhash is not available for an index yet (its block tables are in dedup only)');
+  const simhash = options.scheme === 'simhash' ? simhashBanding(options) : undefined;
+  // SimHash's one-bit slots fit 32 bits: half the rows of 64 (the library's and CLI's default for other schemes).
+  const signature = makeParams(simhash && options.slotBits === undefined ? { ...options, slotBits: 32 } : options);
+  if (simhash === undefined && options.maxHamming !== undefined)
+    throw new RangeError('maxHamming applies to scheme simhash only (its block tables)');
   const slotBits = fullSlotBits(signature);
-  const threshold = optionValue('threshold', options.threshold);
+  const threshold = simhash?.threshold ?? optionValue('threshold', options.threshold);
   const verify = optionValue('verify', options.verify);
-  const lsh = givenLsh ?? defaultLshParams(threshold, signature.k, verify);
+  const lsh = simhash?.lsh ?? givenLsh ?? defaultLshParams(threshold, signature.k, verify);
   checkParams(lsh, signature.k);
   return {
     scheme: schemeOf(signature),
@@ -143,6 +172,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     estimateError: optionValue('estimateError', options.estimateError),
     maxBucketPairs: optionValue('maxBucketPairs', options.maxBucketPairs),
     storeSets: storeSets ?? usesShingleSets(verify),
+    ...(simhash ? { maxHamming: simhash.maxHamming } : {}),
   };
 }
 
@@ -173,11 +203,22 @@ export function parameterDifferences(index: IndexParameters, given: IndexOptions
   const rebanded =
     given.lsh === undefined &&
     (['k', 'threshold', 'verify'] as const).some((key) => given[key] !== undefined && given[key] !== index[key]);
-  const other = resolveParameters({ ...base, ...(rebanded ? { lsh: undefined } : {}), ...given });
+  // Another scheme or Hamming distance: the threshold and banding its own (SimHash's come from maxHamming alone).
+  const simhashChange =
+    (given.scheme !== undefined && given.scheme !== index.scheme && [given.scheme, index.scheme].includes('simhash')) ||
+    (given.maxHamming !== undefined && given.maxHamming !== index.maxHamming);
+  const other = resolveParameters({
+    ...base,
+    ...(rebanded || simhashChange ? { lsh: undefined } : {}),
+    ...(simhashChange ? { threshold: undefined, maxHamming: undefined } : {}),
+    ...given,
+  });
   const signature = paramDifferences(signatureParamsOf(index), signatureParamsOf(other)).map((d) =>
     d.replace(/^(\w+): (.*) vs (.*)$/, '$1: $2 (index) vs $3'),
   );
-  const rest = (['threshold', 'bands', 'rows', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const)
+  const rest = (
+    ['maxHamming', 'threshold', 'bands', 'rows', 'verify', 'estimateError', 'maxBucketPairs', 'storeSets'] as const
+  )
     .filter((key) => index[key] !== other[key])
     .map((key) => `${key}: ${String(index[key])} (index) vs ${String(other[key])}`);
   return [...signature, ...rest];
@@ -238,6 +279,11 @@ export function resolveQuery(texts: readonly string[], options: QueryOptions, p:
     throw new QueryOptionError(
       'query: rerank exact needs the shingle sets, which this index does not store (created without storeSets); use ' +
         'rerank estimate',
+    );
+  if (containment !== undefined && p.scheme === 'simhash')
+    throw new QueryOptionError(
+      'query: containment estimates the share of a query in a document from MinHash slots: a simhash index answers ' +
+        'top K and threshold queries',
     );
   if (containment !== undefined && !knowsSetSizes(p, p.storeSets)) {
     throw new QueryOptionError(

@@ -19,7 +19,7 @@
  * with nothing in common with the query is never returned. Browser-safe.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { exactJaccard } from '../verify/verification.js';
+import { exactJaccard } from '../verify/exactJaccard.js';
 import type { PrefixForest } from './forest.js';
 import type { IndexParameters } from './options.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
@@ -77,8 +77,11 @@ export class RowScorer {
   private readonly width: number;
   private readonly pair: Uint32Array;
   private readonly matrix: SignatureMatrix;
-
-  constructor(parameters: IndexParameters) {
+  constructor(
+    parameters: IndexParameters,
+    /** What exact scores measure: Jaccard, or a simhash index's angle (exactJaccard.ts). */
+    readonly exact: (x: Uint32Array, y: Uint32Array) => number = exactJaccard,
+  ) {
     this.width = rowWidthOf(parameters);
     this.pair = new Uint32Array(2 * this.width);
     this.matrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
@@ -97,7 +100,7 @@ export class RowScorer {
   scores(source: IndexSegment, row: number, set: Uint32Array | undefined): RowScore {
     const similarity = this.estimate(source, row);
     const other = set === undefined ? undefined : source.readSet(row);
-    return other === undefined ? { similarity } : { similarity, exact: exactJaccard(set!, other) };
+    return other === undefined ? { similarity } : { similarity, exact: this.exact(set!, other) };
   }
 
   /**
@@ -109,7 +112,7 @@ export class RowScorer {
     const other = source.readSet(row);
     return other === undefined
       ? { similarity: this.estimate(source, row) }
-      : { similarity: agreement, exact: exactJaccard(set, other) };
+      : { similarity: agreement, exact: this.exact(set, other) };
   }
 }
 

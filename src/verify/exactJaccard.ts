@@ -8,6 +8,7 @@
  * count, so the same similarity to the last bit.
  */
 import { PairIndex } from '../shingles/pairIndex.js';
+import { angularOfCosine } from './angular.js';
 import { LazyKernel, reserveMemory } from '../wasm/embedded.js';
 import { INTERSECTION_WASM } from './wasm/kernels.generated.js';
 
@@ -51,7 +52,7 @@ export function exactAngular(x: Uint32Array, y: Uint32Array): number {
   const [small, large] = x.length <= y.length ? [x, y] : [y, x];
   if (small.length === 0) return 0;
   const common = commonCount(small, large);
-  return 1 - Math.acos(Math.min(1, common / Math.sqrt((small.length / 2) * (large.length / 2)))) / Math.PI;
+  return angularOfCosine(common / Math.sqrt((small.length / 2) * (large.length / 2)));
 }
 
 /** The exact similarity of a measure. */

@@ -111,15 +111,40 @@ describe('--scheme simhash', () => {
   });
 });
 
-describe('--scheme simhash where it is not wired up yet', () => {
-  it('sign --shard and index create refuse it', async () => {
+describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its answers)', () => {
+  it('index create bands by --max-hamming, query answers top K by the exact angle, and refuses what does not apply', async () => {
     const dir = tempDir();
-    const input = join(dir, 'in.jsonl');
+    const [input, index] = [join(dir, 'in.jsonl'), join(dir, 'index')];
     writeFileSync(input, corpus());
-    const shard = await runCli(['sign', input, '--shard', '1/2', '-o', join(dir, 's.parquet'), '--scheme', 'simhash']);
-    expect(shard.stderr).toMatch(/not available for shards yet/);
-    const index = await runCli(['index', 'create', join(dir, 'index'), input, '--scheme', 'simhash', ...CPU]);
-    expect(index.stderr).toMatch(/not available for an index yet/);
+    const refused = await runCli(['index', 'create', join(dir, 'other'), '--scheme', 'simhash', '-t', '0.9']);
+    expect(refused.stderr).toMatch(/bands by --max-hamming, not --threshold/);
+    const hamming = await runCli(['index', 'create', join(dir, 'other'), '--max-hamming', '4']);
+    expect(hamming.stderr).toMatch(/--max-hamming applies to --scheme simhash only/);
+    const created = await runCli([
+      'index',
+      'create',
+      index,
+      input,
+      '--scheme',
+      'simhash',
+      '--max-hamming',
+      '4',
+      ...CPU,
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/threshold 0\.9375 \(Hamming ≤ 4\), 5 bands × 12 rows/);
+    const queries = join(dir, 'q.jsonl');
+    writeFileSync(queries, readFileSync(input, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+    const top = await runCli(['query', index, queries, '--top', '2', ...CPU]);
+    expect(top.code).toBe(0);
+    const lines = top.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { matches: { exact: number }[] });
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.matches[0].exact).toBe(1); // itself first
+    const containment = await runCli(['query', index, queries, '--containment', '0.5', ...CPU]);
+    expect(containment.stderr).toMatch(/containment .* simhash index answers top K and threshold queries/);
   });
 });
 

@@ -15,7 +15,8 @@
  * | `band_0` … `band_{b−1}` | the 64-bit band keys of src/bands/bandKeys.ts (hi·2^32 + lo, as signed INT64); 0 for an
  * empty document |
  * | `slot_0` … `slot_{k−1}` | the signature (signed INT64 for 64-bit slots, the unsigned value for 32-bit slots;
- * all-ones when empty) |
+ * all-ones when empty); SimHash (`--scheme simhash`): `slot_0` alone, the 64-bit fingerprint (bit i = slot i of its
+ * 64 one-bit slots, as signed INT64; −1 when empty), compared by popcount of XOR |
  * | `score` | only when the metadata names a `scoreField`: that field's numeric value (DOUBLE; −∞ when missing), for
  * `--keep field:NAME` |
  * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each

@@ -19,6 +19,8 @@ import {
 } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
 import { estimateBounds } from '../../verify/estimateBounds.js';
+import { angularCosineFloor } from '../../verify/angular.js';
+import { schemeOf } from '../../signatures/params.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
@@ -98,19 +100,22 @@ export function sqlPairRule(
   k: number,
   slotBits: SlotBits,
   estimateError = defaultOf('estimateError'),
+  simhash = false,
 ): SqlPairRule {
+  // SimHash: the fingerprint's equal bits are the agreeing slots; the exact measure the angle's (sqlParts.ts).
+  const measure = simhash ? { simhash: { cosineFloor: angularCosineFloor(threshold) } } : {};
   switch (verify) {
     case 'none':
-      return { acceptFrom: 0, rejectUpTo: -1, threshold };
+      return { acceptFrom: 0, rejectUpTo: -1, threshold, ...measure };
     case 'estimate': {
       const m = minimumAgreement(threshold, k);
-      return { acceptFrom: m, rejectUpTo: m - 1, threshold };
+      return { acceptFrom: m, rejectUpTo: m - 1, threshold, ...measure };
     }
     case 'exact':
-      return { acceptFrom: k + 1, rejectUpTo: -1, threshold };
+      return { acceptFrom: k + 1, rejectUpTo: -1, threshold, ...measure };
     case 'hybrid': {
       const { acceptFrom, rejectUpTo } = estimateBounds(k, threshold, estimateError, slotBits);
-      return { acceptFrom, rejectUpTo, threshold };
+      return { acceptFrom, rejectUpTo, threshold, ...measure };
     }
   }
 }
@@ -121,11 +126,12 @@ export async function planFor(
 ): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
   const metas = await Promise.all(config.shards.map(readShardMeta));
   const meta = checkShardSet(config.shards, metas);
+  const simhash = checkSimhashCluster(config, meta);
   const threshold = config.threshold ?? meta.threshold;
   const { k, slotBits } = meta.params;
   const verify = config.verify ?? defaultOf('verify');
-  const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError);
-  const check = representativeCheck(config, verify, threshold, k, slotBits);
+  const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError, simhash);
+  const check = representativeCheck(config, verify, threshold, k, slotBits, simhash);
   if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
     throw new RangeError(
       `--verify ${verify} needs the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): ` +
@@ -182,14 +188,33 @@ function representativeCheck(
   threshold: number,
   k: number,
   slotBits: SlotBits,
+  simhash: boolean,
 ): ClusterSqlOptions['check'] {
   const checkThreshold = threshold - (config.chainDelta ?? defaultOf('chainDelta'));
+  const checkVerify = verify === 'none' ? 'estimate' : verify;
   return (config.clusterCheck ?? defaultOf('clusterCheck')) === 'representative' && checkThreshold > 0
     ? {
-        rule: sqlPairRule(verify === 'none' ? 'estimate' : verify, checkThreshold, k, slotBits, config.estimateError),
+        rule: sqlPairRule(checkVerify, checkThreshold, k, slotBits, config.estimateError, simhash),
         maxRepresentatives: config.maxRepresentatives ?? defaultOf('maxRepresentatives'),
       }
     : undefined;
+}
+
+/**
+ * Whether the shards hold SimHash fingerprints (`sign --shard --scheme simhash`): then the threshold is the one of
+ * their --max-hamming (as dedup refuses --threshold with it), and --audit, which measures Jaccard, is refused.
+ */
+function checkSimhashCluster(config: PlanSettings, meta: ShardMeta): boolean {
+  if (schemeOf(meta.params) !== 'simhash') return false;
+  const maxHamming = meta.lsh.bands - 1;
+  if (config.threshold !== undefined)
+    throw new RangeError(
+      `${config.shards[0]} holds SimHash fingerprints, banded for --max-hamming ${maxHamming}: cluster decides at it, ` +
+        'not at --threshold (sign the shards again with another --max-hamming)',
+    );
+  if (config.inspect?.audit !== undefined)
+    throw new RangeError('--audit measures exact Jaccard, and SimHash shards are decided by the angle: leave it out');
+  return true;
 }
 
 /** The reference shards: a complete set, signed and banded as the corpus's shards, with sets where they have them. */

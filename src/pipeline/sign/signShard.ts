@@ -11,13 +11,18 @@
  */
 import { bandKey } from '../../bands/bandKeys.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import { type FullSlotBits, fromSignerWords, signatureMatrix } from '../../bands/signatureMatrix.js';
+import {
+  type FullSlotBits,
+  fromSignerWords,
+  signatureMatrix,
+  type SignatureMatrix,
+} from '../../bands/signatureMatrix.js';
 import { exactKey, words64 } from '../../exact/exactKey.js';
 import { keepScore } from '../../text/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../../formats/shards/shardFile.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { listInputFiles } from '../../io/readDocuments.js';
-import { shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
+import { schemeOf, shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
 import { normalizedForExactMatch } from '../../text/normalize.js';
@@ -96,7 +101,7 @@ export async function runSignShard(
     const writer = ShardWriter.create(
       config.out,
       config.lsh,
-      config.params.k,
+      slotColumns(config.params),
       () => shardMeta(config, writer.documents, source),
       undefined,
       {
@@ -175,6 +180,26 @@ function shardMeta(config: SignShardConfig, documents: number, source: ShardSour
   };
 }
 
+/** The shard's slot columns: k, or SimHash's one fingerprint (`slot_0`, its 64 one-bit slots packed: shardFile.ts). */
+function slotColumns(params: SignatureParams): number {
+  return schemeOf(params) === 'simhash' ? 1 : params.k;
+}
+
+/**
+ * A SimHash signature's fingerprint from its 64 one-bit slots (row d of the matrix), as a signed INT64. Only a
+ * document without elements has other slots (all-ones), and that is an empty one (no token, no shingle; an idf
+ * weight is at least 1), which the shard marks empty.
+ */
+function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
+  const { k, slotBits, words } = matrix;
+  let fingerprint = 0n;
+  for (let i = k - 1; i >= 0; i--) {
+    const low = slotBits === 64 ? words[(d * k + i) * 2] : words[d * k + i];
+    fingerprint = (fingerprint << 1n) | BigInt(low & 1);
+  }
+  return BigInt.asIntN(64, fingerprint);
+}
+
 /** Rows of one signed batch; returns the number of empty documents in it. */
 function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
   const { k } = config.params;
@@ -183,7 +208,8 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
   const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
   const key = new Uint32Array(2);
   const bandKeys = new BigInt64Array(bands);
-  const slots = new BigInt64Array(k);
+  const simhash = schemeOf(config.params) === 'simhash';
+  const slots = new BigInt64Array(slotColumns(config.params));
   let empty = 0;
   batch.documents.forEach((doc, d) => {
     const normalized = normalizedForExactMatch(doc.text, config.params.normalize);
@@ -197,9 +223,13 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
       }
     }
     const words = matrix.words;
-    for (let i = 0; i < k; i++)
-      slots[i] =
-        slotBits === 64 ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1]) : BigInt(words[d * k + i] >>> 0);
+    if (simhash) slots[0] = isEmpty ? -1n : packedFingerprint(matrix, d);
+    else
+      for (let i = 0; i < k; i++)
+        slots[i] =
+          slotBits === 64
+            ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1])
+            : BigInt(words[d * k + i] >>> 0);
     const score =
       config.scoreField === undefined
         ? undefined
