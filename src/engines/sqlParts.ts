@@ -108,7 +108,7 @@ export function doubleSql(value: number): string {
  * `left`, `right` and `agree`) inside the rule's margin whose shingle lists
  * reach the threshold; `keep` lists the columns returned. The lists of the
  * documents in such pairs are read in one scan of each side into
- * `name_sets`, exploded into one row per shingle, and a pair's common
+ * `name_elements`, one row per shingle, and a pair's common
  * shingles counted by a join on (document, shingle): linear in the shingles,
  * where an intersection of two lists in a row (`array_intersect`, DuckDB's a
  * list_filter + list_contains) is |A|·|B|. A list holds each shingle once
@@ -168,7 +168,8 @@ WHERE product > 0 AND CAST(common AS DOUBLE) / sqrt(product) >= ${doubleSql(cosi
 /**
  * Steps counting the common shingles of the pairs in table `pairs` (columns
  * `left`, `right`: positions in `shards`, and in `rightTable` for the right
- * side): `${name}_sets` (position, shingles, n) holds the lists read, and
+ * side): `${name}_elements` (position, h) holds the lists read, one row a shingle, `${name}_sets` (position, n)
+ * their lengths, and
  * `${name}_common` (left, right, common) each pair with a shingle in common
  * (a pair without one has no row).
  */
@@ -183,16 +184,21 @@ export function commonShingleSteps(
   const sameSide = rightTable === 'shards';
   const rightSets = sameSide ? sets : `${name}_right_sets`;
   const needed = sameSide
-    ? `SELECT ${left} FROM ${pairs} UNION SELECT ${right} FROM ${pairs}`
-    : `SELECT ${left} FROM ${pairs}`;
-  const setsOf = (table: string, positions: string): string =>
-    `SELECT position, shingles, size(shingles) AS n FROM ${table} WHERE position IN (${positions})`;
-  const explode = (table: string): string => `SELECT position, explode(shingles) AS h FROM ${table}`;
+    ? `SELECT ${left} AS position FROM ${pairs} UNION SELECT ${right} AS position FROM ${pairs}`
+    : `SELECT DISTINCT ${left} AS position FROM ${pairs}`;
+  // The lists are exploded straight from the shards (a copy of the lists read was one more pass over them), and
+  // each list's length counted from its rows: an empty list has none, hence the LEFT JOIN and 0.
+  const explode = (table: string, positions: string): string =>
+    `SELECT position, explode(shingles) AS h FROM ${table} WHERE position IN (${positions})`;
+  const setsOf = (elements: string, positions: string): string =>
+    `SELECT p.position, COALESCE(c.n, 0) AS n FROM (${positions}) p
+LEFT JOIN (SELECT position, COUNT(*) AS n FROM ${elements} GROUP BY position) c ON c.position = p.position`;
+  const rightPositions = `SELECT DISTINCT ${right} AS position FROM ${pairs}`;
   const steps: SqlStep[] = [
-    { name: sets, sql: setsOf('shards', needed) },
-    ...(sameSide ? [] : [{ name: rightSets, sql: setsOf(rightTable, `SELECT ${right} FROM ${pairs}`) }]),
-    { name: `${name}_elements`, sql: explode(sets) },
-    ...(sameSide ? [] : [{ name: `${name}_right_elements`, sql: explode(rightSets) }]),
+    { name: `${name}_elements`, sql: explode('shards', needed) },
+    ...(sameSide ? [] : [{ name: `${name}_right_elements`, sql: explode(rightTable, rightPositions) }]),
+    { name: sets, sql: setsOf(`${name}_elements`, needed) },
+    ...(sameSide ? [] : [{ name: rightSets, sql: setsOf(`${name}_right_elements`, rightPositions) }]),
     {
       name: `${name}_common`,
       sql: `SELECT s.${left}, s.${right}, COUNT(*) AS common

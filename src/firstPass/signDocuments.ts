@@ -34,6 +34,13 @@ export interface SignedBatch<D extends TextDocument = TextDocument> {
   readonly sets: Uint32Array[];
   /** Shingles in the batch. */
   readonly shingles: number;
+  /**
+   * With `exactKeys`: 4 words a document, the exact pre-pass key of its normalized text (MurmurHash3_x86_128, as the
+   * workers compute it for dedup), all zero when empty.
+   */
+  readonly exactKeys?: Uint32Array;
+  /** 1 for an empty document (no token), 0 otherwise. */
+  readonly empty: Uint8Array;
 }
 
 export interface PipelineOptions {
@@ -46,6 +53,8 @@ export interface PipelineOptions {
   readonly batchCharacters?: number;
   /** Each batch with its documents' shingle sets (default true). */
   readonly keepSets?: boolean;
+  /** Each batch with its documents' exact-duplicate keys, computed by the workers (default false). */
+  readonly exactKeys?: boolean;
 }
 
 /** The library's name for SignedPassTimings, kept: one type. */
@@ -62,8 +71,9 @@ export async function* signDocuments<D extends TextDocument>(
 ): AsyncGenerator<SignedBatch<D>> {
   const firstPass = 'workers' in signer ? signer : inlineSigner(signer);
   const keepSets = options.keepSets ?? true;
-  // Every document is signed: no exact pre-pass, so no exact keys.
-  const setup: ReadSetup = { read: MEMORY_READ, shingle: options.shingle, keep: { kind: 'first' }, exactKeys: false };
+  // Every document is signed: no exact pre-pass; its keys only when asked (sign --shard stores them).
+  const exactKeys = options.exactKeys === true;
+  const setup: ReadSetup = { read: MEMORY_READ, shingle: options.shingle, keep: { kind: 'first' }, exactKeys };
   const batches: D[][] = [];
   for await (const unit of signedUnits(
     textBatches(documents, options, batches),
@@ -79,6 +89,8 @@ export async function* signDocuments<D extends TextDocument>(
       signatures,
       sets: keepSets ? setsOfEveryDocument(unit) : [],
       shingles: unit.result.shingleCount,
+      exactKeys: exactKeys ? unit.documents.exactKeys.slice(0, 4 * unit.documents.count) : undefined,
+      empty: unit.documents.empty.slice(0, unit.documents.count),
     };
   }
 }

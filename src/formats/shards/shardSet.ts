@@ -4,7 +4,13 @@
  */
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { paramDifferences } from '../../signatures/params.js';
-import { SHARD_FORMAT, SHARD_META_KEY, type ShardMeta, type ShardReading } from './shardFile.js';
+import {
+  READABLE_SHARD_FORMATS,
+  SHARD_FORMAT,
+  SHARD_META_KEY,
+  type ShardMeta,
+  type ShardReading,
+} from './shardFile.js';
 
 /** The shard metadata of a Parquet file, or a one-line error naming it. */
 export async function readShardMeta(path: string): Promise<ShardMeta> {
@@ -18,7 +24,10 @@ export async function readShardMeta(path: string): Promise<ShardMeta> {
   if (entry?.value === undefined)
     throw new Error(`${path}: no ${SHARD_META_KEY} metadata: not a shard of \`gpudedup sign --shard\``);
   const meta = JSON.parse(entry.value) as ShardMeta;
-  if (meta.format !== SHARD_FORMAT) throw new Error(`${path}: shard format ${meta.format}, expected ${SHARD_FORMAT}`);
+  if (!READABLE_SHARD_FORMATS.includes(meta.format))
+    throw new Error(
+      `${path}: shard format ${meta.format}, expected ${SHARD_FORMAT} (or ${READABLE_SHARD_FORMATS.slice(0, -1).join(', ')}); sign it again with this gpudedup`,
+    );
   return meta;
 }
 

@@ -17,7 +17,7 @@ import {
   signatureMatrix,
   type SignatureMatrix,
 } from '../../bands/signatureMatrix.js';
-import { exactKey, words64 } from '../../exact/exactKey.js';
+import { words64 } from '../../exact/exactKey.js';
 import { keepScore } from '../../text/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../../formats/shards/shardFile.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
@@ -25,7 +25,6 @@ import { listInputFiles } from '../../io/readDocuments.js';
 import { schemeOf, shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
-import { normalizedForExactMatch } from '../../text/normalize.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { requireUniqueIds } from '../../exact/uniqueIds.js';
 import {
@@ -155,6 +154,7 @@ async function signInto(
         shingle: shingleOptionsOf(config.params),
         batchDocuments: config.batchSize,
         keepSets: config.storeSets === true,
+        exactKeys: true,
       };
       for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
         empty += appendBatch(writer, batch, config);
@@ -210,10 +210,11 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
   const bandKeys = new BigInt64Array(bands);
   const simhash = schemeOf(config.params) === 'simhash';
   const slots = new BigInt64Array(slotColumns(config.params));
+  // The workers' exact keys: the very keys dedup's exact pre-pass groups by.
+  const exact = batch.exactKeys!;
   let empty = 0;
   batch.documents.forEach((doc, d) => {
-    const normalized = normalizedForExactMatch(doc.text, config.params.normalize);
-    const isEmpty = normalized === '';
+    const isEmpty = batch.empty[d] === 1;
     if (isEmpty) empty++;
     for (let j = 0; j < bands; j++) {
       if (isEmpty) bandKeys[j] = 0n;
@@ -234,10 +235,11 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
       config.scoreField === undefined
         ? undefined
         : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
+    const e = 4 * d;
     writer.push(
       doc.id,
       doc.index,
-      isEmpty ? null : exactKey(normalized),
+      isEmpty ? null : [words64(exact[e], exact[e + 1]), words64(exact[e + 2], exact[e + 3])],
       doc.text.length,
       bandKeys,
       slots,
