@@ -4,9 +4,9 @@
  * SharedSets (shared chunks, and the spill file each worker opens itself),
  * the candidates' rows once as a shared matrix (or, where they are too large
  * to share, each pair's count of equal slots with its batch), then batches of
- * pairs come and their decisions (`decide`, as decidePair makes them) go back; verification.ts keeps and counts them in
- * candidate order. No Node imports: a worker's file reads come through
- * `OpenWords`.
+ * pairs come and their decisions (`decide`, as decidePair makes them) go
+ * back; verification.ts keeps and counts them in candidate order. No Node
+ * imports: a worker's file reads come through `OpenWords`.
  */
 import type { PairList } from '../bands/pairSet.js';
 import { isShared } from '../bands/sharedMemory.js';

@@ -65,7 +65,7 @@ export class FileSetSpool implements SetSpool {
     this.write(g, set);
   }
 
-  /** As append for each set; those bound for the file go as one run, written from where they lie (no copy). */
+  /** As append for each set; those bound for the file go as one run (WordFile.appendOwned: large runs not copied). */
   appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
     let i = 0;
     for (; i < count && this.file === undefined; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
