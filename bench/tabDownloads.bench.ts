@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEDUP_WEIGHTS, optimalParams } from '../src/bands/lshParams.js';
 import { DEFAULT_READ } from '../src/io/documents.js';
-import { OPTIONS } from '../src/options.js';
 import { runDedup } from '../src/pipeline/dedup/dedup.js';
 import { writeDedupOutputs } from '../src/pipeline/dedup/writeOutputs.js';
 import { makeParams, schemeOf } from '../src/signatures/params.js';
@@ -67,7 +66,7 @@ it(`makes the tab's downloads of ${process.env.TAB_DOWNLOADS_INPUT ?? `${MB} MB`
       manualLsh: false,
       scheme: schemeOf(params),
       weights: 'none',
-      maxHamming: OPTIONS.maxHamming.default,
+      maxHamming: 3,
       k: K,
       seed: params.seed,
       shingle: params.shingle,
