@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openIndex } from '../lshIndex/diskIndex.js';
 import type { QueryOptions } from '../lshIndex/types.js';
-import { writerFailure, type WriterReply, type WriterSetup } from './writerThread.js';
+import { answerRequests, type WriterSetup } from './writerThread.js';
 
 export type QueryWorkerOp =
   | { readonly op: 'query'; readonly texts: readonly string[]; readonly options: QueryOptions }
@@ -21,31 +21,18 @@ export type QueryWorkerRequest = { readonly id: number } & QueryWorkerOp;
 const port = parentPort!;
 const setup = workerData as WriterSetup;
 
-try {
+await answerRequests(port, async () => {
   // One thread each: the pool is the parallelism; a large query's signing stays on this thread's own signer.
   const index = await openIndex(setup.dir, { readOnly: true, backend: setup.backend, threads: 1 });
-  port.postMessage({ id: 0, ok: true, value: null } satisfies WriterReply);
-  port.on('message', (request: QueryWorkerRequest) => {
-    const run = async (): Promise<unknown> => {
-      switch (request.op) {
-        case 'query':
-          return index.query(request.texts, request.options);
-        case 'refresh':
-          return index.refresh();
-        case 'close':
-          return index.close();
-      }
-    };
-    run().then(
-      (value) => {
-        port.postMessage({ id: request.id, ok: true, value: value ?? null } satisfies WriterReply);
-        if (request.op === 'close') port.close();
-      },
-      (error: unknown) =>
-        port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
-    );
-  });
-} catch (error) {
-  port.postMessage({ id: 0, ok: false, error: writerFailure(error) } satisfies WriterReply);
-  port.close();
-}
+  const answer = async (request: QueryWorkerRequest): Promise<unknown> => {
+    switch (request.op) {
+      case 'query':
+        return index.query(request.texts, request.options);
+      case 'refresh':
+        return index.refresh();
+      case 'close':
+        return index.close();
+    }
+  };
+  return { ready: null, run: async (request: QueryWorkerRequest) => (await answer(request)) ?? null };
+});

@@ -7,7 +7,7 @@
  * IndexIdError with its fields, IndexParameterError by name…) so the server
  * answers them as it would in process.
  */
-import { Worker } from 'node:worker_threads';
+import { type MessagePort, Worker } from 'node:worker_threads';
 import type { BackendChoice } from '../options.js';
 import { IndexIdError, type IndexIdProblem } from '../lshIndex/errors.js';
 import type {
@@ -54,6 +54,34 @@ export type WriterReply = { readonly id: number } & (
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: WriterFailure }
 );
+
+/**
+ * A worker's side of the protocol (the writer's and the query threads'): `open` makes what it serves (its `ready`
+ * value answers id 0), then each request is answered in order with what `run` gives, as a reply of the same id;
+ * `close` ends the port once answered. A failure to open is the reply to id 0, and ends the port.
+ */
+export async function answerRequests<R extends { readonly id: number; readonly op: string }>(
+  port: MessagePort,
+  open: () => Promise<{ readonly ready: unknown; readonly run: (request: R) => Promise<unknown> }>,
+): Promise<void> {
+  try {
+    const { ready, run } = await open();
+    port.postMessage({ id: 0, ok: true, value: ready } satisfies WriterReply);
+    port.on('message', (request: R) => {
+      run(request).then(
+        (value) => {
+          port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
+          if (request.op === 'close') port.close();
+        },
+        (error: unknown) =>
+          port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
+      );
+    });
+  } catch (error) {
+    port.postMessage({ id: 0, ok: false, error: writerFailure(error) } satisfies WriterReply);
+    port.close();
+  }
+}
 
 /** An error as plain data: its class name survives (RangeError, IndexParameterError…), for the reply's status. */
 export function writerFailure(error: unknown): WriterFailure {

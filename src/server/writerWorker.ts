@@ -6,40 +6,27 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openIndex } from '../lshIndex/diskIndex.js';
-import { writerFailure, type WriterReply, type WriterRequest, type WriterSetup } from './writerThread.js';
+import { answerRequests, type WriterRequest, type WriterSetup } from './writerThread.js';
 
 const port = parentPort!;
 const setup = workerData as WriterSetup;
 
-try {
+await answerRequests(port, async () => {
   const index = await openIndex(setup.dir, { backend: setup.backend, threads: setup.threads });
-  port.postMessage({ id: 0, ok: true, value: index.lockNote ?? null } satisfies WriterReply);
-  port.on('message', (request: WriterRequest) => {
-    const run = async (): Promise<unknown> => {
-      switch (request.op) {
-        case 'add': {
-          // A merge after the add that failed (the add committed): /health reports it.
-          const result = await index.add(request.documents, { all: request.all });
-          return index.writeProblem === undefined ? result : { ...result, writeProblem: index.writeProblem };
-        }
-        case 'remove':
-          return index.remove(request.ids);
-        case 'stats':
-          return index.stats();
-        case 'close':
-          return index.close();
+  const run = async (request: WriterRequest): Promise<unknown> => {
+    switch (request.op) {
+      case 'add': {
+        // A merge after the add that failed (the add committed): /health reports it.
+        const result = await index.add(request.documents, { all: request.all });
+        return index.writeProblem === undefined ? result : { ...result, writeProblem: index.writeProblem };
       }
-    };
-    run().then(
-      (value) => {
-        port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
-        if (request.op === 'close') port.close();
-      },
-      (error: unknown) =>
-        port.postMessage({ id: request.id, ok: false, error: writerFailure(error) } satisfies WriterReply),
-    );
-  });
-} catch (error) {
-  port.postMessage({ id: 0, ok: false, error: writerFailure(error) } satisfies WriterReply);
-  port.close();
-}
+      case 'remove':
+        return index.remove(request.ids);
+      case 'stats':
+        return index.stats();
+      case 'close':
+        return index.close();
+    }
+  };
+  return { ready: index.lockNote ?? null, run };
+});
