@@ -6,7 +6,7 @@
  * src/index.ts too, for callers that need one stage alone.
  */
 import { checkParams, type LshParams } from './bands/lshParams.js';
-import { simhashBands, simhashThreshold } from './bands/simhashBands.js';
+import { simhashBanding } from './bands/simhashBands.js';
 import { defaultLshParams } from './dedup/dedupSigned.js';
 import { fromSignerWords } from './bands/signatureMatrix.js';
 import { dedupDocuments, textUnits, type DedupDocumentsResult, type InMemoryDocument } from './dedup/dedupDocuments.js';
@@ -184,7 +184,7 @@ function banding(options: DedupOptions, k: number, verify: VerifyMode) {
   for (const name of ['threshold', 'lsh', 'audit'] as const)
     if (options[name] !== undefined) throw new RangeError(`dedup: scheme simhash bands by maxHamming, not ${name}`);
   const maxHamming = optionValue('maxHamming', options.maxHamming);
-  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), measure: 'angular' as const };
+  return { ...simhashBanding(maxHamming), measure: 'angular' as const };
 }
 
 export interface DedupResult extends DedupDocumentsResult {

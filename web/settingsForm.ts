@@ -4,7 +4,7 @@
  * S-curve of the settings as they stand, drawn by the params worker.
  */
 import { checkParams, type LshParams } from '../src/bands/lshParams.js';
-import { simhashBands, simhashThreshold } from '../src/bands/simhashBands.js';
+import { simhashBanding } from '../src/bands/simhashBands.js';
 import type { KeepPolicy } from '../src/text/keepPolicy.js';
 import type { VerifyMode } from '../src/verify/verification.js';
 import { makeParams } from '../src/signatures/params.js';
@@ -111,10 +111,10 @@ async function minhashBanding(threshold: number, k: number) {
 }
 
 /** SimHash's, as `--scheme simhash` has it: Manku's block tables for the max Hamming distance, and its threshold. */
-function simhashBanding(maxHamming: number) {
+function simhashFormBanding(maxHamming: number) {
   if (value('bands') !== '' || value('rows') !== '')
     throw new FieldError(byId('bands'), 'SimHash bands by its max Hamming distance: leave bands × rows empty.');
-  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), manualLsh: false };
+  return { ...simhashBanding(maxHamming), manualLsh: false };
 }
 
 export async function readSettings(): Promise<RunSettings> {
@@ -129,7 +129,7 @@ export async function readSettings(): Promise<RunSettings> {
   );
   const weights = OPTIONS.weights.parse(value('weights'));
   const maxHamming = fieldCheck('max-hamming', () => OPTIONS.maxHamming.parse(value('max-hamming')));
-  const banding = scheme === 'simhash' ? simhashBanding(maxHamming) : await minhashBanding(threshold, k);
+  const banding = scheme === 'simhash' ? simhashFormBanding(maxHamming) : await minhashBanding(threshold, k);
   const textField = fieldCheck('text-field', () => OPTIONS.textField.parse(value('text-field')));
   const idField = fieldCheck('id-field', () => OPTIONS.idField.parse(value('id-field')));
   return {

@@ -17,6 +17,11 @@ export function simhashThreshold(maxHamming: number): number {
   return (SIMHASH_BITS - maxHamming) / SIMHASH_BITS;
 }
 
+/** The banding and threshold of a SimHash run at Hamming ≤ h (dedup, the library, the tab, the index). */
+export function simhashBanding(maxHamming: number): { readonly threshold: number; readonly lsh: LshParams } {
+  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming) };
+}
+
 /** `gpudedup params --max-hamming h`: the block tables, and what a Hamming distance says about the cosine. */
 export function simhashParams(maxHamming: number) {
   const { bands, rows } = simhashBands(maxHamming);

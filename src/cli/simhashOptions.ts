@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import type { LshParams } from '../bands/lshParams.js';
-import { simhashBands, simhashParams, simhashThreshold } from '../bands/simhashBands.js';
+import { simhashBanding, simhashParams } from '../bands/simhashBands.js';
 import type { VerifyMode } from '../options.js';
 import { SIMHASH_BITS } from '../signatures/simhash.js';
 import { tableOption } from './options.js';
@@ -37,7 +37,7 @@ export function simhashRun(maxHamming: number, cmd: Command, verify: VerifyMode)
     ['audit', '--audit'],
   ] as const)
     if (given(name)) throw new RangeError(`--scheme simhash bands by --max-hamming, not ${flag}`);
-  return { threshold: simhashThreshold(maxHamming), lsh: simhashBands(maxHamming), verify };
+  return { ...simhashBanding(maxHamming), verify };
 }
 
 export function simhashParamsText(maxHamming: number): string {

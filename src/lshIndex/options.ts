@@ -4,7 +4,7 @@
  * Browser-safe: the in-memory index reads them too.
  */
 import { checkParams, type LshParams } from '../bands/lshParams.js';
-import { simhashBands, simhashThreshold } from '../bands/simhashBands.js';
+import { simhashBanding } from '../bands/simhashBands.js';
 import { defaultLshParams } from '../dedup/dedupSigned.js';
 import { usesShingleSets } from '../verify/verification.js';
 import {
@@ -115,10 +115,9 @@ export interface IndexParameters {
  * SimHash's banding and threshold, from maxHamming alone (Manku's block tables, simhashBands.ts); a threshold or
  * banding given as well must be the ones it implies (a manifest records all three).
  */
-function simhashBanding(options: IndexOptions): { maxHamming: number; threshold: number; lsh: LshParams } {
+function simhashIndexBanding(options: IndexOptions): { maxHamming: number; threshold: number; lsh: LshParams } {
   const maxHamming = optionValue('maxHamming', options.maxHamming);
-  const lsh = simhashBands(maxHamming);
-  const threshold = simhashThreshold(maxHamming);
+  const { lsh, threshold } = simhashBanding(maxHamming);
   if (options.threshold !== undefined && options.threshold !== threshold)
     throw new RangeError(
       `scheme simhash decides at Hamming ≤ maxHamming (${maxHamming}: threshold ${threshold}), not threshold ` +
@@ -144,7 +143,7 @@ export function resolveParameters(options: IndexOptions): IndexParameters {
     throw new RangeError(
       'verify exact needs the shingle sets: drop storeSets: false, or choose verify hybrid or estimate',
     );
-  const simhash = options.scheme === 'simhash' ? simhashBanding(options) : undefined;
+  const simhash = options.scheme === 'simhash' ? simhashIndexBanding(options) : undefined;
   // SimHash's one-bit slots fit 32 bits: half the rows of 64 (the library's and CLI's default for other schemes).
   const signature = makeParams(simhash && options.slotBits === undefined ? { ...options, slotBits: 32 } : options);
   if (simhash === undefined && options.maxHamming !== undefined)
