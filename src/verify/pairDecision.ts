@@ -69,6 +69,7 @@ export type EstimateVerdict = 'accept' | 'reject' | 'exact';
 export type SlotShape = Pick<SignatureMatrix, 'k' | 'slotBits'>;
 
 export function estimateVerdict(rule: PairRule, signatures: SignatureMatrix, a: number, b: number): EstimateVerdict {
+  // none and exact never read the count: the rows are not compared for them.
   return rule.verify === 'none' || rule.verify === 'exact'
     ? verdictOfEqualSlots(rule, signatures, 0)
     : verdictOfEqualSlots(rule, signatures, equalSlots(signatures, a, b));
