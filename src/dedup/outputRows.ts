@@ -40,7 +40,11 @@ export interface DedupRowsSource {
 }
 
 /** Document `d`'s row of the clusters table. */
-export function clusterRow(result: DedupRowsSource, d: number, id: string): Cell[] {
+export function clusterRow(
+  result: { readonly assignment: Pick<Assignment, 'cluster' | 'kept'> },
+  d: number,
+  id: string,
+): Cell[] {
   return [id, result.assignment.cluster[d], result.assignment.kept[d] === 1];
 }
 
@@ -58,8 +62,11 @@ export function contaminationRow(result: DedupRowsSource, d: number, id: string)
   ];
 }
 
+/** What a pair's row is made of. */
+export type PairColumns = Pick<VerifiedPairs, 'a' | 'b' | 'estimate' | 'exact'>;
+
 /** The pairs table's columns: `exact` with exact or hybrid verification. */
-export function pairColumns(verified: VerifiedPairs): OutputColumn[] {
+export function pairColumns(verified: PairColumns): OutputColumn[] {
   const columns: OutputColumn[] = [
     ['id_a', 'STRING'],
     ['id_b', 'STRING'],
@@ -70,7 +77,7 @@ export function pairColumns(verified: VerifiedPairs): OutputColumn[] {
 }
 
 /** Verified pair `i`'s row, each text named by `idOfGroup` (its first document's id). */
-export function pairRow(verified: VerifiedPairs, i: number, idOfGroup: (group: number) => string): Cell[] {
+export function pairRow(verified: PairColumns, i: number, idOfGroup: (group: number) => string): Cell[] {
   const row: Cell[] = [idOfGroup(verified.a[i]), idOfGroup(verified.b[i]), sixDecimals(verified.estimate[i])];
   // Hybrid: exact Jaccard only for pairs decided inside the estimate's margin; null (an empty CSV cell, never 0 in
   // Parquet) for the others.

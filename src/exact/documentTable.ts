@@ -3,6 +3,7 @@
  * group (the signed document standing for its normalized text, −1 when empty)
  * and its keep score. 12 bytes per document; the texts themselves are not kept.
  */
+import { sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import { isPreferred } from '../text/keepPolicy.js';
 
 export class DocumentTable {
@@ -44,6 +45,14 @@ export class DocumentTable {
 
   score(doc: number): number {
     return this.scores[doc];
+  }
+
+  /** For each group, its first document (groups are numbered in that order), in shared memory where there is some. */
+  firstDocuments(): Int32Array {
+    const bytes = 4 * this.signed;
+    const first = new Int32Array(sharedMemoryAvailable() ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    for (let d = 0, next = 0; d < this.docs && next < this.signed; d++) if (this.groupOf[d] === next) first[next++] = d;
+    return first;
   }
 
   /** For each group, the document the keep policy prefers among its members. */

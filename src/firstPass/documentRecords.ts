@@ -5,6 +5,7 @@
  * document) and, for JSON Lines, its line's byte range in the decompressed
  * file. Documents are in input order, so a file is a run of them.
  */
+import { MAX_POSTED_SHARED_BYTES, sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import type { OrderedUnit } from './firstPass.js';
 import type { UnitDocuments } from './protocol.js';
 
@@ -36,6 +37,19 @@ export class DocumentRecords {
 
   id(d: number): string {
     return this.decoder.decode(this.idBytes.subarray(d === 0 ? 0 : this.idEnds[d - 1], this.idEnds[d]));
+  }
+
+  /**
+   * Every id, packed as recorded (document d's UTF-8 is bytes [ends[d − 1], ends[d])), copied into shared memory for
+   * worker threads; undefined where they could not read it whole.
+   */
+  sharedIds(): { readonly bytes: Uint8Array; readonly ends: Float64Array } | undefined {
+    if (!sharedMemoryAvailable() || Math.max(this.used, 8 * this.count) > MAX_POSTED_SHARED_BYTES) return undefined;
+    const bytes = new Uint8Array(new SharedArrayBuffer(this.used));
+    bytes.set(this.idBytes.subarray(0, this.used));
+    const ends = new Float64Array(new SharedArrayBuffer(8 * this.count));
+    ends.set(this.idEnds.subarray(0, this.count));
+    return { bytes, ends };
   }
 
   /** The document's line in its decompressed file, its line end included; undefined for whole files and rows. */

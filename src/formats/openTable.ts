@@ -5,7 +5,7 @@
 import type { Cell } from './files/csv.js';
 import { isParquetOutput, ParquetFile, type ParquetCompression } from './parquet/parquetFile.js';
 import { flatSchema, TABLE_ROW_GROUP, toColumnValue, type ScalarType } from './parquet/parquetSchema.js';
-import { TableWriter } from './files/tableWriter.js';
+import { TableWriter, type RowFormat } from './files/tableWriter.js';
 
 export type TableColumn = readonly [name: string, type: ScalarType];
 
@@ -14,6 +14,9 @@ export interface RowTable {
   row(values: readonly Cell[]): Promise<void> | undefined;
   commit(): Promise<void>;
   abort(): Promise<void>;
+  /** CSV and JSON Lines: how rows are formatted, and a way in for rows formatted elsewhere (worker threads). */
+  readonly format?: RowFormat;
+  formatted?(bytes: Uint8Array): Promise<void> | undefined;
 }
 
 export async function openTable(

@@ -7,6 +7,7 @@ import type { BandRequest, BandResponse, BandWorkerPool } from '../../bands/band
 import type { RowRequest, RowResponse, RowWorkerPool } from '../../bands/rowWorkers.js';
 import type { SharedSets } from '../../firstPass/sharedSets.js';
 import type { StageWorkerPool } from '../dedupDocuments.js';
+import type { TableRowsRequest, TableRowsResponse } from '../tableRows.js';
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
 import { workerScript } from '../../workers/workerScript.js';
@@ -18,13 +19,21 @@ export interface StageWorkers {
   readonly exact?: ExactPairs;
   /** The same threads as dedupDocuments takes them (it posts the sets itself). */
   readonly pool: StageWorkerPool;
+  /** The writing pass's table rows. */
+  readonly tables: TableRowsPool;
   destroy(): void;
+}
+
+export interface TableRowsPool {
+  readonly size: number;
+  request(worker: number, request: TableRowsRequest): Promise<TableRowsResponse>;
 }
 
 /** `threads` workers (started on their first request); `destroy` ends them. */
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
-  type Request = ExactRequest | BandRequest | RowRequest;
-  const pool = new WorkerPool<Request & PoolRequest, ExactResponse & BandResponse & RowResponse & PoolResponse>(
+  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest;
+  type Response = ExactResponse & BandResponse & RowResponse & TableRowsResponse;
+  const pool = new WorkerPool<Request & PoolRequest, Response & PoolResponse>(
     workerScript(import.meta.url, 'dedup/node/stageWorker.js'),
     threads,
     'stage',
@@ -36,6 +45,7 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     rows: { size: threads, request },
     exact: sets === undefined ? undefined : exactPairsOn({ size: threads, request }, sets),
     pool: { size: threads, request: (worker, body, transfer) => request(worker, body, transfer) as never },
+    tables: { size: threads, request },
     destroy: () => pool.destroy(),
   };
 }

@@ -77,30 +77,45 @@ export class BufferedFile {
   }
 }
 
+/** How a table's rows are written: CSV cells, or JSON Lines records with these keys. */
+export interface RowFormat {
+  readonly columns: readonly string[];
+  readonly jsonl: boolean;
+}
+
+/** One row as its line (newline included): a pure function, so that worker threads format rows as the writer would. */
+export function formatRow({ columns, jsonl }: RowFormat, values: readonly Cell[]): string {
+  if (jsonl) {
+    const record: Record<string, Cell> = {};
+    columns.forEach((column, i) => (record[column] = values[i]));
+    return JSON.stringify(record) + '\n';
+  }
+  let line = csvCell(values[0]);
+  for (let i = 1; i < values.length; i++) line += ',' + csvCell(values[i]);
+  return line + '\n';
+}
+
 export class TableWriter {
   private constructor(
     private readonly file: BufferedFile,
-    private readonly columns: readonly string[],
-    private readonly jsonl: boolean,
+    readonly format: RowFormat,
   ) {}
 
   static async create(path: string, columns: readonly string[]): Promise<TableWriter> {
     const jsonl = withoutCompressionSuffix(path).toLowerCase().endsWith('.jsonl');
     const file = await BufferedFile.create(path);
     if (!jsonl) await file.write(columns.map(csvCell).join(',') + '\n');
-    return new TableWriter(file, columns, jsonl);
+    return new TableWriter(file, { columns, jsonl });
   }
 
   /** Undefined, or a promise to await before the next row: see the header. */
   row(values: readonly Cell[]): Promise<void> | undefined {
-    if (this.jsonl) {
-      const record: Record<string, Cell> = {};
-      this.columns.forEach((column, i) => (record[column] = values[i]));
-      return this.file.write(JSON.stringify(record) + '\n');
-    }
-    let line = csvCell(values[0]);
-    for (let i = 1; i < values.length; i++) line += ',' + csvCell(values[i]);
-    return this.file.write(line + '\n');
+    return this.file.write(formatRow(this.format, values));
+  }
+
+  /** Rows already formatted (`formatRow` on a worker thread) as UTF-8, in order with the rows written. */
+  formatted(bytes: Uint8Array): Promise<void> | undefined {
+    return this.file.writeBytes(bytes);
   }
 
   commit(): Promise<void> {

@@ -8,6 +8,8 @@ import { listInputFiles, totalInputBytes } from '../../io/readDocuments.js';
 import type { NamedOutput } from '../shared/outputChecks.js';
 import { dedupPreflight, PLOT_FILES } from './preflight.js';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { nodeStageWorkers } from '../../dedup/node/stageWorkers.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../../plots/histogram.js';
 import { sCurveSvg } from '../../plots/sCurve.js';
@@ -58,13 +60,7 @@ export async function dedupJob(
     const started = performance.now();
     const clock = nodeCpuClock();
     const cpuStarted = clock?.();
-    await writeDedupOutputs(
-      outcome,
-      paths,
-      config.read,
-      hooks.stage('writing', totalInputBytes(outcome.files), 'bytes'),
-      { parquetCompression: outputs.parquetCompression },
-    );
+    await writeOutputs(config, outcome, paths, hooks, outputs.parquetCompression);
     timings.writing = performance.now() - started;
     const writingCpu = cpuSince(clock, cpuStarted);
     if (writingCpu !== undefined) cpu.writing = writingCpu;
@@ -85,6 +81,27 @@ export async function dedupJob(
       hooks.stage('report page', totalInputBytes(outcome.files), 'bytes'),
     );
   return { outcome, report };
+}
+
+/** The writing pass, its tables' rows made on stage workers when the run has more than one thread. */
+async function writeOutputs(
+  config: DedupConfig,
+  outcome: DedupOutcome,
+  paths: DedupOutputPaths,
+  hooks: DedupHooks,
+  parquetCompression: ParquetCompression | undefined,
+): Promise<void> {
+  const threads = config.threads ?? availableParallelism();
+  const workers = threads > 1 ? nodeStageWorkers(threads) : undefined;
+  try {
+    const progress = hooks.stage('writing', totalInputBytes(outcome.files), 'bytes');
+    await writeDedupOutputs(outcome, paths, config.read, progress, {
+      parquetCompression,
+      tableWorkers: workers?.tables,
+    });
+  } finally {
+    workers?.destroy();
+  }
 }
 
 async function writePlots(dir: string, config: DedupConfig, outcome: DedupOutcome): Promise<void> {

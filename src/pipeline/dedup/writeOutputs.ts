@@ -11,6 +11,7 @@
  *   by the name (formats/openTable.ts).
  */
 import {
+  type OutputColumn,
   CLUSTER_COLUMNS,
   CONTAMINATION_COLUMNS,
   clusterRow,
@@ -27,6 +28,8 @@ import type { StageProgress } from '../shared/config.js';
 import type { DedupOutcome } from './dedup.js';
 import { rereadCorpus } from './reread.js';
 import { writeKept } from './writeKept.js';
+import type { TableRowsPool } from '../../dedup/node/stageWorkers.js';
+import { clusterRequests, pairRequests, takesFormattedRows, writeRowsOnWorkers } from './tablesOnWorkers.js';
 
 export interface DedupOutputPaths {
   readonly out?: string;
@@ -40,12 +43,18 @@ interface Committable {
   abort(): Promise<void>;
 }
 
+export interface DedupOutputFormats {
+  readonly parquetCompression?: ParquetCompression;
+  /** Stage workers that format the clusters and pairs tables (CSV and JSON Lines) where the ids were recorded. */
+  readonly tableWorkers?: TableRowsPool;
+}
+
 export async function writeDedupOutputs(
   outcome: DedupOutcome,
   paths: DedupOutputPaths,
   read: ReadOptions,
   progress: StageProgress,
-  formats: { readonly parquetCompression?: ParquetCompression } = {},
+  formats: DedupOutputFormats = {},
 ): Promise<void> {
   const opened: Committable[] = [];
   const open = async <T extends Committable>(make: () => Promise<T>): Promise<T> => {
@@ -54,24 +63,14 @@ export async function writeDedupOutputs(
     return writer;
   };
   try {
-    const compression = formats.parquetCompression;
-    const perDocument = await openPerDocument(outcome, paths, open, compression);
+    const perDocument = await openPerDocument(outcome, paths, open, formats.parquetCompression);
     const { records } = outcome;
-    const { out, pairNames } = perDocument;
-    const tables = async (): Promise<void> => {
-      await visitCorpus(outcome, read, progress, perDocument);
-      if (pairNames !== undefined)
-        await writePairs(
-          await open(() => openTable(paths.pairs!, pairColumns(outcome.verified), compression)),
-          outcome.verified,
-          pairNames,
-        );
-    };
+    const { out } = perDocument;
     // Where the first pass recorded every line, the kept ones are copied while the tables' rows are made: the copy
-    // mostly waits on the file system's threads, the rows keep this one busy.
+    // mostly waits on the file system's threads, the rows keep the workers (or this thread) busy.
     const copying =
       records !== undefined && out !== undefined ? writeKept(outcome, records, out, read, progress) : undefined;
-    await allOf([copying, tables()]);
+    await allOf([copying, writeTables(outcome, read, progress, perDocument, formats.tableWorkers)]);
     for (const writer of opened) await writer.commit();
   } catch (error) {
     await Promise.all(opened.map((w) => w.abort().catch(() => undefined)));
@@ -81,7 +80,39 @@ export async function writeDedupOutputs(
   }
 }
 
-/** The outputs with a row per document, and the groups whose first document names a pair. */
+type PerDocument = Awaited<ReturnType<typeof openPerDocument>>;
+
+/** The clusters, contamination and pairs tables: on the workers where they can make the rows, else here. */
+async function writeTables(
+  outcome: DedupOutcome,
+  read: ReadOptions,
+  progress: StageProgress,
+  perDocument: PerDocument,
+  workers: TableRowsPool | undefined,
+): Promise<void> {
+  const { clusters, pairs } = perDocument;
+  const ids = workers === undefined ? undefined : outcome.records?.sharedIds();
+  const clustersThere = ids !== undefined && takesFormattedRows(clusters) ? clusters : undefined;
+  const pairsThere = ids !== undefined && takesFormattedRows(pairs) ? pairs : undefined;
+  const pairsHere = pairs !== undefined && pairsThere === undefined ? pairs : undefined;
+  const pairNames = pairsHere === undefined ? undefined : new PairNames(outcome.table.groups, outcome.verified);
+  const here = { ...perDocument, clusters: clustersThere === undefined ? clusters : undefined, pairNames };
+  const visitHere = here.clusters !== undefined || here.contamination !== undefined || pairNames !== undefined;
+  await allOf([
+    clustersThere &&
+      writeRowsOnWorkers(workers!, clustersThere, clusterRequests(clustersThere.format, ids!, outcome.assignment)),
+    pairsThere &&
+      writeRowsOnWorkers(
+        workers!,
+        pairsThere,
+        pairRequests(pairsThere.format, ids!, outcome.table.firstDocuments(), outcome.verified),
+      ),
+    visitHere || outcome.records === undefined ? visitCorpus(outcome, read, progress, here) : undefined,
+  ]);
+  if (pairsHere !== undefined) await writePairs(pairsHere, outcome.verified, pairNames!);
+}
+
+/** The outputs with a row per document, and the pairs table. */
 async function openPerDocument(
   outcome: DedupOutcome,
   paths: DedupOutputPaths,
@@ -90,16 +121,12 @@ async function openPerDocument(
 ) {
   const out =
     paths.out === undefined ? undefined : await open(() => openKeptDocuments(paths.out!, outcome.files, compression));
-  const clusters =
-    paths.clusters === undefined
-      ? undefined
-      : await open(() => openTable(paths.clusters!, CLUSTER_COLUMNS, compression));
-  const contamination =
-    paths.contamination === undefined
-      ? undefined
-      : await open(() => openTable(paths.contamination!, CONTAMINATION_COLUMNS, compression));
-  const pairNames = paths.pairs === undefined ? undefined : new PairNames(outcome.table.groups, outcome.verified);
-  return { out, clusters, contamination, pairNames };
+  const table = (path: string | undefined, columns: readonly OutputColumn[]) =>
+    path === undefined ? undefined : open(() => openTable(path, columns, compression));
+  const clusters = await table(paths.clusters, CLUSTER_COLUMNS);
+  const contamination = await table(paths.contamination, CONTAMINATION_COLUMNS);
+  const pairs = await table(paths.pairs, pairColumns(outcome.verified));
+  return { out, clusters, contamination, pairs };
 }
 
 /** Writes every document's rows, in input order, and notes the id naming each text in a pair. */
@@ -107,7 +134,14 @@ async function visitCorpus(
   outcome: DedupOutcome,
   read: ReadOptions,
   progress: StageProgress,
-  { out, clusters, contamination: contaminationFile, pairNames }: Awaited<ReturnType<typeof openPerDocument>>,
+  {
+    out,
+    clusters,
+    contamination: contaminationFile,
+    pairNames,
+  }: Omit<PerDocument, 'pairs'> & {
+    readonly pairNames?: PairNames;
+  },
 ): Promise<void> {
   // Rows are buffered: a write returns a promise only when it waits for its file (files/tableWriter.ts).
   const visit = (index: number, id: string): Promise<unknown> | undefined => {
