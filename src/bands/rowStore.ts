@@ -14,6 +14,8 @@ import { sharedWords } from './sharedMemory.js';
 export interface RowSink {
   /** Rows nobody changes after (the sink may write them from where they lie). */
   append(rows: Uint32Array): void;
+  /** Undefined, or a promise that settles when the rows written behind leave room for more (WordFile.room). */
+  room?(): Promise<void> | undefined;
   finish(): SpilledSignatures;
 }
 
@@ -60,6 +62,11 @@ export class RowStore {
     if (this.held !== undefined) this.held.set(rows, this.words);
     else this.chunks.push(rows.slice());
     this.words += rows.length;
+  }
+
+  /** Undefined, or a promise to await before the next append so that spilled rows are written behind, not here. */
+  room(): Promise<void> | undefined {
+    return this.sink?.room?.();
   }
 
   finish(): CorpusSignatures {

@@ -88,6 +88,9 @@ export async function signCorpus(
       sets.appendRun(shingles, offsets, unit.selected.length);
     }
     shingles += unit.result.shingleCount;
+    // Spilled rows and sets go to disk behind this thread: past a bound it waits, rather than write them itself.
+    await store.room();
+    await sets?.room?.();
   }
   return {
     table: prePass.table,

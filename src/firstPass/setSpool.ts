@@ -39,6 +39,8 @@ export interface SetSpool {
   readonly fetch?: FetchShingleSet;
   /** Where each set lies for worker threads; undefined without shared memory. */
   share?(): SharedSets | undefined;
+  /** Undefined, or a promise to await before the next append so that spilled sets are written behind, not here. */
+  room?(): Promise<void> | undefined;
   /** Every set appended is where share() says (a file written behind is complete). */
   drain?(): Promise<void>;
   /** Frees what it holds (a file, where there is one: removed when the promise settles). */

@@ -92,6 +92,7 @@ export function rowSpill(options: SpillOptions, k: number, slotBits: SlotBits, b
       file.appendOwned(rows);
       words += rows.length;
     },
+    room: () => file.room(),
     finish: () => new SpilledRows(file, { k, slotBits, bands, width, count: words / width }, options),
   };
 }

@@ -92,6 +92,10 @@ export class FileSetSpool implements SetSpool {
     return placed.view;
   }
 
+  room(): Promise<void> | undefined {
+    return this.file?.room();
+  }
+
   /** Where each set lies for worker threads (drain first: they read the file by its path); undefined without shared memory. */
   share(): SharedSets | undefined {
     if (this.arena === undefined) return undefined;

@@ -2,8 +2,9 @@
  * An append-only temporary file of 32-bit words (spilled rows, band keys, shingle sets), written behind: appends
  * are copied into 4 MiB blocks that the file system's thread pool writes while this thread goes on, so the first
  * pass's main thread does not wait on the disk. Reads see every word appended, written yet or not (those still in
- * flight are copied from their block). Past 64 MiB in flight, a block is written in place (the disk is the limit
- * then, and memory stays bounded). A failed write is reported by the next append, read or drain; I/O errors name the
+ * flight are copied from their block). Past 64 MiB in flight, a copied block is written in place (the disk is the
+ * limit then, and memory stays bounded); arrays appended where they lie always go behind, and an appender that waits
+ * for `room` between appends stays below the bound. A failed write is reported by the next append, read or drain; I/O errors name the
  * file and the option that moves it.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,8 @@ import { registerTemporary, removeTemporaryBehind } from '../../formats/files/te
 
 const BLOCK_BYTES = 4 * 2 ** 20;
 const MAX_BEHIND_BYTES = 64 * 2 ** 20;
+/** An appender that waits for `room` keeps its writes behind under this, so it never reaches the bound above. */
+const ROOM_BYTES = MAX_BEHIND_BYTES / 2;
 /** appendOwned writes arrays this large from where they lie; smaller ones are copied into a block. */
 const OWNED_BYTES = 256 * 2 ** 10;
 
@@ -40,6 +43,7 @@ export class WordFile {
   private filled = 0;
   private failure: Error | undefined;
   private drained: (() => void)[] = [];
+  private waitingForRoom: (() => void)[] = [];
   private removed = false;
 
   constructor(
@@ -79,7 +83,8 @@ export class WordFile {
     this.throwIfFailed();
     this.issue();
     this.size += words.byteLength;
-    this.send(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
+    // Always behind: its memory is held until written anyway, and whoever appends it may wait for room.
+    this.send(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), false);
   }
 
   /** Reads words [fromWord, fromWord + into.length) into `into`: from the file, or from a block not written yet. */
@@ -100,6 +105,15 @@ export class WordFile {
     for (const block of [...this.inFlight, filling]) copyOverlap(block, bytes, start);
   }
 
+  /**
+   * Undefined while the writes behind are few, else a promise that settles once they fall below ROOM_BYTES: an
+   * appender that can wait (the first pass between units) then never writes in place on its own thread.
+   */
+  room(): Promise<void> | undefined {
+    if (this.inFlightBytes <= ROOM_BYTES) return undefined;
+    return new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+  }
+
   /** Every word appended is in the file (the exact workers read it by its path). */
   async drain(): Promise<void> {
     this.issue();
@@ -110,6 +124,7 @@ export class WordFile {
   /** Closes and removes the file (on the file system's threads: a spill of gigabytes takes a while to unlink). */
   remove(): Promise<void> {
     this.removed = true; // writes still in flight may fail now: nobody reads this file any more
+    for (const resolve of this.waitingForRoom.splice(0)) resolve();
     closeSync(this.fd);
     return removeTemporaryBehind(this.path);
   }
@@ -120,15 +135,15 @@ export class WordFile {
     const bytes = this.filling.subarray(0, this.filled);
     this.filling = new Uint8Array(0);
     this.filled = 0;
-    this.send(bytes);
+    this.send(bytes, true);
   }
 
-  /** The last `bytes.length` bytes appended go to the file: behind, or in place past the bound. */
-  private send(bytes: Uint8Array): void {
+  /** The last `bytes.length` bytes appended go to the file: behind, or a copied block in place past the bound. */
+  private send(bytes: Uint8Array, inPlacePastBound: boolean): void {
     const block: Block = { start: this.size - bytes.length, bytes, written: false };
     this.inFlight.push(block);
     this.inFlightBytes += block.bytes.length;
-    if (this.inFlightBytes > MAX_BEHIND_BYTES) {
+    if (inPlacePastBound && this.inFlightBytes > MAX_BEHIND_BYTES) {
       for (let done = 0; done < block.bytes.length; )
         done += this.io('write', () =>
           writeSync(this.fd, block.bytes, done, block.bytes.length - done, block.start + done),
@@ -156,6 +171,7 @@ export class WordFile {
       this.durable = front.start + front.bytes.length;
       this.inFlightBytes -= front.bytes.length;
     }
+    if (this.inFlightBytes <= ROOM_BYTES) for (const resolve of this.waitingForRoom.splice(0)) resolve();
     if (this.inFlight.length === 0) for (const resolve of this.drained.splice(0)) resolve();
   }
 

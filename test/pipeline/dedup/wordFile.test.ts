@@ -43,4 +43,23 @@ describe('WordFile', () => {
     await file.remove();
     expect(existsSync(file.path)).toBe(false);
   });
+
+  it('asks an appender to wait while much is written behind, and never writes owned words on its own thread', async () => {
+    const file = new WordFile(dir, 'room');
+    // 80 MiB owned, in one array: past every bound, still written behind (a write in place would leave none in flight).
+    const words = Uint32Array.from({ length: 20 * 2 ** 20 }, (_, i) => (i * 40503) >>> 0);
+    file.appendOwned(words);
+    const waiting = file.room();
+    expect(waiting).toBeInstanceOf(Promise);
+    await waiting;
+    expect(file.room()).toBeUndefined();
+    // Small appends leave room at once.
+    file.append(words.subarray(0, 1000));
+    expect(file.room()).toBeUndefined();
+    await file.drain();
+    const onDisk = new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer);
+    expect(onDisk.length).toBe(words.length + 1000);
+    expect(onDisk.subarray(0, words.length).every((w, i) => w === words[i])).toBe(true);
+    await file.remove();
+  });
 });
