@@ -50,22 +50,31 @@ export async function* recordedLines(
     await chunks[Symbol.asyncIterator]().return?.(); // nothing wanted: the file is closed unread
     return;
   }
-  let offset = 0; // of `held` in the decompressed file
+  // `held`: the bytes before this chunk from the next wanted line's start (a line cut by the chunks' edge), at `offset`
+  // in the decompressed file. Lines inside a chunk are views of it; only a line across an edge is copied.
+  let offset = 0;
   let held: Uint8Array = new Uint8Array(0);
   for await (const chunk of chunks) {
-    held = held.length === 0 ? chunk : joined(held, chunk);
+    const chunkStart = offset + held.length;
     while (d < span.end) {
       const [start, end] = rangeOf(records, d);
-      if (end > offset + held.length) break;
-      yield { document: d, bytes: held.subarray(start - offset, end - offset) };
+      if (end > chunkStart + chunk.length) break;
+      const bytes =
+        start >= chunkStart
+          ? chunk.subarray(start - chunkStart, end - chunkStart)
+          : joined(held.subarray(start - offset), chunk.subarray(0, end - chunkStart));
+      yield { document: d, bytes };
       d = next(d + 1);
     }
     if (d >= span.end) return;
     const [start] = rangeOf(records, d);
-    if (start > offset) {
-      const drop = Math.min(held.length, start - offset);
-      held = held.subarray(drop);
-      offset += drop;
+    if (start >= chunkStart) {
+      const drop = Math.min(chunk.length, start - chunkStart);
+      held = chunk.subarray(drop);
+      offset = chunkStart + drop;
+    } else {
+      held = joined(held.subarray(start - offset), chunk);
+      offset = start;
     }
   }
   throw new Error(`${path}: the file changed between passes (it ends before the line of document ${d + 1})`);
