@@ -11,6 +11,7 @@
  * `--shingle auto`, `--keep field:`) take the TypeScript path
  * for every document (documentBuilder.ts).
  */
+import { sharedCopy, transferable } from '../bands/sharedMemory.js';
 import { openCpuKernel } from '../signatures/cpuKernel.js';
 import { DocumentBuilder, kernelSetupOf, type HeldSets } from './documentBuilder.js';
 import type { FirstPassRequest, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
@@ -44,10 +45,10 @@ export function firstPassHandler(
         held.delete(request.unit);
         if (unit === undefined) throw new Error(`first pass: unit ${request.unit} was never read here`);
         const selected = finish(unit, request.select, request.mode);
-        const transfer = [selected.signatures, selected.shingles, selected.offsets]
-          .filter((a) => a !== undefined)
-          .map((a) => a.buffer as ArrayBuffer);
-        return { response: { selected }, transfer };
+        return {
+          response: { selected },
+          transfer: transferable([selected.signatures, selected.shingles, selected.offsets]),
+        };
       }
       case 'drop':
         held.delete(request.unit);
@@ -104,10 +105,12 @@ function finish(
   const timing = { shingleCount, shingleMs: unit.readMs, signMs: 0 };
   if (!mode.sign) return { ...timing, shingles: batch.shingles, offsets: batch.offsets };
   const started = performance.now();
-  const signatures = openCpuKernel(mode.kernel).kernel.sign(mode.family, batch);
+  // Signed here: the answer's arrays go back in shared memory (sharedCopy says why); shingles bound for a GPU signer
+  // stay ordinary buffers, which it uploads.
+  const signatures = sharedCopy(openCpuKernel(mode.kernel).kernel.sign(mode.family, batch));
   timing.signMs = performance.now() - started;
   return mode.keepSets
-    ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets }
+    ? { ...timing, signatures, shingles: sharedCopy(batch.shingles), offsets: sharedCopy(batch.offsets) }
     : { ...timing, signatures };
 }
 
