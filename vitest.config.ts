@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,8 @@ export default defineConfig({
     setupFiles: ['test/support/cleanup.ts'],
     // Two cores: run files on at most two workers, and give WebGPU (lavapipe) and CLI tests room.
     maxWorkers: 2,
+    // The longest files first (test/support/sequencer.ts): no minute-long file starts last.
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
