@@ -22,7 +22,7 @@ const { OPTIONS } = await dist('options.js');
 const { INDEX_OPTIONS } = await dist('lshIndex/options.js');
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const program = buildProgram(version);
+const program = await buildProgram(version);
 
 /** Text for a Markdown table cell: pipes escaped, angle brackets shown as text. */
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');

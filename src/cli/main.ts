@@ -3,7 +3,6 @@
 import './heapFlags.js'; // first: before anything allocates
 import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { buildProgram } from './program.js';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
 import { readableMessage } from '../errors.js';
@@ -41,7 +40,9 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 // `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
 if (process.argv[2] !== 'serve') installSignalCleanup();
 
-const program = buildProgram(version);
+// Loaded only here: the filtering parent above never needs the commands' modules.
+const { buildProgram } = await import('./program.js');
+const program = await buildProgram(version, process.argv[2]);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,7 +4,7 @@
  * error, a value it did not get, or a flag that was never given.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndex } from '../../src/lshIndex/diskIndex.js';
@@ -22,14 +22,28 @@ const LINES = [
   .map((text, i) => JSON.stringify({ id: `d${i}`, text }))
   .join('\n');
 
-/** An index of the three lines (two added, one a duplicate), and the corpus file. */
+let created: Promise<string> | undefined;
+
+/**
+ * An index of the three lines (two added, one a duplicate), and the corpus file. `gpudedup index create` makes it
+ * once per file; each test gets a copy of its own to change or break (the index holds no path of its own).
+ */
 async function indexed(): Promise<{ dir: string; idx: string; corpus: string }> {
+  created ??= (async () => {
+    const dir = tempDir();
+    const corpus = join(dir, 'a.jsonl');
+    writeFileSync(corpus, `${LINES}\n`);
+    const idx = join(dir, 'idx');
+    const result = await runCli(['index', 'create', idx, corpus]);
+    expect(result.code, result.stderr).toBe(0);
+    return idx;
+  })();
+  const made = await created;
   const dir = tempDir();
   const corpus = join(dir, 'a.jsonl');
   writeFileSync(corpus, `${LINES}\n`);
   const idx = join(dir, 'idx');
-  const created = await runCli(['index', 'create', idx, corpus]);
-  expect(created.code, created.stderr).toBe(0);
+  cpSync(made, idx, { recursive: true });
   return { dir, idx, corpus };
 }
 

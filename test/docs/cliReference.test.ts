@@ -24,7 +24,7 @@ function commands(command: Command, prefix = 'gpudedup'): { name: string; comman
   });
 }
 
-it("docs/cli.md lists every flag of every command once, in that command's section", () => {
+it("docs/cli.md lists every flag of every command once, in that command's section", async () => {
   const reference = readFileSync('docs/cli.md', 'utf8');
   const sections = new Map(
     reference
@@ -32,7 +32,7 @@ it("docs/cli.md lists every flag of every command once, in that command's sectio
       .slice(1)
       .map((section) => [/^`([^`]+)`/.exec(section)?.[1] ?? '', section] as const),
   );
-  const program = buildProgram('0.0.0');
+  const program = await buildProgram('0.0.0');
   for (const { name, command } of commands(program)) {
     const section = sections.get(name);
     expect(section, `docs/cli.md: no section for ${name}`).toBeDefined();

@@ -15,7 +15,7 @@ import { WebGpuSigner } from '../../src/signatures/webgpu/webGpuSigner.js';
 import { pack, type ShingleBatch } from '../../src/shingles/shingleBatch.js';
 import { shingleStrings } from '../../src/shingles/sha1Shingles.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
-import { datasketchRows, describeWithDatasketch } from '../support/datasketch.js';
+import { datasketchRowsOfJobs, describeWithDatasketch, type DatasketchJob } from '../support/datasketch.js';
 import { describeWithGpu } from '../support/gpu.js';
 import { mulberry32, randomUnicodeText } from '../support/unicodeText.js';
 
@@ -53,19 +53,37 @@ interface Case {
 
 const cases = new Map<string, Case>();
 
-/** The batch and datasketch's rows for one corpus, scheme and seed (computed once, on first use); `limit`: the first documents only. */
-function caseOf(corpus: string, scheme: DatasketchScheme, seed: number, limit = Infinity): Case {
-  const key = `${corpus} ${scheme} ${seed}`;
-  let made = cases.get(key);
-  if (!made) {
-    const { texts, shingle, n } = corpora[corpus];
-    const params = makeParams({ scheme, seed, k: K, shingle, n });
-    const options = shingleOptionsOf(params);
-    const batch = pack(texts.map((text) => shingleDocument(text, options)));
-    const strings = texts.map((text) => shingleStrings(text, { mode: shingle, n, normalize: params.normalize }));
-    made = { params, batch, expected: datasketchRows(scheme.slice('datasketch-'.length), seed, K, strings) };
-    cases.set(key, made);
+/**
+ * Every corpus, scheme and seed's batch and datasketch's rows, made on first use: datasketch signs them all in one
+ * Python process (each process imports numpy and datasketch, most of a small case's time).
+ */
+function makeCases(): void {
+  const made: { key: string; params: SignatureParams; batch: ShingleBatch }[] = [];
+  const jobs: DatasketchJob[] = [];
+  for (const [corpus, { texts, shingle, n }] of Object.entries(corpora)) {
+    const stringsBy = new Map<string, string[][]>(); // by normalization: the same for every scheme and seed so far
+    for (const scheme of DATASKETCH_SCHEMES)
+      for (const seed of SEEDS) {
+        const params = makeParams({ scheme, seed, k: K, shingle, n });
+        const options = shingleOptionsOf(params);
+        const batch = pack(texts.map((text) => shingleDocument(text, options)));
+        const normalized = JSON.stringify(params.normalize);
+        const strings =
+          stringsBy.get(normalized) ??
+          texts.map((text) => shingleStrings(text, { mode: shingle, n, normalize: params.normalize }));
+        stringsBy.set(normalized, strings);
+        made.push({ key: `${corpus} ${scheme} ${seed}`, params, batch });
+        jobs.push({ scheme: scheme.slice('datasketch-'.length), seed, k: K, shingles: strings });
+      }
   }
+  const expected = datasketchRowsOfJobs(jobs);
+  made.forEach(({ key, params, batch }, i) => cases.set(key, { params, batch, expected: expected[i] }));
+}
+
+/** The batch and datasketch's rows for one corpus, scheme and seed; `limit`: the first documents only. */
+function caseOf(corpus: string, scheme: DatasketchScheme, seed: number, limit = Infinity): Case {
+  if (cases.size === 0) makeCases();
+  const made = cases.get(`${corpus} ${scheme} ${seed}`)!;
   const docs = Math.min(limit, made.expected.length);
   if (docs === made.expected.length) return made;
   const { shingles, offsets } = made.batch;

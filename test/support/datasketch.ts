@@ -44,6 +44,42 @@ export function describeWithDatasketch(name: string, body: () => void): void {
   });
 }
 
+/** One signing by datasketch: a scheme (its name without `datasketch-`), seed and k, over the documents' shingle strings. */
+export interface DatasketchJob {
+  readonly scheme: string;
+  readonly seed: number;
+  readonly k: number;
+  readonly shingles: readonly (readonly string[])[];
+}
+
+/**
+ * datasketch's MinHash values (decimal) for each job, each document's row, computed by one Python process for all
+ * the jobs (each process pays for importing numpy and datasketch). Jobs that share their documents' array send it once.
+ */
+export function datasketchRowsOfJobs(jobs: readonly DatasketchJob[]): string[][][] {
+  const program = `
+import json, sys
+from datasketch import MinHash
+job = json.load(sys.stdin)
+out = []
+for j in job["jobs"]:
+    base = MinHash(num_perm=j["k"], seed=j["seed"], scheme=j["scheme"])
+    for doc in job["docsets"][j["docs"]]:
+        m = base.copy()
+        m.update_batch([s.encode("utf-8") for s in doc])
+        out.append(" ".join(str(int(v)) for v in m.hashvalues))
+print("\\n".join(out))
+`;
+  const docsets: (readonly (readonly string[])[])[] = [];
+  const sent = jobs.map(({ scheme, seed, k, shingles }) => {
+    if (!docsets.includes(shingles)) docsets.push(shingles);
+    return { scheme, seed, k, docs: docsets.indexOf(shingles) };
+  });
+  const lines = runPython(program, JSON.stringify({ docsets, jobs: sent })).split('\n');
+  let at = 0;
+  return jobs.map(({ shingles }) => lines.slice(at, (at += shingles.length)).map((line) => line.split(' ')));
+}
+
 /** Each document's datasketch hash values after update_batch of its shingle strings, UTF-8 encoded, as decimal strings. */
 export function datasketchRows(
   scheme: string,
@@ -51,21 +87,5 @@ export function datasketchRows(
   k: number,
   shingles: readonly (readonly string[])[],
 ): string[][] {
-  const program = `
-import json, sys
-from datasketch import MinHash
-job = json.load(sys.stdin)
-base = MinHash(num_perm=job["k"], seed=job["seed"], scheme=job["scheme"])
-rows = []
-for doc in job["docs"]:
-    m = base.copy()
-    m.update_batch([s.encode("utf-8") for s in doc])
-    rows.append(" ".join(str(int(v)) for v in m.hashvalues))
-print("\\n".join(rows))
-`;
-  const output = runPython(program, JSON.stringify({ scheme, seed, k, docs: shingles }));
-  return output
-    .split('\n')
-    .slice(0, shingles.length)
-    .map((line) => line.split(' '));
+  return datasketchRowsOfJobs([{ scheme, seed, k, shingles }])[0];
 }

@@ -42,13 +42,14 @@ import { shingleStrings } from '../../src/shingles/sha1Shingles.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import {
-  buildApp,
   chromiumMissing,
   ENABLE_HINT,
   launchChromium,
+  releaseApp,
   loadCorpus,
   REPO,
   serve,
+  sharedApp,
   underCi,
   type Browser,
   type CorpusDocument,
@@ -72,7 +73,7 @@ beforeAll(async () => {
 /** Builds and serves the app, launches Chromium and looks for a WebGPU adapter (setting `missing` without one). */
 async function startBrowser(): Promise<void> {
   corpus = await loadCorpus();
-  builtApp = await buildApp();
+  builtApp = await sharedApp();
   server = await serve(builtApp);
   browser = await launchChromium();
   const page = await browser.context.newPage();
@@ -93,7 +94,7 @@ async function startBrowser(): Promise<void> {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (builtApp !== undefined) rmSync(builtApp, { recursive: true, force: true });
+  if (builtApp !== undefined) releaseApp(builtApp);
 });
 
 beforeEach((context) => {

@@ -4,7 +4,7 @@
  * SwiftShader gives a WebGPU adapter without a GPU. Playwright never downloads
  * a browser here; scripts/install-chromium.sh installs the system one.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +14,8 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AxeResults } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import type {} from '../support/globalSetup.js'; // its ProvidedContext: inject('sharedDir')
 
 export const REPO = resolve(import.meta.dirname, '../..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -35,6 +37,33 @@ export async function buildApp(): Promise<string> {
     },
   });
   return outDir;
+}
+
+/**
+ * The app built once per Vitest run, for every test file that serves it: in the run's shared folder
+ * (test/support/globalSetup.ts), built by the first file that needs it (two files starting together may
+ * both build it: the later build is dropped) and removed when the run ends. Without that folder, a build
+ * of its own. Give it back with releaseApp.
+ */
+export async function sharedApp(): Promise<string> {
+  const shared = inject('sharedDir');
+  if (shared === undefined) return buildApp();
+  const app = join(shared, 'web-app');
+  if (existsSync(join(app, 'index.html'))) return app;
+  const built = await buildApp();
+  try {
+    renameSync(built, app); // atomic: other files see the whole build or none
+  } catch (error) {
+    rmSync(built, { recursive: true, force: true });
+    if (!existsSync(join(app, 'index.html'))) throw error;
+  }
+  return app;
+}
+
+/** Removes a build of sharedApp's own; the run's shared build stays for the other files. */
+export function releaseApp(app: string): void {
+  const shared = inject('sharedDir');
+  if (shared === undefined || !app.startsWith(join(shared, '/'))) rmSync(app, { recursive: true, force: true });
 }
 
 export interface StaticServer {

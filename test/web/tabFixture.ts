@@ -4,15 +4,15 @@
  * made once before the file's tests and closed after them. Without
  * /usr/bin/chromium every test skips with the install hint, or fails under CI.
  */
-import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
-  buildApp,
   chromiumMissing,
   ENABLE_HINT,
   launchChromium,
+  releaseApp,
   serve,
+  sharedApp,
   underCi,
   type Browser,
   type StaticServer,
@@ -33,7 +33,7 @@ export function useTab(): TabFixture {
 
   beforeAll(async () => {
     if (missing !== undefined) return;
-    builtApp = await buildApp();
+    builtApp = await sharedApp();
     server = await serve(builtApp);
     browser = await launchChromium({ webgpu: false });
   }, 180_000);
@@ -41,7 +41,7 @@ export function useTab(): TabFixture {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    if (builtApp !== undefined) rmSync(builtApp, { recursive: true, force: true });
+    if (builtApp !== undefined) releaseApp(builtApp);
   });
 
   beforeEach((context) => {
