@@ -90,8 +90,9 @@ function postingCandidates(
     const postings = postingsOf(forests[segment].segment);
     if (postings === undefined) continue;
     for (const row of postings.rowsSharing(keys, least)) {
+      // Met through the postings, not the trees: its agreement is bounded by the slots only.
       if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row))
-        met.push({ segment, row, agreement: forests[segment].agreement(row, query.fingerprints) });
+        met.push({ segment, row, most: forests[segment].slots });
     }
   }
   return met;
@@ -117,7 +118,8 @@ function verified(
     // do (and by chance, 2^−16 a slot), so a row whose agreement is short of it is not read at all.
     const t = jaccardFloor(c, q, x);
     const least = t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots;
-    if (m.agreement < least) continue;
+    // The agreement is read only where it may fall short: at most most / slots (topK.ts, Met), and at least 0.
+    if (least > 0 && (m.most / forest.slots < least || forest.agreement(m.row, query.fingerprints) < least)) continue;
     const set = query.set === undefined ? undefined : source.readSet(m.row);
     if (set === undefined) {
       const similarity = scorer.estimate(source, m.row);
