@@ -40,7 +40,7 @@ export class IndexEngine {
   private readonly pair: Uint32Array;
   private readonly pairMatrix: SignatureMatrix;
   /** Top-K and containment queries' forests, built on the first such query (forest.ts). */
-  private readonly forests: ForestCache;
+  readonly forests: ForestCache;
   private readonly scorer: RowScorer;
 
   constructor(readonly parameters: IndexParameters) {
