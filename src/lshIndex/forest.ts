@@ -50,11 +50,7 @@ export class PrefixForest {
   private queryPairs: { source?: Uint16Array; pairs: Uint32Array } = { pairs: new Uint32Array(0) };
   /** Where each first-fingerprint bucket begins, by tree and partition (prefixDirectory.ts). */
   private readonly directory: Uint32Array;
-  /** Per row, the stamp of the step it was first met in this query (≥ queryStart), and in how many trees. */
-  private readonly meets: Uint8Array;
   private stamp = 0;
-  private queryStart = 1;
-  private step = 1;
 
   constructor(
     /** The segment it was built from (a later state's view of it may flag more rows removed). */
@@ -82,7 +78,6 @@ export class PrefixForest {
         this.fingerprints.length >>> 1,
       );
     this.seen = new Uint32Array(segment.count);
-    this.meets = new Uint8Array(segment.count);
   }
 
   get partitions(): number {
@@ -134,49 +129,30 @@ export class PrefixForest {
   /** Starts a query: every row counts as unseen again. */
   beginQuery(): void {
     this.queryPairs = { pairs: this.queryPairs.pairs }; // a caller may refill the same fingerprints for its next query
-    if (this.stamp >= 0xffffff00) {
+    if (++this.stamp === 0xffffffff) {
       this.seen.fill(0);
-      this.stamp = 0;
+      this.stamp = 1;
     }
-    this.queryStart = ++this.stamp;
-    this.step = this.queryStart;
-  }
-
-  /**
-   * Starts a step of the query (one prefix length): rows first met from here on count the trees they are met in
-   * (`meetings`) until the next step.
-   */
-  beginStep(): void {
-    this.step = ++this.stamp;
   }
 
   /**
    * Live rows (by `segment`, this state's view) of tree t's positions [lo, hi) not seen yet in the query: marked,
-   * appended; a row first met in this step is counted once more for each tree it is met in again.
+   * appended.
    */
   collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
     const base = t * this.banded;
-    const { seen, meets, step, queryStart } = this;
     for (let i = lo; i < hi; i++) {
       const row = this.sorted[base + i];
-      const at = seen[row];
-      if (at === step) meets[row]++;
-      if (at >= queryStart) continue;
-      seen[row] = step;
-      meets[row] = 1;
+      if (this.seen[row] === this.stamp) continue;
+      this.seen[row] = this.stamp;
       if (!segment.isRemoved(row)) out.push(row);
     }
   }
 
-  /** The trees a row first met in this step was met in (collect). */
-  meetings(row: number): number {
-    return this.meets[row];
-  }
-
   /** Whether the row is met for the first time in this query (it is marked met). */
   firstMeeting(row: number): boolean {
-    if (this.seen[row] >= this.queryStart) return false;
-    this.seen[row] = this.queryStart;
+    if (this.seen[row] === this.stamp) return false;
+    this.seen[row] = this.stamp;
     return true;
   }
 

@@ -48,7 +48,7 @@ export function simhashTopMatches(
     return scores.exact === NOTHING_SHARED ? { ...scores, exact: 0 } : scores;
   });
   const met = nearestRows(segments, forests, query.fingerprints, rescoreBudget(top));
-  ranking.rescoreMet(met, forests[0].slots, 0, (m) => m.most / 64);
+  ranking.rescoreMet(met, forests[0].slots, 0);
   return ranking.result(
     (segment, row) => segments[segment].id(row),
     (segment, row) => scorer.estimate(segments[segment], row),
@@ -122,7 +122,7 @@ function nearestRows(
   const met: Met[] = [];
   scanned.forEach(({ rows, distances }, segment) => {
     rows.forEach((row, i) => {
-      if (distances[i] <= cutoff) met.push({ segment, row, most: 64 - distances[i] });
+      if (distances[i] <= cutoff) met.push({ segment, row, agreement: (64 - distances[i]) / 64 });
     });
   });
   return met;

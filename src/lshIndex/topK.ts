@@ -65,17 +65,11 @@ export interface ForestQuery {
   readonly set?: Uint32Array;
 }
 
-/**
- * A row met by the descent, and the most forest slots it can agree on with
- * the query (its agreement, forest.agreement, is at most most / slots): a tree
- * searched where the row was not met differs in at least one of its slots.
- * Its agreement is read only where the bound leaves it in reach (issue 39: at
- * 1 M documents one step met 30,000 rows of which ten were rescored).
- */
+/** A row met by the descent, with its fingerprint agreement. */
 export interface Met {
   readonly segment: number;
   readonly row: number;
-  readonly most: number;
+  readonly agreement: number;
 }
 
 /** Full-signature estimates and exact Jaccard of the query against rows of the segments. */
@@ -137,19 +131,16 @@ export function metAtDepth(
   const met: Met[] = [];
   const rows: number[] = [];
   forests.forEach((forest, segment) => {
-    forest.beginStep();
+    rows.length = 0;
     for (let part = 0; part < forest.partitions; part++) {
       const r = depthOf(forest, part);
       if (r <= 0) continue;
-      rows.length = 0;
-      let t = 0;
-      for (; t < forest.shape.trees && met.length + rows.length < limit; t++) {
+      for (let t = 0; t < forest.shape.trees && met.length + rows.length < limit; t++) {
         const [lo, hi] = forest.range(t, part, query.fingerprints, r);
         forest.collect(segments[segment], t, lo, hi, rows);
       }
-      // Each of the t trees searched that did not meet a row differs from the query in a slot.
-      for (const row of rows) met.push({ segment, row, most: forest.slots - t + forest.meetings(row) });
     }
+    for (const row of rows) met.push({ segment, row, agreement: forest.agreement(row, query.fingerprints) });
   });
   return met;
 }
@@ -186,7 +177,6 @@ export function topMatches(
       metAtDepth(segments, forests, query, () => r, limit),
       slots,
       TOP_FLOOR,
-      (m) => forests[m.segment].agreement(m.row, query.fingerprints),
     );
     const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
     if (ranking.full && (belowFloor || safe)) break;

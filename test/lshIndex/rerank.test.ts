@@ -47,53 +47,27 @@ describe('the top-K rescoring (rerank.ts)', () => {
     expect(bounded.exhausted).toBe(true);
   });
 
-  /** Met rows of these agreements (of 128 slots), each bounded by `slack` slots more (capped at 128). */
-  const metOf = (agreements: readonly number[], slack: (row: number) => number = () => 0) =>
-    agreements.map((agreement, row) => ({
-      segment: 0,
-      row,
-      most: Math.min(128, Math.round(agreement * 128) + slack(row)),
-      agreement,
-    }));
-  const agreementOf = (m: { agreement: number }): number => m.agreement;
-
   it('reads a met row only while it could beat the K-th (its agreement reaches the floor)', () => {
     let read = 0;
     const ranking = new Ranking(1, (_, row) => (read++, { similarity: 0.95, exact: row === 0 ? 0.95 : 0.5 }));
-    ranking.rescoreMet(metOf([0.95, 0.9, 0.87, 0.85]), 128, 0.3, agreementOf);
+    const met = [
+      { segment: 0, row: 0, agreement: 0.95 },
+      ...[0.9, 0.87, 0.85].map((agreement, i) => ({ segment: 0, row: i + 1, agreement })),
+    ];
+    ranking.rescoreMet(met, 128, 0.3);
     // 0.9 and 0.87 are within the estimate’s error of 0.95 (its floor: 111 of 128 slots, 0.867); 0.85 is not.
     expect(read).toBe(3);
   });
 
-  it('reads met rows most agreeing first, in the order met among equals, whatever their bounds', () => {
+  it('reads met rows most agreeing first, in the order met among equals', () => {
+    const read: number[] = [];
+    const ranking = new Ranking(100, (_, row) => (read.push(row), { similarity: 0.5, exact: 0.5 }));
     const agreements = [0.5, 0.75, 0.5, 1, 0.75, 0.25, 1];
-    for (const slack of [() => 0, (row: number) => 7 * row, (row: number) => 40 - 5 * row, () => 128]) {
-      const read: number[] = [];
-      const ranking = new Ranking(100, (_, row) => (read.push(row), { similarity: 0.5, exact: 0.5 }));
-      ranking.rescoreMet(metOf(agreements, slack), 128, 0.3, agreementOf);
-      expect(read).toEqual([3, 6, 1, 4, 0, 2, 5]);
-    }
-  });
-
-  it('measures the agreement only of rows whose bound reaches where the walk stops', () => {
-    const measured: number[] = [];
-    const ranking = new Ranking(1, () => ({ similarity: 1, exact: 1 }));
-    // Row 0 agrees on every slot; row 2 (0.95) is the first below the floor at J = 1, and rows 1 and 3 cannot reach it.
-    const met = [
-      { segment: 0, row: 0, most: 128, agreement: 1 },
-      { segment: 0, row: 1, most: 100, agreement: 0.5 },
-      { segment: 0, row: 2, most: 128, agreement: 0.95 },
-      { segment: 0, row: 3, most: 110, agreement: 0.8 },
-    ];
-    ranking.rescoreMet(met, 128, 0.3, (m) => (measured.push(m.row), m.agreement));
-    expect(measured).toEqual([0, 2]);
-    expect(() =>
-      new Ranking(1, () => ({ similarity: 1, exact: 1 })).rescoreMet(
-        [{ segment: 0, row: 0, most: 10, agreement: 0.5 }],
-        128,
-        0.3,
-        agreementOf,
-      ),
-    ).toThrow(/internal/);
+    ranking.rescoreMet(
+      agreements.map((agreement, row) => ({ segment: 0, row, agreement })),
+      128,
+      0.3,
+    );
+    expect(read).toEqual([3, 6, 1, 4, 0, 2, 5]);
   });
 });
