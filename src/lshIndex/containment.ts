@@ -63,7 +63,7 @@ export function containmentMatches(
   for (const forest of forests) forest.beginQuery();
   const byPostings = new Set<number>(); // segments with a partition the forests cannot search
   const depthOf = (forest: PrefixForest, part: number): number => {
-    const u = forest.largest[part];
+    const u = forest.data.largest[part];
     if (u < c * q) return 0; // no set there can hold C·q of the query's shingles
     const r = depthFor(jaccardFloor(c, q, u), forest.shape.trees, forest.shape.depth);
     const postings = forest.segment.hasSets && query.set !== undefined;
@@ -150,7 +150,7 @@ function verified(
   for (const m of met) {
     const source = segments[m.segment];
     const forest = forests[m.segment];
-    const x = forest.sizes[m.row];
+    const x = forest.data.sizes[m.row];
     if (x < c * q) continue;
     // Sets are read only where the estimate leaves room for containment C: within three standard errors
     // (at the least Jaccard that C allows), and a slot, of that Jaccard. The fingerprints agree wherever the slots

@@ -32,17 +32,8 @@ export function forestShape(k: number): ForestShape {
 }
 
 export class PrefixForest {
-  /** Rows fingerprinted: row r's at fingerprints[r·slots …]. */
-  readonly fingerprints: Uint16Array;
-  readonly sizes: Float64Array;
-  /** Per tree, the indexed (non-empty) rows sorted by (partition, prefix): tree t at [t·banded, (t+1)·banded). */
-  readonly sorted: Uint32Array;
-  /** Partition i holds positions [starts[i], starts[i+1]) of every tree; its sizes reach up to largest[i]. */
-  readonly starts: readonly number[];
-  readonly largest: readonly number[];
-  readonly banded: number;
   readonly slots: number;
-  /** What it was built from (shared with other threads where they adopt it: forestCache.ts). */
+  /** Its rows' fingerprints, sizes, sorted trees and directory (shared with other threads that adopt it: forestCache.ts). */
   readonly data: ForestData;
   private readonly seen: Uint32Array;
   /** The fingerprints two to a word (even slots only), and the last query's so. */
@@ -62,26 +53,18 @@ export class PrefixForest {
   ) {
     this.slots = shape.trees * shape.depth;
     this.data = data ?? buildForest(segment, parameters, shape);
-    ({
-      fingerprints: this.fingerprints,
-      sizes: this.sizes,
-      sorted: this.sorted,
-      starts: this.starts,
-      largest: this.largest,
-      banded: this.banded,
-      directory: this.directory,
-    } = this.data);
+    this.directory = this.data.directory;
     if (this.slots % 2 === 0)
       this.pairs = new Uint32Array(
-        this.fingerprints.buffer,
-        this.fingerprints.byteOffset,
-        this.fingerprints.length >>> 1,
+        this.data.fingerprints.buffer,
+        this.data.fingerprints.byteOffset,
+        this.data.fingerprints.length >>> 1,
       );
     this.seen = new Uint32Array(segment.count);
   }
 
   get partitions(): number {
-    return this.largest.length;
+    return this.data.largest.length;
   }
 
   /**
@@ -89,7 +72,7 @@ export class PrefixForest {
    * fingerprint's bucket (prefixDirectory.ts), a binary search for the first, a galloping one for the end.
    */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
-    const base = t * this.banded;
+    const base = t * this.data.banded;
     const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
     let [lo, hi] = [from, to];
     while (lo < hi) {
@@ -118,9 +101,9 @@ export class PrefixForest {
   /** The row at sorted[position] against the query, by tree t's first r fingerprints: < 0, 0 or > 0. */
   private compareAt(position: number, t: number, query: Uint16Array, r: number): number {
     const depth = this.shape.depth;
-    const at = this.sorted[position] * this.slots + t * depth;
+    const at = this.data.sorted[position] * this.slots + t * depth;
     for (let j = 0; j < r; j++) {
-      const d = this.fingerprints[at + j] - query[t * depth + j];
+      const d = this.data.fingerprints[at + j] - query[t * depth + j];
       if (d !== 0) return d;
     }
     return 0;
@@ -140,9 +123,9 @@ export class PrefixForest {
    * appended.
    */
   collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
-    const base = t * this.banded;
+    const base = t * this.data.banded;
     for (let i = lo; i < hi; i++) {
-      const row = this.sorted[base + i];
+      const row = this.data.sorted[base + i];
       if (this.seen[row] === this.stamp) continue;
       this.seen[row] = this.stamp;
       if (!segment.isRemoved(row)) out.push(row);
@@ -174,7 +157,7 @@ export class PrefixForest {
       return equal / this.slots;
     }
     const at = row * this.slots;
-    for (let s = 0; s < this.slots; s++) if (this.fingerprints[at + s] === query[s]) equal++;
+    for (let s = 0; s < this.slots; s++) if (this.data.fingerprints[at + s] === query[s]) equal++;
     return equal / this.slots;
   }
 }

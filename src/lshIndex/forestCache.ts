@@ -56,14 +56,17 @@ export class ForestCache {
     });
   }
 
-  /** The segments' forests and (where sets are stored) postings, built where missing, as data for another thread. */
-  share(segments: readonly IndexSegment[]): SharedForests {
+  /**
+   * The segments' forests (built where missing) and postings (those built, or all where `postings` and sets are
+   * stored), as data for another thread.
+   */
+  share(segments: readonly IndexSegment[], postings: boolean): SharedForests {
     const forests = this.forestsOf(segments);
     return {
       forests: forests.map((f) => [f.segment.name, f.data] as const),
       postings: segments.flatMap((s) => {
-        const postings = this.postingsOf(s);
-        return postings === undefined ? [] : [[s.name, postings.data] as const];
+        const built = postings ? this.postingsOf(s) : this.postings.get(s.name);
+        return built === undefined || built.segment.count !== s.count ? [] : [[s.name, built.data] as const];
       }),
     };
   }

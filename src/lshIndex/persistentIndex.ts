@@ -55,8 +55,8 @@ export interface DiskIndex extends DedupIndex {
   compact(): Promise<CompactResult>;
   /** Why the last automatic merge after an add failed (the add itself committed); undefined when it did not. */
   readonly writeProblem?: string;
-  /** The forests and postings of this state's segments (built where missing), for another thread to `adoptForests`. */
-  shareForests?(): SharedForests;
+  /** This state's forests (and postings: all, or those built), built where missing, for another thread to adopt. */
+  shareForests?(postings: boolean): SharedForests;
   adoptForests?(shared: SharedForests): void;
 }
 
@@ -206,9 +206,9 @@ export class PersistentIndex implements DiskIndex {
     return this.mergeFailure;
   }
 
-  shareForests(): SharedForests {
+  shareForests(postings: boolean): SharedForests {
     this.ensureOpen();
-    return this.engine.forests.share(this.state.views);
+    return this.engine.forests.share(this.state.views, postings);
   }
 
   adoptForests(shared: SharedForests): void {

@@ -4,7 +4,8 @@
  * refreshes and the close it is sent, in the order they come. A refresh
  * moves this thread's view to the newest commit before any query sent after
  * it is answered, so a query sent after a write's refresh sees the write.
- * `share` answers this thread's forests and postings (built where missing;
+ * `share` answers this thread's forests and postings (built where missing,
+ * the postings where asked;
  * their arrays are SharedArrayBuffers, shared, not copied, by postMessage),
  * and `adopt` takes another thread's (queryPool.ts).
  */
@@ -17,7 +18,7 @@ import { answerRequests, type WriterSetup } from './writerThread.js';
 export type QueryWorkerOp =
   | { readonly op: 'query'; readonly texts: readonly string[]; readonly options: QueryOptions }
   | { readonly op: 'refresh' }
-  | { readonly op: 'share' }
+  | { readonly op: 'share'; readonly postings: boolean }
   | { readonly op: 'adopt'; readonly shared: SharedForests | null }
   | { readonly op: 'close' };
 
@@ -37,7 +38,7 @@ await answerRequests(port, async () => {
       case 'refresh':
         return index.refresh();
       case 'share':
-        return index.shareForests?.();
+        return index.shareForests?.(request.postings);
       case 'adopt':
         if (request.shared !== null) index.adoptForests?.(request.shared);
         return;

@@ -113,7 +113,7 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
       (await signTexts(texts, inlineIndexSigner(parameters), parameters, true)).sets!;
     // The first 23-word item (19 shingles) with 5 sampled keys or more: a document may lack 3, so it needs 2 hits.
     let item: string[] = [];
-    let keys = new Uint32Array(0);
+    let keys: Uint32Array = new Uint32Array(0);
     for (let v = 0; keys.length < 5; v++) {
       item = Array.from({ length: 23 }, (_, i) => `item${v}x${i}`);
       keys = sampledKeys((await sign([item.join(' ')]))[0]);

@@ -44,39 +44,43 @@ describe('ForestCache.share and adopt', () => {
   it('an adopting cache reads the sharing one’s memory and answers as its own build', async () => {
     const segment = segmentOf('seg-a', 300);
     const own = new ForestCache(parameters);
-    const shared = own.share([segment]);
+    const shared = own.share([segment], true);
     const arrived = await posted(shared);
     const adopting = new ForestCache(parameters);
     adopting.adopt(arrived);
     const [forest] = adopting.forestsOf([segment]);
     const [built] = new ForestCache(parameters).forestsOf([segment]);
     const ownForest = own.forestsOf([segment])[0];
-    expect(forest.fingerprints.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(forest.data.fingerprints.buffer).toBeInstanceOf(SharedArrayBuffer);
     // Shared, not copied: a write through one is read through the other.
-    const before = ownForest.sorted[0];
-    ownForest.sorted[0] = before + 1;
-    expect(forest.sorted[0]).toBe(before + 1);
-    ownForest.sorted[0] = before;
+    const before = ownForest.data.sorted[0];
+    ownForest.data.sorted[0] = before + 1;
+    expect(forest.data.sorted[0]).toBe(before + 1);
+    ownForest.data.sorted[0] = before;
     for (const key of ['fingerprints', 'sizes', 'sorted', 'starts', 'largest', 'banded'] as const)
-      expect(forest[key]).toEqual(built[key]);
-    const query = built.fingerprints.slice(5 * built.slots, 6 * built.slots);
+      expect(forest.data[key]).toEqual(built.data[key]);
+    const query = built.data.fingerprints.slice(5 * built.slots, 6 * built.slots);
     for (let t = 0; t < built.shape.trees; t++)
       for (let part = 0; part < built.partitions; part++)
         for (let r = 1; r <= built.shape.depth; r++)
           expect(forest.range(t, part, query, r)).toEqual(built.range(t, part, query, r));
-    const keys = sampledKeys(segment.readSet(7));
+    const keys = sampledKeys(segment.readSet(7)!);
     expect(keys.length).toBeGreaterThan(0);
     expect(adopting.postingsOf(segment)?.hitsOf(keys, 1)).toEqual(own.postingsOf(segment)?.hitsOf(keys, 1));
     expect(adopting.postingsOf(segment)?.keys.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
   it('builds its own for a segment of another name or row count', () => {
-    const shared = new ForestCache(parameters).share([segmentOf('seg-a', 300)]);
+    const sharing = new ForestCache(parameters);
+    const shared = sharing.share([segmentOf('seg-a', 300)], false);
+    expect(shared.postings).toEqual([]); // the postings only where asked, or built already
+    sharing.postingsOf(segmentOf('seg-a', 300));
+    expect(sharing.share([segmentOf('seg-a', 300)], false).postings.map(([name]) => name)).toEqual(['seg-a']);
     const adopting = new ForestCache(parameters);
     adopting.adopt(shared);
     const [grown, other] = adopting.forestsOf([segmentOf('seg-a', 301), segmentOf('seg-b', 300)]);
-    expect(grown.fingerprints.buffer).not.toBe(shared.forests[0][1].fingerprints.buffer);
-    expect(grown.banded).toBe(301);
-    expect(other.fingerprints.buffer).not.toBe(shared.forests[0][1].fingerprints.buffer);
+    expect(grown.data.fingerprints.buffer).not.toBe(shared.forests[0][1].fingerprints.buffer);
+    expect(grown.data.banded).toBe(301);
+    expect(other.data.fingerprints.buffer).not.toBe(shared.forests[0][1].fingerprints.buffer);
   });
 });
