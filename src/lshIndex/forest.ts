@@ -35,6 +35,10 @@ export class PrefixForest {
   readonly slots: number;
   /** Its rows' fingerprints, sizes, sorted trees and directory (shared with other threads that adopt it: forestCache.ts). */
   readonly data: ForestData;
+  /** data's sorted trees, fingerprints and rows banded, held here for the search's inner loops. */
+  private readonly rows: Uint32Array;
+  private readonly prints: Uint16Array;
+  private readonly banded: number;
   private readonly seen: Uint32Array;
   /** The fingerprints two to a word (even slots only), and the last query's so. */
   private readonly pairs?: Uint32Array;
@@ -53,7 +57,7 @@ export class PrefixForest {
   ) {
     this.slots = shape.trees * shape.depth;
     this.data = data ?? buildForest(segment, parameters, shape);
-    this.directory = this.data.directory;
+    ({ directory: this.directory, sorted: this.rows, fingerprints: this.prints, banded: this.banded } = this.data);
     if (this.slots % 2 === 0)
       this.pairs = new Uint32Array(
         this.data.fingerprints.buffer,
@@ -72,7 +76,7 @@ export class PrefixForest {
    * fingerprint's bucket (prefixDirectory.ts), a binary search for the first, a galloping one for the end.
    */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
-    const base = t * this.data.banded;
+    const base = t * this.banded;
     const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
     let [lo, hi] = [from, to];
     while (lo < hi) {
@@ -101,9 +105,9 @@ export class PrefixForest {
   /** The row at sorted[position] against the query, by tree t's first r fingerprints: < 0, 0 or > 0. */
   private compareAt(position: number, t: number, query: Uint16Array, r: number): number {
     const depth = this.shape.depth;
-    const at = this.data.sorted[position] * this.slots + t * depth;
+    const at = this.rows[position] * this.slots + t * depth;
     for (let j = 0; j < r; j++) {
-      const d = this.data.fingerprints[at + j] - query[t * depth + j];
+      const d = this.prints[at + j] - query[t * depth + j];
       if (d !== 0) return d;
     }
     return 0;
@@ -123,9 +127,9 @@ export class PrefixForest {
    * appended.
    */
   collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
-    const base = t * this.data.banded;
+    const base = t * this.banded;
     for (let i = lo; i < hi; i++) {
-      const row = this.data.sorted[base + i];
+      const row = this.rows[base + i];
       if (this.seen[row] === this.stamp) continue;
       this.seen[row] = this.stamp;
       if (!segment.isRemoved(row)) out.push(row);
@@ -157,7 +161,7 @@ export class PrefixForest {
       return equal / this.slots;
     }
     const at = row * this.slots;
-    for (let s = 0; s < this.slots; s++) if (this.data.fingerprints[at + s] === query[s]) equal++;
+    for (let s = 0; s < this.slots; s++) if (this.prints[at + s] === query[s]) equal++;
     return equal / this.slots;
   }
 }
