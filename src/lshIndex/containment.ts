@@ -20,13 +20,14 @@
  * — first from the forest's in-memory fingerprints, which agree wherever the
  * slots do, so only a row they leave in reach is read — and verified on the
  * shingle sets where the index stores them (the estimate decides otherwise).
- * Browser-safe.
+ * A row found through the postings is read only if it shares enough of the
+ * query's sampled shingles to hold C of them. Browser-safe.
  */
 import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
-import { metAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type Met, type RowScorer } from './topK.js';
+import { metAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type RowScorer } from './topK.js';
 import type { IndexMatch } from './types.js';
 
 /** The least Jaccard of Q (q shingles) with a set of at most u shingles that holds C·q of Q's. */
@@ -62,7 +63,7 @@ export function containmentMatches(
   for (const forest of forests) forest.beginQuery();
   const byPostings = new Set<number>(); // segments with a partition the forests cannot search
   const depthOf = (forest: PrefixForest, part: number): number => {
-    const u = forest.largest[part];
+    const u = forest.data.largest[part];
     if (u < c * q) return 0; // no set there can hold C·q of the query's shingles
     const r = depthFor(jaccardFloor(c, q, u), forest.shape.trees, forest.shape.depth);
     const postings = forest.segment.hasSets && query.set !== undefined;
@@ -70,37 +71,76 @@ export function containmentMatches(
     byPostings.add(forests.indexOf(forest));
     return 0;
   };
-  const met = metAtDepth(segments, forests, query, depthOf);
+  const met: Candidate[] = metAtDepth(segments, forests, query, depthOf);
   if (byPostings.size > 0) met.push(...postingCandidates(segments, forests, postingsOf, query, byPostings));
   return verified(segments, forests, met, query, scorer);
 }
 
-/** Rows sharing at least leastHits of the query's sampled shingles, not met by the forests. */
+/**
+ * The most of the query's q shingles a document may lack and still hold C
+ * of them, as verified() counts (common / q ≥ C).
+ */
+export function mostMissing(c: number, q: number): number {
+  let m = Math.max(0, Math.floor((1 - c) * q) + 1);
+  while (m > 0 && (q - m) / q < c) m--;
+  return m;
+}
+
+/** A row to verify: met by the forests (its fingerprint agreement measured) or through the postings (not). */
+interface Candidate {
+  readonly segment: number;
+  readonly row: number;
+  readonly agreement?: number;
+}
+
+/**
+ * The least fingerprint agreement a row of x shingles needs to be read: within three standard errors (at the least
+ * Jaccard that C allows), and a slot, of that Jaccard. At most 0 where any row is read (a short query in a long set).
+ */
+function leastAgreement(forest: PrefixForest, c: number, q: number, x: number): number {
+  const t = jaccardFloor(c, q, x);
+  return t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots;
+}
+
+/**
+ * Rows sharing at least leastHits of the query's sampled shingles, not met by
+ * the forests, that may hold C of them: large enough, agreeing enough where
+ * that tells, and sharing enough of its sampled shingles. That last is exact,
+ * no estimate (issue 39: a 20-word excerpt of common text shares one
+ * sampled shingle with thousands of documents at 1 M, and the 99th
+ * percentile read 2,300–4,800 sets): each of the query's sampled keys,
+ * common ones aside (postings.ts), that a row is not posted under is a
+ * shingle of the query the row lacks, and it may lack mostMissing at most.
+ */
 function postingCandidates(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
   postingsOf: (segment: IndexSegment) => ShinglePostings | undefined,
   query: ContainmentQuery,
   which: Set<number>,
-): Met[] {
+): Candidate[] {
+  const { c, q } = query;
   const keys = sampledKeys(query.set!);
-  const least = leastHits(query.c, query.q, keys.length);
-  const met: Met[] = [];
+  const least = leastHits(c, q, keys.length);
+  const found: Candidate[] = [];
   for (const segment of which) {
-    const postings = postingsOf(forests[segment].segment);
+    const forest = forests[segment];
+    const postings = postingsOf(forest.segment);
     if (postings === undefined) continue;
-    for (const row of postings.rowsSharing(keys, least)) {
-      if (forests[segment].firstMeeting(row) && !segments[segment].isRemoved(row))
-        met.push({ segment, row, agreement: forests[segment].agreement(row, query.fingerprints) });
-    }
+    const { rows, hits, skipped } = postings.hitsOf(keys, least);
+    const sure = keys.length - skipped - mostMissing(c, q);
+    rows.forEach((row, i) => {
+      if (hits[i] < sure || !forest.firstMeeting(row) || segments[segment].isRemoved(row)) return;
+      found.push({ segment, row });
+    });
   }
-  return met;
+  return found;
 }
 
 function verified(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
-  met: readonly Met[],
+  met: readonly Candidate[],
   query: ContainmentQuery,
   scorer: RowScorer,
 ): IndexMatch[] {
@@ -110,14 +150,14 @@ function verified(
   for (const m of met) {
     const source = segments[m.segment];
     const forest = forests[m.segment];
-    const x = forest.sizes[m.row];
+    const x = forest.data.sizes[m.row];
     if (x < c * q) continue;
     // Sets are read only where the estimate leaves room for containment C: within three standard errors
     // (at the least Jaccard that C allows), and a slot, of that Jaccard. The fingerprints agree wherever the slots
     // do (and by chance, 2^−16 a slot), so a row whose agreement is short of it is not read at all.
-    const t = jaccardFloor(c, q, x);
-    const least = t - 3 * Math.sqrt((t * (1 - t)) / forest.slots) - 1 / forest.slots;
-    if (m.agreement < least) continue;
+    const least = leastAgreement(forest, c, q, x);
+    // A row met through the postings is measured only where that can rule it out (agreement ≥ 0).
+    if (least > 0 && (m.agreement ?? forest.agreement(m.row, query.fingerprints)) < least) continue;
     const set = query.set === undefined ? undefined : source.readSet(m.row);
     if (set === undefined) {
       const similarity = scorer.estimate(source, m.row);

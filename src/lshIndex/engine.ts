@@ -17,7 +17,8 @@ import type { SignedTexts } from './signing.js';
 import type { AddDecision, IndexDocument, IndexMatch, QueryOptions, QueryResult } from './types.js';
 import { IndexIdError } from './errors.js';
 import { containmentMatches } from './containment.js';
-import { fingerprintsOf, ForestCache } from './forest.js';
+import { fingerprintsOf } from './forest.js';
+import { ForestCache } from './forestCache.js';
 import { RowScorer, topMatches, type ForestQuery } from './topK.js';
 import { measureOf, simhashTopMatches } from './simhashTopK.js';
 import { invalidIdReason } from '../text/wellFormed.js';
@@ -39,7 +40,7 @@ export class IndexEngine {
   private readonly pair: Uint32Array;
   private readonly pairMatrix: SignatureMatrix;
   /** Top-K and containment queries' forests, built on the first such query (forest.ts). */
-  private readonly forests: ForestCache;
+  readonly forests: ForestCache;
   private readonly scorer: RowScorer;
 
   constructor(readonly parameters: IndexParameters) {

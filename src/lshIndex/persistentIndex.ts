@@ -7,6 +7,7 @@ import { compactSegments } from './compaction.js';
 import { closeDropped, openState, openWithRetry, writeRemoved, type IndexState } from './diskState.js';
 import { mergedManifest, relocate, removedAfter } from './diskMerge.js';
 import { DiskSigner } from './diskSigner.js';
+import type { SharedForests } from './forestCache.js';
 import { mergeDue } from './mergePolicy.js';
 import { checkAddArguments, checkRemoveArguments } from './arguments.js';
 import { checkBatchIds, IndexEngine, type Located } from './engine.js';
@@ -54,6 +55,9 @@ export interface DiskIndex extends DedupIndex {
   compact(): Promise<CompactResult>;
   /** Why the last automatic merge after an add failed (the add itself committed); undefined when it did not. */
   readonly writeProblem?: string;
+  /** This state's forests (and postings: all, or those built), built where missing, for another thread to adopt. */
+  shareForests?(postings: boolean): SharedForests;
+  adoptForests?(shared: SharedForests): void;
 }
 
 export class PersistentIndex implements DiskIndex {
@@ -200,6 +204,15 @@ export class PersistentIndex implements DiskIndex {
 
   get writeProblem(): string | undefined {
     return this.mergeFailure;
+  }
+
+  shareForests(postings: boolean): SharedForests {
+    this.ensureOpen();
+    return this.engine.forests.share(this.state.views, postings);
+  }
+
+  adoptForests(shared: SharedForests): void {
+    this.engine.forests.adopt(shared);
   }
 
   async refresh(): Promise<void> {

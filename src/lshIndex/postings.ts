@@ -19,6 +19,7 @@
  * shingles. A query's cost so stays within (sampled keys) × POSTINGS_CAP
  * postings read, however large the index. Browser-safe.
  */
+import { sharedBytes } from './forestBuild.js';
 import type { IndexSegment } from './segment.js';
 
 /** 1 in 2^SAMPLE_BITS shingles is posted. */
@@ -32,61 +33,52 @@ export const POSTINGS_CAP = 2048;
 /** A 32-bit mix of a shingle's (lo, hi) hash: its top SAMPLE_BITS decide the sample, all 32 its posting key. */
 const mix = (lo: number, hi: number): number => Math.imul(lo ^ Math.imul(hi, 0xcc9e2d51), 0x1b873593) >>> 0;
 
-/** The posting keys of a set's sampled shingles (sorted, distinct). */
-export function sampledKeys(set: Uint32Array): Uint32Array {
-  const keys: number[] = [];
+/** The posting keys of set's sampled shingles into out[0 …] (sorted, distinct); how many. */
+function sampledInto(set: Uint32Array, out: Uint32Array): number {
+  let n = 0;
   for (let i = 0; i < set.length; i += 2) {
     const key = mix(set[i], set[i + 1]);
-    if (key >>> (32 - SAMPLE_BITS) === 0) keys.push(key);
+    if (key >>> (32 - SAMPLE_BITS) === 0) out[n++] = key;
   }
-  return Uint32Array.from(new Set(keys)).sort();
+  out.subarray(0, n).sort();
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || out[i] !== out[i - 1]) out[distinct++] = out[i];
+  return distinct;
 }
 
-export class ShinglePostings {
+/** The posting keys of a set's sampled shingles (sorted, distinct). */
+export function sampledKeys(set: Uint32Array): Uint32Array {
+  const out = new Uint32Array(set.length >>> 1);
+  return out.slice(0, sampledInto(set, out));
+}
+
+/** A segment's postings as data (its arrays shared between threads where the platform allows: forestCache.ts). */
+export interface PostingsData {
+  /** The segment's rows when they were built. */
+  readonly count: number;
   /** Keys in ascending order, each with its row. */
   readonly keys: Uint32Array;
   readonly rows: Uint32Array;
-  /** The keys posted under more than `cap` rows (ascending): their lists are not kept. */
+  /** The keys posted under more than the cap's rows (ascending): their lists are not kept. */
   readonly common: Uint32Array;
+}
+
+export class ShinglePostings {
+  readonly keys: Uint32Array;
+  readonly rows: Uint32Array;
+  readonly common: Uint32Array;
+  readonly data: PostingsData;
   private readonly hits: Uint32Array;
 
   constructor(
     readonly segment: IndexSegment,
     readonly cap = POSTINGS_CAP,
+    /** Built already (by another thread) from the same segment; else built here. */
+    data?: PostingsData,
   ) {
     this.hits = new Uint32Array(segment.count);
-    const perRow: Uint32Array[] = [];
-    let total = 0;
-    for (let r = 0; r < segment.count; r++) {
-      const keys = sampledKeys(segment.readSet(r) ?? new Uint32Array(0));
-      perRow.push(keys);
-      total += keys.length;
-    }
-    // Sorted by key with a two-pass radix sort (16 bits a pass), rows alongside.
-    let keys = new Uint32Array(total);
-    let rows = new Uint32Array(total);
-    let at = 0;
-    perRow.forEach((k, r) => {
-      keys.set(k, at);
-      rows.fill(r, at, at + k.length);
-      at += k.length;
-    });
-    let nextKeys = new Uint32Array(total);
-    let nextRows = new Uint32Array(total);
-    const counts = new Uint32Array(65537);
-    for (const shift of [0, 16]) {
-      counts.fill(0);
-      for (let i = 0; i < total; i++) counts[((keys[i] >>> shift) & 0xffff) + 1]++;
-      for (let d = 1; d <= 65536; d++) counts[d] += counts[d - 1];
-      for (let i = 0; i < total; i++) {
-        const to = counts[(keys[i] >>> shift) & 0xffff]++;
-        nextKeys[to] = keys[i];
-        nextRows[to] = rows[i];
-      }
-      [keys, nextKeys] = [nextKeys, keys];
-      [rows, nextRows] = [nextRows, rows];
-    }
-    [this.keys, this.rows, this.common] = dropCommon(keys, rows, cap);
+    this.data = data ?? buildPostings(segment, cap);
+    ({ keys: this.keys, rows: this.rows, common: this.common } = this.data);
   }
 
   /** The rows posted under at least `least` of `keys` (less the common ones skipped), each once. */
@@ -138,8 +130,57 @@ const isIn = (sorted: Uint32Array, key: number): boolean => {
   return at < sorted.length && sorted[at] === key;
 };
 
-/** Sorted postings without the runs of keys posted more than `cap` times; those keys apart. */
-function dropCommon(keys: Uint32Array, rows: Uint32Array, cap: number): [Uint32Array, Uint32Array, Uint32Array] {
+/** Every row's sampled keys (ascending) with their rows, the commonest keys apart (posted under more than `cap`). */
+function buildPostings(segment: IndexSegment, cap: number): PostingsData {
+  let keys: Uint32Array = new Uint32Array(1024);
+  let rows: Uint32Array = new Uint32Array(1024);
+  let total = 0;
+  let scratch = new Uint32Array(1024);
+  for (let r = 0; r < segment.count; r++) {
+    const set = segment.readSet(r) ?? new Uint32Array(0);
+    if (scratch.length < set.length >>> 1) scratch = new Uint32Array(set.length);
+    const n = sampledInto(set, scratch);
+    if (total + n > keys.length) {
+      const size = Math.max(2 * keys.length, total + n);
+      [keys, rows] = [grown(keys, size), grown(rows, size)];
+    }
+    keys.set(scratch.subarray(0, n), total);
+    rows.fill(r, total, total + n);
+    total += n;
+  }
+  const [sortedKeys, sortedRows] = sortByKey(keys.subarray(0, total), rows.subarray(0, total));
+  return { count: segment.count, ...dropCommon(sortedKeys, sortedRows, cap) };
+}
+
+function grown(a: Uint32Array, size: number): Uint32Array {
+  const out = new Uint32Array(size);
+  out.set(a);
+  return out;
+}
+
+/** Keys ascending with their rows alongside: a two-pass radix sort, 16 bits a pass (stable: rows ascending per key). */
+function sortByKey(keys: Uint32Array, rows: Uint32Array): [Uint32Array, Uint32Array] {
+  const total = keys.length;
+  let nextKeys: Uint32Array = new Uint32Array(total);
+  let nextRows: Uint32Array = new Uint32Array(total);
+  const counts = new Uint32Array(65537);
+  for (const shift of [0, 16]) {
+    counts.fill(0);
+    for (let i = 0; i < total; i++) counts[((keys[i] >>> shift) & 0xffff) + 1]++;
+    for (let d = 1; d <= 65536; d++) counts[d] += counts[d - 1];
+    for (let i = 0; i < total; i++) {
+      const to = counts[(keys[i] >>> shift) & 0xffff]++;
+      nextKeys[to] = keys[i];
+      nextRows[to] = rows[i];
+    }
+    [keys, nextKeys] = [nextKeys, keys];
+    [rows, nextRows] = [nextRows, rows];
+  }
+  return [keys, rows];
+}
+
+/** Sorted postings without the runs of keys posted more than `cap` times (shared copies); those keys apart. */
+function dropCommon(keys: Uint32Array, rows: Uint32Array, cap: number): Omit<PostingsData, 'count'> {
   const common: number[] = [];
   let kept = 0;
   for (let i = 0; i < keys.length; ) {
@@ -153,8 +194,12 @@ function dropCommon(keys: Uint32Array, rows: Uint32Array, cap: number): [Uint32A
     }
     i = end;
   }
-  if (common.length === 0) return [keys, rows, new Uint32Array(0)];
-  return [keys.slice(0, kept), rows.slice(0, kept), Uint32Array.from(common)];
+  const shared = (a: Uint32Array): Uint32Array => {
+    const out = new Uint32Array(sharedBytes(4 * kept));
+    out.set(a.subarray(0, kept));
+    return out;
+  };
+  return { keys: shared(keys), rows: shared(rows), common: Uint32Array.from(common) };
 }
 
 /**

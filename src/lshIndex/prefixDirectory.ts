@@ -16,39 +16,30 @@ const BUCKETS = 1 << DIRECTORY_BITS;
 /** The bucket of a 16-bit fingerprint. */
 export const bucketOf = (fingerprint: number): number => fingerprint >>> (16 - DIRECTORY_BITS);
 
-/** What the directory is built from: the forest's layout. */
-export interface SortedTrees {
-  readonly shape: { readonly trees: number; readonly depth: number };
-  readonly slots: number;
-  readonly banded: number;
-  readonly sorted: Uint32Array;
-  readonly fingerprints: Uint16Array;
-  /** Partition i holds positions [starts[i], starts[i+1]) of every tree. */
-  readonly starts: readonly number[];
-}
+/** Entries of a directory over `trees` trees of `partitions` partitions. */
+export const directoryLength = (trees: number, partitions: number): number => trees * partitions * (BUCKETS + 1);
 
 /**
- * Entry ((t · partitions + p) · (BUCKETS + 1) + b): the first position of tree t's partition p whose first
- * fingerprint's bucket is b or more (the partition's end for b = BUCKETS).
+ * Fills tree t's entries ((t · partitions + p) · (BUCKETS + 1) + b): the first position of tree t's partition p whose
+ * first fingerprint's bucket is b or more (the partition's end for b = BUCKETS). `firstAt(position)`: the first
+ * fingerprint of the row at that position of the tree (sorted by partition, then prefix).
  */
-export function buildDirectory(f: SortedTrees): Uint32Array {
-  const { trees, depth } = f.shape;
-  const partitions = f.starts.length - 1;
-  const out = new Uint32Array(Math.max(0, trees * partitions * (BUCKETS + 1)));
-  for (let t = 0; t < trees; t++) {
-    const base = t * f.banded;
-    for (let p = 0; p < partitions; p++) {
-      const at = (t * partitions + p) * (BUCKETS + 1);
-      let position = f.starts[p];
-      const end = f.starts[p + 1];
-      for (let b = 0; b <= BUCKETS; b++) {
-        while (position < end && bucketOf(f.fingerprints[f.sorted[base + position] * f.slots + t * depth]) < b)
-          position++;
-        out[at + b] = position;
-      }
+export function fillDirectory(
+  out: Uint32Array,
+  t: number,
+  starts: readonly number[],
+  firstAt: (position: number) => number,
+): void {
+  const partitions = starts.length - 1;
+  for (let p = 0; p < partitions; p++) {
+    const at = (t * partitions + p) * (BUCKETS + 1);
+    let position = starts[p];
+    const end = starts[p + 1];
+    for (let b = 0; b <= BUCKETS; b++) {
+      while (position < end && bucketOf(firstAt(position)) < b) position++;
+      out[at + b] = position;
     }
   }
-  return out;
 }
 
 /** Positions [from, to) of tree t's partition p where rows whose first fingerprint is `first` lie. */

@@ -76,11 +76,11 @@ function packBits(fingerprints: Uint16Array, at: number, out: Uint32Array, to: n
 function packedRows(forest: PrefixForest): Uint32Array {
   if (forest.slots !== 64) throw new Error(`internal: a simhash forest fingerprints 64 slots, not ${forest.slots}`);
   const cached = packed.get(forest);
-  if (cached !== undefined && cached.length === forest.fingerprints.length) return cached.words;
-  const rows = forest.fingerprints.length / 64;
+  if (cached !== undefined && cached.length === forest.data.fingerprints.length) return cached.words;
+  const rows = forest.data.fingerprints.length / 64;
   const words = new Uint32Array(2 * rows);
-  for (let row = 0; row < rows; row++) packBits(forest.fingerprints, 64 * row, words, 2 * row);
-  packed.set(forest, { length: forest.fingerprints.length, words });
+  for (let row = 0; row < rows; row++) packBits(forest.data.fingerprints, 64 * row, words, 2 * row);
+  packed.set(forest, { length: forest.data.fingerprints.length, words });
   return words;
 }
 
@@ -107,7 +107,7 @@ function nearestRows(
   const histogram = new Uint32Array(65);
   const scanned = forests.map((forest, segment) => {
     const rows: number[] = [];
-    forest.collect(segments[segment], 0, 0, forest.banded, rows);
+    forest.collect(segments[segment], 0, 0, forest.data.banded, rows);
     const words = packedRows(forest);
     const distances = new Uint8Array(rows.length);
     rows.forEach((row, i) => {

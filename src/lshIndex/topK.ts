@@ -51,7 +51,7 @@ const oneSlotReach = (trees: number): number => 1 - MISS_PROBABILITY ** (1 / tre
 function isShort(set: Uint32Array, forests: readonly PrefixForest[]): boolean {
   const q = set.length / 2;
   const reach = oneSlotReach(forests[0].shape.trees);
-  return forests.some((forest) => forest.largest.some((x) => q < reach * x));
+  return forests.some((forest) => forest.data.largest.some((x) => q < reach * x));
 }
 
 /** The probability that a document at Jaccard `j` shares no prefix of `r` slots with the query in any of `trees`. */
@@ -236,7 +236,7 @@ function rescoreSharing(
     const { rows, hits, skipped } = postings.hitsOf(keys, 1);
     rows.forEach((row, i) => {
       if (ranking.wasRescored(segment, row) || segments[segment].isRemoved(row)) return;
-      const x = forest.sizes[row];
+      const x = forest.data.sizes[row];
       const common = Math.min(q, x, mostShared(hits[i] + skipped));
       found.push({ segment, row, most: common / (q + x - common) });
     });

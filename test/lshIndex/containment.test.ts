@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { jaccardFloor, depthFor, containmentOf } from '../../src/lshIndex/containment.js';
+import { describe, expect, it, vi } from 'vitest';
+import { jaccardFloor, depthFor, containmentOf, mostMissing } from '../../src/lshIndex/containment.js';
+import { leastHits, sampledKeys } from '../../src/lshIndex/postings.js';
+import { MemorySegment } from '../../src/lshIndex/segment.js';
 import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters, type IndexOptions } from '../../src/lshIndex/options.js';
-import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
+import { inlineIndexSigner, signTexts } from '../../src/lshIndex/signing.js';
 import { common, plantedItems, shingles } from './queryCorpus.js';
 
 const memoryIndex = (options: IndexOptions = {}) =>
@@ -100,6 +102,56 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
       r.matches.map((m) => Number(m.id)),
     );
     expect(score(truth, estimated, 0.8).recall).toBeLessThan(0.5);
+  });
+
+  it('reads a row found through the postings only if it shares enough sampled shingles to hold C of the item', async () => {
+    let seed = 5;
+    const word = (): string => `w${((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % 20000).toString(36)}`;
+    const filler = (n: number): string[] => Array.from({ length: n }, word);
+    const parameters = resolveParameters({});
+    const sign = async (texts: string[]) =>
+      (await signTexts(texts, inlineIndexSigner(parameters), parameters, true)).sets!;
+    // The first 23-word item (19 shingles) with 5 sampled keys or more: a document may lack 3, so it needs 2 hits.
+    let item: string[] = [];
+    let keys: Uint32Array = new Uint32Array(0);
+    for (let v = 0; keys.length < 5; v++) {
+      item = Array.from({ length: 23 }, (_, i) => `item${v}x${i}`);
+      keys = sampledKeys((await sign([item.join(' ')]))[0]);
+    }
+    // Hosts hold the whole item; decoys a 12-word run of it (8 of its 19 shingles), in 400 words of their own.
+    const docs = [
+      ...[0, 1, 2].map((i) => ({ id: `host${i}`, text: [...filler(200), ...item, ...filler(200)].join(' ') })),
+      ...Array.from({ length: 600 }, (_, i) => ({
+        id: `decoy${i}`,
+        text: [...filler(200), ...item.slice(i % 12, (i % 12) + 12), ...filler(200)].join(' '),
+      })),
+    ];
+    const hits = (await sign(docs.map((d) => d.text))).map(
+      (set) => sampledKeys(set).filter((k) => keys.includes(k)).length,
+    );
+    const sure = keys.length - mostMissing(0.8, 19);
+    const least = Math.max(1, leastHits(0.8, 19, keys.length));
+    expect(hits.filter((h) => h >= least && h < sure).length).toBeGreaterThan(50); // read before, not now
+    const index = memoryIndex({});
+    await index.add(docs, { all: true });
+    await index.query([item.join(' ')], { containment: 0.8 }); // builds the forests and postings
+    const reads = vi.spyOn(MemorySegment.prototype, 'readSet');
+    try {
+      const [result] = await index.query([item.join(' ')], { containment: 0.8 });
+      expect(result.matches.map((m) => m.id).sort()).toEqual(['host0', 'host1', 'host2']);
+      expect(reads.mock.calls.length).toBe(hits.filter((h) => h >= Math.max(least, sure)).length);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('mostMissing: the most shingles a document may lack and hold C of q (common / q ≥ C, as verified counts)', () => {
+    for (const c of [0.5, 0.8, 0.9, 0.95, 1])
+      for (let q = 1; q <= 300; q++) {
+        const m = mostMissing(c, q);
+        expect((q - m) / q).toBeGreaterThanOrEqual(c);
+        if (m < q) expect((q - m - 1) / q).toBeLessThan(c);
+      }
   });
 
   it('estimates from the signatures and their set sizes without stored sets', async () => {

@@ -33,7 +33,7 @@ describe('PrefixForest.range', () => {
     const forest = new PrefixForest(segment, parameters, forestShape(parameters.k));
     const { trees, depth } = forest.shape;
     const queries = [0, 1, 250, 251, 599].map((r) =>
-      forest.fingerprints.slice(r * forest.slots, (r + 1) * forest.slots),
+      forest.data.fingerprints.slice(r * forest.slots, (r + 1) * forest.slots),
     );
     queries.push(new Uint16Array(forest.slots).fill(7));
     let nonEmpty = 0;
@@ -42,10 +42,10 @@ describe('PrefixForest.range', () => {
         for (let part = 0; part < forest.partitions; part++)
           for (let r = 1; r <= depth; r++) {
             const found: number[] = [];
-            for (let i = forest.starts[part]; i < forest.starts[part + 1]; i++) {
-              const at = forest.sorted[t * forest.banded + i] * forest.slots + t * depth;
+            for (let i = forest.data.starts[part]; i < forest.data.starts[part + 1]; i++) {
+              const at = forest.data.sorted[t * forest.data.banded + i] * forest.slots + t * depth;
               let same = true;
-              for (let j = 0; j < r; j++) same &&= forest.fingerprints[at + j] === query[t * depth + j];
+              for (let j = 0; j < r; j++) same &&= forest.data.fingerprints[at + j] === query[t * depth + j];
               if (same) found.push(i);
             }
             const [lo, hi] = forest.range(t, part, query, r);
