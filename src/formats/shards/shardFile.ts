@@ -47,6 +47,7 @@ import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from
 import type { LshParams } from '../../bands/lshParams.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { ShardRanges } from './shardRanges.js';
+import { appendListColumn } from './listColumn.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
 export const SHARD_FORMAT = 'gpudedup-shard/v2';
@@ -113,8 +114,8 @@ export interface ShardRows {
   bands: BigInt64Array[];
   /** slots[i][row] */
   slots: BigInt64Array[];
-  /** Each row's shingle set, when the shard stores sets. */
-  shingles: bigint[][];
+  /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
+  shingles: Uint32Array[];
   /** Each row's keep score, when the shard stores one. */
   score: number[];
 }
@@ -220,7 +221,7 @@ export class ShardWriter {
     for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
     if (this.optional.sets) {
       if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
-      r.shingles.push(setValues(set));
+      r.shingles.push(set);
     }
     if (this.optional.score) {
       if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
@@ -253,11 +254,9 @@ export class ShardWriter {
       })),
       ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
       ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
-      ...(this.optional.sets
-        ? [{ name: 'shingles', data: r.shingles, codec: 'UNCOMPRESSED' as const, encoding: 'PLAIN' as const }]
-        : []),
     ];
     void this.writer.write({ columnData, rowGroupSize: n });
+    if (this.optional.sets) appendListColumn(this.writer, r.shingles);
     this.written += n;
     this.rows = emptyRows(this.lsh, this.k, this.rowGroup);
   }
