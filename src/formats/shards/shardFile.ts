@@ -114,6 +114,9 @@ export interface ShardRows {
   bands: BigInt64Array[];
   /** slots[i][row] */
   slots: BigInt64Array[];
+  /** The same as (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
+  bandWords: Uint32Array[];
+  slotWords: Uint32Array[];
   /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
   shingles: Uint32Array[];
   /** Each row's keep score, when the shard stores one. */
@@ -217,8 +220,9 @@ export class ShardWriter {
     r.exactLo.push(exact === null ? null : exact[0]);
     r.exactHi.push(exact === null ? null : exact[1]);
     r.length.push(length);
-    for (let j = 0; j < this.lsh.bands; j++) r.bands[j][at] = bandKeys[j];
-    for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
+    // Copied as (lo, hi) words: reading a BigInt64Array's element makes a BigInt, a garbage object per value.
+    copyWords(bandKeys, r.bandWords, at);
+    copyWords(slots, r.slotWords, at);
     if (this.optional.sets) {
       if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
       r.shingles.push(set);
@@ -275,17 +279,31 @@ export class ShardWriter {
 }
 
 function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
+  const bands = Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity));
+  const slots = Array.from({ length: k }, () => new BigInt64Array(capacity));
+  const words = (column: BigInt64Array): Uint32Array => new Uint32Array(column.buffer);
   return {
     ids: [],
     position: [],
     exactLo: [],
     exactHi: [],
     length: [],
-    bands: Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity)),
-    slots: Array.from({ length: k }, () => new BigInt64Array(capacity)),
+    bands,
+    slots,
+    bandWords: bands.map(words),
+    slotWords: slots.map(words),
     shingles: [],
     score: [],
   };
+}
+
+/** Value i of `values` into row `at` of column i, word by word. */
+function copyWords(values: BigInt64Array, columns: readonly Uint32Array[], at: number): void {
+  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * values.length);
+  for (let i = 0; i < columns.length; i++) {
+    columns[i][2 * at] = words[2 * i];
+    columns[i][2 * at + 1] = words[2 * i + 1];
+  }
 }
 
 /**
