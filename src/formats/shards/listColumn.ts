@@ -92,6 +92,7 @@ function writePage(writer: ParquetWriter, sets: readonly Uint32Array[], valueByt
     },
   });
   out.appendBytes(levels.getBytes());
-  for (const set of sets) if (set.length > 0) out.appendBytes(new Uint8Array(set.buffer, set.byteOffset, set.byteLength));
+  for (const set of sets)
+    if (set.length > 0) out.appendBytes(new Uint8Array(set.buffer, set.byteOffset, set.byteLength));
   return count;
 }
