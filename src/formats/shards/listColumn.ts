@@ -5,7 +5,7 @@
  * shingle, a Dremel walk over them and a range check of each (most of `sign --shard`'s main thread and of its garbage:
  * issue 38); this one copies bytes and writes two runs of levels a row.
  */
-import type { ColumnChunk, RowGroup } from 'hyparquet';
+import type { ColumnChunk, CompressionCodec, Encoding, RowGroup } from 'hyparquet';
 import { ByteWriter, type ParquetWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
@@ -37,22 +37,44 @@ export function appendListColumn(writer: ParquetWriter, sets: readonly Uint32Arr
     levels += writePage(writer, sets.slice(row, end), bytes);
     row = end;
   }
-  const size = BigInt(out.offset - start);
-  const chunk: ColumnChunk = {
+  addChunk(writer, LEAF_PATH, start, levels, { encodings: ['PLAIN', 'RLE'], uncompressed: out.offset - start });
+}
+
+/**
+ * Adds the column chunk written from byte `start` to the writer's offset to the last row group: `values` level entries,
+ * `uncompressed` bytes before compression, and a dictionary page first when `dictionary` (its values at `start`).
+ */
+export function addChunk(
+  writer: ParquetWriter,
+  path: string[],
+  start: number,
+  values: number,
+  chunk: {
+    encodings: Encoding[];
+    uncompressed: number;
+    codec?: CompressionCodec;
+    dataPage?: number;
+    type?: 'INT64' | 'DOUBLE';
+  },
+): void {
+  const group = writer.row_groups.at(-1)!;
+  const size = BigInt(writer.writer.offset - start);
+  const column: ColumnChunk = {
     file_offset: BigInt(start),
     meta_data: {
-      type: 'INT64',
-      encodings: ['PLAIN', 'RLE'],
-      path_in_schema: LEAF_PATH,
-      codec: 'UNCOMPRESSED',
-      num_values: BigInt(levels),
+      type: chunk.type ?? 'INT64',
+      encodings: chunk.encodings,
+      path_in_schema: path,
+      codec: chunk.codec ?? 'UNCOMPRESSED',
+      num_values: BigInt(values),
       total_compressed_size: size,
-      total_uncompressed_size: size,
-      data_page_offset: BigInt(start),
+      total_uncompressed_size: BigInt(chunk.uncompressed),
+      data_page_offset: BigInt(chunk.dataPage ?? start),
+      dictionary_page_offset: chunk.dataPage === undefined ? undefined : BigInt(start),
     },
   };
-  group.columns.push(chunk);
-  group.total_byte_size += size;
+  group.columns.push(column);
+  group.total_byte_size += BigInt(chunk.uncompressed);
   if (group.total_compressed_size !== undefined) group.total_compressed_size += size;
 }
 

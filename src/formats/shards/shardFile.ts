@@ -48,6 +48,7 @@ import type { LshParams } from '../../bands/lshParams.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { ShardRanges } from './shardRanges.js';
 import { appendListColumn } from './listColumn.js';
+import { appendScoreColumn, appendSlotColumn } from './slotColumns.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
 export const SHARD_FORMAT = 'gpudedup-shard/v2';
@@ -256,10 +257,11 @@ export class ShardWriter {
         ...hashes,
         encoding: 'PLAIN' as const,
       })),
-      ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
-      ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
     ];
+    // The rest of the group's columns, in schema order, written from their words (slotColumns.ts, listColumn.ts).
     void this.writer.write({ columnData, rowGroupSize: n });
+    names.slots.forEach((name, i) => appendSlotColumn(this.writer, name, r.slotWords[i], n));
+    if (this.optional.score) appendScoreColumn(this.writer, Float64Array.from(r.score));
     if (this.optional.sets) appendListColumn(this.writer, r.shingles);
     this.written += n;
     this.rows = emptyRows(this.lsh, this.k, this.rowGroup);
