@@ -118,3 +118,12 @@ function writePage(writer: ParquetWriter, sets: readonly Uint32Array[], valueByt
     if (set.length > 0) out.appendBytes(new Uint8Array(set.buffer, set.byteOffset, set.byteLength));
   return count;
 }
+
+/**
+ * (lo, hi) pairs as signed 64-bit values hi·2^32 + lo: the little-endian words are those values already, read through
+ * a BigInt64Array view (of a copy when the set's words are not 8-byte aligned).
+ */
+export function setValues(set: Uint32Array): bigint[] {
+  const words = set.byteOffset % 8 === 0 ? set : set.slice();
+  return Array.from(new BigInt64Array(words.buffer, words.byteOffset, words.length / 2));
+}

@@ -23,11 +23,9 @@
  * 64-bit shingle hash, signed), empty for an empty document |
  *
  * Encodings (v2): random hashes do not compress, so the exact keys, bands and shingles are written PLAIN and
- * uncompressed (Snappy saved 5 % of the lists for a sixth of the writing thread's time; sorted lists under
- * DELTA_BINARY_PACKED 8 %, at 5 s of JavaScript BigInt arithmetic per 50,000 documents), and no column carries
- * statistics (min/max of hashes prune nothing). The slots keep the dictionary and Snappy: exact duplicates share
- * signatures, and both take a third off them. A set of n random 64-bit values needs about 64 − log2 n bits a value
- * however it is encoded, so the lists stay near 8 bytes a shingle.
+ * uncompressed (Snappy saved 5 % of the lists; sorted lists under DELTA_BINARY_PACKED 8 %), and no column carries
+ * statistics. The slots keep the dictionary and Snappy (near duplicates share slots: a third off). Slots, score and
+ * lists are written from their words (slotColumns.ts, listColumn.ts), the rest by hyparquet-writer.
  *
  * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
  * exactJaccard over (lo, hi) pairs): whole 64-bit values, not their low 32
@@ -48,7 +46,9 @@ import type { LshParams } from '../../bands/lshParams.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { ShardRanges } from './shardRanges.js';
 import { appendListColumn } from './listColumn.js';
-import { appendScoreColumn, appendSlotColumn } from './slotColumns.js';
+import { appendScoreColumn, appendSlotColumn, copyWords } from './slotColumns.js';
+
+export { setValues } from './listColumn.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
 export const SHARD_FORMAT = 'gpudedup-shard/v2';
@@ -297,22 +297,4 @@ function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
     shingles: [],
     score: [],
   };
-}
-
-/** Value i of `values` into row `at` of column i, word by word. */
-function copyWords(values: BigInt64Array, columns: readonly Uint32Array[], at: number): void {
-  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * values.length);
-  for (let i = 0; i < columns.length; i++) {
-    columns[i][2 * at] = words[2 * i];
-    columns[i][2 * at + 1] = words[2 * i + 1];
-  }
-}
-
-/**
- * (lo, hi) pairs as signed 64-bit values hi·2^32 + lo: the little-endian words are those values already, read through
- * a BigInt64Array view (of a copy when the set's words are not 8-byte aligned).
- */
-export function setValues(set: Uint32Array): bigint[] {
-  const words = set.byteOffset % 8 === 0 ? set : set.slice();
-  return Array.from(new BigInt64Array(words.buffer, words.byteOffset, words.length / 2));
 }

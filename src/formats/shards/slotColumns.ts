@@ -124,3 +124,12 @@ export function dictionaryOf(
   }
   return { dictionary, indexes, size };
 }
+
+/** Value i of `values` into row `at` of column i, word by word. */
+export function copyWords(values: BigInt64Array, columns: readonly Uint32Array[], at: number): void {
+  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * values.length);
+  for (let i = 0; i < columns.length; i++) {
+    columns[i][2 * at] = words[2 * i];
+    columns[i][2 * at + 1] = words[2 * i + 1];
+  }
+}
