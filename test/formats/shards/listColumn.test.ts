@@ -3,12 +3,11 @@
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import { SHARD_FORMAT, ShardWriter, setValues, type ShardMeta } from '../../../src/formats/shards/shardFile.js';
-import { makeParams } from '../../../src/signatures/params.js';
+import { ShardWriter, setValues } from '../../../src/formats/shards/shardFile.js';
 import { tempDir } from '../../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../../support/duckdb.js';
+import { ONE_BAND as lsh, oneShardMeta } from '../../support/shardMeta.js';
 
-const lsh = { bands: 1, rows: 1 };
 const k = 1;
 
 /** Set d: d·40,000 + 3 values (some over a data page of 1 MiB), every fourth empty; words with high bits set. */
@@ -28,16 +27,7 @@ describe('the shingles column', () => {
   it('reads back as the sets: 3 rows a row group, pages cut at rows, empty lists between', async () => {
     const path = join(tempDir(), 'lists.parquet');
     const documents = 8;
-    const meta = (): ShardMeta => ({
-      format: SHARD_FORMAT,
-      params: makeParams({ k }),
-      lsh,
-      threshold: 0.8,
-      shard: { index: 0, count: 1 },
-      documents,
-      totalDocuments: documents,
-      sets: true,
-    });
+    const meta = oneShardMeta(k, documents, { sets: true });
     const writer = ShardWriter.create(path, lsh, k, meta, 3, { sets: true });
     const zero = new BigInt64Array(1);
     for (let d = 0; d < documents; d++) writer.push(`d${d}`, d, null, 0, zero, zero, setOf(d));

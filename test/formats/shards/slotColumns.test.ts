@@ -3,13 +3,12 @@
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import { SHARD_FORMAT, ShardWriter, type ShardMeta } from '../../../src/formats/shards/shardFile.js';
+import { ShardWriter } from '../../../src/formats/shards/shardFile.js';
 import { dictionaryOf } from '../../../src/formats/shards/slotColumns.js';
-import { makeParams } from '../../../src/signatures/params.js';
 import { tempDir } from '../../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../../support/duckdb.js';
+import { ONE_BAND as lsh, oneShardMeta } from '../../support/shardMeta.js';
 
-const lsh = { bands: 1, rows: 1 };
 const k = 3;
 
 /**
@@ -40,16 +39,7 @@ describe('the slot and score columns', () => {
   it('reads back as pushed: one value, a few values, all distinct, and the scores, over two row groups', async () => {
     const path = join(tempDir(), 'slots.parquet');
     const documents = 700;
-    const meta = (): ShardMeta => ({
-      format: SHARD_FORMAT,
-      params: makeParams({ k }),
-      lsh,
-      threshold: 0.8,
-      shard: { index: 0, count: 1 },
-      documents,
-      totalDocuments: documents,
-      scoreField: 'q',
-    });
+    const meta = oneShardMeta(k, documents, { scoreField: 'q' });
     const writer = ShardWriter.create(path, lsh, k, meta, 400, { score: true });
     const band = BigInt64Array.of(9n);
     const score = (d: number): number => (d % 7 === 0 ? -Infinity : d / 4);
