@@ -23,11 +23,9 @@
  * 64-bit shingle hash, signed), empty for an empty document |
  *
  * Encodings (v2): random hashes do not compress, so the exact keys, bands and shingles are written PLAIN and
- * uncompressed (Snappy saved 5 % of the lists for a sixth of the writing thread's time; sorted lists under
- * DELTA_BINARY_PACKED 8 %, at 5 s of JavaScript BigInt arithmetic per 50,000 documents), and no column carries
- * statistics (min/max of hashes prune nothing). The slots keep the dictionary and Snappy: exact duplicates share
- * signatures, and both take a third off them. A set of n random 64-bit values needs about 64 − log2 n bits a value
- * however it is encoded, so the lists stay near 8 bytes a shingle.
+ * uncompressed (Snappy saved 5 % of the lists; sorted lists under DELTA_BINARY_PACKED 8 %), and no column carries
+ * statistics. The slots keep the dictionary and Snappy (near duplicates share slots: a third off). Slots, score and
+ * lists are written from their words (slotColumns.ts, listColumn.ts), the rest by hyparquet-writer.
  *
  * The shingle set is the one exact Jaccard measures in dedup (verification.ts,
  * exactJaccard over (lo, hi) pairs): whole 64-bit values, not their low 32
@@ -47,6 +45,10 @@ import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from
 import type { LshParams } from '../../bands/lshParams.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import type { ShardRanges } from './shardRanges.js';
+import { appendListColumn } from './listColumn.js';
+import { appendScoreColumn, appendSlotColumn, copyWords } from './slotColumns.js';
+
+export { setValues } from './listColumn.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
 export const SHARD_FORMAT = 'gpudedup-shard/v2';
@@ -113,8 +115,11 @@ export interface ShardRows {
   bands: BigInt64Array[];
   /** slots[i][row] */
   slots: BigInt64Array[];
-  /** Each row's shingle set, when the shard stores sets. */
-  shingles: bigint[][];
+  /** The same as (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
+  bandWords: Uint32Array[];
+  slotWords: Uint32Array[];
+  /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
+  shingles: Uint32Array[];
   /** Each row's keep score, when the shard stores one. */
   score: number[];
 }
@@ -216,11 +221,12 @@ export class ShardWriter {
     r.exactLo.push(exact === null ? null : exact[0]);
     r.exactHi.push(exact === null ? null : exact[1]);
     r.length.push(length);
-    for (let j = 0; j < this.lsh.bands; j++) r.bands[j][at] = bandKeys[j];
-    for (let i = 0; i < this.k; i++) r.slots[i][at] = slots[i];
+    // Copied as (lo, hi) words: reading a BigInt64Array's element makes a BigInt, a garbage object per value.
+    copyWords(bandKeys, r.bandWords, at);
+    copyWords(slots, r.slotWords, at);
     if (this.optional.sets) {
       if (set === undefined) throw new Error('internal: this shard stores shingle sets: push needs one');
-      r.shingles.push(setValues(set));
+      r.shingles.push(set);
     }
     if (this.optional.score) {
       if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
@@ -251,13 +257,12 @@ export class ShardWriter {
         ...hashes,
         encoding: 'PLAIN' as const,
       })),
-      ...names.slots.map((name, i) => ({ name, data: r.slots[i].subarray(0, n), nullable: false })),
-      ...(this.optional.score ? [{ name: 'score', data: Float64Array.from(r.score), nullable: false }] : []),
-      ...(this.optional.sets
-        ? [{ name: 'shingles', data: r.shingles, codec: 'UNCOMPRESSED' as const, encoding: 'PLAIN' as const }]
-        : []),
     ];
+    // The rest of the group's columns, in schema order, written from their words (slotColumns.ts, listColumn.ts).
     void this.writer.write({ columnData, rowGroupSize: n });
+    names.slots.forEach((name, i) => appendSlotColumn(this.writer, name, r.slotWords[i], n));
+    if (this.optional.score) appendScoreColumn(this.writer, Float64Array.from(r.score));
+    if (this.optional.sets) appendListColumn(this.writer, r.shingles);
     this.written += n;
     this.rows = emptyRows(this.lsh, this.k, this.rowGroup);
   }
@@ -276,24 +281,20 @@ export class ShardWriter {
 }
 
 function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
+  const bands = Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity));
+  const slots = Array.from({ length: k }, () => new BigInt64Array(capacity));
+  const words = (column: BigInt64Array): Uint32Array => new Uint32Array(column.buffer);
   return {
     ids: [],
     position: [],
     exactLo: [],
     exactHi: [],
     length: [],
-    bands: Array.from({ length: lsh.bands }, () => new BigInt64Array(capacity)),
-    slots: Array.from({ length: k }, () => new BigInt64Array(capacity)),
+    bands,
+    slots,
+    bandWords: bands.map(words),
+    slotWords: slots.map(words),
     shingles: [],
     score: [],
   };
-}
-
-/**
- * (lo, hi) pairs as signed 64-bit values hi·2^32 + lo: the little-endian words are those values already, read through
- * a BigInt64Array view (of a copy when the set's words are not 8-byte aligned).
- */
-export function setValues(set: Uint32Array): bigint[] {
-  const words = set.byteOffset % 8 === 0 ? set : set.slice();
-  return Array.from(new BigInt64Array(words.buffer, words.byteOffset, words.length / 2));
 }

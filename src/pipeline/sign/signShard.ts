@@ -206,31 +206,22 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
   const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
   const { bands, rows } = config.lsh;
   const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
-  const key = new Uint32Array(2);
+  // Band keys and slots as (lo, hi) words of signed INT64s, through BigInt64Array views: no BigInt per value.
   const bandKeys = new BigInt64Array(bands);
+  const bandWords = new Uint32Array(bandKeys.buffer);
   const simhash = schemeOf(config.params) === 'simhash';
   const slots = new BigInt64Array(slotColumns(config.params));
+  const slotWords = new Uint32Array(slots.buffer);
   // The workers' exact keys: the very keys dedup's exact pre-pass groups by.
   const exact = batch.exactKeys!;
   let empty = 0;
   batch.documents.forEach((doc, d) => {
     const isEmpty = batch.empty[d] === 1;
     if (isEmpty) empty++;
-    for (let j = 0; j < bands; j++) {
-      if (isEmpty) bandKeys[j] = 0n;
-      else {
-        bandKey(matrix, d, j, rows, key, 0);
-        bandKeys[j] = words64(key[0], key[1]);
-      }
-    }
-    const words = matrix.words;
+    if (isEmpty) bandWords.fill(0);
+    else for (let j = 0; j < bands; j++) bandKey(matrix, d, j, rows, bandWords, 2 * j);
     if (simhash) slots[0] = isEmpty ? -1n : packedFingerprint(matrix, d);
-    else
-      for (let i = 0; i < k; i++)
-        slots[i] =
-          slotBits === 64
-            ? words64(words[(d * k + i) * 2], words[(d * k + i) * 2 + 1])
-            : BigInt(words[d * k + i] >>> 0);
+    else slotRow(matrix, d, slotWords);
     const score =
       config.scoreField === undefined
         ? undefined
@@ -248,4 +239,15 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     );
   });
   return empty;
+}
+
+/** Row d's slots as INT64 words: a 64-bit slot's (lo, hi) as they are, a 32-bit slot's value unsigned (hi 0). */
+function slotRow(matrix: SignatureMatrix, d: number, out: Uint32Array): void {
+  const { k, slotBits, words } = matrix;
+  if (slotBits === 64) out.set(words.subarray(2 * d * k, 2 * (d + 1) * k));
+  else
+    for (let i = 0; i < k; i++) {
+      out[2 * i] = words[d * k + i];
+      out[2 * i + 1] = 0;
+    }
 }
