@@ -151,16 +151,17 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
 describe('gpudedup params --max-hamming', () => {
   it('explains the block tables and Hamming against cosine (P[bit differs] = θ / π)', async () => {
     const text = await runCli(['params', '--max-hamming', '3']);
-    expect(text.stdout).toMatch(/4 block tables of 16 bits/);
+    expect(text.stdout).toMatch(/5 blocks of 12–13 bits, 10 block tables of 2 \(25–26 bits\)/);
     expect(text.stdout).toMatch(/probability θ \/ π/);
     expect(text.stdout).toMatch(/cosine ≳ 0\.9892/);
     const json = JSON.parse((await runCli(['params', '--max-hamming', '4', '--json'])).stdout) as {
       blocks: number;
-      bitsPerBlock: number;
-      bitsUnused: number;
+      bitsPerBlock: { least: number; most: number };
+      tables: number;
       distances: { hamming: number; cosine: number }[];
     };
-    expect(json).toMatchObject({ blocks: 5, bitsPerBlock: 12, bitsUnused: 4 });
+    expect(json).toMatchObject({ blocks: 6, bitsPerBlock: { least: 10, most: 11 }, blocksPerTable: 2, tables: 15 });
+    expect(json).toMatchObject({ bitsPerTable: { least: 20, most: 22 } });
     expect(json.distances.find((d) => d.hamming === 16)?.cosine).toBeCloseTo(Math.SQRT1_2, 12);
   });
 });

@@ -25,6 +25,7 @@ import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
+import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
 import type { EngineOptions, EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
@@ -102,21 +103,38 @@ export function sqlPairRule(
   estimateError = defaultOf('estimateError'),
   simhash = false,
 ): SqlPairRule {
-  // SimHash: the fingerprint's equal bits are the agreeing slots; the exact measure the angle's (sqlParts.ts).
-  const measure = simhash ? { simhash: { cosineFloor: angularCosineFloor(threshold) } } : {};
+  const bounds = agreementBounds(verify, threshold, k, slotBits, estimateError);
+  if (!simhash) return { ...bounds, threshold };
+  // SimHash: the fingerprint's equal bits are the agreeing slots, the exact measure the angle's (sqlParts.ts), and a
+  // pair beyond the threshold's Hamming distance is rejected whatever the mode, as verdictOfEqualSlots does.
+  const least = minimumAgreement(threshold, k);
+  return {
+    acceptFrom: Math.max(bounds.acceptFrom, least),
+    rejectUpTo: Math.max(bounds.rejectUpTo, least - 1),
+    threshold,
+    simhash: { cosineFloor: angularCosineFloor(threshold) },
+  };
+}
+
+/** The agreeing slots from which a mode accepts, and up to which it rejects. */
+function agreementBounds(
+  verify: VerifyMode,
+  threshold: number,
+  k: number,
+  slotBits: SlotBits,
+  estimateError: number,
+): { acceptFrom: number; rejectUpTo: number } {
   switch (verify) {
     case 'none':
-      return { acceptFrom: 0, rejectUpTo: -1, threshold, ...measure };
+      return { acceptFrom: 0, rejectUpTo: -1 };
     case 'estimate': {
       const m = minimumAgreement(threshold, k);
-      return { acceptFrom: m, rejectUpTo: m - 1, threshold, ...measure };
+      return { acceptFrom: m, rejectUpTo: m - 1 };
     }
     case 'exact':
-      return { acceptFrom: k + 1, rejectUpTo: -1, threshold, ...measure };
-    case 'hybrid': {
-      const { acceptFrom, rejectUpTo } = estimateBounds(k, threshold, estimateError, slotBits);
-      return { acceptFrom, rejectUpTo, threshold, ...measure };
-    }
+      return { acceptFrom: k + 1, rejectUpTo: -1 };
+    case 'hybrid':
+      return estimateBounds(k, threshold, estimateError, slotBits);
   }
 }
 
@@ -206,7 +224,12 @@ function representativeCheck(
  */
 function checkSimhashCluster(config: PlanSettings, meta: ShardMeta): boolean {
   if (schemeOf(meta.params) !== 'simhash') return false;
-  const maxHamming = meta.lsh.bands - 1;
+  const maxHamming = maxHammingOfBands(meta.lsh);
+  if (maxHamming === undefined)
+    throw new RangeError(
+      `${config.shards[0]} holds SimHash fingerprints banded ${meta.lsh.bands} × ${meta.lsh.rows}, which are no ` +
+        "--max-hamming's block tables (an older gpudedup's): sign the shards again",
+    );
   if (config.threshold !== undefined)
     throw new RangeError(
       `${config.shards[0]} holds SimHash fingerprints, banded for --max-hamming ${maxHamming}: cluster decides at it, ` +

@@ -204,7 +204,7 @@ function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
 function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
   const { k } = config.params;
   const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
-  const { bands, rows } = config.lsh;
+  const { bands } = config.lsh;
   const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
   const key = new Uint32Array(2);
   const bandKeys = new BigInt64Array(bands);
@@ -219,7 +219,7 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     for (let j = 0; j < bands; j++) {
       if (isEmpty) bandKeys[j] = 0n;
       else {
-        bandKey(matrix, d, j, rows, key, 0);
+        bandKey(matrix, d, j, config.lsh, key, 0);
         bandKeys[j] = words64(key[0], key[1]);
       }
     }
