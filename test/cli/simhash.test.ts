@@ -45,7 +45,7 @@ describe('--scheme simhash', () => {
       removed: number;
       parameters: { bands: number; rows: number; threshold: number; verify: string };
     };
-    expect(r.parameters).toMatchObject({ bands: 4, rows: 16, threshold: 61 / 64, verify: 'estimate' });
+    expect(r.parameters).toMatchObject({ bands: 10, rows: 26, threshold: 61 / 64, verify: 'estimate' });
     const defaults = await runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q']);
     expect(defaults.stderr).toBe('');
     expect((JSON.parse(readFileSync(report, 'utf8')) as typeof r).parameters.verify).toBe('hybrid');
@@ -132,7 +132,7 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
       ...CPU,
     ]);
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/threshold 0\.9375 \(Hamming ≤ 4\), 5 bands × 12 rows/);
+    expect(created.stdout).toMatch(/threshold 0\.9375 \(Hamming ≤ 4\), 15 bands × 22 rows/);
     const queries = join(dir, 'q.jsonl');
     writeFileSync(queries, readFileSync(input, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
     const top = await runCli(['query', index, queries, '--top', '2', ...CPU]);
