@@ -10,19 +10,14 @@
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { checkShardSet, readShardMeta } from '../../formats/shards/shardSet.js';
 import { rangeOffsets } from '../../formats/shards/shardRanges.js';
-import {
-  clusterPlan,
-  minimumAgreement,
-  type ClusterPlan,
-  type ClusterSqlOptions,
-  type SqlPairRule,
-} from '../../engines/clusterSql.js';
+import { clusterPlan, type ClusterPlan, type ClusterSqlOptions } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
-import { estimateBounds } from '../../verify/estimateBounds.js';
-import { angularCosineFloor } from '../../verify/angular.js';
+import { sqlPairRule } from './sqlPairRule.js';
 import { schemeOf } from '../../signatures/params.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
+
+export { sqlPairRule };
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { maxHammingOfBands } from '../../bands/simhashBands.js';
@@ -89,54 +84,6 @@ export type PlanSettings = Pick<
   | 'against'
   | 'inspect'
 >;
-
-/**
- * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
- * estimate accepts from minimumAgreement, hybrid by estimateBounds, exact
- * always measures, none accepts all.
- */
-export function sqlPairRule(
-  verify: VerifyMode,
-  threshold: number,
-  k: number,
-  slotBits: SlotBits,
-  estimateError = defaultOf('estimateError'),
-  simhash = false,
-): SqlPairRule {
-  const bounds = agreementBounds(verify, threshold, k, slotBits, estimateError);
-  if (!simhash) return { ...bounds, threshold };
-  // SimHash: the fingerprint's equal bits are the agreeing slots, the exact measure the angle's (sqlParts.ts), and a
-  // pair beyond the threshold's Hamming distance is rejected whatever the mode, as verdictOfEqualSlots does.
-  const least = minimumAgreement(threshold, k);
-  return {
-    acceptFrom: Math.max(bounds.acceptFrom, least),
-    rejectUpTo: Math.max(bounds.rejectUpTo, least - 1),
-    threshold,
-    simhash: { cosineFloor: angularCosineFloor(threshold) },
-  };
-}
-
-/** The agreeing slots from which a mode accepts, and up to which it rejects. */
-function agreementBounds(
-  verify: VerifyMode,
-  threshold: number,
-  k: number,
-  slotBits: SlotBits,
-  estimateError: number,
-): { acceptFrom: number; rejectUpTo: number } {
-  switch (verify) {
-    case 'none':
-      return { acceptFrom: 0, rejectUpTo: -1 };
-    case 'estimate': {
-      const m = minimumAgreement(threshold, k);
-      return { acceptFrom: m, rejectUpTo: m - 1 };
-    }
-    case 'exact':
-      return { acceptFrom: k + 1, rejectUpTo: -1 };
-    case 'hybrid':
-      return estimateBounds(k, threshold, estimateError, slotBits);
-  }
-}
 
 /** The checked shard set and the plan it gets. */
 export async function planFor(
