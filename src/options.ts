@@ -104,7 +104,7 @@ export const OPTIONS = {
     (p) => p >= 0 && p < 1,
   ),
   maxBucketPairs: integer('maxBucketPairs', '--max-bucket-pairs', 16, 1),
-  /** --scheme simhash: near-duplicates differ in at most this many of 64 bits (h + 1 bands of 64 / (h + 1) bits). */
+  /** --scheme simhash: near-duplicates differ in at most this many of 64 bits (Manku's block tables, bands/simhashBands.ts). */
   maxHamming: integer('maxHamming', '--max-hamming', 3, 1, 31),
   // Verification and clustering.
   verify: oneOf<VerifyMode>('verify', '--verify', 'hybrid', VERIFY_MODES),

@@ -47,7 +47,7 @@ export function packBBitRows(pairs: Uint32Array, k: number, b: BBitSlotBits, lay
       out.fill(EMPTY_SLOT_WORD, row, row + width);
       continue;
     }
-    for (let band = 0; band < layout.bands; band++) bandKey(full, d, band, layout.rows, out, row + 2 * band);
+    for (let band = 0; band < layout.bands; band++) bandKey(full, d, band, layout, out, row + 2 * band);
     const slots = row + 2 * layout.bands;
     for (let i = 0; i < k; i++) {
       const bit = i * b; // b divides 32, so a slot never straddles two words

@@ -5,7 +5,7 @@
  * in one pass over the file and are held per band, in memory or on disk.
  */
 import { bandKey } from './bandKeys.js';
-import type { LshParams } from './lshParams.js';
+import { sameBanding, type LshParams } from './lshParams.js';
 import { isEmptySignature, type SignatureMatrix } from './signatureMatrix.js';
 
 export interface BandKeySource {
@@ -37,7 +37,7 @@ export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySourc
     nonEmpty,
     matrix: m,
     keysOf(band) {
-      bandKeysOfMatrix(m, band, lsh.rows, nonEmpty, keys);
+      bandKeysOfMatrix(m, band, lsh, nonEmpty, keys);
       return keys;
     },
   };
@@ -47,16 +47,16 @@ export function matrixBandKeys(m: SignatureMatrix, lsh: LshParams): BandKeySourc
 export function bandKeysOfMatrix(
   m: SignatureMatrix,
   band: number,
-  rows: number,
+  lsh: Pick<LshParams, 'rows' | 'slots'>,
   flagged: Uint8Array,
   out: Uint32Array,
 ): void {
-  for (let d = 0; d < m.count; d++) if (flagged[d] === 1) bandKey(m, d, band, rows, out, 2 * d);
+  for (let d = 0; d < m.count; d++) if (flagged[d] === 1) bandKey(m, d, band, lsh, out, 2 * d);
 }
 
 /** The keys of `first`'s documents followed by `second`'s: a corpus and its reference set banded together. */
 export function concatBandKeys(first: BandKeySource, second: BandKeySource): BandKeySource {
-  if (first.k !== second.k || first.lsh.rows !== second.lsh.rows || first.lsh.bands !== second.lsh.bands) {
+  if (first.k !== second.k || !sameBanding(first.lsh, second.lsh)) {
     throw new RangeError(
       `cannot band keys of k=${first.k}, ${first.lsh.bands}×${first.lsh.rows} with k=${second.k}, ` +
         `${second.lsh.bands}×${second.lsh.rows}`,

@@ -15,6 +15,7 @@ import {
 } from './candidates.js';
 import { mergeSortedKeys, PairSet, pairsOfKeys } from './pairSet.js';
 import type { SignatureMatrix } from './signatureMatrix.js';
+import type { LshParams } from './lshParams.js';
 import { bandKeysOfMatrix, type BandKeySource } from './bandKeySource.js';
 import { isShared } from './sharedMemory.js';
 
@@ -33,11 +34,11 @@ export type BandRequest =
   /** The run's pairs, sorted, and its bucket counts; the worker forgets them. */
   | { readonly type: 'band pairs' };
 
-/** Band `band` of a matrix in shared memory, `rows` slots a band: the worker computes its keys where the rows lie. */
+/** Band `band` of a matrix in shared memory, banded by `lsh`: the worker computes its keys where the rows lie. */
 interface MatrixBand {
   readonly matrix: SignatureMatrix;
   readonly band: number;
-  readonly rows: number;
+  readonly lsh: LshParams;
 }
 
 export interface BandResponse {
@@ -71,9 +72,9 @@ export function bandHandler() {
     let { keys } = request;
     if (!(keys instanceof Uint32Array)) {
       if (computed.length < 2 * count) computed = new Uint32Array(2 * count);
-      const { matrix, band, rows } = keys;
+      const { matrix, band, lsh } = keys;
       // The banded documents' keys only: bucketing reads no other.
-      bandKeysOfMatrix(matrix, band, rows, request.include, computed);
+      bandKeysOfMatrix(matrix, band, lsh, request.include, computed);
       keys = computed;
     }
     bandPairs(table, keys, count, request.include, request, pairs, stats);
@@ -96,7 +97,7 @@ export async function findCandidatesOn(
   const shared = matrix !== undefined && matrix.rowAt === undefined && isShared(matrix.words) ? matrix : undefined;
   for (let band = 0; band < options.bands; band++) {
     // keysOf reuses its array: each band's keys are copied out, and handed over.
-    const bandKeys = shared ? { matrix: shared, band, rows: options.rows } : keys.keysOf(band).slice();
+    const bandKeys = shared ? { matrix: shared, band, lsh: keys.lsh } : keys.keysOf(band).slice();
     const transfer = bandKeys instanceof Uint32Array ? [bandKeys.buffer] : [];
     const request = { type: 'band', keys: bandKeys, count: keys.count, include, maxBucketPairs } as const;
     sent.push(workers.request(band % workers.size, request, transfer).then((r) => (options.onBand?.(++done), r)));

@@ -12,7 +12,7 @@
  */
 import { matrixBandKeys, type BandKeySource } from './bandKeySource.js';
 import { BucketTable } from './bucketTable.js';
-import { checkParams, type LshParams } from './lshParams.js';
+import { checkParams, sameBanding, type LshParams } from './lshParams.js';
 import { PairSet, type PairList } from './pairSet.js';
 import type { SignatureMatrix } from './signatureMatrix.js';
 
@@ -75,7 +75,7 @@ export function checkedBanding(
 ): { keys: BandKeySource; maxBucketPairs: number } {
   checkParams(options, source.k);
   const keys = 'words' in source ? matrixBandKeys(source, options) : source;
-  if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands) {
+  if (keys.lsh.rows !== options.rows || keys.lsh.bands < options.bands || !sameSlots(keys.lsh, options)) {
     throw new RangeError(
       `band keys computed for ${keys.lsh.bands} × ${keys.lsh.rows}, asked for ${options.bands} × ${options.rows}`,
     );
@@ -84,6 +84,12 @@ export function checkedBanding(
   if (!Number.isInteger(maxBucketPairs) || maxBucketPairs < 2)
     throw new RangeError(`maxBucketPairs must be an integer ≥ 2, got ${maxBucketPairs}`);
   return { keys, maxBucketPairs };
+}
+
+/** Whether keys computed for `computed` serve `asked` (its first bands): the same slots, when either has a list. */
+function sameSlots(computed: LshParams, asked: LshParams): boolean {
+  if (computed.slots === undefined && asked.slots === undefined) return true;
+  return sameBanding(computed, { ...asked, bands: computed.bands });
 }
 
 /** The documents that take part in banding: non-empty, and flagged in `include` when given. */

@@ -17,6 +17,17 @@ import { defaultOf, OPTIONS } from '../options.js';
 export interface LshParams {
   readonly bands: number;
   readonly rows: number;
+  /**
+   * SimHash's permuted block tables (simhashBands.ts): band j reads the one-bit slots slots[j·rows … (j + 1)·rows − 1]
+   * instead of j·rows …, so bands may overlap and bands × rows may pass k. Absent: consecutive slots.
+   */
+  readonly slots?: readonly number[];
+}
+
+/** Whether two bandings key alike: the same bands, rows and slots. */
+export function sameBanding(a: LshParams, b: LshParams): boolean {
+  if (a.bands !== b.bands || a.rows !== b.rows || (a.slots === undefined) !== (b.slots === undefined)) return false;
+  return a.slots === b.slots || a.slots!.every((slot, i) => slot === b.slots![i]);
 }
 
 export interface OptimizerWeights {
@@ -144,9 +155,14 @@ export function checkThreshold(threshold: number): void {
 
 /** Refuses bands/rows that are not positive integers or that need more than k slots. */
 export function checkParams(params: LshParams, k: number): void {
-  const { bands, rows } = params;
+  const { bands, rows, slots } = params;
   OPTIONS.bands.check(bands);
   OPTIONS.rows.check(rows);
+  if (slots !== undefined) {
+    if (slots.length !== bands * rows || !slots.every((s) => Number.isInteger(s) && s >= 0 && s < k))
+      throw new RangeError(`block tables of ${bands} × ${rows} need ${bands * rows} slots below k = ${k}`);
+    return;
+  }
   if (bands * rows > k) {
     throw new RangeError(`bands × rows = ${bands} × ${rows} = ${bands * rows} exceeds the signature length k = ${k}`);
   }

@@ -82,8 +82,8 @@ export function rangeKeys(words: Words, request: Omit<Extract<RowRequest, { type
       nonEmpty[doc] = isEmptySignature(block, d) ? 0 : 1;
       if (nonEmpty[doc] === 0) continue;
       for (let band = 0; band < lsh.bands; band++) {
-        if (own) bandKey(block, d, band, lsh.rows, own[band], 2 * (at + d));
-        else bandKey(block, d, band, lsh.rows, columns![band], 2 * doc);
+        if (own) bandKey(block, d, band, lsh, own[band], 2 * (at + d));
+        else bandKey(block, d, band, lsh, columns![band], 2 * doc);
       }
     }
   });

@@ -8,6 +8,7 @@ import { planFor, runCluster, type ClusterConfig, type ClusterSummary } from '..
 import { counted, thousands } from '../format.js';
 import { describeKeepPolicy } from '../text/keepPolicy.js';
 import { schemeOf } from '../signatures/params.js';
+import { maxHammingOfBands } from '../bands/simhashBands.js';
 import { auditSummaryLines } from '../formats/reports/auditReport.js';
 import {
   addCheckOptions,
@@ -162,7 +163,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  clusters     ${int(s.clusters)}`,
     `  removed      ${int(s.removed)}`,
     `  kept         ${int(s.documents - s.removed)}`,
-    `  parameters   ${simhash ? `simhash, Hamming ≤ ${s.meta.lsh.bands - 1} (threshold ${s.threshold})` : `threshold ${s.threshold}`}, ` +
+    `  parameters   ${simhash ? `simhash, Hamming ≤ ${maxHammingOfBands(s.meta.lsh)} (threshold ${s.threshold})` : `threshold ${s.threshold}`}, ` +
       `${counted(s.meta.lsh.bands, simhash ? 'block table' : 'band')} × ${counted(s.meta.lsh.rows, simhash ? 'bit' : 'row')}, ` +
       `k ${s.meta.params.k}, verify ${options.verify}, cluster check ${options.clusterCheck}, keep ` +
       `${describeKeepPolicy(options.keep)}`,

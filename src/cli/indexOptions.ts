@@ -44,7 +44,7 @@ export type AddCliOptions = InputCliOptions &
 export function addIndexParameterOptions(command: Command): Command {
   addSimhashOptions(
     addLshOptions(addSignatureOptions(command)),
-    '--scheme simhash: matches are fingerprints within h of 64 bits (h + 1 block tables; exact angle inside the margin)',
+    "--scheme simhash: matches are fingerprints within h of 64 bits (Manku's block tables; exact angle inside the margin)",
   );
   return command
     .addOption(

@@ -86,7 +86,7 @@ export function registerSignCommand(program: Command): void {
   // The LSH options fix the band layout whose keys b-bit signatures (--slot-bits below 32) store.
   addSimhashOptions(
     addLshOptions(addSignatureOptions(addInputOptions(command))),
-    'with --shard and --scheme simhash: the Hamming distance `cluster` will find pairs within (h + 1 block tables)',
+    "with --shard and --scheme simhash: the Hamming distance `cluster` will find pairs within (Manku's block tables)",
   ).action(runSignCommand);
 }
 

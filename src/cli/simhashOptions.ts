@@ -1,11 +1,10 @@
 /**
  * `dedup --scheme simhash`'s flags: near-duplicates are fingerprints within Hamming distance
- * `--max-hamming` h, found by Manku's block tables (bands/simhashBands.ts) — the banding with h + 1 bands of
- * ⌊64 / (h + 1)⌋ one-bit slots (a pair within h bits differs in at most h of the h + 1
- * disjoint blocks, so it shares one) — and decided at the threshold 1 − h / 64: by the
- * fraction of equal bits (--verify estimate: exactly "Hamming distance ≤ h"), or by the
- * exact angular similarity 1 − θ / π of the shingle vectors (exact, and hybrid inside
- * its margin: cos θ ≥ cos(π·h / 64)).
+ * `--max-hamming` h, found by Manku's permuted block tables (bands/simhashBands.ts: h + m blocks, a table for each
+ * m of them, since a pair within h bits agrees on m whole blocks), and decided at the threshold 1 − h / 64: a pair
+ * beyond h bits is rejected whatever the mode; within h, by the fraction of equal bits (--verify estimate: exactly
+ * "Hamming distance ≤ h"), or by the exact angular similarity 1 − θ / π of the shingle vectors as well (exact, and
+ * hybrid inside its margin: cos θ ≥ cos(π·h / 64)).
  */
 import type { Command } from 'commander';
 import type { LshParams } from '../bands/lshParams.js';
@@ -16,7 +15,7 @@ import { tableOption } from './options.js';
 
 export function addSimhashOptions(
   command: Command,
-  what = '--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (h + 1 block tables)',
+  what = "--scheme simhash: fingerprints differing in at most h of 64 bits are near-duplicates (Manku's block tables)",
 ): Command {
   return command.addOption(tableOption('maxHamming', '--max-hamming <h>', what));
 }
@@ -42,10 +41,12 @@ export function simhashRun(maxHamming: number, cmd: Command, verify: VerifyMode)
 
 export function simhashParamsText(maxHamming: number): string {
   const p = simhashParams(maxHamming);
+  const range = ({ least, most }: { least: number; most: number }): string =>
+    least === most ? String(least) : `${least}–${most}`;
   return [
-    `simhash, max Hamming distance ${maxHamming}: ${p.blocks} block tables of ${p.bitsPerBlock} bits` +
-      (p.bitsUnused > 0 ? ` (${p.bitsUnused} bits in no block)` : '') +
-      `; a pair within ${maxHamming} bits differs in at most ${maxHamming} blocks, so it shares one: every such pair is a candidate`,
+    `simhash, max Hamming distance ${maxHamming}: ${p.blocks} blocks of ${range(p.bitsPerBlock)} bits, ` +
+      `${p.tables} block tables of ${p.blocksPerTable} (${range(p.bitsPerTable)} bits); a pair within ${maxHamming} ` +
+      `bits differs in at most ${maxHamming} blocks, so it agrees on ${p.blocksPerTable}: every such pair is a candidate`,
     'each bit differs with probability θ / π (θ the angle between the weighted shingle vectors), so a distance of d',
     `of ${SIMHASH_BITS} bits estimates θ = π·d / ${SIMHASH_BITS}; Hamming ≤ ${maxHamming} asks for cosine ≳ ${p.cosineAtMaxHamming.toFixed(4)}`,
     '',

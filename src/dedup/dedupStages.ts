@@ -81,7 +81,7 @@ export function verifySettings(settings: DedupSettings) {
 
 /** Hybrid: the documents of pairs inside the estimate's margin at the threshold. */
 export function inMargin(signatures: SignatureMatrix, pairs: PairList, settings: DedupSettings): Uint8Array {
-  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
+  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError, settings.measure);
   const needed = new Uint8Array(signatures.count);
   for (let i = 0; i < pairs.a.length; i++) {
     if (estimateVerdict(rule, signatures, pairs.a[i], pairs.b[i]) === 'exact')
@@ -92,7 +92,7 @@ export function inMargin(signatures: SignatureMatrix, pairs: PairList, settings:
 
 /** Hybrid: the candidate pairs the estimate does not reject (accepted, or inside the margin). */
 function notRejected(signatures: SignatureMatrix, candidates: PairList, settings: DedupSettings): PairList {
-  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError);
+  const rule = pairRule('hybrid', settings.threshold, signatures, settings.estimateError, settings.measure);
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < candidates.a.length; i++) {

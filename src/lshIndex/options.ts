@@ -107,7 +107,7 @@ export interface IndexParameters {
   readonly estimateError: number;
   readonly maxBucketPairs: number;
   readonly storeSets: boolean;
-  /** scheme simhash only: the Hamming distance its bands (h + 1 block tables) and threshold (1 − h / 64) are for. */
+  /** scheme simhash only: the Hamming distance its bands (Manku's block tables) and threshold (1 − h / 64) are for. */
   readonly maxHamming?: number;
 }
 

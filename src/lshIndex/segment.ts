@@ -7,6 +7,8 @@
  */
 import { signatureMatrix } from '../bands/signatureMatrix.js';
 import { bandKey as keyOfBand } from '../bands/bandKeys.js';
+import type { LshParams } from '../bands/lshParams.js';
+import { simhashBands } from '../bands/simhashBands.js';
 import type { IndexParameters } from './options.js';
 
 export interface IndexSegment {
@@ -34,7 +36,13 @@ export const rowWidthOf = (p: Pick<IndexParameters, 'k' | 'slotBits'>): number =
 export function bandKeysOfRow(p: IndexParameters, words: Uint32Array, at: number, out: Uint32Array): void {
   const width = rowWidthOf(p);
   const m = signatureMatrix(words.subarray(at, at + width), p.k, p.slotBits);
-  for (let b = 0; b < p.bands; b++) keyOfBand(m, 0, b, p.rows, out, 2 * b);
+  const lsh = bandingOf(p);
+  for (let b = 0; b < p.bands; b++) keyOfBand(m, 0, b, lsh, out, 2 * b);
+}
+
+/** The index's banding: bands × rows, or for SimHash the block tables of its maxHamming (their slots). */
+export function bandingOf(p: Pick<IndexParameters, 'bands' | 'rows' | 'maxHamming'>): LshParams {
+  return p.maxHamming === undefined ? { bands: p.bands, rows: p.rows } : simhashBands(p.maxHamming);
 }
 
 /** 30 bits of a band key: a small integer, which a Map hashes faster than a uint32 above 2^30. */

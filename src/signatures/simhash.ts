@@ -13,7 +13,7 @@
  * For two documents whose weighted shingle vectors make angle θ, each bit differs
  * with probability θ / π, so the fraction of equal bits estimates 1 − θ / π.
  * A signature is the fingerprint as 64 one-bit slots (slot i = bit i, hi word 0),
- * so that banding with b bands of r slots is Manku's block tables.
+ * so that banding with bands of listed slots (LshParams.slots) is Manku's block tables.
  */
 import { splitmix64 } from '../math/splitmix64.js';
 import { u64 } from '../math/u64.js';

@@ -8,6 +8,7 @@
 import { concatBandKeys, matrixBandKeys, type BandKeySource } from '../bands/bandKeySource.js';
 import { findCandidates, type CandidateStats, type Candidates } from '../bands/candidates.js';
 import type { LshParams } from '../bands/lshParams.js';
+import type { SetMeasure } from './exactJaccard.js';
 import { concatMatrices, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import {
   verifiedSimilarity,
@@ -30,6 +31,8 @@ export interface ContaminationOptions extends LshParams {
   readonly maxBucketPairs?: number;
   /** Hybrid verification: the estimate's error rate at the threshold. */
   readonly estimateError?: number;
+  /** What exact decisions measure (SimHash's angle: then a pair beyond the threshold's Hamming distance is rejected). */
+  readonly measure?: SetMeasure;
 }
 
 export interface ReferenceMatches {
@@ -80,10 +83,13 @@ export function matchReferences(
   candidates: Candidates,
   combined: SignatureMatrix,
   corpusCount: number,
-  options: Pick<ContaminationOptions, 'threshold' | 'verify' | 'exactSimilarity' | 'estimateError' | 'known'>,
+  options: Pick<
+    ContaminationOptions,
+    'threshold' | 'verify' | 'exactSimilarity' | 'estimateError' | 'known' | 'measure'
+  >,
 ): ReferenceMatches {
   // only these: callers pass wider settings
-  const { verify, threshold, exactSimilarity, estimateError, known } = options;
+  const { verify, threshold, exactSimilarity, estimateError, known, measure } = options;
   const verified = verifyPairs(candidates, {
     verify,
     threshold,
@@ -91,6 +97,7 @@ export function matchReferences(
     exactSimilarity,
     estimateError,
     known,
+    measure,
   });
   return {
     ...bestReferenceMatches(verified, corpusCount),

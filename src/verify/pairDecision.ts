@@ -69,14 +69,22 @@ export type EstimateVerdict = 'accept' | 'reject' | 'exact';
 export type SlotShape = Pick<SignatureMatrix, 'k' | 'slotBits'>;
 
 export function estimateVerdict(rule: PairRule, signatures: SignatureMatrix, a: number, b: number): EstimateVerdict {
-  // none and exact never read the count: the rows are not compared for them.
-  return rule.verify === 'none' || rule.verify === 'exact'
+  // none and exact never read the count (the rows are not compared for them), but SimHash's Hamming limit does.
+  return (rule.verify === 'none' || rule.verify === 'exact') && rule.measure !== 'angular'
     ? verdictOfEqualSlots(rule, signatures, 0)
     : verdictOfEqualSlots(rule, signatures, equalSlots(signatures, a, b));
 }
 
-/** estimateVerdict from the number of the k slots on which the pair agrees (all any rule reads of their rows). */
+/**
+ * estimateVerdict from the number of the k slots on which the pair agrees (all any rule reads of their rows).
+ *
+ * SimHash (the angular measure) first rejects every pair whose fingerprints differ in more bits than the threshold
+ * allows (h of 64 at 1 − h / 64), whatever the mode: the block tables find every pair within h and beyond it only
+ * those whose bits happen to collide in a table, which depends on the tables' layout; so a pair beyond h is never a
+ * near-duplicate, and exact cosine (exact, hybrid) decides among the pairs within h.
+ */
 export function verdictOfEqualSlots(rule: PairRule, shape: SlotShape, equal: number): EstimateVerdict {
+  if (rule.measure === 'angular' && agreementEstimate(equal, shape.k, shape.slotBits) < rule.threshold) return 'reject';
   switch (rule.verify) {
     case 'none':
       return 'accept';

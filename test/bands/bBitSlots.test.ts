@@ -59,7 +59,7 @@ describe('b-bit rows', () => {
         const full = signatureMatrix(pairs, k, 64);
         const key = new Uint32Array(2);
         for (let band = 0; band < layout.bands; band++) {
-          bandKey(full, d, band, layout.rows, key, 0);
+          bandKey(full, d, band, layout, key, 0);
           expect([...rows.subarray(d * width + 2 * band, d * width + 2 * band + 2)]).toEqual([...key]);
         }
       }

@@ -23,7 +23,7 @@ function randomMatrix(docs: number, seed: number) {
 
 function keyOf(m: ReturnType<typeof randomMatrix>, doc: number, band: number, rows: number): string {
   const out = new Uint32Array(2);
-  bandKey(m, doc, band, rows, out, 0);
+  bandKey(m, doc, band, { rows }, out, 0);
   return `${out[1].toString(16)}:${out[0].toString(16)}`;
 }
 

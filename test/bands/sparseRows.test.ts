@@ -58,8 +58,8 @@ describe('sparse signature matrices', () => {
         }
         expect(isEmptySignature(sparse, a)).toBe(isEmptySignature(dense, a));
         for (let band = 0; band < LAYOUT.bands; band++) {
-          bandKey(dense, a, band, LAYOUT.rows, out, 0);
-          bandKey(sparse, a, band, LAYOUT.rows, out, 2);
+          bandKey(dense, a, band, LAYOUT, out, 0);
+          bandKey(sparse, a, band, LAYOUT, out, 2);
           expect([out[2], out[3]]).toEqual([out[0], out[1]]);
         }
         for (let b = 0; b < dense.count; b++)

@@ -45,7 +45,7 @@ describe('--scheme simhash', () => {
       removed: number;
       parameters: { bands: number; rows: number; threshold: number; verify: string };
     };
-    expect(r.parameters).toMatchObject({ bands: 4, rows: 16, threshold: 61 / 64, verify: 'estimate' });
+    expect(r.parameters).toMatchObject({ bands: 10, rows: 26, threshold: 61 / 64, verify: 'estimate' });
     const defaults = await runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q']);
     expect(defaults.stderr).toBe('');
     expect((JSON.parse(readFileSync(report, 'utf8')) as typeof r).parameters.verify).toBe('hybrid');
@@ -132,7 +132,7 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
       ...CPU,
     ]);
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/threshold 0\.9375 \(Hamming ≤ 4\), 5 bands × 12 rows/);
+    expect(created.stdout).toMatch(/threshold 0\.9375 \(Hamming ≤ 4\), 15 bands × 22 rows/);
     const queries = join(dir, 'q.jsonl');
     writeFileSync(queries, readFileSync(input, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
     const top = await runCli(['query', index, queries, '--top', '2', ...CPU]);
@@ -151,16 +151,17 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
 describe('gpudedup params --max-hamming', () => {
   it('explains the block tables and Hamming against cosine (P[bit differs] = θ / π)', async () => {
     const text = await runCli(['params', '--max-hamming', '3']);
-    expect(text.stdout).toMatch(/4 block tables of 16 bits/);
+    expect(text.stdout).toMatch(/5 blocks of 12–13 bits, 10 block tables of 2 \(25–26 bits\)/);
     expect(text.stdout).toMatch(/probability θ \/ π/);
     expect(text.stdout).toMatch(/cosine ≳ 0\.9892/);
     const json = JSON.parse((await runCli(['params', '--max-hamming', '4', '--json'])).stdout) as {
       blocks: number;
-      bitsPerBlock: number;
-      bitsUnused: number;
+      bitsPerBlock: { least: number; most: number };
+      tables: number;
       distances: { hamming: number; cosine: number }[];
     };
-    expect(json).toMatchObject({ blocks: 5, bitsPerBlock: 12, bitsUnused: 4 });
+    expect(json).toMatchObject({ blocks: 6, bitsPerBlock: { least: 10, most: 11 }, blocksPerTable: 2, tables: 15 });
+    expect(json).toMatchObject({ bitsPerTable: { least: 20, most: 22 } });
     expect(json.distances.find((d) => d.hamming === 16)?.cosine).toBeCloseTo(Math.SQRT1_2, 12);
   });
 });

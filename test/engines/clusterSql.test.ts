@@ -82,6 +82,16 @@ describe('clusterPlan', () => {
 });
 
 describe('sqlPairRule', () => {
+  it("SimHash: rejects beyond the threshold's Hamming distance in every mode (agree ≤ 64 − h − 1)", () => {
+    const t = 61 / 64;
+    for (const verify of ['none', 'estimate', 'exact', 'hybrid'] as const) {
+      const rule = sqlPairRule(verify, t, 64, 32, 0.001, true);
+      expect(rule.rejectUpTo).toBe(60);
+      expect(rule.acceptFrom).toBe(verify === 'none' || verify === 'estimate' ? 61 : 65);
+      expect(rule.simhash?.cosineFloor).toBeGreaterThan(0.98);
+    }
+  });
+
   it("is dedup's decision as slot-count bounds", () => {
     for (const [k, t] of [
       [128, 0.8],

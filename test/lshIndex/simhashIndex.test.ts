@@ -23,12 +23,12 @@ const position = new Map(docs.map((d, i) => [d.id, i]));
 const queries = corpus.texts.filter((_, i) => i % 9 === 4).map((text) => text.replace(/^(\S+ \S+ )\S+/, '$1zzzz'));
 
 describe('simhash index parameters', () => {
-  it('come from maxHamming: h + 1 block tables of ⌊64 / (h + 1)⌋ bits, threshold 1 − h / 64, k 64', () => {
+  it("come from maxHamming: Manku's block tables (simhashBands.ts), threshold 1 − h / 64, k 64", () => {
     const p = resolveParameters({ scheme: 'simhash' });
-    expect([p.k, p.bands, p.rows, p.threshold, p.maxHamming, p.slotBits]).toEqual([64, 4, 16, 61 / 64, 3, 32]);
+    expect([p.k, p.bands, p.rows, p.threshold, p.maxHamming, p.slotBits]).toEqual([64, 10, 26, 61 / 64, 3, 32]);
     expect(resolveParameters({ scheme: 'simhash', slotBits: 64 }).slotBits).toBe(64);
-    const q = resolveParameters({ scheme: 'simhash', maxHamming: 8, threshold: 56 / 64, lsh: { bands: 9, rows: 7 } });
-    expect([q.bands, q.rows, q.threshold, q.maxHamming]).toEqual([9, 7, 56 / 64, 8]);
+    const q = resolveParameters({ scheme: 'simhash', maxHamming: 8, threshold: 56 / 64, lsh: { bands: 9, rows: 8 } });
+    expect([q.bands, q.rows, q.threshold, q.maxHamming]).toEqual([9, 8, 56 / 64, 8]);
     expect(resolveParameters({}).maxHamming).toBeUndefined();
   });
 
@@ -42,7 +42,7 @@ describe('simhash index parameters', () => {
     const p = resolveParameters({ scheme: 'simhash', maxHamming: 4 });
     expect(parameterDifferences(p, { maxHamming: 4 })).toEqual([]);
     expect(parameterDifferences(p, { maxHamming: 6 })).toEqual(
-      expect.arrayContaining(['maxHamming: 4 (index) vs 6', 'bands: 5 (index) vs 7']),
+      expect.arrayContaining(['maxHamming: 4 (index) vs 6', 'bands: 15 (index) vs 7']),
     );
     expect(parameterDifferences(p, { scheme: 'classic' })[0]).toMatch(/^scheme: /);
     // Between MinHash schemes the index's own threshold and banding stay what is compared.

@@ -1,11 +1,12 @@
 // SimHash (src/signatures/simhash.ts) against a BigInt reference, and the targets of issue 41: every bit balanced on
-// real text, P[bit differs] = θ / π, and the block tables (the banding with h + 1 bands) finding every pair within
-// Hamming distance h that brute force finds.
+// real text, P[bit differs] = θ / π, and Manku's permuted block tables finding every pair within Hamming distance h
+// that brute force finds.
 import { describe, expect, it } from 'vitest';
 import initWabt from 'wabt';
 import { findCandidates } from '../../src/bands/candidates.js';
 import { signatureMatrix } from '../../src/bands/signatureMatrix.js';
-import { simhashBands } from '../../src/bands/simhashBands.js';
+import { blockTables, simhashBands } from '../../src/bands/simhashBands.js';
+import type { LshParams } from '../../src/bands/lshParams.js';
 import { openCpuKernel } from '../../src/signatures/cpuKernel.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
@@ -128,8 +129,8 @@ describe('exact angular similarity (SimHash verification)', () => {
   });
 });
 
-describe("Manku's block tables: the banding with h + 1 bands of 64 / (h + 1) one-bit slots", () => {
-  it('finds every pair within Hamming 3 that brute force finds among 100 000 fingerprints', async () => {
+describe("Manku's permuted block tables: a band for each m of h + m blocks", () => {
+  it('find every pair within Hamming 3 that brute force finds among 100 000 fingerprints, a table less does not', async () => {
     // 20 000 random fingerprints, each with 4 variants 0–6 bits away: pairs at every distance around h = 3.
     const next = rng(3);
     const count = 100_000;
@@ -152,14 +153,30 @@ describe("Manku's block tables: the banding with h + 1 bands of 64 / (h + 1) one
     const words = new Uint32Array(count * 128);
     for (let d = 0; d < count; d++) expandFingerprint(lo[d], hi[d], words, d * 128);
     const h = 3;
-    const found = findCandidates(signatureMatrix(words, 64), { ...simhashBands(h), maxBucketPairs: 1 << 20 });
-    const candidates = new Set<number>();
-    for (let i = 0; i < found.a.length; i++)
-      candidates.add(Math.min(found.a[i], found.b[i]) * count + Math.max(found.a[i], found.b[i]));
-    const { within, missed } = await bruteForce(lo, hi, h, candidates);
-    expect(within).toBeGreaterThan(20_000);
-    expect(missed).toEqual([]);
-  }, 120_000);
+    const matrix = signatureMatrix(words, 64);
+    const within = await bruteForce(lo, hi, h);
+    expect(within.length / 2).toBeGreaterThan(20_000);
+    const missedBy = (lsh: LshParams): string[] => {
+      const found = findCandidates(matrix, { ...lsh, maxBucketPairs: 1 << 20 });
+      const candidates = new Set<number>();
+      for (let i = 0; i < found.a.length; i++)
+        candidates.add(Math.min(found.a[i], found.b[i]) * count + Math.max(found.a[i], found.b[i]));
+      const missed: string[] = [];
+      for (let i = 0; i < within.length && missed.length < 5; i += 2)
+        if (!candidates.has(within[i] * count + within[i + 1])) missed.push(`${within[i]}–${within[i + 1]}`);
+      return missed;
+    };
+    const tables = simhashBands(h);
+    expect(tables.bands).toBeGreaterThan(h + 1); // the permuted layout, not h + 1 blocks
+    expect(missedBy(tables)).toEqual([]);
+    // Another layout keeps the guarantee: h + 1 tables of one block (main's before the permuted tables).
+    expect(missedBy(blockTables(h, 1))).toEqual([]);
+    // The test can fail: without its last table, or with a table's bits moved, the layout misses pairs.
+    const { bands, rows, slots } = tables;
+    expect(missedBy({ bands: bands - 1, rows, slots: slots!.slice(0, (bands - 1) * rows) })).not.toEqual([]);
+    const shifted = slots!.map((slot, i) => (i < rows ? (slot + 1) % 64 : slot));
+    expect(missedBy({ bands, rows, slots: shifted })).not.toEqual([]);
+  }, 180_000);
 });
 
 /**
@@ -190,13 +207,8 @@ const BRUTE_FORCE_WAT = `(module
       (br $outer)))
     (local.get $n)))`;
 
-/** Every pair within Hamming h by comparing all pairs; those not among `candidates` (a·count + b, a < b). */
-async function bruteForce(
-  lo: Uint32Array,
-  hi: Uint32Array,
-  h: number,
-  candidates: Set<number>,
-): Promise<{ within: number; missed: string[] }> {
+/** Every pair within Hamming h by comparing all pairs: (a, b) at 2i, 2i + 1, a < b. */
+async function bruteForce(lo: Uint32Array, hi: Uint32Array, h: number): Promise<Uint32Array> {
   const wabt = await initWabt();
   const module = wabt.parseWat('bruteForce.wat', BRUTE_FORCE_WAT);
   const { buffer } = module.toBinary({});
@@ -217,9 +229,5 @@ async function bruteForce(
   }
   const within = pairsWithin(count, h, out, max);
   expect(within).toBeLessThanOrEqual(max);
-  const pairs = new Uint32Array(memory.buffer, out, 2 * within);
-  const missed: string[] = [];
-  for (let i = 0; i < within && missed.length < 5; i++)
-    if (!candidates.has(pairs[2 * i] * count + pairs[2 * i + 1])) missed.push(`${pairs[2 * i]}–${pairs[2 * i + 1]}`);
-  return { within, missed };
+  return new Uint32Array(memory.buffer, out, 2 * within).slice();
 }

@@ -4,6 +4,7 @@ import { estimateBounds } from '../../src/verify/estimateBounds.js';
 import { clusterVerified } from '../../src/clusters/nearDuplicates.js';
 import {
   countDecision,
+  decideEqualSlots,
   decidePair,
   estimateVerdict,
   isAccepted,
@@ -18,6 +19,26 @@ const n = corpus.texts.length;
 const exact = (a: number, b: number): number => similarity(corpus, a, b);
 
 describe('decidePair', () => {
+  it("SimHash (angular): beyond the threshold's Hamming distance rejected in every mode, within it decided by the mode", () => {
+    const h = 3;
+    const t = (64 - h) / 64;
+    const shape = { k: 64, slotBits: 32 } as const;
+    let calls = 0;
+    const identical = { similarity: () => (calls++, 1) }; // exact cosine 1: only the Hamming limit can reject
+    const far = { similarity: () => 0.5 };
+    for (const verify of ['none', 'estimate', 'exact', 'hybrid'] as const) {
+      const rule = pairRule(verify, t, shape, 0.001, 'angular');
+      expect(decideEqualSlots(rule, shape, 64 - h - 1, 0, 1, identical)).toBe('estimate rejected');
+      expect(isAccepted(decideEqualSlots(rule, shape, 64 - h, 0, 1, identical))).toBe(true);
+      const within = decideEqualSlots(rule, shape, 64 - h, 0, 1, far);
+      expect(isAccepted(within)).toBe(verify === 'none' || verify === 'estimate');
+    }
+    expect(calls).toBe(2); // exact and hybrid, within h only
+    // Jaccard keeps its modes: exact accepts by the sets whatever the slots say.
+    const jaccard = pairRule('exact', t, shape);
+    expect(decideEqualSlots(jaccard, shape, 0, 0, 1, identical)).toBe('exact accepted');
+  });
+
   it('hybrid at t − δ: the estimate outside the margin, exact Jaccard inside; without sets inside, it fails and counts', () => {
     const t = 0.7;
     const bounds = estimateBounds(128, t, 0.001);

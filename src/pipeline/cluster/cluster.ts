@@ -10,21 +10,17 @@
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { checkShardSet, readShardMeta } from '../../formats/shards/shardSet.js';
 import { rangeOffsets } from '../../formats/shards/shardRanges.js';
-import {
-  clusterPlan,
-  minimumAgreement,
-  type ClusterPlan,
-  type ClusterSqlOptions,
-  type SqlPairRule,
-} from '../../engines/clusterSql.js';
+import { clusterPlan, type ClusterPlan, type ClusterSqlOptions } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
-import { estimateBounds } from '../../verify/estimateBounds.js';
-import { angularCosineFloor } from '../../verify/angular.js';
+import { sqlPairRule } from './sqlPairRule.js';
 import { schemeOf } from '../../signatures/params.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
+
+export { sqlPairRule };
 import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
+import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
 import type { EngineOptions, EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
@@ -88,37 +84,6 @@ export type PlanSettings = Pick<
   | 'against'
   | 'inspect'
 >;
-
-/**
- * A pair decision of pairDecision.ts as slot-count bounds (sqlParts.ts):
- * estimate accepts from minimumAgreement, hybrid by estimateBounds, exact
- * always measures, none accepts all.
- */
-export function sqlPairRule(
-  verify: VerifyMode,
-  threshold: number,
-  k: number,
-  slotBits: SlotBits,
-  estimateError = defaultOf('estimateError'),
-  simhash = false,
-): SqlPairRule {
-  // SimHash: the fingerprint's equal bits are the agreeing slots; the exact measure the angle's (sqlParts.ts).
-  const measure = simhash ? { simhash: { cosineFloor: angularCosineFloor(threshold) } } : {};
-  switch (verify) {
-    case 'none':
-      return { acceptFrom: 0, rejectUpTo: -1, threshold, ...measure };
-    case 'estimate': {
-      const m = minimumAgreement(threshold, k);
-      return { acceptFrom: m, rejectUpTo: m - 1, threshold, ...measure };
-    }
-    case 'exact':
-      return { acceptFrom: k + 1, rejectUpTo: -1, threshold, ...measure };
-    case 'hybrid': {
-      const { acceptFrom, rejectUpTo } = estimateBounds(k, threshold, estimateError, slotBits);
-      return { acceptFrom, rejectUpTo, threshold, ...measure };
-    }
-  }
-}
 
 /** The checked shard set and the plan it gets. */
 export async function planFor(
@@ -206,7 +171,12 @@ function representativeCheck(
  */
 function checkSimhashCluster(config: PlanSettings, meta: ShardMeta): boolean {
   if (schemeOf(meta.params) !== 'simhash') return false;
-  const maxHamming = meta.lsh.bands - 1;
+  const maxHamming = maxHammingOfBands(meta.lsh);
+  if (maxHamming === undefined)
+    throw new RangeError(
+      `${config.shards[0]} holds SimHash fingerprints banded ${meta.lsh.bands} × ${meta.lsh.rows}, which are no ` +
+        "--max-hamming's block tables (an older gpudedup's): sign the shards again",
+    );
   if (config.threshold !== undefined)
     throw new RangeError(
       `${config.shards[0]} holds SimHash fingerprints, banded for --max-hamming ${maxHamming}: cluster decides at it, ` +

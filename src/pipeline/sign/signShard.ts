@@ -204,7 +204,7 @@ function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
 function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
   const { k } = config.params;
   const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
-  const { bands, rows } = config.lsh;
+  const { bands } = config.lsh;
   const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
   // Band keys and slots as (lo, hi) words of signed INT64s, through BigInt64Array views: no BigInt per value.
   const bandKeys = new BigInt64Array(bands);
@@ -219,7 +219,7 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
     const isEmpty = batch.empty[d] === 1;
     if (isEmpty) empty++;
     if (isEmpty) bandWords.fill(0);
-    else for (let j = 0; j < bands; j++) bandKey(matrix, d, j, rows, bandWords, 2 * j);
+    else for (let j = 0; j < bands; j++) bandKey(matrix, d, j, config.lsh, bandWords, 2 * j);
     if (simhash) slots[0] = isEmpty ? -1n : packedFingerprint(matrix, d);
     else slotRow(matrix, d, slotWords);
     const score =
