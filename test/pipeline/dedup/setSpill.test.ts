@@ -60,7 +60,7 @@ describe('FileSetSpool', () => {
       expect(held).toBeGreaterThan(50);
       expect(held).toBeLessThan(100);
       // A shared run's buffer is the arena's chunk itself (no copy); an ordinary one's sets are copied into chunks.
-      expect(shared.chunks.includes(units[0].words.buffer as unknown as SharedArrayBuffer)).toBe(inSharedMemory);
+      expect(shared.chunks.includes(units[0].words.buffer as SharedArrayBuffer)).toBe(inSharedMemory);
       for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
       await spool.drain();
       // As the workers read them: the held ones in shared chunks, the others at their place in the file.
