@@ -28,7 +28,7 @@ export interface SharedSets {
 /** 16 MiB a chunk: small enough that the last one's unused room is a small part of a memory share. */
 const CHUNK_WORDS = 2 ** 22;
 
-/** Sets copied end to end into shared chunks, in the order they are added, or adopted where they lie. */
+/** Sets copied end to end into shared chunks, in the order they are added. */
 export class SetArena {
   readonly chunks: SharedArrayBuffer[] = [];
   private words: Uint32Array | undefined;
@@ -47,16 +47,6 @@ export class SetArena {
     view.set(set);
     this.used += set.length;
     return { chunk: this.chunks.length - 1, start, view };
-  }
-
-  /**
-   * Takes `buffer` (sets already in shared memory, a worker's answer) as a chunk of its own, where they lie; later
-   * sets start a new chunk. Returns its number.
-   */
-  adopt(buffer: SharedArrayBuffer): number {
-    this.chunks.push(buffer);
-    this.words = undefined;
-    return this.chunks.length - 1;
   }
 
   /** Forgets everything from word `start` of chunk `chunk` on (the sets added last), freeing the chunks after it. */

@@ -54,25 +54,21 @@ export class FileSetSpool implements SetSpool {
   ) {}
 
   append(set: Uint32Array): void {
-    this.place(set);
+    const g = this.groups++;
+    if (g === this.starts.length) this.grow();
+    this.lengths[g] = set.length;
+    if (this.file === undefined && this.reservedBytes + this.heldBytes + set.byteLength <= this.memoryBytes) {
+      this.held.push(this.hold(g, set));
+      this.heldBytes += set.byteLength;
+      return;
+    }
+    this.write(g, set);
   }
 
-  /**
-   * As append for each set; those held stay where they lie when the run is in shared memory (its buffer becomes an
-   * arena chunk: no copy), and those bound for the file go as one run (WordFile.appendOwned: large runs not copied).
-   */
+  /** As append for each set; those bound for the file go as one run (WordFile.appendOwned: large runs not copied). */
   appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
-    const adoptable = this.arena !== undefined && words.buffer instanceof SharedArrayBuffer;
-    let chunk = -1; // the run's buffer in the arena, once a set of it is held
-    const adopt = (at: number) => {
-      if (chunk < 0) chunk = this.arena!.adopt(words.buffer as SharedArrayBuffer);
-      return { chunk, start: words.byteOffset / 4 + at };
-    };
     let i = 0;
-    for (; i < count && this.file === undefined; i++) {
-      const at = 2 * offsets[i];
-      this.place(words.subarray(at, 2 * offsets[i + 1]), adoptable ? () => adopt(at) : undefined);
-    }
+    for (; i < count && this.file === undefined; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
     if (i === count) return;
     const first = 2 * offsets[i];
     for (; i < count; i++) {
@@ -85,25 +81,6 @@ export class FileSetSpool implements SetSpool {
     const run = words.subarray(first, 2 * offsets[count]);
     this.words += run.length;
     this.file!.appendOwned(run);
-  }
-
-  /** The next group's set: held (where `adopt` places it, else copied into the arena) while it fits, else to the file. */
-  private place(set: Uint32Array, adopt?: () => { chunk: number; start: number }): void {
-    const g = this.groups++;
-    if (g === this.starts.length) this.grow();
-    this.lengths[g] = set.length;
-    if (this.file === undefined && this.reservedBytes + this.heldBytes + set.byteLength <= this.memoryBytes) {
-      if (adopt === undefined) this.held.push(this.hold(g, set));
-      else {
-        const { chunk, start } = adopt();
-        this.chunk[g] = chunk;
-        this.starts[g] = start;
-        this.held.push(set);
-      }
-      this.heldBytes += set.byteLength;
-      return;
-    }
-    this.write(g, set);
   }
 
   /** The set as held: copied into the arena (its unit's buffer is then freed), or a view of that buffer. */

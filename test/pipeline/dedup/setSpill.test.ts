@@ -1,6 +1,5 @@
 // The first pass's shingle sets past their memory share: held, then in a temporary file, read back exactly,
 // loaded within a budget or one at a time.
-import { sharedCopy } from '../../../src/bands/sharedMemory.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
@@ -40,41 +39,35 @@ describe('FileSetSpool', () => {
     expect(readdirSync(dir).some((f) => f.endsWith('.sets'))).toBe(false);
   });
 
-  for (const inSharedMemory of [false, true])
-    it(`takes a unit run of sets: held while they fit, the rest to the file as one run, each read back exactly${inSharedMemory ? ' (a shared run: held where it lies)' : ''}`, async () => {
-      const random = rng(11);
-      const units = Array.from({ length: 6 }, () => {
-        const lengths = Array.from({ length: 50 }, (_, i) => (i % 9 === 0 ? 0 : 1 + Math.floor(random() * 3000)));
-        const offsets = Uint32Array.from({ length: 51 }, (_, i) => lengths.slice(0, i).reduce((a, b) => a + b, 0));
-        const words = Uint32Array.from({ length: 2 * offsets[50] }, () => (random() * 2 ** 32) >>> 0);
-        return { words: inSharedMemory ? sharedCopy(words) : words, offsets };
-      });
-      const sets = units.flatMap(({ words, offsets }) =>
-        Array.from({ length: 50 }, (_, i) => words.slice(2 * offsets[i], 2 * offsets[i + 1])),
-      );
-      // Room for about a unit and a half: the second unit's run straddles it; runs past 256 KiB go as they lie.
-      const spool = new FileSetSpool(dir, 1.5 * units[0].words.byteLength);
-      for (const { words, offsets } of units) spool.appendRun(words, offsets, 50);
-      const shared = spool.share()!;
-      const held = Array.from(shared.chunk).filter((c) => c >= 0).length;
-      expect(held).toBeGreaterThan(50);
-      expect(held).toBeLessThan(100);
-      // A shared run's buffer is the arena's chunk itself (no copy); an ordinary one's sets are copied into chunks.
-      expect(shared.chunks.includes(units[0].words.buffer as SharedArrayBuffer)).toBe(inSharedMemory);
-      for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
-      await spool.drain();
-      // As the workers read them: the held ones in shared chunks, the others at their place in the file.
-      const file = new Uint32Array(new Uint8Array(readFileSync(shared.file!)).buffer);
-      for (let g = 0; g < sets.length; g++) {
-        const { start, length } = { start: shared.start[g], length: shared.length[g] };
-        const where = shared.chunk[g] >= 0 ? new Uint32Array(shared.chunks[shared.chunk[g]]) : file;
-        expect([...where.subarray(start, start + length)], `group ${g}`).toEqual([...sets[g]]);
-      }
-      // The tables grow: the latest sets held move to the file, and the arena forgets their place.
-      spool.reserve(units[0].words.byteLength);
-      for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
-      await spool.release();
+  it('takes a unit run of sets: held while they fit, the rest to the file as one run, each read back exactly', async () => {
+    const random = rng(11);
+    const units = Array.from({ length: 6 }, () => {
+      const lengths = Array.from({ length: 50 }, (_, i) => (i % 9 === 0 ? 0 : 1 + Math.floor(random() * 3000)));
+      const offsets = Uint32Array.from({ length: 51 }, (_, i) => lengths.slice(0, i).reduce((a, b) => a + b, 0));
+      const words = Uint32Array.from({ length: 2 * offsets[50] }, () => (random() * 2 ** 32) >>> 0);
+      return { words, offsets };
     });
+    const sets = units.flatMap(({ words, offsets }) =>
+      Array.from({ length: 50 }, (_, i) => words.slice(2 * offsets[i], 2 * offsets[i + 1])),
+    );
+    // Room for about a unit and a half: the second unit's run straddles it; runs past 256 KiB go as they lie.
+    const spool = new FileSetSpool(dir, 1.5 * units[0].words.byteLength);
+    for (const { words, offsets } of units) spool.appendRun(words, offsets, 50);
+    const shared = spool.share()!;
+    const held = Array.from(shared.chunk).filter((c) => c >= 0).length;
+    expect(held).toBeGreaterThan(50);
+    expect(held).toBeLessThan(100);
+    for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
+    await spool.drain();
+    // As the workers read them: the held ones in shared chunks, the others at their place in the file.
+    const file = new Uint32Array(new Uint8Array(readFileSync(shared.file!)).buffer);
+    for (let g = 0; g < sets.length; g++) {
+      const { start, length } = { start: shared.start[g], length: shared.length[g] };
+      const where = shared.chunk[g] >= 0 ? new Uint32Array(shared.chunks[shared.chunk[g]]) : file;
+      expect([...where.subarray(start, start + length)], `group ${g}`).toEqual([...sets[g]]);
+    }
+    await spool.release();
+  });
 
   it("counts reserved bytes (the first pass's tables) against its room, and writes sets larger than its write buffer whole", async () => {
     const spool = new FileSetSpool(dir, 4096);
