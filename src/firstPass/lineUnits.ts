@@ -102,20 +102,17 @@ class HeldBytes {
   }
 
   /**
-   * The first `cut` bytes: a view where they lie within one chunk in shared memory (posted to a worker as they are),
-   * else copied once into a buffer of their own (shared where there is shared memory: see sharedCopy); the rest stays
-   * held.
+   * The first `cut` bytes, copied once into a buffer of their own (shared where there is shared memory: see
+   * sharedCopy); the rest stays held.
    */
   take(cut: number): Uint8Array {
-    const first = this.parts[0];
-    const viewed = first.length >= cut && first.buffer instanceof SharedArrayBuffer;
-    const out = viewed ? first.subarray(0, cut) : sharedBytes(cut);
+    const out = sharedBytes(cut);
     let at = 0;
     let used = 0;
     while (at < cut) {
       const part = this.parts[used];
       const n = Math.min(part.length, cut - at);
-      if (!viewed) out.set(n === part.length ? part : part.subarray(0, n), at);
+      out.set(n === part.length ? part : part.subarray(0, n), at);
       at += n;
       if (n === part.length) used++;
       else this.parts[used] = part.subarray(n);
