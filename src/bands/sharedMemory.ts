@@ -12,11 +12,6 @@ export function sharedWords(length: number): Uint32Array {
   return sharedMemoryAvailable() ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length);
 }
 
-/** `length` zeroed bytes, in shared memory where there is some (posted to a worker without a collection: sharedCopy). */
-export function sharedBytes(length: number): Uint8Array {
-  return sharedMemoryAvailable() ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
-}
-
 /**
  * Node 20 posts a SharedArrayBuffer's length in 32 bits: a worker handed one of 4 GiB or more sees it cut to its
  * length mod 4 GiB, and reads past that end as undefined (a silently wrong result, not an error). Past this, the
@@ -30,26 +25,5 @@ export function isShared(array: ArrayBufferView): boolean {
     sharedMemoryAvailable() &&
     array.buffer instanceof SharedArrayBuffer &&
     array.buffer.byteLength <= MAX_POSTED_SHARED_BYTES
-  );
-}
-
-type WordArray = Uint8Array | Uint32Array;
-
-/**
- * `array` copied into shared memory where there is some (else itself). Posting a shared array to or from a worker
- * costs the receiving thread no garbage collection: a transferred ArrayBuffer counts as external memory there, and
- * gigabytes of them passing through set off a collection every few megabytes.
- */
-export function sharedCopy<T extends WordArray>(array: T): T {
-  if (!sharedMemoryAvailable() || array.buffer instanceof SharedArrayBuffer) return array;
-  const copy = new (array.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer(array.byteLength));
-  copy.set(array as never);
-  return copy;
-}
-
-/** The buffers of `arrays` that a message may transfer: ordinary ones (a shared one is shared, never transferred). */
-export function transferable(arrays: readonly (ArrayBufferView | undefined)[]): ArrayBuffer[] {
-  return arrays.flatMap((a) =>
-    a === undefined || a.buffer instanceof SharedArrayBuffer ? [] : [a.buffer as ArrayBuffer],
   );
 }

@@ -15,7 +15,6 @@ import {
   type UnitDocuments,
 } from './protocol.js';
 import type { FirstPassWorkers } from './ports.js';
-import { transferable } from '../bands/sharedMemory.js';
 import type { UniqueIds } from '../exact/uniqueIds.js';
 
 /** The exact pre-pass as this thread drives it, in input order (src/exact/exactPrePass.ts is the one). */
@@ -121,7 +120,7 @@ const READ = (): typeof READ_STEP => READ_STEP;
 
 function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
   const id = nextUnitId++;
-  const transfer = input.kind === 'lines' || input.kind === 'json-array' ? transferable([input.bytes]) : [];
+  const transfer = input.kind === 'lines' || input.kind === 'json-array' ? [input.bytes.buffer as ArrayBuffer] : [];
   const read = options.workers
     .request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer)
     .then((r) => {

@@ -11,7 +11,6 @@
  * `--shingle auto`, `--keep field:`) take the TypeScript path
  * for every document (documentBuilder.ts).
  */
-import { sharedCopy, transferable } from '../bands/sharedMemory.js';
 import { openCpuKernel } from '../signatures/cpuKernel.js';
 import { DocumentBuilder, kernelSetupOf, type HeldSets } from './documentBuilder.js';
 import type { FirstPassRequest, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
@@ -45,10 +44,10 @@ export function firstPassHandler(
         held.delete(request.unit);
         if (unit === undefined) throw new Error(`first pass: unit ${request.unit} was never read here`);
         const selected = finish(unit, request.select, request.mode);
-        return {
-          response: { selected },
-          transfer: transferable([selected.signatures, selected.shingles, selected.offsets]),
-        };
+        const transfer = [selected.signatures, selected.shingles, selected.offsets]
+          .filter((a) => a !== undefined)
+          .map((a) => a.buffer as ArrayBuffer);
+        return { response: { selected }, transfer };
       }
       case 'drop':
         held.delete(request.unit);
@@ -105,12 +104,10 @@ function finish(
   const timing = { shingleCount, shingleMs: unit.readMs, signMs: 0 };
   if (!mode.sign) return { ...timing, shingles: batch.shingles, offsets: batch.offsets };
   const started = performance.now();
-  // Signed here: the answer's arrays go back in shared memory (sharedCopy says why); shingles bound for a GPU signer
-  // stay ordinary buffers, which it uploads.
-  const signatures = sharedCopy(openCpuKernel(mode.kernel).kernel.sign(mode.family, batch));
+  const signatures = openCpuKernel(mode.kernel).kernel.sign(mode.family, batch);
   timing.signMs = performance.now() - started;
   return mode.keepSets
-    ? { ...timing, signatures, shingles: sharedCopy(batch.shingles), offsets: sharedCopy(batch.offsets) }
+    ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets }
     : { ...timing, signatures };
 }
 

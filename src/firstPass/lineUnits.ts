@@ -10,7 +10,6 @@
  * comes in, copied once, into the unit that holds it, when that unit is cut,
  * and searched once more for the unit's line count (memchr, in Node).
  */
-import { sharedBytes } from '../bands/sharedMemory.js';
 import { isJsonName } from '../io/jsonLines.js';
 import type { InputUnit } from './protocol.js';
 
@@ -102,11 +101,10 @@ class HeldBytes {
   }
 
   /**
-   * The first `cut` bytes, copied once into a buffer of their own (shared where there is shared memory: see
-   * sharedCopy); the rest stays held.
+   * The first `cut` bytes, copied once into a buffer of their own (which the unit may transfer); the rest stays held.
    */
   take(cut: number): Uint8Array {
-    const out = sharedBytes(cut);
+    const out = new Uint8Array(cut);
     let at = 0;
     let used = 0;
     while (at < cut) {

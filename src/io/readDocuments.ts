@@ -13,7 +13,7 @@
  * - A directory is walked recursively in sorted order, links followed (inputFiles.ts).
  * - gzip and zstd are recognized by their magic bytes, whatever the file is called.
  */
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { looksBinary } from './binaryText.js';
@@ -120,9 +120,11 @@ const READ_CHUNK_BYTES = 1 << 20;
  */
 export async function openDecompressed(path: string, countBytes: (n: number) => void): Promise<Readable> {
   const copy = spooledInput(path)?.file; // standard input or a pipe copied to a file, read as often as needed
-  const fromStdin = path === '-' && copy === undefined;
-  const chunks: AsyncIterator<Buffer> = fromStdin ? process.stdin[Symbol.asyncIterator]() : fileChunks(copy ?? path);
-  const close = async (): Promise<void> => void (fromStdin ? undefined : await chunks.return?.());
+  const raw: Readable =
+    path === '-' && copy === undefined
+      ? process.stdin
+      : createReadStream(copy ?? path, { highWaterMark: READ_CHUNK_BYTES });
+  const chunks = raw[Symbol.asyncIterator]();
   // A pipe may deliver fewer bytes than the magic at first.
   let head = Buffer.alloc(0);
   while (head.length < MAGIC_BYTES) {
@@ -133,28 +135,22 @@ export async function openDecompressed(path: string, countBytes: (n: number) => 
   }
   const rest = Readable.from(
     (async function* () {
-      try {
-        if (head.length > 0) yield head;
-        for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-          countBytes((next.value as Buffer).length);
-          yield next.value as Buffer;
-        }
-      } finally {
-        await close(); // stopped early: the file is closed now, not when collected
+      if (head.length > 0) yield head;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        countBytes((next.value as Buffer).length);
+        yield next.value as Buffer;
       }
     })(),
     { objectMode: false },
   );
   const compression = compressionOf(head);
   // A Parquet file named on the command line is read by position (inputFiles.ts): here is standard input or a pipe.
-  if (isParquetHead(head)) {
-    await close();
+  if (isParquetHead(head))
     throw new InputError(
       path,
       0,
       `Parquet cannot be read from ${path === '-' ? 'standard input' : 'a pipe'} (its index is at the end): give the file`,
     );
-  }
   if (compression === 'zstd') return Readable.from(zstdDecompressed(rest, path), { objectMode: false });
   if (compression === 'none') return rest;
   // zlib's default 16 KiB chunks cost the feeding thread 3–5× as much per MB
@@ -164,25 +160,6 @@ export async function openDecompressed(path: string, countBytes: (n: number) => 
     error.message = `${path}: not a valid gzip stream (${error.message})`;
   });
   return rest.pipe(gunzip);
-}
-
-/**
- * A file's bytes in chunks of READ_CHUNK_BYTES, each in shared memory: the reading thread allocates gigabytes of them
- * in a pass, and as ordinary buffers they would count as external memory there and set off a collection every few
- * megabytes (src/bands/sharedMemory.ts's sharedCopy).
- */
-async function* fileChunks(path: string): AsyncGenerator<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    for (;;) {
-      const buffer = Buffer.from(new SharedArrayBuffer(READ_CHUNK_BYTES));
-      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, null);
-      if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {

@@ -3,14 +3,7 @@
 // a silently wrong result); isShared must say so, and the stages then read such an array on the thread that holds it.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import {
-  isShared,
-  MAX_POSTED_SHARED_BYTES,
-  sharedBytes,
-  sharedCopy,
-  sharedWords,
-  transferable,
-} from '../../src/bands/sharedMemory.js';
+import { isShared, MAX_POSTED_SHARED_BYTES, sharedWords } from '../../src/bands/sharedMemory.js';
 
 /** The length a worker sees of `array` posted to it. */
 async function lengthInWorker(array: Uint32Array): Promise<number> {
@@ -40,21 +33,5 @@ describe('isShared', () => {
     const seen = await lengthInWorker(large);
     expect(isShared(large)).toBe(seen === large.length); // the day the platform posts it whole, the limit can go
     expect(isShared(large)).toBe(false);
-  });
-});
-
-describe('sharedCopy and transferable', () => {
-  it('copy an answer into shared memory, same type and words, and transfer only ordinary buffers', () => {
-    const words = Uint32Array.from([1, 2, 0xffffffff, 7]);
-    const copy = sharedCopy(words);
-    expect(copy).toBeInstanceOf(Uint32Array);
-    expect(copy.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect([...copy]).toEqual([...words]);
-    expect(sharedCopy(copy)).toBe(copy); // already shared: no second copy
-    const bytes = sharedBytes(3);
-    expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
-    // A shared buffer in a transfer list is an error (DataCloneError): only the ordinary one is listed.
-    expect(transferable([copy, words, undefined, bytes])).toEqual([words.buffer]);
-    expect(() => structuredClone({ copy, words }, { transfer: transferable([copy, words]) })).not.toThrow();
   });
 });
