@@ -85,8 +85,8 @@ export function registerServeCommand(program: Command): void {
       tableOption(
         'threads',
         '--threads <n>',
-        "threads that answer queries, each with its own view of the index (default: one per core; 1: the server's " +
-          "thread), and the CPU backend's worker threads for adds",
+        'threads that answer queries, each with its own view of the index, the forests and postings shared ' +
+          "(default: one per core; 1: the server's thread), and the CPU backend's worker threads for adds",
       ),
     )
     .option('-q, --quiet', 'print errors only (not the line on start and stop)', false)
