@@ -37,24 +37,18 @@ async function replies(url: string, list: readonly unknown[]): Promise<string[]>
   return out;
 }
 
+/** `gpudedup serve DIR` on a free loopback port, with `flags`. */
+const serve = (dir: string, ...flags: string[]) =>
+  startServe([process.execPath, CLI, 'serve', dir, '--port', '0', ...flags]);
+
 describe('serve --threads 2', () => {
   it('answers every query as --threads 1 does; after an /add every thread sees it', async () => {
     const dir = join(tempDir(), 'index');
     const index = await createIndex(dir, { backend: 'cpu', threads: 1 });
     await index.add(family.indexed, { all: true });
     await index.close();
-    const pooled = await startServe([process.execPath, CLI, 'serve', dir, '--port', '0', '--threads', '2']);
-    const single = await startServe([
-      process.execPath,
-      CLI,
-      'serve',
-      dir,
-      '--port',
-      '0',
-      '--threads',
-      '1',
-      '--read-only',
-    ]);
+    const pooled = await serve(dir, '--threads', '2');
+    const single = await serve(dir, '--threads', '1', '--read-only');
     try {
       const expected = await replies(single.url, bodies);
       expect(expected.filter((r) => r.startsWith('200 ')).length).toBe(bodies.length - texts.length - 1);
@@ -90,17 +84,7 @@ describe('serve --threads 2', () => {
     const dir = join(tempDir(), 'index');
     const writer = await createIndex(dir, { backend: 'cpu', threads: 1 });
     await writer.add(family.indexed.slice(0, 20), { all: true });
-    const served = await startServe([
-      process.execPath,
-      CLI,
-      'serve',
-      dir,
-      '--port',
-      '0',
-      '--threads',
-      '2',
-      '--read-only',
-    ]);
+    const served = await serve(dir, '--threads', '2', '--read-only');
     try {
       const added = { id: 'from-another-writer', text: `${family.queries[2].text} written elsewhere` };
       await writer.add([added], { all: true });
