@@ -3,7 +3,7 @@
  * group (the signed document standing for its normalized text, −1 when empty)
  * and its keep score. 12 bytes per document; the texts themselves are not kept.
  */
-import { sharedMemoryAvailable } from '../bands/sharedMemory.js';
+import { sharedWords } from '../bands/sharedMemory.js';
 import { isPreferred } from '../text/keepPolicy.js';
 
 export class DocumentTable {
@@ -49,8 +49,7 @@ export class DocumentTable {
 
   /** For each group, its first document (groups are numbered in that order), in shared memory where there is some. */
   firstDocuments(): Int32Array {
-    const bytes = 4 * this.signed;
-    const first = new Int32Array(sharedMemoryAvailable() ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    const first = new Int32Array(sharedWords(this.signed).buffer);
     for (let d = 0, next = 0; d < this.docs && next < this.signed; d++) if (this.groupOf[d] === next) first[next++] = d;
     return first;
   }
