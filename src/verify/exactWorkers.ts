@@ -14,6 +14,7 @@ import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/si
 import type { SharedSets } from '../firstPass/sharedSets.js';
 import type { OpenWords, WordReader } from '../workers/wordFiles.js';
 import { exactSimilarityOf } from './exactJaccard.js';
+import { fileOrder } from './fileOrder.js';
 import { decideEqualSlots, type PairDecision, type PairRule, type SlotShape } from './pairDecision.js';
 
 export type ExactRequest =
@@ -55,13 +56,15 @@ export const PAIR_DECISIONS: readonly PairDecision[] = [
 export interface ExactPairs {
   /**
    * Decides every pair on the workers as decidePair does (sets read where they lie, so always at hand), reading
-   * `matrix`'s rows where they lie; `onBatch` gets the batches in order.
+   * `matrix`'s rows where they lie; `onBatch` gets the batches in candidate order (where sets lie in a file, after
+   * all are decided in the order that reads it front to back: fileOrder.ts), `onProgress` the count decided so far.
    */
   decide(
     matrix: SignatureMatrix,
     pairs: PairList,
     rule: PairRule,
     onBatch: (from: number, batch: DecidedBatch) => void,
+    onProgress?: (decided: number) => void,
   ): Promise<void>;
 }
 
@@ -181,7 +184,7 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
     Promise.all(Array.from({ length: pool.size }, (_, w) => pool.request(w, request)));
   const postSets = () => (posted ??= toEach({ type: 'sets', sets }));
   return {
-    async decide(matrix, pairs, rule, onBatch) {
+    async decide(matrix, pairs, rule, onBatch, onProgress) {
       await postSets();
       if (postedMatrix !== matrix) {
         rowsShared = isShared(matrix.words);
@@ -189,16 +192,55 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
         await toEach({ type: 'matrix', shape, ...(rowsShared ? { matrix } : {}) });
         postedMatrix = matrix;
       }
-      await inBatches(pool.size, pairs.a.length, async (worker, from, to) => {
-        const a = pairs.a.slice(from, to);
-        const b = pairs.b.slice(from, to);
-        // Rows too large to share (sharedMemory.ts): this thread counts the equal slots, the workers do the rest.
-        const equal = rowsShared ? undefined : equalSlotsOf(matrix, a, b);
-        const { decided } = await pool.request(worker, { type: 'decide', a, b, rule, ...(equal && { equal }) });
-        return () => onBatch(from, decided!);
-      });
+      let done = 0;
+      const decideIn = (list: PairList, settle: (from: number, batch: DecidedBatch) => void) =>
+        inBatches(pool.size, list.a.length, async (worker, from, to) => {
+          const a = list.a.slice(from, to);
+          const b = list.b.slice(from, to);
+          // Rows too large to share (sharedMemory.ts): this thread counts the equal slots, the workers do the rest.
+          const equal = rowsShared ? undefined : equalSlotsOf(matrix, a, b);
+          const { decided } = await pool.request(worker, { type: 'decide', a, b, rule, ...(equal && { equal }) });
+          return () => {
+            settle(from, decided!);
+            onProgress?.((done += to - from));
+          };
+        });
+      const order = fileOrder(sets, pairs.a, pairs.b);
+      if (order === undefined) return decideIn(pairs, onBatch);
+      const all = emptyBatch(order.length);
+      await decideIn({ a: gather(pairs.a, order), b: gather(pairs.b, order) }, (from, batch) =>
+        scatter(all, order, from, batch),
+      );
+      for (let from = 0; from < order.length; from += BATCH_PAIRS) {
+        const to = Math.min(order.length, from + BATCH_PAIRS);
+        onBatch(from, {
+          decisions: all.decisions.subarray(from, to),
+          estimates: all.estimates.subarray(from, to),
+          exacts: all.exacts.subarray(from, to),
+        });
+      }
     },
   };
+}
+
+function emptyBatch(length: number): DecidedBatch {
+  return { decisions: new Uint8Array(length), estimates: new Float64Array(length), exacts: new Float64Array(length) };
+}
+
+function gather(values: Uint32Array, order: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = values[order[i]];
+  return out;
+}
+
+/** Puts a batch decided in file order (pairs [from, …) of `order`) where its pairs stand in candidate order. */
+function scatter(all: DecidedBatch, order: Uint32Array, from: number, batch: DecidedBatch): void {
+  for (let i = 0; i < batch.decisions.length; i++) {
+    const at = order[from + i];
+    all.decisions[at] = batch.decisions[i];
+    all.estimates[at] = batch.estimates[i];
+    all.exacts[at] = batch.exacts[i];
+  }
 }
 
 /**

@@ -143,15 +143,21 @@ export class ShingleSetStore {
   /** `exact` with the sets its workers read counted as the ones read here (the report's figures stay the same). */
   private counted(exact: ExactPairs): ExactPairs {
     return {
-      decide: (matrix, pairs, rule, onBatch) =>
-        exact.decide(matrix, pairs, rule, (from, batch) => {
-          for (let i = 0; i < batch.decisions.length; i++) {
-            if (!PAIR_DECISIONS[batch.decisions[i]].startsWith('exact')) continue;
-            this.countFetch(pairs.a[from + i]);
-            this.countFetch(pairs.b[from + i]);
-          }
-          onBatch(from, batch);
-        }),
+      decide: (matrix, pairs, rule, onBatch, onProgress) =>
+        exact.decide(
+          matrix,
+          pairs,
+          rule,
+          (from, batch) => {
+            for (let i = 0; i < batch.decisions.length; i++) {
+              if (!PAIR_DECISIONS[batch.decisions[i]].startsWith('exact')) continue;
+              this.countFetch(pairs.a[from + i]);
+              this.countFetch(pairs.b[from + i]);
+            }
+            onBatch(from, batch);
+          },
+          onProgress,
+        ),
     };
   }
 

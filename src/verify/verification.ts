@@ -142,13 +142,18 @@ export async function verifyPairsOnWorkers(
   const { verify, threshold, signatures, onProgress } = options;
   const rule = pairRule(verify, threshold, signatures, options.estimateError, options.measure);
   const kept = new KeptPairs();
-  await workers.decide(signatures, candidates, rule, (from, batch) => {
-    for (let i = 0; i < batch.decisions.length; i++) {
-      const at = from + i;
-      const decision = PAIR_DECISIONS[batch.decisions[i]];
-      kept.add(decision, candidates.a[at], candidates.b[at], batch.estimates[i], batch.exacts[i]);
-    }
-    onProgress?.(from + batch.decisions.length);
-  });
+  await workers.decide(
+    signatures,
+    candidates,
+    rule,
+    (from, batch) => {
+      for (let i = 0; i < batch.decisions.length; i++) {
+        const at = from + i;
+        const decision = PAIR_DECISIONS[batch.decisions[i]];
+        kept.add(decision, candidates.a[at], candidates.b[at], batch.estimates[i], batch.exacts[i]);
+      }
+    },
+    onProgress,
+  );
   return kept.verified(verify, candidates.a.length);
 }

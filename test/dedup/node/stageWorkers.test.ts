@@ -9,6 +9,7 @@ import { findCandidatesOn } from '../../../src/bands/bandWorkers.js';
 import { FileSetSpool } from '../../../src/pipeline/dedup/setSpill.js';
 import { exactHandler, exactPairsOn, type ExactRequest } from '../../../src/verify/exactWorkers.js';
 import { exactJaccard } from '../../../src/verify/exactJaccard.js';
+import { fileOrder } from '../../../src/verify/fileOrder.js';
 import { nodeStageWorkers } from '../../../src/dedup/node/stageWorkers.js';
 import { openWords } from '../../../src/workers/wordReader.js';
 import { verifyPairs, verifyPairsOnWorkers, type VerifyPairsOptions } from '../../../src/verify/verification.js';
@@ -76,6 +77,8 @@ describe('exact Jaccard on worker threads', () => {
         Uint32Array.from({ length: 12 * list.length }, (_, i) => list[i % list.length]);
       const pairs = { a: many(candidates.a), b: many(candidates.b) };
       expect(pairs.a.length).toBeGreaterThan(2 * 4096);
+      // Sets in the file: the workers decide in file order (fileOrder.ts), which the results must not show.
+      expect(fileOrder(spool.share()!, pairs.a, pairs.b)!.some((x, i) => x !== i)).toBe(true);
       const options: VerifyPairsOptions = {
         verify,
         threshold: 0.8,
