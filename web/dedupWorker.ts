@@ -24,6 +24,7 @@ import { parquetDownload, writeDownloads, type RunRecord } from './workerOutputs
 import { chooseBackend, stageWorkers } from './workerBackend.js';
 import { webInputUnits } from './webSources.js';
 import { runSubstringsInTab } from './substringsRun.js';
+import { tabIdfTable, tabReadOptions } from './tabIdf.js';
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void =>
   (self as unknown as Worker).postMessage(message, transfer);
@@ -130,23 +131,14 @@ function progressReporter(): (progress: StageProgress) => void {
 
 async function run(files: File[], reference: File[], settings: RunSettings): Promise<void> {
   const report = progressReporter();
-  const params = makeParams({
-    scheme: settings.scheme,
-    weights: settings.weights,
-    k: settings.k,
-    seed: settings.seed,
-    shingle: settings.shingle,
-    n: settings.n,
-    nfkc: settings.nfkc,
-    stripPunctuation: settings.stripPunctuation,
-  });
+  const corpusBytes = files.reduce((sum, f) => sum + f.size, 0);
+  const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
+  const params = await runParams(files, settings, bytes('document frequencies', corpusBytes));
   const started = performance.now();
   report({ stage: 'backend setup', done: 0, total: 1, unit: 'steps' });
   const { backend, note } = await chooseBackend(settings.backend, params);
   const setupMs = performance.now() - started;
   try {
-    const corpusBytes = files.reduce((sum, f) => sum + f.size, 0);
-    const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
     const deduped = await dedupFiles(files, reference, settings, params, backend, report);
     const { result } = deduped;
     const ids = Array.from({ length: result.records.documents }, (_, d) => result.records.id(d));
@@ -186,6 +178,26 @@ async function run(files: File[], reference: File[], settings: RunSettings): Pro
   }
 }
 
+/** The run's signature parameters; with idf weights, the document frequencies first, counted as the CLI counts them. */
+async function runParams(
+  files: File[],
+  settings: RunSettings,
+  onIdfBytes: (bytes: number) => void,
+): Promise<SignatureParams> {
+  const idf = settings.weights === 'idf' ? await tabIdfTable(files, settings, onIdfBytes) : undefined;
+  return makeParams({
+    scheme: settings.scheme,
+    weights: settings.weights,
+    ...(idf && { idf: idf.identity }),
+    k: settings.k,
+    seed: settings.seed,
+    shingle: settings.shingle,
+    n: settings.n,
+    nfkc: settings.nfkc,
+    stripPunctuation: settings.stripPunctuation,
+  });
+}
+
 /** The run's dedup, and the inputs it skipped. */
 interface Deduped {
   readonly result: DedupDocumentsResult;
@@ -209,12 +221,7 @@ async function dedupFiles(
   const skippedFiles: string[] = [];
   const invalid: string[] = [];
   let invalidSkipped = 0;
-  const read = {
-    textField: settings.textField,
-    idField: settings.idField,
-    skipInvalid: settings.skipInvalid,
-    strict: false,
-  };
+  const read = tabReadOptions(settings);
   const bytes = (stage: string, total: number) => (done: number) => report({ stage, done, total, unit: 'bytes' });
   const result = await dedupUnits(
     webInputUnits(files, bytes('signing', corpusBytes), (message) => skippedFiles.push(message)),

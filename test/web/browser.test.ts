@@ -1334,8 +1334,8 @@ describe('a large file in the tab, on the CPU path', () => {
   }, 400_000);
 });
 
-describe('SimHash and count weights in the tab', () => {
-  // As `gpudedup dedup --scheme simhash --max-hamming H` and `--weights counts`: the same files, byte for byte.
+describe('SimHash, count and idf weights in the tab', () => {
+  // As `gpudedup dedup --scheme simhash --max-hamming H`, `--weights counts` and `--weights idf`: the same files.
   const RUNS = [
     {
       form: { scheme: 'simhash', 'max-hamming': '15', verify: 'exact' },
@@ -1346,6 +1346,12 @@ describe('SimHash and count weights in the tab', () => {
       form: { scheme: 'classic', weights: 'counts', verify: 'hybrid' },
       flags: ['--weights', 'counts'],
       used: 'weights counts',
+    },
+    // The tab counts the files' document frequencies as the CLI's idf pass does: the same table, so the same files.
+    {
+      form: { scheme: 'classic', weights: 'idf', verify: 'hybrid' },
+      flags: ['--weights', 'idf'],
+      used: 'weights idf',
     },
   ] as const;
 

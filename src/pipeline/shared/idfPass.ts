@@ -1,7 +1,7 @@
 /**
  * The document frequencies `--weights idf` weighs by: a pass of its own over the corpus before signing (one thread,
  * the TypeScript shingler with the run's settings, each document's deduplicated set counted once; a second pass
- * when the corpus has more than 2^24 distinct shingles, see countIdfTable), or a table a
+ * when the corpus has more than 2^24 distinct shingles, src/dedup/idfCount.ts), or a table a
  * previous run wrote (`--idf FILE`, idfTable.ts's format). Either way the table is registered, so that the
  * parameters recording its identity carry it to every signer (signatures/params.ts, shingleOptionsOf).
  */
@@ -10,27 +10,17 @@ import { readFile } from 'node:fs/promises';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import type { ReadOptions } from '../../io/documents.js';
 import { listInputFiles, readDocuments, readsOnce } from '../../io/readDocuments.js';
-import { DfCounter, decodeIdfTable, encodeIdfTable, shinglingDifferences } from '../../shingles/idfTable.js';
-import { DfSketch } from '../../shingles/dfSketch.js';
+import { decodeIdfTable, encodeIdfTable, shinglingDifferences } from '../../shingles/idfTable.js';
 import { registerIdfTable, type IdfShingling, type IdfTable } from '../../shingles/idfWeights.js';
-import { shingleDocument, type ShingleOptions } from '../../shingles/shingles.js';
-import { makeParams, shingleOptionsOf } from '../../signatures/params.js';
+import { countIdf, type IdfCountOptions } from '../../dedup/idfCount.js';
 
-export interface IdfSource {
+export interface IdfSource extends IdfCountOptions {
   readonly inputs: readonly string[];
   readonly read: ReadOptions;
   readonly shingling: IdfShingling;
   /** The table file: read when it exists, else counted from the inputs and written there. */
   readonly file?: string;
-  readonly note?: (message: string) => void;
-  /** Distinct shingles counted exactly in one pass (default 2^24: a map of at most 576 MiB while it grows). */
-  readonly limit?: number;
-  /** log2 of the count-min sketch's counters a row (default 22: 4 rows, 64 MiB). */
-  readonly sketchBits?: number;
 }
-
-/** 2^24 distinct shingles: the one-pass map stays under 2^25 slots of 12 bytes (384 MiB; 576 MiB while growing). */
-const DISTINCT_LIMIT = 1 << 24;
 
 /** The run's table, loaded or counted, registered; its identity is what the signature parameters record. */
 export async function prepareIdfTable(source: IdfSource): Promise<IdfTable> {
@@ -54,7 +44,7 @@ export async function prepareIdfTable(source: IdfSource): Promise<IdfTable> {
   return table;
 }
 
-/** Counts the inputs' document frequencies in one streaming pass. */
+/** Counts the inputs' document frequencies (idfCount.ts), refusing inputs that cannot be read twice. */
 export async function countIdfTable(source: IdfSource): Promise<IdfTable> {
   const once = source.inputs.find(readsOnce);
   if (once !== undefined)
@@ -64,34 +54,11 @@ export async function countIdfTable(source: IdfSource): Promise<IdfTable> {
     );
   if (source.inputs.length === 0)
     throw new RangeError('--weights idf needs documents to count, or a table an earlier run wrote: --idf FILE');
-  const counter = new DfCounter(undefined, source.limit ?? DISTINCT_LIMIT);
-  const sketch = new DfSketch(source.sketchBits);
-  await eachSet(source, (set) => {
-    counter.addSet(set);
-    sketch.addSet(set);
-  });
-  if (!counter.overflowed) return counter.table(source.shingling);
-  // Too many distinct shingles to hold: again, counting exactly only those the sketch puts above N / 128 (the only
-  // ones that can weigh less than 8); the rest weigh 8 as the table's absence says. The same table as one pass.
-  const documents = counter.documents;
-  source.note?.(
-    `idf: over ${source.limit ?? DISTINCT_LIMIT} distinct shingles; counting the heavy ones in a second pass`,
-  );
-  const heavy = new DfCounter((lo, hi) => sketch.candidate(lo, hi, documents));
-  await eachSet(source, (set) => heavy.addSet(set));
-  return heavy.table(source.shingling);
+  return countIdf(() => textsOf(source), source.shingling, source);
 }
 
-/** Every input document's plain shingle set, in order. */
-async function eachSet(source: IdfSource, use: (set: Uint32Array) => void): Promise<void> {
-  const shingle = setOptionsOf(source.shingling);
+/** Every input document's text, in order. */
+async function* textsOf(source: IdfSource): AsyncGenerator<string> {
   const files = await listInputFiles(source.inputs);
-  for await (const document of readDocuments(files, { ...source.read, onInvalid: undefined }))
-    use(shingleDocument(document.text, shingle));
-}
-
-/** The plain-set shingle options of these settings. */
-function setOptionsOf(s: IdfShingling): ShingleOptions {
-  const mode = s.shingle as ShingleOptions['mode'];
-  return shingleOptionsOf(makeParams({ shingle: mode, n: s.n, nfkc: s.nfkc, stripPunctuation: s.stripPunctuation }));
+  for await (const document of readDocuments(files, { ...source.read, onInvalid: undefined })) yield document.text;
 }
