@@ -26,6 +26,8 @@ describe('runSign', () => {
       }),
     }));
     try {
+      // The mock reaches sign.js only through a fresh load: another file in the same worker (isolate: false) may have loaded it.
+      vi.resetModules();
       const { runSign } = await import('../../../src/pipeline/sign/sign.js');
       const dir = tempDir();
       writeFileSync(join(dir, 'in.jsonl'), slice);
