@@ -3,8 +3,9 @@
 ;;   z = (z ^ (z >> 30))·0xbf58476d1ce4e5b9; z = (z ^ (z >> 27))·0x94d049bb133111eb; h = z ^ (z >> 31).
 ;; The 64 per-bit counts of set bits are kept bit-sliced: plane q holds bit q of every count, and adding h is a
 ;; ripple of carries through the planes (two steps on average). Bit i of the fingerprint is 1 when
-;; 2·count_i > n. Layout: `sh` the elements, `off` docs + 1 u32 offsets counted in elements, `out` docs u64
-;; fingerprints, `planes` 32 u64 of scratch.
+;; 2·count_i > n, decided for the 64 bits together on the planes (no count is taken out of them).
+;; Layout: `sh` the elements, `off` docs + 1 u32 offsets counted in elements, `out` docs u64 fingerprints,
+;; `planes` 32 u64 of scratch.
 (module
   (memory (export "memory") 1)
 
@@ -42,24 +43,23 @@
                 (br $ripple)))
             (local.set $p (i32.add (local.get $p) (i32.const 8)))
             (br $element)))
-        ;; Bit i: its count from the planes, then the majority.
+        ;; The majority of all 64 bits at once: count_i > floor(n / 2), i.e. 2·count_i > n,, compared bit-sliced from
+        ;; the top plane that n can reach down to plane 0: $f the bits already greater, $carry those still equal.
+        (local.set $count (i64.shr_u (local.get $n) (i64.const 1)))
         (local.set $f (i64.const 0))
-        (local.set $i (i32.const 0))
-        (loop $bit
-          (local.set $count (i64.const 0))
-          (local.set $q (i32.const 0))
-          (loop $sum
-            (local.set $count
-              (i64.or (local.get $count)
-                (i64.shl
-                  (i64.and (i64.shr_u (i64.load (i32.add (local.get $planes) (i32.shl (local.get $q) (i32.const 3)))) (i64.extend_i32_u (local.get $i))) (i64.const 1))
-                  (i64.extend_i32_u (local.get $q)))))
-            (local.set $q (i32.add (local.get $q) (i32.const 1)))
-            (br_if $sum (i32.lt_u (local.get $q) (i32.const 32))))
-          (if (i64.gt_u (i64.shl (local.get $count) (i64.const 1)) (local.get $n))
-            (then (local.set $f (i64.or (local.get $f) (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $i)))))))
-          (local.set $i (i32.add (local.get $i) (i32.const 1)))
-          (br_if $bit (i32.lt_u (local.get $i) (i32.const 64))))
+        (local.set $carry (i64.const -1))
+        (local.set $i (i32.sub (i32.const 64) (i32.wrap_i64 (i64.clz (local.get $n)))))
+        (block $compared
+          (loop $compare
+            (br_if $compared (i32.eqz (local.get $i)))
+            (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+            (local.set $plane (i64.load (i32.add (local.get $planes) (i32.shl (local.get $i) (i32.const 3)))))
+            (if (i64.eqz (i64.and (i64.shr_u (local.get $count) (i64.extend_i32_u (local.get $i))) (i64.const 1)))
+              (then
+                (local.set $f (i64.or (local.get $f) (i64.and (local.get $carry) (local.get $plane))))
+                (local.set $carry (i64.and (local.get $carry) (i64.xor (local.get $plane) (i64.const -1)))))
+              (else (local.set $carry (i64.and (local.get $carry) (local.get $plane)))))
+            (br $compare)))
         (i64.store (i32.add (local.get $out) (i32.shl (local.get $d) (i32.const 3))) (local.get $f))
         (local.set $d (i32.add (local.get $d) (i32.const 1)))
         (br $doc)))))
