@@ -2,14 +2,15 @@
 ;; Per element x (u64, < 2^61): h = splitmix64(x + key), i.e. z = x + key + φ;
 ;;   z = (z ^ (z >> 30))·0xbf58476d1ce4e5b9; z = (z ^ (z >> 27))·0x94d049bb133111eb; h = z ^ (z >> 31).
 ;; The 64 per-bit counts of set bits are kept bit-sliced: plane q holds bit q of every count. Each h is added
-;; into a 3-plane counter in locals (no branch, no memory), which is added into the planes every 7 elements. Bit i of the fingerprint is 1 when
-;; 2·count_i > n, decided for the 64 bits together on the planes (no count is taken out of them).
+;; into a 3-plane counter in locals (no branch, no memory), which is added into the planes every 7 elements.
+;; Bit i of the fingerprint is 1 when 2·count_i > n, decided for the 64 bits together on the planes (no count
+;; is taken out of them).
 ;; Layout: `sh` the elements, `off` docs + 1 u32 offsets counted in elements, `out` docs u64 fingerprints,
 ;; `planes` 32 u64 of scratch.
 (module
   (memory (export "memory") 1)
 
-;; Adds the 3-bit sliced counts (c0, c1, c2) into the planes at q, carries rippling on.
+  ;; Adds the 3-bit sliced counts (c0, c1, c2) into the planes at q, carries rippling on.
   (func $flush (param $q i32) (param $c0 i64) (param $c1 i64) (param $c2 i64)
     (local $a i64) (local $carry i64)
     (local.set $a (i64.load (local.get $q)))
@@ -74,7 +75,7 @@
         (call $flush (local.get $planes) (local.get $c0) (local.get $c1) (local.get $c2))
         (local.set $c0 (i64.const 0)) (local.set $c1 (i64.const 0)) (local.set $c2 (i64.const 0))
         (local.set $k (i32.const 0))
-        ;; The majority of all 64 bits at once: count_i > floor(n / 2), i.e. 2·count_i > n,, compared bit-sliced from
+        ;; The majority of all 64 bits at once: count_i > floor(n / 2), i.e. 2·count_i > n, compared bit-sliced from
         ;; the top plane that n can reach down to plane 0: $f the bits already greater, $carry those still equal.
         (local.set $count (i64.shr_u (local.get $n) (i64.const 1)))
         (local.set $f (i64.const 0))
