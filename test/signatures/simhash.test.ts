@@ -47,7 +47,7 @@ function popcount64(x: bigint): number {
 
 describe('SimHash fingerprints', () => {
   it('equal the BigInt reference on random and edge-valued sets, on every CPU kernel (simhash.wat included)', () => {
-    const sizes = [1, 2, 3, 4, 64, 65, ...randomSizes(40, 300, 5)];
+    const sizes = [1, 2, 3, 4, 64, 65, 127, 128, 129, 255, 256, 257, 2047, 2048, ...randomSizes(40, 300, 5)];
     const batch = randomBatch(sizes, 41);
     const family = makeHashFamily(64, { hi: 0, lo: 42 }, 'simhash');
     const signatures = signBatchOnCpu(family, batch);
