@@ -193,10 +193,11 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
         postedMatrix = matrix;
       }
       let done = 0;
-      const decideIn = (list: PairList, settle: (from: number, batch: DecidedBatch) => void) =>
-        inBatches(pool.size, list.a.length, async (worker, from, to) => {
-          const a = list.a.slice(from, to);
-          const b = list.b.slice(from, to);
+      // Pairs [from, to) of `order` (candidate indexes), or of the candidates themselves without one.
+      const decideIn = (order: Uint32Array | undefined, settle: (from: number, batch: DecidedBatch) => void) =>
+        inBatches(pool.size, pairs.a.length, async (worker, from, to) => {
+          const a = order === undefined ? pairs.a.slice(from, to) : gather(pairs.a, order.subarray(from, to));
+          const b = order === undefined ? pairs.b.slice(from, to) : gather(pairs.b, order.subarray(from, to));
           // Rows too large to share (sharedMemory.ts): this thread counts the equal slots, the workers do the rest.
           const equal = rowsShared ? undefined : equalSlotsOf(matrix, a, b);
           const { decided } = await pool.request(worker, { type: 'decide', a, b, rule, ...(equal && { equal }) });
@@ -206,11 +207,9 @@ export function exactPairsOn(pool: ExactWorkerPool, sets: SharedSets): ExactPair
           };
         });
       const order = fileOrder(sets, pairs.a, pairs.b);
-      if (order === undefined) return decideIn(pairs, onBatch);
+      if (order === undefined) return decideIn(undefined, onBatch);
       const all = emptyBatch(order.length);
-      await decideIn({ a: gather(pairs.a, order), b: gather(pairs.b, order) }, (from, batch) =>
-        scatter(all, order, from, batch),
-      );
+      await decideIn(order, (from, batch) => scatter(all, order, from, batch));
       for (let from = 0; from < order.length; from += BATCH_PAIRS) {
         const to = Math.min(order.length, from + BATCH_PAIRS);
         onBatch(from, {
