@@ -10,9 +10,10 @@
  *
  * Derived in memory from the segment's signatures (nothing new on disk, so
  * the index's crash safety is untouched): 2 bytes per slot fingerprinted
- * (trees·depth ≤ 128) plus 4 bytes per tree, 384 bytes per document at the
- * default k = 128, plus 8 for its set size. The fingerprints also score
- * candidates without reading their rows (a false slot agreement 2^−16).
+ * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 4
+ * bytes per tree, 512 bytes per document at the default k = 128, plus 8 for
+ * its set size. The fingerprints also score candidates without reading their
+ * rows (a false slot agreement 2^−16).
  */
 import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
@@ -170,8 +171,8 @@ export class PrefixForest {
   }
 
   /**
-   * The most slots the row's fingerprints can agree on with the query's: the slots whose sketch nibbles
-   * (forestBuild.ts) agree. Reads 64 bytes of the row at k = 128, not the fingerprints' 256.
+   * The most slots the row's fingerprints can agree on with the query's: the slots whose sketch bytes
+   * (forestBuild.ts) agree. Reads 128 bytes of the row at k = 128, not the fingerprints' 256.
    */
   sketchAgreement(row: number, query: Uint16Array): number {
     const words = this.querySketch.sketch.length;
@@ -181,11 +182,14 @@ export class PrefixForest {
     }
     const q = this.querySketch.sketch;
     const sketch = this.data.sketch;
-    // Nibbles that differ, counted in each word's top nibble; padding nibbles (0 in both) never differ.
+    // Bytes that differ, counted in each word's top byte; padding bytes (0 in both) never differ.
     let differ = 0;
     for (let w = 0, at = row * words; w < words; w++) {
-      const x = sketch[at + w] ^ q[w];
-      differ += Math.imul((x | (x >>> 1) | (x >>> 2) | (x >>> 3)) & 0x11111111, 0x11111111) >>> 28;
+      let x = sketch[at + w] ^ q[w];
+      x |= x >>> 4;
+      x |= x >>> 2;
+      x |= x >>> 1;
+      differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
     }
     return this.slots - differ;
   }

@@ -203,12 +203,14 @@ export class Ranking {
     const byBound = byLevel(bounds, slots);
     const levels: number[][] = Array.from({ length: slots + 1 }, () => []);
     let next = 0;
-    for (let a = slots; a >= 0; a--) {
-      while (next < byBound.length && bounds[byBound[next]] >= a) levels[agreementOf(byBound[next])].push(byBound[next++]);
+    const below = (a: number): boolean =>
+      this.full && a < Math.round(this.floorAt(Math.max(this.kth, floor), slots) * slots);
+    for (let a = slots; a >= 0 && !below(a); a--) {
+      while (next < byBound.length && bounds[byBound[next]] >= a)
+        levels[agreementOf(byBound[next])].push(byBound[next++]);
       for (const i of levels[a].sort((x, y) => x - y)) {
         // As rescoreMet: agreement a/slots below agreementFloor(K-th) − 0.5/slots, i.e. a < that floor in slots.
-        if (this.full && a < Math.round(this.floorAt(Math.max(this.kth, floor), slots) * slots)) return;
-        if (!rescore(i)) return;
+        if (below(a) || !rescore(i)) return;
       }
     }
   }

@@ -177,13 +177,14 @@ function rescoreAtDepth(
   const at: number[] = [];
   const rows: number[] = [];
   const bounds: number[] = [];
-  collectAtDepth(segments, forests, query, () => r, Infinity, (segment, forest, met) => {
+  const each = (segment: number, forest: PrefixForest, met: readonly number[]): void => {
     for (const row of met) {
       at.push(segment);
       rows.push(row);
       bounds.push(forest.sketchAgreement(row, query.fingerprints));
     }
-  });
+  };
+  collectAtDepth(segments, forests, query, () => r, Infinity, each);
   const slots = forests[0].slots;
   ranking.rescoreByLevels(
     bounds,
@@ -221,9 +222,9 @@ export function topMatches(
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
     // are met, as datasketch descends: a bounded best effort, no guarantee.
     const belowFloor = missProbability(TOP_FLOOR, r + 1, trees) <= MISS_PROBABILITY;
-    if (belowFloor)
-      ranking.rescoreMet(metAtDepth(segments, forests, query, () => r, top - ranking.count), slots, TOP_FLOOR);
-    else rescoreAtDepth(segments, forests, query, r, ranking);
+    const met = belowFloor ? metAtDepth(segments, forests, query, () => r, top - ranking.count) : undefined;
+    if (met === undefined) rescoreAtDepth(segments, forests, query, r, ranking);
+    else ranking.rescoreMet(met, slots, TOP_FLOOR);
     const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
     if (ranking.full && (belowFloor || safe)) break;
   }
