@@ -122,7 +122,7 @@ export class RowScorer {
  * `each` a segment at a time in the order met; no more trees are searched
  * once `limit` rows are met.
  */
-function collectAtDepth(
+export function collectAtDepth(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
   query: ForestQuery,
