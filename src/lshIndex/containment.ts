@@ -27,7 +27,7 @@ import { exactJaccard } from '../verify/verification.js';
 import type { PrefixForest } from './forest.js';
 import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
-import { metAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type RowScorer } from './topK.js';
+import { collectAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type RowScorer } from './topK.js';
 import type { IndexMatch } from './types.js';
 
 /** The least Jaccard of Q (q shingles) with a set of at most u shingles that holds C·q of Q's. */
@@ -71,7 +71,10 @@ export function containmentMatches(
     byPostings.add(forests.indexOf(forest));
     return 0;
   };
-  const met: Candidate[] = metAtDepth(segments, forests, query, depthOf);
+  const met: Candidate[] = [];
+  collectAtDepth(segments, forests, query, depthOf, Infinity, (segment, _, rows) => {
+    for (const row of rows) met.push({ segment, row });
+  });
   if (byPostings.size > 0) met.push(...postingCandidates(segments, forests, postingsOf, query, byPostings));
   return verified(segments, forests, met, query, scorer);
 }
@@ -86,11 +89,10 @@ export function mostMissing(c: number, q: number): number {
   return m;
 }
 
-/** A row to verify: met by the forests (its fingerprint agreement measured) or through the postings (not). */
+/** A row to verify: met by the forests or through the postings. */
 interface Candidate {
   readonly segment: number;
   readonly row: number;
-  readonly agreement?: number;
 }
 
 /**
@@ -156,8 +158,10 @@ function verified(
     // (at the least Jaccard that C allows), and a slot, of that Jaccard. The fingerprints agree wherever the slots
     // do (and by chance, 2^−16 a slot), so a row whose agreement is short of it is not read at all.
     const least = leastAgreement(forest, c, q, x);
-    // A row met through the postings is measured only where that can rule it out (agreement ≥ 0).
-    if (least > 0 && (m.agreement ?? forest.agreement(m.row, query.fingerprints)) < least) continue;
+    // A row is measured only where that can rule it out (agreement ≥ 0), and not where its sketch's bound on the
+    // agreement (forest.ts) already does.
+    if (least > 0 && forest.sketchAgreement(m.row, query.fingerprints) / forest.slots < least) continue;
+    if (least > 0 && forest.agreement(m.row, query.fingerprints) < least) continue;
     const set = query.set === undefined ? undefined : source.readSet(m.row);
     if (set === undefined) {
       const similarity = scorer.estimate(source, m.row);

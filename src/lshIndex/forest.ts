@@ -10,11 +10,12 @@
  *
  * Derived in memory from the segment's signatures (nothing new on disk, so
  * the index's crash safety is untouched): 2 bytes per slot fingerprinted
- * (trees·depth ≤ 128) plus 4 bytes per tree, 384 bytes per document at the
- * default k = 128, plus 8 for its set size. The fingerprints also score
- * candidates without reading their rows (a false slot agreement 2^−16).
+ * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 4
+ * bytes per tree, 512 bytes per document at the default k = 128, plus 8 for
+ * its set size. The fingerprints also score candidates without reading their
+ * rows (a false slot agreement 2^−16).
  */
-import { buildForest, type ForestData, type ForestShape } from './forestBuild.js';
+import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
 import { bucketBounds } from './prefixDirectory.js';
 import type { IndexSegment } from './segment.js';
@@ -43,6 +44,8 @@ export class PrefixForest {
   /** The fingerprints two to a word (even slots only), and the last query's so. */
   private readonly pairs?: Uint32Array;
   private queryPairs: { source?: Uint16Array; pairs: Uint32Array } = { pairs: new Uint32Array(0) };
+  /** The last query's sketch (forestBuild.ts: sketchOf). */
+  private querySketch: { source?: Uint16Array; sketch: Uint32Array };
   /** Where each first-fingerprint bucket begins, by tree and partition (prefixDirectory.ts). */
   private readonly directory: Uint32Array;
   private stamp = 0;
@@ -65,6 +68,7 @@ export class PrefixForest {
         this.data.fingerprints.length >>> 1,
       );
     this.seen = new Uint32Array(segment.count);
+    this.querySketch = { sketch: new Uint32Array(sketchWords(this.slots)) };
   }
 
   get partitions(): number {
@@ -116,6 +120,7 @@ export class PrefixForest {
   /** Starts a query: every row counts as unseen again. */
   beginQuery(): void {
     this.queryPairs = { pairs: this.queryPairs.pairs }; // a caller may refill the same fingerprints for its next query
+    this.querySketch = { sketch: this.querySketch.sketch };
     if (++this.stamp === 0xffffffff) {
       this.seen.fill(0);
       this.stamp = 1;
@@ -163,6 +168,30 @@ export class PrefixForest {
     const at = row * this.slots;
     for (let s = 0; s < this.slots; s++) if (this.prints[at + s] === query[s]) equal++;
     return equal / this.slots;
+  }
+
+  /**
+   * The most slots the row's fingerprints can agree on with the query's: the slots whose sketch bytes
+   * (forestBuild.ts) agree. Reads 128 bytes of the row at k = 128, not the fingerprints' 256.
+   */
+  sketchAgreement(row: number, query: Uint16Array): number {
+    const words = this.querySketch.sketch.length;
+    if (this.querySketch.source !== query) {
+      sketchOf(query, 0, this.slots, this.querySketch.sketch, 0);
+      this.querySketch.source = query;
+    }
+    const q = this.querySketch.sketch;
+    const sketch = this.data.sketch;
+    // Bytes that differ, counted in each word's top byte; padding bytes (0 in both) never differ.
+    let differ = 0;
+    for (let w = 0, at = row * words; w < words; w++) {
+      let x = sketch[at + w] ^ q[w];
+      x |= x >>> 4;
+      x |= x >>> 2;
+      x |= x >>> 1;
+      differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
+    }
+    return this.slots - differ;
   }
 }
 

@@ -119,6 +119,18 @@ function byAgreement(met: readonly MetRow[], slots: number): MetRow[] {
   return out;
 }
 
+/** Indices of `levels` (each 0 … slots), highest first, in index order among equals: a counting sort. */
+function byLevel(levels: readonly number[], slots: number): Uint32Array {
+  const starts = new Uint32Array(slots + 2);
+  for (const l of levels) starts[slots - l + 1]++;
+  for (let l = 1; l <= slots + 1; l++) starts[l] += starts[l - 1];
+  const out = new Uint32Array(levels.length);
+  levels.forEach((l, i) => {
+    out[starts[slots - l]++] = i;
+  });
+  return out;
+}
+
 /** One number per (segment, row): rows are below 2^32, segments far below 2^20. */
 const keyOf = (segment: number, row: number): number => segment * 2 ** 32 + row;
 
@@ -173,6 +185,33 @@ export class Ranking {
       // might beat a K-th of 0.1 (on an index of overlapping text, thousands).
       if (this.full && m.agreement < this.floorAt(Math.max(this.kth, floor), slots) - 0.5 / slots) break;
       if (!this.rescore(m.segment, m.row)) break;
+    }
+  }
+
+  /**
+   * What rescoreMet does with rows 0 … n − 1 (n = bounds.length, in met order) of agreements agreementOf(i) (in
+   * slots), where bounds[i] ≥ agreementOf(i): each level of agreement, most first, is read in met order while a row
+   * could still beat the K-th, and a row's agreement is measured only once its bound reaches the level being read.
+   */
+  rescoreByLevels(
+    bounds: readonly number[],
+    agreementOf: (i: number) => number,
+    rescore: (i: number) => boolean,
+    slots: number,
+    floor: number,
+  ): void {
+    const byBound = byLevel(bounds, slots);
+    const levels: number[][] = Array.from({ length: slots + 1 }, () => []);
+    let next = 0;
+    const below = (a: number): boolean =>
+      this.full && a < Math.round(this.floorAt(Math.max(this.kth, floor), slots) * slots);
+    for (let a = slots; a >= 0 && !below(a); a--) {
+      while (next < byBound.length && bounds[byBound[next]] >= a)
+        levels[agreementOf(byBound[next])].push(byBound[next++]);
+      for (const i of levels[a].sort((x, y) => x - y)) {
+        // As rescoreMet: agreement a/slots below agreementFloor(K-th) − 0.5/slots, i.e. a < that floor in slots.
+        if (below(a) || !rescore(i)) return;
+      }
     }
   }
 

@@ -118,9 +118,36 @@ export class RowScorer {
 
 /**
  * Rows of every tree (in each partition, at the prefix length `depthOf`
- * gives, none at 0) sharing the query's first r slots, each once; no more
- * trees are searched once `limit` rows are met.
+ * gives, none at 0) sharing the query's first r slots, each once, handed to
+ * `each` a segment at a time in the order met; no more trees are searched
+ * once `limit` rows are met.
  */
+export function collectAtDepth(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  query: ForestQuery,
+  depthOf: (forest: PrefixForest, part: number) => number,
+  limit: number,
+  each: (segment: number, forest: PrefixForest, rows: readonly number[]) => void,
+): void {
+  const rows: number[] = [];
+  let count = 0;
+  forests.forEach((forest, segment) => {
+    rows.length = 0;
+    for (let part = 0; part < forest.partitions; part++) {
+      const r = depthOf(forest, part);
+      if (r <= 0) continue;
+      for (let t = 0; t < forest.shape.trees && count + rows.length < limit; t++) {
+        const [lo, hi] = forest.range(t, part, query.fingerprints, r);
+        forest.collect(segments[segment], t, lo, hi, rows);
+      }
+    }
+    count += rows.length;
+    each(segment, forest, rows);
+  });
+}
+
+/** The rows collectAtDepth meets, with their fingerprint agreement. */
 export function metAtDepth(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
@@ -129,20 +156,43 @@ export function metAtDepth(
   limit = Infinity,
 ): Met[] {
   const met: Met[] = [];
-  const rows: number[] = [];
-  forests.forEach((forest, segment) => {
-    rows.length = 0;
-    for (let part = 0; part < forest.partitions; part++) {
-      const r = depthOf(forest, part);
-      if (r <= 0) continue;
-      for (let t = 0; t < forest.shape.trees && met.length + rows.length < limit; t++) {
-        const [lo, hi] = forest.range(t, part, query.fingerprints, r);
-        forest.collect(segments[segment], t, lo, hi, rows);
-      }
-    }
+  collectAtDepth(segments, forests, query, depthOf, limit, (segment, forest, rows) => {
     for (const row of rows) met.push({ segment, row, agreement: forest.agreement(row, query.fingerprints) });
   });
   return met;
+}
+
+/**
+ * The rows met at depth r rescored as Ranking.rescoreMet would (most agreeing first, in met order among equals, while
+ * one could still beat the K-th), measuring a row's agreement only once its sketch's bound could reach the level
+ * being read (Ranking.rescoreByLevels): at 1 M a descent to two slots meets ~30,000 rows and reads a handful.
+ */
+function rescoreAtDepth(
+  segments: readonly IndexSegment[],
+  forests: readonly PrefixForest[],
+  query: ForestQuery,
+  r: number,
+  ranking: Ranking,
+): void {
+  const at: number[] = [];
+  const rows: number[] = [];
+  const bounds: number[] = [];
+  const each = (segment: number, forest: PrefixForest, met: readonly number[]): void => {
+    for (const row of met) {
+      at.push(segment);
+      rows.push(row);
+      bounds.push(forest.sketchAgreement(row, query.fingerprints));
+    }
+  };
+  collectAtDepth(segments, forests, query, () => r, Infinity, each);
+  const slots = forests[0].slots;
+  ranking.rescoreByLevels(
+    bounds,
+    (i) => Math.round(forests[at[i]].agreement(rows[i], query.fingerprints) * slots),
+    (i) => ranking.rescore(at[i], rows[i]),
+    slots,
+    TOP_FLOOR,
+  );
 }
 
 /** The `top` most similar live rows: the descent with its rescoring, then, below the floor, the sampled postings. */
@@ -172,12 +222,9 @@ export function topMatches(
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
     // are met, as datasketch descends: a bounded best effort, no guarantee.
     const belowFloor = missProbability(TOP_FLOOR, r + 1, trees) <= MISS_PROBABILITY;
-    const limit = belowFloor ? top - ranking.count : Infinity;
-    ranking.rescoreMet(
-      metAtDepth(segments, forests, query, () => r, limit),
-      slots,
-      TOP_FLOOR,
-    );
+    const met = belowFloor ? metAtDepth(segments, forests, query, () => r, top - ranking.count) : undefined;
+    if (met === undefined) rescoreAtDepth(segments, forests, query, r, ranking);
+    else ranking.rescoreMet(met, slots, TOP_FLOOR);
     const safe = missProbability(Math.max(ranking.kth, TOP_FLOOR), r, trees) <= MISS_PROBABILITY;
     if (ranking.full && (belowFloor || safe)) break;
   }

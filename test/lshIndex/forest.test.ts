@@ -57,4 +57,30 @@ describe('PrefixForest.range', () => {
           }
     expect(nonEmpty).toBeGreaterThan(50);
   });
+
+  it('sketchAgreement bounds the fingerprint agreement from above, and rarely by more than a slot', () => {
+    const parameters = resolveParameters({ k: 128 });
+    const width = rowWidthOf(parameters);
+    const segment = new MemorySegment('seg-sketch', parameters, false);
+    const random = rng(11);
+    const base = Uint32Array.from({ length: width }, () => Math.floor(random() * 2 ** 32));
+    const row = new Uint32Array(width);
+    const key = new Uint32Array(4);
+    for (let r = 0; r < 300; r++) {
+      // Rows share a growing share of the base row's slots: agreements from none to all.
+      for (let w = 0; w < width; w++) row[w] = random() < r / 300 ? base[w] : Math.floor(random() * 2 ** 32);
+      segment.append(`d${r}`, 1, row, 0, key, 0, false, undefined);
+    }
+    const forest = new PrefixForest(segment, parameters, forestShape(parameters.k));
+    const query = forest.data.fingerprints.slice(299 * forest.slots, 300 * forest.slots);
+    let slack = 0;
+    for (let r = 0; r < 300; r++) {
+      const exact = Math.round(forest.agreement(r, query) * forest.slots);
+      const bound = forest.sketchAgreement(r, query);
+      expect(bound).toBeGreaterThanOrEqual(exact);
+      slack += bound - exact;
+    }
+    expect(forest.sketchAgreement(299, query)).toBe(forest.slots);
+    expect(slack / 300).toBeLessThan(1.5); // 1/256 of the ≤ 128 disagreeing slots, on average
+  });
 });

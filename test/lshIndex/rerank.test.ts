@@ -70,4 +70,45 @@ describe('the top-K rescoring (rerank.ts)', () => {
     );
     expect(read).toEqual([3, 6, 1, 4, 0, 2, 5]);
   });
+
+  it('rescoreByLevels reads the rows rescoreMet reads, in its order, measuring rows only down to the level it stops at', () => {
+    let seed = 5;
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    let unmeasured = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      const n = 50 + Math.floor(random() * 400);
+      const agreements = Array.from({ length: n }, () => Math.floor(random() ** 2 * 129));
+      const bounds = agreements.map((a) => Math.min(128, a + Math.floor(random() * 3)));
+      const exact = agreements.map((a) => Math.min(1, Math.max(0, a / 128 + (random() - 0.5) * 0.2)));
+      const top = 1 + Math.floor(random() * 12);
+      const before: number[] = [];
+      new Ranking(top, (_, row) => (before.push(row), { similarity: 0.5, exact: exact[row] })).rescoreMet(
+        agreements.map((a, row) => ({ segment: 0, row, agreement: a / 128 })),
+        128,
+        0.3,
+      );
+      const after: number[] = [];
+      const measured = new Set<number>();
+      const ranking = new Ranking(top, (_, row) => (after.push(row), { similarity: 0.5, exact: exact[row] }));
+      ranking.rescoreByLevels(
+        bounds,
+        (i) => (measured.add(i), agreements[i]),
+        (i) => ranking.rescore(0, i),
+        128,
+        0.3,
+      );
+      expect(after).toEqual(before);
+      // Every row that could be read was measured; once K are held, none whose bound is below the K-th's floor.
+      const least = Math.min(...after.map((i) => agreements[i]));
+      bounds.forEach((b, i) => b >= least && expect(measured.has(i)).toBe(true));
+      const floor = Math.round(agreementFloor(Math.max(ranking.kth, 0.3), 128) * 128);
+      if (ranking.full && !ranking.exhausted && measured.size > after.length)
+        expect(Math.min(...[...measured].map((i) => bounds[i]))).toBeGreaterThanOrEqual(Math.min(least, floor) - 1);
+      unmeasured += n - measured.size;
+    }
+    expect(unmeasured).toBeGreaterThan(1000);
+  });
 });
