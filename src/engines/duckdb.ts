@@ -23,6 +23,7 @@ import {
   type Inspected,
 } from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
+import { withStepPeak } from './stepPeak.js';
 
 export const DUCKDB_INSTALL_HINT =
   'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no ' +
@@ -97,10 +98,13 @@ export async function runDuckDb(
       );
     await runChecks(connection, plan.checks);
     const timings: Record<string, number> = {};
+    const peaks: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
       try {
-        return await work();
+        return await withStepPeak(work, (bytes) => {
+          peaks[name] = bytes;
+        });
       } finally {
         timings[name] = performance.now() - started;
       }
@@ -123,6 +127,7 @@ export async function runDuckDb(
         rounds: rounds.components ?? 0,
         checkRounds: rounds.check ?? 0,
         timings,
+        peaks,
       },
       rows: () => streamRows(connection),
       writeParquet: (path) => writeRowsParquet(path, streamRows(connection)),

@@ -22,6 +22,11 @@ export interface EngineStats {
   readonly checkRounds: number;
   /** Milliseconds per phase (setup, components, finish). */
   readonly timings: Record<string, number>;
+  /**
+   * Peak resident bytes per phase, where the system says (Linux): DuckDB's the whole process's, Spark's its driver
+   * JVM's (in local mode the executors too).
+   */
+  readonly peaks?: Record<string, number>;
 }
 
 /** A row of an inspection query (inspectSql.ts): BIGINT as number (positions stay below 2^53), ids as strings. */

@@ -34,6 +34,40 @@ def local_tuning(b):
             .config("spark.ui.showConsoleProgress", "false"))
 
 
+
+def jvm_pid(spark):
+    """The driver JVM's process id (None where py4j cannot say)."""
+    try:
+        return int(spark._jvm.java.lang.ProcessHandle.current().pid())
+    except Exception:
+        return None
+
+
+def reset_peak(pid):
+    """Sets the process's resident high-water mark back to its present size (Linux; a no-op elsewhere)."""
+    if pid is None:
+        return
+    try:
+        with open("/proc/%d/clear_refs" % pid, "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def read_peak(pid):
+    """The process's resident high-water mark in bytes (VmHWM), or None where /proc does not say."""
+    if pid is None:
+        return None
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
@@ -149,31 +183,41 @@ def main():
                 json.dump({"name": check["name"], "n": found["n"], "example": found["example"]}, f)
             raise SystemExit(3)
 
-    timings = {}
-    t = time.time()
-    run(PLAN["setup"])
-    stats = count("stats", PLAN["stats"]).asDict()
-    timings["setup"] = (time.time() - t) * 1000
-    t = time.time()
-    run_ops(PLAN["program"])
-    timings["components"] = (time.time() - t) * 1000
-    t = time.time()
-    run(PLAN["finish"])
-    result = spark.sql("SELECT id, cluster, kept = 1 AS kept, position FROM clusters")
-    result.orderBy("position").write.mode("overwrite").parquet(os.path.join(a.out, "clusters"))
-    result.where("NOT kept").orderBy("position").select("id").write.mode("overwrite").parquet(os.path.join(a.out, "removed"))
-    timings["finish"] = (time.time() - t) * 1000
-    if PLAN.get("inspect"):
+    timings, peaks = {}, {}
+    jvm = jvm_pid(spark)
+
+    def phase(name, work):
+        # Seconds and the driver JVM's peak resident set (VmHWM, reset before; in local mode the executors too).
+        reset_peak(jvm)
         t = time.time()
-        run(PLAN["inspect"]["steps"])
-        inspected = {q["name"]: [r.asDict() for r in collect(q["name"], q["sql"])] for q in PLAN["inspect"]["queries"]}
-        with open(os.path.join(a.out, "inspect.json"), "w") as f:
-            json.dump(inspected, f)
-        timings["inspect"] = (time.time() - t) * 1000
+        result = work()
+        timings[name] = (time.time() - t) * 1000
+        peak = read_peak(jvm)
+        if peak is not None:
+            peaks[name] = peak
+        return result
+
+    phase("setup", lambda: run(PLAN["setup"]))
+    stats = count("stats", PLAN["stats"]).asDict()
+    phase("components", lambda: run_ops(PLAN["program"]))
+
+    def finish():
+        run(PLAN["finish"])
+        result = spark.sql("SELECT id, cluster, kept = 1 AS kept, position FROM clusters")
+        result.orderBy("position").write.mode("overwrite").parquet(os.path.join(a.out, "clusters"))
+        result.where("NOT kept").orderBy("position").select("id").write.mode("overwrite").parquet(os.path.join(a.out, "removed"))
+    phase("finish", finish)
+    if PLAN.get("inspect"):
+        def inspect():
+            run(PLAN["inspect"]["steps"])
+            inspected = {q["name"]: [r.asDict() for r in collect(q["name"], q["sql"])] for q in PLAN["inspect"]["queries"]}
+            with open(os.path.join(a.out, "inspect.json"), "w") as f:
+                json.dump(inspected, f)
+        phase("inspect", inspect)
     with open(os.path.join(a.out, "stats.json"), "w") as f:
         json.dump({"candidates": stats["candidates"], "verified": stats["verified"],
                    "largestBucket": stats["largest_bucket"], "exactPairs": stats["exact_pairs"], "contaminatedGroups": stats["contaminated_groups"],
-                   "rounds": rounds.get("components", 0), "checkRounds": rounds.get("check", 0), "timings": timings}, f)
+                   "rounds": rounds.get("components", 0), "checkRounds": rounds.get("check", 0), "timings": timings, "peaks": peaks}, f)
     if a.explain:
         with open(a.explain, "w") as f:
             json.dump(plans, f)
