@@ -12,6 +12,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { isLoop, type ClusterPlan, type PlanCheck, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
 import {
   checkFailed,
+  bufferLimit,
   DEFAULT_MAX_ROUNDS,
   EngineUnavailableError,
   numberClusters,
@@ -66,7 +67,8 @@ export async function openDuckDb(
     removeTemporary(scratch);
   };
   try {
-    if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);
+    if (options.memoryLimit !== undefined)
+      await connection.run(`SET memory_limit = ${sqlString(bufferLimit(options.memoryLimit))}`);
     if (options.tempDirectory !== undefined)
       await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);

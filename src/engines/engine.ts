@@ -132,3 +132,33 @@ export async function writeRowsParquet(path: string, rows: AsyncIterable<readonl
   }
   await writer.finish();
 }
+
+/**
+ * The share of `--memory-limit` the engine's own limit gets (DuckDB's memory_limit, Spark's driver heap): the rest
+ * is for what that limit does not count (DuckDB's untracked allocations and Node; the JVM's code, metaspace and
+ * buffers off the heap).
+ */
+export const BUFFER_SHARE = 0.7;
+const UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/**
+ * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it, in whole MB (at 1 M
+ * with 3GB given to DuckDB as is, the process peaked at 3.6 GiB). A size it cannot read is passed on for the engine
+ * to judge.
+ */
+export function bufferLimit(limit: string): string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
+  if (match === null) return limit;
+  const bytes = Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+  return `${Math.max(1, Math.round((bytes * BUFFER_SHARE) / 1e6))}MB`;
+}

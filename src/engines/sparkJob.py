@@ -11,7 +11,7 @@ part in the plan (cluster --report, --report-html, --audit), OUT_DIR/inspect.jso
 A check that fails (an id in two shards) writes OUT_DIR/check_failed.json and exits with status 3.
 The SQL below is the plan of gpudedup's src/engines/clusterSql.ts, unchanged.
 """
-import argparse, json, os, time
+import argparse, json, os, threading, time
 from pyspark.sql import SparkSession
 
 PLAN = json.loads(r'''{{PLAN_JSON}}''')
@@ -43,29 +43,46 @@ def jvm_pid(spark):
         return None
 
 
-def reset_peak(pid):
-    """Sets the process's resident high-water mark back to its present size (Linux; a no-op elsewhere)."""
-    if pid is None:
-        return
-    try:
-        with open("/proc/%d/clear_refs" % pid, "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-
-
-def read_peak(pid):
-    """The process's resident high-water mark in bytes (VmHWM), or None where /proc does not say."""
-    if pid is None:
-        return None
+def resident(pid):
+    """The process's resident set in bytes (VmRSS), or None where /proc does not say."""
     try:
         with open("/proc/%d/status" % pid) as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith("VmRSS:"):
                     return int(line.split()[1]) * 1024
     except OSError:
         return None
     return None
+
+
+class PeakSampler:
+    """The largest resident set of process `pid` while in the block, sampled every 25 ms (its high-water mark is
+    left alone: a reset would lower what getrusage and /usr/bin/time report)."""
+
+    def __init__(self, pid):
+        self.pid, self.peak = pid, None
+
+    def sample(self):
+        bytes = resident(self.pid) if self.pid is not None else None
+        if bytes is not None and (self.peak is None or bytes > self.peak):
+            self.peak = bytes
+
+    def __enter__(self):
+        self.done = threading.Event()
+
+        def loop():
+            while not self.done.wait(0.025):
+                self.sample()
+        self.sample()
+        self.thread = threading.Thread(target=loop, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        self.sample()
+        return False
 
 
 def main():
@@ -187,14 +204,13 @@ def main():
     jvm = jvm_pid(spark)
 
     def phase(name, work):
-        # Seconds and the driver JVM's peak resident set (VmHWM, reset before; in local mode the executors too).
-        reset_peak(jvm)
+        # Seconds and the driver JVM's peak resident set (in local mode the executors' too).
         t = time.time()
-        result = work()
+        with PeakSampler(jvm) as sampler:
+            result = work()
         timings[name] = (time.time() - t) * 1000
-        peak = read_peak(jvm)
-        if peak is not None:
-            peaks[name] = peak
+        if sampler.peak is not None:
+            peaks[name] = sampler.peak
         return result
 
     phase("setup", lambda: run(PLAN["setup"]))

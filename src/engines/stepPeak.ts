@@ -1,38 +1,42 @@
 /**
- * Each step's peak resident set: Linux's high-water mark (VmHWM in
- * /proc/PID/status), reset before the step by writing 5 to /proc/PID/clear_refs.
- * Where the reset is refused the mark is the process's peak so far, still an
- * upper bound of the step's; where /proc is absent, no figure (undefined).
+ * Each step's peak resident set, sampled: the process's VmRSS (Linux's
+ * /proc/self/status) every few milliseconds while the step runs, and once
+ * more at its end. The high-water mark (VmHWM) is not reset for this: a reset
+ * would also lower what `/usr/bin/time` and getrusage report as the run's
+ * peak. Where /proc is absent, no figure.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-/** The high-water mark of the process's resident set in bytes, or undefined without /proc. */
-export function peakResidentBytes(pid: number | 'self' = 'self'): number | undefined {
+/** The process's resident set in bytes (VmRSS), or undefined without /proc. */
+export function residentBytes(): number | undefined {
   try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
     return match === null ? undefined : Number(match[1]) * 1024;
   } catch {
     return undefined;
   }
 }
 
-/** Sets the high-water mark back to the present resident set; false where it cannot. */
-export function resetPeakResident(pid: number | 'self' = 'self'): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs `work` between a reset and a reading of the mark: `peak` gets the step's peak in bytes (when known). */
-export async function withStepPeak<T>(work: () => Promise<T>, peak: (bytes: number) => void): Promise<T> {
-  resetPeakResident();
+/**
+ * Runs `work` while sampling the resident set every `intervalMs` (the engine's queries run off the event loop, so
+ * the samples keep coming): `peak` gets the largest sample in bytes, where the system gives one.
+ */
+export async function withStepPeak<T>(
+  work: () => Promise<T>,
+  peak: (bytes: number) => void,
+  intervalMs = 25,
+): Promise<T> {
+  let highest = residentBytes();
+  const sample = (): void => {
+    const bytes = residentBytes();
+    if (bytes !== undefined && bytes > (highest ?? 0)) highest = bytes;
+  };
+  const timer = highest === undefined ? undefined : setInterval(sample, intervalMs);
   try {
     return await work();
   } finally {
-    const bytes = peakResidentBytes();
-    if (bytes !== undefined) peak(bytes);
+    clearInterval(timer);
+    sample();
+    if (highest !== undefined) peak(highest);
   }
 }
