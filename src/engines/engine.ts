@@ -139,6 +139,8 @@ export async function writeRowsParquet(path: string, rows: AsyncIterable<readonl
  * buffers off the heap).
  */
 export const BUFFER_SHARE = 0.7;
+/** Below this (or the whole limit, if less) the engine gets no less: DuckDB's joins failed to pin a block at 179 MB. */
+export const BUFFER_FLOOR = 256e6;
 const UNITS: Readonly<Record<string, number>> = {
   b: 1,
   kb: 1e3,
@@ -152,7 +154,8 @@ const UNITS: Readonly<Record<string, number>> = {
 };
 
 /**
- * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it, in whole MB (at 1 M
+ * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it but not less than
+ * BUFFER_FLOOR (nor more than `limit`), in whole MB (at 1 M
  * with 3GB given to DuckDB as is, the process peaked at 3.6 GiB). A size it cannot read is passed on for the engine
  * to judge.
  */
@@ -160,5 +163,5 @@ export function bufferLimit(limit: string): string {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
   if (match === null) return limit;
   const bytes = Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
-  return `${Math.max(1, Math.round((bytes * BUFFER_SHARE) / 1e6))}MB`;
+  return `${Math.round(Math.max(bytes * BUFFER_SHARE, Math.min(bytes, BUFFER_FLOOR)) / 1e6)}MB`;
 }
