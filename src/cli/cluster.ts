@@ -178,6 +178,15 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     ...auditSummaryLines(s.report?.audit ?? null),
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ` +
       `${sec(t.finish)}${t.inspect === undefined ? '' : `, inspect ${sec(t.inspect)}`})`,
+    ...peakLines(s.stats.peaks),
   ];
   stream.write(lines.join('\n') + '\n');
+}
+
+/** Each phase's peak resident set, where the engine measured it. */
+function peakLines(peaks: Record<string, number> | undefined): string[] {
+  const entries = Object.entries(peaks ?? {});
+  if (entries.length === 0) return [];
+  const mib = (bytes: number): string => `${thousands(Math.round(bytes / 2 ** 20))} MiB`;
+  return [`  peak RSS     ${entries.map(([phase, bytes]) => `${phase} ${mib(bytes)}`).join(', ')}`];
 }

@@ -133,7 +133,10 @@ export function addInspectOptions(command: Command): Command {
 /** The engine's resources, the Spark script and --quiet. */
 export function addEngineResourceOptions(command: Command): Command {
   return command
-    .option('--memory-limit <size>', 'engine memory, e.g. 256MB or 4GB (DuckDB spills to --temp-directory beyond it)')
+    .option(
+      '--memory-limit <size>',
+      "the engine process's memory, e.g. 256MB or 4GB: 70 % of it (at least 256MB) is DuckDB's memory_limit (it spills to --temp-directory beyond it) or Spark's driver heap, the rest what they do not count",
+    )
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)
     .option('--emit-script <job.py>', 'write the Spark SQL job for spark-submit instead of running anything')

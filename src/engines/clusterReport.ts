@@ -72,6 +72,10 @@ export function buildClusterReport(i: ClusterReportInput) {
     seconds: Object.fromEntries(
       Object.entries(s.timings).map(([phase, ms]) => [phase, Number((ms / 1000).toFixed(3))]),
     ),
+    /** Each phase's peak resident set in MiB (see EngineStats.peaks); empty where the system gives none. */
+    peakMiB: Object.fromEntries(
+      Object.entries(s.peaks ?? {}).map(([phase, bytes]) => [phase, Math.round(bytes / 2 ** 20)]),
+    ),
   };
 }
 

@@ -12,6 +12,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { isLoop, type ClusterPlan, type PlanCheck, type PlanLoop, type PlanOp, type SqlStep } from './clusterSql.js';
 import {
   checkFailed,
+  bufferLimit,
   DEFAULT_MAX_ROUNDS,
   EngineUnavailableError,
   numberClusters,
@@ -23,6 +24,7 @@ import {
   type Inspected,
 } from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
+import { withStepPeak } from './stepPeak.js';
 
 export const DUCKDB_INSTALL_HINT =
   'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no ' +
@@ -65,7 +67,8 @@ export async function openDuckDb(
     removeTemporary(scratch);
   };
   try {
-    if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${sqlString(options.memoryLimit)}`);
+    if (options.memoryLimit !== undefined)
+      await connection.run(`SET memory_limit = ${sqlString(bufferLimit(options.memoryLimit))}`);
     if (options.tempDirectory !== undefined)
       await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);
@@ -97,10 +100,13 @@ export async function runDuckDb(
       );
     await runChecks(connection, plan.checks);
     const timings: Record<string, number> = {};
+    const peaks: Record<string, number> = {};
     const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
       try {
-        return await work();
+        return await withStepPeak(work, (bytes) => {
+          peaks[name] = bytes;
+        });
       } finally {
         timings[name] = performance.now() - started;
       }
@@ -123,6 +129,7 @@ export async function runDuckDb(
         rounds: rounds.components ?? 0,
         checkRounds: rounds.check ?? 0,
         timings,
+        peaks,
       },
       rows: () => streamRows(connection),
       writeParquet: (path) => writeRowsParquet(path, streamRows(connection)),

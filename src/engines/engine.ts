@@ -22,6 +22,11 @@ export interface EngineStats {
   readonly checkRounds: number;
   /** Milliseconds per phase (setup, components, finish). */
   readonly timings: Record<string, number>;
+  /**
+   * Peak resident bytes per phase, where the system says (Linux): DuckDB's the whole process's, Spark's its driver
+   * JVM's (in local mode the executors too).
+   */
+  readonly peaks?: Record<string, number>;
 }
 
 /** A row of an inspection query (inspectSql.ts): BIGINT as number (positions stay below 2^53), ids as strings. */
@@ -126,4 +131,37 @@ export async function writeRowsParquet(path: string, rows: AsyncIterable<readonl
     });
   }
   await writer.finish();
+}
+
+/**
+ * The share of `--memory-limit` the engine's own limit gets (DuckDB's memory_limit, Spark's driver heap): the rest
+ * is for what that limit does not count (DuckDB's untracked allocations and Node; the JVM's code, metaspace and
+ * buffers off the heap).
+ */
+export const BUFFER_SHARE = 0.7;
+/** Below this (or the whole limit, if less) the engine gets no less: DuckDB's joins failed to pin a block at 179 MB. */
+export const BUFFER_FLOOR = 256e6;
+const UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/**
+ * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it but not less than
+ * BUFFER_FLOOR (nor more than `limit`), in whole MB (at 1 M
+ * with 3GB given to DuckDB as is, the process peaked at 3.6 GiB). A size it cannot read is passed on for the engine
+ * to judge.
+ */
+export function bufferLimit(limit: string): string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
+  if (match === null) return limit;
+  const bytes = Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+  return `${Math.round(Math.max(bytes * BUFFER_SHARE, Math.min(bytes, BUFFER_FLOOR)) / 1e6)}MB`;
 }

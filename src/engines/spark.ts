@@ -22,6 +22,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import type { ClusterPlan } from './clusterSql.js';
 import {
   checkFailed,
+  bufferLimit,
   DEFAULT_MAX_ROUNDS,
   EngineUnavailableError,
   numberClusters,
@@ -154,7 +155,7 @@ function sparkArgs(job: string, dir: string, shardPaths: readonly string[], opti
     dir,
   ];
   if (options.memoryLimit !== undefined)
-    args.push('--driver-memory', options.memoryLimit.replace(/B$/i, '').toLowerCase());
+    args.push('--driver-memory', bufferLimit(options.memoryLimit).replace(/B$/i, '').toLowerCase());
   if (options.explain !== undefined) args.push('--explain', options.explain);
   for (const path of options.reference ?? []) args.push('--reference', path);
   args.push('--local-dir', join(dir, 'spill'), ...shardPaths);

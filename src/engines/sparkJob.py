@@ -11,7 +11,7 @@ part in the plan (cluster --report, --report-html, --audit), OUT_DIR/inspect.jso
 A check that fails (an id in two shards) writes OUT_DIR/check_failed.json and exits with status 3.
 The SQL below is the plan of gpudedup's src/engines/clusterSql.ts, unchanged.
 """
-import argparse, json, os, time
+import argparse, json, os, threading, time
 from pyspark.sql import SparkSession
 
 PLAN = json.loads(r'''{{PLAN_JSON}}''')
@@ -32,6 +32,57 @@ def local_tuning(b):
     return (b.config("spark.sql.adaptive.enabled", "false")
             .config("spark.driver.extraJavaOptions", "-XX:+UseParallelGC -XX:TieredStopAtLevel=1")
             .config("spark.ui.showConsoleProgress", "false"))
+
+
+
+def jvm_pid(spark):
+    """The driver JVM's process id (None where py4j cannot say)."""
+    try:
+        return int(spark._jvm.java.lang.ProcessHandle.current().pid())
+    except Exception:
+        return None
+
+
+def resident(pid):
+    """The process's resident set in bytes (VmRSS), or None where /proc does not say."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+class PeakSampler:
+    """The largest resident set of process `pid` while in the block, sampled every 25 ms (its high-water mark is
+    left alone: a reset would lower what getrusage and /usr/bin/time report)."""
+
+    def __init__(self, pid):
+        self.pid, self.peak = pid, None
+
+    def sample(self):
+        bytes = resident(self.pid) if self.pid is not None else None
+        if bytes is not None and (self.peak is None or bytes > self.peak):
+            self.peak = bytes
+
+    def __enter__(self):
+        self.done = threading.Event()
+
+        def loop():
+            while not self.done.wait(0.025):
+                self.sample()
+        self.sample()
+        self.thread = threading.Thread(target=loop, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        self.sample()
+        return False
 
 
 def main():
@@ -149,31 +200,40 @@ def main():
                 json.dump({"name": check["name"], "n": found["n"], "example": found["example"]}, f)
             raise SystemExit(3)
 
-    timings = {}
-    t = time.time()
-    run(PLAN["setup"])
-    stats = count("stats", PLAN["stats"]).asDict()
-    timings["setup"] = (time.time() - t) * 1000
-    t = time.time()
-    run_ops(PLAN["program"])
-    timings["components"] = (time.time() - t) * 1000
-    t = time.time()
-    run(PLAN["finish"])
-    result = spark.sql("SELECT id, cluster, kept = 1 AS kept, position FROM clusters")
-    result.orderBy("position").write.mode("overwrite").parquet(os.path.join(a.out, "clusters"))
-    result.where("NOT kept").orderBy("position").select("id").write.mode("overwrite").parquet(os.path.join(a.out, "removed"))
-    timings["finish"] = (time.time() - t) * 1000
-    if PLAN.get("inspect"):
+    timings, peaks = {}, {}
+    jvm = jvm_pid(spark)
+
+    def phase(name, work):
+        # Seconds and the driver JVM's peak resident set (in local mode the executors' too).
         t = time.time()
-        run(PLAN["inspect"]["steps"])
-        inspected = {q["name"]: [r.asDict() for r in collect(q["name"], q["sql"])] for q in PLAN["inspect"]["queries"]}
-        with open(os.path.join(a.out, "inspect.json"), "w") as f:
-            json.dump(inspected, f)
-        timings["inspect"] = (time.time() - t) * 1000
+        with PeakSampler(jvm) as sampler:
+            result = work()
+        timings[name] = (time.time() - t) * 1000
+        if sampler.peak is not None:
+            peaks[name] = sampler.peak
+        return result
+
+    phase("setup", lambda: run(PLAN["setup"]))
+    stats = count("stats", PLAN["stats"]).asDict()
+    phase("components", lambda: run_ops(PLAN["program"]))
+
+    def finish():
+        run(PLAN["finish"])
+        result = spark.sql("SELECT id, cluster, kept = 1 AS kept, position FROM clusters")
+        result.orderBy("position").write.mode("overwrite").parquet(os.path.join(a.out, "clusters"))
+        result.where("NOT kept").orderBy("position").select("id").write.mode("overwrite").parquet(os.path.join(a.out, "removed"))
+    phase("finish", finish)
+    if PLAN.get("inspect"):
+        def inspect():
+            run(PLAN["inspect"]["steps"])
+            inspected = {q["name"]: [r.asDict() for r in collect(q["name"], q["sql"])] for q in PLAN["inspect"]["queries"]}
+            with open(os.path.join(a.out, "inspect.json"), "w") as f:
+                json.dump(inspected, f)
+        phase("inspect", inspect)
     with open(os.path.join(a.out, "stats.json"), "w") as f:
         json.dump({"candidates": stats["candidates"], "verified": stats["verified"],
                    "largestBucket": stats["largest_bucket"], "exactPairs": stats["exact_pairs"], "contaminatedGroups": stats["contaminated_groups"],
-                   "rounds": rounds.get("components", 0), "checkRounds": rounds.get("check", 0), "timings": timings}, f)
+                   "rounds": rounds.get("components", 0), "checkRounds": rounds.get("check", 0), "timings": timings, "peaks": peaks}, f)
     if a.explain:
         with open(a.explain, "w") as f:
             json.dump(plans, f)

@@ -78,6 +78,7 @@ describe.each(['spark'])('sign --shard + cluster on %s', () => {
       const report = (engine: string) => {
         const {
           seconds: _s,
+          peakMiB: _p,
           backend: _b,
           ...rest
         } = JSON.parse(readFileSync(join(dir, `${engine}-report.json`), 'utf8'));

@@ -1,0 +1,35 @@
+/**
+ * Each phase's peak resident set (src/engines/stepPeak.ts): a step that holds
+ * 96 MiB for a while, off the event loop's thread as the engine's queries run,
+ * peaks at least that much above where it started, and the process's
+ * high-water mark is left alone (what /usr/bin/time reports).
+ */
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { residentBytes, withStepPeak } from '../../src/engines/stepPeak.js';
+
+const MiB = 2 ** 20;
+const highWater = (): number =>
+  Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+
+describe.runIf(process.platform === 'linux')('each step’s peak resident set', () => {
+  it('a step that holds 96 MiB for 200 ms peaks at least 90 MiB above its start; the high-water mark stays', async () => {
+    const markBefore = highWater();
+    const before = residentBytes()!;
+    let peak = 0;
+    const held = await withStepPeak(
+      async () => {
+        const touched = Buffer.alloc(96 * MiB, 7); // every page written
+        await sleep(200);
+        return touched[0] + touched[touched.length - 1];
+      },
+      (bytes) => {
+        peak = bytes;
+      },
+    );
+    expect(held).toBe(14);
+    expect(peak).toBeGreaterThanOrEqual(before + 90 * MiB);
+    expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak));
+  });
+});
