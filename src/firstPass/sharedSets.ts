@@ -23,6 +23,11 @@ export interface SharedSets {
   readonly length: Uint32Array;
   /** The spill file (Node), read-only for the workers. */
   readonly file?: string;
+  /**
+   * Whether pairs are decided in the file's order (src/verify/fileOrder.ts): where the file is larger than the page
+   * cache can be expected to hold, so that reading it in candidate order would wait on the disk.
+   */
+  readonly readInFileOrder?: boolean;
 }
 
 /** 16 MiB a chunk: small enough that the last one's unused room is a small part of a memory share. */

@@ -7,13 +7,13 @@ import { fileOrder } from '../../src/verify/fileOrder.js';
 const BUCKET_WORDS = 2 ** 16;
 
 /** 400 groups: every fifth held in memory, the others in a file in a shuffled order, up to 2^33 words in. */
-function placedSets(file: string | undefined): SharedSets {
+function placedSets(file: string | undefined, readInFileOrder = true): SharedSets {
   const n = 400;
   const chunk = Int32Array.from({ length: n }, (_, g) => (g % 5 === 0 ? 0 : -1));
   const start = Float64Array.from({ length: n }, (_, g) =>
     chunk[g] === 0 ? g * 10 : ((g * 7919) % n) * 2 ** 24 + (g % 3) * 100,
   );
-  return { chunks: [], chunk, start, length: new Uint32Array(n).fill(10), file };
+  return { chunks: [], chunk, start, length: new Uint32Array(n).fill(10), file, readInFileOrder };
 }
 
 const laterBucket = (sets: SharedSets, x: number, y: number): number => {
@@ -42,7 +42,8 @@ describe('fileOrder', () => {
     expect(order.some((x, i) => x !== i)).toBe(true);
   });
 
-  it('is undefined where no set lies in a file', () => {
+  it('is undefined where no set lies in a file, or where the spool did not ask for it', () => {
     expect(fileOrder(placedSets(undefined), a, b)).toBeUndefined();
+    expect(fileOrder(placedSets('sets.bin', false), a, b)).toBeUndefined();
   });
 });

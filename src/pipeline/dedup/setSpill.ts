@@ -16,6 +16,7 @@ import { grown } from '../../firstPass/documentBuilder.js';
 import type { SetSpool, SharedSets } from '../../firstPass/setSpool.js';
 import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
+import { freemem } from 'node:os';
 
 /** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
 const FETCH_RING_WORDS = 2 ** 21;
@@ -51,6 +52,8 @@ export class FileSetSpool implements SetSpool {
     private readonly dir: string,
     private readonly memoryBytes: number,
     private readonly onSpill?: () => void,
+    /** The memory the page cache may use (what the system has available when the sets are shared). */
+    private readonly cacheRoomBytes: () => number = freemem,
   ) {}
 
   append(set: Uint32Array): void {
@@ -105,6 +108,8 @@ export class FileSetSpool implements SetSpool {
       start: this.starts.slice(0, this.groups),
       length: this.lengths.slice(0, this.groups),
       file: this.file?.path,
+      // Past half the room, the later stages' own memory (the candidates' rows) leaves the cache less than the file.
+      readInFileOrder: this.file !== undefined && 4 * this.words > this.cacheRoomBytes() / 2,
     };
   }
 

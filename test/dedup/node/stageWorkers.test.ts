@@ -25,10 +25,13 @@ describe('exact Jaccard on worker threads', () => {
   const dir = tempDir();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** The corpus's sets in a spool that holds about half of them and spills the rest to its file (written). */
+  /**
+   * The corpus's sets in a spool that holds about half of them and spills the rest to its file (written), with no
+   * room for the page cache: pairs are decided in the file's order.
+   */
   async function spooled(): Promise<FileSetSpool> {
     const bytes = corpus.shingles.reduce((n, s) => n + s.byteLength, 0);
-    const spool = new FileSetSpool(dir, bytes / 2);
+    const spool = new FileSetSpool(dir, bytes / 2, undefined, () => 0);
     for (const set of corpus.shingles) spool.append(set);
     await spool.drain();
     return spool;
@@ -38,6 +41,13 @@ describe('exact Jaccard on worker threads', () => {
     const spool = await spooled();
     const shared = spool.share()!;
     expect(shared.file).toBeDefined();
+    expect(shared.readInFileOrder).toBe(true);
+    // With the room of a machine's memory, a file this small is read in candidate order.
+    const roomy = new FileSetSpool(dir, 64, undefined, () => 2 ** 34);
+    for (const set of corpus.shingles) roomy.append(set);
+    await roomy.drain();
+    expect(roomy.share()!.readInFileOrder).toBe(false);
+    await roomy.release();
     const inFile = Array.from(shared.chunk).filter((c) => c < 0).length;
     expect(inFile).toBeGreaterThan(corpus.texts.length / 4);
     expect(inFile).toBeLessThan((3 * corpus.texts.length) / 4);
