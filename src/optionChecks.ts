@@ -22,6 +22,24 @@ export interface OptionSpec<T> {
   parse(text: string): T;
 }
 
+/** Bytes a unit of a size: KB/MB/GB/TB are powers of 1000, K/M/G/T and KiB/MiB/GiB/TiB of 1024; none or B, bytes. */
+export const SIZE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  k: 2 ** 10,
+  kib: 2 ** 10,
+  m: 2 ** 20,
+  mib: 2 ** 20,
+  g: 2 ** 30,
+  gib: 2 ** 30,
+  t: 2 ** 40,
+  tib: 2 ** 40,
+};
+
 const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 /** The message every front end gives for a bad value. */

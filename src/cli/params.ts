@@ -15,6 +15,7 @@ import {
 } from '../bands/lshParams.js';
 import { tableOption } from './options.js';
 import type { OptionValues } from '../options.js';
+import { SIZE_UNITS } from '../optionChecks.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sCurveSvg } from '../plots/sCurve.js';
@@ -26,23 +27,6 @@ export function nonNegative(value: string): number {
   if (!(n >= 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a non-negative number');
   return n;
 }
-
-const SIZE_UNITS: Record<string, number> = {
-  '': 1,
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  k: 2 ** 10,
-  kib: 2 ** 10,
-  m: 2 ** 20,
-  mib: 2 ** 20,
-  g: 2 ** 30,
-  gib: 2 ** 30,
-  t: 2 ** 40,
-  tib: 2 ** 40,
-};
 
 /** A size in bytes: 512MB, 6GiB, 1.5G (KB/MB/GB are powers of 1000, K/M/G and KiB/MiB/GiB of 1024). */
 export function byteSize(value: string): number {

@@ -1,6 +1,7 @@
 /** What a cluster engine (DuckDB in process, Spark as a job) gives back after running the plan of clusterSql.ts. */
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import type { PlanCheck } from './clusterSql.js';
+import { SIZE_UNITS } from '../optionChecks.js';
 
 export interface ClusterRow {
   readonly id: string;
@@ -141,18 +142,6 @@ export async function writeRowsParquet(path: string, rows: AsyncIterable<readonl
 export const BUFFER_SHARE = 0.7;
 /** Below this (or the whole limit, if less) the engine gets no less: DuckDB's joins failed to pin a block at 179 MB. */
 export const BUFFER_FLOOR = 256e6;
-const UNITS: Readonly<Record<string, number>> = {
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
-  tib: 2 ** 40,
-};
-
 /**
  * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it but not less than
  * BUFFER_FLOOR (nor more than `limit`), in whole MB (at 1 M
@@ -162,6 +151,6 @@ const UNITS: Readonly<Record<string, number>> = {
 export function bufferLimit(limit: string): string {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
   if (match === null) return limit;
-  const bytes = Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+  const bytes = Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()];
   return `${Math.round(Math.max(bytes * BUFFER_SHARE, Math.min(bytes, BUFFER_FLOOR)) / 1e6)}MB`;
 }
