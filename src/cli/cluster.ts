@@ -127,6 +127,7 @@ async function emitScript(shards: string[], options: ClusterCliOptions): Promise
   );
   const { plan } = await planFor({
     shards,
+    engine: 'spark',
     threshold: options.threshold,
     maxBucketPairs: options.maxBucketPairs,
     keep: options.keep,

@@ -30,6 +30,7 @@ type SignCliOptions = InputCliOptions &
     resume: boolean;
     batchSize: number;
     shard?: string;
+    shardLists?: boolean;
     verify?: VerifyMode;
     keep?: KeepPolicy;
     maxHamming: number;
@@ -63,12 +64,17 @@ export function registerSignCommand(program: Command): void {
       'sign the I-th of N parts of the input (its own files, row groups or byte ranges: N shards read it once) into a ' +
         'Parquet shard for `gpudedup cluster` (with the band options)',
     )
+    .option(
+      '--shard-lists',
+      "with --shard: store each document's shingle list (about 1.1× the input's bytes), not where its text lies; " +
+        'the Spark job, cluster --against and --audit need them (compressed, Parquet or standard input get them anyway)',
+    )
     .addOption(
       tableOption(
         'verify',
         '--verify <mode>',
-        "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store each document's " +
-          'shingle set and band as dedup does for them; estimate and none store no sets',
+        "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store where each " +
+          "document's text lies (or its shingle list) and band as dedup does for them; estimate and none store neither",
         {
           withDefault: false,
         },
@@ -101,6 +107,7 @@ async function runSignCommand(inputs: string[], options: SignCliOptions, cmd: Co
     );
   if (options.verify !== undefined)
     throw new RangeError('--verify applies to sign --shard only (the verification its shards are for)');
+  if (options.shardLists === true) throw new RangeError('--shard-lists applies to sign --shard only');
   if (options.keep !== undefined)
     throw new RangeError('--keep applies to sign --shard only (the score its shards store)');
   const config = signConfigFrom(inputs, options, await idfIdentityFrom(inputs, options));

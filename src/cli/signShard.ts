@@ -22,11 +22,18 @@ export type ShardCliOptions = InputCliOptions &
   LshCliOptions & {
     out: string;
     shard: string;
+    shardLists?: boolean;
     batchSize: number;
     verify?: VerifyMode;
     keep?: KeepPolicy;
     maxHamming: number;
   };
+
+const STORED = {
+  lists: 'shingle lists stored (for --verify hybrid or exact)',
+  texts: "text ranges stored (for --verify hybrid or exact: cluster reads the input's texts again)",
+  none: 'none (for --verify estimate)',
+} as const;
 
 export async function signShardCommand(inputs: string[], options: ShardCliOptions, cmd: Command): Promise<void> {
   if (!options.out.toLowerCase().endsWith('.parquet'))
@@ -48,6 +55,7 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     threshold: simhash?.threshold ?? options.threshold,
     lsh: simhash?.lsh ?? lshParamsFrom(options, params.k, exact),
     storeSets: exact,
+    lists: options.shardLists === true,
     // first and longest need nothing more than the shard's position and length columns.
     scoreField: options.keep?.kind === 'field' ? options.keep.field : undefined,
     shard: parseShardSlice(options.shard),
@@ -77,7 +85,7 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
             ? ` of the input's ${int(s.inputBytes)} ` + `(${((100 * s.bytesRead) / s.inputBytes).toFixed(1)} %)`
             : ''
         }`,
-      `  sets       ${config.storeSets ? 'shingle sets stored (for --verify hybrid or exact)' : 'none (for --verify estimate)'}`,
+      `  sets       ${STORED[s.stored]}`,
       simhash === undefined
         ? `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ` +
           `${config.threshold}), k ${params.k}`

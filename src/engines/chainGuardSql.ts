@@ -24,6 +24,8 @@ export interface ChainGuardOptions {
   readonly k: number;
   readonly rule: SqlPairRule;
   readonly maxRepresentatives: number;
+  /** The exact measure from the texts, on the host (shards with text ranges, no lists: sqlParts.ts). */
+  readonly byText?: boolean;
 }
 
 /**
@@ -43,16 +45,16 @@ export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
     { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
     {
       loop: 'check',
-      body: [...compareOps(k, rule, r), ...splitOps(rule, r)],
+      body: [...compareOps(k, rule, r, options.byText === true), ...splitOps(rule, r)],
       until: `SELECT COUNT(*) AS n FROM check_members`,
     },
   ];
 }
 
 /** A round's steps 1 and 2: each group's representative, its members compared with it. */
-function compareOps(k: number, rule: SqlPairRule, r: number): PlanOp[] {
+function compareOps(k: number, rule: SqlPairRule, r: number, byText: boolean): PlanOp[] {
   const passedExact: PlanOp[] = hasMargin(rule)
-    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule)
+    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule, 'shards', byText)
     : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
   return [
     {

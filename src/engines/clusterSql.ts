@@ -66,6 +66,10 @@ export interface ClusterSqlOptions {
    * meets.
    */
   readonly reference?: { readonly anchors: number };
+  /**
+   * Shards with text ranges and no lists (v3): the exact passes are decided on the host from the texts (DuckDB only).
+   */
+  readonly byText?: boolean;
 }
 
 export interface ClusterPlan {
@@ -188,7 +192,9 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
         `SELECT c.a, c.b, ${agreementSql(k, verify)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN ` +
         `shards y ON y.position = c.b`,
     },
-    ...(hasMargin(verify) ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify) : []),
+    ...(hasMargin(verify)
+      ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.byText === true)
+      : []),
     {
       name: 'verified',
       sql:
@@ -257,6 +263,7 @@ WHERE rn = 1`;
         k: options.k,
         rule: options.check.rule,
         maxRepresentatives: options.check.maxRepresentatives,
+        byText: options.byText,
       }),
     );
   }

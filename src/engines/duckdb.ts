@@ -25,6 +25,8 @@ import {
 } from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
 import { withStepPeak } from './stepPeak.js';
+import type { SqlPairRule } from './sqlParts.js';
+import type { TextPairDecider, TextPairRows } from './textPairs.js';
 
 export const DUCKDB_INSTALL_HINT =
   'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no ' +
@@ -111,7 +113,7 @@ export async function runDuckDb(
         timings[name] = performance.now() - started;
       }
     };
-    await timed('setup', () => runSteps(connection, plan.setup));
+    await timed('setup', () => runSteps(connection, plan.setup, options.decideByText));
     const [stats] = await rowsOf(connection, plan.stats);
     const rounds: Record<string, number> = {};
     await timed('components', () => runOps(connection, plan.program, options, rounds));
@@ -168,14 +170,45 @@ async function runInspect(connection: DuckDBConnection, plan: InspectPlan): Prom
   return inspected;
 }
 
-export async function runSteps(connection: DuckDBConnection, steps: readonly SqlStep[]): Promise<void> {
+export async function runSteps(
+  connection: DuckDBConnection,
+  steps: readonly SqlStep[],
+  decide?: TextPairDecider,
+): Promise<void> {
   for (const step of steps) {
     try {
-      await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
+      if (step.host !== undefined) await runHostStep(connection, step, step.host, decide);
+      else
+        await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
     } catch (error) {
       throw new Error(`DuckDB, step ${step.name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
+}
+
+/** A step decided on the host (sqlParts.ts): its pairs out, the ones that pass back in as table `step.name` (l, r). */
+async function runHostStep(
+  connection: DuckDBConnection,
+  step: SqlStep,
+  rule: SqlPairRule,
+  decide: TextPairDecider | undefined,
+): Promise<void> {
+  if (decide === undefined) throw new Error('internal: a host step without the texts to decide it');
+  const columns = await (await connection.run(step.sql)).getColumnsObjectJS();
+  const numbers = (name: string): number[] => (columns[name] ?? []).map(Number);
+  const pairs = Object.fromEntries(
+    ['l', 'r', 'xf', 'xs', 'xb', 'yf', 'ys', 'yb'].map((name) => [name, numbers(name)]),
+  ) as unknown as TextPairRows;
+  const passed = await decide(pairs, rule);
+  await connection.run(`CREATE OR REPLACE TABLE ${step.name} (l BIGINT, r BIGINT)`);
+  const appender = await connection.createAppender(step.name);
+  for (let i = 0; i < passed.length; i++) {
+    if (passed[i] === 0) continue;
+    appender.appendBigInt(BigInt(pairs.l[i]));
+    appender.appendBigInt(BigInt(pairs.r[i]));
+    appender.endRow();
+  }
+  appender.closeSync();
 }
 
 /**
@@ -189,7 +222,7 @@ export async function runOps(
 ): Promise<void> {
   for (const op of ops) {
     if (isLoop(op)) await runLoop(connection, op, options, rounds);
-    else await runSteps(connection, [op]);
+    else await runSteps(connection, [op], options.decideByText);
   }
 }
 

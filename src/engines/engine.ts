@@ -1,6 +1,7 @@
 /** What a cluster engine (DuckDB in process, Spark as a job) gives back after running the plan of clusterSql.ts. */
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import type { PlanCheck } from './clusterSql.js';
+import type { TextPairDecider } from './textPairs.js';
 import { SIZE_UNITS } from '../optionChecks.js';
 
 export interface ClusterRow {
@@ -68,6 +69,8 @@ export interface EngineOptions {
   readonly onNote?: (message: string) => void;
   /** Spark: write every statement's physical plan (EXPLAIN) to this JSON file, { name, plan }[]. */
   readonly explain?: string;
+  /** DuckDB, shards with text ranges (the plan's host steps): decides their pairs from the texts (textPairs.ts). */
+  readonly decideByText?: TextPairDecider;
 }
 
 export const DEFAULT_MAX_ROUNDS = 200;

@@ -25,6 +25,12 @@ export interface SqlStep {
    * and a view's tables are not replaced while it is still read.
    */
   readonly view?: boolean;
+  /**
+   * A step decided on the host (textPairs.ts; DuckDB only, shards with text ranges and no lists): `sql` gives pairs
+   * (columns l, r and each side's text_file, text_start, text_bytes as xf, xs, xb, yf, ys, yb); the table holds the
+   * pairs (l, r) the rule's exact measure passes.
+   */
+  readonly host?: SqlPairRule;
 }
 
 /** Its body run again and again until `until` (one row, column `n`) gives 0. */
@@ -124,8 +130,10 @@ export function exactPassSteps(
   keep: string,
   rule: SqlPairRule,
   rightTable = 'shards',
+  byText = false,
 ): SqlStep[] {
   const pairs = `${name}_pairs`;
+  if (byText) return textPassSteps(name, from, left, right, keep, rule);
   const { steps, rightSets } = commonShingleSteps(name, pairs, left, right, rightTable);
   return [
     { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
@@ -139,6 +147,36 @@ export function exactPassSteps(
 WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
         }
       : angularPassStep(name, pairs, left, right, keep, rightSets, rule.simhash.cosineFloor),
+  ];
+}
+
+/**
+ * exactPassSteps on shards with text ranges, not lists: the margin pairs with where their texts lie go to the host,
+ * which reads, shingles and decides them as dedup does (textPairs.ts); the pairs it passes come back as `${name}_host`.
+ */
+function textPassSteps(
+  name: string,
+  from: string,
+  left: string,
+  right: string,
+  keep: string,
+  rule: SqlPairRule,
+): SqlStep[] {
+  const pairs = `${name}_pairs`;
+  const range = (t: string, p: string): string =>
+    `${t}.text_file AS ${p}f, ${t}.text_start AS ${p}s, ${t}.text_bytes AS ${p}b`;
+  return [
+    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    {
+      name: `${name}_host`,
+      sql: `SELECT p.${left} AS l, p.${right} AS r, ${range('x', 'x')}, ${range('y', 'y')}
+FROM (SELECT DISTINCT ${left}, ${right} FROM ${pairs}) p JOIN shards x ON x.position = p.${left} JOIN shards y ON y.position = p.${right}`,
+      host: rule,
+    },
+    {
+      name,
+      sql: `SELECT ${keep} FROM (SELECT s.* FROM ${pairs} s JOIN ${name}_host h ON h.l = s.${left} AND h.r = s.${right}) p`,
+    },
   ];
 }
 

@@ -15,6 +15,16 @@ export interface InputDocument {
   readonly lineBytes?: Uint8Array;
   /** For JSONL input: the parsed object, for fields such as a quality score. */
   readonly record?: Record<string, unknown>;
+  /** For a JSON line a shard read by byte range (src/io/shardInputs.ts): where the line's text lies in its file. */
+  readonly range?: TextRange;
+}
+
+/** Bytes [start, start + bytes) of a file: one JSON line's text, its end and a leading byte order mark left out. */
+export interface TextRange {
+  readonly start: number;
+  readonly bytes: number;
+  /** The file's index among the inputs, set by the shard's source (src/pipeline/sign/shardSources.ts). */
+  readonly file?: number;
 }
 
 export interface ReadOptions {

@@ -13,20 +13,20 @@
  * without an id (which would be named by its line number) is refused.
  */
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { AsyncBuffer } from 'hyparquet';
 import { idFieldRequired, InputError, type InputDocument, type ReadOptions } from './documents.js';
 import { compressionOf } from './inputFormat.js';
 import type { InputFile } from './inputFiles.js';
 import { isJsonName, parseJsonLine, startsJsonArray } from './jsonLines.js';
-import { splitLines } from './lines.js';
+import { readLines } from './shardLines.js';
 import { localParquetFile } from './localParquetFile.js';
 import { openParquet, readParquetRowGroup, type ParquetSource } from './parquetDocuments.js';
 import { readDocuments } from './readDocuments.js';
 import { mayBeSplit, type Piece, type PlannedFile } from './shardPlan.js';
 
-/** Counts bytes read from disk (every read, footers read twice included). */
-export type CountBytes = (bytes: number) => void;
+import type { CountBytes } from './shardLines.js';
+
+export type { CountBytes };
 
 export interface DescribedInput {
   readonly planned: PlannedFile[];
@@ -43,10 +43,6 @@ export interface DescribedInput {
 const FOOTER_FETCH = 8;
 /** Enough for a first JSON line; a file whose first line is longer is read whole by one shard. */
 const HEAD_LIMIT = 1 << 20;
-/** Bytes per read of a piece; its last line is finished in reads of TAIL_CHUNK. */
-const CHUNK = 1 << 20;
-const TAIL_CHUNK = 1 << 14;
-const LF = 0x0a;
 
 /** What each file allows, looking into only the files big enough to split. */
 export async function describeForShards(
@@ -100,6 +96,21 @@ async function whyWhole(path: string, read: ReadOptions, countBytes: CountBytes)
         `mid-file cannot count`
       );
   }
+  return undefined;
+}
+
+/**
+ * Why a file's documents cannot be read again by byte range (`cluster`'s exact pass on shards without shingle lists);
+ * undefined when they can: an uncompressed JSON Lines file, not a JSON array.
+ */
+export async function whyNoRanges(file: InputFile, countBytes: CountBytes): Promise<string | undefined> {
+  if (file.format !== 'jsonl') return `${file.path} is ${file.format}, not JSON Lines`;
+  const head = await readHead(file.path, countBytes);
+  const compression = compressionOf(head);
+  if (compression !== 'none') return `${file.path} is ${compression}-compressed`;
+  const first = new TextDecoder().decode(head).split('\n').find((line) => line.replace(/^\ufeff/, '').trim() !== '');
+  if (first !== undefined && isJsonName(file.path) && startsJsonArray(first.replace(/^\ufeff/, '')))
+    return `${file.path} is a JSON array`;
   return undefined;
 }
 
@@ -160,8 +171,10 @@ export async function* readPiece(
   qualifyIds: boolean,
   read: ReadOptions,
   countBytes: CountBytes,
+  byRange = false,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
   if (piece.kind === 'bytes') yield* readLines(file.path, piece.start, piece.end, qualifyIds, read, countBytes);
+  else if (byRange) yield* readLines(file.path, 0, file.size ?? Number.MAX_SAFE_INTEGER, qualifyIds, read, countBytes);
   else if (file.format === 'parquet') {
     const parquet = await localParquetFile(file.path, () => undefined);
     try {
@@ -181,112 +194,4 @@ export async function* readPiece(
     };
     for await (const { index: _, ...doc } of readDocuments([file], { ...read, onBytes }, qualifyIds)) yield doc;
   }
-}
-
-/** The JSON lines whose first byte lies in [start, end) of the file. */
-async function* readLines(
-  path: string,
-  start: number,
-  end: number,
-  qualifyIds: boolean,
-  read: ReadOptions,
-  countBytes: CountBytes,
-): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  const lines = splitLines(Readable.from(ownedBytes(path, start, end, countBytes), { objectMode: false }));
-  let lineNumber = 0;
-  for await (let line of lines) {
-    lineNumber++;
-    if (start === 0 && lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.trim() === '') continue;
-    let parsed = parseJsonLine(line, path, lineNumber, qualifyIds, read);
-    if (start > 0 && !(parsed instanceof InputError) && (parsed.record?.[read.idField] ?? null) === null) {
-      parsed = new InputError(
-        path,
-        lineNumber,
-        `no "${read.idField}": a shard reading from mid-file cannot name a document by its line number; give every ` +
-          `document an id`,
-      );
-    }
-    if (parsed instanceof InputError) {
-      // Mid-file, line numbers count from the piece's first line: say so.
-      const error =
-        start === 0
-          ? parsed
-          : new InputError(
-              path,
-              0,
-              `line ${lineNumber} from byte ${start}: ${parsed.message.slice(`${path}:${lineNumber}: `.length)}`,
-            );
-      if (!read.skipInvalid) throw error;
-      read.onInvalid?.(error.message);
-      continue;
-    }
-    yield start === 0 ? parsed : { ...parsed, source: { path, line: 0 } };
-  }
-}
-
-/**
- * The bytes of the lines starting in [start, end): from the first line end at or after start − 1 to the first at or
- * after end − 1.
- */
-async function* ownedBytes(
-  path: string,
-  start: number,
-  end: number,
-  countBytes: CountBytes,
-): AsyncGenerator<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    let at = start === 0 ? 0 : start - 1;
-    let skipping = start > 0; // inside the line an earlier piece owns
-    let last = -1; // the last byte yielded
-    while (at < end) {
-      const bytes = await readAt(handle, at, Math.min(CHUNK, end - at), countBytes);
-      if (bytes.length === 0) return;
-      at += bytes.length;
-      let from = 0;
-      if (skipping) {
-        const lf = bytes.indexOf(LF);
-        if (lf < 0) continue;
-        skipping = false;
-        from = lf + 1;
-      }
-      if (from < bytes.length) {
-        last = bytes[bytes.length - 1];
-        yield bytes.subarray(from);
-      }
-    }
-    if (skipping || last === -1 || last === LF) return;
-    // Finish the last line, which runs past end.
-    for (;;) {
-      const bytes = await readAt(handle, at, TAIL_CHUNK, countBytes);
-      if (bytes.length === 0) return;
-      at += bytes.length;
-      const lf = bytes.indexOf(LF);
-      if (lf >= 0) {
-        yield bytes.subarray(0, lf + 1);
-        return;
-      }
-      yield bytes;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readAt(
-  handle: import('node:fs/promises').FileHandle,
-  at: number,
-  length: number,
-  countBytes: CountBytes,
-): Promise<Uint8Array> {
-  const bytes = new Uint8Array(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(bytes, done, length - done, at + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  countBytes(done);
-  return bytes.subarray(0, done);
 }

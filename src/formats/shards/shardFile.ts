@@ -21,6 +21,13 @@
  * `--keep field:NAME` |
  * | `shingles` | only when the metadata says `sets`: the document's shingle set, LIST of INT64 (hi·2^32 + lo of each
  * 64-bit shingle hash, signed), empty for an empty document |
+ * | `text_file`, `text_start`, `text_bytes` | only when the metadata has `texts` (v3): where the document's text lies,
+ * file `texts.files[text_file]`, its JSON line's bytes [start, start + bytes): `cluster`'s exact pass reads and
+ * shingles the margin documents again from there (src/engines/textPairs.ts) instead of reading lists |
+ *
+ * v3 (issue 38): `sign --shard` stores text ranges, not lists, where every input is an uncompressed JSON Lines file
+ * (about 0.35× the corpus instead of 1.5×); `--shard-lists` (and other inputs) still store the lists, which the Spark
+ * job, `--against` and `--audit` need. v1 and v2 shards are read as they were.
  *
  * Encodings (v2): random hashes do not compress, so the exact keys, bands and shingles are written PLAIN and
  * uncompressed (Snappy saved 5 % of the lists; sorted lists under DELTA_BINARY_PACKED 8 %), and no column carries
@@ -43,86 +50,24 @@ import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
 import type { LshParams } from '../../bands/lshParams.js';
-import type { SignatureParams } from '../../signatures/params.js';
-import type { ShardRanges } from './shardRanges.js';
+import type { ShardColumns, ShardMeta, ShardRows } from './shardMeta.js';
 import { appendListColumn } from './listColumn.js';
 import { appendScoreColumn, appendSlotColumn, copyWords } from './slotColumns.js';
 
 export { setValues } from './listColumn.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
-export const SHARD_FORMAT = 'gpudedup-shard/v2';
+export const SHARD_FORMAT = 'gpudedup-shard/v3';
 /**
- * Formats `cluster` reads. v1 (before issue 38) has the same columns, its lists unsorted and every column
- * Snappy-compressed with statistics: read as v2 is.
+ * Formats `cluster` reads. v1 (before issue 38) has v2's columns, its lists unsorted and every column
+ * Snappy-compressed with statistics; v2 has no text ranges: both read as v3 is.
  */
-export const READABLE_SHARD_FORMATS: readonly string[] = ['gpudedup-shard/v1', SHARD_FORMAT];
+export const READABLE_SHARD_FORMATS: readonly string[] = ['gpudedup-shard/v1', 'gpudedup-shard/v2', SHARD_FORMAT];
 export const SHARD_META_KEY = 'gpudedup.shard';
 
-export interface ShardMeta {
-  readonly format: string;
-  readonly params: SignatureParams;
-  readonly lsh: LshParams;
-  /** The threshold the bands were chosen for; `cluster` verifies at it unless told otherwise. */
-  readonly threshold: number;
-  /**
-   * Shard index (0-based) of count: documents with position ≡ index (mod count), or with `ranges`, the index-th run of
-   * the input.
-   */
-  readonly shard: { readonly index: number; readonly count: number };
-  /** Documents in this shard. */
-  readonly documents: number;
-  /**
-   * Documents in the whole input when this shard read all of it (no `ranges`);
-   * with `ranges`, this shard's own (checkShardSet returns the sum).
-   */
-  readonly totalDocuments: number;
-  /** Bytes this shard read from disk (absent in shards written before it was counted). */
-  readonly bytesRead?: number;
-  /** Present when the shard read only its own pieces of the input (src/io/shardPlan.ts). */
-  readonly ranges?: ShardRanges;
-  /** Whether the `shingles` column is there (exact and hybrid verification in `cluster`); absent: no. */
-  readonly sets?: boolean;
-  /** The field whose value the `score` column holds (`--keep field:NAME`); absent: no such column. */
-  readonly scoreField?: string;
-  /**
-   * How the input was read (the text field signs, the id field names, skipping counts): alike in every shard. Absent:
-   * an older gpudedup.
-   */
-  readonly read?: ShardReading;
-}
+export type { ShardColumns, ShardMeta, ShardReading, ShardRows, ShardTexts } from './shardMeta.js';
 
-export type ShardReading = Readonly<
-  Record<'textField' | 'idField', string> & Record<'skipInvalid' | 'strict', boolean>
->;
-
-/** The optional columns of a shard. */
-export interface ShardColumns {
-  /** The `shingles` column. */
-  readonly sets?: boolean;
-  /** The `score` column. */
-  readonly score?: boolean;
-}
-
-/** One buffered row group's worth of columns. */
-export interface ShardRows {
-  ids: string[];
-  position: number[];
-  exactLo: (bigint | null)[];
-  exactHi: (bigint | null)[];
-  length: number[];
-  /** bands[j][row] */
-  bands: BigInt64Array[];
-  /** slots[i][row] */
-  slots: BigInt64Array[];
-  /** The same as (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
-  bandWords: Uint32Array[];
-  slotWords: Uint32Array[];
-  /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
-  shingles: Uint32Array[];
-  /** Each row's keep score, when the shard stores one. */
-  score: number[];
-}
+const TEXT_COLUMNS = ['text_file', 'text_start', 'text_bytes'];
 
 export function shardColumnNames(lsh: LshParams, k: number): { bands: string[]; slots: string[] } {
   return {
@@ -145,6 +90,7 @@ function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaE
     int64('exact_hi', true),
     int64('length'),
     ...names.bands.map((n) => int64(n)),
+    ...(optional.texts ? TEXT_COLUMNS.map((n) => int64(n)) : []),
     ...names.slots.map((n) => int64(n)),
   ];
   // The three-level LIST of the Parquet spec, which DuckDB and Spark read as a list of BIGINT.
@@ -213,6 +159,7 @@ export class ShardWriter {
     slots: BigInt64Array,
     set?: Uint32Array,
     score?: number,
+    text?: { readonly file: number; readonly start: number; readonly bytes: number },
   ): void {
     const r = this.rows;
     const at = r.ids.length;
@@ -231,6 +178,12 @@ export class ShardWriter {
     if (this.optional.score) {
       if (score === undefined) throw new Error('internal: this shard stores keep scores: push needs one');
       r.score.push(score);
+    }
+    if (this.optional.texts) {
+      if (text === undefined) throw new Error(`internal: this shard stores text ranges, and ${id} has none`);
+      r.textFile.push(text.file);
+      r.textStart.push(text.start);
+      r.textBytes.push(text.bytes);
     }
     if (r.ids.length === this.rowGroup) this.flush();
   }
@@ -257,6 +210,13 @@ export class ShardWriter {
         ...hashes,
         encoding: 'PLAIN' as const,
       })),
+      ...(this.optional.texts
+        ? TEXT_COLUMNS.map((name, i) => ({
+            name,
+            data: BigInt64Array.from([r.textFile, r.textStart, r.textBytes][i], BigInt),
+            nullable: false,
+          }))
+        : []),
     ];
     // The rest of the group's columns, in schema order, written from their words (slotColumns.ts, listColumn.ts).
     void this.writer.write({ columnData, rowGroupSize: n });
@@ -296,5 +256,8 @@ function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
     slotWords: slots.map(words),
     shingles: [],
     score: [],
+    textFile: [],
+    textStart: [],
+    textBytes: [],
   };
 }

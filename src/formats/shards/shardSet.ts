@@ -51,6 +51,9 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
       ...((first.sets ?? false) !== (m.sets ?? false)
         ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`]
         : []),
+      ...(JSON.stringify(first.texts) !== JSON.stringify(m.texts)
+        ? ['text ranges: the input files (paths, sizes or modification times) they point into differ']
+        : []),
       ...(first.scoreField !== m.scoreField
         ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`]
         : []),

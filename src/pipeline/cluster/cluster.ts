@@ -13,7 +13,8 @@ import { rangeOffsets } from '../../formats/shards/shardRanges.js';
 import { clusterPlan, type ClusterPlan, type ClusterSqlOptions } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
 import { sqlPairRule } from './sqlPairRule.js';
-import { schemeOf } from '../../signatures/params.js';
+import { schemeOf, shingleOptionsOf } from '../../signatures/params.js';
+import { changedTextFile, textPairDecider, type TextSource } from '../../engines/textPairs.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 
@@ -73,6 +74,7 @@ export interface ClusterSummary {
 export type PlanSettings = Pick<
   ClusterConfig,
   | 'shards'
+  | 'engine'
   | 'threshold'
   | 'maxBucketPairs'
   | 'keep'
@@ -88,7 +90,7 @@ export type PlanSettings = Pick<
 /** The checked shard set and the plan it gets. */
 export async function planFor(
   config: PlanSettings,
-): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode }> {
+): Promise<{ meta: ShardMeta; plan: ClusterPlan; threshold: number; verify: VerifyMode; byText: boolean }> {
   const metas = await Promise.all(config.shards.map(readShardMeta));
   const meta = checkShardSet(config.shards, metas);
   const simhash = checkSimhashCluster(config, meta);
@@ -97,12 +99,15 @@ export async function planFor(
   const verify = config.verify ?? defaultOf('verify');
   const rule = sqlPairRule(verify, threshold, k, slotBits, config.estimateError, simhash);
   const check = representativeCheck(config, verify, threshold, k, slotBits, simhash);
-  if ((hasMargin(rule) || (check !== undefined && hasMargin(check.rule))) && !meta.sets) {
+  const exact = hasMargin(rule) || (check !== undefined && hasMargin(check.rule));
+  if (exact && !meta.sets && meta.texts === undefined) {
     throw new RangeError(
       `--verify ${verify} needs the shingle sets, and ${config.shards[0]} has none (signed with --verify estimate or none): ` +
         `sign the shards again without it, or cluster with --verify estimate`,
     );
   }
+  const byText = exact && !meta.sets;
+  if (byText) checkTextRanges(config, meta, verify);
   const keep = config.keep.kind === 'field' ? 'score' : config.keep.kind;
   if (config.keep.kind === 'field' && meta.scoreField !== config.keep.field) {
     throw new RangeError(
@@ -113,8 +118,8 @@ export async function planFor(
   }
   if (config.inspect?.audit !== undefined && !meta.sets) {
     throw new RangeError(
-      `--audit measures exact Jaccard on the shingle sets, and ${config.shards[0]} has none (signed with --verify ` +
-        `estimate or none): sign the shards again without it`,
+      `--audit measures exact Jaccard on the shingle lists, and ${config.shards[0]} has none (signed with --verify ` +
+        `estimate or none, or without --shard-lists): sign the shards again with --shard-lists`,
     );
   }
   const reference =
@@ -130,6 +135,7 @@ export async function planFor(
     check,
     keep,
     reference,
+    byText,
   });
   const plan =
     config.inspect !== undefined && wantsInspection(config.inspect)
@@ -140,7 +146,23 @@ export async function planFor(
           ),
         }
       : joinPlan;
-  return { meta, plan, threshold, verify };
+  return { meta, plan, threshold, verify, byText };
+}
+
+/**
+ * Shards with text ranges, no lists: the exact pass reads the texts again, on DuckDB, from the files as they were
+ * signed; Spark and `--against` need the lists.
+ */
+function checkTextRanges(config: PlanSettings, meta: ShardMeta, verify: VerifyMode): void {
+  const resign = `sign the shards with --shard-lists, or cluster with --verify estimate --cluster-check none`;
+  const what = `${config.shards[0]} stores where each text lies, not its shingle list`;
+  if (config.engine === 'spark')
+    throw new RangeError(`--verify ${verify} on Spark needs the shingle lists, and ${what}: ${resign} (or on DuckDB)`);
+  if (config.against !== undefined && config.against.length > 0)
+    throw new RangeError(`--against needs the shingle lists, and ${what}: ${resign}`);
+  const changed = changedTextFile(meta.texts!);
+  if (changed !== undefined)
+    throw new RangeError(`${changed}: the exact pass reads the margin documents' texts from it; ${resign}`);
 }
 
 /**
@@ -200,8 +222,18 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
     scoreField: undefined,
     threshold: 0,
     read: undefined,
+    texts: undefined,
   });
   checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
+}
+
+/** What the exact pass needs to read and shingle the shards' texts again as they were signed. */
+function textSourceOf(meta: ShardMeta): TextSource {
+  return {
+    texts: meta.texts!,
+    shingle: shingleOptionsOf(meta.params),
+    read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
+  };
 }
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
@@ -222,8 +254,12 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
       ...(inspect.corpus ?? []).map((path) => ({ path, role: 'the corpus' })),
     ],
   );
-  const { meta, plan, threshold, verify } = await planFor(config);
-  const engineOptions = { ...config.engineOptions, reference: config.against };
+  const { meta, plan, threshold, verify, byText } = await planFor(config);
+  const engineOptions = {
+    ...config.engineOptions,
+    reference: config.against,
+    ...(byText ? { decideByText: textPairDecider(textSourceOf(meta)) } : {}),
+  };
   const run =
     config.engine === 'duckdb'
       ? await runDuckDb(plan, config.shards, engineOptions)

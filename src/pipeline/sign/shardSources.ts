@@ -13,11 +13,13 @@
  * Both count the bytes they read from disk (or the pipe).
  */
 import { createHash } from 'node:crypto';
-import type { ShardMeta } from '../../formats/shards/shardFile.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ShardMeta, ShardTexts } from '../../formats/shards/shardFile.js';
 import { rangePosition, type ShardRanges } from '../../formats/shards/shardRanges.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { readDocuments, readsOnce, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
-import { describeForShards, readPiece } from '../../io/shardInputs.js';
+import { describeForShards, readPiece, whyNoRanges, type CountBytes } from '../../io/shardInputs.js';
 import { planShards, type Piece } from '../../io/shardPlan.js';
 import type { StageProgress } from '../shared/config.js';
 
@@ -28,6 +30,8 @@ export interface ShardSource {
   documents(read: ReadOptions, progress: StageProgress): AsyncIterable<InputDocument>;
   /** The metadata fields the source knows, once its documents are read. */
   meta(): Pick<ShardMeta, 'totalDocuments' | 'bytesRead' | 'ranges'>;
+  /** With `byRange` and inputs that allow it: the files every document's `range` points into. */
+  readonly texts?: ShardTexts;
 }
 
 /** Shards of at most 2^21 runs keep positions (index × 2^32 + ordinal) exact doubles. */
@@ -38,9 +42,11 @@ export async function shardSource(
   shard: { index: number; count: number },
   read: ReadOptions,
   note: (message: string) => void,
+  byRange = false,
 ): Promise<ShardSource> {
   const once = files.find((f) => readsOnce(f.path));
   if (once !== undefined) {
+    if (byRange) note(listsInstead(`${once.path === '-' ? 'standard input' : once.path} cannot be read again`));
     const what = once.path === '-' ? 'standard input' : `${once.path} (a pipe)`;
     if (shard.count > 1)
       note(
@@ -50,7 +56,29 @@ export async function shardSource(
     return moduloSource(files, shard);
   }
   if (shard.count > MAX_RANGE_SHARDS) throw new RangeError(`--shard: at most ${MAX_RANGE_SHARDS} shards`);
-  return rangeSource(files, shard, read, note);
+  return rangeSource(files, shard, read, note, byRange);
+}
+
+/** The note of a shard that stores lists where ranges were asked for. */
+function listsInstead(why: string): string {
+  return `${why}: the shard stores shingle lists (about 1.1× the input's bytes), not text ranges`;
+}
+
+/** The files' identities for text ranges, or undefined (with a note) when one cannot be read again by range. */
+async function textFiles(
+  files: readonly InputFile[],
+  countBytes: CountBytes,
+  note: (message: string) => void,
+): Promise<ShardTexts | undefined> {
+  for (const file of files) {
+    const why = await whyNoRanges(file, countBytes);
+    if (why !== undefined) {
+      note(listsInstead(why));
+      return undefined;
+    }
+  }
+  const stats = await Promise.all(files.map((f) => stat(f.path)));
+  return { files: files.map((f, i) => ({ path: resolve(f.path), size: stats[i].size, mtimeMs: stats[i].mtimeMs })) };
 }
 
 async function rangeSource(
@@ -58,11 +86,13 @@ async function rangeSource(
   shard: { index: number; count: number },
   read: ReadOptions,
   note: (message: string) => void,
+  byRange: boolean,
 ): Promise<ShardSource> {
   let bytesRead = 0;
   const countBytes = (n: number): void => {
     bytesRead += n;
   };
+  const texts = byRange ? await textFiles(files, countBytes, note) : undefined;
   const described = await describeForShards(files, read, shard.count, countBytes);
   for (const line of described.notes) note(line);
   const plan = planShards(described.planned, shard.count);
@@ -93,15 +123,18 @@ async function rangeSource(
           files.length > 1,
           options,
           countBytes,
+          texts !== undefined,
         )) {
           pieces[k].documents++;
-          yield { ...doc, index: rangePosition(shard.index, documents++) };
+          const range = texts === undefined ? undefined : { ...doc.range!, file: piece.file };
+          yield { ...doc, index: rangePosition(shard.index, documents++), range };
           if ((documents & 1023) === 0) progress.update(documents, bytesRead);
         }
       }
       progress.update(documents, bytesRead);
     },
     meta: () => ({ totalDocuments: documents, bytesRead, ranges }),
+    texts,
   };
 }
 

@@ -19,10 +19,10 @@ import {
 } from '../../bands/signatureMatrix.js';
 import { words64 } from '../../exact/exactKey.js';
 import { keepScore } from '../../text/keepPolicy.js';
-import { ShardWriter, SHARD_FORMAT, type ShardMeta } from '../../formats/shards/shardFile.js';
+import { ShardWriter, SHARD_FORMAT, type ShardMeta, type ShardTexts } from '../../formats/shards/shardFile.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { listInputFiles } from '../../io/readDocuments.js';
-import { schemeOf, shingleOptionsOf, type SignatureParams } from '../../signatures/params.js';
+import { schemeOf, shingleOptionsOf, weightsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
 import { checkOutputs } from '../shared/outputChecks.js';
@@ -54,8 +54,13 @@ export interface SignShardConfig {
   readonly threads?: number;
   readonly out: string;
   readonly batchSize?: number;
-  /** Store each document's shingle set (the `shingles` column) for exact Jaccard in `cluster`. */
+  /**
+   * Make the shard ready for exact Jaccard in `cluster`: each document's text range (v3), where every input is an
+   * uncompressed JSON Lines file, else (or with `lists`) its shingle set (the `shingles` column).
+   */
   readonly storeSets?: boolean;
+  /** With storeSets: the shingle lists, even where text ranges would do (the Spark job, `--against`, `--audit`). */
+  readonly lists?: boolean;
   /** Store this field's numeric value as the `score` column, for `cluster --keep field:NAME`. */
   readonly scoreField?: string;
 }
@@ -69,6 +74,14 @@ export interface SignShardSummary {
   /** Bytes read from disk, and the input's bytes (undefined for standard input). */
   readonly bytesRead: number;
   readonly inputBytes: number | undefined;
+  /** What the shard holds for exact Jaccard: shingle lists, text ranges, or nothing (`--verify estimate`). */
+  readonly stored: 'lists' | 'texts' | 'none';
+}
+
+/** What a shard stores for `cluster`'s exact pass: lists, or the files its text ranges point into. */
+interface StoredForExact {
+  readonly lists: boolean;
+  readonly texts?: ShardTexts;
 }
 
 /** Parses `I/N` (1 ≤ I ≤ N) into a 0-based slice. */
@@ -94,23 +107,25 @@ export async function runSignShard(
   const files = await listInputFiles(config.inputs, hooks.note);
   if (config.out === '-') throw new RangeError('sign --shard -o -: a shard is a Parquet file; give a file name');
   await checkOutputs([{ flag: '-o', path: config.out }], files);
-  const source = await shardSource(files, config.shard, config.read, hooks.note);
+  const exact = config.storeSets === true;
+  // An idf table is the run's (counted or loaded): `cluster` could not shingle the texts again with it.
+  const idf = weightsOf(config.params) === 'idf';
+  if (exact && idf && config.lists !== true) hooks.note('--weights idf: the shard stores shingle lists, not text ranges');
+  const source = await shardSource(files, config.shard, config.read, hooks.note, exact && !idf && config.lists !== true);
+  const stored: StoredForExact = { lists: exact && source.texts === undefined, texts: source.texts };
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
     const writer = ShardWriter.create(
       config.out,
       config.lsh,
       slotColumns(config.params),
-      () => shardMeta(config, writer.documents, source),
+      () => shardMeta(config, writer.documents, source, stored),
       undefined,
-      {
-        sets: config.storeSets === true,
-        score: config.scoreField !== undefined,
-      },
+      { sets: stored.lists, texts: stored.texts !== undefined, score: config.scoreField !== undefined },
     );
     let empty: number;
     try {
-      empty = await signInto(writer, source, config, signer, hooks);
+      empty = await signInto(writer, source, config, signer, hooks, stored);
       await writer.commit();
     } catch (error) {
       await writer.abort();
@@ -127,6 +142,7 @@ export async function runSignShard(
       backend: signer.signer.description,
       bytesRead: meta.bytesRead ?? 0,
       inputBytes,
+      stored: stored.lists ? 'lists' : stored.texts !== undefined ? 'texts' : 'none',
     };
   });
 }
@@ -138,6 +154,7 @@ async function signInto(
   config: SignShardConfig,
   signer: RunSigner,
   hooks: DedupHooks,
+  stored: StoredForExact,
 ): Promise<number> {
   let empty = 0;
   await withProgress(
@@ -153,17 +170,22 @@ async function signInto(
       const pipeline = {
         shingle: shingleOptionsOf(config.params),
         batchDocuments: config.batchSize,
-        keepSets: config.storeSets === true,
+        keepSets: stored.lists,
         exactKeys: true,
       };
       for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
-        empty += appendBatch(writer, batch, config);
+        empty += appendBatch(writer, batch, config, stored.lists);
     },
   );
   return empty;
 }
 
-function shardMeta(config: SignShardConfig, documents: number, source: ShardSource): ShardMeta {
+function shardMeta(
+  config: SignShardConfig,
+  documents: number,
+  source: ShardSource,
+  stored: StoredForExact,
+): ShardMeta {
   const { textField, idField, skipInvalid, strict } = config.read;
   const read = { textField, idField, skipInvalid, strict: strict === true };
   return {
@@ -174,7 +196,8 @@ function shardMeta(config: SignShardConfig, documents: number, source: ShardSour
     shard: config.shard,
     documents,
     ...source.meta(),
-    sets: config.storeSets === true,
+    sets: stored.lists,
+    ...(stored.texts === undefined ? {} : { texts: stored.texts }),
     scoreField: config.scoreField,
     read,
   };
@@ -201,7 +224,12 @@ function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
 }
 
 /** Rows of one signed batch; returns the number of empty documents in it. */
-function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, config: SignShardConfig): number {
+function appendBatch(
+  writer: ShardWriter,
+  batch: SignedBatch<InputDocument>,
+  config: SignShardConfig,
+  lists: boolean,
+): number {
   const { k } = config.params;
   const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
   const { bands } = config.lsh;
@@ -234,8 +262,9 @@ function appendBatch(writer: ShardWriter, batch: SignedBatch<InputDocument>, con
       doc.text.length,
       bandKeys,
       slots,
-      batch.sets[d],
+      lists ? batch.sets[d] : undefined,
       score,
+      doc.range === undefined ? undefined : { file: doc.range.file!, start: doc.range.start, bytes: doc.range.bytes },
     );
   });
   return empty;
