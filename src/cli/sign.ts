@@ -73,7 +73,7 @@ export function registerSignCommand(program: Command): void {
       tableOption(
         'verify',
         '--verify <mode>',
-        "with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store where each " +
+        'with --shard: the verification `cluster` will run (default hybrid): hybrid and exact store where each ' +
           "document's text lies (or its shingle list) and band as dedup does for them; estimate and none store neither",
         {
           withDefault: false,

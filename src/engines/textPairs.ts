@@ -53,15 +53,15 @@ export function changedTextFile(texts: ShardTexts): string | undefined {
   return undefined;
 }
 
-export function textPairDecider(source: TextSource): TextPairDecider {
+export function textPairDecider(shingle: RangeShingler): TextPairDecider {
   // Kept across calls: the representative check's rounds meet the margin's documents again.
-  const sets = new SetsByPosition(source);
+  const sets = new SetsByPosition(shingle);
   return async (pairs, rule) => {
     for (let i = 0; i < pairs.l.length; i++) {
       sets.want(pairs.l[i], pairs.xf[i], pairs.xs[i], pairs.xb[i]);
       sets.want(pairs.r[i], pairs.yf[i], pairs.ys[i], pairs.yb[i]);
     }
-    sets.read();
+    await sets.read();
     const similarity = exactSimilarityOf(rule.simhash === undefined ? 'jaccard' : 'angular');
     const passed = new Uint8Array(pairs.l.length);
     for (let i = 0; i < passed.length; i++)
@@ -70,12 +70,66 @@ export function textPairDecider(source: TextSource): TextPairDecider {
   };
 }
 
+/** Where texts lie: file index, first byte and bytes of each, in the order read. */
+export interface TextRanges {
+  readonly file: Int32Array;
+  readonly start: Float64Array;
+  readonly bytes: Float64Array;
+}
+
+/** Shingle sets packed end to end: set i is words[offsets[i] .. offsets[i + 1]). */
+export interface PackedSets {
+  readonly words: Uint32Array;
+  readonly offsets: Uint32Array;
+}
+
+/**
+ * Reads each range's JSON line (front to back in each file when the ranges are in file order), takes its text and
+ * shingles it: on a worker thread (textWorker.ts) or this one.
+ */
+export function shingleRanges(source: TextSource, ranges: TextRanges): PackedSets {
+  const sets: Uint32Array[] = [];
+  const handles = new Map<number, number>();
+  let buffer = Buffer.alloc(1 << 16);
+  try {
+    for (let i = 0; i < ranges.file.length; i++) {
+      const [file, start, bytes] = [ranges.file[i], ranges.start[i], ranges.bytes[i]];
+      const { path } = source.texts.files[file];
+      let fd = handles.get(file);
+      if (fd === undefined) handles.set(file, (fd = openSync(path, 'r')));
+      if (buffer.length < bytes) buffer = Buffer.alloc(Math.max(bytes, 2 * buffer.length));
+      let done = 0;
+      for (let n = -1; done < bytes && n !== 0; done += n) n = readSync(fd, buffer, done, bytes - done, start + done);
+      sets.push(shingleDocument(textOf(source, buffer.toString('utf8', 0, done), path, start), source.shingle));
+    }
+  } finally {
+    for (const fd of handles.values()) closeSync(fd);
+  }
+  const offsets = new Uint32Array(sets.length + 1);
+  sets.forEach((set, i) => (offsets[i + 1] = offsets[i] + set.length));
+  const words = new Uint32Array(offsets[sets.length]);
+  sets.forEach((set, i) => words.set(set, offsets[i]));
+  return { words, offsets };
+}
+
+function textOf(source: TextSource, line: string, path: string, start: number): string {
+  const parsed = parseJsonLine(line, path, 0, false, source.read);
+  if (parsed instanceof InputError)
+    throw new Error(
+      `${path}, byte ${start}: not the JSON line the shards were signed from (${parsed.message}): sign them again`,
+    );
+  return parsed.text;
+}
+
+/** Shingles ranges, in parallel where it can: the runner of shingleRanges (textWorkers.ts). */
+export type RangeShingler = (ranges: TextRanges) => Promise<PackedSets>;
+
 /** The shingle sets of the documents pairs need, each read and shingled once, in file order. */
 class SetsByPosition {
   private readonly wanted = new Map<number, { file: number; start: number; bytes: number }>();
   private readonly sets = new Map<number, Uint32Array>();
 
-  constructor(private readonly source: TextSource) {}
+  constructor(private readonly shingle: RangeShingler) {}
 
   want(position: number, file: number, start: number, bytes: number): void {
     if (!this.sets.has(position) && !this.wanted.has(position)) this.wanted.set(position, { file, start, bytes });
@@ -88,38 +142,15 @@ class SetsByPosition {
   }
 
   /** Reads every wanted text by its range, front to back in each file, and shingles it. */
-  read(): void {
-    const order = [...this.wanted.entries()].sort(
-      ([, a], [, b]) => a.file - b.file || a.start - b.start,
-    );
-    const handles = new Map<number, number>();
-    let buffer = Buffer.alloc(1 << 16);
-    try {
-      for (const [position, range] of order) {
-        const { path } = this.source.texts.files[range.file];
-        let fd = handles.get(range.file);
-        if (fd === undefined) handles.set(range.file, (fd = openSync(path, 'r')));
-        if (buffer.length < range.bytes) buffer = Buffer.alloc(Math.max(range.bytes, 2 * buffer.length));
-        let done = 0;
-        while (done < range.bytes) {
-          const n = readSync(fd, buffer, done, range.bytes - done, range.start + done);
-          if (n === 0) break;
-          done += n;
-        }
-        this.sets.set(position, shingleDocument(this.textOf(buffer.toString('utf8', 0, done), path, range.start), this.source.shingle));
-      }
-    } finally {
-      for (const fd of handles.values()) closeSync(fd);
-    }
+  async read(): Promise<void> {
+    const order = [...this.wanted.entries()].sort(([, a], [, b]) => a.file - b.file || a.start - b.start);
+    const ranges = {
+      file: Int32Array.from(order, ([, r]) => r.file),
+      start: Float64Array.from(order, ([, r]) => r.start),
+      bytes: Float64Array.from(order, ([, r]) => r.bytes),
+    };
+    const { words, offsets } = await this.shingle(ranges);
+    order.forEach(([position], i) => this.sets.set(position, words.subarray(offsets[i], offsets[i + 1])));
     this.wanted.clear();
-  }
-
-  private textOf(line: string, path: string, start: number): string {
-    const parsed = parseJsonLine(line, path, 0, false, this.source.read);
-    if (parsed instanceof InputError)
-      throw new Error(
-        `${path}, byte ${start}: not the JSON line the shards were signed from (${parsed.message}): sign them again`,
-      );
-    return parsed.text;
   }
 }

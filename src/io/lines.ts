@@ -107,7 +107,8 @@ export async function* splitLinesWithRanges(
     const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     let start = 0;
     for (let end = chunk.indexOf(LF, start); end >= 0; end = chunk.indexOf(LF, start)) {
-      const piece = pending.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]);
+      const piece =
+        pending.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]);
       yield* rangedLinesOf(piece, pending.length === 0 ? at + start : pendingAt);
       pending = [];
       start = end + 1;

@@ -108,7 +108,10 @@ export async function whyNoRanges(file: InputFile, countBytes: CountBytes): Prom
   const head = await readHead(file.path, countBytes);
   const compression = compressionOf(head);
   if (compression !== 'none') return `${file.path} is ${compression}-compressed`;
-  const first = new TextDecoder().decode(head).split('\n').find((line) => line.replace(/^\ufeff/, '').trim() !== '');
+  const first = new TextDecoder()
+    .decode(head)
+    .split('\n')
+    .find((line) => line.replace(/^\ufeff/, '').trim() !== '');
   if (first !== undefined && isJsonName(file.path) && startsJsonArray(first.replace(/^\ufeff/, '')))
     return `${file.path} is a JSON array`;
   return undefined;

@@ -9,7 +9,7 @@
  * and keeps every N-th document, and those shards join to the same clusters.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readShardMeta } from '../../src/formats/shards/shardSet.js';
@@ -64,6 +64,53 @@ describe('sign --shard on a file split by byte ranges', () => {
   );
 });
 
+describe('text ranges (shard format v3)', () => {
+  it("a byte order mark, \\r\\n and lone \\r line ends and non-ASCII texts: still dedup's clusters", async () => {
+    const lines = readFileSync(corpus, 'utf8').trim().split('\n');
+    const ends = ['\n', '\r\n', '\n', '\r', '\n\n'];
+    const odd = join(dir, 'odd.jsonl');
+    writeFileSync(
+      odd,
+      '\ufeff' +
+        lines
+          .map((line, i) => {
+            const doc = JSON.parse(line) as { text: string };
+            return i % 11 === 0 ? JSON.stringify({ ...doc, text: `Ünïcödé ✓ 😀 ${doc.text}` }) : line;
+          })
+          .map((line, i) => line + ends[i % ends.length])
+          .join(''),
+    );
+    const clusters = join(dir, 'odd-dedup.csv');
+    await cli(['dedup', odd, '--clusters', clusters, '-o', join(dir, 'odd-kept.jsonl'), ...signArgs, '-q']);
+    const shards = [1, 2, 3].map((i) => join(dir, `odd-${i}.parquet`));
+    for (const [i, out] of shards.entries()) await cli(['sign', odd, '--shard', `${i + 1}/3`, '-o', out, ...signArgs]);
+    const metas = await Promise.all(shards.map(readShardMeta));
+    expect(metas.every((m) => m.texts !== undefined && !m.sets)).toBe(true);
+    for (const options of [[], ['--verify', 'exact', '--chain-delta', '0']]) {
+      const ours = join(dir, 'odd-cluster.csv');
+      await cli(['cluster', ...shards, ...options, '--clusters', ours, '-q']);
+      const want = options.length === 0 ? clusters : join(dir, 'odd-dedup-exact.csv');
+      if (options.length > 0)
+        await cli([
+          'dedup',
+          odd,
+          ...options,
+          '--bands',
+          '16',
+          '--rows',
+          '6',
+          '--clusters',
+          want,
+          '-o',
+          join(dir, 'odd-kept2.jsonl'),
+          ...signArgs,
+          '-q',
+        ]);
+      expect(readFileSync(ours, 'utf8')).toBe(readFileSync(want, 'utf8'));
+    }
+  }, 600_000);
+});
+
 describe('sign - --shard (standard input)', () => {
   it('streams all of it on every shard, keeps every N-th document, and joins to the same clusters', async () => {
     const text = readFileSync(corpus, 'utf8');
@@ -72,7 +119,12 @@ describe('sign - --shard (standard input)', () => {
     for (const [i, out] of shards.entries())
       outputs.push(await cli(['sign', '-', '--shard', `${i + 1}/2`, '-o', out, ...signArgs], text));
     expect(outputs[0]).toMatch(/standard input cannot be split/);
+    expect(outputs[0]).toMatch(/standard input cannot be read again: the shard stores shingle lists/);
     const metas = await Promise.all(shards.map(readShardMeta));
+    expect(metas.map((m) => [m.sets, m.texts])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
     expect(metas.map((m) => m.ranges)).toEqual([undefined, undefined]);
     expect(metas.map((m) => m.bytesRead)).toEqual([Buffer.byteLength(text), Buffer.byteLength(text)]); // all of it, twice
     const clusters = join(dir, 'stdin.csv');

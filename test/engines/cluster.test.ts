@@ -10,7 +10,8 @@
  * estimate, none, --keep longest with big buckets.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readShardMeta } from '../../src/formats/shards/shardSet.js';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -112,11 +113,12 @@ beforeAll(async () => {
   for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
   await Promise.all([
     ...sign(CHAINS, shardsOf('chains', 2)),
+    ...sign(CHAINS, shardsOf('chains-lists', 2), ['--shard-lists']),
     ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate']),
   ]);
   await Promise.all([
     ...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']),
-    ...sign(REFERENCE, shardsOf('reference', 1)),
+    ...sign(REFERENCE, shardsOf('reference', 1), ['--shard-lists']),
     ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate']),
   ]);
 }, 600_000);
@@ -212,7 +214,8 @@ describe('sign --shard + cluster with the defaults equal dedup with its defaults
 });
 
 describe('cluster settings equal dedup with the same settings (DuckDB, the chains corpus)', () => {
-  // The shards were banded for hybrid (recall 0.99 at t = 0.8): dedup gets the same bands.
+  // The chains shards store text ranges (an uncompressed JSON Lines input), chains-lists the shingle lists: both
+  // decide as dedup does. The shards were banded for hybrid (recall 0.99 at t = 0.8): dedup gets the same bands.
   const bands = ['--bands', '16', '--rows', '6'];
   const variants = [
     [],
@@ -227,12 +230,16 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
   it.each(variants.map((options) => [options.join(' ') || 'the defaults', options] as const))(
     '%s',
     async (_, options) => {
-      const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf('chains', 2), 'duckdb', options, [
-        ...options,
-        ...bands,
-      ]);
-      if (options.includes('--chain-delta') && options[1] === '0')
-        expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+      for (const name of ['chains', 'chains-lists']) {
+        const dedupStdout = await checkAgainstDedup(CHAINS, shardsOf(name, 2), 'duckdb', options, [
+          ...options,
+          ...bands,
+        ]);
+        if (options.includes('--chain-delta') && options[1] === '0')
+          expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
+        if (!options.includes('estimate') && !options.includes('none'))
+          expect(dedupStdout).toMatch(/by exact Jaccard [1-9]/);
+      }
     },
     300_000,
   );
@@ -313,7 +320,7 @@ describe('the shard file', () => {
     const { connection, close } = await openDuckDb();
     try {
       const rows = await (
-        await connection.runAndReadAll(`SELECT id, shingles FROM read_parquet('${shardsOf('chains', 2)[1]}')`)
+        await connection.runAndReadAll(`SELECT id, shingles FROM read_parquet('${shardsOf('chains-lists', 2)[1]}')`)
       ).getRowObjectsJS();
       expect(rows.length).toBeGreaterThan(500);
       const shingle = shingleOptionsOf(makeParams({}));
@@ -326,6 +333,62 @@ describe('the shard file', () => {
       close();
     }
   }, 60_000);
+});
+
+describe('shards with text ranges (v3)', () => {
+  it("record where each document's JSON line lies: its bytes are the line, and no list is stored", async () => {
+    const lines = new Map(
+      chainCorpus()
+        .trim()
+        .split('\n')
+        .map((line) => [(JSON.parse(line) as { id: string }).id, line]),
+    );
+    const corpus = readFileSync(CHAINS);
+    for (const shard of shardsOf('chains', 2)) {
+      const meta = await readShardMeta(shard);
+      expect([meta.format, meta.sets]).toEqual(['gpudedup-shard/v3', false]);
+      expect(meta.texts!.files).toEqual([{ path: CHAINS, size: corpus.length, mtimeMs: statSync(CHAINS).mtimeMs }]);
+      const { connection, close } = await openDuckDb();
+      try {
+        const rows = await (await connection.runAndReadAll(`SELECT * FROM read_parquet('${shard}')`)).getRowObjectsJS();
+        expect(rows.length).toBeGreaterThan(500);
+        expect(Object.keys(rows[0])).not.toContain('shingles');
+        for (const row of rows) {
+          const [start, bytes] = [Number(row.text_start), Number(row.text_bytes)];
+          expect([Number(row.text_file), corpus.toString('utf8', start, start + bytes)]).toEqual([
+            0,
+            lines.get(String(row.id)),
+          ]);
+        }
+      } finally {
+        close();
+      }
+    }
+  }, 60_000);
+
+  it('refuse Spark, --against, and an input changed since signing, each in one line', async () => {
+    const copy = join(dir, 'chains-copy.jsonl');
+    copyFileSync(CHAINS, copy);
+    const shard = join(dir, 'copy.parquet');
+    await cli(['sign', copy, '--shard', '1/1', '-o', shard, '--backend', 'cpu', '-q']);
+    const clusters = ['--clusters', join(dir, 'refused.csv')];
+    const stderrOf = async (args: string[]): Promise<string> => {
+      const result = await runCli(['cluster', shard, ...args, ...clusters]);
+      expect(result.code).toBe(1);
+      return result.stderr.trim();
+    };
+    expect(await stderrOf(['--engine', 'spark'])).toMatch(
+      /^--verify hybrid on Spark needs the shingle lists, and .*copy\.parquet stores where each text lies.*--shard-lists/,
+    );
+    expect(await stderrOf(['--against', shardsOf('reference', 1)[0]])).toMatch(/^--against needs the shingle lists/);
+    utimesSync(copy, new Date(), new Date(Date.now() + 5000));
+    expect(await stderrOf([])).toMatch(/chains-copy\.jsonl changed since the shards were signed .*--shard-lists/);
+    expect(
+      (await runCli(['cluster', shard, '--verify', 'estimate', '--cluster-check', 'none', ...clusters])).code,
+    ).toBe(0);
+    rmSync(copy);
+    expect(await stderrOf([])).toMatch(/chains-copy\.jsonl is missing/);
+  }, 120_000);
 });
 
 describe('gpudedup cluster outputs and refusals', () => {
@@ -362,7 +425,13 @@ describe('gpudedup cluster outputs and refusals', () => {
     const text = readFileSync(job, 'utf8');
     const planText = /PLAN = json\.loads\(r'''([\s\S]*?)'''\)/.exec(text)![1];
     const { planFor } = await import('../../src/pipeline/cluster/cluster.js');
-    const { plan } = await planFor({ shards, maxBucketPairs: 16, keep: { kind: 'first' }, chainDelta: 0.05 });
+    const { plan } = await planFor({
+      shards,
+      engine: 'spark',
+      maxBucketPairs: 16,
+      keep: { kind: 'first' },
+      chainDelta: 0.05,
+    });
     expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(plan)));
     execFileSync('python3', ['-m', 'py_compile', job]); // valid Python, without needing pyspark
   });

@@ -116,7 +116,8 @@ beforeAll(async () => {
     .map((d, i) => ({ id: `ref${i}`, text: d.text.replace(/^\S+/, i % 2 ? 'zz' : '$&') }));
   writeFileSync(REFERENCE, jsonl(reference));
   h3 = [await signShards(CORPUS, 'h3', 1), await signShards(CORPUS, 'h3', 3)];
-  h8 = await signShards(CORPUS, 'h8', 2, ['--max-hamming', '8']);
+  // h3 stores text ranges, h8 shingle lists (which the Spark job needs).
+  h8 = await signShards(CORPUS, 'h8', 2, ['--max-hamming', '8', '--shard-lists']);
 }, 600_000);
 
 describe('cluster on SimHash shards equals dedup --scheme simhash', () => {
@@ -151,7 +152,7 @@ describe('cluster on SimHash shards equals dedup --scheme simhash', () => {
   it('with --weights counts, and against a reference set', async () => {
     const counts = await signShards(CORPUS, 'counts', 2, ['--weights', 'counts']);
     await checkAgainstDedup(counts, ['--weights', 'counts'], []);
-    const reference = await signShards(REFERENCE, 'reference', 1);
+    const reference = await signShards(REFERENCE, 'reference', 1, ['--shard-lists']);
     await checkAgainstDedup(h3[1], [], [], { input: REFERENCE, shards: reference });
   }, 600_000);
 });

@@ -127,7 +127,9 @@ describe('gpudedup cluster refusals on both engines', () => {
     }));
     writeFileSync(input, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const shards = [1, 2].map((i) => join(dir, `repeat-${i}.parquet`));
-    await Promise.all(shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/2`, '-o', out, '-q'])));
+    await Promise.all(
+      shards.map((out, i) => cli(['sign', input, '--shard', `${i + 1}/2`, '-o', out, '-q', '--shard-lists'])),
+    );
     const clusters = join(dir, 'repeat.csv');
     for (const engine of sparkWanted() ? ['duckdb', 'spark'] : ['duckdb']) {
       const result = await runCli(['cluster', ...shards, '--engine', engine, '--clusters', clusters]);

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { splitLines } from '../../src/io/lines.js';
+import { splitLines, splitLinesWithRanges } from '../../src/io/lines.js';
 import { rng } from '../support/reference.js';
 
 async function collect(lines: AsyncIterable<string>): Promise<string[]> {
@@ -45,5 +45,32 @@ describe('splitLines', () => {
     const long = 'x'.repeat(100_000);
     const bytes = Buffer.from(`${long}\nshort\n${long}`);
     expect(await collect(splitLines(chunked(bytes, rng(1))))).toEqual([long, 'short', long]);
+  });
+});
+
+describe('splitLinesWithRanges', () => {
+  it("gives splitLines' lines, each the decoding of its byte range, invalid UTF-8 and lone \\r included", async () => {
+    const random = rng(11);
+    const pieces = ['a', 'bc', ' ', 'é', '€', '😀', '\n', '\r\n', '\r', '{"id":1}', '\n\n', '\uFFFD', '\r\r\n'];
+    for (let trial = 0; trial < 300; trial++) {
+      const parts = Array.from(
+        { length: Math.floor(random() * 30) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      );
+      let bytes = Buffer.from(parts.join(''), 'utf8');
+      if (trial % 3 === 0)
+        bytes = Buffer.concat([bytes, Buffer.from([0xe2, 0x82, 0x0d, 0xf0, 0x9f, 0x0a, 0x41, 0xc3])]);
+      // The chunks start at byte `base` of a file.
+      const base = Math.floor(random() * 1000);
+      const ranged: { text: string; start: number; end: number }[] = [];
+      for await (const line of splitLinesWithRanges(chunked(bytes, random), () => base)) ranged.push(line);
+      const label = JSON.stringify(bytes.toString('latin1'));
+      expect(
+        ranged.map((l) => l.text),
+        label,
+      ).toEqual(await collect(splitLines(Readable.from([bytes]))));
+      for (const line of ranged)
+        expect(bytes.toString('utf8', line.start - base, line.end - base), label).toBe(line.text);
+    }
   });
 });

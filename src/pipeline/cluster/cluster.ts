@@ -15,6 +15,8 @@ import { hasMargin } from '../../engines/sqlParts.js';
 import { sqlPairRule } from './sqlPairRule.js';
 import { schemeOf, shingleOptionsOf } from '../../signatures/params.js';
 import { changedTextFile, textPairDecider, type TextSource } from '../../engines/textPairs.js';
+import { shingleInWorkers } from '../../engines/textWorkers.js';
+import { availableParallelism } from 'node:os';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 
@@ -258,7 +260,13 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
   const engineOptions = {
     ...config.engineOptions,
     reference: config.against,
-    ...(byText ? { decideByText: textPairDecider(textSourceOf(meta)) } : {}),
+    ...(byText
+      ? {
+          decideByText: textPairDecider(
+            shingleInWorkers(textSourceOf(meta), config.engineOptions.threads ?? availableParallelism()),
+          ),
+        }
+      : {}),
   };
   const run =
     config.engine === 'duckdb'

@@ -110,8 +110,15 @@ export async function runSignShard(
   const exact = config.storeSets === true;
   // An idf table is the run's (counted or loaded): `cluster` could not shingle the texts again with it.
   const idf = weightsOf(config.params) === 'idf';
-  if (exact && idf && config.lists !== true) hooks.note('--weights idf: the shard stores shingle lists, not text ranges');
-  const source = await shardSource(files, config.shard, config.read, hooks.note, exact && !idf && config.lists !== true);
+  if (exact && idf && config.lists !== true)
+    hooks.note('--weights idf: the shard stores shingle lists, not text ranges');
+  const source = await shardSource(
+    files,
+    config.shard,
+    config.read,
+    hooks.note,
+    exact && !idf && config.lists !== true,
+  );
   const stored: StoredForExact = { lists: exact && source.texts === undefined, texts: source.texts };
   return withRunSigner(config, hooks, async (signer) => {
     const started = performance.now();
@@ -180,12 +187,7 @@ async function signInto(
   return empty;
 }
 
-function shardMeta(
-  config: SignShardConfig,
-  documents: number,
-  source: ShardSource,
-  stored: StoredForExact,
-): ShardMeta {
+function shardMeta(config: SignShardConfig, documents: number, source: ShardSource, stored: StoredForExact): ShardMeta {
   const { textField, idField, skipInvalid, strict } = config.read;
   const read = { textField, idField, skipInvalid, strict: strict === true };
   return {

@@ -1,0 +1,58 @@
+/**
+ * The exact pass's reading and shingling (textPairs.ts) on Node's worker threads: the ranges, in file order, cut
+ * into one contiguous run a worker, each worker reading its run front to back; the sets come back packed.
+ */
+import { WorkerPool } from '../workers/workerPool.js';
+import { workerScript } from '../workers/workerScript.js';
+import type { PackedSets, RangeShingler, TextSource } from './textPairs.js';
+import type { ShingleRequest, ShingleResponse } from './textWorker.js';
+
+/** Ranges fewer than this are shingled on one worker. */
+const MIN_RANGES_A_WORKER = 256;
+
+export function shingleInWorkers(source: TextSource, threads: number): RangeShingler {
+  return async (ranges) => {
+    const n = ranges.file.length;
+    const workers = Math.max(1, Math.min(threads, Math.floor(n / MIN_RANGES_A_WORKER)));
+    const pool = new WorkerPool<ShingleRequest, ShingleResponse>(
+      workerScript(import.meta.url, 'engines/textWorker.js'),
+      workers,
+      'exact pass',
+    );
+    try {
+      const cuts = Array.from({ length: workers + 1 }, (_, w) => Math.round((w * n) / workers));
+      const parts = await Promise.all(
+        cuts.slice(0, -1).map(async (from, w) => {
+          const to = cuts[w + 1];
+          const part = {
+            file: ranges.file.slice(from, to),
+            start: ranges.start.slice(from, to),
+            bytes: ranges.bytes.slice(from, to),
+          };
+          const response = await pool.request(w, { ...part, source });
+          if (response.error !== undefined || response.sets === undefined)
+            throw new Error(response.error ?? 'exact pass worker: no answer');
+          return response.sets;
+        }),
+      );
+      return joined(parts);
+    } finally {
+      pool.destroy();
+    }
+  };
+}
+
+/** The workers' packed sets as one, in order. */
+function joined(parts: readonly PackedSets[]): PackedSets {
+  if (parts.length === 1) return parts[0];
+  const count = parts.reduce((sum, p) => sum + p.offsets.length - 1, 0);
+  const words = new Uint32Array(parts.reduce((sum, p) => sum + p.words.length, 0));
+  const offsets = new Uint32Array(count + 1);
+  let [set, at] = [0, 0];
+  for (const part of parts) {
+    words.set(part.words, at);
+    for (let i = 1; i < part.offsets.length; i++) offsets[++set] = at + part.offsets[i];
+    at += part.words.length;
+  }
+  return { words, offsets };
+}
