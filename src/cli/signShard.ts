@@ -1,5 +1,10 @@
 /** `gpudedup sign --shard I/N -o shard.parquet`: the sign command's sharded mode, for `gpudedup cluster`. */
-import { parseShardSlice, runSignShard, type SignShardConfig } from '../pipeline/sign/signShard.js';
+import {
+  parseShardSlice,
+  runSignShard,
+  type SignShardConfig,
+  type SignShardSummary,
+} from '../pipeline/sign/signShard.js';
 import {
   idfIdentityFrom,
   readOptionsFrom,
@@ -70,7 +75,11 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
     },
     stage: (label, total, unit) => stageBar(label, total, unit, options.quiet),
   });
-  if (options.quiet) return;
+  if (!options.quiet) printSummary(s, config, options, simhash !== undefined);
+}
+
+function printSummary(s: SignShardSummary, config: SignShardConfig, options: ShardCliOptions, simhash: boolean): void {
+  const { params } = config;
   const int = (n: number): string => n.toLocaleString('en-US');
   process.stdout.write(
     [
@@ -86,7 +95,7 @@ export async function signShardCommand(inputs: string[], options: ShardCliOption
             : ''
         }`,
       `  sets       ${STORED[s.stored]}`,
-      simhash === undefined
+      !simhash
         ? `  bands      ${counted(config.lsh.bands, 'band')} × ${counted(config.lsh.rows, 'row')} (threshold ` +
           `${config.threshold}), k ${params.k}`
         : `  blocks     ${counted(config.lsh.bands, 'block table')} of ${counted(config.lsh.rows, 'bit')} ` +

@@ -1,16 +1,14 @@
 /**
- * The whole cluster join as SQL, the one place it is written: band buckets,
- * the candidate rule of `dedup`, verification by signature estimate, exact
- * groups, connected components by large-star / small-star (Kiveris et al.,
+ * The whole cluster join as SQL, the one place it is written: band buckets, the candidate rule of `dedup`,
+ * verification by signature estimate, exact groups, connected components by large-star / small-star (Kiveris et al.,
  * "Connected Components in MapReduce and Beyond", SoCC 2014) and the keep
  * policy. The input is a relation `shards` with the columns of
  * src/formats/shards/shardFile.ts; each engine (duckdb.ts, the Spark job of spark.ts)
  * registers it, materializes every step as a table under its name and runs
  * the loop. No `node:` import: the plan is data, handed to Python as JSON.
  *
- * Dialect: the statements use only what DuckDB and Spark SQL share — SELECT,
- * inner/left joins, GROUP BY, UNION / UNION ALL, DISTINCT, CASE, COALESCE,
- * LEAST, ROW_NUMBER and COUNT windows, BIGINT arithmetic and comparisons.
+ * Dialect: the statements use only what DuckDB and Spark SQL share — SELECT, inner/left joins, GROUP BY, UNION / UNION
+ * ALL, DISTINCT, CASE, COALESCE, LEAST, ROW_NUMBER and COUNT windows, BIGINT arithmetic and comparisons.
  * Where the two differ, the engines differ, not the SQL:
  * - materializing a step: DuckDB `CREATE OR REPLACE TABLE t AS …`; Spark
  *   `spark.sql(…).localCheckpoint()`, cached, registered as a temporary view
@@ -66,9 +64,7 @@ export interface ClusterSqlOptions {
    * meets.
    */
   readonly reference?: { readonly anchors: number };
-  /**
-   * Shards with text ranges and no lists (v3): the exact passes are decided on the host from the texts (DuckDB only).
-   */
+  /** Shards with text ranges, no lists (v3): the exact passes decided on the host from the texts (DuckDB only). */
   readonly byText?: boolean;
 }
 
@@ -193,7 +189,7 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
         `shards y ON y.position = c.b`,
     },
     ...(hasMargin(verify)
-      ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.byText === true)
+      ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.byText)
       : []),
     {
       name: 'verified',

@@ -130,7 +130,7 @@ export function exactPassSteps(
   keep: string,
   rule: SqlPairRule,
   rightTable = 'shards',
-  byText = false,
+  byText?: boolean,
 ): SqlStep[] {
   const pairs = `${name}_pairs`;
   if (byText) return textPassSteps(name, from, left, right, keep, rule);

@@ -13,10 +13,8 @@ import { rangeOffsets } from '../../formats/shards/shardRanges.js';
 import { clusterPlan, type ClusterPlan, type ClusterSqlOptions } from '../../engines/clusterSql.js';
 import { hasMargin } from '../../engines/sqlParts.js';
 import { sqlPairRule } from './sqlPairRule.js';
-import { schemeOf, shingleOptionsOf } from '../../signatures/params.js';
-import { changedTextFile, textPairDecider, type TextSource } from '../../engines/textPairs.js';
-import { shingleInWorkers } from '../../engines/textWorkers.js';
-import { availableParallelism } from 'node:os';
+import { schemeOf } from '../../signatures/params.js';
+import { checkTextRanges, textDecider } from './textExact.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 
@@ -152,22 +150,6 @@ export async function planFor(
 }
 
 /**
- * Shards with text ranges, no lists: the exact pass reads the texts again, on DuckDB, from the files as they were
- * signed; Spark and `--against` need the lists.
- */
-function checkTextRanges(config: PlanSettings, meta: ShardMeta, verify: VerifyMode): void {
-  const resign = `sign the shards with --shard-lists, or cluster with --verify estimate --cluster-check none`;
-  const what = `${config.shards[0]} stores where each text lies, not its shingle list`;
-  if (config.engine === 'spark')
-    throw new RangeError(`--verify ${verify} on Spark needs the shingle lists, and ${what}: ${resign} (or on DuckDB)`);
-  if (config.against !== undefined && config.against.length > 0)
-    throw new RangeError(`--against needs the shingle lists, and ${what}: ${resign}`);
-  const changed = changedTextFile(meta.texts!);
-  if (changed !== undefined)
-    throw new RangeError(`${changed}: the exact pass reads the margin documents' texts from it; ${resign}`);
-}
-
-/**
  * The representative check's rule, as nearDuplicates.ts: it decides as verification did, at t − δ (the estimate for
  * verify none); none at t − δ ≤ 0.
  */
@@ -229,12 +211,12 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
   checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 
-/** What the exact pass needs to read and shingle the shards' texts again as they were signed. */
-function textSourceOf(meta: ShardMeta): TextSource {
+/** The engine's options: the reference shards, and the exact pass's decider on shards with text ranges. */
+function engineOptionsFor(config: ClusterConfig, meta: ShardMeta, byText: boolean): EngineOptions {
   return {
-    texts: meta.texts!,
-    shingle: shingleOptionsOf(meta.params),
-    read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
+    ...config.engineOptions,
+    reference: config.against,
+    ...(byText ? { decideByText: textDecider(meta, config.engineOptions.threads) } : {}),
   };
 }
 
@@ -257,17 +239,7 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     ],
   );
   const { meta, plan, threshold, verify, byText } = await planFor(config);
-  const engineOptions = {
-    ...config.engineOptions,
-    reference: config.against,
-    ...(byText
-      ? {
-          decideByText: textPairDecider(
-            shingleInWorkers(textSourceOf(meta), config.engineOptions.threads ?? availableParallelism()),
-          ),
-        }
-      : {}),
-  };
+  const engineOptions = engineOptionsFor(config, meta, byText);
   const run =
     config.engine === 'duckdb'
       ? await runDuckDb(plan, config.shards, engineOptions)

@@ -51,6 +51,8 @@ const sign = (shards: string[], extra: string[] = []): Promise<string>[] =>
       '--threads',
       '1',
       '-q',
+      // --audit measures the lists (an uncompressed input's shards would store text ranges instead).
+      '--shard-lists',
       ...extra,
     ]),
   );
@@ -215,7 +217,7 @@ describe('cluster --report and --audit', () => {
     ]);
     expect(noSets.code).toBe(1);
     expect(noSets.stderr).toMatch(
-      /--audit measures exact Jaccard on the shingle sets, and .*estimate-1-of-2\.parquet has none/,
+      /--audit measures exact Jaccard on the shingle lists, and .*estimate-1-of-2\.parquet has none/,
     );
     const noAudit = await runCli(['cluster', ...shardsOf('sample', 2), '--audit-file', join(dir, 'y.csv')]);
     expect(noAudit.code).toBe(1);

@@ -1,0 +1,39 @@
+/**
+ * `cluster` on shards with text ranges and no lists (shard format v3): what the exact pass needs, and what it refuses.
+ */
+import { availableParallelism } from 'node:os';
+import type { ShardMeta } from '../../formats/shards/shardFile.js';
+import { changedTextFile, textPairDecider, type TextPairDecider } from '../../engines/textPairs.js';
+import { shingleInWorkers } from '../../engines/textWorkers.js';
+import { shingleOptionsOf } from '../../signatures/params.js';
+import type { VerifyMode } from '../../options.js';
+
+/**
+ * Shards with text ranges, no lists: the exact pass reads the texts again, on DuckDB, from the files as they were
+ * signed; Spark and `--against` need the lists.
+ */
+export function checkTextRanges(
+  config: { readonly shards: readonly string[]; readonly engine?: string; readonly against?: readonly string[] },
+  meta: ShardMeta,
+  verify: VerifyMode,
+): void {
+  const resign = `sign the shards with --shard-lists, or cluster with --verify estimate --cluster-check none`;
+  const what = `${config.shards[0]} stores where each text lies, not its shingle list`;
+  if (config.engine === 'spark')
+    throw new RangeError(`--verify ${verify} on Spark needs the shingle lists, and ${what}: ${resign} (or on DuckDB)`);
+  if (config.against !== undefined && config.against.length > 0)
+    throw new RangeError(`--against needs the shingle lists, and ${what}: ${resign}`);
+  const changed = changedTextFile(meta.texts!);
+  if (changed !== undefined)
+    throw new RangeError(`${changed}: the exact pass reads the margin documents' texts from it; ${resign}`);
+}
+
+/** The decider of the plan's host steps: the texts read again and shingled as they were signed, on `threads` workers. */
+export function textDecider(meta: ShardMeta, threads = availableParallelism()): TextPairDecider {
+  const source = {
+    texts: meta.texts!,
+    shingle: shingleOptionsOf(meta.params),
+    read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
+  };
+  return textPairDecider(shingleInWorkers(source, threads));
+}
