@@ -153,7 +153,9 @@ describe('cluster on SimHash shards equals dedup --scheme simhash', () => {
     const counts = await signShards(CORPUS, 'counts', 2, ['--weights', 'counts']);
     await checkAgainstDedup(counts, ['--weights', 'counts'], []);
     const reference = await signShards(REFERENCE, 'reference', 1, ['--shard-lists']);
-    await checkAgainstDedup(h3[1], [], [], { input: REFERENCE, shards: reference });
+    // --against reads the lists of both sides.
+    const listed = await signShards(CORPUS, 'h3-lists', 3, ['--shard-lists']);
+    await checkAgainstDedup(listed, [], [], { input: REFERENCE, shards: reference });
   }, 600_000);
 });
 
