@@ -380,7 +380,9 @@ describe('shards with text ranges (v3)', () => {
     expect(await stderrOf(['--engine', 'spark'])).toMatch(
       /^gpudedup: --verify hybrid on Spark needs the shingle lists, and .*copy\.parquet stores where each text lies.*--shard-lists/,
     );
-    expect(await stderrOf(['--against', shardsOf('reference', 1)[0]])).toMatch(/^gpudedup: --against needs the shingle lists/);
+    expect(await stderrOf(['--against', shardsOf('reference', 1)[0]])).toMatch(
+      /^gpudedup: --against needs the shingle lists/,
+    );
     utimesSync(copy, new Date(), new Date(Date.now() + 5000));
     expect(await stderrOf([])).toMatch(/chains-copy\.jsonl changed since the shards were signed .*--shard-lists/);
     expect(
