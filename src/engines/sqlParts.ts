@@ -133,10 +133,14 @@ export function exactPassSteps(
   byText?: boolean,
 ): SqlStep[] {
   const pairs = `${name}_pairs`;
-  if (byText) return textPassSteps(name, from, left, right, keep, rule);
+  const margin = {
+    name: pairs,
+    sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}`,
+  };
+  if (byText) return [margin, ...textPassSteps(name, { pairs, left, right, keep }, rule)];
   const { steps, rightSets } = commonShingleSteps(name, pairs, left, right, rightTable);
   return [
-    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
+    margin,
     ...steps,
     rule.simhash === undefined
       ? {
@@ -156,17 +160,12 @@ WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${
  */
 function textPassSteps(
   name: string,
-  from: string,
-  left: string,
-  right: string,
-  keep: string,
+  { pairs, left, right, keep }: Record<'pairs' | 'left' | 'right' | 'keep', string>,
   rule: SqlPairRule,
 ): SqlStep[] {
-  const pairs = `${name}_pairs`;
   const range = (t: string, p: string): string =>
     `${t}.text_file AS ${p}f, ${t}.text_start AS ${p}s, ${t}.text_bytes AS ${p}b`;
   return [
-    { name: pairs, sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}` },
     {
       name: `${name}_host`,
       sql: `SELECT p.${left} AS l, p.${right} AS r, ${range('x', 'x')}, ${range('y', 'y')}

@@ -308,15 +308,16 @@ describe('cluster --against reference shards equals dedup --against (DuckDB, the
   });
 });
 
+/** The chains corpus's lines and their documents. */
+const chainRecords = (): { line: string; doc: { id: string; text: string } }[] =>
+  chainCorpus()
+    .trim()
+    .split('\n')
+    .map((line) => ({ line, doc: JSON.parse(line) as { id: string; text: string } }));
+
 describe('the shard file', () => {
   it("stores each document's shingle set as dedup measures it: its 64-bit values, once each", async () => {
-    const texts = new Map(
-      chainCorpus()
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { id: string; text: string })
-        .map((d) => [d.id, d.text]),
-    );
+    const texts = new Map(chainRecords().map(({ doc }) => [doc.id, doc.text]));
     const { connection, close } = await openDuckDb();
     try {
       const rows = await (
@@ -337,12 +338,7 @@ describe('the shard file', () => {
 
 describe('shards with text ranges (v3)', () => {
   it("record where each document's JSON line lies: its bytes are the line, and no list is stored", async () => {
-    const lines = new Map(
-      chainCorpus()
-        .trim()
-        .split('\n')
-        .map((line) => [(JSON.parse(line) as { id: string }).id, line]),
-    );
+    const lines = new Map(chainRecords().map(({ doc, line }) => [doc.id, line]));
     const corpus = readFileSync(CHAINS);
     for (const shard of shardsOf('chains', 2)) {
       const meta = await readShardMeta(shard);
