@@ -34,7 +34,7 @@ const VARIANTS: [string[], RegExp][] = [
   [['--bands', '10', '--rows', '5'], /bands: \d+ vs 10; rows: \d+ vs 5/],
   [['--fn-weight', '20'], /bands: 16 vs 18/], // the optimizer's weights: another banding
   [['--recall-at-threshold', '0.5'], /bands: \d+ vs \d+|rows: \d+ vs \d+/],
-  [['--verify', 'estimate'], /shingle sets: stored vs none/],
+  [['--verify', 'estimate'], /shingle sets: text ranges vs none/],
   [['--keep', 'field:q'], /keep score: none vs q/],
   [['--text-field', 'body'], /--text-field: "text" vs "body"/],
   [['--id-field', 'key'], /--id-field: "id" vs "key"/],

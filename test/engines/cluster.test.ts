@@ -303,7 +303,7 @@ describe('cluster --against reference shards equals dedup --against (DuckDB, the
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: stored vs none/,
+      /reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: lists vs none/,
     );
   });
 });

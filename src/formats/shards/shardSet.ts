@@ -48,12 +48,7 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
         .map((key) => `${key}: ${first.lsh[key]} vs ${m.lsh[key]}`),
       ...(first.shard.count !== m.shard.count ? [`shard count: ${first.shard.count} vs ${m.shard.count}`] : []),
       ...inputDifferences(first, m),
-      ...((first.sets ?? false) !== (m.sets ?? false)
-        ? [`shingle sets: ${first.sets ? 'stored' : 'none'} vs ${m.sets ? 'stored' : 'none'}`]
-        : []),
-      ...(JSON.stringify(first.texts) !== JSON.stringify(m.texts)
-        ? ['text ranges: the input files (paths, sizes or modification times) they point into differ']
-        : []),
+      ...exactStoreDifferences(first, m),
       ...(first.scoreField !== m.scoreField
         ? [`keep score: ${first.scoreField ?? 'none'} vs ${m.scoreField ?? 'none'}`]
         : []),
@@ -77,6 +72,15 @@ export function checkShardSet(paths: readonly string[], metas: readonly ShardMet
   return first.ranges === undefined
     ? first
     : { ...first, totalDocuments: metas.reduce((sum, m) => sum + m.documents, 0) };
+}
+
+/** What each stores for the exact pass (lists, text ranges or none), and where text ranges point. */
+function exactStoreDifferences(first: ShardMeta, m: ShardMeta): string[] {
+  const stored = (x: ShardMeta): string => (x.sets ? 'lists' : x.texts !== undefined ? 'text ranges' : 'none');
+  if (stored(first) !== stored(m)) return [`shingle sets: ${stored(first)} vs ${stored(m)}`];
+  return JSON.stringify(first.texts) === JSON.stringify(m.texts)
+    ? []
+    : ['text ranges: the input files (paths, sizes or modification times) they point into differ'];
 }
 
 /**
