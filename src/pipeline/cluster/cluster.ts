@@ -23,7 +23,7 @@ import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
-import type { EngineOptions, EngineStats } from '../../engines/engine.js';
+import type { EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
 import { inspectOptionsFor, readInspection, wantsInspection, type InspectSettings } from './clusterInspect.js';
@@ -212,12 +212,22 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
 }
 
 /** The engine's options: the reference shards, and the exact pass's decider on shards with text ranges. */
-function engineOptionsFor(config: ClusterConfig, meta: ShardMeta, byText: boolean): EngineOptions {
-  return {
-    ...config.engineOptions,
-    reference: config.against,
-    ...(byText ? { decideByText: textDecider(meta, config.engineOptions.threads) } : {}),
-  };
+async function runEngine(
+  config: ClusterConfig,
+  plan: ClusterPlan,
+  meta: ShardMeta,
+  byText: boolean,
+): Promise<EngineRun> {
+  const decider = byText ? textDecider(meta, config.engineOptions.threads) : undefined;
+  const options = { ...config.engineOptions, reference: config.against, decideByText: decider?.decide };
+  // The engine has run every step when it returns: the exact pass's workers end then.
+  try {
+    return config.engine === 'duckdb'
+      ? await runDuckDb(plan, config.shards, options)
+      : await runSpark(plan, config.shards, options);
+  } finally {
+    decider?.close();
+  }
 }
 
 export async function runCluster(config: ClusterConfig): Promise<ClusterSummary> {
@@ -239,11 +249,7 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     ],
   );
   const { meta, plan, threshold, verify, byText } = await planFor(config);
-  const engineOptions = engineOptionsFor(config, meta, byText);
-  const run =
-    config.engine === 'duckdb'
-      ? await runDuckDb(plan, config.shards, engineOptions)
-      : await runSpark(plan, config.shards, engineOptions);
+  const run = await runEngine(config, plan, meta, byText);
   try {
     const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
     const inspection =

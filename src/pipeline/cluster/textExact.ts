@@ -29,11 +29,15 @@ export function checkTextRanges(
 }
 
 /** The decider of the plan's host steps: the texts read again and shingled as they were signed, on `threads` workers. */
-export function textDecider(meta: ShardMeta, threads = availableParallelism()): TextPairDecider {
+export function textDecider(
+  meta: ShardMeta,
+  threads = availableParallelism(),
+): { decide: TextPairDecider; close: () => void } {
   const source = {
     texts: meta.texts!,
     shingle: shingleOptionsOf(meta.params),
     read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
   };
-  return textPairDecider(shingleInWorkers(source, threads));
+  const { shingle, close } = shingleInWorkers(source, threads);
+  return { decide: textPairDecider(shingle), close };
 }
