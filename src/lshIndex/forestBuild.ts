@@ -14,6 +14,7 @@ import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { directoryLength, fillDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
+import { sketchMemory as sketchMemoryOf } from './sketchKernel.js';
 
 export interface ForestShape {
   readonly trees: number;
@@ -37,6 +38,8 @@ export interface ForestData {
   readonly directory: Uint32Array;
   /** Each row's fingerprints' low 8 bits, four to a word (sketchOf): row r's at sketch[r·sketchWords(slots) …]. */
   readonly sketch: Uint32Array;
+  /** The memory `sketch` lies in where the kernel reads it (sketchKernel.ts); else undefined. */
+  readonly sketchMemory?: WebAssembly.Memory;
 }
 
 /** A zeroed typed array's memory: shared between threads where the platform allows it. */
@@ -140,9 +143,25 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     fillDirectory(directory, t, starts, (position) => prefix[out[position]]);
   }
   const words = sketchWords(slots);
-  const sketch = new Uint32Array(sharedBytes(4 * words * segment.count));
+  const sketchMemory = sketchMemoryOf(slots, 4 * words * segment.count);
+  const sketch = new Uint32Array(
+    sketchMemory?.buffer ?? sharedBytes(4 * words * segment.count),
+    0,
+    words * segment.count,
+  );
   for (const r of indexed) sketchOf(fingerprints, r * slots, slots, sketch, r * words);
-  return { count: segment.count, fingerprints, sizes, sorted, starts, largest, banded, directory, sketch };
+  return {
+    count: segment.count,
+    fingerprints,
+    sizes,
+    sorted,
+    starts,
+    largest,
+    banded,
+    directory,
+    sketch,
+    sketchMemory,
+  };
 }
 
 /** What sorting a tree reads: the forest's fingerprints, partitions, and a scratch for the tree's prefix. */

@@ -181,8 +181,8 @@ function rescoreAtDepth(
     for (const row of met) {
       at.push(segment);
       rows.push(row);
-      bounds.push(forest.sketchAgreement(row, query.fingerprints));
     }
+    forest.sketchAgreements(met, query.fingerprints, bounds);
   };
   collectAtDepth(segments, forests, query, () => r, Infinity, each);
   const slots = forests[0].slots;
