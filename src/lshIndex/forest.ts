@@ -72,7 +72,7 @@ export class PrefixForest {
       );
     this.seen = new Uint32Array(segment.count);
     this.querySketch = { sketch: new Uint32Array(sketchWords(this.slots)) };
-    this.kernel = sketchKernel(this.data.sketchMemory);
+    this.kernel = sketchKernel(this.data.sketchMemory, this.data.count);
   }
 
   get partitions(): number {
@@ -158,6 +158,10 @@ export class PrefixForest {
    * even (a descent at 1 M documents scores tens of thousands of rows).
    */
   agreement(row: number, query: Uint16Array): number {
+    if (this.kernel !== undefined) {
+      this.setSketchQuery(query);
+      return this.kernel.equalPrints(row) / this.slots;
+    }
     let equal = 0;
     if (this.pairs !== undefined) {
       if (this.queryPairs.source !== query) this.queryPairs = { source: query, pairs: pairsOf(query) };
@@ -207,7 +211,7 @@ export class PrefixForest {
     if (this.querySketch.source === query) return;
     sketchOf(query, 0, this.slots, this.querySketch.sketch, 0);
     this.querySketch.source = query;
-    this.kernel?.setQuery(this.querySketch.sketch);
+    this.kernel?.setQuery(query);
   }
 }
 

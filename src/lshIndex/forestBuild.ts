@@ -14,7 +14,7 @@ import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { directoryLength, fillDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
-import { sketchMemory as sketchMemoryOf } from './sketchKernel.js';
+import { forestMemory } from './sketchKernel.js';
 
 export interface ForestShape {
   readonly trees: number;
@@ -38,7 +38,7 @@ export interface ForestData {
   readonly directory: Uint32Array;
   /** Each row's fingerprints' low 8 bits, four to a word (sketchOf): row r's at sketch[r·sketchWords(slots) …]. */
   readonly sketch: Uint32Array;
-  /** The memory `sketch` lies in where the kernel reads it (sketchKernel.ts); else undefined. */
+  /** The memory `sketch` and `fingerprints` lie in where the kernel reads them (sketchKernel.ts); else undefined. */
   readonly sketchMemory?: WebAssembly.Memory;
 }
 
@@ -92,9 +92,9 @@ function fingerprintRows(
   segment: IndexSegment,
   parameters: IndexParameters,
   slots: number,
-): { fingerprints: Uint16Array; sizes: Float64Array; indexed: number[] } {
+  fingerprints: Uint16Array,
+): { sizes: Float64Array; indexed: number[] } {
   const { count } = segment;
-  const fingerprints = new Uint16Array(sharedBytes(2 * count * slots));
   const sizes = new Float64Array(sharedBytes(8 * count));
   const row = new Uint32Array(rowWidthOf(parameters));
   const indexed: number[] = [];
@@ -110,13 +110,17 @@ function fingerprintRows(
         : 0;
     indexed.push(r);
   }
-  return { fingerprints, sizes, indexed };
+  return { sizes, indexed };
 }
 
 /** The forest of a segment. */
 export function buildForest(segment: IndexSegment, parameters: IndexParameters, shape: ForestShape): ForestData {
   const slots = shape.trees * shape.depth;
-  const { fingerprints, sizes, indexed } = fingerprintRows(segment, parameters, slots);
+  const words = sketchWords(slots);
+  const held = forestMemory(slots, segment.count);
+  const fingerprints = held?.fingerprints ?? new Uint16Array(sharedBytes(2 * segment.count * slots));
+  const sketch = held?.sketch ?? new Uint32Array(sharedBytes(4 * words * segment.count));
+  const { sizes, indexed } = fingerprintRows(segment, parameters, slots, fingerprints);
   const banded = indexed.length;
   const order = sortByPartition(
     indexed,
@@ -142,14 +146,8 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     sortTree(trees, t, order, out);
     fillDirectory(directory, t, starts, (position) => prefix[out[position]]);
   }
-  const words = sketchWords(slots);
-  const sketchMemory = sketchMemoryOf(slots, 4 * words * segment.count);
-  const sketch = new Uint32Array(
-    sketchMemory?.buffer ?? sharedBytes(4 * words * segment.count),
-    0,
-    words * segment.count,
-  );
   for (const r of indexed) sketchOf(fingerprints, r * slots, slots, sketch, r * words);
+  const sketchMemory = held?.memory;
   return {
     count: segment.count,
     fingerprints,

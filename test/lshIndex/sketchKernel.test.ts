@@ -1,7 +1,7 @@
 /**
- * The sketch bound's WebAssembly kernel (src/lshIndex/sketchKernel.ts,
- * wasm/sketch.wat) against the TypeScript count it replaces: the same bound
- * for every row and query, one row at a time and in batches that cross the
+ * The forest's WebAssembly kernel (src/lshIndex/sketchKernel.ts,
+ * wasm/sketch.wat) against the TypeScript counts it replaces: the same sketch
+ * bound and fingerprint agreement for every row and query, one row at a time and in batches that cross the
  * kernel's scratch page; the memory a MessagePort hands another thread is
  * the same memory, and a forest there bounds rows as the builder's does.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { forestShape, PrefixForest, type ForestData } from '../../src/lshIndex/forest.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { MemorySegment, rowWidthOf } from '../../src/lshIndex/segment.js';
-import { KERNEL_SLOTS, sketchKernel, sketchMemory } from '../../src/lshIndex/sketchKernel.js';
+import { forestMemory, KERNEL_SLOTS, sketchKernel } from '../../src/lshIndex/sketchKernel.js';
 
 const parameters = resolveParameters({ k: 128 });
 
@@ -57,6 +57,7 @@ describe('the sketch kernel', () => {
     // A query of its own: every other slot one of row 7's, the rest changed in the high byte only (sketch bytes agree).
     queries.push(queries[2].map((f, i) => (i % 2 === 0 ? f : f ^ 0x100)));
     const seen = new Set<number>();
+    const agreements = new Set<number>();
     for (const query of queries) {
       const rows = Array.from({ length: 40_000 }, (_, i) => (i * 7919) % 300); // 40,000 > 2 scratch pages of rows
       const fromKernel: number[] = [-1];
@@ -67,11 +68,16 @@ describe('the sketch kernel', () => {
       for (let r = 0; r < 300; r++) {
         const bound = forest.sketchAgreement(r, query);
         expect(bound).toBe(reference.sketchAgreement(r, query));
-        expect(bound).toBeGreaterThanOrEqual(Math.round(forest.agreement(r, query) * forest.slots));
+        const agreement = forest.agreement(r, query);
+        expect(agreement).toBe(reference.agreement(r, query));
+        expect(bound).toBeGreaterThanOrEqual(Math.round(agreement * forest.slots));
         seen.add(bound);
+        agreements.add(agreement);
       }
     }
     expect(seen.size).toBeGreaterThan(50); // bounds from few slots to all 128
+    expect(agreements.size).toBeGreaterThan(50);
+    expect(agreements.has(1)).toBe(true);
     expect(seen.has(KERNEL_SLOTS)).toBe(true);
   });
 
@@ -90,11 +96,13 @@ describe('the sketch kernel', () => {
     expect(there).toEqual(here);
     forest.data.sketch[42 * (KERNEL_SLOTS / 4)] ^= 0xff; // one byte of row 42 changed here is seen there
     expect(adopted.sketchAgreement(42, query)).toBe(KERNEL_SLOTS - 1);
+    forest.data.fingerprints[42 * KERNEL_SLOTS + 5] ^= 0x100; // and a fingerprint
+    expect(adopted.agreement(42, query)).toBe((KERNEL_SLOTS - 1) / KERNEL_SLOTS);
   });
 
   it('is left out where the forest has other than 128 slots, or the memory cannot be had', () => {
-    expect(sketchMemory(64, 1024)).toBeUndefined();
-    expect(sketchMemory(KERNEL_SLOTS, 2 ** 33)).toBeUndefined(); // past 32-bit addresses
-    expect(sketchKernel(undefined)).toBeUndefined();
+    expect(forestMemory(64, 1024)).toBeUndefined();
+    expect(forestMemory(KERNEL_SLOTS, 2 ** 24)).toBeUndefined(); // 6 GiB: past 32-bit addresses
+    expect(sketchKernel(undefined, 0)).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
-;; The sketch bound of an LSH Forest's row (src/lshIndex/forest.ts, sketchAgreement): of a row's 128 sketch bytes
-;; (the low 8 bits of its 128 slot fingerprints, forestBuild.ts) at `at` in the forest's sketch memory, how many equal
-;; the query's. Eight 16-byte compares, a bitmask and a popcount each, where TypeScript takes 32 words of bit tricks
-;; (issue 39: a descent to two slots at 1 M bounds ~30,000 rows a query). The sketch memory is imported, shared
-;; between the server's query threads (each instantiates this module over it); the query's sketch lies in this
-;; instance's globals (`setQuery`, one call a query), and each thread reads its rows in a page of its own that it
-;; grew the memory by (sketchKernel.ts), so no two threads write the same bytes.
+;; An LSH Forest's row against the query (src/lshIndex/forest.ts) over its forest memory (sketchKernel.ts): the
+;; rows' sketches (128 bytes a row: the low 8 bits of each of its 128 slot fingerprints, forestBuild.ts), then their
+;; fingerprints (128 × 16 bits a row). `equalBytes` counts a row's sketch bytes equal to the query's (sketchAgreement,
+;; the bound), `equalPrints` its fingerprints equal to the query's (agreement): 16-byte compares, a bitmask and a
+;; popcount each, where TypeScript takes 32 or 64 words of bit tricks (issue 39: a descent to two slots at 1 M bounds
+;; ~30,000 rows a query). The memory is imported, shared between the server's query threads (each instantiates this
+;; module over it); the query lies in this instance's globals (`setQuery`, once a query), and each thread writes
+;; rows only in a page of its own that it grew the memory by (sketchKernel.ts), so no two threads write the same bytes.
 (module
-  (import "forest" "sketch" (memory 0 65536 shared))
+  (import "forest" "memory" (memory 0 65536 shared))
   (global $q0 (mut v128) (v128.const i64x2 0 0))
   (global $q1 (mut v128) (v128.const i64x2 0 0))
   (global $q2 (mut v128) (v128.const i64x2 0 0))
@@ -15,18 +16,52 @@
   (global $q5 (mut v128) (v128.const i64x2 0 0))
   (global $q6 (mut v128) (v128.const i64x2 0 0))
   (global $q7 (mut v128) (v128.const i64x2 0 0))
+  (global $p0 (mut v128) (v128.const i64x2 0 0))
+  (global $p1 (mut v128) (v128.const i64x2 0 0))
+  (global $p2 (mut v128) (v128.const i64x2 0 0))
+  (global $p3 (mut v128) (v128.const i64x2 0 0))
+  (global $p4 (mut v128) (v128.const i64x2 0 0))
+  (global $p5 (mut v128) (v128.const i64x2 0 0))
+  (global $p6 (mut v128) (v128.const i64x2 0 0))
+  (global $p7 (mut v128) (v128.const i64x2 0 0))
+  (global $p8 (mut v128) (v128.const i64x2 0 0))
+  (global $p9 (mut v128) (v128.const i64x2 0 0))
+  (global $p10 (mut v128) (v128.const i64x2 0 0))
+  (global $p11 (mut v128) (v128.const i64x2 0 0))
+  (global $p12 (mut v128) (v128.const i64x2 0 0))
+  (global $p13 (mut v128) (v128.const i64x2 0 0))
+  (global $p14 (mut v128) (v128.const i64x2 0 0))
+  (global $p15 (mut v128) (v128.const i64x2 0 0))
 
-  (func (export "setQuery") (param $w0 i32) (param $w1 i32) (param $w2 i32) (param $w3 i32) (param $w4 i32) (param $w5 i32) (param $w6 i32) (param $w7 i32) (param $w8 i32) (param $w9 i32) (param $w10 i32) (param $w11 i32) (param $w12 i32) (param $w13 i32) (param $w14 i32) (param $w15 i32) (param $w16 i32) (param $w17 i32) (param $w18 i32) (param $w19 i32) (param $w20 i32) (param $w21 i32) (param $w22 i32) (param $w23 i32) (param $w24 i32) (param $w25 i32) (param $w26 i32) (param $w27 i32) (param $w28 i32) (param $w29 i32) (param $w30 i32) (param $w31 i32)
-    (global.set $q0 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w0)) (local.get $w1)) (local.get $w2)) (local.get $w3)))
-    (global.set $q1 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w4)) (local.get $w5)) (local.get $w6)) (local.get $w7)))
-    (global.set $q2 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w8)) (local.get $w9)) (local.get $w10)) (local.get $w11)))
-    (global.set $q3 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w12)) (local.get $w13)) (local.get $w14)) (local.get $w15)))
-    (global.set $q4 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w16)) (local.get $w17)) (local.get $w18)) (local.get $w19)))
-    (global.set $q5 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w20)) (local.get $w21)) (local.get $w22)) (local.get $w23)))
-    (global.set $q6 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w24)) (local.get $w25)) (local.get $w26)) (local.get $w27)))
-    (global.set $q7 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w28)) (local.get $w29)) (local.get $w30)) (local.get $w31))))
+  ;; The query's 128 fingerprints, two to a word (little-endian: slot 2i in the low half of word i); its sketch is
+  ;; their low bytes.
+  (func (export "setQuery") (param $w0 i32) (param $w1 i32) (param $w2 i32) (param $w3 i32) (param $w4 i32) (param $w5 i32) (param $w6 i32) (param $w7 i32) (param $w8 i32) (param $w9 i32) (param $w10 i32) (param $w11 i32) (param $w12 i32) (param $w13 i32) (param $w14 i32) (param $w15 i32) (param $w16 i32) (param $w17 i32) (param $w18 i32) (param $w19 i32) (param $w20 i32) (param $w21 i32) (param $w22 i32) (param $w23 i32) (param $w24 i32) (param $w25 i32) (param $w26 i32) (param $w27 i32) (param $w28 i32) (param $w29 i32) (param $w30 i32) (param $w31 i32) (param $w32 i32) (param $w33 i32) (param $w34 i32) (param $w35 i32) (param $w36 i32) (param $w37 i32) (param $w38 i32) (param $w39 i32) (param $w40 i32) (param $w41 i32) (param $w42 i32) (param $w43 i32) (param $w44 i32) (param $w45 i32) (param $w46 i32) (param $w47 i32) (param $w48 i32) (param $w49 i32) (param $w50 i32) (param $w51 i32) (param $w52 i32) (param $w53 i32) (param $w54 i32) (param $w55 i32) (param $w56 i32) (param $w57 i32) (param $w58 i32) (param $w59 i32) (param $w60 i32) (param $w61 i32) (param $w62 i32) (param $w63 i32)
+    (global.set $p0 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w0)) (local.get $w1)) (local.get $w2)) (local.get $w3)))
+    (global.set $p1 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w4)) (local.get $w5)) (local.get $w6)) (local.get $w7)))
+    (global.set $p2 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w8)) (local.get $w9)) (local.get $w10)) (local.get $w11)))
+    (global.set $p3 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w12)) (local.get $w13)) (local.get $w14)) (local.get $w15)))
+    (global.set $p4 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w16)) (local.get $w17)) (local.get $w18)) (local.get $w19)))
+    (global.set $p5 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w20)) (local.get $w21)) (local.get $w22)) (local.get $w23)))
+    (global.set $p6 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w24)) (local.get $w25)) (local.get $w26)) (local.get $w27)))
+    (global.set $p7 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w28)) (local.get $w29)) (local.get $w30)) (local.get $w31)))
+    (global.set $p8 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w32)) (local.get $w33)) (local.get $w34)) (local.get $w35)))
+    (global.set $p9 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w36)) (local.get $w37)) (local.get $w38)) (local.get $w39)))
+    (global.set $p10 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w40)) (local.get $w41)) (local.get $w42)) (local.get $w43)))
+    (global.set $p11 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w44)) (local.get $w45)) (local.get $w46)) (local.get $w47)))
+    (global.set $p12 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w48)) (local.get $w49)) (local.get $w50)) (local.get $w51)))
+    (global.set $p13 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w52)) (local.get $w53)) (local.get $w54)) (local.get $w55)))
+    (global.set $p14 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w56)) (local.get $w57)) (local.get $w58)) (local.get $w59)))
+    (global.set $p15 (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $w60)) (local.get $w61)) (local.get $w62)) (local.get $w63)))
+    (global.set $q0 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p0) (global.get $p1)))
+    (global.set $q1 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p2) (global.get $p3)))
+    (global.set $q2 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p4) (global.get $p5)))
+    (global.set $q3 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p6) (global.get $p7)))
+    (global.set $q4 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p8) (global.get $p9)))
+    (global.set $q5 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p10) (global.get $p11)))
+    (global.set $q6 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p12) (global.get $p13)))
+    (global.set $q7 (i8x16.shuffle 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30 (global.get $p14) (global.get $p15))))
 
-  (func $equal (param $at i32) (result i32)
+  (func $equalBytes (param $at i32) (result i32)
     (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=0 (local.get $at)) (global.get $q0))))
       (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $at)) (global.get $q1)))))
       (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $at)) (global.get $q2)))))
@@ -37,15 +72,33 @@
       (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=112 (local.get $at)) (global.get $q7))))))
 
   (func (export "equalBytes") (param $at i32) (result i32)
-    (call $equal (local.get $at)))
+    (call $equalBytes (local.get $at)))
 
-  ;; Rows rows[0 … n) (u32 at `rows`) replaced by their rows' equal bytes: one call a batch, not a row.
+  (func (export "equalPrints") (param $at i32) (result i32)
+    (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=0 (local.get $at)) (global.get $p0))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=16 (local.get $at)) (global.get $p1)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=32 (local.get $at)) (global.get $p2)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=48 (local.get $at)) (global.get $p3)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=64 (local.get $at)) (global.get $p4)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=80 (local.get $at)) (global.get $p5)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=96 (local.get $at)) (global.get $p6)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=112 (local.get $at)) (global.get $p7)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=128 (local.get $at)) (global.get $p8)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=144 (local.get $at)) (global.get $p9)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=160 (local.get $at)) (global.get $p10)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=176 (local.get $at)) (global.get $p11)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=192 (local.get $at)) (global.get $p12)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=208 (local.get $at)) (global.get $p13)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=224 (local.get $at)) (global.get $p14)))))
+      (i32.popcnt (i16x8.bitmask (i16x8.eq (v128.load offset=240 (local.get $at)) (global.get $p15))))))
+
+  ;; Rows rows[0 … n) (u32 at `rows`) replaced by their sketches' equal bytes (sketch i at 128·i): one call a batch.
   (func (export "bounds") (param $rows i32) (param $n i32)
     (local $end i32)
     (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $n) (i32.const 2))))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
-        (i32.store (local.get $rows) (call $equal (i32.shl (i32.load (local.get $rows)) (i32.const 7))))
+        (i32.store (local.get $rows) (call $equalBytes (i32.shl (i32.load (local.get $rows)) (i32.const 7))))
         (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
         (br $next)))))
