@@ -23,7 +23,7 @@
  * A row found through the postings is read only if it shares enough of the
  * query's sampled shingles to hold C of them. Browser-safe.
  */
-import { exactJaccard } from '../verify/verification.js';
+import { jaccardWith } from '../verify/exactJaccard.js';
 import type { PrefixForest } from './forest.js';
 import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
@@ -149,6 +149,8 @@ function verified(
   const { q, c } = query;
   scorer.setQuery(query);
   const matches: IndexMatch[] = [];
+  // Jaccard, whatever the index measures (a containment is a Jaccard's), with the query's table filled once.
+  const jaccard = query.set === undefined ? undefined : jaccardWith(query.set);
   for (const m of met) {
     const source = segments[m.segment];
     const forest = forests[m.segment];
@@ -169,7 +171,7 @@ function verified(
       if (similarity >= least && containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
       continue;
     }
-    const exact = exactJaccard(query.set!, set);
+    const exact = jaccard!(set);
     // |Q ∩ X| recovered from the exact Jaccard: an integer, so the rounding is exact.
     const common = Math.round((exact * (q + set.length / 2)) / (1 + exact));
     const exactContainment = common / q;

@@ -19,7 +19,7 @@
  * with nothing in common with the query is never returned. Browser-safe.
  */
 import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { exactJaccard } from '../verify/exactJaccard.js';
+import { exactJaccard, jaccardWith } from '../verify/exactJaccard.js';
 import type { PrefixForest } from './forest.js';
 import type { IndexParameters } from './options.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
@@ -77,6 +77,8 @@ export class RowScorer {
   private readonly width: number;
   private readonly pair: Uint32Array;
   private readonly matrix: SignatureMatrix;
+  /** exact(set, ·) for the last query set: Jaccard's with the query's table filled once (jaccardWith). */
+  private against: { set?: Uint32Array; exact: (other: Uint32Array) => number } = { exact: () => 0 };
   constructor(
     parameters: IndexParameters,
     /** What exact scores measure: Jaccard, or a simhash index's angle (exactJaccard.ts). */
@@ -100,7 +102,14 @@ export class RowScorer {
   scores(source: IndexSegment, row: number, set: Uint32Array | undefined): RowScore {
     const similarity = this.estimate(source, row);
     const other = set === undefined ? undefined : source.readSet(row);
-    return other === undefined ? { similarity } : { similarity, exact: this.exact(set!, other) };
+    return other === undefined ? { similarity } : { similarity, exact: this.exactWith(set!)(other) };
+  }
+
+  /** exact(set, ·), for many rows against one query set. */
+  exactWith(set: Uint32Array): (other: Uint32Array) => number {
+    if (this.against.set !== set)
+      this.against = { set, exact: this.exact === exactJaccard ? jaccardWith(set) : (other) => this.exact(set, other) };
+    return this.against.exact;
   }
 
   /**
@@ -112,7 +121,7 @@ export class RowScorer {
     const other = source.readSet(row);
     return other === undefined
       ? { similarity: this.estimate(source, row) }
-      : { similarity: agreement, exact: this.exact(set, other) };
+      : { similarity: agreement, exact: this.exactWith(set)(other) };
   }
 }
 
