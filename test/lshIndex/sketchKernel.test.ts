@@ -5,12 +5,12 @@
  * kernel's scratch page; the memory a MessagePort hands another thread is
  * the same memory, and a forest there bounds rows as the builder's does.
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { forestShape, PrefixForest, type ForestData } from '../../src/lshIndex/forest.js';
+import { forestShape, PrefixForest } from '../../src/lshIndex/forest.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { MemorySegment, rowWidthOf } from '../../src/lshIndex/segment.js';
 import { forestMemory, KERNEL_SLOTS, sketchKernel } from '../../src/lshIndex/sketchKernel.js';
+import { posted } from './posted.js';
 
 const parameters = resolveParameters({ k: 128 });
 
@@ -32,17 +32,6 @@ function forestOf(): PrefixForest {
 /** The same forest counting in TypeScript: its data without the kernel's memory. */
 const withoutKernel = (forest: PrefixForest): PrefixForest =>
   new PrefixForest(forest.segment, parameters, forest.shape, { ...forest.data, sketchMemory: undefined });
-
-function posted(data: ForestData): Promise<ForestData> {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve) => {
-    (port2 as MessagePort).once('message', (message: ForestData) => {
-      port1.close();
-      resolve(message);
-    });
-    port1.postMessage(data);
-  });
-}
 
 describe('the sketch kernel', () => {
   it('bounds every row as the TypeScript count does, a row at a time and in batches past a page', () => {
