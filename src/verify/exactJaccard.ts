@@ -121,30 +121,59 @@ function commonWasm(wasm: IntersectionExports, small: Uint32Array, large: Uint32
   return wasm.intersection(a, small.length / 2, b, large.length / 2, 0, bitsFor(small.length));
 }
 
+/** exactJaccard(query, ·) for many sets; `reading` for a set read straight into the kernel's memory. */
+export interface QueryJaccard {
+  (other: Uint32Array): number;
+  /** exactJaccard(query, X) for the set X of `length` words that `fill` writes into the array it is given. */
+  reading(length: number, fill: (into: Uint32Array) => void): number;
+}
+
 /**
  * exactJaccard(query, ·) for many sets against one query (the index's rescoring and containment read thousands a
  * query): the query goes into the kernel's table once, and each set is only looked up in it — again after any other
- * use of the kernel in between. The same count, so the same similarity to the last bit.
+ * use of the kernel in between; `reading` has the set read into the kernel's memory, no array allocated or copied.
+ * The same count, so the same similarity to the last bit.
  */
-export function jaccardWith(query: Uint32Array): (other: Uint32Array) => number {
+export function jaccardWith(query: Uint32Array): QueryJaccard {
   const q = query.length / 2;
   let placed = -1; // the fill that put the query's table in place
   let bits = 0;
-  return (other) => {
+  /** Where a set of `length` words goes after the query's table, filled if it is not in place; -1: no kernel. */
+  const place = (length: number): number => {
     const wasm = kernel.get();
-    if (wasm === undefined || q === 0 || other.length === 0 || query.length + other.length > MAX_WASM_WORDS)
-      return exactJaccard(query, other);
+    if (wasm === undefined || q === 0 || length === 0 || query.length + length > MAX_WASM_WORDS) return -1;
     if (placed !== fills) {
-      placeSmall(wasm, query, other.length);
+      placeSmall(wasm, query, length);
       generation++;
       wasm.intersection(16 << tableBits, q, 0, 0, 0, (bits = bitsFor(query.length)));
       placed = ++fills;
     }
     const b = (16 << tableBits) + 4 * query.length;
-    reserveMemory(wasm.memory, b + 4 * other.length);
-    if (words === undefined || words.buffer !== wasm.memory.buffer) words = new Uint32Array(wasm.memory.buffer);
-    words.set(other, b / 4);
-    const common = wasm.probe(b, other.length / 2, 0, bits);
-    return common / (q + other.length / 2 - common);
+    reserveMemory(wasm.memory, b + 4 * length);
+    return b;
   };
+  const probed = (b: number, length: number): number => {
+    const common = kernel.get()!.probe(b, length / 2, 0, bits);
+    return common / (q + length / 2 - common);
+  };
+  const of = (other: Uint32Array): number => {
+    const b = place(other.length);
+    if (b < 0) return exactJaccard(query, other);
+    const memory = kernel.get()!.memory;
+    if (words === undefined || words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
+    words.set(other, b / 4);
+    return probed(b, other.length);
+  };
+  return Object.assign(of, {
+    reading(length: number, fill: (into: Uint32Array) => void): number {
+      const b = place(length);
+      if (b < 0) {
+        const other = new Uint32Array(length);
+        fill(other);
+        return exactJaccard(query, other);
+      }
+      fill(new Uint32Array(kernel.get()!.memory.buffer, b, length));
+      return probed(b, length);
+    },
+  });
 }

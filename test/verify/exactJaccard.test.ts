@@ -86,7 +86,7 @@ describe('exactJaccard (WebAssembly) against the TypeScript reference and BigInt
     }
   });
 
-  it('jaccardWith(query) gives exactJaccard(query, ·) for many sets, interleaved with other queries and pairs', () => {
+  it('jaccardWith(query) gives exactJaccard(query, ·) for many sets, given or read in, interleaved with other queries and pairs', () => {
     const random = rng(23);
     const queries = [randomSet(random, 300), randomSet(random, 5), randomSet(random, 3000), new Uint32Array(0)];
     const against = queries.map((q) => jaccardWith(q));
@@ -96,7 +96,9 @@ describe('exactJaccard (WebAssembly) against the TypeScript reference and BigInt
       const q = queries[i];
       const other =
         random() < 0.5 && q.length > 0 ? nearCopy(random, q, random()) : randomSet(random, Math.floor(random() * 700));
-      expect(against[i](other)).toBe(exactJaccardTs(q, other));
+      // Half given as arrays, half read straight into the kernel's memory.
+      const got = trial % 2 === 0 ? against[i](other) : against[i].reading(other.length, (into) => into.set(other));
+      expect(got).toBe(exactJaccardTs(q, other));
       checked += q.length > 0 && exactJaccardTs(q, other) > 0 ? 1 : 0;
       // Other uses of the kernel between two rows: pairs, one past the query's table (it grows and is reset).
       if (trial % 97 === 0) {
