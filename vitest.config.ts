@@ -10,6 +10,9 @@ export default defineConfig({
     globalSetup: ['test/support/globalSetup.ts'],
     // Two cores: run files on at most two workers, and give WebGPU (lavapipe) and CLI tests room.
     maxWorkers: 2,
+    // A worker runs its files one after another in one module graph instead of a fresh one each: the shared
+    // modules (src/, vitest, hyparquet…) are imported once a worker, not once a file.
+    isolate: false,
     // The longest files first (test/support/sequencer.ts): no minute-long file starts last.
     sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,

@@ -15,8 +15,14 @@ import { lowercaseModule } from './lowercase-table.mjs';
 import { sha1Module } from './sha1-as.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const folders = ['src/signatures/wasm', 'src/shingles/wasm', 'src/substrings/wasm', 'src/verify/wasm'];
-const features = { simd: true, bulk_memory: true, sign_extension: true, mutable_globals: true };
+const folders = [
+  'src/signatures/wasm',
+  'src/shingles/wasm',
+  'src/substrings/wasm',
+  'src/verify/wasm',
+  'src/lshIndex/wasm',
+];
+const features = { simd: true, bulk_memory: true, sign_extension: true, mutable_globals: true, threads: true };
 
 const wabt = await initWabt();
 for (const folder of folders) {

@@ -182,6 +182,11 @@ async function throwJobFailure(
   throw new Error(`the Spark job failed (exit ${result.code}): ${causes.join(' | ')}\n${lines.slice(-15).join('\n')}`);
 }
 
+/** The rows of a job's clusters folder (`OUT_DIR/clusters`), clusters numbered 0, 1, … as `cluster` writes them. */
+export async function* jobClusterRows(dir: string): AsyncGenerator<readonly ClusterRow[]> {
+  yield* readParts(await partFiles(dir));
+}
+
 async function partFiles(dir: string): Promise<string[]> {
   return (await readdir(dir))
     .filter((name) => name.startsWith('part-') && name.endsWith('.parquet'))

@@ -23,11 +23,12 @@
  * A row found through the postings is read only if it shares enough of the
  * query's sampled shingles to hold C of them. Browser-safe.
  */
-import { exactJaccard } from '../verify/verification.js';
+import { jaccardWith } from '../verify/exactJaccard.js';
 import type { PrefixForest } from './forest.js';
 import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
-import { collectAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery, type RowScorer } from './topK.js';
+import { storedJaccard, type RowScorer } from './rowScorer.js';
+import { collectAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery } from './topK.js';
 import type { IndexMatch } from './types.js';
 
 /** The least Jaccard of Q (q shingles) with a set of at most u shingles that holds C·q of Q's. */
@@ -149,6 +150,8 @@ function verified(
   const { q, c } = query;
   scorer.setQuery(query);
   const matches: IndexMatch[] = [];
+  // Jaccard, whatever the index measures (a containment is a Jaccard's), with the query's table filled once.
+  const jaccard = query.set === undefined ? undefined : jaccardWith(query.set);
   for (const m of met) {
     const source = segments[m.segment];
     const forest = forests[m.segment];
@@ -162,16 +165,16 @@ function verified(
     // agreement (forest.ts) already does.
     if (least > 0 && forest.sketchAgreement(m.row, query.fingerprints) / forest.slots < least) continue;
     if (least > 0 && forest.agreement(m.row, query.fingerprints) < least) continue;
-    const set = query.set === undefined ? undefined : source.readSet(m.row);
-    if (set === undefined) {
+    const stored = jaccard === undefined ? undefined : storedJaccard(jaccard, source, m.row);
+    if (stored === undefined) {
       const similarity = scorer.estimate(source, m.row);
       const containment = containmentOf(similarity, q, x);
       if (similarity >= least && containment >= c) matches.push({ id: source.id(m.row), similarity, containment });
       continue;
     }
-    const exact = exactJaccard(query.set!, set);
+    const { exact, size } = stored;
     // |Q ∩ X| recovered from the exact Jaccard: an integer, so the rounding is exact.
-    const common = Math.round((exact * (q + set.length / 2)) / (1 + exact));
+    const common = Math.round((exact * (q + size)) / (1 + exact));
     const exactContainment = common / q;
     if (exactContainment < c) continue;
     // The row's signature is read for a match only (its estimate is part of the answer).

@@ -209,6 +209,10 @@ export class DiskSegment {
     return this.setOffsets === undefined ? 0 : this.setOffsets[row + 1] - this.setOffsets[row];
   }
 
+  readSetInto(row: number, into: Uint32Array): void {
+    if (this.sets !== undefined && into.length > 0) this.sets.read(bytesOf(into), this.setOffsets![row] * 8);
+  }
+
   /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
   view(removed: Uint8Array | undefined): IndexSegment {
     return {
@@ -221,6 +225,7 @@ export class DiskSegment {
       readRow: (row, out, at) => this.readRow(row, out, at),
       readSet: (row) => this.readSet(row),
       setSize: (row) => this.setSize(row),
+      readSetInto: (row, into) => this.readSetInto(row, into),
     };
   }
 

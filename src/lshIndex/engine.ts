@@ -19,7 +19,8 @@ import { IndexIdError } from './errors.js';
 import { containmentMatches } from './containment.js';
 import { fingerprintsOf } from './forest.js';
 import { ForestCache } from './forestCache.js';
-import { RowScorer, topMatches, type ForestQuery } from './topK.js';
+import { RowScorer } from './rowScorer.js';
+import { topMatches, type ForestQuery } from './topK.js';
 import { measureOf, simhashTopMatches } from './simhashTopK.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 

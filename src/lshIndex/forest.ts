@@ -19,6 +19,7 @@ import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape }
 import type { IndexParameters } from './options.js';
 import { bucketBounds } from './prefixDirectory.js';
 import type { IndexSegment } from './segment.js';
+import { sketchKernel, type SketchKernel } from './sketchKernel.js';
 
 export { estimatedSetSize, fingerprintsOf, type ForestData, type ForestShape } from './forestBuild.js';
 
@@ -48,6 +49,8 @@ export class PrefixForest {
   private querySketch: { source?: Uint16Array; sketch: Uint32Array };
   /** Where each first-fingerprint bucket begins, by tree and partition (prefixDirectory.ts). */
   private readonly directory: Uint32Array;
+  /** The sketch bound's WebAssembly kernel over data.sketchMemory, this thread's instance; else undefined. */
+  private readonly kernel?: SketchKernel;
   private stamp = 0;
 
   constructor(
@@ -69,6 +72,7 @@ export class PrefixForest {
       );
     this.seen = new Uint32Array(segment.count);
     this.querySketch = { sketch: new Uint32Array(sketchWords(this.slots)) };
+    this.kernel = sketchKernel(this.data.sketchMemory, this.data.count);
   }
 
   get partitions(): number {
@@ -154,6 +158,10 @@ export class PrefixForest {
    * even (a descent at 1 M documents scores tens of thousands of rows).
    */
   agreement(row: number, query: Uint16Array): number {
+    if (this.kernel !== undefined) {
+      this.setSketchQuery(query);
+      return this.kernel.equalPrints(row) / this.slots;
+    }
     let equal = 0;
     if (this.pairs !== undefined) {
       if (this.queryPairs.source !== query) this.queryPairs = { source: query, pairs: pairsOf(query) };
@@ -175,11 +183,9 @@ export class PrefixForest {
    * (forestBuild.ts) agree. Reads 128 bytes of the row at k = 128, not the fingerprints' 256.
    */
   sketchAgreement(row: number, query: Uint16Array): number {
+    this.setSketchQuery(query);
+    if (this.kernel !== undefined) return this.kernel.equalBytes(row); // 128 slots, no padding bytes
     const words = this.querySketch.sketch.length;
-    if (this.querySketch.source !== query) {
-      sketchOf(query, 0, this.slots, this.querySketch.sketch, 0);
-      this.querySketch.source = query;
-    }
     const q = this.querySketch.sketch;
     const sketch = this.data.sketch;
     // Bytes that differ, counted in each word's top byte; padding bytes (0 in both) never differ.
@@ -192,6 +198,20 @@ export class PrefixForest {
       differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
     }
     return this.slots - differ;
+  }
+
+  /** sketchAgreement of each of `rows`, appended to `out`: by the kernel a page of rows a call where it loaded. */
+  sketchAgreements(rows: readonly number[], query: Uint16Array, out: number[]): void {
+    this.setSketchQuery(query);
+    if (this.kernel !== undefined) this.kernel.boundsOf(rows, out, out.length);
+    else for (const row of rows) out.push(this.sketchAgreement(row, query));
+  }
+
+  private setSketchQuery(query: Uint16Array): void {
+    if (this.querySketch.source === query) return;
+    sketchOf(query, 0, this.slots, this.querySketch.sketch, 0);
+    this.querySketch.source = query;
+    this.kernel?.setQuery(query);
   }
 }
 

@@ -14,6 +14,7 @@ import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { directoryLength, fillDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
+import { forestMemory } from './sketchKernel.js';
 
 export interface ForestShape {
   readonly trees: number;
@@ -37,6 +38,8 @@ export interface ForestData {
   readonly directory: Uint32Array;
   /** Each row's fingerprints' low 8 bits, four to a word (sketchOf): row r's at sketch[r·sketchWords(slots) …]. */
   readonly sketch: Uint32Array;
+  /** The memory `sketch` and `fingerprints` lie in where the kernel reads them (sketchKernel.ts); else undefined. */
+  readonly sketchMemory?: WebAssembly.Memory;
 }
 
 /** A zeroed typed array's memory: shared between threads where the platform allows it. */
@@ -89,9 +92,9 @@ function fingerprintRows(
   segment: IndexSegment,
   parameters: IndexParameters,
   slots: number,
-): { fingerprints: Uint16Array; sizes: Float64Array; indexed: number[] } {
+  fingerprints: Uint16Array,
+): { sizes: Float64Array; indexed: number[] } {
   const { count } = segment;
-  const fingerprints = new Uint16Array(sharedBytes(2 * count * slots));
   const sizes = new Float64Array(sharedBytes(8 * count));
   const row = new Uint32Array(rowWidthOf(parameters));
   const indexed: number[] = [];
@@ -107,13 +110,17 @@ function fingerprintRows(
         : 0;
     indexed.push(r);
   }
-  return { fingerprints, sizes, indexed };
+  return { sizes, indexed };
 }
 
 /** The forest of a segment. */
 export function buildForest(segment: IndexSegment, parameters: IndexParameters, shape: ForestShape): ForestData {
   const slots = shape.trees * shape.depth;
-  const { fingerprints, sizes, indexed } = fingerprintRows(segment, parameters, slots);
+  const words = sketchWords(slots);
+  const held = forestMemory(slots, segment.count);
+  const fingerprints = held?.fingerprints ?? new Uint16Array(sharedBytes(2 * segment.count * slots));
+  const sketch = held?.sketch ?? new Uint32Array(sharedBytes(4 * words * segment.count));
+  const { sizes, indexed } = fingerprintRows(segment, parameters, slots, fingerprints);
   const banded = indexed.length;
   const order = sortByPartition(
     indexed,
@@ -139,10 +146,20 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     sortTree(trees, t, order, out);
     fillDirectory(directory, t, starts, (position) => prefix[out[position]]);
   }
-  const words = sketchWords(slots);
-  const sketch = new Uint32Array(sharedBytes(4 * words * segment.count));
   for (const r of indexed) sketchOf(fingerprints, r * slots, slots, sketch, r * words);
-  return { count: segment.count, fingerprints, sizes, sorted, starts, largest, banded, directory, sketch };
+  const sketchMemory = held?.memory;
+  return {
+    count: segment.count,
+    fingerprints,
+    sizes,
+    sorted,
+    starts,
+    largest,
+    banded,
+    directory,
+    sketch,
+    sketchMemory,
+  };
 }
 
 /** What sorting a tree reads: the forest's fingerprints, partitions, and a scratch for the tree's prefix. */

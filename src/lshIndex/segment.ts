@@ -27,6 +27,8 @@ export interface IndexSegment {
   readSet(row: number): Uint32Array | undefined;
   /** The number of shingles of the row's stored set, without reading it (containment queries' partitions). */
   setSize?(row: number): number;
+  /** The row's stored set into `into`, of exactly 2·setSize(row) words (no array allocated: a rescoring reads ~1,000). */
+  readSetInto?(row: number, into: Uint32Array): void;
 }
 
 /** Words of one signature row. */

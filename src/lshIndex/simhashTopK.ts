@@ -17,7 +17,8 @@ import type { IndexParameters } from './options.js';
 import type { ShinglePostings } from './postings.js';
 import { Ranking, rescoreBudget } from './rerank.js';
 import type { IndexSegment } from './segment.js';
-import type { ForestQuery, Met, RowScorer } from './topK.js';
+import type { RowScorer } from './rowScorer.js';
+import type { ForestQuery, Met } from './topK.js';
 import type { IndexMatch } from './types.js';
 
 /** What an index's exact decisions measure: Jaccard, or a simhash index's angle (exactJaccard.ts). */

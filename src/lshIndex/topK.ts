@@ -18,14 +18,14 @@
  * (postings.ts, as containment finds short items) are rescored too. A row
  * with nothing in common with the query is never returned. Browser-safe.
  */
-import { signatureAgreement, type SignatureMatrix } from '../bands/signatureMatrix.js';
-import { exactJaccard } from '../verify/exactJaccard.js';
 import type { PrefixForest } from './forest.js';
-import type { IndexParameters } from './options.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
-import { Ranking, type RowScore } from './rerank.js';
-import { rowWidthOf, type IndexSegment } from './segment.js';
+import { Ranking } from './rerank.js';
+import type { IndexSegment } from './segment.js';
+import type { ForestQuery, RowScorer } from './rowScorer.js';
 import type { IndexMatch } from './types.js';
+
+export type { ForestQuery } from './rowScorer.js';
 
 /** The per-document miss probability the descent allows (the recall guarantee: ≥ 0.95). */
 export const MISS_PROBABILITY = 0.05;
@@ -57,63 +57,11 @@ function isShort(set: Uint32Array, forests: readonly PrefixForest[]): boolean {
 /** The probability that a document at Jaccard `j` shares no prefix of `r` slots with the query in any of `trees`. */
 export const missProbability = (j: number, r: number, trees: number): number => (1 - j ** r) ** trees;
 
-/** The query's row, its forest fingerprints and (where kept) its shingle set. */
-export interface ForestQuery {
-  readonly words: Uint32Array;
-  readonly at: number;
-  readonly fingerprints: Uint16Array;
-  readonly set?: Uint32Array;
-}
-
 /** A row met by the descent, with its fingerprint agreement. */
 export interface Met {
   readonly segment: number;
   readonly row: number;
   readonly agreement: number;
-}
-
-/** Full-signature estimates and exact Jaccard of the query against rows of the segments. */
-export class RowScorer {
-  private readonly width: number;
-  private readonly pair: Uint32Array;
-  private readonly matrix: SignatureMatrix;
-  constructor(
-    parameters: IndexParameters,
-    /** What exact scores measure: Jaccard, or a simhash index's angle (exactJaccard.ts). */
-    readonly exact: (x: Uint32Array, y: Uint32Array) => number = exactJaccard,
-  ) {
-    this.width = rowWidthOf(parameters);
-    this.pair = new Uint32Array(2 * this.width);
-    this.matrix = { words: this.pair, k: parameters.k, slotBits: parameters.slotBits, count: 2 };
-  }
-
-  setQuery(query: ForestQuery): void {
-    this.pair.set(query.words.subarray(query.at, query.at + this.width), 0);
-  }
-
-  estimate(source: IndexSegment, row: number): number {
-    source.readRow(row, this.pair, this.width);
-    return signatureAgreement(this.matrix, 0, 1);
-  }
-
-  /** The row's estimate, and its exact Jaccard with `set` where given and the row's set is stored. */
-  scores(source: IndexSegment, row: number, set: Uint32Array | undefined): RowScore {
-    const similarity = this.estimate(source, row);
-    const other = set === undefined ? undefined : source.readSet(row);
-    return other === undefined ? { similarity } : { similarity, exact: this.exact(set!, other) };
-  }
-
-  /**
-   * The row's exact Jaccard with `set`, and `agreement` (the forest's
-   * in-memory fingerprint agreement) standing in for its estimate: one read
-   * a row, not two; the estimate itself where the row's set is not stored.
-   */
-  exactScores(source: IndexSegment, row: number, set: Uint32Array, agreement: number): RowScore {
-    const other = source.readSet(row);
-    return other === undefined
-      ? { similarity: this.estimate(source, row) }
-      : { similarity: agreement, exact: this.exact(set, other) };
-  }
 }
 
 /**
@@ -181,8 +129,8 @@ function rescoreAtDepth(
     for (const row of met) {
       at.push(segment);
       rows.push(row);
-      bounds.push(forest.sketchAgreement(row, query.fingerprints));
     }
+    forest.sketchAgreements(met, query.fingerprints, bounds);
   };
   collectAtDepth(segments, forests, query, () => r, Infinity, each);
   const slots = forests[0].slots;

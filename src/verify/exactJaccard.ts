@@ -15,6 +15,7 @@ import { INTERSECTION_WASM } from './wasm/kernels.generated.js';
 interface IntersectionExports {
   readonly memory: WebAssembly.Memory;
   intersection(a: number, na: number, b: number, nb: number, table: number, bits: number): number;
+  probe(b: number, nb: number, table: number, bits: number): number;
   reset(table: number, bytes: number): void;
 }
 
@@ -24,6 +25,8 @@ let tableBits = 0;
 /** Calls since the stamps were last cleared: the kernel's generation, reset before it wraps. */
 let generation = 0;
 let words: Uint32Array | undefined;
+/** Tables the kernel was filled with, ever: whether one jaccardWith filled is still there. */
+let fills = 0;
 /** Sets past 2^24 values together (a 100 MB document) take the TypeScript path: the table's addresses stay 32-bit. */
 const MAX_WASM_WORDS = 2 ** 25;
 
@@ -86,22 +89,91 @@ function commonTs(small: Uint32Array, large: Uint32Array): number {
   return common;
 }
 
-function commonWasm(wasm: IntersectionExports, small: Uint32Array, large: Uint32Array): number {
-  // As PairIndex: at least twice as many slots as values, so a probe ends soon.
+/** The table's bits for a set of `words` words: as PairIndex, at least twice as many slots as values. */
+function bitsFor(words: number): number {
   let bits = 2;
-  while (1 << bits < small.length) bits++;
+  while (1 << bits < words) bits++;
+  return bits;
+}
+
+/** The kernel's memory holding `small` after the table (reset where it must grow or its generation would wrap), and room for `large` words after it. */
+function placeSmall(wasm: IntersectionExports, small: Uint32Array, large: number): Uint32Array {
+  const bits = bitsFor(small.length);
   if (bits > tableBits || generation >= 0xfffffff0) {
     tableBits = Math.max(tableBits, bits);
-    reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large.length));
+    reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large));
     wasm.reset(0, 16 << tableBits);
     generation = 0;
   }
+  reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large));
+  if (words === undefined || words.buffer !== wasm.memory.buffer) words = new Uint32Array(wasm.memory.buffer);
+  words.set(small, (16 << tableBits) / 4);
+  return words;
+}
+
+function commonWasm(wasm: IntersectionExports, small: Uint32Array, large: Uint32Array): number {
+  const memory = placeSmall(wasm, small, large.length);
   const a = 16 << tableBits;
   const b = a + 4 * small.length;
-  reserveMemory(wasm.memory, b + 4 * large.length);
-  if (words === undefined || words.buffer !== wasm.memory.buffer) words = new Uint32Array(wasm.memory.buffer);
-  words.set(small, a / 4);
-  words.set(large, b / 4);
+  memory.set(large, b / 4);
   generation++;
-  return wasm.intersection(a, small.length / 2, b, large.length / 2, 0, bits);
+  fills++;
+  return wasm.intersection(a, small.length / 2, b, large.length / 2, 0, bitsFor(small.length));
+}
+
+/** exactJaccard(query, ·) for many sets; `reading` for a set read straight into the kernel's memory. */
+export interface QueryJaccard {
+  (other: Uint32Array): number;
+  /** exactJaccard(query, X) for the set X of `length` words that `fill` writes into the array it is given. */
+  reading(length: number, fill: (into: Uint32Array) => void): number;
+}
+
+/**
+ * exactJaccard(query, ·) for many sets against one query (the index's rescoring and containment read thousands a
+ * query): the query goes into the kernel's table once, and each set is only looked up in it — again after any other
+ * use of the kernel in between; `reading` has the set read into the kernel's memory, no array allocated or copied.
+ * The same count, so the same similarity to the last bit.
+ */
+export function jaccardWith(query: Uint32Array): QueryJaccard {
+  const q = query.length / 2;
+  let placed = -1; // the fill that put the query's table in place
+  let bits = 0;
+  /** Where a set of `length` words goes after the query's table, filled if it is not in place; -1: no kernel. */
+  const place = (length: number): number => {
+    const wasm = kernel.get();
+    if (wasm === undefined || q === 0 || length === 0 || query.length + length > MAX_WASM_WORDS) return -1;
+    if (placed !== fills) {
+      placeSmall(wasm, query, length);
+      generation++;
+      wasm.intersection(16 << tableBits, q, 0, 0, 0, (bits = bitsFor(query.length)));
+      placed = ++fills;
+    }
+    const b = (16 << tableBits) + 4 * query.length;
+    reserveMemory(wasm.memory, b + 4 * length);
+    return b;
+  };
+  const probed = (b: number, length: number): number => {
+    const common = kernel.get()!.probe(b, length / 2, 0, bits);
+    return common / (q + length / 2 - common);
+  };
+  const of = (other: Uint32Array): number => {
+    const b = place(other.length);
+    if (b < 0) return exactJaccard(query, other);
+    const memory = kernel.get()!.memory;
+    if (words === undefined || words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
+    words.set(other, b / 4);
+    return probed(b, other.length);
+  };
+  return Object.assign(of, {
+    reading(length: number, fill: (into: Uint32Array) => void): number {
+      const b = place(length);
+      if (b < 0) {
+        const other = new Uint32Array(length);
+        fill(other);
+        return exactJaccard(query, other);
+      }
+      fill(new Uint32Array(kernel.get()!.memory.buffer, b, length));
+      return probed(b, length);
+    },
+  });
 }

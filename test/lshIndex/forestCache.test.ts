@@ -5,12 +5,12 @@
  * and row count, answers every prefix search and postings lookup as its own
  * build would, and builds its own for a segment that differs.
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { ForestCache, type SharedForests } from '../../src/lshIndex/forestCache.js';
+import { ForestCache } from '../../src/lshIndex/forestCache.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { sampledKeys } from '../../src/lshIndex/postings.js';
 import { MemorySegment, rowWidthOf } from '../../src/lshIndex/segment.js';
+import { posted } from './posted.js';
 
 const parameters = resolveParameters({ k: 16 });
 
@@ -26,18 +26,6 @@ function segmentOf(name: string, rows: number): MemorySegment {
     segment.append(`d${r}`, 1, row, 0, new Uint32Array(4), 0, false, set);
   }
   return segment;
-}
-
-/** What a port posts arrives at the other end (a structured clone). */
-function posted(shared: SharedForests): Promise<SharedForests> {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve) => {
-    (port2 as MessagePort).once('message', (message: SharedForests) => {
-      port1.close();
-      resolve(message);
-    });
-    port1.postMessage(shared);
-  });
 }
 
 describe('ForestCache.share and adopt', () => {

@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONGEST_FIRST: readonly string[] = [
   'test/scripts/device.test.ts',
+  'test/engines/sparkStandalone.test.ts',
   'test/engines/clusterSimhash.test.ts',
   'test/engines/cluster.test.ts',
   'test/docs/commands.test.ts',

@@ -2,7 +2,7 @@
 // similarity to the last bit, on random sets of every size (the kernel's table grows and is reused across calls),
 // edge values, and sets that share most of their values.
 import { describe, expect, it } from 'vitest';
-import { exactJaccard, exactJaccardTs } from '../../src/verify/exactJaccard.js';
+import { exactJaccard, exactJaccardTs, jaccardWith } from '../../src/verify/exactJaccard.js';
 import { pairsToBigInts, rng } from '../support/reference.js';
 
 function jaccardBigInt(x: Uint32Array, y: Uint32Array): number {
@@ -84,5 +84,29 @@ describe('exactJaccard (WebAssembly) against the TypeScript reference and BigInt
       expect(exactJaccard(previous, y)).toBe(exactJaccardTs(previous, y));
       previous = x;
     }
+  });
+
+  it('jaccardWith(query) gives exactJaccard(query, ·) for many sets, given or read in, interleaved with other queries and pairs', () => {
+    const random = rng(23);
+    const queries = [randomSet(random, 300), randomSet(random, 5), randomSet(random, 3000), new Uint32Array(0)];
+    const against = queries.map((q) => jaccardWith(q));
+    let checked = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      const i = trial % 7 === 0 ? Math.floor(random() * queries.length) : 0; // mostly one query, as a rescoring reads
+      const q = queries[i];
+      const other =
+        random() < 0.5 && q.length > 0 ? nearCopy(random, q, random()) : randomSet(random, Math.floor(random() * 700));
+      // Half given as arrays, half read straight into the kernel's memory.
+      const got = trial % 2 === 0 ? against[i](other) : against[i].reading(other.length, (into) => into.set(other));
+      expect(got).toBe(exactJaccardTs(q, other));
+      checked += q.length > 0 && exactJaccardTs(q, other) > 0 ? 1 : 0;
+      // Other uses of the kernel between two rows: pairs, one past the query's table (it grows and is reset).
+      if (trial % 97 === 0) {
+        const big = randomSet(random, 1 + Math.floor(random() * 30000));
+        const near = nearCopy(random, big, 0.3);
+        expect(exactJaccard(big, near)).toBe(exactJaccardTs(big, near));
+      } else if (trial % 11 === 0) exactJaccard(randomSet(random, 50), randomSet(random, 60));
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 });

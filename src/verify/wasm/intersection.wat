@@ -60,4 +60,29 @@
         (local.set $b (i32.add (local.get $b) (i32.const 8)))
         (br $lookup)))
     (local.get $common))
+
+  ;; |B ∩ the table| at the current generation (what the last `intersection` inserted, its `a`), the generation
+  ;; unchanged: one set's table probed by many (exactJaccard.ts: jaccardWith, a query against the rows it rescores).
+  (func (export "probe") (param $b i32) (param $nb i32) (param $table i32) (param $bits i32) (result i32)
+    (local $mask i32) (local $end i32) (local $key i64) (local $at i32) (local $common i32) (local $shift i64)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $bits)) (i32.const 1)))
+    (local.set $shift (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $bits))))
+    (local.set $end (i32.add (local.get $b) (i32.shl (local.get $nb) (i32.const 3))))
+    (block $looked
+      (loop $lookup
+        (br_if $looked (i32.ge_u (local.get $b) (local.get $end)))
+        (local.set $key (i64.load (local.get $b)))
+        (local.set $at (i32.wrap_i64 (i64.shr_u (i64.mul (local.get $key) (i64.const 0x9e3779b97f4a7c15)) (local.get $shift))))
+        (block $found
+          (loop $probe
+            (br_if $found (i32.ne (i32.load offset=8 (i32.add (local.get $table) (i32.shl (local.get $at) (i32.const 4)))) (global.get $generation)))
+            (if (i64.eq (i64.load (i32.add (local.get $table) (i32.shl (local.get $at) (i32.const 4)))) (local.get $key))
+              (then
+                (local.set $common (i32.add (local.get $common) (i32.const 1)))
+                (br $found)))
+            (local.set $at (i32.and (i32.add (local.get $at) (i32.const 1)) (local.get $mask)))
+            (br $probe)))
+        (local.set $b (i32.add (local.get $b) (i32.const 8)))
+        (br $lookup)))
+    (local.get $common))
 )
