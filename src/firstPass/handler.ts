@@ -12,6 +12,7 @@
  * for every document (documentBuilder.ts).
  */
 import { openCpuKernel } from '../signatures/cpuKernel.js';
+import { sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import { DocumentBuilder, kernelSetupOf, type HeldSets } from './documentBuilder.js';
 import type { FirstPassRequest, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassHandler, FirstPassSources } from './ports.js';
@@ -46,6 +47,7 @@ export function firstPassHandler(
         const selected = finish(unit, request.select, request.mode);
         const transfer = [selected.signatures, selected.shingles, selected.offsets]
           .filter((a) => a !== undefined)
+          .filter((a) => !isSharedBuffer(a.buffer))
           .map((a) => a.buffer as ArrayBuffer);
         return { response: { selected }, transfer };
       }
@@ -106,9 +108,21 @@ function finish(
   const started = performance.now();
   const signatures = openCpuKernel(mode.kernel).kernel.sign(mode.family, batch);
   timing.signMs = performance.now() - started;
-  return mode.keepSets
-    ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets }
-    : { ...timing, signatures };
+  if (!mode.keepSets) return { ...timing, signatures };
+  const shingles = mode.sharedSets && sharedMemoryAvailable() ? sharedCopy(batch.shingles) : batch.shingles;
+  return { ...timing, signatures, shingles, offsets: batch.offsets };
+}
+
+/** A shared buffer is posted shared: never in a transfer list. */
+function isSharedBuffer(buffer: ArrayBufferLike): boolean {
+  return sharedMemoryAvailable() && buffer instanceof SharedArrayBuffer;
+}
+
+/** The words in a SharedArrayBuffer of their own, exactly as long: posted, they are shared, not copied. */
+function sharedCopy(words: Uint32Array): Uint32Array {
+  const out = new Uint32Array(new SharedArrayBuffer(words.byteLength));
+  out.set(words);
+  return out;
 }
 
 function transfersOf(documents: UnitDocuments): ArrayBuffer[] {

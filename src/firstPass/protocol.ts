@@ -115,8 +115,17 @@ export interface UnitDocuments {
 
 /** How `finish` returns the selected documents. */
 export type FinishMode =
-  /** Signed here on the CPU kernel; sets too when `keepSets`. */
-  | { readonly sign: true; readonly family: SigningFamily; readonly kernel: CpuKernelName; readonly keepSets: boolean }
+  /**
+   * Signed here on the CPU kernel; sets too when `keepSets`, in a SharedArrayBuffer of their own with `sharedSets`
+   * (where there is shared memory): the ordering thread then keeps them where they lie, copying nothing.
+   */
+  | {
+      readonly sign: true;
+      readonly family: SigningFamily;
+      readonly kernel: CpuKernelName;
+      readonly keepSets: boolean;
+      readonly sharedSets?: boolean;
+    }
   /** Shingles only, for a GPU signer on the ordering thread. */
   | { readonly sign: false };
 

@@ -60,7 +60,7 @@ const SOURCES: FirstPassSources = {
   openParquet: () => Promise.reject(new Error('not used')),
 };
 
-async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKernel: boolean) {
+async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKernel: boolean, sharedSets = false) {
   const { seed: _seed, ...family } = makeHashFamily(128, { hi: 0, lo: 42 });
   const chunks = async function* () {
     for (let at = 0; at < bytes.length; at += 4096) yield bytes.subarray(at, at + 4096);
@@ -71,7 +71,7 @@ async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKe
   const units = firstPass(lineUnits('c.jsonl', chunks(), false, unitBytes), {
     setup,
     workers,
-    finish: { sign: true, family, kernel: 'wasm-simd', keepSets: true },
+    finish: { sign: true, family, kernel: 'wasm-simd', keepSets: true, sharedSets },
     prePass: new ExactPrePass(DEFAULT_NORMALIZE, setup.keep),
     ids: new UniqueIds(),
     onInvalid: (m) => invalid.push(m),
@@ -98,6 +98,7 @@ async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKe
       [...unit.result.signatures!],
       [...unit.result.shingles!],
       [...unit.result.offsets!],
+      unit.result.shingles!.buffer instanceof SharedArrayBuffer,
     ]);
   }
   return { out, invalid };
@@ -129,6 +130,14 @@ describe('the first pass with its kernel', () => {
         expect(documents(got)).toEqual(documents(reference));
         expect(joined(got)).toEqual(joined(reference));
       }
+      // Sets asked for in shared memory: the same words, each unit's in a SharedArrayBuffer (kept where it lies).
+      const plain = await run(bytes, 5000, setup, true);
+      const shared = await run(bytes, 5000, setup, true, true);
+      const units = (r: Awaited<ReturnType<typeof run>>) =>
+        r.out.filter((row) => (row as unknown[])[0] === 'unit') as unknown[][];
+      expect(units(shared).map((row) => row.slice(0, 6))).toEqual(units(plain).map((row) => row.slice(0, 6)));
+      expect(units(shared).every((row) => row[6] === true)).toBe(true);
+      expect(units(plain).some((row) => row[6] === true)).toBe(false);
     });
   }
 });

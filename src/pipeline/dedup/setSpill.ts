@@ -18,6 +18,11 @@ import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
 import { freemem } from 'node:os';
 
+/** Whether `set` ends where `next` starts, in one buffer. */
+function adjoins(set: Uint32Array, next: Uint32Array): boolean {
+  return set.buffer === next.buffer && set.byteOffset + set.byteLength === next.byteOffset;
+}
+
 /** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
 const FETCH_RING_WORDS = 2 ** 21;
 
@@ -136,14 +141,39 @@ export class FileSetSpool implements SetSpool {
    */
   private moveHeld(bytes: number): void {
     let freedFrom: { chunk: number; start: number } | undefined;
-    while (this.held.length > 0 && this.heldBytes > bytes) {
+    // Groups [g, end) to go, their sets end to end in `run` (sets adopted from one worker's buffer go as one run).
+    let run: Uint32Array | undefined;
+    let end = this.held.length;
+    while (this.held.length > 0 && (this.heldBytes > bytes || bytes === 0)) {
       const g = this.held.length - 1;
       const set = this.held.pop()!;
       this.heldBytes -= set.byteLength;
       freedFrom = { chunk: this.chunk[g], start: this.starts[g] };
-      this.write(g, set);
+      if (run !== undefined && adjoins(set, run)) run = new Uint32Array(set.buffer, set.byteOffset, set.length + run.length);
+      else {
+        if (run !== undefined) this.writeRun(g + 1, end, run);
+        run = set;
+        end = g + 1;
+      }
     }
+    if (run !== undefined) this.writeRun(this.held.length, end, run);
     if (freedFrom !== undefined) this.arena?.truncate(freedFrom.chunk, freedFrom.start);
+  }
+
+  /** Groups [first, end), their sets end to end in `words` as held, to the file: from where they lie when adopted. */
+  private writeRun(first: number, end: number, words: Uint32Array): void {
+    if (!(words.buffer instanceof SharedArrayBuffer) || this.arena?.owns(words.buffer) !== false) {
+      for (let g = first, at = 0; g < end; at += this.lengths[g++])
+        this.write(g, words.subarray(at, at + this.lengths[g]));
+      return;
+    }
+    this.fileOf();
+    for (let g = first, at = 0; g < end; at += this.lengths[g++]) {
+      this.chunk[g] = -1;
+      this.starts[g] = this.words + at;
+    }
+    this.words += words.length;
+    this.file!.appendOwned(words); // adopted: nobody writes into it after
   }
 
   readonly load: LoadShingleSets = async (needed, budgetBytes) => {
@@ -201,14 +231,19 @@ export class FileSetSpool implements SetSpool {
 
   /** Group g's set to the file (written behind: WordFile). */
   private write(g: number, set: Uint32Array): void {
+    this.fileOf();
+    this.chunk[g] = -1;
+    this.starts[g] = this.words;
+    this.words += set.length;
+    this.file!.append(set);
+  }
+
+  private fileOf(): WordFile {
     if (this.file === undefined) {
       this.file = new WordFile(this.dir, 'sets', 'spilled shingle sets');
       this.onSpill?.();
     }
-    this.chunk[g] = -1;
-    this.starts[g] = this.words;
-    this.words += set.length;
-    this.file.append(set);
+    return this.file;
   }
 
   /** Every set appended is in the file: what the exact workers read by its path. */
