@@ -149,7 +149,8 @@ export class FileSetSpool implements SetSpool {
       const set = this.held.pop()!;
       this.heldBytes -= set.byteLength;
       freedFrom = { chunk: this.chunk[g], start: this.starts[g] };
-      if (run !== undefined && adjoins(set, run)) run = new Uint32Array(set.buffer, set.byteOffset, set.length + run.length);
+      if (run !== undefined && adjoins(set, run))
+        run = new Uint32Array(set.buffer, set.byteOffset, set.length + run.length);
       else {
         if (run !== undefined) this.writeRun(g + 1, end, run);
         run = set;
