@@ -17,6 +17,7 @@ import { DocumentBuilder, kernelSetupOf, type HeldSets } from './documentBuilder
 import type { FirstPassRequest, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassHandler, FirstPassSources } from './ports.js';
 import { parseJsonFallbackLine, parseUnit } from './readUnit.js';
+import { loadRange, rangeLines, type LoadedRange, type RangeUnit } from './rangeUnits.js';
 import { kernelLines, LineStatus, R } from './wasm/unitKernel.js';
 
 interface HeldUnit {
@@ -31,12 +32,20 @@ export function firstPassHandler(
   options: { readonly useKernel?: boolean } = {},
 ): FirstPassHandler {
   const held = new Map<number, HeldUnit>();
+  const loaded = new Map<number, LoadedRange>();
   const useKernel = options.useKernel ?? true;
   return async (request: FirstPassRequest) => {
     switch (request.type) {
+      case 'load': {
+        if (sources.readAt === undefined) throw new Error('first pass: this worker cannot read files by range');
+        const range = await loadRange(request.range, sources.readAt);
+        loaded.set(request.unit, range);
+        return { response: { lines: range.lines }, transfer: [] };
+      }
       case 'read': {
         const started = performance.now();
-        const { documents, sets } = await readUnit(request.input, request.setup, sources, useKernel);
+        const input = request.input.kind === 'range' ? loadedLines(loaded, request.unit, request.input) : request.input;
+        const { documents, sets } = await readUnit(input, request.setup, sources, useKernel);
         held.set(request.unit, { sets, readMs: performance.now() - started });
         return { response: { documents }, transfer: transfersOf(documents) };
       }
@@ -53,9 +62,19 @@ export function firstPassHandler(
       }
       case 'drop':
         held.delete(request.unit);
+        loaded.delete(request.unit);
         return { response: { dropped: true }, transfer: [] };
     }
   };
+}
+
+/** A range this worker loaded, as the lines unit it reads (its bytes then go with it). */
+function loadedLines(loaded: Map<number, LoadedRange>, unit: number, range: RangeUnit): InputUnit {
+  const bytes = loaded.get(unit);
+  loaded.delete(unit);
+  if (bytes === undefined || range.firstLine === undefined)
+    throw new Error(`first pass: range unit ${unit} was not loaded here, or came without its first line`);
+  return rangeLines(range, bytes, range.firstLine);
 }
 
 async function readUnit(
