@@ -61,6 +61,11 @@ export class FileSetSpool implements SetSpool {
     private readonly cacheRoomBytes: () => number = freemem,
   ) {}
 
+  /** With shared memory: sets that come in a worker's shared buffer are held where they lie (SetArena.add). */
+  get adoptsShared(): boolean {
+    return this.arena !== undefined;
+  }
+
   append(set: Uint32Array): void {
     const g = this.groups++;
     if (g === this.starts.length) this.grow();
