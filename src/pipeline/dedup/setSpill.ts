@@ -137,8 +137,11 @@ export class FileSetSpool implements SetSpool {
    * them from there as they read the others, and their room is free for the stages after the pass (the
    * candidates' rows). When they all fit, they stay.
    */
-  passDone(): void {
-    if (this.file !== undefined) this.moveHeld(0);
+  async passDone(): Promise<void> {
+    if (this.file === undefined) return;
+    this.moveHeld(0);
+    // Written from where they lie: their memory is free once the writes are done, before the next stages take theirs.
+    await this.file.drain();
   }
 
   /**

@@ -128,7 +128,7 @@ describe('FileSetSpool', () => {
     const sets = Array.from({ length: 4 }, (_, g) => Uint32Array.from({ length: 8 }, (_, i) => 10 * g + i)); // 32 bytes each
     const fits = new FileSetSpool(dir, 128);
     for (const set of sets) fits.append(set);
-    fits.passDone();
+    await fits.passDone();
     for (let g = 0; g < 4; g++) {
       // Still held: copies in shared memory, which the exact workers read.
       expect(fits.fetch(g).buffer).toBeInstanceOf(SharedArrayBuffer);
@@ -138,7 +138,7 @@ describe('FileSetSpool', () => {
     const spilled = new FileSetSpool(dir, 64);
     for (const set of sets) spilled.append(set);
     expect(spilled.fetch(0).buffer).toBeInstanceOf(SharedArrayBuffer);
-    spilled.passDone();
+    await spilled.passDone();
     for (let g = 0; g < 4; g++) {
       expect(spilled.fetch(g).buffer).not.toBeInstanceOf(SharedArrayBuffer); // read from the file
       expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
@@ -171,7 +171,7 @@ describe('FileSetSpool', () => {
     spool.reserve(units[0].words.byteLength + 4 * 7 * (units[2].offsets[30] - units[2].offsets[23])); // moves part of a unit
     for (const { words, offsets } of units.slice(3)) spool.appendRun(words, offsets, 30);
     for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
-    spool.passDone();
+    await spool.passDone();
     await spool.drain();
     const shared = spool.share()!;
     expect(Array.from(shared.chunk).every((c) => c === -1)).toBe(true);
