@@ -82,7 +82,7 @@ export async function signCorpus(
       onInvalid: options.onInvalid,
       onBinary: options.onBinary,
       keepSets: sets !== undefined,
-      sharedSets: sets?.adoptsShared ?? false,
+      sharedSets: () => sets?.adoptsShared ?? false,
     },
     timings,
   );

@@ -34,6 +34,11 @@ export interface FirstPassOptions {
   /** Signed in the workers (CPU), or shingles back for a signer here (GPU). */
   readonly finish: FinishMode;
   /**
+   * Asked as each unit is finished: whether its sets should come in shared memory (FinishMode's `sharedSets`), as
+   * the spool that takes them can hold them where they lie; absent: as `finish` says.
+   */
+  readonly sharedSets?: () => boolean;
+  /**
    * With a pre-pass, only the first document of each new exact group is
    * finished (dedup); without, every non-empty document is (sign, reference sets).
    */
@@ -165,6 +170,11 @@ function readRange(
   );
 }
 
+function finishMode(options: FirstPassOptions): FinishMode {
+  const { finish, sharedSets } = options;
+  return finish.sign && finish.keepSets && sharedSets !== undefined ? { ...finish, sharedSets: sharedSets() } : finish;
+}
+
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */
 async function order(
   pending: Pending,
@@ -196,7 +206,7 @@ async function order(
   }
   const select = Uint32Array.from(selected);
   const finished = options.workers
-    .request(pending.worker, { type: 'finish', unit: pending.id, select, mode: options.finish })
+    .request(pending.worker, { type: 'finish', unit: pending.id, select, mode: finishMode(options) })
     .then((r) => {
       if (!('selected' in r)) throw new Error('first pass: a worker answered a finish with something else');
       return { path: pending.path, documents, groups, selected: select, result: r.selected };

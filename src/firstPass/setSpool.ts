@@ -40,8 +40,8 @@ export interface SetSpool {
   /** Where each set lies for worker threads; undefined without shared memory. */
   share?(): SharedSets | undefined;
   /**
-   * Whether sets appended in shared memory are kept where they lie (SetArena.add), not copied: the first pass then
-   * asks its workers for them there.
+   * Whether sets appended now in shared memory would be kept where they lie (SetArena.add), not copied: the first
+   * pass then asks its workers for them there (asked again for every unit).
    */
   readonly adoptsShared?: boolean;
   /** Undefined, or a promise to await before the next append so that spilled sets are written behind, not here. */

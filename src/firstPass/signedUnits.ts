@@ -41,11 +41,7 @@ const DEVICE_BATCH_SHINGLES = 1 << 20;
 export async function* signedUnits(
   units: AsyncIterable<InputUnit> | Iterable<InputUnit>,
   signer: FirstPassSigner,
-  options: Omit<FirstPassOptions, 'workers' | 'finish'> & {
-    readonly keepSets: boolean;
-    /** The sets in shared memory, each unit's in a buffer of its own (FinishMode's `sharedSets`). */
-    readonly sharedSets?: boolean;
-  },
+  options: Omit<FirstPassOptions, 'workers' | 'finish'> & { readonly keepSets: boolean },
   timings: SignedPassTimings = { shingleMs: 0, signMs: 0 },
 ): AsyncGenerator<SignedUnit> {
   const finish =
@@ -55,7 +51,6 @@ export async function* signedUnits(
           family: signingFamily(signer.cpu.family),
           kernel: signer.cpu.kernel,
           keepSets: options.keepSets,
-          sharedSets: options.sharedSets,
         }
       : { sign: false as const };
   const ordered = firstPass(units, { ...options, workers: signer.workers, finish });

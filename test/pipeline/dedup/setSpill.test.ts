@@ -161,7 +161,6 @@ describe('FileSetSpool', () => {
       Array.from({ length: 30 }, (_, i) => words.slice(2 * offsets[i], 2 * offsets[i + 1])),
     );
     const spool = new FileSetSpool(dir, 4 * units[0].words.byteLength);
-    expect(spool.adoptsShared).toBe(true); // the first pass then asks its workers for shared sets
     for (const { words, offsets } of units.slice(0, 3)) spool.appendRun(words, offsets, 30);
     // Held where they lie: the arena's chunks are the units' own buffers, no copy.
     const before = spool.share()!;
