@@ -72,11 +72,6 @@ export class SetArena {
     return { chunk: this.chunks.length - 1, start: set.byteOffset / 4, view: set };
   }
 
-  /** Whether `buffer` is a chunk this arena allocated (and may copy into), not one it adopted. */
-  owns(buffer: SharedArrayBuffer): boolean {
-    return this.own.has(buffer);
-  }
-
   /** Forgets everything from word `start` of chunk `chunk` on (the sets added last), freeing the chunks after it. */
   truncate(chunk: number, start: number): void {
     this.chunks.length = Math.max(0, start === 0 ? chunk : chunk + 1);

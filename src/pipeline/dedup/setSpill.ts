@@ -167,20 +167,17 @@ export class FileSetSpool implements SetSpool {
     if (freedFrom !== undefined) this.arena?.truncate(freedFrom.chunk, freedFrom.start);
   }
 
-  /** Groups [first, end), their sets end to end in `words` as held, to the file: from where they lie when adopted. */
+  /** Groups [first, end), their sets end to end in `words` as held, to the file. */
   private writeRun(first: number, end: number, words: Uint32Array): void {
-    if (!(words.buffer instanceof SharedArrayBuffer) || this.arena?.owns(words.buffer) !== false) {
-      for (let g = first, at = 0; g < end; at += this.lengths[g++])
-        this.write(g, words.subarray(at, at + this.lengths[g]));
-      return;
-    }
     this.fileOf();
     for (let g = first, at = 0; g < end; at += this.lengths[g++]) {
       this.chunk[g] = -1;
       this.starts[g] = this.words + at;
     }
     this.words += words.length;
-    this.file!.appendOwned(words); // adopted: nobody writes into it after
+    // Written from where it lies, behind this thread: once a set has moved, the file exists and nothing is held, so
+    // nobody writes into the arena (nor into a unit's buffer) again.
+    this.file!.appendOwned(words);
   }
 
   readonly load: LoadShingleSets = async (needed, budgetBytes) => {
