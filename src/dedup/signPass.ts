@@ -75,7 +75,15 @@ export async function signCorpus(
   const signed = signedUnits(
     units,
     signer,
-    { setup, prePass, ids, onInvalid: options.onInvalid, onBinary: options.onBinary, keepSets: sets !== undefined },
+    {
+      setup,
+      prePass,
+      ids,
+      onInvalid: options.onInvalid,
+      onBinary: options.onBinary,
+      keepSets: sets !== undefined,
+      sharedSets: () => sets?.adoptsShared ?? false,
+    },
     timings,
   );
   for await (const unit of signed) {

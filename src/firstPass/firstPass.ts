@@ -9,6 +9,7 @@
 import {
   unitId,
   type FinishMode,
+  type FirstPassResponse,
   type InputUnit,
   type ReadSetup,
   type SelectedDocuments,
@@ -32,6 +33,11 @@ export interface FirstPassOptions {
   readonly workers: FirstPassWorkers;
   /** Signed in the workers (CPU), or shingles back for a signer here (GPU). */
   readonly finish: FinishMode;
+  /**
+   * Asked as each unit is finished: whether its sets should come in shared memory (FinishMode's `sharedSets`), as
+   * the spool that takes them can hold them where they lie; absent: as `finish` says.
+   */
+  readonly sharedSets?: () => boolean;
   /**
    * With a pre-pass, only the first document of each new exact group is
    * finished (dedup); without, every non-empty document is (sign, reference sets).
@@ -74,6 +80,7 @@ export async function* firstPass(
   const { workers } = options;
   const position = { next: 0 };
   const reading: Pending[] = [];
+  const lines: LineChain = { next: Promise.resolve(1) };
   const finishing: Promise<OrderedUnit>[] = [];
   const limit = workers.size * (options.readAhead ?? 3);
   const input =
@@ -95,7 +102,7 @@ export async function* firstPass(
       else if ('result' in step) {
         if (step.result.done) nextInput = undefined;
         else {
-          reading.push(startRead(step.result.value, sent++ % workers.size, options));
+          reading.push(startRead(step.result.value, sent++ % workers.size, options, lines));
           nextInput = Promise.resolve(input.next());
         }
       }
@@ -118,17 +125,54 @@ const READ_STEP = Symbol('read');
 const FINISHED = (): typeof FINISHED_STEP => FINISHED_STEP;
 const READ = (): typeof READ_STEP => READ_STEP;
 
-function startRead(input: InputUnit, worker: number, options: FirstPassOptions): Pending {
+/** Where the next range unit's first line is: known once the ranges before it in its file are loaded and counted. */
+interface LineChain {
+  next: Promise<number>;
+}
+
+function startRead(input: InputUnit, worker: number, options: FirstPassOptions, lines: LineChain): Pending {
   const id = nextUnitId++;
   const transfer = input.kind === 'lines' || input.kind === 'json-array' ? [input.bytes.buffer as ArrayBuffer] : [];
-  const read = options.workers
-    .request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer)
-    .then((r) => {
-      if (!('documents' in r)) throw new Error('first pass: a worker answered a read with something else');
-      return r.documents;
-    });
+  const asked =
+    input.kind === 'range'
+      ? readRange(input, id, worker, options, lines)
+      : options.workers.request(worker, { type: 'read', unit: id, input, setup: options.setup }, transfer);
+  const read = asked.then((r) => {
+    if (!('documents' in r)) throw new Error('first pass: a worker answered a read with something else');
+    return r.documents;
+  });
   read.catch(() => undefined); // awaited in order; an early failure is not unhandled meanwhile
   return { id, worker, path: input.kind === 'texts' ? 'documents' : input.path, read };
+}
+
+/**
+ * A range: loaded by its worker (which counts its lines) as soon as it is handed out, read once the ranges before it
+ * are counted. Only counts and keys come back here, never the bytes.
+ */
+function readRange(
+  range: Extract<InputUnit, { kind: 'range' }>,
+  id: number,
+  worker: number,
+  options: FirstPassOptions,
+  lines: LineChain,
+): Promise<FirstPassResponse> {
+  const { workers } = options;
+  const loaded = workers.request(worker, { type: 'load', unit: id, range }).then((r) => {
+    if (!('lines' in r)) throw new Error('first pass: a worker answered a load with something else');
+    return r.lines;
+  });
+  const firstLine = range.start === 0 ? Promise.resolve(1) : lines.next;
+  const counted = Promise.all([firstLine, loaded]);
+  lines.next = counted.then(([first, count]) => first + count);
+  lines.next.catch(() => undefined); // a failed load fails its own read, in order
+  return counted.then(([first]) =>
+    workers.request(worker, { type: 'read', unit: id, input: { ...range, firstLine: first }, setup: options.setup }),
+  );
+}
+
+function finishMode(options: FirstPassOptions): FinishMode {
+  const { finish, sharedSets } = options;
+  return finish.sign && finish.keepSets && sharedSets !== undefined ? { ...finish, sharedSets: sharedSets() } : finish;
 }
 
 /** The unit's turn: its documents through the pre-pass and the id check, then its selection sent back to finish. */
@@ -162,7 +206,7 @@ async function order(
   }
   const select = Uint32Array.from(selected);
   const finished = options.workers
-    .request(pending.worker, { type: 'finish', unit: pending.id, select, mode: options.finish })
+    .request(pending.worker, { type: 'finish', unit: pending.id, select, mode: finishMode(options) })
     .then((r) => {
       if (!('selected' in r)) throw new Error('first pass: a worker answered a finish with something else');
       return { path: pending.path, documents, groups, selected: select, result: r.selected };

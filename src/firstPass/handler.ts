@@ -12,10 +12,12 @@
  * for every document (documentBuilder.ts).
  */
 import { openCpuKernel } from '../signatures/cpuKernel.js';
+import { sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import { DocumentBuilder, kernelSetupOf, type HeldSets } from './documentBuilder.js';
 import type { FirstPassRequest, InputUnit, ReadSetup, SelectedDocuments, UnitDocuments } from './protocol.js';
 import type { FirstPassHandler, FirstPassSources } from './ports.js';
 import { parseJsonFallbackLine, parseUnit } from './readUnit.js';
+import { loadRange, rangeLines, type LoadedRange, type RangeUnit } from './rangeUnits.js';
 import { kernelLines, LineStatus, R } from './wasm/unitKernel.js';
 
 interface HeldUnit {
@@ -30,12 +32,20 @@ export function firstPassHandler(
   options: { readonly useKernel?: boolean } = {},
 ): FirstPassHandler {
   const held = new Map<number, HeldUnit>();
+  const loaded = new Map<number, LoadedRange>();
   const useKernel = options.useKernel ?? true;
   return async (request: FirstPassRequest) => {
     switch (request.type) {
+      case 'load': {
+        if (sources.readAt === undefined) throw new Error('first pass: this worker cannot read files by range');
+        const range = await loadRange(request.range, sources.readAt);
+        loaded.set(request.unit, range);
+        return { response: { lines: range.lines }, transfer: [] };
+      }
       case 'read': {
         const started = performance.now();
-        const { documents, sets } = await readUnit(request.input, request.setup, sources, useKernel);
+        const input = request.input.kind === 'range' ? loadedLines(loaded, request.unit, request.input) : request.input;
+        const { documents, sets } = await readUnit(input, request.setup, sources, useKernel);
         held.set(request.unit, { sets, readMs: performance.now() - started });
         return { response: { documents }, transfer: transfersOf(documents) };
       }
@@ -46,14 +56,25 @@ export function firstPassHandler(
         const selected = finish(unit, request.select, request.mode);
         const transfer = [selected.signatures, selected.shingles, selected.offsets]
           .filter((a) => a !== undefined)
+          .filter((a) => !isSharedBuffer(a.buffer))
           .map((a) => a.buffer as ArrayBuffer);
         return { response: { selected }, transfer };
       }
       case 'drop':
         held.delete(request.unit);
+        loaded.delete(request.unit);
         return { response: { dropped: true }, transfer: [] };
     }
   };
+}
+
+/** A range this worker loaded, as the lines unit it reads (its bytes then go with it). */
+function loadedLines(loaded: Map<number, LoadedRange>, unit: number, range: RangeUnit): InputUnit {
+  const bytes = loaded.get(unit);
+  loaded.delete(unit);
+  if (bytes === undefined || range.firstLine === undefined)
+    throw new Error(`first pass: range unit ${unit} was not loaded here, or came without its first line`);
+  return rangeLines(range, bytes, range.firstLine);
 }
 
 async function readUnit(
@@ -106,9 +127,21 @@ function finish(
   const started = performance.now();
   const signatures = openCpuKernel(mode.kernel).kernel.sign(mode.family, batch);
   timing.signMs = performance.now() - started;
-  return mode.keepSets
-    ? { ...timing, signatures, shingles: batch.shingles, offsets: batch.offsets }
-    : { ...timing, signatures };
+  if (!mode.keepSets) return { ...timing, signatures };
+  const shingles = mode.sharedSets && sharedMemoryAvailable() ? sharedCopy(batch.shingles) : batch.shingles;
+  return { ...timing, signatures, shingles, offsets: batch.offsets };
+}
+
+/** A shared buffer is posted shared: never in a transfer list. */
+function isSharedBuffer(buffer: ArrayBufferLike): boolean {
+  return sharedMemoryAvailable() && buffer instanceof SharedArrayBuffer;
+}
+
+/** The words in a SharedArrayBuffer of their own, exactly as long: posted, they are shared, not copied. */
+function sharedCopy(words: Uint32Array): Uint32Array {
+  const out = new Uint32Array(new SharedArrayBuffer(words.byteLength));
+  out.set(words);
+  return out;
 }
 
 function transfersOf(documents: UnitDocuments): ArrayBuffer[] {

@@ -146,7 +146,7 @@ const NodeBuffer = (
 ).Buffer;
 
 /** The same bytes, to search: a Buffer over them in Node (no copy), else themselves (the tab). */
-function searchable(bytes: Uint8Array): Uint8Array {
+export function searchable(bytes: Uint8Array): Uint8Array {
   return NodeBuffer === undefined ? bytes : NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 

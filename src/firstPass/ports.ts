@@ -3,7 +3,8 @@
  * (firstPass.ts, handler.ts, readUnit.ts) sees only these.
  *
  * - FirstPassSources: how a worker opens a file it was handed (a path through
- *   node:fs, a File through Blob methods), already decompressed.
+ *   node:fs, a File through Blob methods), already decompressed; in Node also
+ *   a byte range of a file, which the worker cuts into lines itself.
  * - FirstPassWorkers: where requests run — worker threads, Web Workers, or
  *   this thread (one thread: no worker at all). A unit's `finish` must go to
  *   the worker that read it: that worker holds its texts.
@@ -16,6 +17,11 @@ export interface FirstPassSources {
   readWhole(source: SourceHandle): Promise<Uint8Array>;
   /** A Parquet file for positioned reads. */
   openParquet(source: SourceHandle): Promise<AsyncBuffer & { close?(): Promise<void> }>;
+  /**
+   * Bytes [position, position + length) of an uncompressed file, fewer only at its end: JSON Lines read by range
+   * (Node; the tab hands out no ranges, so it needs none).
+   */
+  readAt?(source: SourceHandle, position: number, length: number): Promise<Uint8Array>;
 }
 
 export interface FirstPassWorkers {

@@ -56,6 +56,22 @@ export type InputUnit =
       readonly qualifyIds: boolean;
       readonly stripBom: boolean;
     }
+  /**
+   * JSON Lines by position: bytes [start, end) of an uncompressed file of `size` bytes, which the worker reads itself
+   * (FirstPassSources.readAt) — the lines that start there, the last read through its end — so that no byte passes
+   * through the ordering thread. The worker first `load`s it and says how many lines it holds; the `read` that follows
+   * carries `firstLine`, known once the units before it are counted.
+   */
+  | {
+      readonly kind: 'range';
+      readonly path: string;
+      readonly source: SourceHandle;
+      readonly start: number;
+      readonly end: number;
+      readonly size: number;
+      readonly qualifyIds: boolean;
+      readonly firstLine?: number;
+    }
   /** A `.json` file holding one JSON array of objects, whole. */
   | { readonly kind: 'json-array'; readonly path: string; readonly bytes: Uint8Array; readonly qualifyIds: boolean }
   /** A plain-text file: one document whose id is its path. */
@@ -115,8 +131,17 @@ export interface UnitDocuments {
 
 /** How `finish` returns the selected documents. */
 export type FinishMode =
-  /** Signed here on the CPU kernel; sets too when `keepSets`. */
-  | { readonly sign: true; readonly family: SigningFamily; readonly kernel: CpuKernelName; readonly keepSets: boolean }
+  /**
+   * Signed here on the CPU kernel; sets too when `keepSets`, in a SharedArrayBuffer of their own with `sharedSets`
+   * (where there is shared memory): the ordering thread then keeps them where they lie, copying nothing.
+   */
+  | {
+      readonly sign: true;
+      readonly family: SigningFamily;
+      readonly kernel: CpuKernelName;
+      readonly keepSets: boolean;
+      readonly sharedSets?: boolean;
+    }
   /** Shingles only, for a GPU signer on the ordering thread. */
   | { readonly sign: false };
 
@@ -134,11 +159,14 @@ export interface SelectedDocuments {
 }
 
 export type FirstPassRequest =
+  | { readonly type: 'load'; readonly unit: number; readonly range: Extract<InputUnit, { kind: 'range' }> }
   | { readonly type: 'read'; readonly unit: number; readonly input: InputUnit; readonly setup: ReadSetup }
   | { readonly type: 'finish'; readonly unit: number; readonly select: Uint32Array; readonly mode: FinishMode }
   | { readonly type: 'drop'; readonly unit: number };
 
 export type FirstPassResponse =
+  /** A range loaded: the lines it holds (as countLines counts them). */
+  | { readonly lines: number }
   | { readonly documents: UnitDocuments }
   | { readonly selected: SelectedDocuments }
   | { readonly dropped: true };

@@ -53,6 +53,8 @@ async function parseUnitTexts(unit: InputUnit, read: UnitReadOptions, sources: F
   switch (unit.kind) {
     case 'lines':
       return parseLines(unit, read);
+    case 'range':
+      throw new Error('first pass: a range is read as the lines it loaded');
     case 'json-array': {
       const options = withInvalid(read);
       const text = decodeWithin(decoder, unit.bytes, unit.path, 0);

@@ -39,6 +39,11 @@ export interface SetSpool {
   readonly fetch?: FetchShingleSet;
   /** Where each set lies for worker threads; undefined without shared memory. */
   share?(): SharedSets | undefined;
+  /**
+   * Whether sets appended now in shared memory would be kept where they lie (SetArena.add), not copied: the first
+   * pass then asks its workers for them there (asked again for every unit).
+   */
+  readonly adoptsShared?: boolean;
   /** Undefined, or a promise to await before the next append so that spilled sets are written behind, not here. */
   room?(): Promise<void> | undefined;
   /** Every set appended is where share() says (a file written behind is complete). */
@@ -56,6 +61,10 @@ export class MemorySetSpool implements SetSpool {
 
   constructor(shared = false) {
     this.arena = shared && sharedMemoryAvailable() ? new SetArena() : undefined;
+  }
+
+  get adoptsShared(): boolean {
+    return this.arena !== undefined;
   }
 
   append(set: Uint32Array): void {

@@ -33,18 +33,28 @@ export interface SharedSets {
 /** 16 MiB a chunk: small enough that the last one's unused room is a small part of a memory share. */
 const CHUNK_WORDS = 2 ** 22;
 
-/** Sets copied end to end into shared chunks, in the order they are added. */
+/**
+ * Sets end to end in shared chunks, in the order they are added: copied into chunks of the arena's own, or, for a set
+ * that already lies in a SharedArrayBuffer (a first-pass worker's answer, FinishMode's `sharedSets`), kept where it
+ * lies, its buffer adopted as a chunk (no copy on this thread).
+ */
 export class SetArena {
   readonly chunks: SharedArrayBuffer[] = [];
+  /** The last chunk, while it is the arena's own and has room: copies go there. */
   private words: Uint32Array | undefined;
-  /** Words used in the last chunk. */
+  /** Words used in `words`. */
   private used = 0;
+  /** The chunks this arena allocated (the others were adopted: never written here). */
+  private readonly own = new WeakSet<SharedArrayBuffer>();
 
-  /** Copies `set` in: its chunk, first word there, and the copy. A set larger than a chunk gets a chunk of its own. */
+  /** Its chunk, first word there, and the set where it now lies. A set larger than a chunk gets a chunk of its own. */
   add(set: Uint32Array): { readonly chunk: number; readonly start: number; readonly view: Uint32Array } {
+    if (set.buffer instanceof SharedArrayBuffer) return this.adopt(set, set.buffer);
     if (this.words === undefined || this.used + set.length > this.words.length) {
-      this.words = new Uint32Array(new SharedArrayBuffer(4 * Math.max(CHUNK_WORDS, set.length)));
-      this.chunks.push(this.words.buffer as SharedArrayBuffer);
+      const buffer = new SharedArrayBuffer(4 * Math.max(CHUNK_WORDS, set.length));
+      this.own.add(buffer);
+      this.words = new Uint32Array(buffer);
+      this.chunks.push(buffer);
       this.used = 0;
     }
     const start = this.used;
@@ -54,11 +64,20 @@ export class SetArena {
     return { chunk: this.chunks.length - 1, start, view };
   }
 
+  private adopt(set: Uint32Array, buffer: SharedArrayBuffer) {
+    if (this.chunks.at(-1) !== buffer) {
+      this.chunks.push(buffer);
+      this.words = undefined;
+    }
+    return { chunk: this.chunks.length - 1, start: set.byteOffset / 4, view: set };
+  }
+
   /** Forgets everything from word `start` of chunk `chunk` on (the sets added last), freeing the chunks after it. */
   truncate(chunk: number, start: number): void {
     this.chunks.length = Math.max(0, start === 0 ? chunk : chunk + 1);
-    this.words =
-      this.chunks.length === 0 ? undefined : new Uint32Array(this.chunks[this.chunks.length - 1] as SharedArrayBuffer);
+    const last = this.chunks.at(-1);
+    // An adopted chunk is never written into: what was forgotten there may still be on its way to a file.
+    this.words = last !== undefined && this.own.has(last) ? new Uint32Array(last) : undefined;
     this.used = start === 0 ? (this.words?.length ?? 0) : start;
   }
 }

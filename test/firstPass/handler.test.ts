@@ -10,7 +10,7 @@ import { firstPass } from '../../src/firstPass/firstPass.js';
 import { firstPassHandler } from '../../src/firstPass/handler.js';
 import { lineUnits } from '../../src/firstPass/lineUnits.js';
 import { InlineWorkers, type FirstPassSources } from '../../src/firstPass/ports.js';
-import { unitId, type ReadSetup } from '../../src/firstPass/protocol.js';
+import { unitId, type InputUnit, type ReadSetup } from '../../src/firstPass/protocol.js';
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 
@@ -55,23 +55,48 @@ function corpus(): Uint8Array {
   return new TextEncoder().encode('\ufeff' + lines.slice(0, 150).join('\r\n') + '\r' + lines.slice(150).join('\n'));
 }
 
-const SOURCES: FirstPassSources = {
-  readWhole: () => Promise.reject(new Error('not used')),
-  openParquet: () => Promise.reject(new Error('not used')),
-};
+/** The corpus's bytes by position, as a Node worker reads a file by range. */
+function sources(bytes: Uint8Array): FirstPassSources {
+  return {
+    readWhole: () => Promise.reject(new Error('not used')),
+    openParquet: () => Promise.reject(new Error('not used')),
+    readAt: async (_source, position, length) => bytes.slice(position, position + length),
+  };
+}
 
-async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKernel: boolean) {
+/** The corpus as the CLI hands an uncompressed file to the workers: byte ranges of `step`, cut anywhere. */
+function ranges(bytes: Uint8Array, step: number): InputUnit[] {
+  return Array.from({ length: Math.ceil(bytes.length / step) }, (_, i) => ({
+    kind: 'range',
+    path: 'c.jsonl',
+    source: 'c.jsonl',
+    start: i * step,
+    end: Math.min(bytes.length, (i + 1) * step),
+    size: bytes.length,
+    qualifyIds: false,
+  }));
+}
+
+/** `unitBytes`: streamed in units of about that size; `byRange`: in ranges of that size instead. */
+async function run(
+  bytes: Uint8Array,
+  unitBytes: number,
+  setup: ReadSetup,
+  useKernel: boolean,
+  { sharedSets = false, byRange = 0 } = {},
+) {
   const { seed: _seed, ...family } = makeHashFamily(128, { hi: 0, lo: 42 });
   const chunks = async function* () {
     for (let at = 0; at < bytes.length; at += 4096) yield bytes.subarray(at, at + 4096);
   };
-  const workers = new InlineWorkers(firstPassHandler(SOURCES, { useKernel }));
+  const workers = new InlineWorkers(firstPassHandler(sources(bytes), { useKernel }));
   const invalid: string[] = [];
   const out: unknown[] = [];
-  const units = firstPass(lineUnits('c.jsonl', chunks(), false, unitBytes), {
+  const input = byRange > 0 ? ranges(bytes, byRange) : lineUnits('c.jsonl', chunks(), false, unitBytes);
+  const units = firstPass(input, {
     setup,
     workers,
-    finish: { sign: true, family, kernel: 'wasm-simd', keepSets: true },
+    finish: { sign: true, family, kernel: 'wasm-simd', keepSets: true, sharedSets },
     prePass: new ExactPrePass(DEFAULT_NORMALIZE, setup.keep),
     ids: new UniqueIds(),
     onInvalid: (m) => invalid.push(m),
@@ -98,6 +123,7 @@ async function run(bytes: Uint8Array, unitBytes: number, setup: ReadSetup, useKe
       [...unit.result.signatures!],
       [...unit.result.shingles!],
       [...unit.result.offsets!],
+      unit.result.shingles!.buffer instanceof SharedArrayBuffer,
     ]);
   }
   return { out, invalid };
@@ -119,8 +145,12 @@ describe('the first pass with its kernel', () => {
       const reference = await run(bytes, 1 << 19, setup, false);
       expect(reference.invalid.length).toBeGreaterThan(5);
       expect(reference.out.length).toBeGreaterThan(250); // ids with a lone surrogate are refused (invalid) since issue 31 item 6
-      for (const unitBytes of [1, 700, 5000, 1 << 19]) {
-        const got = await run(bytes, unitBytes, setup, true);
+      // Streamed in units of any size, or read by the workers in ranges cut anywhere (inside a line, a \r\n, a UTF-8
+      // character; ranges that hold no line start): the same documents in the same order, the same line numbers.
+      const runs = [1, 700, 5000, 1 << 19].map((unitBytes) => ({ unitBytes, byRange: 0 }));
+      for (const byRange of [13, 700, 5000]) runs.push({ unitBytes: 0, byRange });
+      for (const { unitBytes, byRange } of runs) {
+        const got = await run(bytes, unitBytes, setup, true, { byRange });
         expect(got.invalid).toEqual(reference.invalid);
         // Units differ in size, so compare documents, then every unit's signatures and sets joined.
         const documents = (r: typeof got) => r.out.filter((row) => (row as unknown[])[0] !== 'unit');
@@ -129,6 +159,14 @@ describe('the first pass with its kernel', () => {
         expect(documents(got)).toEqual(documents(reference));
         expect(joined(got)).toEqual(joined(reference));
       }
+      // Sets asked for in shared memory: the same words, each unit's in a SharedArrayBuffer (kept where it lies).
+      const plain = await run(bytes, 5000, setup, true);
+      const shared = await run(bytes, 5000, setup, true, { sharedSets: true });
+      const units = (r: Awaited<ReturnType<typeof run>>) =>
+        r.out.filter((row) => (row as unknown[])[0] === 'unit') as unknown[][];
+      expect(units(shared).map((row) => row.slice(0, 6))).toEqual(units(plain).map((row) => row.slice(0, 6)));
+      expect(units(shared).every((row) => row[6] === true)).toBe(true);
+      expect(units(plain).some((row) => row[6] === true)).toBe(false);
     });
   }
 });

@@ -1,4 +1,5 @@
 /** How a first-pass worker thread opens the files it is handed (src/firstPass/ports.ts): by path, through node:fs. */
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { FirstPassSources } from '../ports.js';
 import { localParquetFile } from '../../io/localParquetFile.js';
 import { openDecompressed } from '../../io/readDocuments.js';
@@ -12,6 +13,22 @@ export const NODE_SOURCES: FirstPassSources = {
   async openParquet(source) {
     const { file, close } = await localParquetFile(pathOf(source), () => undefined);
     return Object.assign(file, { close });
+  },
+  // On the worker's own thread: it has nothing else to do meanwhile, and the bytes are in the page cache mostly.
+  async readAt(source, position, length) {
+    const path = pathOf(source);
+    const bytes = Buffer.allocUnsafeSlow(length);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'r');
+      let done = 0;
+      for (let n = 1; done < length && n > 0; done += n) n = readSync(fd, bytes, done, length - done, position + done);
+      return bytes.subarray(0, done);
+    } catch (error) {
+      throw new Error(`${path}: cannot read it (${(error as Error).message})`);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   },
 };
 

@@ -281,7 +281,7 @@ async function firstPassProgress<T>(
       onDocument: (n) => progress.update(n, reading.bytes),
     }),
   );
-  sets?.passDone(); // spilled: the sets held go to the file too, making room for the candidates' rows
+  await sets?.passDone(); // spilled: the sets held go to the file too, making room for the candidates' rows
   return result;
 }
 

@@ -18,6 +18,11 @@ import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
 import { freemem } from 'node:os';
 
+/** Whether `set` ends where `next` starts, in one buffer. */
+function adjoins(set: Uint32Array, next: Uint32Array): boolean {
+  return set.buffer === next.buffer && set.byteOffset + set.byteLength === next.byteOffset;
+}
+
 /** 8 MiB: the ring that sets read one at a time go through (no allocation a read); larger sets get their own array. */
 const FETCH_RING_WORDS = 2 ** 21;
 
@@ -56,6 +61,9 @@ export class FileSetSpool implements SetSpool {
     private readonly cacheRoomBytes: () => number = freemem,
   ) {}
 
+  // No `adoptsShared`: the CLI's sets are copied into the arena as they come. Held where they lie, in the workers'
+  // shared buffers, they cost the 1 M run 0.15–0.2 GiB more peak memory (a shared buffer is freed only once every
+  // thread that saw it has collected it), past the 1.5 GiB target; sets that come shared are still held where they lie.
   append(set: Uint32Array): void {
     const g = this.groups++;
     if (g === this.starts.length) this.grow();
@@ -127,8 +135,11 @@ export class FileSetSpool implements SetSpool {
    * them from there as they read the others, and their room is free for the stages after the pass (the
    * candidates' rows). When they all fit, they stay.
    */
-  passDone(): void {
-    if (this.file !== undefined) this.moveHeld(0);
+  async passDone(): Promise<void> {
+    if (this.file === undefined) return;
+    this.moveHeld(0);
+    // Written from where they lie: their memory is free once the writes are done, before the next stages take theirs.
+    await this.file.drain();
   }
 
   /**
@@ -136,14 +147,37 @@ export class FileSetSpool implements SetSpool {
    */
   private moveHeld(bytes: number): void {
     let freedFrom: { chunk: number; start: number } | undefined;
-    while (this.held.length > 0 && this.heldBytes > bytes) {
+    // Groups [g, end) to go, their sets end to end in `run` (sets adopted from one worker's buffer go as one run).
+    let run: Uint32Array | undefined;
+    let end = this.held.length;
+    while (this.held.length > 0 && (this.heldBytes > bytes || bytes === 0)) {
       const g = this.held.length - 1;
       const set = this.held.pop()!;
       this.heldBytes -= set.byteLength;
       freedFrom = { chunk: this.chunk[g], start: this.starts[g] };
-      this.write(g, set);
+      if (run !== undefined && adjoins(set, run))
+        run = new Uint32Array(set.buffer, set.byteOffset, set.length + run.length);
+      else {
+        if (run !== undefined) this.writeRun(g + 1, end, run);
+        run = set;
+        end = g + 1;
+      }
     }
+    if (run !== undefined) this.writeRun(this.held.length, end, run);
     if (freedFrom !== undefined) this.arena?.truncate(freedFrom.chunk, freedFrom.start);
+  }
+
+  /** Groups [first, end), their sets end to end in `words` as held, to the file. */
+  private writeRun(first: number, end: number, words: Uint32Array): void {
+    this.fileOf();
+    for (let g = first, at = 0; g < end; at += this.lengths[g++]) {
+      this.chunk[g] = -1;
+      this.starts[g] = this.words + at;
+    }
+    this.words += words.length;
+    // Written from where it lies, behind this thread: once a set has moved, the file exists and nothing is held, so
+    // nobody writes into the arena (nor into a unit's buffer) again.
+    this.file!.appendOwned(words);
   }
 
   readonly load: LoadShingleSets = async (needed, budgetBytes) => {
@@ -201,14 +235,19 @@ export class FileSetSpool implements SetSpool {
 
   /** Group g's set to the file (written behind: WordFile). */
   private write(g: number, set: Uint32Array): void {
+    this.fileOf();
+    this.chunk[g] = -1;
+    this.starts[g] = this.words;
+    this.words += set.length;
+    this.file!.append(set);
+  }
+
+  private fileOf(): WordFile {
     if (this.file === undefined) {
       this.file = new WordFile(this.dir, 'sets', 'spilled shingle sets');
       this.onSpill?.();
     }
-    this.chunk[g] = -1;
-    this.starts[g] = this.words;
-    this.words += set.length;
-    this.file.append(set);
+    return this.file;
   }
 
   /** Every set appended is in the file: what the exact workers read by its path. */

@@ -128,7 +128,7 @@ describe('FileSetSpool', () => {
     const sets = Array.from({ length: 4 }, (_, g) => Uint32Array.from({ length: 8 }, (_, i) => 10 * g + i)); // 32 bytes each
     const fits = new FileSetSpool(dir, 128);
     for (const set of sets) fits.append(set);
-    fits.passDone();
+    await fits.passDone();
     for (let g = 0; g < 4; g++) {
       // Still held: copies in shared memory, which the exact workers read.
       expect(fits.fetch(g).buffer).toBeInstanceOf(SharedArrayBuffer);
@@ -138,12 +138,49 @@ describe('FileSetSpool', () => {
     const spilled = new FileSetSpool(dir, 64);
     for (const set of sets) spilled.append(set);
     expect(spilled.fetch(0).buffer).toBeInstanceOf(SharedArrayBuffer);
-    spilled.passDone();
+    await spilled.passDone();
     for (let g = 0; g < 4; g++) {
       expect(spilled.fetch(g).buffer).not.toBeInstanceOf(SharedArrayBuffer); // read from the file
       expect([...spilled.fetch(g)]).toEqual([...sets[g]]);
     }
     await fits.release();
     await spilled.release();
+  });
+
+  it("keeps the sets of a worker's shared buffer where they lie, and moves them to its file as runs from there", async () => {
+    const random = rng(5);
+    // Units as the first-pass workers answer with `sharedSets`: each unit's sets end to end in a buffer of its own.
+    const units = Array.from({ length: 5 }, () => {
+      const lengths = Array.from({ length: 30 }, (_, i) => (i % 8 === 0 ? 0 : 1 + Math.floor(random() * 500)));
+      const offsets = Uint32Array.from({ length: 31 }, (_, i) => lengths.slice(0, i).reduce((a, b) => a + b, 0));
+      const words = new Uint32Array(new SharedArrayBuffer(8 * offsets[30]));
+      for (let i = 0; i < words.length; i++) words[i] = (random() * 2 ** 32) >>> 0;
+      return { words, offsets };
+    });
+    const sets = units.flatMap(({ words, offsets }) =>
+      Array.from({ length: 30 }, (_, i) => words.slice(2 * offsets[i], 2 * offsets[i + 1])),
+    );
+    const spool = new FileSetSpool(dir, 4 * units[0].words.byteLength);
+    for (const { words, offsets } of units.slice(0, 3)) spool.appendRun(words, offsets, 30);
+    // Held where they lie: the arena's chunks are the units' own buffers, no copy.
+    const before = spool.share()!;
+    expect(before.chunks.length).toBe(3);
+    expect(before.chunks.every((chunk, u) => chunk === units[u].words.buffer)).toBe(true);
+    expect(spool.fetch(31).buffer).toBe(units[1].words.buffer);
+    spool.reserve(units[0].words.byteLength + 4 * 7 * (units[2].offsets[30] - units[2].offsets[23])); // moves part of a unit
+    for (const { words, offsets } of units.slice(3)) spool.appendRun(words, offsets, 30);
+    for (let g = sets.length - 1; g >= 0; g--) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
+    await spool.passDone();
+    await spool.drain();
+    const shared = spool.share()!;
+    expect(Array.from(shared.chunk).every((c) => c === -1)).toBe(true);
+    const file = new Uint32Array(new Uint8Array(readFileSync(shared.file!)).buffer);
+    expect(file.length).toBe(sets.reduce((n, set) => n + set.length, 0));
+    for (let g = 0; g < sets.length; g++) {
+      const at = shared.start[g];
+      expect([...file.subarray(at, at + shared.length[g])], `group ${g}`).toEqual([...sets[g]]);
+      expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
+    }
+    await spool.release();
   });
 });
