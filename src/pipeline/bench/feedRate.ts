@@ -85,10 +85,10 @@ export async function measureFeedRate(
   }
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = threadCpuMs();
-  const mainMs =
-    cpuBefore !== undefined && cpuAfter !== undefined
-      ? cpuAfter - cpuBefore
-      : performance.eventLoopUtilization(busy).active;
+  // The kernel brings a running thread's schedstat up to date only at a tick or a switch, so a short run on a
+  // thread that never slept can read 0: then the event loop's active time stands in for it.
+  const onCpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : 0;
+  const mainMs = onCpuMs > 0 ? onCpuMs : performance.eventLoopUtilization(busy).active;
   const mbPerSecond = bytes / 1e6 / seconds;
   return {
     threads,
