@@ -121,8 +121,11 @@ function textOf(source: TextSource, line: string, path: string, start: number): 
   return parsed.text;
 }
 
-/** Shingles ranges, in parallel where it can: the runner of shingleRanges (textWorkers.ts). */
-export type RangeShingler = (ranges: TextRanges) => Promise<PackedSets>;
+/**
+ * Shingles ranges, in parallel where it can: the runner of shingleRanges (textWorkers.ts). The sets come back as the
+ * runs' packed parts, in range order, not joined: at 1 M they hold gigabytes, and one more copy was 7 s of page faults.
+ */
+export type RangeShingler = (ranges: TextRanges) => Promise<readonly PackedSets[]>;
 
 /** The shingle sets of the documents pairs need, each read and shingled once, in file order. */
 class SetsByPosition {
@@ -149,8 +152,11 @@ class SetsByPosition {
       start: Float64Array.from(order, ([, r]) => r.start),
       bytes: Float64Array.from(order, ([, r]) => r.bytes),
     };
-    const { words, offsets } = await this.shingle(ranges);
-    order.forEach(([position], i) => this.sets.set(position, words.subarray(offsets[i], offsets[i + 1])));
+    let i = 0;
+    for (const { words, offsets } of await this.shingle(ranges))
+      for (let set = 0; set + 1 < offsets.length; set++, i++)
+        this.sets.set(order[i][0], words.subarray(offsets[set], offsets[set + 1]));
+    if (i !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${i} shingled`);
     this.wanted.clear();
   }
 }

@@ -4,7 +4,7 @@
  */
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
-import type { PackedSets, RangeShingler, TextSource } from './textPairs.js';
+import type { RangeShingler, TextSource } from './textPairs.js';
 import type { ShingleRequest, ShingleResponse } from './textWorker.js';
 
 /** Ranges fewer than this are shingled on one worker. */
@@ -22,7 +22,7 @@ export function shingleInWorkers(source: TextSource, threads: number): { shingle
       'exact pass',
     ));
     const cuts = Array.from({ length: workers + 1 }, (_, w) => Math.round((w * n) / workers));
-    const parts = await Promise.all(
+    return Promise.all(
       cuts.slice(0, -1).map(async (from, w) => {
         const to = cuts[w + 1];
         const part = {
@@ -36,22 +36,6 @@ export function shingleInWorkers(source: TextSource, threads: number): { shingle
         return response.sets;
       }),
     );
-    return joined(parts);
   };
   return { shingle, close: () => pool?.destroy() };
-}
-
-/** The workers' packed sets as one, in order. */
-function joined(parts: readonly PackedSets[]): PackedSets {
-  if (parts.length === 1) return parts[0];
-  const count = parts.reduce((sum, p) => sum + p.offsets.length - 1, 0);
-  const words = new Uint32Array(parts.reduce((sum, p) => sum + p.words.length, 0));
-  const offsets = new Uint32Array(count + 1);
-  let [set, at] = [0, 0];
-  for (const part of parts) {
-    words.set(part.words, at);
-    for (let i = 1; i < part.offsets.length; i++) offsets[++set] = at + part.offsets[i];
-    at += part.words.length;
-  }
-  return { words, offsets };
 }
