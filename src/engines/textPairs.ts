@@ -6,10 +6,11 @@
  * decidePair does, exact similarity ≥ threshold (exactJaccard, or exactAngular for SimHash shards). The decisions
  * are dedup's, so the clusters are too.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
+import { readUpTo } from '../io/readUpTo.js';
 import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
 import { exactSimilarityOf } from '../verify/exactJaccard.js';
 import type { SqlPairRule } from './sqlParts.js';
@@ -98,8 +99,7 @@ export function shingleRanges(source: TextSource, ranges: TextRanges): PackedSet
       let fd = handles.get(file);
       if (fd === undefined) handles.set(file, (fd = openSync(path, 'r')));
       if (buffer.length < bytes) buffer = Buffer.alloc(Math.max(bytes, 2 * buffer.length));
-      let done = 0;
-      for (let n = -1; done < bytes && n !== 0; done += n) n = readSync(fd, buffer, done, bytes - done, start + done);
+      const done = readUpTo(fd, buffer, start, bytes);
       sets.push(shingleDocument(textOf(source, buffer.toString('utf8', 0, done), path, start), source.shingle));
     }
   } finally {

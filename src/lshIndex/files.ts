@@ -4,8 +4,9 @@
  * fsync of the directory, checksums verified by streaming, and the fault
  * hook that crash tests use to stop a commit at any of its steps.
  */
-import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { readUpTo } from '../io/readUpTo.js';
 import { CorruptIndexError } from './errors.js';
 import { hex8 } from './manifestCheck.js';
 
@@ -99,15 +100,12 @@ export function syncDirectory(dir: string): void {
 
 /** Reads `length` bytes at `position` of fd into `into`, all of them. */
 export function readFully(fd: number, into: Uint8Array, position: number, what: string): void {
-  for (let done = 0; done < into.length; ) {
-    const n = readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0)
-      throw new CorruptIndexError(
-        what,
-        `ends at byte ${position + done}, before the ${into.length} bytes expected there`,
-      );
-    done += n;
-  }
+  const done = readUpTo(fd, into, position);
+  if (done < into.length)
+    throw new CorruptIndexError(
+      what,
+      `ends at byte ${position + done}, before the ${into.length} bytes expected there`,
+    );
 }
 
 /** CRC-32 of an open file's first `bytes` bytes, streamed in chunks. */

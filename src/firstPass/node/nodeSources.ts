@@ -1,8 +1,9 @@
 /** How a first-pass worker thread opens the files it is handed (src/firstPass/ports.ts): by path, through node:fs. */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { FirstPassSources } from '../ports.js';
 import { localParquetFile } from '../../io/localParquetFile.js';
 import { openDecompressed } from '../../io/readDocuments.js';
+import { readUpTo } from '../../io/readUpTo.js';
 
 export const NODE_SOURCES: FirstPassSources = {
   async readWhole(source) {
@@ -21,9 +22,7 @@ export const NODE_SOURCES: FirstPassSources = {
     let fd: number | undefined;
     try {
       fd = openSync(path, 'r');
-      let done = 0;
-      for (let n = 1; done < length && n > 0; done += n) n = readSync(fd, bytes, done, length - done, position + done);
-      return bytes.subarray(0, done);
+      return bytes.subarray(0, readUpTo(fd, bytes, position));
     } catch (error) {
       throw new Error(`${path}: cannot read it (${(error as Error).message})`);
     } finally {
