@@ -10,7 +10,6 @@
  * (its event loop's busy time per MB), and projectFeed says what N cores
  * could feed, whichever of the two limits comes first.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ExactPrePass } from '../../exact/exactPrePass.js';
 import { firstPass } from '../../firstPass/firstPass.js';
@@ -21,6 +20,7 @@ import type { InputFile } from '../../io/readDocuments.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import { nodeFirstPassWorkers } from '../../firstPass/node/firstPassWorkers.js';
 import { unitSetup } from '../shared/corpusPass.js';
+import { threadClock } from '../shared/cpuClock.js';
 
 export interface FeedRate {
   readonly threads: number;
@@ -64,7 +64,8 @@ export async function measureFeedRate(
 ): Promise<FeedRate> {
   const workers = nodeFirstPassWorkers(threads);
   const busy = performance.eventLoopUtilization();
-  const cpuBefore = threadCpuMs();
+  const threadCpuMs = threadClock();
+  const cpuBefore = threadCpuMs?.();
   const started = performance.now();
   let bytes = 0;
   let shingles = 0;
@@ -84,7 +85,7 @@ export async function measureFeedRate(
     workers.destroy();
   }
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = threadCpuMs();
+  const cpuAfter = threadCpuMs?.();
   // The kernel brings a running thread's schedstat up to date only at a tick or a switch, so a short run on a
   // thread that never slept can read 0: then the event loop's active time stands in for it.
   const onCpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : 0;
@@ -119,16 +120,4 @@ export function projectFeed(
       : { cores: n, mbPerSecond: mainLimit, bound: 'main thread' };
   });
   return { threads: run.threads, perCoreMBps: run.mbPerSecondPerCore, mainMsPerMB: run.mainMsPerMB, projections };
-}
-
-/**
- * This thread's time on a CPU in ms, from Linux's /proc/thread-self/schedstat (its first field, ns); undefined
- * elsewhere.
- */
-function threadCpuMs(): number | undefined {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
 }
