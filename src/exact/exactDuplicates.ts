@@ -6,23 +6,28 @@
  * TypeScript, so the same code runs in a browser tab) before signing, and only
  * the first of each group is signed.
  *
- * The table holds 20 bytes per distinct text in typed arrays (no strings), so a
- * million distinct texts take about 40 MB at its maximum load.
+ * The keys lie in order of first appearance, 16 bytes each, and the hash
+ * table holds per slot its group and the key's second word, a tag, so that a
+ * new key (most of them) costs one probe of one array: the key itself is read
+ * only where the tag matches. Typed arrays (no strings): a million distinct
+ * texts take about 32 MB at the table's maximum load.
  */
 import { murmur3x86_128 } from '../math/murmur3.js';
 
 export class ExactDuplicateIndex {
   private capacity = 1024;
-  private words = new Uint32Array(this.capacity * 4);
-  private group = new Int32Array(this.capacity).fill(-1);
+  /** Per slot: its group + 1 (0: empty), then its key's second word. */
+  private slots = new Uint32Array(2 * this.capacity);
+  /** Per group: its 128-bit key (room for the capacity's half, the most groups before the table grows). */
+  private keys = new Uint32Array(2 * this.capacity);
   private groups = 0;
   private readonly encoder = new TextEncoder();
   private utf8 = new Uint8Array(1024);
   private readonly digest = new Uint32Array(4);
 
-  /** Bytes of its table (20 a slot). */
+  /** Bytes of its table and keys. */
   get bytes(): number {
-    return this.words.byteLength + this.group.byteLength;
+    return this.slots.byteLength + this.keys.byteLength;
   }
 
   /** Number of distinct texts seen. */
@@ -50,10 +55,24 @@ export class ExactDuplicateIndex {
     const h2 = keys[at + 2];
     const h3 = keys[at + 3];
     if ((this.groups + 1) * 2 > this.capacity) this.grow();
-    const found = this.lookup(h0, h1, h2, h3);
-    if (found >= 0) return { group: found, isNew: false };
+    const mask = this.capacity - 1;
+    const { slots } = this;
+    let slot = h0 & mask;
+    for (; slots[2 * slot] !== 0; slot = (slot + 1) & mask) {
+      if (slots[2 * slot + 1] !== h1) continue;
+      const found = slots[2 * slot] - 1;
+      const k = 4 * found;
+      if (this.keys[k] === h0 && this.keys[k + 2] === h2 && this.keys[k + 3] === h3)
+        return { group: found, isNew: false };
+    }
     const group = this.groups++;
-    this.place(h0, h1, h2, h3, group);
+    slots[2 * slot] = group + 1;
+    slots[2 * slot + 1] = h1;
+    const k = 4 * group;
+    this.keys[k] = h0;
+    this.keys[k + 1] = h1;
+    this.keys[k + 2] = h2;
+    this.keys[k + 3] = h3;
     return { group, isNew: true };
   }
 
@@ -65,38 +84,20 @@ export class ExactDuplicateIndex {
     return murmur3x86_128(this.utf8, written, this.digest);
   }
 
-  private lookup(h0: number, h1: number, h2: number, h3: number): number {
-    const mask = this.capacity - 1;
-    const { words, group } = this;
-    for (let slot = h0 & mask; ; slot = (slot + 1) & mask) {
-      if (group[slot] < 0) return -1;
-      const w = slot * 4;
-      if (words[w] === h0 && words[w + 1] === h1 && words[w + 2] === h2 && words[w + 3] === h3) return group[slot];
-    }
-  }
-
-  private place(h0: number, h1: number, h2: number, h3: number, id: number): void {
-    const mask = this.capacity - 1;
-    let slot = h0 & mask;
-    while (this.group[slot] >= 0) slot = (slot + 1) & mask;
-    const w = slot * 4;
-    this.words[w] = h0;
-    this.words[w + 1] = h1;
-    this.words[w + 2] = h2;
-    this.words[w + 3] = h3;
-    this.group[slot] = id;
-  }
-
+  /** Twice the slots: the groups placed again from their keys, in order (the keys read straight through). */
   private grow(): void {
-    const oldWords = this.words;
-    const oldGroup = this.group;
     this.capacity *= 2;
-    this.words = new Uint32Array(this.capacity * 4);
-    this.group = new Int32Array(this.capacity).fill(-1);
-    for (let slot = 0; slot < oldGroup.length; slot++) {
-      if (oldGroup[slot] < 0) continue;
-      const w = slot * 4;
-      this.place(oldWords[w], oldWords[w + 1], oldWords[w + 2], oldWords[w + 3], oldGroup[slot]);
+    const mask = this.capacity - 1;
+    const slots = new Uint32Array(2 * this.capacity);
+    const keys = new Uint32Array(2 * this.capacity);
+    keys.set(this.keys);
+    for (let g = 0; g < this.groups; g++) {
+      let slot = keys[4 * g] & mask;
+      while (slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = g + 1;
+      slots[2 * slot + 1] = keys[4 * g + 1];
     }
+    this.slots = slots;
+    this.keys = keys;
   }
 }

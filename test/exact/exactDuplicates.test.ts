@@ -26,4 +26,31 @@ describe('exact pre-pass', () => {
     for (let i = 0; i < 50_000; i++) expect(index.add(`document number ${i}`).group).toBe(i);
     for (let i = 0; i < 50_000; i += 997) expect(index.add(`document number ${i}`)).toEqual({ group: i, isNew: false });
   });
+
+  it('tells keys apart that share a slot, a tag (the second word) or both, in order of first appearance', () => {
+    const index = new ExactDuplicateIndex();
+    // Every key shares its first word's low bits (one slot, then its neighbours); half share the tag; some differ
+    // only in the third or the fourth word. A key is told equal only where all four words are.
+    const keys: number[][] = [];
+    for (let i = 0; i < 3000; i++) {
+      const j = i % 2000; // keys 2000 to 2999 repeat the first thousand
+      keys.push([(j % 3) * 2 ** 20, j % 2 === 0 ? 7 : j, j % 5, Math.floor(j / 5)]);
+    }
+    const key = (k: number[]) => Uint32Array.from(k);
+    const groups = keys.map((k) => index.addKey(key(k), 0));
+    const first = new Map<string, number>();
+    keys.forEach((k, i) => {
+      const seen = first.get(k.join());
+      expect(groups[i]).toEqual(
+        seen === undefined ? { group: first.size, isNew: true } : { group: seen, isNew: false },
+      );
+      if (seen === undefined) first.set(k.join(), first.size);
+    });
+    // Again, after the table grew (2000 groups: from 1024 slots to 4096): each finds its group.
+    keys.forEach((k) =>
+      expect(index.addKey(key([0, 0, 0, 0, ...k]), 4)).toEqual({ group: first.get(k.join()), isNew: false }),
+    );
+    expect(index.addKey(key([0, 7, 0, 1]), 0).isNew).toBe(true); // the tag and the first word of key 0, not the rest
+    expect(index.size).toBe(first.size + 1);
+  });
 });

@@ -1,14 +1,16 @@
 /**
  * An append-only temporary file of 32-bit words (spilled rows, band keys, shingle sets), written behind: appends
- * are copied into 4 MiB blocks that the file system's thread pool writes while this thread goes on, so the first
- * pass's main thread does not wait on the disk. Reads see every word appended, written yet or not (those still in
- * flight are copied from their block). Past 64 MiB in flight, a copied block is written in place (the disk is the
- * limit then, and memory stays bounded); arrays appended where they lie always go behind, and an appender that waits
- * for `room` between appends stays below the bound. A failed write is reported by the next append, read or drain; I/O errors name the
- * file and the option that moves it.
+ * are copied into 4 MiB blocks, or, for words nobody changes after (`appendOwned`), gathered where they lie, and the
+ * file system's thread pool writes them (one `writev` per 4 MiB gathered) while this thread goes on, so the first
+ * pass's main thread neither waits on the disk nor copies what it spills. Reads see every word appended, written yet
+ * or not (those still in flight are copied from their parts). Past 64 MiB in flight, a copied block is written in
+ * place (the disk is the limit then, and memory stays bounded); words appended where they lie always go behind, and
+ * an appender that waits for `room` between appends stays below the bound. A copy block is used to its end and then
+ * reused once written. A failed write is reported by the next append, read or drain; I/O errors name the file and
+ * the option that moves it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, write, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writev, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerTemporary, removeTemporaryBehind } from '../../formats/files/temporaries.js';
 
@@ -16,13 +18,19 @@ const BLOCK_BYTES = 4 * 2 ** 20;
 const MAX_BEHIND_BYTES = 64 * 2 ** 20;
 /** An appender that waits for `room` keeps its writes behind under this, so it never reaches the bound above. */
 const ROOM_BYTES = MAX_BEHIND_BYTES / 2;
-/** appendOwned writes arrays this large from where they lie; smaller ones are copied into a block. */
-const OWNED_BYTES = 256 * 2 ** 10;
+/** Parts gathered for one write at most (well below any system's IOV_MAX). */
+const MAX_PARTS = 256;
+/** Written copy blocks kept for reuse (their pages stay mapped: no page faults on the next). */
+const SPARE_BLOCKS = 4;
 
+/** One write: parts end to end in the file from `start`. */
 interface Block {
   /** Its first byte in the file. */
   readonly start: number;
-  readonly bytes: Uint8Array;
+  readonly parts: Uint8Array[];
+  readonly bytes: number;
+  /** A copy block whose last bytes are in this write: reusable once every write before it is done too. */
+  readonly spent?: Uint8Array;
   written: boolean;
 }
 
@@ -35,12 +43,22 @@ export class WordFile {
   private readonly fd: number;
   /** Bytes appended. */
   private size = 0;
-  /** Bytes [0, durable) are in the file; the blocks in flight follow it in order, then the one being filled. */
+  /**
+   * Bytes [0, durable) are in the file; the writes in flight follow it in order, then the parts gathered for the next
+   * write, then the bytes filled in the copy block.
+   */
   private durable = 0;
   private readonly inFlight: Block[] = [];
   private inFlightBytes = 0;
-  private filling = new Uint8Array(0);
+  private gathered: Uint8Array[] = [];
+  private gatheredBytes = 0;
+  /** The copy block whose last bytes were gathered (reused once their write and every one before it is done). */
+  private gatheredSpent: Uint8Array | undefined;
+  /** The copy block: bytes [0, used) gathered or written, [used, used + filled) filled since. */
+  private block: Uint8Array | undefined;
+  private used = 0;
   private filled = 0;
+  private readonly spare: Uint8Array[] = [];
   private failure: Error | undefined;
   private drained: (() => void)[] = [];
   private waitingForRoom: (() => void)[] = [];
@@ -61,33 +79,35 @@ export class WordFile {
     this.throwIfFailed();
     const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
     for (let at = 0; at < bytes.length; ) {
-      if (this.filling.length === 0) this.filling = new Uint8Array(BLOCK_BYTES);
-      const n = Math.min(BLOCK_BYTES - this.filled, bytes.length - at);
-      this.filling.set(bytes.subarray(at, at + n), this.filled);
+      if (this.block === undefined) {
+        this.block = this.spare.pop() ?? new Uint8Array(BLOCK_BYTES);
+        this.used = 0;
+      }
+      const n = Math.min(BLOCK_BYTES - this.used - this.filled, bytes.length - at);
+      this.block.set(bytes.subarray(at, at + n), this.used + this.filled);
       this.filled += n;
       this.size += n;
       at += n;
-      if (this.filled === BLOCK_BYTES) this.issue();
+      if (this.used + this.filled === BLOCK_BYTES) this.issue(true);
     }
   }
 
   /**
-   * As append, for words that nobody changes after (a worker's answer): a large array is written from where it lies,
-   * not copied (its own block in flight).
+   * As append, for words that nobody changes after (a worker's answer): written from where they lie, not copied
+   * (gathered with the others until 4 MiB go in one write).
    */
   appendOwned(words: Uint32Array): void {
-    if (words.byteLength < OWNED_BYTES) {
-      this.append(words);
-      return;
-    }
     this.throwIfFailed();
-    this.issue();
+    if (words.byteLength === 0) return;
+    this.cut();
+    this.gathered.push(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
+    this.gatheredBytes += words.byteLength;
     this.size += words.byteLength;
     // Always behind: its memory is held until written anyway, and whoever appends it may wait for room.
-    this.send(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), false);
+    if (this.gatheredBytes >= BLOCK_BYTES || this.gathered.length >= MAX_PARTS) this.issue(false);
   }
 
-  /** Reads words [fromWord, fromWord + into.length) into `into`: from the file, or from a block not written yet. */
+  /** Reads words [fromWord, fromWord + into.length) into `into`: from the file, or from parts not written yet. */
   read(into: Uint32Array, fromWord: number): void {
     this.throwIfFailed();
     const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
@@ -101,8 +121,10 @@ export class WordFile {
       done += n;
     }
     if (fromFile === bytes.length) return;
-    const filling = { start: this.size - this.filled, bytes: this.filling.subarray(0, this.filled) };
-    for (const block of [...this.inFlight, filling]) copyOverlap(block, bytes, start);
+    for (const block of this.inFlight) copyOverlap(block, bytes, start);
+    const filling = this.block?.subarray(this.used, this.used + this.filled) ?? new Uint8Array(0);
+    const pending = this.gatheredBytes + this.filled;
+    copyOverlap({ start: this.size - pending, bytes: pending, parts: [...this.gathered, filling] }, bytes, start);
   }
 
   /**
@@ -116,7 +138,7 @@ export class WordFile {
 
   /** Every word appended is in the file (the exact workers read it by its path). */
   async drain(): Promise<void> {
-    this.issue();
+    this.issue(false);
     if (this.inFlight.length > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
     this.throwIfFailed();
   }
@@ -129,47 +151,63 @@ export class WordFile {
     return removeTemporaryBehind(this.path);
   }
 
-  /** The block being filled goes to the file. */
-  private issue(): void {
-    if (this.filled === 0) return;
-    const bytes = this.filling.subarray(0, this.filled);
-    this.filling = new Uint8Array(0);
+  /** The bytes filled in the copy block join the parts gathered; a block used to its end is spent. */
+  private cut(): void {
+    if (this.block === undefined || this.filled === 0) return;
+    this.gathered.push(this.block.subarray(this.used, this.used + this.filled));
+    this.gatheredBytes += this.filled;
+    this.used += this.filled;
     this.filled = 0;
-    this.send(bytes, true);
+    if (this.used === BLOCK_BYTES) {
+      this.gatheredSpent = this.block;
+      this.block = undefined;
+    }
   }
 
-  /** The last `bytes.length` bytes appended go to the file: behind, or a copied block in place past the bound. */
-  private send(bytes: Uint8Array, inPlacePastBound: boolean): void {
-    const block: Block = { start: this.size - bytes.length, bytes, written: false };
+  /** The parts gathered (and the bytes filled) go to the file: behind, or in place past the bound if `inPlace`. */
+  private issue(inPlacePastBound: boolean): void {
+    this.cut();
+    if (this.gatheredBytes === 0) return;
+    const block: Block = {
+      start: this.size - this.gatheredBytes,
+      parts: this.gathered,
+      bytes: this.gatheredBytes,
+      spent: this.gatheredSpent,
+      written: false,
+    };
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    this.gatheredSpent = undefined;
     this.inFlight.push(block);
-    this.inFlightBytes += block.bytes.length;
+    this.inFlightBytes += block.bytes;
     if (inPlacePastBound && this.inFlightBytes > MAX_BEHIND_BYTES) {
-      for (let done = 0; done < block.bytes.length; )
-        done += this.io('write', () =>
-          writeSync(this.fd, block.bytes, done, block.bytes.length - done, block.start + done),
-        );
+      for (const [part, at] of placed(block))
+        for (let done = 0; done < part.length; )
+          done += this.io('write', () => writeSync(this.fd, part, done, part.length - done, at + done));
       this.written(block);
     } else this.writeBehind(block, 0);
   }
 
   private writeBehind(block: Block, from: number): void {
-    write(this.fd, block.bytes, from, block.bytes.length - from, block.start + from, (error, n) => {
+    writev(this.fd, partsFrom(block.parts, from), block.start + from, (error, n) => {
       if (this.removed) return;
       if (error !== null) {
         this.failure ??= this.ioError('write', error);
         this.written(block);
-      } else if (from + n < block.bytes.length) this.writeBehind(block, from + n);
+      } else if (from + n < block.bytes) this.writeBehind(block, from + n);
       else this.written(block);
     });
   }
 
-  /** A block is written: the file's durable end moves past every written block at the front. */
+  /** A write is done: the file's durable end moves past every written one at the front (their spent blocks reused). */
   private written(block: Block): void {
     block.written = true;
     while (this.inFlight.length > 0 && this.inFlight[0].written) {
       const front = this.inFlight.shift()!;
-      this.durable = front.start + front.bytes.length;
-      this.inFlightBytes -= front.bytes.length;
+      this.durable = front.start + front.bytes;
+      this.inFlightBytes -= front.bytes;
+      if (front.spent !== undefined && this.spare.length < SPARE_BLOCKS && this.failure === undefined)
+        this.spare.push(front.spent);
     }
     if (this.inFlightBytes <= ROOM_BYTES) for (const resolve of this.waitingForRoom.splice(0)) resolve();
     if (this.inFlight.length === 0) for (const resolve of this.drained.splice(0)) resolve();
@@ -195,9 +233,42 @@ export class WordFile {
   }
 }
 
-/** Copies the bytes of `block` that fall in [start, start + into.length) into `into`. */
-function copyOverlap(block: { start: number; bytes: Uint8Array }, into: Uint8Array, start: number): void {
-  const from = Math.max(block.start, start);
-  const to = Math.min(block.start + block.bytes.length, start + into.length);
-  if (from < to) into.set(block.bytes.subarray(from - block.start, to - block.start), from - start);
+/** Each part of a write with its first byte in the file. */
+function placed(block: Block): [Uint8Array, number][] {
+  let at = block.start;
+  return block.parts.map((part) => {
+    const entry: [Uint8Array, number] = [part, at];
+    at += part.length;
+    return entry;
+  });
+}
+
+/** The parts less their first `from` bytes (a write that went part of the way). */
+export function partsFrom(parts: readonly Uint8Array[], from: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let skip = from;
+  for (const part of parts) {
+    if (skip >= part.length) skip -= part.length;
+    else {
+      out.push(skip > 0 ? part.subarray(skip) : part);
+      skip = 0;
+    }
+  }
+  return out;
+}
+
+/** Copies the bytes of a write's parts that fall in [start, start + into.length) into `into`. */
+function copyOverlap(
+  { start: first, bytes, parts }: Pick<Block, 'start' | 'bytes' | 'parts'>,
+  into: Uint8Array,
+  start: number,
+): void {
+  if (first >= start + into.length || first + bytes <= start) return;
+  let at = first;
+  for (const part of parts) {
+    const from = Math.max(at, start);
+    const to = Math.min(at + part.length, start + into.length);
+    if (from < to) into.set(part.subarray(from - at, to - at), from - start);
+    at += part.length;
+  }
 }

@@ -1,9 +1,9 @@
-// The spill files written behind: every word appended (copied, or owned and written where it lies) reads back at once (from its block while the write is in
+// The spill files written behind: every word appended (copied, or owned and gathered where it lies) reads back at once (from its block while the write is in
 // flight, from the file after), across block boundaries and past the bound on bytes in flight; drain puts it all in
 // the file, which another reader (an exact worker) then sees whole; remove leaves nothing.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WordFile } from '../../../src/pipeline/dedup/wordFile.js';
+import { partsFrom, WordFile } from '../../../src/pipeline/dedup/wordFile.js';
 import { rng } from '../../support/reference.js';
 import { tempDir } from '../../support/cli.js';
 
@@ -24,7 +24,7 @@ describe('WordFile', () => {
         total - appended,
         size < 0.1 ? 3 * 2 ** 20 : 1 + Math.floor(random() * (size < 0.3 ? 2 ** 17 : 5000)),
       );
-      // Owned words (past 256 KiB) are written from where they lie, their own block; others copied into a block.
+      // Owned words are gathered where they lie (one write per 4 MiB); others copied into a block, reused once written.
       if (random() < 0.5) file.appendOwned(all.subarray(appended, appended + n));
       else file.append(all.subarray(appended, appended + n));
       appended += n;
@@ -61,5 +61,62 @@ describe('WordFile', () => {
     expect(onDisk.length).toBe(words.length + 1000);
     expect(onDisk.subarray(0, words.length).every((w, i) => w === words[i])).toBe(true);
     await file.remove();
+  });
+
+  it('writes owned words from where they lie, however small, in order with copied ones', async () => {
+    const file = new WordFile(dir, 'owned');
+    // 3000 small owned arrays between copied ones: gathered, not copied (a change made before the write shows in the
+    // file, which a copy would not), and in the order appended.
+    const owned: Uint32Array[] = [];
+    const expected: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const words = Uint32Array.from({ length: 300 + (i % 7) }, (_, j) => (i * 1000 + j) >>> 0);
+      file.appendOwned(words);
+      owned.push(words);
+      const copied = Uint32Array.of(0xdead0000 + i, 0xbeef0000 + i);
+      file.append(copied);
+      copied.fill(0); // copied at once: a later change does not reach the file
+      expected.push(...words.map((w) => w + 1), 0xdead0000 + i, 0xbeef0000 + i);
+    }
+    // The last arrays gathered (under 4 MiB since the last write) are not written yet: changed, they are written so.
+    for (const words of owned.slice(-20)) for (let j = 0; j < words.length; j++) words[j] += 1;
+    await file.drain();
+    const onDisk = new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer);
+    expect(onDisk.length).toBe(expected.length);
+    const start = expected.length - owned.slice(-20).reduce((n, w) => n + w.length + 2, 0);
+    // Those written before the change hold the words as appended; those gathered at the end, as changed.
+    const firstOwned = owned[0];
+    expect(Array.from(onDisk.subarray(0, firstOwned.length))).toEqual(Array.from(firstOwned));
+    expect(Array.from(onDisk.subarray(start))).toEqual(expected.slice(start));
+    await file.remove();
+  });
+
+  it('reuses a written copy block: words copied after it read back and reach the file unchanged', async () => {
+    const file = new WordFile(dir, 'reuse');
+    // 40 MiB copied in appends of 1 MiB: ten blocks, drained every 6 MiB (mid-block: a block's rest is filled after
+    // its first part went), so later blocks come from the spares; every word differs, so a block reused while a write
+    // of it is in flight, or refilled in the wrong place, shows.
+    const blockWords = 2 ** 18;
+    const all = Uint32Array.from({ length: 10 * 4 * blockWords }, (_, i) => (i * 2246822519 + 7) >>> 0);
+    for (let at = 0; at < all.length; at += blockWords) {
+      file.append(all.subarray(at, at + blockWords));
+      if ((at / blockWords) % 6 === 5) await file.drain();
+      // Everything so far: from the file, from writes in flight (blocks that must not be refilled yet) and the block.
+      const got = new Uint32Array(at + blockWords);
+      file.read(got, 0);
+      expect(got.every((w, i) => w === all[i])).toBe(true);
+    }
+    await file.drain();
+    const onDisk = new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer);
+    expect(onDisk.length).toBe(all.length);
+    expect(onDisk.every((w, i) => w === all[i])).toBe(true);
+    await file.remove();
+  });
+
+  it('resumes a write that went part of the way from the right byte of the right part', () => {
+    const parts = [Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5), Uint8Array.of(6, 7, 8, 9)];
+    const flat = (from: number) => partsFrom(parts, from).flatMap((p) => Array.from(p));
+    for (let from = 0; from <= 9; from++) expect(flat(from)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].slice(from));
+    expect(partsFrom(parts, 3)[0]).toBe(parts[1]); // whole parts are passed as they are
   });
 });
