@@ -18,6 +18,9 @@ export class UniqueIds {
   private places = new Float64Array(1024);
   private readonly paths: string[] = [];
   private readonly pathNumber = new Map<string, number>();
+  /** The last path added and its number (a file's documents come one after another). */
+  private lastPath: string | undefined;
+  private lastNumber = 0;
 
   /** Bytes of its hash table and places (the paths aside, a few per file). */
   get bytes(): number {
@@ -31,8 +34,7 @@ export class UniqueIds {
    * a function, called only for the message.
    */
   add(id: string | (() => string), path: string, line: number, keys?: Uint32Array, at = 0): void {
-    let p = this.pathNumber.get(path);
-    if (p === undefined) this.pathNumber.set(path, (p = this.paths.push(path) - 1));
+    const p = path === this.lastPath ? this.lastNumber : this.numberOf(path);
     const first = this.placeOf(keys === undefined ? idText(id) : undefined, p * LINES + line, keys, at);
     if (first === undefined) return;
     const firstPath = this.paths[Math.floor(first / LINES)];
@@ -43,6 +45,14 @@ export class UniqueIds {
       line,
       `${repeatedIdMessage(idText(id), where)} (is a file given twice, or does a line-number id meet a real one?)`,
     );
+  }
+
+  private numberOf(path: string): number {
+    let p = this.pathNumber.get(path);
+    if (p === undefined) this.pathNumber.set(path, (p = this.paths.push(path) - 1));
+    this.lastPath = path;
+    this.lastNumber = p;
+    return p;
   }
 
   /**

@@ -7,7 +7,6 @@
  */
 import { MAX_POSTED_SHARED_BYTES, sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import type { OrderedUnit } from './firstPass.js';
-import type { UnitDocuments } from './protocol.js';
 
 export class DocumentRecords {
   private idBytes = new Uint8Array(1 << 16);
@@ -31,8 +30,22 @@ export class DocumentRecords {
 
   addUnit(unit: Pick<OrderedUnit, 'path' | 'documents'>): void {
     const { documents } = unit;
+    const { count } = documents;
     if (this.files.at(-1)?.path !== unit.path) this.files.push({ path: unit.path, firstDocument: this.count });
-    for (let i = 0; i < documents.count; i++) this.add(documents, i);
+    while (this.count + count > this.idEnds.length) this.growDocuments();
+    // The unit's ids lie end to end as the worker wrote them: copied at once, their ends moved past the ids before.
+    const idLength = count === 0 ? 0 : documents.idEnds[count - 1];
+    if (this.idBytes.length - this.used < idLength)
+      this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + idLength));
+    this.idBytes.set(documents.idBytes.subarray(0, idLength), this.used);
+    for (let i = 0; i < count; i++) {
+      const start = documents.starts[i];
+      this.idEnds[this.count + i] = this.used + documents.idEnds[i];
+      this.starts[this.count + i] = start;
+      this.lengths[this.count + i] = start < 0 ? 0 : documents.ends[i] - start;
+    }
+    this.used += idLength;
+    this.count += count;
   }
 
   id(d: number): string {
@@ -56,22 +69,6 @@ export class DocumentRecords {
   byteRange(d: number): [number, number] | undefined {
     const start = this.starts[d];
     return start < 0 ? undefined : [start, start + this.lengths[d]];
-  }
-
-  /** Document i of a unit: its id's UTF-8 as the worker wrote it (what encoding the id string gives). */
-  private add(documents: UnitDocuments, i: number): void {
-    const start = documents.starts[i];
-    const end = documents.ends[i];
-    const id = documents.idBytes.subarray(i === 0 ? 0 : documents.idEnds[i - 1], documents.idEnds[i]);
-    if (this.count === this.idEnds.length) this.growDocuments();
-    if (this.idBytes.length - this.used < id.length)
-      this.idBytes = grown(this.idBytes, Math.max(this.idBytes.length * 2, this.used + id.length));
-    this.idBytes.set(id, this.used);
-    this.used += id.length;
-    this.idEnds[this.count] = this.used;
-    this.starts[this.count] = start;
-    this.lengths[this.count] = start < 0 ? 0 : end - start;
-    this.count++;
   }
 
   private growDocuments(): void {

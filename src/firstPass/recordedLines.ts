@@ -31,7 +31,10 @@ export function hasRecordedLines(records: DocumentRecords, span: FileSpan): bool
 /**
  * The lines of the wanted documents of `span`, in order, each its bytes (line
  * end included; a view into the chunks, which are never changed). Stops
- * reading after the last wanted line.
+ * reading after the last wanted line. With `runs`, wanted lines that follow
+ * each other in a chunk come as one (`document`: the first), as long as each
+ * but the last ends in a line feed: a copier writes them at once, byte for
+ * byte as it would one by one.
  */
 export async function* recordedLines(
   chunks: AsyncIterable<Uint8Array>,
@@ -39,6 +42,7 @@ export async function* recordedLines(
   records: DocumentRecords,
   span: FileSpan,
   wanted: (d: number) => boolean,
+  runs = false,
 ): AsyncGenerator<{ readonly document: number; readonly bytes: Uint8Array }> {
   const next = (from: number): number => {
     let d = from;
@@ -57,13 +61,16 @@ export async function* recordedLines(
   for await (const chunk of chunks) {
     const chunkStart = offset + held.length;
     while (d < span.end) {
-      const [start, end] = rangeOf(records, d);
-      if (end > chunkStart + chunk.length) break;
+      const [start, lineEnd] = rangeOf(records, d);
+      if (lineEnd > chunkStart + chunk.length) break;
+      const first = d;
+      let end = lineEnd;
+      if (runs && start >= chunkStart) [d, end] = runEnd(records, chunk, chunkStart, d, end, span, wanted);
       const bytes =
         start >= chunkStart
           ? chunk.subarray(start - chunkStart, end - chunkStart)
           : joined(held.subarray(start - offset), chunk.subarray(0, end - chunkStart));
-      yield { document: d, bytes };
+      yield { document: first, bytes };
       d = next(d + 1);
     }
     if (d >= span.end) return;
@@ -78,6 +85,31 @@ export async function* recordedLines(
     }
   }
   throw new Error(`${path}: the file changed between passes (it ends before the line of document ${d + 1})`);
+}
+
+/**
+ * The last document of the run that starts with document d (its line ending at `end`, in the chunk), and where the
+ * run ends: the following documents while each is wanted, its line starts where the run ends, in the chunk, and the
+ * run so far ends in a line feed.
+ */
+function runEnd(
+  records: DocumentRecords,
+  chunk: Uint8Array,
+  chunkStart: number,
+  d: number,
+  end: number,
+  span: FileSpan,
+  wanted: (d: number) => boolean,
+): [number, number] {
+  let last = d;
+  let runEnd = end;
+  while (last + 1 < span.end && chunk[runEnd - 1 - chunkStart] === 0x0a && wanted(last + 1)) {
+    const [start, lineEnd] = rangeOf(records, last + 1);
+    if (start !== runEnd || lineEnd > chunkStart + chunk.length) break;
+    last++;
+    runEnd = lineEnd;
+  }
+  return [last, runEnd];
 }
 
 /**

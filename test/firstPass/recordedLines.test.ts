@@ -69,6 +69,40 @@ describe('recordedLines', () => {
     }
   });
 
+  it('in runs: writes the same bytes as line by line, a line without a line feed ending its run', async () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const random = rng(seed * 104729);
+      // Line ends of every kind (a lone CR too) and a last line without one: a copier adds a line feed after a line
+      // that lacks one, so a run must end at such a line.
+      let text = '';
+      const ranges: [number, number][] = [];
+      for (let i = 0; i < 60; i++) {
+        if (random() < 0.1) text += '\n';
+        const start = encoder.encode(text).length;
+        const end = i === 59 ? '' : ['\n', '\r\n', '\r', '\n'][Math.floor(random() * 4)];
+        text += JSON.stringify({ id: `d${i}`, text: 'wörd '.repeat(Math.floor(random() * 30)) }) + end;
+        ranges.push([start, encoder.encode(text).length]);
+      }
+      const bytes = encoder.encode(text);
+      const span: FileSpan = { first: Math.floor(random() * 3), end: ranges.length - (seed % 2) };
+      const wanted = new Set(ranges.map((_, d) => d).filter(() => random() < 0.8));
+      const cuts = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * bytes.length)).sort(
+        (a, b) => a - b,
+      );
+      const written = (lines: [number, string][]) => lines.map(([, line]) => line + (line.endsWith('\n') ? '' : '\n'));
+      const records = recordsOf(ranges);
+      const one = await collect(recordedLines(chunked(bytes, cuts), 'c.jsonl', records, span, (d) => wanted.has(d)));
+      const runs = await collect(
+        recordedLines(chunked(bytes, cuts), 'c.jsonl', records, span, (d) => wanted.has(d), true),
+      );
+      expect(written(runs).join(''), `seed ${seed}`).toBe(written(one).join(''));
+      expect(runs.length, `seed ${seed}`).toBeLessThan(one.length); // lines did go together
+      // Each run is named by its first document, one of the lines given one by one.
+      const firsts = new Set(one.map(([d]) => d));
+      for (const [d] of runs) expect(firsts.has(d)).toBe(true);
+    }
+  });
+
   it('names the file when it ends before a wanted line, and closes a file with nothing wanted unread', async () => {
     const { bytes, ranges } = corpus(3);
     const short = bytes.subarray(0, ranges[70][1] - 1);

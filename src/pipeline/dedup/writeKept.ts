@@ -30,7 +30,9 @@ export async function writeKept(
     else {
       const onBytes = (n: number): void => progress.update(span.first, (bytes += n));
       const chunks = (await openDecompressed(file.path, onBytes)) as AsyncIterable<Uint8Array>;
-      for await (const line of recordedLines(chunks, file.path, records, span, kept)) {
+      // Copied lines go in runs (one write for the kept lines that follow each other); Parquet's are parsed one by one.
+      const runs = out.writeLine !== undefined;
+      for await (const line of recordedLines(chunks, file.path, records, span, kept, runs)) {
         const waiting = writeLine(line.bytes, file, line.document, records, out, read);
         if (waiting !== undefined) await waiting;
       }
