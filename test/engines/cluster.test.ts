@@ -19,7 +19,9 @@ import { runCli, tempDir } from '../support/cli.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
 import { setValues } from '../../src/formats/shards/shardFile.js';
-import { openDuckDb } from '../../src/engines/duckdb.js';
+import { openDuckDb, runDuckDb } from '../../src/engines/duckdb.js';
+import { statementsOf, type ClusterPlan } from '../../src/engines/clusterSql.js';
+import { planFor } from '../../src/pipeline/cluster/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
 const dir = tempDir();
@@ -448,4 +450,45 @@ describe('gpudedup cluster outputs and refusals', () => {
     expect(JSON.parse(planText)).toEqual(JSON.parse(JSON.stringify(plan)));
     execFileSync('python3', ['-m', 'py_compile', job]); // valid Python, without needing pyspark
   });
+});
+
+describe("Spark's exact pass (lists intersected in a pair's row), run on DuckDB", () => {
+  /** Every document's row of a plan run on DuckDB. */
+  async function rowsOf(plan: ClusterPlan, shards: string[], against?: string[]): Promise<string> {
+    const run = await runDuckDb(plan, shards, { reference: against });
+    try {
+      const rows: string[] = [];
+      for await (const chunk of run.rows()) for (const r of chunk) rows.push(`${r.id},${r.cluster},${r.kept}`);
+      return rows.join('\n');
+    } finally {
+      await run.close();
+    }
+  }
+
+  it.each([
+    ['the sample against the reference', 'sample', 'reference', false],
+    ['the chains in check rounds', 'chains-lists', undefined, true],
+  ] as const)(
+    'gives the join’s rows on %s, in every exact pass',
+    async (_, corpus, reference, rounds) => {
+      const shards = shardsOf(corpus, 2);
+      const against = reference === undefined ? undefined : shardsOf(reference, 1);
+      const settings = {
+        shards,
+        against,
+        maxBucketPairs: 16,
+        keep: { kind: 'first' } as const,
+        ...(rounds ? { chainDelta: 0, maxRepresentatives: 1 } : {}),
+      };
+      const spark = (await planFor({ ...settings, engine: 'spark' })).plan;
+      const duckdb = (await planFor({ ...settings, engine: 'duckdb' })).plan;
+      const sql = (plan: ClusterPlan) =>
+        [...statementsOf([...plan.setup, ...plan.program, ...plan.finish])].map((s) => s.sql).join('\n');
+      expect(sql(spark)).toContain('array_intersect');
+      expect(sql(spark)).not.toContain('explode(shingles)');
+      expect(sql(duckdb)).not.toContain('array_intersect');
+      expect(await rowsOf(spark, shards, against)).toBe(await rowsOf(duckdb, shards, against));
+    },
+    300_000,
+  );
 });
