@@ -53,6 +53,17 @@ function familyOf(a: readonly bigint[], b: readonly bigint[]) {
   return { k: a.length, a: words(a), b: words(b) };
 }
 
+/** min over xs of ((a·x) mod P + b) mod P, all-ones for an empty document. */
+function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
+  return xs.length === 0
+    ? MASK64
+    : xs.reduce((m, x) => {
+        const h = (((a * x) % P) + b) % P;
+        // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
+        return h < m ? h : m;
+      }, MASK64);
+}
+
 function randomSets(count: number, seed: number): Uint32Array[] {
   const next = rng(seed);
   return Array.from({ length: count }, (_, i) => {
@@ -133,6 +144,35 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
       );
       expect(got).toEqual(want);
     }
+  });
+
+  it('equals the BigInt minimum for k around the 16-slot groups of the SIMD kernel (12 vector slots, 4 scalar)', () => {
+    const next = rng(13);
+    const kernel = loadWasmSignKernel(name);
+    for (const k of [11, 12, 13, 14, 16, 18, 28, 31, 32, 33, 48]) {
+      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+      const b = Array.from({ length: k }, () => randomBelow(next, P));
+      const docs = [0, 1, 2, 5, 16, 17].map((n) => Array.from({ length: n }, () => randomBelow(next, P)));
+      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+      expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
+    }
+  });
+
+  it('keeps minima below 2^52 (subnormal when read as doubles) exactly, in every slot of a group', () => {
+    // a = 1 makes h = (x + b) mod P: small and near-equal values in every order, 0, and wraps past P.
+    const k = 16;
+    const a = Array.from({ length: k }, () => 1n);
+    const b = Array.from({ length: k }, (_, i) => (i % 3 === 2 ? P - BigInt(i) : BigInt(i * i)));
+    const docs = [
+      [(1n << 52n) + 5n, 3n, 1n << 51n, 1n << 53n],
+      [1n << 51n, (1n << 51n) + 1n, (1n << 51n) - 1n],
+      [7n, 0n],
+      [P - 1n, 1n, 2n],
+      [1n << 52n, (1n << 52n) - 1n],
+      [(1n << 60n) + 9n, 1n << 40n, 1n << 20n, (1n << 20n) + 1n],
+    ];
+    const got = pairsToBigInts(loadWasmSignKernel(name).sign(familyOf(a, b), pack(docs.map(words))));
+    expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
   });
 
   it('gives the signatures of the BigInt reference signer for the real family', () => {
