@@ -27,7 +27,7 @@ export function wasmSimdSupported(): boolean {
 export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
   const instance = instantiateEmbedded(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
   const memory = instance.exports.memory as WebAssembly.Memory;
-  const run = instance.exports.sign as (...args: number[]) => void;
+  const run = instance.exports.sign as (...args: number[]) => number;
   return name === 'wasm-simd' ? new SimdKernel(memory, run) : new ScalarKernel(memory, run);
 }
 
@@ -43,12 +43,13 @@ abstract class KernelBase implements WasmSignKernel {
 
   constructor(
     protected readonly memory: WebAssembly.Memory,
-    protected readonly run: (...args: number[]) => void,
+    protected readonly run: (...args: number[]) => number,
   ) {}
 
   /** Writes the family's coefficients at address 0 in the kernel's layout; returns their byte size. */
   protected abstract writeFamily(family: Pick<HashFamily, 'k' | 'a' | 'b'>): number;
-  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): void;
+  /** Runs the kernel on a staged chunk; returns the chunk's documents whose rows must be signed again, if any. */
+  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined;
 
   sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array {
     if (!sameWords(this.loadedA, family.a) || !sameWords(this.loadedB, family.b)) {
@@ -65,15 +66,26 @@ abstract class KernelBase implements WasmSignKernel {
       const sh = align16(this.familyBytes);
       const off = align16(sh + chunkShingleBytes(batch, from, to));
       const outAt = align16(off + (to - from + 1) * 4);
-      reserveMemory(this.memory, outAt + (to - from) * rowBytes);
+      // Room for the rows, then for the SIMD kernel's list of rows to sign again (one u32 a document).
+      reserveMemory(this.memory, align16(outAt + (to - from) * rowBytes) + (to - from) * 4);
       stageChunk(this.memory.buffer, batch, from, to, sh, off);
-      this.call(k, sh, off, to - from, outAt);
+      const redo = this.call(k, sh, off, to - from, outAt);
       out.set(new Uint32Array(this.memory.buffer, outAt, (to - from) * k * 2), from * k * 2);
+      for (const d of redo ?? []) out.set(signExactly(family, batch, from + d), (from + d) * k * 2);
     }
     return out;
   }
 
   protected abstract familyBytesFor(k: number): number;
+}
+
+let scalarKernel: WasmSignKernel | undefined;
+
+/** Document `doc` of `batch` signed alone by the scalar kernel, which reduces every hash fully. */
+function signExactly(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch, doc: number): Uint32Array {
+  scalarKernel ??= loadWasmSignKernel('wasm-scalar');
+  const shingles = batch.shingles.subarray(2 * batch.offsets[doc], 2 * batch.offsets[doc + 1]);
+  return scalarKernel.sign(family, { shingles, offsets: Uint32Array.of(0, shingles.length / 2) });
 }
 
 /** Stores (hi·2^32 + lo) + 1 as (lo, hi) words at `at`. */
@@ -116,8 +128,10 @@ class SimdKernel extends KernelBase {
     return this.groups * (GROUP_BYTES + 8 * GROUP_SLOTS);
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
-    this.run(0, this.groups, k, sh, off, docs, out, this.groups * GROUP_BYTES);
+  protected call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined {
+    const redo = align16(out + docs * k * 8);
+    const count = this.run(0, this.groups, k, sh, off, docs, out, this.groups * GROUP_BYTES, redo);
+    return count === 0 ? undefined : new Uint32Array(this.memory.buffer, redo, count).slice();
   }
 }
 
@@ -161,7 +175,7 @@ class ScalarKernel extends KernelBase {
     return 16 * k;
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
+  protected call(k: number, sh: number, off: number, docs: number, out: number): undefined {
     this.run(0, 8 * this.k, k, sh, off, docs, out);
   }
 }

@@ -10,11 +10,14 @@
 ;;   a·x + b + 1 ≡ sum = p00 + (mid >> 30) + ((mid & (2^30 − 1)) << 31) + 2·p11 + B
 ;; with p00 < 2^62 − 2^32, mid >> 30 < 2^32, the third term < 2^61, 2·p11 < 2^61, B ≤ P: sum < 5·2^61 (< 2^64,
 ;; unsigned: every shift and mask below is). Two folds, f(v) = (v & P) + (v >> 61): r = f(sum) ∈ [1, 2^61 + 3]
-;; (sum ≥ 1, sum >> 61 ≤ 4), then f(r) is h + 1 exactly, in [1, P] (r ≤ P stays; r ≥ 2^61 becomes r − P ∈ [1, 4]).
-;; Minima are taken over h + 1 and 1 is subtracted on store. In the vector slots the minimum is
-;; f64x2.pmin: h + 1 ∈ [1, 2^61] read as a double is positive and finite (a subnormal below 2^52),
-;; and positive doubles order as their bits do; pmin is a compare and select, so the bits it keeps
-;; are exact (wasm never flushes subnormals).
+;; (sum ≥ 1, sum >> 61 ≤ 4), and f(r) would be h + 1 exactly, in [1, P] (r ≤ P stays; r ≥ 2^61 becomes
+;; r − P ∈ [1, 4]). The second fold is left out: minima are taken over r, which is h + 1 whenever r ≤ P, and
+;; every r is ORed into one word per document; where bit 61 of it is set (some r ≥ 2^61, about once in
+;; 2^59 hashes) the document's index goes to the `redo` list, whose length the kernel returns, and the
+;; caller signs that document again exactly (signKernel.ts, by the scalar kernel). 1 is subtracted on
+;; store. In the vector slots the minimum is f64x2.pmin: r ∈ [1, 2^61 + 3] read as a double is positive
+;; and finite (a subnormal below 2^52), and positive doubles order as their bits do; pmin is a compare and
+;; select, so the bits it keeps are exact (wasm never flushes subnormals).
 ;;
 ;; Products come from i64x2.extmul_{low,high}_i32x4_u. For slots (s, t) of pair i the caller stores
 ;; U_i = i32x4 [aL_s, aL_t, aH_s, aH_t] and B_i = i64x2 [b_s + 1, b_t + 1]; pairs 2j and 2j + 1 share
@@ -27,19 +30,20 @@
 ;; `groups` records of 368 bytes: U_0..U_5 (96), S_0..S_2 (48), B_0..B_5 (96), then slots 12..15's
 ;; aL, aH, S, b + 1 (4·32); group g covers slots 16g..16g + 15, k padded to a multiple of 16.
 ;; `sh` the shingles (u64 each, < P), `off` docs + 1 u32 offsets counted in shingles, `out`
-;; docs·k u64 slots, `scratch` groups·128 bytes for one padded row. An empty document gets every
-;; slot all-ones. The six pairs and four scalar slots are written out one after another (text
+;; docs·k u64 slots, `scratch` groups·128 bytes for one padded row, `redo` room for docs u32. An empty
+;; document gets every slot all-ones. The six pairs and four scalar slots are written out one after another (text
 ;; format has no macros); keep them alike.
 (module
   (memory (export "memory") 1)
   (func (export "sign")
     (param $fam0 i32) (param $groups i32) (param $k i32)
-    (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
+    (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32) (param $redo i32)
+    (result i32)
     (local $d i32) (local $g i32) (local $p i32) (local $start i32) (local $end i32) (local $row i32) (local $fam i32) (local $so i32)
     (local $m0 v128) (local $m1 v128) (local $m2 v128) (local $m3 v128) (local $m4 v128) (local $m5 v128)
     (local $n0 i64) (local $n1 i64) (local $n2 i64) (local $n3 i64)
     (local $x i64) (local $xL i64) (local $xH i64) (local $xT i64) (local $q00 i64) (local $q11 i64) (local $qm i64) (local $qs i64)
-    (local $X v128) (local $V v128) (local $T v128) (local $p00 v128) (local $p11 v128) (local $mid v128) (local $r v128)
+    (local $count i32) (local $acc v128) (local $qacc i64) (local $X v128) (local $V v128) (local $T v128) (local $p00 v128) (local $p11 v128) (local $mid v128) (local $r v128)
     (block $done
       (loop $doc
         (br_if $done (i32.ge_u (local.get $d) (local.get $docs)))
@@ -49,6 +53,8 @@
         (if (i32.eq (local.get $start) (local.get $end))
           (then (memory.fill (local.get $row) (i32.const 0xff) (i32.shl (local.get $k) (i32.const 3))))
           (else
+            (local.set $acc (v128.const i64x2 0 0))
+            (local.set $qacc (i64.const 0))
             (local.set $g (i32.const 0))
             (local.set $fam (local.get $fam0))
             (local.set $so (local.get $scratch))
@@ -77,7 +83,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=144 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m0 (f64x2.pmin (local.get $m0) (local.get $r)))
                 ;; pair 1: slots 2, 3
                 (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=16 (local.get $fam)) (local.get $V)))
@@ -87,7 +93,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=160 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m1 (f64x2.pmin (local.get $m1) (local.get $r)))
                 ;; pair 2: slots 4, 5
                 (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=32 (local.get $fam)) (local.get $V)))
@@ -97,7 +103,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=176 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m2 (f64x2.pmin (local.get $m2) (local.get $r)))
                 ;; pair 3: slots 6, 7
                 (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=48 (local.get $fam)) (local.get $V)))
@@ -107,7 +113,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=192 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m3 (f64x2.pmin (local.get $m3) (local.get $r)))
                 ;; pair 4: slots 8, 9
                 (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=64 (local.get $fam)) (local.get $V)))
@@ -117,7 +123,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=208 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m4 (f64x2.pmin (local.get $m4) (local.get $r)))
                 ;; pair 5: slots 10, 11
                 (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=80 (local.get $fam)) (local.get $V)))
@@ -127,7 +133,7 @@
                                                     (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
                                          (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=224 (local.get $fam)))))
                 (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
                 (local.set $m5 (f64x2.pmin (local.get $m5) (local.get $r)))
                 ;; scalar slot 12
                 (local.set $q00 (i64.mul (i64.load offset=240 (local.get $fam)) (local.get $xL)))
@@ -137,7 +143,7 @@
                                                  (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
                                         (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=264 (local.get $fam)))))
                 (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
-                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
                 (local.set $n0 (select (local.get $qs) (local.get $n0) (i64.lt_u (local.get $qs) (local.get $n0))))
                 ;; scalar slot 13
                 (local.set $q00 (i64.mul (i64.load offset=272 (local.get $fam)) (local.get $xL)))
@@ -147,7 +153,7 @@
                                                  (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
                                         (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=296 (local.get $fam)))))
                 (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
-                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
                 (local.set $n1 (select (local.get $qs) (local.get $n1) (i64.lt_u (local.get $qs) (local.get $n1))))
                 ;; scalar slot 14
                 (local.set $q00 (i64.mul (i64.load offset=304 (local.get $fam)) (local.get $xL)))
@@ -157,7 +163,7 @@
                                                  (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
                                         (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=328 (local.get $fam)))))
                 (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
-                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
                 (local.set $n2 (select (local.get $qs) (local.get $n2) (i64.lt_u (local.get $qs) (local.get $n2))))
                 ;; scalar slot 15
                 (local.set $q00 (i64.mul (i64.load offset=336 (local.get $fam)) (local.get $xL)))
@@ -167,7 +173,7 @@
                                                  (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
                                         (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=360 (local.get $fam)))))
                 (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
-                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
                 (local.set $n3 (select (local.get $qs) (local.get $n3) (i64.lt_u (local.get $qs) (local.get $n3))))
                 (local.set $p (i32.add (local.get $p) (i32.const 8)))
                 (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))
@@ -185,7 +191,15 @@
               (local.set $so (i32.add (local.get $so) (i32.const 128)))
               (local.set $g (i32.add (local.get $g) (i32.const 1)))
               (br_if $group (i32.lt_u (local.get $g) (local.get $groups))))
-            (memory.copy (local.get $row) (local.get $scratch) (i32.shl (local.get $k) (i32.const 3)))))
+            (memory.copy (local.get $row) (local.get $scratch) (i32.shl (local.get $k) (i32.const 3)))
+            ;; some r ≥ 2^61 (bit 61 of the OR of every r): this row may be wrong, the caller signs it again
+            (if (i64.ne (i64.and (i64.or (local.get $qacc) (i64.or (i64x2.extract_lane 0 (local.get $acc)) (i64x2.extract_lane 1 (local.get $acc))))
+                                 (i64.const 0x2000000000000000))
+                        (i64.const 0))
+              (then
+                (i32.store (i32.add (local.get $redo) (i32.shl (local.get $count) (i32.const 2))) (local.get $d))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $d (i32.add (local.get $d) (i32.const 1)))
-        (br $doc))))
+        (br $doc)))
+    (local.get $count))
 )

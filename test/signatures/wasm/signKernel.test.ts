@@ -64,6 +64,24 @@ function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
       }, MASK64);
 }
 
+/**
+ * (a, b, x) for which signSimd.wat's first fold gives r = 2^61 (its sum is 2^62 + P − 1): a and x drawn until
+ * b = sum − (the sum's other terms) − 1 lies in [0, P). Then (a·x + b) mod P = 0.
+ */
+function firstFoldPastP(next: () => number): { a: bigint; b: bigint; x: bigint } {
+  const target = (1n << 62n) + P - 1n;
+  const m30 = (1n << 30n) - 1n;
+  const m31 = (1n << 31n) - 1n;
+  for (;;) {
+    const a = randomBelow(next, P - 1n) + 1n;
+    const x = randomBelow(next, P);
+    const [aL, aH, xL, xH] = [a & m31, a >> 31n, x & m31, x >> 31n];
+    const mid = aL * xH + aH * xL;
+    const b = target - (aL * xL + (mid >> 30n) + ((mid & m30) << 31n) + 2n * aH * xH) - 1n;
+    if (b >= 0n && b < P) return { a, b, x };
+  }
+}
+
 function randomSets(count: number, seed: number): Uint32Array[] {
   const next = rng(seed);
   return Array.from({ length: count }, (_, i) => {
@@ -173,6 +191,33 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
     ];
     const got = pairsToBigInts(loadWasmSignKernel(name).sign(familyOf(a, b), pack(docs.map(words))));
     expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
+  });
+
+  it('signs again exactly a document where a first fold leaves r ≥ 2^61 (SIMD: vector and scalar slots)', () => {
+    const next = rng(17);
+    const kernel = loadWasmSignKernel(name);
+    // Slots 5 (a vector slot) and 13 (a scalar one) get (a, b) with r = 2^61 at x: h = 0 there, the minimum.
+    for (const slots of [[5], [13], [5, 13]]) {
+      const k = 16;
+      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+      const b = Array.from({ length: k }, () => randomBelow(next, P));
+      const xs: bigint[] = [];
+      for (const slot of slots) {
+        const made = firstFoldPastP(next);
+        a[slot] = made.a;
+        b[slot] = made.b;
+        xs.push(made.x);
+      }
+      const docs = [
+        Array.from({ length: 7 }, () => randomBelow(next, P)),
+        [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
+        [],
+        Array.from({ length: 3 }, () => randomBelow(next, P)),
+      ];
+      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+      expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
+      for (const slot of slots) expect(got[k + slot]).toBe(0n);
+    }
   });
 
   it('gives the signatures of the BigInt reference signer for the real family', () => {
