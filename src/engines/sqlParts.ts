@@ -169,7 +169,10 @@ function cosineReaches(cosineFloor: number): string {
   return `product > 0 AND CAST(common AS DOUBLE) / sqrt(product) >= ${doubleSql(cosineFloor)}`;
 }
 
-/** The `intersect` pass: each margin pair's lists intersected in its row. */
+/**
+ * The `intersect` pass: each margin pair's lists intersected in its row. Sort-merge joins (the hint, a comment to
+ * DuckDB): Spark otherwise broadcasts a side that holds lists and runs out of driver memory at 100 k documents.
+ */
 function intersectedPassStep(
   name: string,
   { pairs, left, right, keep }: Record<'pairs' | 'left' | 'right' | 'keep', string>,
@@ -187,7 +190,7 @@ function intersectedPassStep(
   return {
     name,
     sql: `SELECT ${keep} FROM (
-  SELECT s.*, size(array_intersect(x.shingles, y.shingles)) AS common, ${measure.columns}
+  SELECT /*+ MERGE(x), MERGE(y) */ s.*, size(array_intersect(x.shingles, y.shingles)) AS common, ${measure.columns}
   FROM ${pairs} s JOIN shards x ON x.position = s.${left} JOIN ${rightTable} y ON y.position = s.${right}) p
 WHERE ${measure.reaches}`,
   };
