@@ -1,0 +1,83 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { textPairDecider, type TextPairRows, type TextWork } from '../../src/engines/textPairs.js';
+import { decideSetPairs, shingleRanges, SetsAcross, type TextSource } from '../../src/engines/textSets.js';
+import { textWorkInWorkers } from '../../src/engines/textWorkers.js';
+import { DEFAULT_SHINGLE, shingleDocument } from '../../src/shingles/shingles.js';
+import { exactAngular, exactJaccard } from '../../src/verify/exactJaccard.js';
+import { tempDir } from '../support/tempDirs.js';
+
+// 1,500 documents in families of near-duplicates (a word or two changed), as JSON lines in one file.
+const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho'.split(' ');
+const texts = Array.from({ length: 1500 }, (_, i) => {
+  const family = Math.floor(i / 5);
+  const base = Array.from({ length: 30 + (family % 40) }, (_, j) => words[(family * 7 + j * j) % words.length]);
+  for (let c = 0; c < i % 5; c++) base[(c * 11 + family) % base.length] = `w${i}x${c}`;
+  return `${base.join(' ')} "\u00e9\u4e2d" ${family}`;
+});
+const file = join(tempDir(), 'texts.jsonl');
+const lines = texts.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`);
+writeFileSync(file, lines.join(''));
+const starts = lines.map((_, i) => lines.slice(0, i).reduce((sum, line) => sum + Buffer.byteLength(line), 0));
+const source: TextSource = {
+  texts: { files: [{ path: file, size: 0, mtimeMs: 0 }] },
+  shingle: DEFAULT_SHINGLE,
+  read: { textField: 'text', idField: 'id' },
+};
+const sets = texts.map((text) => shingleDocument(text, DEFAULT_SHINGLE));
+
+/** Pairs over documents [from, to): each with its next four (the family's near-duplicates) and one far away. */
+function rowsOf(from: number, to: number): TextPairRows {
+  const [l, r] = [[] as number[], [] as number[]];
+  for (let i = from; i < to; i++)
+    for (const j of [i + 1, i + 2, i + 3, i + 4, (i * 7919) % texts.length])
+      if (j < texts.length && j !== i) l.push(i), r.push(j);
+  const at = (positions: number[], what: 'f' | 's' | 'b'): number[] =>
+    positions.map((p) => (what === 'f' ? 0 : what === 's' ? starts[p] : Buffer.byteLength(lines[p])));
+  return { l, r, xf: at(l, 'f'), xs: at(l, 's'), xb: at(l, 'b'), yf: at(r, 'f'), ys: at(r, 's'), yb: at(r, 'b') };
+}
+
+const rule = { acceptFrom: 128, rejectUpTo: 0, threshold: 0.6 };
+const expected = (rows: TextPairRows, measure = exactJaccard, threshold = rule.threshold): number[] =>
+  rows.l.map((x, i) => (measure(sets[x], sets[rows.r[i]]) >= threshold ? 1 : 0));
+
+describe('the exact pass on text ranges decides pairs as exact Jaccard of dedup’s sets does', () => {
+  const { work, close } = textWorkInWorkers(source, 2);
+  afterAll(close);
+
+  it('on two workers: shingled in two runs, the pairs decided in two slices across both runs’ sets', async () => {
+    const decide = textPairDecider(work);
+    const first = rowsOf(0, 900); // 900 documents wanted, 4,500 pairs: past both workers' least shares
+    const passed = await decide(first, rule);
+    expect(Array.from(passed)).toEqual(expected(first));
+    expect(passed.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(200);
+    expect(passed.reduce((sum, p) => sum + p, 0)).toBeLessThan(first.l.length - 500);
+    // A second call meets documents read by the first and new ones: the sets are numbered across every part.
+    const second = rowsOf(600, 1500);
+    expect(Array.from(await decide(second, rule))).toEqual(expected(second));
+    const angular = { ...rule, simhash: { cosineFloor: 0 } } as unknown as typeof rule;
+    expect(Array.from(await decide(second, angular))).toEqual(expected(second, exactAngular));
+  });
+
+  it('in small parts on this thread: each set found by its number across the parts', async () => {
+    const partWords = 1000; // a few documents a part
+    const inThread: TextWork = {
+      shingle: async (ranges) => shingleRanges(source, ranges, partWords),
+      decide: async (parts, pairs, setRule) => decideSetPairs(parts, pairs, setRule),
+    };
+    const rows = rowsOf(0, 1500);
+    expect(Array.from(await textPairDecider(inThread)(rows, rule))).toEqual(expected(rows));
+    const ranges = {
+      file: new Int32Array(300),
+      start: Float64Array.from(starts.slice(0, 300)),
+      bytes: Float64Array.from(lines.slice(0, 300), (line) => Buffer.byteLength(line)),
+    };
+    const parts = shingleRanges(source, ranges, partWords);
+    expect(parts.length).toBeGreaterThan(10);
+    const across = new SetsAcross(parts);
+    expect(across.size).toBe(300);
+    for (let i = 0; i < 300; i++) expect(Array.from(across.set(i))).toEqual(Array.from(sets[i]));
+    expect(() => across.set(300)).toThrow(/no set 300/);
+  });
+});
