@@ -51,25 +51,70 @@ const PART_WORDS = 1 << 22;
  */
 export function shingleRanges(source: TextSource, ranges: TextRanges, partWords = PART_WORDS): PackedSets[] {
   const packer = new SharedPacker(partWords);
-  const handles = new Map<number, number>();
-  let buffer = Buffer.alloc(1 << 16);
+  const reader = new BlockReader(source, ranges);
   try {
-    for (let i = 0; i < ranges.file.length; i++) {
-      const [file, start, bytes] = [ranges.file[i], ranges.start[i], ranges.bytes[i]];
-      const { path } = source.texts.files[file];
-      let fd = handles.get(file);
-      if (fd === undefined) handles.set(file, (fd = openSync(path, 'r')));
-      if (buffer.length < bytes) buffer = Buffer.alloc(Math.max(bytes, 2 * buffer.length));
-      const done = readUpTo(fd, buffer, start, bytes);
-      packer.add(shingleDocument(textOf(source, buffer.toString('utf8', 0, done), path, start), source.shingle));
-    }
+    for (let i = 0; i < ranges.file.length; i++)
+      packer.add(shingleDocument(textOf(source, reader.line(i), ranges, i), source.shingle));
   } finally {
-    for (const fd of handles.values()) closeSync(fd);
+    reader.close();
   }
   return packer.finish();
 }
 
-function textOf(source: TextSource, line: string, path: string, start: number): string {
+/** Ranges nearer than this to the one before (in the same file) are read with it, in one block. */
+const GAP_BYTES = 1 << 14;
+/** A block's bytes at most, unless one range is longer. */
+const BLOCK_BYTES = 1 << 20;
+
+/**
+ * Each range's bytes as text, read in blocks: a range and the ones after it that lie near it (file order) in one
+ * read, so a dense run of ranges costs a few large reads rather than one each.
+ */
+class BlockReader {
+  private readonly handles = new Map<number, number>();
+  private buffer = Buffer.alloc(BLOCK_BYTES);
+  /** The block: ranges [first, last) read, range `first` at byte 0, `done` bytes in all. */
+  private first = 0;
+  private last = 0;
+  private done = 0;
+
+  constructor(
+    private readonly source: TextSource,
+    private readonly ranges: TextRanges,
+  ) {}
+
+  line(i: number): string {
+    if (i < this.first || i >= this.last) this.readFrom(i);
+    const { start, bytes } = this.ranges;
+    const from = start[i] - start[this.first];
+    return this.buffer.toString('utf8', Math.min(from, this.done), Math.min(from + bytes[i], this.done));
+  }
+
+  close(): void {
+    for (const fd of this.handles.values()) closeSync(fd);
+  }
+
+  private readFrom(i: number): void {
+    const { file, start, bytes } = this.ranges;
+    let [last, end] = [i + 1, start[i] + bytes[i]];
+    while (
+      last < file.length &&
+      file[last] === file[i] &&
+      start[last] >= end &&
+      start[last] - end <= GAP_BYTES &&
+      start[last] + bytes[last] - start[i] <= BLOCK_BYTES
+    )
+      end = start[last] + bytes[last++];
+    let fd = this.handles.get(file[i]);
+    if (fd === undefined) this.handles.set(file[i], (fd = openSync(this.source.texts.files[file[i]].path, 'r')));
+    if (this.buffer.length < end - start[i]) this.buffer = Buffer.alloc(end - start[i]);
+    this.done = readUpTo(fd, this.buffer, start[i], end - start[i]);
+    [this.first, this.last] = [i, last];
+  }
+}
+
+function textOf(source: TextSource, line: string, ranges: TextRanges, i: number): string {
+  const [path, start] = [source.texts.files[ranges.file[i]].path, ranges.start[i]];
   const parsed = parseJsonLine(line, path, 0, false, source.read);
   if (parsed instanceof InputError)
     throw new Error(

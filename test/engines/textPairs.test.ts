@@ -80,4 +80,39 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     for (let i = 0; i < 300; i++) expect(Array.from(across.set(i))).toEqual(Array.from(sets[i]));
     expect(() => across.set(300)).toThrow(/no set 300/);
   });
+
+  it('reads ranges near each other in one block, and far apart, long or at the end of the file alone', () => {
+    // Lines of 100 bytes to 1.5 MB: runs of short ones share a block; long gaps and a line past a block stand alone.
+    const sizes = [100, 5, 40_000, 3, 1_500_000, 7, 20_000, 2, 300, 1, 60_000, 4];
+    const big = sizes.map((size, i) => Array.from({ length: size }, (_, j) => `t${(i * 31 + j) % 97}`).join(' '));
+    const bigLines = big.map((text, i) => `${JSON.stringify({ id: i, text })}\n`);
+    const bigFile = join(tempDir(), 'big.jsonl');
+    writeFileSync(bigFile, bigLines.join(''));
+    const at = bigLines.map((_, i) => bigLines.slice(0, i).reduce((sum, line) => sum + Buffer.byteLength(line), 0));
+    const bigSource = {
+      ...source,
+      texts: {
+        files: [
+          { path: file, size: 0, mtimeMs: 0 },
+          { path: bigFile, size: 0, mtimeMs: 0 },
+        ],
+      },
+    };
+    for (const picked of [
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      [1, 3, 5, 7, 9, 11],
+      [0, 2, 4, 6, 8, 10],
+      [5, 11],
+    ]) {
+      const ranges = {
+        file: Int32Array.from(picked, () => 1),
+        start: Float64Array.from(picked, (i) => at[i]),
+        bytes: Float64Array.from(picked, (i) => Buffer.byteLength(bigLines[i])),
+      };
+      const across = new SetsAcross(shingleRanges(bigSource, ranges));
+      picked.forEach((i, k) =>
+        expect(Array.from(across.set(k))).toEqual(Array.from(shingleDocument(big[i], DEFAULT_SHINGLE))),
+      );
+    }
+  });
 });
