@@ -75,21 +75,26 @@ export function textPairDecider(work: TextWork): TextPairDecider {
 
 /** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */
 class SetsByPosition {
-  /** Positions wanted and not yet read, with where their texts lie. */
-  private readonly wanted = new Set<number>();
+  /** By position: its set's number across the parts + 1; −1 while wanted and not yet read; 0 neither. */
+  private numbers = new Int32Array(1 << 16);
+  /** The positions wanted and not yet read, with where their texts lie. */
   private readonly positions: number[] = [];
   private readonly files: number[] = [];
   private readonly starts: number[] = [];
   private readonly bytes: number[] = [];
-  private readonly numbers = new Map<number, number>();
   readonly parts: PackedSets[] = [];
   private count = 0;
 
   constructor(private readonly work: TextWork) {}
 
   want(position: number, file: number, start: number, bytes: number): void {
-    if (this.numbers.has(position) || this.wanted.has(position)) return;
-    this.wanted.add(position);
+    if (position >= this.numbers.length) {
+      const grown = new Int32Array(Math.max(2 * this.numbers.length, position + 1));
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    if (this.numbers[position] !== 0) return;
+    this.numbers[position] = -1;
     this.positions.push(position);
     this.files.push(file);
     this.starts.push(start);
@@ -98,9 +103,9 @@ class SetsByPosition {
 
   /** The number of the position's set across the parts. */
   of(position: number): number {
-    const number = this.numbers.get(position);
-    if (number === undefined) throw new Error(`internal: no text read for position ${position}`);
-    return number;
+    const number = position < this.numbers.length ? this.numbers[position] : 0;
+    if (!(number > 0)) throw new Error(`internal: no text read for position ${position}`);
+    return number - 1;
   }
 
   /** Reads every wanted text by its range, front to back in each file, and shingles it. */
@@ -118,9 +123,8 @@ class SetsByPosition {
       shingled += part.offsets.length - 1;
     }
     if (shingled !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${shingled} shingled`);
-    order.forEach((w, i) => this.numbers.set(this.positions[w], this.count + i));
+    order.forEach((w, i) => (this.numbers[this.positions[w]] = this.count + i + 1));
     this.count += shingled;
-    this.wanted.clear();
     for (const list of [this.positions, files, starts, this.bytes]) list.length = 0;
   }
 }

@@ -39,8 +39,12 @@ function rowsOf(from: number, to: number): TextPairRows {
 }
 
 const rule = { acceptFrom: 128, rejectUpTo: 0, threshold: 0.6 };
-const expected = (rows: TextPairRows, measure = exactJaccard, threshold = rule.threshold): number[] =>
-  rows.l.map((x, i) => (measure(sets[x], sets[rows.r[i]]) >= threshold ? 1 : 0));
+const expected = (
+  rows: TextPairRows,
+  measure = exactJaccard,
+  threshold = rule.threshold,
+  doc = (position: number): number => position,
+): number[] => rows.l.map((x, i) => (measure(sets[doc(x)], sets[doc(rows.r[i])]) >= threshold ? 1 : 0));
 
 describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ€™s sets does', () => {
   const { work, close } = textWorkInWorkers(source, 2);
@@ -68,6 +72,20 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     };
     const rows = rowsOf(0, 1500);
     expect(Array.from(await textPairDecider(inThread)(rows, rule))).toEqual(expected(rows));
+    // Positions are only names: the first call's small, the second's past the table's first size, the same decisions.
+    const name = (p: number): number => (p < 750 ? p : 1000 * p + 7);
+    const named = (from: TextPairRows, keep: (i: number) => boolean): TextPairRows => {
+      const kept = from.l.map((_, i) => i).filter(keep);
+      const pick = (column: readonly number[], f = (x: number): number => x): number[] => kept.map((i) => f(column[i]));
+      const [xf, xs, xb, yf, ys, yb] = [from.xf, from.xs, from.xb, from.yf, from.ys, from.yb].map((c) => pick(c));
+      return { l: pick(from.l, name), r: pick(from.r, name), xf, xs, xb, yf, ys, yb };
+    };
+    const decideNamed = textPairDecider(inThread);
+    const small = named(rows, (i) => rows.l[i] < 750 && rows.r[i] < 750);
+    const all = named(rows, () => true);
+    const unname = (p: number): number => (p < 750 ? p : (p - 7) / 1000);
+    expect(Array.from(await decideNamed(small, rule))).toEqual(expected(small, exactJaccard, rule.threshold, unname));
+    expect(Array.from(await decideNamed(all, rule))).toEqual(expected(rows));
     const ranges = {
       file: new Int32Array(300),
       start: Float64Array.from(starts.slice(0, 300)),
