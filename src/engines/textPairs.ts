@@ -8,6 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
+import { RANGE_POSITION_STRIDE } from '../formats/shards/shardRanges.js';
 import type { SqlPairRule } from './sqlParts.js';
 import type { PackedSets, SetPairs, SetRule, TextRanges } from './textSets.js';
 
@@ -76,7 +77,7 @@ export function textPairDecider(work: TextWork): TextPairDecider {
 /** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */
 class SetsByPosition {
   /** By position: its set's number across the parts + 1; −1 while wanted and not yet read; 0 neither. */
-  private numbers = new Int32Array(1 << 16);
+  private readonly numbers = new PositionTable();
   /** The positions wanted and not yet read, with where their texts lie. */
   private readonly positions: number[] = [];
   private readonly files: number[] = [];
@@ -88,13 +89,8 @@ class SetsByPosition {
   constructor(private readonly work: TextWork) {}
 
   want(position: number, file: number, start: number, bytes: number): void {
-    if (position >= this.numbers.length) {
-      const grown = new Int32Array(Math.max(2 * this.numbers.length, position + 1));
-      grown.set(this.numbers);
-      this.numbers = grown;
-    }
-    if (this.numbers[position] !== 0) return;
-    this.numbers[position] = -1;
+    if (this.numbers.get(position) !== 0) return;
+    this.numbers.set(position, -1);
     this.positions.push(position);
     this.files.push(file);
     this.starts.push(start);
@@ -103,7 +99,7 @@ class SetsByPosition {
 
   /** The number of the position's set across the parts. */
   of(position: number): number {
-    const number = position < this.numbers.length ? this.numbers[position] : 0;
+    const number = this.numbers.get(position);
     if (!(number > 0)) throw new Error(`internal: no text read for position ${position}`);
     return number - 1;
   }
@@ -123,8 +119,36 @@ class SetsByPosition {
       shingled += part.offsets.length - 1;
     }
     if (shingled !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${shingled} shingled`);
-    order.forEach((w, i) => (this.numbers[this.positions[w]] = this.count + i + 1));
+    order.forEach((w, i) => this.numbers.set(this.positions[w], this.count + i + 1));
     this.count += shingled;
     for (const list of [this.positions, files, starts, this.bytes]) list.length = 0;
+  }
+}
+
+/**
+ * An integer by document position: a shard's positions are its index × 2^32 + ordinals counted from 0 (a run's
+ * ordinals dense, shardSources.ts), so one growing array a shard index, 0 where nothing was set.
+ */
+class PositionTable {
+  private readonly tables: Int32Array[] = [];
+
+  get(position: number): number {
+    const high = Math.floor(position / RANGE_POSITION_STRIDE);
+    const table = this.tables[high];
+    const low = position - high * RANGE_POSITION_STRIDE;
+    return table !== undefined && low < table.length ? table[low] : 0;
+  }
+
+  set(position: number, value: number): void {
+    const high = Math.floor(position / RANGE_POSITION_STRIDE);
+    const low = position - high * RANGE_POSITION_STRIDE;
+    let table = this.tables[high] ?? new Int32Array(1 << 12);
+    if (low >= table.length) {
+      const grown = new Int32Array(Math.max(2 * table.length, low + 1));
+      grown.set(table);
+      table = grown;
+    }
+    this.tables[high] = table;
+    table[low] = value;
   }
 }

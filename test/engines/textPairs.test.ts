@@ -72,8 +72,10 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     };
     const rows = rowsOf(0, 1500);
     expect(Array.from(await textPairDecider(inThread)(rows, rule))).toEqual(expected(rows));
-    // Positions are only names: the first call's small, the second's past the table's first size, the same decisions.
-    const name = (p: number): number => (p < 750 ? p : 1000 * p + 7);
+    // Positions are names, as shards make them (index Ã— 2^32 + ordinal): the first call's small, the second's past
+    // the first table's size and in two more shards; the same decisions.
+    // Shards 1 and 3 (the second call's) have ordinals alike: 750,000 to 1,149,000.
+    const name = (p: number): number => (p < 750 ? p : p < 1100 ? 2 ** 32 + 1000 * p : 3 * 2 ** 32 + 1000 * (p - 350));
     const named = (from: TextPairRows, keep: (i: number) => boolean): TextPairRows => {
       const kept = from.l.map((_, i) => i).filter(keep);
       const pick = (column: readonly number[], f = (x: number): number => x): number[] => kept.map((i) => f(column[i]));
@@ -83,7 +85,8 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     const decideNamed = textPairDecider(inThread);
     const small = named(rows, (i) => rows.l[i] < 750 && rows.r[i] < 750);
     const all = named(rows, () => true);
-    const unname = (p: number): number => (p < 750 ? p : (p - 7) / 1000);
+    const unname = (p: number): number =>
+      p < 750 ? p : p < 3 * 2 ** 32 ? (p - 2 ** 32) / 1000 : (p - 3 * 2 ** 32) / 1000 + 350;
     expect(Array.from(await decideNamed(small, rule))).toEqual(expected(small, exactJaccard, rule.threshold, unname));
     expect(Array.from(await decideNamed(all, rule))).toEqual(expected(rows));
     const ranges = {
