@@ -1,15 +1,18 @@
 /**
  * The exact pass's work on the texts (textPairs.ts) on Node's worker threads. Shingling: the ranges, in file order,
- * cut into one contiguous run a worker, each worker reading its run front to back; the sets come back as parts in
- * shared memory. Deciding: the pairs cut into one slice a worker, each reading the sets where they lie.
+ * cut into contiguous runs (up to RUNS_A_WORKER a worker), each taken by the next worker free and read front to
+ * back; the sets come back as parts in shared memory, in range order. Deciding: the pairs cut into one slice a
+ * worker, each reading the sets where they lie.
  */
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
-import type { TextWork, TextSource } from './textPairs.js';
+import type { PackedSets, TextWork, TextSource } from './textPairs.js';
 import type { TextBody, TextRequest, TextResponse } from './textWorker.js';
 
-/** Ranges fewer than this are shingled on one worker. */
+/** Ranges fewer than this are shingled in one run. */
 const MIN_RANGES_A_WORKER = 256;
+/** Runs of ranges a worker, at most. */
+const RUNS_A_WORKER = 8;
 /** Pairs fewer than this are decided on one worker. */
 const MIN_PAIRS_A_WORKER = 1024;
 
@@ -30,17 +33,21 @@ export function textWorkInWorkers(source: TextSource, threads: number): { work: 
   };
   const work: TextWork = {
     shingle: async (ranges) => {
-      const cuts = cutsOf(ranges.file.length, size, MIN_RANGES_A_WORKER);
-      const parts = await Promise.all(
-        cuts.slice(0, -1).map(async (from, w) => {
-          const [to, { file, start, bytes }] = [cuts[w + 1], ranges];
+      // Several runs a worker, each taken by the next worker free: one slow worker does not hold the others up.
+      const cuts = cutsOf(ranges.file.length, RUNS_A_WORKER * size, MIN_RANGES_A_WORKER);
+      const runs: (readonly PackedSets[])[] = [];
+      let next = 0;
+      const shingleRuns = async (w: number): Promise<void> => {
+        for (let run = next++; run + 1 < cuts.length; run = next++) {
+          const [from, to, { file, start, bytes }] = [cuts[run], cuts[run + 1], ranges];
           const part = { file: file.slice(from, to), start: start.slice(from, to), bytes: bytes.slice(from, to) };
           const response = await ask(w, { type: 'shingle', ...part, source }, []);
           if (response.sets === undefined) throw new Error('exact pass worker: no sets');
-          return response.sets;
-        }),
-      );
-      return parts.flat();
+          runs[run] = response.sets;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(size, cuts.length - 1) }, (_, w) => shingleRuns(w)));
+      return runs.flat();
     },
     decide: async (parts, pairs, rule) => {
       const cuts = cutsOf(pairs.a.length, size, MIN_PAIRS_A_WORKER);
