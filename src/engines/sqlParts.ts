@@ -205,12 +205,16 @@ function textPassSteps(
   { pairs, left, right, keep }: Record<'pairs' | 'left' | 'right' | 'keep', string>,
   rule: SqlPairRule,
 ): SqlStep[] {
+  // Doubles (exact to 2^53), not BIGINTs: the host reads them as numbers, not one BigInt each (GC at 1 M pairs).
+  const double = (column: string, as: string): string => `CAST(${column} AS DOUBLE) AS ${as}`;
   const range = (t: string, p: string): string =>
-    `${t}.text_file AS ${p}f, ${t}.text_start AS ${p}s, ${t}.text_bytes AS ${p}b`;
+    [double(`${t}.text_file`, `${p}f`), double(`${t}.text_start`, `${p}s`), double(`${t}.text_bytes`, `${p}b`)].join(
+      ', ',
+    );
   return [
     {
       name: `${name}_host`,
-      sql: `SELECT p.${left} AS l, p.${right} AS r, ${range('x', 'x')}, ${range('y', 'y')}
+      sql: `SELECT ${double(`p.${left}`, 'l')}, ${double(`p.${right}`, 'r')}, ${range('x', 'x')}, ${range('y', 'y')}
 FROM (SELECT DISTINCT ${left}, ${right} FROM ${pairs}) p JOIN shards x ON x.position = p.${left} JOIN shards y ON y.position = p.${right}`,
       host: rule,
     },
