@@ -1,0 +1,117 @@
+/**
+ * A bitmap of each stored set's shingles, in memory (issue 39): 1,024 bits a
+ * row, the bit of each of its shingles set (a 10-bit hash of the shingle).
+ * A query's shingle whose bit a row lacks is surely not in the row's set, so
+ * the count of such shingles is a lower bound on what the row lacks of the
+ * query — exact, no estimate: a bound on |Q ∩ X| from above, hence on the
+ * row's containment of the query and its Jaccard. Containment and the top-K
+ * rescoring rule a row out by it before reading its set (a 20–45-word excerpt
+ * of common text leaves 900–3,000 rows that neither the sketch nor the
+ * estimate rules out at 1 M documents; a family's top-10 reads ~1,000 near
+ * the K-th); the answers are those the sets give, as the bound never rules
+ * out a row the set would keep.
+ *
+ * Derived from the stored sets when a segment's forest is built (forestBuild.ts;
+ * nothing on disk, so every index opens as it did, and an index written
+ * before has them too), read in order, a block of rows a read where the
+ * segment can. 128 bytes a document (128 MB at 1 M), on shared memory
+ * like the forest's arrays so the server's query threads share one copy.
+ * Browser-safe.
+ */
+import type { IndexSegment } from './segment.js';
+
+/** 32-bit words of a row's bitmap (1,024 bits). */
+export const BITMAP_WORDS = 32;
+const BIT_SHIFT = 32 - Math.log2(32 * BITMAP_WORDS);
+
+/** The bit (0 … 1,023) of a shingle (lo, hi): a multiplicative hash of both words. */
+export const bitOf = (lo: number, hi: number): number =>
+  Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0xc2b2ae35) >>> BIT_SHIFT;
+
+/** Sets the bits of set's shingles in bitmaps[at …] (BITMAP_WORDS words). */
+export function setBits(set: Uint32Array, from: number, to: number, bitmaps: Uint32Array, at: number): void {
+  for (let i = from; i < to; i += 2) {
+    const bit = bitOf(set[i], set[i + 1]);
+    bitmaps[at + (bit >>> 5)] |= 1 << (bit & 31);
+  }
+}
+
+/** Rows a bulk read of contiguous sets reads at most (by words: 1 MiB a read). */
+const READ_WORDS = 1 << 18;
+
+/** Every row's bitmap of `segment` (which stores sets) into `out` (count · BITMAP_WORDS words, zeroed). */
+export function fillBitmaps(segment: IndexSegment, out: Uint32Array): void {
+  const { count } = segment;
+  if (segment.readSetsInto === undefined || segment.setSize === undefined) {
+    for (let r = 0; r < count; r++) {
+      const set = segment.readSet(r);
+      if (set !== undefined) setBits(set, 0, set.length, out, r * BITMAP_WORDS);
+    }
+    return;
+  }
+  let buffer = new Uint32Array(READ_WORDS);
+  for (let from = 0; from < count; ) {
+    // Rows [from, to) whose sets fit the buffer (one row at least, the buffer grown for it).
+    let words = 2 * segment.setSize(from);
+    let to = from + 1;
+    while (to < count && words + 2 * segment.setSize(to) <= READ_WORDS) words += 2 * segment.setSize(to++);
+    if (words > buffer.length) buffer = new Uint32Array(words);
+    segment.readSetsInto(from, to, buffer.subarray(0, words));
+    for (let r = from, at = 0; r < to; r++) {
+      const end = at + 2 * segment.setSize(r);
+      setBits(buffer, at, end, out, r * BITMAP_WORDS);
+      at = end;
+    }
+    from = to;
+  }
+}
+
+/** A query's shingles by bit: what a row is checked with. */
+export function queryBits(set: Uint32Array): Uint16Array {
+  const bits = new Uint16Array(set.length >>> 1);
+  for (let i = 0; i < bits.length; i++) bits[i] = bitOf(set[2 * i], set[2 * i + 1]);
+  return bits;
+}
+
+/**
+ * How many of the query's shingles (their `bits`) the row surely lacks: those whose bit its bitmap has not set. Counts
+ * up to `enough` at most (it stops there).
+ */
+export function surelyMissing(bitmaps: Uint32Array, row: number, bits: Uint16Array, enough: number): number {
+  const at = row * BITMAP_WORDS;
+  let missing = 0;
+  for (let i = 0; i < bits.length && missing < enough; i++) {
+    const bit = bits[i];
+    if ((bitmaps[at + (bit >>> 5)] & (1 << (bit & 31))) === 0) missing++;
+  }
+  return missing;
+}
+
+/** The most common shingles (an integer, −1 where none) at which `below(common)` holds, below(common) falling. */
+function mostBelow(guess: number, below: (common: number) => boolean, most: number): number {
+  let c = Math.max(-1, Math.min(most, Math.floor(guess)));
+  while (c >= 0 && !below(c)) c--;
+  while (c < most && below(c + 1)) c++;
+  return c;
+}
+
+/**
+ * The fewest shingles a row of x shingles must surely lack of the query's q for its Jaccard to be below `kth`, as the
+ * exact measure computes it (common / (q + x − common), with common ≤ min(q − missing, x)); q + 1 where none is
+ * enough.
+ */
+export function missingBelow(kth: number, q: number, x: number): number {
+  const most = Math.min(q, x);
+  const c = mostBelow((kth * (q + x)) / (1 + kth), (common) => common / (q + x - common) < kth, most);
+  if (c < 0) return q + 1;
+  return c >= x ? 0 : q - c;
+}
+
+/**
+ * The fewest shingles a row must surely lack of the query's q for common / q (its containment, as verified measures
+ * it) to be below c, with common ≤ q − missing; q + 1 where none is enough.
+ */
+export function missingBelowContainment(c: number, q: number): number {
+  const most = mostBelow(c * q, (common) => common / q < c, q);
+  return most < 0 ? q + 1 : q - most;
+}
