@@ -66,33 +66,38 @@ export function fillBitmaps(segment: IndexSegment, out: Uint32Array): void {
   }
 }
 
-/** A query's shingles by bit: what a row is checked with. */
-export function queryBits(set: Uint32Array): Uint16Array {
-  const bits = new Uint16Array(set.length >>> 1);
-  for (let i = 0; i < bits.length; i++) bits[i] = bitOf(set[2 * i], set[2 * i + 1]);
-  return bits;
+/**
+ * A query's shingles as layers of bitmaps: layer l (BITMAP_WORDS words) has the bits that l + 1 or more of its
+ * shingles set, so a row's unset bits, counted in every layer, count each shingle of the query it surely lacks.
+ */
+export function queryBits(set: Uint32Array): Uint32Array {
+  const counts = new Uint16Array(32 * BITMAP_WORDS);
+  let layers = 1;
+  for (let i = 0; i < set.length; i += 2) layers = Math.max(layers, ++counts[bitOf(set[i], set[i + 1])]);
+  const out = new Uint32Array(layers * BITMAP_WORDS);
+  counts.forEach((n, bit) => {
+    for (let l = 0; l < n; l++) out[l * BITMAP_WORDS + (bit >>> 5)] |= 1 << (bit & 31);
+  });
+  return out;
+}
+
+/** The bits set in a 32-bit word. */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /**
- * How many of the query's shingles (their `bits`) the row surely lacks: those whose bit its bitmap has not set. Counts
- * up to `enough` at most (it stops there).
+ * How many of the query's shingles (its queryBits layers) the row surely lacks: those whose bit its bitmap has not
+ * set. Stops once `enough` are counted (a layer at a time), so a count at or past `enough` means only that.
  */
-export function surelyMissing(bitmaps: Uint32Array, row: number, bits: Uint16Array, enough: number): number {
+export function surelyMissing(bitmaps: Uint32Array, row: number, layers: Uint32Array, enough: number): number {
   const at = row * BITMAP_WORDS;
   let missing = 0;
-  for (let i = 0; i < bits.length && missing < enough; i++) {
-    const bit = bits[i];
-    if ((bitmaps[at + (bit >>> 5)] & (1 << (bit & 31))) === 0) missing++;
-  }
+  for (let l = 0; l < layers.length && missing < enough; l += BITMAP_WORDS)
+    for (let w = 0; w < BITMAP_WORDS; w++) missing += popcount(layers[l + w] & ~bitmaps[at + w]);
   return missing;
-}
-
-/** The most common shingles (an integer, −1 where none) at which `below(common)` holds, below(common) falling. */
-function mostBelow(guess: number, below: (common: number) => boolean, most: number): number {
-  let c = Math.max(-1, Math.min(most, Math.floor(guess)));
-  while (c >= 0 && !below(c)) c--;
-  while (c < most && below(c + 1)) c++;
-  return c;
 }
 
 /**
@@ -102,7 +107,11 @@ function mostBelow(guess: number, below: (common: number) => boolean, most: numb
  */
 export function missingBelow(kth: number, q: number, x: number): number {
   const most = Math.min(q, x);
-  const c = mostBelow((kth * (q + x)) / (1 + kth), (common) => common / (q + x - common) < kth, most);
+  // The most common shingles at which the Jaccard is below kth (−1 where none): from the real-valued root, then
+  // stepped to the exact comparison.
+  let c = Math.max(-1, Math.min(most, Math.floor((kth * (q + x)) / (1 + kth))));
+  while (c >= 0 && !(c / (q + x - c) < kth)) c--;
+  while (c < most && (c + 1) / (q + x - c - 1) < kth) c++;
   if (c < 0) return q + 1;
   return c >= x ? 0 : q - c;
 }
@@ -112,6 +121,8 @@ export function missingBelow(kth: number, q: number, x: number): number {
  * it) to be below c, with common ≤ q − missing; q + 1 where none is enough.
  */
 export function missingBelowContainment(c: number, q: number): number {
-  const most = mostBelow(c * q, (common) => common / q < c, q);
+  let most = Math.max(-1, Math.min(q, Math.floor(c * q)));
+  while (most >= 0 && !(most / q < c)) most--;
+  while (most < q && (most + 1) / q < c) most++;
   return most < 0 ? q + 1 : q - most;
 }

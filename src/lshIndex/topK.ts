@@ -196,7 +196,7 @@ function belowKth(
   set: Uint32Array,
 ): (segment: number, row: number, kth: number) => boolean {
   const bits = queryBits(set);
-  const q = bits.length;
+  const q = set.length / 2;
   return (segment, row, kth) => {
     const { bitmaps, sizes } = forests[segment].data;
     if (bitmaps === undefined) return false;
