@@ -7,9 +7,13 @@
  * row's containment of the query and its Jaccard. Containment and the top-K
  * rescoring rule a row out by it before reading its set (a 20–45-word excerpt
  * of common text leaves 900–3,000 rows that neither the sketch nor the
- * estimate rules out at 1 M documents; a family's top-10 reads ~1,000 near
- * the K-th); the answers are those the sets give, as the bound never rules
- * out a row the set would keep.
+ * estimate rules out at 1 M documents: the bitmaps leave a few); the answers
+ * are those the sets give, as the bound never rules out a row the set would
+ * keep. In top-K it rarely tells: a family's ~1,000 rows near the K-th lie
+ * within hundredths of it, where a row's bitmap (~25 % set at 300 shingles)
+ * bounds its Jaccard well above; it costs 0.2–0.3 µs a rescored row. The
+ * query's shingles are kept as layered bitmaps (queryBits), so a row's check
+ * is a popcount of 32 words a layer.
  *
  * Derived from the stored sets when a segment's forest is built (forestBuild.ts;
  * nothing on disk, so every index opens as it did, and an index written
