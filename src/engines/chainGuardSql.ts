@@ -18,14 +18,22 @@
  * gives what clustering.ts gets one group at a time. A member is in at most R
  * + 1 groups, so there are at most R + 1 rounds.
  */
-import { agreementSql, exactPassSteps, hasMargin, starLoop, type PlanOp, type SqlPairRule } from './sqlParts.js';
+import {
+  agreementSql,
+  exactPassSteps,
+  hasMargin,
+  starLoop,
+  type ExactPass,
+  type PlanOp,
+  type SqlPairRule,
+} from './sqlParts.js';
 
 export interface ChainGuardOptions {
   readonly k: number;
   readonly rule: SqlPairRule;
   readonly maxRepresentatives: number;
-  /** The exact measure from the texts, on the host (shards with text ranges, no lists: sqlParts.ts). */
-  readonly byText?: boolean;
+  /** How the exact pass counts common shingles (sqlParts.ts). */
+  readonly exactPass?: ExactPass;
 }
 
 /**
@@ -45,16 +53,16 @@ export function chainGuardOps(options: ChainGuardOptions): PlanOp[] {
     { name: 'settled', sql: `SELECT node, grp AS rep FROM check_members WHERE 1 = 0` },
     {
       loop: 'check',
-      body: [...compareOps(k, rule, r, options.byText === true), ...splitOps(rule, r)],
+      body: [...compareOps(k, rule, r, options.exactPass), ...splitOps(rule, r)],
       until: `SELECT COUNT(*) AS n FROM check_members`,
     },
   ];
 }
 
 /** A round's steps 1 and 2: each group's representative, its members compared with it. */
-function compareOps(k: number, rule: SqlPairRule, r: number, byText: boolean): PlanOp[] {
+function compareOps(k: number, rule: SqlPairRule, r: number, exactPass?: ExactPass): PlanOp[] {
   const passedExact: PlanOp[] = hasMargin(rule)
-    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule, 'shards', byText)
+    ? exactPassSteps('check_exact', 'check_scored', 'rep', 'node', 'node', rule, 'shards', exactPass)
     : [{ name: 'check_exact', sql: `SELECT node FROM check_scored WHERE 1 = 0` }];
   return [
     {

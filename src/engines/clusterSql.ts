@@ -18,9 +18,9 @@
  * - writing: DuckDB's rows stream back to Node; the Spark job writes Parquet parts, read back here.
  * - band keys and slots are flat columns, not lists: DuckDB lists are 1-based
  *   `l[i]`, Spark arrays 0-based `a[i]` with 1-based `element_at`, and their
- *   lambda syntaxes differ. The one list, the shingle set, is only exploded
- *   and measured (`explode`, `size`: Spark's; macros in DuckDB for its
- *   `unnest`, `array_length`): see sqlParts.ts.
+ *   lambda syntaxes differ. The one list, the shingle set, is only exploded,
+ *   measured and intersected (`explode`, `size`, `array_intersect`: Spark's;
+ *   macros in DuckDB for its `unnest`, `array_length`): see sqlParts.ts.
  * - no global ROW_NUMBER(): a cluster is labelled by its first document's
  *   position, and the engines number labels 0, 1, … while they stream the rows
  *   back in position order (engine.ts, `numberClusters`), so no step needs
@@ -39,6 +39,7 @@ import {
   exactPassSteps,
   hasMargin,
   starLoop,
+  type ExactPass,
   type PlanOp,
   type SqlPairRule,
   type SqlStep,
@@ -64,8 +65,8 @@ export interface ClusterSqlOptions {
    * meets.
    */
   readonly reference?: { readonly anchors: number };
-  /** Shards with text ranges, no lists (v3): the exact passes decided on the host from the texts (DuckDB only). */
-  readonly byText?: boolean;
+  /** How the exact passes count common shingles (sqlParts.ts): `host` on shards with text ranges, no lists (v3). */
+  readonly exactPass?: ExactPass;
 }
 
 export interface ClusterPlan {
@@ -170,7 +171,14 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
     ...(options.reference === undefined
       ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands`, view: true }]
       : [
-          ...referenceSteps({ k, bands, maxBucketPairs, anchors: options.reference.anchors, rule: verify }),
+          ...referenceSteps({
+            k,
+            bands,
+            maxBucketPairs,
+            anchors: options.reference.anchors,
+            rule: verify,
+            exactPass: options.exactPass === 'host' ? undefined : options.exactPass,
+          }),
           // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key
           // not found").
           {
@@ -189,7 +197,7 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
         `shards y ON y.position = c.b`,
     },
     ...(hasMargin(verify)
-      ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.byText)
+      ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.exactPass)
       : []),
     {
       name: 'verified',
@@ -259,7 +267,7 @@ WHERE rn = 1`;
         k: options.k,
         rule: options.check.rule,
         maxRepresentatives: options.check.maxRepresentatives,
-        byText: options.byText,
+        exactPass: options.exactPass,
       }),
     );
   }

@@ -10,7 +10,7 @@
  * shards (`sign --shard 1/1`), read by position; every reference document
  * counts, even one repeating another, and empty ones never match.
  */
-import { agreementSql, exactPassSteps, hasMargin, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import { agreementSql, exactPassSteps, hasMargin, type ExactPass, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
 export interface ReferenceSqlOptions {
   readonly k: number;
@@ -19,6 +19,8 @@ export interface ReferenceSqlOptions {
   /** Reference members a corpus member of a big bucket is paired with (referenceAnchors). */
   readonly anchors: number;
   readonly rule: SqlPairRule;
+  /** How the exact pass counts common shingles (sqlParts.ts; the reference always has lists). */
+  readonly exactPass?: Exclude<ExactPass, 'host'>;
 }
 
 /** Steps after `exact_groups` and `all_group_bands` (every group's band keys): leave `contaminated` (node). */
@@ -58,7 +60,7 @@ WHERE x.is_ref = 0 AND y.is_ref = 1 AND (x.size <= ${o.maxBucketPairs} OR y.rn <
         `JOIN reference y ON y.position = c.r`,
     },
     ...(hasMargin(o.rule)
-      ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference')
+      ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference', o.exactPass)
       : []),
     {
       name: 'contaminated',

@@ -110,17 +110,21 @@ export function doubleSql(value: number): string {
 }
 
 /**
- * Steps ending in table `name`: the rows of `from` (with columns named by
- * `left`, `right` and `agree`) inside the rule's margin whose shingle lists
- * reach the threshold; `keep` lists the columns returned. The lists of the
- * documents in such pairs are read in one scan of each side into
- * `name_elements`, one row per shingle, and a pair's common
- * shingles counted by a join on (document, shingle): linear in the shingles,
- * where an intersection of two lists in a row (`array_intersect`, DuckDB's a
- * list_filter + list_contains) is |A|·|B|. A list holds each shingle once
- * (shingleDocument deduplicates), so the count is |A ∩ B|. A pair with no
- * common shingle has similarity 0 and drops out of the join; two empty lists
- * likewise, as exactJaccard.
+ * Where the exact pass counts a margin pair's common shingles:
+ * - `join`: the lists of the documents in such pairs are read in one scan of each side into `name_elements`, one row
+ *   per shingle, and a pair's common shingles counted by a join on (document, shingle): linear in the shingles, where
+ *   DuckDB's `array_intersect` (a list_filter + list_contains) is |A|·|B|;
+ * - `intersect`: size(array_intersect(x, y)) in the pair's row, which Spark computes with a hash set, linear, with no
+ *   shuffle of every shingle of every document in a pair (the join's cost on Spark);
+ * - `host`: the texts, read and shingled on the host (shards with text ranges, no lists: textPassSteps).
+ * A list holds each shingle once (shingleDocument deduplicates), so every way counts |A ∩ B|.
+ */
+export type ExactPass = 'join' | 'intersect' | 'host';
+
+/**
+ * Steps ending in table `name`: the rows of `from` (with columns named by `left`, `right` and `agree`) inside the
+ * rule's margin whose shingle lists reach the threshold, counted as `pass` says; `keep` lists the columns returned. A
+ * pair with no common shingle has similarity 0 and fails; two empty lists likewise, as exactJaccard.
  */
 export function exactPassSteps(
   name: string,
@@ -130,14 +134,15 @@ export function exactPassSteps(
   keep: string,
   rule: SqlPairRule,
   rightTable = 'shards',
-  byText?: boolean,
+  pass: ExactPass = 'join',
 ): SqlStep[] {
   const pairs = `${name}_pairs`;
   const margin = {
     name: pairs,
     sql: `SELECT * FROM ${from} WHERE agree > ${rule.rejectUpTo} AND agree < ${rule.acceptFrom}`,
   };
-  if (byText) return [margin, ...textPassSteps(name, { pairs, left, right, keep }, rule)];
+  if (pass === 'host') return [margin, ...textPassSteps(name, { pairs, left, right, keep }, rule)];
+  if (pass === 'intersect') return [margin, intersectedPassStep(name, { pairs, left, right, keep }, rule, rightTable)];
   const { steps, rightSets } = commonShingleSteps(name, pairs, left, right, rightTable);
   return [
     margin,
@@ -148,10 +153,47 @@ export function exactPassSteps(
           sql: `SELECT ${keep} FROM (
   SELECT s.*, c.common, x.n + y.n AS total
   FROM ${pairs} s JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${name}_sets x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
-WHERE CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(rule.threshold)}`,
+WHERE ${jaccardReaches(rule.threshold)}`,
         }
       : angularPassStep(name, pairs, left, right, keep, rightSets, rule.simhash.cosineFloor),
   ];
+}
+
+/** Jaccard from columns `common` and `total` (|A| + |B|) at or above the threshold, as exactJaccard divides. */
+function jaccardReaches(threshold: number): string {
+  return `CAST(common AS DOUBLE) / CAST(GREATEST(total - common, 1) AS DOUBLE) >= ${doubleSql(threshold)}`;
+}
+
+/** The angle's cosine from columns `common` and `product` (|A|·|B|) at or above the floor, as exactAngular. */
+function cosineReaches(cosineFloor: number): string {
+  return `product > 0 AND CAST(common AS DOUBLE) / sqrt(product) >= ${doubleSql(cosineFloor)}`;
+}
+
+/**
+ * The `intersect` pass: each margin pair's lists intersected in its row. Sort-merge joins (the hint, a comment to
+ * DuckDB): Spark otherwise broadcasts a side that holds lists and runs out of driver memory at 100 k documents.
+ */
+function intersectedPassStep(
+  name: string,
+  { pairs, left, right, keep }: Record<'pairs' | 'left' | 'right' | 'keep', string>,
+  rule: SqlPairRule,
+  rightTable: string,
+): SqlStep {
+  const [nx, ny] = ['size(x.shingles)', 'size(y.shingles)'];
+  const measure =
+    rule.simhash === undefined
+      ? { columns: `${nx} + ${ny} AS total`, reaches: jaccardReaches(rule.threshold) }
+      : {
+          columns: `CAST(${nx} AS DOUBLE) * CAST(${ny} AS DOUBLE) AS product`,
+          reaches: cosineReaches(rule.simhash.cosineFloor),
+        };
+  return {
+    name,
+    sql: `SELECT ${keep} FROM (
+  SELECT /*+ MERGE(x), MERGE(y) */ s.*, size(array_intersect(x.shingles, y.shingles)) AS common, ${measure.columns}
+  FROM ${pairs} s JOIN shards x ON x.position = s.${left} JOIN ${rightTable} y ON y.position = s.${right}) p
+WHERE ${measure.reaches}`,
+  };
 }
 
 /**
@@ -163,12 +205,16 @@ function textPassSteps(
   { pairs, left, right, keep }: Record<'pairs' | 'left' | 'right' | 'keep', string>,
   rule: SqlPairRule,
 ): SqlStep[] {
+  // Doubles (exact to 2^53), not BIGINTs: the host reads them as numbers, not one BigInt each (GC at 1 M pairs).
+  const double = (column: string, as: string): string => `CAST(${column} AS DOUBLE) AS ${as}`;
   const range = (t: string, p: string): string =>
-    `${t}.text_file AS ${p}f, ${t}.text_start AS ${p}s, ${t}.text_bytes AS ${p}b`;
+    [double(`${t}.text_file`, `${p}f`), double(`${t}.text_start`, `${p}s`), double(`${t}.text_bytes`, `${p}b`)].join(
+      ', ',
+    );
   return [
     {
       name: `${name}_host`,
-      sql: `SELECT p.${left} AS l, p.${right} AS r, ${range('x', 'x')}, ${range('y', 'y')}
+      sql: `SELECT ${double(`p.${left}`, 'l')}, ${double(`p.${right}`, 'r')}, ${range('x', 'x')}, ${range('y', 'y')}
 FROM (SELECT DISTINCT ${left}, ${right} FROM ${pairs}) p JOIN shards x ON x.position = p.${left} JOIN shards y ON y.position = p.${right}`,
       host: rule,
     },
@@ -198,7 +244,7 @@ function angularPassStep(
     sql: `SELECT ${keep} FROM (
   SELECT s.*, COALESCE(c.common, 0) AS common, CAST(x.n AS DOUBLE) * CAST(y.n AS DOUBLE) AS product
   FROM ${pairs} s LEFT JOIN ${name}_common c ON c.${left} = s.${left} AND c.${right} = s.${right} JOIN ${name}_sets x ON x.position = s.${left} JOIN ${rightSets} y ON y.position = s.${right}) p
-WHERE product > 0 AND CAST(common AS DOUBLE) / sqrt(product) >= ${doubleSql(cosineFloor)}`,
+WHERE ${cosineReaches(cosineFloor)}`,
   };
 }
 

@@ -6,14 +6,13 @@
  * decidePair does, exact similarity ≥ threshold (exactJaccard, or exactAngular for SimHash shards). The decisions
  * are dedup's, so the clusters are too.
  */
-import { closeSync, openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
-import { InputError, type ReadOptions } from '../io/documents.js';
-import { parseJsonLine } from '../io/jsonLines.js';
-import { readUpTo } from '../io/readUpTo.js';
-import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
-import { exactSimilarityOf } from '../verify/exactJaccard.js';
+import { RANGE_POSITION_STRIDE } from '../formats/shards/shardRanges.js';
 import type { SqlPairRule } from './sqlParts.js';
+import type { PackedSets, SetPairs, SetRule, TextRanges } from './textSets.js';
+
+export type { PackedSets, SetPairs, SetRule, TextRanges, TextSource } from './textSets.js';
 
 /** Pairs as the host step's SQL gives them (sqlParts.ts): positions, and each side's file, first byte and bytes. */
 export interface TextPairRows {
@@ -29,12 +28,6 @@ export interface TextPairRows {
 
 /** Decides pairs under a rule: 1 where the exact measure passes. */
 export type TextPairDecider = (pairs: TextPairRows, rule: SqlPairRule) => Promise<Uint8Array>;
-
-export interface TextSource {
-  readonly texts: ShardTexts;
-  readonly shingle: ShingleOptions;
-  readonly read: Pick<ReadOptions, 'textField' | 'idField'>;
-}
 
 /**
  * The files' states against the ones signed: one line naming the first that is missing or changed (size or
@@ -54,109 +47,108 @@ export function changedTextFile(texts: ShardTexts): string | undefined {
   return undefined;
 }
 
-export function textPairDecider(shingle: RangeShingler): TextPairDecider {
+/**
+ * The exact pass's work on the texts (textSets.ts), on worker threads (textWorkers.ts) or this one: ranges read and
+ * shingled into packed parts in shared memory (in range order; at 1 M they hold gigabytes, never joined or copied),
+ * and pairs of those sets decided where the sets lie.
+ */
+export interface TextWork {
+  shingle(ranges: TextRanges): Promise<readonly PackedSets[]>;
+  /** 1 where the pair (a[i], b[i]) of sets numbered across `parts` (their sets counted in order) passes the rule. */
+  decide(parts: readonly PackedSets[], pairs: SetPairs, rule: SetRule): Promise<Uint8Array>;
+}
+
+export function textPairDecider(work: TextWork): TextPairDecider {
   // Kept across calls: the representative check's rounds meet the margin's documents again.
-  const sets = new SetsByPosition(shingle);
+  const sets = new SetsByPosition(work);
   return async (pairs, rule) => {
     for (let i = 0; i < pairs.l.length; i++) {
       sets.want(pairs.l[i], pairs.xf[i], pairs.xs[i], pairs.xb[i]);
       sets.want(pairs.r[i], pairs.yf[i], pairs.ys[i], pairs.yb[i]);
     }
     await sets.read();
-    const similarity = exactSimilarityOf(rule.simhash === undefined ? 'jaccard' : 'angular');
-    const passed = new Uint8Array(pairs.l.length);
-    for (let i = 0; i < passed.length; i++)
-      passed[i] = similarity(sets.of(pairs.l[i]), sets.of(pairs.r[i])) >= rule.threshold ? 1 : 0;
-    return passed;
+    const [a, b] = [new Uint32Array(pairs.l.length), new Uint32Array(pairs.l.length)];
+    for (let i = 0; i < a.length; i++) [a[i], b[i]] = [sets.of(pairs.l[i]), sets.of(pairs.r[i])];
+    const measure = rule.simhash === undefined ? 'jaccard' : 'angular';
+    return work.decide(sets.parts, { a, b }, { measure, threshold: rule.threshold });
   };
 }
 
-/** Where texts lie: file index, first byte and bytes of each, in the order read. */
-export interface TextRanges {
-  readonly file: Int32Array;
-  readonly start: Float64Array;
-  readonly bytes: Float64Array;
-}
-
-/** Shingle sets packed end to end: set i is words[offsets[i] .. offsets[i + 1]). */
-export interface PackedSets {
-  readonly words: Uint32Array;
-  readonly offsets: Uint32Array;
-}
-
-/**
- * Reads each range's JSON line (front to back in each file when the ranges are in file order), takes its text and
- * shingles it: on a worker thread (textWorker.ts) or this one.
- */
-export function shingleRanges(source: TextSource, ranges: TextRanges): PackedSets {
-  const sets: Uint32Array[] = [];
-  const handles = new Map<number, number>();
-  let buffer = Buffer.alloc(1 << 16);
-  try {
-    for (let i = 0; i < ranges.file.length; i++) {
-      const [file, start, bytes] = [ranges.file[i], ranges.start[i], ranges.bytes[i]];
-      const { path } = source.texts.files[file];
-      let fd = handles.get(file);
-      if (fd === undefined) handles.set(file, (fd = openSync(path, 'r')));
-      if (buffer.length < bytes) buffer = Buffer.alloc(Math.max(bytes, 2 * buffer.length));
-      const done = readUpTo(fd, buffer, start, bytes);
-      sets.push(shingleDocument(textOf(source, buffer.toString('utf8', 0, done), path, start), source.shingle));
-    }
-  } finally {
-    for (const fd of handles.values()) closeSync(fd);
-  }
-  const offsets = new Uint32Array(sets.length + 1);
-  sets.forEach((set, i) => (offsets[i + 1] = offsets[i] + set.length));
-  const words = new Uint32Array(offsets[sets.length]);
-  sets.forEach((set, i) => words.set(set, offsets[i]));
-  return { words, offsets };
-}
-
-function textOf(source: TextSource, line: string, path: string, start: number): string {
-  const parsed = parseJsonLine(line, path, 0, false, source.read);
-  if (parsed instanceof InputError)
-    throw new Error(
-      `${path}, byte ${start}: not the JSON line the shards were signed from (${parsed.message}): sign them again`,
-    );
-  return parsed.text;
-}
-
-/**
- * Shingles ranges, in parallel where it can: the runner of shingleRanges (textWorkers.ts). The sets come back as the
- * runs' packed parts, in range order, not joined: at 1 M they hold gigabytes, and one more copy was 7 s of page faults.
- */
-export type RangeShingler = (ranges: TextRanges) => Promise<readonly PackedSets[]>;
-
-/** The shingle sets of the documents pairs need, each read and shingled once, in file order. */
+/** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */
 class SetsByPosition {
-  private readonly wanted = new Map<number, { file: number; start: number; bytes: number }>();
-  private readonly sets = new Map<number, Uint32Array>();
+  /** By position: its set's number across the parts + 1; −1 while wanted and not yet read; 0 neither. */
+  private readonly numbers = new PositionTable();
+  /** The positions wanted and not yet read, with where their texts lie. */
+  private readonly positions: number[] = [];
+  private readonly files: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly bytes: number[] = [];
+  readonly parts: PackedSets[] = [];
+  private count = 0;
 
-  constructor(private readonly shingle: RangeShingler) {}
+  constructor(private readonly work: TextWork) {}
 
   want(position: number, file: number, start: number, bytes: number): void {
-    if (!this.sets.has(position) && !this.wanted.has(position)) this.wanted.set(position, { file, start, bytes });
+    if (this.numbers.get(position) !== 0) return;
+    this.numbers.set(position, -1);
+    this.positions.push(position);
+    this.files.push(file);
+    this.starts.push(start);
+    this.bytes.push(bytes);
   }
 
-  of(position: number): Uint32Array {
-    const set = this.sets.get(position);
-    if (set === undefined) throw new Error(`internal: no text read for position ${position}`);
-    return set;
+  /** The number of the position's set across the parts. */
+  of(position: number): number {
+    const number = this.numbers.get(position);
+    if (!(number > 0)) throw new Error(`internal: no text read for position ${position}`);
+    return number - 1;
   }
 
   /** Reads every wanted text by its range, front to back in each file, and shingles it. */
   async read(): Promise<void> {
-    const order = [...this.wanted.entries()].sort(([, a], [, b]) => a.file - b.file || a.start - b.start);
+    const { files, starts } = this;
+    const order = Uint32Array.from(this.positions.keys()).sort((x, y) => files[x] - files[y] || starts[x] - starts[y]);
     const ranges = {
-      file: Int32Array.from(order, ([, r]) => r.file),
-      start: Float64Array.from(order, ([, r]) => r.start),
-      bytes: Float64Array.from(order, ([, r]) => r.bytes),
+      file: Int32Array.from(order, (w) => files[w]),
+      start: Float64Array.from(order, (w) => starts[w]),
+      bytes: Float64Array.from(order, (w) => this.bytes[w]),
     };
-    let i = 0;
-    for (const { words, offsets } of await this.shingle(ranges))
-      for (let set = 0; set + 1 < offsets.length; set++, i++)
-        this.sets.set(order[i][0], words.subarray(offsets[set], offsets[set + 1]));
-    if (i !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${i} shingled`);
-    this.wanted.clear();
+    let shingled = 0;
+    for (const part of await this.work.shingle(ranges)) {
+      this.parts.push(part);
+      shingled += part.offsets.length - 1;
+    }
+    if (shingled !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${shingled} shingled`);
+    order.forEach((w, i) => this.numbers.set(this.positions[w], this.count + i + 1));
+    this.count += shingled;
+    for (const list of [this.positions, files, starts, this.bytes]) list.length = 0;
+  }
+}
+
+/**
+ * An integer by document position: a shard's positions are its index × 2^32 + ordinals counted from 0 (a run's
+ * ordinals dense, shardSources.ts), so one growing array a shard index, 0 where nothing was set.
+ */
+class PositionTable {
+  private readonly tables: Int32Array[] = [];
+
+  get(position: number): number {
+    const high = Math.floor(position / RANGE_POSITION_STRIDE);
+    const table = this.tables[high];
+    const low = position - high * RANGE_POSITION_STRIDE;
+    return table !== undefined && low < table.length ? table[low] : 0;
+  }
+
+  set(position: number, value: number): void {
+    const high = Math.floor(position / RANGE_POSITION_STRIDE);
+    const low = position - high * RANGE_POSITION_STRIDE;
+    let table = this.tables[high] ?? new Int32Array(1 << 12);
+    if (low >= table.length) {
+      const grown = new Int32Array(Math.max(2 * table.length, low + 1));
+      grown.set(table);
+      table = grown;
+    }
+    this.tables[high] = table;
+    table[low] = value;
   }
 }

@@ -1,16 +1,35 @@
-/** Worker thread of the exact pass on text ranges (textWorkers.ts): reads and shingles the ranges it is sent. */
+/**
+ * Worker thread of the exact pass on text ranges (textWorkers.ts): reads and shingles the ranges it is sent into
+ * parts in shared memory, and decides pairs of the sets in the parts it is sent.
+ */
 import { serveRequests, type PoolRequest, type PoolResponse } from '../workers/workerPool.js';
-import { shingleRanges, type PackedSets, type TextRanges, type TextSource } from './textPairs.js';
+import {
+  decideSetPairs,
+  shingleRanges,
+  type PackedSets,
+  type SetPairs,
+  type SetRule,
+  type TextRanges,
+  type TextSource,
+} from './textSets.js';
 
-export interface ShingleRequest extends PoolRequest, TextRanges {
-  readonly source: TextSource;
+/** What a worker is asked: to shingle ranges, or to decide pairs of sets across parts. */
+export type TextBody =
+  | (TextRanges & { readonly type: 'shingle'; readonly source: TextSource })
+  | (SetPairs & { readonly type: 'decide'; readonly parts: readonly PackedSets[]; readonly rule: SetRule });
+
+export type TextRequest = PoolRequest & TextBody;
+
+export interface TextResponse extends PoolResponse {
+  readonly sets?: readonly PackedSets[];
+  readonly passed?: Uint8Array;
 }
 
-export interface ShingleResponse extends PoolResponse {
-  readonly sets?: PackedSets;
-}
-
-serveRequests<ShingleRequest, ShingleResponse>((request) => {
+serveRequests<TextRequest, TextResponse>((request) => {
+  if (request.type === 'decide') {
+    const passed = decideSetPairs(request.parts, request, request.rule);
+    return { response: { passed }, transfer: [passed.buffer as ArrayBuffer] };
+  }
   const sets = shingleRanges(request.source, request);
-  return { response: { sets }, transfer: [sets.words.buffer as ArrayBuffer, sets.offsets.buffer as ArrayBuffer] };
+  return { response: { sets }, transfer: sets.map((part) => part.offsets.buffer as ArrayBuffer) };
 });

@@ -11,6 +11,7 @@
  * and searched once more for the unit's line count (memchr, in Node).
  */
 import { isJsonName } from '../io/jsonLines.js';
+import { searchable } from '../io/searchable.js';
 import type { InputUnit } from './protocol.js';
 
 const LF = 0x0a;
@@ -138,16 +139,6 @@ export function countLines(bytes: Uint8Array, final: boolean): number {
     if (i < last && bytes[i + 1] !== LF) lines++;
   }
   return lines;
-}
-
-/** Node's Buffer, where there is one: its indexOf of a byte is memchr, several times faster than a Uint8Array's. */
-const NodeBuffer = (
-  globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array } }
-).Buffer;
-
-/** The same bytes, to search: a Buffer over them in Node (no copy), else themselves (the tab). */
-export function searchable(bytes: Uint8Array): Uint8Array {
-  return NodeBuffer === undefined ? bytes : NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 const decoder = new TextDecoder('utf-8');

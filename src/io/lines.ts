@@ -81,7 +81,7 @@ function withBytes(piece: Buffer, keepBytes: boolean): LineWithBytes[] {
   return keepBytes && lines.length === 1 ? [{ text: lines[0], bytes: piece }] : lines.map((line) => ({ text: line }));
 }
 
-/** A line as splitLinesWithRanges gives it: its text and where its bytes lie in the file, [start, end), end excluded. */
+/** A line as rangedLines gives it: its text and where its bytes lie in the file, [start, end), end excluded. */
 export interface RangedLine {
   readonly text: string;
   readonly start: number;
@@ -91,38 +91,21 @@ export interface RangedLine {
 const CR = 0x0d;
 
 /**
- * splitLines' lines, each with the byte range its text was decoded from (`firstAt`: the file offset of the first
- * byte the chunks hold): a line's text is exactly its range decoded, since \r and \n never occur inside a UTF-8
- * sequence nor end a replaced one. `sign --shard` records the ranges, and `cluster` reads a text again by its range.
+ * splitLines' lines of whole lines' bytes (as ownedLines.ts reads them) lying at `offset` in a file, each with the
+ * byte range its text was decoded from: a line's text is exactly its range decoded, since \r and \n never occur
+ * inside a UTF-8 sequence nor end a replaced one. `sign --shard` records the ranges, and `cluster` reads a text again
+ * by its range.
  */
-export async function* splitLinesWithRanges(
-  chunks: AsyncIterable<Uint8Array>,
-  firstAt: () => number,
-): AsyncGenerator<RangedLine> {
-  let pending: Buffer[] = [];
-  let pendingAt = 0;
-  let at = -1;
-  for await (const raw of chunks) {
-    if (at < 0) at = firstAt();
-    const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    let start = 0;
-    for (let end = chunk.indexOf(LF, start); end >= 0; end = chunk.indexOf(LF, start)) {
-      const piece =
-        pending.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]);
-      yield* rangedLinesOf(piece, pending.length === 0 ? at + start : pendingAt);
-      pending = [];
-      start = end + 1;
-    }
-    if (start < chunk.length) {
-      if (pending.length === 0) pendingAt = at + start;
-      pending.push(Buffer.from(chunk.subarray(start)));
-    }
-    at += chunk.length;
+export function rangedLines(bytes: Uint8Array, offset: number): RangedLine[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lines: RangedLine[] = [];
+  let start = 0;
+  for (let end = buffer.indexOf(LF, start); end >= 0; end = buffer.indexOf(LF, start)) {
+    lines.push(...rangedLinesOf(buffer.subarray(start, end), offset + start));
+    start = end + 1;
   }
-  if (pending.length > 0) {
-    const last = Buffer.concat(pending);
-    if (last.length > 0) yield* rangedLinesOf(last, pendingAt);
-  }
+  if (start < buffer.length) lines.push(...rangedLinesOf(buffer.subarray(start), offset + start));
+  return lines;
 }
 
 /** linesOf in bytes: a \r\n end dropped, split at every other \r. */

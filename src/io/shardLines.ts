@@ -6,15 +6,17 @@
 import { open } from 'node:fs/promises';
 import { InputError, type InputDocument, type ReadOptions, type TextRange } from './documents.js';
 import { parseJsonLine } from './jsonLines.js';
-import { splitLinesWithRanges } from './lines.js';
+import { rangedLines, type RangedLine } from './lines.js';
+import { readOwnedLines } from './ownedLines.js';
+import { readUpTo } from './readUpTo.js';
 
 /** Counts bytes read from disk (every read, footers read twice included). */
 export type CountBytes = (bytes: number) => void;
 
-/** Bytes per read of a piece; its last line is finished in reads of TAIL_CHUNK. */
-const CHUNK = 1 << 20;
-const TAIL_CHUNK = 1 << 14;
-const LF = 0x0a;
+/** Bytes a piece reads its lines in: each step the lines starting in it (ownedLines.ts), the last read to its end. */
+const STEP = 1 << 20;
+/** Read past a step's end at first: small, since a piece's last read past its end is read again by the next shard. */
+const TAIL = 1 << 14;
 
 /** The JSON lines whose first byte lies in [start, end) of the file. */
 export async function* readLines(
@@ -25,13 +27,8 @@ export async function* readLines(
   read: ReadOptions,
   countBytes: CountBytes,
 ): AsyncGenerator<Omit<InputDocument, 'index'>> {
-  let firstAt = start;
-  const lines = splitLinesWithRanges(
-    ownedBytes(path, start, end, countBytes, (at) => (firstAt = at)),
-    () => firstAt,
-  );
   let lineNumber = 0;
-  for await (const ranged of lines) {
+  for await (const ranged of rangedLinesIn(path, start, end, countBytes)) {
     lineNumber++;
     let line = ranged.text;
     let range: TextRange = { start: ranged.start, bytes: ranged.end - ranged.start };
@@ -67,72 +64,33 @@ export async function* readLines(
   }
 }
 
-/**
- * The bytes of the lines starting in [start, end): from the first line end at or after start − 1 to the first at or
- * after end − 1.
- */
-async function* ownedBytes(
+/** The lines of [start, end) of the file, each with its byte range, read STEP bytes of lines at a time. */
+async function* rangedLinesIn(
   path: string,
   start: number,
   end: number,
   countBytes: CountBytes,
-  onFirst: (at: number) => void,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<RangedLine> {
   const handle = await open(path, 'r');
   try {
-    let at = start === 0 ? 0 : start - 1;
-    let first = true;
-    let skipping = start > 0; // inside the line an earlier piece owns
-    let last = -1; // the last byte yielded
-    while (at < end) {
-      const bytes = await readAt(handle, at, Math.min(CHUNK, end - at), countBytes);
-      if (bytes.length === 0) return;
-      at += bytes.length;
-      let from = 0;
-      if (skipping) {
-        const lf = bytes.indexOf(LF);
-        if (lf < 0) continue;
-        skipping = false;
-        from = lf + 1;
-      }
-      if (from < bytes.length) {
-        if (first) onFirst(at - bytes.length + from);
-        first = false;
-        last = bytes[bytes.length - 1];
-        yield bytes.subarray(from);
-      }
-    }
-    if (skipping || last === -1 || last === LF) return;
-    // Finish the last line, which runs past end.
-    for (;;) {
-      const bytes = await readAt(handle, at, TAIL_CHUNK, countBytes);
-      if (bytes.length === 0) return;
-      at += bytes.length;
-      const lf = bytes.indexOf(LF);
-      if (lf >= 0) {
-        yield bytes.subarray(0, lf + 1);
-        return;
-      }
-      yield bytes;
+    const size = (await handle.stat()).size;
+    // A step's first bytes are the last read's tail (ownedLines.ts reads past a range's end): taken from it, so that
+    // every byte is read from the file once and `bytesRead` counts the piece's bytes once.
+    let last = { at: 0, bytes: new Uint8Array(0) };
+    const readAt = async (at: number, length: number): Promise<Uint8Array> => {
+      const bytes = new Uint8Array(length);
+      const kept = at >= last.at ? Math.max(0, Math.min(length, last.at + last.bytes.length - at)) : 0;
+      bytes.set(last.bytes.subarray(at - last.at, at - last.at + kept));
+      const done = kept + readUpTo(handle.fd, bytes.subarray(kept), at + kept);
+      countBytes(done - kept);
+      last = { at, bytes: bytes.subarray(0, done) };
+      return last.bytes;
+    };
+    for (let at = start; at < Math.min(end, size); at += STEP) {
+      const owned = await readOwnedLines(readAt, at, Math.min(end, size, at + STEP), size, TAIL);
+      yield* rangedLines(owned.bytes, owned.offset);
     }
   } finally {
     await handle.close();
   }
-}
-
-async function readAt(
-  handle: import('node:fs/promises').FileHandle,
-  at: number,
-  length: number,
-  countBytes: CountBytes,
-): Promise<Uint8Array> {
-  const bytes = new Uint8Array(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(bytes, done, length - done, at + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  countBytes(done);
-  return bytes.subarray(0, done);
 }

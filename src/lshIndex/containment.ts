@@ -28,6 +28,7 @@ import type { PrefixForest } from './forest.js';
 import { leastHits, POSTINGS_SURE, sampledKeys, type ShinglePostings } from './postings.js';
 import type { IndexSegment } from './segment.js';
 import { storedJaccard, type RowScorer } from './rowScorer.js';
+import { missingBelowContainment, queryBits, surelyMissing } from './shingleBitmaps.js';
 import { collectAtDepth, missProbability, MISS_PROBABILITY, type ForestQuery } from './topK.js';
 import type { IndexMatch } from './types.js';
 
@@ -152,6 +153,9 @@ function verified(
   const matches: IndexMatch[] = [];
   // Jaccard, whatever the index measures (a containment is a Jaccard's), with the query's table filled once.
   const jaccard = query.set === undefined ? undefined : jaccardWith(query.set);
+  // A row that surely lacks `lack` of the query's shingles (its bitmap, shingleBitmaps.ts) holds less than C of them.
+  const bits = query.set === undefined ? undefined : queryBits(query.set);
+  const lack = missingBelowContainment(c, q);
   for (const m of met) {
     const source = segments[m.segment];
     const forest = forests[m.segment];
@@ -165,6 +169,8 @@ function verified(
     // agreement (forest.ts) already does.
     if (least > 0 && forest.sketchAgreement(m.row, query.fingerprints) / forest.slots < least) continue;
     if (least > 0 && forest.agreement(m.row, query.fingerprints) < least) continue;
+    const bitmaps = forest.data.bitmaps;
+    if (bits !== undefined && bitmaps !== undefined && surelyMissing(bitmaps, m.row, bits, lack) >= lack) continue;
     const stored = jaccard === undefined ? undefined : storedJaccard(jaccard, source, m.row);
     if (stored === undefined) {
       const similarity = scorer.estimate(source, m.row);

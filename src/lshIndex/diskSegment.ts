@@ -213,6 +213,10 @@ export class DiskSegment {
     if (this.sets !== undefined && into.length > 0) this.sets.read(bytesOf(into), this.setOffsets![row] * 8);
   }
 
+  readSetsInto(from: number, _to: number, into: Uint32Array): void {
+    this.readSetInto(from, into); // the sets lie one after another, in row order
+  }
+
   /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
   view(removed: Uint8Array | undefined): IndexSegment {
     return {
@@ -226,6 +230,7 @@ export class DiskSegment {
       readSet: (row) => this.readSet(row),
       setSize: (row) => this.setSize(row),
       readSetInto: (row, into) => this.readSetInto(row, into),
+      readSetsInto: (from, to, into) => this.readSetsInto(from, to, into),
     };
   }
 

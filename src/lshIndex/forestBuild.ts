@@ -14,6 +14,7 @@ import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
 import { directoryLength, fillDirectory } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
+import { BITMAP_WORDS, fillBitmaps } from './shingleBitmaps.js';
 import { forestMemory } from './sketchKernel.js';
 
 export interface ForestShape {
@@ -40,6 +41,8 @@ export interface ForestData {
   readonly sketch: Uint32Array;
   /** The memory `sketch` and `fingerprints` lie in where the kernel reads them (sketchKernel.ts); else undefined. */
   readonly sketchMemory?: WebAssembly.Memory;
+  /** Each row's shingle bitmap (shingleBitmaps.ts) where the segment stores sets: row r's at bitmaps[r·BITMAP_WORDS …]. */
+  readonly bitmaps?: Uint32Array;
 }
 
 /** A zeroed typed array's memory: shared between threads where the platform allows it. */
@@ -148,6 +151,12 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
   }
   for (const r of indexed) sketchOf(fingerprints, r * slots, slots, sketch, r * words);
   const sketchMemory = held?.memory;
+  // Where exact scores are Jaccard's of the stored sets (a simhash index measures the angle).
+  const bitmaps =
+    segment.hasSets && parameters.scheme !== 'simhash'
+      ? new Uint32Array(sharedBytes(4 * BITMAP_WORDS * segment.count))
+      : undefined;
+  if (bitmaps !== undefined) fillBitmaps(segment, bitmaps);
   return {
     count: segment.count,
     fingerprints,
@@ -159,6 +168,7 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     directory,
     sketch,
     sketchMemory,
+    bitmaps,
   };
 }
 

@@ -29,6 +29,8 @@ export interface IndexSegment {
   setSize?(row: number): number;
   /** The row's stored set into `into`, of exactly 2·setSize(row) words (no array allocated: a rescoring reads ~1,000). */
   readSetInto?(row: number, into: Uint32Array): void;
+  /** The stored sets of rows [from, to), one after another, into `into` (exactly their words): one read, in order. */
+  readSetsInto?(from: number, to: number, into: Uint32Array): void;
 }
 
 /** Words of one signature row. */

@@ -22,6 +22,7 @@ import type { PrefixForest } from './forest.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
 import { Ranking } from './rerank.js';
 import type { IndexSegment } from './segment.js';
+import { missingBelow, queryBits, surelyMissing } from './shingleBitmaps.js';
 import type { ForestQuery, RowScorer } from './rowScorer.js';
 import type { IndexMatch } from './types.js';
 
@@ -161,11 +162,13 @@ export function topMatches(
   scorer.setQuery(query);
   // Ranked by exact Jaccard, a row's set is read and its estimate only if it is returned (issue 39: the rescoring of
   // a family of thousands is the top-K's cost); the fingerprint agreement orders exact ties meanwhile.
-  const ranking = new Ranking(top, (segment, row) =>
-    set === undefined
-      ? scorer.scores(segments[segment], row, undefined)
-      : scorer.exactScores(segments[segment], row, set, forests[segment].agreement(row, query.fingerprints)),
-  );
+  const below = set === undefined ? undefined : belowKth(forests, set);
+  const ranking: Ranking = new Ranking(top, (segment, row) => {
+    if (set === undefined) return scorer.scores(segments[segment], row, undefined);
+    // A row whose bitmap bounds its Jaccard below the K-th's cannot enter the top K: not read (counted as rescored).
+    if (ranking.full && below!(segment, row, ranking.kth)) return { similarity: 0 };
+    return scorer.exactScores(segments[segment], row, set, forests[segment].agreement(row, query.fingerprints));
+  });
   for (let r = depth; r >= 1 && !ranking.exhausted; r--) {
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
     // are met, as datasketch descends: a bounded best effort, no guarantee.
@@ -182,6 +185,24 @@ export function topMatches(
     (segment, row) => segments[segment].id(row),
     (segment, row) => scorer.estimate(segments[segment], row),
   );
+}
+
+/**
+ * Whether a row's Jaccard with the query (its set) is surely below `kth`: its shingle bitmap (shingleBitmaps.ts)
+ * shows it lacks enough of the query's shingles. False where the forest has no bitmaps.
+ */
+function belowKth(
+  forests: readonly PrefixForest[],
+  set: Uint32Array,
+): (segment: number, row: number, kth: number) => boolean {
+  const bits = queryBits(set);
+  const q = set.length / 2;
+  return (segment, row, kth) => {
+    const { bitmaps, sizes } = forests[segment].data;
+    if (bitmaps === undefined) return false;
+    const lack = missingBelow(kth, q, sizes[row]);
+    return lack <= q && surelyMissing(bitmaps, row, bits, lack) >= lack;
+  };
 }
 
 /** A row found through the postings, and the most Jaccard its hits and size allow. */

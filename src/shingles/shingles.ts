@@ -14,7 +14,7 @@
 import { fnv1a64ModP } from './fnv1a.js';
 import { PairIndex } from './pairIndex.js';
 import { normalizeText, tokenize, type NormalizeOptions, DEFAULT_NORMALIZE } from '../text/normalize.js';
-import { wasmWindowHashes } from './wasm/shingleKernel.js';
+import { wasmDistinctHashes, wasmWindowHashes } from './wasm/shingleKernel.js';
 import { defaultOf, type ShingleMode } from '../options.js';
 import { charWindows, sha1WindowHashes, type ShingleHash } from './sha1Shingles.js';
 import { countElements, type ShingleWeights } from './countWeights.js';
@@ -69,9 +69,10 @@ export function shingleNormalized(text: string, normalized: string, options: Shi
   if (mode === 'auto' && result.tokens > 0 && result.tokens < options.n)
     result = wasmWindowHashes(normalized, 'char', options.n, hash)!;
   if (options.weights === 'counts') return countElements(result.hashes);
-  const set = deduplicatePairs(result.hashes);
+  // Copied off the kernel's memory: deduplicated there, or (where it cannot) here, or fewer than two windows as they are.
+  const set = wasmDistinctHashes(result.hashes) ?? deduplicatePairs(result.hashes);
   if (options.weights === 'idf') return idfElements(set, idfOf(options));
-  return set === result.hashes ? set.slice() : set; // fewer than two windows: copied off the kernel's memory
+  return set === result.hashes ? set.slice() : set;
 }
 
 function idfOf(options: ShingleOptions): IdfTable {

@@ -99,15 +99,21 @@ function bitsFor(words: number): number {
 /** The kernel's memory holding `small` after the table (reset where it must grow or its generation would wrap), and room for `large` words after it. */
 function placeSmall(wasm: IntersectionExports, small: Uint32Array, large: number): Uint32Array {
   const bits = bitsFor(small.length);
-  if (bits > tableBits || generation >= 0xfffffff0) {
-    tableBits = Math.max(tableBits, bits);
-    reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large));
+  const renew = bits > tableBits || generation >= 0xfffffff0;
+  if (renew) tableBits = Math.max(tableBits, bits);
+  reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large));
+  if (renew) {
     wasm.reset(0, 16 << tableBits);
     generation = 0;
   }
-  reserveMemory(wasm.memory, (16 << tableBits) + 4 * (small.length + large));
-  if (words === undefined || words.buffer !== wasm.memory.buffer) words = new Uint32Array(wasm.memory.buffer);
-  words.set(small, (16 << tableBits) / 4);
+  const memory = wordsOf(wasm.memory);
+  memory.set(small, (16 << tableBits) / 4);
+  return memory;
+}
+
+/** A view of the kernel's memory as words, made anew only when the memory has grown (its buffer replaced). */
+function wordsOf(memory: WebAssembly.Memory): Uint32Array {
+  if (words === undefined || words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
   return words;
 }
 
@@ -159,9 +165,7 @@ export function jaccardWith(query: Uint32Array): QueryJaccard {
   const of = (other: Uint32Array): number => {
     const b = place(other.length);
     if (b < 0) return exactJaccard(query, other);
-    const memory = kernel.get()!.memory;
-    if (words === undefined || words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
-    words.set(other, b / 4);
+    wordsOf(kernel.get()!.memory).set(other, b / 4);
     return probed(b, other.length);
   };
   return Object.assign(of, {

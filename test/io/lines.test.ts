@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { splitLines, splitLinesWithRanges } from '../../src/io/lines.js';
+import { rangedLines, splitLines } from '../../src/io/lines.js';
 import { rng } from '../support/reference.js';
 
 async function collect(lines: AsyncIterable<string>): Promise<string[]> {
@@ -48,7 +48,7 @@ describe('splitLines', () => {
   });
 });
 
-describe('splitLinesWithRanges', () => {
+describe('rangedLines', () => {
   it("gives splitLines' lines, each the decoding of its byte range, invalid UTF-8 and lone \\r included", async () => {
     const random = rng(11);
     const pieces = ['a', 'bc', ' ', 'é', '€', '😀', '\n', '\r\n', '\r', '{"id":1}', '\n\n', '\uFFFD', '\r\r\n'];
@@ -60,10 +60,9 @@ describe('splitLinesWithRanges', () => {
       let bytes = Buffer.from(parts.join(''), 'utf8');
       if (trial % 3 === 0)
         bytes = Buffer.concat([bytes, Buffer.from([0xe2, 0x82, 0x0d, 0xf0, 0x9f, 0x0a, 0x41, 0xc3])]);
-      // The chunks start at byte `base` of a file.
+      // The lines lie at byte `base` of a file.
       const base = Math.floor(random() * 1000);
-      const ranged: { text: string; start: number; end: number }[] = [];
-      for await (const line of splitLinesWithRanges(chunked(bytes, random), () => base)) ranged.push(line);
+      const ranged = rangedLines(bytes, base);
       const label = JSON.stringify(bytes.toString('latin1'));
       expect(
         ranged.map((l) => l.text),

@@ -135,7 +135,8 @@ export async function planFor(
     check,
     keep,
     reference,
-    byText,
+    // Spark intersects a pair's lists in its row (hash-based there); DuckDB joins their exploded rows (sqlParts.ts).
+    exactPass: byText ? 'host' : config.engine === 'spark' ? 'intersect' : 'join',
   });
   const plan =
     config.inspect !== undefined && wantsInspection(config.inspect)

@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { changedTextFile, textPairDecider, type TextPairDecider } from '../../engines/textPairs.js';
-import { shingleInWorkers } from '../../engines/textWorkers.js';
+import { textWorkInWorkers } from '../../engines/textWorkers.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { VerifyMode } from '../../options.js';
 
@@ -38,6 +38,6 @@ export function textDecider(
     shingle: shingleOptionsOf(meta.params),
     read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
   };
-  const { shingle, close } = shingleInWorkers(source, threads);
-  return { decide: textPairDecider(shingle), close };
+  const { work, close } = textWorkInWorkers(source, threads);
+  return { decide: textPairDecider(work), close };
 }

@@ -658,6 +658,36 @@
       (i64.extend_i32_u (i32x4.extract_lane 3 (local.get $h0)))
       (select (i64.shl (i64.extend_i32_u (i32x4.extract_lane 3 (local.get $h1))) (i64.const 32)) (i64.const 0) (local.get $wide)))))
 
+;; distinct(at, count, table, bits): the u64 values at at, at + 8, ... (count of them) with repeats removed in
+;; place, first occurrences kept in order (what deduplicatePairs does in TypeScript); returns how many are kept.
+;; The table is 2^bits slots of 4 bytes at `table` (at least twice `count` slots), cleared here: each holds 1 + the
+;; kept index of a value, 0 when empty.
+  (func (export "distinct") (param $at i32) (param $count i32) (param $table i32) (param $bits i32) (result i32)
+    (local $mask i32) (local $shift i64) (local $i i32) (local $kept i32) (local $key i64) (local $slot i32) (local $j i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $bits)) (i32.const 1)))
+    (local.set $shift (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $bits))))
+    (memory.fill (local.get $table) (i32.const 0) (i32.shl (i32.const 4) (local.get $bits)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $key (i64.load (i32.add (local.get $at) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $slot (i32.wrap_i64 (i64.shr_u (i64.mul (local.get $key) (i64.const 0x9e3779b97f4a7c15)) (local.get $shift))))
+        (block $placed
+          (loop $probe
+            (local.set $j (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
+            (if (i32.eqz (local.get $j))
+              (then
+                (i64.store (i32.add (local.get $at) (i32.shl (local.get $kept) (i32.const 3))) (local.get $key))
+                (local.set $kept (i32.add (local.get $kept) (i32.const 1)))
+                (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2))) (local.get $kept))
+                (br $placed)))
+            (br_if $placed (i64.eq (i64.load (i32.add (local.get $at) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))) (local.get $key)))
+            (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+            (br $probe)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $kept))
+
   (func (export "shingle") (param $len i32) (param $flags i32) (param $n i32) (param $out i32) (result i32)
     (local $i i32) (local $w i32) (local $s i32) (local $inToken i32) (local $t i32)
     (local $units i32) (local $span i32) (local $windows i32) (local $ws i32) (local $we i32) (local $k i32)

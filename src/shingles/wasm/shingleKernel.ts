@@ -15,6 +15,7 @@ interface Instance {
   readonly memory: WebAssembly.Memory;
   readonly shingle: (len: number, flags: number, n: number, out: number) => number;
   readonly tokens: () => number;
+  readonly distinct: (at: number, count: number, table: number, bits: number) => number;
 }
 
 const kernel = new LazyKernel<Instance>(SHINGLE_WASM);
@@ -56,4 +57,21 @@ export function wasmWindowHashes(
   const tokens = wasm.tokens();
   kernel.dropIfOver(KEEP_BYTES);
   return { hashes, tokens };
+}
+
+/**
+ * The distinct values of `hashes` (the last wasmWindowHashes's, still in the kernel's memory), first occurrences in
+ * order, as deduplicatePairs gives them, copied out; undefined where they no longer lie there (a huge document's
+ * instance was dropped), for the caller's TypeScript path.
+ */
+export function wasmDistinctHashes(hashes: Uint32Array): Uint32Array | undefined {
+  const wasm = kernel.get();
+  if (!wasm || hashes.buffer !== wasm.memory.buffer) return undefined;
+  const count = hashes.length / 2;
+  let bits = 2;
+  while (1 << bits < 2 * count) bits++;
+  const [at, table] = [hashes.byteOffset, hashes.byteOffset + hashes.byteLength];
+  reserveMemory(wasm.memory, table + (4 << bits));
+  const kept = wasm.distinct(at, count, table, bits);
+  return new Uint32Array(wasm.memory.buffer, at, 2 * kept).slice();
 }

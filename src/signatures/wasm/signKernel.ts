@@ -27,7 +27,7 @@ export function wasmSimdSupported(): boolean {
 export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
   const instance = instantiateEmbedded(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
   const memory = instance.exports.memory as WebAssembly.Memory;
-  const run = instance.exports.sign as (...args: number[]) => void;
+  const run = instance.exports.sign as (...args: number[]) => number;
   return name === 'wasm-simd' ? new SimdKernel(memory, run) : new ScalarKernel(memory, run);
 }
 
@@ -43,12 +43,13 @@ abstract class KernelBase implements WasmSignKernel {
 
   constructor(
     protected readonly memory: WebAssembly.Memory,
-    protected readonly run: (...args: number[]) => void,
+    protected readonly run: (...args: number[]) => number,
   ) {}
 
   /** Writes the family's coefficients at address 0 in the kernel's layout; returns their byte size. */
   protected abstract writeFamily(family: Pick<HashFamily, 'k' | 'a' | 'b'>): number;
-  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): void;
+  /** Runs the kernel on a staged chunk; returns the chunk's documents whose rows must be signed again, if any. */
+  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined;
 
   sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array {
     if (!sameWords(this.loadedA, family.a) || !sameWords(this.loadedB, family.b)) {
@@ -65,15 +66,26 @@ abstract class KernelBase implements WasmSignKernel {
       const sh = align16(this.familyBytes);
       const off = align16(sh + chunkShingleBytes(batch, from, to));
       const outAt = align16(off + (to - from + 1) * 4);
-      reserveMemory(this.memory, outAt + (to - from) * rowBytes);
+      // Room for the rows, then for the SIMD kernel's list of rows to sign again (one u32 a document).
+      reserveMemory(this.memory, align16(outAt + (to - from) * rowBytes) + (to - from) * 4);
       stageChunk(this.memory.buffer, batch, from, to, sh, off);
-      this.call(k, sh, off, to - from, outAt);
+      const redo = this.call(k, sh, off, to - from, outAt);
       out.set(new Uint32Array(this.memory.buffer, outAt, (to - from) * k * 2), from * k * 2);
+      for (const d of redo ?? []) out.set(signExactly(family, batch, from + d), (from + d) * k * 2);
     }
     return out;
   }
 
   protected abstract familyBytesFor(k: number): number;
+}
+
+let scalarKernel: WasmSignKernel | undefined;
+
+/** Document `doc` of `batch` signed alone by the scalar kernel, which reduces every hash fully. */
+function signExactly(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch, doc: number): Uint32Array {
+  scalarKernel ??= loadWasmSignKernel('wasm-scalar');
+  const shingles = batch.shingles.subarray(2 * batch.offsets[doc], 2 * batch.offsets[doc + 1]);
+  return scalarKernel.sign(family, { shingles, offsets: Uint32Array.of(0, shingles.length / 2) });
 }
 
 /** Stores (hi·2^32 + lo) + 1 as (lo, hi) words at `at`. */
@@ -88,37 +100,62 @@ function sameWords(x: Uint32Array, y: Uint32Array): boolean {
   return true;
 }
 
-/** signSimd.wat: U vectors, b vectors and one scratch row, each pairs·16 bytes, pairs = k rounded up to 8, halved. */
+/** Slots per group of signSimd.wat: 12 in vectors, then 4 scalar; a group's record is 368 bytes, its row 128. */
+const GROUP_SLOTS = 16;
+const GROUP_BYTES = 368;
+const VECTOR_SLOTS = 12;
+
+/** signSimd.wat: one 368-byte record per group of 16 slots (k padded to a multiple of 16), then one scratch row. */
 class SimdKernel extends KernelBase {
   readonly name = 'wasm-simd' as const;
-  private pairs = 0;
+  private groups = 0;
 
   protected familyBytesFor(k: number): number {
-    return 3 * 16 * (Math.ceil(k / 8) * 4);
+    return Math.ceil(k / GROUP_SLOTS) * (GROUP_BYTES + 8 * GROUP_SLOTS);
   }
 
   protected writeFamily({ k, a, b }: Pick<HashFamily, 'k' | 'a' | 'b'>): number {
-    this.pairs = Math.ceil(k / 8) * 4;
-    const words = new Uint32Array(this.memory.buffer, 0, 3 * 4 * this.pairs);
-    for (let p = 0; p < this.pairs; p++) {
-      const s = 2 * p;
-      const t = 2 * p + 1;
+    this.groups = Math.ceil(k / GROUP_SLOTS);
+    const words = new Uint32Array(this.memory.buffer, 0, (this.groups * GROUP_BYTES) / 4);
+    for (let slot = 0; slot < this.groups * GROUP_SLOTS; slot++) {
       // Padding slots (≥ k) hash with a = 1, b = 0: computed, never copied out.
-      const u = 4 * p;
-      words[u] = s < k ? a[2 * s] : 1;
-      words[u + 1] = t < k ? a[2 * t] : 1;
-      words[u + 2] = s < k ? a[2 * s + 1] : 0;
-      words[u + 3] = t < k ? a[2 * t + 1] : 0;
-      // The kernel adds b + 1 (≤ P), see signSimd.wat.
-      const v = 4 * (this.pairs + p);
-      writePlusOne(words, v, s < k ? b[2 * s] : 0, s < k ? b[2 * s + 1] : 0);
-      writePlusOne(words, v + 2, t < k ? b[2 * t] : 0, t < k ? b[2 * t + 1] : 0);
+      const aLo = slot < k ? a[2 * slot] : 1;
+      const aHi = slot < k ? a[2 * slot + 1] : 0;
+      const bLo = slot < k ? b[2 * slot] : 0;
+      const bHi = slot < k ? b[2 * slot + 1] : 0;
+      writeSlot(words, slot, aLo, aHi, bLo, bHi);
     }
-    return 3 * 16 * this.pairs;
+    return this.groups * (GROUP_BYTES + 8 * GROUP_SLOTS);
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
-    this.run(0, 16 * this.pairs, this.pairs, k, sh, off, docs, out, 32 * this.pairs);
+  protected call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined {
+    const redo = align16(out + docs * k * 8);
+    const count = this.run(0, this.groups, k, sh, off, docs, out, this.groups * GROUP_BYTES, redo);
+    return count === 0 ? undefined : new Uint32Array(this.memory.buffer, redo, count).slice();
+  }
+}
+
+/**
+ * Writes one slot's coefficients where signSimd.wat reads them (see its layout): a split at bit 31 into aL < 2^31 and
+ * aH < 2^30, S = aL + aH, and b + 1.
+ */
+function writeSlot(words: Uint32Array, slot: number, aLo: number, aHi: number, bLo: number, bHi: number): void {
+  const group = (GROUP_BYTES / 4) * Math.floor(slot / GROUP_SLOTS);
+  const at = slot % GROUP_SLOTS;
+  const aL = aLo & 0x7fffffff;
+  const aH = ((aHi << 1) | (aLo >>> 31)) >>> 0;
+  const s = aL + aH; // < 2^32
+  if (at < VECTOR_SLOTS) {
+    const pair = at >> 1;
+    const lane = at & 1;
+    words[group + 4 * pair + lane] = aL;
+    words[group + 4 * pair + 2 + lane] = aH;
+    words[group + 24 + 4 * (pair >> 1) + 2 * (pair & 1) + lane] = s;
+    writePlusOne(words, group + 36 + 4 * pair + 2 * lane, bLo, bHi);
+  } else {
+    const w = group + 60 + 8 * (at - VECTOR_SLOTS);
+    words.set([aL, 0, aH, 0, s, 0], w);
+    writePlusOne(words, w + 6, bLo, bHi);
   }
 }
 
@@ -138,7 +175,7 @@ class ScalarKernel extends KernelBase {
     return 16 * k;
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
+  protected call(k: number, sh: number, off: number, docs: number, out: number): undefined {
     this.run(0, 8 * this.k, k, sh, off, docs, out);
   }
 }

@@ -1,36 +1,49 @@
-;; MinHash signing, WebAssembly SIMD: two hash slots per v128 (i64 lanes), four v128 per
-;; pass over a document's shingles (8 slots, minima in registers).
+;; MinHash signing, WebAssembly SIMD: a group of 16 hash slots per pass over a document's
+;; shingles, 12 in six v128 (two slots per i64x2) and 4 in scalar i64 beside them, so that
+;; the vector and the integer units both work (on x86-64 and arm64 they are separate).
 ;;
 ;; h_i(x) = ((a_i·x) mod P + b_i) mod P, P = 2^61 − 1, for a, x, b < 2^61.
-;; With a = aH·2^32 + aL and x = xH·2^32 + xL (aH, xH < 2^29):
-;;   a·x = p00 + (p01 + p10)·2^32 + p11·2^64,  p00 = aL·xL, p01 = aL·xH, p10 = aH·xL, p11 = aH·xH
-;; and 2^61 ≡ 1, 2^64 ≡ 8 (mod P), so with mid = p01 + p10 (< 2^62) and B = b + 1 (≤ P):
-;;   a·x + b + 1 ≡ sum = (p00 & P) + (p00 >> 61) + (mid >> 29) + ((mid & (2^29 − 1)) << 32) + 8·p11 + B
-;; every term < 2^61 + 1 (p00 >> 61 < 8, mid >> 29 < 2^33), so sum < 2^63 + 2^34: no overflow.
-;; Two folds, f(v) = (v & P) + (v >> 61): r = f(sum) ∈ [1, 2^61 + 3] (sum ≥ 1), then
-;; f(r) is h + 1 exactly, in [1, P] (r ≤ P stays; r ≥ 2^61 becomes r − P ∈ [1, 4]).
-;; Minima are taken over h + 1 (< 2^63: signed compares order them), 1 is subtracted on store.
+;; Split at bit 31: a = aH·2^31 + aL and x = xH·2^31 + xL (aL, xL < 2^31; aH, xH < 2^30), so
+;;   a·x = p00 + mid·2^31 + p11·2^62,  p00 = aL·xL (< 2^62), p11 = aH·xH (< 2^60), mid = aL·xH + aH·xL (< 2^62),
+;; and mid comes from one product (Karatsuba): mid = S·T − p00 − p11 with S = aL + aH, T = xL + xH (each < 2^32,
+;; so S·T < 2^64 is exact in 64 bits). 2^61 ≡ 1 and 2^62 ≡ 2 (mod P), so with B = b + 1 (≤ P):
+;;   a·x + b + 1 ≡ sum = p00 + (mid >> 30) + ((mid & (2^30 − 1)) << 31) + 2·p11 + B
+;; with p00 < 2^62 − 2^32, mid >> 30 < 2^32, the third term < 2^61, 2·p11 < 2^61, B ≤ P: sum < 5·2^61 (< 2^64,
+;; unsigned: every shift and mask below is). Two folds, f(v) = (v & P) + (v >> 61): r = f(sum) ∈ [1, 2^61 + 3]
+;; (sum ≥ 1, sum >> 61 ≤ 4), and f(r) would be h + 1 exactly, in [1, P] (r ≤ P stays; r ≥ 2^61 becomes
+;; r − P ∈ [1, 4]). The second fold is left out: minima are taken over r, which is h + 1 whenever r ≤ P, and
+;; every r is ORed into one word per document; where bit 61 of it is set (some r ≥ 2^61, about once in
+;; 2^59 hashes) the document's index goes to the `redo` list, whose length the kernel returns, and the
+;; caller signs that document again exactly (signKernel.ts, by the scalar kernel). 1 is subtracted on
+;; store. In the vector slots the minimum is f64x2.pmin: r ∈ [1, 2^61 + 3] read as a double is positive
+;; and finite (a subnormal below 2^52), and positive doubles order as their bits do; pmin is a compare and
+;; select, so the bits it keeps are exact (wasm never flushes subnormals).
 ;;
-;; The partial products come from i64x2.extmul_{low,high}_i32x4_u. For slots (s, t)
-;; the caller stores U = i32x4 [a_s.lo, a_t.lo, a_s.hi, a_t.hi]; per shingle the kernel
-;; builds V = [xL, xL, xH, xH] and W = [xH, xH, xL, xL]:
-;;   extmul_low(U, V) = p00, extmul_high(U, V) = p11, extmul_low(U, W) = p01, extmul_high(U, W) = p10.
+;; Products come from i64x2.extmul_{low,high}_i32x4_u. For slots (s, t) of pair i the caller stores
+;; U_i = i32x4 [aL_s, aL_t, aH_s, aH_t] and B_i = i64x2 [b_s + 1, b_t + 1]; pairs 2j and 2j + 1 share
+;; S_j = i32x4 [S_s, S_t, S_s', S_t'] (pair 2j's in the low half). Per shingle the kernel builds
+;; V = [xL, xL, xH, xH] and T = [T, T, T, T]:
+;;   extmul_low(U, V) = p00, extmul_high(U, V) = p11, extmul_{low,high}(S, T) = S·T of pair 2j, 2j + 1.
+;; Scalar slot j takes aL, aH, S and b + 1 as four u64 and does the same arithmetic in i64.
 ;;
-;; Layout (byte addresses, chosen by the caller, src/signatures/wasm/signKernel.ts): `u` holds
-;; pairs·16 bytes of U, `bv` pairs·16 bytes of B (i64x2 [b_s + 1, b_t + 1]); `pairs` is a multiple
-;; of 4 (k padded to a multiple of 8 slots); `sh` the shingles (u64 each, < P), `off` docs + 1 u32
-;; offsets counted in shingles, `out` docs·k u64 slots, `scratch` pairs·16 bytes for one padded
-;; row. An empty document gets every slot all-ones.
-;;
-;; The four slot pairs are written out one after another (text format has no macros); keep them alike.
+;; Layout (byte addresses, chosen by the caller, src/signatures/wasm/signKernel.ts): `fam` holds
+;; `groups` records of 368 bytes: U_0..U_5 (96), S_0..S_2 (48), B_0..B_5 (96), then slots 12..15's
+;; aL, aH, S, b + 1 (4·32); group g covers slots 16g..16g + 15, k padded to a multiple of 16.
+;; `sh` the shingles (u64 each, < P), `off` docs + 1 u32 offsets counted in shingles, `out`
+;; docs·k u64 slots, `scratch` groups·128 bytes for one padded row, `redo` room for docs u32. An empty
+;; document gets every slot all-ones. The six pairs and four scalar slots are written out one after another (text
+;; format has no macros); keep them alike.
 (module
   (memory (export "memory") 1)
   (func (export "sign")
-    (param $u i32) (param $bv i32) (param $pairs i32) (param $k i32)
-    (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
-    (local $d i32) (local $g i32) (local $p i32) (local $start i32) (local $end i32) (local $row i32)
-    (local $U0 v128) (local $B0 v128) (local $m0 v128) (local $U1 v128) (local $B1 v128) (local $m1 v128) (local $U2 v128) (local $B2 v128) (local $m2 v128) (local $U3 v128) (local $B3 v128) (local $m3 v128) (local $h v128) (local $p00 v128) (local $mid v128) (local $sum v128) (local $r v128)
-    (local $X v128) (local $V v128) (local $W v128)
+    (param $fam0 i32) (param $groups i32) (param $k i32)
+    (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32) (param $redo i32)
+    (result i32)
+    (local $d i32) (local $g i32) (local $p i32) (local $start i32) (local $end i32) (local $row i32) (local $fam i32) (local $so i32)
+    (local $m0 v128) (local $m1 v128) (local $m2 v128) (local $m3 v128) (local $m4 v128) (local $m5 v128)
+    (local $n0 i64) (local $n1 i64) (local $n2 i64) (local $n3 i64)
+    (local $x i64) (local $xL i64) (local $xH i64) (local $xT i64) (local $q00 i64) (local $q11 i64) (local $qm i64) (local $qs i64)
+    (local $count i32) (local $acc v128) (local $qacc i64) (local $X v128) (local $V v128) (local $T v128) (local $p00 v128) (local $p11 v128) (local $mid v128) (local $r v128)
     (block $done
       (loop $doc
         (br_if $done (i32.ge_u (local.get $d) (local.get $docs)))
@@ -40,86 +53,153 @@
         (if (i32.eq (local.get $start) (local.get $end))
           (then (memory.fill (local.get $row) (i32.const 0xff) (i32.shl (local.get $k) (i32.const 3))))
           (else
+            (local.set $acc (v128.const i64x2 0 0))
+            (local.set $qacc (i64.const 0))
             (local.set $g (i32.const 0))
+            (local.set $fam (local.get $fam0))
+            (local.set $so (local.get $scratch))
             (loop $group
-              (local.set $U0 (v128.load offset=0 (i32.add (local.get $u) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $B0 (v128.load offset=0 (i32.add (local.get $bv) (i32.shl (local.get $g) (i32.const 4)))))
               (local.set $m0 (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff))
-              (local.set $U1 (v128.load offset=16 (i32.add (local.get $u) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $B1 (v128.load offset=16 (i32.add (local.get $bv) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $m1 (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff))
-              (local.set $U2 (v128.load offset=32 (i32.add (local.get $u) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $B2 (v128.load offset=32 (i32.add (local.get $bv) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $m2 (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff))
-              (local.set $U3 (v128.load offset=48 (i32.add (local.get $u) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $B3 (v128.load offset=48 (i32.add (local.get $bv) (i32.shl (local.get $g) (i32.const 4)))))
-              (local.set $m3 (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff))
+              (local.set $m1 (local.get $m0)) (local.set $m2 (local.get $m0)) (local.set $m3 (local.get $m0))
+              (local.set $m4 (local.get $m0)) (local.set $m5 (local.get $m0))
+              (local.set $n0 (i64.const 0x1fffffffffffffff))
+              (local.set $n1 (local.get $n0)) (local.set $n2 (local.get $n0)) (local.set $n3 (local.get $n0))
               (local.set $p (local.get $start))
               (loop $shingle
-                (local.set $X (v128.load64_splat (local.get $p)))
-                (local.set $V (i8x16.shuffle 0 1 2 3 0 1 2 3 4 5 6 7 4 5 6 7 (local.get $X) (local.get $X)))
-                (local.set $W (i8x16.shuffle 4 5 6 7 4 5 6 7 0 1 2 3 0 1 2 3 (local.get $X) (local.get $X)))
-                (local.set $p00 (i64x2.extmul_low_i32x4_u (local.get $U0) (local.get $V)))
-                (local.set $mid (i64x2.add (i64x2.extmul_low_i32x4_u (local.get $U0) (local.get $W))
-                                           (i64x2.extmul_high_i32x4_u (local.get $U0) (local.get $W))))
-                (local.set $sum
-                  (i64x2.add
-                    (i64x2.add
-                      (i64x2.add (v128.and (local.get $p00) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $p00) (i32.const 61)))
-                      (i64x2.add (i64x2.shr_u (local.get $mid) (i32.const 29))
-                                 (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x1fffffff 0x1fffffff)) (i32.const 32))))
-                    (i64x2.add (i64x2.shl (i64x2.extmul_high_i32x4_u (local.get $U0) (local.get $V)) (i32.const 3)) (local.get $B0))))
-                (local.set $r (i64x2.add (v128.and (local.get $sum) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $sum) (i32.const 61))))
-                (local.set $h (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $m0 (v128.bitselect (local.get $h) (local.get $m0) (i64x2.lt_s (local.get $h) (local.get $m0))))
-                (local.set $p00 (i64x2.extmul_low_i32x4_u (local.get $U1) (local.get $V)))
-                (local.set $mid (i64x2.add (i64x2.extmul_low_i32x4_u (local.get $U1) (local.get $W))
-                                           (i64x2.extmul_high_i32x4_u (local.get $U1) (local.get $W))))
-                (local.set $sum
-                  (i64x2.add
-                    (i64x2.add
-                      (i64x2.add (v128.and (local.get $p00) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $p00) (i32.const 61)))
-                      (i64x2.add (i64x2.shr_u (local.get $mid) (i32.const 29))
-                                 (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x1fffffff 0x1fffffff)) (i32.const 32))))
-                    (i64x2.add (i64x2.shl (i64x2.extmul_high_i32x4_u (local.get $U1) (local.get $V)) (i32.const 3)) (local.get $B1))))
-                (local.set $r (i64x2.add (v128.and (local.get $sum) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $sum) (i32.const 61))))
-                (local.set $h (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $m1 (v128.bitselect (local.get $h) (local.get $m1) (i64x2.lt_s (local.get $h) (local.get $m1))))
-                (local.set $p00 (i64x2.extmul_low_i32x4_u (local.get $U2) (local.get $V)))
-                (local.set $mid (i64x2.add (i64x2.extmul_low_i32x4_u (local.get $U2) (local.get $W))
-                                           (i64x2.extmul_high_i32x4_u (local.get $U2) (local.get $W))))
-                (local.set $sum
-                  (i64x2.add
-                    (i64x2.add
-                      (i64x2.add (v128.and (local.get $p00) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $p00) (i32.const 61)))
-                      (i64x2.add (i64x2.shr_u (local.get $mid) (i32.const 29))
-                                 (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x1fffffff 0x1fffffff)) (i32.const 32))))
-                    (i64x2.add (i64x2.shl (i64x2.extmul_high_i32x4_u (local.get $U2) (local.get $V)) (i32.const 3)) (local.get $B2))))
-                (local.set $r (i64x2.add (v128.and (local.get $sum) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $sum) (i32.const 61))))
-                (local.set $h (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $m2 (v128.bitselect (local.get $h) (local.get $m2) (i64x2.lt_s (local.get $h) (local.get $m2))))
-                (local.set $p00 (i64x2.extmul_low_i32x4_u (local.get $U3) (local.get $V)))
-                (local.set $mid (i64x2.add (i64x2.extmul_low_i32x4_u (local.get $U3) (local.get $W))
-                                           (i64x2.extmul_high_i32x4_u (local.get $U3) (local.get $W))))
-                (local.set $sum
-                  (i64x2.add
-                    (i64x2.add
-                      (i64x2.add (v128.and (local.get $p00) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $p00) (i32.const 61)))
-                      (i64x2.add (i64x2.shr_u (local.get $mid) (i32.const 29))
-                                 (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x1fffffff 0x1fffffff)) (i32.const 32))))
-                    (i64x2.add (i64x2.shl (i64x2.extmul_high_i32x4_u (local.get $U3) (local.get $V)) (i32.const 3)) (local.get $B3))))
-                (local.set $r (i64x2.add (v128.and (local.get $sum) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $sum) (i32.const 61))))
-                (local.set $h (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
-                (local.set $m3 (v128.bitselect (local.get $h) (local.get $m3) (i64x2.lt_s (local.get $h) (local.get $m3))))
+                (local.set $x (i64.load (local.get $p)))
+                (local.set $xL (i64.and (local.get $x) (i64.const 0x7fffffff)))
+                (local.set $xH (i64.shr_u (local.get $x) (i64.const 31)))
+                (local.set $xT (i64.add (local.get $xL) (local.get $xH)))
+                ;; V from [xL, xL] and [xH, xH] (low words), T as four copies of xT (< 2^32)
+                (local.set $X (i64x2.splat (local.get $x)))
+                (local.set $V (i8x16.shuffle 0 1 2 3 0 1 2 3 16 17 18 19 16 17 18 19
+                  (v128.and (local.get $X) (v128.const i64x2 0x7fffffff 0x7fffffff)) (i64x2.shr_u (local.get $X) (i32.const 31))))
+                (local.set $T (i32x4.splat (i32.wrap_i64 (local.get $xT))))
+                ;; pair 0: slots 0, 1
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=0 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=0 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_low_i32x4_u (v128.load offset=96 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=144 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m0 (f64x2.pmin (local.get $m0) (local.get $r)))
+                ;; pair 1: slots 2, 3
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=16 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=16 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_high_i32x4_u (v128.load offset=96 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=160 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m1 (f64x2.pmin (local.get $m1) (local.get $r)))
+                ;; pair 2: slots 4, 5
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=32 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=32 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_low_i32x4_u (v128.load offset=112 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=176 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m2 (f64x2.pmin (local.get $m2) (local.get $r)))
+                ;; pair 3: slots 6, 7
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=48 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=48 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_high_i32x4_u (v128.load offset=112 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=192 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m3 (f64x2.pmin (local.get $m3) (local.get $r)))
+                ;; pair 4: slots 8, 9
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=64 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=64 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_low_i32x4_u (v128.load offset=128 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=208 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m4 (f64x2.pmin (local.get $m4) (local.get $r)))
+                ;; pair 5: slots 10, 11
+                (local.set $p00 (i64x2.extmul_low_i32x4_u (v128.load offset=80 (local.get $fam)) (local.get $V)))
+                (local.set $p11 (i64x2.extmul_high_i32x4_u (v128.load offset=80 (local.get $fam)) (local.get $V)))
+                (local.set $mid (i64x2.sub (i64x2.sub (i64x2.extmul_high_i32x4_u (v128.load offset=128 (local.get $fam)) (local.get $T)) (local.get $p00)) (local.get $p11)))
+                (local.set $r (i64x2.add (i64x2.add (i64x2.add (local.get $p00) (i64x2.shr_u (local.get $mid) (i32.const 30)))
+                                                    (i64x2.shl (v128.and (local.get $mid) (v128.const i64x2 0x3fffffff 0x3fffffff)) (i32.const 31)))
+                                         (i64x2.add (i64x2.add (local.get $p11) (local.get $p11)) (v128.load offset=224 (local.get $fam)))))
+                (local.set $r (i64x2.add (v128.and (local.get $r) (v128.const i64x2 0x1fffffffffffffff 0x1fffffffffffffff)) (i64x2.shr_u (local.get $r) (i32.const 61))))
+                (local.set $acc (v128.or (local.get $acc) (local.get $r)))
+                (local.set $m5 (f64x2.pmin (local.get $m5) (local.get $r)))
+                ;; scalar slot 12
+                (local.set $q00 (i64.mul (i64.load offset=240 (local.get $fam)) (local.get $xL)))
+                (local.set $q11 (i64.mul (i64.load offset=248 (local.get $fam)) (local.get $xH)))
+                (local.set $qm (i64.sub (i64.sub (i64.mul (i64.load offset=256 (local.get $fam)) (local.get $xT)) (local.get $q00)) (local.get $q11)))
+                (local.set $qs (i64.add (i64.add (i64.add (local.get $q00) (i64.shr_u (local.get $qm) (i64.const 30)))
+                                                 (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
+                                        (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=264 (local.get $fam)))))
+                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
+                (local.set $n0 (select (local.get $qs) (local.get $n0) (i64.lt_u (local.get $qs) (local.get $n0))))
+                ;; scalar slot 13
+                (local.set $q00 (i64.mul (i64.load offset=272 (local.get $fam)) (local.get $xL)))
+                (local.set $q11 (i64.mul (i64.load offset=280 (local.get $fam)) (local.get $xH)))
+                (local.set $qm (i64.sub (i64.sub (i64.mul (i64.load offset=288 (local.get $fam)) (local.get $xT)) (local.get $q00)) (local.get $q11)))
+                (local.set $qs (i64.add (i64.add (i64.add (local.get $q00) (i64.shr_u (local.get $qm) (i64.const 30)))
+                                                 (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
+                                        (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=296 (local.get $fam)))))
+                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
+                (local.set $n1 (select (local.get $qs) (local.get $n1) (i64.lt_u (local.get $qs) (local.get $n1))))
+                ;; scalar slot 14
+                (local.set $q00 (i64.mul (i64.load offset=304 (local.get $fam)) (local.get $xL)))
+                (local.set $q11 (i64.mul (i64.load offset=312 (local.get $fam)) (local.get $xH)))
+                (local.set $qm (i64.sub (i64.sub (i64.mul (i64.load offset=320 (local.get $fam)) (local.get $xT)) (local.get $q00)) (local.get $q11)))
+                (local.set $qs (i64.add (i64.add (i64.add (local.get $q00) (i64.shr_u (local.get $qm) (i64.const 30)))
+                                                 (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
+                                        (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=328 (local.get $fam)))))
+                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
+                (local.set $n2 (select (local.get $qs) (local.get $n2) (i64.lt_u (local.get $qs) (local.get $n2))))
+                ;; scalar slot 15
+                (local.set $q00 (i64.mul (i64.load offset=336 (local.get $fam)) (local.get $xL)))
+                (local.set $q11 (i64.mul (i64.load offset=344 (local.get $fam)) (local.get $xH)))
+                (local.set $qm (i64.sub (i64.sub (i64.mul (i64.load offset=352 (local.get $fam)) (local.get $xT)) (local.get $q00)) (local.get $q11)))
+                (local.set $qs (i64.add (i64.add (i64.add (local.get $q00) (i64.shr_u (local.get $qm) (i64.const 30)))
+                                                 (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
+                                        (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=360 (local.get $fam)))))
+                (local.set $qs (i64.add (i64.and (local.get $qs) (i64.const 0x1fffffffffffffff)) (i64.shr_u (local.get $qs) (i64.const 61))))
+                (local.set $qacc (i64.or (local.get $qacc) (local.get $qs)))
+                (local.set $n3 (select (local.get $qs) (local.get $n3) (i64.lt_u (local.get $qs) (local.get $n3))))
                 (local.set $p (i32.add (local.get $p) (i32.const 8)))
                 (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))
-              (v128.store offset=0 (i32.add (local.get $scratch) (i32.shl (local.get $g) (i32.const 4))) (i64x2.sub (local.get $m0) (v128.const i64x2 1 1)))
-              (v128.store offset=16 (i32.add (local.get $scratch) (i32.shl (local.get $g) (i32.const 4))) (i64x2.sub (local.get $m1) (v128.const i64x2 1 1)))
-              (v128.store offset=32 (i32.add (local.get $scratch) (i32.shl (local.get $g) (i32.const 4))) (i64x2.sub (local.get $m2) (v128.const i64x2 1 1)))
-              (v128.store offset=48 (i32.add (local.get $scratch) (i32.shl (local.get $g) (i32.const 4))) (i64x2.sub (local.get $m3) (v128.const i64x2 1 1)))
-              (local.set $g (i32.add (local.get $g) (i32.const 4)))
-              (br_if $group (i32.lt_u (local.get $g) (local.get $pairs))))
-            (memory.copy (local.get $row) (local.get $scratch) (i32.shl (local.get $k) (i32.const 3)))))
+              (v128.store offset=0 (local.get $so) (i64x2.sub (local.get $m0) (v128.const i64x2 1 1)))
+              (v128.store offset=16 (local.get $so) (i64x2.sub (local.get $m1) (v128.const i64x2 1 1)))
+              (v128.store offset=32 (local.get $so) (i64x2.sub (local.get $m2) (v128.const i64x2 1 1)))
+              (v128.store offset=48 (local.get $so) (i64x2.sub (local.get $m3) (v128.const i64x2 1 1)))
+              (v128.store offset=64 (local.get $so) (i64x2.sub (local.get $m4) (v128.const i64x2 1 1)))
+              (v128.store offset=80 (local.get $so) (i64x2.sub (local.get $m5) (v128.const i64x2 1 1)))
+              (i64.store offset=96 (local.get $so) (i64.sub (local.get $n0) (i64.const 1)))
+              (i64.store offset=104 (local.get $so) (i64.sub (local.get $n1) (i64.const 1)))
+              (i64.store offset=112 (local.get $so) (i64.sub (local.get $n2) (i64.const 1)))
+              (i64.store offset=120 (local.get $so) (i64.sub (local.get $n3) (i64.const 1)))
+              (local.set $fam (i32.add (local.get $fam) (i32.const 368)))
+              (local.set $so (i32.add (local.get $so) (i32.const 128)))
+              (local.set $g (i32.add (local.get $g) (i32.const 1)))
+              (br_if $group (i32.lt_u (local.get $g) (local.get $groups))))
+            (memory.copy (local.get $row) (local.get $scratch) (i32.shl (local.get $k) (i32.const 3)))
+            ;; some r ≥ 2^61 (bit 61 of the OR of every r): this row may be wrong, the caller signs it again
+            (if (i64.ne (i64.and (i64.or (local.get $qacc) (i64.or (i64x2.extract_lane 0 (local.get $acc)) (i64x2.extract_lane 1 (local.get $acc))))
+                                 (i64.const 0x2000000000000000))
+                        (i64.const 0))
+              (then
+                (i32.store (i32.add (local.get $redo) (i32.shl (local.get $count) (i32.const 2))) (local.get $d))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (local.set $d (i32.add (local.get $d) (i32.const 1)))
-        (br $doc))))
+        (br $doc)))
+    (local.get $count))
 )

@@ -1,8 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { shingleDocument, shingleDocumentReference, type ShingleOptions } from '../../../src/shingles/shingles.js';
-import { wasmShinglerUnavailable, wasmWindowHashes } from '../../../src/shingles/wasm/shingleKernel.js';
+import {
+  deduplicatePairs,
+  shingleDocument,
+  shingleDocumentReference,
+  type ShingleOptions,
+} from '../../../src/shingles/shingles.js';
+import {
+  wasmDistinctHashes,
+  wasmShinglerUnavailable,
+  wasmWindowHashes,
+} from '../../../src/shingles/wasm/shingleKernel.js';
 import { rng } from '../../support/reference.js';
 
 // Every White_Space code point (Unicode PropList.txt), and look-alikes that are not White_Space.
@@ -111,5 +120,20 @@ describe('wasm shingling kernel', () => {
     expect(got.findIndex((w, i) => w !== want[i])).toBe(-1);
     // The grown instance was dropped: the next document runs in a fresh, small one.
     expect(Array.from(shingleDocument('a b c d e f'))).toEqual(Array.from(shingleDocumentReference('a b c d e f')));
+  });
+
+  it('removes repeated windows where they lie, first occurrences in order, as deduplicatePairs does', () => {
+    const next = rng(5);
+    for (const words of [1, 2, 3, 7, 40, 3000]) {
+      // Few distinct words: most windows repeat, some many times, in runs and far apart.
+      const text = Array.from({ length: words }, () => `w${Math.floor(next() * 4)}`).join(' ');
+      const { hashes } = wasmWindowHashes(text, 'word', 2)!;
+      const [want, windows] = [deduplicatePairs(hashes.slice()), hashes.length];
+      const got = wasmDistinctHashes(hashes)!;
+      expect(Array.from(got)).toEqual(Array.from(want));
+      if (words > 40) expect(got.length).toBeLessThan(windows / 100);
+    }
+    // Values not in the kernel's memory: the caller's TypeScript path.
+    expect(wasmDistinctHashes(new Uint32Array([1, 2, 1, 2]))).toBeUndefined();
   });
 });

@@ -53,6 +53,35 @@ function familyOf(a: readonly bigint[], b: readonly bigint[]) {
   return { k: a.length, a: words(a), b: words(b) };
 }
 
+/** min over xs of ((a·x) mod P + b) mod P, all-ones for an empty document. */
+function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
+  return xs.length === 0
+    ? MASK64
+    : xs.reduce((m, x) => {
+        const h = (((a * x) % P) + b) % P;
+        // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
+        return h < m ? h : m;
+      }, MASK64);
+}
+
+/**
+ * (a, b, x) for which signSimd.wat's first fold gives r = 2^61 (its sum is 2^62 + P − 1): a and x drawn until
+ * b = sum − (the sum's other terms) − 1 lies in [0, P). Then (a·x + b) mod P = 0.
+ */
+function firstFoldPastP(next: () => number): { a: bigint; b: bigint; x: bigint } {
+  const target = (1n << 62n) + P - 1n;
+  const m30 = (1n << 30n) - 1n;
+  const m31 = (1n << 31n) - 1n;
+  for (;;) {
+    const a = randomBelow(next, P - 1n) + 1n;
+    const x = randomBelow(next, P);
+    const [aL, aH, xL, xH] = [a & m31, a >> 31n, x & m31, x >> 31n];
+    const mid = aL * xH + aH * xL;
+    const b = target - (aL * xL + (mid >> 30n) + ((mid & m30) << 31n) + 2n * aH * xH) - 1n;
+    if (b >= 0n && b < P) return { a, b, x };
+  }
+}
+
 function randomSets(count: number, seed: number): Uint32Array[] {
   const next = rng(seed);
   return Array.from({ length: count }, (_, i) => {
@@ -132,6 +161,62 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
         ),
       );
       expect(got).toEqual(want);
+    }
+  });
+
+  it('equals the BigInt minimum for k around the 16-slot groups of the SIMD kernel (12 vector slots, 4 scalar)', () => {
+    const next = rng(13);
+    const kernel = loadWasmSignKernel(name);
+    for (const k of [11, 12, 13, 14, 16, 18, 28, 31, 32, 33, 48]) {
+      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+      const b = Array.from({ length: k }, () => randomBelow(next, P));
+      const docs = [0, 1, 2, 5, 16, 17].map((n) => Array.from({ length: n }, () => randomBelow(next, P)));
+      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+      expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
+    }
+  });
+
+  it('keeps minima below 2^52 (subnormal when read as doubles) exactly, in every slot of a group', () => {
+    // a = 1 makes h = (x + b) mod P: small and near-equal values in every order, 0, and wraps past P.
+    const k = 16;
+    const a = Array.from({ length: k }, () => 1n);
+    const b = Array.from({ length: k }, (_, i) => (i % 3 === 2 ? P - BigInt(i) : BigInt(i * i)));
+    const docs = [
+      [(1n << 52n) + 5n, 3n, 1n << 51n, 1n << 53n],
+      [1n << 51n, (1n << 51n) + 1n, (1n << 51n) - 1n],
+      [7n, 0n],
+      [P - 1n, 1n, 2n],
+      [1n << 52n, (1n << 52n) - 1n],
+      [(1n << 60n) + 9n, 1n << 40n, 1n << 20n, (1n << 20n) + 1n],
+    ];
+    const got = pairsToBigInts(loadWasmSignKernel(name).sign(familyOf(a, b), pack(docs.map(words))));
+    expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
+  });
+
+  it('signs again exactly a document where a first fold leaves r ≥ 2^61 (SIMD: vector and scalar slots)', () => {
+    const next = rng(17);
+    const kernel = loadWasmSignKernel(name);
+    // Slots 5 (a vector slot) and 13 (a scalar one) get (a, b) with r = 2^61 at x: h = 0 there, the minimum.
+    for (const slots of [[5], [13], [5, 13]]) {
+      const k = 16;
+      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+      const b = Array.from({ length: k }, () => randomBelow(next, P));
+      const xs: bigint[] = [];
+      for (const slot of slots) {
+        const made = firstFoldPastP(next);
+        a[slot] = made.a;
+        b[slot] = made.b;
+        xs.push(made.x);
+      }
+      const docs = [
+        Array.from({ length: 7 }, () => randomBelow(next, P)),
+        [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
+        [],
+        Array.from({ length: 3 }, () => randomBelow(next, P)),
+      ];
+      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+      expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
+      for (const slot of slots) expect(got[k + slot]).toBe(0n);
     }
   });
 

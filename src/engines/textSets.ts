@@ -1,0 +1,193 @@
+/**
+ * The exact pass's two kinds of work on the texts (textPairs.ts), as a worker thread does them (textWorker.ts) or
+ * this one: reading each range's JSON line again, taking its text and shingling it with dedup's code into packed
+ * sets in shared memory; and deciding pairs of those sets, exact similarity ≥ threshold, as decidePair does.
+ */
+import { closeSync, openSync } from 'node:fs';
+import type { ShardTexts } from '../formats/shards/shardFile.js';
+import { InputError, type ReadOptions } from '../io/documents.js';
+import { parseJsonLine } from '../io/jsonLines.js';
+import { readUpTo } from '../io/readUpTo.js';
+import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
+import { exactSimilarityOf, type SetMeasure } from '../verify/exactJaccard.js';
+
+export interface TextSource {
+  readonly texts: ShardTexts;
+  readonly shingle: ShingleOptions;
+  readonly read: Pick<ReadOptions, 'textField' | 'idField'>;
+}
+
+/** Where texts lie: file index, first byte and bytes of each, in the order read. */
+export interface TextRanges {
+  readonly file: Int32Array;
+  readonly start: Float64Array;
+  readonly bytes: Float64Array;
+}
+
+/** Shingle sets packed end to end: set i is words[offsets[i] .. offsets[i + 1]) (words in shared memory). */
+export interface PackedSets {
+  readonly words: Uint32Array;
+  readonly offsets: Uint32Array;
+}
+
+/** Pairs of sets, each set named by its number across a run's parts (the parts' sets counted in order). */
+export interface SetPairs {
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+}
+
+/** What a pair must reach: its exact similarity under `measure` ≥ `threshold`. */
+export interface SetRule {
+  readonly measure: SetMeasure;
+  readonly threshold: number;
+}
+
+/** Words a shared part holds at least: sets are written where they are made, no copy at the end. */
+const PART_WORDS = 1 << 22;
+
+/**
+ * Reads each range's JSON line (front to back in each file when the ranges are in file order), takes its text and
+ * shingles it into parts in shared memory of at least `partWords` words, in range order.
+ */
+export function shingleRanges(source: TextSource, ranges: TextRanges, partWords = PART_WORDS): PackedSets[] {
+  const packer = new SharedPacker(partWords);
+  const reader = new BlockReader(source, ranges);
+  try {
+    for (let i = 0; i < ranges.file.length; i++)
+      packer.add(shingleDocument(textOf(source, reader.line(i), ranges, i), source.shingle));
+  } finally {
+    reader.close();
+  }
+  return packer.finish();
+}
+
+/** Ranges nearer than this to the one before (in the same file) are read with it, in one block. */
+const GAP_BYTES = 1 << 14;
+/** A block's bytes at most, unless one range is longer. */
+const BLOCK_BYTES = 1 << 20;
+
+/**
+ * Each range's bytes as text, read in blocks: a range and the ones after it that lie near it (file order) in one
+ * read, so a dense run of ranges costs a few large reads rather than one each.
+ */
+class BlockReader {
+  private readonly handles = new Map<number, number>();
+  private buffer = Buffer.alloc(BLOCK_BYTES);
+  /** The block: ranges [first, last) read, range `first` at byte 0, `done` bytes in all. */
+  private first = 0;
+  private last = 0;
+  private done = 0;
+
+  constructor(
+    private readonly source: TextSource,
+    private readonly ranges: TextRanges,
+  ) {}
+
+  line(i: number): string {
+    if (i < this.first || i >= this.last) this.readFrom(i);
+    const { start, bytes } = this.ranges;
+    const from = start[i] - start[this.first];
+    return this.buffer.toString('utf8', Math.min(from, this.done), Math.min(from + bytes[i], this.done));
+  }
+
+  close(): void {
+    for (const fd of this.handles.values()) closeSync(fd);
+  }
+
+  private readFrom(i: number): void {
+    const { file, start, bytes } = this.ranges;
+    let [last, end] = [i + 1, start[i] + bytes[i]];
+    while (
+      last < file.length &&
+      file[last] === file[i] &&
+      start[last] >= end &&
+      start[last] - end <= GAP_BYTES &&
+      start[last] + bytes[last] - start[i] <= BLOCK_BYTES
+    )
+      end = start[last] + bytes[last++];
+    let fd = this.handles.get(file[i]);
+    if (fd === undefined) this.handles.set(file[i], (fd = openSync(this.source.texts.files[file[i]].path, 'r')));
+    if (this.buffer.length < end - start[i]) this.buffer = Buffer.alloc(end - start[i]);
+    this.done = readUpTo(fd, this.buffer, start[i], end - start[i]);
+    [this.first, this.last] = [i, last];
+  }
+}
+
+function textOf(source: TextSource, line: string, ranges: TextRanges, i: number): string {
+  const [path, start] = [source.texts.files[ranges.file[i]].path, ranges.start[i]];
+  const parsed = parseJsonLine(line, path, 0, false, source.read);
+  if (parsed instanceof InputError)
+    throw new Error(
+      `${path}, byte ${start}: not the JSON line the shards were signed from (${parsed.message}): sign them again`,
+    );
+  return parsed.text;
+}
+
+/** Sets appended into shared parts of at least PART_WORDS words; a part's offsets are copied out when it is full. */
+class SharedPacker {
+  private readonly done: PackedSets[] = [];
+  private words: Uint32Array = new Uint32Array(0);
+  private offsets: number[] = [0];
+
+  constructor(private readonly partWords: number) {}
+
+  add(set: Uint32Array): void {
+    const end = this.offsets[this.offsets.length - 1];
+    if (end + set.length > this.words.length) {
+      this.close();
+      this.words = new Uint32Array(new SharedArrayBuffer(4 * Math.max(this.partWords, set.length)));
+      this.offsets = [0];
+    }
+    this.words.set(set, this.offsets[this.offsets.length - 1]);
+    this.offsets.push(this.offsets[this.offsets.length - 1] + set.length);
+  }
+
+  finish(): PackedSets[] {
+    this.close();
+    return this.done;
+  }
+
+  private close(): void {
+    if (this.offsets.length > 1) this.done.push({ words: this.words, offsets: Uint32Array.from(this.offsets) });
+  }
+}
+
+/** Sets numbered across parts: set g is part p's set g − first[p], p the last part with first[p] ≤ g. */
+export class SetsAcross {
+  private readonly first: number[] = [];
+  private count = 0;
+
+  constructor(readonly parts: readonly PackedSets[]) {
+    for (const part of parts) {
+      this.first.push(this.count);
+      this.count += part.offsets.length - 1;
+    }
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  set(g: number): Uint32Array {
+    if (!(g >= 0 && g < this.count)) throw new Error(`internal: no set ${g} of ${this.count}`);
+    let [low, high] = [0, this.first.length - 1];
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.first[middle] <= g) low = middle;
+      else high = middle - 1;
+    }
+    const { words, offsets } = this.parts[low];
+    const i = g - this.first[low];
+    return words.subarray(offsets[i], offsets[i + 1]);
+  }
+}
+
+/** 1 where the pair (a[i], b[i]) of sets across `parts` passes the rule, as decidePair decides it exactly. */
+export function decideSetPairs(parts: readonly PackedSets[], pairs: SetPairs, rule: SetRule): Uint8Array {
+  const sets = new SetsAcross(parts);
+  const similarity = exactSimilarityOf(rule.measure);
+  const passed = new Uint8Array(pairs.a.length);
+  for (let i = 0; i < passed.length; i++)
+    passed[i] = similarity(sets.set(pairs.a[i]), sets.set(pairs.b[i])) >= rule.threshold ? 1 : 0;
+  return passed;
+}

@@ -1,0 +1,139 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { textPairDecider, type TextPairRows, type TextWork } from '../../src/engines/textPairs.js';
+import { decideSetPairs, shingleRanges, SetsAcross, type TextSource } from '../../src/engines/textSets.js';
+import { textWorkInWorkers } from '../../src/engines/textWorkers.js';
+import { DEFAULT_SHINGLE, shingleDocument } from '../../src/shingles/shingles.js';
+import { exactAngular, exactJaccard } from '../../src/verify/exactJaccard.js';
+import { tempDir } from '../support/tempDirs.js';
+
+// 1,500 documents in families of near-duplicates (a word or two changed), as JSON lines in one file.
+const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho'.split(' ');
+const texts = Array.from({ length: 1500 }, (_, i) => {
+  const family = Math.floor(i / 5);
+  const base = Array.from({ length: 30 + (family % 40) }, (_, j) => words[(family * 7 + j * j) % words.length]);
+  for (let c = 0; c < i % 5; c++) base[(c * 11 + family) % base.length] = `w${i}x${c}`;
+  return `${base.join(' ')} "\u00e9\u4e2d" ${family}`;
+});
+const file = join(tempDir(), 'texts.jsonl');
+const lines = texts.map((text, i) => `${JSON.stringify({ id: `d${i}`, text })}\n`);
+writeFileSync(file, lines.join(''));
+const starts = lines.map((_, i) => lines.slice(0, i).reduce((sum, line) => sum + Buffer.byteLength(line), 0));
+const source: TextSource = {
+  texts: { files: [{ path: file, size: 0, mtimeMs: 0 }] },
+  shingle: DEFAULT_SHINGLE,
+  read: { textField: 'text', idField: 'id' },
+};
+const sets = texts.map((text) => shingleDocument(text, DEFAULT_SHINGLE));
+
+/** Pairs over documents [from, to): each with its next four (the family's near-duplicates) and one far away. */
+function rowsOf(from: number, to: number): TextPairRows {
+  const [l, r] = [[] as number[], [] as number[]];
+  for (let i = from; i < to; i++)
+    for (const j of [i + 1, i + 2, i + 3, i + 4, (i * 7919) % texts.length])
+      if (j < texts.length && j !== i) l.push(i), r.push(j);
+  const at = (positions: number[], what: 'f' | 's' | 'b'): number[] =>
+    positions.map((p) => (what === 'f' ? 0 : what === 's' ? starts[p] : Buffer.byteLength(lines[p])));
+  return { l, r, xf: at(l, 'f'), xs: at(l, 's'), xb: at(l, 'b'), yf: at(r, 'f'), ys: at(r, 's'), yb: at(r, 'b') };
+}
+
+const rule = { acceptFrom: 128, rejectUpTo: 0, threshold: 0.6 };
+const expected = (
+  rows: TextPairRows,
+  measure = exactJaccard,
+  threshold = rule.threshold,
+  doc = (position: number): number => position,
+): number[] => rows.l.map((x, i) => (measure(sets[doc(x)], sets[doc(rows.r[i])]) >= threshold ? 1 : 0));
+
+describe('the exact pass on text ranges decides pairs as exact Jaccard of dedup’s sets does', () => {
+  const { work, close } = textWorkInWorkers(source, 2);
+  afterAll(close);
+
+  it('on two workers: shingled in two runs, the pairs decided in two slices across both runs’ sets', async () => {
+    const decide = textPairDecider(work);
+    const first = rowsOf(0, 900); // 900 documents wanted, 4,500 pairs: past both workers' least shares
+    const passed = await decide(first, rule);
+    expect(Array.from(passed)).toEqual(expected(first));
+    expect(passed.reduce((sum, p) => sum + p, 0)).toBeGreaterThan(200);
+    expect(passed.reduce((sum, p) => sum + p, 0)).toBeLessThan(first.l.length - 500);
+    // A second call meets documents read by the first and new ones: the sets are numbered across every part.
+    const second = rowsOf(600, 1500);
+    expect(Array.from(await decide(second, rule))).toEqual(expected(second));
+    const angular = { ...rule, simhash: { cosineFloor: 0 } } as unknown as typeof rule;
+    expect(Array.from(await decide(second, angular))).toEqual(expected(second, exactAngular));
+  });
+
+  it('in small parts on this thread: each set found by its number across the parts', async () => {
+    const partWords = 1000; // a few documents a part
+    const inThread: TextWork = {
+      shingle: async (ranges) => shingleRanges(source, ranges, partWords),
+      decide: async (parts, pairs, setRule) => decideSetPairs(parts, pairs, setRule),
+    };
+    const rows = rowsOf(0, 1500);
+    expect(Array.from(await textPairDecider(inThread)(rows, rule))).toEqual(expected(rows));
+    // Positions are names, as shards make them (index × 2^32 + ordinal): the first call's small, the second's past
+    // the first table's size and in two more shards; the same decisions.
+    // Shards 1 and 3 (the second call's) have ordinals alike: 750,000 to 1,149,000.
+    const name = (p: number): number => (p < 750 ? p : p < 1100 ? 2 ** 32 + 1000 * p : 3 * 2 ** 32 + 1000 * (p - 350));
+    const named = (from: TextPairRows, keep: (i: number) => boolean): TextPairRows => {
+      const kept = from.l.map((_, i) => i).filter(keep);
+      const pick = (column: readonly number[], f = (x: number): number => x): number[] => kept.map((i) => f(column[i]));
+      const [xf, xs, xb, yf, ys, yb] = [from.xf, from.xs, from.xb, from.yf, from.ys, from.yb].map((c) => pick(c));
+      return { l: pick(from.l, name), r: pick(from.r, name), xf, xs, xb, yf, ys, yb };
+    };
+    const decideNamed = textPairDecider(inThread);
+    const small = named(rows, (i) => rows.l[i] < 750 && rows.r[i] < 750);
+    const all = named(rows, () => true);
+    const unname = (p: number): number =>
+      p < 750 ? p : p < 3 * 2 ** 32 ? (p - 2 ** 32) / 1000 : (p - 3 * 2 ** 32) / 1000 + 350;
+    expect(Array.from(await decideNamed(small, rule))).toEqual(expected(small, exactJaccard, rule.threshold, unname));
+    expect(Array.from(await decideNamed(all, rule))).toEqual(expected(rows));
+    const ranges = {
+      file: new Int32Array(300),
+      start: Float64Array.from(starts.slice(0, 300)),
+      bytes: Float64Array.from(lines.slice(0, 300), (line) => Buffer.byteLength(line)),
+    };
+    const parts = shingleRanges(source, ranges, partWords);
+    expect(parts.length).toBeGreaterThan(10);
+    const across = new SetsAcross(parts);
+    expect(across.size).toBe(300);
+    for (let i = 0; i < 300; i++) expect(Array.from(across.set(i))).toEqual(Array.from(sets[i]));
+    expect(() => across.set(300)).toThrow(/no set 300/);
+  });
+
+  it('reads ranges near each other in one block, and far apart, long or at the end of the file alone', () => {
+    // Lines of 100 bytes to 1.5 MB: runs of short ones share a block; long gaps and a line past a block stand alone.
+    const sizes = [100, 5, 40_000, 3, 1_500_000, 7, 20_000, 2, 300, 1, 60_000, 4];
+    const big = sizes.map((size, i) => Array.from({ length: size }, (_, j) => `t${(i * 31 + j) % 97}`).join(' '));
+    const bigLines = big.map((text, i) => `${JSON.stringify({ id: i, text })}\n`);
+    const bigFile = join(tempDir(), 'big.jsonl');
+    writeFileSync(bigFile, bigLines.join(''));
+    const at = bigLines.map((_, i) => bigLines.slice(0, i).reduce((sum, line) => sum + Buffer.byteLength(line), 0));
+    const bigSource = {
+      ...source,
+      texts: {
+        files: [
+          { path: file, size: 0, mtimeMs: 0 },
+          { path: bigFile, size: 0, mtimeMs: 0 },
+        ],
+      },
+    };
+    for (const picked of [
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      [1, 3, 5, 7, 9, 11],
+      [0, 2, 4, 6, 8, 10],
+      [5, 11],
+    ]) {
+      const ranges = {
+        file: Int32Array.from(picked, () => 1),
+        start: Float64Array.from(picked, (i) => at[i]),
+        bytes: Float64Array.from(picked, (i) => Buffer.byteLength(bigLines[i])),
+      };
+      const across = new SetsAcross(shingleRanges(bigSource, ranges));
+      picked.forEach((i, k) =>
+        expect(Array.from(across.set(k))).toEqual(Array.from(shingleDocument(big[i], DEFAULT_SHINGLE))),
+      );
+    }
+  });
+});
