@@ -18,21 +18,14 @@
  * gives what clustering.ts gets one group at a time. A member is in at most R
  * + 1 groups, so there are at most R + 1 rounds.
  */
-import {
-  agreementSql,
-  exactPassSteps,
-  hasMargin,
-  starLoop,
-  type ExactPass,
-  type PlanOp,
-  type SqlPairRule,
-} from './sqlParts.js';
+import { agreementSql, hasMargin, starLoop, type PlanOp, type SqlPairRule } from './sqlParts.js';
+import { exactPassSteps, type ExactPass } from './exactPassSql.js';
 
 export interface ChainGuardOptions {
   readonly k: number;
   readonly rule: SqlPairRule;
   readonly maxRepresentatives: number;
-  /** How the exact pass counts common shingles (sqlParts.ts). */
+  /** How the exact pass counts common shingles (exactPassSql.ts). */
   readonly exactPass?: ExactPass;
 }
 

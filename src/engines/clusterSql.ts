@@ -36,14 +36,13 @@ import { referenceSteps } from './referenceSql.js';
 import {
   agreementSql,
   checkRule,
-  exactPassSteps,
   hasMargin,
   starLoop,
-  type ExactPass,
   type PlanOp,
   type SqlPairRule,
   type SqlStep,
 } from './sqlParts.js';
+import { exactPassSteps, type ExactPass } from './exactPassSql.js';
 
 export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
@@ -65,7 +64,7 @@ export interface ClusterSqlOptions {
    * meets.
    */
   readonly reference?: { readonly anchors: number };
-  /** How the exact passes count common shingles (sqlParts.ts): `host` on shards with text ranges, no lists (v3). */
+  /** How the exact passes count common shingles (exactPassSql.ts): `host` on shards with text ranges (v3). */
   readonly exactPass?: ExactPass;
 }
 
@@ -171,14 +170,7 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
     ...(options.reference === undefined
       ? [{ name: 'group_bands', sql: `SELECT * FROM all_group_bands`, view: true }]
       : [
-          ...referenceSteps({
-            k,
-            bands,
-            maxBucketPairs,
-            anchors: options.reference.anchors,
-            rule: verify,
-            exactPass: options.exactPass === 'host' ? undefined : options.exactPass,
-          }),
+          ...referenceSteps({ ...options, ...options.reference, rule: verify }),
           // NOT IN, not a LEFT JOIN … IS NULL: with the latter Spark 4.3 failed to plan the union in `verified` ("key
           // not found").
           {

@@ -186,7 +186,7 @@ export async function runSteps(
   }
 }
 
-/** A step decided on the host (sqlParts.ts): its pairs out, the ones that pass back in as table `step.name` (l, r). */
+/** A step decided on the host (exactPassSql.ts): its pairs out, the ones that pass back in as table `step.name` (l, r). */
 async function runHostStep(
   connection: DuckDBConnection,
   step: SqlStep,

@@ -26,7 +26,8 @@
  *   dedup draws its sample with a Mersenne Twister instead; the populations
  *   are the same, the sampled items are not.
  */
-import { commonShingleSteps, type SqlStep } from './sqlParts.js';
+import type { SqlStep } from './sqlParts.js';
+import { commonShingleSteps } from './exactPassSql.js';
 
 /** Audit strata 0 … bins − 1 are the similarity bins of accepted pairs; this one the removed documents. */
 export const REMOVED_STRATUM = 6;

@@ -10,7 +10,8 @@
  * shards (`sign --shard 1/1`), read by position; every reference document
  * counts, even one repeating another, and empty ones never match.
  */
-import { agreementSql, exactPassSteps, hasMargin, type ExactPass, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import { agreementSql, hasMargin, type SqlPairRule, type SqlStep } from './sqlParts.js';
+import { exactPassSteps, type ExactPass } from './exactPassSql.js';
 
 export interface ReferenceSqlOptions {
   readonly k: number;
@@ -19,8 +20,8 @@ export interface ReferenceSqlOptions {
   /** Reference members a corpus member of a big bucket is paired with (referenceAnchors). */
   readonly anchors: number;
   readonly rule: SqlPairRule;
-  /** How the exact pass counts common shingles (sqlParts.ts; the reference always has lists). */
-  readonly exactPass?: Exclude<ExactPass, 'host'>;
+  /** How the exact pass counts common shingles (exactPassSql.ts; the reference always has lists: never `host`). */
+  readonly exactPass?: ExactPass;
 }
 
 /** Steps after `exact_groups` and `all_group_bands` (every group's band keys): leave `contaminated` (node). */
@@ -60,7 +61,16 @@ WHERE x.is_ref = 0 AND y.is_ref = 1 AND (x.size <= ${o.maxBucketPairs} OR y.rn <
         `JOIN reference y ON y.position = c.r`,
     },
     ...(hasMargin(o.rule)
-      ? exactPassSteps('cross_margin_passed', 'cross_scored', 'a', 'r', 'a', o.rule, 'reference', o.exactPass)
+      ? exactPassSteps(
+          'cross_margin_passed',
+          'cross_scored',
+          'a',
+          'r',
+          'a',
+          o.rule,
+          'reference',
+          o.exactPass === 'intersect' ? 'intersect' : 'join',
+        )
       : []),
     {
       name: 'contaminated',

@@ -135,8 +135,7 @@ export async function planFor(
     check,
     keep,
     reference,
-    // Spark intersects a pair's lists in its row (hash-based there); DuckDB joins their exploded rows (sqlParts.ts).
-    exactPass: byText ? 'host' : config.engine === 'spark' ? 'intersect' : 'join',
+    exactPass: byText ? 'host' : config.engine === 'spark' ? 'intersect' : 'join', // exactPassSql.ts says why
   });
   const plan =
     config.inspect !== undefined && wantsInspection(config.inspect)
