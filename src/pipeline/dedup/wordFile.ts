@@ -97,6 +97,8 @@ export class WordFile {
    * (gathered with the others until 4 MiB go in one write).
    */
   appendOwned(words: Uint32Array): void {
+    // A view of a larger buffer would hold all of it until written (a worker's answer holds more than the rows): copied.
+    if (words.buffer.byteLength > 2 * words.byteLength) return this.append(words);
     this.throwIfFailed();
     if (words.byteLength === 0) return;
     this.cut();

@@ -91,6 +91,18 @@ describe('WordFile', () => {
     await file.remove();
   });
 
+  it('copies owned words that are a small view of a larger buffer, which holding would keep whole until written', async () => {
+    const file = new WordFile(dir, 'views');
+    const answer = Uint32Array.from({ length: 2 ** 18 }, (_, i) => i); // 1 MiB, as a worker's answer
+    const rows = answer.subarray(1000, 1300); // its rows: 1,200 bytes of it
+    file.appendOwned(rows);
+    answer.fill(0); // copied at once: the change does not reach the file
+    await file.drain();
+    const onDisk = new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer);
+    expect(Array.from(onDisk)).toEqual(Array.from({ length: 300 }, (_, i) => 1000 + i));
+    await file.remove();
+  });
+
   it('reuses a written copy block: words copied after it read back and reach the file unchanged', async () => {
     const file = new WordFile(dir, 'reuse');
     // 40 MiB copied in appends of 1 MiB: ten blocks, drained every 6 MiB (mid-block: a block's rest is filled after
