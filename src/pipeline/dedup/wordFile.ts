@@ -98,7 +98,10 @@ export class WordFile {
    */
   appendOwned(words: Uint32Array): void {
     // A view of a larger buffer would hold all of it until written (a worker's answer holds more than the rows): copied.
-    if (words.buffer.byteLength > 2 * words.byteLength) return this.append(words);
+    if (words.buffer.byteLength > 2 * words.byteLength) {
+      this.append(words);
+      return;
+    }
     this.throwIfFailed();
     if (words.byteLength === 0) return;
     this.cut();
