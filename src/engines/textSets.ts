@@ -4,6 +4,7 @@
  * sets in shared memory; and deciding pairs of those sets, exact similarity ≥ threshold, as decidePair does.
  */
 import { closeSync, openSync } from 'node:fs';
+import { SetArena } from '../firstPass/sharedSets.js';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
@@ -123,32 +124,29 @@ function textOf(source: TextSource, line: string, ranges: TextRanges, i: number)
   return parsed.text;
 }
 
-/** Sets appended into shared parts of at least PART_WORDS words; a part's offsets are copied out when it is full. */
+/**
+ * Sets appended into shared memory by the first pass's SetArena (chunks of at least `partWords` words); each chunk is a
+ * part, its offsets counted as its sets are added.
+ */
 class SharedPacker {
-  private readonly done: PackedSets[] = [];
-  private words: Uint32Array = new Uint32Array(0);
-  private offsets: number[] = [0];
+  private readonly arena: SetArena;
+  private readonly offsets: number[][] = [];
 
-  constructor(private readonly partWords: number) {}
+  constructor(partWords: number) {
+    this.arena = new SetArena(partWords);
+  }
 
   add(set: Uint32Array): void {
-    const end = this.offsets[this.offsets.length - 1];
-    if (end + set.length > this.words.length) {
-      this.close();
-      this.words = new Uint32Array(new SharedArrayBuffer(4 * Math.max(this.partWords, set.length)));
-      this.offsets = [0];
-    }
-    this.words.set(set, this.offsets[this.offsets.length - 1]);
-    this.offsets.push(this.offsets[this.offsets.length - 1] + set.length);
+    const { chunk, start } = this.arena.add(set);
+    if (chunk === this.offsets.length) this.offsets.push([start]);
+    this.offsets[chunk].push(start + set.length);
   }
 
   finish(): PackedSets[] {
-    this.close();
-    return this.done;
-  }
-
-  private close(): void {
-    if (this.offsets.length > 1) this.done.push({ words: this.words, offsets: Uint32Array.from(this.offsets) });
+    return this.offsets.map((offsets, chunk) => ({
+      words: new Uint32Array(this.arena.chunks[chunk]),
+      offsets: Uint32Array.from(offsets),
+    }));
   }
 }
 

@@ -40,6 +40,9 @@ const CHUNK_WORDS = 2 ** 22;
  */
 export class SetArena {
   readonly chunks: SharedArrayBuffer[] = [];
+  /** Words an own chunk holds (a set larger than that gets a chunk of its own size). */
+  constructor(private readonly chunkWords = CHUNK_WORDS) {}
+
   /** The last chunk, while it is the arena's own and has room: copies go there. */
   private words: Uint32Array | undefined;
   /** Words used in `words`. */
@@ -51,7 +54,7 @@ export class SetArena {
   add(set: Uint32Array): { readonly chunk: number; readonly start: number; readonly view: Uint32Array } {
     if (set.buffer instanceof SharedArrayBuffer) return this.adopt(set, set.buffer);
     if (this.words === undefined || this.used + set.length > this.words.length) {
-      const buffer = new SharedArrayBuffer(4 * Math.max(CHUNK_WORDS, set.length));
+      const buffer = new SharedArrayBuffer(4 * Math.max(this.chunkWords, set.length));
       this.own.add(buffer);
       this.words = new Uint32Array(buffer);
       this.chunks.push(buffer);
