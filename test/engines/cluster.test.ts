@@ -359,7 +359,7 @@ describe('shards with text ranges (v3)', () => {
     const corpus = readFileSync(CHAINS);
     for (const shard of shardsOf('chains', 2)) {
       const meta = await readShardMeta(shard);
-      expect([meta.format, meta.sets]).toEqual(['gpudedup-shard/v3', false]);
+      expect([meta.format, meta.sets]).toEqual(['gpudedup-shard/v4', false]);
       expect(meta.texts!.files).toEqual([{ path: CHAINS, size: corpus.length, mtimeMs: statSync(CHAINS).mtimeMs }]);
       const { connection, close } = await openDuckDb();
       try {
