@@ -11,9 +11,13 @@ import type { OrderingPrePass } from '../../firstPass/firstPass.js';
 import type { SignedUnit } from '../../firstPass/signedUnits.js';
 import { EMPTY_SLOT_WORD } from '../../signatures/backend.js';
 
+/** Rows a chunk of the ring holds. */
+const CHUNK_ROWS = 4096;
+
 export class RecentGroupRows implements OrderingPrePass {
   private readonly index = new ExactDuplicateIndex();
-  private held = new Uint32Array(0);
+  /** The ring's rows in chunks of CHUNK_ROWS, allocated as it fills (never copied). */
+  private readonly held: Uint32Array[] = [];
   /** Groups whose first row was taken in (they are numbered in order of first appearance). */
   private stored = 0;
   /** Duplicates signed again, their group's row no longer held. */
@@ -54,21 +58,20 @@ export class RecentGroupRows implements OrderingPrePass {
         s++;
         rows.set(row, to);
         if (group === this.stored) this.keep(row);
-      } else {
-        const from = (group % this.capacity) * width;
-        rows.set(this.held.subarray(from, from + width), to);
-      }
+      } else rows.set(this.rowOf(group % this.capacity), to);
     }
     return rows;
   }
 
   private keep(row: Uint32Array): void {
-    const at = (this.stored++ % this.capacity) * this.width;
-    if (at + this.width > this.held.length) {
-      const grown = new Uint32Array(Math.min(this.capacity * this.width, Math.max(2 * this.held.length, 1 << 16)));
-      grown.set(this.held);
-      this.held = grown;
-    }
-    this.held.set(row, at);
+    const slot = this.stored++ % this.capacity;
+    if (slot % CHUNK_ROWS === 0 && this.held.length === slot / CHUNK_ROWS)
+      this.held.push(new Uint32Array(Math.min(CHUNK_ROWS, this.capacity - slot) * this.width));
+    this.rowOf(slot).set(row);
+  }
+
+  private rowOf(slot: number): Uint32Array {
+    const at = (slot % CHUNK_ROWS) * this.width;
+    return this.held[Math.floor(slot / CHUNK_ROWS)].subarray(at, at + this.width);
   }
 }
