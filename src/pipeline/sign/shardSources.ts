@@ -128,6 +128,10 @@ async function rangeSource(
     pieces,
   };
   let documents = 0;
+  const next = (k: number): number => {
+    pieces[k].documents++;
+    return rangePosition(shard.index, documents++);
+  };
   return {
     bytes: mine.reduce(
       (sum, p) => sum + pieceBytes(p, described.planned[p.file].size, described.planned[p.file].split),
@@ -144,9 +148,8 @@ async function rangeSource(
           countBytes,
           texts !== undefined,
         )) {
-          pieces[k].documents++;
           const range = texts === undefined ? undefined : { ...doc.range!, file: piece.file };
-          yield { ...doc, index: rangePosition(shard.index, documents++), range };
+          yield { ...doc, index: next(k), range };
           if ((documents & 1023) === 0) progress.update(documents, bytesRead);
         }
       }
@@ -154,21 +157,29 @@ async function rangeSource(
     },
     meta: () => ({ totalDocuments: documents, bytesRead, ranges }),
     texts,
-    units: mine.every((p) => files[p.file].format === 'jsonl' && p.kind !== 'groups' && rangeSize(files[p.file]) !== undefined)
-      ? {
-          units: () => rangeUnits(files, mine),
-          fileOf: (k) => mine[k].file,
-          midFile: (k) => {
-            const { start } = rangeOf(files, mine[k]);
-            return start > 0 ? { path: files[mine[k].file].path, start } : undefined;
-          },
-          position: (k) => {
-            pieces[k].documents++;
-            return rangePosition(shard.index, documents++);
-          },
-          read: countBytes,
-        }
-      : undefined,
+    units: workerUnits(files, mine, next, countBytes),
+  };
+}
+
+/** The pieces as range units, where every one is uncompressed JSON Lines; `next(piece)` counts a document. */
+function workerUnits(
+  files: readonly InputFile[],
+  mine: readonly Piece[],
+  next: (piece: number) => number,
+  countBytes: CountBytes,
+): ShardUnits | undefined {
+  const byRange = (p: Piece): boolean =>
+    files[p.file].format === 'jsonl' && p.kind !== 'groups' && rangeSize(files[p.file]) !== undefined;
+  if (!mine.every(byRange)) return undefined;
+  return {
+    units: () => rangeUnits(files, mine),
+    fileOf: (k) => mine[k].file,
+    midFile: (k) => {
+      const { start } = rangeOf(files, mine[k]);
+      return start > 0 ? { path: files[mine[k].file].path, start } : undefined;
+    },
+    position: next,
+    read: countBytes,
   };
 }
 
@@ -191,7 +202,15 @@ function* rangeUnits(
     const path = start === 0 ? file.path : `${file.path} from byte ${start}`;
     const [size, qualifyIds] = [file.size ?? 0, files.length > 1];
     for (let at = start; at < end; at += UNIT_BYTES) {
-      const unit = { kind: 'range', path, source: file.path, start: at, end: Math.min(end, at + UNIT_BYTES), size, qualifyIds };
+      const unit = {
+        kind: 'range',
+        path,
+        source: file.path,
+        start: at,
+        end: Math.min(end, at + UNIT_BYTES),
+        size,
+        qualifyIds,
+      };
       yield { unit: unit as RangeUnit, piece };
     }
   }

@@ -17,13 +17,15 @@ import { skippedInputCounter, type DedupHooks, type RunSigner, type StageProgres
 import { appendRows, type SignedRows } from './shardRows.js';
 import { RecentGroupRows } from './recentGroupRows.js';
 import type { ShardUnits } from './shardSources.js';
-import type { SignShardConfig } from './signShard.js';
+import type { LshParams } from '../../bands/lshParams.js';
+import type { ReadOptions } from '../../io/documents.js';
+import type { SignatureParams } from '../../signatures/params.js';
 
 /** Memory for the rows of recent exact groups (a 128-slot 64-bit row is 1 KiB: 256 Ki groups). */
 export const HELD_ROW_BYTES = 1 << 28;
 
 export interface ShardRun {
-  readonly config: SignShardConfig;
+  readonly config: { readonly params: SignatureParams; readonly lsh: LshParams; readonly read: ReadOptions };
   readonly signer: RunSigner;
   readonly hooks: DedupHooks;
   readonly lists: boolean;
@@ -40,7 +42,9 @@ export async function signUnitsInto(
 ): Promise<number> {
   const { config, signer } = run;
   const width = 2 * signer.firstPass.backend.k;
-  const groups = run.lists ? undefined : new RecentGroupRows(width, Math.max(1, Math.floor(heldRowBytes / (4 * width))));
+  const groups = run.lists
+    ? undefined
+    : new RecentGroupRows(width, Math.max(1, Math.floor(heldRowBytes / (4 * width))));
   const skipped = skippedInputCounter(run.hooks, config.read);
   // The units come back in the order they go out: each one's piece and bytes, queued.
   const sent: { piece: number; bytes: number }[] = [];
@@ -64,7 +68,8 @@ export async function signUnitsInto(
     const { piece, bytes: unitBytes } = sent.shift()!;
     plan.read(unitBytes);
     bytes += unitBytes;
-    const signatures = groups === undefined ? rowsOfEveryDocument(unit, signer.firstPass.backend.k) : groups.rowsOf(unit);
+    const signatures =
+      groups === undefined ? rowsOfEveryDocument(unit, signer.firstPass.backend.k) : groups.rowsOf(unit);
     const rows = unitRows(unit, signatures, piece, plan, run, skipped.onInvalid);
     empty += appendRows(writer, rows, config);
     documents += unit.documents.count;
