@@ -124,7 +124,7 @@ async function* textBatches<D extends TextDocument>(
 }
 
 /** Every document's set: the selected (non-empty) ones' from the unit, copied; an empty one's empty. */
-function setsOfEveryDocument(unit: SignedUnit): Uint32Array[] {
+export function setsOfEveryDocument(unit: SignedUnit): Uint32Array[] {
   const sets: Uint32Array[] = [];
   const none = new Uint32Array(0);
   let s = 0;

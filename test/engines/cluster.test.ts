@@ -353,13 +353,13 @@ describe('the shard file', () => {
   }, 60_000);
 });
 
-describe('shards with text ranges (v3)', () => {
-  it("record where each document's JSON line lies: its bytes are the line, and no list is stored", async () => {
+describe('shards with text ranges (v4)', () => {
+  it("record where each document's JSON line lies: its bytes are the line and its end, and no list is stored", async () => {
     const lines = new Map(chainRecords().map(({ doc, line }) => [doc.id, line]));
     const corpus = readFileSync(CHAINS);
     for (const shard of shardsOf('chains', 2)) {
       const meta = await readShardMeta(shard);
-      expect([meta.format, meta.sets]).toEqual(['gpudedup-shard/v3', false]);
+      expect([meta.format, meta.sets]).toEqual(['gpudedup-shard/v4', false]);
       expect(meta.texts!.files).toEqual([{ path: CHAINS, size: corpus.length, mtimeMs: statSync(CHAINS).mtimeMs }]);
       const { connection, close } = await openDuckDb();
       try {
@@ -368,9 +368,10 @@ describe('shards with text ranges (v3)', () => {
         expect(Object.keys(rows[0])).not.toContain('shingles');
         for (const row of rows) {
           const [start, bytes] = [Number(row.text_start), Number(row.text_bytes)];
+          // v4: the workers' range, the line's end included (the chains end every line with \n).
           expect([Number(row.text_file), corpus.toString('utf8', start, start + bytes)]).toEqual([
             0,
-            lines.get(String(row.id)),
+            `${lines.get(String(row.id))}\n`,
           ]);
         }
       } finally {

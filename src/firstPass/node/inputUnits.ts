@@ -55,7 +55,7 @@ export async function* inputUnits(
  * The size of a JSON Lines file that can be read by range — a file of its own (no pipe, no copy), not compressed, not
  * `.json` — else undefined.
  */
-function rangeSize(file: InputFile): number | undefined {
+export function rangeSize(file: InputFile): number | undefined {
   if (file.path === '-' || spooledInput(file.path) !== undefined || isJsonName(file.path)) return undefined;
   let fd: number | undefined;
   try {

@@ -23,11 +23,15 @@
  * 64-bit shingle hash, signed), empty for an empty document |
  * | `text_file`, `text_start`, `text_bytes` | only when the metadata has `texts` (v3): where the document's text lies,
  * file `texts.files[text_file]`, its JSON line's bytes [start, start + bytes): `cluster`'s exact pass reads and
- * shingles the margin documents again from there (src/engines/textPairs.ts) instead of reading lists |
+ * shingles the margin documents again from there (src/engines/textPairs.ts) instead of reading lists; from v4 the
+ * range may end with the line's end (\n, \r\n or \r: JSON whitespace, which the reader's parse skips) |
  *
  * v3 (issue 38): `sign --shard` stores text ranges, not lists, where every input is an uncompressed JSON Lines file
  * (about 0.35× the corpus instead of 1.5×); `--shard-lists` (and other inputs) still store the lists, which the Spark
  * job, `--against` and `--audit` need. v1 and v2 shards are read as they were.
+ *
+ * v4 (issue 38): uncompressed JSON Lines are read by the first pass's workers, as `dedup` reads them
+ * (src/pipeline/sign/shardUnits.ts), and a document's range is the workers' line range, its line end included.
  *
  * Encodings (v2): random hashes do not compress, so the exact keys, bands and shingles are written PLAIN and
  * uncompressed (Snappy saved 5 % of the lists; sorted lists under DELTA_BINARY_PACKED 8 %), and no column carries
@@ -57,12 +61,17 @@ import { appendScoreColumn, appendSlotColumn, copyWords } from './slotColumns.js
 export { setValues } from './listColumn.js';
 import { forgetTemporary, removeTemporary, reserveTemporary } from '../files/temporaries.js';
 
-export const SHARD_FORMAT = 'gpudedup-shard/v3';
+export const SHARD_FORMAT = 'gpudedup-shard/v4';
 /**
  * Formats `cluster` reads. v1 (before issue 38) has v2's columns, its lists unsorted and every column
- * Snappy-compressed with statistics; v2 has no text ranges: both read as v3 is.
+ * Snappy-compressed with statistics; v2 has no text ranges; v3's ranges never hold a line's end: all read as v4 is.
  */
-export const READABLE_SHARD_FORMATS: readonly string[] = ['gpudedup-shard/v1', 'gpudedup-shard/v2', SHARD_FORMAT];
+export const READABLE_SHARD_FORMATS: readonly string[] = [
+  'gpudedup-shard/v1',
+  'gpudedup-shard/v2',
+  'gpudedup-shard/v3',
+  SHARD_FORMAT,
+];
 export const SHARD_META_KEY = 'gpudedup.shard';
 
 export type { ShardColumns, ShardMeta, ShardReading, ShardRows, ShardTexts } from './shardMeta.js';

@@ -21,6 +21,9 @@ import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { readDocuments, readsOnce, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { describeForShards, readPiece, whyNoRanges, type CountBytes } from '../../io/shardInputs.js';
 import { planShards, type Piece } from '../../io/shardPlan.js';
+import { rangeSize } from '../../firstPass/node/inputUnits.js';
+import { UNIT_BYTES } from '../../firstPass/lineUnits.js';
+import type { RangeUnit } from '../../firstPass/rangeUnits.js';
 import type { StageProgress } from '../shared/config.js';
 
 export interface ShardSource {
@@ -32,6 +35,22 @@ export interface ShardSource {
   meta(): Pick<ShardMeta, 'totalDocuments' | 'bytesRead' | 'ranges'>;
   /** With `byRange` and inputs that allow it: the files every document's `range` points into. */
   readonly texts?: ShardTexts;
+  /** Where every piece is uncompressed JSON Lines: the pieces as range units, for the first pass's workers to read. */
+  readonly units?: ShardUnits;
+}
+
+/** A shard's pieces as the first pass's range units (src/firstPass/rangeUnits.ts), read by the workers themselves. */
+export interface ShardUnits {
+  /** The units in input order, each with its piece (an index into the shard's pieces). */
+  units(): Generator<{ readonly unit: RangeUnit; readonly piece: number }>;
+  /** The input file piece `piece` is of (its index among the inputs: a text range's `file`). */
+  fileOf(piece: number): number;
+  /** Where the piece starts mid-file (no document there can be named by its line number); undefined at byte 0. */
+  midFile(piece: number): { readonly path: string; readonly start: number } | undefined;
+  /** The next document of piece `piece`: counted, and its position. */
+  position(piece: number): number;
+  /** Counts bytes handed to the workers. */
+  read(bytes: number): void;
 }
 
 /** Shards of at most 2^21 runs keep positions (index × 2^32 + ordinal) exact doubles. */
@@ -109,6 +128,10 @@ async function rangeSource(
     pieces,
   };
   let documents = 0;
+  const next = (k: number): number => {
+    pieces[k].documents++;
+    return rangePosition(shard.index, documents++);
+  };
   return {
     bytes: mine.reduce(
       (sum, p) => sum + pieceBytes(p, described.planned[p.file].size, described.planned[p.file].split),
@@ -125,9 +148,8 @@ async function rangeSource(
           countBytes,
           texts !== undefined,
         )) {
-          pieces[k].documents++;
           const range = texts === undefined ? undefined : { ...doc.range!, file: piece.file };
-          yield { ...doc, index: rangePosition(shard.index, documents++), range };
+          yield { ...doc, index: next(k), range };
           if ((documents & 1023) === 0) progress.update(documents, bytesRead);
         }
       }
@@ -135,7 +157,63 @@ async function rangeSource(
     },
     meta: () => ({ totalDocuments: documents, bytesRead, ranges }),
     texts,
+    units: workerUnits(files, mine, next, countBytes),
   };
+}
+
+/** The pieces as range units, where every one is uncompressed JSON Lines; `next(piece)` counts a document. */
+function workerUnits(
+  files: readonly InputFile[],
+  mine: readonly Piece[],
+  next: (piece: number) => number,
+  countBytes: CountBytes,
+): ShardUnits | undefined {
+  const byRange = (p: Piece): boolean =>
+    files[p.file].format === 'jsonl' && p.kind !== 'groups' && rangeSize(files[p.file]) !== undefined;
+  if (!mine.every(byRange)) return undefined;
+  return {
+    units: () => rangeUnits(files, mine),
+    fileOf: (k) => mine[k].file,
+    midFile: (k) => {
+      const { start } = rangeOf(files, mine[k]);
+      return start > 0 ? { path: files[mine[k].file].path, start } : undefined;
+    },
+    position: next,
+    read: countBytes,
+  };
+}
+
+/** A JSON Lines piece's bytes in its file. */
+function rangeOf(files: readonly InputFile[], piece: Piece): { start: number; end: number } {
+  return piece.kind === 'bytes' ? piece : { start: 0, end: files[piece.file].size ?? 0 };
+}
+
+/**
+ * The pieces cut into range units of UNIT_BYTES (as inputUnits.ts cuts a whole file). A piece that starts mid-file
+ * counts its lines from its own first line: its units are named `PATH from byte START`, which messages then name.
+ */
+function* rangeUnits(
+  files: readonly InputFile[],
+  mine: readonly Piece[],
+): Generator<{ readonly unit: RangeUnit; readonly piece: number }> {
+  for (const [piece, p] of mine.entries()) {
+    const file = files[p.file];
+    const { start, end } = rangeOf(files, p);
+    const path = start === 0 ? file.path : `${file.path} from byte ${start}`;
+    const [size, qualifyIds] = [file.size ?? 0, files.length > 1];
+    for (let at = start; at < end; at += UNIT_BYTES) {
+      const unit = {
+        kind: 'range',
+        path,
+        source: file.path,
+        start: at,
+        end: Math.min(end, at + UNIT_BYTES),
+        size,
+        qualifyIds,
+      };
+      yield { unit: unit as RangeUnit, piece };
+    }
+  }
 }
 
 function moduloSource(files: readonly InputFile[], shard: { index: number; count: number }): ShardSource {

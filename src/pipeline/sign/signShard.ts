@@ -9,20 +9,12 @@
  * at positions p mod N = I − 1 (shardSources.ts). Either way every document's
  * position orders it as in the whole input, and the metadata says how.
  */
-import { bandKey } from '../../bands/bandKeys.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import {
-  type FullSlotBits,
-  fromSignerWords,
-  signatureMatrix,
-  type SignatureMatrix,
-} from '../../bands/signatureMatrix.js';
-import { words64 } from '../../exact/exactKey.js';
 import { keepScore } from '../../text/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta, type ShardTexts } from '../../formats/shards/shardFile.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
 import { listInputFiles } from '../../io/readDocuments.js';
-import { schemeOf, shingleOptionsOf, weightsOf, type SignatureParams } from '../../signatures/params.js';
+import { shingleOptionsOf, weightsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
 import { checkOutputs } from '../shared/outputChecks.js';
@@ -36,6 +28,8 @@ import {
   type RunSigner,
 } from '../shared/config.js';
 import { shardSource, type ShardSource } from './shardSources.js';
+import { appendRows, slotColumns, type SignedRows } from './shardRows.js';
+import { signUnitsInto } from './shardUnits.js';
 
 export interface ShardSlice {
   /** 0-based. */
@@ -170,6 +164,13 @@ async function signInto(
     source.bytes,
     'bytes',
     async (progress) => {
+      // Uncompressed JSON Lines are read by the workers, as dedup reads them (shardUnits.ts); with a score field,
+      // which needs each record here, they are read on this thread as other inputs are.
+      if (source.units !== undefined && config.scoreField === undefined) {
+        const run = { config, signer, hooks, lists: stored.lists, texts: stored.texts !== undefined };
+        empty = await signUnitsInto(writer, source.units, run, progress);
+        return;
+      }
       const skipped = skippedInputCounter(hooks, config.read);
       const read = { ...config.read, onInvalid: skipped.onInvalid, onBinary: skipped.onBinary };
       // Ids are checked unique among the documents this shard reads (all of them, on standard input).
@@ -181,7 +182,7 @@ async function signInto(
         exactKeys: true,
       };
       for await (const batch of signDocuments(documents, signer.firstPass, pipeline))
-        empty += appendBatch(writer, batch, config, stored.lists);
+        empty += appendRows(writer, batchRows(batch, config, stored.lists), config);
     },
   );
   return empty;
@@ -205,80 +206,26 @@ function shardMeta(config: SignShardConfig, documents: number, source: ShardSour
   };
 }
 
-/** The shard's slot columns: k, or SimHash's one fingerprint (`slot_0`, its 64 one-bit slots packed: shardFile.ts). */
-function slotColumns(params: SignatureParams): number {
-  return schemeOf(params) === 'simhash' ? 1 : params.k;
-}
-
-/**
- * A SimHash signature's fingerprint from its 64 one-bit slots (row d of the matrix), as a signed INT64. Only a
- * document without elements has other slots (all-ones), and that is an empty one (no token, no shingle; an idf
- * weight is at least 1), which the shard marks empty.
- */
-function packedFingerprint(matrix: SignatureMatrix, d: number): bigint {
-  const { k, slotBits, words } = matrix;
-  let fingerprint = 0n;
-  for (let i = k - 1; i >= 0; i--) {
-    const low = slotBits === 64 ? words[(d * k + i) * 2] : words[d * k + i];
-    fingerprint = (fingerprint << 1n) | BigInt(low & 1);
-  }
-  return BigInt.asIntN(64, fingerprint);
-}
-
-/** Rows of one signed batch; returns the number of empty documents in it. */
-function appendBatch(
-  writer: ShardWriter,
-  batch: SignedBatch<InputDocument>,
-  config: SignShardConfig,
-  lists: boolean,
-): number {
-  const { k } = config.params;
-  const slotBits = config.params.slotBits as FullSlotBits; // runSignShard refused the others
-  const { bands } = config.lsh;
-  const matrix = signatureMatrix(fromSignerWords(batch.signatures, slotBits), k, slotBits);
-  // Band keys and slots as (lo, hi) words of signed INT64s, through BigInt64Array views: no BigInt per value.
-  const bandKeys = new BigInt64Array(bands);
-  const bandWords = new Uint32Array(bandKeys.buffer);
-  const simhash = schemeOf(config.params) === 'simhash';
-  const slots = new BigInt64Array(slotColumns(config.params));
-  const slotWords = new Uint32Array(slots.buffer);
-  // The workers' exact keys: the very keys dedup's exact pre-pass groups by.
-  const exact = batch.exactKeys!;
-  let empty = 0;
-  batch.documents.forEach((doc, d) => {
-    const isEmpty = batch.empty[d] === 1;
-    if (isEmpty) empty++;
-    if (isEmpty) bandWords.fill(0);
-    else for (let j = 0; j < bands; j++) bandKey(matrix, d, j, config.lsh, bandWords, 2 * j);
-    if (simhash) slots[0] = isEmpty ? -1n : packedFingerprint(matrix, d);
-    else slotRow(matrix, d, slotWords);
-    const score =
-      config.scoreField === undefined
+/** A signed batch of documents read on this thread, as rows. */
+function batchRows(batch: SignedBatch<InputDocument>, config: SignShardConfig, lists: boolean): SignedRows {
+  const { documents, signatures, exactKeys, empty, sets } = batch;
+  const field = config.scoreField;
+  return {
+    count: documents.length,
+    id: (d) => documents[d].id,
+    position: (d) => documents[d].index,
+    length: (d) => documents[d].text.length,
+    score:
+      field === undefined
         ? undefined
-        : keepScore({ kind: 'field', field: config.scoreField }, doc.text, doc.record).score;
-    const e = 4 * d;
-    writer.push(
-      doc.id,
-      doc.index,
-      isEmpty ? null : [words64(exact[e], exact[e + 1]), words64(exact[e + 2], exact[e + 3])],
-      doc.text.length,
-      bandKeys,
-      slots,
-      lists ? batch.sets[d] : undefined,
-      score,
-      doc.range === undefined ? undefined : { file: doc.range.file!, start: doc.range.start, bytes: doc.range.bytes },
-    );
-  });
-  return empty;
-}
-
-/** Row d's slots as INT64 words: a 64-bit slot's (lo, hi) as they are, a 32-bit slot's value unsigned (hi 0). */
-function slotRow(matrix: SignatureMatrix, d: number, out: Uint32Array): void {
-  const { k, slotBits, words } = matrix;
-  if (slotBits === 64) out.set(words.subarray(2 * d * k, 2 * (d + 1) * k));
-  else
-    for (let i = 0; i < k; i++) {
-      out[2 * i] = words[d * k + i];
-      out[2 * i + 1] = 0;
-    }
+        : (d) => keepScore({ kind: 'field', field }, documents[d].text, documents[d].record).score,
+    range: (d) => {
+      const range = documents[d].range;
+      return range === undefined ? undefined : { file: range.file!, start: range.start, bytes: range.bytes };
+    },
+    exactKeys: exactKeys!,
+    empty,
+    signatures,
+    set: lists ? (d) => sets[d] : undefined,
+  };
 }
