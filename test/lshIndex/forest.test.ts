@@ -39,7 +39,10 @@ describe('PrefixForest.range', () => {
     let nonEmpty = 0;
     // Each query's prefixes longest first (each range widened from the one before, as a descent asks) and shortest
     // first (each searched afresh): the same positions, and where none share the prefix, where it would go.
-    for (const order of [[4, 3, 2, 1], [1, 2, 3, 4]])
+    for (const order of [
+      [4, 3, 2, 1],
+      [1, 2, 3, 4],
+    ])
       for (const query of queries) {
         forest.beginQuery();
         for (let t = 0; t < trees; t++)
