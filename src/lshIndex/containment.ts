@@ -141,6 +141,14 @@ function postingCandidates(
   return found;
 }
 
+/** The query's shingles as queryBits lays them out, where a set is given and a segment has bitmaps to test. */
+export function bitsToTest(
+  set: Uint32Array | undefined,
+  forests: readonly { readonly data: { readonly bitmaps?: Uint32Array } }[],
+): Uint32Array | undefined {
+  return set === undefined || forests.every((f) => f.data.bitmaps === undefined) ? undefined : queryBits(set);
+}
+
 function verified(
   segments: readonly IndexSegment[],
   forests: readonly PrefixForest[],
@@ -154,7 +162,7 @@ function verified(
   // Jaccard, whatever the index measures (a containment is a Jaccard's), with the query's table filled once.
   const jaccard = query.set === undefined ? undefined : jaccardWith(query.set);
   // A row that surely lacks `lack` of the query's shingles (its bitmap, shingleBitmaps.ts) holds less than C of them.
-  const bits = query.set === undefined ? undefined : queryBits(query.set);
+  const bits = bitsToTest(query.set, forests);
   const lack = missingBelowContainment(c, q);
   for (const m of met) {
     const source = segments[m.segment];

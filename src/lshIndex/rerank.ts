@@ -131,9 +131,6 @@ function byLevel(levels: readonly number[], slots: number): Uint32Array {
   return out;
 }
 
-/** One number per (segment, row): rows are below 2^32, segments far below 2^20. */
-const keyOf = (segment: number, row: number): number => segment * 2 ** 32 + row;
-
 /** What a match is ranked by: exact Jaccard where measured, else the estimate. */
 const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
 
@@ -144,12 +141,17 @@ export class Ranking {
   private rescored = 0;
   private readonly budget: number;
   private floor = { kth: Number.NaN, value: 0 };
-  private readonly read = new Set<number>();
+  /**
+   * The rows rescored, by segment, as read (wasRescored's sets are built from them when first asked: only a short
+   * query asks). Not a Set of segment·2^32 + row keys: those are heap numbers, one allocation a row read.
+   */
+  private readonly read: number[][] = [];
+  private readSets?: Set<number>[];
 
   constructor(
     readonly top: number,
-    /** Rescores one row. */
-    private readonly score: (segment: number, row: number) => RowScore,
+    /** Rescores one row; `agreement`, its fingerprint agreement, where the caller measured it already. */
+    private readonly score: (segment: number, row: number, agreement?: number) => RowScore,
   ) {
     this.best = new KBest(top);
     this.budget = rescoreBudget(top);
@@ -184,19 +186,20 @@ export class Ranking {
       // Below the floor nothing is promised: a row is read for a better one at J ≥ floor, not for every row that
       // might beat a K-th of 0.1 (on an index of overlapping text, thousands).
       if (this.full && m.agreement < this.floorAt(Math.max(this.kth, floor), slots) - 0.5 / slots) break;
-      if (!this.rescore(m.segment, m.row)) break;
+      if (!this.rescore(m.segment, m.row, m.agreement)) break;
     }
   }
 
   /**
    * What rescoreMet does with rows 0 … n − 1 (n = bounds.length, in met order) of agreements agreementOf(i) (in
    * slots), where bounds[i] ≥ agreementOf(i): each level of agreement, most first, is read in met order while a row
-   * could still beat the K-th, and a row's agreement is measured only once its bound reaches the level being read.
+   * could still beat the K-th, and a row's agreement is measured only once its bound reaches the level being read
+   * (and handed to `rescore`, in slots).
    */
   rescoreByLevels(
     bounds: readonly number[],
     agreementOf: (i: number) => number,
-    rescore: (i: number) => boolean,
+    rescore: (i: number, agreement: number) => boolean,
     slots: number,
     floor: number,
   ): void {
@@ -210,7 +213,7 @@ export class Ranking {
         levels[agreementOf(byBound[next])].push(byBound[next++]);
       for (const i of levels[a].sort((x, y) => x - y)) {
         // As rescoreMet: agreement a/slots below agreementFloor(K-th) − 0.5/slots, i.e. a < that floor in slots.
-        if (below(a) || !rescore(i)) return;
+        if (below(a) || !rescore(i, a)) return;
       }
     }
   }
@@ -221,12 +224,16 @@ export class Ranking {
     return this.floor.value;
   }
 
-  /** Rescores one row (false once the budget is spent); kept where it shares something with the query. */
-  rescore(segment: number, row: number): boolean {
+  /**
+   * Rescores one row (false once the budget is spent); kept where it shares something with the query. `agreement`:
+   * its fingerprint agreement where the caller has it (handed to the scorer, which need not measure it again).
+   */
+  rescore(segment: number, row: number, agreement?: number): boolean {
     if (this.exhausted) return false;
     this.rescored++;
-    this.read.add(keyOf(segment, row));
-    const scores = this.score(segment, row);
+    (this.read[segment] ??= []).push(row);
+    if (this.readSets !== undefined) (this.readSets[segment] ??= new Set()).add(row);
+    const scores = this.score(segment, row, agreement);
     if (scoreOf(scores) <= 0) return true; // nothing in common: never an answer
     this.kept.push({ segment, row, ...scores });
     this.best.offer(scoreOf(scores));
@@ -235,7 +242,8 @@ export class Ranking {
 
   /** Whether the row was rescored already (a row met by the forests but not read may still be, from the postings). */
   wasRescored(segment: number, row: number): boolean {
-    return this.read.has(keyOf(segment, row));
+    this.readSets ??= this.read.map((rows) => new Set(rows));
+    return this.readSets[segment]?.has(row) ?? false;
   }
 
   /**

@@ -121,6 +121,21 @@ export function missingBelow(kth: number, q: number, x: number): number {
 }
 
 /**
+ * Whether a row's bitmap is worth testing against the K-th (a cost, not a correctness, question: the test itself is
+ * exact, and a row not tested is read): whether, were its Jaccard one standard error below its fingerprint
+ * agreement over `slots`, its bitmap would be expected to show enough shingles missing to bound it below `kth` —
+ * each of the query's shingles it lacks shows with probability (1 − 2^−10)^x ≈ e^(−x/1,024). Issue 39: a family's
+ * rows near the K-th are never ruled out (~1 % of ~1,000 at 1 M), and the test cost ~1 µs a row; a near copy's
+ * K-th (J ≈ 0.9) still rules out rows at 0.8.
+ */
+export function worthTesting(agreement: number, slots: number, kth: number, q: number, x: number): boolean {
+  const j = Math.max(0, agreement - Math.sqrt((agreement * (1 - agreement)) / slots));
+  const common = (j * (q + x)) / (1 + j);
+  const most = Math.min(x, q - (q - common) * Math.exp(-x / (32 * BITMAP_WORDS)));
+  return most / (q + x - most) < kth;
+}
+
+/**
  * The fewest shingles a row must surely lack of the query's q for common / q (its containment, as verified measures
  * it) to be below c, with common ≤ q − missing; q + 1 where none is enough.
  */

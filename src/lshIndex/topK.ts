@@ -22,7 +22,7 @@ import type { PrefixForest } from './forest.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
 import { Ranking } from './rerank.js';
 import type { IndexSegment } from './segment.js';
-import { missingBelow, queryBits, surelyMissing } from './shingleBitmaps.js';
+import { missingBelow, queryBits, surelyMissing, worthTesting } from './shingleBitmaps.js';
 import type { ForestQuery, RowScorer } from './rowScorer.js';
 import type { IndexMatch } from './types.js';
 
@@ -138,7 +138,7 @@ function rescoreAtDepth(
   ranking.rescoreByLevels(
     bounds,
     (i) => Math.round(forests[at[i]].agreement(rows[i], query.fingerprints) * slots),
-    (i) => ranking.rescore(at[i], rows[i]),
+    (i, agreement) => ranking.rescore(at[i], rows[i], agreement / slots),
     slots,
     TOP_FLOOR,
   );
@@ -163,11 +163,12 @@ export function topMatches(
   // Ranked by exact Jaccard, a row's set is read and its estimate only if it is returned (issue 39: the rescoring of
   // a family of thousands is the top-K's cost); the fingerprint agreement orders exact ties meanwhile.
   const below = set === undefined ? undefined : belowKth(forests, set);
-  const ranking: Ranking = new Ranking(top, (segment, row) => {
+  const ranking: Ranking = new Ranking(top, (segment, row, met) => {
     if (set === undefined) return scorer.scores(segments[segment], row, undefined);
+    const agreement = met ?? forests[segment].agreement(row, query.fingerprints);
     // A row whose bitmap bounds its Jaccard below the K-th's cannot enter the top K: not read (counted as rescored).
-    if (ranking.full && below!(segment, row, ranking.kth)) return { similarity: 0 };
-    return scorer.exactScores(segments[segment], row, set, forests[segment].agreement(row, query.fingerprints));
+    if (ranking.full && below!(segment, row, ranking.kth, agreement)) return { similarity: 0 };
+    return scorer.exactScores(segments[segment], row, set, agreement);
   });
   for (let r = depth; r >= 1 && !ranking.exhausted; r--) {
     // Below the floor's depth (one slot, where a long index shares a slot with nearly any text), only until K
@@ -189,18 +190,20 @@ export function topMatches(
 
 /**
  * Whether a row's Jaccard with the query (its set) is surely below `kth`: its shingle bitmap (shingleBitmaps.ts)
- * shows it lacks enough of the query's shingles. False where the forest has no bitmaps.
+ * shows it lacks enough of the query's shingles. False where the forest has no bitmaps, and where its fingerprint
+ * `agreement` makes the test unlikely to tell (worthTesting); the query's bits are laid out at the first test.
  */
 function belowKth(
   forests: readonly PrefixForest[],
   set: Uint32Array,
-): (segment: number, row: number, kth: number) => boolean {
-  const bits = queryBits(set);
+): (segment: number, row: number, kth: number, agreement: number) => boolean {
+  let bits: Uint32Array | undefined;
   const q = set.length / 2;
-  return (segment, row, kth) => {
+  return (segment, row, kth, agreement) => {
     const { bitmaps, sizes } = forests[segment].data;
-    if (bitmaps === undefined) return false;
+    if (bitmaps === undefined || !worthTesting(agreement, forests[segment].slots, kth, q, sizes[row])) return false;
     const lack = missingBelow(kth, q, sizes[row]);
+    bits ??= queryBits(set);
     return lack <= q && surelyMissing(bitmaps, row, bits, lack) >= lack;
   };
 }

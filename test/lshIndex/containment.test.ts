@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { jaccardFloor, depthFor, containmentOf, mostMissing } from '../../src/lshIndex/containment.js';
+import { bitsToTest, jaccardFloor, depthFor, containmentOf, mostMissing } from '../../src/lshIndex/containment.js';
 import { leastHits, sampledKeys } from '../../src/lshIndex/postings.js';
 import { MemorySegment } from '../../src/lshIndex/segment.js';
 import {
@@ -157,6 +157,14 @@ describe('containment queries (LSH Ensemble over the forests)', () => {
     } finally {
       reads.mockRestore();
     }
+  });
+
+  it("lays the query's bits out only where a segment has bitmaps (an index without sets has none)", () => {
+    const set = new Uint32Array([1, 2, 3, 4, 5, 6]);
+    const none = { data: {} };
+    expect(bitsToTest(set, [none, none])).toBeUndefined();
+    expect(bitsToTest(undefined, [{ data: { bitmaps: new Uint32Array(BITMAP_WORDS) } }])).toBeUndefined();
+    expect(bitsToTest(set, [none, { data: { bitmaps: new Uint32Array(BITMAP_WORDS) } }])).toEqual(queryBits(set));
   });
 
   it('mostMissing: the most shingles a document may lack and hold C of q (common / q ≥ C, as verified counts)', () => {

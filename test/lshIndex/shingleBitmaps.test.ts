@@ -18,7 +18,9 @@ import {
   missingBelow,
   missingBelowContainment,
   queryBits,
+  setBits,
   surelyMissing,
+  worthTesting,
 } from '../../src/lshIndex/shingleBitmaps.js';
 import { inlineIndexSigner, signTexts } from '../../src/lshIndex/signing.js';
 import { topMatches } from '../../src/lshIndex/topK.js';
@@ -37,6 +39,32 @@ function randomSet(random: () => number, n: number): Uint32Array {
 }
 
 describe('shingle bitmaps: the bounds', () => {
+  it('worthTesting: a family row near the K-th is not tested, a row well below it is (a cost gate, not a bound)', () => {
+    const random = rng(3);
+    // How often a row of 300 shingles at Jaccard j with a query of 300 is ruled out against `kth` by its bitmap.
+    const ruledOut = (j: number, kth: number): number => {
+      const common = Math.round((j * 600) / (1 + j));
+      let out = 0;
+      for (let trial = 0; trial < 50; trial++) {
+        const query = randomSet(random, 300);
+        const row = new Uint32Array([...query.subarray(0, 2 * common), ...randomSet(random, 300 - common)]);
+        const bitmaps = new Uint32Array(BITMAP_WORDS);
+        setBits(row, 0, row.length, bitmaps, 0);
+        const lack = missingBelow(kth, 300, 300);
+        if (surelyMissing(bitmaps, 0, queryBits(query), lack) >= lack) out++;
+      }
+      return out / 50;
+    };
+    // Issue 39's family queries: rows at 0.38–0.45 read against a K-th of 0.446 are never ruled out: not tested.
+    expect(ruledOut(0.4, 0.446)).toBe(0);
+    expect(worthTesting(0.4, 128, 0.446, 300, 300)).toBe(false);
+    // A near copy's K-th (0.9) rules out rows at 0.8, and a K-th of 0.45 rows at 0.25: tested.
+    expect(ruledOut(0.8, 0.9)).toBeGreaterThan(0.9);
+    expect(worthTesting(0.8, 128, 0.9, 300, 300)).toBe(true);
+    expect(ruledOut(0.25, 0.45)).toBeGreaterThan(0.9);
+    expect(worthTesting(0.25, 128, 0.45, 300, 300)).toBe(true);
+  });
+
   it('missingBelow is the least missing count at which every possible common gives Jaccard < K-th', () => {
     const random = rng(11);
     const wrong: object[] = [];
