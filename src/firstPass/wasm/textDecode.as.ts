@@ -193,6 +193,26 @@ let pending: bool = false;
   return w + 15;
 }
 
+/** A code point's lower case c (lowerCase's, not IN_CONTEXT) at w, as the loop below writes it; returns where writing goes on. */
+@inline function writeLower(w: usize, c: i32): usize {
+  if (c == EXPANDS) {
+    // U+0130 → U+0069 U+0307: neither is White_Space.
+    w = openToken(w);
+    store<u8>(w, 0x69);
+    return w + 1 + <usize>putUtf8(w + 1, 0x307);
+  }
+  if (isWhiteSpace(c)) {
+    closeToken();
+    return w;
+  }
+  w = openToken(w);
+  if (c < 0x80) {
+    store<u8>(w, <u8>c);
+    return w + 1;
+  }
+  return w + <usize>putUtf8(w, c);
+}
+
 /**
  * The text from s — a JSON string's contents up to its closing quote, or raw
  * UTF-8 up to `limit` — lowercased, its tokens joined by single spaces at `norm`
@@ -256,20 +276,7 @@ function decodeFrom(s: i32, limit: i32, json: bool): i32 {
     bytes += utf8Bytes(cp);
     const c = lowerCase(cp);
     if (c == IN_CONTEXT) return -1;
-    if (c == EXPANDS) {
-      // U+0130 → U+0069 U+0307: neither is White_Space.
-      w = openToken(w);
-      store<u8>(w, 0x69);
-      w += 1 + <usize>putUtf8(w + 1, 0x307);
-      continue;
-    }
-    if (isWhiteSpace(c)) {
-      closeToken();
-      continue;
-    }
-    w = openToken(w);
-    if (c < 0x80) { store<u8>(w, <u8>c); w++; }
-    else w += <usize>putUtf8(w, c);
+    w = writeLower(w, c);
   }
   if (!closed) return -1;
   utf16 = units;

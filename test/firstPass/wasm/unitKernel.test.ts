@@ -247,9 +247,10 @@ describe('the first pass kernel', () => {
     // Mostly printable ASCII and single spaces, so that many 16-byte blocks take the kernel's fast path, and now and
     // then what must leave it: two spaces, a tab, a quote or backslash (escaped in JSON, plain in a raw text), é, DEL.
     const random = randomGenerator(23);
+    const PROSE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,;@[`{~';
     const piece = (): string => {
       const r = random();
-      if (r < 0.78) return 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,;@[`{~'[Math.floor(random() * 70)];
+      if (r < 0.78) return PROSE[Math.floor(random() * PROSE.length)];
       if (r < 0.93) return ' ';
       return ['  ', '   ', '\t', '"', '\\', 'é', '\u007f', 'Z', '@', '['][Math.floor(random() * 10)];
     };
