@@ -104,6 +104,7 @@ export function shingle(out: usize): i32 {
     return 1;
   }
   clearTable(windows);
+  if (!char && span == 5) return fiveTokenWindows(out, units);
   let w = 0;
   // Four windows at a time: four independent multiply chains instead of one (FNV is latency-bound).
   for (; w + 4 <= windows; w += 4) {
@@ -133,6 +134,35 @@ export function shingle(out: usize): i32 {
   }
   for (; w < windows; w++) {
     keep(out, fnv(norm + <usize>load<u32>(starts + (<usize>w << 2)), norm + <usize>load<u32>(starts + (<usize>(w + span) << 2))));
+  }
+  return kept;
+}
+
+/**
+ * The windows of five tokens in one pass over the text: the five windows that hold a token are hashed side by side
+ * as its bytes (and its space) go by, five independent multiply chains with no window's tail left to run alone;
+ * after token t, window t − 4 is whole and kept, and a new one starts. Hashes and order as shingle's loop above.
+ */
+function fiveTokenWindows(out: usize, units: i32): i32 {
+  // h0 is the window of tokens t − 4.., h4 that of t..; those before token 0 are hashed and never kept.
+  let h0: u64 = FNV_BASIS, h1: u64 = FNV_BASIS, h2: u64 = FNV_BASIS, h3: u64 = FNV_BASIS, h4: u64 = FNV_BASIS;
+  let p = norm + <usize>load<u32>(starts);
+  for (let t = 0; t < units; t++) {
+    const end = norm + <usize>load<u32>(starts + (<usize>(t + 1) << 2));
+    for (; p < end; p++) {
+      const c = <u64>load<u8>(p);
+      h0 = (h0 ^ c) * FNV_PRIME;
+      h1 = (h1 ^ c) * FNV_PRIME;
+      h2 = (h2 ^ c) * FNV_PRIME;
+      h3 = (h3 ^ c) * FNV_PRIME;
+      h4 = (h4 ^ c) * FNV_PRIME;
+    }
+    if (t >= 4) keep(out, modP(h0));
+    h0 = h1;
+    h1 = h2;
+    h2 = h3;
+    h3 = h4;
+    h4 = FNV_BASIS;
   }
   return kept;
 }

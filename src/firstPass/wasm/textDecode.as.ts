@@ -169,6 +169,51 @@ let pending: bool = false;
 }
 
 /**
+ * 16 bytes at i of printable ASCII and single spaces (in a JSON string no quote or backslash), written to w as the
+ * loop below would write them byte by byte: lowercased, each space that closes a token kept for the next one (a last
+ * one owed), each token's start noted. Returns where writing goes on, or 0 where the block is anything else (a space
+ * after white space, a byte the loop must decode): the loop reads it then. Most of a prose text is such blocks.
+ */
+@inline function asciiBlock(i: i32, w: usize, json: bool): usize {
+  const v = v128.load(input + <usize>i);
+  let other = i8x16.ge_u(i8x16.sub(v, i8x16.splat(0x20)), i8x16.splat(0x5f));
+  if (json) other = v128.or(other, v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))));
+  const spaces = i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x20)));
+  if (v128.any_true(other) || (spaces & (spaces << 1)) != 0 || (!inToken && (spaces & 1) != 0)) return 0;
+  w = openToken(w);
+  const upper = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26));
+  v128.store(w, i8x16.add(v, v128.and(upper, i8x16.splat(0x20))));
+  // A token opens after every space but a last one.
+  for (let m = spaces & 0x7fff; m != 0; m &= m - 1) {
+    store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm) + <u32>ctz(m) + 1);
+    tokens++;
+  }
+  if ((spaces & 0x8000) == 0) return w + 16;
+  closeToken();
+  return w + 15;
+}
+
+/** A code point's lower case c (lowerCase's, not IN_CONTEXT) at w, as the loop below writes it; returns where writing goes on. */
+@inline function writeLower(w: usize, c: i32): usize {
+  if (c == EXPANDS) {
+    // U+0130 → U+0069 U+0307: neither is White_Space.
+    w = openToken(w);
+    store<u8>(w, 0x69);
+    return w + 1 + <usize>putUtf8(w + 1, 0x307);
+  }
+  if (isWhiteSpace(c)) {
+    closeToken();
+    return w;
+  }
+  w = openToken(w);
+  if (c < 0x80) {
+    store<u8>(w, <u8>c);
+    return w + 1;
+  }
+  return w + <usize>putUtf8(w, c);
+}
+
+/**
  * The text from s — a JSON string's contents up to its closing quote, or raw
  * UTF-8 up to `limit` — lowercased, its tokens joined by single spaces at `norm`
  * (normLen bytes), each token's start at `starts`; counts its UTF-16 units and
@@ -196,7 +241,18 @@ function decodeFrom(s: i32, limit: i32, json: bool): i32 {
   const quote = json ? 0x22 : -1;
   const backslash = json ? 0x5c : -1;
   let closed = !json;
+  // Blocks of 16 bytes are tried from here on; past one that is not ASCII prose, once the loop has read it.
+  let blocksFrom = s;
   while (i < limit) {
+    if (i >= blocksFrom && i + 16 <= limit) {
+      const past = asciiBlock(i, w, json);
+      if (past != 0) {
+        w = past;
+        i += 16; units += 16; bytes += 16;
+        continue;
+      }
+      blocksFrom = i + 16;
+    }
     const b = <i32>load<u8>(input + <usize>i);
     if (<u32>(b - 0x21) < 0x5e && b != quote && b != backslash) {
       // A run of printable ASCII: one byte and one unit each, never White_Space.
@@ -220,20 +276,7 @@ function decodeFrom(s: i32, limit: i32, json: bool): i32 {
     bytes += utf8Bytes(cp);
     const c = lowerCase(cp);
     if (c == IN_CONTEXT) return -1;
-    if (c == EXPANDS) {
-      // U+0130 → U+0069 U+0307: neither is White_Space.
-      w = openToken(w);
-      store<u8>(w, 0x69);
-      w += 1 + <usize>putUtf8(w + 1, 0x307);
-      continue;
-    }
-    if (isWhiteSpace(c)) {
-      closeToken();
-      continue;
-    }
-    w = openToken(w);
-    if (c < 0x80) { store<u8>(w, <u8>c); w++; }
-    else w += <usize>putUtf8(w, c);
+    w = writeLower(w, c);
   }
   if (!closed) return -1;
   utf16 = units;

@@ -56,12 +56,7 @@ export function run(from: i32, first: i32): i32 {
   let i = from;
   while (i < inputLen && recordCount < recordCap) {
     // The line: [i, e) without its end, [i, next) with it.
-    let e = i;
-    while (e < inputLen) {
-      const c = load<u8>(input + <usize>e);
-      if (c == 0x0a || c == 0x0d) break;
-      e++;
-    }
+    let e = lineEndFrom(i);
     let next = e;
     if (e < inputLen) {
       next = e + 1;
@@ -79,6 +74,22 @@ export function run(from: i32, first: i32): i32 {
   }
   return i;
 }
+/** The first \n or \r at or past i, or the unit's end: 16 bytes a step, then byte by byte. */
+function lineEndFrom(i: i32): i32 {
+  let e = i;
+  for (; e + 16 <= inputLen; e += 16) {
+    const v = v128.load(input + <usize>e);
+    const ends = i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(0x0a)), i8x16.eq(v, i8x16.splat(0x0d))));
+    if (ends != 0) return e + ctz(ends);
+  }
+  while (e < inputLen) {
+    const c = load<u8>(input + <usize>e);
+    if (c == 0x0a || c == 0x0d) break;
+    e++;
+  }
+  return e;
+}
+
 // What the object held, by its last occurrence of each field (JSON.parse keeps the last).
 let textKind: i32 = 0; // 0 absent, 1 string (decoded at `norm`), 2 anything else
 let idKind: i32 = 0; // 0 absent, 1 string, 2 plain safe integer, 3 anything else

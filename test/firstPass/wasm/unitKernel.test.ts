@@ -243,6 +243,38 @@ describe('the first pass kernel', () => {
     }
   });
 
+  it('reads ASCII prose 16 bytes at a time as byte by byte: spaces single, double, leading, trailing, at a block edge', () => {
+    // Mostly printable ASCII and single spaces, so that many 16-byte blocks take the kernel's fast path, and now and
+    // then what must leave it: two spaces, a tab, a quote or backslash (escaped in JSON, plain in a raw text), é, DEL.
+    const random = randomGenerator(23);
+    const PROSE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,;@[`{~';
+    const piece = (): string => {
+      const r = random();
+      if (r < 0.78) return PROSE[Math.floor(random() * PROSE.length)];
+      if (r < 0.93) return ' ';
+      return ['  ', '   ', '\t', '"', '\\', 'é', '\u007f', 'Z', '@', '['][Math.floor(random() * 10)];
+    };
+    for (const options of [setup, { ...setup, char: true, n: 4 }]) {
+      for (let round = 0; round < 12; round++) {
+        const texts = Array.from({ length: 30 }, () => {
+          let text = random() < 0.3 ? ' '.repeat(Math.floor(random() * 3)) : '';
+          const length = Math.floor(random() * 200);
+          while (text.length < length) text += piece();
+          return text;
+        });
+        const lines = texts.map((text, i) => `{"id": "a${i}", "text": ${JSON.stringify(text)}}`);
+        const got = runKernel(encoder.encode(lines.join('\n')), options);
+        texts.forEach((text, i) => checkDocument(got[i], text, `a${i}`, options));
+        for (const text of texts) {
+          const records = kernelText(text, options)!;
+          const want = expectedText(text, options);
+          expect([...records.words.subarray(R.EXACT, R.EXACT + 4)]).toEqual(want.exact);
+          expect([...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])]).toEqual([...want.shingles]);
+        }
+      }
+    }
+  });
+
   it('hashes SHA-1 windows of every length as the reference (one block, two, several; SIMD lanes and one by one)', () => {
     // Tokens of 1–40 code points (ASCII, 2- and 3-byte UTF-8), so that word windows run from a few bytes
     // to hundreds and groups of four mix windows of one padded block (≤ 55 bytes) with longer ones.

@@ -65,16 +65,19 @@ function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
 }
 
 /**
- * (a, b, x) for which signSimd.wat's first fold gives r = 2^61 (its sum is 2^62 + P − 1): a and x drawn until
- * b = sum − (the sum's other terms) − 1 lies in [0, P). Then (a·x + b) mod P = 0.
+ * (a, b, x) for which signSimd.wat's fold (t & P) + (t >> 61) passes P and (a·x + b) mod P = h, h in {0, 1, 2} (the
+ * only values that can: t < 5·2^61 keeps t & P below 2^61 − 4 where t >> 61 = 4): its t is 2^62 + P − 1 + h for h ≤ 1,
+ * 2^63 − 1 for h = 2, so that the kernel's r = fold mod 2^61 is h, not h + 1. a and x are drawn (near P for h = 2,
+ * whose t needs the large products) until b = t − (the other terms) − 1 lies in [0, P).
  */
-function firstFoldPastP(next: () => number): { a: bigint; b: bigint; x: bigint } {
-  const target = (1n << 62n) + P - 1n;
+function firstFoldPastP(next: () => number, h = 0): { a: bigint; b: bigint; x: bigint } {
+  const target = h < 2 ? (1n << 62n) + P - 1n + BigInt(h) : (1n << 63n) - 1n;
   const m30 = (1n << 30n) - 1n;
   const m31 = (1n << 31n) - 1n;
+  const draw = () => (h < 2 ? randomBelow(next, P - 1n) + 1n : P - 1n - randomBelow(next, 1n << 59n));
   for (;;) {
-    const a = randomBelow(next, P - 1n) + 1n;
-    const x = randomBelow(next, P);
+    const a = draw();
+    const x = draw();
     const [aL, aH, xL, xH] = [a & m31, a >> 31n, x & m31, x >> 31n];
     const mid = aL * xH + aH * xL;
     const b = target - (aL * xL + (mid >> 30n) + ((mid & m30) << 31n) + 2n * aH * xH) - 1n;
@@ -193,30 +196,32 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
     expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
   });
 
-  it('signs again exactly a document where a first fold leaves r ≥ 2^61 (SIMD: vector and scalar slots)', () => {
+  it('signs again exactly a document where the fold passes P, giving h for h + 1 (SIMD: vector and scalar slots)', () => {
     const next = rng(17);
     const kernel = loadWasmSignKernel(name);
-    // Slots 5 (a vector slot) and 13 (a scalar one) get (a, b) with r = 2^61 at x: h = 0 there, the minimum.
-    for (const slots of [[5], [13], [5, 13]]) {
-      const k = 16;
-      const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
-      const b = Array.from({ length: k }, () => randomBelow(next, P));
-      const xs: bigint[] = [];
-      for (const slot of slots) {
-        const made = firstFoldPastP(next);
-        a[slot] = made.a;
-        b[slot] = made.b;
-        xs.push(made.x);
+    // Slots 5 (a vector slot) and 13 (a scalar one) get (a, b) whose fold passes P at x: h there, the minimum.
+    for (const h of [0, 1, 2]) {
+      for (const slots of [[5], [13], [5, 13]]) {
+        const k = 16;
+        const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+        const b = Array.from({ length: k }, () => randomBelow(next, P));
+        const xs: bigint[] = [];
+        for (const slot of slots) {
+          const made = firstFoldPastP(next, h);
+          a[slot] = made.a;
+          b[slot] = made.b;
+          xs.push(made.x);
+        }
+        const docs = [
+          Array.from({ length: 7 }, () => randomBelow(next, P)),
+          [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
+          [],
+          Array.from({ length: 3 }, () => randomBelow(next, P)),
+        ];
+        const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
+        expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
+        for (const slot of slots) expect(got[k + slot]).toBe(BigInt(h));
       }
-      const docs = [
-        Array.from({ length: 7 }, () => randomBelow(next, P)),
-        [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
-        [],
-        Array.from({ length: 3 }, () => randomBelow(next, P)),
-      ];
-      const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
-      expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
-      for (const slot of slots) expect(got[k + slot]).toBe(0n);
     }
   });
 
