@@ -76,6 +76,25 @@ export class ExactDuplicateIndex {
     return { group, isNew: true };
   }
 
+  /**
+   * Reads, for `count` keys (4 words each from word 0 of `keys`), the slot where each would start and, where its tag
+   * matches, the key it holds; adds nothing. Misses on a large table cost the most (two of 1 M keys at 1 M
+   * documents): read here in a loop with nothing else to wait on, they overlap one another, and the addKey calls that
+   * follow find their lines in the cache (about half the time of the id check and the pre-pass at 1 M). Returns what
+   * it read, combined: nothing to use.
+   */
+  touch(keys: Uint32Array, count: number): number {
+    const mask = this.capacity - 1;
+    const { slots } = this;
+    let read = 0;
+    for (let i = 0, at = 0; i < count; i++, at += 4) {
+      const slot = 2 * (keys[at] & mask);
+      const group = slots[slot];
+      read ^= group !== 0 && slots[slot + 1] === keys[at + 1] ? this.keys[4 * (group - 1)] : group;
+    }
+    return read;
+  }
+
   /** UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them) into a reused buffer, then hashed. */
   private hashText(text: string): Uint32Array {
     // At most 3 bytes per UTF-16 code unit.
