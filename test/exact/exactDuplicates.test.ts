@@ -29,7 +29,7 @@ describe('exact pre-pass', () => {
 
   it('tells keys apart that share a slot, a tag (the second word) or both, in order of first appearance', () => {
     const index = new ExactDuplicateIndex();
-    // Every key shares its first word's low bits (one slot, then its neighbours); half share the tag; some differ
+    // Half the keys share the tag, which chooses the slot (one slot, then its neighbours); some differ
     // only in the third or the fourth word. A key is told equal only where all four words are.
     const keys: number[][] = [];
     for (let i = 0; i < 3000; i++) {
