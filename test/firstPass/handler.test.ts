@@ -28,7 +28,10 @@ describe('the first pass, ordering', () => {
       return table;
     };
     const lines = Array.from({ length: 40 }, (_, i) => `{"id": "d${i}", "text": "text ${i % 30} here"}`);
-    const units = firstPass(lineUnits('c.jsonl', [new TextEncoder().encode(lines.join('\n'))], false, 600), {
+    const chunks = async function* () {
+      yield new TextEncoder().encode(lines.join('\n'));
+    };
+    const units = firstPass(lineUnits('c.jsonl', chunks(), false, 600), {
       setup: {
         read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false },
         shingle: { mode: 'word', n: 2, normalize: DEFAULT_NORMALIZE, hash: 'fnv1a64' },
