@@ -46,6 +46,11 @@ export class ExactPrePass {
     return { group, isNew };
   }
 
+  /** Before adding a unit's documents by their keys (4 words each from word 0): ExactDuplicateIndex.touch. */
+  touch(keys: Uint32Array, count: number): number {
+    return this.index.touch(keys, count);
+  }
+
   /** Records the next document; `isNew` is true when it is the first of a non-empty group (the one to sign). */
   add(text: string, record?: Record<string, unknown>): { group: number; isNew: boolean } {
     const score = keepScore(this.keep, text, record);

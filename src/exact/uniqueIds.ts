@@ -47,6 +47,11 @@ export class UniqueIds {
     );
   }
 
+  /** Before adding a unit's ids by their keys (4 words each from word 0): ExactDuplicateIndex.touch. */
+  touch(keys: Uint32Array, count: number): number {
+    return this.index.touch(keys, count);
+  }
+
   private numberOf(path: string): number {
     let p = this.pathNumber.get(path);
     if (p === undefined) this.pathNumber.set(path, (p = this.paths.push(path) - 1));

@@ -29,7 +29,7 @@ describe('exact pre-pass', () => {
 
   it('tells keys apart that share a slot, a tag (the second word) or both, in order of first appearance', () => {
     const index = new ExactDuplicateIndex();
-    // Every key shares its first word's low bits (one slot, then its neighbours); half share the tag; some differ
+    // Half the keys share the tag, which chooses the slot (one slot, then its neighbours); some differ
     // only in the third or the fourth word. A key is told equal only where all four words are.
     const keys: number[][] = [];
     for (let i = 0; i < 3000; i++) {
@@ -52,5 +52,22 @@ describe('exact pre-pass', () => {
     );
     expect(index.addKey(key([0, 7, 0, 1]), 0).isNew).toBe(true); // the tag and the first word of key 0, not the rest
     expect(index.size).toBe(first.size + 1);
+  });
+
+  it('touch reads ahead without adding: the same groups with it, across grows', () => {
+    let seed = 3;
+    const random = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+    const keys = new Uint32Array(4 * 5000);
+    for (let i = 0; i < keys.length; i++) keys[i] = random();
+    for (let i = 100; i < 5000; i += 7) keys.copyWithin(4 * i, 4 * (i >> 1), 4 * (i >> 1) + 4); // repeats
+    const plain = new ExactDuplicateIndex();
+    const touched = new ExactDuplicateIndex();
+    for (let unit = 0; unit < 5000; unit += 250) {
+      const view = keys.subarray(4 * unit, 4 * (unit + 250));
+      expect(typeof touched.touch(view, 250)).toBe('number');
+      expect(touched.size).toBe(plain.size);
+      for (let i = 0; i < 250; i++) expect(touched.addKey(view, 4 * i)).toEqual(plain.addKey(view, 4 * i));
+    }
+    expect(touched.size).toBe(plain.size);
   });
 });

@@ -14,6 +14,42 @@ import { unitId, type InputUnit, type ReadSetup } from '../../src/firstPass/prot
 import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
 
+describe('the first pass, ordering', () => {
+  it('reads ahead where the id and exact keys of each unit go before adding them one by one', async () => {
+    const touched: string[] = [];
+    const prePass = new ExactPrePass(DEFAULT_NORMALIZE, { kind: 'first' });
+    const ids = new UniqueIds();
+    const spy = <T extends { touch(keys: Uint32Array, count: number): number }>(table: T, name: string): T => {
+      const touch = table.touch.bind(table);
+      table.touch = (keys, count) => {
+        touched.push(`${name} ${count} ${keys.length}`);
+        return touch(keys, count);
+      };
+      return table;
+    };
+    const lines = Array.from({ length: 40 }, (_, i) => `{"id": "d${i}", "text": "text ${i % 30} here"}`);
+    const chunks = async function* () {
+      yield new TextEncoder().encode(lines.join('\n'));
+    };
+    const units = firstPass(lineUnits('c.jsonl', chunks(), false, 600), {
+      setup: {
+        read: { textField: 'text', idField: 'id', skipInvalid: false, strict: false },
+        shingle: { mode: 'word', n: 2, normalize: DEFAULT_NORMALIZE, hash: 'fnv1a64' },
+        keep: { kind: 'first' },
+      },
+      workers: new InlineWorkers(firstPassHandler(sources(new Uint8Array(0)))),
+      finish: { sign: false },
+      prePass: spy(prePass, 'exact'),
+      ids: spy(ids, 'ids'),
+    });
+    const counts: number[] = [];
+    for await (const unit of units) counts.push(unit.documents.count);
+    expect(counts.length).toBeGreaterThan(1);
+    expect(touched).toEqual(counts.flatMap((n) => [`ids ${n} ${4 * n}`, `exact ${n} ${4 * n}`]));
+    expect(prePass.table.groups).toBe(30);
+  });
+});
+
 const WORDS = [
   'the',
   'Quick',
