@@ -48,6 +48,10 @@ describe('runSign', () => {
       expect(destroyWorkers).toHaveBeenCalledOnce();
     } finally {
       vi.doUnmock('../../../src/firstPass/node/resolveBackend.js');
+      // The fake stays in the module registry until reset: a later file in this worker (isolate: false) importing
+      // the pipeline would get workers that answer `{}` (runDedup then failed "a worker answered a load with
+      // something else" whenever this file ran before it in the same worker).
+      vi.resetModules();
     }
   });
 });
