@@ -4,7 +4,9 @@
  * sets in shared memory; and deciding pairs of those sets, exact similarity ≥ threshold, as decidePair does.
  */
 import { closeSync, openSync } from 'node:fs';
+import { shingleKernelSetup } from '../firstPass/documentBuilder.js';
 import { SetArena } from '../firstPass/sharedSets.js';
+import { kernelLines, LineStatus, R, type KernelSetup } from '../firstPass/wasm/unitKernel.js';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
@@ -50,16 +52,73 @@ const PART_WORDS = 1 << 22;
  * Reads each range's JSON line (front to back in each file when the ranges are in file order), takes its text and
  * shingles it into parts in shared memory of at least `partWords` words, in range order.
  */
-export function shingleRanges(source: TextSource, ranges: TextRanges, partWords = PART_WORDS): PackedSets[] {
+export function shingleRanges(
+  source: TextSource,
+  ranges: TextRanges,
+  partWords = PART_WORDS,
+  unitBytes = UNIT_BYTES,
+): PackedSets[] {
   const packer = new SharedPacker(partWords);
   const reader = new BlockReader(source, ranges);
+  const byJs = (i: number): Uint32Array => shingleDocument(textOf(source, reader.line(i), ranges, i), source.shingle);
   try {
-    for (let i = 0; i < ranges.file.length; i++)
-      packer.add(shingleDocument(textOf(source, reader.line(i), ranges, i), source.shingle));
+    const kernel = shingleKernelSetup(source.shingle, source.read);
+    if (kernel === undefined) for (let i = 0; i < ranges.file.length; i++) packer.add(byJs(i));
+    else
+      for (let i = 0; i < ranges.file.length; )
+        i = shingleUnit(kernel, reader, i, unitBytes, (set) => packer.add(set), byJs);
   } finally {
     reader.close();
   }
   return packer.finish();
+}
+
+/** The wanted lines' bytes a kernel call takes at most (a longer line goes alone): 28 bytes of its memory a byte. */
+const UNIT_BYTES = 1 << 20;
+const LF = 0x0a;
+let unitBuffer = new Uint8Array(0);
+
+/**
+ * Ranges from `first` on, up to `unitBytes` of them, shingled as dedup's first pass shingles JSON lines: their bytes
+ * end to end (a line end added where a range has none), one line a range, walked by the document kernel; a line the
+ * kernel leaves to JavaScript goes `byJs`. Gives each set to `add` in range order; returns the next range.
+ */
+function shingleUnit(
+  kernel: KernelSetup,
+  reader: BlockReader,
+  first: number,
+  unitBytes: number,
+  add: (set: Uint32Array) => void,
+  byJs: (i: number) => Uint32Array,
+): number {
+  let [end, used] = [first, 0];
+  for (; end < reader.count && (end === first || used + reader.length(end) + 1 <= unitBytes); end++) {
+    const line = reader.bytes(end);
+    if (unitBuffer.length < used + line.length + 1) {
+      const grown = new Uint8Array(Math.max(2 * unitBuffer.length, used + line.length + 1, unitBytes + 1));
+      grown.set(unitBuffer.subarray(0, used));
+      unitBuffer = grown;
+    }
+    unitBuffer.set(line, used);
+    used += line.length;
+    if (line.length === 0 || line[line.length - 1] !== LF) unitBuffer[used++] = LF;
+  }
+  let next = first;
+  kernelLines(unitBuffer.subarray(0, used), 1, false, kernel, '', (records, width) => {
+    for (let r = 0; r < records.count; r++) {
+      const at = r * width;
+      const i = first + records.words[at + R.LINE] - 1;
+      while (next < i) add(byJs(next++)); // a line with no record (blank): JavaScript says why
+      if (records.words[at + R.STATUS] !== LineStatus.Document) add(byJs(i));
+      else {
+        const from = records.words[at + R.SH_START];
+        add(records.shingles.subarray(2 * from, 2 * (from + records.words[at + R.SH_COUNT])));
+      }
+      next = i + 1;
+    }
+  });
+  while (next < end) add(byJs(next++)); // the kernel did not run (or stopped short): JavaScript reads the rest
+  return end;
 }
 
 /** Ranges nearer than this to the one before (in the same file) are read with it, in one block. */
@@ -84,11 +143,25 @@ class BlockReader {
     private readonly ranges: TextRanges,
   ) {}
 
+  get count(): number {
+    return this.ranges.file.length;
+  }
+
+  /** Range i's bytes as recorded. */
+  length(i: number): number {
+    return this.ranges.bytes[i];
+  }
+
   line(i: number): string {
+    return this.bytes(i).toString('utf8');
+  }
+
+  /** Range i's bytes as read (fewer where the file ends first), a view valid until the next call. */
+  bytes(i: number): Buffer {
     if (i < this.first || i >= this.last) this.readFrom(i);
     const { start, bytes } = this.ranges;
     const from = start[i] - start[this.first];
-    return this.buffer.toString('utf8', Math.min(from, this.done), Math.min(from + bytes[i], this.done));
+    return this.buffer.subarray(Math.min(from, this.done), Math.min(from + bytes[i], this.done));
   }
 
   close(): void {

@@ -18,9 +18,19 @@ import { kernelText, R, unitKernelUnavailable, type KernelRecords, type KernelSe
 
 /** The kernel's settings for a run, or undefined where a setting needs the TypeScript path. */
 export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
-  const { shingle, keep, read } = setup;
+  return setup.keep.kind === 'field' ? undefined : shingleKernelSetup(setup.shingle, setup.read);
+}
+
+/**
+ * The kernel's settings for JSON lines read for their shingle sets alone (no keep score: cluster's exact pass), or
+ * undefined where a setting needs the TypeScript path.
+ */
+export function shingleKernelSetup(
+  shingle: ReadSetup['shingle'],
+  read: Pick<ReadSetup['read'], 'textField' | 'idField'>,
+): KernelSetup | undefined {
   if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
-  if (keep.kind === 'field' || unitKernelUnavailable()) return undefined;
+  if (unitKernelUnavailable()) return undefined;
   // idf weights come from a table the kernel does not hold: the TypeScript path expands its sets (shingles.ts).
   if (shingle.weights === 'idf') return undefined;
   return {

@@ -137,3 +137,62 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedup�
     }
   });
 });
+
+describe('the exact pass shingles ranges through the first pass’s document kernel, as dedup does', () => {
+  // Line ends of every kind, none at all (v3 ranges), lines the kernel hands back to JavaScript (an escaped key, an
+  // id it does not take, a capital sigma), one past a unit, and a blank line no range may point at.
+  const docs = Array.from({ length: 40 }, (_, i) => {
+    const text = Array.from({ length: i === 17 ? 3000 : 20 + (i % 9) }, (_, j) => words[(i * 5 + j * 3) % 17]).join(
+      ' ',
+    );
+    return { text: `${text} s${i}${i === 30 ? ' \u03a3' : ''} "\u00e9\u4e2d"`, i };
+  });
+  const json = docs.map(({ text, i }) =>
+    i % 10 === 3
+      ? `{"id":"e${i}","te\\u0078t":${JSON.stringify(text)}}`
+      : i % 10 === 6
+        ? `{"id":${i}.5e1,"text":${JSON.stringify(text)}}`
+        : JSON.stringify({ id: `e${i}`, text }),
+  );
+  const ends = ['\n', '\r\n', '\r'];
+  const bodies = json.map((line, i) => `${line}${ends[i % 3]}`);
+  const kernelFile = join(tempDir(), 'kernel.jsonl');
+  writeFileSync(kernelFile, `${bodies.join('')}\n  \n`);
+  const at = bodies.map((_, i) => bodies.slice(0, i).reduce((sum, body) => sum + Buffer.byteLength(body), 0));
+  const kernelSource = { ...source, texts: { files: [{ path: kernelFile, size: 0, mtimeMs: 0 }] } };
+  const rangesOf = (picked: number[], withEnds: boolean) => ({
+    file: new Int32Array(picked.length),
+    start: Float64Array.from(picked, (i) => at[i]),
+    bytes: Float64Array.from(picked, (i) => Buffer.byteLength(withEnds ? bodies[i] : json[i])),
+  });
+
+  it('gives dedup’s sets in range order, with or without line ends, cut into units of any size', () => {
+    const picked = [0, 1, 2, 3, 5, 6, 7, 9, 11, 13, 16, 17, 18, 19, 23, 26, 30, 31, 36, 39];
+    for (const withEnds of [true, false])
+      for (const unitBytes of [1 << 20, 700, 1]) {
+        const across = new SetsAcross(shingleRanges(kernelSource, rangesOf(picked, withEnds), 1 << 22, unitBytes));
+        expect(across.size).toBe(picked.length);
+        picked.forEach((i, k) =>
+          expect(Array.from(across.set(k))).toEqual(Array.from(shingleDocument(docs[i].text, DEFAULT_SHINGLE))),
+        );
+      }
+    // A setting the kernel does not have (auto picks word or char windows in TypeScript): the TypeScript path.
+    const auto = { ...DEFAULT_SHINGLE, mode: 'auto' as const };
+    const across = new SetsAcross(shingleRanges({ ...kernelSource, shingle: auto }, rangesOf(picked, true)));
+    picked.forEach((i, k) =>
+      expect(Array.from(across.set(k))).toEqual(Array.from(shingleDocument(docs[i].text, auto))),
+    );
+  });
+
+  it('refuses a range that is not a document’s JSON line, naming its byte', () => {
+    const blank = Buffer.byteLength(`${bodies.join('')}\n`);
+    const ranges = {
+      file: new Int32Array(2),
+      start: Float64Array.from([at[0], blank]),
+      bytes: Float64Array.from([3, 3]),
+    };
+    expect(() =>
+      shingleRanges(kernelSource, { ...ranges, bytes: Float64Array.from([Buffer.byteLength(bodies[0]), 3]) }),
+    ).toThrow(new RegExp(`byte ${blank}: not the JSON line`));
+  });
+});
