@@ -70,8 +70,36 @@ export function textPairDecider(work: TextWork): TextPairDecider {
     const [a, b] = [new Uint32Array(pairs.l.length), new Uint32Array(pairs.l.length)];
     for (let i = 0; i < a.length; i++) [a[i], b[i]] = [sets.of(pairs.l[i]), sets.of(pairs.r[i])];
     const measure = rule.simhash === undefined ? 'jaccard' : 'angular';
-    return work.decide(sets.parts, { a, b }, { measure, threshold: rule.threshold });
+    const { order, grouped } = groupedPairs({ a, b }, sets.count);
+    const passed = await work.decide(sets.parts, grouped, { measure, threshold: rule.threshold });
+    const out = new Uint8Array(passed.length);
+    for (let k = 0; k < order.length; k++) out[order[k]] = passed[k];
+    return out;
   };
+}
+
+/**
+ * The pairs in runs sharing their first set (a set and its partners: the measures are symmetric, so either side may
+ * come first): each pair led by whichever of its sets is in more pairs, the pairs ordered by that set (a counting
+ * sort over the `sets` numbers), so that a run fills the exact kernel's table once (decideSetPairs). `order[k]`: the
+ * pair given as grouped pair k.
+ */
+export function groupedPairs(pairs: SetPairs, sets: number): { order: Uint32Array; grouped: SetPairs } {
+  const { a, b } = pairs;
+  const degree = new Uint32Array(sets + 1);
+  for (let i = 0; i < a.length; i++) degree[a[i]]++, degree[b[i]]++;
+  const lead = (i: number): number => (degree[b[i]] > degree[a[i]] ? b[i] : a[i]);
+  // Counting sort by lead: first[s] is where set s's run begins.
+  const first = new Uint32Array(sets + 1);
+  for (let i = 0; i < a.length; i++) first[lead(i) + 1]++;
+  for (let s = 1; s <= sets; s++) first[s] += first[s - 1];
+  const [order, ga, gb] = [new Uint32Array(a.length), new Uint32Array(a.length), new Uint32Array(a.length)];
+  for (let i = 0; i < a.length; i++) {
+    const s = lead(i);
+    const k = first[s]++;
+    [order[k], ga[k], gb[k]] = [i, s, s === a[i] ? b[i] : a[i]];
+  }
+  return { order, grouped: { a: ga, b: gb } };
 }
 
 /** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */
@@ -84,7 +112,8 @@ class SetsByPosition {
   private readonly starts: number[] = [];
   private readonly bytes: number[] = [];
   readonly parts: PackedSets[] = [];
-  private count = 0;
+  /** Sets read so far, numbered 0 … count − 1 across the parts. */
+  count = 0;
 
   constructor(private readonly work: TextWork) {}
 

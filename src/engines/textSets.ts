@@ -12,7 +12,7 @@ import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
 import { readUpTo } from '../io/readUpTo.js';
 import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
-import { exactSimilarityOf, type SetMeasure } from '../verify/exactJaccard.js';
+import { exactSimilarityOf, jaccardWith, type SetMeasure } from '../verify/exactJaccard.js';
 
 export interface TextSource {
   readonly texts: ShardTexts;
@@ -256,9 +256,19 @@ export class SetsAcross {
 /** 1 where the pair (a[i], b[i]) of sets across `parts` passes the rule, as decidePair decides it exactly. */
 export function decideSetPairs(parts: readonly PackedSets[], pairs: SetPairs, rule: SetRule): Uint8Array {
   const sets = new SetsAcross(parts);
+  const { a, b } = pairs;
+  const passed = new Uint8Array(a.length);
+  if (rule.measure === 'jaccard') {
+    // A run of pairs sharing their first set (groupedPairs) fills the kernel's table with it once: the same count.
+    for (let i = 0; i < a.length; ) {
+      const jaccard = jaccardWith(sets.set(a[i]));
+      for (const lead = a[i]; i < a.length && a[i] === lead; i++)
+        passed[i] = jaccard(sets.set(b[i])) >= rule.threshold ? 1 : 0;
+    }
+    return passed;
+  }
   const similarity = exactSimilarityOf(rule.measure);
-  const passed = new Uint8Array(pairs.a.length);
   for (let i = 0; i < passed.length; i++)
-    passed[i] = similarity(sets.set(pairs.a[i]), sets.set(pairs.b[i])) >= rule.threshold ? 1 : 0;
+    passed[i] = similarity(sets.set(a[i]), sets.set(b[i])) >= rule.threshold ? 1 : 0;
   return passed;
 }

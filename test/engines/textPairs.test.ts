@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { textPairDecider, type TextPairRows, type TextWork } from '../../src/engines/textPairs.js';
+import { groupedPairs, textPairDecider, type TextPairRows, type TextWork } from '../../src/engines/textPairs.js';
 import { decideSetPairs, shingleRanges, SetsAcross, type TextSource } from '../../src/engines/textSets.js';
 import { textWorkInWorkers } from '../../src/engines/textWorkers.js';
 import { DEFAULT_SHINGLE, shingleDocument } from '../../src/shingles/shingles.js';
@@ -194,5 +194,20 @@ describe('the exact pass shingles ranges through the first pass’s document ker
     expect(() =>
       shingleRanges(kernelSource, { ...ranges, bytes: Float64Array.from([Buffer.byteLength(bodies[0]), 3]) }),
     ).toThrow(new RegExp(`byte ${blank}: not the JSON line`));
+  });
+});
+
+describe('pairs grouped into runs that share a set', () => {
+  it('gives every pair once, led by its set in more pairs, each lead’s pairs in one run', () => {
+    // A star around 7, a chain 20 … 30, a pair repeated, pairs given either way round.
+    const a = [7, 7, 3, 7, 20, 21, 22, 23, 9, 24, 25, 9, 7, 7];
+    const b = [1, 2, 7, 4, 21, 22, 23, 24, 10, 25, 26, 10, 5, 6];
+    const { order, grouped } = groupedPairs({ a: Uint32Array.from(a), b: Uint32Array.from(b) }, 40);
+    expect(Array.from(order).sort((x, y) => x - y)).toEqual(a.map((_, i) => i));
+    order.forEach((i, k) => expect(new Set([grouped.a[k], grouped.b[k]])).toEqual(new Set([a[i], b[i]])));
+    expect(Array.from(grouped.a.subarray(0, 6))).toEqual([3, 7, 7, 7, 7, 7].map(() => 7));
+    const leads = Array.from(grouped.a);
+    expect(leads.filter((lead, k) => k > 0 && lead !== leads[k - 1] && leads.indexOf(lead) < k)).toEqual([]);
+    expect(leads.filter((lead) => lead === 9)).toHaveLength(2); // its two pairs (9, 10): one run
   });
 });
