@@ -16,14 +16,14 @@ export type { PackedSets, SetPairs, SetRule, TextRanges, TextSource } from './te
 
 /** Pairs as the host step's SQL gives them (sqlParts.ts): positions, and each side's file, first byte and bytes. */
 export interface TextPairRows {
-  readonly l: readonly number[];
-  readonly r: readonly number[];
-  readonly xf: readonly number[];
-  readonly xs: readonly number[];
-  readonly xb: readonly number[];
-  readonly yf: readonly number[];
-  readonly ys: readonly number[];
-  readonly yb: readonly number[];
+  readonly l: ArrayLike<number>;
+  readonly r: ArrayLike<number>;
+  readonly xf: ArrayLike<number>;
+  readonly xs: ArrayLike<number>;
+  readonly xb: ArrayLike<number>;
+  readonly yf: ArrayLike<number>;
+  readonly ys: ArrayLike<number>;
+  readonly yb: ArrayLike<number>;
 }
 
 /** Decides pairs under a rule: 1 where the exact measure passes. */

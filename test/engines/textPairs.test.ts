@@ -27,8 +27,11 @@ const source: TextSource = {
 };
 const sets = texts.map((text) => shingleDocument(text, DEFAULT_SHINGLE));
 
+/** Rows as arrays (the engine gives typed ones). */
+type Rows = Record<keyof TextPairRows, number[]>;
+
 /** Pairs over documents [from, to): each with its next four (the family's near-duplicates) and one far away. */
-function rowsOf(from: number, to: number): TextPairRows {
+function rowsOf(from: number, to: number): Rows {
   const [l, r] = [[] as number[], [] as number[]];
   for (let i = from; i < to; i++)
     for (const j of [i + 1, i + 2, i + 3, i + 4, (i * 7919) % texts.length])
@@ -40,7 +43,7 @@ function rowsOf(from: number, to: number): TextPairRows {
 
 const rule = { acceptFrom: 128, rejectUpTo: 0, threshold: 0.6 };
 const expected = (
-  rows: TextPairRows,
+  rows: Rows,
   measure = exactJaccard,
   threshold = rule.threshold,
   doc = (position: number): number => position,
@@ -76,7 +79,7 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     // the first table's size and in two more shards; the same decisions.
     // Shards 1 and 3 (the second call's) have ordinals alike: 750,000 to 1,149,000.
     const name = (p: number): number => (p < 750 ? p : p < 1100 ? 2 ** 32 + 1000 * p : 3 * 2 ** 32 + 1000 * (p - 350));
-    const named = (from: TextPairRows, keep: (i: number) => boolean): TextPairRows => {
+    const named = (from: Rows, keep: (i: number) => boolean): Rows => {
       const kept = from.l.map((_, i) => i).filter(keep);
       const pick = (column: readonly number[], f = (x: number): number => x): number[] => kept.map((i) => f(column[i]));
       const [xf, xs, xb, yf, ys, yb] = [from.xf, from.xs, from.xb, from.yf, from.ys, from.yb].map((c) => pick(c));
