@@ -41,8 +41,6 @@ export interface SignedRows {
   readonly signatures: Uint32Array;
   /** With shingle lists: document d's set. */
   set?(d: number): Uint32Array;
-  /** Documents not to write (skipped as invalid after they were signed); absent: none. */
-  readonly skip?: Uint8Array;
 }
 
 /** The shard's slot columns: k, or SimHash's one fingerprint (`slot_0`, its 64 one-bit slots packed: shardFile.ts). */
@@ -85,7 +83,6 @@ export function appendRows(
   const exact = rows.exactKeys;
   let empty = 0;
   for (let d = 0; d < rows.count; d++) {
-    if (rows.skip?.[d] === 1) continue;
     const isEmpty = rows.empty[d] === 1;
     if (isEmpty) empty++;
     if (isEmpty) bandWords.fill(0);
