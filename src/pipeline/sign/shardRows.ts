@@ -11,7 +11,6 @@ import {
   signatureMatrix,
   type SignatureMatrix,
 } from '../../bands/signatureMatrix.js';
-import { words64 } from '../../exact/exactKey.js';
 import type { ShardWriter } from '../../formats/shards/shardFile.js';
 import { schemeOf, type SignatureParams } from '../../signatures/params.js';
 
@@ -93,7 +92,7 @@ export function appendRows(
     writer.push(
       rows.id(d),
       rows.position(d),
-      isEmpty ? null : [words64(exact[e], exact[e + 1]), words64(exact[e + 2], exact[e + 3])],
+      isEmpty ? null : exact.subarray(e, e + 4),
       rows.length(d),
       bandKeys,
       slots,
