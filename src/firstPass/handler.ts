@@ -83,7 +83,9 @@ async function readUnit(
   sources: FirstPassSources,
   useKernel: boolean,
 ): Promise<{ documents: UnitDocuments; sets: HeldSets }> {
-  const kernel = useKernel ? kernelSetupOf(setup) : undefined;
+  const runKernel = useKernel ? kernelSetupOf(setup) : undefined;
+  // Mid-file, a record without an id goes to JavaScript, which refuses it (readUnit.ts): no line number names it.
+  const kernel = runKernel && unit.kind === 'lines' && unit.midFile ? { ...runKernel, idRequired: true } : runKernel;
   const builder = new DocumentBuilder(
     setup,
     kernel,

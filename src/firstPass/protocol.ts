@@ -41,6 +41,12 @@ export interface ReadSetup {
  */
 export type SourceHandle = string | Blob;
 
+/** The file and first byte of a piece that starts mid-file (InputUnit's `midFile`). */
+export interface MidFile {
+  readonly path: string;
+  readonly start: number;
+}
+
 /** One piece of the input, cut by the ordering thread. */
 export type InputUnit =
   /**
@@ -55,6 +61,11 @@ export type InputUnit =
       readonly offset: number;
       readonly qualifyIds: boolean;
       readonly stripBom: boolean;
+      /**
+       * Where the unit's piece starts mid-file (a shard's piece, src/pipeline/sign/shardSources.ts): its lines are
+       * counted from there, so a document without an id is refused rather than named by its line number.
+       */
+      readonly midFile?: MidFile;
     }
   /**
    * JSON Lines by position: bytes [start, end) of an uncompressed file of `size` bytes, which the worker reads itself
@@ -71,6 +82,11 @@ export type InputUnit =
       readonly size: number;
       readonly qualifyIds: boolean;
       readonly firstLine?: number;
+      /**
+       * Where the unit's piece starts mid-file (a shard's piece, src/pipeline/sign/shardSources.ts): its lines are
+       * counted from there, so a document without an id is refused rather than named by its line number.
+       */
+      readonly midFile?: MidFile;
     }
   /** A `.json` file holding one JSON array of objects, whole. */
   | { readonly kind: 'json-array'; readonly path: string; readonly bytes: Uint8Array; readonly qualifyIds: boolean }

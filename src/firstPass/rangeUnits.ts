@@ -43,5 +43,6 @@ export function rangeLines(
     offset: loaded.offset,
     qualifyIds: range.qualifyIds,
     stripBom: loaded.offset === 0,
+    ...(range.midFile === undefined ? {} : { midFile: range.midFile }),
   };
 }

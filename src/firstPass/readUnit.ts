@@ -7,7 +7,7 @@
  */
 import { looksBinary } from '../io/binaryText.js';
 import { InputError, type InputDocument } from '../io/documents.js';
-import { parseJsonArray, parseJsonLine } from '../io/jsonLines.js';
+import { noIdMidFile, parseJsonArray, parseJsonLine } from '../io/jsonLines.js';
 import { readParquetRowGroup } from '../io/parquetDocuments.js';
 import { decodeWithin } from '../io/stringLimit.js';
 import type { InputUnit, UnitReadOptions } from './protocol.js';
@@ -125,6 +125,14 @@ function parseLine(
   if (text.trim() === '') return undefined;
   const parsed = parseJsonLine(text, unit.path, lineNumber, unit.qualifyIds, read);
   if (parsed instanceof InputError) return parsed.message;
+  // Mid-file, its line number (counted from the piece's first line) names nothing; said as io/shardLines.ts says it.
+  const { midFile } = unit;
+  if (midFile !== undefined && (parsed.record?.[read.idField] ?? null) === null)
+    return new InputError(
+      midFile.path,
+      0,
+      `line ${lineNumber} from byte ${midFile.start}: ${noIdMidFile(read.idField)}`,
+    ).message;
   return {
     id: parsed.id,
     text: parsed.text,

@@ -19,6 +19,11 @@ export function isJsonLinesName(name: string): boolean {
   return /\.(jsonl|ndjson|json)(\.gz|\.zst|\.zstd)?$/i.test(name);
 }
 
+/** Why a document without an id is refused in a shard's piece that starts mid-file (its line number names nothing). */
+export function noIdMidFile(idField: string): string {
+  return `no "${idField}": a shard reading from mid-file cannot name a document by its line number; give every document an id`;
+}
+
 export function parseJsonLine(
   line: string,
   path: string,

@@ -5,7 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import { InputError, type InputDocument, type ReadOptions, type TextRange } from './documents.js';
-import { parseJsonLine } from './jsonLines.js';
+import { noIdMidFile, parseJsonLine } from './jsonLines.js';
 import { rangedLines, type RangedLine } from './lines.js';
 import { readOwnedLines } from './ownedLines.js';
 import { readUpTo } from './readUpTo.js';
@@ -39,12 +39,7 @@ export async function* readLines(
     if (line.trim() === '') continue;
     let parsed = parseJsonLine(line, path, lineNumber, qualifyIds, read);
     if (start > 0 && !(parsed instanceof InputError) && (parsed.record?.[read.idField] ?? null) === null) {
-      parsed = new InputError(
-        path,
-        lineNumber,
-        `no "${read.idField}": a shard reading from mid-file cannot name a document by its line number; give every ` +
-          `document an id`,
-      );
+      parsed = new InputError(path, lineNumber, noIdMidFile(read.idField));
     }
     if (parsed instanceof InputError) {
       // Mid-file, line numbers count from the piece's first line: say so.

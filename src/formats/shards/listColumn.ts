@@ -54,7 +54,7 @@ export function addChunk(
     uncompressed: number;
     codec?: CompressionCodec;
     dataPage?: number;
-    type?: 'INT64' | 'DOUBLE';
+    type?: 'INT64' | 'DOUBLE' | 'BYTE_ARRAY';
   },
 ): void {
   const group = writer.row_groups.at(-1)!;

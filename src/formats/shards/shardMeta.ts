@@ -60,26 +60,23 @@ export interface ShardColumns {
   readonly score?: boolean;
 }
 
-/** One buffered row group's worth of columns. */
+/** One buffered row group's worth of columns, as typed arrays of a row group's capacity (flatColumns.ts writes them). */
 export interface ShardRows {
   ids: string[];
-  position: number[];
-  exactLo: (bigint | null)[];
-  exactHi: (bigint | null)[];
-  length: number[];
-  /** bands[j][row] */
-  bands: BigInt64Array[];
-  /** slots[i][row] */
-  slots: BigInt64Array[];
-  /** The same as (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
+  position: Float64Array;
+  /** 4 words a row: `exact_lo` as (lo, hi), then `exact_hi`; hasExact[row] is 0 for an empty document (nulls). */
+  exactWords: Uint32Array;
+  hasExact: Uint8Array;
+  length: Float64Array;
+  /** Band j's and slot i's (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
   bandWords: Uint32Array[];
   slotWords: Uint32Array[];
   /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
   shingles: Uint32Array[];
   /** Each row's keep score, when the shard stores one. */
-  score: number[];
+  score: Float64Array;
   /** Each row's text range, when the shard stores them: file index, first byte, bytes. */
-  textFile: number[];
-  textStart: number[];
-  textBytes: number[];
+  textFile: Float64Array;
+  textStart: Float64Array;
+  textBytes: Float64Array;
 }

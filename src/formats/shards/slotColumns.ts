@@ -1,49 +1,55 @@
 /**
  * The shard's slot columns (and `score`) written from their words, as listColumn.ts writes the lists: a slot column is
- * dictionary-encoded and Snappy-compressed as hyparquet-writer did it (near duplicates share slot values: 41 MB of
+ * dictionary-encoded as hyparquet-writer did it, now without Snappy (near duplicates share slot values: 41 MB of
  * slots a 100 k shard half PLAIN, 28 MB so), but its dictionary is built over (lo, hi) word pairs in a hash table of
  * typed arrays, where hyparquet-writer read every value back as a BigInt, checked its range and keyed a Map with it
- * (issue 38: a third of the ordering thread). Each column is one chunk of the row group just written, in schema order.
+ * (issue 38: a third of the ordering thread). Each column is one chunk of the current row group, in schema order.
  */
-import { ByteWriter, type ParquetWriter } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import type { ParquetWriter } from 'hyparquet-writer';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import { rleBitPacked } from './hybridRle.js';
 import { addChunk } from './listColumn.js';
+import { writeDataPageHeader, writeDictionaryPageHeader } from './pageHeader.js';
 
 /** A dictionary of more than this share of a column's rows is not worth it (hyparquet-writer's ratio): PLAIN. */
 const MAX_DICTIONARY_SHARE = 0.9;
 
-/** Column `name`'s first `rows` values, words[2·row] (lo) and words[2·row + 1] (hi), as one chunk. */
-export function appendSlotColumn(writer: ParquetWriter, name: string, words: Uint32Array, rows: number): void {
+/**
+ * Column `name`'s first `rows` values, words[2·row] (lo) and words[2·row + 1] (hi), as one chunk, Snappy-compressed
+ * with `compress` (random slots gain nothing from it: the shards' columns are written uncompressed).
+ */
+export function appendSlotColumn(
+  writer: ParquetWriter,
+  name: string,
+  words: Uint32Array,
+  rows: number,
+  compress = false,
+): void {
   const out = writer.writer;
   const start = out.offset;
+  const codec = compress ? 'SNAPPY' : 'UNCOMPRESSED';
   const { dictionary, indexes, size } = dictionaryOf(words, rows);
   if (size > MAX_DICTIONARY_SHARE * rows) {
-    const plain = writePage(writer, bytesOf(words.subarray(0, 2 * rows)), rows, 'PLAIN');
-    addChunk(writer, [name], start, rows, { encodings: ['PLAIN'], uncompressed: plain, codec: 'SNAPPY' });
+    const plain = writePage(writer, bytesOf(words.subarray(0, 2 * rows)), rows, 'PLAIN', compress);
+    addChunk(writer, [name], start, rows, { encodings: ['PLAIN'], uncompressed: plain, codec });
     return;
   }
   const values = bytesOf(dictionary.subarray(0, 2 * size));
-  const compressed = snappyCompress(values);
-  writePageHeader(out, {
-    type: 'DICTIONARY_PAGE',
-    uncompressed_page_size: values.length,
-    compressed_page_size: compressed.length,
-    dictionary_page_header: { num_values: size, encoding: 'PLAIN' },
-  });
+  const compressed = compress ? snappyCompress(values) : values;
+  writeDictionaryPageHeader(writer, { uncompressed: values.length, compressed: compressed.length, values: size });
   const dictionaryBytes = out.offset - start + values.length;
   out.appendBytes(compressed);
   const dataPage = out.offset;
-  const page = new ByteWriter();
   const bitWidth = Math.ceil(Math.log2(size));
-  page.appendUint8(bitWidth);
-  writeRleBitPackedHybrid(page, indexes as unknown as number[], bitWidth);
-  const data = writePage(writer, page.getBytes(), rows, 'RLE_DICTIONARY');
+  const packed = rleBitPacked(indexes, rows, bitWidth);
+  const page = new Uint8Array(1 + packed.length);
+  page[0] = bitWidth;
+  page.set(packed, 1);
+  const data = writePage(writer, page, rows, 'RLE_DICTIONARY', compress);
   addChunk(writer, [name], start, rows, {
     encodings: ['PLAIN', 'RLE_DICTIONARY'],
     uncompressed: dictionaryBytes + data,
-    codec: 'SNAPPY',
+    codec,
     dataPage,
   });
 }
@@ -55,52 +61,62 @@ export function appendScoreColumn(writer: ParquetWriter, scores: Float64Array): 
   addChunk(writer, ['score'], start, scores.length, { encodings: ['PLAIN'], uncompressed: size, type: 'DOUBLE' });
 }
 
-/** One data page (v2) of a REQUIRED flat column (no levels), Snappy unless `compress` is false; its uncompressed size. */
-function writePage(
+/**
+ * One data page (v2) of a flat column, Snappy unless `compress` is false; its uncompressed size. An
+ * OPTIONAL column's definition levels (RLE, uncompressed) and null count come as `optional`.
+ */
+export function writePage(
   writer: ParquetWriter,
   bytes: Uint8Array,
   rows: number,
-  encoding: 'PLAIN' | 'RLE_DICTIONARY',
+  encoding: 'PLAIN' | 'RLE_DICTIONARY' | 'DELTA_BINARY_PACKED',
   compress = true,
+  optional?: { readonly levels: Uint8Array; readonly nulls: number },
 ): number {
   const out = writer.writer;
   const stored = compress ? snappyCompress(bytes) : bytes;
   const start = out.offset;
-  writePageHeader(out, {
-    type: 'DATA_PAGE_V2',
-    uncompressed_page_size: bytes.length,
-    compressed_page_size: stored.length,
-    data_page_header_v2: {
-      num_values: rows,
-      num_nulls: 0,
-      num_rows: rows,
-      encoding,
-      definition_levels_byte_length: 0,
-      repetition_levels_byte_length: 0,
-      is_compressed: compress,
-    },
+  const levels = optional?.levels.length ?? 0;
+  writeDataPageHeader(writer, {
+    uncompressed: levels + bytes.length,
+    compressed: levels + stored.length,
+    values: rows,
+    nulls: optional?.nulls ?? 0,
+    rows,
+    encoding,
+    definitionBytes: levels,
+    repetitionBytes: 0,
+    isCompressed: compress,
   });
   const header = out.offset - start;
+  if (optional !== undefined) out.appendBytes(optional.levels);
   out.appendBytes(stored);
-  return header + bytes.length;
+  return header + levels + bytes.length;
 }
 
-function bytesOf(view: ArrayBufferView): Uint8Array {
+export function bytesOf(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
+/** dictionaryOf's arrays, kept from call to call: a shard's 128 slot columns a row group made 28 MB of garbage. */
+const scratch = { table: new Int32Array(0), dictionary: new Uint32Array(0), indexes: new Int32Array(0) };
+
 /**
  * The distinct (lo, hi) pairs of the first `rows` in first-seen order (`dictionary`, `size` of them) and each row's
- * index into them: open addressing over a power-of-two table at most half full.
+ * index into them: open addressing over a power-of-two table at most half full. The arrays are valid until the next
+ * call.
  */
 export function dictionaryOf(
   words: Uint32Array,
   rows: number,
 ): { dictionary: Uint32Array; indexes: Int32Array; size: number } {
   const mask = (1 << Math.max(4, Math.ceil(Math.log2(2 * rows + 1)))) - 1;
-  const table = new Int32Array(mask + 1).fill(-1);
-  const dictionary = new Uint32Array(2 * rows);
-  const indexes = new Int32Array(rows);
+  if (scratch.table.length <= mask) scratch.table = new Int32Array(mask + 1);
+  if (scratch.indexes.length < rows)
+    [scratch.dictionary, scratch.indexes] = [new Uint32Array(2 * rows), new Int32Array(rows)];
+  const table = scratch.table.subarray(0, mask + 1).fill(-1);
+  const { dictionary } = scratch;
+  const indexes = scratch.indexes.subarray(0, rows);
   let size = 0;
   for (let r = 0; r < rows; r++) {
     const lo = words[2 * r];

@@ -11,7 +11,6 @@ import {
   signatureMatrix,
   type SignatureMatrix,
 } from '../../bands/signatureMatrix.js';
-import { words64 } from '../../exact/exactKey.js';
 import type { ShardWriter } from '../../formats/shards/shardFile.js';
 import { schemeOf, type SignatureParams } from '../../signatures/params.js';
 
@@ -41,8 +40,6 @@ export interface SignedRows {
   readonly signatures: Uint32Array;
   /** With shingle lists: document d's set. */
   set?(d: number): Uint32Array;
-  /** Documents not to write (skipped as invalid after they were signed); absent: none. */
-  readonly skip?: Uint8Array;
 }
 
 /** The shard's slot columns: k, or SimHash's one fingerprint (`slot_0`, its 64 one-bit slots packed: shardFile.ts). */
@@ -85,7 +82,6 @@ export function appendRows(
   const exact = rows.exactKeys;
   let empty = 0;
   for (let d = 0; d < rows.count; d++) {
-    if (rows.skip?.[d] === 1) continue;
     const isEmpty = rows.empty[d] === 1;
     if (isEmpty) empty++;
     if (isEmpty) bandWords.fill(0);
@@ -96,7 +92,7 @@ export function appendRows(
     writer.push(
       rows.id(d),
       rows.position(d),
-      isEmpty ? null : [words64(exact[e], exact[e + 1]), words64(exact[e + 2], exact[e + 3])],
+      isEmpty ? null : exact.subarray(e, e + 4),
       rows.length(d),
       bandKeys,
       slots,

@@ -45,8 +45,6 @@ export interface ShardUnits {
   units(): Generator<{ readonly unit: RangeUnit; readonly piece: number }>;
   /** The input file piece `piece` is of (its index among the inputs: a text range's `file`). */
   fileOf(piece: number): number;
-  /** Where the piece starts mid-file (no document there can be named by its line number); undefined at byte 0. */
-  midFile(piece: number): { readonly path: string; readonly start: number } | undefined;
   /** The next document of piece `piece`: counted, and its position. */
   position(piece: number): number;
   /** Counts bytes handed to the workers. */
@@ -174,10 +172,6 @@ function workerUnits(
   return {
     units: () => rangeUnits(files, mine),
     fileOf: (k) => mine[k].file,
-    midFile: (k) => {
-      const { start } = rangeOf(files, mine[k]);
-      return start > 0 ? { path: files[mine[k].file].path, start } : undefined;
-    },
     position: next,
     read: countBytes,
   };
@@ -190,7 +184,8 @@ function rangeOf(files: readonly InputFile[], piece: Piece): { start: number; en
 
 /**
  * The pieces cut into range units of UNIT_BYTES (as inputUnits.ts cuts a whole file). A piece that starts mid-file
- * counts its lines from its own first line: its units are named `PATH from byte START`, which messages then name.
+ * counts its lines from its own first line: its units are named `PATH from byte START`, which messages then name, and
+ * say so (`midFile`), so that the workers refuse a document without an id there.
  */
 function* rangeUnits(
   files: readonly InputFile[],
@@ -210,6 +205,7 @@ function* rangeUnits(
         end: Math.min(end, at + UNIT_BYTES),
         size,
         qualifyIds,
+        ...(start === 0 ? {} : { midFile: { path: file.path, start } }),
       };
       yield { unit: unit as RangeUnit, piece };
     }

@@ -6,7 +6,6 @@
  *
  * A document's text range is its JSON line with the line's end (the workers' range, shard format v4).
  */
-import { InputError } from '../../io/documents.js';
 import { UniqueIds } from '../../exact/uniqueIds.js';
 import { setsOfEveryDocument } from '../../firstPass/signDocuments.js';
 import { rowsOfEveryDocument, signedUnits, type SignedUnit } from '../../firstPass/signedUnits.js';
@@ -70,7 +69,7 @@ export async function signUnitsInto(
     bytes += unitBytes;
     const signatures =
       groups === undefined ? rowsOfEveryDocument(unit, signer.firstPass.backend.k) : groups.rowsOf(unit);
-    const rows = unitRows(unit, signatures, piece, plan, run, skipped.onInvalid);
+    const rows = unitRows(unit, signatures, piece, plan, run);
     empty += appendRows(writer, rows, config);
     documents += unit.documents.count;
     progress.update(documents, bytes);
@@ -80,21 +79,21 @@ export async function signUnitsInto(
   return empty;
 }
 
-/** A unit's documents as rows: positions counted per piece, ids decoded, a line-number id refused mid-file. */
+/**
+ * A unit's documents as rows: positions counted per piece, ids decoded. (Mid-file, a document without an id never gets
+ * here: the workers refuse it, since its line number names nothing: readUnit.ts.)
+ */
 function unitRows(
   unit: SignedUnit,
   signatures: Uint32Array,
   piece: number,
   plan: ShardUnits,
   run: ShardRun,
-  onInvalid: (message: string) => void,
 ): SignedRows {
   const { documents } = unit;
   const ids = Array.from({ length: documents.count }, (_, d) => unitId(documents, d));
-  const midFile = plan.midFile(piece);
-  const skip = midFile === undefined ? undefined : lineNumberIds(unit, ids, midFile, run, onInvalid);
   const positions = new Float64Array(documents.count);
-  for (let d = 0; d < documents.count; d++) if (skip?.[d] !== 1) positions[d] = plan.position(piece);
+  for (let d = 0; d < documents.count; d++) positions[d] = plan.position(piece);
   const file = plan.fileOf(piece);
   const sets = run.lists ? setsOfEveryDocument(unit) : [];
   return {
@@ -109,38 +108,5 @@ function unitRows(
     empty: documents.empty,
     signatures,
     set: run.lists ? (d) => sets[d] : undefined,
-    skip,
   };
-}
-
-/**
- * Documents of a piece that starts mid-file whose id is their line number (they have none): the line is counted from
- * the piece's start, so it names nothing. Refused as the readers refuse them (skipped under --skip-invalid). A real id
- * equal to its line number counted so is refused too.
- */
-function lineNumberIds(
-  unit: SignedUnit,
-  ids: readonly string[],
-  piece: { readonly path: string; readonly start: number },
-  run: ShardRun,
-  onInvalid: (message: string) => void,
-): Uint8Array | undefined {
-  const { lines } = unit.documents;
-  let skip: Uint8Array | undefined;
-  for (let d = 0; d < ids.length; d++) {
-    const line = String(lines[d]);
-    if (ids[d] !== line && ids[d] !== `${unit.path}:${line}`) continue;
-    // As io/shardLines.ts words it: the line counted from the piece's first byte.
-    const error = new InputError(
-      piece.path,
-      0,
-      `line ${line} from byte ${piece.start}: no "${run.config.read.idField}": a shard reading from mid-file cannot ` +
-        `name a document by its line number; give every document an id`,
-    );
-    if (!run.config.read.skipInvalid) throw error;
-    onInvalid(error.message);
-    skip ??= new Uint8Array(ids.length);
-    skip[d] = 1;
-  }
-  return skip;
 }

@@ -177,3 +177,33 @@ describe('sign --shard: checks', () => {
     );
   }, 120_000);
 });
+
+describe('sign --shard: a mid-file piece', () => {
+  it('keeps a document whose real id equals its line number counted from the piece (issue 38)', async () => {
+    const big = corpora['one big JSON Lines file'][0];
+    const probe = join(dir, 'line-id-probe.parquet');
+    await runSignShard(config([big], 1, 2, probe));
+    const part = (await readShardMeta(probe)).ranges!.pieces[0].part;
+    const pieceStart = Number(/^bytes (\d+)-/.exec(part)![1]);
+    expect(pieceStart).toBeGreaterThan(0);
+    // The piece's 5th line gets the id "5", padded with JSON whitespace: the same bytes, so the same plan.
+    const bytes = readFileSync(big);
+    const starts = [0];
+    for (let i = 0; i < bytes.length - 1; i++) if (bytes[i] === 0x0a) starts.push(i + 1);
+    const line = starts.findIndex((s) => s >= pieceStart) + 4;
+    const text = bytes.toString('utf8').split('\n');
+    const record = JSON.parse(text[line]) as { id: string; text: string };
+    const head = `{"id":"5",`;
+    const original = `{"id":${JSON.stringify(record.id)},`;
+    expect(text[line].startsWith(original)).toBe(true);
+    text[line] = head + ' '.repeat(original.length - head.length) + text[line].slice(original.length);
+    const renamed = join(dir, 'line-id.jsonl');
+    writeFileSync(renamed, text.join('\n'));
+    expect(statSync(renamed).size).toBe(bytes.length);
+    const out = join(dir, 'line-id-2.parquet');
+    await runSignShard(config([renamed], 1, 2, out));
+    const ids = (await rowsOf(out)).map((r) => r.id);
+    expect(ids[4]).toBe('5');
+    expect(ids).toHaveLength((await rowsOf(probe)).length);
+  }, 120_000);
+});
