@@ -33,7 +33,7 @@ export interface AssignmentCounts {
 }
 
 /** Flags each cluster's best document (bestOf[c]; −1 for none) among the documents, and counts them. */
-function markKept(cluster: Uint32Array, bestOf: readonly number[]): { kept: Uint8Array; keptCount: number } {
+function markKept(cluster: Uint32Array, bestOf: Int32Array): { kept: Uint8Array; keptCount: number } {
   const kept = new Uint8Array(cluster.length);
   let keptCount = 0;
   for (let d = 0; d < cluster.length; d++) {
@@ -55,23 +55,26 @@ export function assignClusters(
   contaminated?: Uint8Array,
 ): Assignment {
   const n = table.documents;
+  const { group, score } = table.columns();
+  const uniform = table.uniformScores;
   const cluster = new Uint32Array(n);
   // Slots [0, groups) key clusters by representative; [groups, 2·groups) key contaminated groups, apart from any
   // cluster.
   const clusterOfRep = new Int32Array(2 * table.groups).fill(-1);
-  const bestOf: number[] = [];
-  const groupsIn: number[] = [];
+  // Each cluster's best document (−1: none, contaminated) and its distinct texts; a cluster has a group or is empty.
   let empty = 0;
+  for (let d = 0; d < n; d++) if (group[d] < 0) empty++;
+  const bestOf = new Int32Array(table.groups + empty);
+  const groupsIn = new Int32Array(table.groups + empty);
+  let clusters = 0;
   let exactDuplicates = 0;
   let contaminatedDocs = 0;
   const seenGroup = new Uint8Array(table.groups);
   for (let d = 0; d < n; d++) {
-    const g = table.group(d);
+    const g = group[d];
     if (g < 0) {
-      empty++;
-      cluster[d] = bestOf.length;
-      bestOf.push(d);
-      groupsIn.push(0);
+      cluster[d] = clusters;
+      bestOf[clusters++] = d;
       continue;
     }
     if (seenGroup[g] === 1) exactDuplicates++;
@@ -80,31 +83,23 @@ export function assignClusters(
     const rep = isContaminated ? table.groups + g : representative[g];
     let c = clusterOfRep[rep];
     if (c < 0) {
-      c = clusterOfRep[rep] = bestOf.length;
-      bestOf.push(isContaminated ? -1 : d);
-      groupsIn.push(0);
+      c = clusterOfRep[rep] = clusters++;
+      bestOf[c] = isContaminated ? -1 : d;
     }
     if (seenGroup[g] === 0) groupsIn[c]++;
     seenGroup[g] = 1;
     cluster[d] = c;
+    // A document later than the cluster's best is preferred only for a higher score: never when scores all tie.
     const best = bestOf[c];
-    if (best >= 0 && isPreferred(table.score(d), d, table.score(best), best)) bestOf[c] = d;
+    if (!uniform && best >= 0 && isPreferred(score[d], d, score[best], best)) bestOf[c] = d;
   }
   const { kept, keptCount } = markKept(cluster, bestOf);
   let nearDuplicateClusters = 0;
-  for (const groups of groupsIn) if (groups >= 2) nearDuplicateClusters++;
+  for (let c = 0; c < clusters; c++) if (groupsIn[c] >= 2) nearDuplicateClusters++;
+  const counts = { documents: n, empty, exactDuplicates, clusters, nearDuplicateClusters };
   return {
     cluster,
     kept,
-    counts: {
-      documents: n,
-      empty,
-      exactDuplicates,
-      clusters: bestOf.length,
-      nearDuplicateClusters,
-      contaminated: contaminatedDocs,
-      removed: n - keptCount,
-      kept: keptCount,
-    },
+    counts: { ...counts, contaminated: contaminatedDocs, removed: n - keptCount, kept: keptCount },
   };
 }

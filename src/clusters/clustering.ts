@@ -22,7 +22,7 @@
  * caller that may decide them on workers.
  */
 import type { PairList } from '../bands/pairSet.js';
-import { RepresentativeCheck, type Comparisons } from './representativeCheck.js';
+import { RepresentativeCheck, type Comparisons, type PackedGroups } from './representativeCheck.js';
 import { UnionFind } from './unionFind.js';
 import { defaultOf, type ClusterCheck } from '../options.js';
 
@@ -103,22 +103,30 @@ function startClustering(
   for (let d = 0; d < count; d++) representative[d] = d;
   const check =
     options.check === 'none' ? undefined : new RepresentativeCheck(count, pairs, representative, checkedBound(options));
-  const all = [...components(uf, count)];
-  let members = 0;
-  for (const component of all) {
-    component.sort(options.compare);
-    members += component.length;
-    if (check === undefined) for (const m of component) representative[m] = component[0];
-    else check.add(component);
-  }
+  const all = components(uf, count);
+  const { members, ends } = all;
+  for (let c = 0, from = 0; c < all.count; from = ends[c++]) sortRange(members, from, ends[c], options.compare);
+  if (check === undefined)
+    for (let c = 0, from = 0; c < all.count; from = ends[c++])
+      for (let i = from; i < ends[c]; i++) representative[members[i]] = members[from];
+  else check.begin(all);
   const finish = (): Clustering => {
     let splitOff = 0;
     if (check !== undefined)
-      for (const component of all)
-        for (let i = 1; i < component.length; i++) if (representative[component[i]] !== component[0]) splitOff++;
+      for (let c = 0, from = 0; c < all.count; from = ends[c++])
+        for (let i = from + 1; i < ends[c]; i++) if (representative[members[i]] !== members[from]) splitOff++;
     return { representative, splitOff, exhausted: check?.exhausted ?? 0, comparisons: check?.comparisons ?? 0 };
   };
-  return { check, members, finish };
+  return { check, members: all.count === 0 ? 0 : ends[all.count - 1], finish };
+}
+
+/** members[from, to) sorted by `compare`: left as they are when already in order (components mostly are). */
+function sortRange(members: Int32Array, from: number, to: number, compare: (a: number, b: number) => number): void {
+  for (let i = from + 1; i < to; i++)
+    if (compare(members[i - 1], members[i]) > 0) {
+      members.subarray(from, to).sort(compare);
+      return;
+    }
 }
 
 function passesOf(options: ClusterOptions): (rep: number, m: number) => boolean {
@@ -134,15 +142,32 @@ function checkedBound(options: { readonly maxRepresentatives?: number }): number
   return bound;
 }
 
-/** Members of every component of two or more, each in ascending index order. */
-function* components(uf: UnionFind, count: number): Generator<number[]> {
-  const byRoot = new Map<number, number[]>();
+/**
+ * Every component of two or more, packed: members in ascending index order, the components in order of their first
+ * members (ends[c] is where component c's members end).
+ */
+function components(uf: UnionFind, count: number): PackedGroups & { members: Int32Array; ends: Int32Array } {
+  // Each root's component number, in order of first members; then each component's size, and its members in place.
+  const componentOf = new Int32Array(count).fill(-1);
+  const rootOf = new Int32Array(count);
+  let components = 0;
+  let members = 0;
   for (let d = 0; d < count; d++) {
-    if (uf.sizeOf(d) < 2) continue;
     const root = uf.find(d);
-    const list = byRoot.get(root);
-    if (list === undefined) byRoot.set(root, [d]);
-    else list.push(d);
+    rootOf[d] = root;
+    if (uf.sizeOf(root) < 2) continue;
+    members++;
+    if (componentOf[root] < 0) componentOf[root] = components++;
   }
-  yield* byRoot.values();
+  const ends = new Int32Array(components);
+  for (let d = 0; d < count; d++) if (componentOf[rootOf[d]] >= 0) ends[componentOf[rootOf[d]]]++;
+  for (let c = 1; c < components; c++) ends[c] += ends[c - 1];
+  const at = new Int32Array(components);
+  for (let c = 1; c < components; c++) at[c] = ends[c - 1];
+  const packed = new Int32Array(members);
+  for (let d = 0; d < count; d++) {
+    const c = componentOf[rootOf[d]];
+    if (c >= 0) packed[at[c]++] = d;
+  }
+  return { members: packed, ends, count: components };
 }

@@ -5,109 +5,144 @@
  * `settle` takes their answers. A member belongs to one group at a time and
  * its attempts are its own, so rounds give what checking one group after
  * another gives: the same representatives, splits and counts.
+ *
+ * Groups are kept packed (members end to end, each group's end after it), in typed arrays where they can be: a
+ * million documents' components cost no array each.
  */
 import type { PairList } from '../bands/pairSet.js';
 
 /** A round's comparisons: pair i compares representative a[i] with member b[i]. */
 export type Comparisons = PairList;
 
+/** Groups end to end: group i is members [ends[i − 1], ends[i]) (ends[−1] = 0), each in preference order. */
+export interface PackedGroups {
+  readonly members: ArrayLike<number>;
+  readonly ends: ArrayLike<number>;
+  readonly count: number;
+}
+
 export class RepresentativeCheck {
   exhausted = 0;
   comparisons = 0;
   /** Members whose representative is final (the progress of the check). */
   settled = 0;
-  private readonly start: Uint32Array;
-  private readonly neighbours: Uint32Array;
+  /** The verified pairs by member (built when a failed set is first split: most runs never split one). */
+  private adjacency?: { readonly start: Uint32Array; readonly neighbours: Uint32Array };
   private readonly attempts: Uint32Array;
   /** Piece label of each member of the failed set being split (−1: not in it). */
   private readonly piece: Int32Array;
-  /** Groups to compare in the next round, each in preference order. */
-  private open: number[][] = [];
-  /** The round in flight: each compared member, and where each group's compared members end. */
-  private compared: Uint32Array = new Uint32Array(0);
-  private groupEnds: number[] = [];
-  private inFlight: number[][] = [];
+  /** Groups to compare in the next round. */
+  private open: PackedGroups = { members: [], ends: [], count: 0 };
+  /** The round in flight: its groups, each compared member, and where each group's compared members end. */
+  private inFlight: PackedGroups = { members: [], ends: [], count: 0 };
+  private compared = new Uint32Array(0);
+  private reps = new Uint32Array(0);
+  private groupEnds = new Int32Array(0);
 
   constructor(
-    count: number,
-    pairs: PairList,
+    private readonly count: number,
+    private readonly pairs: PairList,
     private readonly representative: Int32Array,
     private readonly maxRepresentatives: number,
   ) {
-    this.start = new Uint32Array(count + 1);
-    for (let i = 0; i < pairs.a.length; i++) {
-      this.start[pairs.a[i] + 1]++;
-      this.start[pairs.b[i] + 1]++;
-    }
-    for (let d = 0; d < count; d++) this.start[d + 1] += this.start[d];
-    this.neighbours = new Uint32Array(this.start[count]);
-    const fill = this.start.slice(0, count);
-    for (let i = 0; i < pairs.a.length; i++) {
-      this.neighbours[fill[pairs.a[i]]++] = pairs.b[i];
-      this.neighbours[fill[pairs.b[i]]++] = pairs.a[i];
-    }
     this.attempts = new Uint32Array(count);
     this.piece = new Int32Array(count).fill(-1);
   }
 
-  /** A component to check, sorted by preference. */
-  add(members: number[]): void {
-    this.open.push(members);
+  /** Each member's verified pairs: the other members of neighbours[start[m], start[m + 1]). */
+  private neighbourLists(): { readonly start: Uint32Array; readonly neighbours: Uint32Array } {
+    if (this.adjacency !== undefined) return this.adjacency;
+    const { count, pairs } = this;
+    const start = new Uint32Array(count + 1);
+    for (let i = 0; i < pairs.a.length; i++) {
+      start[pairs.a[i] + 1]++;
+      start[pairs.b[i] + 1]++;
+    }
+    for (let d = 0; d < count; d++) start[d + 1] += start[d];
+    const neighbours = new Uint32Array(start[count]);
+    const fill = start.slice(0, count);
+    for (let i = 0; i < pairs.a.length; i++) {
+      neighbours[fill[pairs.a[i]]++] = pairs.b[i];
+      neighbours[fill[pairs.b[i]]++] = pairs.a[i];
+    }
+    this.adjacency = { start, neighbours };
+    return this.adjacency;
+  }
+
+  /** The components to check, each sorted by preference (the first round's groups). */
+  begin(components: PackedGroups): void {
+    this.open = components;
   }
 
   /** The next round's comparisons (none when the check is done); members past R attempts are kept alone here. */
   nextRound(): Comparisons {
-    const reps: number[] = [];
-    const compared: number[] = [];
-    this.groupEnds = [];
-    for (const group of this.open) {
-      const rep = group[0];
-      this.representative[rep] = rep;
+    const { members, ends, count } = this.open;
+    // At most one comparison a member but its group's first.
+    const most = (count === 0 ? 0 : ends[count - 1]) - count;
+    if (this.compared.length < most) {
+      this.compared = new Uint32Array(most);
+      this.reps = new Uint32Array(most);
+    }
+    if (this.groupEnds.length < count) this.groupEnds = new Int32Array(count);
+    const { compared, reps, groupEnds, attempts, representative } = this;
+    let n = 0;
+    for (let g = 0, from = 0; g < count; from = ends[g++]) {
+      const rep = members[from];
+      representative[rep] = rep;
       this.settled++;
-      for (let i = 1; i < group.length; i++) {
-        const m = group[i];
-        if (this.attempts[m] >= this.maxRepresentatives) {
-          this.representative[m] = m;
+      for (let i = from + 1; i < ends[g]; i++) {
+        const m = members[i];
+        if (attempts[m] >= this.maxRepresentatives) {
+          representative[m] = m;
           this.exhausted++;
           this.settled++;
           continue;
         }
-        this.attempts[m]++;
-        reps.push(rep);
-        compared.push(m);
+        attempts[m]++;
+        reps[n] = rep;
+        compared[n++] = m;
       }
-      this.groupEnds.push(compared.length);
+      groupEnds[g] = n;
     }
-    this.comparisons += compared.length;
+    this.comparisons += n;
     this.inFlight = this.open;
-    this.open = [];
-    this.compared = Uint32Array.from(compared);
-    return { a: Uint32Array.from(reps), b: this.compared };
+    this.open = { members: [], ends: [], count: 0 };
+    return { a: reps.subarray(0, n), b: compared.subarray(0, n) };
   }
 
   /** The round's answers (passed[i] for comparison i): members that failed are split into the next round's groups. */
   settle(passed: Uint8Array): void {
-    let from = 0;
-    for (let g = 0; g < this.inFlight.length; g++) {
-      const rep = this.inFlight[g][0];
-      const failed: number[] = [];
+    const { members, ends, count } = this.inFlight;
+    const next = { members: [] as number[], ends: [] as number[] };
+    for (let g = 0, from = 0; g < count; g++) {
+      const rep = members[g === 0 ? 0 : ends[g - 1]];
+      let failed: number[] | undefined; // most groups have none
       for (let i = from; i < this.groupEnds[g]; i++) {
         const m = this.compared[i];
         if (passed[i] === 1) {
           this.representative[m] = rep;
           this.settled++;
-        } else failed.push(m);
+        } else (failed ??= []).push(m);
       }
       from = this.groupEnds[g];
-      for (const piece of this.pieces(failed)) this.add(piece);
+      if (failed !== undefined) this.pieces(failed, next);
     }
-    this.inFlight = [];
+    this.open = { ...next, count: next.ends.length };
+    this.inFlight = { members: [], ends: [], count: 0 };
   }
 
-  /** `failed` (in preference order) split into the pieces its verified pairs connect, each in preference order. */
-  private pieces(failed: number[]): number[][] {
-    if (failed.length <= 1) return failed.length === 1 ? [failed] : [];
-    const { piece, start, neighbours } = this;
+  /**
+   * `failed` (in preference order) split into the pieces its verified pairs connect, each in preference order,
+   * appended to `to`.
+   */
+  private pieces(failed: number[], to: { members: number[]; ends: number[] }): void {
+    if (failed.length === 1) {
+      to.members.push(failed[0]);
+      to.ends.push(to.members.length);
+      return;
+    }
+    const { piece } = this;
+    const { start, neighbours } = this.neighbourLists();
     for (const m of failed) piece[m] = -2; // in the set, not yet labelled
     let labels = 0;
     const stack: number[] = [];
@@ -132,6 +167,9 @@ export class RepresentativeCheck {
       out[piece[m]].push(m);
       piece[m] = -1;
     }
-    return out;
+    for (const group of out) {
+      for (const m of group) to.members.push(m);
+      to.ends.push(to.members.length);
+    }
   }
 }

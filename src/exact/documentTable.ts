@@ -11,6 +11,9 @@ export class DocumentTable {
   private scores = new Float64Array(1024);
   private docs = 0;
   private signed = 0;
+  /** The first document's score, and whether another differs from it. */
+  private firstScore = Number.NaN;
+  private mixedScores = false;
 
   get documents(): number {
     return this.docs;
@@ -36,6 +39,8 @@ export class DocumentTable {
     if (group === this.signed) this.signed++;
     this.groupOf[this.docs] = group;
     this.scores[this.docs] = score;
+    if (this.docs === 0) this.firstScore = score;
+    else if (score !== this.firstScore) this.mixedScores = true;
     this.docs++;
   }
 
@@ -45,6 +50,19 @@ export class DocumentTable {
 
   score(doc: number): number {
     return this.scores[doc];
+  }
+
+  /**
+   * Whether every document has the same score (a number): then the keep policy prefers the earlier document, and a
+   * group's first document is its preferred one (`--keep first`, and any policy on a corpus that ties throughout).
+   */
+  get uniformScores(): boolean {
+    return !this.mixedScores && !Number.isNaN(this.firstScore);
+  }
+
+  /** Every document's group and score, as views of the table's arrays (read them, never write). */
+  columns(): { readonly group: Int32Array; readonly score: Float64Array } {
+    return { group: this.groupOf.subarray(0, this.docs), score: this.scores.subarray(0, this.docs) };
   }
 
   /** For each group, its first document (groups are numbered in that order), in shared memory where there is some. */
@@ -67,11 +85,14 @@ export class DocumentTable {
   }
 
   /** A total order on groups: by their preferred members' scores, then input order. */
-  groupComparator(preferred: Int32Array = this.preferredMembers()): (a: number, b: number) => number {
+  groupComparator(preferred?: Int32Array): (a: number, b: number) => number {
+    // Scores all tie: the preferred members are the first documents, in the groups' order.
+    if (preferred === undefined && this.uniformScores) return (a, b) => a - b;
+    const best = preferred ?? this.preferredMembers();
     return (a, b) => {
       if (a === b) return 0;
-      const da = preferred[a];
-      const db = preferred[b];
+      const da = best[a];
+      const db = best[b];
       return isPreferred(this.scores[da], da, this.scores[db], db) ? -1 : 1;
     };
   }

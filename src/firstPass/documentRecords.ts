@@ -71,6 +71,28 @@ export class DocumentRecords {
     return start < 0 ? undefined : [start, start + this.lengths[d]];
   }
 
+  /**
+   * The lines of the documents [first, end) flagged in `wanted`, as [start, end) byte pairs in the decompressed file,
+   * lines that follow each other joined into one range; undefined when one of them has no recorded line.
+   */
+  lineRanges(first: number, end: number, wanted: Uint8Array): Float64Array | undefined {
+    let count = 0;
+    for (let d = first; d < end; d++) count += wanted[d];
+    const ranges = new Float64Array(2 * count);
+    let n = 0;
+    for (let d = first; d < end; d++) {
+      if (wanted[d] !== 1) continue;
+      const start = this.starts[d];
+      if (start < 0) return undefined;
+      if (n > 0 && ranges[n - 1] === start) ranges[n - 1] = start + this.lengths[d];
+      else {
+        ranges[n++] = start;
+        ranges[n++] = start + this.lengths[d];
+      }
+    }
+    return ranges.subarray(0, n);
+  }
+
   private growDocuments(): void {
     const n = this.idEnds.length * 2;
     this.idEnds = grown(this.idEnds, n);

@@ -41,6 +41,11 @@ export interface KeptDocuments {
    * await before the next write (files/tableWriter.ts).
    */
   writeLine?(bytes: Uint8Array): Promise<void> | undefined;
+  /**
+   * Where kept lines may be written at their offsets instead, by other threads (the output's temporary file, empty):
+   * only for a plain JSON Lines file, before anything is written to it.
+   */
+  positionalPath?(): string | undefined;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -110,6 +115,9 @@ class JsonLinesKept implements KeptDocuments {
   }
   async write(document: InputDocument): Promise<void> {
     await this.file.write(documentAsJson(document) + '\n');
+  }
+  positionalPath(): string | undefined {
+    return this.file.positionalPath();
   }
   commit(): Promise<void> {
     return this.file.commit();

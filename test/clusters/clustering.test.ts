@@ -107,6 +107,33 @@ describe('assignClusters', () => {
     expect(order).toEqual([0, 2, 1, 3]); // a via doc 3 (5), c (3), b (2), d (0)
   });
 
+  it('with every score tied, the comparator and the kept documents are those of the general rule', () => {
+    // Random tables: ties throughout (the shortcut) against the same table with one document scored apart.
+    for (let seed = 1; seed <= 20; seed++) {
+      const groups: number[] = [];
+      let signed = 0;
+      for (let d = 0; d < 300; d++) {
+        const r = (Math.imul(d + 1, 2654435761 + seed) >>> 0) % 10;
+        groups.push(r === 0 ? -1 : signed > 0 && r < 4 ? (d * seed) % signed : signed++);
+      }
+      const tied = new DocumentTable();
+      groups.forEach((g) => tied.add(g, 7));
+      expect(tied.uniformScores).toBe(true);
+      const general = tied.groupComparator(tied.preferredMembers());
+      const order = Array.from({ length: signed }, (_, g) => signed - 1 - g);
+      expect([...order].sort(tied.groupComparator())).toEqual([...order].sort(general));
+      const representative = Int32Array.from({ length: signed }, (_, g) => g - (g % (1 + (seed % 4))));
+      const reference = referenceAssignment(groups, representative);
+      expect(Array.from(assignClusters(tied, representative).kept)).toEqual(reference);
+    }
+    const mixed = new DocumentTable();
+    [0, 1, 0].forEach((g, d) => mixed.add(g, d === 2 ? 1 : 0));
+    expect(mixed.uniformScores).toBe(false);
+    const nan = new DocumentTable();
+    nan.add(0, Number.NaN);
+    expect(nan.uniformScores).toBe(false);
+  });
+
   it('contaminated groups are removed, with their exact duplicates, and never represent others', () => {
     const contaminated = Uint8Array.of(0, 1, 0, 0);
     const { cluster, kept, counts } = assignClusters(table([0, 0, 0, 0, 0, 0, 0]), rep, contaminated);
@@ -117,3 +144,15 @@ describe('assignClusters', () => {
     expect(counts.removed).toBe(2);
   });
 });
+
+/** Kept flags by the rule itself, scores all tied: a cluster's first document, and every empty document. */
+function referenceAssignment(groups: readonly number[], representative: Int32Array): number[] {
+  const seen = new Set<number>();
+  return groups.map((g) => {
+    if (g < 0) return 1;
+    const cluster = representative[g];
+    if (seen.has(cluster)) return 0;
+    seen.add(cluster);
+    return 1;
+  });
+}

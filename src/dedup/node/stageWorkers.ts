@@ -8,6 +8,7 @@ import type { RowRequest, RowResponse, RowWorkerPool } from '../../bands/rowWork
 import type { SharedSets } from '../../firstPass/sharedSets.js';
 import type { StageWorkerPool } from '../dedupDocuments.js';
 import type { TableRowsRequest, TableRowsResponse } from '../tableRows.js';
+import type { RangeCopyRequest, RangeCopyResponse } from '../../formats/files/rangeCopy.js';
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
 import { workerScript } from '../../workers/workerScript.js';
@@ -21,7 +22,14 @@ export interface StageWorkers {
   readonly pool: StageWorkerPool;
   /** The writing pass's table rows. */
   readonly tables: TableRowsPool;
+  /** The writing pass's kept lines, copied by byte ranges. */
+  readonly copies: RangeCopyPool;
   destroy(): void;
+}
+
+export interface RangeCopyPool {
+  readonly size: number;
+  request(worker: number, request: RangeCopyRequest): Promise<RangeCopyResponse>;
 }
 
 export interface TableRowsPool {
@@ -31,8 +39,8 @@ export interface TableRowsPool {
 
 /** `threads` workers (started on their first request); `destroy` ends them. */
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
-  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest;
-  type Response = ExactResponse & BandResponse & RowResponse & TableRowsResponse;
+  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest | RangeCopyRequest;
+  type Response = ExactResponse & BandResponse & RowResponse & TableRowsResponse & RangeCopyResponse;
   const pool = new WorkerPool<Request & PoolRequest, Response & PoolResponse>(
     workerScript(import.meta.url, 'dedup/node/stageWorker.js'),
     threads,
@@ -46,6 +54,7 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     exact: sets === undefined ? undefined : exactPairsOn({ size: threads, request }, sets),
     pool: { size: threads, request: (worker, body, transfer) => request(worker, body, transfer) as never },
     tables: { size: threads, request },
+    copies: { size: threads, request },
     destroy: () => pool.destroy(),
   };
 }

@@ -8,7 +8,7 @@
  * a megabyte), else undefined: a million rows cost no million promises. A
  * caller awaits what it gets before its next write to the same file.
  */
-import { openOutput, type OutputFile } from './atomicFile.js';
+import { openOutput, type AtomicFile, type OutputFile } from './atomicFile.js';
 import { makeEncoder, outputCompressionOf, withoutCompressionSuffix, type Encoder } from './compression.js';
 import { csvCell, type Cell } from './csv.js';
 
@@ -19,18 +19,33 @@ export class BufferedFile {
   private bytes: Uint8Array[] = [];
   private byteCount = 0;
 
+  /** Whether anything went to the file or its buffers yet. */
+  private written = false;
+
   private constructor(
     private readonly file: OutputFile,
     private readonly encoder: Encoder,
+    private readonly compressed: boolean,
   ) {}
 
   /** Compressed as the name says (see compression.ts). */
   static async create(path: string): Promise<BufferedFile> {
-    const encoder = await makeEncoder(outputCompressionOf(path));
-    return new BufferedFile(await openOutput(path), encoder);
+    const compression = outputCompressionOf(path);
+    const encoder = await makeEncoder(compression);
+    return new BufferedFile(await openOutput(path), encoder, compression !== 'none');
+  }
+
+  /**
+   * The temporary file that becomes this one, for bytes written at their offsets by other threads instead of through
+   * this writer: only uncompressed, to a file (not standard output), before anything was written.
+   */
+  positionalPath(): string | undefined {
+    const { tempPath } = this.file as Partial<AtomicFile>;
+    return this.compressed || this.written || tempPath === undefined ? undefined : tempPath;
   }
 
   write(text: string): Promise<void> | undefined {
+    this.written = true;
     if (this.bytes.length > 0) return this.flushBytes().then(() => this.write(text));
     this.buffer += text;
     return this.buffer.length >= CHUNK ? this.flush() : undefined;
@@ -38,6 +53,7 @@ export class BufferedFile {
 
   /** Bytes as they are (kept lines copied from the input), in order with the text written. */
   writeBytes(bytes: Uint8Array): Promise<void> | undefined {
+    this.written = true;
     if (this.buffer.length > 0) return this.flush().then(() => this.writeBytes(bytes));
     this.bytes.push(bytes);
     this.byteCount += bytes.length;
@@ -54,7 +70,8 @@ export class BufferedFile {
 
   private async flushBytes(): Promise<void> {
     if (this.bytes.length === 0) return;
-    const joined = Buffer.concat(this.bytes, this.byteCount);
+    // One chunk (a worker's rows, a run of kept lines past a megabyte) goes as it is, uncopied.
+    const joined = this.bytes.length === 1 ? this.bytes[0] : Buffer.concat(this.bytes, this.byteCount);
     this.bytes = [];
     this.byteCount = 0;
     await this.writeAll(await this.encoder.push(joined));

@@ -98,6 +98,7 @@ async function writeOutputs(
     await writeDedupOutputs(outcome, paths, config.read, progress, {
       parquetCompression,
       tableWorkers: workers?.tables,
+      keptWorkers: workers?.copies,
     });
   } finally {
     workers?.destroy();

@@ -12,6 +12,8 @@ import { openDecompressed, readDocuments, type InputFile } from '../../io/readDo
 import type { KeptDocuments } from '../../formats/keptDocuments.js';
 import type { StageProgress } from '../shared/config.js';
 import type { DedupOutcome } from './dedup.js';
+import { copyKeptOnWorkers } from './copyKept.js';
+import type { RangeCopyPool } from '../../dedup/node/stageWorkers.js';
 
 export async function writeKept(
   outcome: DedupOutcome,
@@ -19,7 +21,13 @@ export async function writeKept(
   out: KeptDocuments,
   read: ReadOptions,
   progress: StageProgress,
+  workers?: RangeCopyPool,
 ): Promise<void> {
+  // Plain JSON Lines in and out: the workers copy the lines' byte ranges to their places in the file.
+  const target = workers === undefined ? undefined : out.positionalPath?.();
+  const { kept } = outcome.assignment;
+  if (target !== undefined && (await copyKeptOnWorkers(outcome.files, records, kept, target, workers!, progress)))
+    return;
   const spans = new Map(fileSpans(records).map(({ path, span }) => [path, span]));
   let bytes = 0;
   for (const file of outcome.files) {

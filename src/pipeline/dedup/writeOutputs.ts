@@ -28,7 +28,7 @@ import type { StageProgress } from '../shared/config.js';
 import type { DedupOutcome } from './dedup.js';
 import { rereadCorpus } from './reread.js';
 import { writeKept } from './writeKept.js';
-import type { TableRowsPool } from '../../dedup/node/stageWorkers.js';
+import type { RangeCopyPool, TableRowsPool } from '../../dedup/node/stageWorkers.js';
 import { clusterRequests, pairRequests, takesFormattedRows, writeRowsOnWorkers } from './tablesOnWorkers.js';
 
 export interface DedupOutputPaths {
@@ -47,6 +47,8 @@ export interface DedupOutputFormats {
   readonly parquetCompression?: ParquetCompression;
   /** Stage workers that format the clusters and pairs tables (CSV and JSON Lines) where the ids were recorded. */
   readonly tableWorkers?: TableRowsPool;
+  /** Stage workers that copy the kept lines to their places (plain JSON Lines in and out). */
+  readonly keptWorkers?: RangeCopyPool;
 }
 
 export async function writeDedupOutputs(
@@ -69,7 +71,9 @@ export async function writeDedupOutputs(
     // Where the first pass recorded every line, the kept ones are copied while the tables' rows are made: the copy
     // mostly waits on the file system's threads, the rows keep the workers (or this thread) busy.
     const copying =
-      records !== undefined && out !== undefined ? writeKept(outcome, records, out, read, progress) : undefined;
+      records !== undefined && out !== undefined
+        ? writeKept(outcome, records, out, read, progress, formats.keptWorkers)
+        : undefined;
     await allOf([copying, writeTables(outcome, read, progress, perDocument, formats.tableWorkers)]);
     for (const writer of opened) await writer.commit();
   } catch (error) {
