@@ -45,13 +45,18 @@ function checkSize(fd: number, entry: FileEntry, path: string): void {
   }
 }
 
-/** A whole file, its size and CRC-32 checked against the manifest's entry, in a fresh (aligned) buffer. */
-export function readChecked(dir: string, entry: FileEntry): Uint8Array {
+/**
+ * A whole file, its size and CRC-32 checked against the manifest's entry, in a fresh (aligned) buffer or in `into`
+ * (of the entry's size: a shared buffer the caller allocated).
+ */
+export function readChecked(dir: string, entry: FileEntry, into?: Uint8Array): Uint8Array {
   const path = join(dir, entry.name);
   const fd = openIndexFile(path);
   try {
     checkSize(fd, entry, path);
-    const bytes = new Uint8Array(new ArrayBuffer(entry.bytes));
+    const bytes = into ?? new Uint8Array(new ArrayBuffer(entry.bytes));
+    if (bytes.length !== entry.bytes)
+      throw new CorruptIndexError(path, `${entry.bytes} bytes recorded, ${bytes.length} expected`);
     readFully(fd, bytes, 0, path);
     checkCrc(entry, crc32(bytes) >>> 0, path);
     return bytes;

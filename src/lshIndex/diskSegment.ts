@@ -50,7 +50,7 @@ export class DiskSegment {
   private readonly rowBytes: number;
 
   private constructor(
-    dir: string,
+    private readonly dir: string,
     readonly record: SegmentRecord,
     parameters: IndexParameters,
     checksums: 'open' | 'lazy',
@@ -73,6 +73,7 @@ export class DiskSegment {
     const setBlocks = files.setBlocks && new Uint32Array(readChecked(dir, files.setBlocks).buffer);
     // read by compaction only, checked there again
     if (checksums === 'open' || inMemory) verifyFile(dir, files.documents);
+    if (checksums === 'open' && files.bitmaps !== undefined) verifyFile(dir, files.bitmaps);
     this.bands = new StoredFile(dir, files.bands, inMemory);
     try {
       this.signatures = new CheckedFile(dir, files.signatures, signatureBlocks, inMemory);
@@ -217,6 +218,14 @@ export class DiskSegment {
     this.readSetInto(from, into); // the sets lie one after another, in row order
   }
 
+  /** The stored bitmaps (segmentFormat.ts: .bits) into `into`, their size and CRC-32 checked; false where none. */
+  readBitmaps(into: Uint32Array): boolean {
+    const entry = this.record.files.bitmaps;
+    if (entry === undefined) return false;
+    readChecked(this.dir, entry, bytesOf(into));
+    return true;
+  }
+
   /** This segment with one generation's removed rows (flags, 1 = removed; undefined: none). */
   view(removed: Uint8Array | undefined): IndexSegment {
     return {
@@ -231,6 +240,7 @@ export class DiskSegment {
       setSize: (row) => this.setSize(row),
       readSetInto: (row, into) => this.readSetInto(row, into),
       readSetsInto: (from, to, into) => this.readSetsInto(from, to, into),
+      readBitmaps: (into) => this.readBitmaps(into),
     };
   }
 

@@ -19,6 +19,7 @@
 import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
 import { bucketBounds } from './prefixDirectory.js';
+import type { RowBuffer } from './rowBuffer.js';
 import type { IndexSegment } from './segment.js';
 import { sketchKernel, type SketchKernel } from './sketchKernel.js';
 
@@ -193,7 +194,7 @@ export class PrefixForest {
    * Live rows (by `segment`, this state's view) of tree t's positions [lo, hi) not seen yet in the query: marked,
    * appended.
    */
-  collect(segment: IndexSegment, t: number, lo: number, hi: number, out: number[]): void {
+  collect(segment: IndexSegment, t: number, lo: number, hi: number, out: { push(row: number): void }): void {
     const base = t * this.banded;
     for (let i = lo; i < hi; i++) {
       const row = this.rows[base + i];
@@ -259,10 +260,12 @@ export class PrefixForest {
   }
 
   /** sketchAgreement of each of `rows`, appended to `out`: by the kernel a page of rows a call where it loaded. */
-  sketchAgreements(rows: readonly number[], query: Uint16Array, out: number[]): void {
+  sketchAgreements(rows: ArrayLike<number>, query: Uint16Array, out: RowBuffer): void {
     this.setSketchQuery(query);
-    if (this.kernel !== undefined) this.kernel.boundsOf(rows, out, out.length);
-    else for (const row of rows) out.push(this.sketchAgreement(row, query));
+    out.reserve(rows.length);
+    if (this.kernel !== undefined) this.kernel.boundsOf(rows, out.words, out.length);
+    else for (let i = 0; i < rows.length; i++) out.words[out.length + i] = this.sketchAgreement(rows[i], query);
+    out.length += rows.length;
   }
 
   private setSketchQuery(query: Uint16Array): void {

@@ -156,7 +156,8 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     segment.hasSets && parameters.scheme !== 'simhash'
       ? new Uint32Array(sharedBytes(4 * BITMAP_WORDS * segment.count))
       : undefined;
-  if (bitmaps !== undefined) fillBitmaps(segment, bitmaps);
+  // Read where the segment stores them (written with it), else derived from its sets (an index written before).
+  if (bitmaps !== undefined && segment.readBitmaps?.(bitmaps) !== true) fillBitmaps(segment, bitmaps);
   return {
     count: segment.count,
     fingerprints,

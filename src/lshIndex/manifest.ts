@@ -108,7 +108,7 @@ export function referencedFiles(m: Manifest): Set<string> {
 
 /** The index's own file names (segments, removed rows, manifest temporaries): only these are ever cleaned. */
 const INDEX_FILE =
-  /^(seg-\d+\.(ids|sig|bands|bands\.idx|sets|docs\.parquet|sig\.crc|sets\.crc)|removed-\d+\.json|manifest\.json\.tmp-\d+)$/;
+  /^(seg-\d+\.(ids|sig|bands|bands\.idx|sets|docs\.parquet|sig\.crc|sets\.crc|bits)|removed-\d+\.json|manifest\.json\.tmp-\d+)$/;
 
 /** Removes the index's files that the manifest does not name: an interrupted writer's, or superseded ones. */
 export function removeUnreferenced(dir: string, m: Manifest): string[] {

@@ -11,6 +11,7 @@
  * `rescoreBudget(K)` rows are rescored per query, so a query's cost stays
  * bounded on an index of boilerplate. Browser-safe.
  */
+import { RowBuffer } from './rowBuffer.js';
 import type { IndexMatch } from './types.js';
 
 /** A row's scores: the full-signature estimate, and exact Jaccard where the sets were read. */
@@ -119,16 +120,22 @@ function byAgreement(met: readonly MetRow[], slots: number): MetRow[] {
   return out;
 }
 
-/** Indices of `levels` (each 0 … slots), highest first, in index order among equals: a counting sort. */
-function byLevel(levels: readonly number[], slots: number): Uint32Array {
+/** byLevel's order, kept from query to query (rowBuffer.ts: tens of thousands of rows a descent at 1 M). */
+const order = new RowBuffer();
+
+/**
+ * Indices of `levels` (each 0 … slots), highest first, in index order among equals: a counting sort (a view of a
+ * buffer the next call reuses).
+ */
+function byLevel(levels: ArrayLike<number>, slots: number): Uint32Array {
   const starts = new Uint32Array(slots + 2);
-  for (const l of levels) starts[slots - l + 1]++;
+  for (let i = 0; i < levels.length; i++) starts[slots - levels[i] + 1]++;
   for (let l = 1; l <= slots + 1; l++) starts[l] += starts[l - 1];
-  const out = new Uint32Array(levels.length);
-  levels.forEach((l, i) => {
-    out[starts[slots - l]++] = i;
-  });
-  return out;
+  order.clear().reserve(levels.length);
+  const out = order.words;
+  for (let i = 0; i < levels.length; i++) out[starts[slots - levels[i]]++] = i;
+  order.length = levels.length;
+  return order.view();
 }
 
 /** What a match is ranked by: exact Jaccard where measured, else the estimate. */
@@ -197,7 +204,7 @@ export class Ranking {
    * (and handed to `rescore`, in slots).
    */
   rescoreByLevels(
-    bounds: readonly number[],
+    bounds: ArrayLike<number>,
     agreementOf: (i: number) => number,
     rescore: (i: number, agreement: number) => boolean,
     slots: number,

@@ -31,6 +31,11 @@ export interface IndexSegment {
   readSetInto?(row: number, into: Uint32Array): void;
   /** The stored sets of rows [from, to), one after another, into `into` (exactly their words): one read, in order. */
   readSetsInto?(from: number, to: number, into: Uint32Array): void;
+  /**
+   * Every row's shingle bitmap as the segment stores it (shingleBitmaps.ts), into `into` (count · BITMAP_WORDS
+   * words), checked; false where it stores none (written before issue 39's .bits files).
+   */
+  readBitmaps?(into: Uint32Array): boolean;
 }
 
 /** Words of one signature row. */

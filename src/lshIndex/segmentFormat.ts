@@ -13,6 +13,10 @@
  *                 searches this in memory, then reads (and checks) one block
  *   NAME.sig.crc, NAME.sets.crc  CRC-32 of each 64 KiB block of .sig and .sets
  *                 (uint32 each), so a read can check just the blocks it touches
+ *   NAME.bits     (optional, with .sets of Jaccard's schemes) each row's shingle
+ *                 bitmap (shingleBitmaps.ts: BITMAP_WORDS uint32 a row), read
+ *                 whole by a query's forest; an index written before has none,
+ *                 and its forests derive them from .sets (issue 39)
  *
  * Empty documents (no tokens) have a row but no band entries: never candidates.
  */
@@ -35,6 +39,8 @@ export interface SegmentRecord {
     /** CRC-32 of each BLOCK bytes of .sig and .sets. */
     readonly signatureBlocks: FileEntry;
     readonly setBlocks?: FileEntry;
+    /** Each row's shingle bitmap, where sets are stored (segments written since issue 39). */
+    readonly bitmaps?: FileEntry;
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Writes a segment's files (segmentFiles.ts: the format), document by
  * document: signature rows and sets stream to their files with their CRC-32
- * (whole and per block); ids, band entries and the document table are held
- * until finish(), which sorts the band tables (radix) and writes the rest.
+ * (whole and per block), and each set's shingle bitmap with them (so a query's
+ * forest reads them, not every set: issue 39); ids, band entries and the
+ * document table are held until finish(), which sorts the band tables (radix)
+ * and writes the rest.
  */
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -14,6 +16,7 @@ import { bandKeysOfRow, rowWidthOf, type MemorySegment } from './segment.js';
 import { BAND_BLOCK, type SegmentRecord } from './segmentFormat.js';
 import { hex8 } from './manifestCheck.js';
 import { radixSortByKey } from './bandSort.js';
+import { BITMAP_WORDS, setBits } from './shingleBitmaps.js';
 
 const encoder = new TextEncoder();
 /** The exact key (4 words, as the first pass gives them) as 32 hex digits, high word first. */
@@ -24,6 +27,9 @@ export class SegmentWriter {
   private readonly signatures: AppendFile;
   private readonly sets?: AppendFile;
   private readonly setOffsets: number[] = [0];
+  /** Where sets are stored and scored by Jaccard (a simhash index measures the angle): each row's shingle bitmap. */
+  private readonly bitmaps?: AppendFile;
+  private readonly bitmap = new Uint32Array(BITMAP_WORDS);
   private readonly ids: Uint8Array[] = [];
   private readonly table = new ParquetTableBuffer(
     [
@@ -57,6 +63,8 @@ export class SegmentWriter {
     this.keyRows = new Uint32Array(capacity);
     this.signatures = new AppendFile(join(dir, `${name}.sig`), `${name}.sig`);
     if (hasSets) this.sets = new AppendFile(join(dir, `${name}.sets`), `${name}.sets`);
+    if (hasSets && parameters.scheme !== 'simhash')
+      this.bitmaps = new AppendFile(join(dir, `${name}.bits`), `${name}.bits`);
   }
 
   add(
@@ -75,6 +83,7 @@ export class SegmentWriter {
       const s = set ?? new Uint32Array(0);
       this.sets.append(bytesOf(s));
       this.setOffsets.push(this.setOffsets[this.setOffsets.length - 1] + s.length / 2);
+      this.appendBitmap(s);
     }
     this.table.row([id, row, length, exactKeyHex(exactKey), empty]);
     if (empty) return;
@@ -89,6 +98,13 @@ export class SegmentWriter {
       this.keyRows[e] = row;
     }
     this.banded++;
+  }
+
+  private appendBitmap(set: Uint32Array): void {
+    if (this.bitmaps === undefined) return;
+    this.bitmap.fill(0);
+    setBits(set, 0, set.length, this.bitmap, 0);
+    this.bitmaps.append(bytesOf(this.bitmap));
   }
 
   private grow(): void {
@@ -119,6 +135,7 @@ export class SegmentWriter {
       this.sets.append(bytesOf(Float64Array.from(this.setOffsets)));
       sets = this.sets.finish();
     }
+    const bitmaps = this.bitmaps?.finish();
     const offsets = new Uint32Array(this.count + 1);
     this.ids.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
     const ids = writeWhole(join(dir, `${name}.ids`), `${name}.ids`, [bytesOf(offsets), ...this.ids]);
@@ -147,6 +164,7 @@ export class SegmentWriter {
         documents,
         signatureBlocks,
         ...(setBlocks ? { setBlocks } : {}),
+        ...(bitmaps ? { bitmaps } : {}),
       },
     };
   }
@@ -180,6 +198,7 @@ export class SegmentWriter {
   abandon(): void {
     this.signatures.abandon();
     this.sets?.abandon();
+    this.bitmaps?.abandon();
   }
 }
 

@@ -15,12 +15,13 @@
  * query's shingles are kept as layered bitmaps (queryBits), so a row's check
  * is a popcount of 32 words a layer.
  *
- * Derived from the stored sets when a segment's forest is built (forestBuild.ts;
- * nothing on disk, so every index opens as it did, and an index written
- * before has them too), read in order, a block of rows a read where the
- * segment can. 128 bytes a document (128 MB at 1 M), on shared memory
- * like the forest's arrays so the server's query threads share one copy.
- * Browser-safe.
+ * Written with each segment that stores sets (segmentWriter.ts: NAME.bits)
+ * and read whole when its forest is built (forestBuild.ts), so the first
+ * query does not read every stored set; a segment written before has none,
+ * and its bitmaps are derived from its sets (fillBitmaps), read in order, a
+ * block of rows a read where the segment can. 128 bytes a document (128 MB
+ * at 1 M), on shared memory like the forest's arrays so the server's query
+ * threads share one copy. Browser-safe.
  */
 import type { IndexSegment } from './segment.js';
 

@@ -50,7 +50,7 @@ export interface SketchKernel {
   equalBytes(row: number): number;
   equalPrints(row: number): number;
   /** out[at + i] = equalBytes(rows[i]) for every i: one call a page of rows. */
-  boundsOf(rows: ArrayLike<number>, out: number[], at: number): void;
+  boundsOf(rows: ArrayLike<number>, out: Uint32Array | number[], at: number): void;
 }
 
 let compiled: WebAssembly.Module | null | undefined;

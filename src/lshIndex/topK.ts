@@ -21,6 +21,7 @@
 import type { PrefixForest } from './forest.js';
 import { SAMPLE_RATE, sampledKeys, type ShinglePostings } from './postings.js';
 import { Ranking } from './rerank.js';
+import { RowBuffer } from './rowBuffer.js';
 import type { IndexSegment } from './segment.js';
 import { missingBelow, queryBits, surelyMissing, worthTesting } from './shingleBitmaps.js';
 import type { ForestQuery, RowScorer } from './rowScorer.js';
@@ -65,11 +66,14 @@ export interface Met {
   readonly agreement: number;
 }
 
+/** collectAtDepth's rows of one segment, kept from query to query (rowBuffer.ts). */
+const collected = new RowBuffer();
+
 /**
  * Rows of every tree (in each partition, at the prefix length `depthOf`
  * gives, none at 0) sharing the query's first r slots, each once, handed to
- * `each` a segment at a time in the order met; no more trees are searched
- * once `limit` rows are met.
+ * `each` a segment at a time in the order met (a view, valid during the call);
+ * no more trees are searched once `limit` rows are met.
  */
 export function collectAtDepth(
   segments: readonly IndexSegment[],
@@ -77,12 +81,12 @@ export function collectAtDepth(
   query: ForestQuery,
   depthOf: (forest: PrefixForest, part: number) => number,
   limit: number,
-  each: (segment: number, forest: PrefixForest, rows: readonly number[]) => void,
+  each: (segment: number, forest: PrefixForest, rows: Uint32Array) => void,
 ): void {
-  const rows: number[] = [];
+  const rows = collected;
   let count = 0;
   forests.forEach((forest, segment) => {
-    rows.length = 0;
+    rows.clear();
     for (let part = 0; part < forest.partitions; part++) {
       const r = depthOf(forest, part);
       if (r <= 0) continue;
@@ -92,7 +96,7 @@ export function collectAtDepth(
       }
     }
     count += rows.length;
-    each(segment, forest, rows);
+    each(segment, forest, rows.view());
   });
 }
 
@@ -111,6 +115,9 @@ export function metAtDepth(
   return met;
 }
 
+/** rescoreAtDepth's rows met (segment, row) and their sketch bounds, kept from query to query. */
+const descent = { at: new RowBuffer(), rows: new RowBuffer(), bounds: new RowBuffer() };
+
 /**
  * The rows met at depth r rescored as Ranking.rescoreMet would (most agreeing first, in met order among equals, while
  * one could still beat the K-th), measuring a row's agreement only once its sketch's bound could reach the level
@@ -123,22 +130,23 @@ function rescoreAtDepth(
   r: number,
   ranking: Ranking,
 ): void {
-  const at: number[] = [];
-  const rows: number[] = [];
-  const bounds: number[] = [];
-  const each = (segment: number, forest: PrefixForest, met: readonly number[]): void => {
-    for (const row of met) {
+  const at = descent.at.clear();
+  const rows = descent.rows.clear();
+  const bounds = descent.bounds.clear();
+  const each = (segment: number, forest: PrefixForest, found: Uint32Array): void => {
+    for (let i = 0; i < found.length; i++) {
       at.push(segment);
-      rows.push(row);
+      rows.push(found[i]);
     }
-    forest.sketchAgreements(met, query.fingerprints, bounds);
+    forest.sketchAgreements(found, query.fingerprints, bounds);
   };
   collectAtDepth(segments, forests, query, () => r, Infinity, each);
   const slots = forests[0].slots;
+  const [atOf, rowOf] = [at.words, rows.words];
   ranking.rescoreByLevels(
-    bounds,
-    (i) => Math.round(forests[at[i]].agreement(rows[i], query.fingerprints) * slots),
-    (i, agreement) => ranking.rescore(at[i], rows[i], agreement / slots),
+    bounds.view(),
+    (i) => Math.round(forests[atOf[i]].agreement(rowOf[i], query.fingerprints) * slots),
+    (i, agreement) => ranking.rescore(atOf[i], rowOf[i], agreement / slots),
     slots,
     TOP_FLOOR,
   );

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { forestShape, PrefixForest } from '../../src/lshIndex/forest.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
+import { RowBuffer } from '../../src/lshIndex/rowBuffer.js';
 import { MemorySegment, rowWidthOf } from '../../src/lshIndex/segment.js';
 import { forestMemory, KERNEL_SLOTS, sketchKernel } from '../../src/lshIndex/sketchKernel.js';
 import { posted } from './posted.js';
@@ -49,11 +50,14 @@ describe('the sketch kernel', () => {
     const agreements = new Set<number>();
     for (const query of queries) {
       const rows = Array.from({ length: 40_000 }, (_, i) => (i * 7919) % 300); // 40,000 > 2 scratch pages of rows
-      const fromKernel: number[] = [-1];
-      const fromTs: number[] = [-1];
+      const [fromKernel, fromTs] = [new RowBuffer(), new RowBuffer()];
+      fromKernel.push(7); // appended after what the buffer holds
+      fromTs.push(7);
       forest.sketchAgreements(rows, query, fromKernel);
       reference.sketchAgreements(rows, query, fromTs);
-      expect(fromKernel).toEqual(fromTs);
+      expect(fromKernel.length).toBe(rows.length + 1);
+      expect(fromKernel.view()).toEqual(fromTs.view());
+      expect(fromKernel.words[0]).toBe(7);
       for (let r = 0; r < 300; r++) {
         const bound = forest.sketchAgreement(r, query);
         expect(bound).toBe(reference.sketchAgreement(r, query));
@@ -79,10 +83,10 @@ describe('the sketch kernel', () => {
     expect(arrived.sketchMemory!.buffer.byteLength).toBe(pages + 65536); // its own scratch page
     const query = forest.data.fingerprints.slice(42 * forest.slots, 43 * forest.slots);
     const rows = Array.from({ length: 300 }, (_, r) => r);
-    const [here, there]: number[][] = [[], []];
+    const [here, there] = [new RowBuffer(), new RowBuffer()];
     forest.sketchAgreements(rows, query, here);
     adopted.sketchAgreements(rows, query, there);
-    expect(there).toEqual(here);
+    expect(there.view()).toEqual(here.view());
     forest.data.sketch[42 * (KERNEL_SLOTS / 4)] ^= 0xff; // one byte of row 42 changed here is seen there
     expect(adopted.sketchAgreement(42, query)).toBe(KERNEL_SLOTS - 1);
     forest.data.fingerprints[42 * KERNEL_SLOTS + 5] ^= 0x100; // and a fingerprint
