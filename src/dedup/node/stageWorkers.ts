@@ -11,6 +11,7 @@ import type { TableRowsRequest, TableRowsResponse } from '../tableRows.js';
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
 import { workerScript } from '../../workers/workerScript.js';
+import type { CollectRequest } from '../../workers/collect.js';
 
 export interface StageWorkers {
   readonly banding: BandWorkerPool;
@@ -21,6 +22,8 @@ export interface StageWorkers {
   readonly pool: StageWorkerPool;
   /** The writing pass's table rows. */
   readonly tables: TableRowsPool;
+  /** Each worker collects its garbage (src/workers/collect.ts); settles once all have. */
+  collect(): Promise<void>;
   destroy(): void;
 }
 
@@ -31,7 +34,7 @@ export interface TableRowsPool {
 
 /** `threads` workers (started on their first request); `destroy` ends them. */
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
-  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest;
+  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest | CollectRequest;
   type Response = ExactResponse & BandResponse & RowResponse & TableRowsResponse;
   const pool = new WorkerPool<Request & PoolRequest, Response & PoolResponse>(
     workerScript(import.meta.url, 'dedup/node/stageWorker.js'),
@@ -46,6 +49,9 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     exact: sets === undefined ? undefined : exactPairsOn({ size: threads, request }, sets),
     pool: { size: threads, request: (worker, body, transfer) => request(worker, body, transfer) as never },
     tables: { size: threads, request },
+    collect: async () => {
+      await Promise.all(Array.from({ length: threads }, (_, w) => request(w, { type: 'collect' })));
+    },
     destroy: () => pool.destroy(),
   };
 }
