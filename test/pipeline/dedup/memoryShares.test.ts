@@ -1,4 +1,10 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dedupJob } from '../../../src/pipeline/dedup/dedupJob.js';
+import { tempDir } from '../../support/cli.js';
+import { testDedupConfig } from '../../support/dedupConfig.js';
 import { collectingStages } from '../../../src/pipeline/dedup/memoryShares.js';
 import { nodeStageWorkers } from '../../../src/dedup/node/stageWorkers.js';
 import type { StageRunner } from '../../../src/dedup/dedupSigned.js';
@@ -49,5 +55,25 @@ describe('stage workers', () => {
     } finally {
       workers.destroy();
     }
+  });
+});
+
+describe('dedupJob', () => {
+  const dir = tempDir();
+  const path = join(dir, 'corpus.jsonl');
+  const lines = gunzipSync(readFileSync('data/sample.jsonl.gz')).toString('utf8').split('\n').filter(Boolean);
+  writeFileSync(path, lines.slice(0, 100).join('\n') + '\n');
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('collects before each stage after the first pass, and once more before the writing pass', async () => {
+    const calls = { count: 0 };
+    vi.stubGlobal('gc', () => calls.count++);
+    const config = { ...testDedupConfig([path]), threads: 1 };
+    const dry = await dedupJob(config, { out: join(dir, 'dry.jsonl'), dryRun: true });
+    const stagesAfterFirstPass = Object.keys(dry.outcome.timings).filter((name) => name !== 'read + sign').length;
+    expect(calls.count).toBe(stagesAfterFirstPass);
+    calls.count = 0;
+    await dedupJob(config, { out: join(dir, 'kept.jsonl') });
+    expect(calls.count).toBe(stagesAfterFirstPass + 1);
   });
 });
