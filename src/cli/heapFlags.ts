@@ -15,4 +15,10 @@ import { setFlagsFromString } from 'node:v8';
 /** Given on the command line (quietNative.ts's child process gets it so), it holds for the main thread too. */
 export const HEAP_FLAG = '--initial-old-space-size=256';
 
+/**
+ * Given on the child's command line too: `globalThis.gc` on every thread, so that the stages after dedup's first pass
+ * begin by collecting the large buffers the stages before them dropped (src/workers/collect.ts).
+ */
+export const GC_FLAG = '--expose-gc';
+
 setFlagsFromString(HEAP_FLAG);

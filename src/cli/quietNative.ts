@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { observeTemporaries, removeTemporaries } from '../formats/files/temporaries.js';
-import { HEAP_FLAG } from './heapFlags.js';
+import { GC_FLAG, HEAP_FLAG } from './heapFlags.js';
 
 /** Lines known to be harmless, matched from their start. */
 export const HARMLESS_NATIVE_LINES: readonly RegExp[] = [
@@ -110,7 +110,7 @@ export function adoptParentTerminal(): void {
 
 /** Runs this same command line as a child with filtered standard error; resolves to its exit code. */
 export function runFiltered(): Promise<number> {
-  const child = spawn(process.execPath, [HEAP_FLAG, ...process.execArgv, ...process.argv.slice(1)], {
+  const child = spawn(process.execPath, [HEAP_FLAG, GC_FLAG, ...process.execArgv, ...process.argv.slice(1)], {
     // fd 4: the lifeline, never written; the child's watchdog sees its end when this process is gone.
     stdio: ['inherit', 'inherit', 'pipe', 'ipc', 'pipe'],
     env: {

@@ -12,6 +12,7 @@ import type { RangeCopyRequest, RangeCopyResponse } from '../../formats/files/ra
 import { exactPairsOn, type ExactPairs, type ExactRequest, type ExactResponse } from '../../verify/exactWorkers.js';
 import { WorkerPool, type PoolRequest, type PoolResponse } from '../../workers/workerPool.js';
 import { workerScript } from '../../workers/workerScript.js';
+import type { CollectRequest } from '../../workers/collect.js';
 
 export interface StageWorkers {
   readonly banding: BandWorkerPool;
@@ -24,6 +25,8 @@ export interface StageWorkers {
   readonly tables: TableRowsPool;
   /** The writing pass's kept lines, copied by byte ranges. */
   readonly copies: RangeCopyPool;
+  /** Each worker collects its garbage (src/workers/collect.ts); settles once all have. */
+  collect(): Promise<void>;
   destroy(): void;
 }
 
@@ -39,7 +42,7 @@ export interface TableRowsPool {
 
 /** `threads` workers (started on their first request); `destroy` ends them. */
 export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorkers {
-  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest | RangeCopyRequest;
+  type Request = ExactRequest | BandRequest | RowRequest | TableRowsRequest | RangeCopyRequest | CollectRequest;
   type Response = ExactResponse & BandResponse & RowResponse & TableRowsResponse & RangeCopyResponse;
   const pool = new WorkerPool<Request & PoolRequest, Response & PoolResponse>(
     workerScript(import.meta.url, 'dedup/node/stageWorker.js'),
@@ -55,6 +58,9 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     pool: { size: threads, request: (worker, body, transfer) => request(worker, body, transfer) as never },
     tables: { size: threads, request },
     copies: { size: threads, request },
+    collect: async () => {
+      await Promise.all(Array.from({ length: threads }, (_, w) => request(w, { type: 'collect' })));
+    },
     destroy: () => pool.destroy(),
   };
 }

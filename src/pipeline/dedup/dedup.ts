@@ -52,7 +52,7 @@ import { presignedPass, signingPass, type CorpusPassResult } from '../shared/cor
 import { signReferenceSet } from './reference.js';
 import { loadShingleSets } from './shingleSets.js';
 import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
-import { loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
+import { collectingStages, loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
 import { nodeStageWorkers } from '../../dedup/node/stageWorkers.js';
 import { availableParallelism } from 'node:os';
@@ -124,7 +124,8 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
       fetch: first.sets?.fetch,
       exact: workers?.exact,
     };
-    core = await dedupSigned(first, settings, sets, reference, stageRunner(hooks, run.timer), workers);
+    const stages = collectingStages(stageRunner(hooks, run.timer), workers);
+    core = await dedupSigned(first, settings, sets, reference, stages, workers);
     if (core.shingleSets.overBudget > 0) hooks.note(overBudgetWarning(core, settings.shingleSetBytes));
     if (config.audit !== undefined) audit = await timed(run, 'audit', () => auditRun(run, first, core));
   } finally {
