@@ -4,9 +4,8 @@
  * sets in shared memory; and deciding pairs of those sets, exact similarity ≥ threshold, as decidePair does.
  */
 import { closeSync, openSync } from 'node:fs';
-import { shingleKernelSetup } from '../firstPass/documentBuilder.js';
 import { SetArena } from '../firstPass/sharedSets.js';
-import { kernelLines, LineStatus, R, type KernelSetup } from '../firstPass/wasm/unitKernel.js';
+import { kernelLines, LineStatus, R, shingleKernelSetup, type KernelSetup } from '../firstPass/wasm/unitKernel.js';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';

@@ -7,41 +7,17 @@
  *   - the TypeScript path (settings the kernel does not have, or a text it leaves to JavaScript).
  */
 import { keepScore } from '../text/keepPolicy.js';
-import { idFieldRequired } from '../io/documents.js';
 import { murmur3x86_128 } from '../math/murmur3.js';
 import type { ShingleBatch } from '../shingles/shingleBatch.js';
 import { shingleNormalized } from '../shingles/shingles.js';
 import { exactMatchUtf8, hasToken, normalizeText } from '../text/normalize.js';
 import type { ReadSetup, UnitDocuments } from './protocol.js';
 import type { ParsedDocument, ParsedUnit } from './readUnit.js';
-import { kernelText, R, unitKernelUnavailable, type KernelRecords, type KernelSetup } from './wasm/unitKernel.js';
+import { kernelText, R, shingleKernelSetup, type KernelRecords, type KernelSetup } from './wasm/unitKernel.js';
 
 /** The kernel's settings for a run, or undefined where a setting needs the TypeScript path. */
 export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
   return setup.keep.kind === 'field' ? undefined : shingleKernelSetup(setup.shingle, setup.read);
-}
-
-/**
- * The kernel's settings for JSON lines read for their shingle sets alone (no keep score: cluster's exact pass), or
- * undefined where a setting needs the TypeScript path.
- */
-export function shingleKernelSetup(
-  shingle: ReadSetup['shingle'],
-  read: Pick<ReadSetup['read'], 'textField' | 'idField'>,
-): KernelSetup | undefined {
-  if (shingle.normalize.nfkc || shingle.normalize.stripPunctuation || shingle.mode === 'auto') return undefined;
-  if (unitKernelUnavailable()) return undefined;
-  // idf weights come from a table the kernel does not hold: the TypeScript path expands its sets (shingles.ts).
-  if (shingle.weights === 'idf') return undefined;
-  return {
-    textField: read.textField,
-    idField: read.idField,
-    idRequired: idFieldRequired(read.idField),
-    char: shingle.mode === 'char',
-    n: shingle.n,
-    hash: shingle.hash ?? 'fnv1a64',
-    ...(shingle.weights === 'counts' ? { counts: true } : {}),
-  };
 }
 
 /** The sets a worker keeps for `finish`: the selected documents' as one batch. */

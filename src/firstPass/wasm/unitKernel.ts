@@ -10,7 +10,9 @@
  * document (its normalized text, token starts, a hash table), each sized from
  * the input's length so that no document can overflow them.
  */
+import { idFieldRequired, type ReadOptions } from '../../io/documents.js';
 import type { ShingleHash } from '../../shingles/sha1Shingles.js';
+import type { ShingleOptions } from '../../shingles/shingles.js';
 import { LazyKernel, reserveMemory } from '../../wasm/embedded.js';
 import { UNIT_KERNEL_WASM } from './kernels.generated.js';
 
@@ -32,6 +34,29 @@ export interface KernelSetup {
   readonly hash: ShingleHash;
   /** Count weighting (countWeights.ts): every window kept, a repeat as its next element (g, j). */
   readonly counts?: boolean;
+}
+
+/**
+ * The kernel's settings for JSON lines read for their sets (no keep score: documentBuilder's kernelSetupOf adds it), or
+ * undefined where a setting needs the TypeScript path.
+ */
+export function shingleKernelSetup(
+  shingle: ShingleOptions,
+  read: Pick<ReadOptions, 'textField' | 'idField'>,
+): KernelSetup | undefined {
+  const { nfkc, stripPunctuation } = shingle.normalize;
+  // idf weights come from a table the kernel does not hold: the TypeScript path expands its sets (shingles.ts).
+  if (nfkc || stripPunctuation || shingle.mode === 'auto' || shingle.weights === 'idf') return undefined;
+  if (unitKernelUnavailable()) return undefined;
+  return {
+    textField: read.textField,
+    idField: read.idField,
+    idRequired: idFieldRequired(read.idField),
+    char: shingle.mode === 'char',
+    n: shingle.n,
+    hash: shingle.hash ?? 'fnv1a64',
+    ...(shingle.weights === 'counts' ? { counts: true } : {}),
+  };
 }
 
 /** Records per call: the kernel stops there and is called again for the rest. */
