@@ -1,8 +1,11 @@
 /**
  * Each phase's peak resident set (src/engines/stepPeak.ts): a step that holds
  * 96 MiB for a while, off the event loop's thread as the engine's queries run,
- * peaks at least that much above where it started, and the process's
- * high-water mark is left alone (what /usr/bin/time reports).
+ * peaks at least at the resident set it reached while holding them, and the
+ * process's high-water mark is left alone (what /usr/bin/time reports). Not
+ * "96 MiB above its start": with isolate: false the files before this one
+ * leave garbage that a collection may free during the step (a whole npm test
+ * once saw the resident set 2 MB lower at the peak than before the step).
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,14 +17,15 @@ const highWater = (): number =>
   Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 describe.runIf(process.platform === 'linux')('each step’s peak resident set', () => {
-  it('a step that holds 96 MiB for 200 ms peaks at least 90 MiB above its start; the high-water mark stays', async () => {
+  it('a step that holds 96 MiB for 200 ms peaks at least at its resident set while holding them; the high-water mark stays', async () => {
     const markBefore = highWater();
-    const before = residentBytes()!;
+    let holding = 0;
     let peak = 0;
     const held = await withStepPeak(
       async () => {
         const touched = Buffer.alloc(96 * MiB, 7); // every page written
         await sleep(200);
+        holding = residentBytes()!;
         return touched[0] + touched[touched.length - 1];
       },
       (bytes) => {
@@ -29,7 +33,8 @@ describe.runIf(process.platform === 'linux')('each step’s peak resident set', 
       },
     );
     expect(held).toBe(14);
-    expect(peak).toBeGreaterThanOrEqual(before + 90 * MiB);
+    expect(holding).toBeGreaterThanOrEqual(96 * MiB);
+    expect(peak).toBeGreaterThanOrEqual(holding);
     expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak));
   });
 });
