@@ -117,7 +117,7 @@ function startClustering(
         for (let i = from + 1; i < ends[c]; i++) if (representative[members[i]] !== members[from]) splitOff++;
     return { representative, splitOff, exhausted: check?.exhausted ?? 0, comparisons: check?.comparisons ?? 0 };
   };
-  return { check, members: all.count === 0 ? 0 : ends[all.count - 1], finish };
+  return { check, members: members.length, finish };
 }
 
 /** members[from, to) sorted by `compare`: left as they are when already in order (components mostly are). */
