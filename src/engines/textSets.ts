@@ -9,7 +9,7 @@ import { kernelLines, LineStatus, R, shingleKernelSetup, type KernelSetup } from
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
-import { readUpTo } from '../io/readUpTo.js';
+import { readUpTo } from '../readUpTo.js';
 import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
 import { exactSimilarityOf, jaccardWith, type SetMeasure } from '../verify/exactJaccard.js';
 

@@ -8,7 +8,7 @@ import { InputError, type InputDocument, type ReadOptions, type TextRange } from
 import { noIdMidFile, parseJsonLine } from './jsonLines.js';
 import { rangedLines, type RangedLine } from './lines.js';
 import { readOwnedLines } from './ownedLines.js';
-import { readUpTo } from './readUpTo.js';
+import { readUpTo } from '../readUpTo.js';
 
 /** Counts bytes read from disk (every read, footers read twice included). */
 export type CountBytes = (bytes: number) => void;

@@ -6,7 +6,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { readUpTo } from '../io/readUpTo.js';
+import { readUpTo } from '../readUpTo.js';
 import { CorruptIndexError } from './errors.js';
 import { hex8 } from './manifestCheck.js';
 

@@ -1,5 +1,6 @@
 /** A spill file of 32-bit words (rows, shingle sets) read at word offsets, opened read-only by a stage worker. */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readUpTo } from '../readUpTo.js';
 import type { WordReader } from './wordFiles.js';
 
 export function openWords(path: string): WordReader {
@@ -7,11 +8,8 @@ export function openWords(path: string): WordReader {
   return {
     read(into, fromWord) {
       const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
-      for (let done = 0; done < bytes.length; ) {
-        const n = readSync(fd, bytes, done, bytes.length - done, fromWord * 4 + done);
-        if (n === 0) throw new Error(`${path}: the spilled data ends early (the temporary file was changed)`);
-        done += n;
-      }
+      if (readUpTo(fd, bytes, fromWord * 4) < bytes.length)
+        throw new Error(`${path}: the spilled data ends early (the temporary file was changed)`);
     },
     close: () => closeSync(fd),
   };

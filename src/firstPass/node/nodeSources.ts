@@ -3,7 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { FirstPassSources } from '../ports.js';
 import { localParquetFile } from '../../io/localParquetFile.js';
 import { openDecompressed } from '../../io/readDocuments.js';
-import { readUpTo } from '../../io/readUpTo.js';
+import { readUpTo } from '../../readUpTo.js';
 
 export const NODE_SOURCES: FirstPassSources = {
   async readWhole(source) {

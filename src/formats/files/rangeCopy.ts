@@ -4,8 +4,9 @@
  * writing thread neither reads the corpus again nor joins the lines. Each request is one piece of the input: read
  * from the first range's start to the last one's end in one read, the ranges moved together, written in one write.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { systemReason } from '../../errors.js';
+import { readUpTo } from '../../readUpTo.js';
 
 export interface RangeCopyRequest {
   readonly type: 'copy ranges';
@@ -59,11 +60,8 @@ export function rangeCopyHandler() {
 function readFully(path: string, buffer: Buffer, length: number, position: number): void {
   const fd = openSync(path, 'r');
   try {
-    for (let done = 0; done < length; ) {
-      const n = readSync(fd, buffer, done, length - done, position + done);
-      if (n === 0) throw new Error(`${path}: the file changed between passes (it ends before a recorded line)`);
-      done += n;
-    }
+    if (readUpTo(fd, buffer, position, length) < length)
+      throw new Error(`${path}: the file changed between passes (it ends before a recorded line)`);
   } finally {
     closeSync(fd);
   }

@@ -1,8 +1,8 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readUpTo } from '../../src/io/readUpTo.js';
-import { tempDir } from '../support/tempDirs.js';
+import { readUpTo } from '../src/readUpTo.js';
+import { tempDir } from './support/tempDirs.js';
 
 describe('readUpTo', () => {
   const file = join(tempDir(), 'bytes');
