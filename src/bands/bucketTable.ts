@@ -1,8 +1,8 @@
 /**
  * The bucket table of one band: documents grouped by band key. Open addressing
  * on typed arrays, reused band after band, so banding holds one band's table at
- * a time, whatever the number of bands: 20 bytes per slot for 2–4 slots per
- * document, plus 4 bytes per document (44–84 bytes per document).
+ * a time, whatever the number of bands: 16 bytes per slot for 2–4 slots per
+ * document, plus 4 bytes per document (36–68 bytes per document).
  *
  * Each bucket is a linked list of documents in ascending index order, so the
  * first member of a bucket is always its earliest document.
@@ -12,23 +12,20 @@ export type BucketVisitor = (members: Uint32Array, size: number) => void;
 
 export class BucketTable {
   private readonly mask: number;
-  private readonly keyLo: Uint32Array;
-  private readonly keyHi: Uint32Array;
-  private readonly head: Int32Array;
-  private readonly tail: Int32Array;
-  private readonly size: Int32Array;
+  /**
+   * Per slot, side by side (four words, 16 bytes: a probe reads one cache line, not one per array): its key's low and
+   * high words, its bucket's first and last document (first −1: an empty slot).
+   */
+  private readonly slots: Int32Array;
+  /** Per document, the next in its bucket, −1 after the last. */
   private readonly next: Int32Array;
-  private scratch = new Uint32Array(16);
+  private scratch: Uint32Array = new Uint32Array(16);
 
   constructor(readonly documents: number) {
     let capacity = 16;
     while (capacity < documents * 2) capacity *= 2;
     this.mask = capacity - 1;
-    this.keyLo = new Uint32Array(capacity);
-    this.keyHi = new Uint32Array(capacity);
-    this.head = new Int32Array(capacity);
-    this.tail = new Int32Array(capacity);
-    this.size = new Int32Array(capacity);
+    this.slots = new Int32Array(4 * capacity);
     this.next = new Int32Array(Math.max(1, documents));
   }
 
@@ -41,43 +38,46 @@ export class BucketTable {
   forEachBucket(keys: Uint32Array, count: number, include: Uint8Array | undefined, visit: BucketVisitor): void {
     if (count > this.documents)
       throw new RangeError(`bucket table sized for ${this.documents} documents, got ${count}`);
-    const { keyLo, keyHi, head, tail, size, next, mask } = this;
-    head.fill(-1);
+    const { slots, next, mask } = this;
+    slots.fill(-1);
     for (let doc = 0; doc < count; doc++) {
       if (include !== undefined && include[doc] === 0) continue;
       const lo = keys[2 * doc];
       const hi = keys[2 * doc + 1];
-      let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+      let at = 4 * ((lo ^ Math.imul(hi, 0x9e3779b1)) & mask);
+      next[doc] = -1;
       for (;;) {
-        const first = head[slot];
-        if (first < 0) {
-          keyLo[slot] = lo;
-          keyHi[slot] = hi;
-          head[slot] = doc;
-          tail[slot] = doc;
-          size[slot] = 1;
+        if (slots[at + 2] < 0) {
+          slots[at] = lo;
+          slots[at + 1] = hi;
+          slots[at + 2] = doc;
+          slots[at + 3] = doc;
           break;
         }
-        if (keyLo[slot] === lo && keyHi[slot] === hi) {
-          next[tail[slot]] = doc;
-          tail[slot] = doc;
-          size[slot]++;
+        if (slots[at] === (lo | 0) && slots[at + 1] === (hi | 0)) {
+          next[slots[at + 3]] = doc;
+          slots[at + 3] = doc;
           break;
         }
-        slot = (slot + 1) & mask;
+        at = (at + 4) & (4 * mask + 3);
       }
     }
-    for (let slot = 0; slot <= mask; slot++) {
-      const n = size[slot];
-      if (head[slot] < 0 || n < 2) continue;
-      if (this.scratch.length < n) this.scratch = new Uint32Array(Math.max(n, this.scratch.length * 2));
-      const members = this.scratch;
-      let doc = head[slot];
-      for (let i = 0; i < n; i++) {
-        members[i] = doc;
-        doc = next[doc];
+    for (let at = 0; at < slots.length; at += 4) {
+      const first = slots[at + 2];
+      if (first < 0 || next[first] < 0) continue;
+      let n = 0;
+      for (let doc = first; doc >= 0; doc = next[doc]) {
+        if (n === this.scratch.length) this.scratch = grownScratch(this.scratch);
+        this.scratch[n++] = doc;
       }
-      visit(members, n);
+      visit(this.scratch, n);
     }
   }
+}
+
+/** The members' scratch array, twice as long, its members kept. */
+function grownScratch(scratch: Uint32Array): Uint32Array {
+  const longer = new Uint32Array(2 * scratch.length);
+  longer.set(scratch);
+  return longer;
 }

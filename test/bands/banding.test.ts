@@ -94,6 +94,29 @@ describe('bucket table', () => {
     table.forEachBucket(keys, m.count, include, (members, size) => seen2.push(Array.from(members.subarray(0, size))));
     expect(seen2).toEqual([[2, 7, 9]]);
   });
+
+  it('groups as a map of keys does: buckets past the scratch size, keys with the top bit set, tables reused', () => {
+    const next = rng(7);
+    const count = 3000;
+    const table = new BucketTable(count);
+    for (const distinct of [40, 900]) {
+      // Few distinct keys (big buckets, long probe chains) or many; every word's top bit set half the time.
+      const pool = Array.from({ length: distinct }, () => [randomU32(next), randomU32(next)]);
+      const keys = new Uint32Array(2 * count);
+      for (let d = 0; d < count; d++) keys.set(pool[randomU32(next) % distinct], 2 * d);
+      const expected = new Map<string, number[]>();
+      for (let d = 0; d < count; d++) {
+        const key = `${keys[2 * d]}:${keys[2 * d + 1]}`;
+        expected.set(key, [...(expected.get(key) ?? []), d]);
+      }
+      const seen: number[][] = [];
+      table.forEachBucket(keys, count, undefined, (members, size) => seen.push(Array.from(members.subarray(0, size))));
+      const groups = [...expected.values()].filter((g) => g.length > 1);
+      expect(seen.sort((a, b) => a[0] - b[0])).toEqual(groups.sort((a, b) => a[0] - b[0]));
+      // The few keys' buckets outgrow the 16-member scratch array; the many keys' do not.
+      expect(Math.max(...seen.map((g) => g.length)) > 16).toBe(distinct < 100);
+    }
+  });
 });
 
 describe('pairs of a bucket', () => {
