@@ -4,6 +4,7 @@ import { candidateProbability } from '../bands/lshParams.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
+import { bufferLimit, defaultMemoryLimit } from '../engines/engine.js';
 import { planFor, runCluster, type ClusterConfig, type ClusterSummary } from '../pipeline/cluster/cluster.js';
 import { counted, thousands } from '../format.js';
 import { describeKeepPolicy } from '../text/keepPolicy.js';
@@ -180,6 +181,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ` +
       `${sec(t.finish)}${t.inspect === undefined ? '' : `, inspect ${sec(t.inspect)}`})`,
     ...peakLines(s.stats.peaks),
+    memoryLine(options),
   ];
   stream.write(lines.join('\n') + '\n');
 }
@@ -190,4 +192,12 @@ function peakLines(peaks: Record<string, number> | undefined): string[] {
   if (entries.length === 0) return [];
   const mib = (bytes: number): string => `${thousands(Math.round(bytes / 2 ** 20))} MiB`;
   return [`  peak RSS     ${entries.map(([phase, bytes]) => `${phase} ${mib(bytes)}`).join(', ')}`];
+}
+
+/** The memory limit the engine ran under, and its own share of it. */
+function memoryLine(options: ClusterCliOptions): string {
+  const limit = options.memoryLimit ?? defaultMemoryLimit();
+  const given = options.memoryLimit === undefined ? ' (the default: half the memory available)' : '';
+  const engine = options.engine === 'spark' ? "Spark's driver heap" : "DuckDB's memory_limit";
+  return `  memory       --memory-limit ${limit}${given}, ${engine} ${bufferLimit(limit)}`;
 }

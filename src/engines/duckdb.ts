@@ -14,6 +14,7 @@ import {
   checkFailed,
   bufferLimit,
   DEFAULT_MAX_ROUNDS,
+  defaultMemoryLimit,
   EngineUnavailableError,
   numberClusters,
   writeRowsParquet,
@@ -69,8 +70,8 @@ export async function openDuckDb(
     removeTemporary(scratch);
   };
   try {
-    if (options.memoryLimit !== undefined)
-      await connection.run(`SET memory_limit = ${sqlString(bufferLimit(options.memoryLimit))}`);
+    const limit = bufferLimit(options.memoryLimit ?? defaultMemoryLimit());
+    await connection.run(`SET memory_limit = ${sqlString(limit)}`);
     if (options.tempDirectory !== undefined)
       await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
     if (options.threads !== undefined) await connection.run(`SET threads = ${Math.floor(options.threads)}`);

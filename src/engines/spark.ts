@@ -24,6 +24,7 @@ import {
   checkFailed,
   bufferLimit,
   DEFAULT_MAX_ROUNDS,
+  defaultMemoryLimit,
   EngineUnavailableError,
   numberClusters,
   writeRowsParquet,
@@ -154,8 +155,8 @@ function sparkArgs(job: string, dir: string, shardPaths: readonly string[], opti
     '--out',
     dir,
   ];
-  if (options.memoryLimit !== undefined)
-    args.push('--driver-memory', bufferLimit(options.memoryLimit).replace(/B$/i, '').toLowerCase());
+  const limit = bufferLimit(options.memoryLimit ?? defaultMemoryLimit());
+  args.push('--driver-memory', limit.replace(/B$/i, '').toLowerCase());
   if (options.explain !== undefined) args.push('--explain', options.explain);
   for (const path of options.reference ?? []) args.push('--reference', path);
   args.push('--local-dir', join(dir, 'spill'), ...shardPaths);

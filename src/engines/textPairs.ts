@@ -104,7 +104,7 @@ export function groupedPairs(pairs: SetPairs, sets: number): { order: Uint32Arra
 
 /** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */
 class SetsByPosition {
-  /** By position: its set's number across the parts + 1; −1 while wanted and not yet read; 0 neither. */
+  /** By position: its set's number across the parts + 1; −(w + 2) while wanted (`positions[w]`) and not yet read; 0 neither. */
   private readonly numbers = new PositionTable();
   /** The positions wanted and not yet read, with where their texts lie. */
   private readonly positions: number[] = [];
@@ -119,7 +119,7 @@ class SetsByPosition {
 
   want(position: number, file: number, start: number, bytes: number): void {
     if (this.numbers.get(position) !== 0) return;
-    this.numbers.set(position, -1);
+    this.numbers.set(position, -(this.positions.length + 2));
     this.positions.push(position);
     this.files.push(file);
     this.starts.push(start);
@@ -135,22 +135,43 @@ class SetsByPosition {
 
   /** Reads every wanted text by its range, front to back in each file, and shingles it. */
   async read(): Promise<void> {
-    const { files, starts } = this;
-    const order = Uint32Array.from(this.positions.keys()).sort((x, y) => files[x] - files[y] || starts[x] - starts[y]);
+    const order = this.fileOrder();
     const ranges = {
-      file: Int32Array.from(order, (w) => files[w]),
-      start: Float64Array.from(order, (w) => starts[w]),
-      bytes: Float64Array.from(order, (w) => this.bytes[w]),
+      file: new Int32Array(order.length),
+      start: new Float64Array(order.length),
+      bytes: new Float64Array(order.length),
     };
+    for (let i = 0; i < order.length; i++) {
+      const w = order[i];
+      [ranges.file[i], ranges.start[i], ranges.bytes[i]] = [this.files[w], this.starts[w], this.bytes[w]];
+    }
     let shingled = 0;
     for (const part of await this.work.shingle(ranges)) {
       this.parts.push(part);
       shingled += part.offsets.length - 1;
     }
     if (shingled !== order.length) throw new Error(`internal: ${order.length} texts asked for, ${shingled} shingled`);
-    order.forEach((w, i) => this.numbers.set(this.positions[w], this.count + i + 1));
+    for (let i = 0; i < order.length; i++) this.numbers.set(this.positions[order[i]], this.count + i + 1);
     this.count += shingled;
-    for (const list of [this.positions, files, starts, this.bytes]) list.length = 0;
+    for (const list of [this.positions, this.files, this.starts, this.bytes]) list.length = 0;
+  }
+
+  /**
+   * The wanted texts (their indices in `positions`) in file order. A shard numbers its documents in the order it read
+   * them, so position order is file order wherever the ranges say so (checked), and a native sort of the positions
+   * gives it (a sort with a comparator over the ranges took 0.7 s of 1 M's 1.5 M texts); else that sort.
+   */
+  private fileOrder(): Uint32Array {
+    const { files, starts } = this;
+    const order = new Uint32Array(this.positions.length);
+    const sorted = Float64Array.from(this.positions).sort();
+    for (let i = 0; i < sorted.length; i++) order[i] = -this.numbers.get(sorted[i]) - 2;
+    for (let i = 1; i < order.length; i++) {
+      const [x, y] = [order[i - 1], order[i]];
+      if (files[x] > files[y] || (files[x] === files[y] && starts[x] >= starts[y]))
+        return order.sort((x, y) => files[x] - files[y] || starts[x] - starts[y]);
+    }
+    return order;
   }
 }
 

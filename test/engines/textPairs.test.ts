@@ -105,6 +105,24 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     expect(() => across.set(300)).toThrow(/no set 300/);
   });
 
+  it('asks for the texts in file order whether the positions follow it (a shard reads in file order) or not', async () => {
+    const asked: number[][] = [];
+    const recording: TextWork = {
+      shingle: async (ranges) => (asked.push(Array.from(ranges.start)), shingleRanges(source, ranges)),
+      decide: async (parts, pairs, setRule) => decideSetPairs(parts, pairs, setRule),
+    };
+    const rows = rowsOf(0, 1500);
+    const inFileOrder = (starts: number[]): boolean => starts.every((s, i) => i === 0 || starts[i - 1] < s);
+    // Positions in file order, then reversed against it (the native sort's order is checked, the ranges sorted).
+    const reversed = { ...rows, l: rows.l.map((p) => 5000 - p), r: rows.r.map((p) => 5000 - p) };
+    expect(Array.from(await textPairDecider(recording)(rows, rule))).toEqual(expected(rows));
+    expect(Array.from(await textPairDecider(recording)(reversed, rule))).toEqual(expected(rows));
+    expect(asked.map((starts) => [starts.length, inFileOrder(starts)])).toEqual([
+      [1500, true],
+      [1500, true],
+    ]);
+  });
+
   it('reads ranges near each other in one block, and far apart, long or at the end of the file alone', () => {
     // Lines of 100 bytes to 1.5 MB: runs of short ones share a block; long gaps and a line past a block stand alone.
     const sizes = [100, 5, 40_000, 3, 1_500_000, 7, 20_000, 2, 300, 1, 60_000, 4];
