@@ -19,9 +19,10 @@ const decoder = new TextDecoder();
  * A segment whose signature, set and band files hold `smallSegmentBytes` or
  * fewer (tests lower it) is read whole into memory at open (checked) and holds no descriptor:
  * an index of many small segments (each add makes one) does not run out of
- * descriptors; large ones are few (the merge policy, diskMerge.ts).
+ * descriptors; large ones are few (the merge policy, diskMerge.ts). `bandCacheBytes`: the band-table
+ * bytes a segment keeps after reading them (a 16-band table of 170 k documents).
  */
-export const segmentTuning = { smallSegmentBytes: 2 ** 20 };
+export const segmentTuning = { smallSegmentBytes: 2 ** 20, bandCacheBytes: 32 * 2 ** 20 };
 
 /** The bytes of the files a reader reads by position (what decides held in memory or read through a descriptor). */
 export const positionalBytes = (record: SegmentRecord): number =>
@@ -39,8 +40,14 @@ export class DiskSegment {
   private readonly fence: Uint32Array;
   private readonly blocks: number;
   private readonly bandChecked: Uint8Array;
-  /** Band blocks read (and checked) so far, by band × blocks + i, oldest first; BAND_CACHE_BYTES at most. */
+  /** Band blocks read (and checked) so far, by band × blocks + i; `segmentTuning.bandCacheBytes` at most. */
   private readonly cache = new Map<number, Uint32Array>();
+  /**
+   * The cached blocks' keys, oldest first from `cacheHead`: the oldest is dropped without walking the Map from its
+   * start, which skips every entry deleted since its last rehash (a scan per read once an add's lookups outgrow it).
+   */
+  private cacheOrder: number[] = [];
+  private cacheHead = 0;
   private cachedBytes = 0;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
@@ -180,13 +187,20 @@ export class DiskSegment {
       this.bandChecked[at] = 1;
     }
     this.cache.set(at, block);
+    this.cacheOrder.push(at);
     this.cachedBytes += view.length;
-    for (const [oldest, dropped] of this.cache) {
-      if (this.cachedBytes <= BAND_CACHE_BYTES) break;
-      this.cache.delete(oldest);
-      this.cachedBytes -= dropped.byteLength;
-    }
+    while (this.cachedBytes > segmentTuning.bandCacheBytes) this.dropOldestBlock();
     return block;
+  }
+
+  private dropOldestBlock(): void {
+    const oldest = this.cacheOrder[this.cacheHead++];
+    this.cachedBytes -= this.cache.get(oldest)!.byteLength;
+    this.cache.delete(oldest);
+    if (this.cacheHead >= 4096 && 2 * this.cacheHead >= this.cacheOrder.length) {
+      this.cacheOrder = this.cacheOrder.slice(this.cacheHead); // the dropped keys' room back, now and then
+      this.cacheHead = 0;
+    }
   }
 
   id(row: number): string {
@@ -252,9 +266,6 @@ export class DiskSegment {
 }
 
 const MANIFEST_NAME = 'manifest.json';
-
-/** Band-table bytes a segment keeps in memory after reading them (a 16-band table of 170 k documents). */
-const BAND_CACHE_BYTES = 32 * 2 ** 20;
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes)
