@@ -42,10 +42,7 @@ export class DiskSegment {
   private readonly bandChecked: Uint8Array;
   /** Band blocks read (and checked) so far, by band × blocks + i; `segmentTuning.bandCacheBytes` at most. */
   private readonly cache = new Map<number, Uint32Array>();
-  /**
-   * The cached blocks' keys, oldest first from `cacheHead`: the oldest is dropped without walking the Map from its
-   * start, which skips every entry deleted since its last rehash (a scan per read once an add's lookups outgrow it).
-   */
+  /** The cached blocks' keys, oldest first from `cacheHead` (not the Map's order: its walk skips deleted entries). */
   private cacheOrder: number[] = [];
   private cacheHead = 0;
   private cachedBytes = 0;
@@ -172,7 +169,7 @@ export class DiskSegment {
     if (cached !== undefined) return cached;
     const n = this.record.banded;
     const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
-    const block = new Uint32Array(3 * entries);
+    const block = this.freeBlock(3 * entries);
     const view = bytesOf(block);
     this.bands.read(view, 12 * (band * n + i * BAND_BLOCK));
     if (this.bandChecked[at] === 0) {
@@ -189,18 +186,26 @@ export class DiskSegment {
     this.cache.set(at, block);
     this.cacheOrder.push(at);
     this.cachedBytes += view.length;
-    while (this.cachedBytes > segmentTuning.bandCacheBytes) this.dropOldestBlock();
     return block;
   }
 
-  private dropOldestBlock(): void {
-    const oldest = this.cacheOrder[this.cacheHead++];
-    this.cachedBytes -= this.cache.get(oldest)!.byteLength;
-    this.cache.delete(oldest);
+  /**
+   * Room for a block of `words`: the oldest blocks dropped while the cache would outgrow its bytes, the last one
+   * reused where it fits (an add whose lookups outgrow the cache reads a block per lookup: no garbage per read).
+   */
+  private freeBlock(words: number): Uint32Array {
+    let reused: Uint32Array | undefined;
+    while (this.cacheHead < this.cacheOrder.length && this.cachedBytes + 4 * words > segmentTuning.bandCacheBytes) {
+      const oldest = this.cacheOrder[this.cacheHead++];
+      reused = this.cache.get(oldest)!;
+      this.cachedBytes -= reused.byteLength;
+      this.cache.delete(oldest);
+    }
     if (this.cacheHead >= 4096 && 2 * this.cacheHead >= this.cacheOrder.length) {
       this.cacheOrder = this.cacheOrder.slice(this.cacheHead); // the dropped keys' room back, now and then
       this.cacheHead = 0;
     }
+    return reused?.length === words ? reused : new Uint32Array(words);
   }
 
   id(row: number): string {
