@@ -19,9 +19,10 @@ const decoder = new TextDecoder();
  * A segment whose signature, set and band files hold `smallSegmentBytes` or
  * fewer (tests lower it) is read whole into memory at open (checked) and holds no descriptor:
  * an index of many small segments (each add makes one) does not run out of
- * descriptors; large ones are few (the merge policy, diskMerge.ts).
+ * descriptors; large ones are few (the merge policy, diskMerge.ts). `bandCacheBytes`: the band-table
+ * bytes a segment keeps after reading them (a 16-band table of 170 k documents).
  */
-export const segmentTuning = { smallSegmentBytes: 2 ** 20 };
+export const segmentTuning = { smallSegmentBytes: 2 ** 20, bandCacheBytes: 32 * 2 ** 20 };
 
 /** The bytes of the files a reader reads by position (what decides held in memory or read through a descriptor). */
 export const positionalBytes = (record: SegmentRecord): number =>
@@ -39,8 +40,11 @@ export class DiskSegment {
   private readonly fence: Uint32Array;
   private readonly blocks: number;
   private readonly bandChecked: Uint8Array;
-  /** Band blocks read (and checked) so far, by band × blocks + i, oldest first; BAND_CACHE_BYTES at most. */
+  /** Band blocks read (and checked) so far, by band × blocks + i; `segmentTuning.bandCacheBytes` at most. */
   private readonly cache = new Map<number, Uint32Array>();
+  /** The cached blocks' keys, oldest first from `cacheHead` (not the Map's order: its walk skips deleted entries). */
+  private cacheOrder: number[] = [];
+  private cacheHead = 0;
   private cachedBytes = 0;
   private readonly idOffsets: Uint32Array;
   private readonly idBytes: Uint8Array;
@@ -165,7 +169,7 @@ export class DiskSegment {
     if (cached !== undefined) return cached;
     const n = this.record.banded;
     const entries = Math.min(BAND_BLOCK, n - i * BAND_BLOCK);
-    const block = new Uint32Array(3 * entries);
+    const block = this.freeBlock(3 * entries);
     const view = bytesOf(block);
     this.bands.read(view, 12 * (band * n + i * BAND_BLOCK));
     if (this.bandChecked[at] === 0) {
@@ -180,13 +184,28 @@ export class DiskSegment {
       this.bandChecked[at] = 1;
     }
     this.cache.set(at, block);
+    this.cacheOrder.push(at);
     this.cachedBytes += view.length;
-    for (const [oldest, dropped] of this.cache) {
-      if (this.cachedBytes <= BAND_CACHE_BYTES) break;
-      this.cache.delete(oldest);
-      this.cachedBytes -= dropped.byteLength;
-    }
     return block;
+  }
+
+  /**
+   * Room for a block of `words`: the oldest blocks dropped while the cache would outgrow its bytes, the last one
+   * reused where it fits (an add whose lookups outgrow the cache reads a block per lookup: no garbage per read).
+   */
+  private freeBlock(words: number): Uint32Array {
+    let reused: Uint32Array | undefined;
+    while (this.cacheHead < this.cacheOrder.length && this.cachedBytes + 4 * words > segmentTuning.bandCacheBytes) {
+      const oldest = this.cacheOrder[this.cacheHead++];
+      reused = this.cache.get(oldest)!;
+      this.cachedBytes -= reused.byteLength;
+      this.cache.delete(oldest);
+    }
+    if (this.cacheHead >= 4096 && 2 * this.cacheHead >= this.cacheOrder.length) {
+      this.cacheOrder = this.cacheOrder.slice(this.cacheHead); // the dropped keys' room back, now and then
+      this.cacheHead = 0;
+    }
+    return reused?.length === words ? reused : new Uint32Array(words);
   }
 
   id(row: number): string {
@@ -252,9 +271,6 @@ export class DiskSegment {
 }
 
 const MANIFEST_NAME = 'manifest.json';
-
-/** Band-table bytes a segment keeps in memory after reading them (a 16-band table of 170 k documents). */
-const BAND_CACHE_BYTES = 32 * 2 ** 20;
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes)

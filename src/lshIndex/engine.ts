@@ -146,11 +146,11 @@ export class IndexEngine {
       const equal = equalSlots(this.pairMatrix, 0, 1);
       const estimate = agreementEstimate(equal, this.pairMatrix.k, this.pairMatrix.slotBits);
       let exact: number | undefined;
-      let other: Uint32Array | undefined;
       const evidence: ExactEvidence = {
         // Without both sets (an index that does not store them), the estimate decides at the threshold.
-        known: () => set !== undefined && (other = c.source.readSet(c.row)) !== undefined,
-        similarity: () => (exact = this.scorer.exact(set!, other!)), // Jaccard, or a simhash index's angle
+        known: () => set !== undefined && c.source.hasSets,
+        // Jaccard (a disk row's set read into the kernel's memory: no array a candidate), or a simhash index's angle.
+        similarity: () => (exact = this.scorer.exactOfRow(c.source, c.row, set!)!),
         missingSets: 'estimate',
       };
       const decision = decideEqualSlots(this.rule, this.pairMatrix, equal, 0, 1, evidence);
