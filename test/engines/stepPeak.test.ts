@@ -5,7 +5,8 @@
  * process's high-water mark is left alone (what /usr/bin/time reports). Not
  * "96 MiB above its start": with isolate: false the files before this one
  * leave garbage that a collection may free during the step (a whole npm test
- * once saw the resident set 2 MB lower at the peak than before the step).
+ * once saw the resident set 2 MB lower at the peak than before the step, and
+ * a helper's run 68 KB lower at the peak than while the step held its buffer).
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +35,9 @@ describe.runIf(process.platform === 'linux')('each step’s peak resident set', 
     );
     expect(held).toBe(14);
     expect(holding).toBeGreaterThanOrEqual(96 * MiB);
-    expect(peak).toBeGreaterThanOrEqual(holding);
+    // Within 8 MiB: between `holding` and the last sample a collection of earlier files' garbage can return pages
+    // (a whole run once saw the peak 68 KB below `holding`); a sampler that missed the step would be ~96 MiB below.
+    expect(peak).toBeGreaterThanOrEqual(holding - 8 * MiB);
     expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak));
   });
 });
