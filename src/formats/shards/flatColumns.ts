@@ -113,7 +113,7 @@ export function appendDeltaInt64(writer: ParquetWriter, name: string, values: Fl
     page.appendVarInt(128);
     page.appendVarInt(4);
     page.appendVarInt(rows);
-    appendZigZag(page, first);
+    page.appendZigZag(BigInt(first)); // a BigInt: the Number path is 32-bit, positions reach 2^53
     page.appendBytes(packed.getBytes().subarray(headerBytes));
   } else deltaBinaryPack(page, BigInt64Array.from(values.subarray(0, rows), BigInt), 'INT64');
   const start = writer.writer.offset;
@@ -125,14 +125,4 @@ function varintBytes(value: number): number {
   let bytes = 1;
   for (let v = value; v > 0x7f; v = Math.floor(v / 128)) bytes++;
   return bytes;
-}
-
-/** A non-negative integer below 2^53 as a zigzag varint (2v). */
-function appendZigZag(out: ByteWriter, value: number): void {
-  let v = 2 * value;
-  while (v > 0x7f) {
-    out.appendUint8((v % 128) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.appendUint8(v);
 }
