@@ -7,6 +7,7 @@
  * Each bucket is a linked list of documents in ascending index order, so the
  * first member of a bucket is always its earliest document.
  */
+import { grown } from '../typedArrays.js';
 
 export type BucketVisitor = (members: Uint32Array, size: number) => void;
 
@@ -67,17 +68,10 @@ export class BucketTable {
       if (first < 0 || next[first] < 0) continue;
       let n = 0;
       for (let doc = first; doc >= 0; doc = next[doc]) {
-        if (n === this.scratch.length) this.scratch = grownScratch(this.scratch);
+        if (n === this.scratch.length) this.scratch = grown(this.scratch, 2 * this.scratch.length);
         this.scratch[n++] = doc;
       }
       visit(this.scratch, n);
     }
   }
-}
-
-/** The members' scratch array, twice as long, its members kept. */
-function grownScratch(scratch: Uint32Array): Uint32Array {
-  const longer = new Uint32Array(2 * scratch.length);
-  longer.set(scratch);
-  return longer;
 }

@@ -14,6 +14,7 @@ import { exactMatchUtf8, hasToken, normalizeText } from '../text/normalize.js';
 import type { ReadSetup, UnitDocuments } from './protocol.js';
 import type { ParsedDocument, ParsedUnit } from './readUnit.js';
 import { kernelText, R, shingleKernelSetup, type KernelRecords, type KernelSetup } from './wasm/unitKernel.js';
+import { grown } from '../typedArrays.js';
 
 /** The kernel's settings for a run, or undefined where a setting needs the TypeScript path. */
 export function kernelSetupOf(setup: ReadSetup): KernelSetup | undefined {
@@ -256,13 +257,6 @@ function heldSets(shingles: Uint32Array, offsets: Uint32Array, count: number): H
       return { shingles: batch, offsets: own };
     },
   };
-}
-
-/** A copy of `from` with room for `length` elements (cut to it when shorter). */
-export function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(from: T, length: number): T {
-  const to = new (from.constructor as new (n: number) => T)(length);
-  to.set(from.subarray(0, Math.min(from.length, length)));
-  return to;
 }
 
 /** Bytes of the text's UTF-8 (a lone surrogate: 3, as TextEncoder writes U+FFFD). */

@@ -7,6 +7,7 @@
  */
 import { MAX_POSTED_SHARED_BYTES, sharedMemoryAvailable } from '../bands/sharedMemory.js';
 import type { OrderedUnit } from './firstPass.js';
+import { grown } from '../typedArrays.js';
 
 export class DocumentRecords {
   private idBytes = new Uint8Array(1 << 16);
@@ -99,10 +100,4 @@ export class DocumentRecords {
     this.starts = grown(this.starts, n);
     this.lengths = grown(this.lengths, n);
   }
-}
-
-function grown<T extends Uint8Array | Float64Array | Uint32Array>(from: T, length: number): T {
-  const to = new (from.constructor as new (n: number) => T)(length);
-  to.set(from);
-  return to;
 }

@@ -21,6 +21,7 @@
  */
 import { sharedBytes } from './forestBuild.js';
 import type { IndexSegment } from './segment.js';
+import { grown } from '../typedArrays.js';
 
 /** 1 in 2^SAMPLE_BITS shingles is posted. */
 export const SAMPLE_BITS = 2;
@@ -150,12 +151,6 @@ function buildPostings(segment: IndexSegment, cap: number): PostingsData {
   }
   const [sortedKeys, sortedRows] = sortByKey(keys.subarray(0, total), rows.subarray(0, total));
   return { count: segment.count, ...dropCommon(sortedKeys, sortedRows, cap) };
-}
-
-function grown(a: Uint32Array, size: number): Uint32Array {
-  const out = new Uint32Array(size);
-  out.set(a);
-  return out;
 }
 
 /** Keys ascending with their rows alongside: a two-pass radix sort, 16 bits a pass (stable: rows ascending per key). */

@@ -16,6 +16,7 @@ import type { CutMode } from '../options.js';
 import type { CorpusText } from './corpusText.js';
 import { forEachWindow } from './windowHash.js';
 import { collectWindowsWasm, windowKernelAvailable, type WindowSink } from './windowKernel.js';
+import { grown } from '../typedArrays.js';
 
 export interface RoundEntries {
   keys: Uint32Array;
@@ -97,20 +98,14 @@ class GrowingEntries implements WindowSink {
   private reserve(needed: number): void {
     if (needed <= this.keys.length) return;
     const capacity = Math.max(needed, Math.ceil(this.keys.length * 1.25));
-    this.keys = grow(this.keys, capacity);
-    this.lanes = grow(this.lanes, capacity);
-    this.positions = grow(this.positions, capacity);
+    this.keys = grown(this.keys, capacity);
+    this.lanes = grown(this.lanes, capacity);
+    this.positions = grown(this.positions, capacity);
   }
 
   finish(): RoundEntries {
     return { keys: this.keys, lanes: this.lanes, positions: this.positions, count: this.count };
   }
-}
-
-function grow(array: Uint32Array, capacity: number): Uint32Array {
-  const grown = new Uint32Array(capacity);
-  grown.set(array);
-  return grown;
 }
 
 /**

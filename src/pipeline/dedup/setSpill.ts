@@ -12,7 +12,7 @@
  * within it (unless the tables alone pass it).
  */
 import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
-import { grown } from '../../firstPass/documentBuilder.js';
+import { grown } from '../../typedArrays.js';
 import type { SetSpool, SharedSets } from '../../firstPass/setSpool.js';
 import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
