@@ -10,6 +10,7 @@ import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
 import { parseJsonLine } from '../io/jsonLines.js';
 import { readUpTo } from '../readUpTo.js';
+import { grown } from '../typedArrays.js';
 import { shingleDocument, type ShingleOptions } from '../shingles/shingles.js';
 import { exactSimilarityOf, jaccardWith, type SetMeasure } from '../verify/exactJaccard.js';
 
@@ -93,11 +94,8 @@ function shingleUnit(
   let [end, used] = [first, 0];
   for (; end < reader.count && (end === first || used + reader.length(end) + 1 <= unitBytes); end++) {
     const line = reader.bytes(end);
-    if (unitBuffer.length < used + line.length + 1) {
-      const grown = new Uint8Array(Math.max(2 * unitBuffer.length, used + line.length + 1, unitBytes + 1));
-      grown.set(unitBuffer.subarray(0, used));
-      unitBuffer = grown;
-    }
+    if (unitBuffer.length < used + line.length + 1)
+      unitBuffer = grown(unitBuffer, Math.max(2 * unitBuffer.length, used + line.length + 1, unitBytes + 1));
     unitBuffer.set(line, used);
     used += line.length;
     if (line.length === 0 || line[line.length - 1] !== LF) unitBuffer[used++] = LF;

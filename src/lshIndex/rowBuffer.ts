@@ -6,6 +6,8 @@
  * fresh pages more than the rows' own work. One per use, per thread (a
  * module's instance); not reentrant. Browser-safe.
  */
+import { grown } from '../typedArrays.js';
+
 export class RowBuffer {
   words = new Uint32Array(1024);
   length = 0;
@@ -18,9 +20,7 @@ export class RowBuffer {
   /** Room for `more` values past the length. */
   reserve(more: number): void {
     if (this.length + more <= this.words.length) return;
-    const grown = new Uint32Array(Math.max(2 * this.words.length, this.length + more));
-    grown.set(this.words.subarray(0, this.length));
-    this.words = grown;
+    this.words = grown(this.words, Math.max(2 * this.words.length, this.length + more));
   }
 
   clear(): this {
