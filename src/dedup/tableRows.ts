@@ -5,6 +5,7 @@
  */
 import { csvCell } from '../formats/files/csv.js';
 import { sixDecimals } from '../format.js';
+import { grown } from '../typedArrays.js';
 import { formatRow, type RowFormat } from '../formats/files/tableWriter.js';
 import { clusterRow, pairRow, type PairColumns } from './outputRows.js';
 
@@ -168,9 +169,7 @@ class CsvBytes {
 
   private room(bytes: number): void {
     if (this.length + bytes <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.length + bytes));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
+    this.bytes = grown(this.bytes, Math.max(2 * this.bytes.length, this.length + bytes));
   }
 }
 
