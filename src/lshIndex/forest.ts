@@ -18,7 +18,7 @@
  */
 import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
-import { bucketBounds } from './prefixDirectory.js';
+import { bucketBounds, DIRECTORY_BITS, prefixKey } from './prefixDirectory.js';
 import type { RowBuffer } from './rowBuffer.js';
 import type { IndexSegment } from './segment.js';
 import { sketchKernel, type SketchKernel } from './sketchKernel.js';
@@ -41,6 +41,7 @@ export class PrefixForest {
   readonly data: ForestData;
   /** data's sorted trees, fingerprints and rows banded, held here for the search's inner loops. */
   private readonly rows: Uint32Array;
+  private readonly keys: Uint16Array;
   private readonly prints: Uint16Array;
   private readonly banded: number;
   private readonly seen: Uint32Array;
@@ -54,6 +55,8 @@ export class PrefixForest {
   /** The sketch bound's WebAssembly kernel over data.sketchMemory, this thread's instance; else undefined. */
   private readonly kernel?: SketchKernel;
   private stamp = 0;
+  /** The prefixKey of the tree range() searches. */
+  private queryKey = 0;
   /** The ranges this query found (range): [lo, hi, r] by (tree, partition); r = 0 where none yet. */
   private readonly found: { query?: Uint16Array; stamp: number; at: Int32Array };
 
@@ -67,7 +70,13 @@ export class PrefixForest {
   ) {
     this.slots = shape.trees * shape.depth;
     this.data = data ?? buildForest(segment, parameters, shape);
-    ({ directory: this.directory, sorted: this.rows, fingerprints: this.prints, banded: this.banded } = this.data);
+    ({
+      directory: this.directory,
+      sorted: this.rows,
+      keys: this.keys,
+      fingerprints: this.prints,
+      banded: this.banded,
+    } = this.data);
     if (this.slots % 2 === 0)
       this.pairs = new Uint32Array(
         this.data.fingerprints.buffer,
@@ -97,7 +106,9 @@ export class PrefixForest {
     }
     const at = 3 * (t * this.partitions + part);
     const known = this.found.at;
-    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
+    const first = t * this.shape.depth;
+    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[first]);
+    this.queryKey = prefixKey(query[first], this.shape.depth > 1 ? query[first + 1] : 0);
     const range =
       known[at + 2] >= r
         ? this.widened(t, query, r, from, to, known[at], known[at + 1])
@@ -169,11 +180,18 @@ export class PrefixForest {
     return end;
   }
 
-  /** The row at sorted[position] against the query, by tree t's first r fingerprints: < 0, 0 or > 0. */
+  /**
+   * The row at sorted[position] (in the query's first fingerprint's bucket) against the query, by tree t's first r
+   * fingerprints: < 0, 0 or > 0. Decided by the position's key where it differs from the query's; the row's
+   * fingerprints are read only past it.
+   */
   private compareAt(position: number, t: number, query: Uint16Array, r: number): number {
+    const key = this.keys[position];
+    if (r === 1) return (key >>> DIRECTORY_BITS) - (this.queryKey >>> DIRECTORY_BITS);
+    if (key !== this.queryKey) return key - this.queryKey;
     const depth = this.shape.depth;
     const at = this.rows[position] * this.slots + t * depth;
-    for (let j = 0; j < r; j++) {
+    for (let j = 1; j < r; j++) {
       const d = this.prints[at + j] - query[t * depth + j];
       if (d !== 0) return d;
     }
