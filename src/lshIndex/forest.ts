@@ -10,8 +10,9 @@
  *
  * Derived in memory from the segment's signatures (nothing new on disk, so
  * the index's crash safety is untouched): 2 bytes per slot fingerprinted
- * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 4
- * bytes per tree, 512 bytes per document at the default k = 128, plus 8 for
+ * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 6
+ * bytes per tree (its sorted row and that row's prefix key:
+ * prefixDirectory.ts), 576 bytes per document at the default k = 128, plus 8 for
  * its set size, and 128 for its shingle bitmap where sets are stored
  * (shingleBitmaps.ts). The fingerprints also score candidates without reading their
  * rows (a false slot agreement 2^−16).
