@@ -137,7 +137,8 @@ describe('PrefixForest.range past the prefix keys', () => {
       // Prefixes no row has: a second fingerprint between two rows' (equal keys), and one past them all.
       for (const second of [0xabc3, 0xabc0, 0xabff]) {
         const query = queries[0].slice();
-        for (let t = 0; t < forest.shape.trees && forest.shape.depth > 1; t++) query[t * forest.shape.depth + 1] = second;
+        for (let t = 0; t < forest.shape.trees && forest.shape.depth > 1; t++)
+          query[t * forest.shape.depth + 1] = second;
         queries.push(query);
       }
       expect(scannedRanges(forest, queries)).toBeGreaterThan(10);
