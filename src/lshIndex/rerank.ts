@@ -262,7 +262,10 @@ export class Ranking {
     idOf: (segment: number, row: number) => string,
     estimateOf?: (segment: number, row: number) => number,
   ): IndexMatch[] {
+    // Only rows at or above the K-th score can be among the K (a family's query keeps ~1,000): the rest are not sorted.
+    const kth = this.best.kth;
     return this.kept
+      .filter((m) => scoreOf(m) >= kth)
       .sort((x, y) => scoreOf(y) - scoreOf(x) || y.similarity - x.similarity)
       .slice(0, this.top)
       .map(({ segment, row, similarity, exact }) =>
