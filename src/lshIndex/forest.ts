@@ -17,9 +17,9 @@
  * (shingleBitmaps.ts). The fingerprints also score candidates without reading their
  * rows (a false slot agreement 2^−16).
  */
-import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
+import { buildForest, sketchBound, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
-import { bucketBounds, DIRECTORY_BITS, prefixKey } from './prefixDirectory.js';
+import { bucketAt, DIRECTORY_BITS, prefixKey } from './prefixDirectory.js';
 import type { RowBuffer } from './rowBuffer.js';
 import type { IndexSegment } from './segment.js';
 import { sketchKernel, type SketchKernel } from './sketchKernel.js';
@@ -56,8 +56,10 @@ export class PrefixForest {
   /** The sketch bound's WebAssembly kernel over data.sketchMemory, this thread's instance; else undefined. */
   private readonly kernel?: SketchKernel;
   private stamp = 0;
-  /** The prefixKey of the tree range() searches. */
+  /** The prefixKey of the tree range() searches, and the positions it found. */
   private queryKey = 0;
+  private lo = 0;
+  private hi = 0;
   /** The ranges this query found (range): [lo, hi, r] by (tree, partition); r = 0 where none yet. */
   private readonly found: { query?: Uint16Array; stamp: number; at: Int32Array };
 
@@ -101,34 +103,49 @@ export class PrefixForest {
    * descent asks each tree at 4, 3 and 2 slots, and each search's probes are cache misses at 1 M rows (issue 39).
    */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
+    this.search(t, part, query, r);
+    return [this.lo, this.hi];
+  }
+
+  /** collect() of range(t, part, query, r), no array a search (issue 39: a sixth of a query's garbage, range's). */
+  collectRange(segment: IndexSegment, t: number, part: number, query: Uint16Array, r: number, out: RowBuffer): void {
+    this.search(t, part, query, r);
+    this.collect(segment, t, this.lo, this.hi, out);
+  }
+
+  /** range's positions into this.lo, this.hi. */
+  private search(t: number, part: number, query: Uint16Array, r: number): void {
     if (this.found.query !== query || this.found.stamp !== this.stamp) {
       this.found.at.fill(0);
-      Object.assign(this.found, { query, stamp: this.stamp });
+      this.found.query = query;
+      this.found.stamp = this.stamp;
     }
     const at = 3 * (t * this.partitions + part);
     const known = this.found.at;
     const first = t * this.shape.depth;
-    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[first]);
+    const bucket = bucketAt(this.partitions, t, part, query[first]);
+    const from = this.directory[bucket];
+    const to = this.directory[bucket + 1];
     this.queryKey = prefixKey(query[first], this.shape.depth > 1 ? query[first + 1] : 0);
-    const range =
-      known[at + 2] >= r
-        ? this.widened(t, query, r, from, to, known[at], known[at + 1])
-        : this.searched(t, query, r, from, to);
-    [known[at], known[at + 1], known[at + 2]] = [range[0], range[1], r];
-    return range;
+    if (known[at + 2] >= r) this.widened(t, query, r, from, to, known[at], known[at + 1]);
+    else this.searched(t, query, r, from, to);
+    known[at] = this.lo;
+    known[at + 1] = this.hi;
+    known[at + 2] = r;
   }
 
   /** range's search of positions [from, to) (a bucket). */
-  private searched(t: number, query: Uint16Array, r: number, from: number, to: number): [number, number] {
+  private searched(t: number, query: Uint16Array, r: number, from: number, to: number): void {
     const base = t * this.banded;
-    let [lo, hi] = [from, to];
+    let lo = from;
+    let hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.compareAt(base + mid, t, query, r) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === to || this.compareAt(base + lo, t, query, r) !== 0) return [lo, lo];
-    return [lo, this.endOf(t, query, r, lo + 1, to)];
+    this.lo = lo;
+    this.hi = lo === to || this.compareAt(base + lo, t, query, r) !== 0 ? lo : this.endOf(t, query, r, lo + 1, to);
   }
 
   /**
@@ -136,15 +153,7 @@ export class PrefixForest {
    * past lo are at or past the query by r' fingerprints, so by r: the first that shares r lies at or before lo,
    * galloped to; those between it and hi share r (before the query by r', not by r), and the end is galloped to.
    */
-  private widened(
-    t: number,
-    query: Uint16Array,
-    r: number,
-    from: number,
-    to: number,
-    lo: number,
-    hi: number,
-  ): [number, number] {
+  private widened(t: number, query: Uint16Array, r: number, from: number, to: number, lo: number, hi: number): void {
     const base = t * this.banded;
     let first = lo; // at or past the query by r (or `to`)
     let step = 1;
@@ -158,8 +167,11 @@ export class PrefixForest {
       if (this.compareAt(base + mid, t, query, r) >= 0) first = mid;
       else before = mid;
     }
-    if (first === to || (first === lo && this.compareAt(base + first, t, query, r) !== 0)) return [first, first];
-    return [first, this.endOf(t, query, r, Math.max(hi, first + 1), to)];
+    this.lo = first;
+    this.hi =
+      first === to || (first === lo && this.compareAt(base + first, t, query, r) !== 0)
+        ? first
+        : this.endOf(t, query, r, Math.max(hi, first + 1), to);
   }
 
   /** The end of the positions that share the first r fingerprints, position `next` − 1 being one: galloped to. */
@@ -263,19 +275,7 @@ export class PrefixForest {
   sketchAgreement(row: number, query: Uint16Array): number {
     this.setSketchQuery(query);
     if (this.kernel !== undefined) return this.kernel.equalBytes(row); // 128 slots, no padding bytes
-    const words = this.querySketch.sketch.length;
-    const q = this.querySketch.sketch;
-    const sketch = this.data.sketch;
-    // Bytes that differ, counted in each word's top byte; padding bytes (0 in both) never differ.
-    let differ = 0;
-    for (let w = 0, at = row * words; w < words; w++) {
-      let x = sketch[at + w] ^ q[w];
-      x |= x >>> 4;
-      x |= x >>> 2;
-      x |= x >>> 1;
-      differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
-    }
-    return this.slots - differ;
+    return sketchBound(this.data.sketch, row, this.querySketch.sketch, this.slots);
   }
 
   /** sketchAgreement of each of `rows`, appended to `out`: by the kernel a page of rows a call where it loaded. */

@@ -78,6 +78,22 @@ export function sketchOf(fingerprints: Uint16Array, at: number, slots: number, o
 }
 
 /**
+ * The slots whose sketch bytes agree between row `row` of `sketch` and the query's sketch `q` (as many words a row):
+ * bytes that differ are counted in each word's top byte, and padding bytes (0 in both) never differ.
+ */
+export function sketchBound(sketch: Uint32Array, row: number, q: Uint32Array, slots: number): number {
+  let differ = 0;
+  for (let w = 0, at = row * q.length; w < q.length; w++) {
+    let x = sketch[at + w] ^ q[w];
+    x |= x >>> 4;
+    x |= x >>> 2;
+    x |= x >>> 1;
+    differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
+  }
+  return slots - differ;
+}
+
+/**
  * The set size from a classic 64-bit signature: each slot is the least of the
  * set's |X| hash values, uniform below P = 2^61 − 1, so −ln(1 − slot/P) is
  * exponential with rate |X| and (k − 1)/Σ is unbiased (relative error ≈ 1/√k).

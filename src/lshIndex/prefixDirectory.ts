@@ -51,14 +51,6 @@ export function fillDirectory(
   }
 }
 
-/** Positions [from, to) of tree t's partition p where rows whose first fingerprint is `first` lie. */
-export function bucketBounds(
-  directory: Uint32Array,
-  partitions: number,
-  t: number,
-  p: number,
-  first: number,
-): [number, number] {
-  const at = (t * partitions + p) * (BUCKETS + 1) + bucketOf(first);
-  return [directory[at], directory[at + 1]];
-}
+/** Where in the directory tree t's partition p's bucket of first fingerprint `first` begins: it ends at the next entry. */
+export const bucketAt = (partitions: number, t: number, p: number, first: number): number =>
+  (t * partitions + p) * (BUCKETS + 1) + bucketOf(first);
