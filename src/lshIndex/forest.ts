@@ -10,15 +10,16 @@
  *
  * Derived in memory from the segment's signatures (nothing new on disk, so
  * the index's crash safety is untouched): 2 bytes per slot fingerprinted
- * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 4
- * bytes per tree, 512 bytes per document at the default k = 128, plus 8 for
+ * (trees·depth ≤ 128), 1 per slot for its sketch (forestBuild.ts) plus 6
+ * bytes per tree (its sorted row and that row's prefix key:
+ * prefixDirectory.ts), 576 bytes per document at the default k = 128, plus 8 for
  * its set size, and 128 for its shingle bitmap where sets are stored
  * (shingleBitmaps.ts). The fingerprints also score candidates without reading their
  * rows (a false slot agreement 2^−16).
  */
-import { buildForest, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
+import { buildForest, sketchBound, sketchOf, sketchWords, type ForestData, type ForestShape } from './forestBuild.js';
 import type { IndexParameters } from './options.js';
-import { bucketBounds } from './prefixDirectory.js';
+import { bucketAt, DIRECTORY_BITS, prefixKey } from './prefixDirectory.js';
 import type { RowBuffer } from './rowBuffer.js';
 import type { IndexSegment } from './segment.js';
 import { sketchKernel, type SketchKernel } from './sketchKernel.js';
@@ -41,6 +42,7 @@ export class PrefixForest {
   readonly data: ForestData;
   /** data's sorted trees, fingerprints and rows banded, held here for the search's inner loops. */
   private readonly rows: Uint32Array;
+  private readonly keys: Uint16Array;
   private readonly prints: Uint16Array;
   private readonly banded: number;
   private readonly seen: Uint32Array;
@@ -54,6 +56,10 @@ export class PrefixForest {
   /** The sketch bound's WebAssembly kernel over data.sketchMemory, this thread's instance; else undefined. */
   private readonly kernel?: SketchKernel;
   private stamp = 0;
+  /** The prefixKey of the tree range() searches, and the positions it found. */
+  private queryKey = 0;
+  private lo = 0;
+  private hi = 0;
   /** The ranges this query found (range): [lo, hi, r] by (tree, partition); r = 0 where none yet. */
   private readonly found: { query?: Uint16Array; stamp: number; at: Int32Array };
 
@@ -67,7 +73,13 @@ export class PrefixForest {
   ) {
     this.slots = shape.trees * shape.depth;
     this.data = data ?? buildForest(segment, parameters, shape);
-    ({ directory: this.directory, sorted: this.rows, fingerprints: this.prints, banded: this.banded } = this.data);
+    ({
+      directory: this.directory,
+      sorted: this.rows,
+      keys: this.keys,
+      fingerprints: this.prints,
+      banded: this.banded,
+    } = this.data);
     if (this.slots % 2 === 0)
       this.pairs = new Uint32Array(
         this.data.fingerprints.buffer,
@@ -91,32 +103,49 @@ export class PrefixForest {
    * descent asks each tree at 4, 3 and 2 slots, and each search's probes are cache misses at 1 M rows (issue 39).
    */
   range(t: number, part: number, query: Uint16Array, r: number): [number, number] {
+    this.search(t, part, query, r);
+    return [this.lo, this.hi];
+  }
+
+  /** collect() of range(t, part, query, r), no array a search (issue 39: a sixth of a query's garbage, range's). */
+  collectRange(segment: IndexSegment, t: number, part: number, query: Uint16Array, r: number, out: RowBuffer): void {
+    this.search(t, part, query, r);
+    this.collect(segment, t, this.lo, this.hi, out);
+  }
+
+  /** range's positions into this.lo, this.hi. */
+  private search(t: number, part: number, query: Uint16Array, r: number): void {
     if (this.found.query !== query || this.found.stamp !== this.stamp) {
       this.found.at.fill(0);
-      Object.assign(this.found, { query, stamp: this.stamp });
+      this.found.query = query;
+      this.found.stamp = this.stamp;
     }
     const at = 3 * (t * this.partitions + part);
     const known = this.found.at;
-    const [from, to] = bucketBounds(this.directory, this.partitions, t, part, query[t * this.shape.depth]);
-    const range =
-      known[at + 2] >= r
-        ? this.widened(t, query, r, from, to, known[at], known[at + 1])
-        : this.searched(t, query, r, from, to);
-    [known[at], known[at + 1], known[at + 2]] = [range[0], range[1], r];
-    return range;
+    const first = t * this.shape.depth;
+    const bucket = bucketAt(this.partitions, t, part, query[first]);
+    const from = this.directory[bucket];
+    const to = this.directory[bucket + 1];
+    this.queryKey = prefixKey(query[first], this.shape.depth > 1 ? query[first + 1] : 0);
+    if (known[at + 2] >= r) this.widened(t, query, r, from, to, known[at], known[at + 1]);
+    else this.searched(t, query, r, from, to);
+    known[at] = this.lo;
+    known[at + 1] = this.hi;
+    known[at + 2] = r;
   }
 
   /** range's search of positions [from, to) (a bucket). */
-  private searched(t: number, query: Uint16Array, r: number, from: number, to: number): [number, number] {
+  private searched(t: number, query: Uint16Array, r: number, from: number, to: number): void {
     const base = t * this.banded;
-    let [lo, hi] = [from, to];
+    let lo = from;
+    let hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.compareAt(base + mid, t, query, r) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === to || this.compareAt(base + lo, t, query, r) !== 0) return [lo, lo];
-    return [lo, this.endOf(t, query, r, lo + 1, to)];
+    this.lo = lo;
+    this.hi = lo === to || this.compareAt(base + lo, t, query, r) !== 0 ? lo : this.endOf(t, query, r, lo + 1, to);
   }
 
   /**
@@ -124,15 +153,7 @@ export class PrefixForest {
    * past lo are at or past the query by r' fingerprints, so by r: the first that shares r lies at or before lo,
    * galloped to; those between it and hi share r (before the query by r', not by r), and the end is galloped to.
    */
-  private widened(
-    t: number,
-    query: Uint16Array,
-    r: number,
-    from: number,
-    to: number,
-    lo: number,
-    hi: number,
-  ): [number, number] {
+  private widened(t: number, query: Uint16Array, r: number, from: number, to: number, lo: number, hi: number): void {
     const base = t * this.banded;
     let first = lo; // at or past the query by r (or `to`)
     let step = 1;
@@ -146,8 +167,11 @@ export class PrefixForest {
       if (this.compareAt(base + mid, t, query, r) >= 0) first = mid;
       else before = mid;
     }
-    if (first === to || (first === lo && this.compareAt(base + first, t, query, r) !== 0)) return [first, first];
-    return [first, this.endOf(t, query, r, Math.max(hi, first + 1), to)];
+    this.lo = first;
+    this.hi =
+      first === to || (first === lo && this.compareAt(base + first, t, query, r) !== 0)
+        ? first
+        : this.endOf(t, query, r, Math.max(hi, first + 1), to);
   }
 
   /** The end of the positions that share the first r fingerprints, position `next` − 1 being one: galloped to. */
@@ -169,11 +193,18 @@ export class PrefixForest {
     return end;
   }
 
-  /** The row at sorted[position] against the query, by tree t's first r fingerprints: < 0, 0 or > 0. */
+  /**
+   * The row at sorted[position] (in the query's first fingerprint's bucket) against the query, by tree t's first r
+   * fingerprints: < 0, 0 or > 0. Decided by the position's key where it differs from the query's; the row's
+   * fingerprints are read only past it.
+   */
   private compareAt(position: number, t: number, query: Uint16Array, r: number): number {
+    const key = this.keys[position];
+    if (r === 1) return (key >>> DIRECTORY_BITS) - (this.queryKey >>> DIRECTORY_BITS);
+    if (key !== this.queryKey) return key - this.queryKey;
     const depth = this.shape.depth;
     const at = this.rows[position] * this.slots + t * depth;
-    for (let j = 0; j < r; j++) {
+    for (let j = 1; j < r; j++) {
       const d = this.prints[at + j] - query[t * depth + j];
       if (d !== 0) return d;
     }
@@ -244,19 +275,7 @@ export class PrefixForest {
   sketchAgreement(row: number, query: Uint16Array): number {
     this.setSketchQuery(query);
     if (this.kernel !== undefined) return this.kernel.equalBytes(row); // 128 slots, no padding bytes
-    const words = this.querySketch.sketch.length;
-    const q = this.querySketch.sketch;
-    const sketch = this.data.sketch;
-    // Bytes that differ, counted in each word's top byte; padding bytes (0 in both) never differ.
-    let differ = 0;
-    for (let w = 0, at = row * words; w < words; w++) {
-      let x = sketch[at + w] ^ q[w];
-      x |= x >>> 4;
-      x |= x >>> 2;
-      x |= x >>> 1;
-      differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
-    }
-    return this.slots - differ;
+    return sketchBound(this.data.sketch, row, this.querySketch.sketch, this.slots);
   }
 
   /** sketchAgreement of each of `rows`, appended to `out`: by the kernel a page of rows a call where it loaded. */

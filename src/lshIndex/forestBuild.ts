@@ -12,7 +12,7 @@
  */
 import { EMPTY_SLOT_WORD } from '../signatures/backend.js';
 import type { IndexParameters } from './options.js';
-import { directoryLength, fillDirectory } from './prefixDirectory.js';
+import { directoryLength, fillDirectory, prefixKey } from './prefixDirectory.js';
 import { rowWidthOf, type IndexSegment } from './segment.js';
 import { BITMAP_WORDS, fillBitmaps } from './shingleBitmaps.js';
 import { forestMemory } from './sketchKernel.js';
@@ -31,6 +31,8 @@ export interface ForestData {
   readonly sizes: Float64Array;
   /** Per tree, the indexed (non-empty) rows sorted by (partition, prefix): tree t at [t·banded, (t+1)·banded). */
   readonly sorted: Uint32Array;
+  /** Beside `sorted`, each position's row's prefixKey (prefixDirectory.ts): a search's probe reads it, not the row. */
+  readonly keys: Uint16Array;
   /** Partition i holds positions [starts[i], starts[i+1]) of every tree; its sizes reach up to largest[i]. */
   readonly starts: readonly number[];
   readonly largest: readonly number[];
@@ -73,6 +75,22 @@ export function sketchOf(fingerprints: Uint16Array, at: number, slots: number, o
     for (let j = 0; j < 4 && 4 * w + j < slots; j++) word |= (fingerprints[at + 4 * w + j] & 255) << (8 * j);
     out[to + w] = word >>> 0;
   }
+}
+
+/**
+ * The slots whose sketch bytes agree between row `row` of `sketch` and the query's sketch `q` (as many words a row):
+ * bytes that differ are counted in each word's top byte, and padding bytes (0 in both) never differ.
+ */
+export function sketchBound(sketch: Uint32Array, row: number, q: Uint32Array, slots: number): number {
+  let differ = 0;
+  for (let w = 0, at = row * q.length; w < q.length; w++) {
+    let x = sketch[at + w] ^ q[w];
+    x |= x >>> 4;
+    x |= x >>> 2;
+    x |= x >>> 1;
+    differ += Math.imul(x & 0x01010101, 0x01010101) >>> 24;
+  }
+  return slots - differ;
 }
 
 /**
@@ -141,6 +159,7 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
   const partOfRow = new Uint8Array(segment.count);
   for (let p = 0; p + 1 < starts.length; p++) for (let i = starts[p]; i < starts[p + 1]; i++) partOfRow[order[i]] = p;
   const sorted = new Uint32Array(sharedBytes(4 * shape.trees * banded));
+  const keys = new Uint16Array(sharedBytes(2 * shape.trees * banded));
   const directory = new Uint32Array(sharedBytes(4 * directoryLength(shape.trees, largest.length)));
   const prefix = new Uint16Array(shape.depth * segment.count);
   const trees: TreeSort = { fingerprints, slots, shape, starts, partOfRow, prefix, count: segment.count };
@@ -148,6 +167,8 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     const out = sorted.subarray(t * banded, (t + 1) * banded);
     sortTree(trees, t, order, out);
     fillDirectory(directory, t, starts, (position) => prefix[out[position]]);
+    const second = shape.depth > 1 ? prefix.subarray(segment.count) : undefined;
+    for (let i = 0; i < banded; i++) keys[t * banded + i] = prefixKey(prefix[out[i]], second?.[out[i]] ?? 0);
   }
   for (const r of indexed) sketchOf(fingerprints, r * slots, slots, sketch, r * words);
   const sketchMemory = held?.memory;
@@ -163,6 +184,7 @@ export function buildForest(segment: IndexSegment, parameters: IndexParameters, 
     fingerprints,
     sizes,
     sorted,
+    keys,
     starts,
     largest,
     banded,

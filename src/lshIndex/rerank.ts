@@ -11,7 +11,7 @@
  * `rescoreBudget(K)` rows are rescored per query, so a query's cost stays
  * bounded on an index of boilerplate. Browser-safe.
  */
-import { RowBuffer } from './rowBuffer.js';
+import { LevelLists, RowBuffer } from './rowBuffer.js';
 import type { IndexMatch } from './types.js';
 
 /** A row's scores: the full-signature estimate, and exact Jaccard where the sets were read. */
@@ -138,6 +138,9 @@ function byLevel(levels: ArrayLike<number>, slots: number): Uint32Array {
   return order.view();
 }
 
+/** rescoreByLevels' rows by level (issue 39: 129 arrays a call, grown push by push, were a fifth of a query's garbage). */
+const levels = new LevelLists();
+
 /** What a match is ranked by: exact Jaccard where measured, else the estimate. */
 const scoreOf = (m: RowScore): number => m.exact ?? m.similarity;
 
@@ -211,16 +214,17 @@ export class Ranking {
     floor: number,
   ): void {
     const byBound = byLevel(bounds, slots);
-    const levels: number[][] = Array.from({ length: slots + 1 }, () => []);
+    levels.reset(slots, bounds.length);
     let next = 0;
     const below = (a: number): boolean =>
       this.full && a < Math.round(this.floorAt(Math.max(this.kth, floor), slots) * slots);
     for (let a = slots; a >= 0 && !below(a); a--) {
-      while (next < byBound.length && bounds[byBound[next]] >= a)
-        levels[agreementOf(byBound[next])].push(byBound[next++]);
-      for (const i of levels[a].sort((x, y) => x - y)) {
+      for (; next < byBound.length && bounds[byBound[next]] >= a; next++)
+        levels.add(agreementOf(byBound[next]), byBound[next]);
+      const level = levels.ascending(a);
+      for (let j = 0; j < level.length; j++) {
         // As rescoreMet: agreement a/slots below agreementFloor(K-th) − 0.5/slots, i.e. a < that floor in slots.
-        if (below(a) || !rescore(i, a)) return;
+        if (below(a) || !rescore(level[j], a)) return;
       }
     }
   }
@@ -262,7 +266,10 @@ export class Ranking {
     idOf: (segment: number, row: number) => string,
     estimateOf?: (segment: number, row: number) => number,
   ): IndexMatch[] {
+    // Only rows at or above the K-th score can be among the K (a family's query keeps ~1,000): the rest are not sorted.
+    const kth = this.best.kth;
     return this.kept
+      .filter((m) => scoreOf(m) >= kth)
       .sort((x, y) => scoreOf(y) - scoreOf(x) || y.similarity - x.similarity)
       .slice(0, this.top)
       .map(({ segment, row, similarity, exact }) =>

@@ -106,8 +106,13 @@ export function sketchKernel(memory: WebAssembly.Memory | undefined, count: numb
   }
   const scratch = new Uint32Array(memory!.buffer, page, BATCH);
   const prints = KERNEL_SLOTS * count;
+  const words: number[] = new Array(KERNEL_SLOTS / 2).fill(0);
   return {
-    setQuery: (fingerprints) => exports.setQuery(...new Uint32Array(Uint16Array.from(fingerprints).buffer)),
+    setQuery: (fingerprints) => {
+      // Two fingerprints a word, little-endian, into an array kept for it (a spread of a fresh one was garbage a query).
+      for (let w = 0; w < words.length; w++) words[w] = (fingerprints[2 * w] | (fingerprints[2 * w + 1] << 16)) >>> 0;
+      exports.setQuery.apply(undefined, words);
+    },
     equalBytes: (row) => exports.equalBytes(row * KERNEL_SLOTS),
     equalPrints: (row) => exports.equalPrints(prints + 2 * KERNEL_SLOTS * row),
     boundsOf: (rows, out, at) => {

@@ -91,8 +91,7 @@ export function collectAtDepth(
       const r = depthOf(forest, part);
       if (r <= 0) continue;
       for (let t = 0; t < forest.shape.trees && count + rows.length < limit; t++) {
-        const [lo, hi] = forest.range(t, part, query.fingerprints, r);
-        forest.collect(segments[segment], t, lo, hi, rows);
+        forest.collectRange(segments[segment], t, part, query.fingerprints, r, rows);
       }
     }
     count += rows.length;
