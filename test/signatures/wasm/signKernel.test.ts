@@ -65,10 +65,11 @@ function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
 }
 
 /**
- * (a, b, x) for which signSimd.wat's fold (t & P) + (t >> 61) passes P and (a·x + b) mod P = h, h in {0, 1, 2} (the
- * only values that can: t < 5·2^61 keeps t & P below 2^61 − 4 where t >> 61 = 4): its t is 2^62 + P − 1 + h for h ≤ 1,
- * 2^63 − 1 for h = 2, so that the kernel's r = fold mod 2^61 is h, not h + 1. a and x are drawn (near P for h = 2,
- * whose t needs the large products) until b = t − (the other terms) − 1 lies in [0, P).
+ * (a, b, x) for which the SIMD kernel's fold (t & P) + (t >> 61) (scripts/sign-simd-wat.mjs) passes P and
+ * (a·x + b) mod P = h, h in {0, 1, 2} (the only values that can: t < 5·2^61 keeps t & P below 2^61 − 4 where
+ * t >> 61 = 4): its t is 2^62 + P − 1 + h for h ≤ 1, 2^63 − 1 for h = 2, so that the kernel's r = fold mod 2^61 is
+ * h, not h + 1. a and x are drawn (near P for h = 2, whose t needs the large products) until
+ * b = t − (the other terms) − 1 lies in [0, P).
  */
 function firstFoldPastP(next: () => number, h = 0): { a: bigint; b: bigint; x: bigint } {
   const target = h < 2 ? (1n << 62n) + P - 1n + BigInt(h) : (1n << 63n) - 1n;
@@ -217,6 +218,10 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
           [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
           [],
           Array.from({ length: 3 }, () => randomBelow(next, P)),
+          // The SIMD kernel takes two shingles a step: x first, second, and the last of an odd count.
+          [...xs],
+          [randomBelow(next, P), ...xs],
+          [randomBelow(next, P), randomBelow(next, P), ...xs],
         ];
         const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
         expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
