@@ -37,7 +37,8 @@
 // EPYC dev machine (Node 20), the kernel alone (k = 128, random shingles) took 0.91 ns a hash against 1.10 for
 // the kernel that took one shingle at a time with the scalar slots after the vector pairs (0.97 with them spread
 // out, one shingle at a time); 8 vector pairs and no scalar slot (1.03), or 5 + 6 (1.04), were slower; 32-slot
-// groups (12 + 8) took 0.87, not taken: k would be padded to a multiple of 32.
+// groups (12 + 8) took 0.87, not taken: k would be padded to a multiple of 32, and the module would pass 4 KiB
+// (7.5 KiB), past which browsers do not compile it synchronously on a page's main thread (this one: 3,986 bytes).
 //
 // Products come from i64x2.extmul_{low,high}_i32x4_u. For slots (s, t) of pair i the caller stores
 // U_i = i32x4 [aL_s, aL_t, aH_s, aH_t] and B_i = i64x2 [b_s + 1, b_t + 1]; pairs 2j and 2j + 1 share

@@ -23,7 +23,7 @@ export function wasmSimdSupported(): boolean {
   return typeof WebAssembly === 'object' && WebAssembly.validate(decodeBase64(SIGN_SIMD_WASM));
 }
 
-/** Instantiates a kernel synchronously (the modules are far below browsers' 4 KB main-thread limit). */
+/** Instantiates a kernel synchronously (the modules stay within browsers' 4 KB main-thread limit: a test checks). */
 export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
   const instance = instantiateEmbedded(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
   const memory = instance.exports.memory as WebAssembly.Memory;

@@ -7,6 +7,8 @@ import { loadWasmSignKernel, wasmSimdSupported, type WasmKernelName } from '../.
 import { pack } from '../../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { u64 } from '../../../src/math/u64.js';
+import { decodeBase64 } from '../../../src/wasm/embedded.js';
+import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from '../../../src/signatures/wasm/kernels.generated.js';
 import {
   P,
   pairsToBigInts,
@@ -124,6 +126,14 @@ const EDGES = [
   0x1fff_ffff_0000_ffffn,
   0x1234_5678_9abc_def0n % P,
 ];
+
+describe("the signing kernels' modules", () => {
+  it("stay within 4 KiB: browsers compile a larger module synchronously off a page's main thread only", () => {
+    // loadWasmSignKernel instantiates synchronously; the generated SIMD kernel (two shingles a step) is near the limit.
+    for (const module of [SIGN_SIMD_WASM, SIGN_SCALAR_WASM])
+      expect(decodeBase64(module).length).toBeLessThanOrEqual(4096);
+  });
+});
 
 describe.each(KERNELS)('%s signing kernel', (name) => {
   it('loads in this engine', () => {
