@@ -13,7 +13,7 @@ import { isShared } from '../bands/sharedMemory.js';
 import { agreementEstimate, equalSlots, type SignatureMatrix } from '../bands/signatureMatrix.js';
 import type { SharedSets } from '../firstPass/sharedSets.js';
 import type { OpenWords, WordReader } from '../workers/wordFiles.js';
-import { exactSimilarityOf } from './exactJaccard.js';
+import { exactJaccard, exactSimilarityOf, jaccardWith, type QueryJaccard } from './exactJaccard.js';
 import { fileOrder } from './fileOrder.js';
 import { decideEqualSlots, type PairDecision, type PairRule, type SlotShape } from './pairDecision.js';
 
@@ -84,7 +84,18 @@ export function exactHandler(openWords?: OpenWords) {
   };
   let rows: { readonly shape: SlotShape; readonly matrix?: SignatureMatrix } | undefined;
   let similarity = exactSimilarityOf('jaccard');
-  const exactOf = (x: number, y: number): number => similarity(setOf(x, a), setOf(y, b));
+  /**
+   * Jaccard against the last first document: consecutive pairs often share it (candidates come sorted, and the
+   * representative check compares one representative with its members), and its table is then built once. The same
+   * count, so the same similarity to the last bit (jaccardWith).
+   */
+  let query: { readonly group: number; readonly of: QueryJaccard } | undefined;
+  const exactOf = (x: number, y: number): number => {
+    if (similarity !== exactJaccard) return similarity(setOf(x, a), setOf(y, b));
+    // setOf(x, a) is read again only for another x: its view (in cache a) stays the query's while x stays.
+    if (query?.group !== x) query = { group: x, of: jaccardWith(setOf(x, a)) };
+    return query.of(setOf(y, b));
+  };
   return (request: ExactRequest): { response: ExactResponse; transfer: ArrayBuffer[] } => {
     if (request.type === 'matrix') {
       rows = request;
@@ -107,6 +118,7 @@ export function exactHandler(openWords?: OpenWords) {
     file = sets.file === undefined ? undefined : openWords?.(sets.file);
     a.clear();
     b.clear();
+    query = undefined;
     return { response: {}, transfer: [] };
   };
 }

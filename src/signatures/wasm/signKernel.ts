@@ -1,5 +1,5 @@
 /**
- * The WebAssembly signing kernels (signSimd.wat, signScalar.wat): loading, and
+ * The WebAssembly signing kernels (signSimd, made by scripts/sign-simd-wat.mjs, and signScalar.wat): loading, and
  * moving a ShingleBatch through their linear memory. No Node imports: the
  * module bytes are embedded (kernels.generated.ts, built by scripts/build-wasm.mjs),
  * so browser bundles and worker threads load them exactly as Node does.
@@ -23,7 +23,7 @@ export function wasmSimdSupported(): boolean {
   return typeof WebAssembly === 'object' && WebAssembly.validate(decodeBase64(SIGN_SIMD_WASM));
 }
 
-/** Instantiates a kernel synchronously (the modules are far below browsers' 4 KB main-thread limit). */
+/** Instantiates a kernel synchronously (the modules stay within browsers' 4 KB main-thread limit: a test checks). */
 export function loadWasmSignKernel(name: WasmKernelName): WasmSignKernel {
   const instance = instantiateEmbedded(name === 'wasm-simd' ? SIGN_SIMD_WASM : SIGN_SCALAR_WASM);
   const memory = instance.exports.memory as WebAssembly.Memory;
@@ -100,12 +100,12 @@ function sameWords(x: Uint32Array, y: Uint32Array): boolean {
   return true;
 }
 
-/** Slots per group of signSimd.wat: 12 in vectors, then 4 scalar; a group's record is 368 bytes, its row 128. */
+/** Slots per group of the SIMD kernel: 12 in vectors, then 4 scalar; a group's record is 368 bytes, its row 128. */
 const GROUP_SLOTS = 16;
 const GROUP_BYTES = 368;
 const VECTOR_SLOTS = 12;
 
-/** signSimd.wat: one 368-byte record per group of 16 slots (k padded to a multiple of 16), then one scratch row. */
+/** The SIMD kernel: one 368-byte record per group of 16 slots (k padded to a multiple of 16), then one scratch row. */
 class SimdKernel extends KernelBase {
   readonly name = 'wasm-simd' as const;
   private groups = 0;
@@ -136,7 +136,7 @@ class SimdKernel extends KernelBase {
 }
 
 /**
- * Writes one slot's coefficients where signSimd.wat reads them (see its layout): a split at bit 31 into aL < 2^31 and
+ * Writes one slot's coefficients where the SIMD kernel reads them (see its layout): a split at bit 31 into aL < 2^31 and
  * aH < 2^30, S = aL + aH, and b + 1.
  */
 function writeSlot(words: Uint32Array, slot: number, aLo: number, aHi: number, bLo: number, bHi: number): void {

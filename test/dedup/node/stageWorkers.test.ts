@@ -65,6 +65,32 @@ describe('exact Jaccard on worker threads', () => {
     await spool.release();
   });
 
+  it('pairs that share their first document (its table built once) decide as exactJaccard, also after new sets', async () => {
+    const n = corpus.texts.length;
+    // Runs of one first document, 1 to 5 pairs each, from shared memory and from the file.
+    const a = Uint32Array.from({ length: 400 }, (_, i) => (Math.floor(i / (1 + (i % 5))) * 11) % n);
+    const b = Uint32Array.from({ length: 400 }, (_, i) => (i * 13 + 5) % n);
+    a[a.length - 1] = a[0]; // the next run's first pair has the first document this run ended with
+    const rule = pairRule('exact', 0.8, corpus.signatures);
+    const handle = exactHandler(openWords);
+    handle({ type: 'matrix', shape: corpus.signatures, matrix: corpus.signatures });
+    const spool = await spooled();
+    // A second run's sets: group g holds the set of document n − 1 − g.
+    const reversed = new FileSetSpool(dir, spool.share()!.length.length * 4, undefined, () => 0);
+    for (let g = 0; g < n; g++) reversed.append(corpus.shingles[n - 1 - g]);
+    await reversed.drain();
+    for (const [sets, setOf] of [
+      [spool, (g: number) => corpus.shingles[g]],
+      [reversed, (g: number) => corpus.shingles[n - 1 - g]],
+    ] as const) {
+      handle({ type: 'sets', sets: sets.share()! });
+      const { decided } = handle({ type: 'decide', a, b, rule }).response;
+      for (let i = 0; i < a.length; i++) expect(decided!.exacts[i]).toBe(exactJaccard(setOf(a[i]), setOf(b[i])));
+    }
+    await spool.release();
+    await reversed.release();
+  });
+
   // Rows 'unshared' stand for rows too large to share (sharedMemory.ts): this thread counts each pair's equal slots.
   it.each([
     ['exact', 'shared'],

@@ -7,6 +7,8 @@ import { loadWasmSignKernel, wasmSimdSupported, type WasmKernelName } from '../.
 import { pack } from '../../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { u64 } from '../../../src/math/u64.js';
+import { decodeBase64 } from '../../../src/wasm/embedded.js';
+import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from '../../../src/signatures/wasm/kernels.generated.js';
 import {
   P,
   pairsToBigInts,
@@ -65,10 +67,11 @@ function minimumRef(xs: readonly bigint[], a: bigint, b: bigint): bigint {
 }
 
 /**
- * (a, b, x) for which signSimd.wat's fold (t & P) + (t >> 61) passes P and (a·x + b) mod P = h, h in {0, 1, 2} (the
- * only values that can: t < 5·2^61 keeps t & P below 2^61 − 4 where t >> 61 = 4): its t is 2^62 + P − 1 + h for h ≤ 1,
- * 2^63 − 1 for h = 2, so that the kernel's r = fold mod 2^61 is h, not h + 1. a and x are drawn (near P for h = 2,
- * whose t needs the large products) until b = t − (the other terms) − 1 lies in [0, P).
+ * (a, b, x) for which the SIMD kernel's fold (t & P) + (t >> 61) (scripts/sign-simd-wat.mjs) passes P and
+ * (a·x + b) mod P = h, h in {0, 1, 2} (the only values that can: t < 5·2^61 keeps t & P below 2^61 − 4 where
+ * t >> 61 = 4): its t is 2^62 + P − 1 + h for h ≤ 1, 2^63 − 1 for h = 2, so that the kernel's r = fold mod 2^61 is
+ * h, not h + 1. a and x are drawn (near P for h = 2, whose t needs the large products) until
+ * b = t − (the other terms) − 1 lies in [0, P).
  */
 function firstFoldPastP(next: () => number, h = 0): { a: bigint; b: bigint; x: bigint } {
   const target = h < 2 ? (1n << 62n) + P - 1n + BigInt(h) : (1n << 63n) - 1n;
@@ -123,6 +126,14 @@ const EDGES = [
   0x1fff_ffff_0000_ffffn,
   0x1234_5678_9abc_def0n % P,
 ];
+
+describe("the signing kernels' modules", () => {
+  it("stay within 4 KiB: browsers compile a larger module synchronously off a page's main thread only", () => {
+    // loadWasmSignKernel instantiates synchronously; the generated SIMD kernel (two shingles a step) is near the limit.
+    for (const module of [SIGN_SIMD_WASM, SIGN_SCALAR_WASM])
+      expect(decodeBase64(module).length).toBeLessThanOrEqual(4096);
+  });
+});
 
 describe.each(KERNELS)('%s signing kernel', (name) => {
   it('loads in this engine', () => {
@@ -217,6 +228,10 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
           [...Array.from({ length: 9 }, () => randomBelow(next, P)), ...xs, randomBelow(next, P)],
           [],
           Array.from({ length: 3 }, () => randomBelow(next, P)),
+          // The SIMD kernel takes two shingles a step: x first, second, and the last of an odd count.
+          [...xs],
+          [randomBelow(next, P), ...xs],
+          [randomBelow(next, P), randomBelow(next, P), ...xs],
         ];
         const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
         expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
