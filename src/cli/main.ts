@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /** The `gpudedup` command line. Each command lives in its own module. */
 import './heapFlags.js'; // first: before anything allocates
-import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
-import { readableMessage } from '../errors.js';
+import { runCommandLine } from './commandLine.js';
 import { noGpuDeviceReason } from '../signatures/gpuDevices.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
@@ -50,19 +49,5 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 // `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
 if (process.argv[2] !== 'serve') installSignalCleanup();
 
-// Loaded only here: the filtering parent above never needs the commands' modules.
-const { buildProgram } = await import('./program.js');
-const program = await buildProgram(version, process.argv[2]);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
-  // Errors reaching here are the user's to read (bad input, refused resume, no adapter...): one line.
-  // GPUDEDUP_DEBUG=1 shows the stack, for bug reports.
-  const debug = process.env.GPUDEDUP_DEBUG === '1';
-  // A system call's raw failure (ENOSPC, EACCES) worded as every command words it: `file: reason (CODE, op)`.
-  const message = error instanceof Error && debug ? String(error.stack) : readableMessage(error);
-  process.stderr.write(`gpudedup: ${message}\n`);
-  process.exitCode = 1;
-}
+const status = await runCommandLine(process.argv, version);
+if (status !== 0) process.exitCode = status;
