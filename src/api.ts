@@ -23,7 +23,13 @@ import { openSigner, type BackendChoice } from './firstPass/node/resolveBackend.
 import { rowsOfEveryDocument, signedUnits } from './firstPass/signedUnits.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
 import { availableParallelism } from 'node:os';
-import { optionValue, type OptionValues, type VerificationOptions, type VerifyMode } from './options.js';
+import {
+  defaultThreads,
+  optionValue,
+  type OptionValues,
+  type VerificationOptions,
+  type VerifyMode,
+} from './options.js';
 import { checkDocuments, checkOptions, checkStrings } from './arguments.js';
 import type { AuditResult } from './audit/audit.js';
 import { auditInMemory } from './dedup/auditInMemory.js';
@@ -218,11 +224,14 @@ export async function dedup(
     typeof d === 'string' ? { id: String(i), text: d } : d;
   const corpus = documents.map(asDocument);
   requireUniqueIdsInMemory(corpus); // as the CLI's first pass refuses a repeated id
+  // The texts' length stands for the input's bytes that the default thread count is sized to (defaultThreads).
+  const inputBytes = [...corpus, ...(options.against ?? []).map(asDocument)].reduce((n, d) => n + d.text.length, 0);
   const { signer, firstPass } = await openSigner(optionValue('backend', options.backend), hashFamilyOf(params), {
     cpuThreads: options.threads,
+    inputBytes,
   });
   // The stages after signing on worker threads too (started on their first request), as the CLI runs them.
-  const threads = options.threads ?? availableParallelism();
+  const threads = options.threads ?? defaultThreads(availableParallelism(), inputBytes);
   const stageWorkers = threads > 1 ? nodeStageWorkers(threads) : undefined;
   try {
     const result = await dedupDocuments(corpus, {

@@ -84,7 +84,7 @@ export const OPTIONS = {
   slotBits: oneOf<ParamSlotBits>('slotBits', '--slot-bits', 64, SLOT_BITS),
   // Who signs.
   backend: oneOf<BackendChoice>('backend', '--backend', 'auto', BACKENDS),
-  /** Default: one per core. */
+  /** Default: defaultThreads (one per core, no more than the input's bytes can feed). */
   threads: integer('threads', '--threads', undefined, 1),
   batchSize: integer('batchSize', '--batch-size', 2048, 1),
   // Banding.
@@ -199,6 +199,23 @@ export function defaultOf<N extends OptionName>(name: N): ValueOf<N> {
 /** `value` checked by the table, or the default when undefined. */
 export function optionValue<N extends OptionName>(name: N, value: unknown): ValueOf<N> {
   return (value === undefined ? OPTIONS[name].default : OPTIONS[name].check(value)) as ValueOf<N>;
+}
+
+/**
+ * Input bytes, as stored, that give one more worker thread work: half a unit of dedup's first pass
+ * (DEDUP_UNIT_BYTES, 2 MiB of text; a compressed file holds several times its size). A thread costs about a tenth
+ * of a CPU-second to start (its isolate, modules and wasm); on less input than this it cannot take that back.
+ */
+export const BYTES_PER_THREAD = 1 << 20;
+
+/**
+ * The default `threads`, the one rule every command and the library follow: one per core (`cores`), but no more than
+ * one per BYTES_PER_THREAD of input (`inputBytes`, as stored), so that a small input starts no thread it cannot feed.
+ * An input of unknown size (standard input, a pipe) gets one per core. Outputs are the same for any thread count.
+ */
+export function defaultThreads(cores: number, inputBytes: number | undefined): number {
+  if (inputBytes === undefined) return cores;
+  return Math.max(1, Math.min(cores, Math.ceil(inputBytes / BYTES_PER_THREAD)));
 }
 
 /**

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { checkDocuments, checkOptions } from './arguments.js';
 import { requireUniqueIdsInMemory } from './exact/uniqueIds.js';
-import { optionValue, type CutMode } from './options.js';
+import { defaultThreads, optionValue, type CutMode } from './options.js';
 import type { InMemoryDocument } from './dedup/dedupDocuments.js';
 import {
   substringDocuments,
@@ -56,7 +56,9 @@ export async function substrings(
     minRemaining: optionValue('minRemaining', options.minRemaining),
     memoryLimitBytes: options.memoryLimitBytes ?? 2 ** 30,
   };
-  const threads = optionValue('threads', options.threads) ?? availableParallelism();
+  // The texts' length stands for the input's bytes that the default thread count is sized to.
+  const inputBytes = corpus.reduce((n, d) => n + d.text.length, 0);
+  const threads = optionValue('threads', options.threads) ?? defaultThreads(availableParallelism(), inputBytes);
   if (threads === 1) return substringDocuments(corpus, settings);
   return substringDocuments(
     corpus,

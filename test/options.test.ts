@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { createMinHasher, dedup, minhash } from '../src/api.js';
 import { checkDedupSettings } from '../src/dedup/dedupSigned.js';
-import { CLUSTER_CHECKS, OPTIONS, SLOT_BITS, VERIFY_MODES, type OptionName } from '../src/options.js';
+import {
+  BYTES_PER_THREAD,
+  CLUSTER_CHECKS,
+  defaultThreads,
+  OPTIONS,
+  SLOT_BITS,
+  VERIFY_MODES,
+  type OptionName,
+} from '../src/options.js';
 import { runDedup } from '../src/pipeline/dedup/dedup.js';
 import { testDedupConfig } from './support/dedupConfig.js';
 
@@ -115,6 +123,20 @@ describe('the options table', () => {
       'maxBucketPairs must be a positive integer, got 0',
     );
     await expect(runDedup(config)).rejects.toThrow(/no-such-input/);
+  });
+});
+
+describe('defaultThreads: the default --threads', () => {
+  it('one per core, but no more than one per MiB of input; one per core when the size is unknown', () => {
+    expect(BYTES_PER_THREAD).toBe(2 ** 20);
+    expect(defaultThreads(8, 0)).toBe(1);
+    expect(defaultThreads(8, 5_000)).toBe(1);
+    expect(defaultThreads(8, 2 ** 20)).toBe(1);
+    expect(defaultThreads(8, 2 ** 20 + 1)).toBe(2);
+    expect(defaultThreads(8, 3 * 2 ** 20)).toBe(3);
+    expect(defaultThreads(8, 2 ** 30)).toBe(8);
+    expect(defaultThreads(1, 2 ** 30)).toBe(1);
+    expect(defaultThreads(8, undefined)).toBe(8);
   });
 });
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /** The `gpudedup` command line. Each command lives in its own module. */
 import './heapFlags.js'; // first: before anything allocates
-import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { adoptParentTerminal, isFilteredChild, runFiltered } from './quietNative.js';
 import { installSignalCleanup } from '../formats/files/temporaries.js';
-import { readableMessage } from '../errors.js';
+import { runCommandLine } from './commandLine.js';
+import { noGpuDeviceReason } from '../signatures/gpuDevices.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -19,15 +19,24 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/** Commands that may open a GPU, whose native libraries print harmless warnings (see quietNative.ts). */
+/**
+ * Commands that may open a GPU, whose native libraries print harmless warnings (see quietNative.ts). `doctor` and
+ * `bench` start Dawn whatever --backend says; the others with `--backend webgpu`, or with `auto` where a GPU device may
+ * exist: on a machine without one `auto` signs on the CPU without starting Dawn (gpuDevices.ts), so the command runs
+ * in this process, with no filtering parent to start.
+ */
 function mayOpenGpu(argv: readonly string[]): boolean {
   const command = argv[2];
-  const cpuOnly = argv.some((arg, i) => (arg === '--backend' && argv[i + 1] === 'cpu') || arg === '--backend=cpu');
+  let backend = 'auto'; // the last one given, as commander takes it
+  for (const [i, arg] of argv.entries())
+    if (argv[i - 1] === '--backend' || arg.startsWith('--backend=')) backend = arg.replace(/^--backend=/, '');
   // `index create|add` and `query` sign documents; `index stats|remove|compact` never do.
   const signs =
     ['sign', 'dedup', 'doctor', 'bench', 'query'].includes(command) ||
     (command === 'index' && ['create', 'add'].includes(argv[3]));
-  return signs && !cpuOnly && !argv.includes('--help') && !argv.includes('-h');
+  if (!signs || argv.includes('--help') || argv.includes('-h')) return false;
+  if (command === 'doctor' || command === 'bench') return true;
+  return backend === 'auto' ? noGpuDeviceReason() === undefined : backend !== 'cpu';
 }
 
 if (isFilteredChild()) adoptParentTerminal();
@@ -40,19 +49,5 @@ else if (process.env.GPUDEDUP_DEBUG !== '1' && mayOpenGpu(process.argv)) {
 // `serve` handles them itself: it stops accepting, finishes the write in flight, closes the index and exits 0.
 if (process.argv[2] !== 'serve') installSignalCleanup();
 
-// Loaded only here: the filtering parent above never needs the commands' modules.
-const { buildProgram } = await import('./program.js');
-const program = await buildProgram(version, process.argv[2]);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
-  // Errors reaching here are the user's to read (bad input, refused resume, no adapter...): one line.
-  // GPUDEDUP_DEBUG=1 shows the stack, for bug reports.
-  const debug = process.env.GPUDEDUP_DEBUG === '1';
-  // A system call's raw failure (ENOSPC, EACCES) worded as every command words it: `file: reason (CODE, op)`.
-  const message = error instanceof Error && debug ? String(error.stack) : readableMessage(error);
-  process.stderr.write(`gpudedup: ${message}\n`);
-  process.exitCode = 1;
-}
+const status = await runCommandLine(process.argv, version);
+if (status !== 0) process.exitCode = status;

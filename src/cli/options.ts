@@ -138,7 +138,13 @@ export function addSignatureOptions(command: Command): Command {
     .addOption(
       tableOption('backend', '--backend <name>', 'signing backend; auto = WebGPU if Dawn finds an adapter, else CPU'),
     )
-    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the CPU backend (default: one per core)'));
+    .addOption(
+      tableOption(
+        'threads',
+        '--threads <n>',
+        'worker threads of the CPU backend (default: one per core, at most one per MiB of input)',
+      ),
+    );
 }
 
 /**

@@ -98,7 +98,13 @@ function addSubstringsOptions(command: Command): Command {
       "memory for the search's tables, e.g. 4GiB (default 1 GiB); the corpus's text is held in memory besides",
       byteSize,
     )
-    .addOption(tableOption('threads', '--threads <n>', 'worker threads of the search (default: one per core)'))
+    .addOption(
+      tableOption(
+        'threads',
+        '--threads <n>',
+        'worker threads of the search (default: one per core, at most one per MiB of input)',
+      ),
+    )
     .option(
       '--resume',
       "continue an interrupted search from its checkpoint (the first output's name + .partial; same inputs, " +

@@ -3,7 +3,8 @@
  * Node's worker threads (workerPool.ts) and the tab's Web Workers
  * (web/webWorkers.ts), which differ only in how a worker is started.
  *
- * - Workers start on the first request: short runs never pay for them.
+ * - A worker starts on its first request: short runs never pay for it, and a
+ *   run that gives work to fewer workers than the pool holds starts only those.
  * - A worker with requests outstanding is ref'd where the platform counts
  *   that (Node); idle ones never keep the process alive.
  * - A worker that errors or exits fails every waiting request and the pool for
@@ -33,7 +34,8 @@ export interface PoolWorker<Response> {
 }
 
 export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
-  private workers: PoolWorker<Response>[] = [];
+  /** By index; undefined until the worker's first request. */
+  private readonly workers: (PoolWorker<Response> | undefined)[] = [];
   private readonly waiting = new Map<
     number,
     { resolve: (response: Response) => void; reject: (error: Error) => void }
@@ -56,9 +58,9 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
   /** Sends `body` to worker `index` (transferring `transfer`) and resolves with its answer. */
   request(index: number, body: Omit<Request, 'id'>, transfer: readonly ArrayBuffer[] = []): Promise<Response> {
     if (this.broken) return Promise.reject(this.broken);
-    if (this.workers.length === 0) this.start();
+    if (!(index >= 0 && index < this.size)) return Promise.reject(new RangeError(`${this.label}: no worker ${index}`));
+    const worker = (this.workers[index] ??= this.start());
     const request = { ...body, id: this.nextId++ } as Request;
-    const worker = this.workers[index];
     return new Promise<Response>((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
       if (this.busy[index]++ === 0) worker.ref?.();
@@ -68,21 +70,24 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
     });
   }
 
-  destroy(): void {
-    this.breakDown(new Error(`${this.label} destroyed`));
-    for (const worker of this.workers) worker.terminate();
+  /** Whether worker `index` has started (had a request). */
+  started(index: number): boolean {
+    return this.workers[index] !== undefined;
   }
 
-  private start(): void {
-    this.workers = Array.from({ length: this.size }, () => {
-      const worker = this.spawn();
-      worker.listen(
-        (response) => this.settle(response),
-        (error) => this.breakDown(new Error(`${this.label} worker ${error.message}`)),
-      );
-      worker.unref?.();
-      return worker;
-    });
+  destroy(): void {
+    this.breakDown(new Error(`${this.label} destroyed`));
+    for (const worker of this.workers) worker?.terminate();
+  }
+
+  private start(): PoolWorker<Response> {
+    const worker = this.spawn();
+    worker.listen(
+      (response) => this.settle(response),
+      (error) => this.breakDown(new Error(`${this.label} worker ${error.message}`)),
+    );
+    worker.unref?.();
+    return worker;
   }
 
   private settle(response: Response): void {

@@ -85,6 +85,47 @@ describe('optimalParams', () => {
     }
   });
 
+  it('the search that skips pairs which cannot win picks what the full search picks, areas and ties included', () => {
+    const full = (t: number, k: number, wfp: number, wfn: number, target: number) => {
+      let best: { bands: number; rows: number; fp: number; fn: number; error: number } | undefined;
+      for (let bands = 1; bands <= k; bands++) {
+        for (let rows = 1; rows * bands <= k; rows++) {
+          if (target > 0 && candidateProbability(t, bands, rows) < target) continue;
+          const [fp, fn] = [falsePositiveArea(t, bands, rows), falseNegativeArea(t, bands, rows)];
+          const error = wfp * fp + wfn * fn;
+          if (best === undefined || error < best.error) best = { bands, rows, fp, fn, error };
+        }
+      }
+      return best;
+    };
+    for (const k of [1, 3, 16, 40])
+      for (const t of [0.3, 0.55, 0.8, 0.95])
+        for (const [wfp, wfn] of [
+          [0.5, 0.5],
+          [0.1, 0.9],
+          [0.9, 0.1],
+          [0, 1],
+          [1, 0],
+        ])
+          for (const target of [0, 0.5, 0.99]) {
+            const expected = full(t, k, wfp, wfn, target);
+            const weights = { falsePositive: wfp, falseNegative: wfn };
+            if (expected === undefined) {
+              expect(() => optimalParams(t, k, weights, target)).toThrow(/no bands × rows/);
+              continue;
+            }
+            const best = optimalParams(t, k, weights, target);
+            expect(best).toEqual({
+              bands: expected.bands,
+              rows: expected.rows,
+              falsePositiveArea: expected.fp,
+              falseNegativeArea: expected.fn,
+              error: expected.error,
+            });
+            expect(optimalParams(t, k, weights, target)).toEqual(best); // remembered
+          }
+  });
+
   it('weighting false negatives more lowers the curve (higher recall at the threshold)', () => {
     const balanced = optimalParams(0.8, 128);
     const recallFirst = optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 });

@@ -4,7 +4,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, runCliHere, tempDir } from '../support/cli.js';
 import { noGpu } from '../support/gpu.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
@@ -38,7 +38,7 @@ describe('outputs never destroy inputs', () => {
       [['sign', input, '-o', input], /-o .*a\.jsonl: is an input/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli([...args, ...cpu]);
+      const result = await runCliHere([...args, ...cpu]);
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -54,7 +54,7 @@ describe('outputs never destroy inputs', () => {
       ['sign', input, '-o', join(dir, 'x')],
       ['dedup', input, '-o', join(dir, 'x')],
     ]) {
-      const result = await runCli([...args, ...cpu]);
+      const result = await runCliHere([...args, ...cpu]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/-o .*x: is a directory; give a file name/);
     }
@@ -164,17 +164,17 @@ describe('input mistakes', () => {
   it('names an empty directory, an unknown keep field, a repeated id and a JSON array', async () => {
     const { dir, input } = setup();
     mkdirSync(join(dir, 'empty'));
-    const empty = await runCli(['dedup', join(dir, 'empty'), '-o', join(dir, 'o.jsonl'), ...cpu]);
+    const empty = await runCliHere(['dedup', join(dir, 'empty'), '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(empty.stderr).toMatch(/empty: the directory holds no input files/);
-    const keep = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'field:quality', ...cpu]);
+    const keep = await runCliHere(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'field:quality', ...cpu]);
     expect([keep.code, keep.stderr]).toEqual([
       1,
       expect.stringMatching(/--keep field:quality: no document has a numeric "quality" field/),
     ]);
-    const twice = await runCli(['dedup', input, input, '-o', join(dir, 'o.jsonl'), ...cpu]);
+    const twice = await runCliHere(['dedup', input, input, '-o', join(dir, 'o.jsonl'), ...cpu]);
     expect(twice.stderr).toMatch(/a\.jsonl:1: id "0BSD" repeats the id of .*a\.jsonl:1; ids must be unique/);
     writeFileSync(join(dir, 'n.jsonl'), '{"text":"first document here"}\n{"id":"1","text":"second"}\n');
-    const lineId = await runCli(['sign', join(dir, 'n.jsonl'), '-o', join(dir, 'n.npy'), ...cpu]);
+    const lineId = await runCliHere(['sign', join(dir, 'n.jsonl'), '-o', join(dir, 'n.npy'), ...cpu]);
     expect(lineId.stderr).toMatch(/n\.jsonl:2: id "1" repeats the id of .*n\.jsonl:1/);
     writeFileSync(
       join(dir, 'arr.json'),
@@ -187,7 +187,7 @@ describe('input mistakes', () => {
     const array = await runCli(['sign', join(dir, 'arr.json'), '-o', join(dir, 'arr.npy'), ...cpu]);
     expect(array.stdout).toMatch(/signed 4 documents/);
     writeFileSync(join(dir, 'bad.json'), '[{"id": "a", "text": "x"}, 3]');
-    expect((await runCli(['sign', join(dir, 'bad.json'), '-o', join(dir, 'b.npy'), ...cpu])).stderr).toMatch(
+    expect((await runCliHere(['sign', join(dir, 'bad.json'), '-o', join(dir, 'b.npy'), ...cpu])).stderr).toMatch(
       /bad\.json: element 2: expected a JSON object/,
     );
     expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);

@@ -13,7 +13,7 @@ import { registerClusterCommand } from '../../src/cli/cluster.js';
 import { registerBenchCommand } from '../../src/cli/bench.js';
 import { registerSubstringsCommand } from '../../src/cli/substrings.js';
 import { OPTIONS, type OptionName } from '../../src/options.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliHere } from '../support/cli.js';
 
 function commands(): Command[] {
   const program = new Command();
@@ -74,7 +74,16 @@ describe('the same message for the same bad value, CLI and library', () => {
     const message = 'k must be an integer from 1 to 4096, got 100000';
     await expect(minhash(['a b c d e'], { k: 100000, backend: 'cpu' })).rejects.toThrow(message);
     const params = await runCli(['params', '-k', '100000']);
-    const sign = await runCli(['sign', 'no-such-input.jsonl', '-o', 'never.npy', '-k', '100000', '--backend', 'cpu']);
+    const sign = await runCliHere([
+      'sign',
+      'no-such-input.jsonl',
+      '-o',
+      'never.npy',
+      '-k',
+      '100000',
+      '--backend',
+      'cpu',
+    ]);
     for (const run of [params, sign]) {
       expect(run.code).not.toBe(0);
       expect(run.stderr).toContain(message);
@@ -103,7 +112,7 @@ describe('the same message for the same bad value, CLI and library', () => {
       [['--max-bucket-pairs', '0'], `argument '0' is invalid. maxBucketPairs must be a positive integer, got 0`],
     ];
     for (const [args, message] of cases) {
-      const run = await runCli(['dedup', 'no-such-input.jsonl', '--dry-run', ...args]);
+      const run = await runCliHere(['dedup', 'no-such-input.jsonl', '--dry-run', ...args]);
       expect(run.code, args.join(' ')).not.toBe(0);
       expect(run.stderr, args.join(' ')).toContain(message);
     }

@@ -7,7 +7,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, w
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliResult } from '../support/cli.js';
+import { runCli, runCliHere, tempDir, type CliResult } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
   .toString('utf8')
@@ -46,21 +46,35 @@ beforeAll(async () => {
   expect(signed.code, signed.stderr).toBe(0);
 });
 
+describe('refusals run in the test process (runCliHere)', () => {
+  it('give the status, standard error and output that the process gives, a refusal and a bad flag alike', async () => {
+    for (const args of [
+      ['dedup', corpus, '--against', corpus, '-o', join(dir, 'y.jsonl'), ...CPU],
+      ['dedup', corpus, '--verify', 'exactt', ...CPU],
+      ['sign', corpus, '-o', '-', ...CPU],
+    ]) {
+      const here = await runCliHere(args);
+      expect(here.code, here.stderr).toBe(1);
+      expect(here).toEqual(await runCli(args));
+    }
+  });
+});
+
 describe('every file a command reads is an input of the output check', () => {
   it('dedup --signatures: neither the .npy nor its sidecar may be an output (also through a hard link)', async () => {
     const before = snapshot([sigs, `${sigs}.json`, corpus]);
     expectRefused(
-      await runCli(['dedup', corpus, '--signatures', sigs, '-o', sigs, ...CPU]),
+      await runCliHere(['dedup', corpus, '--signatures', sigs, '-o', sigs, ...CPU]),
       /-o .*s\.npy: is an input \(--signatures\)/,
     );
     expectRefused(
-      await runCli(['dedup', corpus, '--signatures', sigs, '--clusters', `${sigs}.json`, ...CPU]),
+      await runCliHere(['dedup', corpus, '--signatures', sigs, '--clusters', `${sigs}.json`, ...CPU]),
       /--clusters .*s\.npy\.json: is an input \(--signatures sidecar\)/,
     );
     const linked = join(dir, 'linked.csv');
     if (!existsSync(linked)) linkSync(sigs, linked);
     expectRefused(
-      await runCli(['dedup', corpus, '--signatures', sigs, '--pairs', linked, ...CPU]),
+      await runCliHere(['dedup', corpus, '--signatures', sigs, '--pairs', linked, ...CPU]),
       /--pairs .*linked\.csv: is the input .*s\.npy \(--signatures\)/,
     );
     expectUnchanged(before);
@@ -72,11 +86,11 @@ describe('every file a command reads is an input of the output check', () => {
     expect(made.code, made.stderr).toBe(0);
     const before = snapshot([table, corpus]);
     expectRefused(
-      await runCli(['dedup', corpus, '--clusters-from', table, '-o', table]),
+      await runCliHere(['dedup', corpus, '--clusters-from', table, '-o', table]),
       /-o .*c\.csv: is an input \(--clusters-from\)/,
     );
     expectRefused(
-      await runCli(['dedup', corpus, '--clusters-from', table, '-o', corpus]),
+      await runCliHere(['dedup', corpus, '--clusters-from', table, '-o', corpus]),
       /-o .*corpus\.jsonl: is an input/,
     );
     expectUnchanged(before);
@@ -90,15 +104,15 @@ describe('every file a command reads is an input of the output check', () => {
     }
     const before = snapshot(shards);
     expectRefused(
-      await runCli(['cluster', ...shards, '--clusters', shards[0]]),
+      await runCliHere(['cluster', ...shards, '--clusters', shards[0]]),
       /--clusters .*shard-1\.parquet: is an input \(a shard\)/,
     );
     expectRefused(
-      await runCli(['cluster', ...shards, '--removed', shards[1]]),
+      await runCliHere(['cluster', ...shards, '--removed', shards[1]]),
       /--removed .*shard-2\.parquet: is an input \(a shard\)/,
     );
     expectRefused(
-      await runCli(['cluster', ...shards, '--emit-script', shards[1]]),
+      await runCliHere(['cluster', ...shards, '--emit-script', shards[1]]),
       /--emit-script .*shard-2\.parquet: is an input \(a shard\)/,
     );
     expectUnchanged(before);
@@ -137,7 +151,7 @@ describe('an input named like a temporary is never destroyed', () => {
     const input = join(dir, 'x.npy.partial');
     writeFileSync(input, corpusText);
     expectRefused(
-      await runCli(['sign', input, '-o', join(dir, 'x.npy'), ...CPU]),
+      await runCliHere(['sign', input, '-o', join(dir, 'x.npy'), ...CPU]),
       /-o \(its checkpoint\) .*x\.npy\.partial: is an input/,
     );
     expect(readFileSync(input, 'utf8')).toBe(corpusText);
@@ -151,7 +165,7 @@ describe('an input named like a temporary is never destroyed', () => {
     writeFileSync(input, 'a plain-text document that happens to have this name\n');
     const before = snapshot([input]);
     expectRefused(
-      await runCli(['dedup', input, corpus, '--plots', plots, ...CPU]),
+      await runCliHere(['dedup', input, corpus, '--plots', plots, ...CPU]),
       /--plots .*s-curve\.svg: is an input/,
     );
     expectUnchanged(before);
@@ -161,15 +175,23 @@ describe('an input named like a temporary is never destroyed', () => {
 describe('output problems are found before any work', () => {
   it('an output under a file (not a directory), --plots naming a file, a missing --temp-directory', async () => {
     expectRefused(
-      await runCli(['dedup', corpus, '-o', join(corpus, 'kept.jsonl'), ...CPU]),
+      await runCliHere(['dedup', corpus, '-o', join(corpus, 'kept.jsonl'), ...CPU]),
       /-o .*corpus\.jsonl\/kept\.jsonl: .*corpus\.jsonl is not a directory/,
     );
     expectRefused(
-      await runCli(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]),
+      await runCliHere(['dedup', corpus, '--plots', corpus, '--report', join(dir, 'r.json'), ...CPU]),
       /--plots .*corpus\.jsonl: is a file; give a directory/,
     );
     expectRefused(
-      await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--temp-directory', join(dir, 'no-such-dir'), ...CPU]),
+      await runCliHere([
+        'dedup',
+        corpus,
+        '-o',
+        join(dir, 'k.jsonl'),
+        '--temp-directory',
+        join(dir, 'no-such-dir'),
+        ...CPU,
+      ]),
       /--temp-directory .*no-such-dir: no such directory/,
     );
     expect(existsSync(join(dir, 'k.jsonl'))).toBe(false);
@@ -209,7 +231,7 @@ describe('output problems are found before any work', () => {
 
   it('--keep field:NAME that no document has, before signing', async () => {
     expectRefused(
-      await runCli(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--keep', 'field:nosuch', ...CPU]),
+      await runCliHere(['dedup', corpus, '-o', join(dir, 'k.jsonl'), '--keep', 'field:nosuch', ...CPU]),
       /--keep field:nosuch: no document has a numeric "nosuch" field/,
     );
   });
@@ -239,9 +261,9 @@ describe('the quieter failures of issue 19 item 15', () => {
     expect(report.status, report.stderr).toBe(0);
     expect((JSON.parse(report.stdout) as { documents: number }).documents).toBe(60);
     expect(existsSync(join(sub, '-'))).toBe(false);
-    expectRefused(await runCli(['sign', corpus, '-o', '-', ...CPU]), /sign -o -: .*give a file name/);
+    expectRefused(await runCliHere(['sign', corpus, '-o', '-', ...CPU]), /sign -o -: .*give a file name/);
     expectRefused(
-      await runCli(['dedup', corpus, '-o', '-', '--clusters', '-', ...CPU]),
+      await runCliHere(['dedup', corpus, '-o', '-', '--clusters', '-', ...CPU]),
       /-o and --clusters both name - \(standard output\)/,
     );
   });
@@ -261,7 +283,7 @@ describe('the quieter failures of issue 19 item 15', () => {
 
   it('--compression with no Parquet output is refused, naming the output', async () => {
     expectRefused(
-      await runCli(['dedup', corpus, '--compression', 'zstd', '-o', join(dir, 'x.jsonl'), ...CPU]),
+      await runCliHere(['dedup', corpus, '--compression', 'zstd', '-o', join(dir, 'x.jsonl'), ...CPU]),
       /--compression zstd applies to Parquet outputs .*x\.jsonl is not Parquet/,
     );
     expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
@@ -269,7 +291,7 @@ describe('the quieter failures of issue 19 item 15', () => {
 
   it('dedup X --against X is refused', async () => {
     expectRefused(
-      await runCli(['dedup', corpus, '--against', corpus, '-o', join(dir, 'y.jsonl'), ...CPU]),
+      await runCliHere(['dedup', corpus, '--against', corpus, '-o', join(dir, 'y.jsonl'), ...CPU]),
       /--against .*corpus\.jsonl: is the corpus file .*every one of its documents would match itself/,
     );
   });

@@ -8,8 +8,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { noGpuDeviceReason } from '../../src/signatures/gpuDevices.js';
 import { CLI, runCli, tempDir } from '../support/cli.js';
+import { noGpu, tryAcquireTestDevice } from '../support/gpu.js';
 
 /** Distinct documents of 50 words each, deterministic. */
 function corpus(documents: number): string {
@@ -57,10 +59,28 @@ function signalledWhen(
 const EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 const text = corpus(5_000);
 
+/**
+ * The filtering parent (src/cli/quietNative.ts) runs where Dawn may start: `--backend webgpu`, which needs an adapter
+ * (lavapipe in CI). Its tests skip without one, or fail under CI (support/gpu.ts); the device is only probed.
+ */
+function needsAdapter(needs: (test: string) => boolean): void {
+  let missing: string | undefined;
+  beforeAll(async () => {
+    const probe = await tryAcquireTestDevice('signals');
+    if ('missing' in probe) missing = probe.missing;
+    else probe.gpu.release();
+  });
+  beforeEach((context) => {
+    if (missing !== undefined && needs(context.task.name)) noGpu(missing, (note) => context.skip(note));
+  });
+}
+
 describe('dedup interrupted by a signal', () => {
-  // --backend cpu runs the command in the process itself; the default (auto) runs it as the child of a process
-  // that filters Dawn's standard error (src/cli/quietNative.ts), which must pass the signal on.
-  for (const backend of ['cpu', 'auto'] as const) {
+  // --backend cpu (and auto on a machine without a GPU device) runs the command in the process itself; webgpu (and
+  // auto where a GPU device may exist) runs it as the child of a process that filters Dawn's standard error
+  // (src/cli/quietNative.ts), which must pass the signal on.
+  needsAdapter((test) => test.includes('--backend webgpu'));
+  for (const backend of ['cpu', 'webgpu'] as const) {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       it(`${signal} mid-spill (--backend ${backend}): exit ${EXIT[signal]}, the spill file and every temporary removed`, async () => {
         const dir = tempDir();
@@ -140,7 +160,7 @@ describe('dedup interrupted by a signal', () => {
 });
 
 /**
- * `kill -9` of the process the user started: with the default backend that is the filtering parent
+ * `kill -9` of the process the user started: with --backend webgpu that is the filtering parent
  * (src/cli/quietNative.ts), and the command runs in its child. The child must stop with it, even while its main thread
  * is busy for seconds in synchronous work (one huge document: its shingling and signing), when no event of its own is
  * seen: nothing written, no temporary left, an index unchanged and unlocked.
@@ -216,6 +236,29 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
   }
 
   const huge = hugeCorpus();
+  needsAdapter((test) => test.includes('the child stops'));
+
+  it.skipIf(noGpuDeviceReason() === undefined)(
+    'with the default backend on a machine without a GPU device, the command runs in the process itself: no child',
+    async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'in.jsonl'), corpus(2_000));
+      const run = spawn(process.execPath, [CLI, 'dedup', join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl')], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      run.stderr.on('data', (chunk) => (stderr += chunk));
+      const ended = new Promise<number | null>((resolve) => run.on('close', resolve));
+      const children = new Set<number>();
+      for (let polls = 0; run.exitCode === null && polls < 12_000; polls++) {
+        for (const child of childrenOf(run.pid!)) children.add(child);
+        await sleep(5);
+      }
+      expect(await ended, stderr).toBe(0);
+      expect([...children], stderr).toEqual([]);
+      expect(stderr).toMatch(/^backend cpu: chosen/m);
+    },
+  );
 
   it('dedup: the child stops at once, writes no output and leaves no temporary', async () => {
     const dir = tempDir();
@@ -230,6 +273,8 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
         join(dir, 'clusters.csv'),
         '--threads',
         '1',
+        '--backend',
+        'webgpu',
       ],
       1.5,
     ); // several CPU seconds on the huge document
@@ -249,7 +294,18 @@ describe.skipIf(process.platform !== 'linux')('kill -9 of the filtering parent',
     expect(created.code, created.stderr).toBe(0);
     const before = readdirSync(index).sort();
     const run = await killParentMidRun(
-      ['index', 'add', index, join(dir, 'in.jsonl'), '-o', join(dir, 'kept.jsonl'), '--threads', '1'],
+      [
+        'index',
+        'add',
+        index,
+        join(dir, 'in.jsonl'),
+        '-o',
+        join(dir, 'kept.jsonl'),
+        '--threads',
+        '1',
+        '--backend',
+        'webgpu',
+      ],
       1.0,
     ); // about 3 CPU seconds in all
     expect(run.signal).toBe('SIGKILL');

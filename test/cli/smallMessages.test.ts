@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 
 const TEXT = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma';
 
@@ -46,7 +46,7 @@ describe('small messages', () => {
     expect(r.stdout).toMatch(/windows in 1 round on 1 thread,/);
     expect(r.stdout).toMatch(/ 1 repeated span of ≥ 20 bytes \(\d+ bytes\)/);
     for (const command of ['substrings', 'dedup']) {
-      const missing = await runCli([command, join(dir, 'missing.jsonl')]);
+      const missing = await runCliHere([command, join(dir, 'missing.jsonl')]);
       expect(missing.code).not.toBe(0);
       expect(missing.stderr.trim()).toBe(`gpudedup: ${join(dir, 'missing.jsonl')}: no such file or directory`);
     }
@@ -62,7 +62,7 @@ describe('small messages', () => {
       ['query', empty, input],
       ['index', 'stats', empty],
     ]) {
-      const r = await runCli(args);
+      const r = await runCliHere(args);
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stderr.trim()).toBe(
         `gpudedup: ${empty} is not an index (no manifest.json): create one with gpudedup index create ${empty}`,

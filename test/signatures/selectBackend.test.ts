@@ -154,5 +154,9 @@ describe('selectBackend', () => {
     });
     expect(cpuThreads(1)).toEqual({ threads: 1 });
     expect(cpuThreads()).toEqual({ threads: cores });
+    // Unasked, sized to the input (options.ts's defaultThreads): a small one starts one thread; asked, as asked.
+    expect(cpuThreads(undefined, 5_000)).toEqual({ threads: 1 });
+    expect(cpuThreads(undefined, 2 ** 30)).toEqual({ threads: cores });
+    expect(cpuThreads(Math.min(2, cores), 5_000)).toEqual({ threads: Math.min(2, cores) });
   });
 });

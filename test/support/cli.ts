@@ -30,3 +30,36 @@ export function runCli(args: readonly string[], stdin?: string | Buffer): Promis
 
 /** Removed when the test file ends (tempDirs.ts). */
 export { tempDir } from './tempDirs.js';
+
+/**
+ * The CLI run in this process (src/cli/commandLine.ts, as main.ts runs it), for a refusal a test checks by its status
+ * and message: no process to start, a third of a CPU-second each. Its standard output and error are captured, and
+ * commander's exits come back as statuses. No standard input; GPUDEDUP_TEST_CLI does not apply (it runs src/). Each
+ * command keeps at least one test through runCli, a real process and its exit status.
+ */
+export async function runCliHere(args: readonly string[]): Promise<CliResult> {
+  const { runCommandLine } = await import('../../src/cli/commandLine.js');
+  let stdout = '';
+  let stderr = '';
+  const writes = [process.stdout.write, process.stderr.write] as const;
+  const capture =
+    (add: (text: string) => void) =>
+    (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      add(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
+      return true;
+    };
+  process.stdout.write = capture((text) => (stdout += text)) as typeof process.stdout.write;
+  process.stderr.write = capture((text) => (stderr += text)) as typeof process.stderr.write;
+  const exitCode = process.exitCode;
+  try {
+    const code = await runCommandLine(['node', 'gpudedup', ...args], 'test', (program) => {
+      for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)])
+        command.exitOverride();
+    });
+    return { code, stdout, stderr };
+  } finally {
+    [process.stdout.write, process.stderr.write] = writes;
+    process.exitCode = exitCode;
+  }
+}

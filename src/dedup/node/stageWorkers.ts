@@ -25,7 +25,7 @@ export interface StageWorkers {
   readonly tables: TableRowsPool;
   /** The writing pass's kept lines, copied by byte ranges. */
   readonly copies: RangeCopyPool;
-  /** Each worker collects its garbage (src/workers/collect.ts); settles once all have. */
+  /** Each started worker collects its garbage (src/workers/collect.ts); settles once all have. */
   collect(): Promise<void>;
   destroy(): void;
 }
@@ -59,7 +59,9 @@ export function nodeStageWorkers(threads: number, sets?: SharedSets): StageWorke
     tables: { size: threads, request },
     copies: { size: threads, request },
     collect: async () => {
-      await Promise.all(Array.from({ length: threads }, (_, w) => request(w, { type: 'collect' })));
+      // A worker not started holds no garbage: starting it only to collect would cost a thread's start-up.
+      const started = Array.from({ length: threads }, (_, w) => w).filter((w) => pool.started(w));
+      await Promise.all(started.map((w) => request(w, { type: 'collect' })));
     },
     destroy: () => pool.destroy(),
   };

@@ -3,7 +3,7 @@
  * a hardware adapter is there, else CPU: a software adapter is slower than the
  * wasm CPU path on the same cores, autoChoice.ts). Every candidate tried leaves a note saying
  * why it was taken or why it failed, so the CLI can tell the user. In Node the
- * CPU backend runs on worker threads, one per core unless told otherwise.
+ * CPU backend runs on worker threads, as many as options.ts's defaultThreads gives unless told otherwise.
  *
  * Dawn (the npm `webgpu` package) and the WGSL files are imported only when
  * WebGPU is asked for: a CPU run never loads the native module, and browser
@@ -23,15 +23,17 @@ import { errorMessage } from '../../errors.js';
 import type { FirstPassSigner } from '../signedUnits.js';
 import { nodeFirstPassWorkers } from './firstPassWorkers.js';
 import { noGpuDeviceReason } from '../../signatures/gpuDevices.js';
-import { OPTIONS } from '../../options.js';
+import { defaultThreads, OPTIONS } from '../../options.js';
 
 export type { BackendChoice, ResolvedBackend } from '../../signatures/selectBackend.js';
 
 export interface NodeBackendOptions {
   /** WebGPU batch sizing (tests and benchmarks). */
   readonly tuning?: SignerTuning;
-  /** Worker threads of the CPU backend and of shingling; default one per core. */
+  /** Worker threads of the CPU backend and of shingling; default defaultThreads's (options.ts) for `inputBytes`. */
   readonly cpuThreads?: number;
+  /** The input's bytes as stored, which the default thread count is sized to; undefined when unknown. */
+  readonly inputBytes?: number;
 }
 
 /** The Node device module, loaded only when WebGPU is asked for; the error says why Dawn would not load. */
@@ -44,12 +46,12 @@ export async function importDawn(): Promise<typeof import('../../signatures/webg
 }
 
 /**
- * Worker threads for `requested` (default one per core), at most one per
- * core: more only add memory and contention for the same cores.
+ * Worker threads for `requested` (default: defaultThreads in options.ts, one per core as far as `inputBytes` can feed
+ * them), at most one per core: more only add memory and contention for the same cores.
  */
-export function cpuThreads(requested?: number): { threads: number; note?: string } {
+export function cpuThreads(requested?: number, inputBytes?: number): { threads: number; note?: string } {
   const cores = availableParallelism();
-  if (requested === undefined) return { threads: cores };
+  if (requested === undefined) return { threads: defaultThreads(cores, inputBytes) };
   OPTIONS.threads.check(requested);
   if (requested <= cores) return { threads: requested };
   return { threads: cores, note: `cpu: ${requested} threads requested, ${cores} used (one per core of this machine)` };
@@ -60,7 +62,7 @@ export async function resolveBackend(
   family: HashFamily,
   options: NodeBackendOptions = {},
 ): Promise<ResolvedBackend> {
-  const { threads } = cpuThreads(options.cpuThreads);
+  const { threads } = cpuThreads(options.cpuThreads, options.inputBytes);
   return selectBackend(
     choice,
     family,
@@ -87,7 +89,7 @@ export async function openSigner(
   options: NodeBackendOptions & { readonly onFallback?: (error: Error) => void } = {},
 ): Promise<{ signer: FallbackSigner; firstPass: FirstPassSigner; notes: readonly string[] }> {
   const resolved = await resolveBackend(choice, family, options);
-  const { threads, note } = cpuThreads(options.cpuThreads);
+  const { threads, note } = cpuThreads(options.cpuThreads, options.inputBytes);
   const signer = new FallbackSigner(
     resolved.backend,
     family,

@@ -30,6 +30,7 @@ import { inspectOptionsFor, readInspection, wantsInspection, type InspectSetting
 import { writeInspection } from './inspectionFiles.js';
 import { runSpark } from '../../engines/spark.js';
 import { checkOutputs } from '../shared/outputChecks.js';
+import { runThreads } from '../shared/config.js';
 import { writeClusterOutputs } from './clusterOutputs.js';
 
 export type EngineName = 'duckdb' | 'spark';
@@ -218,7 +219,8 @@ async function runEngine(
   meta: ShardMeta,
   byText: boolean,
 ): Promise<EngineRun> {
-  const decider = byText ? textDecider(meta, config.engineOptions.threads) : undefined;
+  const textBytes = meta.texts?.files.reduce((n, f) => n + f.size, 0);
+  const decider = byText ? textDecider(meta, runThreads(config.engineOptions.threads, textBytes)) : undefined;
   const options = { ...config.engineOptions, reference: config.against, decideByText: decider?.decide };
   // The engine has run every step when it returns: the exact pass's workers end then.
   try {

@@ -1,7 +1,6 @@
 /**
  * `cluster` on shards with text ranges and no lists (shard format v3): what the exact pass needs, and what it refuses.
  */
-import { availableParallelism } from 'node:os';
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { changedTextFile, textPairDecider, type TextPairDecider } from '../../engines/textPairs.js';
 import { textWorkInWorkers } from '../../engines/textWorkers.js';
@@ -29,10 +28,7 @@ export function checkTextRanges(
 }
 
 /** The decider of the plan's host steps: the texts read again and shingled as they were signed, on `threads` workers. */
-export function textDecider(
-  meta: ShardMeta,
-  threads = availableParallelism(),
-): { decide: TextPairDecider; close: () => void } {
+export function textDecider(meta: ShardMeta, threads: number): { decide: TextPairDecider; close: () => void } {
   const source = {
     texts: meta.texts!,
     shingle: shingleOptionsOf(meta.params),

@@ -43,6 +43,7 @@ import {
   SILENT_HOOKS,
   stageRunner,
   withProgress,
+  runThreads,
   withRunSigner,
   type DedupConfig,
   type DedupHooks,
@@ -55,7 +56,6 @@ import { defaultMemoryLimit, releaseSpill } from './rowSpill.js';
 import { collectingStages, loadedSetShare, overBudgetWarning, setSpool, signatureSpill } from './memoryShares.js';
 import type { DocumentRecords } from '../../firstPass/documentRecords.js';
 import { nodeStageWorkers } from '../../dedup/node/stageWorkers.js';
-import { availableParallelism } from 'node:os';
 
 export { SILENT_HOOKS, type DedupConfig, type DedupHooks, type StageProgress } from '../shared/config.js';
 
@@ -114,7 +114,7 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
   let core: SignedDedup;
   let audit: AuditResult | undefined;
   await first.sets?.drain?.();
-  const workers = stageWorkers(config, first);
+  const workers = stageWorkers(run, first);
   try {
     // SimHash's exact decisions measure the angle between the shingle vectors (exactJaccard.ts), MinHash's Jaccard.
     const measure = schemeOf(config.params) === 'simhash' ? ('angular' as const) : ('jaccard' as const);
@@ -147,11 +147,19 @@ export async function runDedup(config: DedupConfig, hooks: DedupHooks = SILENT_H
 }
 
 /**
+ * The bytes a dedup run's default thread count is sized to (runThreads): the corpus's, as stored; unknown (one
+ * thread per core) with a reference set or a signature file, whose work the corpus's size does not tell.
+ */
+export function dedupInputBytes(config: DedupConfig, files: readonly InputFile[]): number | undefined {
+  return config.against.length > 0 || config.signatures !== undefined ? undefined : totalInputBytes(files);
+}
+
+/**
  * Worker threads for the stages after the first pass (banding; exact Jaccard and the decisions over the first pass's
  * sets where they lie); none with one thread.
  */
-function stageWorkers(config: DedupConfig, first: CorpusPassResult) {
-  const threads = config.threads ?? availableParallelism();
+function stageWorkers(run: Run, first: CorpusPassResult) {
+  const threads = runThreads(run.config.threads, dedupInputBytes(run.config, run.files));
   return threads <= 1 ? undefined : nodeStageWorkers(threads, first.sets?.share?.());
 }
 
@@ -169,7 +177,7 @@ async function signStages(run: Run) {
     return { first, reference, backend };
   };
   const needsSigner = config.signatures === undefined || config.against.length > 0;
-  return needsSigner ? withRunSigner(config, run.hooks, stages) : stages();
+  return needsSigner ? withRunSigner(config, run.hooks, dedupInputBytes(config, run.files), stages) : stages();
 }
 
 /** `--keep field:NAME` that no document has is a mistyped name, not a ranking: refuse it. */

@@ -8,14 +8,13 @@ import { listInputFiles, totalInputBytes } from '../../io/readDocuments.js';
 import type { NamedOutput } from '../shared/outputChecks.js';
 import { dedupPreflight, PLOT_FILES } from './preflight.js';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
 import { nodeStageWorkers } from '../../dedup/node/stageWorkers.js';
 import { collectGarbage } from '../../workers/collect.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
 import { similarityHistogramSvg, verifiedPairsHistogram } from '../../plots/histogram.js';
 import { sCurveSvg } from '../../plots/sCurve.js';
-import { SILENT_HOOKS, type DedupConfig, type DedupHooks } from '../shared/config.js';
-import { runDedup, type DedupOutcome } from './dedup.js';
+import { runThreads, SILENT_HOOKS, type DedupConfig, type DedupHooks } from '../shared/config.js';
+import { dedupInputBytes, runDedup, type DedupOutcome } from './dedup.js';
 import { buildReport, writeReport, type DedupReport } from '../shared/report.js';
 import { auditDocuments, writeAuditFile } from '../shared/writeAudit.js';
 import { rereadCorpus } from './reread.js';
@@ -95,7 +94,7 @@ async function writeOutputs(
   hooks: DedupHooks,
   parquetCompression: ParquetCompression | undefined,
 ): Promise<void> {
-  const threads = config.threads ?? availableParallelism();
+  const threads = runThreads(config.threads, dedupInputBytes(config, outcome.files));
   const workers = threads > 1 ? nodeStageWorkers(threads) : undefined;
   try {
     const progress = hooks.stage('writing', totalInputBytes(outcome.files), 'bytes');

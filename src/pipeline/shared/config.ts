@@ -7,7 +7,8 @@
 import { counted } from '../../format.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { StageRunner } from '../../dedup/dedupSigned.js';
-import type { OptionValues, VerificationOptions } from '../../options.js';
+import { availableParallelism } from 'node:os';
+import { defaultThreads, type OptionValues, type VerificationOptions } from '../../options.js';
 import type { StageTimer } from '../../dedup/stageTimer.js';
 import type { ReadOptions } from '../../io/documents.js';
 import type { SignatureParams } from '../../signatures/params.js';
@@ -27,7 +28,7 @@ export interface DedupConfig
   /** Signature parameters; with `signatures`, those of the file. */
   readonly params: SignatureParams;
   readonly backend: BackendChoice;
-  /** Worker threads of the CPU backend; default one per core. */
+  /** Worker threads of the CPU backend and the stages; default runThreads's. */
   readonly threads?: number;
   readonly lsh: LshParams;
   /** Reference files for decontamination. */
@@ -134,17 +135,27 @@ export function refuseAllSkipped(documents: number, skipped: { skipped: number; 
 export type RunSigner = Awaited<ReturnType<typeof openSigner>>;
 
 /**
+ * A run's worker threads: `requested` (--threads), else options.ts's defaultThreads for this machine's cores and the
+ * input's bytes as stored (`inputBytes`, undefined when unknown).
+ */
+export function runThreads(requested: number | undefined, inputBytes: number | undefined): number {
+  return requested ?? defaultThreads(availableParallelism(), inputBytes);
+}
+
+/**
  * Runs `work` with the run's signer: the backend choice and any GPU fallback
  * are noted, and signer and workers are always released (a live Dawn
- * device busy-waits a core until destroyed).
+ * device busy-waits a core until destroyed). Without --threads, its threads are sized to `inputBytes` (runThreads).
  */
 export async function withRunSigner<T>(
   config: { readonly backend: BackendChoice; readonly params: SignatureParams; readonly threads?: number },
   hooks: DedupHooks,
+  inputBytes: number | undefined,
   work: (signer: RunSigner) => Promise<T>,
 ): Promise<T> {
   const signer = await openSigner(config.backend, hashFamilyOf(config.params), {
     cpuThreads: config.threads,
+    inputBytes,
     onFallback: (error) => hooks.note(`warning: the GPU backend failed (${error.message}); finishing on the CPU`),
   });
   try {

@@ -81,7 +81,7 @@ export async function runSign(config: SignConfig, hooks: RunHooks = SILENT_HOOKS
     const complete = await completeOutput(config);
     if (complete !== undefined) return complete;
   }
-  return withRunSigner(config, hooks, async (signer) => {
+  return withRunSigner(config, hooks, totalInputBytes(files), async (signer) => {
     if (!config.resume && (await exists(partialPath(config.out)))) {
       hooks.note(
         `warning: starting afresh over the checkpoint of an interrupted run (${partialPath(config.out)}); --resume ` +

@@ -13,7 +13,7 @@ import type { LshParams } from '../../bands/lshParams.js';
 import { keepScore } from '../../text/keepPolicy.js';
 import { ShardWriter, SHARD_FORMAT, type ShardMeta, type ShardTexts } from '../../formats/shards/shardFile.js';
 import type { InputDocument, ReadOptions } from '../../io/documents.js';
-import { listInputFiles } from '../../io/readDocuments.js';
+import { listInputFiles, totalInputBytes } from '../../io/readDocuments.js';
 import { shingleOptionsOf, weightsOf, type SignatureParams } from '../../signatures/params.js';
 import type { BackendChoice } from '../../firstPass/node/resolveBackend.js';
 import { signDocuments, type SignedBatch } from '../../firstPass/signDocuments.js';
@@ -114,7 +114,7 @@ export async function runSignShard(
     exact && !idf && config.lists !== true,
   );
   const stored: StoredForExact = { lists: exact && source.texts === undefined, texts: source.texts };
-  return withRunSigner(config, hooks, async (signer) => {
+  return withRunSigner(config, hooks, totalInputBytes(files), async (signer) => {
     const started = performance.now();
     const writer = ShardWriter.create(
       config.out,

@@ -5,8 +5,7 @@
  * corpus read again to write the documents with their spans cut; the spans
  * table and the report beside.
  */
-import { availableParallelism } from 'node:os';
-import { listInputFiles, type InputFile } from '../../io/readDocuments.js';
+import { listInputFiles, totalInputBytes, type InputFile } from '../../io/readDocuments.js';
 import { checkKeptOutput, openKeptDocuments } from '../../formats/keptDocuments.js';
 import { openTable, type RowTable } from '../../formats/openTable.js';
 import { writeTextFile } from '../../formats/files/textFile.js';
@@ -20,7 +19,7 @@ import { TokenCorpusBuilder } from '../../substrings/tokenCorpus.js';
 import { doublingPasses, searchTokenRepeats } from '../../substrings/tokenRepeats.js';
 import { checkOutputs } from '../shared/outputChecks.js';
 import { spoolStreams } from '../shared/spool.js';
-import { withProgress, type DedupHooks } from '../shared/config.js';
+import { runThreads, withProgress, type DedupHooks } from '../shared/config.js';
 import type { SubstringsConfig, SubstringsReport } from './config.js';
 import { readCorpus } from './readCorpus.js';
 import { checkpointPath, openCheckpoint, type SearchCheckpoint } from './checkpoint.js';
@@ -57,7 +56,7 @@ export async function substringsOf(
       timings[name] = (performance.now() - t) / 1000;
     }
   };
-  const threads = config.threads ?? availableParallelism();
+  const threads = runThreads(config.threads, totalInputBytes(files));
   const minTokens = config.minTokens;
   const tokenBuilder = minTokens === undefined ? undefined : new TokenCorpusBuilder(config.normalize);
   const { corpus, ids, tokens, invalidSkipped, binarySkipped } = await timed('read', () =>
