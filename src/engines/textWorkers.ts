@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
-import type { PackedSets, TextWork, TextSource } from './textPairs.js';
+import type { PackedSets, TextRanges, TextWork, TextSource } from './textPairs.js';
 import { heldBytes } from './textSets.js';
 import type { TextBody, TextRequest, TextResponse } from './textWorker.js';
 
@@ -55,26 +55,7 @@ export function textWorkInWorkers(
     return response;
   };
   const work: TextWork = {
-    shingle: async (ranges) => {
-      // Several runs a worker, each taken by the next worker free: one slow worker does not hold the others up.
-      const cuts = cutsOf(ranges.file.length, RUNS_A_WORKER * size, MIN_RANGES_A_WORKER);
-      const runs: (readonly PackedSets[])[] = [];
-      let next = 0;
-      const shingleRuns = async (w: number): Promise<void> => {
-        for (let run = next++; run + 1 < cuts.length; run = next++) {
-          const [from, to, { file, start, bytes }] = [cuts[run], cuts[run + 1], ranges];
-          const part = { file: file.slice(from, to), start: start.slice(from, to), bytes: bytes.slice(from, to) };
-          const textBytes = part.bytes.reduce((sum, b) => sum + b, 0);
-          const room = budget?.ask(textBytes);
-          const response = await ask(w, { type: 'shingle', ...part, source, spill: room?.spill }, []);
-          if (response.sets === undefined) throw new Error('exact pass worker: no sets');
-          if (room !== undefined) budget!.took(textBytes, room, response.sets);
-          runs[run] = response.sets;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(size, cuts.length - 1) }, (_, w) => shingleRuns(w)));
-      return runs.flat();
-    },
+    shingle: (ranges) => shingleInRuns(ranges, size, (w, body) => ask(w, { ...body, source }, []), budget),
     decide: async (parts, pairs, rule) => {
       const cuts = cutsOf(pairs.a.length, size, MIN_PAIRS_A_WORKER);
       const passed = new Uint8Array(pairs.a.length);
@@ -97,6 +78,35 @@ export function textWorkInWorkers(
       budget?.close();
     },
   };
+}
+
+/**
+ * The ranges cut into runs, several a worker, each taken by the next worker free (one slow worker does not hold the
+ * others up); each run's sets in shared memory or, past the budget, a file.
+ */
+async function shingleInRuns(
+  ranges: TextRanges,
+  workers: number,
+  ask: (w: number, body: TextRanges & { type: 'shingle'; spill?: string }) => Promise<TextResponse>,
+  budget: SetBudget | undefined,
+): Promise<PackedSets[]> {
+  const cuts = cutsOf(ranges.file.length, RUNS_A_WORKER * workers, MIN_RANGES_A_WORKER);
+  const runs: (readonly PackedSets[])[] = [];
+  let next = 0;
+  const shingleRuns = async (w: number): Promise<void> => {
+    for (let run = next++; run + 1 < cuts.length; run = next++) {
+      const [from, to, { file, start, bytes }] = [cuts[run], cuts[run + 1], ranges];
+      const part = { file: file.slice(from, to), start: start.slice(from, to), bytes: bytes.slice(from, to) };
+      const textBytes = part.bytes.reduce((sum, b) => sum + b, 0);
+      const room = budget?.ask(textBytes);
+      const response = await ask(w, { type: 'shingle', ...part, spill: room?.spill });
+      if (response.sets === undefined) throw new Error('exact pass worker: no sets');
+      if (room !== undefined) budget!.took(textBytes, room, response.sets);
+      runs[run] = response.sets;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, cuts.length - 1) }, (_, w) => shingleRuns(w)));
+  return runs.flat();
 }
 
 /** Bytes of sets a text byte makes, until runs say: 1.2 at 1 M (English, 5-word shingles), with room. */
