@@ -181,7 +181,7 @@ function printSummary(s: ClusterSummary, options: ClusterCliOptions, stream: Nod
     `  time         ${s.seconds.toFixed(2)} s (setup ${sec(t.setup)}, components ${sec(t.components)}, finish ` +
       `${sec(t.finish)}${t.inspect === undefined ? '' : `, inspect ${sec(t.inspect)}`})`,
     ...peakLines(s.stats.peaks),
-    memoryLine(options),
+    memoryLine(options, s.hostSetBytes),
   ];
   stream.write(lines.join('\n') + '\n');
 }
@@ -194,10 +194,14 @@ function peakLines(peaks: Record<string, number> | undefined): string[] {
   return [`  peak RSS     ${entries.map(([phase, bytes]) => `${phase} ${mib(bytes)}`).join(', ')}`];
 }
 
-/** The memory limit the engine ran under, and its own share of it. */
-function memoryLine(options: ClusterCliOptions): string {
+/** The memory limit the engine ran under, its own share of it, and the exact pass's sets' where they had one. */
+function memoryLine(options: ClusterCliOptions, hostSetBytes: number | undefined): string {
   const limit = options.memoryLimit ?? defaultMemoryLimit();
   const given = options.memoryLimit === undefined ? ' (the default: half the memory available)' : '';
   const engine = options.engine === 'spark' ? "Spark's driver heap" : "DuckDB's memory_limit";
-  return `  memory       --memory-limit ${limit}${given}, ${engine} ${bufferLimit(limit)}`;
+  const sets =
+    hostSetBytes === undefined
+      ? ''
+      : ` less what the exact pass's shingle sets hold (at most ${Math.round(hostSetBytes / 1e6)}MB; past it, files)`;
+  return `  memory       --memory-limit ${limit}${given}, ${engine} ${bufferLimit(limit)}${sets}`;
 }

@@ -137,7 +137,8 @@ export function addEngineResourceOptions(command: Command): Command {
       '--memory-limit <size>',
       "the engine process's memory, e.g. 256MB or 4GB (default: half the machine's memory, or of its control " +
         "group's limit where lower): 70 % of it (at least 256MB) is DuckDB's memory_limit (it spills to " +
-        "--temp-directory beyond it) or Spark's driver heap, the rest what they do not count",
+        "--temp-directory beyond it) or Spark's driver heap, the rest what they do not count; on shards with text " +
+        "ranges the exact pass's shingle sets take half of the 70 % from DuckDB (past it, files in --temp-directory)",
     )
     .option('--temp-directory <dir>', 'where the engine spills')
     .option('--threads <n>', 'engine threads (Spark: local[n])', positiveInteger)

@@ -16,18 +16,17 @@ import {
   DEFAULT_MAX_ROUNDS,
   defaultMemoryLimit,
   EngineUnavailableError,
-  numberClusters,
   writeRowsParquet,
-  type ClusterRow,
   type EngineOptions,
   type EngineRun,
   type InspectRow,
   type Inspected,
 } from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
+import { doubleColumns, streamRows } from './duckdbColumns.js';
 import { withStepPeak } from './stepPeak.js';
 import type { SqlPairRule } from './sqlParts.js';
-import type { TextPairDecider, TextPairRows } from './textPairs.js';
+import type { TextPairRows } from './textPairs.js';
 
 export const DUCKDB_INSTALL_HINT =
   'npm install @duckdb/node-api (an optional dependency of gpudedup; prebuilt for Linux, macOS and Windows, no ' +
@@ -114,7 +113,7 @@ export async function runDuckDb(
         timings[name] = performance.now() - started;
       }
     };
-    await timed('setup', () => runSteps(connection, plan.setup, options.decideByText));
+    await timed('setup', () => runSteps(connection, plan.setup, options));
     const [stats] = await rowsOf(connection, plan.stats);
     const rounds: Record<string, number> = {};
     await timed('components', () => runOps(connection, plan.program, options, rounds));
@@ -174,11 +173,11 @@ async function runInspect(connection: DuckDBConnection, plan: InspectPlan): Prom
 export async function runSteps(
   connection: DuckDBConnection,
   steps: readonly SqlStep[],
-  decide?: TextPairDecider,
+  options: EngineOptions = {},
 ): Promise<void> {
   for (const step of steps) {
     try {
-      if (step.host !== undefined) await runHostStep(connection, step, step.host, decide);
+      if (step.host !== undefined) await runHostStep(connection, step, step.host, options);
       else
         await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
     } catch (error) {
@@ -187,16 +186,27 @@ export async function runSteps(
   }
 }
 
-/** A step decided on the host (exactPassSql.ts): its pairs out, the ones that pass back in as table `step.name` (l, r). */
+/**
+ * A step decided on the host (exactPassSql.ts): its pairs out, the ones that pass back in as table `step.name` (l, r).
+ * The host's sets take their room from DuckDB's memory_limit: all of `hostBytes` while they are made, then what they
+ * hold.
+ */
 async function runHostStep(
   connection: DuckDBConnection,
   step: SqlStep,
   rule: SqlPairRule,
-  decide: TextPairDecider | undefined,
+  options: EngineOptions,
 ): Promise<void> {
+  const decide = options.decideByText;
   if (decide === undefined) throw new Error('internal: a host step without the texts to decide it');
   const pairs = (await doubleColumns(connection, step.sql, HOST_COLUMNS)) as unknown as TextPairRows;
+  const limit = options.memoryLimit ?? defaultMemoryLimit();
+  const engineLimit = async (hostBytes: number | undefined): Promise<void> => {
+    if (hostBytes !== undefined) await connection.run(`SET memory_limit = ${sqlString(bufferLimit(limit, hostBytes))}`);
+  };
+  await engineLimit(options.hostBytes);
   const passed = await decide(pairs, rule);
+  await engineLimit(options.hostHeld?.());
   await connection.run(`CREATE OR REPLACE TABLE ${step.name} (l BIGINT, r BIGINT)`);
   const appender = await connection.createAppender(step.name);
   for (let i = 0; i < passed.length; i++) {
@@ -211,37 +221,6 @@ async function runHostStep(
 const HOST_COLUMNS = ['l', 'r', 'xf', 'xs', 'xb', 'yf', 'ys', 'yb'];
 
 /**
- * A query's DOUBLE columns `names`, copied a chunk at a time from DuckDB's vectors (no JavaScript value a row: at 1 M
- * the host step's 813 k rows × 8 columns took 2 s as getColumnsObjectJS's arrays, 0.3 s so, under load).
- */
-async function doubleColumns(
-  connection: DuckDBConnection,
-  sql: string,
-  names: readonly string[],
-): Promise<Record<string, Float64Array>> {
-  const result = await connection.run(sql);
-  const at = names.map((name) => result.columnNames().indexOf(name));
-  const chunks: Float64Array[][] = names.map(() => []);
-  let rows = 0;
-  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    for (let c = 0; c < names.length; c++) {
-      const { items } = chunk.getColumnVector(at[c]) as { items?: unknown };
-      if (!(items instanceof Float64Array)) throw new Error(`internal: column ${names[c]} is not DOUBLE`);
-      chunks[c].push(items.slice(0, chunk.rowCount));
-    }
-    rows += chunk.rowCount;
-  }
-  return Object.fromEntries(
-    names.map((name, c) => {
-      const column = new Float64Array(rows);
-      let filled = 0;
-      for (const part of chunks[c]) filled += (column.set(part, filled), part.length);
-      return [name, column];
-    }),
-  );
-}
-
-/**
  * Runs ops in order, each loop until its `until` gives 0; counts each loop's rounds in `rounds` (by loop name, summed).
  */
 export async function runOps(
@@ -252,7 +231,7 @@ export async function runOps(
 ): Promise<void> {
   for (const op of ops) {
     if (isLoop(op)) await runLoop(connection, op, options, rounds);
-    else await runSteps(connection, [op], options.decideByText);
+    else await runSteps(connection, [op], options);
   }
 }
 
@@ -271,16 +250,4 @@ async function runLoop(
     if (Number(remaining) === 0) return;
   }
   throw new Error(`${loop.loop} did not converge in ${maxRounds} rounds`);
-}
-
-async function* streamRows(connection: DuckDBConnection): AsyncGenerator<readonly ClusterRow[]> {
-  const result = await connection.stream('SELECT id, position, cluster, kept FROM clusters ORDER BY position');
-  const number = numberClusters();
-  for await (const rows of result.yieldRowsJs()) {
-    yield rows.map(([id, position, label, kept]) => ({
-      id: String(id),
-      cluster: number(Number(position), Number(label)),
-      kept: Number(kept) === 1,
-    }));
-  }
 }

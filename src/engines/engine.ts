@@ -72,6 +72,13 @@ export interface EngineOptions {
   readonly explain?: string;
   /** DuckDB, shards with text ranges (the plan's host steps): decides their pairs from the texts (textPairs.ts). */
   readonly decideByText?: TextPairDecider;
+  /**
+   * Bytes the host may hold beside the engine (the exact pass's shingle sets: hostSetBytes): while it makes them,
+   * DuckDB's memory_limit is its share of `memoryLimit` less these, and after, less `hostHeld()`.
+   */
+  readonly hostBytes?: number;
+  /** Bytes of sets the host holds now (within `hostBytes`). */
+  readonly hostHeld?: () => number;
 }
 
 export const DEFAULT_MAX_ROUNDS = 200;
@@ -146,17 +153,35 @@ export async function writeRowsParquet(path: string, rows: AsyncIterable<readonl
 export const BUFFER_SHARE = 0.7;
 /** Below this (or the whole limit, if less) the engine gets no less: DuckDB's joins failed to pin a block at 179 MB. */
 export const BUFFER_FLOOR = 256e6;
+/** A size such as 3GB or 512MiB in bytes; undefined where it cannot be read. */
+export function limitBytes(limit: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
+  return match === null ? undefined : Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()];
+}
+
 /**
- * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it but not less than
- * BUFFER_FLOOR (nor more than `limit`), in whole MB (at 1 M
+ * The engine's own limit for a process peak of `limit` (e.g. 3GB, 512MiB): BUFFER_SHARE of it, less `hostBytes` that
+ * the host holds beside it, but not less than BUFFER_FLOOR (nor more than `limit`), in whole MB (at 1 M
  * with 3GB given to DuckDB as is, the process peaked at 3.6 GiB). A size it cannot read is passed on for the engine
  * to judge.
  */
-export function bufferLimit(limit: string): string {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(limit);
-  if (match === null) return limit;
-  const bytes = Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()];
-  return `${Math.round(Math.max(bytes * BUFFER_SHARE, Math.min(bytes, BUFFER_FLOOR)) / 1e6)}MB`;
+export function bufferLimit(limit: string, hostBytes = 0): string {
+  const bytes = limitBytes(limit);
+  if (bytes === undefined) return limit;
+  return `${Math.round(Math.max(bytes * BUFFER_SHARE - hostBytes, Math.min(bytes, BUFFER_FLOOR)) / 1e6)}MB`;
+}
+
+/**
+ * With the exact pass on the host (shards with text ranges), the part of BUFFER_SHARE its shingle sets may hold in
+ * memory (past it they go to files: textWorkers.ts); DuckDB gets the rest. Not counted, they took 1.2 GB at 1 M and
+ * held the process at 1.9 GiB under --memory-limit 1500MB.
+ */
+export const HOST_SETS_SHARE = 0.5;
+
+/** The bytes of shingle sets the host may hold under `limit` (HOST_SETS_SHARE of the engine's share), in whole MB. */
+export function hostSetBytes(limit: string): number | undefined {
+  const bytes = limitBytes(limit);
+  return bytes === undefined ? undefined : Math.round((bytes * BUFFER_SHARE * HOST_SETS_SHARE) / 1e6) * 1e6;
 }
 
 /** The memory the process may have: the machine's, or its control group's limit where that is lower (Linux). */

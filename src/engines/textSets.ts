@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { SetArena } from '../firstPass/sharedSets.js';
+import { FilePacker, FileSetReader, type FileSets } from './setFiles.js';
 import { kernelLines, LineStatus, R, shingleKernelSetup, type KernelSetup } from '../firstPass/wasm/unitKernel.js';
 import type { ShardTexts } from '../formats/shards/shardFile.js';
 import { InputError, type ReadOptions } from '../io/documents.js';
@@ -28,10 +29,19 @@ export interface TextRanges {
 }
 
 /** Shingle sets packed end to end: set i is words[offsets[i] .. offsets[i + 1]) (words in shared memory). */
-export interface PackedSets {
+export interface SharedPackedSets {
   readonly words: Uint32Array;
   readonly offsets: Uint32Array;
 }
+
+/** A part of the sets: in shared memory, or in a file (past the host's memory share: setFiles.ts). */
+export type PackedSets = SharedPackedSets | FileSets;
+
+/** Sets in a part. */
+export const setsIn = (part: PackedSets): number => part.offsets.length - 1;
+
+/** Bytes of memory a part holds (a file part none). */
+export const heldBytes = (part: PackedSets): number => ('words' in part ? part.words.byteLength : 0);
 
 /** Pairs of sets, each set named by its number across a run's parts (the parts' sets counted in order). */
 export interface SetPairs {
@@ -50,15 +60,17 @@ const PART_WORDS = 1 << 22;
 
 /**
  * Reads each range's JSON line (front to back in each file when the ranges are in file order), takes its text and
- * shingles it into parts in shared memory of at least `partWords` words, in range order.
+ * shingles it into parts in shared memory of at least `partWords` words, in range order; with `spill`, into that file
+ * instead (one part).
  */
 export function shingleRanges(
   source: TextSource,
   ranges: TextRanges,
   partWords = PART_WORDS,
   unitBytes = UNIT_BYTES,
+  spill?: string,
 ): PackedSets[] {
-  const packer = new SharedPacker(partWords);
+  const packer = spill === undefined ? new SharedPacker(partWords) : new FilePacker(spill);
   const reader = new BlockReader(source, ranges);
   const byJs = (i: number): Uint32Array => shingleDocument(textOf(source, reader.line(i), ranges, i), source.shingle);
   try {
@@ -220,23 +232,31 @@ class SharedPacker {
   }
 }
 
-/** Sets numbered across parts: set g is part p's set g − first[p], p the last part with first[p] ≤ g. */
+/**
+ * Sets numbered across parts: set g is part p's set g − first[p], p the last part with first[p] ≤ g. A set in a file
+ * part is read into scratch `slot` (0 or 1: a pair's two sets), valid until that slot is read into again.
+ */
 export class SetsAcross {
   private readonly first: number[] = [];
   private count = 0;
+  private readonly files = new FileSetReader();
 
   constructor(readonly parts: readonly PackedSets[]) {
     for (const part of parts) {
       this.first.push(this.count);
-      this.count += part.offsets.length - 1;
+      this.count += setsIn(part);
     }
+  }
+
+  close(): void {
+    this.files.close();
   }
 
   get size(): number {
     return this.count;
   }
 
-  set(g: number): Uint32Array {
+  set(g: number, slot: 0 | 1 = 0): Uint32Array {
     if (!(g >= 0 && g < this.count)) throw new Error(`internal: no set ${g} of ${this.count}`);
     let [low, high] = [0, this.first.length - 1];
     while (low < high) {
@@ -244,9 +264,10 @@ export class SetsAcross {
       if (this.first[middle] <= g) low = middle;
       else high = middle - 1;
     }
-    const { words, offsets } = this.parts[low];
+    const part = this.parts[low];
     const i = g - this.first[low];
-    return words.subarray(offsets[i], offsets[i + 1]);
+    if (!('words' in part)) return this.files.read(part, i, slot);
+    return part.words.subarray(part.offsets[i], part.offsets[i + 1]);
   }
 }
 
@@ -255,17 +276,21 @@ export function decideSetPairs(parts: readonly PackedSets[], pairs: SetPairs, ru
   const sets = new SetsAcross(parts);
   const { a, b } = pairs;
   const passed = new Uint8Array(a.length);
-  if (rule.measure === 'jaccard') {
-    // A run of pairs sharing their first set (groupedPairs) fills the kernel's table with it once: the same count.
-    for (let i = 0; i < a.length; ) {
-      const jaccard = jaccardWith(sets.set(a[i]));
-      for (const lead = a[i]; i < a.length && a[i] === lead; i++)
-        passed[i] = jaccard(sets.set(b[i])) >= rule.threshold ? 1 : 0;
+  try {
+    if (rule.measure === 'jaccard') {
+      // A run of pairs sharing their first set (groupedPairs) fills the kernel's table with it once: the same count.
+      for (let i = 0; i < a.length; ) {
+        const jaccard = jaccardWith(sets.set(a[i], 0));
+        for (const lead = a[i]; i < a.length && a[i] === lead; i++)
+          passed[i] = jaccard(sets.set(b[i], 1)) >= rule.threshold ? 1 : 0;
+      }
+      return passed;
     }
+    const similarity = exactSimilarityOf(rule.measure);
+    for (let i = 0; i < passed.length; i++)
+      passed[i] = similarity(sets.set(a[i], 0), sets.set(b[i], 1)) >= rule.threshold ? 1 : 0;
     return passed;
+  } finally {
+    sets.close();
   }
-  const similarity = exactSimilarityOf(rule.measure);
-  for (let i = 0; i < passed.length; i++)
-    passed[i] = similarity(sets.set(a[i]), sets.set(b[i])) >= rule.threshold ? 1 : 0;
-  return passed;
 }

@@ -15,7 +15,7 @@ import {
 
 /** What a worker is asked: to shingle ranges, or to decide pairs of sets across parts. */
 export type TextBody =
-  | (TextRanges & { readonly type: 'shingle'; readonly source: TextSource })
+  | (TextRanges & { readonly type: 'shingle'; readonly source: TextSource; readonly spill?: string })
   | (SetPairs & { readonly type: 'decide'; readonly parts: readonly PackedSets[]; readonly rule: SetRule });
 
 export type TextRequest = PoolRequest & TextBody;
@@ -30,6 +30,6 @@ serveRequests<TextRequest, TextResponse>((request) => {
     const passed = decideSetPairs(request.parts, request, request.rule);
     return { response: { passed }, transfer: [passed.buffer as ArrayBuffer] };
   }
-  const sets = shingleRanges(request.source, request);
+  const sets = shingleRanges(request.source, request, undefined, undefined, request.spill);
   return { response: { sets }, transfer: sets.map((part) => part.offsets.buffer as ArrayBuffer) };
 });

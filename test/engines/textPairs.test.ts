@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupedPairs, textPairDecider, type TextPairRows, type TextWork } from '../../src/engines/textPairs.js';
@@ -65,6 +65,49 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     expect(Array.from(await decide(second, rule))).toEqual(expected(second));
     const angular = { ...rule, simhash: { cosineFloor: 0 } } as unknown as typeof rule;
     expect(Array.from(await decide(second, angular))).toEqual(expected(second, exactAngular));
+  });
+
+  it('past a memory budget, shingles the later runs into files, read back a set at a time: the same decisions', async () => {
+    const dir = tempDir();
+    const spills: string[] = [];
+    // 2,000 bytes of sets: the first run's expected bytes pass it, so every run goes to a file of its own.
+    const budget = { budgetBytes: 2000, tempDirectory: dir, onSpill: (_: number, at: string) => spills.push(at) };
+    const spilling = textWorkInWorkers(source, 2, budget);
+    try {
+      const rows = rowsOf(0, 1500);
+      expect(Array.from(await textPairDecider(spilling.work)(rows, rule))).toEqual(expected(rows));
+      expect(spills).toHaveLength(1);
+      expect(readdirSync(spills[0]).length).toBeGreaterThan(1);
+    } finally {
+      spilling.close();
+    }
+    expect(existsSync(spills[0])).toBe(false); // removed at close
+    // Room for some runs: those held in shared memory and those in files, decided together.
+    const some = textWorkInWorkers(source, 2, { ...budget, budgetBytes: 1 << 20 });
+    try {
+      const rows = rowsOf(0, 1500);
+      expect(Array.from(await textPairDecider(some.work)(rows, rule))).toEqual(expected(rows));
+      const angular = { ...rule, simhash: { cosineFloor: 0 } } as unknown as typeof rule;
+      expect(Array.from(await textPairDecider(some.work)(rows, angular))).toEqual(expected(rows, exactAngular));
+    } finally {
+      some.close();
+    }
+  });
+
+  it('in a file: each set as in shared memory', () => {
+    const ranges = {
+      file: new Int32Array(300),
+      start: Float64Array.from(starts.slice(0, 300)),
+      bytes: Float64Array.from(lines.slice(0, 300), (line) => Buffer.byteLength(line)),
+    };
+    const inFile = shingleRanges(source, ranges, undefined, undefined, join(tempDir(), 'sets.u32'));
+    expect(inFile).toHaveLength(1);
+    const across = new SetsAcross(inFile);
+    try {
+      for (let i = 0; i < 300; i++) expect(Array.from(across.set(i, (i % 2) as 0 | 1))).toEqual(Array.from(sets[i]));
+    } finally {
+      across.close();
+    }
   });
 
   it('in small parts on this thread: each set found by its number across the parts', async () => {

@@ -7,11 +7,27 @@
 
 /** Values 0 ≤ v < 2^bitWidth, bitWidth ≤ 24: the encoded bytes (no length prefix). */
 export function rleBitPacked(values: ArrayLike<number>, count: number, bitWidth: number): Uint8Array {
+  const out = new Uint8Array(rleBitPackedBound(count, bitWidth));
+  return out.subarray(0, rleBitPackedInto(values, count, bitWidth, out, 0));
+}
+
+/** Bytes rleBitPacked's encoding of `count` values takes at most. */
+export function rleBitPackedBound(count: number, bitWidth: number): number {
+  // Every 8 values cost at most bitWidth bytes packed or a run's header and value; 10 bytes a varint header at most.
+  return Math.ceil(count / 8) * (bitWidth + 10) + 16;
+}
+
+/** rleBitPacked's bytes written into `out` from byte `start` (rleBitPackedBound of room there); returns their end. */
+export function rleBitPackedInto(
+  values: ArrayLike<number>,
+  count: number,
+  bitWidth: number,
+  out: Uint8Array,
+  start: number,
+): number {
   if (!(bitWidth >= 0 && bitWidth <= 24)) throw new RangeError(`internal: bit width ${bitWidth}`);
   const width = (bitWidth + 7) >> 3;
-  // Every 8 values cost at most bitWidth bytes packed or a run's header and value; 10 bytes a varint header at most.
-  const out = new Uint8Array(Math.ceil(count / 8) * (bitWidth + 10) + 16);
-  let at = 0;
+  let at = start;
   let pending = 0;
   let packedStart = 0;
   let i = 0;
@@ -44,7 +60,7 @@ export function rleBitPacked(values: ArrayLike<number>, count: number, bitWidth:
     }
   }
   flush();
-  return out.subarray(0, at);
+  return at;
 }
 
 /** `groups` groups of 8 values from `start` (past `count`: zeros), least significant bit first; returns the new end. */

@@ -7,7 +7,7 @@
  */
 import type { ParquetWriter } from 'hyparquet-writer';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
-import { rleBitPacked } from './hybridRle.js';
+import { rleBitPackedBound, rleBitPackedInto } from './hybridRle.js';
 import { addChunk } from './listColumn.js';
 import { writeDataPageHeader, writeDictionaryPageHeader } from './pageHeader.js';
 
@@ -41,10 +41,11 @@ export function appendSlotColumn(
   out.appendBytes(compressed);
   const dataPage = out.offset;
   const bitWidth = Math.ceil(Math.log2(size));
-  const packed = rleBitPacked(indexes, rows, bitWidth);
-  const page = new Uint8Array(1 + packed.length);
-  page[0] = bitWidth;
-  page.set(packed, 1);
+  // The page (its bit width, then the indexes) in a buffer kept from call to call: written out before the next.
+  const bound = 1 + rleBitPackedBound(rows, bitWidth);
+  if (scratch.page.length < bound) scratch.page = new Uint8Array(bound);
+  scratch.page[0] = bitWidth;
+  const page = scratch.page.subarray(0, rleBitPackedInto(indexes, rows, bitWidth, scratch.page, 1));
   const data = writePage(writer, page, rows, 'RLE_DICTIONARY', compress);
   addChunk(writer, [name], start, rows, {
     encodings: ['PLAIN', 'RLE_DICTIONARY'],
@@ -99,7 +100,12 @@ export function bytesOf(view: ArrayBufferView): Uint8Array {
 }
 
 /** dictionaryOf's arrays, kept from call to call: a shard's 128 slot columns a row group made 28 MB of garbage. */
-const scratch = { table: new Int32Array(0), dictionary: new Uint32Array(0), indexes: new Int32Array(0) };
+const scratch = {
+  table: new Int32Array(0),
+  dictionary: new Uint32Array(0),
+  indexes: new Int32Array(0),
+  page: new Uint8Array(0),
+};
 
 /**
  * The distinct (lo, hi) pairs of the first `rows` in first-seen order (`dictionary`, `size` of them) and each row's

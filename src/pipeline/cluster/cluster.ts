@@ -23,7 +23,8 @@ import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
-import type { EngineOptions, EngineRun, EngineStats } from '../../engines/engine.js';
+import { defaultMemoryLimit, hostSetBytes, type EngineOptions, type EngineRun } from '../../engines/engine.js';
+import type { EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
 import { inspectOptionsFor, readInspection, wantsInspection, type InspectSettings } from './clusterInspect.js';
@@ -70,6 +71,8 @@ export interface ClusterSummary {
   readonly seconds: number;
   /** With --report, --report-html or --audit: the report (what --report writes). */
   readonly report?: ClusterReport;
+  /** Shards with text ranges: the bytes of shingle sets the exact pass held in memory at most (hostSetBytes). */
+  readonly hostSetBytes?: number;
 }
 
 export type PlanSettings = Pick<
@@ -212,16 +215,19 @@ async function checkReference(paths: readonly string[], corpusPath: string, corp
   checkShardSet([corpusPath, paths[0]], [align(corpus, 0), align(meta, 1)]);
 }
 
-/** The engine's options: the reference shards, and the exact pass's decider on shards with text ranges. */
+/** The engine's options: the reference shards; on shards with text ranges, the exact pass's decider (`hostBytes`). */
 async function runEngine(
   config: ClusterConfig,
   plan: ClusterPlan,
   meta: ShardMeta,
-  byText: boolean,
+  hostBytes: number | undefined,
 ): Promise<EngineRun> {
   const textBytes = meta.texts?.files.reduce((n, f) => n + f.size, 0);
-  const decider = byText ? textDecider(meta, runThreads(config.engineOptions.threads, textBytes)) : undefined;
-  const options = { ...config.engineOptions, reference: config.against, decideByText: decider?.decide };
+  const threads = runThreads(config.engineOptions.threads, textBytes);
+  const decider =
+    hostBytes !== undefined ? textDecider(meta, { ...config.engineOptions, threads }, hostBytes) : undefined;
+  const host = { decideByText: decider?.decide, hostBytes, hostHeld: decider?.held };
+  const options = { ...config.engineOptions, reference: config.against, ...host };
   // The engine has run every step when it returns: the exact pass's workers end then.
   try {
     return config.engine === 'duckdb'
@@ -251,7 +257,8 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     ],
   );
   const { meta, plan, threshold, verify, byText } = await planFor(config);
-  const run = await runEngine(config, plan, meta, byText);
+  const hostBytes = byText ? hostSetBytes(config.engineOptions.memoryLimit ?? defaultMemoryLimit()) : undefined;
+  const run = await runEngine(config, plan, meta, hostBytes);
   try {
     const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
     const inspection =
@@ -265,7 +272,8 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
       meta.totalDocuments,
       (row) => watched.has(row.id) && numbers.set(row.id, row.cluster),
     );
-    const summary = { ...counts, meta, threshold, stats: run.stats, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    const summary = { ...counts, meta, threshold, stats: run.stats, seconds, hostSetBytes: hostBytes };
     if (inspection === undefined) return summary;
     const report = await writeInspection(inspection, inspect, {
       shards: config.shards,

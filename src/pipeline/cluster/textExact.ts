@@ -4,6 +4,7 @@
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
 import { changedTextFile, textPairDecider, type TextPairDecider } from '../../engines/textPairs.js';
 import { textWorkInWorkers } from '../../engines/textWorkers.js';
+import type { EngineOptions } from '../../engines/engine.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { VerifyMode } from '../../options.js';
 
@@ -27,13 +28,29 @@ export function checkTextRanges(
     throw new RangeError(`${changed}: the exact pass reads the margin documents' texts from it; ${resign}`);
 }
 
-/** The decider of the plan's host steps: the texts read again and shingled as they were signed, on `threads` workers. */
-export function textDecider(meta: ShardMeta, threads: number): { decide: TextPairDecider; close: () => void } {
+/**
+ * The decider of the plan's host steps: the texts read again and shingled as they were signed, on `--threads` workers,
+ * at most `budgetBytes` of their sets in memory (the rest in files under `--temp-directory`, said once in a note).
+ */
+export function textDecider(
+  meta: ShardMeta,
+  options: Pick<EngineOptions, 'tempDirectory' | 'onNote'> & { readonly threads: number },
+  budgetBytes = Infinity,
+): { decide: TextPairDecider; held: () => number; close: () => void } {
   const source = {
     texts: meta.texts!,
     shingle: shingleOptionsOf(meta.params),
     read: { textField: meta.read?.textField ?? 'text', idField: meta.read?.idField ?? 'id' },
   };
-  const { work, close } = textWorkInWorkers(source, threads);
-  return { decide: textPairDecider(work), close };
+  const memory = {
+    budgetBytes,
+    tempDirectory: options.tempDirectory,
+    onSpill: (budget: number, dir: string) =>
+      options.onNote?.(
+        `the exact pass's shingle sets passed their share of --memory-limit (${Math.round(budget / 2 ** 20)} MiB): ` +
+          `the rest go to ${dir}`,
+      ),
+  };
+  const { work, held, close } = textWorkInWorkers(source, options.threads, memory);
+  return { decide: textPairDecider(work), held, close };
 }
