@@ -3,7 +3,9 @@
  * of a run of ranges to a file of its own instead of shared memory, and the deciding workers read each set back when a
  * pair needs it. The file lies in the page cache, which the system may reclaim, not in the process's resident set.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { WordReader } from '../workers/wordFiles.js';
+import { openWords } from '../workers/wordReader.js';
 
 /** Sets end to end in `file`: set i is the words [offsets[i], offsets[i + 1]) counted from the file's start. */
 export interface FileSets {
@@ -53,11 +55,11 @@ export class FilePacker {
 }
 
 /**
- * Reads sets of FileSets back, each into one of two scratch arrays (a pair's two sets), valid until that slot is read
- * into again.
+ * Reads sets of FileSets back (through the stage workers' spill reader, wordReader.ts), each into one of two scratch
+ * arrays (a pair's two sets), valid until that slot is read into again.
  */
 export class FileSetReader {
-  private readonly handles = new Map<string, number>();
+  private readonly files = new Map<string, WordReader>();
   private readonly scratch = [new Uint32Array(1 << 14), new Uint32Array(1 << 14)];
 
   read(part: FileSets, i: number, slot: 0 | 1): Uint32Array {
@@ -66,19 +68,14 @@ export class FileSetReader {
     if (this.scratch[slot].length < length)
       this.scratch[slot] = new Uint32Array(Math.max(length, 2 * this.scratch[slot].length));
     const set = this.scratch[slot].subarray(0, length);
-    let fd = this.handles.get(part.file);
-    if (fd === undefined) this.handles.set(part.file, (fd = openSync(part.file, 'r')));
-    const bytes = new Uint8Array(set.buffer, 0, 4 * length);
-    for (let done = 0; done < bytes.length; ) {
-      const read = readSync(fd, bytes, done, bytes.length - done, 4 * from + done);
-      if (read === 0) throw new Error(`internal: ${part.file} ends before set ${i}`);
-      done += read;
-    }
+    let file = this.files.get(part.file);
+    if (file === undefined) this.files.set(part.file, (file = openWords(part.file)));
+    file.read(set, from);
     return set;
   }
 
   close(): void {
-    for (const fd of this.handles.values()) closeSync(fd);
-    this.handles.clear();
+    for (const file of this.files.values()) file.close();
+    this.files.clear();
   }
 }
