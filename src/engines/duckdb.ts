@@ -3,8 +3,7 @@
  * dependency with prebuilt binaries): every step becomes a table, so DuckDB
  * works out of core under `memory_limit`, spilling to `temp_directory`.
  */
-import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
-import { mkdtempSync } from 'node:fs';
+import { removeTemporary, temporaryDirectory } from '../formats/files/temporaries.js';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,9 +57,7 @@ export async function openDuckDb(
 ): Promise<{ connection: DuckDBConnection; close: () => void }> {
   const duckdb = await loadDuckDb();
   if (options.tempDirectory !== undefined) await mkdir(options.tempDirectory, { recursive: true });
-  // Made and registered in one synchronous step, so a signal never finds it unregistered.
-  const scratch = mkdtempSync(join(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-'));
-  registerTemporary(scratch);
+  const scratch = temporaryDirectory(options.tempDirectory ?? tmpdir(), 'gpudedup-duckdb-');
   const instance: DuckDBInstance = await duckdb.DuckDBInstance.create(join(scratch, 'cluster.duckdb'));
   const connection = await instance.connect();
   const close = (): void => {

@@ -12,9 +12,9 @@
  * writes the same job for `spark-submit` on a cluster. The job's Python is sparkJob.py, beside this.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
+import { removeTemporary, temporaryDirectory } from '../formats/files/temporaries.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,9 +114,7 @@ export async function runSpark(
   // DuckDB creates its temporary directory when it spills; the job's folder needs it first.
   const base = options.tempDirectory ?? tmpdir();
   await mkdir(base, { recursive: true });
-  // Made and registered in one synchronous step, so a signal never finds it unregistered.
-  const dir = mkdtempSync(join(base, 'gpudedup-spark-'));
-  registerTemporary(dir);
+  const dir = temporaryDirectory(base, 'gpudedup-spark-');
   try {
     const job = join(dir, 'job.py');
     await writeFile(job, sparkJobScript(plan, options.maxRounds));

@@ -4,10 +4,9 @@
  * back; the sets come back as parts in shared memory, in range order. Deciding: the pairs cut into one slice a
  * worker, each reading the sets where they lie.
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerTemporary, removeTemporary } from '../formats/files/temporaries.js';
+import { removeTemporary, temporaryDirectory } from '../formats/files/temporaries.js';
 import { WorkerPool } from '../workers/workerPool.js';
 import { workerScript } from '../workers/workerScript.js';
 import type { PackedSets, TextRanges, TextWork, TextSource } from './textPairs.js';
@@ -143,9 +142,7 @@ class SetBudget {
       return { expected };
     }
     if (this.dir === undefined) {
-      // Made and registered in one synchronous step, so a signal never finds it unregistered.
-      this.dir = mkdtempSync(join(this.memory.tempDirectory ?? tmpdir(), 'gpudedup-sets-'));
-      registerTemporary(this.dir);
+      this.dir = temporaryDirectory(this.memory.tempDirectory ?? tmpdir(), 'gpudedup-sets-');
       this.memory.onSpill?.(this.memory.budgetBytes, this.dir);
     }
     return { spill: join(this.dir, `sets-${this.files++}.u32`), expected: 0 };

@@ -14,7 +14,7 @@
  * as input.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { constants } from 'node:os';
@@ -33,6 +33,16 @@ export function observeTemporaries(watch: (path: string, live: boolean) => void)
 export function registerTemporary(path: string): void {
   registered.add(path);
   observer?.(path, true);
+}
+
+/**
+ * A new directory in `parent` whose name starts with `prefix`, made and registered in one synchronous step, so that a
+ * signal never finds it unregistered.
+ */
+export function temporaryDirectory(parent: string, prefix: string): string {
+  const dir = mkdtempSync(join(parent, prefix));
+  registerTemporary(dir);
+  return dir;
 }
 
 /** The file is gone or renamed into place: no longer ours to remove. */

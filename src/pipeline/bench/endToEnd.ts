@@ -10,12 +10,11 @@
  * cores and that memory bandwidth and the disk keep up, and it names the stage
  * that bounds each projection and whether that stage's main thread does.
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultLshParams } from '../../dedup/dedupSigned.js';
 import type { ReadOptions } from '../../io/documents.js';
-import { registerTemporary, removeTemporary } from '../../formats/files/temporaries.js';
+import { removeTemporary, temporaryDirectory } from '../../formats/files/temporaries.js';
 import { defaultOf } from '../../options.js';
 import type { SignatureParams } from '../../signatures/params.js';
 import { dedupJob } from '../dedup/dedupJob.js';
@@ -102,9 +101,7 @@ export async function measureEndToEnd(
     against: [],
     tempDirectory,
   };
-  // Made and registered in one synchronous step, so a signal never finds it unregistered.
-  const scratch = mkdtempSync(join(tempDirectory, 'gpudedup-bench-'));
-  registerTemporary(scratch);
+  const scratch = temporaryDirectory(tempDirectory, 'gpudedup-bench-');
   try {
     const started = performance.now();
     const { outcome, report } = await dedupJob(config, {
