@@ -53,6 +53,6 @@ function webWorker<Response>(worker: Worker): PoolWorker<Response> {
       worker.onmessage = (event: MessageEvent) => onMessage(event.data);
       worker.onerror = (event) => onFailure(new Error(`failed: ${event.message}`));
     },
-    terminate: () => worker.terminate(),
+    end: () => worker.terminate(),
   };
 }

@@ -30,8 +30,12 @@ export interface PoolWorker<Response> {
   listen(onMessage: (response: Response) => void, onFailure: (error: Error) => void): void;
   ref?(): void;
   unref?(): void;
-  terminate(): void;
+  /** Ends the worker: at once, or once it is idle where stopping it mid-task is unsafe (workerPool.ts says why). */
+  end(): void;
 }
+
+/** What a pool sends a worker to end it once idle (serveRequests closes its port on it). */
+export const END_REQUEST = 'end';
 
 export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
   /** By index; undefined until the worker's first request. */
@@ -77,7 +81,7 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
 
   destroy(): void {
     this.breakDown(new Error(`${this.label} destroyed`));
-    for (const worker of this.workers) worker?.terminate();
+    for (const worker of this.workers) worker?.end();
   }
 
   private start(): PoolWorker<Response> {

@@ -4,7 +4,7 @@
  * only in their scripts and what they send.
  */
 import { parentPort, Worker } from 'node:worker_threads';
-import { answerRequests, Pool, type PoolRequest, type PoolResponse, type PoolWorker } from './pool.js';
+import { answerRequests, END_REQUEST, Pool, type PoolRequest, type PoolResponse, type PoolWorker } from './pool.js';
 
 export type { PoolRequest, PoolResponse } from './pool.js';
 
@@ -14,7 +14,10 @@ export class WorkerPool<Request extends PoolRequest, Response extends PoolRespon
   }
 }
 
-function threadWorker<Response>(script: string): PoolWorker<Response> {
+/** How long a thread asked to end may finish its task before it is terminated. */
+const END_GRACE_MS = 2000;
+
+export function threadWorker<Response>(script: string): PoolWorker<Response> {
   // A worker inherits node's flags, but --input-type (a script given with -e) is refused for a worker's file:
   // only then pass the flags, without it (and without heap sizes, which a worker's execArgv may not carry).
   const refused = process.execArgv.some((flag) => flag.startsWith('--input-type'));
@@ -31,7 +34,16 @@ function threadWorker<Response>(script: string): PoolWorker<Response> {
     },
     ref: () => worker.ref(),
     unref: () => worker.unref(),
-    terminate: () => void worker.terminate(),
+    // Asked to end, not terminated: a thread that ends by itself first waits for V8's background compiles of its
+    // code (Node's DrainTasks); terminate() skips that wait, and Node 20 aborts the whole process when such a
+    // compile outlives the thread (node_platform.cc ForIsolate: "(data.first) != nullptr", seen in CI).
+    // Ref'd until it ends: a process that exits first would terminate it. One still busy after a moment (a pool
+    // given up mid-task) is terminated.
+    end: () => {
+      worker.ref();
+      worker.postMessage(END_REQUEST);
+      setTimeout(() => void worker.terminate(), END_GRACE_MS).unref();
+    },
   };
 }
 
@@ -42,7 +54,11 @@ export function serveRequests<Request extends PoolRequest, Response extends Pool
   if (!parentPort) return;
   const port = parentPort;
   answerRequests<Request, Response>(
-    { postMessage: (m, t) => port.postMessage(m, t), onRequest: (h) => port.on('message', h) },
+    {
+      postMessage: (m, t) => port.postMessage(m, t),
+      // Closing the port leaves the thread nothing to wait on: it ends by itself (see threadWorker's end).
+      onRequest: (h) => port.on('message', (message) => (message === END_REQUEST ? port.close() : h(message))),
+    },
     handle,
   );
 }

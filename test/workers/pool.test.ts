@@ -19,7 +19,7 @@ function doublingPool(size: number) {
         listen: (onMessage) => {
           answer = onMessage;
         },
-        terminate: () => undefined,
+        end: () => undefined,
       };
       spawned.push(spawned.length);
       return worker;
