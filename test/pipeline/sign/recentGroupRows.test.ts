@@ -46,4 +46,13 @@ describe('RecentGroupRows', () => {
     expect(firstWords(pass.rowsOf(unit.unit))).toEqual([1, 2, 3, 1, 3, 2, 4, 3]);
     expect(pass.signedAgain).toBe(1);
   });
+
+  it('gives each unit all its rows, word for word, in scratch kept from unit to unit', () => {
+    const pass = new RecentGroupRows(WIDTH, 8);
+    const rowsOf = (keys: readonly number[]): number[] => Array.from(pass.rowsOf(orderedUnit(pass, keys).unit));
+    const row = (word: number): number[] => Array(WIDTH).fill(word);
+    expect(rowsOf([5, 6, 5, 6, 5, 6])).toEqual([5, 6, 5, 6, 5, 6].flatMap(row));
+    // Fewer rows than the scratch holds, an empty one where a signed row lay: nothing of the unit before shows.
+    expect(rowsOf([0, 6, 9])).toEqual([...row(EMPTY_SLOT_WORD), ...row(6), ...row(9)]);
+  });
 });
