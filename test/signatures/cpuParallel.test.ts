@@ -41,9 +41,11 @@ describe('ParallelCpuSigner', () => {
     try {
       const batch = pack(randomSets(150, 3));
       await signer.sign(batch); // starts the workers (they start on the first request)
-      const worker = (signer as unknown as { pool: { workers: import('node:worker_threads').Worker[] } }).pool
-        .workers[0];
-      await worker.terminate();
+      // A worker that exits (here: asked to end, as destroy() does, behind the pool's back) fails the next request.
+      const worker = (
+        signer as unknown as { pool: { workers: import('../../src/workers/pool.js').PoolWorker<never>[] } }
+      ).pool.workers[0];
+      worker.end();
       await expect(signer.sign(batch)).rejects.toThrow(/CPU signer worker exited/);
     } finally {
       signer.destroy();
