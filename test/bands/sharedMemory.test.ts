@@ -8,15 +8,15 @@ import { isShared, MAX_POSTED_SHARED_BYTES, sharedWords } from '../../src/bands/
 /** The length a worker sees of `array` posted to it. */
 async function lengthInWorker(array: Uint32Array): Promise<number> {
   const worker = new Worker(
-    "require('node:worker_threads').parentPort.on('message', (a) => require('node:worker_threads').parentPort.postMessage(a.length))",
+    "require('node:worker_threads').parentPort.once('message', (a) => require('node:worker_threads').parentPort.postMessage(a.length))",
     { eval: true },
   );
-  try {
-    worker.postMessage(array);
-    return await new Promise<number>((resolve) => worker.once('message', resolve));
-  } finally {
-    await worker.terminate();
-  }
+  // It answers once and ends by itself (terminate() could cut short V8's compiles of it: workerPool.ts).
+  const ended = new Promise((resolve) => worker.once('exit', resolve));
+  worker.postMessage(array);
+  const length = await new Promise<number>((resolve) => worker.once('message', resolve));
+  await ended;
+  return length;
 }
 
 describe('isShared', () => {
