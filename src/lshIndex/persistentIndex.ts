@@ -94,7 +94,8 @@ export class PersistentIndex implements DiskIndex {
     checkQuery(texts, options);
     const query = resolveQuery(texts, options, this.settings);
     const state = this.state; // one state from here
-    if (query.options.top !== undefined && query.options.containment === undefined) await loadExactKeys(state, this.dir);
+    if (query.options.top !== undefined && query.options.containment === undefined)
+      await loadExactKeys(state, this.dir);
     return this.engine.query(state.views, await this.signer.sign(texts, query.keepSets), query.options);
   }
 

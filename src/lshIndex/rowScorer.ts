@@ -99,7 +99,8 @@ class ScoredCopies {
 
   add(keys: Uint32Array, row: number, exact: number): void {
     const key = keys.slice(4 * row, 4 * row + 4);
-    if ((key[0] | key[1] | key[2] | key[3]) !== 0) this.byKey.set(key[0] + (key[1] & 0xfffff) * 2 ** 32, { key, exact });
+    if ((key[0] | key[1] | key[2] | key[3]) !== 0)
+      this.byKey.set(key[0] + (key[1] & 0xfffff) * 2 ** 32, { key, exact });
   }
 }
 
