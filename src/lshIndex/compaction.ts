@@ -10,6 +10,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { readChecked } from './checkedFile.js';
 import type { IndexState } from './diskState.js';
 import { CorruptIndexError } from './errors.js';
+import { isHexKey, keyOfHex } from './exactKeys.js';
 import type { IndexParameters } from './options.js';
 import { rowWidthOf } from './segment.js';
 import { SegmentWriter, type SegmentRecord } from './segmentFiles.js';
@@ -40,8 +41,7 @@ export async function compactSegments(
         if (view.isRemoved(r)) continue;
         view.readRow(r, row, 0);
         const doc = table[r];
-        const hex = doc.exact_key;
-        for (let w = 0; w < 4; w++) key[3 - w] = Number.parseInt(hex.slice(8 * w, 8 * w + 8), 16);
+        keyOfHex(doc.exact_key, key, 0);
         writer.add(view.id(r), Number(doc.length), row, 0, key, doc.empty, view.readSet(r));
       }
     }
@@ -69,7 +69,7 @@ async function documentTable(dir: string, record: SegmentRecord): Promise<Docume
   if (table.length !== record.count)
     throw new CorruptIndexError(path, `${table.length} documents, the segment has ${record.count}`);
   for (const [r, doc] of table.entries()) {
-    if (typeof doc.exact_key !== 'string' || !/^[0-9a-f]{32}$/.test(doc.exact_key))
+    if (!isHexKey(doc.exact_key))
       throw new CorruptIndexError(path, `row ${r}: exact_key ${JSON.stringify(doc.exact_key)} is not 32 hex digits`);
   }
   return table;

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CheckedFile, readChecked, StoredFile, verifyFile } from './checkedFile.js';
-import { hex8 } from './manifestCheck.js';
+import { hex8, MANIFEST } from './manifestCheck.js';
 import { CorruptIndexError } from './errors.js';
 import { bytesOf, type FileEntry } from './files.js';
 import type { IndexParameters } from './options.js';
@@ -52,6 +52,8 @@ export class DiskSegment {
   private readonly signatures: CheckedFile;
   private readonly sets?: CheckedFile;
   private readonly rowBytes: number;
+  /** Its documents' exact keys, once read (exactKeys.ts: for top-K queries, which score identical copies once). */
+  keysLoaded?: Promise<Uint32Array>;
 
   private constructor(
     private readonly dir: string,
@@ -88,10 +90,7 @@ export class DiskSegment {
     try {
       if (files.sets !== undefined) {
         if (setBlocks === undefined)
-          throw new CorruptIndexError(
-            join(dir, MANIFEST_NAME),
-            `${record.name} has sets without their block checksums`,
-          );
+          throw new CorruptIndexError(join(dir, MANIFEST), `${record.name} has sets without their block checksums`);
         this.sets = new CheckedFile(dir, files.sets, setBlocks, inMemory);
         this.setOffsets = readSetOffsets(dir, files.sets, this.sets, count);
       }
@@ -269,8 +268,6 @@ export class DiskSegment {
     this.sets?.close();
   }
 }
-
-const MANIFEST_NAME = 'manifest.json';
 
 function expectSize(dir: string, entry: FileEntry, bytes: number): void {
   if (entry.bytes !== bytes)

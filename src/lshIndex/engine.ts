@@ -22,6 +22,7 @@ import { ForestCache } from './forestCache.js';
 import { RowScorer } from './rowScorer.js';
 import { topMatches, type ForestQuery } from './topK.js';
 import { measureOf, simhashTopMatches } from './simhashTopK.js';
+import { warmTopK } from './warmUp.js';
 import { invalidIdReason } from '../text/wellFormed.js';
 
 /** A document of the index: segment index (in the list the engine was given) and row. */
@@ -166,16 +167,13 @@ export class IndexEngine {
     return sortMatches(matches);
   }
 
-  /**
-   * One result per signed text, in order: the matches at the threshold, or
-   * (`top`, `containment`) those the forests find (topK.ts, containment.ts).
-   */
+  /** One result per signed text, in order: matches at the threshold, or the forests' (topK.ts, containment.ts). */
   query(segments: readonly IndexSegment[], signed: SignedTexts, options: QueryOptions = {}): QueryResult[] {
     const byForest = options.top !== undefined || options.containment !== undefined;
     const measure = measureOf(this.parameters);
     const forests = byForest ? this.forests.forestsOf(segments) : [];
-    const fingerprints = new Uint16Array(forests[0]?.slots ?? 0);
-    const results: QueryResult[] = [];
+    if (options.containment === undefined) warmTopK(segments, forests, this.parameters, this.scorer, options.top);
+    const [fingerprints, results] = [new Uint16Array(forests[0]?.slots ?? 0), [] as QueryResult[]];
     for (let d = 0; d < signed.count; d++) {
       const at = d * this.width;
       const set = signed.sets?.[d];

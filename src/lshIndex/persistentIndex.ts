@@ -4,6 +4,7 @@
  */
 import { usesShingleSets } from '../verify/verification.js';
 import { compactSegments } from './compaction.js';
+import { loadExactKeys } from './exactKeys.js';
 import { closeDropped, openState, openWithRetry, writeRemoved, type IndexState } from './diskState.js';
 import { mergedManifest, relocate, removedAfter } from './diskMerge.js';
 import { DiskSigner } from './diskSigner.js';
@@ -24,7 +25,6 @@ import { checkQuery, WriteQueue } from './memoryIndex.js';
 import { resolveQuery, type IndexParameters, type OpenOptions } from './options.js';
 import { MemorySegment } from './segment.js';
 import { writeMemorySegment } from './segmentFiles.js';
-import type { SignedTexts } from './signing.js';
 import type {
   AddDecision,
   AddOptions,
@@ -93,8 +93,10 @@ export class PersistentIndex implements DiskIndex {
     this.ensureOpen();
     checkQuery(texts, options);
     const query = resolveQuery(texts, options, this.settings);
-    // one state from here
-    return this.engine.query(this.state.views, await this.sign(texts, query.keepSets), query.options);
+    const state = this.state; // one state from here
+    if (query.options.top !== undefined && query.options.containment === undefined)
+      await loadExactKeys(state, this.dir);
+    return this.engine.query(state.views, await this.signer.sign(texts, query.keepSets), query.options);
   }
 
   add(documents: readonly IndexDocument[], options: AddOptions = {}): Promise<AddResult> {
@@ -107,7 +109,7 @@ export class PersistentIndex implements DiskIndex {
       const pending = new MemorySegment(name, this.settings, this.settings.storeSets);
       const decisions: AddDecision[] = [];
       // Each run of documents is decided as soon as it is signed, while the workers sign the next.
-      await this.sign(
+      await this.signer.sign(
         documents.map((d) => d.text),
         this.settings.storeSets || usesShingleSets(this.settings.verify),
         (signed, from, to) => {
@@ -284,14 +286,6 @@ export class PersistentIndex implements DiskIndex {
       this.live = live;
     }
     return this.live;
-  }
-
-  private sign(
-    texts: readonly string[],
-    keepSets: boolean,
-    onSigned?: (signed: SignedTexts, from: number, to: number) => void,
-  ): Promise<SignedTexts> {
-    return this.signer.sign(texts, keepSets, onSigned);
   }
 
   private ensureOpen(): void {

@@ -149,6 +149,8 @@ export class Ranking {
   private readonly best: KBest;
   private readonly kept: Scored[] = [];
   private rescored = 0;
+  /** Rows kept at score 1 and similarity 1: once K, no later row can displace one (a tie keeps the earlier). */
+  private perfect = 0;
   private readonly budget: number;
   private floor = { kth: Number.NaN, value: 0 };
   /**
@@ -177,8 +179,13 @@ export class Ranking {
     return this.best.kth;
   }
 
+  /**
+   * Whether no more rows are rescored: the budget is spent, or K rows are held at score 1 and similarity 1 — the
+   * most either can be, so a later row ties them at best, and a tie keeps the row met first (result's stable sort):
+   * the answer is settled (issue 39: a family of hundreds of identical copies read one by one).
+   */
   get exhausted(): boolean {
-    return this.rescored >= this.budget;
+    return this.rescored >= this.budget || this.perfect >= this.top;
   }
 
   /** Rows scored (with a positive score) so far. */
@@ -248,6 +255,7 @@ export class Ranking {
     if (scoreOf(scores) <= 0) return true; // nothing in common: never an answer
     this.kept.push({ segment, row, ...scores });
     this.best.offer(scoreOf(scores));
+    if (scoreOf(scores) >= 1 && scores.similarity >= 1) this.perfect++;
     return true;
   }
 

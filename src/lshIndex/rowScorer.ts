@@ -27,7 +27,7 @@ export class RowScorer {
   private readonly pair: Uint32Array;
   private readonly matrix: SignatureMatrix;
   /** Jaccard's with the last query set's table filled once (jaccardWith). */
-  private against: { set?: Uint32Array; jaccard?: QueryJaccard } = {};
+  private against: { set?: Uint32Array; jaccard?: QueryJaccard; copies?: ScoredCopies } = {};
   constructor(
     parameters: IndexParameters,
     /** What exact scores measure: Jaccard, or a simhash index's angle (exactJaccard.ts). */
@@ -60,8 +60,14 @@ export class RowScorer {
       const other = source.readSet(row);
       return other === undefined ? undefined : this.exact(set, other);
     }
-    if (this.against.set !== set) this.against = { set, jaccard: jaccardWith(set) };
-    return storedJaccard(this.against.jaccard!, source, row)?.exact;
+    if (this.against.set !== set) this.against = { set, jaccard: jaccardWith(set), copies: new ScoredCopies() };
+    const { jaccard, copies } = this.against;
+    const keys = source.exactKeys;
+    const known = keys === undefined ? undefined : copies!.find(keys, row);
+    if (known !== undefined) return known;
+    const exact = storedJaccard(jaccard!, source, row)?.exact;
+    if (keys !== undefined && exact !== undefined) copies!.add(keys, row, exact);
+    return exact;
   }
 
   /**
@@ -72,6 +78,29 @@ export class RowScorer {
   exactScores(source: IndexSegment, row: number, set: Uint32Array, agreement: number): RowScore {
     const exact = this.exactOfRow(source, row, set);
     return exact === undefined ? { similarity: this.estimate(source, row) } : { similarity: agreement, exact };
+  }
+}
+
+/**
+ * Exact Jaccard with one query set by the rows' exact keys (segment.ts: equal keys, equal sets), so that a family's
+ * identical copies are read once a query (issue 39: 40 % of a family's ~1,000 reads at 1 M). Keyed by 52 bits of the
+ * key, the whole key compared; an all-zero key (an empty document) is never looked up.
+ */
+class ScoredCopies {
+  private readonly byKey = new Map<number, { readonly key: Uint32Array; readonly exact: number }>();
+
+  find(keys: Uint32Array, row: number): number | undefined {
+    const at = 4 * row;
+    const found = this.byKey.get(keys[at] + (keys[at + 1] & 0xfffff) * 2 ** 32);
+    if (found === undefined) return undefined;
+    for (let w = 0; w < 4; w++) if (found.key[w] !== keys[at + w]) return undefined;
+    return found.exact;
+  }
+
+  add(keys: Uint32Array, row: number, exact: number): void {
+    const key = keys.slice(4 * row, 4 * row + 4);
+    if ((key[0] | key[1] | key[2] | key[3]) !== 0)
+      this.byKey.set(key[0] + (key[1] & 0xfffff) * 2 ** 32, { key, exact });
   }
 }
 

@@ -36,6 +36,11 @@ export interface IndexSegment {
    * words), checked; false where it stores none (written before issue 39's .bits files).
    */
   readBitmaps?(into: Uint32Array): boolean;
+  /**
+   * Its documents' exact keys, 4 words a row (zero for an empty document), where known: rows of equal keys have equal
+   * normalized texts, hence equal stored sets (a disk segment's are read for top-K queries: exactKeys.ts).
+   */
+  exactKeys?: Uint32Array;
 }
 
 /** Words of one signature row. */
@@ -162,6 +167,10 @@ export class MemorySegment implements IndexSegment {
   /** Every row's words, row-major (for writing). */
   rowWords(): Uint32Array {
     return this.words.subarray(0, this.count * this.width);
+  }
+
+  get exactKeys(): Uint32Array {
+    return this.exact;
   }
 
   exactKey(row: number): Uint32Array {
