@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, runCliHere } from '../../support/cli.js';
+import { tempDir, runCliHere } from '../../support/cli.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../../src/signatures/params.js';
 import { exactJaccard } from '../../../src/verify/verification.js';
@@ -32,7 +32,7 @@ const shardsOf = (name: string, n: number): string[] =>
   Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   if (result.code !== 0) throw new Error(`gpudedup ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
@@ -205,7 +205,7 @@ describe('cluster --report and --audit', () => {
   }, 240_000);
 
   it('refuses --audit on shards without shingle sets, and --audit-file without --audit', async () => {
-    const noSets = await runCli([
+    const noSets = await runCliHere([
       'cluster',
       ...shardsOf('estimate', 2),
       '--verify',
