@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const SAMPLE = join(process.cwd(), 'data/sample.jsonl.gz');
 
@@ -121,7 +121,7 @@ describe('dedup --audit', () => {
       [['--audit', '5', '--audit-seed', 'x', '--report', out], 'auditSeed must be a 64-bit unsigned integer'],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(['dedup', SAMPLE, ...args, '-q']);
+      const result = await runCliHere(['dedup', SAMPLE, ...args, '-q']);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(message);
     }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 import { plantedCorpus } from '../../bench/plantedItems.js';
 
 const planted = plantedCorpus(21, 30, 10);
@@ -94,7 +94,7 @@ describe('gpudedup substrings --against', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(['substrings', corpus, '--against', benchmarks[0], ...args]);
+      const result = await runCliHere(['substrings', corpus, '--against', benchmarks[0], ...args]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(message);
       // One line, besides commander's pointer to the help for a bad flag value.
@@ -105,7 +105,7 @@ describe('gpudedup substrings --against', () => {
           .filter((line) => !line.startsWith("(see 'gpudedup")).length,
       ).toBe(1);
     }
-    const missing = await runCli(['substrings', corpus, '--against', join(dir, 'nope.jsonl'), '-o', out]);
+    const missing = await runCliHere(['substrings', corpus, '--against', join(dir, 'nope.jsonl'), '-o', out]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('nope.jsonl');
     expect(missing.stderr.trim().split('\n').length).toBe(1);

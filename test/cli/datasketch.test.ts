@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { makeParams } from '../../src/signatures/params.js';
 import { shingleStrings } from '../../src/shingles/sha1Shingles.js';
 import { DEFAULT_NORMALIZE } from '../../src/text/normalize.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 import { createMinHasher } from '../../src/api.js';
 import { datasketchRows, describeWithDatasketch, runPython } from '../support/datasketch.js';
 
@@ -27,7 +27,7 @@ function readmeExample(): string {
 
 async function sign(dir: string, scheme: string, extra: string[] = []): Promise<string> {
   const out = join(dir, `${scheme}.npy`);
-  const result = await runCli([
+  const result = await runCliHere([
     'sign',
     'data/sample.jsonl.gz',
     '-o',
@@ -143,7 +143,7 @@ describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', (
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(readFileSync(report, 'utf8')).toMatch(/datasketch-2\.0\.0-affine64-sha1\/v1/);
-    const mixed = await runCli([
+    const mixed = await runCliHere([
       'dedup',
       'data/sample.jsonl.gz',
       '--signatures',
@@ -159,7 +159,7 @@ describeWithDatasketch('datasketch reads gpudedup sign --scheme datasketch-*', (
     expect(mixed.stderr).toMatch(
       /different parameters.*scheme: datasketch-affine64 \(datasketch's MinHash, scheme affine64\) vs classic/,
     );
-    const narrower = await runCli([
+    const narrower = await runCliHere([
       'dedup',
       'data/sample.jsonl.gz',
       '--signatures',

@@ -1,9 +1,10 @@
-// `gpudedup dedup` and `gpudedup params` run as a user would, on real licence texts plus planted duplicates.
+// `gpudedup dedup` and `gpudedup params` run as a user would, on real licence texts plus planted duplicates (the
+// refusals of bad parameters, and params after its first run, in this process: runCliHere).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 
 interface Record_ {
   id: string;
@@ -472,15 +473,15 @@ describe('gpudedup dedup', () => {
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain(`${bad}:2: malformed JSON`);
     expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);
-    const half = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20']);
+    const half = await runCliHere(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20']);
     expect(half.stderr).toMatch(/--bands and --rows go together/);
-    const tooMany = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20', '--rows', '7']);
+    const tooMany = await runCliHere(['dedup', input, '-o', join(dir, 'o.jsonl'), '--bands', '20', '--rows', '7']);
     expect(tooMany.stderr).toMatch(/exceeds the signature length k = 128/);
-    const keep = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'shortest']);
+    const keep = await runCliHere(['dedup', input, '-o', join(dir, 'o.jsonl'), '--keep', 'shortest']);
     expect(keep.stderr).toMatch(/--keep <policy>.*keep must be first, longest or field:NAME/);
-    const nothing = await runCli(['dedup', input]);
+    const nothing = await runCliHere(['dedup', input]);
     expect(nothing.stderr).toMatch(/nothing to write/);
-    const same = await runCli([
+    const same = await runCliHere([
       'dedup',
       input,
       '--clusters',
@@ -494,7 +495,7 @@ describe('gpudedup dedup', () => {
     expect(same.code).toBe(1);
     expect(same.stderr).toMatch(/--clusters and --pairs both name .*same\.csv/);
     expect(existsSync(join(dir, 'same.csv'))).toBe(false);
-    const threshold = await runCli(['dedup', input, '-o', join(dir, 'o.jsonl'), '--threshold', '1.5']);
+    const threshold = await runCliHere(['dedup', input, '-o', join(dir, 'o.jsonl'), '--threshold', '1.5']);
     expect(threshold.code).not.toBe(0);
     expect(threshold.stderr).toMatch(/between 0 and 1/);
   });
@@ -508,15 +509,15 @@ describe('gpudedup params', () => {
     expect(result.stdout).toMatch(/16 bands × 6 rows/);
     expect(result.stdout).toMatch(/P ≥ 0\.99 at the threshold/);
     expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.6300/); // (1/16)^(1/6)
-    const unconstrained = await runCli(['params', '--threshold', '0.8', '--recall-at-threshold', '0']);
+    const unconstrained = await runCliHere(['params', '--threshold', '0.8', '--recall-at-threshold', '0']);
     expect(unconstrained.stdout).toMatch(/14 bands × 9 rows/);
     expect(unconstrained.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)
-    const bad = await runCli(['params', '--recall-at-threshold', '1']);
+    const bad = await runCliHere(['params', '--recall-at-threshold', '1']);
     expect(bad.code).not.toBe(0);
   });
 
   it('given b = 20, r = 5: P = 0.470 at 0.5 and 0.975 at 0.7 (JSON)', async () => {
-    const result = await runCli(['params', '--bands', '20', '--rows', '5', '--threshold', '0.7', '--json']);
+    const result = await runCliHere(['params', '--bands', '20', '--rows', '5', '--threshold', '0.7', '--json']);
     const json = JSON.parse(result.stdout);
     const at = (s: number): number =>
       json.candidateProbability.find((p: { similarity: number }) => p.similarity === s).probability;

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 import { common, plantedItems, shingles } from '../lshIndex/queryCorpus.js';
 
 const CPU = ['--backend', 'cpu', '--threads', '1'];
@@ -93,7 +93,7 @@ describe('dedup --against --containment', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(['dedup', join(dir, 'c.jsonl'), ...args, ...CPU]);
+      const r = await runCliHere(['dedup', join(dir, 'c.jsonl'), ...args, ...CPU]);
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(message);
     }

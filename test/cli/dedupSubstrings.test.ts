@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 import { rng } from '../support/reference.js';
 
 const random = rng(32);
@@ -134,7 +134,7 @@ describe('gpudedup dedup --substrings', () => {
       [['--substrings', '-o', out, '--spans', input], `--spans ${input}: is an input`],
       [['--substrings', '-o', out, '--spans', out], 'both name'],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli(['dedup', input, ...args])));
+    const results = await Promise.all(cases.map(([args]) => runCliHere(['dedup', input, ...args])));
     for (const [i, r] of results.entries()) {
       expect(r.code, cases[i][0].join(' ')).not.toBe(0);
       expect(r.stderr).toContain(cases[i][1]);

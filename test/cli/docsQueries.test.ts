@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const CPU = ['--backend', 'cpu', '--threads', '1'];
 const jsonl = (text: string): string => `${JSON.stringify({ id: 'q', text })}\n`;
@@ -45,7 +45,7 @@ describe('the docs’ query examples answer what they show', () => {
       ['index', 'add', idx, join(dir, 'old.jsonl'), '-o', join(dir, 'kept-old.jsonl'), ...CPU],
       ['index', 'add', idx, join(dir, 'new.jsonl'), '-o', join(dir, 'kept-new.jsonl'), ...CPU],
     ])
-      expect((await runCli([...args, '-q'])).code).toBe(0);
+      expect((await runCliHere([...args, '-q'])).code).toBe(0);
     const q = join(dir, 'q.jsonl');
     writeFileSync(q, jsonl('Permission is hereby granted, free of charge, to any person obtaining a copy'));
     expect(await matchIds([idx, q, '--top', '3', ...CPU])).toEqual(['MIT-0', 'Clips', 'MIT-feh']);

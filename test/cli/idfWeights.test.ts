@@ -1,4 +1,5 @@
-// --weights idf through the built CLI: the table written by --idf FILE and read back (the same signatures, the same
+// --weights idf through the built CLI (the runs after a command's first, and the refusals, in this process:
+// runCliHere): the table written by --idf FILE and read back (the same signatures, the same
 // identity, the file unchanged), recorded in the sidecar and shard metadata with the table's identity, signatures
 // equal to the BigInt reference of the idf elements, mixing refused (another weighting, another table, other
 // shingles), and exact verification deciding on idf-weighted Jaccard.
@@ -13,7 +14,7 @@ import { registerIdfTable } from '../../src/shingles/idfWeights.js';
 import { shingleDocumentReference } from '../../src/shingles/shingles.js';
 import { makeParams, paramDifferences, shingleOptionsOf } from '../../src/signatures/params.js';
 import { pairsToBigInts, signatureRef } from '../support/reference.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
   .toString('utf8')
@@ -43,11 +44,11 @@ describe('sign --weights idf --idf FILE', () => {
     expect(sidecar.params).toMatchObject({ weights: 'idf', idf: idf.identity });
     // Read back: the same table, the same signatures; counted again without keeping it: the same identity.
     expect(
-      (await runCli(['sign', input, '-o', b, '--weights', 'idf', '--idf', table, '-k', '16', ...CPU])).stderr,
+      (await runCliHere(['sign', input, '-o', b, '--weights', 'idf', '--idf', table, '-k', '16', ...CPU])).stderr,
     ).toBe('');
     expect(readFileSync(table)).toEqual(bytes);
     expect(readFileSync(b)).toEqual(readFileSync(a));
-    expect((await runCli(['sign', input, '-o', c, '--weights', 'idf', '-k', '16', ...CPU])).stderr).toBe('');
+    expect((await runCliHere(['sign', input, '-o', c, '--weights', 'idf', '-k', '16', ...CPU])).stderr).toBe('');
     expect(readFileSync(c)).toEqual(readFileSync(a));
 
     registerIdfTable(idf);
@@ -66,16 +67,16 @@ describe('sign --weights idf --idf FILE', () => {
     const half = corpus(dir, 'half.jsonl', lines.slice(0, 20));
     const [table, other] = [join(dir, 't.idf'), join(dir, 'other.idf')];
     const out = join(dir, 'sigs.npy');
-    await runCli(['sign', input, '-o', out, '--weights', 'idf', '--idf', table, ...CPU]);
-    await runCli(['sign', half, '-o', join(dir, 'half.npy'), '--weights', 'idf', '--idf', other, ...CPU]);
-    const dedup = (...args: string[]) => runCli(['dedup', input, '--signatures', out, '--dry-run', ...args, '-q']);
+    await runCliHere(['sign', input, '-o', out, '--weights', 'idf', '--idf', table, ...CPU]);
+    await runCliHere(['sign', half, '-o', join(dir, 'half.npy'), '--weights', 'idf', '--idf', other, ...CPU]);
+    const dedup = (...args: string[]) => runCliHere(['dedup', input, '--signatures', out, '--dry-run', ...args, '-q']);
     expect((await dedup('--idf', table)).stderr).toBe('');
     expect((await dedup()).stderr).toBe(''); // the corpus counted again: the same table
     expect((await dedup('--weights', 'none')).stderr).toMatch(/other weights \(weights: none vs idf\)/);
     expect((await dedup('--idf', other)).stderr).toMatch(
       /signed with another idf table \(idf: [0-9a-f]{32} vs [0-9a-f]{32}\)/,
     );
-    const shingles = await runCli([
+    const shingles = await runCliHere([
       'sign',
       input,
       '-o',
@@ -92,7 +93,7 @@ describe('sign --weights idf --idf FILE', () => {
     expect(shingles.stderr).toMatch(
       /t\.idf: this idf table was counted with other shingles \(n: 5 in the table vs 4\)/,
     );
-    const alone = await runCli(['sign', input, '-o', join(dir, 'x.npy'), '--idf', table, '-q']);
+    const alone = await runCliHere(['sign', input, '-o', join(dir, 'x.npy'), '--idf', table, '-q']);
     expect(alone.stderr).toMatch(/--idf FILE goes with --weights idf/);
     const ids = ['0'.repeat(32), '1'.repeat(32)];
     expect(
@@ -106,13 +107,13 @@ describe('sign --weights idf --idf FILE', () => {
     const dir = tempDir();
     const input = corpus(dir, 'in.jsonl', lines);
     const shards = [join(dir, 's1.parquet'), join(dir, 's2.parquet')];
-    await runCli(['sign', input, '--shard', '1/2', '-o', shards[0], '--weights', 'idf', ...CPU]);
-    await runCli(['sign', input, '--shard', '2/2', '-o', shards[1], '--weights', 'idf', '-n', '4', ...CPU]);
+    await runCliHere(['sign', input, '--shard', '1/2', '-o', shards[0], '--weights', 'idf', ...CPU]);
+    await runCliHere(['sign', input, '--shard', '2/2', '-o', shards[1], '--weights', 'idf', '-n', '4', ...CPU]);
     const [m1, m2] = [await readShardMeta(shards[0]), await readShardMeta(shards[1])];
     expect(m1.params.weights).toBe('idf');
     expect(m1.params.idf).toMatch(/^[0-9a-f]{32}$/);
     expect(m2.params.idf).not.toBe(m1.params.idf);
-    const cluster = await runCli(['cluster', ...shards, '--clusters', join(dir, 'c.csv'), '-q']);
+    const cluster = await runCliHere(['cluster', ...shards, '--clusters', join(dir, 'c.csv'), '-q']);
     expect(cluster.code).toBe(1);
     expect(cluster.stderr).toMatch(/idf: [0-9a-f]{32} vs [0-9a-f]{32}/);
   });
@@ -140,9 +141,9 @@ describe('index create --weights idf', () => {
     // Another table in its place (counted from fewer documents): refused, naming the file.
     const other = join(dir, 'other.idf');
     const fewer = corpus(dir, 'fewer.jsonl', lines.slice(0, 20));
-    await runCli(['sign', fewer, '-o', join(dir, 'x.npy'), '--weights', 'idf', '--idf', other, '-q']);
+    await runCliHere(['sign', fewer, '-o', join(dir, 'x.npy'), '--weights', 'idf', '--idf', other, '-q']);
     writeFileSync(join(index, 'idf-table.bin'), readFileSync(other));
-    const refused = await runCli(['query', index, join(dir, 'q.jsonl')]);
+    const refused = await runCliHere(['query', index, join(dir, 'q.jsonl')]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/corrupt index: .*idf-table\.bin: it is table [0-9a-f]{32}, the manifest records/);
   });
@@ -164,7 +165,7 @@ describe('dedup --weights idf', () => {
     const removed = async (weights: string): Promise<number> => {
       const report = join(dir, `${weights}.json`);
       const args = ['dedup', input, '--weights', weights, '--verify', 'exact', '--threshold', '0.8', '--dry-run'];
-      const result = await runCli([...args, '--report', report, ...CPU]);
+      const result = await runCliHere([...args, '--report', report, ...CPU]);
       expect(result.stderr).toBe('');
       return (JSON.parse(readFileSync(report, 'utf8')) as { removed: number }).removed;
     };

@@ -1,6 +1,7 @@
 /**
  * `gpudedup index …` and `gpudedup query` as a user runs them (the built CLI,
- * real processes, real files): a create + add + query round trip; a second
+ * real processes, real files; the states read back after a run, and the
+ * refusals of bad input, through runCliHere, in this process): a create + add + query round trip; a second
  * writer refused while an add runs (and a reader served meanwhile); SIGKILL
  * at points spread over `index add` (several seeds) leaving an index that
  * opens and answers exactly as before the add or as after it; a corrupt
@@ -11,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir, type CliResult } from '../support/cli.js';
+import { CLI, runCli, runCliHere, tempDir, type CliResult } from '../support/cli.js';
 
 /** A seeded generator (mulberry32). */
 function random(seed: number): () => number {
@@ -47,8 +48,9 @@ const ok = (result: CliResult): CliResult => {
 };
 const CPU = ['--backend', 'cpu', '--threads', '1'];
 
+/** `index stats --json`, run in this process (runCliHere): the state a test reads after the process it checks. */
 function statsOf(dir: string): Promise<{ documents: number; removed: number; segments: number }> {
-  return runCli(['index', 'stats', dir, '--json']).then((r) => JSON.parse(ok(r).stdout));
+  return runCliHere(['index', 'stats', dir, '--json']).then((r) => JSON.parse(ok(r).stdout));
 }
 
 describe('index create, add, query: a round trip', () => {
@@ -218,7 +220,9 @@ describe('SIGKILL in the middle of index add', () => {
       jsonl([...b.slice(0, 40), ...b.slice(-20), ...a.slice(200, 220)].map((d, i) => ({ id: `p${i}`, text: d.text }))),
     );
     ok(await runCli(['index', 'create', base, join(dir, 'a.jsonl'), ...CPU]));
-    const answers = async (index: string): Promise<string> => ok(await runCli(['query', index, probe, ...CPU])).stdout;
+    // The states read back in this process (runCliHere): 9 kill points would start 20 to 30 more processes.
+    const answers = async (index: string): Promise<string> =>
+      ok(await runCliHere(['query', index, probe, ...CPU])).stdout;
     const before = { stats: await statsOf(base), answers: await answers(base) };
     const complete = join(dir, 'complete');
     cpSync(base, complete, { recursive: true });
@@ -252,7 +256,7 @@ describe('SIGKILL in the middle of index add', () => {
         seen[which === before ? 'before' : 'after']++;
         // The dead writer's lock is no obstacle: the add runs again (or, done already, is refused for its ids).
         if (which === before) {
-          ok(await runCli(['index', 'add', index, join(dir, 'b.jsonl'), ...CPU]));
+          ok(await runCliHere(['index', 'add', index, join(dir, 'b.jsonl'), ...CPU]));
           expect(await answers(index)).toBe(after.answers);
         }
       }
@@ -350,7 +354,7 @@ describe('damage and bad input', () => {
     const dir = tempDir();
     const index = join(dir, 'index');
     writeFileSync(join(dir, 'a.jsonl'), jsonl(documents('a', 20, 9)));
-    ok(await runCli(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
+    ok(await runCliHere(['index', 'create', index, join(dir, 'a.jsonl'), ...CPU]));
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, jsonl(documents('b', 2, 10)) + '{"id":"b9","text":\n');
     const result = await runCli(['index', 'add', index, bad, ...CPU]);
@@ -359,36 +363,36 @@ describe('damage and bad input', () => {
     expect(await statsOf(index)).toMatchObject({ documents: 20 });
     const again = join(dir, 'again.jsonl');
     writeFileSync(again, jsonl([{ id: 'new0', text: 'a new text' }, documents('a', 20, 9)[7]]));
-    const twice = await runCli(['index', 'add', index, again, ...CPU]);
+    const twice = await runCliHere(['index', 'add', index, again, ...CPU]);
     expect(twice.code).toBe(1);
     expect(twice.stderr.startsWith(`gpudedup: ${again}:2: id "a7" is already in the index`), twice.stderr).toBe(true);
     expect(twice.stderr).not.toMatch(/of the add/);
     const fresh = join(dir, 'fresh');
-    const create = await runCli(['index', 'create', fresh, bad, ...CPU]);
+    const create = await runCliHere(['index', 'create', fresh, bad, ...CPU]);
     expect(create.stderr).toContain(`${bad}:3: `);
     expect(existsSync(fresh)).toBe(false); // read before the directory becomes an index
-    const missing = await runCli(['index', 'add', index, join(dir, 'nope.jsonl'), ...CPU]);
+    const missing = await runCliHere(['index', 'add', index, join(dir, 'nope.jsonl'), ...CPU]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('nope.jsonl');
-    const inside = await runCli(['index', 'add', index, bad, '--matches', join(index, 'm.csv'), ...CPU]);
+    const inside = await runCliHere(['index', 'add', index, bad, '--matches', join(index, 'm.csv'), ...CPU]);
     expect(inside.stderr).toMatch(/is inside the index/);
   });
 
   it('index create refuses an existing index, and other parameters are named', async () => {
     const dir = tempDir();
     const index = join(dir, 'index');
-    ok(await runCli(['index', 'create', index, ...CPU]));
-    const again = await runCli(['index', 'create', index, '-k', '64', ...CPU]);
+    ok(await runCliHere(['index', 'create', index, ...CPU]));
+    const again = await runCliHere(['index', 'create', index, '-k', '64', ...CPU]);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
       `gpudedup: ${index} is already an index: add to it with gpudedup index add, or choose a new directory\n`,
     );
     writeFileSync(join(dir, 'c.jsonl'), jsonl(documents('c', 5, 15)));
-    const withCorpus = await runCli(['index', 'create', index, join(dir, 'c.jsonl'), ...CPU]);
+    const withCorpus = await runCliHere(['index', 'create', index, join(dir, 'c.jsonl'), ...CPU]);
     expect(withCorpus.stderr).toMatch(/is already an index/);
-    const noCorpus = await runCli(['index', 'create', join(dir, 'x'), '-o', join(dir, 'k.jsonl'), ...CPU]);
+    const noCorpus = await runCliHere(['index', 'create', join(dir, 'x'), '-o', join(dir, 'k.jsonl'), ...CPU]);
     expect(noCorpus.stderr).toMatch(/give corpus files to add/);
-    const slots = await runCli(['index', 'create', join(dir, 'other'), '--slot-bits', '8', ...CPU]);
+    const slots = await runCliHere(['index', 'create', join(dir, 'other'), '--slot-bits', '8', ...CPU]);
     expect(slots.stderr).toMatch(/--slot-bits 8/);
   });
 });

@@ -12,7 +12,7 @@ import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { startServer } from '../../src/server/http.js';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const LINES = [
   'alpha beta gamma delta epsilon zeta eta theta iota',
@@ -114,7 +114,7 @@ describe('index messages', () => {
 
   it('--top abc says "abc", not NaN; --scheme datasketch-affine32 is not refused for a --slot-bits never given', async () => {
     const { idx, corpus } = await indexed();
-    const top = await runCli(['query', idx, corpus, '--top', 'abc']);
+    const top = await runCliHere(['query', idx, corpus, '--top', 'abc']);
     expect(top.stderr).toMatch(/top must be an integer from 1 to 10000, got "abc"/);
     expect(top.stderr).not.toMatch(/NaN/);
     const datasketch = await runCli(['index', 'create', join(tempDir(), 'ds'), '--scheme', 'datasketch-affine32']);

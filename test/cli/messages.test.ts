@@ -5,7 +5,7 @@ import { readFileSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const dir = tempDir('gpudedup-messages-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ writeFileSync(
 
 describe('an invalid option value', () => {
   it('is the one-line error and where to find the options, not the whole help', async () => {
-    const result = await runCli(['dedup', corpus, '--verify', 'exactt', '--backend', 'cpu']);
+    const result = await runCliHere(['dedup', corpus, '--verify', 'exactt', '--backend', 'cpu']);
     expect(result.code).toBe(1);
     // The options table's message (src/options.ts), the same in the library and the tab.
     expect(result.stderr).toBe(
@@ -33,7 +33,7 @@ describe('plot paths of the wrong kind', () => {
   it('--plot naming a directory is refused before any work, naming it', async () => {
     const plots = join(dir, 'a-directory');
     mkdirSync(plots);
-    const result = await runCli(['params', '-t', '0.8', '--plot', plots]);
+    const result = await runCliHere(['params', '-t', '0.8', '--plot', plots]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`gpudedup: --plot ${plots}: is a directory; give a file name\n`);
     expect(result.stdout).toBe('');

@@ -8,7 +8,7 @@ import { readSignatureFile } from '../../src/formats/shards/signatureFile.js';
 import { makeParams, paramDifferences, SCHEMES, schemeOf } from '../../src/signatures/params.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { ophSignatureRef, pairsToBigInts } from '../support/reference.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
   .toString('utf8')
@@ -71,7 +71,7 @@ describe('the signing scheme as a parameter', () => {
     ]);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    const mixed = await runCli([
+    const mixed = await runCliHere([
       'dedup',
       join(dir, 'in.jsonl'),
       '--signatures',

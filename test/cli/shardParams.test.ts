@@ -3,8 +3,8 @@
  * shard signed with another `--text-field` was joined (exit 0, 81 of 1,000
  * kept flags wrong). Every option of the table (src/options.ts) that changes
  * a signature, a shingle set, the banding, or which documents a shard holds
- * and by what id is given to one shard of two, through the built CLI, and
- * `cluster` must exit 1 naming that option; the same two shards signed alike
+ * and by what id is given to one shard of two, through the CLI's command line
+ * (in this process), and `cluster` must exit 1 naming that option; the same two shards signed alike
  * join. Options that change neither (backend, threads, batch size) and
  * cluster's own (verify's rule, the cluster check, keep first|longest) are
  * not a shard's.
@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 import { rng } from '../support/reference.js';
 
 const dir = tempDir();
@@ -72,9 +72,10 @@ describe('cluster: shards signed otherwise are refused, naming the option', () =
     'sign --shard 2/2 %j',
     async (option, named) => {
       const second = join(dir, `${option.join('_').replace(/[^\w.]/g, '')}-2.parquet`);
-      const signed = await runCli(['sign', corpus, '--shard', '2/2', '-o', second, ...option, ...base]);
+      // In this process (runCliHere): 18 variants would start 36 processes; the shards alike join in real ones.
+      const signed = await runCliHere(['sign', corpus, '--shard', '2/2', '-o', second, ...option, ...base]);
       expect(signed.code, signed.stderr).toBe(0);
-      const joined = await runCli(['cluster', first, second, '--clusters', join(dir, 'out.csv'), '-q']);
+      const joined = await runCliHere(['cluster', first, second, '--clusters', join(dir, 'out.csv'), '-q']);
       expect(joined.code, joined.stderr).toBe(1);
       expect(joined.stderr).toMatch(/does not match/);
       expect(joined.stderr).toMatch(named);

@@ -10,7 +10,7 @@ import { makeHashFamily } from '../../src/signatures/hashFamily.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { u64 } from '../../src/math/u64.js';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
 const sampleLines = gunzipSync(readFileSync(SAMPLE)).toString('utf8').split('\n').filter(Boolean);
@@ -215,7 +215,7 @@ describe('gpudedup sign on bad input', () => {
 
   it('names a missing input file', async () => {
     const dir = tempDir();
-    const result = await runCli(['sign', join(dir, 'nope.jsonl'), '-o', join(dir, 'o.npy'), '-q']);
+    const result = await runCliHere(['sign', join(dir, 'nope.jsonl'), '-o', join(dir, 'o.npy'), '-q']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/nope\.jsonl: no such file or directory/);
   });

@@ -1,5 +1,6 @@
-// --scheme simhash through the built CLI: sign records the scheme with k = 64; dedup bands by --max-hamming (h + 1
-// block tables), decides by Hamming distance, and refuses the flags that do not apply to it.
+// --scheme simhash through the built CLI (a command's further runs and the refusals in this process: runCliHere):
+// sign records the scheme with k = 64; dedup bands by --max-hamming (h + 1 block tables), decides by Hamming
+// distance, and refuses the flags that do not apply to it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { makeParams, SCHEMES } from '../../src/signatures/params.js';
 import { fingerprintOf, signBatchSimhash, simhashKey } from '../../src/signatures/simhash.js';
 import { pack } from '../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 
 const CPU = ['--backend', 'cpu', '--threads', '1'];
 
@@ -46,7 +47,7 @@ describe('--scheme simhash', () => {
       parameters: { bands: number; rows: number; threshold: number; verify: string };
     };
     expect(r.parameters).toMatchObject({ bands: 10, rows: 26, threshold: 61 / 64, verify: 'estimate' });
-    const defaults = await runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q']);
+    const defaults = await runCliHere(['dedup', input, '--scheme', 'simhash', '--dry-run', '--report', report, '-q']);
     expect(defaults.stderr).toBe('');
     expect((JSON.parse(readFileSync(report, 'utf8')) as typeof r).parameters.verify).toBe('hybrid');
     // One word of 200 changes 5 of 196 word 5-grams: cosine ≈ 0.97, θ / π ≈ 0.07, about 5 bits apart on average. The
@@ -66,7 +67,7 @@ describe('--scheme simhash', () => {
     expect(r.removed).toBe(within);
     expect(within).toBeGreaterThan(0);
     const wide = join(dir, 'wide.json');
-    await runCli([...args.slice(0, -3), '--max-hamming', '15', '--report', wide, '-q']);
+    await runCliHere([...args.slice(0, -3), '--max-hamming', '15', '--report', wide, '-q']);
     expect((JSON.parse(readFileSync(wide, 'utf8')) as { removed: number }).removed).toBe(10);
 
     const out = join(dir, 'sigs.npy');
@@ -84,7 +85,7 @@ describe('--scheme simhash', () => {
     const run = async (verify: string, h: number, threads: string): Promise<Report> => {
       const report = join(dir, `${verify}-${h}-${threads}.json`);
       const args = ['dedup', input, '--scheme', 'simhash', '--verify', verify, '--max-hamming', String(h)];
-      const result = await runCli([...args, '--threads', threads, '--dry-run', '--report', report, '-q']);
+      const result = await runCliHere([...args, '--threads', threads, '--dry-run', '--report', report, '-q']);
       expect(result.stderr).toBe('');
       return JSON.parse(readFileSync(report, 'utf8')) as Report;
     };
@@ -104,7 +105,7 @@ describe('--scheme simhash', () => {
     const dir = tempDir();
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, corpus());
-    const run = (args: string[]) => runCli(['dedup', input, '--scheme', 'simhash', '--dry-run', '-q', ...args]);
+    const run = (args: string[]) => runCliHere(['dedup', input, '--scheme', 'simhash', '--dry-run', '-q', ...args]);
     expect((await run(['-t', '0.9'])).stderr).toMatch(/bands by --max-hamming, not --threshold/);
     expect((await run(['--bands', '4', '--rows', '16'])).stderr).toMatch(/not --bands/);
     expect((await run(['--audit', '10'])).stderr).toMatch(/not --audit/);
@@ -116,9 +117,9 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
     const dir = tempDir();
     const [input, index] = [join(dir, 'in.jsonl'), join(dir, 'index')];
     writeFileSync(input, corpus());
-    const refused = await runCli(['index', 'create', join(dir, 'other'), '--scheme', 'simhash', '-t', '0.9']);
+    const refused = await runCliHere(['index', 'create', join(dir, 'other'), '--scheme', 'simhash', '-t', '0.9']);
     expect(refused.stderr).toMatch(/bands by --max-hamming, not --threshold/);
-    const hamming = await runCli(['index', 'create', join(dir, 'other'), '--max-hamming', '4']);
+    const hamming = await runCliHere(['index', 'create', join(dir, 'other'), '--max-hamming', '4']);
     expect(hamming.stderr).toMatch(/--max-hamming applies to --scheme simhash only/);
     const created = await runCli([
       'index',
@@ -143,18 +144,18 @@ describe('--scheme simhash in the index (test/lshIndex/simhashIndex.test.ts: its
       .map((l) => JSON.parse(l) as { matches: { exact: number }[] });
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line.matches[0].exact).toBe(1); // itself first
-    const containment = await runCli(['query', index, queries, '--containment', '0.5', ...CPU]);
+    const containment = await runCliHere(['query', index, queries, '--containment', '0.5', ...CPU]);
     expect(containment.stderr).toMatch(/containment .* simhash index answers top K and threshold queries/);
   });
 });
 
 describe('gpudedup params --max-hamming', () => {
   it('explains the block tables and Hamming against cosine (P[bit differs] = θ / π)', async () => {
-    const text = await runCli(['params', '--max-hamming', '3']);
+    const text = await runCliHere(['params', '--max-hamming', '3']);
     expect(text.stdout).toMatch(/5 blocks of 12–13 bits, 10 block tables of 2 \(25–26 bits\)/);
     expect(text.stdout).toMatch(/probability θ \/ π/);
     expect(text.stdout).toMatch(/cosine ≳ 0\.9892/);
-    const json = JSON.parse((await runCli(['params', '--max-hamming', '4', '--json'])).stdout) as {
+    const json = JSON.parse((await runCliHere(['params', '--max-hamming', '4', '--json'])).stdout) as {
       blocks: number;
       bitsPerBlock: { least: number; most: number };
       tables: number;

@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 describe('--skip-invalid that leaves no document', () => {
   it('dedup, sign, substrings (with and without --against), index create and query refuse it', async () => {
@@ -26,7 +26,7 @@ describe('--skip-invalid that leaves no document', () => {
       [['query', join(dir, 'idx'), corpus, '-o', out('answers.jsonl')], 'answers.jsonl'],
     ];
     for (const [args, written] of cases) {
-      const r = await runCli([...args, '--skip-invalid', '-q']);
+      const r = await runCliHere([...args, '--skip-invalid', '-q']);
       expect(r.code, args.join(' ')).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines, args.join(' ')).toHaveLength(1);

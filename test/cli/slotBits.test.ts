@@ -10,7 +10,7 @@ import { readSignatureFile } from '../../src/formats/shards/signatureFile.js';
 import { makeParams } from '../../src/signatures/params.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { pairsToBigInts, signatureRef } from '../support/reference.js';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
   .toString('utf8')
@@ -31,7 +31,7 @@ describe('gpudedup sign --slot-bits b < 32', () => {
     for (const b of ['4', '64'])
       expect(
         (
-          await runCli([
+          await runCliHere([
             'sign',
             input,
             '-o',
@@ -62,7 +62,7 @@ describe('gpudedup sign --slot-bits b < 32', () => {
     const reports: Report[] = [];
     for (const b of ['4', '64']) {
       const report = join(dir, `r${b}.json`);
-      const run = await runCli([
+      const run = await runCliHere([
         'dedup',
         '--signatures',
         join(dir, `s${b}.npy`),
@@ -81,7 +81,7 @@ describe('gpudedup sign --slot-bits b < 32', () => {
     expect(reports[0].candidates.pairs).toBe(reports[1].candidates.pairs);
     expect(reports[0].candidates.pairs).toBeGreaterThan(0);
 
-    const mixed = await runCli([
+    const mixed = await runCliHere([
       'dedup',
       '--signatures',
       join(dir, 's4.npy'),
@@ -94,7 +94,7 @@ describe('gpudedup sign --slot-bits b < 32', () => {
     ]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/slotBits: 4 vs 64; bandKeys: 4 bands × 8 rows vs none/);
-    const otherBands = await runCli([
+    const otherBands = await runCliHere([
       'dedup',
       '--signatures',
       join(dir, 's4.npy'),
@@ -117,7 +117,7 @@ describe('gpudedup sign --slot-bits b < 32', () => {
     const reports: Report[] = [];
     for (const b of ['8', '64']) {
       const report = join(dir, `r${b}.json`);
-      const run = await runCli([
+      const run = await runCliHere([
         'dedup',
         input,
         '--slot-bits',

@@ -41,7 +41,7 @@ describe('small messages', () => {
   it('substrings says "1 round" and "1 repeated span"; a missing corpus comes before "nothing to write"', async () => {
     const dir = tempDir();
     const input = corpus(dir);
-    const r = await runCli(['substrings', input, '--report', join(dir, 'r.json'), '--min-length', '20']);
+    const r = await runCliHere(['substrings', input, '--report', join(dir, 'r.json'), '--min-length', '20']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/windows in 1 round on 1 thread,/);
     expect(r.stdout).toMatch(/ 1 repeated span of ≥ 20 bytes \(\d+ bytes\)/);

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const P =
   'This paragraph is boilerplate that every page repeats, a licence header of sorts, long enough to count: ☃ éè.';
@@ -171,7 +171,7 @@ describe('gpudedup substrings', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(args);
+      const r = await runCliHere(args);
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);

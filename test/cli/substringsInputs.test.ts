@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const P = 'the repeated block of text that is long enough to be cut here, word for word, in both of them';
 
@@ -89,7 +89,7 @@ describe("substrings refuses the other mode's flags (item 2) and repeated ids (i
       ['--min-length', '40'],
       ['--min-tokens', '5'],
     ]) {
-      const r = await runCli(['substrings', same, '--spans', join(dir, 'spans.csv'), ...mode]);
+      const r = await runCliHere(['substrings', same, '--spans', join(dir, 'spans.csv'), ...mode]);
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/same\.jsonl:2: id "a" repeats the id of .*same\.jsonl:1; ids must be unique/);
     }
@@ -128,7 +128,7 @@ describe('substrings drops a document left with no token (item 4) and names bina
     writeFileSync(join(corpus, 'b.txt'), `another ${P}\n`);
     writeFileSync(join(corpus, 'blob.bin'), Buffer.from([0, 1, 2, 0, 0, 0xff, 0xfe, 0, 7]));
     const report = join(dir, 'r.json');
-    const r = await runCli(['substrings', corpus, '--report', report, '--min-length', '40']);
+    const r = await runCliHere(['substrings', corpus, '--report', report, '--min-length', '40']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/skipped .*blob\.bin: a binary file/);
     expect(r.stdout).toMatch(/skipped +1 binary file \(.*blob\.bin\)/);

@@ -10,7 +10,7 @@ import { readSignatureFile } from '../../src/formats/shards/signatureFile.js';
 import { makeParams, paramDifferences, shingleOptionsOf } from '../../src/signatures/params.js';
 import { shingleDocumentReference } from '../../src/shingles/shingles.js';
 import { pairsToBigInts, signatureRef } from '../support/reference.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const lines = gunzipSync(readFileSync('data/sample.jsonl.gz'))
   .toString('utf8')
@@ -49,9 +49,9 @@ describe('sign and dedup --weights counts', () => {
       expect(pairsToBigInts(file.words.subarray(32 * d, 32 * (d + 1)))).toEqual(signatureRef(elements, 16, 42n));
     });
     const report = join(dir, 'r.json');
-    const ok = await runCli(['dedup', input, '--signatures', out, '--dry-run', '--report', report, '-q']);
+    const ok = await runCliHere(['dedup', input, '--signatures', out, '--dry-run', '--report', report, '-q']);
     expect(ok.stderr).toBe('');
-    const mixed = await runCli(['dedup', input, '--signatures', out, '--weights', 'none', '--dry-run', '-q']);
+    const mixed = await runCliHere(['dedup', input, '--signatures', out, '--weights', 'none', '--dry-run', '-q']);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/different parameters.*weights: counts vs none/);
     const containment = await runCli([
@@ -95,11 +95,11 @@ describe('shards and the index record the weighting', () => {
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, lines.join('\n') + '\n');
     const shards = [join(dir, 's1.parquet'), join(dir, 's2.parquet')];
-    await runCli(['sign', input, '--shard', '1/2', '-o', shards[0], '--weights', 'counts', ...CPU]);
-    await runCli(['sign', input, '--shard', '2/2', '-o', shards[1], ...CPU]);
+    await runCliHere(['sign', input, '--shard', '1/2', '-o', shards[0], '--weights', 'counts', ...CPU]);
+    await runCliHere(['sign', input, '--shard', '2/2', '-o', shards[1], ...CPU]);
     expect((await readShardMeta(shards[0])).params.weights).toBe('counts');
     expect((await readShardMeta(shards[1])).params.weights).toBeUndefined();
-    const cluster = await runCli(['cluster', ...shards, '--clusters', join(dir, 'c.csv'), '-q']);
+    const cluster = await runCliHere(['cluster', ...shards, '--clusters', join(dir, 'c.csv'), '-q']);
     expect(cluster.code).toBe(1);
     expect(cluster.stderr).toMatch(/weights: counts vs none/);
   });

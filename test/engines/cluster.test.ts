@@ -1,6 +1,7 @@
 /**
  * `gpudedup sign --shard` + `gpudedup cluster` against `gpudedup dedup`,
- * through the built CLI: with the defaults of both (hybrid verification, the
+ * through the CLI's command line (run in this process; two refusals as real
+ * processes): with the defaults of both (hybrid verification, the
  * representative check), 1, 2 and 4 shards joined in DuckDB give dedup's
  * clusters file byte for byte, and `dedup --clusters-from` its kept documents
  * (Spark: clusterSpark.test.ts, a file of its own so that the two run side by
@@ -15,7 +16,7 @@ import { readShardMeta } from '../../src/formats/shards/shardSet.js';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, runCliHere, tempDir } from '../support/cli.js';
 import { shingleDocument } from '../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../src/signatures/params.js';
 import { setValues } from '../../src/formats/shards/shardFile.js';
@@ -48,8 +49,13 @@ function referenceSet(): string {
 const shardsOf = (name: string, n: number): string[] =>
   Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
+/**
+ * A command run in this process (runCliHere): the ~90 runs here would each pay a process's start-up and module
+ * loading, about 0.6 CPU-second. The refusals of a missing shard and of another corpus's clusters run the built CLI
+ * as real processes, with their exit statuses.
+ */
 async function cli(args: string[]): Promise<string> {
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   if (result.code !== 0) throw new Error(`gpudedup ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
@@ -91,9 +97,10 @@ function chainCorpus(): string {
   return scored.map((d) => JSON.stringify(d)).join('\n') + '\n';
 }
 
-const sign = (input: string, shards: string[], extra: string[] = []): Promise<string>[] =>
-  shards.map((out, i) =>
-    cli([
+/** Signs `input` into `shards`, one after the other (runs in this process share its standard output). */
+async function sign(input: string, shards: string[], extra: string[] = []): Promise<void> {
+  for (const [i, out] of shards.entries())
+    await cli([
       'sign',
       input,
       '--shard',
@@ -106,23 +113,19 @@ const sign = (input: string, shards: string[], extra: string[] = []): Promise<st
       '1',
       '-q',
       ...extra,
-    ]),
-  );
+    ]);
+}
 
 beforeAll(async () => {
   writeFileSync(CHAINS, chainCorpus());
   writeFileSync(REFERENCE, referenceSet());
-  for (const n of [1, 2, 4]) await Promise.all(sign(SAMPLE, shardsOf('sample', n)));
-  await Promise.all([
-    ...sign(CHAINS, shardsOf('chains', 2)),
-    ...sign(CHAINS, shardsOf('chains-lists', 2), ['--shard-lists']),
-    ...sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate']),
-  ]);
-  await Promise.all([
-    ...sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']),
-    ...sign(REFERENCE, shardsOf('reference', 1), ['--shard-lists']),
-    ...sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate']),
-  ]);
+  for (const n of [1, 2, 4]) await sign(SAMPLE, shardsOf('sample', n));
+  await sign(CHAINS, shardsOf('chains', 2));
+  await sign(CHAINS, shardsOf('chains-lists', 2), ['--shard-lists']);
+  await sign(SAMPLE, shardsOf('estimate', 2), ['--verify', 'estimate']);
+  await sign(CHAINS, shardsOf('scored', 2), ['--keep', 'field:score']);
+  await sign(REFERENCE, shardsOf('reference', 1), ['--shard-lists']);
+  await sign(REFERENCE, shardsOf('reference-estimate', 1), ['--verify', 'estimate']);
 }, 600_000);
 
 interface Expected {
@@ -268,7 +271,7 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
       ...bands,
     ]);
     expect(dedupStdout).toMatch(/\d\d split off by the representative check/);
-    const result = await runCli([
+    const result = await runCliHere([
       'cluster',
       ...shardsOf('chains', 2),
       ...options,
@@ -284,7 +287,7 @@ describe('cluster settings equal dedup with the same settings (DuckDB, the chain
   it('--verify estimate on shards signed for it (no shingle sets), and hybrid refuses them', async () => {
     const shards = shardsOf('estimate', 2);
     await checkAgainstDedup(SAMPLE, shards, 'duckdb', ['--verify', 'estimate', '--cluster-check', 'none']);
-    const result = await runCli(['cluster', ...shards, '--clusters', join(dir, 'refused.csv')]);
+    const result = await runCliHere(['cluster', ...shards, '--clusters', join(dir, 'refused.csv')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--verify hybrid needs the shingle sets, and .*estimate-1-of-2\.parquet has none/);
   }, 300_000);
@@ -310,7 +313,7 @@ describe('cluster --against reference shards equals dedup --against (DuckDB, the
   );
 
   it('refuses a reference signed otherwise, naming the difference', async () => {
-    const result = await runCli([
+    const result = await runCliHere([
       'cluster',
       ...shardsOf('sample', 2),
       '--against',
@@ -387,7 +390,7 @@ describe('shards with text ranges (v4)', () => {
     await cli(['sign', copy, '--shard', '1/1', '-o', shard, '--backend', 'cpu', '-q']);
     const clusters = ['--clusters', join(dir, 'refused.csv')];
     const stderrOf = async (args: string[]): Promise<string> => {
-      const result = await runCli(['cluster', shard, ...args, ...clusters]);
+      const result = await runCliHere(['cluster', shard, ...args, ...clusters]);
       expect(result.code).toBe(1);
       return result.stderr.trim();
     };
@@ -400,7 +403,7 @@ describe('shards with text ranges (v4)', () => {
     utimesSync(copy, new Date(), new Date(Date.now() + 5000));
     expect(await stderrOf([])).toMatch(/chains-copy\.jsonl changed since the shards were signed .*--shard-lists/);
     expect(
-      (await runCli(['cluster', shard, '--verify', 'estimate', '--cluster-check', 'none', ...clusters])).code,
+      (await runCliHere(['cluster', shard, '--verify', 'estimate', '--cluster-check', 'none', ...clusters])).code,
     ).toBe(0);
     rmSync(copy);
     expect(await stderrOf([])).toMatch(/chains-copy\.jsonl is missing/);

@@ -1,6 +1,6 @@
 /**
- * `sign --shard --scheme simhash` + `cluster` (DuckDB) against `dedup --scheme simhash`, through the built CLI: the
- * clusters file byte for byte and dedup's candidate and verified counts, on a corpus of planted near-duplicates
+ * `sign --shard --scheme simhash` + `cluster` (DuckDB) against `dedup --scheme simhash`, through the CLI's command
+ * line (run in this process): the clusters file byte for byte and dedup's candidate and verified counts, on a corpus of planted near-duplicates
  * (word substitutions and sliding windows, which chain), with 1 and 3 shards, each verification, --max-hamming 3 and
  * 8, the cluster check's settings, --keep longest, --weights counts and --against; shards of another scheme or
  * weighting are refused together, and so are --threshold and --max-hamming where they do not apply. Spark (with
@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCliHere, tempDir } from '../support/cli.js';
 import { sparkWanted } from '../support/spark.js';
 
 const dir = tempDir();
@@ -51,14 +51,18 @@ function planted(): { id: string; text: string }[] {
 
 const jsonl = (docs: readonly object[]): string => docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
 
+/**
+ * The command line run in this process (runCliHere), one command at a time: ~60 runs here, each of which would pay a
+ * process's start-up and module loading (test/engines/cluster.test.ts keeps real processes for cluster's refusals).
+ */
 async function cli(args: string[]): Promise<string> {
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   if (result.code !== 0) throw new Error(`gpudedup ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
 
 async function refused(args: string[]): Promise<string> {
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   expect(result.code).not.toBe(0);
   return result.stderr;
 }

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { tempDir, runCliHere } from '../support/cli.js';
 import { openDuckDb, runOps } from '../../src/engines/duckdb.js';
 import { starLoop } from '../../src/engines/sqlParts.js';
 
@@ -93,7 +93,7 @@ describe('connected components by large-star / small-star', () => {
     writeFileSync(input, lines.join('\n') + '\n');
     const shard = join(dir, 'chain.parquet');
     const ok = async (args: string[]) => {
-      const result = await runCli(args);
+      const result = await runCliHere(args);
       expect(result.code, result.stderr).toBe(0);
       return result;
     };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BufferedFile } from '../../src/formats/files/tableWriter.js';
 import { flatSchema, ParquetFile } from '../../src/formats/parquet/parquetFile.js';
 import { listInputFiles, readDocuments } from '../../src/io/readDocuments.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { tempDir, runCliHere } from '../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../support/formatCorpus.js';
 
@@ -43,7 +43,7 @@ describe('compressed outputs', () => {
     const input = join(dir, 'corpus.jsonl');
     writeFileSync(input, toJsonLines(formatCorpus().slice(0, 600)));
     const run = async (suffix: string): Promise<void> => {
-      const result = await runCli([
+      const result = await runCliHere([
         'dedup',
         input,
         '-o',

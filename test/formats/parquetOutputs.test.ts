@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { tempDir, runCliHere } from '../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../support/formatCorpus.js';
 
@@ -12,7 +12,7 @@ const typed = join(dir, 'typed.parquet');
 const path = (name: string): string => join(dir, name);
 
 async function dedup(args: string[]): Promise<void> {
-  const result = await runCli(['dedup', ...args, '--backend', 'cpu', '--threads', '1', '-q']);
+  const result = await runCliHere(['dedup', ...args, '--backend', 'cpu', '--threads', '1', '-q']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
 }

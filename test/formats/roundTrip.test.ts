@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../support/duckdb.js';
 
 const SCRIPT = join(process.cwd(), 'test/support/roundTrip.py');
@@ -44,7 +44,7 @@ const dir = run ? tempDir('gpudedup-round-trip-') : '';
 const path = (name: string): string => join(dir, name);
 
 async function dedup(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return runCli(['dedup', ...args, '--backend', 'cpu', '--threads', '1', '-q']);
+  return runCliHere(['dedup', ...args, '--backend', 'cpu', '--threads', '1', '-q']);
 }
 
 async function dedupOk(args: string[]): Promise<void> {

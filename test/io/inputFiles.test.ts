@@ -6,7 +6,7 @@ import { chmodSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listInputFiles } from '../../src/io/readDocuments.js';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const dir = tempDir('gpudedup-inputfiles-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +62,7 @@ describe('a directory walk', () => {
       `${licenses}: 2 paths to a file or directory already read, not read again: ${join(licenses, 'GPL-3')} (= ${join(licenses, 'GPL')}), ${join(licenses, 'X11')} (= ${join(licenses, 'MIT')})`,
     ]);
     // The CLI prints the note; every text is a document.
-    const result = await runCli(['sign', licenses, '-o', join(dir, 'licenses.npy'), '--backend', 'cpu']);
+    const result = await runCliHere(['sign', licenses, '-o', join(dir, 'licenses.npy'), '--backend', 'cpu']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('2 paths to a file or directory already read, not read again');
     expect(result.stdout).toMatch(/^signed 3 documents/);
@@ -106,7 +106,7 @@ describe('an input that cannot be opened', () => {
     const top = folder('eloop');
     symlinkSync('b', join(top, 'a'));
     symlinkSync('a', join(top, 'b'));
-    const result = await runCli(['sign', join(top, 'a'), '-o', join(dir, 'eloop.npy'), '--backend', 'cpu']);
+    const result = await runCliHere(['sign', join(top, 'a'), '-o', join(dir, 'eloop.npy'), '--backend', 'cpu']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`gpudedup: ${join(top, 'a')}: too many symbolic links encountered (ELOOP, stat)\n`);
   });

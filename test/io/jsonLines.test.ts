@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_READ, InputError } from '../../src/io/documents.js';
 import { parseJsonLine } from '../../src/io/jsonLines.js';
 import { listInputFiles, readDocuments } from '../../src/io/readDocuments.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../support/cli.js';
 
 const dir = tempDir('gpudedup-jsonlines-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,7 +85,7 @@ describe('input that is not one JSON object per line', () => {
   it('a JSON object over several lines (a .json file holding {"data": [...]}) says what is expected', async () => {
     const path = join(dir, 'object.json');
     writeFileSync(path, JSON.stringify({ data: [{ text: 'one' }, { text: 'two' }] }, null, 2));
-    const result = await runCli(['sign', path, '-o', join(dir, 'object.npy'), '--backend', 'cpu', '-q']);
+    const result = await runCliHere(['sign', path, '-o', join(dir, 'object.npy'), '--backend', 'cpu', '-q']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       new RegExp(`^gpudedup: ${path}:1: malformed JSON \\(.*; expected one JSON object per line\\)\\n$`),

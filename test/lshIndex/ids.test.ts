@@ -16,7 +16,7 @@ import { createMemoryIndex } from '../../src/lshIndex/memoryIndex.js';
 import { resolveParameters } from '../../src/lshIndex/options.js';
 import { inlineIndexSigner } from '../../src/lshIndex/signing.js';
 import { startServer } from '../../src/server/http.js';
-import { runCli, tempDir } from '../support/cli.js';
+import { tempDir, runCliHere } from '../support/cli.js';
 
 const TEXT = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
 const OTHER = 'one two three four five six seven eight nine ten eleven';
@@ -87,7 +87,9 @@ describe('ids that are not valid Unicode are refused', () => {
       const input = join(dir, 'a.jsonl');
       writeFileSync(input, LINES);
       const args = command.map((a) => (/^(OUT|IDX)/.test(a) ? join(dir, a) : a));
-      const result = await runCli(command[0] === 'index' ? [...args, input] : [command[0], input, ...args.slice(1)]);
+      const result = await runCliHere(
+        command[0] === 'index' ? [...args, input] : [command[0], input, ...args.slice(1)],
+      );
       expect(result.code).not.toBe(0);
       expect(result.stderr).toMatch(
         new RegExp(
@@ -104,7 +106,7 @@ describe('ids that are not valid Unicode are refused', () => {
     await (await createIndex(idx)).close();
     const ids = join(dir, 'ids.jsonl');
     writeFileSync(ids, '{"id":"a"}\n{"id":"\\udfff"}\n');
-    const result = await runCli(['index', 'remove', idx, '--ids', ids]);
+    const result = await runCliHere(['index', 'remove', idx, '--ids', ids]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(new RegExp(`${ids.replace(/[.]/g, '\\.')}:2: "id" is not valid Unicode`));
   });

@@ -33,11 +33,20 @@ export { tempDir } from './tempDirs.js';
 
 /**
  * The CLI run in this process (src/cli/commandLine.ts, as main.ts runs it), for a refusal a test checks by its status
- * and message: no process to start, a third of a CPU-second each. Its standard output and error are captured, and
- * commander's exits come back as statuses. No standard input; GPUDEDUP_TEST_CLI does not apply (it runs src/). Each
- * command keeps at least one test through runCli, a real process and its exit status.
+ * and message, or a run whose outputs a test compares: no process to start, a third of a CPU-second each, or more
+ * with the modules a command loads. Its standard output and error are captured, and commander's exits come back as
+ * statuses; runs asked for together (Promise.all) run one after another. No standard input; GPUDEDUP_TEST_CLI does
+ * not apply (it runs src/). Each command keeps at least one test through runCli, a real process and its exit status.
  */
-export async function runCliHere(args: readonly string[]): Promise<CliResult> {
+export function runCliHere(args: readonly string[]): Promise<CliResult> {
+  // One at a time: a run replaces process.stdout.write and process.stderr.write while it lasts.
+  const run = lastHere.then(() => runHere(args));
+  lastHere = run.catch(() => undefined);
+  return run;
+}
+let lastHere: Promise<unknown> = Promise.resolve();
+
+async function runHere(args: readonly string[]): Promise<CliResult> {
   const { runCommandLine } = await import('../../src/cli/commandLine.js');
   let stdout = '';
   let stderr = '';

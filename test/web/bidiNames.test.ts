@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
 import { press, useTab } from './tabFixture.js';
@@ -42,7 +42,7 @@ describe('file and folder names with U+202E', () => {
     writeFileSync(blob, Buffer.from([0, 1, 2, 0, 0, 0xff, 0xfe, 0, 7, 0]));
     const folder = join(root, `${RLO}index`);
     mkdirSync(folder);
-    const made = await runCli(['index', 'create', join(folder, 'idx'), good, '-q']);
+    const made = await runCliHere(['index', 'create', join(folder, 'idx'), good, '-q']);
     expect(made.code, made.stderr).toBe(0);
 
     const page = await tab.newPage();
@@ -74,7 +74,7 @@ describe('file and folder names with U+202E', () => {
     const folder = join(root, `${RLO}idx-folder`);
     const good = join(root, 'small.jsonl');
     writeFileSync(good, '{"id":"a","text":"one two three four five six"}\n');
-    const made = await runCli(['index', 'create', folder, good, '-q']);
+    const made = await runCliHere(['index', 'create', folder, good, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const page = await tab.newPage();
     try {

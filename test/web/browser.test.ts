@@ -28,7 +28,7 @@ import type { VerifyMode } from '../../src/verify/verification.js';
 import { DEFAULT_READ, type InputError } from '../../src/io/documents.js';
 import { parseJsonLine } from '../../src/io/jsonLines.js';
 import { exactJaccard } from '../../src/verify/verification.js';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { writeLargeCorpus } from './largeCorpus.js';
 import { shingleDocument, type ShingleMode } from '../../src/shingles/shingles.js';
 import { signBatchOnCpu } from '../../src/signatures/cpuSigner.js';
@@ -489,7 +489,7 @@ async function cliOutputs(input: PlantedInput, run: AppRun) {
     'cpu',
     '-q',
   );
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   expect(result.stderr).toBe('');
   // The CLI names a plain-text document by its path; a picked file has only its name.
   const read = (name: string): string => readFileSync(path(name), 'utf8').replaceAll(`${dirname(input.text)}/`, '');
@@ -529,7 +529,7 @@ async function expectParquetLikeCli(page: Page, input: PlantedInput, run: AppRun
     'cpu',
     '-q',
   );
-  expect((await runCli(args)).stderr).toBe('');
+  expect((await runCliHere(args)).stderr).toBe('');
   const prefix = `${dirname(input.text)}/`; // the CLI names a plain-text document by its path
   const local = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll(prefix, '') : value);
   await withDuckDB(async (db) => {
@@ -741,7 +741,7 @@ describe('the app, end to end in Chromium', () => {
       expect(await clickDedup(page)).toMatch(/^Done/);
       const cliDir = tempInputDir();
       const contamination = join(cliDir, 'contamination.csv');
-      const result = await runCli([
+      const result = await runCliHere([
         'dedup',
         input.jsonlGz,
         input.text,
@@ -974,7 +974,9 @@ describe('the app, end to end in Chromium', () => {
     const parquet = join(dir, 'kept.parquet');
     const zst = join(dir, 'kept.jsonl.zst');
     for (const out of [parquet, zst])
-      expect((await runCli(['dedup', input.jsonlGz, input.text, '-o', out, '--backend', 'cpu', '-q'])).stderr).toBe('');
+      expect((await runCliHere(['dedup', input.jsonlGz, input.text, '-o', out, '--backend', 'cpu', '-q'])).stderr).toBe(
+        '',
+      );
     const kept = (await expectedOutcome(input, APP_RUNS[0])).assignment.counts.kept;
     const { page } = await openPage('/');
     try {
@@ -1064,7 +1066,7 @@ describe('the app, end to end in Chromium', () => {
       // (the CLI's message), and under --skip-invalid its lines are skipped and counted as the CLI counts them.
       await page.setInputFiles('#files', [binary]);
       expect(await clickDedup(page)).toMatch(/^blob\.jsonl:1: malformed JSON/);
-      const cli = await runCli([
+      const cli = await runCliHere([
         'dedup',
         bad,
         binary,
@@ -1174,7 +1176,7 @@ describe('the datasketch schemes in the tab', () => {
         const dir = tempInputDir();
         const npy = join(dir, 'cli.npy');
         const extra = run.seed === undefined ? [] : ['--seed', run.seed];
-        const signed = await runCli([
+        const signed = await runCliHere([
           'sign',
           input.jsonlGz,
           input.text,
@@ -1207,7 +1209,7 @@ describe('the datasketch schemes in the tab', () => {
         // The dedup itself (estimates from these signatures) as the CLI's dedup --scheme.
         const cliDir = tempInputDir();
         const pairs = join(cliDir, 'pairs.csv');
-        const dedup = await runCli([
+        const dedup = await runCliHere([
           'dedup',
           input.jsonlGz,
           input.text,
@@ -1372,7 +1374,7 @@ describe('SimHash, count and idf weights in the tab', () => {
         expect(await page.textContent('#settings-used'), run.used).toContain(run.used);
         const dir = tempInputDir();
         const out = (name: string) => join(dir, name);
-        const cli = await runCli([
+        const cli = await runCliHere([
           'dedup',
           input.jsonlGz,
           input.text,

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
 import { press, useTab } from './tabFixture.js';
@@ -25,7 +25,7 @@ describe('the index check names what it does not read', () => {
     const good = join(root, 'good.jsonl');
     writeFileSync(good, '{"id":"a","text":"one two three four five six seven"}\n');
     const index = join(root, 'idx');
-    const made = await runCli(['index', 'create', index, good, '-q']);
+    const made = await runCliHere(['index', 'create', index, good, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const blob = join(root, 'blob.bin');
     writeFileSync(blob, Buffer.from([0, 1, 2, 0, 0, 0xff, 0xfe, 0, 7, 0]));
@@ -42,7 +42,7 @@ describe('the index check names what it does not read', () => {
       const status = await check(page, [blob, empty]);
       expect(status).toMatch(/^Checked 0 documents .* Not read: blob\.bin: looks binary .*skipped; empty\.txt: empty/);
       expect(await seriousViolations(page)).toEqual([]);
-      const cli = await runCli(['query', index, blobLines]);
+      const cli = await runCliHere(['query', index, blobLines]);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toMatch(/blob\.jsonl:1: malformed JSON/);
       expect(await check(page, [blobLines])).toMatch(/^blob\.jsonl:1: malformed JSON/);
@@ -60,7 +60,7 @@ describe('the index results table pages by rows (issue 40, item 13)', () => {
     );
     writeFileSync(corpus, `${lines.join('\n')}\n`);
     const index = join(root, 'idx30');
-    const made = await runCli(['index', 'create', index, corpus, '--all', '-q']);
+    const made = await runCliHere(['index', 'create', index, corpus, '--all', '-q']);
     expect(made.code, made.stderr).toBe(0);
     const page = await tab.newPage();
     try {
@@ -85,7 +85,7 @@ describe('a folder picked one level above the index (issue 40, item 17)', () => 
     const parent = join(root, 'parent');
     const good = join(root, 'one.jsonl');
     writeFileSync(good, '{"id":"a","text":"one two three four five six"}\n');
-    const made = await runCli(['index', 'create', join(parent, 'idx'), good, '-q']);
+    const made = await runCliHere(['index', 'create', join(parent, 'idx'), good, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const page = await tab.newPage();
     try {

@@ -18,7 +18,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/lshIndex/crc32.js';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
 import { press, useTab } from './tabFixture.js';
@@ -73,9 +73,16 @@ describe('the tab checks files against a saved index', () => {
     ];
     for (const [name, flags] of settings) {
       const dir = join(root, `index-${name}`);
-      const created = await runCli(['index', 'create', dir, join(REPO, 'data/sample.jsonl.gz'), '--quiet', ...flags]);
+      const created = await runCliHere([
+        'index',
+        'create',
+        dir,
+        join(REPO, 'data/sample.jsonl.gz'),
+        '--quiet',
+        ...flags,
+      ]);
       expect(created.code, created.stderr).toBe(0);
-      const queried = await runCli(['query', dir, corpus, '--quiet']);
+      const queried = await runCliHere(['query', dir, corpus, '--quiet']);
       expect(queried.code, queried.stderr).toBe(0);
       const cli = queried.stdout;
       const lines = cli
@@ -120,7 +127,7 @@ describe('the tab checks files against a saved index', () => {
     const corpus = join(root, 'questions.jsonl');
     writeFileSync(corpus, queryCorpus());
     const dir = join(root, 'index-questions');
-    const created = await runCli(['index', 'create', dir, join(REPO, 'data/sample.jsonl.gz'), '--quiet']);
+    const created = await runCliHere(['index', 'create', dir, join(REPO, 'data/sample.jsonl.gz'), '--quiet']);
     expect(created.code, created.stderr).toBe(0);
     const page = await tab.newPage();
     await page.goto(`${tab.origin}/`);
@@ -128,7 +135,7 @@ describe('the tab checks files against a saved index', () => {
       ['top', '3', ['--top', '3'], 'top 3'],
       ['containment', '0.8', ['--containment', '0.8'], 'containment ≥ 0.8'],
     ] as const) {
-      const queried = await runCli(['query', dir, corpus, '--quiet', ...flags]);
+      const queried = await runCliHere(['query', dir, corpus, '--quiet', ...flags]);
       expect(queried.code, queried.stderr).toBe(0);
       const lines = queried.stdout
         .trim()
@@ -164,7 +171,7 @@ describe('the tab checks files against a saved index', () => {
     expect(await page.getAttribute('#index-status', 'role')).toBe('alert');
 
     const v2 = join(root, 'future');
-    const created = await runCli(['index', 'create', v2, corpus, '--quiet']);
+    const created = await runCliHere(['index', 'create', v2, corpus, '--quiet']);
     expect(created.code, created.stderr).toBe(0);
     const { checksum: _, ...manifest } = JSON.parse(readFileSync(join(v2, 'manifest.json'), 'utf8')) as Record<
       string,
@@ -197,7 +204,7 @@ describe('the tab checks files against a saved index', () => {
       ).join('\n') + '\n',
     );
     const index = join(root, 'index-stop');
-    expect((await runCli(['index', 'create', index, join(REPO, 'data/sample.jsonl.gz'), '--quiet'])).code).toBe(0);
+    expect((await runCliHere(['index', 'create', index, join(REPO, 'data/sample.jsonl.gz'), '--quiet'])).code).toBe(0);
     const settled = Number((await page.getAttribute('#index-status', 'data-settled')) ?? 0);
     await page.setInputFiles('#files', [large]);
     await page.setInputFiles('#index-dir', index);

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { seriousViolations } from './browser.js';
 import { press, useTab } from './tabFixture.js';
@@ -28,7 +28,7 @@ describe('new files take the last results off the page', () => {
     const second = join(root, 'second.jsonl');
     writeFileSync(second, '{"id":"x","text":"something else entirely"}\n');
     const index = join(root, 'idx');
-    const made = await runCli(['index', 'create', index, first, '-q']);
+    const made = await runCliHere(['index', 'create', index, first, '-q']);
     expect(made.code, made.stderr).toBe(0);
 
     const page = await tab.newPage();
@@ -65,7 +65,7 @@ describe('leaving mid-search or mid-check asks first (issue 40, item 17)', () =>
     );
     writeFileSync(corpus, `${lines.join('\n')}\n`);
     const index = join(root, 'leave-idx');
-    const made = await runCli(['index', 'create', index, corpus, '-q']);
+    const made = await runCliHere(['index', 'create', index, corpus, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const page = await tab.newPage();
     try {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ParquetTableBuffer } from '../../src/formats/parquet/parquetBuffer.js';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
 import { press, useTab } from './tabFixture.js';
@@ -77,7 +77,7 @@ async function findSpans(page: Page, files: string[], settings: Record<string, s
 /** The CLI's outputs for the same files and flags. */
 async function cliOutputs(name: string, files: string[], flags: string[]) {
   const [out, spans, report] = ['edited.jsonl', 'spans.csv', 'report.json'].map((f) => join(root, `${name}-${f}`));
-  const r = await runCli(['substrings', ...files, '-o', out, '--spans', spans, '--report', report, '-q', ...flags]);
+  const r = await runCliHere(['substrings', ...files, '-o', out, '--spans', spans, '--report', report, '-q', ...flags]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return { edited: readFileSync(out), spans: readFileSync(spans), report: JSON.parse(readFileSync(report, 'utf8')) };

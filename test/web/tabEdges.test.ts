@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_STRING_LENGTH } from '../../src/io/stringLimit.js';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
 import { useTab } from './tabFixture.js';
@@ -173,7 +173,7 @@ describe('the tab: the index results table', () => {
     const corpusFile = join(root, 'indexed.jsonl');
     writeFileSync(corpusFile, indexed.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const dir = join(root, 'index');
-    const created = await runCli(['index', 'create', dir, corpusFile, '--quiet']);
+    const created = await runCliHere(['index', 'create', dir, corpusFile, '--quiet']);
     expect(created.code, created.stderr).toBe(0);
     const page = await openPage();
     try {

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliHere } from '../support/cli.js';
 import { tempDir } from '../support/tempDirs.js';
 import { REPO, seriousViolations } from './browser.js';
 import { press, settleAfter, useTab } from './tabFixture.js';
@@ -47,7 +47,7 @@ describe('the index check', () => {
     const corpus = join(root, 'many.jsonl');
     distinctCorpus(corpus, 1200);
     const index = join(root, 'idx');
-    const made = await runCli(['index', 'create', index, corpus, '-q']);
+    const made = await runCliHere(['index', 'create', index, corpus, '-q']);
     expect(made.code, made.stderr).toBe(0);
     const page = await tab.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../support/cli.js';
+import { tempDir, runCliHere } from '../../support/cli.js';
 import { chromiumMissing, launchChromium, REPO, underCi, type Browser } from '../../web/browser.js';
 import { escapeHtml, htmlReport } from '../../../src/formats/reports/htmlReport.js';
 
@@ -43,7 +43,7 @@ describe.skipIf(missing !== undefined).each(Object.keys(RUNS))('%s --report-html
 
   beforeAll(async () => {
     for (const args of RUNS[command](dir, json, html)) {
-      const result = await runCli(args);
+      const result = await runCliHere(args);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
     }

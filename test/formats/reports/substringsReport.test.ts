@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../support/cli.js';
+import { runCli, tempDir, runCliHere } from '../../support/cli.js';
 import { chromiumMissing, launchChromium, underCi, type Browser } from '../../web/browser.js';
 import { escapeHtml } from '../../../src/formats/reports/htmlReport.js';
 
@@ -114,7 +114,7 @@ describe('gpudedup substrings --report-html', () => {
   }, 60_000);
 
   it('is refused over an input, in one line, before any work', async () => {
-    const r = await runCli(['substrings', input, '--report-html', input]);
+    const r = await runCliHere(['substrings', input, '--report-html', input]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--report-html .*in\.jsonl/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

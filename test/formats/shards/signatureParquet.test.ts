@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readSignatureFile } from '../../../src/formats/shards/signatureFile.js';
-import { runCli, tempDir } from '../../support/cli.js';
+import { tempDir, runCliHere } from '../../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../../support/formatCorpus.js';
 
@@ -12,7 +12,7 @@ const corpus = join(dir, 'corpus.jsonl');
 const path = (name: string): string => join(dir, name);
 
 async function cli(args: string[]): Promise<void> {
-  const result = await runCli([...args, '--backend', 'cpu', '--threads', '1', '-q']);
+  const result = await runCliHere([...args, '--backend', 'cpu', '--threads', '1', '-q']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
 }
@@ -115,7 +115,7 @@ describe('signatures as Parquet', () => {
 
   it('refuses other parameters, a corpus that is not the one signed, --resume, and a Parquet file without gpudedup metadata', async () => {
     const fail = async (args: string[]): Promise<string> => {
-      const result = await runCli([...args, '--backend', 'cpu', '-q']);
+      const result = await runCliHere([...args, '--backend', 'cpu', '-q']);
       expect(result.code).toBe(1);
       return result.stderr;
     };

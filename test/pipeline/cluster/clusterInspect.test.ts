@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../support/cli.js';
+import { tempDir, runCliHere } from '../../support/cli.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { makeParams, shingleOptionsOf } from '../../../src/signatures/params.js';
 import { exactJaccard } from '../../../src/verify/verification.js';
@@ -32,7 +32,7 @@ const shardsOf = (name: string, n: number): string[] =>
   Array.from({ length: n }, (_, i) => join(dir, `${name}-${i + 1}-of-${n}.parquet`));
 
 async function cli(args: string[]): Promise<string> {
-  const result = await runCli(args);
+  const result = await runCliHere(args);
   if (result.code !== 0) throw new Error(`gpudedup ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
@@ -205,7 +205,7 @@ describe('cluster --report and --audit', () => {
   }, 240_000);
 
   it('refuses --audit on shards without shingle sets, and --audit-file without --audit', async () => {
-    const noSets = await runCli([
+    const noSets = await runCliHere([
       'cluster',
       ...shardsOf('estimate', 2),
       '--verify',
@@ -219,7 +219,7 @@ describe('cluster --report and --audit', () => {
     expect(noSets.stderr).toMatch(
       /--audit measures exact Jaccard on the shingle lists, and .*estimate-1-of-2\.parquet has none/,
     );
-    const noAudit = await runCli(['cluster', ...shardsOf('sample', 2), '--audit-file', join(dir, 'y.csv')]);
+    const noAudit = await runCliHere(['cluster', ...shardsOf('sample', 2), '--audit-file', join(dir, 'y.csv')]);
     expect(noAudit.code).toBe(1);
     expect(noAudit.stderr).toMatch(/--audit-file needs --audit N/);
   }, 60_000);
