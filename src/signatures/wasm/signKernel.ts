@@ -48,8 +48,8 @@ abstract class KernelBase implements WasmSignKernel {
 
   /** Writes the family's coefficients at address 0 in the kernel's layout; returns their byte size. */
   protected abstract writeFamily(family: Pick<HashFamily, 'k' | 'a' | 'b'>): number;
-  /** Runs the kernel on a staged chunk; returns the chunk's documents whose rows must be signed again, if any. */
-  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined;
+  /** Runs the kernel on a staged chunk. */
+  protected abstract call(k: number, sh: number, off: number, docs: number, out: number): void;
 
   sign(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch): Uint32Array {
     if (!sameWords(this.loadedA, family.a) || !sameWords(this.loadedB, family.b)) {
@@ -66,32 +66,15 @@ abstract class KernelBase implements WasmSignKernel {
       const sh = align16(this.familyBytes);
       const off = align16(sh + chunkShingleBytes(batch, from, to));
       const outAt = align16(off + (to - from + 1) * 4);
-      // Room for the rows, then for the SIMD kernel's list of rows to sign again (one u32 a document).
-      reserveMemory(this.memory, align16(outAt + (to - from) * rowBytes) + (to - from) * 4);
+      reserveMemory(this.memory, outAt + (to - from) * rowBytes);
       stageChunk(this.memory.buffer, batch, from, to, sh, off);
-      const redo = this.call(k, sh, off, to - from, outAt);
+      this.call(k, sh, off, to - from, outAt);
       out.set(new Uint32Array(this.memory.buffer, outAt, (to - from) * k * 2), from * k * 2);
-      for (const d of redo ?? []) out.set(signExactly(family, batch, from + d), (from + d) * k * 2);
     }
     return out;
   }
 
   protected abstract familyBytesFor(k: number): number;
-}
-
-let scalarKernel: WasmSignKernel | undefined;
-
-/** Document `doc` of `batch` signed alone by the scalar kernel, which reduces every hash fully. */
-function signExactly(family: Pick<HashFamily, 'k' | 'a' | 'b'>, batch: ShingleBatch, doc: number): Uint32Array {
-  scalarKernel ??= loadWasmSignKernel('wasm-scalar');
-  const shingles = batch.shingles.subarray(2 * batch.offsets[doc], 2 * batch.offsets[doc + 1]);
-  return scalarKernel.sign(family, { shingles, offsets: Uint32Array.of(0, shingles.length / 2) });
-}
-
-/** Stores (hi·2^32 + lo) + 1 as (lo, hi) words at `at`. */
-function writePlusOne(words: Uint32Array, at: number, lo: number, hi: number): void {
-  words[at] = (lo + 1) >>> 0;
-  words[at + 1] = lo === 0xffffffff ? hi + 1 : hi;
 }
 
 function sameWords(x: Uint32Array, y: Uint32Array): boolean {
@@ -100,62 +83,62 @@ function sameWords(x: Uint32Array, y: Uint32Array): boolean {
   return true;
 }
 
-/** Slots per group of the SIMD kernel: 12 in vectors, then 4 scalar; a group's record is 368 bytes, its row 128. */
-const GROUP_SLOTS = 16;
-const GROUP_BYTES = 368;
-const VECTOR_SLOTS = 12;
+/**
+ * The SIMD kernel's layout (scripts/sign-simd-wat.mjs): one 144-byte record per pair of slots, k padded to a multiple
+ * of 8 slots (its step), then one scratch row.
+ */
+const STEP_SLOTS = 8;
+const RECORD_BYTES = 144;
+const P_BIG = (1n << 61n) - 1n;
+/** The shift E of the kernel's bound (δ = b/P + E). */
+const BOUND_SHIFT = 2 ** -17;
 
-/** The SIMD kernel: one 368-byte record per group of 16 slots (k padded to a multiple of 16), then one scratch row. */
+/** The SIMD kernel: doubles that bound each hash, and the integer coefficients that compute it exactly. */
 class SimdKernel extends KernelBase {
   readonly name = 'wasm-simd' as const;
-  private groups = 0;
+  private pairs = 0;
 
   protected familyBytesFor(k: number): number {
-    return Math.ceil(k / GROUP_SLOTS) * (GROUP_BYTES + 8 * GROUP_SLOTS);
+    const pairs = Math.ceil(k / STEP_SLOTS) * (STEP_SLOTS / 2);
+    return pairs * (RECORD_BYTES + 16);
   }
 
   protected writeFamily({ k, a, b }: Pick<HashFamily, 'k' | 'a' | 'b'>): number {
-    this.groups = Math.ceil(k / GROUP_SLOTS);
-    const words = new Uint32Array(this.memory.buffer, 0, (this.groups * GROUP_BYTES) / 4);
-    for (let slot = 0; slot < this.groups * GROUP_SLOTS; slot++) {
+    this.pairs = Math.ceil(k / STEP_SLOTS) * (STEP_SLOTS / 2);
+    const doubles = new Float64Array(this.memory.buffer, 0, (this.pairs * RECORD_BYTES) / 8);
+    const words = new Uint32Array(this.memory.buffer, 0, (this.pairs * RECORD_BYTES) / 4);
+    for (let slot = 0; slot < 2 * this.pairs; slot++) {
       // Padding slots (≥ k) hash with a = 1, b = 0: computed, never copied out.
-      const aLo = slot < k ? a[2 * slot] : 1;
-      const aHi = slot < k ? a[2 * slot + 1] : 0;
-      const bLo = slot < k ? b[2 * slot] : 0;
-      const bHi = slot < k ? b[2 * slot + 1] : 0;
-      writeSlot(words, slot, aLo, aHi, bLo, bHi);
+      const ai = slot < k ? (BigInt(a[2 * slot + 1]) << 32n) | BigInt(a[2 * slot]) : 1n;
+      const bi = slot < k ? (BigInt(b[2 * slot + 1]) << 32n) | BigInt(b[2 * slot]) : 0n;
+      writeSlot(doubles, words, slot, ai, bi);
     }
-    return this.groups * (GROUP_BYTES + 8 * GROUP_SLOTS);
+    return this.pairs * (RECORD_BYTES + 16);
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): Uint32Array | undefined {
-    const redo = align16(out + docs * k * 8);
-    const count = this.run(0, this.groups, k, sh, off, docs, out, this.groups * GROUP_BYTES, redo);
-    return count === 0 ? undefined : new Uint32Array(this.memory.buffer, redo, count).slice();
+  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
+    this.run(0, this.pairs, k, sh, off, docs, out, this.pairs * RECORD_BYTES);
   }
 }
 
 /**
- * Writes one slot's coefficients where the SIMD kernel reads them (see its layout): a split at bit 31 into aL < 2^31 and
- * aH < 2^30, S = aL + aH, and b + 1.
+ * Writes one slot's coefficients where the SIMD kernel reads them (see its layout): the bound's γ = (a·2^31 mod P)/P,
+ * α = a/P and δ = b/P + E as doubles (each within 2^-52 of its value), and the split at bit 31 into aL < 2^31 and
+ * aH < 2^30, S = aL + aH, and b as u64.
  */
-function writeSlot(words: Uint32Array, slot: number, aLo: number, aHi: number, bLo: number, bHi: number): void {
-  const group = (GROUP_BYTES / 4) * Math.floor(slot / GROUP_SLOTS);
-  const at = slot % GROUP_SLOTS;
-  const aL = aLo & 0x7fffffff;
-  const aH = ((aHi << 1) | (aLo >>> 31)) >>> 0;
-  const s = aL + aH; // < 2^32
-  if (at < VECTOR_SLOTS) {
-    const pair = at >> 1;
-    const lane = at & 1;
-    words[group + 4 * pair + lane] = aL;
-    words[group + 4 * pair + 2 + lane] = aH;
-    words[group + 24 + 4 * (pair >> 1) + 2 * (pair & 1) + lane] = s;
-    writePlusOne(words, group + 36 + 4 * pair + 2 * lane, bLo, bHi);
-  } else {
-    const w = group + 60 + 8 * (at - VECTOR_SLOTS);
-    words.set([aL, 0, aH, 0, s, 0], w);
-    writePlusOne(words, w + 6, bLo, bHi);
+function writeSlot(doubles: Float64Array, words: Uint32Array, slot: number, a: bigint, b: bigint): void {
+  const lane = (RECORD_BYTES * (slot >> 1) + 8 * (slot & 1)) / 8; // in doubles; fields are 16 bytes apart
+  const c = (a << 31n) % P_BIG;
+  doubles[lane] = Number(c) / 2 ** 61;
+  doubles[lane + 2] = Number(a) / 2 ** 61;
+  doubles[lane + 4] = Number(b) / 2 ** 61 + BOUND_SHIFT;
+  const aL = a & 0x7fffffffn;
+  const aH = a >> 31n;
+  const fields = [aL, aH, aL + aH, b];
+  for (let f = 0; f < fields.length; f++) {
+    const at = 2 * (lane + 10 + 2 * f); // u32 index of the field's lane: after γ, α, δ, thr, m
+    words[at] = Number(fields[f] & 0xffffffffn);
+    words[at + 1] = Number(fields[f] >> 32n);
   }
 }
 
@@ -175,7 +158,7 @@ class ScalarKernel extends KernelBase {
     return 16 * k;
   }
 
-  protected call(k: number, sh: number, off: number, docs: number, out: number): undefined {
+  protected call(k: number, sh: number, off: number, docs: number, out: number): void {
     this.run(0, 8 * this.k, k, sh, off, docs, out);
   }
 }

@@ -88,6 +88,17 @@ function firstFoldPastP(next: () => number, h = 0): { a: bigint; b: bigint; x: b
   }
 }
 
+/** base^exponent mod P. */
+function modPow(base: bigint, exponent: bigint): bigint {
+  let result = 1n;
+  let power = base % P;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * power) % P;
+    power = (power * power) % P;
+  }
+  return result;
+}
+
 function randomSets(count: number, seed: number): Uint32Array[] {
   const next = rng(seed);
   return Array.from({ length: count }, (_, i) => {
@@ -207,10 +218,10 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
     expect(got).toEqual(docs.flatMap((xs) => a.map((ai, i) => minimumRef(xs, ai, b[i]))));
   });
 
-  it('signs again exactly a document where the fold passes P, giving h for h + 1 (SIMD: vector and scalar slots)', () => {
+  it('gives h exactly where a one-fold reduction passes P (h in {0, 1, 2}), in any slot of a group', () => {
     const next = rng(17);
     const kernel = loadWasmSignKernel(name);
-    // Slots 5 (a vector slot) and 13 (a scalar one) get (a, b) whose fold passes P at x: h there, the minimum.
+    // Slots 5 and 13 get (a, b) whose fold passes P at x: h there, the minimum.
     for (const h of [0, 1, 2]) {
       for (const slots of [[5], [13], [5, 13]]) {
         const k = 16;
@@ -236,6 +247,37 @@ describe.each(KERNELS)('%s signing kernel', (name) => {
         const got = pairsToBigInts(kernel.sign(familyOf(a, b), pack(docs.map(words))));
         expect(got).toEqual(docs.flatMap((d) => a.map((ai, i) => minimumRef(d, ai, b[i]))));
         for (const slot of slots) expect(got[k + slot]).toBe(BigInt(h));
+      }
+    }
+  });
+
+  it('keeps the exact minimum where hashes lie closer than the SIMD bound can tell apart, or near P', () => {
+    // The SIMD kernel skips h only where its bound in doubles (within 2^-17 of h/P) shows h above the minimum: shingles
+    // whose h differ by 1, or lie within 2^-20·P of each other, or near P (where the bound wraps past 1) and near 0,
+    // are all decided by the exact hash. Each slot gets x with chosen h: x = (h − b)·a⁻¹ mod P.
+    const next = rng(23);
+    const k = 16;
+    const a = Array.from({ length: k }, () => randomBelow(next, P - 1n) + 1n);
+    const b = Array.from({ length: k }, () => randomBelow(next, P));
+    const inverse = (v: bigint): bigint => modPow(v, P - 2n);
+    const near = P >> 20n;
+    const targets: bigint[][] = [
+      [1000n + near, 1000n, 1001n, 999n + near],
+      [P - 1n, P - 2n, P - 3n],
+      [P - 1n, near, near + 1n, near - 1n],
+      [near * 5n, near * 5n + 1n, near * 5n - 1n, near * 4n + (near >> 1n), near * 5n],
+      [0n, 1n, P - 1n],
+      [(P >> 1n) + 1n, P >> 1n, (P >> 1n) + near],
+      [123456789n, 123456788n],
+    ];
+    // Each x hashes to its chosen h in the chosen slot (the other slots hash it at random), in every order.
+    for (const [d, hs] of targets.entries()) {
+      for (const slot of [0, 1, 6, 9, 15]) {
+        const xs = hs.map((h) => ((((h - b[slot]) % P) + P) * inverse(a[slot])) % P);
+        const random = Array.from({ length: 5 + d }, () => randomBelow(next, P));
+        const docs = [xs, [...random, ...xs], [...xs].reverse(), [...xs, ...random]];
+        const got = pairsToBigInts(loadWasmSignKernel(name).sign(familyOf(a, b), pack(docs.map(words))));
+        expect(got).toEqual(docs.flatMap((x) => a.map((ai, i) => minimumRef(x, ai, b[i]))));
       }
     }
   });
