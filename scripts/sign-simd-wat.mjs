@@ -46,8 +46,15 @@ const RECORD = 144;
 /** Byte offsets in a pair's record (see the layout above). */
 const AT = { gamma: 0, alpha: 16, delta: 32, thr: 48, min: 64, aL: 80, aH: 96, sum: 112, b: 128 };
 const P = '0x1fffffffffffffff';
-/** E = 2^-17 (see above): thr = m·2^-61 + 3E. */
-const THREE_E = 3 * 2 ** -17;
+/** E = 2^-17 (see above): δ = b/P + E, thr = m·2^-61 + 3E. */
+const E = 2 ** -17;
+const THREE_E = 3 * E;
+
+/**
+ * The layout and E for the caller that writes the records (src/signatures/wasm/signKernel.ts): build-wasm.mjs puts it
+ * beside the module in kernels.generated.ts, so that the two never disagree.
+ */
+export const SIGN_SIMD_LAYOUT = { stepPairs: STEP_PAIRS, recordBytes: RECORD, at: AT, boundShift: E };
 
 /** Lane `lane` of the pair at `o` in the record at $r, for shingle `w` (1 or 2): h exactly, the minimum and its
  * threshold (no branch). */

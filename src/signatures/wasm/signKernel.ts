@@ -8,7 +8,7 @@ import { documentCount, type ShingleBatch } from '../../shingles/shingleBatch.js
 import type { HashFamily } from '../hashFamily.js';
 import { decodeBase64, instantiateEmbedded, reserveMemory } from '../../wasm/embedded.js';
 import { align16, chunkShingleBytes, documentChunks, stageChunk } from './batchChunks.js';
-import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from './kernels.generated.js';
+import { SIGN_SCALAR_WASM, SIGN_SIMD_LAYOUT, SIGN_SIMD_WASM } from './kernels.generated.js';
 
 export type WasmKernelName = 'wasm-simd' | 'wasm-scalar';
 
@@ -84,14 +84,12 @@ function sameWords(x: Uint32Array, y: Uint32Array): boolean {
 }
 
 /**
- * The SIMD kernel's layout (scripts/sign-simd-wat.mjs): one 144-byte record per pair of slots, k padded to a multiple
- * of 8 slots (its step), then one scratch row.
+ * The SIMD kernel's layout, as scripts/sign-simd-wat.mjs generates it: one record per pair of slots (field offsets
+ * `AT`), k padded to a multiple of its step, then one scratch row; and the shift E of its bound (δ = b/P + E).
  */
-const STEP_SLOTS = 8;
-const RECORD_BYTES = 144;
+const { recordBytes: RECORD_BYTES, at: AT, boundShift: BOUND_SHIFT } = SIGN_SIMD_LAYOUT;
+const STEP_SLOTS = 2 * SIGN_SIMD_LAYOUT.stepPairs;
 const P_BIG = (1n << 61n) - 1n;
-/** The shift E of the kernel's bound (δ = b/P + E). */
-const BOUND_SHIFT = 2 ** -17;
 
 /** The SIMD kernel: doubles that bound each hash, and the integer coefficients that compute it exactly. */
 class SimdKernel extends KernelBase {
@@ -127,18 +125,23 @@ class SimdKernel extends KernelBase {
  * aH < 2^30, S = aL + aH, and b as u64.
  */
 function writeSlot(doubles: Float64Array, words: Uint32Array, slot: number, a: bigint, b: bigint): void {
-  const lane = (RECORD_BYTES * (slot >> 1) + 8 * (slot & 1)) / 8; // in doubles; fields are 16 bytes apart
+  const lane = RECORD_BYTES * (slot >> 1) + 8 * (slot & 1); // the slot's byte in its record's fields (two lanes each)
   const c = (a << 31n) % P_BIG;
-  doubles[lane] = Number(c) / 2 ** 61;
-  doubles[lane + 2] = Number(a) / 2 ** 61;
-  doubles[lane + 4] = Number(b) / 2 ** 61 + BOUND_SHIFT;
+  doubles[(lane + AT.gamma) / 8] = Number(c) / 2 ** 61;
+  doubles[(lane + AT.alpha) / 8] = Number(a) / 2 ** 61;
+  doubles[(lane + AT.delta) / 8] = Number(b) / 2 ** 61 + BOUND_SHIFT;
   const aL = a & 0x7fffffffn;
   const aH = a >> 31n;
-  const fields = [aL, aH, aL + aH, b];
-  for (let f = 0; f < fields.length; f++) {
-    const at = 2 * (lane + 10 + 2 * f); // u32 index of the field's lane: after γ, α, δ, thr, m
-    words[at] = Number(fields[f] & 0xffffffffn);
-    words[at + 1] = Number(fields[f] >> 32n);
+  const fields = [
+    [AT.aL, aL],
+    [AT.aH, aH],
+    [AT.sum, aL + aH],
+    [AT.b, b],
+  ] as const;
+  for (const [offset, value] of fields) {
+    const at = (lane + offset) / 4;
+    words[at] = Number(value & 0xffffffffn);
+    words[at + 1] = Number(value >> 32n);
   }
 }
 
