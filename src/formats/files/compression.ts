@@ -31,15 +31,18 @@ export interface Encoder {
 }
 
 const ZSTD_LEVEL = 3;
-let zstdReady: Promise<void> | undefined;
-
 /**
- * The zstd compressor, its WebAssembly instantiated once per process: a second
- * init() replaces the module under compressions already set up (measured:
- * Parquet pages written after that were not zstd at all).
+ * The one init() of the process, kept on globalThis: a second init() replaces the module under compressions already
+ * set up (measured: Parquet pages written after that were not zstd at all), and this module may be evaluated more than
+ * once over the one zstd package (two copies of gpudedup in a bundle; the test runner's vi.resetModules, after which
+ * a zstd file came out starting with zero bytes).
  */
+const ZSTD_READY = Symbol.for('gpudedup.zstdReady');
+const processWide = globalThis as { [ZSTD_READY]?: Promise<void> };
+
+/** The zstd compressor, its WebAssembly instantiated once per process (ZSTD_READY). */
 export async function loadZstd(): Promise<(bytes: Uint8Array) => Uint8Array> {
-  await (zstdReady ??= zstdInit());
+  await (processWide[ZSTD_READY] ??= zstdInit());
   return (bytes) => zstdCompress(bytes, ZSTD_LEVEL);
 }
 

@@ -23,13 +23,8 @@ import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
-import {
-  defaultMemoryLimit,
-  hostSetBytes,
-  type EngineOptions,
-  type EngineRun,
-  type EngineStats,
-} from '../../engines/engine.js';
+import { defaultMemoryLimit, hostSetBytes, type EngineOptions, type EngineRun } from '../../engines/engine.js';
+import type { EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
 import { inspectOptionsFor, readInspection, wantsInspection, type InspectSettings } from './clusterInspect.js';
