@@ -48,6 +48,8 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
   private nextId = 0;
   /** Why the pool cannot work any more: a worker died, or destroy() was called. */
   private broken: Error | undefined;
+  /** Set by destroy(): its workers were asked to end and stay ref'd until they do (workerPool.ts says why). */
+  private ended = false;
 
   /** @param label names the pool in errors, e.g. "CPU signer". */
   constructor(
@@ -70,7 +72,8 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
       if (this.busy[index]++ === 0) worker.ref?.();
       worker.postMessage(request, transfer);
     }).finally(() => {
-      if (--this.busy[index] === 0) worker.unref?.();
+      // Not after destroy(): a request rejected by it settles after end() ref'd its worker again.
+      if (--this.busy[index] === 0 && !this.ended) worker.unref?.();
     });
   }
 
@@ -80,6 +83,7 @@ export class Pool<Request extends PoolRequest, Response extends PoolResponse> {
   }
 
   destroy(): void {
+    this.ended = true;
     this.breakDown(new Error(`${this.label} destroyed`));
     for (const worker of this.workers) worker?.end();
   }

@@ -52,4 +52,20 @@ describe('Pool', () => {
     expect(spawned).toHaveLength(0);
     pool.destroy();
   });
+
+  it("leaves a worker ended mid-task ref'd: the rejected request does not unref it after end() ref'd it", async () => {
+    const calls: string[] = [];
+    const worker: PoolWorker<Response> = {
+      postMessage: () => undefined, // never answers: the request is still in flight at destroy()
+      listen: () => undefined,
+      ref: () => calls.push('ref'),
+      unref: () => calls.push('unref'),
+      end: () => calls.push('end (ref)'),
+    };
+    const pool = new Pool<Request, Response>(() => worker, 1, 'stuck');
+    const inFlight = pool.request(0, { value: 1 });
+    pool.destroy();
+    await expect(inFlight).rejects.toThrow('stuck destroyed');
+    expect(calls).toEqual(['unref', 'ref', 'end (ref)']);
+  });
 });
