@@ -8,9 +8,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { sparkWanted, sparkWithoutCodegen } from '../support/spark.js';
+import { sparkWanted } from '../support/spark.js';
 import { runCluster } from '../../src/pipeline/cluster/cluster.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
@@ -31,12 +31,8 @@ async function dedupClusters(): Promise<string> {
   return readFileSync(clusters, 'utf8');
 }
 
-let restoreSpark: (() => void) | undefined;
-afterAll(() => restoreSpark?.());
-
 beforeAll(async () => {
   if (!sparkWanted()) return;
-  restoreSpark = sparkWithoutCodegen();
   await Promise.all(
     shardsOf('sample', 2).map((out, i) =>
       cli(['sign', SAMPLE, '--shard', `${i + 1}/2`, '-o', out, '--backend', 'cpu', '--threads', '1', '-q']),

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobClusterRows } from '../../src/engines/spark.js';
 import { readClusterTable } from '../../src/formats/clusterTable.js';
 import { runCli, tempDir } from '../support/cli.js';
-import { SPARK_NO_CODEGEN, sparkWanted } from '../support/spark.js';
+import { sparkWanted } from '../support/spark.js';
 import { type Standalone, startStandalone } from '../support/sparkStandalone.js';
 
 const SAMPLE = 'data/sample.jsonl.gz';
@@ -23,12 +23,10 @@ let cluster: Standalone | undefined;
  * spark-submit's settings for two cores, which `cluster --engine spark` sets itself in local mode (sparkJob.py's
  * local_tuning): no adaptive re-planning of each of the job's ~50 steps, and the C1 compiler only, in the driver and
  * the executors. With Spark's defaults (and its 200 shuffle partitions) the same run took 142 CPU-seconds against
- * 80. And no whole-stage code generation (test/support/spark.ts): 88.7 CPU-s for this file with it, 75.1 without.
- * They change no result: the clusters are compared all the same.
+ * 80. They change no result: the clusters are compared all the same.
  */
 const SMALL_CLUSTER = [
   ...['--conf', 'spark.sql.adaptive.enabled=false'],
-  ...['--conf', SPARK_NO_CODEGEN],
   ...['--conf', 'spark.driver.extraJavaOptions=-XX:TieredStopAtLevel=1 -XX:+UseParallelGC'],
   ...['--conf', 'spark.executor.extraJavaOptions=-XX:TieredStopAtLevel=1 -XX:+UseParallelGC'],
 ];
