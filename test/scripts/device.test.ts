@@ -5,7 +5,8 @@
  * scripts/device/prepare.sh (which builds what the check runs, no dist/ of
  * the suite's being there), then scripts/device/check.sh from the carried
  * folder alone, on a tiny corpus, traced by scripts/device/trace-loads.cjs,
- * so the folder can be held to what the check loads. Under CI a missing adapter fails these tests instead of skipping them.
+ * so the folder can be held to what the check loads. Under CI a missing
+ * adapter fails these tests instead of skipping them.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
