@@ -1,14 +1,15 @@
 /**
  * The device check's rehearsal, end to end on this machine's WebGPU adapter
  * (lavapipe in CI), from a fresh clone as the README tells it: `git clone`,
- * `npm ci`, scripts/device/prepare.sh (which builds what the check runs, no
- * dist/ of the suite's being there), then scripts/device/check.sh from the
- * carried folder alone, on a tiny corpus, traced by
- * scripts/device/trace-loads.cjs, so the folder can be held to what the check
- * loads. Under CI a missing adapter fails these tests instead of skipping them.
+ * the packages (the checkout's, hard-linked: see freshClone),
+ * scripts/device/prepare.sh (which builds what the check runs, no dist/ of
+ * the suite's being there), then scripts/device/check.sh from the carried
+ * folder alone, on a tiny corpus, traced by scripts/device/trace-loads.cjs,
+ * so the folder can be held to what the check loads. Under CI a missing
+ * adapter fails these tests instead of skipping them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -57,9 +58,10 @@ function git(cwd: string, args: readonly string[], input?: Buffer): Buffer {
 
 /**
  * A fresh clone of this checkout into `dest`: HEAD, with the working tree's uncommitted changes and
- * untracked files (not the ignored ones: no dist/, no node_modules/) laid over it, and the packages
- * installed by `npm ci`. `--ignore-scripts` leaves out the package's `prepare` script (`npm run build`,
- * dist/src only; webgpu's postinstall does nothing on Linux), so prepare.sh has to build all of dist/.
+ * untracked files (not the ignored ones: no dist/, no node_modules/) laid over it, and the checkout's
+ * node_modules/ hard-linked in (copied across file systems), inside the clone as after `npm ci`: CI's own
+ * `npm ci` (.ci/run) installs them from the same lockfile, so a second one here proved nothing for ~10
+ * CPU-s. No install script runs (no `prepare`, which builds dist/src): prepare.sh has to build all of dist/.
  */
 async function freshClone(dest: string): Promise<Run> {
   git(ROOT, ['-c', 'advice.detachedHead=false', 'clone', '--no-hardlinks', '--quiet', ROOT, dest]);
@@ -72,7 +74,11 @@ async function freshClone(dest: string): Promise<Run> {
     cpSync(join(ROOT, path), join(dest, path));
   }
   if (existsSync(join(dest, 'dist'))) throw new Error(`the clone ${dest} has a dist/ before prepare.sh ran`);
-  return run(dest, 'npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], {}, 300);
+  const packages = `${realpathSync(join(ROOT, 'node_modules'))}/.`;
+  const linked = await run(dest, 'cp', ['-al', packages, 'node_modules'], {}, 300);
+  if (linked.code === 0) return linked;
+  rmSync(join(dest, 'node_modules'), { recursive: true, force: true });
+  return run(dest, 'cp', ['-a', packages, 'node_modules'], {}, 300);
 }
 
 function files(dir: string): string[] {
@@ -99,7 +105,7 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
     if ('missing' in probe) return void (missing = probe.missing);
     probe.gpu.release(); // the check opens its own devices, in its own processes
     const install = await freshClone(clone);
-    if (install.code !== 0) throw new Error(`npm ci in the fresh clone failed (${install.code}): ${install.stderr}`);
+    if (install.code !== 0) throw new Error(`packages into the clone failed (${install.code}): ${install.stderr}`);
     prepare = await run(clone, 'bash', ['scripts/device/prepare.sh', '--fast'], { GPUDEDUP_DEVICE_DIR: bundle }, 400);
     if (prepare.code !== 0) throw new Error(`prepare.sh failed in a fresh clone (${prepare.code}): ${prepare.stderr}`);
     const traced = {
@@ -116,7 +122,7 @@ describe('device check rehearsal (scripts/device/prepare.sh, then check.sh from 
     );
     summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as DeviceSummary;
     console.log(
-      `device rehearsal: clone + npm ci ${install.seconds.toFixed(0)} s, prepare.sh (build included) ${prepare.seconds.toFixed(0)} s, check.sh ${check.seconds.toFixed(0)} s`,
+      `device rehearsal: clone + packages ${install.seconds.toFixed(0)} s, prepare.sh (build included) ${prepare.seconds.toFixed(0)} s, check.sh ${check.seconds.toFixed(0)} s`,
     );
   }, 900_000); // under a minute on two idle cores; far more on a shared, loaded machine
 
