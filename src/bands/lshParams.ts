@@ -157,9 +157,12 @@ export function optimalParams(
       }
     }
   }
+  // A small k under the default target (0.999 since issue 37) lands here: say what k reaches and what to change.
   if (best === undefined)
     throw new RangeError(
-      `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold}`,
+      `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold} (the most is ` +
+        `${candidateProbability(threshold, k, 1).toFixed(4)}, with ${k} bands of one row): lower the target ` +
+        `(${OPTIONS.recallAtThreshold.flag}), give bands and rows, or raise k`,
     );
   chosen.set(key, best);
   return { ...best };

@@ -165,6 +165,14 @@ describe('optimalParams', () => {
       rows: 5,
     });
     expect(() => optimalParams(0.8, 128, undefined, 1)).toThrow(/recall/);
+    // k = 8 at t = 0.5 reaches 1 − 0.5⁸ = 0.9961 at most: 0.99 was met (7 × 1), the default 0.999 is not.
+    expect(optimalParams(0.5, 8, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({
+      bands: 7,
+      rows: 1,
+    });
+    expect(() => optimalParams(0.5, 8, { falsePositive: 0.1, falseNegative: 0.9 }, 0.999)).toThrow(
+      /within k = 8 reach P = 0\.999 at the threshold 0\.5 \(the most is 0\.9961, with 8 bands of one row\): lower the target \(--recall-at-threshold\)/,
+    );
   });
 
   it("dedup's default banding (CLI, library, tab, sign --shard, index): P ≥ 0.999 at t where Jaccard is exact", () => {
