@@ -180,9 +180,8 @@ describe('optimalParams', () => {
     for (const verify of ['hybrid', 'exact'] as const) {
       expect(defaultLshParams(0.8, 128, verify)).toEqual({ bands: 18, rows: 5 });
       expect(defaultLshParams(0.5, 64, verify)).toEqual({ bands: 25, rows: 2 }); // 17 × 2 at P ≥ 0.99
-      expect(candidateProbability(0.7, ...Object.values(defaultLshParams(0.7, 128, verify)))).toBeGreaterThanOrEqual(
-        0.999,
-      );
+      const { bands, rows } = defaultLshParams(0.7, 128, verify);
+      expect(candidateProbability(0.7, bands, rows)).toBeGreaterThanOrEqual(0.999);
     }
     // Estimates alone (estimate, none) keep the weights' choice: no target.
     expect(defaultLshParams(0.8, 128, 'estimate')).toEqual({ bands: 14, rows: 9 });
