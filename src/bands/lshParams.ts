@@ -108,8 +108,10 @@ export function falseNegativeArea(threshold: number, bands: number, rows: number
  * The candidate probability at the threshold that `gpudedup dedup` asks of the
  * banding when verification is exact or hybrid: every candidate is then
  * verified well, so the banding's misses at J = t are what is left to lose.
+ * 0.999 (18 × 5 at t = 0.8, k = 128) rather than 0.99 (16 × 6): the pairs left
+ * on real text sit just above t, and at 1 M it costs ~1–4 % of the run (issue 37).
  */
-export const DEFAULT_RECALL_AT_THRESHOLD = 0.99;
+export const DEFAULT_RECALL_AT_THRESHOLD = 0.999;
 
 /**
  * The (b, r) with b·r ≤ k that minimizes the weighted error among those whose
@@ -155,9 +157,12 @@ export function optimalParams(
       }
     }
   }
+  // A small k under the default target (0.999 since issue 37) lands here: say what k reaches and what to change.
   if (best === undefined)
     throw new RangeError(
-      `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold}`,
+      `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold} (the most is ` +
+        `${candidateProbability(threshold, k, 1).toFixed(4)}, with ${k} bands of one row): lower the target ` +
+        `(${OPTIONS.recallAtThreshold.flag}), give bands and rows, or raise k`,
     );
   chosen.set(key, best);
   return { ...best };

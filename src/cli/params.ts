@@ -66,7 +66,10 @@ export function addLshOptions(command: Command): Command {
     );
 }
 
-/** The recall target at t: given, else 0.99 where verification computes exact Jaccard (hybrid, exact), else none. */
+/**
+ * The recall target at t: given, else DEFAULT_RECALL_AT_THRESHOLD where verification computes exact Jaccard
+ * (hybrid, exact), else none.
+ */
 export function recallTarget(options: LshCliOptions, exactVerification: boolean): number {
   return options.recallAtThreshold ?? (exactVerification ? DEFAULT_RECALL_AT_THRESHOLD : 0);
 }

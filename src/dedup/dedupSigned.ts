@@ -57,7 +57,7 @@ export type { Contamination, DedupSettings, SignedReference } from './dedupTypes
 
 /**
  * The banding `gpudedup dedup` chooses by default: the recall-first weights,
- * and with exact Jaccard in verification (exact, hybrid) P ≥ 0.99 at the threshold.
+ * and with exact Jaccard in verification (exact, hybrid) P ≥ DEFAULT_RECALL_AT_THRESHOLD at the threshold.
  */
 export function defaultLshParams(threshold: number, k: number, verify: VerifyMode): LshParams {
   const { bands, rows } = optimalParams(

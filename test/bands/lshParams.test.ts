@@ -3,10 +3,12 @@ import {
   approximateThreshold,
   candidateProbability,
   checkParams,
+  DEFAULT_RECALL_AT_THRESHOLD,
   falseNegativeArea,
   falsePositiveArea,
   optimalParams,
 } from '../../src/bands/lshParams.js';
+import { defaultLshParams } from '../../src/dedup/dedupSigned.js';
 
 /** ∫₀ᵗ 1 − (1 − s^r)^b ds by the binomial expansion: t − Σ_j C(b,j)(−1)^j t^(rj+1)/(rj+1). Exact for small b. */
 function fpClosedForm(t: number, b: number, r: number): number {
@@ -151,13 +153,39 @@ describe('optimalParams', () => {
       }
       expect(best.error).toBeCloseTo(minError, 12);
     }
-    // Without a target, t = 0.8 gets 14 × 9 (P = 0.867); with 0.99, 16 × 6 (P = 0.992).
+    // Without a target, t = 0.8 gets 14 × 9 (P = 0.867); with 0.99, 16 × 6 (P = 0.992); with 0.999, 18 × 5
+    // (P = 0.9992).
     expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 })).toMatchObject({ bands: 14, rows: 9 });
     expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({
       bands: 16,
       rows: 6,
     });
+    expect(optimalParams(0.8, 128, { falsePositive: 0.1, falseNegative: 0.9 }, 0.999)).toMatchObject({
+      bands: 18,
+      rows: 5,
+    });
     expect(() => optimalParams(0.8, 128, undefined, 1)).toThrow(/recall/);
+    // k = 8 at t = 0.5 reaches 1 − 0.5⁸ = 0.9961 at most: 0.99 was met (7 × 1), the default 0.999 is not.
+    expect(optimalParams(0.5, 8, { falsePositive: 0.1, falseNegative: 0.9 }, 0.99)).toMatchObject({
+      bands: 7,
+      rows: 1,
+    });
+    expect(() => optimalParams(0.5, 8, { falsePositive: 0.1, falseNegative: 0.9 }, 0.999)).toThrow(
+      /within k = 8 reach P = 0\.999 at the threshold 0\.5 \(the most is 0\.9961, with 8 bands of one row\): lower the target \(--recall-at-threshold\)/,
+    );
+  });
+
+  it("dedup's default banding (CLI, library, tab, sign --shard, index): P ≥ 0.999 at t where Jaccard is exact", () => {
+    expect(DEFAULT_RECALL_AT_THRESHOLD).toBe(0.999);
+    for (const verify of ['hybrid', 'exact'] as const) {
+      expect(defaultLshParams(0.8, 128, verify)).toEqual({ bands: 18, rows: 5 });
+      expect(defaultLshParams(0.5, 64, verify)).toEqual({ bands: 25, rows: 2 }); // 17 × 2 at P ≥ 0.99
+      const { bands, rows } = defaultLshParams(0.7, 128, verify);
+      expect(candidateProbability(0.7, bands, rows)).toBeGreaterThanOrEqual(0.999);
+    }
+    // Estimates alone (estimate, none) keep the weights' choice: no target.
+    expect(defaultLshParams(0.8, 128, 'estimate')).toEqual({ bands: 14, rows: 9 });
+    expect(defaultLshParams(0.8, 128, 'none')).toEqual({ bands: 14, rows: 9 });
   });
 
   it('refuses bad thresholds, weights and parameters', () => {

@@ -105,8 +105,8 @@ describe('gpudedup dedup', () => {
     });
     expect(report.parameters).toMatchObject({
       threshold: 0.8,
-      bands: 16,
-      rows: 6,
+      bands: 18,
+      rows: 5,
       verify: 'hybrid',
       estimateErrorRate: 0.001,
       clusterCheck: 'representative',
@@ -505,10 +505,11 @@ describe('gpudedup params', () => {
   it('prints the optimized bands and rows with the S-curve table', async () => {
     const result = await runCli(['params', '--threshold', '0.8']);
     expect(result.code).toBe(0);
-    // dedup's default (hybrid verification) asks for P ≥ 0.99 at the threshold: 16 × 6 (P = 0.992).
-    expect(result.stdout).toMatch(/16 bands × 6 rows/);
-    expect(result.stdout).toMatch(/P ≥ 0\.99 at the threshold/);
-    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.6300/); // (1/16)^(1/6)
+    // dedup's default (hybrid verification) asks for P ≥ 0.999 at the threshold: 18 × 5 (P = 0.9992).
+    expect(result.stdout).toMatch(/18 bands × 5 rows/);
+    expect(result.stdout).toMatch(/P ≥ 0\.999 at the threshold/);
+    expect(result.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.5610/); // (1/18)^(1/5)
+    expect(result.stdout).toMatch(/expected false-negative rate at the threshold: 0\.0008/); // (1 − 0.8⁵)¹⁸
     const unconstrained = await runCliHere(['params', '--threshold', '0.8', '--recall-at-threshold', '0']);
     expect(unconstrained.stdout).toMatch(/14 bands × 9 rows/);
     expect(unconstrained.stdout).toMatch(/approximate threshold \(1\/b\)\^\(1\/r\) = 0\.7459/); // (1/14)^(1/9)

@@ -310,12 +310,13 @@ describe('the quieter failures of issue 19 item 15', () => {
       const made = await runCli(['sign', corpus, '--shard', `${i + 1}/2`, '-o', shard, ...CPU, '-t', '0.8', '-q']);
       expect(made.code, made.stderr).toBe(0);
     }
-    // sign --shard bands as dedup --verify hybrid does (P ≥ 0.99 at the threshold): 7 × 3 at k = 32, as `gpudedup params` says.
+    // sign --shard bands as dedup --verify hybrid does (P ≥ 0.999 at the threshold): 10 × 3 at k = 32, as `gpudedup params`
+    // says.
     const low = await runCli(['cluster', ...shards, '-t', '0.5', '--removed', join(dir, 'removed.csv')]);
     if (low.stderr.includes('DuckDB')) return; // the optional engine is not installed here
     expect(low.code, low.stderr).toBe(0);
     expect(low.stderr).toMatch(
-      /warning: the shards were banded for threshold 0\.8 \(7 bands × 3 rows\): a pair at J = 0\.5 becomes a candidate with probability 60\.7 % \(99\.3 % at 0\.8\)/,
+      /warning: the shards were banded for threshold 0\.8 \(10 bands × 3 rows\): a pair at J = 0\.5 becomes a candidate with probability 73\.7 % \(99\.9 % at 0\.8\)/,
     );
     const same = await runCli(['cluster', ...shards, '--removed', join(dir, 'removed.csv')]);
     expect(same.stderr).not.toMatch(/warning/);

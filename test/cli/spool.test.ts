@@ -47,7 +47,7 @@ describe('a stream read twice is copied to --temp-directory first', () => {
     const file = await runCli(['dedup', sample, ...outputs('file')]);
     expect(file.code, file.stderr).toBe(0);
     expect(parameters(streamed.stdout)).toBe(parameters(file.stdout));
-    expect(parameters(streamed.stdout)).toMatch(/16 bands × 6 rows .* verify hybrid/);
+    expect(parameters(streamed.stdout)).toMatch(/18 bands × 5 rows .* verify hybrid/);
     for (const name of ['', '-clusters', '-pairs']) {
       const ext = name === '' ? 'jsonl' : 'csv';
       expect(readFileSync(join(dir, `stream${name}.${ext}`)), name).toEqual(

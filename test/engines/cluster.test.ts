@@ -235,8 +235,8 @@ describe('sign --shard + cluster with the defaults equal dedup with its defaults
 
 describe('cluster settings equal dedup with the same settings (DuckDB, the chains corpus)', () => {
   // The chains shards store text ranges (an uncompressed JSON Lines input), chains-lists the shingle lists: both
-  // decide as dedup does. The shards were banded for hybrid (recall 0.99 at t = 0.8): dedup gets the same bands.
-  const bands = ['--bands', '16', '--rows', '6'];
+  // decide as dedup does. The shards were banded for hybrid (recall 0.999 at t = 0.8): dedup gets the same bands.
+  const bands = ['--bands', '18', '--rows', '5'];
   const variants = [
     [],
     ['--chain-delta', '0'],
@@ -305,7 +305,7 @@ describe('cluster --against reference shards equals dedup --against (DuckDB, the
         shards,
         'duckdb',
         [...options, '--against', shardsOf('reference', 1)[0]],
-        [...options, '--bands', '16', '--rows', '6', '--against', REFERENCE],
+        [...options, '--bands', '18', '--rows', '5', '--against', REFERENCE],
       );
       expect(dedupStdout).toMatch(/contaminated\s+[1-9]\d+ /);
     },
@@ -323,7 +323,7 @@ describe('cluster --against reference shards equals dedup --against (DuckDB, the
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /reference-estimate-1-of-1\.parquet does not match .*bands: 16 vs \d+.*shingle sets: lists vs none/,
+      /reference-estimate-1-of-1\.parquet does not match .*bands: 18 vs \d+.*shingle sets: lists vs none/,
     );
   });
 });
