@@ -95,7 +95,7 @@ export const OPTIONS = {
   /** The recall-first weights (lshParams.ts, DEDUP_WEIGHTS): every candidate is verified afterwards. */
   fpWeight: real('fpWeight', '--fp-weight', 0.1, 'a non-negative number', (w) => w >= 0),
   fnWeight: real('fnWeight', '--fn-weight', 0.9, 'a non-negative number', (w) => w >= 0),
-  /** Default: DEFAULT_RECALL_AT_THRESHOLD (0.999) with --verify exact or hybrid, else 0. */
+  /** Default: DEFAULT_RECALL_AT_THRESHOLD (0.999; less where k cannot reach it) with --verify exact or hybrid, else 0. */
   recallAtThreshold: real(
     'recallAtThreshold',
     '--recall-at-threshold',

@@ -114,6 +114,14 @@ export function falseNegativeArea(threshold: number, bands: number, rows: number
 export const DEFAULT_RECALL_AT_THRESHOLD = 0.999;
 
 /**
+ * The default target for `k` hashes: DEFAULT_RECALL_AT_THRESHOLD, or the most that k reaches (k bands of one row)
+ * where that is less, so that a default never refuses a small k. A target given by the user is held as given.
+ */
+export function defaultRecallAtThreshold(threshold: number, k: number): number {
+  return Math.min(DEFAULT_RECALL_AT_THRESHOLD, candidateProbability(threshold, k, 1));
+}
+
+/**
  * The (b, r) with b·r ≤ k that minimizes the weighted error among those whose
  * candidate probability at the threshold is at least `recallAtThreshold`
  * (0: no constraint, datasketch's choice). The constraint can always be met
@@ -157,7 +165,7 @@ export function optimalParams(
       }
     }
   }
-  // A small k under the default target (0.999 since issue 37) lands here: say what k reaches and what to change.
+  // A target above what k reaches (only a given one: the default is capped) lands here: say what k reaches.
   if (best === undefined)
     throw new RangeError(
       `no bands × rows within k = ${k} reach P = ${recallAtThreshold} at the threshold ${threshold} (the most is ` +

@@ -11,6 +11,7 @@ import {
   optimalParams,
   type LshParams,
   DEFAULT_RECALL_AT_THRESHOLD,
+  defaultRecallAtThreshold,
   type OptimizerWeights,
 } from '../bands/lshParams.js';
 import { tableOption } from './options.js';
@@ -61,17 +62,17 @@ export function addLshOptions(command: Command): Command {
         'recallAtThreshold',
         '--recall-at-threshold <p>',
         `least candidate probability at the threshold the optimizer may choose (default ` +
-          `${DEFAULT_RECALL_AT_THRESHOLD} with --verify exact or hybrid, 0 otherwise)`,
+          `${DEFAULT_RECALL_AT_THRESHOLD}, or the most k reaches, with --verify exact or hybrid; 0 otherwise)`,
       ),
     );
 }
 
 /**
- * The recall target at t: given, else DEFAULT_RECALL_AT_THRESHOLD where verification computes exact Jaccard
- * (hybrid, exact), else none.
+ * The recall target at t: given, else the default for k (defaultRecallAtThreshold) where verification computes
+ * exact Jaccard (hybrid, exact), else none.
  */
-export function recallTarget(options: LshCliOptions, exactVerification: boolean): number {
-  return options.recallAtThreshold ?? (exactVerification ? DEFAULT_RECALL_AT_THRESHOLD : 0);
+export function recallTarget(options: LshCliOptions, k: number, exactVerification: boolean): number {
+  return options.recallAtThreshold ?? (exactVerification ? defaultRecallAtThreshold(options.threshold, k) : 0);
 }
 
 /** --bands/--rows when given (both), else the optimizer's choice for the threshold and k (and the recall target). */
@@ -85,7 +86,7 @@ export function lshParamsFrom(options: LshCliOptions, k: number, exactVerificati
     return params;
   }
   const weights: OptimizerWeights = { falsePositive: options.fpWeight, falseNegative: options.fnWeight };
-  const best = optimalParams(options.threshold, k, weights, recallTarget(options, exactVerification));
+  const best = optimalParams(options.threshold, k, weights, recallTarget(options, k, exactVerification));
   return { bands: best.bands, rows: best.rows };
 }
 
@@ -132,7 +133,7 @@ async function paramsAction(options: ParamsCliOptions, cmd: Command): Promise<vo
     falsePositiveArea: falsePositiveArea(t, bands, rows),
     falseNegativeArea: falseNegativeArea(t, bands, rows),
     weights: { falsePositive: options.fpWeight, falseNegative: options.fnWeight },
-    recallAtThreshold: recallTarget(options, true),
+    recallAtThreshold: recallTarget(options, options.k, true),
     candidateProbability: similarities.map((s) => ({
       similarity: s,
       probability: candidateProbability(s, bands, rows),

@@ -18,7 +18,7 @@ import type { Candidates, CandidateStats } from '../bands/candidates.js';
 import {
   checkParams,
   DEDUP_WEIGHTS,
-  DEFAULT_RECALL_AT_THRESHOLD,
+  defaultRecallAtThreshold,
   optimalParams,
   type LshParams,
 } from '../bands/lshParams.js';
@@ -57,14 +57,14 @@ export type { Contamination, DedupSettings, SignedReference } from './dedupTypes
 
 /**
  * The banding `gpudedup dedup` chooses by default: the recall-first weights,
- * and with exact Jaccard in verification (exact, hybrid) P ≥ DEFAULT_RECALL_AT_THRESHOLD at the threshold.
+ * and with exact Jaccard in verification (exact, hybrid) P ≥ defaultRecallAtThreshold at the threshold.
  */
 export function defaultLshParams(threshold: number, k: number, verify: VerifyMode): LshParams {
   const { bands, rows } = optimalParams(
     threshold,
     k,
     DEDUP_WEIGHTS,
-    usesShingleSets(verify) ? DEFAULT_RECALL_AT_THRESHOLD : 0,
+    usesShingleSets(verify) ? defaultRecallAtThreshold(threshold, k) : 0,
   );
   return { bands, rows };
 }

@@ -3,6 +3,8 @@ import {
   approximateThreshold,
   candidateProbability,
   checkParams,
+  DEDUP_WEIGHTS,
+  defaultRecallAtThreshold,
   DEFAULT_RECALL_AT_THRESHOLD,
   falseNegativeArea,
   falsePositiveArea,
@@ -186,6 +188,15 @@ describe('optimalParams', () => {
     // Estimates alone (estimate, none) keep the weights' choice: no target.
     expect(defaultLshParams(0.8, 128, 'estimate')).toEqual({ bands: 14, rows: 9 });
     expect(defaultLshParams(0.8, 128, 'none')).toEqual({ bands: 14, rows: 9 });
+  });
+
+  it('caps the default target at what a small k reaches, so a default never refuses; a given target is held', () => {
+    // k = 8 at t = 0.5 reaches 1 − 0.5⁸ = 0.99609375 at most (8 bands of one row), below 0.999.
+    expect(defaultRecallAtThreshold(0.5, 8)).toBe(1 - 0.5 ** 8);
+    expect(defaultLshParams(0.5, 8, 'hybrid')).toEqual({ bands: 8, rows: 1 });
+    expect(defaultLshParams(0.8, 4, 'exact')).toEqual({ bands: 4, rows: 1 }); // 1 − 0.2⁴ = 0.9984
+    expect(defaultRecallAtThreshold(0.8, 128)).toBe(DEFAULT_RECALL_AT_THRESHOLD);
+    expect(() => optimalParams(0.5, 8, DEDUP_WEIGHTS, 0.999)).toThrow(/the most is 0\.9961/);
   });
 
   it('refuses bad thresholds, weights and parameters', () => {
