@@ -55,7 +55,8 @@
 import { mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { fdWriter, type FdWriter } from './fdWriter.js';
 import type { LshParams } from '../../bands/lshParams.js';
 import type { ShardColumns, ShardMeta } from './shardMeta.js';
 import { ShardRowGroup } from './rowGroup.js';
@@ -133,6 +134,7 @@ export class ShardWriter {
   private constructor(
     readonly path: string,
     private readonly temp: string,
+    private readonly file: FdWriter,
     private readonly writer: ParquetWriter,
     private readonly lsh: LshParams,
     private readonly k: number,
@@ -156,13 +158,14 @@ export class ShardWriter {
   ): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
     const temp = reserveTemporary(path);
+    const file = fdWriter(temp);
     const writer = new ParquetWriter({
-      writer: fileWriter(temp),
+      writer: file,
       schema: shardSchema(lsh, k, optional),
       createdBy: 'gpudedup',
       statistics: false,
     });
-    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
+    const shard = new ShardWriter(path, temp, file, writer, lsh, k, rowGroup, optional);
     shard.meta = meta;
     return shard;
   }
@@ -270,6 +273,7 @@ export class ShardWriter {
   }
 
   async abort(): Promise<void> {
+    this.file.close();
     removeTemporary(this.temp);
   }
 }
