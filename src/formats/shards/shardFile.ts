@@ -47,10 +47,10 @@
  * count as shared and change a pair's Jaccard, so the clusters would differ
  * from dedup's.
  *
- * The parameters are in the key-value metadata under `gpudedup.shard` (JSON,
- * ShardMeta). Framed by hyparquet-writer (pure JavaScript: the footer) in a fresh temporary
- * (temporaries.ts), renamed when complete. Kept apart from the formats branch's Parquet writer on
- * purpose, so the two can be reconciled.
+ * The parameters are in the key-value metadata under `gpudedup.shard` (JSON, ShardMeta). Framed by hyparquet-writer
+ * (pure JavaScript: the footer), written through one open file (fdWriter.ts) in a fresh temporary (temporaries.ts),
+ * renamed when complete; a row group is buffered in typed arrays (rowGroup.ts). Kept apart from the formats branch's
+ * Parquet writer on purpose, so the two can be reconciled.
  */
 import { mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
