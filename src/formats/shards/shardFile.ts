@@ -47,23 +47,25 @@
  * count as shared and change a pair's Jaccard, so the clusters would differ
  * from dedup's.
  *
- * The parameters are in the key-value metadata under `gpudedup.shard` (JSON,
- * ShardMeta). Framed by hyparquet-writer (pure JavaScript: the footer) in a fresh temporary
- * (temporaries.ts), renamed when complete. Kept apart from the formats branch's Parquet writer on
- * purpose, so the two can be reconciled.
+ * The parameters are in the key-value metadata under `gpudedup.shard` (JSON, ShardMeta). Framed by hyparquet-writer
+ * (pure JavaScript: the footer), written through one open file (fdWriter.ts) in a fresh temporary (temporaries.ts),
+ * renamed when complete; a row group is buffered in typed arrays (rowGroup.ts). Kept apart from the formats branch's
+ * Parquet writer on purpose, so the two can be reconciled.
  */
 import { mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { fdWriter, type FdWriter } from './fdWriter.js';
 import type { LshParams } from '../../bands/lshParams.js';
-import type { ShardColumns, ShardMeta, ShardRows } from './shardMeta.js';
+import type { ShardColumns, ShardMeta } from './shardMeta.js';
+import { ShardRowGroup } from './rowGroup.js';
 import { appendListColumn } from './listColumn.js';
 import {
   appendDeltaInt64,
   appendOptionalInt64,
   appendPlainInt64,
-  appendStringColumn,
+  appendIdColumn,
   int64Words,
   startRowGroup,
 } from './flatColumns.js';
@@ -85,7 +87,8 @@ export const READABLE_SHARD_FORMATS: readonly string[] = [
 ];
 export const SHARD_META_KEY = 'gpudedup.shard';
 
-export type { ShardColumns, ShardMeta, ShardReading, ShardRows, ShardTexts } from './shardMeta.js';
+export type { ShardColumns, ShardMeta, ShardReading, ShardTexts } from './shardMeta.js';
+export type { ShardRowGroup } from './rowGroup.js';
 
 const TEXT_COLUMNS = ['text_file', 'text_start', 'text_bytes'];
 
@@ -125,19 +128,20 @@ function shardSchema(lsh: LshParams, k: number, optional: ShardColumns): SchemaE
 }
 
 export class ShardWriter {
-  private rows: ShardRows;
+  private readonly rows: ShardRowGroup;
   private written = 0;
 
   private constructor(
     readonly path: string,
     private readonly temp: string,
+    private readonly file: FdWriter,
     private readonly writer: ParquetWriter,
     private readonly lsh: LshParams,
     private readonly k: number,
     private readonly rowGroup: number,
     private readonly optional: ShardColumns,
   ) {
-    this.rows = emptyRows(lsh, k, rowGroup);
+    this.rows = new ShardRowGroup(lsh, k, rowGroup);
   }
 
   /**
@@ -154,13 +158,14 @@ export class ShardWriter {
   ): ShardWriter {
     mkdirSync(dirname(path), { recursive: true });
     const temp = reserveTemporary(path);
+    const file = fdWriter(temp);
     const writer = new ParquetWriter({
-      writer: fileWriter(temp),
+      writer: file,
       schema: shardSchema(lsh, k, optional),
       createdBy: 'gpudedup',
       statistics: false,
     });
-    const shard = new ShardWriter(path, temp, writer, lsh, k, rowGroup, optional);
+    const shard = new ShardWriter(path, temp, file, writer, lsh, k, rowGroup, optional);
     shard.meta = meta;
     return shard;
   }
@@ -185,8 +190,8 @@ export class ShardWriter {
     text?: { readonly file: number; readonly start: number; readonly bytes: number },
   ): void {
     const r = this.rows;
-    const at = r.ids.length;
-    r.ids.push(id);
+    const at = r.count;
+    r.addId(id);
     r.position[at] = position;
     if (exact !== null) {
       r.hasExact[at] = 1;
@@ -211,21 +216,39 @@ export class ShardWriter {
       r.textStart[at] = text.start;
       r.textBytes[at] = text.bytes;
     }
-    if (r.ids.length === this.rowGroup) this.flush();
+    this.rowFilled();
+  }
+
+  /**
+   * The row group being buffered, for a caller that writes a row's columns itself (no object a row: appendRows): its
+   * row `count` (id first, then every column the shard has), then rowFilled.
+   */
+  get buffer(): ShardRowGroup {
+    return this.rows;
+  }
+
+  /** The optional columns this shard has, which a row written through `buffer` must fill. */
+  get columns(): ShardColumns {
+    return this.optional;
+  }
+
+  /** Row `buffer.count` is complete: counts it, and writes the row group when full. */
+  rowFilled(): void {
+    if (++this.rows.count === this.rowGroup) this.flush();
   }
 
   get documents(): number {
-    return this.written + this.rows.ids.length;
+    return this.written + this.rows.count;
   }
 
   /** Writes the buffered rows as a row group, every column from its typed arrays (flatColumns.ts, slotColumns.ts). */
   private flush(): void {
     const [r, w] = [this.rows, this.writer];
-    const n = r.ids.length;
+    const n = r.count;
     if (n === 0) return;
     const names = shardColumnNames(this.lsh, this.k);
     startRowGroup(w, n);
-    appendStringColumn(w, 'id', r.ids);
+    appendIdColumn(w, 'id', r.idBytes.subarray(0, r.idEnd), n);
     appendDeltaInt64(w, 'position', r.position, n);
     appendOptionalInt64(w, 'exact_lo', r.exactWords, 0, r.hasExact, n);
     appendOptionalInt64(w, 'exact_hi', r.exactWords, 2, r.hasExact, n);
@@ -238,11 +261,7 @@ export class ShardWriter {
     if (this.optional.score) appendScoreColumn(w, r.score.subarray(0, n));
     if (this.optional.sets) appendListColumn(w, r.shingles);
     this.written += n;
-    // The typed arrays are kept for the next row group (its pages copied them): 8.7 MB a row group at k = 128 was
-    // most of the shards' main-thread garbage. Every row overwrites its slots but the exact key, null by hasExact.
-    r.ids = [];
-    r.shingles = [];
-    r.hasExact.fill(0);
+    r.reset(); // its arrays kept for the next row group: the pages copied them
   }
 
   async commit(): Promise<void> {
@@ -254,24 +273,7 @@ export class ShardWriter {
   }
 
   async abort(): Promise<void> {
+    this.file.close();
     removeTemporary(this.temp);
   }
-}
-
-function emptyRows(lsh: LshParams, k: number, capacity: number): ShardRows {
-  const words = (): Uint32Array => new Uint32Array(2 * capacity);
-  return {
-    ids: [],
-    position: new Float64Array(capacity),
-    exactWords: new Uint32Array(4 * capacity),
-    hasExact: new Uint8Array(capacity),
-    length: new Float64Array(capacity),
-    bandWords: Array.from({ length: lsh.bands }, words),
-    slotWords: Array.from({ length: k }, words),
-    shingles: [],
-    score: new Float64Array(capacity),
-    textFile: new Float64Array(capacity),
-    textStart: new Float64Array(capacity),
-    textBytes: new Float64Array(capacity),
-  };
 }

@@ -59,24 +59,3 @@ export interface ShardColumns {
   /** The `score` column. */
   readonly score?: boolean;
 }
-
-/** One buffered row group's worth of columns, as typed arrays of a row group's capacity (flatColumns.ts writes them). */
-export interface ShardRows {
-  ids: string[];
-  position: Float64Array;
-  /** 4 words a row: `exact_lo` as (lo, hi), then `exact_hi`; hasExact[row] is 0 for an empty document (nulls). */
-  exactWords: Uint32Array;
-  hasExact: Uint8Array;
-  length: Float64Array;
-  /** Band j's and slot i's (lo, hi) words: bandWords[j][2·row], slotWords[i][2·row]. */
-  bandWords: Uint32Array[];
-  slotWords: Uint32Array[];
-  /** Each row's shingle set, when the shard stores sets: (lo, hi) words, written as they are (listColumn.ts). */
-  shingles: Uint32Array[];
-  /** Each row's keep score, when the shard stores one. */
-  score: Float64Array;
-  /** Each row's text range, when the shard stores them: file index, first byte, bytes. */
-  textFile: Float64Array;
-  textStart: Float64Array;
-  textBytes: Float64Array;
-}

@@ -9,7 +9,7 @@
 import { UniqueIds } from '../../exact/uniqueIds.js';
 import { setsOfEveryDocument } from '../../firstPass/signDocuments.js';
 import { rowsOfEveryDocument, signedUnits, type SignedUnit } from '../../firstPass/signedUnits.js';
-import { unitId, type InputUnit } from '../../firstPass/protocol.js';
+import type { InputUnit } from '../../firstPass/protocol.js';
 import type { ShardWriter } from '../../formats/shards/shardFile.js';
 import { unitSetup } from '../shared/corpusPass.js';
 import { skippedInputCounter, type DedupHooks, type RunSigner, type StageProgress } from '../shared/config.js';
@@ -91,19 +91,22 @@ function unitRows(
   run: ShardRun,
 ): SignedRows {
   const { documents } = unit;
-  const ids = Array.from({ length: documents.count }, (_, d) => unitId(documents, d));
   const positions = new Float64Array(documents.count);
   for (let d = 0; d < documents.count; d++) positions[d] = plan.position(piece);
   const file = plan.fileOf(piece);
   const sets = run.lists ? setsOfEveryDocument(unit) : [];
+  const { idBytes, idEnds, oddIds } = documents;
   return {
     count: documents.count,
-    id: (d) => ids[d],
+    // The workers' UTF-8 bytes as they are (never decoded here), but an id the kernel could not give as bytes.
+    id: (d, out) => {
+      const odd = oddIds?.[d];
+      if (odd !== undefined) out.addId(odd);
+      else out.addIdBytes(idBytes, d === 0 ? 0 : idEnds[d - 1], idEnds[d]);
+    },
     position: (d) => positions[d],
     length: (d) => documents.scores[d],
-    range: run.texts
-      ? (d) => ({ file, start: documents.starts[d], bytes: documents.ends[d] - documents.starts[d] })
-      : undefined,
+    rangeWords: run.texts ? { file, starts: documents.starts, ends: documents.ends } : undefined,
     exactKeys: documents.exactKeys,
     empty: documents.empty,
     signatures,

@@ -212,7 +212,7 @@ function batchRows(batch: SignedBatch<InputDocument>, config: SignShardConfig, l
   const field = config.scoreField;
   return {
     count: documents.length,
-    id: (d) => documents[d].id,
+    id: (d, out) => out.addId(documents[d].id),
     position: (d) => documents[d].index,
     length: (d) => documents[d].text.length,
     score:
