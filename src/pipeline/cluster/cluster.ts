@@ -226,7 +226,7 @@ async function runEngine(
   const threads = runThreads(config.engineOptions.threads, textBytes);
   const decider =
     hostBytes !== undefined ? textDecider(meta, { ...config.engineOptions, threads }, hostBytes) : undefined;
-  const host = { decideByText: decider?.decide, hostBytes, hostHeld: decider?.held };
+  const host = { decideByText: decider?.decide, hostBytes, hostHeld: decider?.held, steps: decider?.steps };
   const options = { ...config.engineOptions, reference: config.against, ...host };
   // The engine has run every step when it returns: the exact pass's workers end then.
   try {
