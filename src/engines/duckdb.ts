@@ -171,6 +171,7 @@ export async function runSteps(
     try {
       await logStep(options, step.name, async () => {
         if (step.host !== undefined) await runHostStep(connection, step, step.host, options);
+        else if (step.asWritten === true) await runAsWritten(connection, step);
         else
           await connection.run(
             `CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`,
@@ -179,6 +180,16 @@ export async function runSteps(
     } catch (error) {
       throw new Error(`DuckDB, step ${step.name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
+  }
+}
+
+/** A table step with its joins as written: each builds its hash table on its right side (SqlStep.asWritten). */
+async function runAsWritten(connection: DuckDBConnection, step: SqlStep): Promise<void> {
+  await connection.run(`SET disabled_optimizers = 'join_order,build_side_probe_side'`);
+  try {
+    await connection.run(`CREATE OR REPLACE TABLE ${step.name} AS ${step.sql}`);
+  } finally {
+    await connection.run('RESET disabled_optimizers');
   }
 }
 

@@ -1,0 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+const i = await DuckDBInstance.create(':memory:'); const c = await i.connect();
+await c.run("SET threads=2"); await c.run("SET memory_limit='8847MB'");
+await c.run("CREATE VIEW shards AS SELECT * FROM read_parquet(['/tmp/h38v/s1.parquet','/tmp/h38v/s2.parquet'])");
+await c.run("CREATE TABLE candidates AS SELECT i AS a, i + 1 AS b FROM range(11800000) t(i)");
+await c.run("SET disabled_optimizers = 'join_order,build_side_probe_side'");
+const agree = Array.from({length:128},(_, i)=>`CASE WHEN x.slot_${i} = y.slot_${i} THEN 1 ELSE 0 END`).join(' + ');
+const sql = `SELECT c.a, c.b, ${agree} AS agree FROM shards x JOIN candidates c ON x.position = c.a JOIN (SELECT * FROM shards WHERE position >= 0 AND position < 3000000) y ON y.position = c.b WHERE c.b >= 0 AND c.b < 3000000`;
+const r = await c.runAndReadAll(`EXPLAIN ${sql}`);
+console.log(r.getRows().map((row) => row[1]).join('\n').split('\n').filter(l => !/slot_|CASE|#/.test(l)).join('\n'));
