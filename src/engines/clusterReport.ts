@@ -76,6 +76,21 @@ export function buildClusterReport(i: ClusterReportInput) {
     peakMiB: Object.fromEntries(
       Object.entries(s.peaks ?? {}).map(([phase, bytes]) => [phase, Math.round(bytes / 2 ** 20)]),
     ),
+    /**
+     * Each step of each phase (a loop's step summed over its rounds, `runs`): seconds, the process's CPU seconds
+     * (all threads) user and system, pages first touched, peak resident set in MiB (null where the system gives
+     * none); the host step's parts as `step.part`. Empty where the engine gives none (Spark).
+     */
+    steps: (s.steps ?? []).map((c) => ({
+      phase: c.phase,
+      step: c.step,
+      runs: c.runs,
+      seconds: Number((c.ms / 1000).toFixed(3)),
+      userSeconds: Number((c.userMs / 1000).toFixed(3)),
+      systemSeconds: Number((c.systemMs / 1000).toFixed(3)),
+      minorFaults: c.minorFaults,
+      peakMiB: c.peakBytes === undefined ? null : Math.round(c.peakBytes / 2 ** 20),
+    })),
   };
 }
 

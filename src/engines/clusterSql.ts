@@ -33,16 +33,9 @@
 import { chainGuardOps } from './chainGuardSql.js';
 import type { InspectPlan } from './inspectSql.js';
 import { referenceSteps } from './referenceSql.js';
-import {
-  agreementSql,
-  checkRule,
-  hasMargin,
-  starLoop,
-  type PlanOp,
-  type SqlPairRule,
-  type SqlStep,
-} from './sqlParts.js';
+import { checkRule, hasMargin, starLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 import { exactPassSteps, type ExactPass } from './exactPassSql.js';
+import { scoredSteps } from './scoredSql.js';
 
 export { isLoop, statementsOf, type PlanLoop, type PlanOp, type SqlPairRule, type SqlStep } from './sqlParts.js';
 
@@ -66,6 +59,8 @@ export interface ClusterSqlOptions {
   readonly reference?: { readonly anchors: number };
   /** How the exact passes count common shingles (exactPassSql.ts): `host` on shards with text ranges (v3). */
   readonly exactPass?: ExactPass;
+  /** DuckDB: `scored` in parts, cut at these positions (scoredSql.ts). */
+  readonly scoredCuts?: readonly number[];
 }
 
 export interface ClusterPlan {
@@ -182,12 +177,7 @@ function setupSteps(options: ClusterSqlOptions): SqlStep[] {
     ...bucketSteps(bandColumns, maxBucketPairs),
     // Verification (pairDecision.ts): the slot count decides outside the margin; exact Jaccard of the shingle lists
     // inside it.
-    {
-      name: 'scored',
-      sql:
-        `SELECT c.a, c.b, ${agreementSql(k, verify)} AS agree FROM candidates c JOIN shards x ON x.position = c.a JOIN ` +
-        `shards y ON y.position = c.b`,
-    },
+    ...scoredSteps(k, verify, options.scoredCuts),
     ...(hasMargin(verify)
       ? exactPassSteps('margin_passed', 'scored', 'a', 'b', 'a, b', verify, 'shards', options.exactPass)
       : []),

@@ -23,7 +23,7 @@ import {
 } from './engine.js';
 import type { InspectPlan } from './inspectSql.js';
 import { doubleColumns, streamRows } from './duckdbColumns.js';
-import { withStepPeak } from './stepPeak.js';
+import { StepLog } from './stepPeak.js';
 import type { SqlPairRule } from './sqlParts.js';
 import type { TextPairRows } from './textPairs.js';
 
@@ -98,25 +98,19 @@ export async function runDuckDb(
         `CREATE VIEW reference AS SELECT * FROM read_parquet([${reference.map(sqlString).join(', ')}])`,
       );
     await runChecks(connection, plan.checks);
-    const timings: Record<string, number> = {};
-    const peaks: Record<string, number> = {};
-    const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-      const started = performance.now();
-      try {
-        return await withStepPeak(work, (bytes) => {
-          peaks[name] = bytes;
-        });
-      } finally {
-        timings[name] = performance.now() - started;
-      }
-    };
-    await timed('setup', () => runSteps(connection, plan.setup, options));
+    // Each phase's and each step's seconds, CPU and peak (the report's `steps`).
+    const log = options.steps ?? new StepLog();
+    const logged = { ...options, steps: log };
+    const timed = <T>(name: string, work: () => Promise<T>): Promise<T> => log.inPhase(name, work);
+    await timed('setup', () => runSteps(connection, plan.setup, logged));
     const [stats] = await rowsOf(connection, plan.stats);
     const rounds: Record<string, number> = {};
-    await timed('components', () => runOps(connection, plan.program, options, rounds));
-    await timed('finish', () => runSteps(connection, plan.finish));
+    await timed('components', () => runOps(connection, plan.program, logged, rounds));
+    await timed('finish', () => runSteps(connection, plan.finish, logged));
     const inspected =
-      plan.inspect === undefined ? undefined : await timed('inspect', () => runInspect(connection, plan.inspect!));
+      plan.inspect === undefined
+        ? undefined
+        : await timed('inspect', () => runInspect(connection, plan.inspect!, logged));
     return {
       inspected,
       stats: {
@@ -127,8 +121,9 @@ export async function runDuckDb(
         contaminatedGroups: Number(stats.contaminated_groups),
         rounds: rounds.components ?? 0,
         checkRounds: rounds.check ?? 0,
-        timings,
-        peaks,
+        timings: log.timings,
+        peaks: log.peaks,
+        steps: log.list(),
       },
       rows: () => streamRows(connection),
       writeParquet: (path) => writeRowsParquet(path, streamRows(connection)),
@@ -160,8 +155,8 @@ async function runChecks(connection: DuckDBConnection, checks: readonly PlanChec
   }
 }
 
-async function runInspect(connection: DuckDBConnection, plan: InspectPlan): Promise<Inspected> {
-  await runSteps(connection, plan.steps);
+async function runInspect(connection: DuckDBConnection, plan: InspectPlan, options: EngineOptions): Promise<Inspected> {
+  await runSteps(connection, plan.steps, options);
   const inspected: Record<string, InspectRow[]> = {};
   for (const query of plan.queries) inspected[query.name] = await rowsOf(connection, query.sql);
   return inspected;
@@ -174,14 +169,33 @@ export async function runSteps(
 ): Promise<void> {
   for (const step of steps) {
     try {
-      if (step.host !== undefined) await runHostStep(connection, step, step.host, options);
-      else
-        await connection.run(`CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`);
+      await logStep(options, step.name, async () => {
+        if (step.host !== undefined) await runHostStep(connection, step, step.host, options);
+        else if (step.asWritten === true) await runAsWritten(connection, step);
+        else
+          await connection.run(
+            `CREATE OR REPLACE ${step.view === true ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.sql}`,
+          );
+      });
     } catch (error) {
       throw new Error(`DuckDB, step ${step.name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
 }
+
+/** A table step with its joins as written: each builds its hash table on its right side (SqlStep.asWritten). */
+async function runAsWritten(connection: DuckDBConnection, step: SqlStep): Promise<void> {
+  await connection.run(`SET disabled_optimizers = 'join_order,build_side_probe_side'`);
+  try {
+    await connection.run(`CREATE OR REPLACE TABLE ${step.name} AS ${step.sql}`);
+  } finally {
+    await connection.run('RESET disabled_optimizers');
+  }
+}
+
+/** `work` as a step of `options.steps` where there is one. */
+const logStep = <T>(options: EngineOptions, name: string, work: () => Promise<T>): Promise<T> =>
+  options.steps === undefined ? work() : options.steps.step(name, work);
 
 /**
  * A step decided on the host (exactPassSql.ts): its pairs out, the ones that pass back in as table `step.name` (l, r).
@@ -196,16 +210,29 @@ async function runHostStep(
 ): Promise<void> {
   const decide = options.decideByText;
   if (decide === undefined) throw new Error('internal: a host step without the texts to decide it');
-  const pairs = (await doubleColumns(connection, step.sql, HOST_COLUMNS)) as unknown as TextPairRows;
+  // Its parts: the pairs `out` of DuckDB, decided on the `host` (its sets and decisions: textExact.ts), and back `in`.
+  const pairs = (await logStep(options, 'out', () =>
+    doubleColumns(connection, step.sql, HOST_COLUMNS),
+  )) as unknown as TextPairRows;
   const limit = options.memoryLimit ?? defaultMemoryLimit();
   const engineLimit = async (hostBytes: number | undefined): Promise<void> => {
     if (hostBytes !== undefined) await connection.run(`SET memory_limit = ${sqlString(bufferLimit(limit, hostBytes))}`);
   };
   await engineLimit(options.hostBytes);
-  const passed = await decide(pairs, rule);
+  const passed = await logStep(options, 'host', () => decide(pairs, rule));
   await engineLimit(options.hostHeld?.());
-  await connection.run(`CREATE OR REPLACE TABLE ${step.name} (l BIGINT, r BIGINT)`);
-  const appender = await connection.createAppender(step.name);
+  await logStep(options, 'in', () => appendPairs(connection, step.name, pairs, passed));
+}
+
+/** The pairs that passed as table `name` (l, r). */
+async function appendPairs(
+  connection: DuckDBConnection,
+  name: string,
+  pairs: TextPairRows,
+  passed: Uint8Array,
+): Promise<void> {
+  await connection.run(`CREATE OR REPLACE TABLE ${name} (l BIGINT, r BIGINT)`);
+  const appender = await connection.createAppender(name);
   for (let i = 0; i < passed.length; i++) {
     if (passed[i] === 0) continue;
     appender.appendBigInt(BigInt(pairs.l[i]));
@@ -242,7 +269,7 @@ async function runLoop(
   for (let round = 1; round <= maxRounds; round++) {
     await runOps(connection, loop.body, options, rounds);
     rounds[loop.loop] = (rounds[loop.loop] ?? 0) + 1;
-    const [{ n: remaining }] = await rowsOf(connection, loop.until);
+    const [{ n: remaining }] = await logStep(options, `${loop.loop} (until)`, () => rowsOf(connection, loop.until));
     options.onRound?.(round, Number(remaining), loop.loop);
     if (Number(remaining) === 0) return;
   }

@@ -2,6 +2,7 @@
 import { totalmem } from 'node:os';
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import type { PlanCheck } from './clusterSql.js';
+import type { StepCost, StepLog } from './stepPeak.js';
 import type { TextPairDecider } from './textPairs.js';
 import { SIZE_UNITS } from '../optionChecks.js';
 
@@ -30,6 +31,8 @@ export interface EngineStats {
    * JVM's (in local mode the executors too).
    */
   readonly peaks?: Record<string, number>;
+  /** Each step's seconds, CPU and peak, by phase (DuckDB; Spark gives none). */
+  readonly steps?: readonly StepCost[];
 }
 
 /** A row of an inspection query (inspectSql.ts): BIGINT as number (positions stay below 2^53), ids as strings. */
@@ -79,6 +82,8 @@ export interface EngineOptions {
   readonly hostBytes?: number;
   /** Bytes of sets the host holds now (within `hostBytes`). */
   readonly hostHeld?: () => number;
+  /** Where each step's cost is logged (DuckDB; the decider's parts too, named inside its host step). */
+  readonly steps?: StepLog;
 }
 
 export const DEFAULT_MAX_ROUNDS = 200;

@@ -31,6 +31,12 @@ export interface SqlStep {
    * pairs (l, r) the rule's exact measure passes.
    */
   readonly host?: SqlPairRule;
+  /**
+   * DuckDB: its joins run in the order written, each building its hash table on its right side (the join order and
+   * build side optimizers off for the step), where DuckDB's estimates would pick a side too big for memory
+   * (scoredSql.ts). Spark plans it as always.
+   */
+  readonly asWritten?: boolean;
 }
 
 /** Its body run again and again until `until` (one row, column `n`) gives 0. */

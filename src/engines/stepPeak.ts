@@ -40,3 +40,82 @@ export async function withStepPeak<T>(
     if (highest !== undefined) peak(highest);
   }
 }
+
+/** One step's cost, summed over its runs (a loop's step runs once a round): what `cluster --report` lists. */
+export interface StepCost {
+  /** The phase it ran in (setup, components, finish, inspect). */
+  readonly phase: string;
+  /** The step's table, or `table.part` for a part of a host step (its pairs out, sets, decisions, pairs back in). */
+  readonly step: string;
+  readonly runs: number;
+  readonly ms: number;
+  /** The whole process's CPU (every thread: DuckDB's, the exact pass's workers') while it ran. */
+  readonly userMs: number;
+  readonly systemMs: number;
+  /** Pages the process touched first (or again after the system took them back) while it ran. */
+  readonly minorFaults: number;
+  /** The largest resident set sampled while it ran (withStepPeak), where the system gives one. */
+  readonly peakBytes?: number;
+}
+
+const NO_COST = { runs: 0, ms: 0, userMs: 0, systemMs: 0, minorFaults: 0 };
+
+/**
+ * Each step's wall time, CPU (user and system, process.resourceUsage: all threads) and peak resident set, by phase and
+ * step, in the order first run; a step inside another (the host step's parts) is named `outer.inner`.
+ */
+export class StepLog {
+  private readonly costs = new Map<string, StepCost>();
+  private readonly open: string[] = [];
+  private phase = '';
+  /** Milliseconds per phase. */
+  readonly timings: Record<string, number> = {};
+  /** Peak resident bytes per phase, where the system says. */
+  readonly peaks: Record<string, number> = {};
+
+  /** Runs a phase (setup, components, …): the steps run in it belong to it. */
+  async inPhase<T>(phase: string, work: () => Promise<T>): Promise<T> {
+    this.phase = phase;
+    const started = performance.now();
+    try {
+      return await withStepPeak(work, (bytes) => {
+        this.peaks[phase] = bytes;
+      });
+    } finally {
+      this.timings[phase] = performance.now() - started;
+    }
+  }
+
+  async step<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const step = [...this.open, name].join('.');
+    const key = `${this.phase}\n${step}`;
+    // Listed in the order first started (a step before its parts).
+    if (!this.costs.has(key)) this.costs.set(key, { ...NO_COST, phase: this.phase, step });
+    const before = process.resourceUsage();
+    const started = performance.now();
+    let peakBytes: number | undefined;
+    this.open.push(name);
+    try {
+      return await withStepPeak(work, (bytes) => {
+        peakBytes = bytes;
+      });
+    } finally {
+      this.open.pop();
+      const after = process.resourceUsage();
+      const was = this.costs.get(key)!;
+      this.costs.set(key, {
+        ...was,
+        runs: was.runs + 1,
+        ms: was.ms + performance.now() - started,
+        userMs: was.userMs + (after.userCPUTime - before.userCPUTime) / 1000,
+        systemMs: was.systemMs + (after.systemCPUTime - before.systemCPUTime) / 1000,
+        minorFaults: was.minorFaults + after.minorPageFault - before.minorPageFault,
+        peakBytes: peakBytes === undefined ? was.peakBytes : Math.max(peakBytes, was.peakBytes ?? 0),
+      });
+    }
+  }
+
+  list(): StepCost[] {
+    return [...this.costs.values()];
+  }
+}

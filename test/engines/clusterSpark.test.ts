@@ -79,6 +79,7 @@ describe.each(['spark'])('sign --shard + cluster on %s', () => {
         const {
           seconds: _s,
           peakMiB: _p,
+          steps: _t,
           backend: _b,
           ...rest
         } = JSON.parse(readFileSync(join(dir, `${engine}-report.json`), 'utf8'));

@@ -38,6 +38,8 @@ describe.runIf(process.platform === 'linux')('each step’s peak resident set', 
     // Within 8 MiB: between `holding` and the last sample a collection of earlier files' garbage can return pages
     // (a whole run once saw the peak 68 KB below `holding`); a sampler that missed the step would be ~96 MiB below.
     expect(peak).toBeGreaterThanOrEqual(holding - 8 * MiB);
-    expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak));
+    // Linux updates the high-water mark lazily (at unmaps and when read, from the resident set then), so a sample
+    // taken before pages were given back can stand a little above it (base once: 156 KB).
+    expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak - 4 * MiB));
   });
 });

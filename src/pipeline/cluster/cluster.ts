@@ -15,6 +15,7 @@ import { hasMargin } from '../../engines/sqlParts.js';
 import { sqlPairRule } from './sqlPairRule.js';
 import { schemeOf } from '../../signatures/params.js';
 import { checkTextRanges, textDecider } from './textExact.js';
+import { engineJoins } from './scoredCuts.js';
 import { defaultOf, type OptionValues, type VerificationOptions, type VerifyMode } from '../../options.js';
 import type { SlotBits } from '../../bands/signatureMatrix.js';
 
@@ -89,7 +90,7 @@ export type PlanSettings = Pick<
   | 'estimateError'
   | 'against'
   | 'inspect'
->;
+> & { readonly engineOptions?: Pick<EngineOptions, 'memoryLimit'> };
 
 /** The checked shard set and the plan it gets. */
 export async function planFor(
@@ -139,7 +140,7 @@ export async function planFor(
     check,
     keep,
     reference,
-    exactPass: byText ? 'host' : config.engine === 'spark' ? 'intersect' : 'join', // exactPassSql.ts says why
+    ...engineJoins(config, metas, k, byText),
   });
   const plan =
     config.inspect !== undefined && wantsInspection(config.inspect)
@@ -226,7 +227,7 @@ async function runEngine(
   const threads = runThreads(config.engineOptions.threads, textBytes);
   const decider =
     hostBytes !== undefined ? textDecider(meta, { ...config.engineOptions, threads }, hostBytes) : undefined;
-  const host = { decideByText: decider?.decide, hostBytes, hostHeld: decider?.held };
+  const host = { decideByText: decider?.decide, hostBytes, hostHeld: decider?.held, steps: decider?.steps };
   const options = { ...config.engineOptions, reference: config.against, ...host };
   // The engine has run every step when it returns: the exact pass's workers end then.
   try {

@@ -2,9 +2,10 @@
  * `cluster` on shards with text ranges and no lists (shard format v3): what the exact pass needs, and what it refuses.
  */
 import type { ShardMeta } from '../../formats/shards/shardFile.js';
-import { changedTextFile, textPairDecider, type TextPairDecider } from '../../engines/textPairs.js';
+import { changedTextFile, textPairDecider, type TextPairDecider, type TextWork } from '../../engines/textPairs.js';
 import { textWorkInWorkers } from '../../engines/textWorkers.js';
 import type { EngineOptions } from '../../engines/engine.js';
+import { StepLog } from '../../engines/stepPeak.js';
 import { shingleOptionsOf } from '../../signatures/params.js';
 import type { VerifyMode } from '../../options.js';
 
@@ -34,9 +35,9 @@ export function checkTextRanges(
  */
 export function textDecider(
   meta: ShardMeta,
-  options: Pick<EngineOptions, 'tempDirectory' | 'onNote'> & { readonly threads: number },
+  options: Pick<EngineOptions, 'tempDirectory' | 'onNote' | 'steps'> & { readonly threads: number },
   budgetBytes = Infinity,
-): { decide: TextPairDecider; held: () => number; close: () => void } {
+): { decide: TextPairDecider; held: () => number; close: () => void; steps: StepLog } {
   const source = {
     texts: meta.texts!,
     shingle: shingleOptionsOf(meta.params),
@@ -52,5 +53,11 @@ export function textDecider(
       ),
   };
   const { work, held, close } = textWorkInWorkers(source, options.threads, memory);
-  return { decide: textPairDecider(work), held, close };
+  // Logged as parts of the engine's host step (duckdb.ts): reading and shingling the texts, deciding the pairs.
+  const steps = options.steps ?? new StepLog();
+  const logged: TextWork = {
+    shingle: (ranges) => steps.step('sets', () => work.shingle(ranges)),
+    decide: (parts, pairs, rule) => steps.step('decide', () => work.decide(parts, pairs, rule)),
+  };
+  return { decide: textPairDecider(logged), held, close, steps };
 }
