@@ -19,10 +19,9 @@ export const SCORED_TABLE_SHARE = 0.5;
 
 /**
  * The positions cutting the documents into runs whose slots fit SCORED_TABLE_SHARE of the engine's limit under
- * `memoryLimit` (default
- * defaultMemoryLimit()), the first 0 and the last above every position; undefined where one part does (1 M documents at k =
- * 128 under the default limit). Runs of equal documents in input order: shards read by pieces number their documents
- * i × 2^32 + ordinal, shards of standard input by global position.
+ * `memoryLimit` (default defaultMemoryLimit()), the first 0 and the last above every position; undefined where one
+ * part does (1 M documents at k = 128 under the default limit). Runs of equal documents in input order: shards read by
+ * pieces number their documents i × 2^32 + ordinal, shards of standard input by global position.
  */
 export function scoredCuts(
   metas: readonly ShardMeta[],
