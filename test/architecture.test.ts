@@ -131,7 +131,7 @@ function importCycles(imports: readonly Import[]): string[] {
  * so is each subfolder of src/pipeline (one per command) and of src/formats (what several commands read and write).
  */
 const STAGES: readonly (readonly string[])[] = [
-  ['src/readUpTo.ts', 'src/typedArrays.ts'],
+  ['src/readUpTo.ts', 'src/writeAll.ts', 'src/typedArrays.ts'],
   ['src/errors.ts', 'src/format.ts', 'src/math', 'src/wasm', 'src/workers', 'src/text'],
   ['src/io', 'src/formats/files', 'src/optionChecks.ts'],
   ['src/formats/parquet'],

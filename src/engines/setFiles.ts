@@ -3,7 +3,8 @@
  * of a run of ranges to a file of its own instead of shared memory, and the deciding workers read each set back when a
  * pair needs it. The file lies in the page cache, which the system may reclaim, not in the process's resident set.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { writeAll } from '../writeAll.js';
 import type { WordReader } from '../workers/wordFiles.js';
 import { openWords } from '../workers/wordReader.js';
 
@@ -49,8 +50,7 @@ export class FilePacker {
   }
 
   private write(words: Uint32Array): void {
-    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    writeAll(this.fd, new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
   }
 }
 

@@ -1,6 +1,7 @@
 /** A segment file written front to back through a buffer, with its CRC-32 (whole and per BLOCK). */
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { writeAll } from '../writeAll.js';
 import { faultPoint, onFile, type FileEntry } from './files.js';
 import { BLOCK } from './segmentFormat.js';
 
@@ -48,9 +49,7 @@ export class AppendFile {
   }
 
   private write(bytes: Uint8Array): void {
-    onFile(this.path, () => {
-      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
-    });
+    onFile(this.path, () => writeAll(this.fd, bytes));
     this.crc = crc32(bytes, this.crc);
     for (let at = 0; at < bytes.length; ) {
       const take = Math.min(bytes.length - at, BLOCK - ((this.bytes + at) % BLOCK));

@@ -4,9 +4,10 @@
  * fsync of the directory, checksums verified by streaming, and the fault
  * hook that crash tests use to stop a commit at any of its steps.
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { readUpTo } from '../readUpTo.js';
+import { writeAll } from '../writeAll.js';
 import { CorruptIndexError } from './errors.js';
 import { hex8 } from './manifestCheck.js';
 
@@ -60,7 +61,7 @@ function writeParts(path: string, name: string, parts: readonly Uint8Array[]): F
     for (const part of parts) {
       for (let at = 0; at < part.length; at += CHUNK) {
         const chunk = part.subarray(at, Math.min(part.length, at + CHUNK));
-        for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
+        writeAll(fd, chunk);
         crc = crc32(chunk, crc);
         bytes += chunk.length;
         faultPoint(`write ${name} @${bytes}`);

@@ -4,9 +4,10 @@
  * writing thread neither reads the corpus again nor joins the lines. Each request is one piece of the input: read
  * from the first range's start to the last one's end in one read, the ranges moved together, written in one write.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { systemReason } from '../../errors.js';
 import { readUpTo } from '../../readUpTo.js';
+import { writeAll } from '../../writeAll.js';
 
 export interface RangeCopyRequest {
   readonly type: 'copy ranges';
@@ -67,16 +68,12 @@ function readFully(path: string, buffer: Buffer, length: number, position: numbe
   }
 }
 
-/** pwrite may write less than asked (a full disk, a signal) without an error: the rest is written. */
+/** `buffer[0, length)` written at `position` of the file at `path` (writeAll), which errors name. */
 function writeFully(path: string, buffer: Buffer, length: number, position: number): void {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r+');
-    for (let done = 0; done < length; ) {
-      const n = writeSync(fd, buffer, done, length - done, position + done);
-      if (n === 0) throw new Error('write made no progress');
-      done += n;
-    }
+    writeAll(fd, buffer.subarray(0, length), position);
   } catch (error) {
     throw new Error(`${path}: ${systemReason(error)}`);
   } finally {

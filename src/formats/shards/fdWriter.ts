@@ -3,8 +3,9 @@
  * opens, appends to and closes the file for every megabyte (a `sign --shard` half at 1 M: 370 of each, 0.6 s of its
  * main thread's 7.6).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { ByteWriter } from 'hyparquet-writer';
+import { writeAll } from '../../writeAll.js';
 
 /** Bytes buffered before a write. */
 const CHUNK_BYTES = 1 << 20;
@@ -18,8 +19,7 @@ export function fdWriter(path: string): FdWriter {
   const writer = new ByteWriter(2 * CHUNK_BYTES) as FdWriter;
   let fd: number | undefined = openSync(path, 'w');
   const flush = (): void => {
-    const bytes = new Uint8Array(writer.buffer, 0, writer.index);
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
+    writeAll(fd!, new Uint8Array(writer.buffer, 0, writer.index));
     writer.index = 0;
   };
   writer.ensure = (size: number): void => {
