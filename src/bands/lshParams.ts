@@ -114,11 +114,12 @@ export function falseNegativeArea(threshold: number, bands: number, rows: number
 export const DEFAULT_RECALL_AT_THRESHOLD = 0.999;
 
 /**
- * The default target for `k` hashes: DEFAULT_RECALL_AT_THRESHOLD, or the most that k reaches (k bands of one row)
- * where that is less, so that a default never refuses a small k. A target given by the user is held as given.
+ * The default target for `k` hashes where verification computes exact Jaccard (`exactVerification`: hybrid, exact):
+ * DEFAULT_RECALL_AT_THRESHOLD, or the most that k reaches (k bands of one row) where that is less, so that a default
+ * never refuses a small k; 0 (no constraint) otherwise. A target given by the user is held as given.
  */
-export function defaultRecallAtThreshold(threshold: number, k: number): number {
-  return Math.min(DEFAULT_RECALL_AT_THRESHOLD, candidateProbability(threshold, k, 1));
+export function defaultRecallAtThreshold(threshold: number, k: number, exactVerification = true): number {
+  return exactVerification ? Math.min(DEFAULT_RECALL_AT_THRESHOLD, candidateProbability(threshold, k, 1)) : 0;
 }
 
 /**

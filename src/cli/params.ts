@@ -72,7 +72,7 @@ export function addLshOptions(command: Command): Command {
  * exact Jaccard (hybrid, exact), else none.
  */
 export function recallTarget(options: LshCliOptions, k: number, exactVerification: boolean): number {
-  return options.recallAtThreshold ?? (exactVerification ? defaultRecallAtThreshold(options.threshold, k) : 0);
+  return options.recallAtThreshold ?? defaultRecallAtThreshold(options.threshold, k, exactVerification);
 }
 
 /** --bands/--rows when given (both), else the optimizer's choice for the threshold and k (and the recall target). */

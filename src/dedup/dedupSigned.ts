@@ -64,7 +64,7 @@ export function defaultLshParams(threshold: number, k: number, verify: VerifyMod
     threshold,
     k,
     DEDUP_WEIGHTS,
-    usesShingleSets(verify) ? defaultRecallAtThreshold(threshold, k) : 0,
+    defaultRecallAtThreshold(threshold, k, usesShingleSets(verify)),
   );
   return { bands, rows };
 }

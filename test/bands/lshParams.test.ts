@@ -196,6 +196,7 @@ describe('optimalParams', () => {
     expect(defaultLshParams(0.5, 8, 'hybrid')).toEqual({ bands: 8, rows: 1 });
     expect(defaultLshParams(0.8, 4, 'exact')).toEqual({ bands: 4, rows: 1 }); // 1 − 0.2⁴ = 0.9984
     expect(defaultRecallAtThreshold(0.8, 128)).toBe(DEFAULT_RECALL_AT_THRESHOLD);
+    expect(defaultRecallAtThreshold(0.8, 128, false)).toBe(0);
     expect(() => optimalParams(0.5, 8, DEDUP_WEIGHTS, 0.999)).toThrow(/the most is 0\.9961/);
   });
 
