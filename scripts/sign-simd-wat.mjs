@@ -42,13 +42,24 @@
 
 /** Pairs of slots per step of the inner loop (written out). */
 const STEP_PAIRS = 4;
-const RECORD = 144;
+const RECORD = 128;
 /** Byte offsets in a pair's record (see the layout above). */
-const AT = { gamma: 0, alpha: 16, delta: 32, thr: 48, min: 64, aL: 80, aH: 96, sum: 112, b: 128 };
+const AT = { gamma: 0, alpha: 16, delta: 32, thr: 48, min: 64, a: 80, sum: 96, b: 112 };
 const P = '0x1fffffffffffffff';
 /** E = 2^-17 (see above): δ = b/P + E, thr = m·2^-61 + 3E. */
 const E = 2 ** -17;
-const THREE_E = 3 * E;
+/** thr = (1 + (m >> 9)·2^-52) + THR_SHIFT: the bits of 1.0 with m >> 9 as the fraction, less 1 (see above). */
+const ONE_BITS = '0x3ff0000000000000';
+const THR_SHIFT = hexFloat(3 * E + 2 ** -52 - 1);
+
+/** A normal double as a hexadecimal float literal (exact, whatever the assembler's decimal parsing). */
+function hexFloat(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const fraction = (bits & ((1n << 52n) - 1n)).toString(16).padStart(13, '0');
+  return `${bits >> 63n ? '-' : ''}0x1.${fraction}p${Number((bits >> 52n) & 0x7ffn) - 1023}`;
+}
 
 /**
  * The layout and E for the caller that writes the records (src/signatures/wasm/signKernel.ts): build-wasm.mjs puts it
@@ -56,24 +67,32 @@ const THREE_E = 3 * E;
  */
 export const SIGN_SIMD_LAYOUT = { stepPairs: STEP_PAIRS, recordBytes: RECORD, at: AT, boundShift: E };
 
-/** Lane `lane` of the pair at `o` in the record at $r, for shingle `w` (1 or 2): h exactly, the minimum and its
- * threshold (no branch). */
-function exactLane(o, lane, w) {
-  const at = o + 8 * lane;
+/** h of shingle `w` exactly for both slots of the pair whose A, S and b are loaded, into $h${w} (see above). */
+function exactHashes(w) {
   return `
-              (local.set $q00 (i64.mul (i64.load offset=${AT.aL + at} (local.get $r)) (local.get $xL${w})))
-              (local.set $q11 (i64.mul (i64.load offset=${AT.aH + at} (local.get $r)) (local.get $xH${w})))
-              (local.set $qm (i64.sub (i64.sub (i64.mul (i64.load offset=${AT.sum + at} (local.get $r)) (local.get $xT${w})) (local.get $q00)) (local.get $q11)))
-              (local.set $t (i64.add (i64.add (i64.add (local.get $q00) (i64.shr_u (local.get $qm) (i64.const 30)))
-                                              (i64.shl (i64.and (local.get $qm) (i64.const 0x3fffffff)) (i64.const 31)))
-                                     (i64.add (i64.add (local.get $q11) (local.get $q11)) (i64.load offset=${AT.b + at} (local.get $r)))))
-              (local.set $h (i64.add (i64.and (local.get $t) (i64.const ${P})) (i64.shr_u (local.get $t) (i64.const 61))))
-              (local.set $h (select (i64.sub (local.get $h) (i64.const ${P})) (local.get $h) (i64.ge_u (local.get $h) (i64.const ${P}))))
-              (local.set $m (i64.load offset=${AT.min + at} (local.get $r)))
-              (local.set $m (select (local.get $h) (local.get $m) (i64.lt_u (local.get $h) (local.get $m))))
-              (i64.store offset=${AT.min + at} (local.get $r) (local.get $m))
-              (f64.store offset=${AT.thr + at} (local.get $r)
-                (f64.add (f64.mul (f64.convert_i64_s (local.get $m)) (f64.const 0x1p-61)) (f64.const ${THREE_E})))`;
+              (local.set $q00 (i64x2.extmul_low_i32x4_u (local.get $A) (local.get $X${w})))
+              (local.set $q11 (i64x2.extmul_high_i32x4_u (local.get $A) (local.get $X${w})))
+              (local.set $qm (i64x2.sub (i64x2.sub (i64x2.extmul_low_i32x4_u (local.get $S) (local.get $T${w})) (local.get $q00)) (local.get $q11)))
+              (local.set $t (i64x2.add (i64x2.add (i64x2.add (local.get $q00) (i64x2.shr_u (local.get $qm) (i32.const 30)))
+                                                  (i64x2.shl (v128.and (local.get $qm) (local.get $low30)) (i32.const 31)))
+                                       (i64x2.add (i64x2.shl (local.get $q11) (i32.const 1)) (local.get $B))))
+              (local.set $h${w} (i64x2.add (v128.and (local.get $t) (local.get $modulus)) (i64x2.shr_u (local.get $t) (i32.const 61))))
+              (local.set $h${w} (v128.and (i64x2.add (local.get $h${w}) (i64x2.shr_u (i64x2.add (local.get $h${w}) (local.get $one)) (i32.const 61)))
+                                        (local.get $modulus)))`;
+}
+
+/** Both slots of the pair at \`o\`, both shingles: h exactly, the minimum and its threshold (no branch). */
+function exactPair(o) {
+  return `
+              (local.set $A (v128.load offset=${o + AT.a} (local.get $r)))
+              (local.set $S (v128.load offset=${o + AT.sum} (local.get $r)))
+              (local.set $B (v128.load offset=${o + AT.b} (local.get $r)))${exactHashes(1)}${exactHashes(2)}
+              (local.set $h1 (v128.bitselect (local.get $h1) (local.get $h2) (i64x2.lt_s (local.get $h1) (local.get $h2))))
+              (local.set $m (v128.load offset=${o + AT.min} (local.get $r)))
+              (local.set $m (v128.bitselect (local.get $h1) (local.get $m) (i64x2.lt_s (local.get $h1) (local.get $m))))
+              (v128.store offset=${o + AT.min} (local.get $r) (local.get $m))
+              (v128.store offset=${o + AT.thr} (local.get $r)
+                (f64x2.add (v128.or (i64x2.shr_u (local.get $m) (i32.const 9)) (local.get $one52)) (local.get $thrShift)))`;
 }
 
 /** g of shingle `w` for the pair whose γ, α, δ are loaded. */
@@ -93,7 +112,7 @@ function boundPair(i) {
           (local.set $alpha (v128.load offset=${o + AT.alpha} (local.get $r)))
           (local.set $delta (v128.load offset=${o + AT.delta} (local.get $r)))${bound(1)}${bound(2)}
           (if (v128.any_true (f64x2.le (f64x2.pmin (local.get $g1) (local.get $g2)) (v128.load offset=${o + AT.thr} (local.get $r))))
-            (then${exactLane(o, 0, 1)}${exactLane(o, 1, 1)}${exactLane(o, 0, 2)}${exactLane(o, 1, 2)}))`;
+            (then${exactPair(o)}))`;
 }
 
 /** x{w} read at `address`: its halves and their sum (i64), and the halves as doubles in both lanes. */
@@ -102,7 +121,9 @@ function shingle(w, address) {
               (local.set $x (i64.load (local.get ${address})))
               (local.set $xL${w} (i64.and (local.get $x) (i64.const 0x7fffffff)))
               (local.set $xH${w} (i64.shr_u (local.get $x) (i64.const 31)))
-              (local.set $xT${w} (i64.add (local.get $xL${w}) (local.get $xH${w})))
+              (local.set $X${w} (i64x2.replace_lane 1 (i64x2.splat (i64.mul (local.get $xL${w}) (i64.const 0x100000001)))
+                                                      (i64.mul (local.get $xH${w}) (i64.const 0x100000001))))
+              (local.set $T${w} (i32x4.splat (i32.wrap_i64 (i64.add (local.get $xL${w}) (local.get $xH${w})))))
               (local.set $XL${w} (f64x2.splat (f64.convert_i64_s (local.get $xL${w}))))
               (local.set $XH${w} (f64x2.splat (f64.convert_i64_s (local.get $xH${w}))))`;
 }
@@ -118,9 +139,16 @@ export function signSimdWat() {
     (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
     (local $d i32) (local $p i32) (local $q i32) (local $last i32) (local $start i32) (local $end i32) (local $row i32)
     (local $r i32) (local $famEnd i32) (local $x i64) (local $y v128) (local $gamma v128) (local $alpha v128) (local $delta v128)
-    (local $xL1 i64) (local $xH1 i64) (local $xT1 i64) (local $XL1 v128) (local $XH1 v128) (local $g1 v128)
-    (local $xL2 i64) (local $xH2 i64) (local $xT2 i64) (local $XL2 v128) (local $XH2 v128) (local $g2 v128)
-    (local $q00 i64) (local $q11 i64) (local $qm i64) (local $t i64) (local $h i64) (local $m i64)
+    (local $xL1 i64) (local $xH1 i64) (local $X1 v128) (local $T1 v128) (local $XL1 v128) (local $XH1 v128) (local $g1 v128)
+    (local $xL2 i64) (local $xH2 i64) (local $X2 v128) (local $T2 v128) (local $XL2 v128) (local $XH2 v128) (local $g2 v128)
+    (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
+    (local $h1 v128) (local $h2 v128) (local $m v128)
+    (local $low30 v128) (local $modulus v128) (local $one v128) (local $one52 v128) (local $thrShift v128)
+    (local.set $low30 (v128.const i64x2 0x3fffffff 0x3fffffff))
+    (local.set $modulus (v128.const i64x2 ${P} ${P}))
+    (local.set $one (v128.const i64x2 1 1))
+    (local.set $one52 (v128.const i64x2 ${ONE_BITS} ${ONE_BITS}))
+    (local.set $thrShift (v128.const f64x2 ${THR_SHIFT} ${THR_SHIFT}))
     (local.set $famEnd (i32.add (local.get $fam) (i32.mul (local.get $pairs) (i32.const ${RECORD}))))
     (block $done
       (loop $doc
@@ -136,7 +164,7 @@ export function signSimdWat() {
             (local.set $r (local.get $fam))
             (loop $reset
               (v128.store offset=${AT.thr} (local.get $r) (v128.const f64x2 2 2))
-              (v128.store offset=${AT.min} (local.get $r) (v128.const i64x2 -1 -1))
+              (v128.store offset=${AT.min} (local.get $r) (v128.const i64x2 0x7fffffffffffffff 0x7fffffffffffffff))
               (local.set $r (i32.add (local.get $r) (i32.const ${RECORD})))
               (br_if $reset (i32.lt_u (local.get $r) (local.get $famEnd))))
             (local.set $p (local.get $start))
