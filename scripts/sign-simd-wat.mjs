@@ -81,17 +81,18 @@ function exactHashes(w) {
                                         (local.get $modulus)))`;
 }
 
-/** Both slots of the pair at \`o\`, both shingles: h exactly, the minimum and its threshold (no branch). */
-function exactPair(o) {
+/** Both slots of the listed pair at $e, both shingles: h exactly, the minimum and its threshold (no branch). */
+function exactPair() {
+  const o = 0;
   return `
-              (local.set $A (v128.load offset=${o + AT.a} (local.get $r)))
-              (local.set $S (v128.load offset=${o + AT.sum} (local.get $r)))
-              (local.set $B (v128.load offset=${o + AT.b} (local.get $r)))${exactHashes(1)}${exactHashes(2)}
+              (local.set $A (v128.load offset=${o + AT.a} (local.get $e)))
+              (local.set $S (v128.load offset=${o + AT.sum} (local.get $e)))
+              (local.set $B (v128.load offset=${o + AT.b} (local.get $e)))${exactHashes(1)}${exactHashes(2)}
               (local.set $h1 (v128.bitselect (local.get $h1) (local.get $h2) (i64x2.lt_s (local.get $h1) (local.get $h2))))
-              (local.set $m (v128.load offset=${o + AT.min} (local.get $r)))
+              (local.set $m (v128.load offset=${o + AT.min} (local.get $e)))
               (local.set $m (v128.bitselect (local.get $h1) (local.get $m) (i64x2.lt_s (local.get $h1) (local.get $m))))
-              (v128.store offset=${o + AT.min} (local.get $r) (local.get $m))
-              (v128.store offset=${o + AT.thr} (local.get $r)
+              (v128.store offset=${o + AT.min} (local.get $e) (local.get $m))
+              (v128.store offset=${o + AT.thr} (local.get $e)
                 (f64x2.add (v128.or (i64x2.shr_u (local.get $m) (i32.const 9)) (local.get $one52)) (local.get $thrShift)))`;
 }
 
@@ -111,8 +112,10 @@ function boundPair(i) {
           (local.set $gamma (v128.load offset=${o + AT.gamma} (local.get $r)))
           (local.set $alpha (v128.load offset=${o + AT.alpha} (local.get $r)))
           (local.set $delta (v128.load offset=${o + AT.delta} (local.get $r)))${bound(1)}${bound(2)}
-          (if (v128.any_true (f64x2.le (f64x2.pmin (local.get $g1) (local.get $g2)) (v128.load offset=${o + AT.thr} (local.get $r))))
-            (then${exactPair(o)}))`;
+          (i32.store (local.get $w) (i32.add (local.get $r) (i32.const ${o})))
+          (local.set $w (i32.add (local.get $w) (i32.shl
+            (v128.any_true (f64x2.le (f64x2.pmin (local.get $g1) (local.get $g2)) (v128.load offset=${o + AT.thr} (local.get $r))))
+            (i32.const 2))))`;
 }
 
 /** x{w} read at `address`: its halves and their sum (i64), and the halves as doubles in both lanes. */
@@ -138,7 +141,7 @@ export function signSimdWat() {
     (param $fam i32) (param $pairs i32) (param $k i32)
     (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
     (local $d i32) (local $p i32) (local $q i32) (local $last i32) (local $start i32) (local $end i32) (local $row i32)
-    (local $r i32) (local $famEnd i32) (local $x i64) (local $y v128) (local $gamma v128) (local $alpha v128) (local $delta v128)
+    (local $r i32) (local $w i32) (local $e i32) (local $famEnd i32) (local $x i64) (local $y v128) (local $gamma v128) (local $alpha v128) (local $delta v128)
     (local $xL1 i64) (local $xH1 i64) (local $X1 v128) (local $T1 v128) (local $XL1 v128) (local $XH1 v128) (local $g1 v128)
     (local $xL2 i64) (local $xH2 i64) (local $X2 v128) (local $T2 v128) (local $XL2 v128) (local $XH2 v128) (local $g2 v128)
     (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
@@ -171,9 +174,17 @@ export function signSimdWat() {
             (loop $shingle
               (local.set $q (select (local.get $p) (i32.add (local.get $p) (i32.const 8)) (i32.ge_u (local.get $p) (local.get $last))))${shingle(1, '$p')}${shingle(2, '$q')}
               (local.set $r (local.get $fam))
+              (local.set $w (local.get $scratch))
               (loop $step${each(STEP_PAIRS, boundPair)}
                 (local.set $r (i32.add (local.get $r) (i32.const ${RECORD * STEP_PAIRS})))
                 (br_if $step (i32.lt_u (local.get $r) (local.get $famEnd))))
+              ;; the exact hashes of the listed pairs
+              (block $listed
+                (loop $exact
+                  (br_if $listed (i32.eq (local.get $w) (local.get $scratch)))
+                  (local.set $w (i32.sub (local.get $w) (i32.const 4)))
+                  (local.set $e (i32.load (local.get $w)))${exactPair()}
+                  (br $exact)))
               (local.set $p (i32.add (local.get $p) (i32.const 16)))
               (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))
             ;; the minima, pair by pair, into one row
