@@ -43,6 +43,8 @@
 /** Pairs of slots per step of the inner loop (written out). */
 const STEP_PAIRS = 4;
 const RECORD = 128;
+/** Shingles a step (written out). */
+const SHINGLES = 3;
 /** Byte offsets in a pair's record (see the layout above). */
 const AT = { gamma: 0, alpha: 16, delta: 32, thr: 48, min: 64, a: 80, sum: 96, b: 112 };
 const P = '0x1fffffffffffffff';
@@ -87,13 +89,25 @@ function exactPair() {
   return `
               (local.set $A (v128.load offset=${o + AT.a} (local.get $e)))
               (local.set $S (v128.load offset=${o + AT.sum} (local.get $e)))
-              (local.set $B (v128.load offset=${o + AT.b} (local.get $e)))${exactHashes(1)}${exactHashes(2)}
-              (local.set $h1 (v128.bitselect (local.get $h1) (local.get $h2) (i64x2.lt_s (local.get $h1) (local.get $h2))))
-              (local.set $m (v128.load offset=${o + AT.min} (local.get $e)))
+              (local.set $B (v128.load offset=${o + AT.b} (local.get $e)))${each(SHINGLES, (i) => exactHashes(i + 1))}
+${minOf('$h', 'i64x2.lt_s')}              (local.set $m (v128.load offset=${o + AT.min} (local.get $e)))
               (local.set $m (v128.bitselect (local.get $h1) (local.get $m) (i64x2.lt_s (local.get $h1) (local.get $m))))
               (v128.store offset=${o + AT.min} (local.get $e) (local.get $m))
               (v128.store offset=${o + AT.thr} (local.get $e)
                 (f64x2.add (v128.or (i64x2.shr_u (local.get $m) (i32.const 9)) (local.get $one52)) (local.get $thrShift)))`;
+}
+
+/** The minimum of $name1 … $nameN (SHINGLES of them) into $name1, by \`less\`. */
+function minOf(name, less) {
+  return each(SHINGLES - 1, (i) => `
+              (local.set ${name}1 (v128.bitselect (local.get ${name}1) (local.get ${name}${i + 2}) (${less} (local.get ${name}1) (local.get ${name}${i + 2}))))`);
+}
+
+/** The lowest g of the step's shingles. */
+function pminOf() {
+  let text = '(local.get $g1)';
+  for (let w = 2; w <= SHINGLES; w++) text = `(f64x2.pmin ${text} (local.get $g${w}))`;
+  return text;
 }
 
 /** g of shingle `w` for the pair whose γ, α, δ are loaded. */
@@ -111,11 +125,11 @@ function boundPair(i) {
           ;; pair ${i}
           (local.set $gamma (v128.load offset=${o + AT.gamma} (local.get $r)))
           (local.set $alpha (v128.load offset=${o + AT.alpha} (local.get $r)))
-          (local.set $delta (v128.load offset=${o + AT.delta} (local.get $r)))${bound(1)}${bound(2)}
+          (local.set $delta (v128.load offset=${o + AT.delta} (local.get $r)))${each(SHINGLES, (i) => bound(i + 1))}
           (i32.store (local.get $w) (i32.add (local.get $r) (i32.const ${o})))
-          (local.set $w (i32.add (local.get $w) (i32.shl
-            (v128.any_true (f64x2.le (f64x2.pmin (local.get $g1) (local.get $g2)) (v128.load offset=${o + AT.thr} (local.get $r))))
-            (i32.const 2))))`;
+          (local.set $w (i32.add (local.get $w) (i32.and (i32.add (i32.const 3)
+            (i64x2.bitmask (f64x2.le ${pminOf()} (v128.load offset=${o + AT.thr} (local.get $r)))))
+            (i32.const 4))))`;
 }
 
 /** x{w} read at `address`: its halves and their sum (i64), and the halves as doubles in both lanes. */
@@ -140,12 +154,11 @@ export function signSimdWat() {
   (func (export "sign")
     (param $fam i32) (param $pairs i32) (param $k i32)
     (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
-    (local $d i32) (local $p i32) (local $q i32) (local $last i32) (local $start i32) (local $end i32) (local $row i32)
+    (local $d i32) (local $p i32) (local $last i32) (local $start i32) (local $end i32) (local $row i32)
     (local $r i32) (local $w i32) (local $e i32) (local $famEnd i32) (local $x i64) (local $y v128) (local $gamma v128) (local $alpha v128) (local $delta v128)
-    (local $xL1 i64) (local $xH1 i64) (local $X1 v128) (local $T1 v128) (local $XL1 v128) (local $XH1 v128) (local $g1 v128)
-    (local $xL2 i64) (local $xH2 i64) (local $X2 v128) (local $T2 v128) (local $XL2 v128) (local $XH2 v128) (local $g2 v128)
-    (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
-    (local $h1 v128) (local $h2 v128) (local $m v128)
+${each(SHINGLES, (i) => `    (local $xL${i + 1} i64) (local $xH${i + 1} i64) (local $X${i + 1} v128) (local $T${i + 1} v128) (local $XL${i + 1} v128) (local $XH${i + 1} v128) (local $g${i + 1} v128) (local $h${i + 1} v128) (local $q${i + 1} i32)
+`)}    (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
+    (local $m v128)
     (local $low30 v128) (local $modulus v128) (local $one v128) (local $one52 v128) (local $thrShift v128)
     (local.set $low30 (v128.const i64x2 0x3fffffff 0x3fffffff))
     (local.set $modulus (v128.const i64x2 ${P} ${P}))
@@ -172,7 +185,8 @@ export function signSimdWat() {
               (br_if $reset (i32.lt_u (local.get $r) (local.get $famEnd))))
             (local.set $p (local.get $start))
             (loop $shingle
-              (local.set $q (select (local.get $p) (i32.add (local.get $p) (i32.const 8)) (i32.ge_u (local.get $p) (local.get $last))))${shingle(1, '$p')}${shingle(2, '$q')}
+${each(SHINGLES, (i) => `
+              (local.set $q${i + 1} (select (local.get $last) (i32.add (local.get $p) (i32.const ${8 * i})) (i32.ge_u (i32.add (local.get $p) (i32.const ${8 * i})) (local.get $last))))`)}${each(SHINGLES, (i) => shingle(i + 1, `$q${i + 1}`))}
               (local.set $r (local.get $fam))
               (local.set $w (local.get $scratch))
               (loop $step${each(STEP_PAIRS, boundPair)}
@@ -185,7 +199,7 @@ export function signSimdWat() {
                   (local.set $w (i32.sub (local.get $w) (i32.const 4)))
                   (local.set $e (i32.load (local.get $w)))${exactPair()}
                   (br $exact)))
-              (local.set $p (i32.add (local.get $p) (i32.const 16)))
+              (local.set $p (i32.add (local.get $p) (i32.const ${8 * SHINGLES})))
               (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))
             ;; the minima, pair by pair, into one row
             (local.set $r (local.get $fam))
