@@ -113,8 +113,9 @@ function exactPair() {
 
 /** The minimum of $name1 … $nameN (SHINGLES of them) into $name1, by \`less\`. */
 function minOf(name, less) {
-  return each(SHINGLES - 1, (i) => `
-              (local.set ${name}1 (v128.bitselect (local.get ${name}1) (local.get ${name}${i + 2}) (${less} (local.get ${name}1) (local.get ${name}${i + 2}))))`);
+  const fold = (i) => `
+              (local.set ${name}1 (v128.bitselect (local.get ${name}1) (local.get ${name}${i + 2}) (${less} (local.get ${name}1) (local.get ${name}${i + 2}))))`;
+  return each(SHINGLES - 1, fold);
 }
 
 /** The lowest g of the step's shingles. */
@@ -162,6 +163,20 @@ function shingle(w, address) {
               (local.set $XH${w} (f64x2.splat (f64.convert_i64_s (local.get $xH${w}))))`;
 }
 
+/** Shingle w's locals. */
+function shingleLocals(w) {
+  return `    (local $xL${w} i64) (local $xH${w} i64) (local $X${w} v128) (local $T${w} v128) (local $XL${w} v128) (local $XH${w} v128)
+    (local $g${w} v128) (local $h${w} v128) (local $q${w} i32)
+`;
+}
+
+/** Shingle w's address $q{w}: p + 8·(w − 1), or the last shingle's where that is past it. */
+function shingleAddress(w) {
+  const at = `(i32.add (local.get $p) (i32.const ${8 * (w - 1)}))`;
+  return `
+              (local.set $q${w} (select (local.get $last) ${at} (i32.ge_u ${at} (local.get $last))))`;
+}
+
 const each = (count, line) => Array.from({ length: count }, (_, i) => line(i)).join('');
 
 export function signSimdWat() {
@@ -173,8 +188,7 @@ export function signSimdWat() {
     (param $sh i32) (param $off i32) (param $docs i32) (param $out i32) (param $scratch i32)
     (local $d i32) (local $p i32) (local $last i32) (local $start i32) (local $end i32) (local $row i32)
     (local $r i32) (local $w i32) (local $e i32) (local $famEnd i32) (local $x i64) (local $y v128) (local $gamma v128) (local $alpha v128) (local $delta v128)
-${each(SHINGLES, (i) => `    (local $xL${i + 1} i64) (local $xH${i + 1} i64) (local $X${i + 1} v128) (local $T${i + 1} v128) (local $XL${i + 1} v128) (local $XH${i + 1} v128) (local $g${i + 1} v128) (local $h${i + 1} v128) (local $q${i + 1} i32)
-`)}    (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
+${each(SHINGLES, (i) => shingleLocals(i + 1))}    (local $A v128) (local $S v128) (local $B v128) (local $q00 v128) (local $q11 v128) (local $qm v128) (local $t v128)
     (local $m v128)
     (local $low30 v128) (local $modulus v128) (local $one v128) (local $one52 v128) (local $thrShift v128)
     (local.set $low30 (v128.const i64x2 0x3fffffff 0x3fffffff))
@@ -202,8 +216,7 @@ ${each(SHINGLES, (i) => `    (local $xL${i + 1} i64) (local $xH${i + 1} i64) (lo
               (br_if $reset (i32.lt_u (local.get $r) (local.get $famEnd))))
             (local.set $p (local.get $start))
             (loop $shingle
-${each(SHINGLES, (i) => `
-              (local.set $q${i + 1} (select (local.get $last) (i32.add (local.get $p) (i32.const ${8 * i})) (i32.ge_u (i32.add (local.get $p) (i32.const ${8 * i})) (local.get $last))))`)}${each(SHINGLES, (i) => shingle(i + 1, `$q${i + 1}`))}
+${each(SHINGLES, (i) => shingleAddress(i + 1))}${each(SHINGLES, (i) => shingle(i + 1, `$q${i + 1}`))}
               (local.set $r (local.get $fam))
               (local.set $w (local.get $scratch))
               (loop $step${each(STEP_PAIRS, boundPair)}

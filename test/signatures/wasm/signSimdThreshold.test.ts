@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { signBatchOnCpu } from '../../../src/signatures/cpuSigner.js';
 import { loadWasmSignKernel } from '../../../src/signatures/wasm/signKernel.js';
 import { pack } from '../../../src/shingles/shingleBatch.js';
-import { bigIntsToPairs, modPow, P, pairsToBigInts, randomBelow, rng } from '../../support/reference.js';
+import { makeHashFamily } from '../../../src/signatures/hashFamily.js';
+import { u64 } from '../../../src/math/u64.js';
+import { bigIntsToPairs, modPow, P, pairsToBigInts } from '../../support/reference.js';
 
 /**
  * The SIMD kernel's threshold (scripts/sign-simd-wat.mjs): thr is made from the bits of the slot's minimum m (m >> 9
@@ -12,11 +14,10 @@ import { bigIntsToPairs, modPow, P, pairsToBigInts, randomBelow, rng } from '../
 const K = 16;
 const SLOTS = [0, 7, 13];
 
+/** The family of seed `seed`, and its a and b as bigints. */
 function family(seed: number) {
-  const next = rng(seed);
-  const a = Array.from({ length: K }, () => randomBelow(next, P - 1n) + 1n);
-  const b = Array.from({ length: K }, () => randomBelow(next, P));
-  return { a, b, words: { k: K, a: bigIntsToPairs(a), b: bigIntsToPairs(b) } };
+  const words = makeHashFamily(K, u64(0, seed));
+  return { a: pairsToBigInts(words.a), b: pairsToBigInts(words.b), words };
 }
 
 /** Hashes from P − 1 down to 0: an eighth less each step, and at each scale steps of 1, 300, 511, 512 and 513. */
