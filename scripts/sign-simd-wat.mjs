@@ -177,6 +177,26 @@ function shingleAddress(w) {
               (local.set $q${w} (select (local.get $last) ${at} (i32.ge_u ${at} (local.get $last))))`;
 }
 
+/** Every shingle of a document, a step at a time: the bounds' pass over all pairs, then the listed pairs' exact hashes. */
+function shingleLoop() {
+  return `            (loop $shingle
+${each(SHINGLES, (i) => shingleAddress(i + 1))}${each(SHINGLES, (i) => shingle(i + 1, `$q${i + 1}`))}
+              (local.set $r (local.get $fam))
+              (local.set $w (local.get $scratch))
+              (loop $step${each(STEP_PAIRS, boundPair)}
+                (local.set $r (i32.add (local.get $r) (i32.const ${RECORD * STEP_PAIRS})))
+                (br_if $step (i32.lt_u (local.get $r) (local.get $famEnd))))
+              ;; the exact hashes of the listed pairs
+              (block $listed
+                (loop $exact
+                  (br_if $listed (i32.eq (local.get $w) (local.get $scratch)))
+                  (local.set $w (i32.sub (local.get $w) (i32.const 4)))
+                  (local.set $e (i32.load (local.get $w)))${exactPair()}
+                  (br $exact)))
+              (local.set $p (i32.add (local.get $p) (i32.const ${8 * SHINGLES})))
+              (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))`;
+}
+
 const each = (count, line) => Array.from({ length: count }, (_, i) => line(i)).join('');
 
 export function signSimdWat() {
@@ -215,22 +235,7 @@ ${each(SHINGLES, (i) => shingleLocals(i + 1))}    (local $A v128) (local $S v128
               (local.set $r (i32.add (local.get $r) (i32.const ${RECORD})))
               (br_if $reset (i32.lt_u (local.get $r) (local.get $famEnd))))
             (local.set $p (local.get $start))
-            (loop $shingle
-${each(SHINGLES, (i) => shingleAddress(i + 1))}${each(SHINGLES, (i) => shingle(i + 1, `$q${i + 1}`))}
-              (local.set $r (local.get $fam))
-              (local.set $w (local.get $scratch))
-              (loop $step${each(STEP_PAIRS, boundPair)}
-                (local.set $r (i32.add (local.get $r) (i32.const ${RECORD * STEP_PAIRS})))
-                (br_if $step (i32.lt_u (local.get $r) (local.get $famEnd))))
-              ;; the exact hashes of the listed pairs
-              (block $listed
-                (loop $exact
-                  (br_if $listed (i32.eq (local.get $w) (local.get $scratch)))
-                  (local.set $w (i32.sub (local.get $w) (i32.const 4)))
-                  (local.set $e (i32.load (local.get $w)))${exactPair()}
-                  (br $exact)))
-              (local.set $p (i32.add (local.get $p) (i32.const ${8 * SHINGLES})))
-              (br_if $shingle (i32.lt_u (local.get $p) (local.get $end))))
+${shingleLoop()}
             ;; the minima, pair by pair, into one row
             (local.set $r (local.get $fam))
             (local.set $p (local.get $scratch))
