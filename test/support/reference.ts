@@ -120,6 +120,17 @@ export function bigIntsToPairs(values: readonly bigint[]): Uint32Array {
   return out;
 }
 
+/** base^exponent mod P. */
+export function modPow(base: bigint, exponent: bigint): bigint {
+  let result = 1n;
+  let power = base % P;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * power) % P;
+    power = (power * power) % P;
+  }
+  return result;
+}
+
 /** Deterministic PRNG for property tests (mulberry32), so failures reproduce. */
 export function rng(seed: number): () => number {
   let s = seed >>> 0;

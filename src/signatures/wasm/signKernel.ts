@@ -121,28 +121,24 @@ class SimdKernel extends KernelBase {
 
 /**
  * Writes one slot's coefficients where the SIMD kernel reads them (see its layout): the bound's γ = (a·2^31 mod P)/P,
- * α = a/P and δ = b/P + E as doubles (each within 2^-52 of its value), and the split at bit 31 into aL < 2^31 and
- * aH < 2^30, S = aL + aH, and b as u64.
+ * α = a/P and δ = b/P + E as doubles (each within 2^-52 of its value); the split at bit 31 into aL < 2^31 and
+ * aH < 2^30 as u32 lanes [aL, aL′, aH, aH′] of the pair (′: its second slot), S = aL + aH as [S, S′, 0, 0], and b as u64.
  */
 function writeSlot(doubles: Float64Array, words: Uint32Array, slot: number, a: bigint, b: bigint): void {
-  const lane = RECORD_BYTES * (slot >> 1) + 8 * (slot & 1); // the slot's byte in its record's fields (two lanes each)
+  const record = RECORD_BYTES * (slot >> 1);
+  const second = slot & 1;
+  const lane = record + 8 * second; // the slot's byte in its record's 64-bit fields
   const c = (a << 31n) % P_BIG;
   doubles[(lane + AT.gamma) / 8] = Number(c) / 2 ** 61;
   doubles[(lane + AT.alpha) / 8] = Number(a) / 2 ** 61;
   doubles[(lane + AT.delta) / 8] = Number(b) / 2 ** 61 + BOUND_SHIFT;
-  const aL = a & 0x7fffffffn;
-  const aH = a >> 31n;
-  const fields = [
-    [AT.aL, aL],
-    [AT.aH, aH],
-    [AT.sum, aL + aH],
-    [AT.b, b],
-  ] as const;
-  for (const [offset, value] of fields) {
-    const at = (lane + offset) / 4;
-    words[at] = Number(value & 0xffffffffn);
-    words[at + 1] = Number(value >> 32n);
-  }
+  const aL = Number(a & 0x7fffffffn);
+  const aH = Number(a >> 31n);
+  words[(record + AT.a) / 4 + second] = aL;
+  words[(record + AT.a) / 4 + 2 + second] = aH;
+  words[(record + AT.sum) / 4 + second] = aL + aH;
+  words[(lane + AT.b) / 4] = Number(b & 0xffffffffn);
+  words[(lane + AT.b) / 4 + 1] = Number(b >> 32n);
 }
 
 /** signScalar.wat: a then b, k u64 each. */

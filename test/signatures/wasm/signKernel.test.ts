@@ -11,6 +11,7 @@ import { decodeBase64 } from '../../../src/wasm/embedded.js';
 import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from '../../../src/signatures/wasm/kernels.generated.js';
 import {
   P,
+  modPow,
   pairsToBigInts,
   randomBelow,
   randomU32,
@@ -86,17 +87,6 @@ function firstFoldPastP(next: () => number, h = 0): { a: bigint; b: bigint; x: b
     const b = target - (aL * xL + (mid >> 30n) + ((mid & m30) << 31n) + 2n * aH * xH) - 1n;
     if (b >= 0n && b < P) return { a, b, x };
   }
-}
-
-/** base^exponent mod P. */
-function modPow(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  let power = base % P;
-  for (let e = exponent; e > 0n; e >>= 1n) {
-    if (e & 1n) result = (result * power) % P;
-    power = (power * power) % P;
-  }
-  return result;
 }
 
 function randomSets(count: number, seed: number): Uint32Array[] {
