@@ -70,7 +70,7 @@ export function textPairDecider(work: TextWork): TextPairDecider {
     const [a, b] = [new Uint32Array(pairs.l.length), new Uint32Array(pairs.l.length)];
     for (let i = 0; i < a.length; i++) [a[i], b[i]] = [sets.of(pairs.l[i]), sets.of(pairs.r[i])];
     const measure = rule.simhash === undefined ? 'jaccard' : 'angular';
-    const { order, grouped } = groupedPairs({ a, b }, sets.count);
+    const { order, grouped } = groupedPairs({ a, b }, sets.count, inFiles(sets.parts, sets.count));
     const passed = await work.decide(sets.parts, grouped, { measure, threshold: rule.threshold });
     const out = new Uint8Array(passed.length);
     for (let k = 0; k < order.length; k++) out[order[k]] = passed[k];
@@ -81,14 +81,26 @@ export function textPairDecider(work: TextWork): TextPairDecider {
 /**
  * The pairs in runs sharing their first set (a set and its partners: the measures are symmetric, so either side may
  * come first): each pair led by whichever of its sets is in more pairs, the pairs ordered by that set (a counting
- * sort over the `sets` numbers), so that a run fills the exact kernel's table once (decideSetPairs). `order[k]`: the
- * pair given as grouped pair k.
+ * sort over the `sets` numbers), so that a run fills the exact kernel's table once (decideSetPairs). Where `inFile`
+ * marks sets that lie in files (past the memory budget), a pair with such a set is led by the later of them instead:
+ * the leads then come in file order, read front to back in large blocks (FileSetReader), and the other set is more
+ * often one held in memory (the runs held come first) or one read just before. `order[k]`: the pair given as grouped
+ * pair k.
  */
-export function groupedPairs(pairs: SetPairs, sets: number): { order: Uint32Array; grouped: SetPairs } {
+export function groupedPairs(
+  pairs: SetPairs,
+  sets: number,
+  inFile?: Uint8Array,
+): { order: Uint32Array; grouped: SetPairs } {
   const { a, b } = pairs;
   const degree = new Uint32Array(sets + 1);
   for (let i = 0; i < a.length; i++) degree[a[i]]++, degree[b[i]]++;
-  const lead = (i: number): number => (degree[b[i]] > degree[a[i]] ? b[i] : a[i]);
+  const byDegree = (i: number): number => (degree[b[i]] > degree[a[i]] ? b[i] : a[i]);
+  const laterInFile = (i: number): number => {
+    const [x, y] = a[i] > b[i] ? [a[i], b[i]] : [b[i], a[i]];
+    return inFile![x] === 1 ? x : inFile![y] === 1 ? y : byDegree(i);
+  };
+  const lead = inFile === undefined ? byDegree : laterInFile;
   // Counting sort by lead: first[s] is where set s's run begins.
   const first = new Uint32Array(sets + 1);
   for (let i = 0; i < a.length; i++) first[lead(i) + 1]++;
@@ -100,6 +112,19 @@ export function groupedPairs(pairs: SetPairs, sets: number): { order: Uint32Arra
     [order[k], ga[k], gb[k]] = [i, s, s === a[i] ? b[i] : a[i]];
   }
   return { order, grouped: { a: ga, b: gb } };
+}
+
+/** 1 for each set (numbered across `parts`) that lies in a file; undefined where none does. */
+function inFiles(parts: readonly PackedSets[], sets: number): Uint8Array | undefined {
+  if (parts.every((part) => 'words' in part)) return undefined;
+  const inFile = new Uint8Array(sets);
+  let first = 0;
+  for (const part of parts) {
+    const count = part.offsets.length - 1;
+    if (!('words' in part)) inFile.fill(1, first, first + count);
+    first += count;
+  }
+  return inFile;
 }
 
 /** The documents pairs need, each read and shingled once, in file order: each position's set number across parts. */

@@ -67,7 +67,7 @@ describe('the exact pass on text ranges decides pairs as exact Jaccard of dedupâ
     expect(Array.from(await decide(second, angular))).toEqual(expected(second, exactAngular));
   });
 
-  it('past a memory budget, shingles the later runs into files, read back a set at a time: the same decisions', async () => {
+  it('past a memory budget, shingles the later runs into files, read back in file order: the same decisions', async () => {
     const dir = tempDir();
     const spills: string[] = [];
     // 2,000 bytes of sets: the first run's expected bytes pass it, so every run goes to a file of its own.
@@ -273,5 +273,22 @@ describe('pairs grouped into runs that share a set', () => {
     const leads = Array.from(grouped.a);
     expect(leads.filter((lead, k) => k > 0 && lead !== leads[k - 1] && leads.indexOf(lead) < k)).toEqual([]);
     expect(leads.filter((lead) => lead === 9)).toHaveLength(2); // its two pairs (9, 10): one run
+  });
+
+  it('with sets in files: a pair with one there led by the later such set, those leads in file order', () => {
+    // Sets 20 â€¦ 39 lie in a file; 7's star stays led by 7 where its partner is held too.
+    const a = [7, 7, 3, 7, 20, 21, 22, 23, 9, 24, 25, 9, 7, 7, 30, 35];
+    const b = [1, 2, 7, 4, 21, 22, 23, 24, 10, 25, 26, 10, 5, 36, 2, 21];
+    const inFile = new Uint8Array(40).fill(1, 20);
+    const { order, grouped } = groupedPairs({ a: Uint32Array.from(a), b: Uint32Array.from(b) }, 40, inFile);
+    expect(Array.from(order).sort((x, y) => x - y)).toEqual(a.map((_, i) => i));
+    order.forEach((i, k) => {
+      const [x, y] = [a[i], b[i]];
+      expect(new Set([grouped.a[k], grouped.b[k]])).toEqual(new Set([x, y]));
+      const later = Math.max(...[x, y].filter((s) => inFile[s] === 1));
+      if (later >= 20) expect(grouped.a[k]).toBe(later);
+    });
+    expect(Array.from(grouped.a)).toEqual(Array.from(grouped.a).sort((x, y) => x - y));
+    expect(Array.from(grouped.a.subarray(0, 4))).toEqual([7, 7, 7, 7]);
   });
 });
