@@ -278,7 +278,25 @@ describe('the first pass kernel', () => {
   it('reads every edge of a 16-byte block as byte by byte: escapes, runs of spaces, UTF-8, white space, the text end', () => {
     // Each piece at every offset of two blocks, in prose, at the text's start and end, JSON and raw: the block path
     // takes escaped quotes, runs of spaces and spaces at a block start, and stops before any other byte.
-    const pieces = ['"', '\\', '\\"', '"\\', 'a"b', '  ', '   x', ' ', 'é', 'Éa', 'İ', '😀', '\t', '\u00a0', '\u2003', 'ÄÖ  Ü', '\n "'];
+    const pieces = [
+      '"',
+      '\\',
+      '\\"',
+      '"\\',
+      'a"b',
+      '  ',
+      '   x',
+      ' ',
+      'é',
+      'Éa',
+      'İ',
+      '😀',
+      '\t',
+      '\u00a0',
+      '\u2003',
+      'ÄÖ  Ü',
+      '\n "',
+    ];
     const prose = 'Lorem Ipsum dolor sit Amet, consectetur adipiscing elit';
     for (const options of [setup, { ...setup, char: true, n: 4 }]) {
       const texts: string[] = [];
@@ -290,7 +308,9 @@ describe('the first pass kernel', () => {
         }
       // The text last in its line (its quote within 16 bytes of the line end) and first, before other members.
       const lines = texts.map((text, i) =>
-        i % 2 === 0 ? `{"id": "e${i}", "text": ${JSON.stringify(text)}}` : `{"text":${JSON.stringify(text)},"id":"e${i}"}`,
+        i % 2 === 0
+          ? `{"id": "e${i}", "text": ${JSON.stringify(text)}}`
+          : `{"text":${JSON.stringify(text)},"id":"e${i}"}`,
       );
       const got = runKernel(encoder.encode(lines.join('\n')), options);
       texts.forEach((text, i) => checkDocument(got[i], text, `e${i}`, options));
