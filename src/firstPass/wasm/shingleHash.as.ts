@@ -65,8 +65,9 @@ const PHI: u64 = 0x9e3779b97f4a7c15;
 
 /** An empty table for the set of a document of `windows` windows (and its repeat counts, with count weighting). */
 @inline function clearTable(windows: i32): void {
+  // At most a quarter full: a slot taken at the first probe is a mispredicted branch, and clearing costs little.
   let capacity = 4;
-  while (capacity < windows * 2) capacity <<= 1;
+  while (capacity < windows * 4) capacity <<= 1;
   tableMask = capacity - 1;
   memory.fill(table, 0, <usize>capacity << ((flags & 32) != 0 ? 3 : 2));
   kept = 0;

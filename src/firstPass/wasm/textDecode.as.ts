@@ -4,7 +4,8 @@
 // spaces at `norm`; and an id string's contents unescaped.
 import { LOWER_STAGE1, LOWER_STAGE1_SIZE, LOWER_STAGE2, LOWER_EXPAND, LOWER_CONTEXT } from './lowercase.generated.as';
 import { hex4, utf8Sequence } from './jsonScan.as';
-import { at, input, lineEnd, norm, normLen, starts, tokenCount, utf16, utf8 } from './unitState.as';
+import { at, input, lineEnd, norm, normLen, tokenCount, utf16, utf8 } from './unitState.as';
+import { asciiBlock, closeToken, inToken, openToken, pending, tokens } from './textTokens.as';
 
 let cp: i32 = 0;
 let cpEnd: i32 = 0;
@@ -134,27 +135,6 @@ const EXPANDS: i32 = -2;
   return c + delta;
 }
 
-// The tokens begun, whether one is open, and whether a space is owed before the next.
-let tokens: i32 = 0;
-let inToken: bool = false;
-let pending: bool = false;
-
-/** Opens a token at w unless one is open (after the space owed, if any); returns where writing goes on. */
-@inline function openToken(w: usize): usize {
-  if (inToken) return w;
-  if (pending) { store<u8>(w, 0x20); w++; pending = false; }
-  store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm));
-  tokens++;
-  inToken = true;
-  return w;
-}
-
-/** White space ends the open token; a space is owed before the next if any came before. */
-@inline function closeToken(): void {
-  inToken = false;
-  pending = tokens > 0;
-}
-
 /** Printable ASCII from i, lowercased, to w until another byte (or the quote or backslash given); returns where it stopped. */
 @inline function lowerAsciiRun(i: i32, limit: i32, w: usize, quote: i32, backslash: i32): i32 {
   let b = <i32>load<u8>(input + <usize>i);
@@ -166,31 +146,6 @@ let pending: bool = false;
     b = <i32>load<u8>(input + <usize>i);
   } while (<u32>(b - 0x21) < 0x5e && b != quote && b != backslash);
   return i;
-}
-
-/**
- * 16 bytes at i of printable ASCII and single spaces (in a JSON string no quote or backslash), written to w as the
- * loop below would write them byte by byte: lowercased, each space that closes a token kept for the next one (a last
- * one owed), each token's start noted. Returns where writing goes on, or 0 where the block is anything else (a space
- * after white space, a byte the loop must decode): the loop reads it then. Most of a prose text is such blocks.
- */
-@inline function asciiBlock(i: i32, w: usize, json: bool): usize {
-  const v = v128.load(input + <usize>i);
-  let other = i8x16.ge_u(i8x16.sub(v, i8x16.splat(0x20)), i8x16.splat(0x5f));
-  if (json) other = v128.or(other, v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))));
-  const spaces = i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x20)));
-  if (v128.any_true(other) || (spaces & (spaces << 1)) != 0 || (!inToken && (spaces & 1) != 0)) return 0;
-  w = openToken(w);
-  const upper = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26));
-  v128.store(w, i8x16.add(v, v128.and(upper, i8x16.splat(0x20))));
-  // A token opens after every space but a last one.
-  for (let m = spaces & 0x7fff; m != 0; m &= m - 1) {
-    store<u32>(starts + (<usize>tokens << 2), <u32>(w - norm) + <u32>ctz(m) + 1);
-    tokens++;
-  }
-  if ((spaces & 0x8000) == 0) return w + 16;
-  closeToken();
-  return w + 15;
 }
 
 /** A code point's lower case c (lowerCase's, not IN_CONTEXT) at w, as the loop below writes it; returns where writing goes on. */
@@ -241,17 +196,19 @@ function decodeFrom(s: i32, limit: i32, json: bool): i32 {
   const quote = json ? 0x22 : -1;
   const backslash = json ? 0x5c : -1;
   let closed = !json;
-  // Blocks of 16 bytes are tried from here on; past one that is not ASCII prose, once the loop has read it.
+  // Blocks of 16 bytes are tried from here on; past 16 bytes of the loop's after one that took nothing.
   let blocksFrom = s;
   while (i < limit) {
-    if (i >= blocksFrom && i + 16 <= limit) {
-      const past = asciiBlock(i, w, json);
-      if (past != 0) {
-        w = past;
-        i += 16; units += 16; bytes += 16;
-        continue;
-      }
-      blocksFrom = i + 16;
+    if (i >= blocksFrom) {
+      const block = asciiBlock(i, limit, w, json);
+      const taken = block & 31;
+      i += taken;
+      w += <usize>((block >> 8) & 0xff);
+      units += taken - (block >> 16);
+      bytes += taken - (block >> 16);
+      if (taken == 16) continue;
+      if (taken == 0) blocksFrom = i + 16;
+      if (i >= limit) break;
     }
     const b = <i32>load<u8>(input + <usize>i);
     if (<u32>(b - 0x21) < 0x5e && b != quote && b != backslash) {

@@ -1,7 +1,7 @@
 // The first pass's per-document work, in WebAssembly (AssemblyScript, compiled by
 // scripts/build-wasm.mjs with --runtime stub: no allocator, no GC, raw memory only).
 // See unitKernel.ts for the JavaScript face and the memory layout it sets up. This is the
-// entry: its exports are the module's; unitState, jsonScan, textDecode, shingleHash and
+// entry: its exports are the module's; unitState, jsonScan, textDecode, textTokens, shingleHash and
 // murmur3 (.as.ts, beside it) hold the rest.
 //
 // One call walks a JSON Lines unit's bytes: it splits lines as node:readline does

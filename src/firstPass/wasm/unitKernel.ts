@@ -161,8 +161,8 @@ function prepare(
   const norm = take(2 * L + 16);
   const starts = take(4 * (2 * L + 16));
   let capacity = 4;
-  while (capacity < 2 * (L + 1)) capacity *= 2;
-  // With count weighting, each slot's repeats so far follow the table.
+  while (capacity < 4 * (L + 1)) capacity *= 2;
+  // At most a quarter full (shingleHash.as.ts); with count weighting, each slot's repeats so far follow the table.
   const table = take((setup.counts ? 8 : 4) * capacity);
   if (at > MAX_LAYOUT_BYTES) return undefined;
   reserveMemory(kernel.memory, at);

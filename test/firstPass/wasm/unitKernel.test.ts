@@ -275,6 +275,55 @@ describe('the first pass kernel', () => {
     }
   });
 
+  it('reads every edge of a 16-byte block as byte by byte: escapes, runs of spaces, UTF-8, white space, the text end', () => {
+    // Each piece at every offset of two blocks, in prose, at the text's start and end, JSON and raw: the block path
+    // takes escaped quotes, runs of spaces and spaces at a block start, and stops before any other byte.
+    const pieces = [
+      '"',
+      '\\',
+      '\\"',
+      '"\\',
+      'a"b',
+      '  ',
+      '   x',
+      ' ',
+      'é',
+      'Éa',
+      'İ',
+      '😀',
+      '\t',
+      '\u00a0',
+      '\u2003',
+      'ÄÖ  Ü',
+      '\n "',
+    ];
+    const prose = 'Lorem Ipsum dolor sit Amet, consectetur adipiscing elit';
+    for (const options of [setup, { ...setup, char: true, n: 4 }]) {
+      const texts: string[] = [];
+      for (const piece of pieces)
+        for (let at = 0; at < 34; at++) {
+          texts.push(prose.slice(0, at) + piece + prose.slice(at));
+          texts.push(' '.repeat(at % 3) + prose.slice(0, at) + piece);
+          texts.push(piece + ' '.repeat(at % 4) + prose.slice(0, at));
+        }
+      // The text last in its line (its quote within 16 bytes of the line end) and first, before other members.
+      const lines = texts.map((text, i) =>
+        i % 2 === 0
+          ? `{"id": "e${i}", "text": ${JSON.stringify(text)}}`
+          : `{"text":${JSON.stringify(text)},"id":"e${i}"}`,
+      );
+      const got = runKernel(encoder.encode(lines.join('\n')), options);
+      texts.forEach((text, i) => checkDocument(got[i], text, `e${i}`, options));
+      for (const text of texts) {
+        const records = kernelText(text, options)!;
+        const want = expectedText(text, options);
+        expect(records.words[R.UTF16]).toBe(want.utf16);
+        expect([...records.words.subarray(R.EXACT, R.EXACT + 4)]).toEqual(want.exact);
+        expect([...records.shingles.slice(0, 2 * records.words[R.SH_COUNT])]).toEqual([...want.shingles]);
+      }
+    }
+  });
+
   it('hashes SHA-1 windows of every length as the reference (one block, two, several; SIMD lanes and one by one)', () => {
     // Tokens of 1–40 code points (ASCII, 2- and 3-byte UTF-8), so that word windows run from a few bytes
     // to hundreds and groups of four mix windows of one padded block (≤ 55 bytes) with longer ones.
