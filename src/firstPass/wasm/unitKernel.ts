@@ -65,8 +65,8 @@ const REC_WORDS = 20;
 /** Memory kept between units; an instance grown past this by a huge unit is dropped after it. */
 const KEEP_BYTES = 256 << 20;
 /**
- * The most memory one call may lay out (about 28 bytes per input byte): a longer
- * line (past ≈ 36 MiB) or text takes the TypeScript path, far inside wasm32's
+ * The most memory one call may lay out (36–52 bytes per input byte, most of it the
+ * shingle table, kept a quarter full): a longer line (past ≈ 20 MiB) or text takes the TypeScript path, far inside wasm32's
  * 4 GiB and the 32-bit addresses the kernel computes with.
  */
 const MAX_LAYOUT_BYTES = 1 << 30;

@@ -57,8 +57,8 @@ export function defaultMemoryLimit(): number {
  * Outside the limit, each with a bound: the Node runtime and this thread's
  * V8 heap (about 150 MiB); per first-pass worker thread (options.ts's
  * defaultThreads: one per core, at most one per MiB of input; ended with
- * the pass) its V8 heap, its document kernel's memory (about 36 times
- * its largest unit: ~38 MiB for JSON Lines, whose units are cut at the line
+ * the pass) its V8 heap, its document kernel's memory (about 52 times
+ * its largest unit: ~54 MiB for JSON Lines, whose units are cut at the line
  * end past 512 KiB of a 1 MiB read, a unit being one line where a line is
  * longer; an instance past 256 MiB is dropped after its unit) and its signing
  * kernel's (at most 32 MiB a chunk); and the units in flight, three per worker
