@@ -9,11 +9,12 @@ import type { BandLayout } from './bBitSlots.js';
 import { signatureMatrix, type SignatureMatrix, type SlotBits } from './signatureMatrix.js';
 import type { CorpusSignatures, SpilledSignatures } from './spilledSignatures.js';
 import { sharedWords } from './sharedMemory.js';
+import { freeNow } from '../typedArrays.js';
 
 /** Where spilled rows go: appended in order, then read back. */
 export interface RowSink {
-  /** Rows nobody changes after (the sink may write them from where they lie). */
-  append(rows: Uint32Array): void;
+  /** Rows nobody changes after (the sink may write them from where they lie); `given`: it frees their buffer after. */
+  append(rows: Uint32Array, given?: boolean): void;
   /** Undefined, or a promise that settles when the rows written behind leave room for more (WordFile.room). */
   room?(): Promise<void> | undefined;
   finish(): SpilledSignatures;
@@ -43,9 +44,13 @@ export class RowStore {
     private readonly spill?: RowSpill,
   ) {}
 
-  append(rows: Uint32Array): void {
+  /**
+   * `given`: nobody reads the rows' buffer again (a unit's rows, made for the store): freed (freeNow) once they are
+   * copied, or by the sink once written.
+   */
+  append(rows: Uint32Array, given = false): void {
     if (this.sink !== undefined) {
-      this.sink.append(rows);
+      this.sink.append(rows, given);
       return;
     }
     if (this.spill !== undefined && (this.words + rows.length) * 4 > this.spill.limitBytes) {
@@ -53,7 +58,7 @@ export class RowStore {
       this.sink = this.spill.open();
       if (this.held !== undefined) this.sink.append(this.held.subarray(0, this.words));
       for (const chunk of this.chunks) this.sink.append(chunk);
-      this.sink.append(rows);
+      this.sink.append(rows, given);
       this.held = undefined;
       this.chunks = [];
       return;
@@ -62,6 +67,7 @@ export class RowStore {
     if (this.held !== undefined) this.held.set(rows, this.words);
     else this.chunks.push(rows.slice());
     this.words += rows.length;
+    if (given) freeNow(rows.buffer);
   }
 
   /** Undefined, or a promise to await before the next append so that spilled rows are written behind, not here. */

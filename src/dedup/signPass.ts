@@ -16,6 +16,7 @@ import { DocumentRecords } from '../firstPass/documentRecords.js';
 import { unitId, type InputUnit, type ReadSetup } from '../firstPass/protocol.js';
 import type { SetSpool } from '../firstPass/setSpool.js';
 import {
+  freeAnswer,
   rowsOfEveryDocument,
   selectedSet,
   signedUnits,
@@ -89,13 +90,19 @@ export async function signCorpus(
   for await (const unit of signed) {
     records.addUnit(unit);
     options.onUnit?.(prePass.bytes + ids.bytes + records.bytes, prePass.table.documents);
-    store.append(toStoredRows(unit.signatures, rows.k, rows.slotBits, rows.bands));
+    // A worker's answer, freed as soon as it is taken: left to the collector, every 64 MiB of them cost this thread a
+    // full collection (most of its time on a 1 M dedup).
+    const owned = unit.ownsBuffers === true;
+    const stored = toStoredRows(unit.signatures, rows.k, rows.slotBits, rows.bands);
+    store.append(stored, owned);
     if (sets !== undefined) {
       const { shingles, offsets } = unit.result;
       if (shingles === undefined || offsets === undefined) throw new Error('internal: a unit came without its sets');
-      sets.appendRun(shingles, offsets, unit.selected.length);
+      sets.appendRun(shingles, offsets, unit.selected.length, owned);
     }
     shingles += unit.result.shingleCount;
+    // The signatures too, where the store took rows converted from them (its own copy).
+    freeAnswer(unit, ...(stored.buffer === unit.signatures.buffer ? [] : [unit.signatures.buffer]));
     // Spilled rows and sets go to disk behind this thread: past a bound it waits, rather than write them itself.
     await store.room();
     await sets?.room?.();

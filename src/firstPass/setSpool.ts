@@ -7,6 +7,7 @@
  */
 
 import { SetArena, sharedMemoryAvailable, type SharedSets } from './sharedSets.js';
+import { freeNow } from '../typedArrays.js';
 
 export type { SharedSets } from './sharedSets.js';
 
@@ -31,9 +32,10 @@ export interface SetSpool {
   append(set: Uint32Array): void;
   /**
    * The next `count` groups' sets, end to end in `words` (a unit's answer, which nobody changes after): set i is
-   * words [2·offsets[i], 2·offsets[i + 1]).
+   * words [2·offsets[i], 2·offsets[i + 1]). `given`: nobody reads its buffer again, so the spool frees it (freeNow)
+   * once the sets are copied or written, where it holds no view of it.
    */
-  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void;
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number, given?: boolean): void;
   readonly load: LoadShingleSets;
   /** Any one group's set, read where it lies: exact Jaccard past the load's budget (ShingleSetStore). */
   readonly fetch?: FetchShingleSet;
@@ -78,8 +80,10 @@ export class MemorySetSpool implements SetSpool {
     this.sets.push(view);
   }
 
-  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number, given = false): void {
     for (let i = 0; i < count; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
+    // Copied into the arena (a shared buffer is adopted, never freed): nothing here views the unit's buffer.
+    if (given && this.arena !== undefined) freeNow(words.buffer);
   }
 
   readonly load: LoadShingleSets = async () => this.sets;

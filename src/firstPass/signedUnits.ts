@@ -11,6 +11,7 @@ import type { HashFamily } from '../signatures/hashFamily.js';
 import { firstPass, type FirstPassOptions, type OrderedUnit } from './firstPass.js';
 import type { FirstPassWorkers } from './ports.js';
 import type { InputUnit } from './protocol.js';
+import { freeNow } from '../typedArrays.js';
 
 /** Who signs a run: the workers' CPU kernel, or `backend` here. */
 export interface FirstPassSigner {
@@ -25,6 +26,11 @@ export interface FirstPassSigner {
 export interface SignedUnit extends OrderedUnit {
   /** selected·k·2 words, 64-bit slots as (lo, hi). */
   readonly signatures: Uint32Array;
+  /**
+   * Whether its documents' tables, signatures and sets lie in buffers of its own (a worker's answers, signed there),
+   * which whoever takes the unit last may free at once (freeAnswer); not rows cut from a device's batch.
+   */
+  readonly ownsBuffers?: boolean;
 }
 
 /** Where a signing pass's time went (the library also calls it PipelineTimings). */
@@ -58,7 +64,7 @@ export async function* signedUnits(
     for await (const unit of ordered) {
       timings.shingleMs += unit.result.shingleMs;
       timings.signMs += unit.result.signMs;
-      yield { ...unit, signatures: unit.result.signatures! };
+      yield { ...unit, signatures: unit.result.signatures!, ownsBuffers: true };
     }
     return;
   }
@@ -135,6 +141,17 @@ function splitRows(units: readonly OrderedUnit[], words: Uint32Array, k: number)
     row += unit.selected.length;
     return { ...unit, signatures };
   });
+}
+
+/**
+ * Frees (freeNow) a unit's own buffers that nobody reads once it has been taken: its documents' tables and its sets'
+ * offsets (its signatures and sets go to the stores that take them). Nothing where the unit does not own them.
+ */
+export function freeAnswer(unit: SignedUnit, ...more: ArrayBufferLike[]): void {
+  if (unit.ownsBuffers !== true) return;
+  const { documents: d, result } = unit;
+  const tables = [d.idBytes, d.idEnds, d.idKeys, d.exactKeys, d.empty, d.scores, d.lines, d.starts, d.ends];
+  freeNow(...tables.map((t) => t.buffer), ...(result.offsets === undefined ? [] : [result.offsets.buffer]), ...more);
 }
 
 /** A unit's selected document i's shingle set, as (lo, hi) pairs; undefined when sets were not kept. */

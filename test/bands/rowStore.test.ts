@@ -24,11 +24,15 @@ function fill(store: RowStore, sizes: readonly number[]): number {
 
 function recordingSpill(limitBytes: number) {
   const received: Uint32Array[] = [];
+  const gave: Uint32Array[] = [];
   const sink: RowSink = {
-    append: (rows) => void received.push(rows.slice()),
+    append: (rows, given) => {
+      received.push(rows.slice());
+      if (given) gave.push(rows);
+    },
     finish: () => ({ spilled: true }) as unknown as SpilledSignatures,
   };
-  return { spill: { limitBytes, open: () => sink }, received };
+  return { spill: { limitBytes, open: () => sink }, received, gave };
 }
 
 describe('RowStore', () => {
@@ -70,5 +74,20 @@ describe('RowStore', () => {
     const store = new RowStore(k, 64, undefined, spill);
     const rows = fill(store, [2, 7]);
     expect([...(store.finish() as SignatureMatrix).words]).toEqual([...all(rows)]);
+  });
+
+  it('frees rows given to it once copied, and passes them on as given past the limit', () => {
+    const { spill, received, gave } = recordingSpill(3 * width * 4);
+    const store = new RowStore(k, 64, undefined, spill);
+    const first = batch(0, 2);
+    store.append(first, true);
+    expect(first.buffer.byteLength).toBe(0); // copied into the held buffer, then freed
+    const second = batch(2, 2);
+    store.append(second, true); // past the limit: the sink takes it, given
+    expect(gave).toEqual([second]);
+    expect([...received.flatMap((r) => [...r])]).toEqual([...all(4)]);
+    const kept = batch(4, 1);
+    store.append(kept);
+    expect(kept).toHaveLength(width); // not given: left as it is
   });
 });

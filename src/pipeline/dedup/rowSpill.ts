@@ -89,8 +89,8 @@ export function rowSpill(options: SpillOptions, k: number, slotBits: SlotBits, b
   const width = rowWords(k, slotBits, bands);
   let words = 0;
   return {
-    append(rows) {
-      file.appendOwned(rows);
+    append(rows, given) {
+      file.appendOwned(rows, given);
       words += rows.length;
     },
     room: () => file.room(),

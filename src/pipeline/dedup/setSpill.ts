@@ -12,7 +12,7 @@
  * within it (unless the tables alone pass it).
  */
 import type { FetchShingleSet, LoadShingleSets } from '../../verify/shingleSetStore.js';
-import { grown } from '../../typedArrays.js';
+import { freeNow, grown } from '../../typedArrays.js';
 import type { SetSpool, SharedSets } from '../../firstPass/setSpool.js';
 import { SetArena, sharedMemoryAvailable } from '../../firstPass/sharedSets.js';
 import { WordFile } from './wordFile.js';
@@ -77,10 +77,15 @@ export class FileSetSpool implements SetSpool {
   }
 
   /** As append for each set; those bound for the file go as one run (WordFile.appendOwned: large runs not copied). */
-  appendRun(words: Uint32Array, offsets: Uint32Array, count: number): void {
+  appendRun(words: Uint32Array, offsets: Uint32Array, count: number, given = false): void {
     let i = 0;
     for (; i < count && this.file === undefined; i++) this.append(words.subarray(2 * offsets[i], 2 * offsets[i + 1]));
-    if (i === count) return;
+    // The sets held were copied into the arena: the buffer is the file's from here on (or nobody's).
+    const free = given && this.arena !== undefined;
+    if (i === count) {
+      if (free) freeNow(words.buffer);
+      return;
+    }
     const first = 2 * offsets[i];
     for (; i < count; i++) {
       const g = this.groups++;
@@ -91,7 +96,7 @@ export class FileSetSpool implements SetSpool {
     }
     const run = words.subarray(first, 2 * offsets[count]);
     this.words += run.length;
-    this.file!.appendOwned(run);
+    this.file!.appendOwned(run, free);
   }
 
   /** The set as held: copied into the arena (its unit's buffer is then freed), or a view of that buffer. */

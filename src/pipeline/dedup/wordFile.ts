@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, writev, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerTemporary, removeTemporaryBehind } from '../../formats/files/temporaries.js';
+import { freeNow } from '../../typedArrays.js';
 
 const BLOCK_BYTES = 4 * 2 ** 20;
 const MAX_BEHIND_BYTES = 64 * 2 ** 20;
@@ -31,6 +32,8 @@ interface Block {
   readonly bytes: number;
   /** A copy block whose last bytes are in this write: reusable once every write before it is done too. */
   readonly spent?: Uint8Array;
+  /** Buffers given with their words (appendOwned's `given`): freed once this write is done. */
+  readonly given: ArrayBufferLike[];
   written: boolean;
 }
 
@@ -61,6 +64,8 @@ export class WordFile {
   private readonly spare: Uint8Array[] = [];
   private failure: Error | undefined;
   private drained: (() => void)[] = [];
+  /** Buffers given with the words gathered (appendOwned): they go with the next write. */
+  private given: ArrayBufferLike[] = [];
   private waitingForRoom: (() => void)[] = [];
   private removed = false;
 
@@ -94,17 +99,19 @@ export class WordFile {
 
   /**
    * As append, for words that nobody changes after (a worker's answer): written from where they lie, not copied
-   * (gathered with the others until 4 MiB go in one write).
+   * (gathered with the others until 4 MiB go in one write). `given`: nobody reads their buffer again either, so the
+   * file frees it (freeNow) once they are written or copied, rather than leave it to a collection.
    */
-  appendOwned(words: Uint32Array): void {
+  appendOwned(words: Uint32Array, given = false): void {
     // A view of a larger buffer would hold all of it until written (a worker's answer holds more than the rows): copied.
-    if (words.buffer.byteLength > 2 * words.byteLength) {
+    if (words.buffer.byteLength > 2 * words.byteLength || words.byteLength === 0) {
       this.append(words);
+      if (given) freeNow(words.buffer);
       return;
     }
     this.throwIfFailed();
-    if (words.byteLength === 0) return;
     this.cut();
+    if (given) this.given.push(words.buffer);
     this.gathered.push(new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
     this.gatheredBytes += words.byteLength;
     this.size += words.byteLength;
@@ -178,9 +185,11 @@ export class WordFile {
       parts: this.gathered,
       bytes: this.gatheredBytes,
       spent: this.gatheredSpent,
+      given: this.given,
       written: false,
     };
     this.gathered = [];
+    this.given = [];
     this.gatheredBytes = 0;
     this.gatheredSpent = undefined;
     this.inFlight.push(block);
@@ -213,6 +222,7 @@ export class WordFile {
       this.inFlightBytes -= front.bytes;
       if (front.spent !== undefined && this.spare.length < SPARE_BLOCKS && this.failure === undefined)
         this.spare.push(front.spent);
+      for (const buffer of front.given) freeNow(buffer);
     }
     if (this.inFlightBytes <= ROOM_BYTES) for (const resolve of this.waitingForRoom.splice(0)) resolve();
     if (this.inFlight.length === 0) for (const resolve of this.drained.splice(0)) resolve();

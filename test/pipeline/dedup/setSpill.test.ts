@@ -69,6 +69,24 @@ describe('FileSetSpool', () => {
     await spool.release();
   });
 
+  it('frees the buffer of a run given to it once its sets are copied or written, each set still read back exactly', async () => {
+    const random = rng(13);
+    const units = Array.from({ length: 4 }, () => {
+      const offsets = Uint32Array.from({ length: 21 }, (_, i) => 500 * i);
+      return { words: Uint32Array.from({ length: 2 * offsets[20] }, () => (random() * 2 ** 32) >>> 0), offsets };
+    });
+    const sets = units.flatMap(({ words, offsets }) =>
+      Array.from({ length: 20 }, (_, i) => words.slice(2 * offsets[i], 2 * offsets[i + 1])),
+    );
+    const spool = new FileSetSpool(dir, 1.5 * units[0].words.byteLength); // the second run straddles the room
+    for (const { words, offsets } of units) spool.appendRun(words, offsets, 20, true);
+    expect(units[0].words.buffer.byteLength).toBe(0); // held: copied into the arena, then freed
+    await spool.drain();
+    for (const { words } of units) expect(words.buffer.byteLength).toBe(0); // the others once written
+    for (let g = 0; g < sets.length; g++) expect([...spool.fetch(g)], `group ${g}`).toEqual([...sets[g]]);
+    await spool.release();
+  });
+
   it("counts reserved bytes (the first pass's tables) against its room, and writes sets larger than its write buffer whole", async () => {
     const spool = new FileSetSpool(dir, 4096);
     spool.reserve(4000);

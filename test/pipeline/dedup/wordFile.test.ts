@@ -103,6 +103,25 @@ describe('WordFile', () => {
     await file.remove();
   });
 
+  it('frees given words once written, or at once where it copies them, never before', async () => {
+    const file = new WordFile(dir, 'given');
+    const whole = Uint32Array.from({ length: 3000 }, (_, i) => i); // its buffer all words: written where it lies
+    const answer = Uint32Array.from({ length: 2 ** 18 }, (_, i) => 7 * i); // a small view of it: copied
+    const rows = answer.subarray(10, 20);
+    const expected = [...whole, ...rows];
+    file.appendOwned(whole, true);
+    file.appendOwned(rows, true);
+    expect(answer.buffer.byteLength).toBe(0); // copied, then freed
+    expect(whole).toHaveLength(3000); // still to be written from where it lies
+    const back = new Uint32Array(3010);
+    file.read(back, 0);
+    expect([...back]).toEqual(expected);
+    await file.drain();
+    expect(whole.buffer.byteLength).toBe(0); // written, then freed
+    expect([...new Uint32Array(new Uint8Array(readFileSync(file.path)).buffer)]).toEqual(expected);
+    await file.remove();
+  });
+
   it('reuses a written copy block: words copied after it read back and reach the file unchanged', async () => {
     const file = new WordFile(dir, 'reuse');
     // 40 MiB copied in appends of 1 MiB: ten blocks, drained every 6 MiB (mid-block: a block's rest is filled after
