@@ -17,27 +17,40 @@ export function residentBytes(): number | undefined {
   }
 }
 
+/** How often the resident set is sampled while a step runs. */
+const SAMPLE_MS = 25;
+
+/** The steps running now (withStepPeak), each with its largest sample so far: one timer samples for all of them. */
+const running = new Set<{ highest: number }>();
+let sampler: ReturnType<typeof setInterval> | undefined;
+
+function sample(): void {
+  const bytes = residentBytes();
+  if (bytes === undefined) return;
+  for (const step of running) if (bytes > step.highest) step.highest = bytes;
+}
+
 /**
- * Runs `work` while sampling the resident set every `intervalMs` (the engine's queries run off the event loop, so
- * the samples keep coming): `peak` gets the largest sample in bytes, where the system gives one.
+ * Runs `work` while sampling the resident set every SAMPLE_MS (the engine's queries run off the event loop, so the
+ * samples keep coming): `peak` gets the largest sample in bytes, where the system gives one. Steps inside steps (a
+ * phase, its steps, a host step's parts) share one sampler rather than each reading /proc on a timer of its own.
  */
-export async function withStepPeak<T>(
-  work: () => Promise<T>,
-  peak: (bytes: number) => void,
-  intervalMs = 25,
-): Promise<T> {
-  let highest = residentBytes();
-  const sample = (): void => {
-    const bytes = residentBytes();
-    if (bytes !== undefined && bytes > (highest ?? 0)) highest = bytes;
-  };
-  const timer = highest === undefined ? undefined : setInterval(sample, intervalMs);
+export async function withStepPeak<T>(work: () => Promise<T>, peak: (bytes: number) => void): Promise<T> {
+  const start = residentBytes();
+  if (start === undefined) return work();
+  const step = { highest: start };
+  running.add(step);
+  sampler ??= setInterval(sample, SAMPLE_MS);
   try {
     return await work();
   } finally {
-    clearInterval(timer);
     sample();
-    if (highest !== undefined) peak(highest);
+    running.delete(step);
+    if (running.size === 0) {
+      clearInterval(sampler);
+      sampler = undefined;
+    }
+    peak(step.highest);
   }
 }
 

@@ -42,4 +42,24 @@ describe.runIf(process.platform === 'linux')('each step’s peak resident set', 
     // taken before pages were given back can stand a little above it (base once: 156 KB).
     expect(highWater()).toBeGreaterThanOrEqual(Math.max(markBefore, peak - 4 * MiB));
   });
+
+  it('steps inside a step (sampled by one timer) each get their peak, and the outer step sees the inner one’s', async () => {
+    let holding = 0;
+    const peaks: Record<string, number> = {};
+    const keep = (name: string) => (bytes: number) => {
+      peaks[name] = bytes;
+    };
+    await withStepPeak(async () => {
+      await withStepPeak(async () => undefined, keep('before'));
+      await withStepPeak(async () => {
+        const touched = Buffer.alloc(64 * MiB, 3);
+        await sleep(150);
+        holding = residentBytes()!;
+        return touched[0];
+      }, keep('inner'));
+    }, keep('outer'));
+    expect(Object.keys(peaks).sort()).toEqual(['before', 'inner', 'outer']);
+    expect(peaks.inner).toBeGreaterThanOrEqual(holding - 8 * MiB);
+    expect(peaks.outer).toBeGreaterThanOrEqual(peaks.inner);
+  });
 });
