@@ -222,7 +222,7 @@ export class WordFile {
       this.inFlightBytes -= front.bytes;
       if (front.spent !== undefined && this.spare.length < SPARE_BLOCKS && this.failure === undefined)
         this.spare.push(front.spent);
-      for (const buffer of front.given) freeNow(buffer);
+      freeNow(...front.given);
     }
     if (this.inFlightBytes <= ROOM_BYTES) for (const resolve of this.waitingForRoom.splice(0)) resolve();
     if (this.inFlight.length === 0) for (const resolve of this.drained.splice(0)) resolve();
