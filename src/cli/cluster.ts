@@ -4,7 +4,7 @@ import { candidateProbability } from '../bands/lshParams.js';
 import { writeTextFile } from '../formats/files/textFile.js';
 import { checkOutputs } from '../pipeline/shared/outputChecks.js';
 import { sparkJobScript } from '../engines/spark.js';
-import { bufferLimit, defaultMemoryLimit } from '../engines/engine.js';
+import { bufferLimit, memoryLimitOf } from '../engines/engine.js';
 import { planFor, runCluster, type ClusterConfig, type ClusterSummary } from '../pipeline/cluster/cluster.js';
 import { counted, thousands } from '../format.js';
 import { describeKeepPolicy } from '../text/keepPolicy.js';
@@ -196,7 +196,7 @@ function peakLines(peaks: Record<string, number> | undefined): string[] {
 
 /** The memory limit the engine ran under, its own share of it, and the exact pass's sets' where they had one. */
 function memoryLine(options: ClusterCliOptions, hostSetBytes: number | undefined): string {
-  const limit = options.memoryLimit ?? defaultMemoryLimit();
+  const limit = memoryLimitOf(options);
   const given = options.memoryLimit === undefined ? ' (the default: half the memory available)' : '';
   const engine = options.engine === 'spark' ? "Spark's driver heap" : "DuckDB's memory_limit";
   const sets =

@@ -13,7 +13,7 @@ import {
   checkFailed,
   bufferLimit,
   DEFAULT_MAX_ROUNDS,
-  defaultMemoryLimit,
+  memoryLimitOf,
   EngineUnavailableError,
   writeRowsParquet,
   type EngineOptions,
@@ -66,7 +66,7 @@ export async function openDuckDb(
     removeTemporary(scratch);
   };
   try {
-    const limit = bufferLimit(options.memoryLimit ?? defaultMemoryLimit());
+    const limit = bufferLimit(memoryLimitOf(options));
     await connection.run(`SET memory_limit = ${sqlString(limit)}`);
     if (options.tempDirectory !== undefined)
       await connection.run(`SET temp_directory = ${sqlString(options.tempDirectory)}`);
@@ -214,7 +214,7 @@ async function runHostStep(
   const pairs = (await logStep(options, 'out', () =>
     doubleColumns(connection, step.sql, HOST_COLUMNS),
   )) as unknown as TextPairRows;
-  const limit = options.memoryLimit ?? defaultMemoryLimit();
+  const limit = memoryLimitOf(options);
   const engineLimit = async (hostBytes: number | undefined): Promise<void> => {
     if (hostBytes !== undefined) await connection.run(`SET memory_limit = ${sqlString(bufferLimit(limit, hostBytes))}`);
   };

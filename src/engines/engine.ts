@@ -203,3 +203,8 @@ export function availableMemory(): number {
 export function defaultMemoryLimit(available = availableMemory()): string {
   return `${Math.floor(available / 2 / 1e6)}MB`;
 }
+
+/** The `--memory-limit` a run works under: the one given, else defaultMemoryLimit(). */
+export function memoryLimitOf(options: { readonly memoryLimit?: string }): string {
+  return options.memoryLimit ?? defaultMemoryLimit();
+}

@@ -24,7 +24,7 @@ import {
   checkFailed,
   bufferLimit,
   DEFAULT_MAX_ROUNDS,
-  defaultMemoryLimit,
+  memoryLimitOf,
   EngineUnavailableError,
   numberClusters,
   writeRowsParquet,
@@ -153,7 +153,7 @@ function sparkArgs(job: string, dir: string, shardPaths: readonly string[], opti
     '--out',
     dir,
   ];
-  const limit = bufferLimit(options.memoryLimit ?? defaultMemoryLimit());
+  const limit = bufferLimit(memoryLimitOf(options));
   args.push('--driver-memory', limit.replace(/B$/i, '').toLowerCase());
   if (options.explain !== undefined) args.push('--explain', options.explain);
   for (const path of options.reference ?? []) args.push('--reference', path);

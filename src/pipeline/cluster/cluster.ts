@@ -24,7 +24,7 @@ import { describeKeepPolicy } from '../../text/keepPolicy.js';
 import { referenceAnchors } from '../../bands/candidates.js';
 import { maxHammingOfBands } from '../../bands/simhashBands.js';
 import { runDuckDb } from '../../engines/duckdb.js';
-import { defaultMemoryLimit, hostSetBytes, type EngineOptions, type EngineRun } from '../../engines/engine.js';
+import { hostSetBytes, memoryLimitOf, type EngineOptions, type EngineRun } from '../../engines/engine.js';
 import type { EngineStats } from '../../engines/engine.js';
 import { inspectPlan } from '../../engines/inspectSql.js';
 import type { ClusterReport } from '../../engines/clusterReport.js';
@@ -258,7 +258,7 @@ export async function runCluster(config: ClusterConfig): Promise<ClusterSummary>
     ],
   );
   const { meta, plan, threshold, verify, byText } = await planFor(config);
-  const hostBytes = byText ? hostSetBytes(config.engineOptions.memoryLimit ?? defaultMemoryLimit()) : undefined;
+  const hostBytes = byText ? hostSetBytes(memoryLimitOf(config.engineOptions)) : undefined;
   const run = await runEngine(config, plan, meta, hostBytes);
   try {
     const chainDelta = config.chainDelta ?? defaultOf('chainDelta');
