@@ -7,8 +7,9 @@
  * workers. A larger initial old generation lets garbage be collected young.
  * It is a threshold, not a reservation: nothing is allocated for it. Set at
  * run time it holds fully for the worker threads started after it and in part
- * for this one; the child process that runs a command which may open a GPU
- * (quietNative.ts) gets it on its command line, where it holds for all.
+ * for this one; the child process that runs a command which may open a GPU,
+ * or `sign --shard` (processRoute.ts), gets it on its command line, where it
+ * holds for all.
  */
 import { setFlagsFromString } from 'node:v8';
 
