@@ -22,7 +22,7 @@ import { readDocuments, readsOnce, totalInputBytes, type InputFile } from '../..
 import { describeForShards, readPiece, whyNoRanges, type CountBytes } from '../../io/shardInputs.js';
 import { planShards, type Piece } from '../../io/shardPlan.js';
 import { rangeSize } from '../../firstPass/node/inputUnits.js';
-import { UNIT_BYTES } from '../../firstPass/lineUnits.js';
+import { DEDUP_UNIT_BYTES } from '../shared/corpusPass.js';
 import type { RangeUnit } from '../../firstPass/rangeUnits.js';
 import type { StageProgress } from '../shared/config.js';
 
@@ -183,7 +183,9 @@ function rangeOf(files: readonly InputFile[], piece: Piece): { start: number; en
 }
 
 /**
- * The pieces cut into range units of UNIT_BYTES (as inputUnits.ts cuts a whole file). A piece that starts mid-file
+ * The pieces cut into range units of DEDUP_UNIT_BYTES, as dedup's first pass cuts its corpus (corpusPass.ts): at
+ * lineUnits.ts's 512 KiB a 1 M half was 1,900 units, each six messages and their promises, its rows and ring lookups on
+ * the main thread, which also writes the Parquet columns. A piece that starts mid-file
  * counts its lines from its own first line: its units are named `PATH from byte START`, which messages then name, and
  * say so (`midFile`), so that the workers refuse a document without an id there.
  */
@@ -196,13 +198,13 @@ function* rangeUnits(
     const { start, end } = rangeOf(files, p);
     const path = start === 0 ? file.path : `${file.path} from byte ${start}`;
     const [size, qualifyIds] = [file.size ?? 0, files.length > 1];
-    for (let at = start; at < end; at += UNIT_BYTES) {
+    for (let at = start; at < end; at += DEDUP_UNIT_BYTES) {
       const unit = {
         kind: 'range',
         path,
         source: file.path,
         start: at,
-        end: Math.min(end, at + UNIT_BYTES),
+        end: Math.min(end, at + DEDUP_UNIT_BYTES),
         size,
         qualifyIds,
         ...(start === 0 ? {} : { midFile: { path: file.path, start } }),
