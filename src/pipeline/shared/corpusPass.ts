@@ -54,9 +54,10 @@ export interface Presigned {
 }
 
 /**
- * Bytes of input a first-pass unit of dedup (and of `sign --shard` on JSON Lines, shardSources.ts), 2 MiB: the main thread's work per unit (six messages and their promises,
- * rows and sets to append) took a third of its time in the pass at lineUnits.ts's 512 KiB (1 M documents: its CPU in
- * read + sign 2.80 → 1.73 s, load ~20); a unit in flight holds a few MiB more in its worker.
+ * Bytes of input a first-pass unit of dedup (and of `sign --shard` on JSON Lines, shardSources.ts), 2 MiB: the main
+ * thread's work per unit (six messages and their promises, rows and sets to append) took a third of its time in the
+ * pass at lineUnits.ts's 512 KiB (1 M documents: its CPU in read + sign 2.80 → 1.73 s, load ~20); a unit in flight
+ * holds a few MiB more in its worker.
  */
 export const DEDUP_UNIT_BYTES = 1 << 21;
 
