@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { countLines } from '../../src/firstPass/lineUnits.js';
 import { loadRange, rangeLines, type RangeUnit } from '../../src/firstPass/rangeUnits.js';
 import { rng } from '../support/reference.js';
+import { expectSameWords } from '../support/sameWords.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -47,7 +48,7 @@ function expectWhole(bytes: Uint8Array, loaded: Awaited<ReturnType<typeof loadAl
     at = end;
   }
   expect(at).toBe(bytes.length);
-  expect([...joined]).toEqual([...bytes]);
+  expectSameWords(joined, bytes, 'the units joined');
   expect(loaded.reduce((n, l) => n + l.lines, 0)).toBe(countLines(bytes, true));
 }
 

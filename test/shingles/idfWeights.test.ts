@@ -16,6 +16,7 @@ import { DEFAULT_SHINGLE, shingleDocument, shingleDocumentReference } from '../.
 import { DfSketch } from '../../src/shingles/dfSketch.js';
 import { countIdfTable } from '../../src/pipeline/shared/idfPass.js';
 import { bigIntsToPairs, P, pairsToBigInts, randomBelow, rng, weightedElementRef } from '../support/reference.js';
+import { expectSameWords } from '../support/sameWords.js';
 
 const SHINGLING: IdfShingling = { shingle: 'word', n: 5, nfkc: false, stripPunctuation: false };
 
@@ -162,7 +163,7 @@ describe('idf elements', () => {
     let shingles = 0;
     for (const text of texts.slice(0, 150)) {
       const weighted = shingleDocument(text, options);
-      expect(weighted).toEqual(shingleDocumentReference(text, options));
+      expectSameWords(weighted, shingleDocumentReference(text, options), text.slice(0, 40));
       elements += weighted.length / 2;
       shingles += shingleDocument(text).length / 2;
     }
@@ -201,6 +202,6 @@ describe('bounded-memory counting', () => {
     const bounded = await countIdfTable({ ...source, limit: 5000, sketchBits: 12, note: (n: string) => notes.push(n) });
     expect(notes).toEqual(['idf: over 5000 distinct shingles; counting the heavy ones in a second pass']);
     expect(bounded.identity).toBe(exact.identity);
-    expect(encodeIdfTable(bounded)).toEqual(encodeIdfTable(exact));
+    expectSameWords(encodeIdfTable(bounded), encodeIdfTable(exact), 'encoded table');
   });
 });

@@ -16,6 +16,7 @@ import { exactAngular } from '../../src/verify/exactJaccard.js';
 import { loadWasmSimhash } from '../../src/signatures/wasm/simhashKernel.js';
 import { bigIntsToPairs, P, randomBelow, randomU32, rng, splitmix64Ref } from '../support/reference.js';
 import { corpusBatch, randomBatch, randomSizes } from './webgpu/cases.js';
+import { expectSameWords } from '../support/sameWords.js';
 
 const MASK64 = (1n << 64n) - 1n;
 const SEED = 42n;
@@ -60,9 +61,9 @@ describe('SimHash fingerprints', () => {
       expect(openCpuKernel(name).kernel.sign(family, batch), name).toEqual(signatures);
     const wasm = loadWasmSimhash();
     const withEmpty = randomBatch([0, ...sizes, 0, 1], 43);
-    expect(wasm(family.a, withEmpty)).toEqual(signBatchSimhash(family.a, withEmpty));
+    expectSameWords(wasm(family.a, withEmpty), signBatchSimhash(family.a, withEmpty));
     const { batch: corpus } = corpusBatch();
-    expect(wasm(simhashKey(7, 9), corpus), 'the bundled corpus').toEqual(signBatchSimhash(simhashKey(7, 9), corpus));
+    expectSameWords(wasm(simhashKey(7, 9), corpus), signBatchSimhash(simhashKey(7, 9), corpus), 'the bundled corpus');
     // The empty document's row is the empty signature of every scheme.
     expect(signBatchSimhash(family.a, pack([new Uint32Array(0)]))).toEqual(new Uint32Array(128).fill(0xffffffff));
   });
@@ -182,25 +183,48 @@ describe("Manku's permuted block tables: a band for each m of h + m blocks", () 
 /**
  * Every pair within Hamming h, by comparing all ~5·10⁹ pairs: a WebAssembly loop of its own (i64.popcnt), so the
  * reference stays brute force and independent of the banding, but takes seconds instead of minutes in JavaScript.
+ * Four pairs a step, looked at one by one only when one of the four is within h (rare): 8.7 → 3–4.7 CPU-s at
+ * 100 000 fingerprints, the same pairs in the same order; bruteForce checks it against a JavaScript loop.
  */
 const BRUTE_FORCE_WAT = `(module
   (memory (export "memory") 1)
   ;; fingerprints: count u64 at 0; the pairs found (a, b as u32) written from out, at most max of them.
+  (func $record (param $a i32) (param $b i32) (param $out i32) (param $max i32) (param $n i32) (result i32)
+    (if (i32.lt_u (local.get $n) (local.get $max)) (then
+      (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $a))
+      (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $b))))
+    (i32.add (local.get $n) (i32.const 1)))
   (func (export "within") (param $count i32) (param $h i32) (param $out i32) (param $max i32) (result i32)
-    (local $a i32) (local $b i32) (local $fa i64) (local $n i32)
+    (local $a i32) (local $b i32) (local $fa i64) (local $n i32) (local $hh i64) (local $p i32) (local $end i32)
+    (local.set $hh (i64.extend_i32_u (local.get $h)))
     (block $done (loop $outer
       (br_if $done (i32.ge_u (local.get $a) (local.get $count)))
       (local.set $fa (i64.load (i32.shl (local.get $a) (i32.const 3))))
       (local.set $b (i32.add (local.get $a) (i32.const 1)))
+      ;; four b at a time: the least of their four distances decides whether any is looked at one by one
+      (block $tail (loop $quad
+        (br_if $tail (i32.gt_u (i32.add (local.get $b) (i32.const 4)) (local.get $count)))
+        (local.set $p (i32.shl (local.get $b) (i32.const 3)))
+        (if (i32.or
+              (i32.or
+                (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load (local.get $p)))) (local.get $hh))
+                (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load offset=8 (local.get $p)))) (local.get $hh)))
+              (i32.or
+                (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load offset=16 (local.get $p)))) (local.get $hh))
+                (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load offset=24 (local.get $p)))) (local.get $hh))))
+          (then
+            (local.set $end (i32.add (local.get $b) (i32.const 4)))
+            (loop $each
+              (if (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load (i32.shl (local.get $b) (i32.const 3))))) (local.get $hh))
+                (then (local.set $n (call $record (local.get $a) (local.get $b) (local.get $out) (local.get $max) (local.get $n)))))
+              (local.set $b (i32.add (local.get $b) (i32.const 1)))
+              (br_if $each (i32.lt_u (local.get $b) (local.get $end)))))
+          (else (local.set $b (i32.add (local.get $b) (i32.const 4)))))
+        (br $quad)))
       (block $next (loop $inner
         (br_if $next (i32.ge_u (local.get $b) (local.get $count)))
-        (if (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load (i32.shl (local.get $b) (i32.const 3)))))
-                      (i64.extend_i32_u (local.get $h)))
-          (then
-            (if (i32.lt_u (local.get $n) (local.get $max)) (then
-              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $a))
-              (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $b))))
-            (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+        (if (i64.le_u (i64.popcnt (i64.xor (local.get $fa) (i64.load (i32.shl (local.get $b) (i32.const 3))))) (local.get $hh))
+          (then (local.set $n (call $record (local.get $a) (local.get $b) (local.get $out) (local.get $max) (local.get $n)))))
         (local.set $b (i32.add (local.get $b) (i32.const 1)))
         (br $inner)))
       (local.set $a (i32.add (local.get $a) (i32.const 1)))
@@ -227,7 +251,22 @@ async function bruteForce(lo: Uint32Array, hi: Uint32Array, h: number): Promise<
     fingerprints[2 * d] = lo[d];
     fingerprints[2 * d + 1] = hi[d];
   }
+  // The loop's four-at-a-time steps and its tail against plain JavaScript on a prefix (an odd count: a tail of 1–3).
+  const prefix = 2_003;
+  const plain: number[] = [];
+  for (let a = 0; a < prefix; a++)
+    for (let b = a + 1; b < prefix; b++)
+      if (popcount32(lo[a] ^ lo[b]) + popcount32(hi[a] ^ hi[b]) <= h) plain.push(a, b);
+  const checked = pairsWithin(prefix, h, out, max);
+  expect([...new Uint32Array(memory.buffer, out, 2 * checked)]).toEqual(plain);
+  expect(checked).toBeGreaterThan(100);
   const within = pairsWithin(count, h, out, max);
   expect(within).toBeLessThanOrEqual(max);
   return new Uint32Array(memory.buffer, out, 2 * within).slice();
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

@@ -6,6 +6,7 @@ import { readSignatureFile } from '../../../src/formats/shards/signatureFile.js'
 import { tempDir, runCliHere } from '../../support/cli.js';
 import { rows, sqlString, withDuckDB } from '../../support/duckdb.js';
 import { formatCorpus, toJsonLines } from '../../support/formatCorpus.js';
+import { expectSameWords } from '../../support/sameWords.js';
 
 const dir = tempDir('gpudedup-sig-parquet-');
 const corpus = join(dir, 'corpus.jsonl');
@@ -71,7 +72,7 @@ describe('signatures as Parquet', () => {
       expect(back.ids).toEqual(npy.ids);
       expect(back.empty).toEqual([3, 4]);
       expect(back.empty).toEqual(npy.empty);
-      expect(back.words).toEqual(npy.words);
+      expectSameWords(back.words, npy.words);
     },
   );
 

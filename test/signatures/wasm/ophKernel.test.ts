@@ -19,6 +19,7 @@ import {
   rng,
   bigIntsToPairs,
 } from '../../support/reference.js';
+import { expectSameWords } from '../../support/sameWords.js';
 import { corpusBatch, randomBatch, randomSizes } from '../webgpu/cases.js';
 
 const KS = [1, 2, 7, 64, 128, 256, 1000];
@@ -49,13 +50,6 @@ const words = bigIntsToPairs;
 
 function batchOf(sets: readonly bigint[][]): ShingleBatch {
   return pack(sets.map(words));
-}
-
-/** Word-for-word equality without vitest's slow deep diff of big typed arrays: reports the first difference. */
-function expectSameWords(got: Uint32Array, want: Uint32Array, what: string): void {
-  expect(got.length, what).toBe(want.length);
-  const at = got.findIndex((w, i) => w !== want[i]);
-  expect(at === -1 ? 'equal' : `${what}: first difference at word ${at}: ${got[at]} vs ${want[at]}`).toBe('equal');
 }
 
 function bins(

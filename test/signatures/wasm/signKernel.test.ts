@@ -8,6 +8,7 @@ import { pack } from '../../../src/shingles/shingleBatch.js';
 import { shingleDocument } from '../../../src/shingles/shingles.js';
 import { u64 } from '../../../src/math/u64.js';
 import { decodeBase64 } from '../../../src/wasm/embedded.js';
+import { expectSameWords } from '../../support/sameWords.js';
 import { SIGN_SCALAR_WASM, SIGN_SIMD_WASM } from '../../../src/signatures/wasm/kernels.generated.js';
 import {
   P,
@@ -43,13 +44,6 @@ const KERNELS: WasmKernelName[] = ['wasm-simd', 'wasm-scalar'];
 const MASK64 = (1n << 64n) - 1n;
 
 const words = bigIntsToPairs;
-
-/** Word-for-word equality without vitest's slow deep diff of big typed arrays: reports the first difference. */
-function expectSameWords(got: Uint32Array, want: Uint32Array): void {
-  expect(got.length).toBe(want.length);
-  const at = got.findIndex((w, i) => w !== want[i]);
-  expect(at === -1 ? 'equal' : `first difference at word ${at}: ${got[at]} vs ${want[at]}`).toBe('equal');
-}
 
 /** A hand-made family: the kernels take any a in [1, P − 1] and b in [0, P − 1]. */
 function familyOf(a: readonly bigint[], b: readonly bigint[]) {
