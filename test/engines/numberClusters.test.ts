@@ -29,7 +29,7 @@ describe('numberClusters', () => {
     const seen = new Map<number, number>();
     for (let position = 0; position < 20_000; position++) {
       // Every third position opens a cluster; the others join one opened before them.
-      const label = position % 3 === 0 ? position : 3 * Math.floor((position * 7919) % position / 3);
+      const label = position % 3 === 0 ? position : 3 * Math.floor(((position * 7919) % position) / 3);
       if (!seen.has(label)) seen.set(label, seen.size);
       want.push(seen.get(label)!);
       got.push(number(position, label));
