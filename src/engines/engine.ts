@@ -5,6 +5,7 @@ import type { PlanCheck } from './clusterSql.js';
 import type { StepCost, StepLog } from './stepPeak.js';
 import type { TextPairDecider } from './textPairs.js';
 import { SIZE_UNITS } from '../optionChecks.js';
+import { grown } from '../typedArrays.js';
 
 export interface ClusterRow {
   readonly id: string;
@@ -103,24 +104,32 @@ export class EngineUnavailableError extends Error {
 /**
  * Cluster numbers from labels: the engines label a cluster by its first
  * document's position, and number labels 0, 1, … here, reading the rows in
- * position order (a label is first met at its own position): one map entry
- * per cluster.
+ * position order (a label is first met at its own position). So the labels
+ * met are in increasing order, and a label's number is its index among them,
+ * found by bisection: a Map of 1 M's 780 k labels cost 0.5 s of the main
+ * thread and most of its 1.2 s of garbage collection (it grows in old space).
  */
 export function numberClusters(): (position: number, label: number) => number {
-  const numbers = new Map<number, number>();
+  let labels = new Float64Array(1 << 12);
   let next = 0;
   let last = -1;
   return (position, label) => {
     if (position <= last) throw new Error(`internal: rows out of order at position ${position}`);
     last = position;
     if (label === position) {
-      const n = next++;
-      numbers.set(label, n);
-      return n;
+      if (next === labels.length) labels = grown(labels, 2 * labels.length);
+      labels[next] = label;
+      return next++;
     }
-    const n = numbers.get(label);
-    if (n === undefined) throw new Error(`internal: cluster label ${label} at position ${position} was not met first`);
-    return n;
+    let [low, high] = [0, next - 1];
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (labels[middle] <= label) low = middle;
+      else high = middle - 1;
+    }
+    if (next === 0 || labels[low] !== label)
+      throw new Error(`internal: cluster label ${label} at position ${position} was not met first`);
+    return low;
   };
 }
 

@@ -38,10 +38,13 @@ export async function writeClusterOutputs(
         onRow(row);
         documents++;
         clusterCount = Math.max(clusterCount, row.cluster + 1);
-        await clusters?.row([row.id, row.cluster, row.kept]);
+        // A write returns a promise only when it waits for the file (TableWriter): no await, no tick, a row.
+        const written = clusters?.row([row.id, row.cluster, row.kept]);
+        if (written !== undefined) await written;
         if (!row.kept) {
           removedCount++;
-          await removed?.row([row.id]);
+          const removedWritten = removed?.row([row.id]);
+          if (removedWritten !== undefined) await removedWritten;
         }
       }
     }
