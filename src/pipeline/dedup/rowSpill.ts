@@ -57,10 +57,11 @@ export function defaultMemoryLimit(): number {
  * Outside the limit, each with a bound: the Node runtime and this thread's
  * V8 heap (about 150 MiB); per first-pass worker thread (options.ts's
  * defaultThreads: one per core, at most one per MiB of input; ended with
- * the pass) its V8 heap, its document kernel's memory (about 52 times
- * its largest unit: ~54 MiB for JSON Lines, whose units are cut at the line
- * end past 512 KiB of a 1 MiB read, a unit being one line where a line is
- * longer; an instance past 256 MiB is dropped after its unit) and its signing
+ * the pass) its V8 heap, its document kernel's memory (36–52 times its
+ * largest unit, unitKernel.ts: 72–104 MiB for the 2 MiB ranges a JSON Lines
+ * file is read in (corpusPass.ts's DEDUP_UNIT_BYTES), 18–26 MiB for the
+ * 512 KiB units of a stream (lineUnits.ts), a unit being one line where a
+ * line is longer; an instance past 256 MiB is dropped after its unit) and its signing
  * kernel's (at most 32 MiB a chunk); and the units in flight, three per worker
  * (firstPass.ts's readAhead), each its input and its answer, a few MiB.
  */
